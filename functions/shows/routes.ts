@@ -1,0 +1,3 @@
+import type { RouteRow } from '../../shared/http/route.ts';
+
+export const showRoutes: RouteRow[] = [];

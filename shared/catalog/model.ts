@@ -1,0 +1,155 @@
+/**
+ * Stored records of the catalogue: what the seed generator produces and the repositories store.
+ * Response shapes (spec 2.2-2.5) are built from these by the domain modules; these are internal.
+ */
+export const CATEGORY_IDS = ['comedy', 'music', 'lifestyle', 'sports', 'film_tv', 'art_design', 'gaming', 'education'] as const;
+export type CategoryId = (typeof CATEGORY_IDS)[number];
+
+export const TIER_IDS = ['ambassador', 'platinum', 'gold', 'silver'] as const;
+export type TierId = (typeof TIER_IDS)[number];
+
+export const RATING_IDS = ['TV-G', 'TV-PG', 'TV-14', 'TV-MA'] as const;
+export type RatingId = (typeof RATING_IDS)[number];
+
+export const DEVICE_TYPES = ['web', 'ios', 'android', 'roku', 'firetv', 'appletv'] as const;
+export type DeviceType = (typeof DEVICE_TYPES)[number];
+
+export const QUALITY_VALUES = ['auto', '1080p', '720p', '480p', '360p'] as const;
+export type Quality = (typeof QUALITY_VALUES)[number];
+
+export interface CreatorRecord {
+  /** Stable id, e.g. `cr_0001`. */
+  id: string;
+  /** URL slug and public handle, lower-case, e.g. `maya_lopez`. */
+  slug: string;
+  name: string;
+  initials: string;
+  /** `#RRGGBB`. */
+  avatar_color: string;
+  avatar_url: string | null;
+  description: string;
+  tier: TierId;
+  category: CategoryId;
+  subscribers: number;
+  views: number;
+  instagram_followers: number;
+  youtube_subscribers: number;
+  tiktok_followers: number;
+  is_verified: boolean;
+  is_hot: boolean;
+  is_featured: boolean;
+  /** ISO timestamp. */
+  joined_at: string;
+  /** Subscribers gained in the last 7 days: the `trending` sort key. */
+  subscribers_7d: number;
+  channel: {
+    channel_id: string;
+    channel_name: string;
+    channel_number: number;
+    /** Watching live needs an active subscription to this creator. */
+    requires_subscription: boolean;
+  };
+  /** The current live stream, or null when the channel is offline. */
+  live: null | {
+    stream_id: string;
+    title: string;
+    /** ISO timestamp. */
+    started_at: string;
+    thumbnail_url: string;
+  };
+  /** Snapshot of current viewers for catalogue lists (live counters are authoritative). */
+  watching_now: number;
+  peak_all_time: number;
+  plan: { price: number; currency: string; interval: 'month' | 'year' };
+  premium_price: number;
+  billing_term: string;
+}
+
+export interface SeasonRecord {
+  number: number;
+  title: string;
+}
+
+export interface ShowRecord {
+  /** Stable id, e.g. `sh_0001`. */
+  id: string;
+  slug: string;
+  title: string;
+  description: string;
+  creator_id: string;
+  category: CategoryId;
+  rating: RatingId;
+  tags: string[];
+  is_new: boolean;
+  is_featured: boolean;
+  thumbnail_url: string;
+  thumbnail_color: string;
+  /** ISO timestamp of the first release: the `newest` sort key. */
+  released_at: string;
+  year: number;
+  starring: string;
+  subtitles: string[];
+  total_views: number;
+  /** Views in the last 7 days: the `trending` sort key. */
+  views_7d: number;
+  seasons: SeasonRecord[];
+}
+
+export interface EpisodeRecord {
+  /** Stable id, e.g. `ep_0001_s1e01`. */
+  id: string;
+  show_id: string;
+  creator_id: string;
+  season: number;
+  episode_number: number;
+  title: string;
+  description: string;
+  duration_seconds: number;
+  views: number;
+  /** `free` episodes play for anyone; `premium` needs a subscription; `ppv` a purchase. */
+  access: 'free' | 'premium' | 'ppv';
+  /** Pay-per-view price when access is `ppv`. */
+  price: number | null;
+  currency: string | null;
+  stream_url: string;
+  /** ISO timestamp. */
+  air_date: string;
+  thumbnail_url: string;
+}
+
+export interface ProgramRecord {
+  program_id: string;
+  /** The creator id: every creator has exactly one channel. */
+  creator_id: string;
+  channel_id: string;
+  title: string;
+  description: string;
+  thumbnail_url: string;
+  /** UTC ISO instants; programs of one channel are contiguous and never overlap. */
+  start: string;
+  end: string;
+  content_type: 'show' | 'episode';
+  content_id: string;
+  rating: RatingId;
+}
+
+/** A demo account (viewer or creator) with its documented password. */
+export interface DemoAccount {
+  account_id: string;
+  email: string;
+  password: string;
+  creator_name: string;
+  handle: string;
+  /** Creator ids this account holds an active subscription to. */
+  subscriptions: string[];
+  /** Creator ids this account follows. */
+  following: string[];
+}
+
+export interface Catalog {
+  creators: CreatorRecord[];
+  shows: ShowRecord[];
+  episodes: EpisodeRecord[];
+  programs: ProgramRecord[];
+  accounts: DemoAccount[];
+}

@@ -1,0 +1,24 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+/**
+ * The one DynamoDB document client of a container, created at module scope so warm invocations
+ * reuse its connections. `DYNAMODB_ENDPOINT` points it at DynamoDB Local (or any compatible
+ * endpoint); dummy credentials are used then, since no AWS account is involved.
+ */
+const endpoint = process.env.DYNAMODB_ENDPOINT;
+
+export const dynamo = new DynamoDBClient({
+  ...(endpoint
+    ? {
+        endpoint,
+        region: process.env.AWS_REGION ?? 'local',
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      }
+    : {}),
+  maxAttempts: 3,
+});
+
+export const db = DynamoDBDocumentClient.from(dynamo, {
+  marshallOptions: { removeUndefinedValues: true },
+});

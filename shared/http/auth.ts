@@ -1,0 +1,15 @@
+/** The authenticated caller, as established from a verified access token. */
+export interface Principal {
+  /** Account id (`creator_id` in onboarding responses). */
+  accountId: string;
+  /** Token id, for logging correlation; never the token itself. */
+  tokenId?: string;
+}
+
+const BEARER = /^Bearer\s+([A-Za-z0-9\-_=]+\.[A-Za-z0-9\-_=]+\.?[A-Za-z0-9\-_.+/=]*)$/i;
+
+/** Extracts the bearer token from an Authorization header, or undefined when absent/malformed. */
+export const bearerToken = (header: string | undefined): string | undefined => {
+  if (!header) return undefined;
+  return BEARER.exec(header.trim())?.[1];
+};

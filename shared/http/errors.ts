@@ -1,0 +1,91 @@
+/**
+ * Typed errors thrown by domain code. One place (`shared/http/handler.ts`) maps them to HTTP
+ * statuses and the spec's envelopes; nothing else builds an error response.
+ */
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    /** Machine-readable code, used by the reactions envelope (`error.code`). */
+    readonly code: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class BadRequestError extends HttpError {
+  constructor(message: string) {
+    super(400, 'BAD_REQUEST', message);
+  }
+}
+
+export class UnauthorizedError extends HttpError {
+  constructor(message = 'Missing or invalid bearer token') {
+    super(401, 'UNAUTHORIZED', message, { 'www-authenticate': 'Bearer' });
+  }
+}
+
+export class ForbiddenError extends HttpError {
+  constructor(message = 'Forbidden') {
+    super(403, 'FORBIDDEN', message);
+  }
+}
+
+export class NotFoundError extends HttpError {
+  constructor(message = 'Not found') {
+    super(404, 'NOT_FOUND', message);
+  }
+}
+
+export class ConflictError extends HttpError {
+  constructor(message: string) {
+    super(409, 'CONFLICT', message);
+  }
+}
+
+export class PayloadTooLargeError extends HttpError {
+  constructor(limitBytes: number) {
+    super(413, 'PAYLOAD_TOO_LARGE', `Request body exceeds ${limitBytes} bytes`);
+  }
+}
+
+export class UnsupportedMediaTypeError extends HttpError {
+  constructor() {
+    super(415, 'UNSUPPORTED_MEDIA_TYPE', 'Request body must be sent as application/json');
+  }
+}
+
+/** 422 with the spec's `errors: [{field, message}]` body. */
+export class ValidationError extends HttpError {
+  constructor(readonly errors: FieldError[]) {
+    super(422, 'VALIDATION_ERROR', 'Validation failed');
+  }
+}
+
+/**
+ * 429. `kind` tells a client which limit it hit: `rate_limit` (slow down and retry after the
+ * header) or `concurrent_streams` (close another session first).
+ */
+export class TooManyRequestsError extends HttpError {
+  constructor(
+    message: string,
+    readonly kind: 'rate_limit' | 'concurrent_streams',
+    headers: Record<string, string> = {},
+  ) {
+    super(429, kind === 'rate_limit' ? 'RATE_LIMITED' : 'CONCURRENT_STREAM_LIMIT', message, headers);
+  }
+}
+
+/** 503 with `Retry-After`: a dependency is throttling or failing; the client may retry. */
+export class ServiceUnavailableError extends HttpError {
+  constructor(message = 'Service temporarily unavailable, retry shortly', retryAfterSeconds = 1) {
+    super(503, 'UNAVAILABLE', message, { 'retry-after': String(retryAfterSeconds) });
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * What a handler returns. The middleware chain turns a Reply into the route's envelope
+ * (spec 2.1), so handlers never build envelopes or pick status codes by number.
+ */
+export interface Reply {
+  readonly kind: 'ok' | 'created' | 'no-content';
+  readonly data?: unknown;
+  readonly meta_data?: Record<string, unknown>;
+  readonly message?: string;
+  readonly headers?: Record<string, string>;
+}
+
+export interface ReplyExtras {
+  meta_data?: Record<string, unknown>;
+  message?: string;
+  headers?: Record<string, string>;
+}
+
+/** 200 with the success envelope. */
+export const ok = (data: unknown, extras: ReplyExtras = {}): Reply => ({ kind: 'ok', data, ...extras });
+
+/** 201 with the success envelope. */
+export const created = (data: unknown, extras: ReplyExtras = {}): Reply => ({
+  kind: 'created',
+  data,
+  ...extras,
+});
+
+/** 204 with no body. */
+export const noContent = (): Reply => ({ kind: 'no-content' });
+
+export const statusOf = (reply: Reply): number =>
+  reply.kind === 'created' ? 201 : reply.kind === 'no-content' ? 204 : 200;

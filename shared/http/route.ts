@@ -1,0 +1,25 @@
+/** One row of the route table (`functions/routes.ts`). Rows are data: no imports of handlers. */
+export interface RouteRow {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** API Gateway HTTP API path syntax, e.g. `/creators/{id}`. */
+  path: string;
+  /** Handler module under `functions/`, without extension; it exports `handler`. */
+  handler: string;
+  /** `required`: 401 without a valid bearer token; `optional`: verified when sent. */
+  auth: 'none' | 'optional' | 'required';
+  /** DynamoDB access the function is granted. */
+  table: 'none' | 'read' | 'write';
+  /** Response envelope family (spec 2.1): reactions routes use their own. */
+  envelope?: 'standard' | 'reactions';
+  /** Extra capabilities the function needs; the stack grants exactly these. */
+  needs?: ReadonlyArray<'analytics-sink' | 'token-signer'>;
+  /** Per-route API Gateway throttling (requests per second, burst). */
+  throttle?: { rate: number; burst: number };
+  /** One line for the OpenAPI document and the README endpoint list. */
+  summary: string;
+  /** OpenAPI tag. */
+  tag: string;
+}
+
+/** `GET /creators/{id}`: the API Gateway route key, also used by the local server. */
+export const routeKey = (row: Pick<RouteRow, 'method' | 'path'>): string => `${row.method} ${row.path}`;
