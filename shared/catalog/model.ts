@@ -2,7 +2,16 @@
  * Stored records of the catalogue: what the seed generator produces and the repositories store.
  * Response shapes (spec 2.2-2.5) are built from these by the domain modules; these are internal.
  */
-export const CATEGORY_IDS = ['comedy', 'music', 'lifestyle', 'sports', 'film_tv', 'art_design', 'gaming', 'education'] as const;
+export const CATEGORY_IDS = [
+  'comedy',
+  'music',
+  'lifestyle',
+  'sports',
+  'film_tv',
+  'art_design',
+  'gaming',
+  'education',
+] as const;
 export type CategoryId = (typeof CATEGORY_IDS)[number];
 
 export const TIER_IDS = ['ambassador', 'platinum', 'gold', 'silver'] as const;

@@ -51,7 +51,9 @@ export interface EndpointSchemas<Q extends z.ZodType, P extends z.ZodType, B ext
 export type LambdaHandler = ((
   event: APIGatewayProxyEventV2,
   context?: unknown,
-) => Promise<APIGatewayProxyStructuredResultV2>) & { schemas: EndpointSchemas<z.ZodType, z.ZodType, z.ZodType> };
+) => Promise<APIGatewayProxyStructuredResultV2>) & {
+  schemas: EndpointSchemas<z.ZodType, z.ZodType, z.ZodType>;
+};
 
 type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
 
@@ -89,7 +91,9 @@ export const toHttpError = (error: unknown): HttpError | undefined => {
   if (middyStatus === 415) {
     // @middy/http-json-body-parser throws 415 for both a wrong content type and malformed JSON.
     const message = (error as Error).message;
-    return message.startsWith('Unsupported') ? new UnsupportedMediaTypeError() : new BadRequestError('Malformed JSON body');
+    return message.startsWith('Unsupported')
+      ? new UnsupportedMediaTypeError()
+      : new BadRequestError('Malformed JSON body');
   }
   if (isTransient(error)) return new ServiceUnavailableError();
   return undefined;
@@ -129,7 +133,10 @@ export const errorResponse = (
       message: 'Unhandled error',
       requestId,
       route: route ? `${route.method} ${route.path}` : undefined,
-      error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
+      error:
+        error instanceof Error
+          ? { name: error.name, message: error.message, stack: error.stack }
+          : String(error),
     }),
   );
   const body =
@@ -207,7 +214,9 @@ export const httpHandler = <
     })
     .handler(async (event) => {
       const state = states.get(event)!;
-      const query = schemas.query ? parseParams(schemas.query, event.queryStringParameters ?? {}, 'query') : undefined;
+      const query = schemas.query
+        ? parseParams(schemas.query, event.queryStringParameters ?? {}, 'query')
+        : undefined;
       const path = schemas.path ? parseParams(schemas.path, event.pathParameters ?? {}, 'path') : undefined;
       const body = schemas.body ? parseBody(schemas.body, event.body) : undefined;
       const authMode = state.route?.auth ?? 'none';

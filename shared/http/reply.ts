@@ -31,3 +31,6 @@ export const noContent = (): Reply => ({ kind: 'no-content' });
 
 export const statusOf = (reply: Reply): number =>
   reply.kind === 'created' ? 201 : reply.kind === 'no-content' ? 204 : 200;
+
+/** 200 for a domain result that already carries `data` and `meta_data` (paginated lists). */
+export const paged = ({ data, ...extras }: { data: unknown } & ReplyExtras): Reply => ok(data, extras);

@@ -52,7 +52,9 @@ export const enumParam = <const T extends readonly [string, ...string[]]>(name: 
 
 /** A query-string boolean: `true`/`false`/`1`/`0`. */
 export const boolParam = (name: string) =>
-  z.enum(['true', 'false', '1', '0'], { error: `${name} must be true or false` }).transform((v) => v === 'true' || v === '1');
+  z
+    .enum(['true', 'false', '1', '0'], { error: `${name} must be true or false` })
+    .transform((v) => v === 'true' || v === '1');
 
 /** A path id: non-empty, bounded, URL-safe. */
 export const idParam = z

@@ -1,0 +1,105 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+
+/** DynamoDB Local 1.25.1 ships inside this npm package (see docs/local-platform.md). */
+const EMULATOR_PACKAGE = 'amplify-dynamodb-simulator@2.9.30';
+const ROOT = resolve(import.meta.dirname, '../..');
+const CACHE_DIR = join(ROOT, '.local', 'dynamodb-local');
+
+/** Fetches DynamoDB Local from the npm registry into a git-ignored cache, once. */
+export const ensureDynamoDbLocal = (): string => {
+  const jar = join(CACHE_DIR, 'DynamoDBLocal.jar');
+  if (existsSync(jar)) return CACHE_DIR;
+  const work = join(ROOT, '.local', 'tmp-dynamodb-download');
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const tarball = execFileSync(npm, ['pack', EMULATOR_PACKAGE, '--silent', '--pack-destination', work], {
+    cwd: work,
+    encoding: 'utf8',
+  })
+    .trim()
+    .split('\n')
+    .pop()!;
+  execFileSync('tar', ['-xzf', join(work, tarball), '-C', work, 'package/emulator']);
+  rmSync(CACHE_DIR, { recursive: true, force: true });
+  mkdirSync(join(ROOT, '.local'), { recursive: true });
+  execFileSync('mv', [join(work, 'package', 'emulator'), CACHE_DIR]);
+  rmSync(work, { recursive: true, force: true });
+  return CACHE_DIR;
+};
+
+/** A free TCP port on the loopback interface. */
+export const freePort = (): Promise<number> =>
+  new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+
+export interface DynamoDbLocal {
+  endpoint: string;
+  stop(): Promise<void>;
+}
+
+const waitForPort = async (port: number, child: ChildProcess, timeoutMs: number): Promise<void> => {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`DynamoDB Local exited with code ${child.exitCode}`);
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}`, { method: 'POST' });
+      if (response.status > 0) return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error(`DynamoDB Local did not start within ${timeoutMs} ms`);
+};
+
+/** Starts an in-memory DynamoDB Local on a free loopback port (Java is the only prerequisite). */
+export const startDynamoDbLocal = async (options: { port?: number } = {}): Promise<DynamoDbLocal> => {
+  const dir = ensureDynamoDbLocal();
+  const port = options.port ?? (await freePort());
+  const child = spawn(
+    'java',
+    [
+      '-Xms64m',
+      '-Xmx512m',
+      `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
+      '-jar',
+      join(dir, 'DynamoDBLocal.jar'),
+      '-inMemory',
+      '-disableTelemetry',
+      '-port',
+      String(port),
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'], cwd: dir },
+  );
+  let stderr = '';
+  child.stderr?.on('data', (chunk) => {
+    stderr = (stderr + String(chunk)).slice(-4000);
+  });
+  try {
+    await waitForPort(port, child, 30_000);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw new Error(`${(error as Error).message}\n${stderr}`);
+  }
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise<void>((done) => {
+        if (child.exitCode !== null) return done();
+        child.once('exit', () => done());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 3000).unref();
+      }),
+  };
+};

@@ -1,0 +1,204 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { routes } from '../../functions/routes.ts';
+import { errorResponse, type LambdaHandler, MAX_BODY_BYTES } from '../../shared/http/handler.ts';
+import { NotFoundError, PayloadTooLargeError } from '../../shared/http/errors.ts';
+import { type RouteRow, routeKey } from '../../shared/http/route.ts';
+
+/**
+ * The local API Gateway: serves every row of the route table over HTTP by turning requests into
+ * HTTP API (payload v2) events for the same handler modules Lambda runs.
+ */
+const FUNCTIONS_DIR = resolve(import.meta.dirname, '../../functions');
+
+interface CompiledRoute {
+  row: RouteRow;
+  pattern: RegExp;
+  params: string[];
+  /** Static segments outrank parameters, as in API Gateway's route selection. */
+  specificity: number;
+}
+
+const compile = (row: RouteRow): CompiledRoute => {
+  const params: string[] = [];
+  const segments = row.path.split('/').filter(Boolean);
+  const source = segments
+    .map((segment) => {
+      const match = /^\{(\w+)\}$/.exec(segment);
+      if (!match) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      params.push(match[1]!);
+      return '([^/]+)';
+    })
+    .join('/');
+  return {
+    row,
+    pattern: new RegExp(`^/${source}/?$`),
+    params,
+    specificity: segments.filter((s) => !s.startsWith('{')).length * 100 - params.length,
+  };
+};
+
+const compiled = routes.map(compile).sort((a, b) => b.specificity - a.specificity);
+const modules = new Map<string, Promise<LambdaHandler>>();
+
+const loadHandler = (row: RouteRow): Promise<LambdaHandler> => {
+  let loaded = modules.get(row.handler);
+  if (!loaded) {
+    const url = pathToFileURL(join(FUNCTIONS_DIR, `${row.handler}.ts`)).href;
+    loaded = import(url).then((mod: { handler: LambdaHandler }) => mod.handler);
+    modules.set(row.handler, loaded);
+  }
+  return loaded;
+};
+
+const safeDecode = (value: string): string => {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+};
+
+/** Resolves a method and path to a route row and its path parameters. */
+export const matchRoute = (method: string, path: string) => {
+  for (const route of compiled) {
+    if (route.row.method !== method) continue;
+    const match = route.pattern.exec(path);
+    if (!match) continue;
+    const pathParameters = Object.fromEntries(
+      route.params.map((name, i) => [name, safeDecode(match[i + 1]!)]),
+    );
+    return { row: route.row, pathParameters };
+  }
+  return undefined;
+};
+
+const readBody = (req: IncomingMessage): Promise<Buffer | 'too-large'> =>
+  new Promise((done, fail) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        done('too-large');
+        req.resume();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => done(Buffer.concat(chunks)));
+    req.on('error', fail);
+  });
+
+/** Builds the API Gateway HTTP API v2 event for a request. */
+export const toEvent = (
+  req: {
+    method: string;
+    url: URL;
+    headers: Record<string, string>;
+    body: string | undefined;
+    sourceIp?: string;
+  },
+  row: RouteRow,
+  pathParameters: Record<string, string>,
+): APIGatewayProxyEventV2 => {
+  const query: Record<string, string> = {};
+  for (const [name, value] of req.url.searchParams)
+    query[name] = name in query ? `${query[name]},${value}` : value;
+  const now = new Date();
+  return {
+    version: '2.0',
+    routeKey: routeKey(row),
+    rawPath: req.url.pathname,
+    rawQueryString: req.url.search.slice(1),
+    headers: req.headers,
+    queryStringParameters: Object.keys(query).length > 0 ? query : undefined,
+    pathParameters: Object.keys(pathParameters).length > 0 ? pathParameters : undefined,
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName: req.url.host,
+      domainPrefix: 'local',
+      http: {
+        method: req.method,
+        path: req.url.pathname,
+        protocol: 'HTTP/1.1',
+        sourceIp: req.sourceIp ?? '127.0.0.1',
+        userAgent: req.headers['user-agent'] ?? '',
+      },
+      requestId: randomUUID(),
+      routeKey: routeKey(row),
+      stage: '$default',
+      time: now.toISOString(),
+      timeEpoch: now.getTime(),
+    },
+    body: req.body,
+    isBase64Encoded: false,
+  };
+};
+
+const send = (res: ServerResponse, result: APIGatewayProxyStructuredResultV2) => {
+  res.writeHead(result.statusCode ?? 200, result.headers as Record<string, string>);
+  res.end(result.body ?? '');
+};
+
+const CORS_PREFLIGHT = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-headers': 'authorization,content-type',
+  'access-control-allow-methods': 'GET,POST,PUT,PATCH,DELETE,OPTIONS',
+  'access-control-max-age': '600',
+};
+
+const handle = async (req: IncomingMessage, res: ServerResponse) => {
+  const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
+  const method = (req.method ?? 'GET').toUpperCase();
+  if (method === 'OPTIONS') {
+    res.writeHead(204, CORS_PREFLIGHT);
+    res.end();
+    return;
+  }
+  const match = matchRoute(method, url.pathname);
+  const body = await readBody(req);
+  if (body === 'too-large')
+    return send(res, errorResponse(match?.row, new PayloadTooLargeError(MAX_BODY_BYTES), randomUUID()));
+  if (!match)
+    return send(
+      res,
+      errorResponse(undefined, new NotFoundError(`No route for ${method} ${url.pathname}`), randomUUID()),
+    );
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(',') : value;
+  }
+  const event = toEvent(
+    {
+      method,
+      url,
+      headers,
+      body: body.length > 0 ? body.toString('utf8') : undefined,
+      sourceIp: req.socket.remoteAddress,
+    },
+    match.row,
+    match.pathParameters,
+  );
+  const handler = await loadHandler(match.row);
+  send(res, await handler(event, {}));
+};
+
+/** Starts the local API on `port` (0 = any free port) and resolves with the server and its URL. */
+export const startLocalApi = (port: number, host = '127.0.0.1'): Promise<{ server: Server; url: string }> =>
+  new Promise((done, fail) => {
+    const server = createServer((req, res) => {
+      handle(req, res).catch((error) => send(res, errorResponse(undefined, error, randomUUID())));
+    });
+    server.keepAliveTimeout = 5000;
+    server.once('error', fail);
+    server.listen(port, host, () => {
+      const address = server.address();
+      const actual = typeof address === 'object' && address ? address.port : port;
+      done({ server, url: `http://${host}:${actual}` });
+    });
+  });

@@ -1,0 +1,51 @@
+import type { CreatorRecord } from '../catalog/model.ts';
+import { formatCount } from '../format.ts';
+
+/**
+ * Creator response shapes (spec 2.2). Pure: records in, spec objects out.
+ */
+export const creatorSummary = (c: CreatorRecord) => ({
+  id: c.id,
+  name: c.name,
+  initials: c.initials,
+  avatar_color: c.avatar_color,
+  avatar_url: c.avatar_url,
+  tier: c.tier,
+  category: c.category,
+  subscribers: c.subscribers,
+  subscribers_formatted: formatCount(c.subscribers),
+  is_live: c.live !== null,
+  is_verified: c.is_verified,
+  is_hot: c.is_hot,
+  watching_now: c.live ? c.watching_now : 0,
+  watching_now_formatted: formatCount(c.live ? c.watching_now : 0),
+  channel_url: `/creators/${c.slug}`,
+});
+
+/** The live list variant: adds `stream`, omits category, subscribers and is_hot. */
+export const liveCreatorSummary = (c: CreatorRecord) => {
+  const {
+    category: _c,
+    subscribers: _s,
+    subscribers_formatted: _sf,
+    is_hot: _h,
+    ...rest
+  } = creatorSummary(c);
+  return {
+    ...rest,
+    stream: c.live
+      ? {
+          stream_id: c.live.stream_id,
+          title: c.live.title,
+          started_at: c.live.started_at,
+          thumbnail_url: c.live.thumbnail_url,
+        }
+      : null,
+  };
+};
+
+/** The search list variant: omits is_hot, watching_now and watching_now_formatted. */
+export const searchCreatorSummary = (c: CreatorRecord) => {
+  const { is_hot: _h, watching_now: _w, watching_now_formatted: _wf, ...rest } = creatorSummary(c);
+  return rest;
+};

@@ -1,0 +1,75 @@
+import type { CategoryId, TierId } from '../catalog/model.ts';
+import { CATEGORIES, TIERS } from '../catalog/reference.ts';
+import { pageSlice, pagination } from '../pagination.ts';
+import {
+  type CreatorSort,
+  countCreatorsByCategory,
+  listCreators,
+  listFeaturedCreators,
+  listLiveCreators,
+  searchCreators,
+} from './creator-repository.ts';
+import { creatorSummary, liveCreatorSummary, searchCreatorSummary } from './creator-views.ts';
+
+/** `GET /creators`: a filtered, sorted page with `filters_applied`. */
+export const browseCreators = async (q: {
+  category: CategoryId | 'all';
+  tier: TierId | 'all';
+  sort: CreatorSort;
+  page: number;
+  limit: number;
+}) => {
+  const { creators, total } = await listCreators(q);
+  return {
+    data: { creators: creators.map(creatorSummary) },
+    meta_data: {
+      ...pagination(total, q.page, q.limit),
+      filters_applied: { category: q.category, tier: q.tier, sort: q.sort },
+    },
+  };
+};
+
+/** `GET /creators/featured`: same shape as `/creators`. */
+export const featuredCreators = async (page: number, limit: number) => {
+  const { creators, total } = await listFeaturedCreators(page, limit);
+  return {
+    data: { creators: creators.map(creatorSummary) },
+    meta_data: {
+      ...pagination(total, page, limit),
+      filters_applied: { category: 'all', tier: 'all', sort: 'most_popular' },
+    },
+  };
+};
+
+/** `GET /creators/live`: live creators with their stream, `total_live` in meta_data. */
+export const liveCreators = async (page: number, limit: number) => {
+  const { creators, total } = await listLiveCreators(page, limit);
+  const { total: total_live, ...rest } = pagination(total, page, limit);
+  return { data: { creators: creators.map(liveCreatorSummary) }, meta_data: { total_live, ...rest } };
+};
+
+/** `GET /creators/search`: accent/case-insensitive, prefix and one-typo tolerant. */
+export const findCreators = async (q: {
+  q: string;
+  category: CategoryId | 'all';
+  tier: TierId | 'all';
+  page: number;
+  limit: number;
+}) => {
+  const matches = (await searchCreators(q.q)).filter(
+    (c) => (q.category === 'all' || c.category === q.category) && (q.tier === 'all' || c.tier === q.tier),
+  );
+  return {
+    data: { creators: pageSlice(matches, q.page, q.limit).map(searchCreatorSummary) },
+    meta_data: { query: q.q, ...pagination(matches.length, q.page, q.limit) },
+  };
+};
+
+/** `GET /creators/tiers`. */
+export const creatorTiers = () => TIERS.map(({ id, label }) => ({ id, label }));
+
+/** `GET /categories`: creator categories with their creator counts. */
+export const creatorCategories = async () => {
+  const counts = await countCreatorsByCategory();
+  return CATEGORIES.map(({ id, label, icon }) => ({ id, label, icon, creator_count: counts.get(id) ?? 0 }));
+};

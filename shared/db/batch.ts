@@ -1,0 +1,58 @@
+import { BatchGetCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { db } from './client.ts';
+import { tableName } from './table.ts';
+
+type Item = Record<string, unknown>;
+type Key = Record<string, unknown>;
+
+const chunk = <T>(items: readonly T[], size: number): T[][] => {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+};
+
+const backoff = (attempt: number) => new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** attempt)));
+
+/**
+ * BatchGetItem for any number of keys (chunks of 100, unprocessed keys retried, bounded).
+ * Returns items in the order of `keys`; missing items are left out.
+ */
+export const batchGet = async (keys: readonly Key[], keyOf: (item: Item) => string): Promise<Item[]> => {
+  if (keys.length === 0) return [];
+  const table = tableName();
+  const found = new Map<string, Item>();
+  await Promise.all(
+    chunk(keys, 100).map(async (part) => {
+      let pending: Key[] | undefined = part;
+      for (let attempt = 0; pending && pending.length > 0; attempt++) {
+        if (attempt > 6)
+          throw Object.assign(new Error('BatchGet unprocessed keys'), { name: 'ThrottlingException' });
+        if (attempt > 0) await backoff(attempt);
+        const result = await db.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: pending } } }));
+        for (const item of result.Responses?.[table] ?? []) found.set(keyOf(item), item);
+        pending = result.UnprocessedKeys?.[table]?.Keys as Key[] | undefined;
+      }
+    }),
+  );
+  return keys.map((key) => found.get(keyOf(key))).filter((item): item is Item => item !== undefined);
+};
+
+/** BatchWriteItem (puts) for any number of items, with bounded parallelism and retries of unprocessed items. */
+export const batchPut = async (items: readonly Item[], parallelism = 8): Promise<void> => {
+  const table = tableName();
+  const parts = chunk(items, 25);
+  let next = 0;
+  const worker = async () => {
+    while (next < parts.length) {
+      const part = parts[next++]!;
+      let pending = part.map((Item) => ({ PutRequest: { Item } }));
+      for (let attempt = 0; pending.length > 0; attempt++) {
+        if (attempt > 8) throw new Error('BatchWrite: unprocessed items after retries');
+        if (attempt > 0) await backoff(attempt);
+        const result = await db.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
+        pending = (result.UnprocessedItems?.[table] ?? []) as typeof pending;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: parallelism }, worker));
+};

@@ -1,0 +1,48 @@
+import {
+  CreateTableCommand,
+  type DynamoDBClient,
+  ResourceInUseException,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
+import { TABLE } from './table.ts';
+
+/**
+ * Creates the single table (with its GSIs and TTL) from `TABLE`, the same definition the CDK
+ * stack uses. For the local platform and tests only; on AWS the stack owns the table.
+ */
+export const createTable = async (client: DynamoDBClient, name: string): Promise<void> => {
+  const attributes = new Set<string>([TABLE.partitionKey, TABLE.sortKey]);
+  for (const index of TABLE.indexes) {
+    attributes.add(index.partitionKey);
+    attributes.add(index.sortKey);
+  }
+  try {
+    await client.send(
+      new CreateTableCommand({
+        TableName: name,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [...attributes].map((AttributeName) => ({ AttributeName, AttributeType: 'S' })),
+        KeySchema: [
+          { AttributeName: TABLE.partitionKey, KeyType: 'HASH' },
+          { AttributeName: TABLE.sortKey, KeyType: 'RANGE' },
+        ],
+        GlobalSecondaryIndexes: TABLE.indexes.map((index) => ({
+          IndexName: index.name,
+          KeySchema: [
+            { AttributeName: index.partitionKey, KeyType: 'HASH' },
+            { AttributeName: index.sortKey, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        })),
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ResourceInUseException)) throw error;
+  }
+  await client.send(
+    new UpdateTimeToLiveCommand({
+      TableName: name,
+      TimeToLiveSpecification: { AttributeName: TABLE.ttlAttribute, Enabled: true },
+    }),
+  );
+};

@@ -1,0 +1,73 @@
+import { inject } from 'vitest';
+import { startLocalApi } from '../../scripts/local/server.ts';
+
+/** A response as a client sees it. `body` is parsed JSON (or undefined for an empty body). */
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Raw body text, sent as is (for malformed-JSON tests). */
+  rawBody?: string;
+  token?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestApi {
+  url: string;
+  /** When the demo catalogue was generated (its `now`). */
+  seededAt: Date;
+  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  get<T = any>(path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  post<T = any>(path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  put<T = any>(path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  patch<T = any>(path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  delete<T = any>(path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+}
+
+let started: Promise<TestApi> | undefined;
+
+/**
+ * The local server (real handlers, real DynamoDB Local seeded by test/global-setup.ts) on a free
+ * port in this test worker, shared by the worker's tests.
+ */
+export const testApi = (): Promise<TestApi> => {
+  started ??= startLocalApi(0).then(({ url }) => {
+    const request = async <T>(
+      method: string,
+      path: string,
+      options: RequestOptions = {},
+    ): Promise<ApiResponse<T>> => {
+      const headers: Record<string, string> = { ...options.headers };
+      let body: string | undefined = options.rawBody;
+      if (options.body !== undefined) {
+        body = JSON.stringify(options.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      if (options.token) headers.authorization = `Bearer ${options.token}`;
+      const response = await fetch(`${url}${path}`, { method, headers, body });
+      const text = await response.text();
+      let parsed: unknown;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        parsed = text;
+      }
+      return { status: response.status, headers: response.headers, body: parsed as T };
+    };
+    return {
+      url,
+      seededAt: new Date(inject('seededAt')),
+      request,
+      get: (path, options) => request('GET', path, options),
+      post: (path, options) => request('POST', path, options),
+      put: (path, options) => request('PUT', path, options),
+      patch: (path, options) => request('PATCH', path, options),
+      delete: (path, options) => request('DELETE', path, options),
+    };
+  });
+  return started;
+};
