@@ -1,0 +1,81 @@
+import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
+import { db } from '../db/client.ts';
+import { tableName } from '../db/table.ts';
+
+/**
+ * A viewer's relationship with a creator: following and subscription records.
+ * Key design: PK `ACCOUNT#<account id>`, SK `FOLLOW#<creator id>` / `SUB#<creator id>`.
+ * Subscription `status` values: `active`, `cancelled` (still valid until `renewal_date`), `expired`.
+ */
+export const SUBSCRIPTION_STATUSES = ['active', 'cancelled', 'expired'] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+
+export interface SubscriptionRecord {
+  account_id: string;
+  creator_id: string;
+  status: SubscriptionStatus;
+  subscribed_at: string;
+  renewal_date: string;
+}
+
+export const followKey = (accountId: string, creatorId: string) => ({
+  PK: `ACCOUNT#${accountId}`,
+  SK: `FOLLOW#${creatorId}`,
+});
+export const subscriptionKey = (accountId: string, creatorId: string) => ({
+  PK: `ACCOUNT#${accountId}`,
+  SK: `SUB#${creatorId}`,
+});
+
+/** Items recording that `accountId` follows `creatorId`. */
+export const followItem = (accountId: string, creatorId: string, at: string) => ({
+  ...followKey(accountId, creatorId),
+  account_id: accountId,
+  creator_id: creatorId,
+  followed_at: at,
+});
+
+/** The item of one subscription record. */
+export const subscriptionItem = (record: SubscriptionRecord) => ({
+  ...subscriptionKey(record.account_id, record.creator_id),
+  ...record,
+});
+
+export interface Relationship {
+  is_following: boolean;
+  subscription: SubscriptionRecord | null;
+}
+
+/** True while a subscription grants access at `now` (active, or cancelled but paid up). */
+export const grantsAccess = (subscription: SubscriptionRecord | null, now: Date): boolean =>
+  subscription !== null && subscription.status !== 'expired' && new Date(subscription.renewal_date) > now;
+
+/** Follow and subscription state of an account toward a creator: one BatchGetItem. */
+export const getRelationship = async (
+  accountId: string | undefined,
+  creatorId: string,
+): Promise<Relationship> => {
+  if (!accountId) return { is_following: false, subscription: null };
+  const table = tableName();
+  const result = await db.send(
+    new BatchGetCommand({
+      RequestItems: {
+        [table]: { Keys: [followKey(accountId, creatorId), subscriptionKey(accountId, creatorId)] },
+      },
+    }),
+  );
+  const items = result.Responses?.[table] ?? [];
+  const sub = items.find((item) => String(item.SK).startsWith('SUB#'));
+  return {
+    is_following: items.some((item) => String(item.SK).startsWith('FOLLOW#')),
+    subscription: sub
+      ? {
+          account_id: String(sub.account_id),
+          creator_id: String(sub.creator_id),
+          status: sub.status as SubscriptionStatus,
+          subscribed_at: String(sub.subscribed_at),
+          renewal_date: String(sub.renewal_date),
+        }
+      : null,
+  };
+};
