@@ -1,6 +1,4 @@
-import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
-import { db } from '../db/client.ts';
-import { tableName } from '../db/table.ts';
+import { batchGet } from '../db/batch.ts';
 
 /**
  * A viewer's relationship with a creator: following and subscription records.
@@ -56,15 +54,10 @@ export const getRelationship = async (
   creatorId: string,
 ): Promise<Relationship> => {
   if (!accountId) return { is_following: false, subscription: null };
-  const table = tableName();
-  const result = await db.send(
-    new BatchGetCommand({
-      RequestItems: {
-        [table]: { Keys: [followKey(accountId, creatorId), subscriptionKey(accountId, creatorId)] },
-      },
-    }),
+  const items = await batchGet(
+    [followKey(accountId, creatorId), subscriptionKey(accountId, creatorId)],
+    (item) => `${item.PK}|${item.SK}`,
   );
-  const items = result.Responses?.[table] ?? [];
   const sub = items.find((item) => String(item.SK).startsWith('SUB#'));
   return {
     is_following: items.some((item) => String(item.SK).startsWith('FOLLOW#')),

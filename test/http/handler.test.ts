@@ -38,7 +38,14 @@ describe('httpHandler', () => {
 
   it('answers 400 for out-of-range page and limit', async () => {
     const handler = httpHandler({ query }, () => ok({}));
-    for (const q of [{ limit: '0' }, { limit: '101' }, { page: '-1' }, { page: 'x' }, { limit: '1.5' }]) {
+    const cases: Array<Record<string, string>> = [
+      { limit: '0' },
+      { limit: '101' },
+      { page: '-1' },
+      { page: 'x' },
+      { limit: '1.5' },
+    ];
+    for (const q of cases) {
       const res = await handler(apiEvent({ route, query: q }));
       expect(res.statusCode, JSON.stringify(q)).toBe(400);
     }
