@@ -1,5 +1,6 @@
 import { inject } from 'vitest';
 import { startLocalApi } from '../../scripts/local/server.ts';
+import { dynamo } from '../../shared/db/client.ts';
 
 /** A response as a client sees it. `body` is parsed JSON (or undefined for an empty body). */
 export interface ApiResponse<T = any> {
@@ -30,12 +31,32 @@ export interface TestApi {
 
 let started: Promise<TestApi> | undefined;
 
+/** Every DynamoDB command sent by request code in this worker, by name (e.g. `QueryCommand`). */
+export const dynamoCalls: string[] = [];
+
+/**
+ * The data model promises no Scan on any request path: every integration test fails if one is
+ * sent. Also records each command so tests can assert how many calls an endpoint makes.
+ */
+const guardScans = () => {
+  dynamo.middlewareStack.add(
+    (next, context) => async (args) => {
+      const name = String(context.commandName);
+      dynamoCalls.push(name);
+      if (name === 'ScanCommand') throw new Error('Scan on a request path: the data model forbids it');
+      return next(args);
+    },
+    { step: 'initialize', name: 'scanGuard' },
+  );
+};
+
 /**
  * The local server (real handlers, real DynamoDB Local seeded by test/global-setup.ts) on a free
  * port in this test worker, shared by the worker's tests.
  */
 export const testApi = (): Promise<TestApi> => {
   started ??= startLocalApi(0).then(({ url }) => {
+    guardScans();
     const request = async <T>(
       method: string,
       path: string,

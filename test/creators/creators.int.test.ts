@@ -1,0 +1,204 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CATEGORY_IDS, TIER_IDS } from '../../shared/catalog/model.ts';
+import { type TestApi, testApi } from '../support/api.ts';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await testApi();
+});
+
+const FORMATTED = /^\d+(\.\d)?[KMB]?$/;
+
+const expectCreatorSummary = (c: any) => {
+  expect(c).toEqual({
+    id: expect.stringMatching(/^cr_/),
+    name: expect.any(String),
+    initials: expect.stringMatching(/^[A-Z]{1,3}$/),
+    avatar_color: expect.stringMatching(/^#[0-9A-Fa-f]{6}$/),
+    avatar_url: c.avatar_url === null ? null : expect.stringMatching(/^https:\/\//),
+    tier: expect.toBeOneOf([...TIER_IDS]),
+    category: expect.toBeOneOf([...CATEGORY_IDS]),
+    subscribers: expect.any(Number),
+    subscribers_formatted: expect.stringMatching(FORMATTED),
+    is_live: expect.any(Boolean),
+    is_verified: expect.any(Boolean),
+    is_hot: expect.any(Boolean),
+    watching_now: expect.any(Number),
+    watching_now_formatted: expect.stringMatching(FORMATTED),
+    channel_url: expect.stringMatching(/^\/creators\/[a-z0-9_]+$/),
+  });
+  expect(Number.isInteger(c.subscribers)).toBe(true);
+};
+
+describe('GET /creators', () => {
+  it('lists creators with the spec shape, defaults and filters_applied', async () => {
+    const res = await api.get('/creators');
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('success');
+    expect(res.body.meta_data).toMatchObject({
+      page: 1,
+      limit: 20,
+      filters_applied: { category: 'all', tier: 'all', sort: 'most_popular' },
+    });
+    expect(res.body.meta_data.total).toBeGreaterThanOrEqual(200);
+    expect(res.body.meta_data.total_pages).toBe(Math.ceil(res.body.meta_data.total / 20));
+    expect(res.body.data.creators).toHaveLength(20);
+    for (const c of res.body.data.creators) expectCreatorSummary(c);
+    const subs = res.body.data.creators.map((c: any) => c.subscribers);
+    expect(subs).toEqual([...subs].sort((a, b) => b - a));
+  });
+
+  it('filters by category and tier, and totals match the filter', async () => {
+    const res = await api.get('/creators?category=comedy&tier=gold&limit=100');
+    expect(res.status).toBe(200);
+    expect(res.body.meta_data.filters_applied).toEqual({
+      category: 'comedy',
+      tier: 'gold',
+      sort: 'most_popular',
+    });
+    expect(res.body.data.creators.length).toBe(Math.min(100, res.body.meta_data.total));
+    for (const c of res.body.data.creators) {
+      expect(c.category).toBe('comedy');
+      expect(c.tier).toBe('gold');
+    }
+  });
+
+  it('pages through a category without overlap and ends with an empty page', async () => {
+    const first = await api.get('/creators?category=music&limit=7&page=1');
+    const second = await api.get('/creators?category=music&limit=7&page=2');
+    const ids1 = first.body.data.creators.map((c: any) => c.id);
+    const ids2 = second.body.data.creators.map((c: any) => c.id);
+    expect(ids1).toHaveLength(7);
+    expect(ids1.filter((id: string) => ids2.includes(id))).toEqual([]);
+    const past = await api.get(
+      `/creators?category=music&limit=7&page=${first.body.meta_data.total_pages + 1}`,
+    );
+    expect(past.status).toBe(200);
+    expect(past.body.data.creators).toEqual([]);
+    expect(past.body.meta_data.total).toBe(first.body.meta_data.total);
+  });
+
+  it('sorts by newest and trending', async () => {
+    const newest = await api.get('/creators?sort=newest&limit=50');
+    expect(newest.body.meta_data.filters_applied.sort).toBe('newest');
+    expect(newest.body.data.creators).toHaveLength(50);
+    const trending = await api.get('/creators?sort=trending&limit=50');
+    expect(trending.body.data.creators.map((c: any) => c.id)).not.toEqual(
+      newest.body.data.creators.map((c: any) => c.id),
+    );
+  });
+
+  it('answers 400 listing the allowed categories for an invalid category', async () => {
+    const res = await api.get('/creators?category=cooking');
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ status: 'error', code: 400 });
+    for (const id of CATEGORY_IDS) expect(res.body.message).toContain(id);
+  });
+
+  it('answers 400 for a limit past the maximum page size or below 1', async () => {
+    expect((await api.get('/creators?limit=101')).status).toBe(400);
+    expect((await api.get('/creators?limit=0')).status).toBe(400);
+    expect((await api.get('/creators?limit=100')).status).toBe(200);
+    expect((await api.get('/creators?tier=bronze')).status).toBe(400);
+    expect((await api.get('/creators?sort=random')).status).toBe(400);
+  });
+});
+
+describe('GET /creators/live and /creators/featured', () => {
+  it('lists live creators with their stream and total_live', async () => {
+    const res = await api.get('/creators/live');
+    expect(res.status).toBe(200);
+    expect(res.body.meta_data).toMatchObject({ page: 1, limit: 10 });
+    expect(res.body.meta_data.total_live).toBeGreaterThan(40);
+    const c = res.body.data.creators[0];
+    expect(c.is_live).toBe(true);
+    expect(c).not.toHaveProperty('category');
+    expect(c).not.toHaveProperty('subscribers');
+    expect(c).not.toHaveProperty('is_hot');
+    expect(c.stream).toEqual({
+      stream_id: expect.any(String),
+      title: expect.any(String),
+      started_at: expect.any(String),
+      thumbnail_url: expect.any(String),
+    });
+    const watching = res.body.data.creators.map((x: any) => x.watching_now);
+    expect(watching).toEqual([...watching].sort((a, b) => b - a));
+  });
+
+  it('lists featured creators with the /creators shape', async () => {
+    const res = await api.get('/creators/featured?limit=5');
+    expect(res.status).toBe(200);
+    expect(res.body.data.creators).toHaveLength(5);
+    for (const c of res.body.data.creators) expectCreatorSummary(c);
+    expect(res.body.meta_data).toMatchObject({ page: 1, limit: 5 });
+  });
+});
+
+describe('GET /creators/search', () => {
+  it('answers 400 without q', async () => {
+    const res = await api.get('/creators/search');
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain('q');
+    expect((await api.get('/creators/search?q=%20%20')).status).toBe(400);
+  });
+
+  it('finds a creator by name case- and accent-insensitively, by prefix and with one typo', async () => {
+    const top = (await api.get('/creators?limit=1')).body.data.creators[0];
+    const [firstWord] = top.name.split(' ');
+    const variants = [
+      top.name.toUpperCase(),
+      firstWord.normalize('NFD').slice(0, 3),
+      top.name.replace(/e/, 'é'),
+    ];
+    if (firstWord.length >= 5) variants.push(firstWord.slice(0, 2) + firstWord.slice(3));
+    for (const q of variants) {
+      const res = await api.get(`/creators/search?q=${encodeURIComponent(q)}&limit=100`);
+      expect(res.status, q).toBe(200);
+      expect(res.body.meta_data.query).toBe(q);
+      expect(
+        res.body.data.creators.map((c: any) => c.id),
+        q,
+      ).toContain(top.id);
+    }
+    const exact = await api.get(`/creators/search?q=${encodeURIComponent(top.name)}`);
+    expect(exact.body.data.creators[0].id).toBe(top.id);
+    const item = exact.body.data.creators[0];
+    expect(item).not.toHaveProperty('is_hot');
+    expect(item).not.toHaveProperty('watching_now');
+    expect(item).not.toHaveProperty('watching_now_formatted');
+  });
+
+  it('returns an empty page for nonsense and filters by category', async () => {
+    const none = await api.get('/creators/search?q=zzzzqqqxx');
+    expect(none.status).toBe(200);
+    expect(none.body.data.creators).toEqual([]);
+    expect(none.body.meta_data).toMatchObject({ total: 0, total_pages: 0 });
+  });
+});
+
+describe('reference lists', () => {
+  it('GET /creators/tiers lists the four tiers', async () => {
+    const res = await api.get('/creators/tiers');
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((t: any) => t.id).sort()).toEqual([...TIER_IDS].sort());
+    for (const t of res.body.data) expect(t).toEqual({ id: expect.any(String), label: expect.any(String) });
+  });
+
+  it('GET /categories counts creators per category', async () => {
+    const res = await api.get('/categories');
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((c: any) => c.id)).toEqual([...CATEGORY_IDS]);
+    const total = (await api.get('/creators')).body.meta_data.total;
+    expect(res.body.data.reduce((sum: number, c: any) => sum + c.creator_count, 0)).toBe(total);
+    const comedy = (await api.get('/creators?category=comedy')).body.meta_data.total;
+    expect(res.body.data.find((c: any) => c.id === 'comedy').creator_count).toBe(comedy);
+  });
+});
+
+describe('unknown routes', () => {
+  it('answer 404 with the error envelope', async () => {
+    const res = await api.get('/nope');
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ status: 'error', code: 404 });
+  });
+});
