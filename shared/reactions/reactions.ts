@@ -1,0 +1,34 @@
+import { addReaction, countReactions, reactionsOf, removeReaction } from './reaction-repository.ts';
+import type { ReactionInput } from './schemas.ts';
+
+/**
+ * `POST /v3/reactions`: idempotent. `created` is false when the caller already had this reaction
+ * (the count is unchanged then).
+ */
+export const react = async (accountId: string, input: ReactionInput, now: Date) => {
+  const created = await addReaction({ accountId, ...input }, now);
+  return { created, reaction: { ...input, reacted: true } };
+};
+
+/** `DELETE /v3/reactions`: removes only the caller's own reaction; idempotent. */
+export const unreact = async (accountId: string, input: ReactionInput): Promise<void> => {
+  await removeReaction({ accountId, ...input });
+};
+
+/** `GET /v3/reactions/summary/{targetType}/{targetId}`: counts by emoji, most used first. */
+export const reactionSummary = async (accountId: string, targetType: string, targetId: string) => {
+  const [counts, mine] = await Promise.all([
+    countReactions(targetType, targetId),
+    reactionsOf(accountId, targetType, targetId),
+  ]);
+  const summary = [...counts]
+    .map(([emoji, count]) => ({ emoji, count }))
+    .sort((a, b) => b.count - a.count || a.emoji.localeCompare(b.emoji));
+  return {
+    targetType,
+    targetId,
+    summary,
+    total: summary.reduce((sum, entry) => sum + entry.count, 0),
+    userReactions: mine,
+  };
+};
