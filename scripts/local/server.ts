@@ -41,7 +41,11 @@ const compile = (row: RouteRow): CompiledRoute => {
   };
 };
 
-const compiled = routes.map(compile).sort((a, b) => b.specificity - a.specificity);
+const compiled = routes
+  .filter((row) => row.path !== '$default')
+  .map(compile)
+  .sort((a, b) => b.specificity - a.specificity);
+const fallback = routes.find((row) => row.path === '$default');
 const modules = new Map<string, Promise<LambdaHandler>>();
 
 const loadHandler = (row: RouteRow): Promise<LambdaHandler> => {
@@ -73,7 +77,7 @@ export const matchRoute = (method: string, path: string) => {
     );
     return { row: route.row, pathParameters };
   }
-  return undefined;
+  return fallback ? { row: fallback, pathParameters: {} } : undefined;
 };
 
 const readBody = (req: IncomingMessage): Promise<Buffer | 'too-large'> =>

@@ -1,7 +1,8 @@
 /** One row of the route table (`functions/routes.ts`). Rows are data: no imports of handlers. */
 export interface RouteRow {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** API Gateway HTTP API path syntax, e.g. `/creators/{id}`. */
+  /** `ANY` only with the `$default` path: the catch-all for requests no other route matches. */
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
+  /** API Gateway HTTP API path syntax, e.g. `/creators/{id}`, or `$default`. */
   path: string;
   /** Handler module under `functions/`, without extension; it exports `handler`. */
   handler: string;
@@ -22,4 +23,5 @@ export interface RouteRow {
 }
 
 /** `GET /creators/{id}`: the API Gateway route key, also used by the local server. */
-export const routeKey = (row: Pick<RouteRow, 'method' | 'path'>): string => `${row.method} ${row.path}`;
+export const routeKey = (row: Pick<RouteRow, 'method' | 'path'>): string =>
+  row.path === '$default' ? '$default' : `${row.method} ${row.path}`;
