@@ -1,0 +1,43 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type * as z from 'zod';
+import { routes } from '../../functions/routes.ts';
+import type { LambdaHandler } from '../../shared/http/handler.ts';
+import { routeKey } from '../../shared/http/route.ts';
+
+const functionsDir = resolve(import.meta.dirname, '../../functions');
+
+describe('the route table', () => {
+  it('has one row per method and path', () => {
+    const keys = routes.map(routeKey);
+    expect(keys.filter((key, i) => keys.indexOf(key) !== i)).toEqual([]);
+  });
+
+  it('names handler files that exist, kebab-case, verb-noun', () => {
+    for (const row of routes) {
+      expect(existsSync(resolve(functionsDir, `${row.handler}.ts`)), row.handler).toBe(true);
+      expect(row.handler, row.handler).toMatch(/^[a-z]+\/[a-z]+(-[a-z0-9]+)+$/);
+    }
+  });
+
+  it('gives every path parameter a schema in its handler, and nothing more', async () => {
+    for (const row of routes) {
+      const { handler } = (await import(resolve(functionsDir, `${row.handler}.ts`))) as {
+        handler: LambdaHandler;
+      };
+      expect(typeof handler, row.handler).toBe('function');
+      const params = [...row.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+      const schema = handler.schemas.path as z.ZodObject | undefined;
+      const declared = schema ? Object.keys(schema.shape).sort() : [];
+      expect(declared, routeKey(row)).toEqual(params);
+    }
+  });
+
+  it('gives every row a summary and a tag for the API reference', () => {
+    for (const row of routes) {
+      expect(row.summary.length, routeKey(row)).toBeGreaterThan(5);
+      expect(row.tag.length, routeKey(row)).toBeGreaterThan(0);
+    }
+  });
+});
