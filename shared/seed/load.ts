@@ -1,6 +1,7 @@
 import type { Catalog } from '../catalog/model.ts';
 import { creatorItems, creatorListingItems } from '../creators/creator-repository.ts';
 import { batchPut } from '../db/batch.ts';
+import { catalogShowItems, showListingItems } from '../shows/show-repository.ts';
 
 /**
  * Writes a generated catalogue into the table through each entity's own item builders
@@ -10,6 +11,8 @@ export const loadCatalog = async (catalog: Catalog): Promise<{ items: number }> 
   const items: Record<string, unknown>[] = [
     ...catalog.creators.flatMap(creatorItems),
     ...creatorListingItems(catalog.creators),
+    ...catalogShowItems(catalog.shows, catalog.episodes),
+    ...showListingItems(catalog.shows, catalog.episodes),
   ];
   await batchPut(items);
   return { items: items.length };

@@ -1,0 +1,336 @@
+import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { CategoryId, EpisodeRecord, RatingId, ShowRecord } from '../catalog/model.ts';
+import { CATEGORY_IDS, RATING_IDS } from '../catalog/model.ts';
+import { rankedListItems, readRankedPage, readRankedTotals } from '../catalog/ranked-list.ts';
+import { batchGet } from '../db/batch.ts';
+import { db } from '../db/client.ts';
+import { tableName } from '../db/table.ts';
+import { searchIds, searchItems } from '../search/search-index.ts';
+
+/**
+ * Shows and episodes: key design and access patterns (see docs/data-model.md, "Shows").
+ * - show profile: PK `SHOW#<id>`, SK `PROFILE` (the whole ShowRecord)
+ *     GSI1PK `CREATOR_SHOWS#<creator id>`, GSI1SK `SHOW#<id>#PROFILE`  (a creator's catalogue)
+ *     GSI2PK `SHOW_SLUG#<slug>`,           GSI2SK `SHOW`               (slug lookup)
+ * - episode:      PK `SHOW#<show id>`, SK `EP#<season 2 digits>#<episode 3 digits>` (the EpisodeRecord):
+ *     a show with all its episodes is one Query of one item collection.
+ *     GSI1PK `CREATOR_SHOWS#<creator id>`, GSI1SK `SHOW#<show id>#EP#<ss>#<eee>`: a creator's
+ *     shows with all their episodes are one Query on GSI1.
+ *     GSI3PK `EPISODE#<id>`, GSI3SK `EPISODE`                          (episode by id)
+ * - listings:     ranked lists `shows#<category|all>#<rating|all>#<new>#<featured>#<sort>` where
+ *     new ∈ any|yes|no and featured ∈ any|yes|no (only non-empty lists are written), and
+ *     `episodes#<category|all>#most_viewed` whose ids are episode references `<show id>#<season>#<episode>`.
+ * - search:       inverted index kind `show` over the title (shared/search/search-index.ts).
+ */
+export const SHOW_SORTS = ['most_popular', 'newest', 'trending'] as const;
+export type ShowSort = (typeof SHOW_SORTS)[number];
+
+/** A show with its episodes (season, then episode order). Also the creator detail blocks' input. */
+export interface ShowWithEpisodes {
+  show: ShowRecord;
+  episodes: EpisodeRecord[];
+}
+
+const pad = (n: number, width: number) => String(n).padStart(width, '0');
+const showKey = (id: string) => ({ PK: `SHOW#${id}`, SK: 'PROFILE' });
+const episodeSk = (season: number, episode: number) => `EP#${pad(season, 2)}#${pad(episode, 3)}`;
+const episodeKey = (showId: string, season: number, episode: number) => ({
+  PK: `SHOW#${showId}`,
+  SK: episodeSk(season, episode),
+});
+const creatorShowsPk = (creatorId: string) => `CREATOR_SHOWS#${creatorId}`;
+
+type Flag = 'any' | 'yes' | 'no';
+const flag = (value: boolean | null): Flag => (value === null ? 'any' : value ? 'yes' : 'no');
+const listName = (
+  category: CategoryId | 'all',
+  rating: RatingId | 'all',
+  isNew: Flag,
+  isFeatured: Flag,
+  sort: ShowSort,
+) => `shows#${category}#${rating}#${isNew}#${isFeatured}#${sort}`;
+const episodeListName = (category: CategoryId | 'all') => `episodes#${category}#most_viewed`;
+const episodeRef = (e: Pick<EpisodeRecord, 'show_id' | 'season' | 'episode_number'>) =>
+  `${e.show_id}#${e.season}#${e.episode_number}`;
+const refKey = (ref: string) => {
+  const [season, episode] = ref.split('#').slice(-2).map(Number);
+  return episodeKey(ref.slice(0, ref.lastIndexOf('#', ref.lastIndexOf('#') - 1)), season!, episode!);
+};
+
+const byEpisodeOrder = (a: EpisodeRecord, b: EpisodeRecord) =>
+  a.season - b.season || a.episode_number - b.episode_number;
+
+/** The sort orders of show listings (documented in docs/shows.md). */
+export const showOrder: Record<ShowSort, (a: ShowRecord, b: ShowRecord) => number> = {
+  most_popular: (a, b) => b.total_views - a.total_views || a.id.localeCompare(b.id),
+  newest: (a, b) => b.released_at.localeCompare(a.released_at) || a.id.localeCompare(b.id),
+  trending: (a, b) => b.views_7d - a.views_7d || a.id.localeCompare(b.id),
+};
+
+/** The stored items of one show: its profile, its episodes and its search index items. */
+export const showItems = (
+  show: ShowRecord,
+  episodes: readonly EpisodeRecord[],
+): Record<string, unknown>[] => [
+  {
+    ...showKey(show.id),
+    GSI1PK: creatorShowsPk(show.creator_id),
+    GSI1SK: `SHOW#${show.id}#PROFILE`,
+    GSI2PK: `SHOW_SLUG#${show.slug}`,
+    GSI2SK: 'SHOW',
+    entity: 'show',
+    ...show,
+  },
+  ...episodes.map((episode) => ({
+    ...episodeKey(show.id, episode.season, episode.episode_number),
+    GSI1PK: creatorShowsPk(show.creator_id),
+    GSI1SK: `SHOW#${show.id}#${episodeSk(episode.season, episode.episode_number)}`,
+    GSI3PK: `EPISODE#${episode.id}`,
+    GSI3SK: 'EPISODE',
+    entity: 'episode',
+    ...episode,
+  })),
+  ...searchItems('show', show.id, show.title),
+];
+
+/** Every show's items (episodes grouped by show): what the catalogue loader writes. */
+export const catalogShowItems = (
+  shows: readonly ShowRecord[],
+  episodes: readonly EpisodeRecord[],
+): Record<string, unknown>[] => {
+  const byShow = new Map<string, EpisodeRecord[]>();
+  for (const e of episodes) {
+    const list = byShow.get(e.show_id);
+    if (list) list.push(e);
+    else byShow.set(e.show_id, [e]);
+  }
+  return shows.flatMap((show) => showItems(show, byShow.get(show.id) ?? []));
+};
+
+const FLAGS: readonly Flag[] = ['any', 'yes', 'no'];
+const matchesFlag = (f: Flag, value: boolean) => f === 'any' || (f === 'yes') === value;
+
+/** Ranked-list items of every show filter combination and the most-viewed episode lists. */
+export const showListingItems = (
+  shows: readonly ShowRecord[],
+  episodes: readonly EpisodeRecord[],
+): Record<string, unknown>[] => {
+  const items: Record<string, unknown>[] = [];
+  for (const sort of SHOW_SORTS) {
+    const sorted = [...shows].sort(showOrder[sort]);
+    for (const category of ['all', ...CATEGORY_IDS] as const) {
+      for (const rating of ['all', ...RATING_IDS] as const) {
+        for (const isNew of FLAGS) {
+          for (const isFeatured of FLAGS) {
+            const ids = sorted
+              .filter(
+                (s) =>
+                  (category === 'all' || s.category === category) &&
+                  (rating === 'all' || s.rating === rating) &&
+                  matchesFlag(isNew, s.is_new) &&
+                  matchesFlag(isFeatured, s.is_featured),
+              )
+              .map((s) => s.id);
+            if (ids.length > 0)
+              items.push(...rankedListItems(listName(category, rating, isNew, isFeatured, sort), ids));
+          }
+        }
+      }
+    }
+  }
+  const categoryOf = new Map(shows.map((s) => [s.id, s.category]));
+  const mostViewed = [...episodes]
+    .filter((e) => categoryOf.has(e.show_id))
+    .sort((a, b) => b.views - a.views || a.id.localeCompare(b.id));
+  for (const category of ['all', ...CATEGORY_IDS] as const) {
+    const refs = mostViewed
+      .filter((e) => category === 'all' || categoryOf.get(e.show_id) === category)
+      .map(episodeRef);
+    if (refs.length > 0) items.push(...rankedListItems(episodeListName(category), refs));
+  }
+  return items;
+};
+
+const RECORD_KEYS = ['PK', 'SK', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK', 'GSI3PK', 'GSI3SK', 'entity'];
+const strip = <T>(item: Record<string, unknown>): T => {
+  const record = { ...item };
+  for (const k of RECORD_KEYS) delete record[k];
+  return record as T;
+};
+
+/** Every page of a Query (item collections here are bounded by one show or one creator). */
+const queryAll = async (input: Omit<QueryCommandInput, 'TableName'>): Promise<Record<string, unknown>[]> => {
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const result = await db.send(
+      new QueryCommand({ TableName: tableName(), ...input, ExclusiveStartKey: start }),
+    );
+    items.push(...(result.Items ?? []));
+    start = result.LastEvaluatedKey;
+  } while (start);
+  return items;
+};
+
+const collect = (items: readonly Record<string, unknown>[]): ShowWithEpisodes[] => {
+  const shows = new Map<string, ShowWithEpisodes>();
+  const episodes: EpisodeRecord[] = [];
+  for (const item of items) {
+    if (item.entity === 'show') {
+      const show = strip<ShowRecord>(item);
+      shows.set(show.id, { show, episodes: [] });
+    } else if (item.entity === 'episode') episodes.push(strip<EpisodeRecord>(item));
+  }
+  for (const episode of episodes) shows.get(episode.show_id)?.episodes.push(episode);
+  for (const entry of shows.values()) entry.episodes.sort(byEpisodeOrder);
+  return [...shows.values()];
+};
+
+/** The id of the show with this slug, if any (one Query on GSI2). */
+const showIdBySlug = async (slug: string): Promise<string | undefined> => {
+  const result = await db.send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'GSI2',
+      KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK = :sk',
+      ExpressionAttributeValues: { ':pk': `SHOW_SLUG#${slug.toLowerCase()}`, ':sk': 'SHOW' },
+      ProjectionExpression: 'id',
+      Limit: 1,
+    }),
+  );
+  const id = result.Items?.[0]?.id;
+  return typeof id === 'string' ? id : undefined;
+};
+
+/**
+ * A show with all its episodes, by id (`sh_…`: one Query of its item collection) or by slug
+ * (the `/shows/<slug>` channel URL form: one Query on GSI2, then the same Query).
+ */
+export const getShowWithEpisodes = async (idOrSlug: string): Promise<ShowWithEpisodes | undefined> => {
+  const id = idOrSlug.startsWith('sh_') ? idOrSlug : await showIdBySlug(idOrSlug);
+  if (!id) return undefined;
+  const items = await queryAll({
+    KeyConditionExpression: 'PK = :pk',
+    ExpressionAttributeValues: { ':pk': `SHOW#${id}` },
+  });
+  return collect(items)[0];
+};
+
+/**
+ * Every show of a creator with all its episodes (one Query on GSI1, paged through; cost bounded
+ * by that creator's catalogue). Shows are most popular first; episodes in season/episode order.
+ */
+export const listShowsByCreator = async (creatorId: string): Promise<ShowWithEpisodes[]> => {
+  const items = await queryAll({
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk',
+    ExpressionAttributeValues: { ':pk': creatorShowsPk(creatorId) },
+  });
+  return collect(items).sort((a, b) => showOrder.most_popular(a.show, b.show));
+};
+
+/** Show profiles by id, in the order given (unknown ids left out). One BatchGetItem per 100. */
+export const getShows = async (ids: readonly string[]): Promise<ShowRecord[]> =>
+  (await batchGet(ids.map(showKey), (item) => String(item.PK))).map((item) => strip<ShowRecord>(item));
+
+/** One episode by its id (one Query on GSI3). */
+export const getEpisode = async (id: string): Promise<EpisodeRecord | undefined> => {
+  const result = await db.send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'GSI3',
+      KeyConditionExpression: 'GSI3PK = :pk AND GSI3SK = :sk',
+      ExpressionAttributeValues: { ':pk': `EPISODE#${id}`, ':sk': 'EPISODE' },
+      Limit: 1,
+    }),
+  );
+  const item = result.Items?.[0];
+  return item ? strip<EpisodeRecord>(item) : undefined;
+};
+
+/** The first episode (lowest season, then episode number) of each show: one Limit-1 Query per show. */
+export const getFirstEpisodes = async (showIds: readonly string[]): Promise<Map<string, EpisodeRecord>> => {
+  const found = await Promise.all(
+    showIds.map(async (id) => {
+      const result = await db.send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :ep)',
+          ExpressionAttributeValues: { ':pk': `SHOW#${id}`, ':ep': 'EP#' },
+          Limit: 1,
+        }),
+      );
+      const item = result.Items?.[0];
+      return item ? ([id, strip<EpisodeRecord>(item)] as const) : undefined;
+    }),
+  );
+  return new Map(found.filter((entry) => entry !== undefined));
+};
+
+export interface ShowFilter {
+  category: CategoryId | 'all';
+  rating: RatingId | 'all';
+  /** null = either. */
+  isNew: boolean | null;
+  /** null = either. */
+  isFeatured: boolean | null;
+  sort: ShowSort;
+}
+
+export interface ShowPage {
+  shows: ShowRecord[];
+  total: number;
+}
+
+/** A page of shows matching a filter in a sort order: ranked-list Query + GetItem, then BatchGetItem. */
+export const listShows = async (filter: ShowFilter, page: number, limit: number): Promise<ShowPage> => {
+  const list = listName(
+    filter.category,
+    filter.rating,
+    flag(filter.isNew),
+    flag(filter.isFeatured),
+    filter.sort,
+  );
+  const { ids, total } = await readRankedPage(list, page, limit);
+  return { shows: await getShows(ids), total };
+};
+
+/** Number of shows per category (one BatchGetItem over the lists' totals). */
+export const countShowsByCategory = async (): Promise<Map<CategoryId, number>> => {
+  const totals = await readRankedTotals(
+    CATEGORY_IDS.map((c) => listName(c, 'all', 'any', 'any', 'most_popular')),
+  );
+  return new Map(CATEGORY_IDS.map((c, i) => [c, totals[i] ?? 0]));
+};
+
+export interface EpisodePage {
+  episodes: EpisodeRecord[];
+  total: number;
+}
+
+/** A page of the most viewed episodes (of shows in a category): ranked list, then BatchGetItem. */
+export const listMostViewedEpisodes = async (
+  category: CategoryId | 'all',
+  page: number,
+  limit: number,
+): Promise<EpisodePage> => {
+  const { ids, total } = await readRankedPage(episodeListName(category), page, limit);
+  const items = await batchGet(ids.map(refKey), (item) => `${item.PK}|${item.SK}`);
+  return { episodes: items.map((item) => strip<EpisodeRecord>(item)), total };
+};
+
+/** Shows matching a search query, best match first (then most popular). */
+export const searchShows = async (query: string): Promise<ShowRecord[]> => {
+  const hits = await searchIds('show', query);
+  const shows = await getShows(hits.map((hit) => hit.id));
+  const score = new Map(hits.map((hit) => [hit.id, hit.score]));
+  return shows.sort(
+    (a, b) => (score.get(b.id) ?? 0) - (score.get(a.id) ?? 0) || showOrder.most_popular(a, b),
+  );
+};
+
+/** One show profile by id (GetItem). */
+export const getShow = async (id: string): Promise<ShowRecord | undefined> => {
+  const result = await db.send(new GetCommand({ TableName: tableName(), Key: showKey(id) }));
+  return result.Item ? strip<ShowRecord>(result.Item) : undefined;
+};
