@@ -1,0 +1,277 @@
+import type { CategoryId, CreatorRecord, RatingId, ShowRecord } from '../catalog/model.ts';
+import { CATEGORIES, RATINGS } from '../catalog/reference.ts';
+import { countCreatorsByCategory, getCreator, getCreators } from '../creators/creator-repository.ts';
+import { getRelationship, grantsAccess } from '../creators/relationship-repository.ts';
+import { NotFoundError } from '../http/errors.ts';
+import { pageSlice, pagination } from '../pagination.ts';
+import type { ShowSection } from './schemas.ts';
+import {
+  countShowsByCategory,
+  getShowWithEpisodes,
+  listMostViewedEpisodes,
+  listShows,
+  listShowsByCreator,
+  type ShowFilter,
+  type ShowSort,
+  searchShows,
+  showOrder,
+} from './show-repository.ts';
+import {
+  ANONYMOUS,
+  creatorSeriesItem,
+  featuredShowItem,
+  mostViewedEpisodeItem,
+  searchShowItem,
+  showDetail,
+  showListItem,
+  topCategoryShow,
+  tvShowDetail,
+  type Viewer,
+} from './show-views.ts';
+
+/** The creators of some shows, by id (one BatchGetItem). */
+const creatorsOf = async (shows: readonly ShowRecord[]): Promise<Map<string, CreatorRecord>> => {
+  const creators = await getCreators([...new Set(shows.map((s) => s.creator_id))]);
+  return new Map(creators.map((c) => [c.id, c]));
+};
+
+/**
+ * The effective flag filter of `section` plus `is_new`/`is_featured`: `section=new_releases` means
+ * is_new=true, `section=featured` means is_featured=true. A contradiction matches nothing (null).
+ */
+export const resolveSection = (
+  section: ShowSection,
+  isNew: boolean | undefined,
+  isFeatured: boolean | undefined,
+): { isNew: boolean | null; isFeatured: boolean | null } | null => {
+  if (section === 'new_releases' && isNew === false) return null;
+  if (section === 'featured' && isFeatured === false) return null;
+  return {
+    isNew: section === 'new_releases' ? true : (isNew ?? null),
+    isFeatured: section === 'featured' ? true : (isFeatured ?? null),
+  };
+};
+
+const pageOfShows = async (filter: ShowFilter | null, page: number, limit: number) => {
+  if (!filter) return { shows: [], creators: new Map<string, CreatorRecord>(), total: 0 };
+  const { shows, total } = await listShows(filter, page, limit);
+  return { shows, creators: await creatorsOf(shows), total };
+};
+
+/** `GET /shows`: filtered, sorted page with `filters_applied` (unset filters null). */
+export const browseShows = async (q: {
+  category: CategoryId | 'all';
+  sort: ShowSort;
+  section: ShowSection;
+  is_new?: boolean;
+  is_featured?: boolean;
+  rating?: RatingId;
+  page: number;
+  limit: number;
+}) => {
+  const flags = resolveSection(q.section, q.is_new, q.is_featured);
+  const filter: ShowFilter | null = flags && {
+    category: q.category,
+    rating: q.rating ?? 'all',
+    sort: q.sort,
+    ...flags,
+  };
+  const { shows, creators, total } = await pageOfShows(filter, q.page, q.limit);
+  return {
+    data: { shows: shows.map((s) => showListItem(s, creators.get(s.creator_id))) },
+    meta_data: {
+      ...pagination(total, q.page, q.limit),
+      filters_applied: {
+        category: q.category,
+        sort: q.sort,
+        section: q.section,
+        rating: q.rating ?? null,
+        is_new: q.is_new ?? null,
+        is_featured: q.is_featured ?? null,
+      },
+    },
+  };
+};
+
+export const NEW_RELEASES = {
+  section: 'new_releases',
+  section_title: 'New Releases',
+  section_subtitle: 'The latest shows from your favourite creators',
+} as const;
+
+export const FEATURED = {
+  section_title: 'Featured Shows',
+  section_subtitle: 'Hand-picked series worth your time',
+} as const;
+
+/** `GET /shows/new-releases`: new shows, newest first. */
+export const newReleases = async (q: { category: CategoryId | 'all'; page: number; limit: number }) => {
+  const filter: ShowFilter = {
+    category: q.category,
+    rating: 'all',
+    isNew: true,
+    isFeatured: null,
+    sort: 'newest',
+  };
+  const { shows, creators, total } = await pageOfShows(filter, q.page, q.limit);
+  return {
+    data: { shows: shows.map((s) => showListItem(s, creators.get(s.creator_id))) },
+    meta_data: { ...NEW_RELEASES, ...pagination(total, q.page, q.limit) },
+  };
+};
+
+/**
+ * `GET /shows/featured`: featured shows, most popular first. Keeps today's `data` fields
+ * (`section_title`, `section_subtitle`, `total`, `shows`) and adds the requested `meta_data`.
+ */
+export const featuredShows = async (q: { category: CategoryId | 'all'; page: number; limit: number }) => {
+  const filter: ShowFilter = {
+    category: q.category,
+    rating: 'all',
+    isNew: null,
+    isFeatured: true,
+    sort: 'most_popular',
+  };
+  const { shows, creators, total } = await pageOfShows(filter, q.page, q.limit);
+  return {
+    data: { ...FEATURED, total, shows: shows.map((s) => featuredShowItem(s, creators.get(s.creator_id))) },
+    meta_data: pagination(total, q.page, q.limit),
+  };
+};
+
+/** `GET /shows/search`: relevance first (exact > prefix > typo), or the requested sort. */
+export const findShows = async (q: {
+  q: string;
+  category: CategoryId | 'all';
+  sort?: ShowSort;
+  rating?: RatingId;
+  is_new?: boolean;
+  is_featured?: boolean;
+  page: number;
+  limit: number;
+}) => {
+  const matches = (await searchShows(q.q)).filter(
+    (s) =>
+      (q.category === 'all' || s.category === q.category) &&
+      (q.rating === undefined || s.rating === q.rating) &&
+      (q.is_new === undefined || s.is_new === q.is_new) &&
+      (q.is_featured === undefined || s.is_featured === q.is_featured),
+  );
+  if (q.sort) matches.sort(showOrder[q.sort]);
+  const page = pageSlice(matches, q.page, q.limit);
+  const creators = await creatorsOf(page);
+  return {
+    data: { shows: page.map((s) => searchShowItem(s, creators.get(s.creator_id))) },
+    meta_data: { query: q.q, type: 'shows', ...pagination(matches.length, q.page, q.limit) },
+  };
+};
+
+/** `GET /shows/categories`: every category with its show count (0 included). */
+export const showCategories = async () => {
+  const counts = await countShowsByCategory();
+  return {
+    categories: CATEGORIES.map(({ id, label, icon }) => ({
+      id,
+      label,
+      icon,
+      show_count: counts.get(id) ?? 0,
+    })),
+  };
+};
+
+/** `GET /shows/ratings`. */
+export const showRatings = () => ({
+  ratings: RATINGS.map(({ id, label, description }) => ({ id, label, description })),
+});
+
+const findShow = async (idOrSlug: string) => {
+  const found = await getShowWithEpisodes(idOrSlug);
+  if (!found) throw new NotFoundError('Show not found');
+  return found;
+};
+
+/** `GET /shows/:id` (id or slug). */
+export const getShowDetail = async (idOrSlug: string) => {
+  const { show, episodes } = await findShow(idOrSlug);
+  const creator = await getCreator(show.creator_id);
+  return showDetail(show, creator, episodes);
+};
+
+const viewerOf = async (accountId: string | undefined, creatorId: string, now: Date): Promise<Viewer> => {
+  if (!accountId) return ANONYMOUS;
+  const rel = await getRelationship(accountId, creatorId);
+  return { isSubscribed: grantsAccess(rel.subscription, now) };
+};
+
+/** `GET /tv/v3/shows/{id}`: seasons with gated episodes, for the caller (anonymous when no token). */
+export const getTvShowDetail = async (idOrSlug: string, accountId: string | undefined, now: Date) => {
+  const { show, episodes } = await findShow(idOrSlug);
+  const [creator, viewer] = await Promise.all([
+    getCreator(show.creator_id),
+    viewerOf(accountId, show.creator_id, now),
+  ]);
+  return tvShowDetail(show, creator, episodes, viewer);
+};
+
+/** `GET /shows/episodes/most-viewed`: `total_live` as in spec 4.3, plus the standard `total`. */
+export const mostViewedEpisodes = async (q: {
+  category: CategoryId | 'all';
+  page: number;
+  limit: number;
+}) => {
+  const { episodes, total } = await listMostViewedEpisodes(q.category, q.page, q.limit);
+  return {
+    data: episodes.map(mostViewedEpisodeItem),
+    meta_data: { total_live: total, ...pagination(total, q.page, q.limit) },
+  };
+};
+
+/** Shows per category in `/shows/categories-top`. */
+export const TOP_CATEGORY_SHOWS = 5;
+
+/**
+ * `GET /shows/categories-top`: categories that have shows, most shows first, each with its most
+ * popular shows. `thump_url` (spelled as in the spec) is the top show's thumbnail.
+ */
+export const topCategories = async () => {
+  const [pages, creatorCounts] = await Promise.all([
+    Promise.all(
+      CATEGORIES.map((c) =>
+        listShows(
+          { category: c.id, rating: 'all', isNew: null, isFeatured: null, sort: 'most_popular' },
+          1,
+          TOP_CATEGORY_SHOWS,
+        ),
+      ),
+    ),
+    countCreatorsByCategory(),
+  ]);
+  return CATEGORIES.map((c, i) => ({ category: c, ...pages[i]! }))
+    .filter((entry) => entry.total > 0)
+    .sort((a, b) => b.total - a.total || a.category.id.localeCompare(b.category.id))
+    .map(({ category, shows, total }) => ({
+      id: category.id,
+      label: category.label,
+      show_count: total,
+      creators_count: creatorCounts.get(category.id) ?? 0,
+      emoji: category.emoji,
+      thump_url: shows[0]?.thumbnail_url ?? null,
+      bg_color: category.bg_color,
+      shows: shows.map(topCategoryShow),
+    }));
+};
+
+/** `GET /tv/v3/creators/{id}/series`: a creator's series (most popular first), paginated. */
+export const creatorSeries = async (idOrSlug: string, page: number, limit: number) => {
+  const creator = await getCreator(idOrSlug);
+  if (!creator) throw new NotFoundError('Creator not found');
+  const all = await listShowsByCreator(creator.id);
+  return {
+    data: {
+      items: pageSlice(all, page, limit).map(({ show, episodes }) =>
+        creatorSeriesItem(show, creator, episodes, ANONYMOUS),
+      ),
+    },
+    meta_data: pagination(all.length, page, limit),
+  };
+};
