@@ -1,12 +1,7 @@
-import type { CreatorRecord, EpisodeRecord, ShowRecord } from '../catalog/model.ts';
+import type { CreatorRecord } from '../catalog/model.ts';
 import { formatCount } from '../format.ts';
+import type { ShowWithEpisodes } from '../shows/show-repository.ts';
 import { grantsAccess, type Relationship } from './relationship-repository.ts';
-
-/** A creator's show with its episodes, as the detail blocks need them. */
-export interface CreatorShow {
-  show: ShowRecord;
-  episodes: EpisodeRecord[];
-}
 
 const metric = <K extends string>(name: K, value: number) =>
   ({ [name]: value, [`${name}_formatted`]: formatCount(value) }) as Record<
@@ -20,7 +15,7 @@ const metric = <K extends string>(name: K, value: number) =>
  */
 export const creatorBlocks = (
   creator: CreatorRecord,
-  shows: readonly CreatorShow[],
+  shows: readonly ShowWithEpisodes[],
   rel: Relationship,
   now: Date,
 ) => {
