@@ -1,6 +1,8 @@
 import type { Catalog } from '../catalog/model.ts';
 import { creatorItems, creatorListingItems } from '../creators/creator-repository.ts';
 import { batchPut } from '../db/batch.ts';
+import { defaultHomeLayout } from '../home/default-layout.ts';
+import { homeLayoutItems } from '../home/home-repository.ts';
 import { catalogShowItems, showListingItems } from '../shows/show-repository.ts';
 
 /**
@@ -13,6 +15,7 @@ export const loadCatalog = async (catalog: Catalog): Promise<{ items: number }> 
     ...creatorListingItems(catalog.creators),
     ...catalogShowItems(catalog.shows, catalog.episodes),
     ...showListingItems(catalog.shows, catalog.episodes),
+    ...homeLayoutItems(defaultHomeLayout(new Date())),
   ];
   await batchPut(items);
   return { items: items.length };

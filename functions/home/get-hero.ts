@@ -1,0 +1,5 @@
+import { heroSlides } from '../../shared/home/home.ts';
+import { httpHandler } from '../../shared/http/handler.ts';
+import { ok } from '../../shared/http/reply.ts';
+
+export const handler = httpHandler({}, async () => ok(await heroSlides()));

@@ -1,0 +1,32 @@
+import type { CreatorRecord, EpisodeRecord, ShowRecord } from '../catalog/model.ts';
+import { formatDuration } from '../format.ts';
+
+/** Media delivery base address (`{cdn_url}` in the spec). */
+const cdnUrl = () => process.env.CDN_URL ?? 'https://cdn.example.com';
+
+/** Hero slide (spec 4.1, key `show_id`): the show played from `episode`. */
+export const heroItem = (show: ShowRecord, episode: EpisodeRecord) => ({
+  show_id: show.id,
+  title: show.title,
+  thumb_url: show.thumbnail_url || null,
+  stream_url: episode.stream_url,
+  category: show.category,
+  seasons: show.seasons.length,
+  rating: show.rating,
+  is_free: episode.access === 'free',
+  description: show.description,
+  duration_formatted: formatDuration(episode.duration_seconds),
+});
+
+/** Stream summary (spec 2.5) of a live creator, with the creator it belongs to. */
+export const liveStreamSummary = (c: CreatorRecord, live: NonNullable<CreatorRecord['live']>) => ({
+  stream_id: live.stream_id,
+  title: live.title,
+  started_at: live.started_at,
+  thumbnail_url: live.thumbnail_url,
+  stream_url: `${cdnUrl()}/live/${live.stream_id}/index.m3u8`,
+  dvr_url: `${cdnUrl()}/live/${live.stream_id}/dvr.m3u8`,
+  creator_id: c.id,
+  creator_name: c.name,
+  channel_url: `/creators/${c.slug}`,
+});
