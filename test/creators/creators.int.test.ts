@@ -202,3 +202,84 @@ describe('unknown routes', () => {
     expect(res.body).toMatchObject({ status: 'error', code: 404 });
   });
 });
+
+describe('GET /creators/{id}', () => {
+  it('returns typed blocks, user first, with the spec fields', async () => {
+    const top = (await api.get('/creators?limit=1')).body.data.creators[0];
+    const res = await api.get(`/creators/${top.id}`);
+    expect(res.status).toBe(200);
+    const blocks = res.body.data;
+    expect(Array.isArray(blocks)).toBe(true);
+    expect(blocks[0].type).toBe('user');
+    const user = blocks[0];
+    expect(user).toMatchObject({
+      id: top.id,
+      name: top.name,
+      tier: top.tier,
+      category: top.category,
+      channel_url: top.channel_url,
+    });
+    expect(user.audience_metrics).toMatchObject({
+      subscribers: top.subscribers,
+      subscribers_formatted: top.subscribers_formatted,
+      views: expect.any(Number),
+      views_formatted: expect.stringMatching(FORMATTED),
+      instagram_followers: expect.any(Number),
+      youtube_subscribers: expect.any(Number),
+      tiktok_followers_formatted: expect.stringMatching(FORMATTED),
+    });
+    expect(user.user_state).toEqual({ is_following: false, is_subscribed: false });
+    expect(Number.isNaN(Date.parse(user.joined_at))).toBe(false);
+    const types = blocks.map((b: any) => b.type);
+    for (const t of ['subscribe_banner', 'premium_content', 'offered_content']) expect(types).toContain(t);
+    const banner = blocks.find((b: any) => b.type === 'subscribe_banner');
+    expect(banner.plan).toEqual({
+      price: expect.any(Number),
+      currency: expect.any(String),
+      interval: expect.any(String),
+    });
+    expect(banner.user_subscription).toEqual({
+      is_subscribed: false,
+      subscribed_at: null,
+      renewal_date: null,
+      status: null,
+    });
+  });
+
+  it('includes show blocks for a creator with shows', async () => {
+    // Walk the most popular creators until one with shows: the catalogue gives most creators none or a few.
+    const creators = (await api.get('/creators?limit=50')).body.data.creators;
+    let found: any[] | undefined;
+    for (const c of creators) {
+      const blocks = (await api.get(`/creators/${c.id}`)).body.data;
+      if (blocks.some((b: any) => b.type === 'top_content')) {
+        found = blocks;
+        break;
+      }
+    }
+    expect(found).toBeDefined();
+    const top = found!.find((b: any) => b.type === 'top_content');
+    expect(top).toMatchObject({
+      id: expect.any(String),
+      title: expect.any(String),
+      image_url: expect.any(String),
+      year: expect.any(Number),
+      seasons: expect.any(Number),
+      tags: expect.any(Array),
+      starring: expect.any(String),
+      subtitles: expect.any(Array),
+    });
+  });
+
+  it('accepts the channel_url slug and answers 404 for an unknown creator', async () => {
+    const top = (await api.get('/creators?limit=1')).body.data.creators[0];
+    const slug = top.channel_url.split('/').pop();
+    const bySlug = await api.get(`/creators/${slug}`);
+    expect(bySlug.status).toBe(200);
+    expect(bySlug.body.data[0].id).toBe(top.id);
+    const missing = await api.get('/creators/cr_does_not_exist');
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({ status: 'error', code: 404, message: 'Creator not found' });
+    expect((await api.get('/creators/bad%20id!')).status).toBe(400);
+  });
+});
