@@ -12,6 +12,7 @@ import { identityRoutes } from './identity/routes.ts';
 import { liveRoutes } from './live/routes.ts';
 import { platformRoutes } from './platform/routes.ts';
 import { reactionRoutes } from './reactions/routes.ts';
+import { reportRoutes } from './reports/routes.ts';
 import { showRoutes } from './shows/routes.ts';
 
 export const routes: readonly RouteRow[] = [
@@ -22,6 +23,7 @@ export const routes: readonly RouteRow[] = [
   ...epgRoutes,
   ...identityRoutes,
   ...reactionRoutes,
+  ...reportRoutes,
   ...analyticsRoutes,
   ...platformRoutes,
 ];
