@@ -1,0 +1,26 @@
+/**
+ * CDK entry (`cdk.json`: `npx tsx infra/app.ts`). Context:
+ * - `stage` dev|prod (stage settings in infra/stage.ts)
+ * - `googleClientId` OAuth client id for Google sign-in (default: a placeholder)
+ * - `alarmEmail` optional address subscribed to the alarm topic
+ * - `bundle` false only in tests (placeholder code instead of esbuild bundles)
+ */
+import { App } from 'aws-cdk-lib';
+import { routes } from '../functions/routes.ts';
+import { ApiStack } from './stack.ts';
+import { stageOf } from './stage.ts';
+
+const app = new App();
+const stage = stageOf(app.node.tryGetContext('stage'));
+const bundle = String(app.node.tryGetContext('bundle') ?? 'true') !== 'false';
+
+new ApiStack(app, `CreatorStreaming-${stage}`, {
+  stage,
+  routes,
+  bundle,
+  googleClientId: String(app.node.tryGetContext('googleClientId') ?? 'unset.apps.googleusercontent.com'),
+  alarmEmail: app.node.tryGetContext('alarmEmail'),
+  description: `Creator streaming back end (${stage})`,
+});
+
+app.synth();

@@ -1,0 +1,196 @@
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { TABLE } from '../shared/db/table.ts';
+import { type RouteRow, routeKey } from '../shared/http/route.ts';
+import { ApiFunction, type ApiResources, constructIdOf } from './api-function.ts';
+import { Monitoring } from './monitoring.ts';
+import { STAGES, type StageName } from './stage.ts';
+
+/** Methods and headers the browser clients use (the handlers answer with the same CORS headers). */
+const CORS: apigw.CorsPreflightOptions = {
+  allowOrigins: ['*'],
+  allowMethods: [
+    apigw.CorsHttpMethod.GET,
+    apigw.CorsHttpMethod.POST,
+    apigw.CorsHttpMethod.PUT,
+    apigw.CorsHttpMethod.PATCH,
+    apigw.CorsHttpMethod.DELETE,
+    apigw.CorsHttpMethod.OPTIONS,
+  ],
+  allowHeaders: ['authorization', 'content-type'],
+  exposeHeaders: ['x-request-id', 'retry-after', 'ratelimit', 'ratelimit-policy'],
+};
+
+export interface ApiStackProps extends StackProps {
+  stage: StageName;
+  /** The route table (functions/routes.ts); tests pass synthetic tables too. */
+  routes: readonly RouteRow[];
+  /** false only in assertion tests: placeholder code instead of esbuild bundles. */
+  bundle: boolean;
+  /** OAuth client id the Google sign-in function checks tokens against. */
+  googleClientId: string;
+  /** Optional e-mail subscribed to the alarm topic. */
+  alarmEmail?: string;
+}
+
+/**
+ * The whole service: HTTP API with one Lambda per route-table row, the single table, the token
+ * signing key, the shared function log group, alarms and a dashboard. Environment-agnostic, so
+ * `cdk synth` needs no credentials.
+ */
+export class ApiStack extends Stack {
+  readonly functions: readonly ApiFunction[];
+  readonly table: dynamodb.Table;
+  readonly api: apigw.HttpApi;
+
+  constructor(scope: Construct, id: string, props: ApiStackProps) {
+    super(scope, id, props);
+    const settings = STAGES[props.stage];
+
+    const table = new dynamodb.Table(this, 'Table', {
+      partitionKey: { name: TABLE.partitionKey, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: TABLE.sortKey, type: dynamodb.AttributeType.STRING },
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      encryption: dynamodb.TableEncryption.AWS_MANAGED,
+      timeToLiveAttribute: TABLE.ttlAttribute,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: settings.pointInTimeRecovery },
+      deletionProtection: settings.deletionProtection,
+      removalPolicy: settings.removalPolicy,
+    });
+    for (const index of TABLE.indexes) {
+      table.addGlobalSecondaryIndex({
+        indexName: index.name,
+        partitionKey: { name: index.partitionKey, type: dynamodb.AttributeType.STRING },
+        sortKey: { name: index.sortKey, type: dynamodb.AttributeType.STRING },
+        projectionType: dynamodb.ProjectionType.ALL,
+      });
+    }
+    this.table = table;
+
+    const signingKey = new kms.Key(this, 'TokenSigningKey', {
+      description: 'Signs access tokens (ES256); public key read by verifying functions',
+      keySpec: kms.KeySpec.ECC_NIST_P256,
+      keyUsage: kms.KeyUsage.SIGN_VERIFY,
+      removalPolicy: settings.removalPolicy,
+    });
+
+    // One log group for every API function: Lambda names each stream after its function.
+    const functionLogs = new logs.LogGroup(this, 'FunctionLogs', {
+      retention: settings.logRetention,
+      removalPolicy: settings.removalPolicy,
+    });
+    const accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', {
+      retention: settings.logRetention,
+      removalPolicy: settings.removalPolicy,
+    });
+
+    // ── Analytics ────────────────────────────────────────────────────────────────────────────
+    // ANALYTICS: instantiate `new Analytics(this, 'Analytics', {...})` from ./analytics.ts here
+    // and set `grantAnalyticsSink` below to its grant (PutRecord/PutRecordBatch + stream env).
+    // Until then a row with needs: ['analytics-sink'] fails synth with a clear error.
+    const grantAnalyticsSink: ApiResources['grantAnalyticsSink'] = undefined;
+
+    const resources: ApiResources = {
+      table,
+      indexNames: TABLE.indexes.map((index) => index.name),
+      signingKey,
+      googleClientId: props.googleClientId,
+      grantAnalyticsSink,
+    };
+
+    const api = new apigw.HttpApi(this, 'HttpApi', {
+      description: `Creator streaming API (${props.stage})`,
+      corsPreflight: CORS,
+      createDefaultStage: false,
+    });
+    this.api = api;
+    const stage = new apigw.HttpStage(this, 'DefaultStage', {
+      httpApi: api,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: { rateLimit: settings.throttle.rate, burstLimit: settings.throttle.burst },
+      accessLogSettings: {
+        destination: new apigw.LogGroupLogDestination(accessLogs),
+        format: AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: '$context.requestId',
+            routeKey: '$context.routeKey',
+            status: '$context.status',
+            latencyMs: '$context.responseLatency',
+            integrationLatencyMs: '$context.integrationLatency',
+            integrationError: '$context.integrationErrorMessage',
+            ip: '$context.identity.sourceIp',
+            userAgent: '$context.identity.userAgent',
+            time: '$context.requestTimeEpoch',
+          }),
+        ),
+      },
+    });
+
+    const environment = {
+      STAGE: props.stage,
+      POWERTOOLS_SERVICE_NAME: 'creator-streaming',
+      POWERTOOLS_METRICS_NAMESPACE: 'CreatorStreaming',
+    };
+
+    const seen = new Set<string>();
+    const routeSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
+    const throttledRoutes: apigw.HttpRoute[] = [];
+    this.functions = props.routes.map((row) => {
+      const key = routeKey(row);
+      if (seen.has(key)) throw new Error(`Route ${key} appears twice in the route table`);
+      seen.add(key);
+      const id = constructIdOf(row.handler);
+      const fn = new ApiFunction(this, id, {
+        row,
+        resources,
+        environment,
+        logGroup: functionLogs,
+        bundle: props.bundle,
+      });
+      const route = new apigw.HttpRoute(this, `${id}Route`, {
+        httpApi: api,
+        routeKey:
+          row.path === '$default'
+            ? apigw.HttpRouteKey.DEFAULT
+            : apigw.HttpRouteKey.with(row.path, apigw.HttpMethod[row.method]),
+        integration: new HttpLambdaIntegration(`${id}Integration`, fn.fn),
+      });
+      if (row.throttle) {
+        routeSettings[key] = {
+          ThrottlingRateLimit: row.throttle.rate,
+          ThrottlingBurstLimit: row.throttle.burst,
+        };
+        throttledRoutes.push(route);
+      }
+      return fn;
+    });
+    if (throttledRoutes.length > 0) {
+      const cfnStage = stage.node.defaultChild as apigw.CfnStage;
+      cfnStage.routeSettings = routeSettings;
+      // Route settings name route keys: the routes must exist before the stage refers to them.
+      for (const route of throttledRoutes) stage.node.addDependency(route);
+    }
+
+    const monitoring = new Monitoring(this, 'Monitoring', {
+      api,
+      stageName: stage.stageName,
+      table,
+      indexNames: resources.indexNames,
+      functions: this.functions.map((f) => f.fn),
+      alarmEmail: props.alarmEmail,
+    });
+
+    new CfnOutput(this, 'ApiUrl', { value: stage.url, description: 'Base URL of the HTTP API' });
+    new CfnOutput(this, 'TableName', { value: table.tableName });
+    new CfnOutput(this, 'FunctionLogGroup', { value: functionLogs.logGroupName });
+    new CfnOutput(this, 'AlarmTopicArn', { value: monitoring.topic.topicArn });
+    new CfnOutput(this, 'SigningKeyId', { value: signingKey.keyId });
+  }
+}
