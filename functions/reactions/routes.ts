@@ -2,12 +2,15 @@ import type { RouteRow } from '../../shared/http/route.ts';
 
 const tag = 'Reactions';
 const envelope = 'reactions';
+/** Reacting is cheap to abuse: 60 changes a minute per account. */
+const rateLimit = { limit: 60, windowSeconds: 60, by: 'account' } as const;
 
 export const reactionRoutes: RouteRow[] = [
   {
     method: 'POST',
     path: '/v3/reactions',
     handler: 'reactions/add-reaction',
+    rateLimit,
     auth: 'required',
     table: 'write',
     envelope,
@@ -18,6 +21,7 @@ export const reactionRoutes: RouteRow[] = [
     method: 'DELETE',
     path: '/v3/reactions',
     handler: 'reactions/remove-reaction',
+    rateLimit,
     auth: 'required',
     table: 'write',
     envelope,

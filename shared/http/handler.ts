@@ -174,12 +174,42 @@ const verifyAccessToken = async (token: string): Promise<Principal> => {
 interface State {
   requestId: string;
   route: RouteRow | undefined;
+  now: Date;
+  principal?: Principal;
+  /** `RateLimit` headers to add to the response, for rate-limited routes. */
+  limitHeaders?: Record<string, string>;
 }
 
+/** Verifies the bearer token per the route's auth mode (none / optional / required). */
+const authenticate = async (route: RouteRow | undefined, authorization: string | undefined) => {
+  const mode = route?.auth ?? 'none';
+  if (mode === 'none') return undefined;
+  if (authorization === undefined) {
+    if (mode === 'required') throw new UnauthorizedError();
+    return undefined;
+  }
+  const token = bearerToken(authorization);
+  if (!token) throw new UnauthorizedError('Authorization header must be "Bearer <token>"');
+  return verifyAccessToken(token);
+};
+
+/** Applies the route's request budget, if it has one (loaded lazily: most routes have none). */
+const rateLimit = async (event: APIGatewayProxyEventV2, state: State) => {
+  const rule = state.route?.rateLimit;
+  if (!rule) return undefined;
+  const { enforceRateLimit } = await import('./rate-limit.ts');
+  const client =
+    rule.by === 'account' && state.principal
+      ? `acct:${state.principal.accountId}`
+      : `ip:${event.requestContext.http.sourceIp}`;
+  return enforceRateLimit(event.routeKey, client, rule, state.now);
+};
+
 /**
- * Builds a Lambda handler for one endpoint: body size limit, JSON parsing, zod validation of
- * path, query and body, authentication per the route row, envelopes, error mapping, request id
- * and CORS. The handler function only validates-by-schema, calls domain code and returns a Reply.
+ * Builds a Lambda handler for one endpoint. The chain, in order: request id and route lookup,
+ * body size limit (413), authentication per the route row (401), rate limit (429), JSON parsing
+ * (400/415), zod validation of path and query (400) and body (422), then the handler function,
+ * whose Reply becomes the route's envelope; anything thrown is mapped by `errorResponse`.
  */
 export const httpHandler = <
   Q extends z.ZodType = z.ZodType,
@@ -193,7 +223,11 @@ export const httpHandler = <
   const core = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
     .before(async (request) => {
       const event = request.event;
-      const state: State = { requestId: randomUUID(), route: routesByKey.get(event.routeKey) };
+      const state: State = {
+        requestId: randomUUID(),
+        route: routesByKey.get(event.routeKey),
+        now: clock.now(),
+      };
       states.set(event, state);
       const body = event.body;
       if (body !== undefined && body !== null) {
@@ -203,14 +237,14 @@ export const httpHandler = <
       event.headers = Object.fromEntries(
         Object.entries(event.headers ?? {}).map(([key, value]) => [key.toLowerCase(), value]),
       );
+      state.principal = await authenticate(state.route, event.headers.authorization);
+      state.limitHeaders = await rateLimit(event, state);
     })
-    .use({
-      before: async (request) => {
-        // Parse JSON only for endpoints that take a body, and only when one was sent.
-        const body = request.event.body;
-        if (!schemas.body || body === undefined || body === null || body === '') return;
-        await jsonBodyParser.before?.(request as never);
-      },
+    .before(async (request) => {
+      // Parse JSON only for endpoints that take a body, and only when one was sent.
+      const body = request.event.body;
+      if (!schemas.body || body === undefined || body === null || body === '') return;
+      await jsonBodyParser.before?.(request as never);
     })
     .handler(async (event) => {
       const state = states.get(event)!;
@@ -219,14 +253,7 @@ export const httpHandler = <
         : undefined;
       const path = schemas.path ? parseParams(schemas.path, event.pathParameters ?? {}, 'path') : undefined;
       const body = schemas.body ? parseBody(schemas.body, event.body) : undefined;
-      const authMode = state.route?.auth ?? 'none';
-      const token = bearerToken(event.headers.authorization);
-      let principal: Principal | undefined;
-      if (authMode !== 'none' && event.headers.authorization !== undefined) {
-        if (!token) throw new UnauthorizedError('Authorization header must be "Bearer <token>"');
-        principal = await verifyAccessToken(token);
-      }
-      if (authMode === 'required' && !principal) throw new UnauthorizedError();
+      const principal = state.principal;
       const reply = await fn({
         query: query as Infer<Q>,
         path: path as Infer<P>,
@@ -237,10 +264,11 @@ export const httpHandler = <
           return principal;
         },
         requestId: state.requestId,
-        now: clock.now(),
+        now: state.now,
         headers: event.headers,
       });
-      return successResponse(state.route, reply, state.requestId);
+      const headers = { ...state.limitHeaders, ...reply.headers };
+      return successResponse(state.route, { ...reply, headers }, state.requestId);
     })
     .onError(async (request) => {
       const state = states.get(request.event) ?? { requestId: randomUUID(), route: undefined };

@@ -1,3 +1,5 @@
+import type { RateLimit } from './rate-limit.ts';
+
 /** One row of the route table (`functions/routes.ts`). Rows are data: no imports of handlers. */
 export interface RouteRow {
   /** `ANY` only with the `$default` path: the catch-all for requests no other route matches. */
@@ -14,6 +16,8 @@ export interface RouteRow {
   envelope?: 'standard' | 'reactions';
   /** Extra capabilities the function needs; the stack grants exactly these. */
   needs?: ReadonlyArray<'analytics-sink' | 'token-signer'>;
+  /** Per-client request budget enforced by the middleware (429 `rate_limit` past it); needs table write. */
+  rateLimit?: RateLimit;
   /** Per-route API Gateway throttling (requests per second, burst). */
   throttle?: { rate: number; burst: number };
   /** One line for the OpenAPI document and the README endpoint list. */
