@@ -1,6 +1,8 @@
 import type { RouteRow } from '../../shared/http/route.ts';
 
 const tag = 'Reports';
+/** Reports feed a human moderation queue: 30 an hour per account is plenty for honest use. */
+const rateLimit = { limit: 30, windowSeconds: 3600, by: 'account' } as const;
 
 export const reportRoutes: RouteRow[] = [
   {
@@ -9,7 +11,7 @@ export const reportRoutes: RouteRow[] = [
     handler: 'reports/create-report',
     auth: 'required',
     table: 'write',
-    throttle: { rate: 5, burst: 10 },
+    rateLimit,
     tag,
     summary: 'Report a video or show for moderation (one report per user per target)',
   },

@@ -1,0 +1,92 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CATEGORY_IDS, RATING_IDS } from '../../shared/catalog/model.ts';
+import { type TestApi, testApi } from '../support/api.ts';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await testApi();
+});
+
+describe('GET /home', () => {
+  it('returns the stored sections in position order with the spec fields', async () => {
+    const res = await api.get('/home');
+    expect(res.status).toBe(200);
+    const sections = res.body.data;
+    expect(sections.map((s: any) => s.position)).toEqual(sections.map((_: any, i: number) => i + 1));
+    expect(new Set(sections.map((s: any) => s.type))).toEqual(
+      new Set(['hero', 'live_now', 'most_viewed', 'creators_row', 'category_row']),
+    );
+    for (const s of sections) {
+      expect(s.path).toMatch(/^\//);
+      expect(s.title === null || typeof s.title === 'string').toBe(true);
+    }
+    const hero = sections.find((s: any) => s.type === 'hero');
+    expect(hero).toMatchObject({ autoplay: true, autoplay_interval_seconds: 6 });
+    for (const row of sections.filter((s: any) => s.type === 'category_row'))
+      expect(CATEGORY_IDS).toContain(row.category_id);
+  });
+
+  it('points every section at a path that answers 200 with data', async () => {
+    const sections = (await api.get('/home')).body.data;
+    for (const section of sections) {
+      const res = await api.get(section.path);
+      expect(res.status, section.path).toBe(200);
+      expect(res.body.status, section.path).toBe('success');
+      expect(res.body.data, section.path).toBeDefined();
+      if (section.type === 'category_row') {
+        for (const show of res.body.data.shows) expect(show.category).toBe(section.category_id);
+      }
+    }
+  });
+});
+
+describe('GET /home/hero', () => {
+  it('returns featured shows as hero slides keyed show_id', async () => {
+    const res = await api.get('/home/hero');
+    expect(res.status).toBe(200);
+    expect(res.body.data.length).toBeGreaterThan(0);
+    for (const slide of res.body.data) {
+      expect(slide).toEqual({
+        show_id: expect.stringMatching(/^sh_/),
+        title: expect.any(String),
+        thumb_url: slide.thumb_url === null ? null : expect.stringMatching(/^https?:\/\//),
+        stream_url: expect.stringMatching(/^https?:\/\//),
+        category: expect.toBeOneOf([...CATEGORY_IDS]),
+        seasons: expect.any(Number),
+        rating: expect.toBeOneOf([...RATING_IDS]),
+        is_free: expect.any(Boolean),
+        description: expect.any(String),
+        duration_formatted: expect.stringMatching(/^(\d+:)?\d{2}:\d{2}$/),
+      });
+      const detail = await api.get(`/shows/${slide.show_id}`);
+      expect(detail.body.data.is_featured).toBe(true);
+      expect(detail.body.data.episodes[0].stream_url).toBe(slide.stream_url);
+    }
+  });
+});
+
+describe('GET /home/live', () => {
+  it('returns stream summaries of live creators', async () => {
+    const res = await api.get('/home/live');
+    expect(res.status).toBe(200);
+    const live = await api.get('/creators/live?limit=10');
+    expect(res.body.meta_data.total).toBe(live.body.meta_data.total_live);
+    expect(res.body.data.map((s: any) => s.stream_id)).toEqual(
+      live.body.data.creators.map((c: any) => c.stream.stream_id),
+    );
+    for (const s of res.body.data) {
+      expect(s).toMatchObject({
+        stream_id: expect.any(String),
+        title: expect.any(String),
+        started_at: expect.any(String),
+        thumbnail_url: expect.any(String),
+        stream_url: expect.stringMatching(/^https:\/\/.+\.m3u8$/),
+        dvr_url: expect.stringMatching(/^https:\/\/.+\.m3u8$/),
+      });
+    }
+    const past = await api.get(`/home/live?page=${res.body.meta_data.total_pages + 1}`);
+    expect(past.status).toBe(200);
+    expect(past.body.data).toEqual([]);
+    expect((await api.get('/home/live?limit=0')).status).toBe(400);
+  });
+});

@@ -1,0 +1,110 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Catalog } from '../../shared/catalog/model.ts';
+import { db } from '../../shared/db/client.ts';
+import { tableName } from '../../shared/db/table.ts';
+import { ConflictError, NotFoundError } from '../../shared/http/errors.ts';
+import { submitReport } from '../../shared/reports/reports.ts';
+import { createReportBody } from '../../shared/reports/schemas.ts';
+import { generateCatalog } from '../../shared/seed/generate.ts';
+import { type TestApi, testApi } from '../support/api.ts';
+
+let api: TestApi;
+let catalog: Catalog;
+beforeAll(async () => {
+  api = await testApi();
+  catalog = generateCatalog({ now: api.seededAt, seed: 42 });
+});
+
+const body = (overrides: Record<string, unknown> = {}) =>
+  createReportBody.parse({
+    target_type: 'show',
+    target_id: catalog.shows[0]!.id,
+    category: 'spam',
+    ...overrides,
+  });
+
+describe('POST /reports over HTTP', () => {
+  it('answers 401 without a bearer token or with a malformed one', async () => {
+    const report = { target_type: 'show', target_id: catalog.shows[0]!.id, category: 'spam' };
+    const anonymous = await api.post('/reports', { body: report });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body).toMatchObject({ status: 'error', code: 401 });
+    const malformed = await api.post('/reports', { body: report, headers: { authorization: 'Bearer nope' } });
+    expect(malformed.status).toBe(401);
+  });
+});
+
+describe('submitReport (the POST /reports domain function, against DynamoDB Local)', () => {
+  it('stores one report per user per target for moderation and rejects the second with 409', async () => {
+    const now = new Date('2026-11-22T10:00:00Z');
+    const account = `acct_report_${Date.now()}`;
+    const show = catalog.shows[1]!;
+    const view = await submitReport(account, body({ target_id: show.id, reason: ' misleading title ' }), now);
+    expect(view).toEqual({
+      report_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      target_type: 'show',
+      target_id: show.id,
+      category: 'spam',
+      reason: 'misleading title',
+      status: 'pending_review',
+      created_at: now.toISOString(),
+    });
+    const stored = await db.send(
+      new GetCommand({ TableName: tableName(), Key: { PK: `REPORT#show#${show.id}`, SK: `BY#${account}` } }),
+    );
+    expect(stored.Item).toMatchObject({
+      account_id: account,
+      report_id: view.report_id,
+      status: 'pending_review',
+    });
+    await expect(
+      submitReport(account, body({ target_id: show.id, category: 'violence' }), now),
+    ).rejects.toThrow(ConflictError);
+    // Another user may report the same show; the same user may report another target.
+    await expect(submitReport(`${account}_2`, body({ target_id: show.id }), now)).resolves.toMatchObject({
+      target_id: show.id,
+    });
+    await expect(
+      submitReport(account, body({ target_id: catalog.shows[2]!.id }), now),
+    ).resolves.toMatchObject({
+      target_id: catalog.shows[2]!.id,
+    });
+  });
+
+  it('reports a video by episode id, and 404s for unknown targets', async () => {
+    const now = new Date();
+    const account = `acct_video_${Date.now()}`;
+    const episode = catalog.episodes[0]!;
+    await expect(
+      submitReport(
+        account,
+        body({ target_type: 'video', target_id: episode.id, category: 'copyright' }),
+        now,
+      ),
+    ).resolves.toMatchObject({ target_type: 'video', target_id: episode.id, reason: null });
+    await expect(
+      submitReport(account, body({ target_type: 'video', target_id: 'ep_missing' }), now),
+    ).rejects.toThrow(NotFoundError);
+    await expect(submitReport(account, body({ target_id: 'sh_missing' }), now)).rejects.toThrow(
+      NotFoundError,
+    );
+  });
+});
+
+describe('POST /reports body', () => {
+  it('requires a known target type and category, and a reason for category other', () => {
+    const bad = (input: unknown) => createReportBody.safeParse(input).success;
+    expect(bad({ target_type: 'show', target_id: 'sh_1', category: 'spam' })).toBe(true);
+    expect(bad({ target_type: 'post', target_id: 'sh_1', category: 'spam' })).toBe(false);
+    expect(bad({ target_type: 'show', target_id: 'sh_1', category: 'boring' })).toBe(false);
+    expect(bad({ target_type: 'show', target_id: '', category: 'spam' })).toBe(false);
+    expect(bad({ target_type: 'show', target_id: 'sh_1', category: 'other' })).toBe(false);
+    expect(bad({ target_type: 'show', target_id: 'sh_1', category: 'other', reason: 'wrong language' })).toBe(
+      true,
+    );
+    expect(bad({ target_type: 'show', target_id: 'sh_1', category: 'spam', reason: 'x'.repeat(1001) })).toBe(
+      false,
+    );
+  });
+});
