@@ -100,12 +100,12 @@ export class Monitoring extends Construct {
       const names = group.map((fn) => fn.node.scope?.node.id ?? fn.node.id).join(', ');
       const errors = sumOf(
         group.map((fn) => fn.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' })),
-        'e',
+        `e${i}n`,
         `Lambda errors, group ${i + 1}`,
       );
       const throttles = sumOf(
         group.map((fn) => fn.metricThrottles({ period: FIVE_MINUTES, statistic: 'Sum' })),
-        't',
+        `t${i}n`,
         `Lambda throttles, group ${i + 1}`,
       );
       errorSeries.push(errors);

@@ -1,0 +1,358 @@
+import { Match, type Template } from 'aws-cdk-lib/assertions';
+import type { CfnTable } from 'aws-cdk-lib/aws-dynamodb';
+import { afterAll, describe, expect, it } from 'vitest';
+import { routes } from '../../functions/routes.ts';
+import { INDEX_ACTIONS, TABLE_ACTIONS } from '../../infra/api-function.ts';
+import type { ApiStack } from '../../infra/stack.ts';
+import { TABLE } from '../../shared/db/table.ts';
+import { type RouteRow, routeKey } from '../../shared/http/route.ts';
+import { cleanUp, synthStack, syntheticRoutes } from './synth.ts';
+
+afterAll(cleanUp);
+
+type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
+type Statement = { Action: string | string[]; Resource: unknown; Effect: string };
+
+/** The API functions (those the stack made from route rows), by logical id. */
+const apiFunctions = (template: Template): Record<string, Resource> =>
+  Object.fromEntries(
+    Object.entries(template.findResources('AWS::Lambda::Function') as Record<string, Resource>).filter(
+      ([, fn]) => fn.Properties.Environment?.Variables?.ROUTE_KEY !== undefined,
+    ),
+  );
+
+const routeKeyOf = (fn: Resource): string => fn.Properties.Environment.Variables.ROUTE_KEY;
+
+/** Every statement that can apply to a function: its role's inline policies plus attached policies. */
+const statementsOf = (template: Template, fn: Resource): Statement[] => {
+  const roleId = fn.Properties.Role['Fn::GetAtt'][0] as string;
+  const role = template.toJSON().Resources[roleId] as Resource;
+  const inline = (role.Properties.Policies ?? []).flatMap((p: any) => p.PolicyDocument.Statement);
+  const attached = Object.values(template.findResources('AWS::IAM::Policy') as Record<string, Resource>)
+    .filter((p) => JSON.stringify(p.Properties.Roles).includes(roleId))
+    .flatMap((p) => p.Properties.PolicyDocument.Statement);
+  return [...inline, ...attached];
+};
+
+const actionsOf = (s: Statement): string[] => (Array.isArray(s.Action) ? s.Action : [s.Action]);
+
+const tableId = (stack: ApiStack): string => stack.getLogicalId(stack.table.node.defaultChild as CfnTable);
+
+const onTable = (stack: ApiStack, statements: Statement[]): Statement[] =>
+  statements.filter((s) => JSON.stringify(s.Resource).includes(tableId(stack)));
+
+describe('the stack built from the real route table', () => {
+  const { template, stack } = synthStack(routes);
+
+  it('has exactly one function per route row, each tagged with its route key', () => {
+    const fns = apiFunctions(template);
+    expect(Object.keys(fns)).toHaveLength(routes.length);
+    expect(Object.values(fns).map(routeKeyOf).sort()).toEqual(routes.map(routeKey).sort());
+    // No other nodejs22.x function sneaks in (CDK-internal helpers would not carry ROUTE_KEY).
+    const node22 = Object.values(template.findResources('AWS::Lambda::Function')).filter(
+      (fn: any) => fn.Properties.Runtime === 'nodejs22.x',
+    );
+    expect(node22).toHaveLength(routes.length);
+  });
+
+  it('routes every route key to the integration of its own function', () => {
+    const json = template.toJSON().Resources as Record<string, Resource>;
+    const apiRoutes = Object.values(json).filter((r) => r.Type === 'AWS::ApiGatewayV2::Route');
+    expect(apiRoutes.map((r) => r.Properties.RouteKey).sort()).toEqual(routes.map(routeKey).sort());
+    for (const route of apiRoutes) {
+      const integrationId = route.Properties.Target['Fn::Join'][1][1].Ref as string;
+      const fnId = json[integrationId]!.Properties.IntegrationUri['Fn::GetAtt'][0] as string;
+      expect(routeKeyOf(json[fnId]!)).toBe(route.Properties.RouteKey);
+      expect(json[integrationId]!.Properties.PayloadFormatVersion).toBe('2.0');
+    }
+  });
+
+  it('gives every function the shared Lambda defaults', () => {
+    for (const fn of Object.values(apiFunctions(template))) {
+      expect(fn.Properties).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        MemorySize: 256,
+        Timeout: 10,
+        TracingConfig: { Mode: 'Active' },
+        LoggingConfig: { LogFormat: 'JSON' },
+      });
+      expect(fn.Properties.Environment.Variables.NODE_OPTIONS).toBe('--enable-source-maps');
+      expect(fn.Properties.LoggingConfig.LogGroup).toBeDefined();
+    }
+  });
+
+  it('defines the table from shared/db/table.ts: keys, GSIs, TTL, on-demand, encrypted', () => {
+    template.resourceCountIs('AWS::DynamoDB::Table', 1);
+    const table = Object.values(template.findResources('AWS::DynamoDB::Table'))[0] as Resource;
+    expect(table.Properties.KeySchema).toEqual([
+      { AttributeName: TABLE.partitionKey, KeyType: 'HASH' },
+      { AttributeName: TABLE.sortKey, KeyType: 'RANGE' },
+    ]);
+    expect(table.Properties.TimeToLiveSpecification).toEqual({
+      AttributeName: 'expires_at_epoch',
+      Enabled: true,
+    });
+    expect(table.Properties.BillingMode).toBe('PAY_PER_REQUEST');
+    expect(table.Properties.SSESpecification).toEqual({ SSEEnabled: true });
+    const gsis = table.Properties.GlobalSecondaryIndexes.map((gsi: any) => ({
+      name: gsi.IndexName,
+      partitionKey: gsi.KeySchema[0].AttributeName,
+      sortKey: gsi.KeySchema[1].AttributeName,
+      projection: gsi.Projection.ProjectionType,
+    }));
+    expect(gsis).toEqual(TABLE.indexes.map((index) => ({ ...index, projection: 'ALL' })));
+  });
+
+  it('grants no wildcard action, and never Scan, on the table or its indexes', () => {
+    const policies = [
+      ...Object.values(template.findResources('AWS::IAM::Role')).flatMap((r: any) =>
+        (r.Properties.Policies ?? []).flatMap((p: any) => p.PolicyDocument.Statement),
+      ),
+      ...Object.values(template.findResources('AWS::IAM::Policy')).flatMap(
+        (p: any) => p.Properties.PolicyDocument.Statement,
+      ),
+    ] as Statement[];
+    const tableStatements = onTable(stack, policies);
+    expect(tableStatements.length).toBeGreaterThan(0);
+    for (const statement of tableStatements) {
+      for (const action of actionsOf(statement)) {
+        expect(action).not.toContain('*');
+        expect(action).not.toBe('dynamodb:Scan');
+      }
+    }
+  });
+
+  it('grants each function exactly the table access its row declares', () => {
+    const byKey = new Map(routes.map((row) => [routeKey(row), row]));
+    for (const fn of Object.values(apiFunctions(template))) {
+      const row = byKey.get(routeKeyOf(fn))!;
+      const statements = onTable(stack, statementsOf(template, fn));
+      const actions = [...new Set(statements.flatMap(actionsOf))].sort();
+      const expected =
+        row.table === 'none' ? [] : [...new Set([...TABLE_ACTIONS[row.table], ...INDEX_ACTIONS])].sort();
+      expect(actions, routeKey(row)).toEqual(expected);
+      expect(fn.Properties.Environment.Variables.TABLE_NAME !== undefined, routeKey(row)).toBe(
+        row.table !== 'none',
+      );
+    }
+  });
+
+  it('sends every alarm to the SNS topic: API 5xx rate, p99 latency, Lambda errors and throttles, DynamoDB', () => {
+    const alarms = template.findResources('AWS::CloudWatch::Alarm') as Record<string, Resource>;
+    const ids = Object.keys(alarms);
+    for (const name of [
+      'Api5xxRate',
+      'ApiLatencyP99',
+      'LambdaErrors1',
+      'LambdaThrottles1',
+      'DynamoDbThrottles',
+    ]) {
+      expect(
+        ids.some((id) => id.includes(name)),
+        name,
+      ).toBe(true);
+    }
+    const topics = Object.keys(template.findResources('AWS::SNS::Topic'));
+    expect(topics).toHaveLength(1);
+    for (const alarm of Object.values(alarms)) {
+      expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topics[0] }]);
+    }
+    template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+  });
+
+  it('watches every function in exactly one Lambda errors alarm and one throttles alarm', () => {
+    const alarms = Object.entries(
+      template.findResources('AWS::CloudWatch::Alarm') as Record<string, Resource>,
+    );
+    const functionIds = Object.keys(apiFunctions(template));
+    for (const kind of ['LambdaErrors', 'LambdaThrottles']) {
+      const watched = alarms
+        .filter(([id]) => id.includes(kind))
+        .flatMap(([, alarm]) =>
+          (alarm.Properties.Metrics as any[])
+            .filter((m) => m.MetricStat)
+            .map((m) => m.MetricStat.Metric.Dimensions[0].Value.Ref as string),
+        );
+      expect(watched.sort(), kind).toEqual([...functionIds].sort());
+      for (const [, alarm] of alarms.filter(([id]) => id.includes(kind))) {
+        expect(alarm.Properties.Metrics.length).toBeLessThanOrEqual(11); // 10 metrics + the sum
+      }
+    }
+  });
+
+  it('outputs the API URL and the table name', () => {
+    const outputs = template.toJSON().Outputs as Record<string, unknown>;
+    expect(Object.keys(outputs)).toEqual(expect.arrayContaining(['ApiUrl', 'TableName']));
+  });
+
+  it('configures CORS on the HTTP API', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
+      ProtocolType: 'HTTP',
+      CorsConfiguration: Match.objectLike({
+        AllowOrigins: ['*'],
+        AllowHeaders: ['authorization', 'content-type'],
+        ExposeHeaders: Match.arrayWith(['x-request-id']),
+      }),
+    });
+  });
+});
+
+describe('grants that depend on the row', () => {
+  const row = (overrides: Partial<RouteRow>): RouteRow => ({
+    method: 'GET',
+    path: '/x',
+    handler: 'x/get-x',
+    auth: 'none',
+    table: 'none',
+    summary: 'test row',
+    tag: 'Test',
+    ...overrides,
+  });
+  const rows = [
+    row({ path: '/public', handler: 'x/get-public' }),
+    row({ path: '/optional', handler: 'x/get-optional', auth: 'optional', table: 'read' }),
+    row({
+      method: 'POST',
+      path: '/signer',
+      handler: 'x/create-signer',
+      table: 'write',
+      needs: ['token-signer'],
+    }),
+  ];
+  const { template, stack } = synthStack(rows, { googleClientId: 'abc.apps.googleusercontent.com' });
+  const fnFor = (key: string) => Object.values(apiFunctions(template)).find((fn) => routeKeyOf(fn) === key)!;
+  const kmsActions = (key: string) =>
+    statementsOf(template, fnFor(key))
+      .flatMap(actionsOf)
+      .filter((a) => a.startsWith('kms:'))
+      .sort();
+
+  it('creates an ECC_NIST_P256 sign/verify key', () => {
+    template.hasResourceProperties('AWS::KMS::Key', { KeySpec: 'ECC_NIST_P256', KeyUsage: 'SIGN_VERIFY' });
+  });
+
+  it('lets the token signer sign and read the public key, with the key id and Google client id', () => {
+    expect(kmsActions('POST /signer')).toEqual(['kms:GetPublicKey', 'kms:Sign']);
+    const env = fnFor('POST /signer').Properties.Environment.Variables;
+    expect(env.SIGNING_KEY_ID).toBeDefined();
+    expect(env.GOOGLE_CLIENT_ID).toBe('abc.apps.googleusercontent.com');
+  });
+
+  it('lets token-verifying routes read the public key only', () => {
+    expect(kmsActions('GET /optional')).toEqual(['kms:GetPublicKey']);
+    expect(fnFor('GET /optional').Properties.Environment.Variables.SIGNING_KEY_ID).toBeDefined();
+    expect(fnFor('GET /optional').Properties.Environment.Variables.GOOGLE_CLIENT_ID).toBeUndefined();
+  });
+
+  it('gives a public route without table access no KMS and no DynamoDB permission', () => {
+    const statements = statementsOf(template, fnFor('GET /public'));
+    expect(
+      statements.flatMap(actionsOf).filter((a) => !a.startsWith('logs:') && !a.startsWith('xray:')),
+    ).toEqual([]);
+    expect(onTable(stack, statements)).toEqual([]);
+  });
+
+  it('scopes DynamoDB statements to the table and its named indexes, no ARN wildcards', () => {
+    const resources = onTable(stack, statementsOf(template, fnFor('POST /signer'))).flatMap((s) =>
+      Array.isArray(s.Resource) ? s.Resource : [s.Resource],
+    );
+    const text = JSON.stringify(resources);
+    for (const index of TABLE.indexes) expect(text).toContain(`/index/${index.name}`);
+    expect(text).not.toContain('/index/*');
+  });
+
+  it('refuses an analytics-sink row while no Analytics construct is wired', () => {
+    expect(() => synthStack([row({ method: 'POST', path: '/events', needs: ['analytics-sink'] })])).toThrow(
+      /POST \/events needs 'analytics-sink'.*infra\/analytics\.ts/,
+    );
+  });
+
+  it('refuses a route key that appears twice', () => {
+    expect(() => synthStack([row({}), row({ handler: 'x/other-x' })])).toThrow(/GET \/x appears twice/);
+  });
+});
+
+describe('throttling', () => {
+  const { template } = synthStack([
+    {
+      method: 'POST',
+      path: '/onboarding/account/create',
+      handler: 'identity/create-account',
+      auth: 'none',
+      table: 'write',
+      throttle: { rate: 2, burst: 5 },
+      summary: 'throttled',
+      tag: 'Test',
+    },
+    {
+      method: 'GET',
+      path: '/free',
+      handler: 'x/get-free',
+      auth: 'none',
+      table: 'none',
+      summary: 'not throttled',
+      tag: 'Test',
+    },
+  ]);
+
+  it('sets the stage default and overrides only the rows that ask for it', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
+      RouteSettings: {
+        'POST /onboarding/account/create': { ThrottlingRateLimit: 2, ThrottlingBurstLimit: 5 },
+      },
+      AccessLogSettings: Match.objectLike({ DestinationArn: Match.anyValue() }),
+    });
+    const stage = Object.values(template.findResources('AWS::ApiGatewayV2::Stage'))[0] as any;
+    expect(Object.keys(stage.Properties.RouteSettings)).toEqual(['POST /onboarding/account/create']);
+  });
+});
+
+describe('stage settings', () => {
+  const tableOf = (template: Template) =>
+    Object.values(template.findResources('AWS::DynamoDB::Table'))[0] as Resource;
+  const retentions = (template: Template) =>
+    Object.values(template.findResources('AWS::Logs::LogGroup')).map(
+      (g: any) => g.Properties.RetentionInDays,
+    );
+
+  it('prod retains data, keeps point-in-time recovery and deletion protection, logs 90 days', () => {
+    const { template } = synthStack(routes.slice(0, 1), { stage: 'prod' });
+    const table = tableOf(template);
+    expect(table.DeletionPolicy).toBe('Retain');
+    expect(table.Properties.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+    expect(table.Properties.DeletionProtectionEnabled).toBe(true);
+    expect(retentions(template).every((days) => days === 90)).toBe(true);
+    template.hasResource('AWS::KMS::Key', { DeletionPolicy: 'Retain' });
+  });
+
+  it('dev destroys on removal, without point-in-time recovery, logs 7 days', () => {
+    const { template } = synthStack(routes.slice(0, 1), { stage: 'dev' });
+    const table = tableOf(template);
+    expect(table.DeletionPolicy).toBe('Delete');
+    expect(table.Properties.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: false });
+    expect(retentions(template).every((days) => days === 7)).toBe(true);
+  });
+});
+
+describe('resource budget (CloudFormation: 500 resources per stack)', () => {
+  const count = (n: number) => Object.keys(synthStack(syntheticRoutes(n)).template.toJSON().Resources).length;
+  // Multiples of ten so the per-route figure includes the share of the grouped Lambda alarms.
+  const at10 = count(10);
+  const at20 = count(20);
+  const perRoute = (at20 - at10) / 10;
+  const fixed = at10 - 10 * perRoute;
+
+  it('leaves room for all the spec routes (~75, budgeted at 80) under 500', () => {
+    // function, role (inline policy), integration, route, invoke permission + 2 alarms per 10 functions
+    expect(perRoute).toBe(5.2);
+    expect(perRoute * 80 + fixed).toBeLessThan(500);
+  });
+
+  it('really synthesizes 80 routes under the limit', () => {
+    expect(count(80)).toBeLessThan(500);
+  });
+});
