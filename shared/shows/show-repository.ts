@@ -295,6 +295,26 @@ export const listShows = async (filter: ShowFilter, page: number, limit: number)
   return { shows: await getShows(ids), total };
 };
 
+/**
+ * The first `limit` most popular shows of every category, with each category's total: the
+ * ranked-list reads run in parallel, then one BatchGetItem for all the shows.
+ */
+export const listTopShowsByCategory = async (limit: number): Promise<Map<CategoryId, ShowPage>> => {
+  const pages = await Promise.all(
+    CATEGORY_IDS.map((c) => readRankedPage(listName(c, 'all', 'any', 'any', 'most_popular'), 1, limit)),
+  );
+  const shows = new Map((await getShows(pages.flatMap((p) => p.ids))).map((s) => [s.id, s]));
+  return new Map(
+    CATEGORY_IDS.map((c, i) => [
+      c,
+      {
+        shows: pages[i]!.ids.flatMap((id) => shows.get(id) ?? []),
+        total: pages[i]!.total,
+      },
+    ]),
+  );
+};
+
 /** Number of shows per category (one BatchGetItem over the lists' totals). */
 export const countShowsByCategory = async (): Promise<Map<CategoryId, number>> => {
   const totals = await readRankedTotals(

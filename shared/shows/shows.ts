@@ -11,6 +11,7 @@ import {
   listMostViewedEpisodes,
   listShows,
   listShowsByCreator,
+  listTopShowsByCategory,
   type ShowFilter,
   type ShowSort,
   searchShows,
@@ -235,18 +236,10 @@ export const TOP_CATEGORY_SHOWS = 5;
  */
 export const topCategories = async () => {
   const [pages, creatorCounts] = await Promise.all([
-    Promise.all(
-      CATEGORIES.map((c) =>
-        listShows(
-          { category: c.id, rating: 'all', isNew: null, isFeatured: null, sort: 'most_popular' },
-          1,
-          TOP_CATEGORY_SHOWS,
-        ),
-      ),
-    ),
+    listTopShowsByCategory(TOP_CATEGORY_SHOWS),
     countCreatorsByCategory(),
   ]);
-  return CATEGORIES.map((c, i) => ({ category: c, ...pages[i]! }))
+  return CATEGORIES.map((c) => ({ category: c, ...(pages.get(c.id) ?? { shows: [], total: 0 }) }))
     .filter((entry) => entry.total > 0)
     .sort((a, b) => b.total - a.total || a.category.id.localeCompare(b.category.id))
     .map(({ category, shows, total }) => ({
