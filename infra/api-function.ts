@@ -199,6 +199,8 @@ export class ApiFunction extends Construct {
             banner: ESM_REQUIRE_BANNER,
             minify: true,
             sourceMap: true,
+            // Stack traces map to file:line without shipping the sources (map ~5x smaller).
+            sourcesContent: false,
             target: 'node22',
             // The pinned SDK the tests ran against, not whatever the runtime ships.
             bundleAwsSDK: true,
