@@ -265,7 +265,7 @@ describe('GET /shows/search', () => {
     for (const q of [
       target.title.toUpperCase(),
       word.slice(0, 3).toLowerCase(),
-      word.replace(/[aeiou]/i, 'é'),
+      word.replace(/[aeiou]/i, (v) => ({ a: 'á', e: 'é', i: 'í', o: 'ó', u: 'ú' })[v.toLowerCase()]!),
       typo,
     ]) {
       const res = await api.get(`/shows/search?q=${encodeURIComponent(q)}&limit=100`);
