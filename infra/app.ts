@@ -4,8 +4,10 @@
  * - `googleClientId` OAuth client id for Google sign-in (default: a placeholder)
  * - `alarmEmail` optional address subscribed to the alarm topic
  * - `bundle` false only in tests (placeholder code instead of esbuild bundles)
+ * The AwsSolutions cdk-nag pack runs on every synth.
  */
-import { App } from 'aws-cdk-lib';
+import { App, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
 import { routes } from '../functions/routes.ts';
 import { ApiStack } from './stack.ts';
 import { stageOf } from './stage.ts';
@@ -22,5 +24,8 @@ new ApiStack(app, `CreatorStreaming-${stage}`, {
   alarmEmail: app.node.tryGetContext('alarmEmail'),
   description: `Creator streaming back end (${stage})`,
 });
+
+// cdk-nag: synth fails on any AwsSolutions finding not acknowledged (with a reason) in infra/.
+Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
 
 app.synth();
