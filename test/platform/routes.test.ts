@@ -34,6 +34,10 @@ describe('the route table', () => {
     }
   });
 
+  it('grants table writes to every rate-limited row (the budget is counted in the table)', () => {
+    for (const row of routes.filter((r) => r.rateLimit)) expect(row.table, routeKey(row)).toBe('write');
+  });
+
   it('gives every row a summary and a tag for the API reference', () => {
     for (const row of routes) {
       expect(row.summary.length, routeKey(row)).toBeGreaterThan(5);
