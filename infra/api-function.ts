@@ -9,19 +9,13 @@ import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-n
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { type RouteRow, routeKey } from '../shared/http/route.ts';
+import { LAMBDA_BUNDLING } from './bundling.ts';
 
 /** The repository root: bundling runs from here with the committed lockfile. */
 export const PROJECT_ROOT = join(import.meta.dirname, '..');
 
 /** `creators/list-creators` → `<root>/functions/creators/list-creators.ts`. */
 export const handlerEntry = (handler: string): string => join(PROJECT_ROOT, 'functions', `${handler}.ts`);
-
-/**
- * Lets ESM bundles load the CommonJS dependencies that call `require` (the AWS SDK's and
- * Powertools' transitive ones): esbuild's ESM output has no `require` of its own.
- */
-const ESM_REQUIRE_BANNER =
-  "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
 
 /** DynamoDB actions per access level of a route row. No wildcard: each action is named. */
 export const TABLE_ACTIONS = {
@@ -195,13 +189,12 @@ export class ApiFunction extends Construct {
           depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
           bundling: {
             format: OutputFormat.ESM,
-            mainFields: ['module', 'main'],
-            banner: ESM_REQUIRE_BANNER,
-            minify: true,
-            sourceMap: true,
-            // Stack traces map to file:line without shipping the sources (map ~5x smaller).
-            sourcesContent: false,
-            target: 'node22',
+            mainFields: [...LAMBDA_BUNDLING.mainFields],
+            banner: LAMBDA_BUNDLING.banner,
+            minify: LAMBDA_BUNDLING.minify,
+            sourceMap: LAMBDA_BUNDLING.sourcemap,
+            sourcesContent: LAMBDA_BUNDLING.sourcesContent,
+            target: LAMBDA_BUNDLING.target,
             // The pinned SDK the tests ran against, not whatever the runtime ships.
             bundleAwsSDK: true,
             forceDockerBundling: false,
