@@ -149,7 +149,8 @@ export class ApiFunction extends Construct {
       environment.TABLE_NAME = table.tableName;
     }
     const signs = row.needs?.includes('token-signer') ?? false;
-    if (signs || row.auth !== 'none') {
+    const verifies = row.auth !== 'none' || (row.needs?.includes('token-verifier') ?? false);
+    if (signs || verifies) {
       role.addToPrincipalPolicy(
         new iam.PolicyStatement({
           actions: [...(signs ? SIGNER_ACTIONS : VERIFIER_ACTIONS)],

@@ -4,6 +4,16 @@ const tag = 'Platform';
 
 export const platformRoutes: RouteRow[] = [
   {
+    method: 'GET',
+    path: '/.well-known/jwks.json',
+    handler: 'platform/get-jwks',
+    auth: 'none',
+    table: 'none',
+    needs: ['token-verifier'],
+    tag,
+    summary: 'Public keys (JWKS) that verify the access tokens this service issues',
+  },
+  {
     method: 'ANY',
     path: '$default',
     handler: 'platform/not-found',

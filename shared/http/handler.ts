@@ -154,6 +154,7 @@ const successResponse = (
   const headers = { 'x-request-id': requestId, ...reply.headers };
   const status = statusOf(reply);
   if (reply.kind === 'no-content') return { statusCode: status, headers: { ...CORS_HEADERS, ...headers } };
+  if (reply.kind === 'raw') return json(status, reply.data, headers);
   if (route?.envelope === 'reactions') return json(status, { success: true, data: reply.data }, headers);
   const body: Record<string, unknown> = { status: 'success' };
   if (reply.message !== undefined) body.message = reply.message;

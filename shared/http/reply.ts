@@ -3,7 +3,7 @@
  * (spec 2.1), so handlers never build envelopes or pick status codes by number.
  */
 export interface Reply {
-  readonly kind: 'ok' | 'created' | 'no-content';
+  readonly kind: 'ok' | 'created' | 'no-content' | 'raw';
   readonly data?: unknown;
   readonly meta_data?: Record<string, unknown>;
   readonly message?: string;
@@ -24,6 +24,13 @@ export const created = (data: unknown, extras: ReplyExtras = {}): Reply => ({
   kind: 'created',
   data,
   ...extras,
+});
+
+/** 200 with `body` as the whole JSON response, no envelope (standard documents such as a JWKS). */
+export const raw = (body: unknown, headers: Record<string, string> = {}): Reply => ({
+  kind: 'raw',
+  data: body,
+  headers,
 });
 
 /** 204 with no body. */
