@@ -84,7 +84,8 @@ export const removeReaction = async (r: ReactionKey): Promise<boolean> => {
             Delete: {
               TableName: tableName(),
               Key: recordKey(r),
-              ConditionExpression: 'attribute_exists(PK) AND shard = :shard',
+              ConditionExpression: 'attribute_exists(PK) AND #shard = :shard',
+              ExpressionAttributeNames: { '#shard': 'shard' },
               ExpressionAttributeValues: { ':shard': item.shard },
             },
           },

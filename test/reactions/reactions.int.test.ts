@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { issueAccessToken } from '../../shared/identity/access-token.ts';
+import { type TestApi, testApi } from '../support/api.ts';
+
+let api: TestApi;
+let alice: string;
+let bob: string;
+beforeAll(async () => {
+  api = await testApi();
+  alice = (await issueAccessToken(`acc_alice_${randomUUID()}`, new Date())).token;
+  bob = (await issueAccessToken(`acc_bob_${randomUUID()}`, new Date())).token;
+});
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const target = () => ({ targetType: 'VIDEO', targetId: `ep_test_${randomUUID().slice(0, 8)}` });
+const summary = async (t: { targetType: string; targetId: string }, token: string) =>
+  api.get(`/v3/reactions/summary/${t.targetType}/${t.targetId}`, { token });
+
+describe('reactions', () => {
+  it('adds a reaction (201), is idempotent (200), and counts it once', async () => {
+    const t = target();
+    const first = await api.post('/v3/reactions', { body: { ...t, emoji: '🔥' }, token: alice });
+    expect(first.status).toBe(201);
+    expect(first.body).toEqual({ success: true, data: { ...t, emoji: '🔥', reacted: true } });
+    const again = await api.post('/v3/reactions', { body: { ...t, emoji: '🔥' }, token: alice });
+    expect(again.status).toBe(200);
+    const res = await summary(t, alice);
+    expect(res.status).toBe(200);
+    expect(res.body.success).toBe(true);
+    expect(res.body.data.summary).toEqual([{ emoji: '🔥', count: 1 }]);
+    expect(res.body.data.userReactions).toEqual(['🔥']);
+  });
+
+  it("orders the summary by count and shows only the caller's own emojis", async () => {
+    const t = target();
+    await api.post('/v3/reactions', { body: { ...t, emoji: '😂' }, token: alice });
+    await api.post('/v3/reactions', { body: { ...t, emoji: '😂' }, token: bob });
+    await api.post('/v3/reactions', { body: { ...t, emoji: '👍🏽' }, token: bob });
+    const res = await summary(t, alice);
+    expect(res.body.data.summary).toEqual([
+      { emoji: '😂', count: 2 },
+      { emoji: '👍🏽', count: 1 },
+    ]);
+    expect(res.body.data.total).toBe(3);
+    expect(res.body.data.userReactions).toEqual(['😂']);
+  });
+
+  it('counts 50 parallel identical reactions once', async () => {
+    const t = target();
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        api.post('/v3/reactions', { body: { ...t, emoji: '❤️' }, token: alice }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 200)).toHaveLength(49);
+    expect((await summary(t, alice)).body.data.summary).toEqual([{ emoji: '❤️', count: 1 }]);
+  });
+
+  it("removes only the caller's own reaction: 204 with no body", async () => {
+    const t = target();
+    await api.post('/v3/reactions', { body: { ...t, emoji: '🎉' }, token: alice });
+    const byBob = await api.delete('/v3/reactions', { body: { ...t, emoji: '🎉' }, token: bob });
+    expect(byBob.status).toBe(204);
+    expect((await summary(t, alice)).body.data.summary).toEqual([{ emoji: '🎉', count: 1 }]);
+    const byAlice = await api.delete('/v3/reactions', { body: { ...t, emoji: '🎉' }, token: alice });
+    expect(byAlice.status).toBe(204);
+    expect(byAlice.body).toBeUndefined();
+    expect((await summary(t, alice)).body.data.summary).toEqual([]);
+    expect((await api.delete('/v3/reactions', { body: { ...t, emoji: '🎉' }, token: alice })).status).toBe(
+      204,
+    );
+  });
+
+  it('validates the body with the reactions error envelope', async () => {
+    const cases = [
+      { targetType: 'MOVIE', targetId: 'x', emoji: '🔥' },
+      { targetType: 'VIDEO', targetId: 'x', emoji: 'fire' },
+      { targetType: 'VIDEO', targetId: 'x', emoji: '🔥🔥' },
+      { targetType: 'VIDEO', targetId: '', emoji: '🔥' },
+    ];
+    for (const body of cases) {
+      const res = await api.post('/v3/reactions', { body, token: alice });
+      expect(res.status, JSON.stringify(body)).toBe(422);
+      expect(res.body.success).toBe(false);
+      expect(res.body.error.code).toBe('VALIDATION_ERROR');
+      expect(res.body.requestId).toMatch(UUID);
+    }
+  });
+
+  it('requires a valid bearer token on every reactions route', async () => {
+    const t = target();
+    const calls = [
+      () => api.post('/v3/reactions', { body: { ...t, emoji: '🔥' } }),
+      () => api.delete('/v3/reactions', { body: { ...t, emoji: '🔥' } }),
+      () => api.get(`/v3/reactions/summary/${t.targetType}/${t.targetId}`),
+      () => api.get(`/v3/reactions/summary/${t.targetType}/${t.targetId}`, { token: `${alice}x` }),
+    ];
+    for (const call of calls) {
+      const res = await call();
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({
+        success: false,
+        error: { code: 'UNAUTHORIZED', message: expect.any(String) },
+        requestId: expect.stringMatching(UUID),
+      });
+    }
+  });
+});
