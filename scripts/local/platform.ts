@@ -39,7 +39,7 @@ export const startLocalPlatform = async (
     await createTable(admin, tableName());
     const seededAt = options.now ?? new Date();
     const catalog = generateCatalog({ now: seededAt, seed: options.seed, scale: options.scale });
-    const { items } = await loadCatalog(catalog);
+    const { items } = await loadCatalog(catalog, seededAt);
     return { endpoint, seededAt, items, stop: async () => local?.stop() };
   } catch (error) {
     await local?.stop();

@@ -5,14 +5,16 @@ import { rankedListItems, readRankedPage, readRankedTotals } from '../catalog/ra
 import { batchGet } from '../db/batch.ts';
 import { db } from '../db/client.ts';
 import { tableName } from '../db/table.ts';
+import { NotFoundError } from '../http/errors.ts';
 import { searchIds, searchItems } from '../search/search-index.ts';
 
 /**
  * Creators: key design and access patterns (see docs/data-model.md).
  * - profile:  PK `CREATOR#<id>`, SK `PROFILE` (the whole CreatorRecord)
  * - by slug:  GSI1PK `CREATOR_SLUG#<slug>`, GSI1SK `CREATOR`
+ * - by channel: GSI2PK `CHANNEL#<channel id>`, GSI2SK `CREATOR`
  * - listings: ranked lists `creators#<category|all>#<tier|all>#<sort>`, `creators#featured`,
- *   `creators#live` (shared/catalog/ranked-list.ts)
+ *   `creators#live`, `channels` (by channel number) (shared/catalog/ranked-list.ts)
  * - search:   inverted index kind `creator` over name and handle (shared/search/search-index.ts)
  */
 export const CREATOR_SORTS = ['most_popular', 'newest', 'trending'] as const;
@@ -72,12 +74,28 @@ export const creatorListingItems = (creators: readonly CreatorRecord[]): Record<
       live.map((c) => c.id),
     ),
   );
+  const byNumber = [...creators].sort((a, b) => a.channel.channel_number - b.channel.channel_number);
+  items.push(
+    ...rankedListItems(
+      'channels',
+      byNumber.map((c) => c.id),
+    ),
+  );
   return items;
 };
 
 const strip = (item: Record<string, unknown> | undefined): CreatorRecord | undefined => {
   if (!item) return undefined;
-  const { PK: _pk, SK: _sk, GSI1PK: _g1, GSI1SK: _g1s, entity: _e, ...record } = item;
+  const {
+    PK: _pk,
+    SK: _sk,
+    GSI1PK: _g1,
+    GSI1SK: _g1s,
+    GSI2PK: _g2,
+    GSI2SK: _g2s,
+    entity: _e,
+    ...record
+  } = item;
   return record as unknown as CreatorRecord;
 };
 
@@ -97,6 +115,31 @@ export const getCreator = async (idOrSlug: string): Promise<CreatorRecord | unde
     }),
   );
   return strip(result.Items?.[0]);
+};
+
+/** The creator owning a channel id (`ch_…`): one Query on GSI2. */
+export const getCreatorByChannel = async (channelId: string): Promise<CreatorRecord | undefined> => {
+  const result = await db.send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'GSI2',
+      KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK = :sk',
+      ExpressionAttributeValues: { ':pk': `CHANNEL#${channelId}`, ':sk': 'CREATOR' },
+      Limit: 1,
+    }),
+  );
+  return strip(result.Items?.[0]);
+};
+
+/** A page of channels' creators in channel-number order. */
+export const listChannels = (page: number, limit: number): Promise<CreatorPage> =>
+  pageOf('channels', page, limit);
+
+/** The creator or a 404 (spec 7: creator not found). */
+export const requireCreator = async (idOrSlug: string): Promise<CreatorRecord> => {
+  const creator = await getCreator(idOrSlug);
+  if (!creator) throw new NotFoundError('Creator not found');
+  return creator;
 };
 
 /** Creators by id, in the order given (unknown ids are left out). One BatchGetItem per 100. */

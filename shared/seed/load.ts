@@ -1,6 +1,8 @@
 import type { Catalog } from '../catalog/model.ts';
 import { creatorItems, creatorListingItems } from '../creators/creator-repository.ts';
+import { followItem, subscriptionItem } from '../creators/relationship-repository.ts';
 import { batchPut } from '../db/batch.ts';
+import { programItems } from '../epg/program-repository.ts';
 import { defaultHomeLayout } from '../home/default-layout.ts';
 import { homeLayoutItems } from '../home/home-repository.ts';
 import { catalogShowItems, showListingItems } from '../shows/show-repository.ts';
@@ -9,13 +11,27 @@ import { catalogShowItems, showListingItems } from '../shows/show-repository.ts'
  * Writes a generated catalogue into the table through each entity's own item builders
  * (the repositories own the key design; this only collects and batches).
  */
-export const loadCatalog = async (catalog: Catalog): Promise<{ items: number }> => {
+export const loadCatalog = async (catalog: Catalog, now: Date): Promise<{ items: number }> => {
+  const DAY = 86_400_000;
   const items: Record<string, unknown>[] = [
     ...catalog.creators.flatMap(creatorItems),
     ...creatorListingItems(catalog.creators),
     ...catalogShowItems(catalog.shows, catalog.episodes),
     ...showListingItems(catalog.shows, catalog.episodes),
-    ...homeLayoutItems(defaultHomeLayout(new Date())),
+    ...homeLayoutItems(defaultHomeLayout(now)),
+    ...programItems(catalog.programs),
+    ...catalog.accounts.flatMap((account) => [
+      ...account.following.map((creatorId) => followItem(account.account_id, creatorId, now.toISOString())),
+      ...account.subscriptions.map((creatorId) =>
+        subscriptionItem({
+          account_id: account.account_id,
+          creator_id: creatorId,
+          status: 'active',
+          subscribed_at: new Date(now.getTime() - 30 * DAY).toISOString(),
+          renewal_date: new Date(now.getTime() + 30 * DAY).toISOString(),
+        }),
+      ),
+    ]),
   ];
   await batchPut(items);
   return { items: items.length };
