@@ -283,3 +283,23 @@ describe('GET /creators/{id}', () => {
     expect((await api.get('/creators/bad%20id!')).status).toBe(400);
   });
 });
+
+describe('GET /tv/v3/creators/{id}', () => {
+  it('carries is_live and a channel with the current and next program', async () => {
+    const res = await api.get('/tv/v3/creators/cr_0001');
+    expect(res.status).toBe(200);
+    expect(res.body.data.is_live).toBe(true);
+    expect(res.body.data.blocks[0].type).toBe('user');
+    const [channel] = res.body.data.channels;
+    expect(channel).toMatchObject({ channel_id: 'ch_0001', is_live: true });
+    const now = Date.now();
+    expect(Date.parse(channel.current_program.start_time)).toBeLessThanOrEqual(now);
+    expect(Date.parse(channel.current_program.end_time)).toBeGreaterThan(now);
+    expect(channel.next_program.start_time).toBe(channel.current_program.end_time);
+    expect(channel.current_program.duration_minutes).toBe(
+      (Date.parse(channel.current_program.end_time) - Date.parse(channel.current_program.start_time)) /
+        60_000,
+    );
+    expect((await api.get('/tv/v3/creators/cr_nope')).status).toBe(404);
+  });
+});
