@@ -17,6 +17,8 @@ export const startLocalPlatform = async (
 ): Promise<LocalPlatform> => {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   process.env.TABLE_NAME ??= 'creator-streaming-local';
+  // Google sign-in verifies tokens from the local identity provider (shared/identity/local-idp.ts).
+  process.env.GOOGLE_IDP ??= 'local';
   let local: DynamoDbLocal | undefined;
   if (!process.env.DYNAMODB_ENDPOINT) {
     local = await startDynamoDbLocal({

@@ -149,6 +149,16 @@ const send = (res: ServerResponse, result: APIGatewayProxyStructuredResultV2) =>
   res.end(result.body ?? '');
 };
 
+/**
+ * The caller's address as API Gateway would report it. Locally, a test or a proxy in front may
+ * name it with X-Forwarded-For (API Gateway derives it from the connection instead).
+ */
+const clientIp = (req: IncomingMessage): string => {
+  const forwarded = req.headers['x-forwarded-for'];
+  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
+  return first || req.socket.remoteAddress || '127.0.0.1';
+};
+
 const CORS_PREFLIGHT = {
   'access-control-allow-origin': '*',
   'access-control-allow-headers': 'authorization,content-type',
@@ -183,7 +193,7 @@ const handle = async (req: IncomingMessage, res: ServerResponse) => {
       url,
       headers,
       body: body.length > 0 ? body.toString('utf8') : undefined,
-      sourceIp: req.socket.remoteAddress,
+      sourceIp: clientIp(req),
     },
     match.row,
     match.pathParameters,

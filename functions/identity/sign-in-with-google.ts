@@ -1,0 +1,9 @@
+import { httpHandler } from '../../shared/http/handler.ts';
+import { created, ok } from '../../shared/http/reply.ts';
+import { googleSignIn } from '../../shared/identity/onboarding.ts';
+import { googleSignInBody } from '../../shared/identity/schemas.ts';
+
+export const handler = httpHandler({ body: googleSignInBody }, async ({ body, now }) => {
+  const result = await googleSignIn(body, now);
+  return result.created ? created(result.body) : ok(result.body);
+});

@@ -1,0 +1,217 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { CATEGORIES } from '../catalog/reference.ts';
+import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '../http/errors.ts';
+import {
+  type Account,
+  claimHandle,
+  completeStep,
+  createAccount,
+  getAccount,
+  getAccountByEmail,
+  getAccountByGoogleSub,
+  isEmailTaken,
+  normalizeEmail,
+  takenHandles,
+} from './account-repository.ts';
+import { verifyGoogleToken } from './google.ts';
+import { dummyHash, hashPassword, verifyPassword } from './password.ts';
+import { issueSession } from './refresh-tokens.ts';
+import { HANDLE_PATTERN, SOCIAL_PLATFORMS } from './schemas.ts';
+
+/**
+ * Onboarding (docs/identity.md). Three steps: 1 account, 2 content category, 3 connect audience
+ * (the spec's later wording removed steps 4-6). `current_step` is the next step to do;
+ * `percent_complete` counts the steps after the account (0, 50, 100), so a new account reads
+ * current_step 2, percent_complete 0, as the spec's state table shows.
+ */
+const AFTER_ACCOUNT = ['category', 'social'] as const;
+const siteUrl = () => process.env.SITE_URL ?? 'https://creators.example.com';
+export const handleUrl = (handle: string) => `${siteUrl()}/@${handle}`;
+
+export const onboardingProgress = (account: Account) => {
+  const done = AFTER_ACCOUNT.filter((s) => account.completed_steps.includes(s)).length;
+  return {
+    current_step: Math.min(3, 2 + done),
+    total_steps: 3,
+    percent_complete: Math.round((done / AFTER_ACCOUNT.length) * 100),
+  };
+};
+
+const accountView = (a: Account) => ({
+  creator_id: a.account_id,
+  email: a.email,
+  creator_name: a.creator_name,
+  handle: a.handle,
+  handle_url: a.handle ? handleUrl(a.handle) : null,
+  user_status: a.user_status,
+});
+
+const newAccount = (
+  fields: Pick<Account, 'email' | 'creator_name' | 'handle'> & Partial<Account>,
+  now: Date,
+): Account => ({
+  account_id: `acc_${randomUUID()}`,
+  user_status: 'onboarding',
+  completed_steps: [],
+  created_at: now.toISOString(),
+  ...fields,
+  email: normalizeEmail(fields.email),
+});
+
+/** `POST /onboarding/account/create`. */
+export const signUp = async (
+  input: { email: string; password: string; creator_name: string; handle: string },
+  now: Date,
+) => {
+  const account = newAccount(
+    {
+      email: input.email,
+      creator_name: input.creator_name,
+      handle: input.handle,
+      password_hash: await hashPassword(input.password),
+    },
+    now,
+  );
+  await createAccount(account);
+  return {
+    ...accountView(account),
+    ...(await issueSession(account.account_id, now)),
+    onboarding: onboardingProgress(account),
+  };
+};
+
+/** `POST /onboarding/account/google`: 201 with a new account, or 200 signing in an existing one. */
+export const googleSignIn = async (input: { google_token: string; handle?: string }, now: Date) => {
+  const profile = await verifyGoogleToken(input.google_token);
+  const existing = (await getAccountByGoogleSub(profile.sub)) ?? (await getAccountByEmail(profile.email));
+  if (existing) {
+    return {
+      created: false,
+      body: {
+        ...accountView(existing),
+        is_new_account: false,
+        ...(await issueSession(existing.account_id, now)),
+      },
+    };
+  }
+  if (!input.handle)
+    throw new ValidationError([{ field: 'handle', message: 'handle is required for a new account' }]);
+  const account = newAccount(
+    { email: profile.email, creator_name: profile.name, handle: input.handle, google_sub: profile.sub },
+    now,
+  );
+  await createAccount(account);
+  return {
+    created: true,
+    body: {
+      ...accountView(account),
+      is_new_account: true,
+      ...(await issueSession(account.account_id, now)),
+      onboarding: onboardingProgress(account),
+    },
+  };
+};
+
+/** `PUT /onboarding/account/handle`: a handle for an account created without one. */
+export const addHandle = async (accountId: string, handle: string) => {
+  await claimHandle(accountId, handle);
+  const account = await getAccount(accountId);
+  if (!account) throw new NotFoundError('Account not found');
+  return { ...accountView(account), onboarding: onboardingProgress(account) };
+};
+
+/** Up to 3 alternatives to a taken handle, each checked available (one BatchGetItem). */
+const suggestionsFor = async (handle: string): Promise<string[]> => {
+  const base = handle.replace(/[^A-Za-z0-9_]/g, '').slice(0, 24) || 'creator';
+  const candidates = [
+    `${base}_tv`,
+    `${base}_live`,
+    `${base}${new Date().getUTCFullYear() % 100}`,
+    `the_${base}`,
+    `${base}_official`,
+    `${base}_1`,
+  ].filter((c) => HANDLE_PATTERN.test(c));
+  const taken = await takenHandles(candidates);
+  return candidates.filter((c) => !taken.has(c.toLowerCase())).slice(0, 3);
+};
+
+/** `GET /onboarding/account/check-handle`. */
+export const checkHandle = async (handle: string) => {
+  if (!HANDLE_PATTERN.test(handle)) {
+    return {
+      handle,
+      available: false,
+      reason: 'Handles are 3-30 letters, numbers or underscores',
+      suggestions: await suggestionsFor(handle),
+    };
+  }
+  const taken = await takenHandles([handle]);
+  return taken.has(handle.toLowerCase())
+    ? { handle, available: false, suggestions: await suggestionsFor(handle) }
+    : { handle, available: true, handle_url: handleUrl(handle), suggestions: [] };
+};
+
+/** `GET /onboarding/account/check-email`. */
+export const checkEmail = async (email: string) =>
+  (await isEmailTaken(email))
+    ? { email, available: false, message: 'This email is already registered' }
+    : { email, available: true };
+
+/** `POST /auth/login`: one generic 401 for an unknown email or a wrong password, in similar time. */
+export const logIn = async (input: { email: string; password: string }, now: Date) => {
+  const account = await getAccountByEmail(input.email);
+  const valid = await verifyPassword(input.password, account?.password_hash ?? (await dummyHash()));
+  if (!account || !account.password_hash || !valid)
+    throw new UnauthorizedError('Email or password is incorrect');
+  return { ...accountView(account), ...(await issueSession(account.account_id, now)) };
+};
+
+/** `GET /onboarding/categories` (step 2 choices). */
+export const onboardingCategories = () => ({
+  step: 2,
+  categories: CATEGORIES.map(({ id, label, icon }) => ({ id, label, icon })),
+});
+
+/** `POST /onboarding/category` (step 2). */
+export const chooseCategory = async (accountId: string, categoryId: string) => {
+  const account = await completeStep(accountId, 'category', { category: categoryId }, AFTER_ACCOUNT);
+  return { ...accountView(account), category: account.category, onboarding: onboardingProgress(account) };
+};
+
+/** `GET /onboarding/social/platforms` (step 3 choices). */
+export const socialPlatforms = () => ({
+  step: 3,
+  platforms: SOCIAL_PLATFORMS.map((id) => ({
+    id,
+    label: id === 'x' ? 'X' : id[0]!.toUpperCase() + id.slice(1),
+  })),
+});
+
+/**
+ * `POST /onboarding/social/connect` (step 3). The client SDK's token is never stored: only the
+ * platform, when, and a SHA-256 of the token (to recognise a repeat connect).
+ */
+export const connectSocial = async (
+  accountId: string,
+  input: { platform: string; access_token: string },
+  now: Date,
+) => {
+  const current = await getAccount(accountId);
+  if (!current) throw new NotFoundError('Account not found');
+  if (current.social?.some((s) => s.platform === input.platform))
+    throw new ConflictError(`${input.platform} is already connected`);
+  const social = [
+    ...(current.social ?? []),
+    {
+      platform: input.platform,
+      connected_at: now.toISOString(),
+      token_sha256: createHash('sha256').update(input.access_token).digest('hex'),
+    },
+  ];
+  const account = await completeStep(accountId, 'social', { social }, AFTER_ACCOUNT);
+  return {
+    ...accountView(account),
+    connected_platforms: social.map((s) => ({ platform: s.platform, connected_at: s.connected_at })),
+    onboarding: onboardingProgress(account),
+  };
+};
