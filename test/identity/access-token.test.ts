@@ -13,7 +13,15 @@ const now = () => new Date();
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 const claims = (over: Record<string, unknown> = {}) => {
   const iat = Math.floor(Date.now() / 1000);
-  return { iss: TOKEN_ISSUER, aud: TOKEN_AUDIENCE, sub: 'acc_1', iat, exp: iat + 600, token_use: 'access', ...over };
+  return {
+    iss: TOKEN_ISSUER,
+    aud: TOKEN_AUDIENCE,
+    sub: 'acc_1',
+    iat,
+    exp: iat + 600,
+    token_use: 'access',
+    ...over,
+  };
 };
 
 describe('access tokens', () => {
@@ -47,7 +55,10 @@ describe('access tokens', () => {
     const kid = JSON.parse(Buffer.from(header!, 'base64url').toString()).kid;
     const foreignHead = b64({ alg: 'ES256', typ: 'JWT', kid });
     const foreignBody = b64(claims());
-    const foreignSig = sign('sha256', Buffer.from(`${foreignHead}.${foreignBody}`), { key: privateKey, dsaEncoding: 'ieee-p1363' });
+    const foreignSig = sign('sha256', Buffer.from(`${foreignHead}.${foreignBody}`), {
+      key: privateKey,
+      dsaEncoding: 'ieee-p1363',
+    });
     bad['foreign key'] = `${foreignHead}.${foreignBody}.${foreignSig.toString('base64url')}`;
     for (const [name, candidate] of Object.entries(bad)) {
       await expect(verifyAccessToken(candidate), name).rejects.toMatchObject({ status: 401 });
