@@ -30,6 +30,8 @@ export const creatorItems = (creator: CreatorRecord): Record<string, unknown>[] 
     ...key(creator.id),
     GSI1PK: `CREATOR_SLUG#${creator.slug}`,
     GSI1SK: 'CREATOR',
+    GSI2PK: `CHANNEL#${creator.channel.channel_id}`,
+    GSI2SK: 'CREATOR',
     entity: 'creator',
     ...creator,
   },
