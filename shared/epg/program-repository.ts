@@ -1,58 +1,138 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { ProgramRecord } from '../catalog/model.ts';
-import { batchGet } from '../db/batch.ts';
+import { db } from '../db/client.ts';
+import { tableName } from '../db/table.ts';
 
 /**
- * EPG programs, stored per channel per UTC day (see docs/data-model.md, EPG):
- * PK `CHANNEL#<channel id>`, SK `DAY#<YYYY-MM-DD>` → `programs` (that day's programs by start,
- * a program belonging to the day it starts on). Programs last at most 24 h, so the programs
- * overlapping [from, to) are in the buckets of day(from) − 1 … day(to): one BatchGetItem of known
- * keys, whatever the schedule's length (a day's bucket is ~15 programs, ~5 KB).
+ * EPG programs: key design and access patterns (see docs/data-model.md, EPG).
+ * - program: PK `CHANNEL#<channel id>`, SK `PROGRAM#<start, UTC ISO with milliseconds>` (the
+ *   whole ProgramRecord). ISO instants of one fixed format sort lexicographically = chronologically.
+ *
+ * Programs of a channel never overlap and last at most MAX_PROGRAM_MINUTES, so a program
+ * overlapping [from, to) starts in [from − MAX_PROGRAM_MINUTES, to): ONE Query with a BETWEEN key
+ * condition (plus a filter `end > from`), whatever the length of the stored schedule. The extra
+ * items read are the programs that started in the MAX_PROGRAM_MINUTES before `from` (a few).
  */
-const DAY = 86_400_000;
-const dayKey = (instant: number) => new Date(Math.floor(instant / DAY) * DAY).toISOString().slice(0, 10);
-const key = (channelId: string, day: string) => ({ PK: `CHANNEL#${channelId}`, SK: `DAY#${day}` });
+export const MAX_PROGRAM_MINUTES = 12 * 60;
 
-/** The day-bucket items for a set of programs (the catalogue loader writes them). */
-export const programItems = (programs: readonly ProgramRecord[]): Record<string, unknown>[] => {
-  const buckets = new Map<string, ProgramRecord[]>();
-  for (const p of programs) {
-    const k = `${p.channel_id}|${dayKey(Date.parse(p.start))}`;
-    buckets.set(k, [...(buckets.get(k) ?? []), p]);
+const MINUTE = 60_000;
+const PK_PREFIX = 'CHANNEL#';
+const SK_PREFIX = 'PROGRAM#';
+
+const iso = (instant: number): string => new Date(instant).toISOString();
+const pk = (channelId: string) => `${PK_PREFIX}${channelId}`;
+const sk = (start: number) => `${SK_PREFIX}${iso(start)}`;
+
+/**
+ * The items that store one program (the catalogue loader writes them). Throws for a program that
+ * ends before it starts or lasts longer than MAX_PROGRAM_MINUTES: the read path relies on the bound.
+ */
+export const programItems = (program: ProgramRecord): Record<string, unknown>[] => {
+  const start = Date.parse(program.start);
+  const end = Date.parse(program.end);
+  if (!(end > start) || end - start > MAX_PROGRAM_MINUTES * MINUTE) {
+    throw new RangeError(
+      `Program ${program.program_id}: must end after it starts and last at most ${MAX_PROGRAM_MINUTES} minutes`,
+    );
   }
-  return [...buckets].map(([k, list]) => {
-    const [channelId, day] = k.split('|') as [string, string];
-    return {
-      ...key(channelId, day),
-      entity: 'program_day',
-      programs: [...list].sort((a, b) => a.start.localeCompare(b.start)),
-    };
-  });
+  return [
+    {
+      PK: pk(program.channel_id),
+      SK: sk(start),
+      entity: 'program',
+      ...program,
+      start: iso(start),
+      end: iso(end),
+    },
+  ];
 };
 
-const bucketKeys = (channelId: string, from: number, to: number) => {
-  const keys = [];
-  for (let t = Math.floor(from / DAY) * DAY - DAY; t < to; t += DAY) keys.push(key(channelId, dayKey(t)));
-  return keys;
+const strip = (item: Record<string, unknown>): ProgramRecord => {
+  const { PK: _pk, SK: _sk, entity: _e, ...record } = item;
+  return record as unknown as ProgramRecord;
 };
 
 /**
- * Programs of each channel overlapping [from, to), sorted by start. One BatchGetItem for all
- * channels' day buckets (at most 100 keys per call: a 20-channel guide page over 3 days is 80).
+ * Programs of one channel overlapping [from, to) (epoch ms), sorted by start: one Query (pages of
+ * 1 MB are followed, which a day's window never reaches: ~40 items of ~600 bytes).
  */
-export const listProgramsOverlapping = async (
+export const listProgramsOverlapping = async (window: {
+  channelId: string;
+  from: number;
+  to: number;
+}): Promise<ProgramRecord[]> => {
+  const { channelId, from, to } = window;
+  if (!(to > from)) return [];
+  const programs: ProgramRecord[] = [];
+  let cursor: Record<string, unknown> | undefined;
+  do {
+    const result = await db.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :lo AND :hi',
+        FilterExpression: '#end > :from',
+        ExpressionAttributeNames: { '#end': 'end' },
+        ExpressionAttributeValues: {
+          ':pk': pk(channelId),
+          ':lo': sk(from - MAX_PROGRAM_MINUTES * MINUTE),
+          // BETWEEN is inclusive: the last millisecond before `to` makes the bound exclusive.
+          ':hi': sk(to - 1),
+          ':from': iso(from),
+        },
+        ExclusiveStartKey: cursor,
+      }),
+    );
+    for (const item of result.Items ?? []) programs.push(strip(item));
+    cursor = result.LastEvaluatedKey;
+  } while (cursor);
+  return programs;
+};
+
+/** At most this many channel Queries in flight for one guide page. */
+const GUIDE_PARALLELISM = 10;
+
+/**
+ * The guide grid's access pattern: programs overlapping [from, to) for each channel of a page of
+ * channels (the caller pages channels, so this is one Query per channel on the page, ≤ 10 in
+ * flight; never a Scan). Returns every requested channel id, with `[]` when it has no programs.
+ */
+export const listGuidePrograms = async (
   channelIds: readonly string[],
   from: number,
   to: number,
 ): Promise<Map<string, ProgramRecord[]>> => {
-  const keys = channelIds.flatMap((id) => bucketKeys(id, from, to));
-  const items = await batchGet(keys, (item) => `${item.PK}|${item.SK}`);
   const result = new Map<string, ProgramRecord[]>(channelIds.map((id) => [id, []]));
-  for (const item of items) {
-    const channelId = String(item.PK).slice('CHANNEL#'.length);
-    for (const p of item.programs as ProgramRecord[]) {
-      if (Date.parse(p.end) > from && Date.parse(p.start) < to) result.get(channelId)?.push(p);
+  let next = 0;
+  const worker = async () => {
+    while (next < channelIds.length) {
+      const channelId = channelIds[next++]!;
+      result.set(channelId, await listProgramsOverlapping({ channelId, from, to }));
     }
-  }
-  for (const list of result.values()) list.sort((a, b) => a.start.localeCompare(b.start));
+  };
+  await Promise.all(Array.from({ length: Math.min(GUIDE_PARALLELISM, channelIds.length) }, worker));
   return result;
+};
+
+/**
+ * The next `limit` programs of a channel starting strictly after `after` (epoch ms), in start
+ * order: one Query (`SK > PROGRAM#<after>`, `Limit`), whatever the schedule's length.
+ */
+export const listProgramsStartingAfter = async (query: {
+  channelId: string;
+  after: number;
+  limit: number;
+}): Promise<ProgramRecord[]> => {
+  const result = await db.send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :lo AND :hi',
+      ExpressionAttributeValues: {
+        ':pk': pk(query.channelId),
+        ':lo': sk(query.after + 1),
+        ':hi': `${SK_PREFIX}~`,
+      },
+      Limit: query.limit,
+    }),
+  );
+  return (result.Items ?? []).map(strip);
 };

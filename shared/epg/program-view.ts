@@ -1,32 +1,99 @@
-import type { ProgramRecord } from '../catalog/model.ts';
+import type { ProgramRecord, RatingId } from '../catalog/model.ts';
 import { format12h, isoInZone } from './time.ts';
 
 const MINUTE = 60_000;
 
-/** Where a program stands relative to `now`: exactly one of past, current, upcoming. */
-export const programState = (p: ProgramRecord, now: number): 'past' | 'current' | 'upcoming' => {
+/** Where a program stands relative to an instant. */
+export type ProgramState = 'past' | 'current' | 'upcoming';
+
+/**
+ * Where `p` stands at `now` (epoch ms): current on [start, end), past from `end` on, upcoming
+ * before `start`. Exactly one state, so exactly one of the view's three flags is true.
+ */
+export const programState = (p: ProgramRecord, now: number): ProgramState => {
   const start = Date.parse(p.start);
   const end = Date.parse(p.end);
   return now >= end ? 'past' : now >= start ? 'current' : 'upcoming';
 };
 
+/** Whole minutes of a program (programs are minute-aligned; rounds otherwise). */
+export const durationMinutes = (p: ProgramRecord): number =>
+  Math.round((Date.parse(p.end) - Date.parse(p.start)) / MINUTE);
+
+/** The EPG program object (spec 2.2). Optional fields are absent, never null. */
+export interface EpgProgram {
+  program_id: string;
+  title: string;
+  /** Only in the current-program view of the live EPG. */
+  description?: string;
+  thumbnail_url: string;
+  /** ISO 8601 with the zone's UTC offset at that instant, e.g. `2026-03-08T01:30:00-05:00`. */
+  start_time: string;
+  end_time: string;
+  /** `H:MM AM/PM` in the zone. */
+  start_time_formatted: string;
+  end_time_formatted: string;
+  duration_minutes: number;
+  is_past: boolean;
+  is_current: boolean;
+  is_upcoming: boolean;
+  /** Current program only: whole minutes since start (rounded down). */
+  elapsed_minutes?: number;
+  /** Current program only: `duration_minutes − elapsed_minutes`. */
+  remaining_minutes?: number;
+  /** Current program only: 0–99, rounded down. */
+  progress_percent?: number;
+  /** Upcoming program only: whole minutes until start (rounded up, ≥ 1). */
+  starts_in_minutes?: number;
+  content_type: ProgramRecord['content_type'];
+  content_id: string;
+  rating: RatingId;
+}
+
+/** Progress of a program at `now` (works for any state: past → done, upcoming → nothing elapsed). */
+export interface ProgramProgress {
+  elapsed_minutes: number;
+  remaining_minutes: number;
+  progress_percent: number;
+}
+
 /**
- * The EPG program object (spec 2.2) of `p` in `zone` at `now`. `elapsed_minutes`,
- * `remaining_minutes` and `progress_percent` only while current; `starts_in_minutes` only while
- * upcoming; `description` only when asked (the current-program view of the live EPG).
- * Minutes are whole minutes: elapsed rounds down, remaining is the rest, so they add up to the duration.
+ * Elapsed/remaining whole minutes and percent of `p` at `now`, clamped to the program: elapsed
+ * rounds down and remaining is the rest, so `elapsed + remaining = duration_minutes` always.
+ */
+export const programProgress = (p: ProgramRecord, now: number): ProgramProgress => {
+  const start = Date.parse(p.start);
+  const end = Date.parse(p.end);
+  const duration = durationMinutes(p);
+  const at = Math.min(Math.max(now, start), end);
+  const elapsed = Math.min(duration, Math.floor((at - start) / MINUTE));
+  return {
+    elapsed_minutes: elapsed,
+    remaining_minutes: duration - elapsed,
+    progress_percent: Math.floor(((at - start) / (end - start)) * 100),
+  };
+};
+
+/** Whole minutes from `now` until `p` starts, rounded up (0 once it has started). */
+export const startsInMinutes = (p: ProgramRecord, now: number): number =>
+  Math.max(0, Math.ceil((Date.parse(p.start) - now) / MINUTE));
+
+/**
+ * The EPG program object (spec 2.2) of `p` read in `zone` at `now` (epoch ms).
+ * `elapsed_minutes`, `remaining_minutes`, `progress_percent` only while current;
+ * `starts_in_minutes` only while upcoming; `description` only with `{ description: true }`
+ * (the current-program view of the live EPG and the watch response's `current_program`).
  */
 export const programView = (
   p: ProgramRecord,
   zone: string,
   now: number,
   options: { description?: boolean } = {},
-) => {
+): EpgProgram => {
   const start = Date.parse(p.start);
   const end = Date.parse(p.end);
-  const duration = Math.round((end - start) / MINUTE);
   const state = programState(p, now);
-  const view: Record<string, unknown> = {
+  return {
     program_id: p.program_id,
     title: p.title,
     ...(options.description ? { description: p.description } : {}),
@@ -35,37 +102,54 @@ export const programView = (
     end_time: isoInZone(end, zone),
     start_time_formatted: format12h(start, zone),
     end_time_formatted: format12h(end, zone),
-    duration_minutes: duration,
+    duration_minutes: durationMinutes(p),
     is_past: state === 'past',
     is_current: state === 'current',
     is_upcoming: state === 'upcoming',
+    ...(state === 'current' ? programProgress(p, now) : {}),
+    ...(state === 'upcoming' ? { starts_in_minutes: startsInMinutes(p, now) } : {}),
     content_type: p.content_type,
     content_id: p.content_id,
     rating: p.rating,
   };
-  if (state === 'current') {
-    const elapsed = Math.floor((now - start) / MINUTE);
-    view.elapsed_minutes = elapsed;
-    view.remaining_minutes = duration - elapsed;
-    view.progress_percent = Math.min(100, Math.floor(((now - start) / (end - start)) * 100));
-  }
-  if (state === 'upcoming') view.starts_in_minutes = Math.ceil((start - now) / MINUTE);
-  return view;
 };
 
-/** The program on air at `now` and the one after it, from programs sorted by start. */
-export const currentAndNext = (programs: readonly ProgramRecord[], now: number) => {
-  const index = programs.findIndex((p) => programState(p, now) === 'current');
-  const current = index >= 0 ? programs[index] : undefined;
-  const next = index >= 0 ? programs[index + 1] : programs.find((p) => programState(p, now) === 'upcoming');
+/** The program on air and the one after it (either may be missing: a gap or the end of the data). */
+export interface CurrentAndNext {
+  current: ProgramRecord | undefined;
+  next: ProgramRecord | undefined;
+}
+
+/**
+ * The program on air at `now` and the next one to start after it, from one channel's programs
+ * (any order). Reused by the live channel (watch `epg` block, heartbeat) and the TV creator detail.
+ * Fetch at least [now, now + MAX_PROGRAM_MINUTES) so `next` is found when there is one.
+ */
+export const currentAndNext = (programs: readonly ProgramRecord[], now: number): CurrentAndNext => {
+  const sorted = [...programs].sort((a, b) => Date.parse(a.start) - Date.parse(b.start));
+  const current = sorted.find((p) => programState(p, now) === 'current');
+  const next = sorted.find((p) => programState(p, now) === 'upcoming');
   return { current, next };
 };
 
-/** The short `next_program` shape used by current/heartbeat views. */
+/**
+ * The short `next_program` object of `/schedule/current`, `/live/epg/current` and the heartbeat:
+ * `program_id`, `title`, `start_time_formatted` (in `zone`), `duration_minutes`, `starts_in_minutes`.
+ */
 export const nextProgramView = (p: ProgramRecord, zone: string, now: number) => ({
   program_id: p.program_id,
   title: p.title,
   start_time_formatted: format12h(Date.parse(p.start), zone),
-  duration_minutes: Math.round((Date.parse(p.end) - Date.parse(p.start)) / MINUTE),
-  starts_in_minutes: Math.max(0, Math.ceil((Date.parse(p.start) - now) / MINUTE)),
+  duration_minutes: durationMinutes(p),
+  starts_in_minutes: startsInMinutes(p, now),
+});
+
+/**
+ * The heartbeat's `current_program` (spec 4.4): `program_id`, `title`, `elapsed_minutes`,
+ * `remaining_minutes`, `progress_percent`.
+ */
+export const currentProgramProgressView = (p: ProgramRecord, now: number) => ({
+  program_id: p.program_id,
+  title: p.title,
+  ...programProgress(p, now),
 });

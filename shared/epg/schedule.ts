@@ -3,31 +3,52 @@ import { getCreatorByChannel, listChannels, requireCreator } from '../creators/c
 import { formatCount } from '../format.ts';
 import { NotFoundError } from '../http/errors.ts';
 import { pagination } from '../pagination.ts';
-import { currentAndNext, nextProgramView, programState, programView } from './program-view.ts';
-import { listProgramsOverlapping } from './program-repository.ts';
+import {
+  listGuidePrograms,
+  listProgramsOverlapping,
+  listProgramsStartingAfter,
+} from './program-repository.ts';
+import {
+  type CurrentAndNext,
+  currentAndNext,
+  currentProgramProgressView,
+  type EpgProgram,
+  nextProgramView,
+  programProgress,
+  programView,
+} from './program-view.ts';
 import {
   type CalendarDate,
   formatDate,
   isoInZone,
   parseClock,
   parseDate,
+  SLOT_MINUTES,
   scheduleWindow,
   timeline,
   todayIn,
+  wallTime,
 } from './time.ts';
 
+const MINUTE = 60_000;
 const HOUR = 3_600_000;
 
+/** A channel as the EPG needs it: the creator record carries it (every creator has one channel). */
+type Channel = Pick<CreatorRecord, 'channel'>;
+
+/** Query of the day-schedule endpoints (validated by `scheduleQuery`). */
 export interface ScheduleQuery {
+  /** `YYYY-MM-DD`; default: today in `timezone` at `now`. */
   date?: string;
+  /** IANA zone. */
   timezone: string;
+  /** `HH:MM` wall times narrowing the day (see `scheduleWindow`). */
   from?: string;
   to?: string;
 }
 
-const programsOf = async (creator: CreatorRecord, from: number, to: number): Promise<ProgramRecord[]> =>
-  (await listProgramsOverlapping([creator.channel.channel_id], from, to)).get(creator.channel.channel_id) ??
-  [];
+const programsIn = (channel: Channel, from: number, to: number): Promise<ProgramRecord[]> =>
+  listProgramsOverlapping({ channelId: channel.channel.channel_id, from, to });
 
 const liveViewers = (creator: CreatorRecord) => {
   const watching = creator.live ? creator.watching_now : 0;
@@ -41,8 +62,8 @@ const liveViewers = (creator: CreatorRecord) => {
 const dayOf = (q: ScheduleQuery, now: Date): CalendarDate =>
   q.date ? parseDate(q.date)! : todayIn(now.getTime(), q.timezone);
 
-/** A day's (or a from–to window's) schedule of a channel: the programs overlapping it, with a timeline. */
-const windowSchedule = async (creator: CreatorRecord, q: ScheduleQuery, now: Date) => {
+/** A day's (or its from–to window's) programs: those overlapping the window, with the window. */
+const windowSchedule = async (channel: Channel, q: ScheduleQuery, now: Date) => {
   const date = dayOf(q, now);
   const window = scheduleWindow(
     date,
@@ -50,12 +71,8 @@ const windowSchedule = async (creator: CreatorRecord, q: ScheduleQuery, now: Dat
     q.from ? parseClock(q.from) : undefined,
     q.to ? parseClock(q.to) : undefined,
   );
-  return { date: formatDate(date), window, programs: await programsOf(creator, window.start, window.end) };
+  return { date: formatDate(date), window, programs: await programsIn(channel, window.start, window.end) };
 };
-
-/** `GET /creators/:id/channel/schedule` (and `/channels/:id/epg`): full program objects. */
-export const channelSchedule = async (creatorIdOrSlug: string, q: ScheduleQuery, now: Date) =>
-  scheduleOf(await requireCreator(creatorIdOrSlug), q, now);
 
 const scheduleOf = async (creator: CreatorRecord, q: ScheduleQuery, now: Date) => {
   const { date, window, programs } = await windowSchedule(creator, q, now);
@@ -70,61 +87,98 @@ const scheduleOf = async (creator: CreatorRecord, q: ScheduleQuery, now: Date) =
   };
 };
 
-/** `GET /channels/:id/epg`: the schedule of a channel named by its channel id. */
+/** `GET /creators/:id/channel/schedule`: a day of full program objects with the timeline. */
+export const channelSchedule = async (creatorIdOrSlug: string, q: ScheduleQuery, now: Date) =>
+  scheduleOf(await requireCreator(creatorIdOrSlug), q, now);
+
+/**
+ * `GET /channels/:id/epg` (proposed in the spec; our design): the same day schedule as
+ * `/creators/:id/channel/schedule`, addressed by channel id, plus `creator_id` and the live state
+ * so the creator detail's channel guide needs one call. 404 for an unknown channel.
+ */
 export const channelEpg = async (channelId: string, q: ScheduleQuery, now: Date) => {
   const creator = await getCreatorByChannel(channelId);
   if (!creator) throw new NotFoundError('Channel not found');
-  return { creator_id: creator.id, ...(await scheduleOf(creator, q, now)) };
+  const { is_live } = liveViewers(creator);
+  return { creator_id: creator.id, is_live, ...(await scheduleOf(creator, q, now)) };
 };
 
-/** `GET /creators/:id/channel/live/epg`: the compact live-player guide. */
+/** `GET /creators/:id/channel/live/epg`: the compact day guide of the live player. */
 export const liveEpg = async (creatorIdOrSlug: string, q: ScheduleQuery, now: Date) => {
   const creator = await requireCreator(creatorIdOrSlug);
   const { date, window, programs } = await windowSchedule(creator, q, now);
+  const at = now.getTime();
   return {
     channel_id: creator.channel.channel_id,
     date,
     timezone: q.timezone,
     timeline: timeline(window, q.timezone),
     schedule: programs.map((p) => {
-      const full = programView(p, q.timezone, now.getTime());
-      const state = programState(p, now.getTime());
+      const view = programView(p, q.timezone, at);
       return {
         program_id: p.program_id,
         title: p.title,
-        start_time_formatted: full.start_time_formatted,
-        end_time_formatted: full.end_time_formatted,
-        duration_minutes: full.duration_minutes,
-        progress_percent: state === 'past' ? 100 : state === 'upcoming' ? 0 : full.progress_percent,
-        is_current: state === 'current',
+        start_time_formatted: view.start_time_formatted,
+        end_time_formatted: view.end_time_formatted,
+        duration_minutes: view.duration_minutes,
+        // Past programs are complete, upcoming ones not started: the bar of every row is meaningful.
+        progress_percent: programProgress(p, at).progress_percent,
+        is_current: view.is_current,
         rating: p.rating,
       };
     }),
   };
 };
 
-/** The programs around `now`: current and next (the watch and heartbeat responses reuse this). */
-export const onAirNow = async (creator: CreatorRecord, now: Date) =>
-  currentAndNext(await programsOf(creator, now.getTime(), now.getTime() + 12 * HOUR), now.getTime());
+/**
+ * The program on air at `now` on `channel` and the next one: two Queries in parallel (the program
+ * overlapping [now, now + 1 ms), the first program starting after `now`). Exact whatever the gaps
+ * in the schedule. Reused by the TV creator detail and the live channel (watch, heartbeat).
+ */
+export const onAirNow = async (channel: Channel, now: Date): Promise<CurrentAndNext> => {
+  const at = now.getTime();
+  const channelId = channel.channel.channel_id;
+  const [current, next] = await Promise.all([
+    listProgramsOverlapping({ channelId, from: at, to: at + 1 }),
+    listProgramsStartingAfter({ channelId, after: at, limit: 1 }),
+  ]);
+  return currentAndNext([...current, ...next], at);
+};
 
 /**
- * The `epg` block of the watch response (spec 4.4): today's date in `timezone`, the current
- * program and the rest of today's schedule from now on.
+ * The `epg` block of the watch response (spec 4.4): today's `date` in `timezone`, the
+ * `current_program` (full object with `description`, or null) and `schedule`: today's programs
+ * from the current one to the end of the day in `timezone` (at least the next hour). One Query.
  */
-export const watchEpg = async (creator: CreatorRecord, timezone: string, now: Date) => {
-  const date = todayIn(now.getTime(), timezone);
-  const window = scheduleWindow(date, timezone);
-  const programs = await programsOf(creator, now.getTime(), Math.max(window.end, now.getTime() + HOUR));
-  const { current } = currentAndNext(programs, now.getTime());
+export const watchEpg = async (channel: Channel, timezone: string, now: Date) => {
+  const at = now.getTime();
+  const date = todayIn(at, timezone);
+  const day = scheduleWindow(date, timezone);
+  const programs = await programsIn(channel, at, Math.max(day.end, at + HOUR));
+  const { current } = currentAndNext(programs, at);
   return {
     date: formatDate(date),
     timezone,
-    current_program: current ? programView(current, timezone, now.getTime(), { description: true }) : null,
-    schedule: programs.map((p) => programView(p, timezone, now.getTime())),
+    current_program: current ? programView(current, timezone, at, { description: true }) : null,
+    schedule: programs.map((p) => programView(p, timezone, at)),
   };
 };
 
-/** `GET /creators/:id/channel/schedule/current` and `/live/epg/current`. */
+/**
+ * The `epg` block of the heartbeat (spec 4.4): `current_program` (`program_id`, `title`,
+ * `elapsed_minutes`, `remaining_minutes`, `progress_percent`) and `next_program` (`program_id`,
+ * `title`, `starts_in_minutes`, `start_time_formatted` in `timezone`, `duration_minutes`); null
+ * when there is none. Two Queries in parallel (`onAirNow`).
+ */
+export const heartbeatEpg = async (channel: Channel, timezone: string, now: Date) => {
+  const { current, next } = await onAirNow(channel, now);
+  return {
+    current_program: current ? currentProgramProgressView(current, now.getTime()) : null,
+    next_program: next ? nextProgramView(next, timezone, now.getTime()) : null,
+  };
+};
+
+/** `GET /creators/:id/channel/schedule/current` (`variant` schedule) and `/live/epg/current` (live: with description). */
 export const currentSchedule = async (
   creatorIdOrSlug: string,
   timezone: string,
@@ -144,7 +198,10 @@ export const currentSchedule = async (
   };
 };
 
-/** `GET /creators/:id/channel/schedule/upcoming` and `/live/epg/next`: the next `limit` programs. */
+/**
+ * The next `limit` programs of a creator's channel (those starting after `now`; the one on air is
+ * not upcoming): `/schedule/upcoming` (default 5) and `/live/epg/next` (default 3). One Query.
+ */
 export const upcomingSchedule = async (
   creatorIdOrSlug: string,
   timezone: string,
@@ -153,12 +210,9 @@ export const upcomingSchedule = async (
   variant: 'schedule' | 'live',
 ) => {
   const creator = await requireCreator(creatorIdOrSlug);
-  // Programs last at least 30 minutes, so `limit` of them start within limit × 30 min (+ the current one).
-  const horizon = now.getTime() + (limit + 1) * 0.5 * HOUR;
-  const upcoming = (await programsOf(creator, now.getTime(), horizon))
-    .filter((p) => programState(p, now.getTime()) === 'upcoming')
-    .slice(0, limit)
-    .map((p) => programView(p, timezone, now.getTime()));
+  const upcoming: EpgProgram[] = (
+    await listProgramsStartingAfter({ channelId: creator.channel.channel_id, after: now.getTime(), limit })
+  ).map((p) => programView(p, timezone, now.getTime()));
   return {
     channel_id: creator.channel.channel_id,
     ...(variant === 'schedule' ? { channel_name: creator.channel.channel_name } : {}),
@@ -166,6 +220,7 @@ export const upcomingSchedule = async (
   };
 };
 
+/** Query of `/tv/v3/guide/schedule` (validated by `guideQuery`). */
 export interface GuideQuery {
   channel_id?: string;
   date?: string;
@@ -175,22 +230,35 @@ export interface GuideQuery {
   limit: number;
 }
 
+/** Default guide window without `date` (hours from the current half hour). */
+export const GUIDE_DEFAULT_HOURS = 3;
+
 /**
- * `GET /tv/v3/guide/schedule`: the multi-channel grid. Window: the whole `date` in `timezone`
- * (first `hours` of it when given); without `date`, from the current half hour for `hours`
- * (default 3). Channels in channel-number order, paginated; `channel_id` narrows to one.
+ * The guide window: with `date`, that calendar day in `timezone` (its first `hours` when given);
+ * without, from the start of the current 30-minute slot in `timezone` for `hours` (default 3).
+ * Slots are aligned on the zone's wall clock, so :45 zones (Kathmandu) start at :00/:30 local.
  */
-export const guideSchedule = async (q: GuideQuery, now: Date) => {
-  let start: number;
-  let end: number;
+export const guideWindow = (q: Pick<GuideQuery, 'date' | 'hours' | 'timezone'>, now: number) => {
   if (q.date) {
     const day = scheduleWindow(parseDate(q.date)!, q.timezone);
-    start = day.start;
-    end = q.hours ? Math.min(day.end, start + q.hours * HOUR) : day.end;
-  } else {
-    start = Math.floor(now.getTime() / (HOUR / 2)) * (HOUR / 2);
-    end = start + (q.hours ?? 3) * HOUR;
+    return { start: day.start, end: q.hours ? Math.min(day.end, day.start + q.hours * HOUR) : day.end };
   }
+  const wall = wallTime(now, q.timezone);
+  const intoSlot =
+    (wall.minute % SLOT_MINUTES) * MINUTE + wall.second * 1000 + (((now % 1000) + 1000) % 1000);
+  const start = now - intoSlot;
+  return { start, end: start + (q.hours ?? GUIDE_DEFAULT_HOURS) * HOUR };
+};
+
+/**
+ * `GET /tv/v3/guide/schedule` (response designed by us, spec 4.9): the multi-channel grid.
+ * `data`: `timezone`, `date` (of the window start in the zone), `start_time`/`end_time` (ISO with
+ * offset), `timeline`, `channels` (channel-number order; each with its facts and `programs`, full
+ * EPG program objects overlapping the window). Paginated over channels (`meta_data`);
+ * `channel_id` narrows to one channel (404 when unknown). One Query per channel on the page.
+ */
+export const guideSchedule = async (q: GuideQuery, now: Date) => {
+  const { start, end } = guideWindow(q, now.getTime());
   let creators: CreatorRecord[];
   let total: number;
   if (q.channel_id) {
@@ -201,7 +269,7 @@ export const guideSchedule = async (q: GuideQuery, now: Date) => {
   } else {
     ({ creators, total } = await listChannels(q.page, q.limit));
   }
-  const programs = await listProgramsOverlapping(
+  const programs = await listGuidePrograms(
     creators.map((c) => c.channel.channel_id),
     start,
     end,
@@ -209,6 +277,7 @@ export const guideSchedule = async (q: GuideQuery, now: Date) => {
   return {
     data: {
       timezone: q.timezone,
+      date: formatDate(todayIn(start, q.timezone)),
       start_time: isoInZone(start, q.timezone),
       end_time: isoInZone(end, q.timezone),
       timeline: timeline({ start, end }, q.timezone),

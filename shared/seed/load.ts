@@ -2,6 +2,8 @@ import type { Catalog } from '../catalog/model.ts';
 import { creatorItems, creatorListingItems } from '../creators/creator-repository.ts';
 import { followItem, subscriptionItem } from '../creators/relationship-repository.ts';
 import { batchPut } from '../db/batch.ts';
+import { accountItems } from '../identity/account-repository.ts';
+import { hashPassword } from '../identity/password.ts';
 import { programItems } from '../epg/program-repository.ts';
 import { defaultHomeLayout } from '../home/default-layout.ts';
 import { homeLayoutItems } from '../home/home-repository.ts';
@@ -19,7 +21,7 @@ export const loadCatalog = async (catalog: Catalog, now: Date): Promise<{ items:
     ...catalogShowItems(catalog.shows, catalog.episodes),
     ...showListingItems(catalog.shows, catalog.episodes),
     ...homeLayoutItems(defaultHomeLayout(now)),
-    ...programItems(catalog.programs),
+    ...catalog.programs.flatMap(programItems),
     ...catalog.accounts.flatMap((account) => [
       ...account.following.map((creatorId) => followItem(account.account_id, creatorId, now.toISOString())),
       ...account.subscriptions.map((creatorId) =>
@@ -33,6 +35,20 @@ export const loadCatalog = async (catalog: Catalog, now: Date): Promise<{ items:
       ),
     ]),
   ];
+  for (const account of catalog.accounts) {
+    items.push(
+      ...accountItems({
+        account_id: account.account_id,
+        email: account.email,
+        creator_name: account.creator_name,
+        handle: account.handle,
+        password_hash: await hashPassword(account.password),
+        user_status: 'active',
+        completed_steps: ['category', 'social'],
+        created_at: now.toISOString(),
+      }),
+    );
+  }
   await batchPut(items);
   return { items: items.length };
 };

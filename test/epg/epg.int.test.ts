@@ -1,0 +1,401 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Catalog, CreatorRecord, ProgramRecord } from '../../shared/catalog/model.ts';
+import { clock } from '../../shared/clock.ts';
+import { generateCatalog } from '../../shared/seed/generate.ts';
+import { dynamoCalls, type TestApi, testApi } from '../support/api.ts';
+
+/**
+ * Every EPG endpoint through the local API against the seeded demo catalogue. The oracle is the
+ * catalogue itself (the generator is deterministic: same seed and `now` as test/global-setup.ts),
+ * filtered with plain arithmetic on fixed-offset zones (Kathmandu +05:45 all year, Chatham
+ * +13:45 in its southern summer) so it does not share code with the implementation.
+ */
+let api: TestApi;
+let catalog: Catalog;
+let now: number;
+const originalNow = clock.now;
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+
+const creator = (id: string): CreatorRecord => catalog.creators.find((c) => c.id === id)!;
+const programsOf = (c: CreatorRecord): ProgramRecord[] =>
+  catalog.programs
+    .filter((p) => p.channel_id === c.channel.channel_id)
+    .sort((a, b) => a.start.localeCompare(b.start));
+const overlapping = (c: CreatorRecord, from: number, to: number) =>
+  programsOf(c).filter((p) => Date.parse(p.end) > from && Date.parse(p.start) < to);
+/** Local date in a fixed-offset zone. */
+const localDate = (instant: number, offsetMinutes: number) =>
+  new Date(instant + offsetMinutes * MINUTE).toISOString().slice(0, 10);
+
+beforeAll(async () => {
+  api = await testApi();
+  catalog = generateCatalog({ now: api.seededAt, seed: 42 });
+  // A fixed instant inside the seeded schedule: seed time + 10 h 7 min 30 s (never on a boundary).
+  now = Math.floor(api.seededAt.getTime() / MINUTE) * MINUTE + 10 * 60 * MINUTE + 7.5 * MINUTE;
+  clock.now = () => new Date(now);
+});
+afterAll(() => {
+  clock.now = originalNow;
+});
+
+const C1 = 'cr_0001';
+
+const expectProgramObject = (view: any, record: ProgramRecord, offset: string) => {
+  const start = Date.parse(record.start);
+  const end = Date.parse(record.end);
+  const duration = (end - start) / MINUTE;
+  expect(view).toMatchObject({
+    program_id: record.program_id,
+    title: record.title,
+    thumbnail_url: record.thumbnail_url,
+    duration_minutes: duration,
+    content_type: record.content_type,
+    content_id: record.content_id,
+    rating: record.rating,
+    is_past: now >= end,
+    is_current: now >= start && now < end,
+    is_upcoming: now < start,
+  });
+  expect(view.start_time.endsWith(offset)).toBe(true);
+  expect(view.end_time.endsWith(offset)).toBe(true);
+  expect(Date.parse(view.start_time)).toBe(start);
+  expect(Date.parse(view.end_time)).toBe(end);
+  expect(view.start_time_formatted).toMatch(/^(1[0-2]|[1-9]):[0-5]\d (AM|PM)$/);
+  if (view.is_current) {
+    expect(view.elapsed_minutes).toBe(Math.floor((now - start) / MINUTE));
+    expect(view.elapsed_minutes + view.remaining_minutes).toBe(duration);
+    expect(view.progress_percent).toBe(Math.floor(((now - start) / (end - start)) * 100));
+  } else {
+    expect(view).not.toHaveProperty('elapsed_minutes');
+    expect(view).not.toHaveProperty('remaining_minutes');
+    expect(view).not.toHaveProperty('progress_percent');
+  }
+  if (view.is_upcoming) expect(view.starts_in_minutes).toBe(Math.ceil((start - now) / MINUTE));
+  else expect(view).not.toHaveProperty('starts_in_minutes');
+};
+
+describe('GET /creators/{id}/channel/schedule', () => {
+  it('returns the zone calendar day of programs with offsets, flags and a 48-slot timeline (Kathmandu)', async () => {
+    const date = localDate(now + DAY, 345);
+    const res = await api.get(`/creators/${C1}/channel/schedule?timezone=Asia/Kathmandu&date=${date}`);
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('success');
+    const c = creator(C1);
+    const d = res.body.data;
+    expect(d).toMatchObject({
+      channel_id: c.channel.channel_id,
+      channel_name: c.channel.channel_name,
+      channel_number: c.channel.channel_number,
+      date,
+      timezone: 'Asia/Kathmandu',
+    });
+    expect(d.timeline.start).toBe('12:00 AM');
+    expect(d.timeline.end).toBe('12:00 AM');
+    expect(d.timeline.slot_interval_minutes).toBe(30);
+    expect(d.timeline.slots).toHaveLength(48);
+    expect(d.timeline.slots.slice(0, 3)).toEqual(['12:00 AM', '12:30 AM', '1:00 AM']);
+    expect(d.timeline.slots[26]).toBe('1:00 PM');
+    const dayStart = Date.parse(`${date}T00:00:00+05:45`);
+    const expected = overlapping(c, dayStart, dayStart + DAY);
+    expect(expected.length).toBeGreaterThan(5);
+    expect(d.schedule.map((p: any) => p.program_id)).toEqual(expected.map((p) => p.program_id));
+    d.schedule.forEach((view: any, i: number) => {
+      expectProgramObject(view, expected[i]!, '+05:45');
+    });
+  });
+
+  it('defaults date to today in the zone and timezone to UTC', async () => {
+    const utc = await api.get(`/creators/${C1}/channel/schedule`);
+    expect(utc.status).toBe(200);
+    expect(utc.body.data.timezone).toBe('UTC');
+    expect(utc.body.data.date).toBe(localDate(now, 0));
+    const chatham = await api.get(`/creators/${C1}/channel/schedule?timezone=Pacific/Chatham`);
+    expect(chatham.body.data.date).toBe(localDate(now, 825));
+    const schedule = chatham.body.data.schedule;
+    expect(schedule.filter((p: any) => p.is_current)).toHaveLength(1);
+    for (const p of schedule) expect(p.start_time.endsWith('+13:45')).toBe(true);
+    const dayStart = Date.parse(`${localDate(now, 825)}T00:00:00+13:45`);
+    expect(schedule.map((p: any) => p.program_id)).toEqual(
+      overlapping(creator(C1), dayStart, dayStart + DAY).map((p) => p.program_id),
+    );
+  });
+
+  it('narrows the day with from/to (HH:MM wall times in the zone)', async () => {
+    const date = localDate(now + DAY, 345);
+    const res = await api.get(
+      `/creators/${C1}/channel/schedule?timezone=Asia/Kathmandu&date=${date}&from=10:00&to=12:00`,
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.data.timeline).toEqual({
+      start: '10:00 AM',
+      end: '12:00 PM',
+      slot_interval_minutes: 30,
+      slots: ['10:00 AM', '10:30 AM', '11:00 AM', '11:30 AM'],
+    });
+    const from = Date.parse(`${date}T10:00:00+05:45`);
+    expect(res.body.data.schedule.map((p: any) => p.program_id)).toEqual(
+      overlapping(creator(C1), from, from + 2 * 60 * MINUTE).map((p) => p.program_id),
+    );
+  });
+
+  it('reads the programs with one Query after the creator lookup', async () => {
+    const before = dynamoCalls.length;
+    const res = await api.get(`/creators/${C1}/channel/schedule?timezone=America/New_York`);
+    expect(res.status).toBe(200);
+    expect(dynamoCalls.slice(before).filter((name) => name === 'QueryCommand')).toHaveLength(1);
+    expect(dynamoCalls.slice(before)).not.toContain('BatchGetItemCommand');
+  });
+
+  it.each([
+    ['timezone=Mars/Olympus', 'timezone'],
+    ['timezone=', 'timezone'],
+    ['date=2026-02-30', 'date'],
+    ['date=tomorrow', 'date'],
+    ['from=25:00', 'from'],
+    ['from=9:00', 'from'],
+    ['from=12:00&to=11:00', 'from'],
+  ])('rejects %s with 400', async (query) => {
+    const res = await api.get(`/creators/${C1}/channel/schedule?${query}`);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ status: 'error', code: 400 });
+  });
+
+  it('404s an unknown creator', async () => {
+    const res = await api.get('/creators/cr_9999/channel/schedule');
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ status: 'error', code: 404 });
+  });
+});
+
+const onAir = (c: CreatorRecord) => {
+  const list = programsOf(c);
+  const i = list.findIndex((p) => Date.parse(p.start) <= now && now < Date.parse(p.end));
+  return { current: list[i]!, next: list[i + 1]!, after: list.slice(i + 1) };
+};
+
+describe('GET /creators/{id}/channel/schedule/current and /live/epg/current', () => {
+  it('returns the program on air and the next one, in the zone', async () => {
+    const c = creator(C1);
+    const { current, next } = onAir(c);
+    const res = await api.get(`/creators/${C1}/channel/schedule/current?timezone=Asia/Kathmandu`);
+    expect(res.status).toBe(200);
+    const d = res.body.data;
+    expect(d).toMatchObject({
+      channel_id: c.channel.channel_id,
+      channel_name: c.channel.channel_name,
+      is_live: c.live !== null,
+      watching_now: expect.any(Number),
+      watching_now_formatted: expect.any(String),
+    });
+    expectProgramObject(d.current_program, current, '+05:45');
+    expect(d.current_program.is_current).toBe(true);
+    expect(d.current_program).not.toHaveProperty('description');
+    expect(d.next_program).toEqual({
+      program_id: next.program_id,
+      title: next.title,
+      start_time_formatted: expect.stringMatching(/^(1[0-2]|[1-9]):[0-5]\d (AM|PM)$/),
+      duration_minutes: (Date.parse(next.end) - Date.parse(next.start)) / MINUTE,
+      starts_in_minutes: Math.ceil((Date.parse(next.start) - now) / MINUTE),
+    });
+    const local = new Date(Date.parse(next.start) + 345 * MINUTE);
+    const h = local.getUTCHours();
+    expect(d.next_program.start_time_formatted).toBe(
+      `${h % 12 || 12}:${String(local.getUTCMinutes()).padStart(2, '0')} ${h < 12 ? 'AM' : 'PM'}`,
+    );
+  });
+
+  it('live variant adds the description and omits channel_name', async () => {
+    const c = creator(C1);
+    const res = await api.get(`/creators/${C1}/channel/live/epg/current`);
+    expect(res.status).toBe(200);
+    const d = res.body.data;
+    expect(d).not.toHaveProperty('channel_name');
+    expect(d.channel_id).toBe(c.channel.channel_id);
+    expect(d.current_program.description).toBe(onAir(c).current.description);
+    expect(d.next_program.program_id).toBe(onAir(c).next.program_id);
+  });
+
+  it('404s an unknown creator and 400s a bad timezone', async () => {
+    expect((await api.get('/creators/cr_9999/channel/live/epg/current')).status).toBe(404);
+    expect((await api.get(`/creators/${C1}/channel/schedule/current?timezone=Europe/Atlantis`)).status).toBe(
+      400,
+    );
+  });
+});
+
+describe('GET /creators/{id}/channel/schedule/upcoming and /live/epg/next', () => {
+  it('returns the next 5 programs by default, all upcoming, in order', async () => {
+    const c = creator('cr_0002');
+    const res = await api.get('/creators/cr_0002/channel/schedule/upcoming?timezone=Pacific/Chatham');
+    expect(res.status).toBe(200);
+    expect(res.body.data.channel_id).toBe(c.channel.channel_id);
+    expect(res.body.data.channel_name).toBe(c.channel.channel_name);
+    const expected = onAir(c).after.slice(0, 5);
+    const upcoming = res.body.data.upcoming_programs;
+    expect(upcoming.map((p: any) => p.program_id)).toEqual(expected.map((p) => p.program_id));
+    upcoming.forEach((view: any, i: number) => {
+      expectProgramObject(view, expected[i]!, '+13:45');
+      expect(view.is_upcoming).toBe(true);
+    });
+  });
+
+  it('honours limit', async () => {
+    const res = await api.get(`/creators/${C1}/channel/schedule/upcoming?limit=8`);
+    expect(res.body.data.upcoming_programs).toHaveLength(8);
+    expect((await api.get(`/creators/${C1}/channel/schedule/upcoming?limit=0`)).status).toBe(400);
+  });
+
+  it('live/epg/next returns 3 by default, without channel_name', async () => {
+    const c = creator(C1);
+    const res = await api.get(`/creators/${C1}/channel/live/epg/next`);
+    expect(res.status).toBe(200);
+    expect(res.body.data).not.toHaveProperty('channel_name');
+    expect(res.body.data.upcoming_programs.map((p: any) => p.program_id)).toEqual(
+      onAir(c)
+        .after.slice(0, 3)
+        .map((p) => p.program_id),
+    );
+    expect((await api.get('/creators/cr_9999/channel/live/epg/next')).status).toBe(404);
+  });
+});
+
+describe('GET /creators/{id}/channel/live/epg', () => {
+  it('returns the compact schedule with progress for every row', async () => {
+    const c = creator(C1);
+    const res = await api.get(`/creators/${C1}/channel/live/epg?timezone=Asia/Kathmandu`);
+    expect(res.status).toBe(200);
+    const d = res.body.data;
+    expect(d.channel_id).toBe(c.channel.channel_id);
+    expect(d.date).toBe(localDate(now, 345));
+    expect(d.timezone).toBe('Asia/Kathmandu');
+    expect(d.timeline.slots).toHaveLength(48);
+    const dayStart = Date.parse(`${d.date}T00:00:00+05:45`);
+    const expected = overlapping(c, dayStart, dayStart + DAY);
+    expect(d.schedule).toHaveLength(expected.length);
+    d.schedule.forEach((row: any, i: number) => {
+      const p = expected[i]!;
+      const start = Date.parse(p.start);
+      const end = Date.parse(p.end);
+      expect(Object.keys(row).sort()).toEqual(
+        [
+          'program_id',
+          'title',
+          'start_time_formatted',
+          'end_time_formatted',
+          'duration_minutes',
+          'progress_percent',
+          'is_current',
+          'rating',
+        ].sort(),
+      );
+      expect(row.program_id).toBe(p.program_id);
+      expect(row.is_current).toBe(start <= now && now < end);
+      const progress = now >= end ? 100 : now < start ? 0 : Math.floor(((now - start) / (end - start)) * 100);
+      expect(row.progress_percent).toBe(progress);
+    });
+    expect(d.schedule.filter((r: any) => r.is_current)).toHaveLength(1);
+  });
+
+  it('400s from/to that are not HH:MM and 404s an unknown creator', async () => {
+    expect((await api.get(`/creators/${C1}/channel/live/epg?to=noon`)).status).toBe(400);
+    expect((await api.get('/creators/cr_9999/channel/live/epg')).status).toBe(404);
+  });
+});
+
+describe('GET /tv/v3/guide/schedule', () => {
+  it('pages channels in channel-number order with their programs over the next 3 hours', async () => {
+    const res = await api.get('/tv/v3/guide/schedule?timezone=Asia/Kathmandu&limit=5&page=2');
+    expect(res.status).toBe(200);
+    const total = catalog.creators.length;
+    expect(res.body.meta_data).toEqual({ total, page: 2, limit: 5, total_pages: Math.ceil(total / 5) });
+    const d = res.body.data;
+    expect(d.timezone).toBe('Asia/Kathmandu');
+    // The window starts at the current local half hour (Kathmandu :00/:30, i.e. UTC :15/:45).
+    const start = Date.parse(d.start_time);
+    expect(start).toBeLessThanOrEqual(now);
+    expect(now - start).toBeLessThan(30 * MINUTE);
+    expect(d.start_time).toMatch(/T\d\d:(00|30):00\+05:45$/);
+    expect(Date.parse(d.end_time) - start).toBe(3 * 60 * MINUTE);
+    expect(d.timeline.slots).toHaveLength(6);
+    const byNumber = [...catalog.creators].sort(
+      (a, b) => a.channel.channel_number - b.channel.channel_number,
+    );
+    expect(d.channels.map((ch: any) => ch.channel_id)).toEqual(
+      byNumber.slice(5, 10).map((c) => c.channel.channel_id),
+    );
+    for (const ch of d.channels) {
+      const c = catalog.creators.find((x) => x.channel.channel_id === ch.channel_id)!;
+      expect(ch).toMatchObject({
+        channel_name: c.channel.channel_name,
+        channel_number: c.channel.channel_number,
+        creator_id: c.id,
+        is_live: c.live !== null,
+      });
+      const expected = overlapping(c, start, start + 3 * 60 * MINUTE);
+      expect(ch.programs.map((p: any) => p.program_id)).toEqual(expected.map((p) => p.program_id));
+      ch.programs.forEach((view: any, i: number) => {
+        expectProgramObject(view, expected[i]!, '+05:45');
+      });
+    }
+  });
+
+  it('filters by channel_id, date and hours', async () => {
+    const c = creator('cr_0003');
+    const date = localDate(now + DAY, 825);
+    const res = await api.get(
+      `/tv/v3/guide/schedule?timezone=Pacific/Chatham&channel_id=${c.channel.channel_id}&date=${date}&hours=4`,
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.meta_data).toEqual({ total: 1, page: 1, limit: 20, total_pages: 1 });
+    const d = res.body.data;
+    expect(d.date).toBe(date);
+    expect(d.start_time).toBe(`${date}T00:00:00+13:45`);
+    expect(d.end_time).toBe(`${date}T04:00:00+13:45`);
+    expect(d.channels).toHaveLength(1);
+    const start = Date.parse(`${date}T00:00:00+13:45`);
+    expect(d.channels[0].programs.map((p: any) => p.program_id)).toEqual(
+      overlapping(c, start, start + 4 * 60 * MINUTE).map((p) => p.program_id),
+    );
+  });
+
+  it('defaults to page 1 of 20 channels; 404 unknown channel; 400 bad hours', async () => {
+    const res = await api.get('/tv/v3/guide/schedule');
+    expect(res.status).toBe(200);
+    expect(res.body.meta_data).toMatchObject({ page: 1, limit: 20 });
+    expect(res.body.data.channels).toHaveLength(20);
+    expect(res.body.data.timezone).toBe('UTC');
+    expect((await api.get('/tv/v3/guide/schedule?channel_id=ch_9999')).status).toBe(404);
+    expect((await api.get('/tv/v3/guide/schedule?hours=0')).status).toBe(400);
+    expect((await api.get('/tv/v3/guide/schedule?hours=25')).status).toBe(400);
+  });
+});
+
+describe('GET /channels/{id}/epg', () => {
+  it('returns the channel day schedule by channel id with its creator', async () => {
+    const c = creator('cr_0004');
+    const res = await api.get(`/channels/${c.channel.channel_id}/epg?timezone=Asia/Kathmandu`);
+    expect(res.status).toBe(200);
+    const d = res.body.data;
+    expect(d).toMatchObject({
+      creator_id: c.id,
+      channel_id: c.channel.channel_id,
+      channel_name: c.channel.channel_name,
+      channel_number: c.channel.channel_number,
+      is_live: c.live !== null,
+      date: localDate(now, 345),
+      timezone: 'Asia/Kathmandu',
+    });
+    const dayStart = Date.parse(`${d.date}T00:00:00+05:45`);
+    expect(d.schedule.map((p: any) => p.program_id)).toEqual(
+      overlapping(c, dayStart, dayStart + DAY).map((p) => p.program_id),
+    );
+    expect(d.timeline.slots).toHaveLength(48);
+  });
+
+  it('404s an unknown channel', async () => {
+    const res = await api.get('/channels/ch_9999/epg');
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ status: 'error', code: 404 });
+  });
+});
