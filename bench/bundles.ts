@@ -65,7 +65,13 @@ export const measureColdImports = (bundles: readonly BundleInfo[], runs = 7): Ma
   for (let run = 0; run < runs; run++) {
     for (const bundle of bundles) {
       const out = execFileSync(process.execPath, ['--input-type=module', '-e', script, bundle.file], {
-        env: { ...process.env, AWS_REGION: 'us-east-1', TABLE_NAME: 'bench', NODE_OPTIONS: '' },
+        env: {
+          ...process.env,
+          AWS_REGION: 'us-east-1',
+          TABLE_NAME: 'bench',
+          NODE_OPTIONS: '',
+          AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+        },
         encoding: 'utf8',
       });
       samples.get(bundle.name)!.push(Number(out));

@@ -1,0 +1,55 @@
+/**
+ * `npm run bench:check [-- --fast]`: fails (exit 1) when the latest report breaks a budget in
+ * bench/budget.json. With --fast it builds the bundles and measures cold imports first (CI).
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { BENCH_DIR } from './bundles.ts';
+
+const { values } = parseArgs({ options: { fast: { type: 'boolean', default: false } } });
+if (values.fast)
+  execFileSync(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--fast', '--runs', '5'], {
+    stdio: 'ignore',
+  });
+const budget = JSON.parse(readFileSync(join(import.meta.dirname, 'budget.json'), 'utf8'));
+const report = JSON.parse(
+  readFileSync(join(BENCH_DIR, values.fast ? 'report-fast.json' : 'report.json'), 'utf8'),
+);
+const broken: string[] = [];
+
+for (const b of report.bundles as Array<{ name: string; bytes: number; gzipBytes: number; ratio: number }>) {
+  if (b.bytes > budget.maxBundleBytes)
+    broken.push(`${b.name}: bundle ${b.bytes} B > ${budget.maxBundleBytes}`);
+  if (b.gzipBytes > budget.maxBundleGzipBytes)
+    broken.push(`${b.name}: gzip ${b.gzipBytes} B > ${budget.maxBundleGzipBytes}`);
+  if (b.ratio > budget.coldImportRatioToFloor)
+    broken.push(`${b.name}: cold import ${b.ratio.toFixed(2)}x floor > ${budget.coldImportRatioToFloor}`);
+}
+for (const w of (report.warm ?? []) as Array<{ name: string; ratio: number; scans: number }>) {
+  if (w.ratio > budget.warmP50RatioToBareCalls)
+    broken.push(`${w.name}: warm p50 ${w.ratio.toFixed(2)}x bare calls > ${budget.warmP50RatioToBareCalls}`);
+  if (w.scans > budget.scans) broken.push(`${w.name}: ${w.scans} Scan(s)`);
+}
+for (const g of (report.growth ?? []) as Array<{
+  name: string;
+  latencyRatio: number;
+  capacityRatio: number;
+}>) {
+  if (g.latencyRatio > budget.growthLatencyRatio10x)
+    broken.push(
+      `${g.name}: 10x latency ratio ${g.latencyRatio.toFixed(2)} > ${budget.growthLatencyRatio10x}`,
+    );
+  if (g.capacityRatio > budget.growthCapacityRatio10x)
+    broken.push(
+      `${g.name}: 10x capacity ratio ${g.capacityRatio.toFixed(2)} > ${budget.growthCapacityRatio10x}`,
+    );
+}
+if (broken.length > 0) {
+  console.error(`Budgets broken (${broken.length}):\n  ${broken.join('\n  ')}`);
+  process.exit(1);
+}
+console.log(
+  `All budgets hold (${report.bundles.length} bundles${report.warm ? `, ${report.warm.length} endpoints` : ''}).`,
+);

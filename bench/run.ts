@@ -1,0 +1,72 @@
+/**
+ * `npm run bench` (all parts) / `npm run bench -- --fast` (bundles and cold imports only, as CI
+ * runs it). Writes .local/bench/report.md and report.json; `npm run bench:check` compares the
+ * report with bench/budget.json.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { BENCH_DIR, buildBundles, measureColdImports } from './bundles.ts';
+
+const { values } = parseArgs({
+  options: {
+    fast: { type: 'boolean', default: false },
+    iterations: { type: 'string', default: '60' },
+    runs: { type: 'string', default: '7' },
+  },
+});
+const fmt = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+const report: Record<string, unknown> = {
+  generatedAt: new Date().toISOString(),
+  node: process.version,
+  fast: values.fast,
+};
+const md: string[] = [
+  `# Benchmark report`,
+  '',
+  `Node ${process.version}, ${new Date().toISOString()}. Command: \`npm run bench${values.fast ? ' -- --fast' : ''}\`.`,
+  '',
+];
+
+// 1-2. Bundles and cold module evaluation.
+const bundles = await buildBundles();
+const cold = measureColdImports(bundles, Number(values.runs));
+const floor = cold.get('(floor)')!;
+const coldRows = bundles.map((b) => ({
+  ...b,
+  file: undefined,
+  coldMs: cold.get(b.name)!,
+  ratio: cold.get(b.name)! / floor,
+}));
+report.bundles = coldRows;
+md.push(
+  '## Bundles and cold module evaluation',
+  '',
+  `Floor (DynamoDB document client + one GetItem): ${fmt(floor)} ms to import.`,
+  '',
+);
+md.push(
+  '| function | minified KB | gzip KB | cold import ms (median) | ratio to floor |',
+  '|---|---|---|---|---|',
+);
+for (const row of [...coldRows].sort((a, b) => b.ratio - a.ratio)) {
+  md.push(
+    `| ${row.name} | ${fmt(row.bytes / 1024, 1)} | ${fmt(row.gzipBytes / 1024, 1)} | ${fmt(row.coldMs)} | ${fmt(row.ratio)} |`,
+  );
+}
+
+if (!values.fast) {
+  const { runServerBench } = await import('./server-bench.ts');
+  const server = await runServerBench({ iterations: Number(values.iterations) });
+  Object.assign(report, server.report);
+  md.push(...server.markdown);
+}
+
+mkdirSync(BENCH_DIR, { recursive: true });
+writeFileSync(
+  join(BENCH_DIR, values.fast ? 'report-fast.json' : 'report.json'),
+  JSON.stringify(report, null, 2),
+);
+writeFileSync(join(BENCH_DIR, values.fast ? 'report-fast.md' : 'report.md'), `${md.join('\n')}\n`);
+console.log(md.join('\n'));
+process.exit(0);

@@ -1,0 +1,90 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { startDynamoDbLocal } from '../scripts/local/dynamodb-local.ts';
+import { SAMPLE_REQUESTS } from './requests.ts';
+
+const fmt = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+
+/**
+ * The timing-heavy part: DynamoDB Local with the demo catalogue at scale 1 and at scale 10 (two
+ * tables, same run), warm in-process latency next to the bare DynamoDB calls, consumed capacity,
+ * growth, and local-platform throughput under autocannon.
+ */
+export const runServerBench = async (options: { iterations: number }) => {
+  const local = await startDynamoDbLocal();
+  process.env.DYNAMODB_ENDPOINT = local.endpoint;
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+  process.env.GOOGLE_IDP ??= 'local';
+  try {
+    const { createTable } = await import('../shared/db/create-table.ts');
+    const { generateCatalog } = await import('../shared/seed/generate.ts');
+    const { loadCatalog } = await import('../shared/seed/load.ts');
+    const { measureWarm } = await import('./warm.ts');
+    const { issueAccessToken } = await import('../shared/identity/access-token.ts');
+    const admin = new DynamoDBClient({
+      endpoint: local.endpoint,
+      region: 'local',
+      credentials: { accessKeyId: 'l', secretAccessKey: 'l' },
+    });
+    const now = new Date();
+    const seeds: Array<[string, number]> = [
+      ['bench-s1', 1],
+      ['bench-s10', 10],
+    ];
+    for (const [table, scale] of seeds) {
+      process.env.TABLE_NAME = table;
+      await createTable(admin, table);
+      const catalog = generateCatalog({ now, seed: 42, scale });
+      // The 10x table measures catalogue growth; its EPG (10x programs) is not needed for that.
+      await loadCatalog(scale === 1 ? catalog : { ...catalog, programs: [] }, now);
+    }
+    const { token } = await issueAccessToken('acc_demo_viewer', now);
+    process.env.TABLE_NAME = 'bench-s1';
+    const warm = await measureWarm(SAMPLE_REQUESTS, { iterations: options.iterations, token });
+    process.env.TABLE_NAME = 'bench-s10';
+    const big = await measureWarm(
+      SAMPLE_REQUESTS.filter((s) => s.catalogue),
+      { iterations: options.iterations, token },
+    );
+    process.env.TABLE_NAME = 'bench-s1';
+    const growth = big.map((b) => {
+      const small = warm.find((w) => w.name === b.name)!;
+      return {
+        name: b.name,
+        latencyRatio: b.p50 / small.p50,
+        capacityRatio: small.capacity > 0 ? b.capacity / small.capacity : 1,
+        small,
+        big: b,
+      };
+    });
+    const { measureThroughput } = await import('./throughput.ts');
+    const throughput = await measureThroughput(token);
+
+    const markdown = ['', '## Warm requests (in-process handler vs its bare DynamoDB calls, scale 1)', ''];
+    markdown.push(`${options.iterations} iterations each after 5 warm-up requests.`, '');
+    markdown.push(
+      '| endpoint | status | p50 ms | p99 ms | bare p50 ms | bare p99 ms | ratio p50 | calls | capacity units | commands |',
+      '|---|---|---|---|---|---|---|---|---|---|',
+    );
+    for (const w of warm) {
+      markdown.push(
+        `| ${w.name} | ${w.status} | ${fmt(w.p50)} | ${fmt(w.p99)} | ${fmt(w.bareP50)} | ${fmt(w.bareP99)} | ${fmt(w.ratio)} | ${w.calls} | ${fmt(w.capacity, 1)} | ${w.commands.join(', ')} |`,
+      );
+    }
+    markdown.push(
+      '',
+      '## Growth: catalogue endpoints at 10x catalogue',
+      '',
+      '| endpoint | p50 1x ms | p50 10x ms | latency ratio | capacity 1x | capacity 10x | capacity ratio |',
+      '|---|---|---|---|---|---|---|',
+    );
+    for (const g of growth) {
+      markdown.push(
+        `| ${g.name} | ${fmt(g.small.p50)} | ${fmt(g.big.p50)} | ${fmt(g.latencyRatio)} | ${fmt(g.small.capacity, 1)} | ${fmt(g.big.capacity, 1)} | ${fmt(g.capacityRatio)} |`,
+      );
+    }
+    markdown.push('', ...throughput.markdown);
+    return { report: { warm, growth, throughput: throughput.results }, markdown };
+  } finally {
+    await local.stop();
+  }
+};

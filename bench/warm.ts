@@ -1,0 +1,163 @@
+import * as ddb from '@aws-sdk/client-dynamodb';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { matchRoute, toEvent } from '../scripts/local/server.ts';
+import { dynamo } from '../shared/db/client.ts';
+import type { LambdaHandler } from '../shared/http/handler.ts';
+import type { SampleRequest } from './requests.ts';
+
+/** One DynamoDB call a request made: its command and wire input, when it ran, what it consumed. */
+interface Call {
+  name: string;
+  input: Record<string, unknown>;
+  start: number;
+  end: number;
+  capacity: number;
+}
+
+let recording: Call[] | undefined;
+let installed = false;
+
+/**
+ * Records every command the shared client sends (at the serialize step, so inputs are in wire
+ * form and can be replayed with the bare client) and asks for ReturnConsumedCapacity.
+ */
+const install = () => {
+  if (installed) return;
+  installed = true;
+  dynamo.middlewareStack.add(
+    (next, context) => async (args) => {
+      const input = args.input as Record<string, unknown>;
+      const name = String(context.commandName);
+      if (!name.startsWith('Describe') && !name.startsWith('Create')) input.ReturnConsumedCapacity = 'TOTAL';
+      const start = performance.now();
+      const result = await next(args);
+      const output = result.output as {
+        ConsumedCapacity?: { CapacityUnits?: number } | Array<{ CapacityUnits?: number }>;
+      };
+      const consumed = Array.isArray(output.ConsumedCapacity)
+        ? output.ConsumedCapacity.reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0)
+        : (output.ConsumedCapacity?.CapacityUnits ?? 0);
+      recording?.push({
+        name,
+        input: structuredClone(input),
+        start,
+        end: performance.now(),
+        capacity: consumed,
+      });
+      return result;
+    },
+    { step: 'serialize', name: 'benchRecorder', priority: 'high' },
+  );
+};
+
+const bare = new ddb.DynamoDBClient({
+  endpoint: process.env.DYNAMODB_ENDPOINT,
+  region: 'local',
+  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+});
+
+/** Calls that started before any earlier one finished ran in parallel: group them into waves. */
+const waves = (calls: Call[]): Call[][] => {
+  const out: Call[][] = [];
+  let waveEnd = -1;
+  for (const call of [...calls].sort((a, b) => a.start - b.start)) {
+    if (out.length > 0 && call.start < waveEnd) {
+      out.at(-1)!.push(call);
+      waveEnd = Math.max(waveEnd, call.end);
+    } else {
+      out.push([call]);
+      waveEnd = call.end;
+    }
+  }
+  return out;
+};
+
+const replay = async (plan: Call[][]) => {
+  const Commands = ddb as unknown as Record<string, new (input: unknown) => ddb.QueryCommand>;
+  for (const wave of plan) {
+    await Promise.all(wave.map((call) => bare.send(new Commands[call.name]!(call.input))));
+  }
+};
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+};
+
+export interface WarmResult {
+  name: string;
+  route: string;
+  status: number;
+  p50: number;
+  p99: number;
+  bareP50: number;
+  bareP99: number;
+  ratio: number;
+  calls: number;
+  commands: string[];
+  capacity: number;
+  scans: number;
+}
+
+const handlers = new Map<string, Promise<LambdaHandler>>();
+
+/** Warm in-process latency of each sample (handler called directly) next to its bare DynamoDB calls. */
+export const measureWarm = async (
+  samples: readonly SampleRequest[],
+  options: { iterations: number; token?: string },
+): Promise<WarmResult[]> => {
+  install();
+  const results: WarmResult[] = [];
+  for (const sample of samples) {
+    const url = new URL(`http://127.0.0.1${sample.path}`);
+    for (const [k, v] of Object.entries(sample.query ?? {})) url.searchParams.set(k, v);
+    const match = matchRoute('GET', url.pathname);
+    if (!match) throw new Error(`No route for ${sample.path}`);
+    const headers: Record<string, string> =
+      sample.auth && options.token ? { authorization: `Bearer ${options.token}` } : {};
+    const event = (): APIGatewayProxyEventV2 =>
+      toEvent({ method: 'GET', url, headers, body: undefined }, match.row, match.pathParameters);
+    let loaded = handlers.get(match.row.handler);
+    if (!loaded) {
+      loaded = import(`../functions/${match.row.handler}.ts`).then(
+        (m: { handler: LambdaHandler }) => m.handler,
+      );
+      handlers.set(match.row.handler, loaded);
+    }
+    const handler = await loaded;
+    // Warm up (module init, JWKS cache, connection pool), then record one request's calls.
+    for (let i = 0; i < 5; i++) await handler(event());
+    recording = [];
+    const first = await handler(event());
+    const calls = recording;
+    recording = undefined;
+    const plan = waves(calls);
+    const own: number[] = [];
+    const bareTimes: number[] = [];
+    for (let i = 0; i < options.iterations; i++) {
+      let t = performance.now();
+      await handler(event());
+      own.push(performance.now() - t);
+      t = performance.now();
+      await replay(plan);
+      bareTimes.push(performance.now() - t);
+    }
+    const p50 = percentile(own, 50);
+    const bareP50 = percentile(bareTimes, 50);
+    results.push({
+      name: sample.name,
+      route: sample.route,
+      status: first.statusCode ?? 0,
+      p50,
+      p99: percentile(own, 99),
+      bareP50,
+      bareP99: percentile(bareTimes, 99),
+      ratio: calls.length === 0 ? Number.NaN : p50 / bareP50,
+      calls: calls.length,
+      commands: calls.map((c) => c.name.replace(/Command$/, '')),
+      capacity: calls.reduce((sum, c) => sum + c.capacity, 0),
+      scans: calls.filter((c) => c.name === 'ScanCommand').length,
+    });
+  }
+  return results;
+};
