@@ -168,7 +168,7 @@ const jsonBodyParser = httpJsonBodyParser();
 let verifier: ((token: string) => Promise<Principal>) | undefined;
 /** Lazily loads the access-token verifier so routes that never see a token never pay for it. */
 const verifyAccessToken = async (token: string): Promise<Principal> => {
-  verifier ??= (await import('../identity/access-token.ts')).verifyAccessToken;
+  verifier ??= (await import('../identity/token-verifier.ts')).verifyAccessToken;
   return verifier(token);
 };
 

@@ -1,13 +1,5 @@
-import {
-  createPrivateKey,
-  createPublicKey,
-  generateKeyPairSync,
-  type KeyObject,
-  randomUUID,
-  sign,
-} from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { createPublicKey, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
+import { loadLocalKey } from './local-key.ts';
 
 /**
  * A local identity provider that stands in for Google on the local platform and in tests: its
@@ -20,34 +12,13 @@ export const LOCAL_GOOGLE_CLIENT_ID = 'local-google-client-id.apps.googleusercon
 
 let key: { kid: string; privateKey: KeyObject; publicKey: KeyObject } | undefined;
 const load = () => {
-  if (key) return key;
-  const dir = resolve(process.env.LOCAL_KEY_DIR ?? join(import.meta.dirname, '../../.local/keys'));
-  const file = join(dir, 'local-google-idp.json');
-  let stored: { kid: string; pem: string };
-  try {
-    stored = JSON.parse(readFileSync(file, 'utf8'));
-  } catch {
-    mkdirSync(dir, { recursive: true });
-    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const temp = `${file}.${process.pid}.${randomUUID()}`;
-    writeFileSync(
-      temp,
-      JSON.stringify({
-        kid: `idp-${randomUUID()}`,
-        pem: privateKey.export({ format: 'pem', type: 'pkcs8' }),
-      }),
-      { mode: 0o600 },
+  if (!key) {
+    const { kid, privateKey } = loadLocalKey(
+      'local-google-idp',
+      () => generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey,
     );
-    try {
-      linkSync(temp, file);
-    } catch {
-      // another process created it first
-    }
-    rmSync(temp, { force: true });
-    stored = JSON.parse(readFileSync(file, 'utf8'));
+    key = { kid, privateKey, publicKey: createPublicKey(privateKey) };
   }
-  const privateKey = createPrivateKey(stored.pem);
-  key = { kid: stored.kid, privateKey, publicKey: createPublicKey(privateKey) };
   return key;
 };
 

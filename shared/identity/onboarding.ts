@@ -161,8 +161,7 @@ export const checkEmail = async (email: string) =>
 export const logIn = async (input: { email: string; password: string }, now: Date) => {
   const account = await getAccountByEmail(input.email);
   const valid = await verifyPassword(input.password, account?.password_hash ?? (await dummyHash()));
-  if (!account || !account.password_hash || !valid)
-    throw new UnauthorizedError('Email or password is incorrect');
+  if (!account?.password_hash || !valid) throw new UnauthorizedError('Email or password is incorrect');
   return { ...accountView(account), ...(await issueSession(account.account_id, now)) };
 };
 

@@ -1,14 +1,5 @@
-import {
-  createPrivateKey,
-  createPublicKey,
-  generateKeyPairSync,
-  type JsonWebKey,
-  type KeyObject,
-  randomUUID,
-  sign as cryptoSign,
-} from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { type KeyObject, sign as cryptoSign } from 'node:crypto';
+import { localSigningKey } from './local-key.ts';
 
 /**
  * The key that signs the service's access tokens (ES256). On AWS a KMS asymmetric key
@@ -21,51 +12,19 @@ export interface Signer {
   kid(): Promise<string>;
   /** ES256 signature of `data` in JOSE form (r || s, 64 bytes). */
   sign(data: Buffer): Promise<Buffer>;
-  /** The public key as a JWK (with kid, alg ES256, use sig). */
-  publicJwk(): Promise<JsonWebKey & { kid: string }>;
 }
 
-const jwkOf = (publicKey: KeyObject, kid: string) => ({
-  ...publicKey.export({ format: 'jwk' }),
-  kid,
-  alg: 'ES256',
-  use: 'sig',
-});
-
 const localSigner = (): Signer => {
-  let loaded: { kid: string; privateKey: KeyObject; publicKey: KeyObject } | undefined;
+  let loaded: { kid: string; privateKey: KeyObject } | undefined;
   const load = () => {
-    if (loaded) return loaded;
-    const dir = resolve(process.env.LOCAL_KEY_DIR ?? join(import.meta.dirname, '../../.local/keys'));
-    const file = join(dir, 'access-token-signing-key.json');
-    let stored: { kid: string; pem: string };
-    try {
-      stored = JSON.parse(readFileSync(file, 'utf8'));
-    } catch {
-      mkdirSync(dir, { recursive: true });
-      const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-      const candidate = JSON.stringify({
-        kid: `local-${randomUUID()}`,
-        pem: privateKey.export({ format: 'pem', type: 'pkcs8' }),
-      });
-      const temp = `${file}.${process.pid}.${randomUUID()}`;
-      writeFileSync(temp, candidate, { mode: 0o600 });
-      try {
-        linkSync(temp, file); // atomic: if another process won the race, keep its key
-      } catch {
-        // another process created the key first
-      }
-      rmSync(temp, { force: true });
-      stored = JSON.parse(readFileSync(file, 'utf8'));
+    if (!loaded) {
+      loaded = localSigningKey();
     }
-    const privateKey = createPrivateKey(stored.pem);
-    loaded = { kid: stored.kid, privateKey, publicKey: createPublicKey(privateKey) };
     return loaded;
   };
   return {
     kid: async () => load().kid,
     sign: async (data) => cryptoSign('sha256', data, { key: load().privateKey, dsaEncoding: 'ieee-p1363' }),
-    publicJwk: async () => jwkOf(load().publicKey, load().kid),
   };
 };
 
@@ -84,15 +43,7 @@ const derToJose = (der: Uint8Array): Buffer => {
 };
 
 const kmsSigner = (keyId: string): Signer => {
-  let publicKey: Promise<KeyObject> | undefined;
   const kms = import('@aws-sdk/client-kms').then((sdk) => ({ sdk, client: new sdk.KMSClient({}) }));
-  const getPublicKey = () => {
-    publicKey ??= kms.then(async ({ sdk, client }) => {
-      const result = await client.send(new sdk.GetPublicKeyCommand({ KeyId: keyId }));
-      return createPublicKey({ key: Buffer.from(result.PublicKey!), format: 'der', type: 'spki' });
-    });
-    return publicKey;
-  };
   return {
     kid: async () => keyId,
     sign: async (data) => {
@@ -107,7 +58,6 @@ const kmsSigner = (keyId: string): Signer => {
       );
       return derToJose(result.Signature!);
     },
-    publicJwk: async () => jwkOf(await getPublicKey(), keyId),
   };
 };
 
