@@ -13,6 +13,8 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 const partsFormatter = (zone: string): Intl.DateTimeFormat => {
   let f = formatters.get(zone);
   if (!f) {
+    // Bounded: zone names come from requests (case variants are distinct keys).
+    if (formatters.size >= 1000) formatters.clear();
     f = new Intl.DateTimeFormat('en-US', {
       timeZone: zone,
       hourCycle: 'h23',
@@ -28,9 +30,12 @@ const partsFormatter = (zone: string): Intl.DateTimeFormat => {
   return f;
 };
 
-/** True for an IANA zone name Intl knows (e.g. `Asia/Kathmandu`, `UTC`). */
+/** IANA names start with a letter: offsets such as `+05:30` (accepted by newer Intl only) are refused everywhere. */
+const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/;
+
+/** True for an IANA zone name Intl knows (e.g. `Asia/Kathmandu`, `UTC`); case-insensitive like Intl. */
 export const isValidTimeZone = (zone: string): boolean => {
-  if (zone.length === 0 || zone.length > 64) return false;
+  if (!ZONE_NAME.test(zone)) return false;
   try {
     partsFormatter(zone);
     return true;

@@ -110,6 +110,10 @@ describe('GET /creators/{id}/channel/schedule', () => {
     expect(utc.status).toBe(200);
     expect(utc.body.data.timezone).toBe('UTC');
     expect(utc.body.data.date).toBe(localDate(now, 0));
+    // Zone names are matched case-insensitively (as Intl does) and echoed as sent.
+    const lower = await api.get(`/creators/${C1}/channel/schedule?timezone=asia/kathmandu`);
+    expect(lower.status).toBe(200);
+    expect(lower.body.data.schedule[0].start_time.endsWith('+05:45')).toBe(true);
     const chatham = await api.get(`/creators/${C1}/channel/schedule?timezone=Pacific/Chatham`);
     expect(chatham.body.data.date).toBe(localDate(now, 825));
     const schedule = chatham.body.data.schedule;
@@ -150,6 +154,7 @@ describe('GET /creators/{id}/channel/schedule', () => {
   it.each([
     ['timezone=Mars/Olympus', 'timezone'],
     ['timezone=', 'timezone'],
+    ['timezone=%2B05:30', 'timezone'],
     ['date=2026-02-30', 'date'],
     ['date=tomorrow', 'date'],
     ['from=25:00', 'from'],
