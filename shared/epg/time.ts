@@ -143,6 +143,7 @@ export interface CalendarDate {
   day: number;
 }
 
+/** `YYYY-MM-DD` → a real calendar date, or undefined (`2026-02-30` is undefined). */
 export const parseDate = (text: string): CalendarDate | undefined => {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
   if (!m) return undefined;
@@ -153,6 +154,7 @@ export const parseDate = (text: string): CalendarDate | undefined => {
     : undefined;
 };
 
+/** A calendar date as `YYYY-MM-DD`. */
 export const formatDate = (d: CalendarDate): string => `${d.year}-${pad(d.month)}-${pad(d.day)}`;
 
 /** Today's date in `zone` at `now`. */
