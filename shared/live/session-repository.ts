@@ -1,0 +1,197 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { DeviceType, Quality } from '../catalog/model.ts';
+import { db } from '../db/client.ts';
+import { tableName } from '../db/table.ts';
+
+/**
+ * Watch sessions and the per-account concurrency guard (see docs/live.md):
+ * - session:     PK `SESSION#<id>`, SK `SESSION`; TTL a day after `expires_at` (reads never trust
+ *                TTL: a session past `expires_at` is expired whatever DynamoDB still holds)
+ * - stream slot: PK `ACCOUNT#<account>`, SK `STREAM_SLOT#<0..max-1>` → session_id, expires_at_ms.
+ * Opening a session claims a free slot (absent, or held by a session that has expired or ended)
+ * in the same transaction that writes the session, so no race can open more than `max`.
+ */
+export interface WatchSession {
+  session_id: string;
+  account_id: string;
+  creator_id: string;
+  channel_id: string;
+  stream_id: string;
+  device_type: DeviceType;
+  quality: Quality;
+  timezone: string;
+  started_at: string;
+  expires_at: string;
+  last_heartbeat_at: string;
+  ended_at: string | null;
+  slot: number;
+}
+
+const sessionKey = (id: string) => ({ PK: `SESSION#${id}`, SK: 'SESSION' });
+const slotKey = (accountId: string, slot: number) => ({
+  PK: `ACCOUNT#${accountId}`,
+  SK: `STREAM_SLOT#${slot}`,
+});
+const ttl = (expiresAt: string) => Math.floor(Date.parse(expiresAt) / 1000) + 86_400;
+
+const reasons = (error: unknown) =>
+  error instanceof TransactionCanceledException
+    ? (error.CancellationReasons ?? []).map((r) => r.Code)
+    : undefined;
+
+/**
+ * Writes the session into the first free slot of its account. Returns false when every slot is
+ * held by a live session (the caller answers 429). Slots are tried in order; a slot lost to a
+ * concurrent transaction is tried again once.
+ */
+export const openSession = async (
+  session: Omit<WatchSession, 'slot'>,
+  maxSlots: number,
+  now: Date,
+): Promise<WatchSession | undefined> => {
+  for (let slot = 0; slot < maxSlots; slot++) {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const record: WatchSession = { ...session, slot };
+      try {
+        await db.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Put: {
+                  TableName: tableName(),
+                  Item: {
+                    ...slotKey(session.account_id, slot),
+                    session_id: session.session_id,
+                    expires_at_ms: Date.parse(session.expires_at),
+                  },
+                  ConditionExpression: 'attribute_not_exists(PK) OR expires_at_ms <= :now',
+                  ExpressionAttributeValues: { ':now': now.getTime() },
+                },
+              },
+              {
+                Put: {
+                  TableName: tableName(),
+                  Item: {
+                    ...sessionKey(session.session_id),
+                    entity: 'watch_session',
+                    ...record,
+                    expires_at_epoch: ttl(session.expires_at),
+                  },
+                  ConditionExpression: 'attribute_not_exists(PK)',
+                },
+              },
+            ],
+          }),
+        );
+        return record;
+      } catch (error) {
+        const codes = reasons(error);
+        if (!codes) throw error;
+        if (codes[0] === 'ConditionalCheckFailed') break; // slot taken: try the next one
+        if (attempt === 1) throw error; // conflict twice: let the client retry (503)
+      }
+    }
+  }
+  return undefined;
+};
+
+export const getSession = async (id: string): Promise<WatchSession | undefined> => {
+  const item = (
+    await db.send(new GetCommand({ TableName: tableName(), Key: sessionKey(id), ConsistentRead: true }))
+  ).Item;
+  if (!item) return undefined;
+  const { PK: _p, SK: _s, entity: _e, expires_at_epoch: _t, ...session } = item;
+  return session as WatchSession;
+};
+
+const sessionUpdate = (session: WatchSession, set: Partial<WatchSession>, now: Date) => {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':now': now.toISOString(), ':null': null };
+  const parts = Object.entries(set).map(([field, value], i) => {
+    names[`#f${i}`] = field;
+    values[`:v${i}`] = value;
+    return `#f${i} = :v${i}`;
+  });
+  if (set.expires_at) {
+    parts.push('expires_at_epoch = :ttl');
+    values[':ttl'] = ttl(set.expires_at);
+  }
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: sessionKey(session.session_id),
+      UpdateExpression: `SET ${parts.join(', ')}`,
+      // Only a live session changes: not ended, not past its expiry.
+      ConditionExpression: 'ended_at = :null AND expires_at > :now',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+};
+
+/** Extends or changes a live session (and its slot's expiry). False when it ended or expired meanwhile. */
+export const updateLiveSession = async (
+  session: WatchSession,
+  set: Partial<WatchSession>,
+  now: Date,
+): Promise<boolean> => {
+  const items: unknown[] = [sessionUpdate(session, set, now)];
+  if (set.expires_at) {
+    items.push({
+      Update: {
+        TableName: tableName(),
+        Key: slotKey(session.account_id, session.slot),
+        UpdateExpression: 'SET expires_at_ms = :exp',
+        ConditionExpression: 'session_id = :sid',
+        ExpressionAttributeValues: { ':exp': Date.parse(set.expires_at), ':sid': session.session_id },
+      },
+    });
+  }
+  try {
+    await db.send(new TransactWriteCommand({ TransactItems: items as never }));
+    return true;
+  } catch (error) {
+    if (reasons(error)?.includes('ConditionalCheckFailed')) return false;
+    throw error;
+  }
+};
+
+const endUpdate = (session: WatchSession, endedAt: string) => ({
+  TableName: tableName(),
+  Key: sessionKey(session.session_id),
+  UpdateExpression: 'SET ended_at = :at',
+  ConditionExpression: 'ended_at = :null',
+  ExpressionAttributeValues: { ':at': endedAt, ':null': null },
+});
+
+/** Ends a session at `endedAt` and frees its slot if it still holds it. Idempotent. */
+export const endSession = async (session: WatchSession, endedAt: string): Promise<void> => {
+  try {
+    await db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Update: endUpdate(session, endedAt) },
+          {
+            Delete: {
+              TableName: tableName(),
+              Key: slotKey(session.account_id, session.slot),
+              ConditionExpression: 'session_id = :sid',
+              ExpressionAttributeValues: { ':sid': session.session_id },
+            },
+          },
+        ],
+      }),
+    );
+  } catch (error) {
+    const codes = reasons(error);
+    if (!codes) throw error;
+    if (codes[0] === 'ConditionalCheckFailed') return; // already ended
+    // The slot was reclaimed by a newer session after this one expired: end this session alone.
+    try {
+      await db.send(new UpdateCommand(endUpdate(session, endedAt)));
+    } catch (inner) {
+      if ((inner as Error).name !== 'ConditionalCheckFailedException') throw inner;
+    }
+  }
+};

@@ -1,0 +1,70 @@
+import type { CreatorRecord } from '../catalog/model.ts';
+import { formatDuration } from '../format.ts';
+
+/**
+ * Stream facts derived from a live creator record (spec 2.2, 2.5). Pure. URLs live under
+ * CDN_URL (`{cdn_url}` of the spec); each carries the playback token the edge verifies.
+ */
+const cdn = () => process.env.CDN_URL ?? 'https://cdn.example.com';
+
+/** Concrete renditions of every live stream, best first; `auto` lets the player adapt. */
+export const QUALITY_OPTIONS = [
+  { label: 'Auto', value: 'auto', description: 'Adapts to your connection (recommended)' },
+  { label: '1080p', value: '1080p', bitrate_kbps: 6000, resolution: '1920x1080', frame_rate: 60 },
+  { label: '720p', value: '720p', bitrate_kbps: 3000, resolution: '1280x720', frame_rate: 30 },
+  { label: '480p', value: '480p', bitrate_kbps: 1500, resolution: '854x480', frame_rate: 30 },
+  { label: '360p', value: '360p', bitrate_kbps: 800, resolution: '640x360', frame_rate: 30 },
+] as const;
+
+/**
+ * Stream health values: `good` (as seen in the spec), `fair` (dropped frames or bitrate below
+ * 80% of target), `poor` (stalls or below 50%), `offline` (ingest lost; the stream may resume).
+ * The demo ingest reports `good`.
+ */
+export const STREAM_HEALTH = ['good', 'fair', 'poor', 'offline'] as const;
+
+export const streamUrls = (creator: CreatorRecord, quality: string, token?: string) => {
+  const base = `${cdn()}/live/${creator.id}/${creator.live?.stream_id ?? 'offline'}`;
+  const suffix = token ? `?token=${encodeURIComponent(token)}` : '';
+  const variant = quality === 'auto' ? 'master' : quality;
+  return {
+    stream_url: `${base}/${variant}.m3u8${suffix}`,
+    dvr_url: `${base}/dvr/${variant}.m3u8${suffix}`,
+    thumbnail_url: creator.live?.thumbnail_url ?? `${cdn()}/live/${creator.id}/offline.jpg`,
+  };
+};
+
+/** Stream summary (spec 2.5) of a live creator, without a playback token. */
+export const streamSummary = (creator: CreatorRecord) =>
+  creator.live
+    ? {
+        stream_id: creator.live.stream_id,
+        title: creator.live.title,
+        started_at: creator.live.started_at,
+        ...streamUrls(creator, 'auto'),
+      }
+    : null;
+
+/** Stream metadata (spec 2.5) at `now`. */
+export const streamMetadata = (creator: CreatorRecord, now: Date) => {
+  const started = creator.live ? Date.parse(creator.live.started_at) : now.getTime();
+  const uptime = Math.max(0, Math.floor((now.getTime() - started) / 1000));
+  const urls = streamUrls(creator, 'auto');
+  return {
+    stream_id: creator.live?.stream_id ?? null,
+    is_live: creator.live !== null,
+    stream_health: creator.live ? 'good' : 'offline',
+    started_at: creator.live?.started_at ?? null,
+    uptime_seconds: uptime,
+    uptime_formatted: formatDuration(uptime),
+    latency_mode: 'low',
+    bitrate_kbps: 6000,
+    resolution: '1920x1080',
+    frame_rate: 60,
+    cdn: { provider: 'cloudfront', region: 'us-east-1', edge_location: 'IAD89' },
+    drm: creator.channel.requires_subscription
+      ? { enabled: true, type: 'widevine', license_url: `${cdn()}/drm/widevine/${creator.id}` }
+      : { enabled: false, type: null, license_url: null },
+    stream_urls: { hls: urls.stream_url, dvr: urls.dvr_url, thumbnail: urls.thumbnail_url },
+  };
+};

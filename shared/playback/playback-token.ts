@@ -1,0 +1,73 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { loadLocalSecret } from '../identity/local-key.ts';
+
+/**
+ * Playback tokens: short-lived, HMAC-SHA256-signed, bound to the viewer, the watch session, the
+ * stream and the quality. Format (docs/live.md): `<base64url(JSON claims)>.<base64url(HMAC)>`,
+ * claims `{v:1, acc, sid, str, q, exp}` (exp in epoch seconds). The CDN edge verifies them with
+ * `verifyPlaybackToken` against the path it serves; the secret comes from PLAYBACK_TOKEN_SECRET
+ * (on AWS injected from Secrets Manager), locally from a generated key in `.local/keys/`.
+ */
+export const PLAYBACK_TOKEN_TTL_SECONDS = 5 * 60;
+
+export interface PlaybackClaims {
+  acc: string;
+  sid: string;
+  str: string;
+  q: string;
+  exp: number;
+}
+
+let secret: Buffer | undefined;
+const getSecret = (): Buffer => {
+  if (!secret) {
+    const configured = process.env.PLAYBACK_TOKEN_SECRET;
+    secret = configured ? Buffer.from(configured, 'base64') : loadLocalSecret('playback-token-secret');
+  }
+  return secret;
+};
+
+const mac = (payload: string, key: Buffer) => createHmac('sha256', key).update(payload).digest();
+
+/** Signs a playback token valid for PLAYBACK_TOKEN_TTL_SECONDS from `now`. */
+export const signPlaybackToken = (claims: Omit<PlaybackClaims, 'exp'>, now: Date, key = getSecret()) => {
+  const exp = Math.floor(now.getTime() / 1000) + PLAYBACK_TOKEN_TTL_SECONDS;
+  const payload = Buffer.from(JSON.stringify({ v: 1, ...claims, exp })).toString('base64url');
+  return {
+    token: `${payload}.${mac(payload, key).toString('base64url')}`,
+    expiresAt: new Date(exp * 1000).toISOString(),
+  };
+};
+
+export type PlaybackVerdict =
+  | { ok: true; claims: PlaybackClaims }
+  | { ok: false; reason: 'malformed' | 'signature' | 'expired' | 'rebound' };
+
+/**
+ * Verifies a token for a request of `stream` at `quality` at `now`: rejects malformed, tampered
+ * (bad MAC), expired, and rebound tokens (issued for another stream or quality).
+ */
+export const verifyPlaybackToken = (
+  token: string,
+  expected: { stream: string; quality: string },
+  now: Date,
+  key = getSecret(),
+): PlaybackVerdict => {
+  const [payload, signature] = token.split('.');
+  if (!payload || !signature) return { ok: false, reason: 'malformed' };
+  const given = Buffer.from(signature, 'base64url');
+  const wanted = mac(payload, key);
+  if (given.length !== wanted.length || !timingSafeEqual(given, wanted))
+    return { ok: false, reason: 'signature' };
+  let claims: PlaybackClaims;
+  try {
+    claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+  } catch {
+    return { ok: false, reason: 'malformed' };
+  }
+  if (claims.exp * 1000 <= now.getTime()) return { ok: false, reason: 'expired' };
+  if (claims.str !== expected.stream || (claims.q !== expected.quality && claims.q !== 'auto')) {
+    return { ok: false, reason: 'rebound' };
+  }
+  return { ok: true, claims };
+};
