@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Catalog, CreatorRecord, ProgramRecord } from '../../shared/catalog/model.ts';
 import { clock } from '../../shared/clock.ts';
+import { heartbeatEpg, onAirNow, watchEpg } from '../../shared/epg/schedule.ts';
 import { generateCatalog } from '../../shared/seed/generate.ts';
 import { dynamoCalls, type TestApi, testApi } from '../support/api.ts';
 
@@ -402,5 +403,54 @@ describe('GET /channels/{id}/epg', () => {
     const res = await api.get('/channels/ch_9999/epg');
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ status: 'error', code: 404 });
+  });
+});
+
+describe('reuse API for the live channel (watchEpg, heartbeatEpg, onAirNow)', () => {
+  it('watchEpg: today in the zone, current program with description, schedule from it to the end of the day', async () => {
+    const c = creator(C1);
+    const epg = await watchEpg(c, 'Pacific/Chatham', new Date(now));
+    const date = localDate(now, 825);
+    expect(epg.date).toBe(date);
+    expect(epg.timezone).toBe('Pacific/Chatham');
+    const { current } = onAir(c);
+    expect(epg.current_program).toMatchObject({
+      program_id: current.program_id,
+      description: current.description,
+    });
+    const dayEnd = Date.parse(`${date}T00:00:00+13:45`) + DAY;
+    expect(epg.schedule.map((p) => p.program_id)).toEqual(
+      overlapping(c, now, Math.max(dayEnd, now + 60 * MINUTE)).map((p) => p.program_id),
+    );
+    expect(epg.schedule[0]!.is_current).toBe(true);
+  });
+
+  it('heartbeatEpg: progress of the current program and the next one', async () => {
+    const c = creator(C1);
+    const { current, next } = onAir(c);
+    const hb = await heartbeatEpg(c, 'Asia/Kathmandu', new Date(now));
+    const start = Date.parse(current.start);
+    const duration = (Date.parse(current.end) - start) / MINUTE;
+    expect(hb.current_program).toEqual({
+      program_id: current.program_id,
+      title: current.title,
+      elapsed_minutes: Math.floor((now - start) / MINUTE),
+      remaining_minutes: duration - Math.floor((now - start) / MINUTE),
+      progress_percent: Math.floor(((now - start) / (Date.parse(current.end) - start)) * 100),
+    });
+    expect(hb.next_program).toMatchObject({
+      program_id: next.program_id,
+      starts_in_minutes: Math.ceil((Date.parse(next.start) - now) / MINUTE),
+    });
+  });
+
+  it('onAirNow: nothing on air and nothing next past the end of the stored schedule', async () => {
+    const c = creator(C1);
+    const last = programsOf(c).at(-1)!;
+    const after = await onAirNow(c, new Date(Date.parse(last.end) + MINUTE));
+    expect(after).toEqual({ current: undefined, next: undefined });
+    const atLastStart = await onAirNow(c, new Date(Date.parse(last.start)));
+    expect(atLastStart.current?.program_id).toBe(last.program_id);
+    expect(atLastStart.next).toBeUndefined();
   });
 });
