@@ -1,4 +1,7 @@
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet } from '../db/batch.ts';
+import { db } from '../db/client.ts';
+import { tableName } from '../db/table.ts';
 
 /**
  * A viewer's relationship with a creator: following and subscription records.
@@ -71,4 +74,21 @@ export const getRelationship = async (
         }
       : null,
   };
+};
+
+/** Records a follow (idempotent). */
+export const putFollow = async (accountId: string, creatorId: string, at: Date) => {
+  await db.send(
+    new PutCommand({ TableName: tableName(), Item: followItem(accountId, creatorId, at.toISOString()) }),
+  );
+};
+
+/** Removes a follow (idempotent). */
+export const deleteFollow = async (accountId: string, creatorId: string) => {
+  await db.send(new DeleteCommand({ TableName: tableName(), Key: followKey(accountId, creatorId) }));
+};
+
+/** Writes a subscription record. */
+export const putSubscription = async (record: SubscriptionRecord) => {
+  await db.send(new PutCommand({ TableName: tableName(), Item: subscriptionItem(record) }));
 };

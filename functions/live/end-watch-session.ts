@@ -1,0 +1,12 @@
+import { httpHandler } from '../../shared/http/handler.ts';
+import { ok } from '../../shared/http/reply.ts';
+import { stopWatching } from '../../shared/live/live.ts';
+import { creatorPath, sessionQuery } from '../../shared/live/schemas.ts';
+
+export const handler = httpHandler(
+  { path: creatorPath, query: sessionQuery },
+  async ({ path, query, caller, now }) => {
+    const { message, data } = await stopWatching(path.id, caller().accountId, query.session_id, now);
+    return ok(data, { message });
+  },
+);

@@ -1,0 +1,9 @@
+import { httpHandler } from '../../shared/http/handler.ts';
+import { ok } from '../../shared/http/reply.ts';
+import { liveQualities } from '../../shared/live/live.ts';
+import { creatorPath, sessionQuery } from '../../shared/live/schemas.ts';
+
+export const handler = httpHandler(
+  { path: creatorPath, query: sessionQuery },
+  async ({ path, query, caller }) => ok(await liveQualities(path.id, caller().accountId, query.session_id)),
+);

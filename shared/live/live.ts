@@ -1,0 +1,353 @@
+import { randomUUID } from 'node:crypto';
+import type { CreatorRecord, DeviceType, Quality } from '../catalog/model.ts';
+import { requireCreator } from '../creators/creator-repository.ts';
+import { getRelationship, grantsAccess } from '../creators/relationship-repository.ts';
+import { heartbeatEpg, watchEpg } from '../epg/schedule.ts';
+import { formatCount, formatDuration } from '../format.ts';
+import { ForbiddenError, HttpError, NotFoundError, TooManyRequestsError } from '../http/errors.ts';
+import { signPlaybackToken } from '../playback/playback-token.ts';
+import {
+  endSession,
+  getSession,
+  openSession,
+  updateLiveSession,
+  type WatchSession,
+} from './session-repository.ts';
+import { QUALITY_OPTIONS, streamMetadata, streamSummary, streamUrls } from './stream-views.ts';
+import { countPresence, currentViewers, recordPeak } from './viewer-counter.ts';
+
+/** Seconds between heartbeats (spec 8) and how long a session lives without one (3 missed beats). */
+export const HEARTBEAT_SECONDS = 30;
+export const SESSION_TTL_SECONDS = 90;
+export const maxConcurrentStreams = () => Number(process.env.MAX_CONCURRENT_STREAMS ?? 3);
+
+const isoPlus = (now: Date, seconds: number) => new Date(now.getTime() + seconds * 1000).toISOString();
+
+/** The session is gone for good: 410 with a message saying why (ended or expired). */
+export class SessionGoneError extends HttpError {
+  constructor(reason: 'ended' | 'expired') {
+    super(410, 'SESSION_GONE', `Watch session ${reason}; open a new one with POST /live/watch`);
+  }
+}
+
+/** The caller's own session, or 404 (another account's session is indistinguishable from none). */
+const ownSession = async (
+  accountId: string,
+  creator: CreatorRecord,
+  sessionId: string,
+): Promise<WatchSession> => {
+  const session = await getSession(sessionId);
+  if (!session || session.account_id !== accountId || session.creator_id !== creator.id) {
+    throw new NotFoundError('Watch session not found');
+  }
+  return session;
+};
+
+const stateOf = (session: WatchSession, now: Date): 'active' | 'ended' | 'expired' =>
+  session.ended_at ? 'ended' : Date.parse(session.expires_at) <= now.getTime() ? 'expired' : 'active';
+
+/** Viewers of a channel now, with today's and all-time peaks raised as needed. */
+export const channelViewers = async (creator: CreatorRecord, now: Date) => {
+  const { now: current, previous } = await currentViewers(creator.channel.channel_id, now);
+  const peaks = await recordPeak(creator.channel.channel_id, current.total, now);
+  const peakAllTime = Math.max(peaks.allTime, creator.peak_all_time);
+  return {
+    watching_now: current.total,
+    watching_now_formatted: formatCount(current.total),
+    peak_today: peaks.today,
+    peak_today_formatted: formatCount(peaks.today),
+    peak_all_time: peakAllTime,
+    peak_all_time_formatted: formatCount(peakAllTime),
+    by_device: current.byDevice,
+    delta: current.total - previous.total,
+  };
+};
+
+const channelView = (creator: CreatorRecord, watching?: number) => ({
+  channel_id: creator.channel.channel_id,
+  channel_name: creator.channel.channel_name,
+  channel_number: creator.channel.channel_number,
+  is_live: creator.live !== null,
+  ...(creator.live && watching !== undefined
+    ? { watching_now: watching, watching_now_formatted: formatCount(watching) }
+    : {}),
+  stream: streamSummary(creator),
+});
+
+/** `GET /creators/:id/channel/live`. */
+export const liveChannel = async (creatorId: string, accountId: string | undefined, now: Date) => {
+  const creator = await requireCreator(creatorId);
+  if (!creator.live) {
+    return {
+      creator_id: creator.id,
+      is_live: false,
+      channel: channelView(creator),
+      message: `${creator.name} is offline right now. Check the schedule for what's on next.`,
+    };
+  }
+  const [viewers, relationship] = await Promise.all([
+    channelViewers(creator, now),
+    getRelationship(accountId, creator.id),
+  ]);
+  return {
+    creator_id: creator.id,
+    creator_name: creator.name,
+    is_live: true,
+    channel: channelView(creator, viewers.watching_now),
+    user_state: {
+      is_following: relationship.is_following,
+      is_subscribed: grantsAccess(relationship.subscription, now),
+    },
+  };
+};
+
+/** The live creator, or 404 when it has no live stream (spec 7). */
+const requireLive = async (creatorId: string) => {
+  const creator = await requireCreator(creatorId);
+  if (!creator.live) throw new NotFoundError('No active live stream for this creator');
+  return creator as CreatorRecord & { live: NonNullable<CreatorRecord['live']> };
+};
+
+/** 403 unless the channel is open or the account holds a subscription that grants access now. */
+const requireAccess = async (creator: CreatorRecord, accountId: string, now: Date) => {
+  if (!creator.channel.requires_subscription) return;
+  const { subscription } = await getRelationship(accountId, creator.id);
+  if (!grantsAccess(subscription, now))
+    throw new ForbiddenError('This channel requires an active subscription');
+};
+
+/** `GET /live/stream`: playback URLs with a token bound to the caller (no session). */
+export const liveStream = async (
+  creatorId: string,
+  accountId: string,
+  q: { quality: Quality; dvr: boolean },
+  now: Date,
+) => {
+  const creator = await requireLive(creatorId);
+  await requireAccess(creator, accountId, now);
+  const token = signPlaybackToken(
+    { acc: accountId, sid: 'none', str: creator.live.stream_id, q: q.quality },
+    now,
+  );
+  const urls = streamUrls(creator, q.quality, token.token);
+  const viewers = await channelViewers(creator, now);
+  return {
+    stream_id: creator.live.stream_id,
+    is_live: true,
+    quality: q.quality,
+    stream_url: q.dvr ? urls.dvr_url : urls.stream_url,
+    dvr_url: urls.dvr_url,
+    thumbnail_url: urls.thumbnail_url,
+    token: token.token,
+    token_expires_at: token.expiresAt,
+    watching_now: viewers.watching_now,
+    watching_now_formatted: viewers.watching_now_formatted,
+    available_qualities: QUALITY_OPTIONS.map((o) => o.label),
+  };
+};
+
+/** `GET /live/viewers`. */
+export const liveViewers = async (creatorId: string, now: Date) => {
+  const creator = await requireCreator(creatorId);
+  const { delta: _delta, ...viewers } = await channelViewers(creator, now);
+  return {
+    creator_id: creator.id,
+    channel_id: creator.channel.channel_id,
+    is_live: creator.live !== null,
+    viewers,
+  };
+};
+
+/** `GET /live/metadata`. */
+export const liveMetadata = async (creatorId: string, now: Date) =>
+  streamMetadata(await requireCreator(creatorId), now);
+
+/** `GET /live/qualities`: the caller's session's quality and the options. */
+export const liveQualities = async (creatorId: string, accountId: string, sessionId: string) => {
+  const creator = await requireCreator(creatorId);
+  const session = await ownSession(accountId, creator, sessionId);
+  return {
+    session_id: session.session_id,
+    current_quality: session.quality,
+    available_qualities: QUALITY_OPTIONS,
+  };
+};
+
+const playback = (session: WatchSession, creator: CreatorRecord, quality: Quality, now: Date) => {
+  const token = signPlaybackToken(
+    { acc: session.account_id, sid: session.session_id, str: session.stream_id, q: quality },
+    now,
+  );
+  return { token, urls: streamUrls(creator, quality, token.token) };
+};
+
+/** `POST /live/watch`: opens a session (404 offline, 403 not subscribed, 429 at the stream limit). */
+export const startWatching = async (
+  creatorId: string,
+  accountId: string,
+  input: { channel_id: string; device_type: DeviceType; quality: Quality; timezone: string },
+  now: Date,
+) => {
+  const creator = await requireLive(creatorId);
+  if (input.channel_id !== creator.channel.channel_id)
+    throw new NotFoundError('Channel not found for this creator');
+  await requireAccess(creator, accountId, now);
+  const session = await openSession(
+    {
+      session_id: randomUUID(),
+      account_id: accountId,
+      creator_id: creator.id,
+      channel_id: creator.channel.channel_id,
+      stream_id: creator.live.stream_id,
+      device_type: input.device_type,
+      quality: input.quality,
+      timezone: input.timezone,
+      started_at: now.toISOString(),
+      expires_at: isoPlus(now, SESSION_TTL_SECONDS),
+      last_heartbeat_at: now.toISOString(),
+      ended_at: null,
+    },
+    maxConcurrentStreams(),
+    now,
+  );
+  if (!session) {
+    throw new TooManyRequestsError(
+      `Maximum of ${maxConcurrentStreams()} concurrent streams reached; end another session first`,
+      'concurrent_streams',
+    );
+  }
+  await countPresence(creator.channel.channel_id, input.device_type, now);
+  const { token, urls } = playback(session, creator, input.quality, now);
+  const [viewers, epg] = await Promise.all([
+    channelViewers(creator, now),
+    watchEpg(creator, input.timezone, now),
+  ]);
+  return {
+    session: {
+      session_id: session.session_id,
+      started_at: session.started_at,
+      expires_at: session.expires_at,
+      heartbeat_interval_seconds: HEARTBEAT_SECONDS,
+      device_type: session.device_type,
+    },
+    stream: {
+      stream_id: creator.live.stream_id,
+      stream_url: urls.stream_url,
+      dvr_url: urls.dvr_url,
+      thumbnail_url: urls.thumbnail_url,
+      quality: session.quality,
+      token: token.token,
+      token_expires_at: token.expiresAt,
+      latency_mode: 'low',
+      health: 'good',
+      available_qualities: QUALITY_OPTIONS.filter((o) => 'bitrate_kbps' in o).map((o) => ({
+        label: o.label,
+        bitrate_kbps: 'bitrate_kbps' in o ? o.bitrate_kbps : 0,
+      })),
+    },
+    channel: channelView(creator, viewers.watching_now),
+    creator: { id: creator.id, name: creator.name, is_verified: creator.is_verified },
+    viewers: {
+      watching_now: viewers.watching_now,
+      watching_now_formatted: viewers.watching_now_formatted,
+      peak_today: viewers.peak_today,
+      peak_today_formatted: viewers.peak_today_formatted,
+    },
+    epg,
+  };
+};
+
+/** `PATCH /live/watch`: changes quality (and device); refreshes the playback token. 410 when gone. */
+export const changeQuality = async (
+  creatorId: string,
+  accountId: string,
+  input: { session_id: string; quality: Quality; device_type?: DeviceType },
+  now: Date,
+) => {
+  const creator = await requireCreator(creatorId);
+  const session = await ownSession(accountId, creator, input.session_id);
+  const state = stateOf(session, now);
+  if (state !== 'active') throw new SessionGoneError(state);
+  const changed = {
+    quality: input.quality,
+    ...(input.device_type ? { device_type: input.device_type } : {}),
+  };
+  if (!(await updateLiveSession(session, changed, now))) throw new SessionGoneError('expired');
+  const { token, urls } = playback(session, creator, input.quality, now);
+  return {
+    session_id: session.session_id,
+    quality: input.quality,
+    stream_url: urls.stream_url,
+    token: token.token,
+    token_expires_at: token.expiresAt,
+  };
+};
+
+/**
+ * `GET /live/heartbeat`: extends a live session by SESSION_TTL_SECONDS and refreshes its token.
+ * An ended or expired session answers 200 with `session_valid: false` and a `reason`, no token.
+ */
+export const heartbeat = async (creatorId: string, accountId: string, sessionId: string, now: Date) => {
+  const creator = await requireCreator(creatorId);
+  const session = await ownSession(accountId, creator, sessionId);
+  const state = stateOf(session, now);
+  const expiresAt = isoPlus(now, SESSION_TTL_SECONDS);
+  const extended =
+    state === 'active' &&
+    (await updateLiveSession(session, { expires_at: expiresAt, last_heartbeat_at: now.toISOString() }, now));
+  if (!extended) {
+    return {
+      session_id: session.session_id,
+      session_valid: false,
+      reason: state === 'ended' ? 'ended' : 'expired',
+      expires_at: session.expires_at,
+    };
+  }
+  await countPresence(session.channel_id, session.device_type, now);
+  const { token } = playback(session, creator, session.quality, now);
+  const [viewers, epg] = await Promise.all([
+    channelViewers(creator, now),
+    heartbeatEpg(creator, session.timezone, now),
+  ]);
+  return {
+    session_id: session.session_id,
+    session_valid: true,
+    expires_at: expiresAt,
+    next_heartbeat_seconds: HEARTBEAT_SECONDS,
+    stream: {
+      stream_id: session.stream_id,
+      is_live: creator.live !== null,
+      health: creator.live ? 'good' : 'offline',
+      token: token.token,
+      token_expires_at: token.expiresAt,
+    },
+    viewers: {
+      watching_now: viewers.watching_now,
+      watching_now_formatted: viewers.watching_now_formatted,
+      delta: viewers.delta,
+    },
+    epg,
+  };
+};
+
+/**
+ * `DELETE /live/watch`: ends the session and reports the watch time. Idempotent: an ended session
+ * reports its recorded end; an expired one ends at its expiry (the viewer stopped heartbeating).
+ */
+export const stopWatching = async (creatorId: string, accountId: string, sessionId: string, now: Date) => {
+  const creator = await requireCreator(creatorId);
+  const session = await ownSession(accountId, creator, sessionId);
+  const state = stateOf(session, now);
+  const endedAt = session.ended_at ?? (state === 'expired' ? session.expires_at : now.toISOString());
+  if (state !== 'ended') await endSession(session, endedAt);
+  const seconds = Math.max(0, Math.round((Date.parse(endedAt) - Date.parse(session.started_at)) / 1000));
+  return {
+    message: state === 'active' ? 'Watch session ended' : `Watch session had already ${state}`,
+    data: {
+      session_id: session.session_id,
+      watch_duration_seconds: seconds,
+      watch_duration_formatted: formatDuration(seconds),
+      ended_at: endedAt,
+    },
+  };
+};

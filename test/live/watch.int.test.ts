@@ -1,0 +1,272 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { clock } from '../../shared/clock.ts';
+import { issueAccessToken } from '../../shared/identity/access-token.ts';
+import { verifyPlaybackToken } from '../../shared/playback/playback-token.ts';
+import { generateCatalog } from '../../shared/seed/generate.ts';
+import { type TestApi, testApi } from '../support/api.ts';
+
+let api: TestApi;
+let open: { id: string; channel: string }; // live, no subscription needed
+let offline: { id: string; channel: string };
+const gated = { id: 'cr_0001', channel: 'ch_0001' };
+const realNow = clock.now;
+
+beforeAll(async () => {
+  api = await testApi();
+  const catalog = generateCatalog({ now: api.seededAt, seed: 42 });
+  const o = catalog.creators.find((c) => c.live && !c.channel.requires_subscription)!;
+  const f = catalog.creators.find((c) => !c.live)!;
+  open = { id: o.id, channel: o.channel.channel_id };
+  offline = { id: f.id, channel: f.channel.channel_id };
+});
+afterEach(() => {
+  clock.now = realNow;
+});
+
+const viewer = async () => (await issueAccessToken(`acc_test_${randomUUID()}`, new Date())).token;
+const base = (id: string) => `/creators/${id}/channel`;
+const openSession = (
+  creator: { id: string; channel: string },
+  token: string,
+  extra: Record<string, unknown> = {},
+) =>
+  api.post(`${base(creator.id)}/live/watch`, {
+    token,
+    body: {
+      channel_id: creator.channel,
+      device_type: 'web',
+      quality: '720p',
+      timezone: 'Asia/Kathmandu',
+      ...extra,
+    },
+  });
+
+describe('watch session lifecycle', () => {
+  it('opens, changes quality, heartbeats, ends, and is never valid after', async () => {
+    const token = await viewer();
+    const opened = await openSession(open, token);
+    expect(opened.status).toBe(200);
+    const data = opened.body.data;
+    expect(data.session).toMatchObject({
+      session_id: expect.any(String),
+      heartbeat_interval_seconds: 30,
+      device_type: 'web',
+    });
+    expect(Date.parse(data.session.expires_at)).toBeGreaterThan(Date.parse(data.session.started_at));
+    expect(data.stream).toMatchObject({
+      stream_id: expect.any(String),
+      quality: '720p',
+      token: expect.any(String),
+      latency_mode: 'low',
+      health: 'good',
+    });
+    expect(data.stream.available_qualities[0]).toEqual({ label: '1080p', bitrate_kbps: 6000 });
+    expect(data.creator).toEqual({ id: open.id, name: expect.any(String), is_verified: expect.any(Boolean) });
+    expect(data.viewers.watching_now).toBeGreaterThanOrEqual(1);
+    expect(data.epg).toMatchObject({
+      timezone: 'Asia/Kathmandu',
+      date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+    });
+    expect(data.epg.current_program.start_time).toMatch(/\+05:45$/);
+    const verdict = verifyPlaybackToken(
+      data.stream.token,
+      { stream: data.stream.stream_id, quality: '720p' },
+      new Date(),
+    );
+    expect(verdict.ok).toBe(true);
+    const sid = data.session.session_id;
+
+    const patched = await api.patch(`${base(open.id)}/live/watch`, {
+      token,
+      body: { session_id: sid, quality: '1080p' },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body.data).toMatchObject({
+      session_id: sid,
+      quality: '1080p',
+      stream_url: expect.stringContaining('1080p.m3u8'),
+    });
+    expect(patched.body.data.token).not.toBe(data.stream.token);
+
+    const qualities = await api.get(`${base(open.id)}/live/qualities?session_id=${sid}`, { token });
+    expect(qualities.body.data.current_quality).toBe('1080p');
+    expect(qualities.body.data.available_qualities[0]).toMatchObject({
+      value: 'auto',
+      description: expect.any(String),
+    });
+
+    const beat = await api.get(`${base(open.id)}/live/heartbeat?session_id=${sid}`, { token });
+    expect(beat.status).toBe(200);
+    expect(beat.body.data).toMatchObject({
+      session_id: sid,
+      session_valid: true,
+      next_heartbeat_seconds: 30,
+    });
+    expect(Date.parse(beat.body.data.expires_at)).toBeGreaterThanOrEqual(Date.parse(data.session.expires_at));
+    expect(beat.body.data.stream).toMatchObject({ is_live: true, health: 'good', token: expect.any(String) });
+    expect(beat.body.data.viewers).toMatchObject({
+      watching_now: expect.any(Number),
+      delta: expect.any(Number),
+    });
+    expect(beat.body.data.epg.current_program).toMatchObject({
+      program_id: expect.any(String),
+      progress_percent: expect.any(Number),
+    });
+
+    const ended = await api.delete(`${base(open.id)}/live/watch?session_id=${sid}`, { token });
+    expect(ended.status).toBe(200);
+    expect(ended.body.message).toBe('Watch session ended');
+    expect(ended.body.data).toMatchObject({
+      session_id: sid,
+      watch_duration_seconds: expect.any(Number),
+      watch_duration_formatted: expect.stringMatching(/^\d{2}:\d{2}$/),
+    });
+
+    const after = await api.get(`${base(open.id)}/live/heartbeat?session_id=${sid}`, { token });
+    expect(after.status).toBe(200);
+    expect(after.body.data).toMatchObject({ session_valid: false, reason: 'ended' });
+    expect(after.body.data).not.toHaveProperty('stream');
+    expect(
+      (await api.patch(`${base(open.id)}/live/watch`, { token, body: { session_id: sid, quality: '480p' } }))
+        .status,
+    ).toBe(410);
+    const again = await api.delete(`${base(open.id)}/live/watch?session_id=${sid}`, { token });
+    expect(again.body.data.ended_at).toBe(ended.body.data.ended_at);
+  });
+
+  it('expires a session that stops heartbeating (controlled clock), and frees its slot', async () => {
+    const token = await viewer();
+    const sid = (await openSession(open, token)).body.data.session.session_id;
+    const later = new Date(Date.now() + 5 * 60_000);
+    clock.now = () => later;
+    const beat = await api.get(`${base(open.id)}/live/heartbeat?session_id=${sid}`, { token });
+    expect(beat.body.data).toMatchObject({ session_valid: false, reason: 'expired' });
+    expect(
+      (await api.patch(`${base(open.id)}/live/watch`, { token, body: { session_id: sid, quality: '480p' } }))
+        .status,
+    ).toBe(410);
+    const ended = await api.delete(`${base(open.id)}/live/watch?session_id=${sid}`, { token });
+    expect(ended.body.data.watch_duration_seconds).toBe(90);
+    // Three more sessions fit: the expired one no longer counts.
+    for (let i = 0; i < 3; i++) expect((await openSession(open, token)).status).toBe(200);
+  });
+});
+
+describe('rules', () => {
+  it('404 when the creator has no live stream; offline channel view with a message', async () => {
+    const res = await openSession(offline, await viewer());
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({
+      status: 'error',
+      code: 404,
+      message: 'No active live stream for this creator',
+    });
+    const channel = await api.get(`${base(offline.id)}/live`);
+    expect(channel.body.data).toMatchObject({
+      creator_id: offline.id,
+      is_live: false,
+      channel: { stream: null },
+      message: expect.any(String),
+    });
+  });
+
+  it('403 on a gated channel without a subscription; subscribing unlocks it; the demo viewer is subscribed', async () => {
+    const token = await viewer();
+    const denied = await openSession(gated, token);
+    expect(denied.status).toBe(403);
+    const sub = await api.post(`/creators/${gated.id}/subscription`, { token });
+    expect(sub.body.data.user_subscription).toMatchObject({ is_subscribed: true, status: 'active' });
+    expect((await openSession(gated, token)).status).toBe(200);
+    const demo = (await issueAccessToken('acc_demo_viewer', new Date())).token;
+    expect((await openSession(gated, demo)).status).toBe(200);
+  });
+
+  it('429 past 3 concurrent streams: 20 parallel opens give exactly 3', async () => {
+    const token = await viewer();
+    const results = await Promise.all(Array.from({ length: 20 }, () => openSession(open, token)));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(3);
+    const limited = results.filter((r) => r.status === 429);
+    expect(limited).toHaveLength(17);
+    expect(limited[0]!.body.message).toContain('concurrent streams');
+    expect(limited[0]!.headers.get('ratelimit')).toBeNull();
+  });
+
+  it('a session belongs to the account that opened it', async () => {
+    const owner = await viewer();
+    const other = await viewer();
+    const sid = (await openSession(open, owner)).body.data.session.session_id;
+    for (const res of [
+      await api.get(`${base(open.id)}/live/heartbeat?session_id=${sid}`, { token: other }),
+      await api.patch(`${base(open.id)}/live/watch`, {
+        token: other,
+        body: { session_id: sid, quality: '360p' },
+      }),
+      await api.delete(`${base(open.id)}/live/watch?session_id=${sid}`, { token: other }),
+      await api.get(`${base(open.id)}/live/qualities?session_id=${sid}`, { token: other }),
+    ]) {
+      expect(res.status).toBe(404);
+    }
+    expect(
+      (await api.get(`${base(open.id)}/live/heartbeat?session_id=${sid}`, { token: owner })).body.data
+        .session_valid,
+    ).toBe(true);
+  });
+
+  it('requires a bearer token where spec 5 says so and validates bodies', async () => {
+    expect(
+      (
+        await api.post(`${base(open.id)}/live/watch`, {
+          body: { channel_id: open.channel, device_type: 'web' },
+        })
+      ).status,
+    ).toBe(401);
+    expect((await api.get(`${base(open.id)}/live/heartbeat?session_id=${randomUUID()}`)).status).toBe(401);
+    const bad = await openSession(open, await viewer(), { device_type: 'toaster', quality: '4k' });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['device_type', 'quality']);
+  });
+});
+
+describe('channel reads', () => {
+  it('viewers, metadata, stream and on-demand have the spec shapes', async () => {
+    const viewers = await api.get(`${base(open.id)}/live/viewers`);
+    expect(viewers.body.data.viewers).toMatchObject({
+      watching_now: expect.any(Number),
+      peak_today: expect.any(Number),
+      peak_all_time: expect.any(Number),
+      by_device: { web: expect.any(Number), ios: 0, android: 0, roku: 0, firetv: 0, appletv: 0 },
+    });
+    const meta = await api.get(`${base(open.id)}/live/metadata`);
+    expect(meta.body.data).toMatchObject({
+      is_live: true,
+      stream_health: 'good',
+      uptime_seconds: expect.any(Number),
+      cdn: { provider: expect.any(String) },
+      drm: { enabled: false },
+    });
+    const token = await viewer();
+    const stream = await api.get(`${base(open.id)}/live/stream?quality=480p&dvr=true`, { token });
+    expect(stream.body.data).toMatchObject({
+      quality: '480p',
+      is_live: true,
+      available_qualities: ['Auto', '1080p', '720p', '480p', '360p'],
+    });
+    expect(stream.body.data.stream_url).toContain('/dvr/');
+    const od = await api.get(`${base('cr_0002')}/ondemand?type=premium`);
+    expect(od.status).toBe(200);
+    expect(od.body.meta_data).toMatchObject({ page: 1, limit: 20 });
+    for (const item of od.body.data.content)
+      expect(item).toMatchObject({ type: 'premium', is_locked: true, stream_url: null });
+    const free = await api.get(`${base('cr_0002')}/ondemand?type=free`);
+    for (const item of free.body.data.content) {
+      expect(item).toMatchObject({
+        is_free: true,
+        is_locked: false,
+        season: expect.any(Number),
+        views_formatted: expect.any(String),
+      });
+      expect(item.stream_url).toMatch(/^https:/);
+    }
+  });
+});
