@@ -4,6 +4,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as kms from 'aws-cdk-lib/aws-kms';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { TABLE } from '../shared/db/table.ts';
@@ -86,6 +87,17 @@ export class ApiStack extends Stack {
       removalPolicy: settings.removalPolicy,
     });
 
+    const playbackSecret = new secretsmanager.Secret(this, 'PlaybackTokenSecret', {
+      description: 'HMAC key that signs playback tokens (verified at the CDN edge)',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy: settings.removalPolicy,
+    });
+    Validations.of(playbackSecret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'Playback tokens live 5 minutes; the key is rotated by replacing the secret in a deployment (a rotation Lambda would add nothing but an outage window for in-flight tokens).',
+    });
+
     // One log group for every API function: Lambda names each stream after its function.
     const functionLogs = new logs.LogGroup(this, 'FunctionLogs', {
       retention: settings.logRetention,
@@ -107,6 +119,7 @@ export class ApiStack extends Stack {
       indexNames: TABLE.indexes.map((index) => index.name),
       signingKey,
       googleClientId: props.googleClientId,
+      playbackSecret,
       grantAnalyticsSink,
     };
 

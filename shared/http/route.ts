@@ -15,7 +15,7 @@ export interface RouteRow {
   /** Response envelope family (spec 2.1): reactions routes use their own. */
   envelope?: 'standard' | 'reactions';
   /** Extra capabilities the function needs; the stack grants exactly these. */
-  needs?: ReadonlyArray<'analytics-sink' | 'token-signer' | 'token-verifier'>;
+  needs?: ReadonlyArray<'analytics-sink' | 'token-signer' | 'token-verifier' | 'playback-signer'>;
   /** Per-client request budget enforced by the middleware (429 `rate_limit` past it); needs table write. */
   rateLimit?: RateLimit;
   /** Per-route API Gateway throttling (requests per second, burst). */

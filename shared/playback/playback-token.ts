@@ -6,7 +6,7 @@ import { loadLocalSecret } from '../identity/local-key.ts';
  * stream and the quality. Format (docs/live.md): `<base64url(JSON claims)>.<base64url(HMAC)>`,
  * claims `{v:1, acc, sid, str, q, exp}` (exp in epoch seconds). The CDN edge verifies them with
  * `verifyPlaybackToken` against the path it serves; the secret comes from PLAYBACK_TOKEN_SECRET
- * (on AWS injected from Secrets Manager), locally from a generated key in `.local/keys/`.
+ * (on AWS a generated Secrets Manager secret, resolved into the function's environment at deploy time), locally from a generated key in `.local/keys/`.
  */
 export const PLAYBACK_TOKEN_TTL_SECONDS = 5 * 60;
 
@@ -22,7 +22,7 @@ let secret: Buffer | undefined;
 const getSecret = (): Buffer => {
   if (!secret) {
     const configured = process.env.PLAYBACK_TOKEN_SECRET;
-    secret = configured ? Buffer.from(configured, 'base64') : loadLocalSecret('playback-token-secret');
+    secret = configured ? Buffer.from(configured, 'utf8') : loadLocalSecret('playback-token-secret');
   }
   return secret;
 };
