@@ -76,6 +76,8 @@ export const startDynamoDbLocal = async (options: { port?: number } = {}): Promi
       '-jar',
       join(dir, 'DynamoDBLocal.jar'),
       '-inMemory',
+      // One database for every access key and region (otherwise clients with other credentials see no tables).
+      '-sharedDb',
       '-disableTelemetry',
       '-port',
       String(port),

@@ -3,6 +3,7 @@ import {
   type DynamoDBClient,
   ResourceInUseException,
   UpdateTimeToLiveCommand,
+  waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
 import { TABLE } from './table.ts';
 
@@ -39,6 +40,7 @@ export const createTable = async (client: DynamoDBClient, name: string): Promise
   } catch (error) {
     if (!(error instanceof ResourceInUseException)) throw error;
   }
+  await waitUntilTableExists({ client, maxWaitTime: 60 }, { TableName: name });
   await client.send(
     new UpdateTimeToLiveCommand({
       TableName: name,
