@@ -35,7 +35,11 @@ export const creatorItems = (creator: CreatorRecord): Record<string, unknown>[] 
     entity: 'creator',
     ...creator,
   },
-  ...searchItems('creator', creator.id, `${creator.name} ${creator.slug.replace(/_/g, ' ')}`),
+  ...searchItems('creator', creator.id, `${creator.name} ${creator.slug.replace(/_/g, ' ')}`, {
+    category: creator.category,
+    tier: creator.tier,
+    subscribers: creator.subscribers,
+  }),
 ];
 
 const bySort: Record<CreatorSort, (a: CreatorRecord, b: CreatorRecord) => number> = {
@@ -181,12 +185,29 @@ export const countCreatorsByCategory = async (): Promise<Map<CategoryId, number>
   return new Map(CATEGORY_IDS.map((c, i) => [c, totals[i] ?? 0]));
 };
 
-/** Creators matching a search query, best match first (then most popular). */
-export const searchCreators = async (query: string): Promise<CreatorRecord[]> => {
-  const hits = await searchIds('creator', query);
-  const creators = await getCreators(hits.map((hit) => hit.id));
-  const score = new Map(hits.map((hit) => [hit.id, hit.score]));
-  return creators.sort(
-    (a, b) => (score.get(b.id) ?? 0) - (score.get(a.id) ?? 0) || bySort.most_popular(a, b),
-  );
+/**
+ * One page of creators matching a search query, best match first (then most popular), filtered
+ * by category and tier on the index facets: reads the index items and only the page's creators.
+ */
+export const searchCreators = async (q: {
+  q: string;
+  category: CategoryId | 'all';
+  tier: TierId | 'all';
+  page: number;
+  limit: number;
+}): Promise<CreatorPage> => {
+  const hits = (await searchIds('creator', q.q))
+    .filter(
+      (h) =>
+        (q.category === 'all' || h.facets.category === q.category) &&
+        (q.tier === 'all' || h.facets.tier === q.tier),
+    )
+    .sort(
+      (a, b) =>
+        b.score - a.score ||
+        Number(b.facets.subscribers ?? 0) - Number(a.facets.subscribers ?? 0) ||
+        a.id.localeCompare(b.id),
+    );
+  const page = hits.slice((q.page - 1) * q.limit, q.page * q.limit);
+  return { creators: await getCreators(page.map((h) => h.id)), total: hits.length };
 };

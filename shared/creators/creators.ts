@@ -1,6 +1,6 @@
 import type { CategoryId, TierId } from '../catalog/model.ts';
 import { CATEGORIES, TIERS } from '../catalog/reference.ts';
-import { pageSlice, pagination } from '../pagination.ts';
+import { pagination } from '../pagination.ts';
 import {
   type CreatorSort,
   countCreatorsByCategory,
@@ -56,12 +56,10 @@ export const findCreators = async (q: {
   page: number;
   limit: number;
 }) => {
-  const matches = (await searchCreators(q.q)).filter(
-    (c) => (q.category === 'all' || c.category === q.category) && (q.tier === 'all' || c.tier === q.tier),
-  );
+  const { creators, total } = await searchCreators(q);
   return {
-    data: { creators: pageSlice(matches, q.page, q.limit).map(searchCreatorSummary) },
-    meta_data: { query: q.q, ...pagination(matches.length, q.page, q.limit) },
+    data: { creators: creators.map(searchCreatorSummary) },
+    meta_data: { query: q.q, ...pagination(total, q.page, q.limit) },
   };
 };
 

@@ -10,30 +10,36 @@ import { deletions, editDistance, TYPO_MIN_LENGTH, tokenize } from './normalize.
  * - typo index:     PK `SEARCHDEL#<kind>#<variant>`, SK `<id>#<token>` for every token of 5+
  *   letters and each of its one-letter deletions (SymSpell): a typo lookup is one Query per
  *   deletion variant of the query word, verified with an edit distance of at most 1.
- * Cost grows with the number of matches and the query's length, never with the catalogue size.
+ * Index items carry the document's facets (filter and sort keys), so a search reads only index
+ * items plus the documents of the page it returns. Facets are refreshed whenever the loader (in
+ * production, the catalogue ingestion) rewrites the document.
  */
 export type SearchKind = 'creator' | 'show';
 
 type Item = Record<string, unknown>;
 
+/** Small attributes copied onto every index item, so hits can be filtered, sorted and counted without reading the documents. */
+export type Facets = Record<string, string | number | boolean>;
+
 /** The index items for one document (call when the document is written). */
-export const searchItems = (kind: SearchKind, id: string, text: string): Item[] => {
+export const searchItems = (kind: SearchKind, id: string, text: string, facets: Facets = {}): Item[] => {
   const items: Item[] = [];
   for (const token of new Set(tokenize(text))) {
-    items.push({ PK: `SEARCH#${kind}#${token[0]}`, SK: `${token}#${id}`, id, token });
+    items.push({ PK: `SEARCH#${kind}#${token[0]}`, SK: `${token}#${id}`, id, token, f: facets });
     if (token.length >= TYPO_MIN_LENGTH) {
       for (const variant of new Set([token, ...deletions(token)])) {
-        items.push({ PK: `SEARCHDEL#${kind}#${variant}`, SK: `${id}#${token}`, id, token });
+        items.push({ PK: `SEARCHDEL#${kind}#${variant}`, SK: `${id}#${token}`, id, token, f: facets });
       }
     }
   }
   return items;
 };
 
-/** How well a document matched a query: higher is better. */
+/** A matching document: how well it matched (higher is better) and its facets. */
 export interface SearchHit {
   id: string;
   score: number;
+  facets: Facets;
 }
 
 const MATCH_EXACT = 3;
@@ -49,7 +55,7 @@ const queryAll = async (input: { pk: string; prefix?: string }, cap: number): Pr
         TableName: tableName(),
         KeyConditionExpression: input.prefix ? 'PK = :pk AND begins_with(SK, :prefix)' : 'PK = :pk',
         ExpressionAttributeValues: { ':pk': input.pk, ...(input.prefix ? { ':prefix': input.prefix } : {}) },
-        ProjectionExpression: 'id, #token',
+        ProjectionExpression: 'id, #token, f',
         ExpressionAttributeNames: { '#token': 'token' },
         ExclusiveStartKey: start,
       }),
@@ -60,13 +66,20 @@ const queryAll = async (input: { pk: string; prefix?: string }, cap: number): Pr
   return items;
 };
 
-/** Best match of one query word against the index: id → match strength. */
-const matchWord = async (kind: SearchKind, word: string): Promise<Map<string, number>> => {
+/** Best match of one query word against the index: id → match strength (facets remembered). */
+const matchWord = async (
+  kind: SearchKind,
+  word: string,
+  facets: Map<string, Facets>,
+): Promise<Map<string, number>> => {
   const scores = new Map<string, number>();
-  const bump = (id: string, score: number) => scores.set(id, Math.max(scores.get(id) ?? 0, score));
+  const bump = (id: string, score: number, item: Item) => {
+    scores.set(id, Math.max(scores.get(id) ?? 0, score));
+    if (!facets.has(id)) facets.set(id, (item.f as Facets | undefined) ?? {});
+  };
   const lookups: Promise<void>[] = [
     queryAll({ pk: `SEARCH#${kind}#${word[0]}`, prefix: word }, 5000).then((items) => {
-      for (const item of items) bump(String(item.id), item.token === word ? MATCH_EXACT : MATCH_PREFIX);
+      for (const item of items) bump(String(item.id), item.token === word ? MATCH_EXACT : MATCH_PREFIX, item);
     }),
   ];
   if (word.length >= TYPO_MIN_LENGTH) {
@@ -74,7 +87,7 @@ const matchWord = async (kind: SearchKind, word: string): Promise<Map<string, nu
       lookups.push(
         queryAll({ pk: `SEARCHDEL#${kind}#${variant}` }, 1000).then((items) => {
           for (const item of items)
-            if (editDistance(word, String(item.token)) <= 1) bump(String(item.id), MATCH_TYPO);
+            if (editDistance(word, String(item.token)) <= 1) bump(String(item.id), MATCH_TYPO, item);
         }),
       );
     }
@@ -90,7 +103,8 @@ const matchWord = async (kind: SearchKind, word: string): Promise<Map<string, nu
 export const searchIds = async (kind: SearchKind, query: string): Promise<SearchHit[]> => {
   const words = [...new Set(tokenize(query))].slice(0, 8);
   if (words.length === 0) return [];
-  const perWord = await Promise.all(words.map((word) => matchWord(kind, word)));
+  const facets = new Map<string, Facets>();
+  const perWord = await Promise.all(words.map((word) => matchWord(kind, word, facets)));
   const [first, ...rest] = perWord;
   const hits: SearchHit[] = [];
   for (const [id, score] of first ?? new Map<string, number>()) {
@@ -104,7 +118,7 @@ export const searchIds = async (kind: SearchKind, query: string): Promise<Search
       }
       total += s;
     }
-    if (all) hits.push({ id, score: total });
+    if (all) hits.push({ id, score: total, facets: facets.get(id) ?? {} });
   }
   return hits.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
 };

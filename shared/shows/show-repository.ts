@@ -90,7 +90,15 @@ export const showItems = (
     entity: 'episode',
     ...episode,
   })),
-  ...searchItems('show', show.id, show.title),
+  ...searchItems('show', show.id, show.title, {
+    category: show.category,
+    rating: show.rating,
+    is_new: show.is_new,
+    is_featured: show.is_featured,
+    total_views: show.total_views,
+    released_at: show.released_at,
+    views_7d: show.views_7d,
+  }),
 ];
 
 /** Every show's items (episodes grouped by show): what the catalogue loader writes. */
@@ -339,14 +347,36 @@ export const listMostViewedEpisodes = async (
   return { episodes: items.map((item) => strip<EpisodeRecord>(item)), total };
 };
 
-/** Shows matching a search query, best match first (then most popular). */
-export const searchShows = async (query: string): Promise<ShowRecord[]> => {
-  const hits = await searchIds('show', query);
-  const shows = await getShows(hits.map((hit) => hit.id));
-  const score = new Map(hits.map((hit) => [hit.id, hit.score]));
-  return shows.sort(
-    (a, b) => (score.get(b.id) ?? 0) - (score.get(a.id) ?? 0) || showOrder.most_popular(a, b),
+/**
+ * One page of shows matching a search query, filtered and sorted on the index facets (relevance
+ * first, then most popular; or the requested sort): reads index items and only the page's shows.
+ */
+export const searchShows = async (q: {
+  q: string;
+  category: CategoryId | 'all';
+  sort?: ShowSort;
+  rating?: string;
+  is_new?: boolean;
+  is_featured?: boolean;
+  page: number;
+  limit: number;
+}): Promise<{ shows: ShowRecord[]; total: number }> => {
+  const asShow = (h: { id: string; facets: Record<string, unknown> }) =>
+    ({ id: h.id, ...h.facets }) as unknown as ShowRecord;
+  const hits = (await searchIds('show', q.q)).filter(
+    ({ facets: f }) =>
+      (q.category === 'all' || f.category === q.category) &&
+      (q.rating === undefined || f.rating === q.rating) &&
+      (q.is_new === undefined || f.is_new === q.is_new) &&
+      (q.is_featured === undefined || f.is_featured === q.is_featured),
   );
+  hits.sort((a, b) =>
+    q.sort
+      ? showOrder[q.sort](asShow(a), asShow(b))
+      : b.score - a.score || showOrder.most_popular(asShow(a), asShow(b)),
+  );
+  const page = hits.slice((q.page - 1) * q.limit, q.page * q.limit);
+  return { shows: await getShows(page.map((h) => h.id)), total: hits.length };
 };
 
 /** One show profile by id (GetItem). */

@@ -15,7 +15,6 @@ import {
   type ShowFilter,
   type ShowSort,
   searchShows,
-  showOrder,
 } from './show-repository.ts';
 import {
   ANONYMOUS,
@@ -151,19 +150,11 @@ export const findShows = async (q: {
   page: number;
   limit: number;
 }) => {
-  const matches = (await searchShows(q.q)).filter(
-    (s) =>
-      (q.category === 'all' || s.category === q.category) &&
-      (q.rating === undefined || s.rating === q.rating) &&
-      (q.is_new === undefined || s.is_new === q.is_new) &&
-      (q.is_featured === undefined || s.is_featured === q.is_featured),
-  );
-  if (q.sort) matches.sort(showOrder[q.sort]);
-  const page = pageSlice(matches, q.page, q.limit);
-  const creators = await creatorsOf(page);
+  const { shows, total } = await searchShows(q);
+  const creators = await creatorsOf(shows);
   return {
-    data: { shows: page.map((s) => searchShowItem(s, creators.get(s.creator_id))) },
-    meta_data: { query: q.q, type: 'shows', ...pagination(matches.length, q.page, q.limit) },
+    data: { shows: shows.map((s) => searchShowItem(s, creators.get(s.creator_id))) },
+    meta_data: { query: q.q, type: 'shows', ...pagination(total, q.page, q.limit) },
   };
 };
 
