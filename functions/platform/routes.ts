@@ -5,6 +5,15 @@ const tag = 'Platform';
 export const platformRoutes: RouteRow[] = [
   {
     method: 'GET',
+    path: '/openapi.json',
+    handler: 'platform/get-openapi',
+    auth: 'none',
+    table: 'none',
+    tag,
+    summary: 'This API as an OpenAPI 3.1 document (generated from the route table and zod schemas)',
+  },
+  {
+    method: 'GET',
     path: '/.well-known/jwks.json',
     handler: 'platform/get-jwks',
     auth: 'none',
