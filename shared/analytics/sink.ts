@@ -1,0 +1,136 @@
+import { appendFile, mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { ServiceUnavailableError } from '../http/errors.ts';
+
+/**
+ * Where accepted analytics events go. On AWS: Kinesis Data Firehose (ANALYTICS_STREAM_NAME),
+ * which lands them in S3 under `family=<family>/dt=YYYY-MM-DD/hour=HH/`. Locally: NDJSON files with the
+ * same layout under `.local/analytics/` (ANALYTICS_DIR). An accepted event is never dropped
+ * silently: a batch that cannot be delivered after bounded retries fails the request with 503,
+ * and the client resends it (event_id makes the resend de-duplicable).
+ */
+export interface AnalyticsRecord {
+  event_id: string;
+  family: 'video' | 'live';
+  type: string;
+  session_id: string;
+  received_at: string;
+  received_at_ms: number;
+  client_ts_ms: number;
+  [field: string]: unknown;
+}
+
+export interface Sink {
+  put(records: readonly AnalyticsRecord[]): Promise<void>;
+}
+
+/** Firehose limits for PutRecordBatch. */
+export const FIREHOSE_MAX_RECORDS = 500;
+export const FIREHOSE_MAX_BYTES = 4 * 1024 * 1024;
+
+/** The part of the Firehose client the sink uses (a real FirehoseClient, or a fake in tests). */
+export interface FirehoseLike {
+  putRecordBatch(input: { DeliveryStreamName: string; Records: Array<{ Data: Uint8Array }> }): Promise<{
+    FailedPutCount?: number;
+    RequestResponses?: Array<{ ErrorCode?: string; RecordId?: string }>;
+  }>;
+}
+
+const encode = (record: AnalyticsRecord) => Buffer.from(`${JSON.stringify(record)}\n`);
+
+/** Splits records into PutRecordBatch calls within both limits. */
+export const chunkForFirehose = (records: readonly AnalyticsRecord[]): Uint8Array[][] => {
+  const chunks: Uint8Array[][] = [];
+  let current: Uint8Array[] = [];
+  let bytes = 0;
+  for (const record of records) {
+    const data = encode(record);
+    if (current.length === FIREHOSE_MAX_RECORDS || bytes + data.length > FIREHOSE_MAX_BYTES) {
+      chunks.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(data);
+    bytes += data.length;
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
+};
+
+/**
+ * Firehose sink: sends each chunk, then resends ONLY the records Firehose reports as failed, with
+ * exponential backoff and full jitter, at most `attempts` times. Records still failing → 503.
+ */
+export const firehoseSink = (
+  client: FirehoseLike,
+  streamName: string,
+  options: { attempts?: number; baseDelayMs?: number; sleep?: (ms: number) => Promise<void> } = {},
+): Sink => {
+  const attempts = options.attempts ?? 5;
+  const base = options.baseDelayMs ?? 50;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const sendChunk = async (chunk: Uint8Array[]) => {
+    let pending = chunk;
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      if (attempt >= attempts)
+        throw new ServiceUnavailableError('Analytics delivery is degraded; resend the batch');
+      if (attempt > 0) await sleep(Math.random() * base * 2 ** attempt);
+      let result: Awaited<ReturnType<FirehoseLike['putRecordBatch']>>;
+      try {
+        result = await client.putRecordBatch({
+          DeliveryStreamName: streamName,
+          Records: pending.map((Data) => ({ Data })),
+        });
+      } catch (error) {
+        if ((error as { $retryable?: unknown; name?: string }).name === 'ValidationException') throw error;
+        continue; // the whole call failed: retry every pending record
+      }
+      if (!result.FailedPutCount) return;
+      pending = pending.filter((_, i) => result.RequestResponses?.[i]?.ErrorCode);
+    }
+  };
+  return {
+    put: async (records) => {
+      for (const chunk of chunkForFirehose(records)) await sendChunk(chunk);
+    },
+  };
+};
+
+/** Local sink: appends NDJSON under `<dir>/family=<family>/dt=YYYY-MM-DD/hour=HH/events.ndjson`. */
+export const fileSink = (dir: () => string): Sink => ({
+  put: async (records) => {
+    const files = new Map<string, string>();
+    for (const record of records) {
+      const at = record.received_at;
+      const file = join(
+        dir(),
+        `family=${record.family}`,
+        `dt=${at.slice(0, 10)}`,
+        `hour=${at.slice(11, 13)}`,
+        'events.ndjson',
+      );
+      files.set(file, (files.get(file) ?? '') + `${JSON.stringify(record)}\n`);
+    }
+    for (const [file, text] of files) {
+      await mkdir(resolve(file, '..'), { recursive: true });
+      await appendFile(file, text);
+    }
+  },
+});
+
+let sink: Sink | undefined;
+/** The sink for this environment, created on first use (the Firehose client only when needed). */
+export const getSink = async (): Promise<Sink> => {
+  if (sink) return sink;
+  const stream = process.env.ANALYTICS_STREAM_NAME;
+  if (stream) {
+    const { FirehoseClient, PutRecordBatchCommand } = await import('@aws-sdk/client-firehose');
+    const client = new FirehoseClient({});
+    sink = firehoseSink({ putRecordBatch: (input) => client.send(new PutRecordBatchCommand(input)) }, stream);
+  } else {
+    sink = fileSink(
+      () => process.env.ANALYTICS_DIR ?? resolve(import.meta.dirname, '../../.local/analytics'),
+    );
+  }
+  return sink;
+};
