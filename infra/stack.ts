@@ -5,12 +5,14 @@ import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import { Analytics } from './analytics.ts';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { TABLE } from '../shared/db/table.ts';
 import { type RouteRow, routeKey } from '../shared/http/route.ts';
 import { ApiFunction, type ApiResources, constructIdOf } from './api-function.ts';
 import { Monitoring } from './monitoring.ts';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { STAGES, type StageName } from './stage.ts';
 
 /** Methods and headers the browser clients use (the handlers answer with the same CORS headers). */
@@ -109,10 +111,13 @@ export class ApiStack extends Stack {
     });
 
     // ── Analytics ────────────────────────────────────────────────────────────────────────────
-    // ANALYTICS: instantiate `new Analytics(this, 'Analytics', {...})` from ./analytics.ts here
-    // and set `grantAnalyticsSink` below to its grant (PutRecord/PutRecordBatch + stream env).
-    // Until then a row with needs: ['analytics-sink'] fails synth with a clear error.
-    const grantAnalyticsSink: ApiResources['grantAnalyticsSink'] = undefined;
+    const analytics = new Analytics(this, 'Analytics', {
+      removalPolicy: settings.removalPolicy,
+      retentionDays: props.stage === 'prod' ? 730 : 30,
+    });
+    const grantAnalyticsSink: ApiResources['grantAnalyticsSink'] = (fn) => analytics.grantPut(fn);
+    new CfnOutput(this, 'AnalyticsBucket', { value: analytics.bucket.bucketName });
+    new CfnOutput(this, 'AnalyticsStream', { value: analytics.deliveryStreamName });
 
     const resources: ApiResources = {
       table,
@@ -216,6 +221,7 @@ export class ApiStack extends Stack {
     new CfnOutput(this, 'ApiUrl', { value: stage.url, description: 'Base URL of the HTTP API' });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'FunctionLogGroup', { value: functionLogs.logGroupName });
+    analytics.deliveryFailureAlarm.addAlarmAction(new SnsAction(monitoring.topic));
     new CfnOutput(this, 'AlarmTopicArn', { value: monitoring.topic.topicArn });
     new CfnOutput(this, 'SigningKeyId', { value: signingKey.keyId });
   }

@@ -262,10 +262,17 @@ describe('grants that depend on the row', () => {
     expect(text).not.toContain('/index/*');
   });
 
-  it('refuses an analytics-sink row while no Analytics construct is wired', () => {
-    expect(() => synthStack([row({ method: 'POST', path: '/events', needs: ['analytics-sink'] })])).toThrow(
-      /POST \/events needs 'analytics-sink'.*infra\/analytics\.ts/,
+  it('lets analytics-sink rows put records on the delivery stream, and only them', () => {
+    const { template: t } = synthStack([
+      row({ method: 'POST', path: '/events', needs: ['analytics-sink'] }),
+      row({ method: 'GET', path: '/other', handler: 'x/get-other' }),
+    ]);
+    const fns = t.findResources('AWS::Lambda::Function');
+    const withStream = Object.values(fns).filter(
+      (f: any) => f.Properties.Environment?.Variables?.ANALYTICS_STREAM_NAME,
     );
+    expect(withStream).toHaveLength(1);
+    expect(JSON.stringify(t.findResources('AWS::IAM::Role'))).toContain('firehose:PutRecordBatch');
   });
 
   it('refuses a route key that appears twice', () => {

@@ -1,0 +1,214 @@
+import { Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import * as athena from 'aws-cdk-lib/aws-athena';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as firehose from 'aws-cdk-lib/aws-kinesisfirehose';
+import * as glue from 'aws-cdk-lib/aws-glue';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import { EVENT_COLUMNS, metricQueries, renderSql } from '../analytics/metrics.ts';
+
+export interface AnalyticsProps {
+  removalPolicy: RemovalPolicy;
+  /** Days raw events are kept in S3 before expiry. */
+  retentionDays: number;
+}
+
+/**
+ * The analytics pipeline: Firehose (Direct PUT) → encrypted S3, dynamically partitioned as
+ * `events/family=<family>/dt=<YYYY-MM-DD>/hour=<HH>/` (the local sink writes the same layout),
+ * GZIP; a Glue table over it with partition projection (no crawler); an Athena workgroup with an
+ * encrypted result location; the metric queries of analytics/queries as named queries.
+ */
+export class Analytics extends Construct {
+  readonly bucket: s3.Bucket;
+  readonly deliveryStreamName: string;
+  readonly deliveryFailureAlarm: cloudwatch.Alarm;
+  private readonly streamArn: string;
+
+  constructor(scope: Construct, id: string, props: AnalyticsProps) {
+    super(scope, id);
+    this.bucket = new s3.Bucket(this, 'Events', {
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      removalPolicy: props.removalPolicy,
+      autoDeleteObjects: false,
+      lifecycleRules: [
+        {
+          prefix: 'events/',
+          transitions: [
+            { storageClass: s3.StorageClass.INFREQUENT_ACCESS, transitionAfter: Duration.days(30) },
+          ],
+          expiration: Duration.days(props.retentionDays),
+        },
+        { prefix: 'athena-results/', expiration: Duration.days(7) },
+        { prefix: 'errors/', expiration: Duration.days(30) },
+      ],
+    });
+    Validations.of(this.bucket).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason:
+        'Analytics event bucket written only by Firehose and read by Athena; CloudTrail data events cover access auditing.',
+    });
+
+    const role = new iam.Role(this, 'DeliveryRole', {
+      assumedBy: new iam.ServicePrincipal('firehose.amazonaws.com'),
+    });
+    role.addToPolicy(
+      new iam.PolicyStatement({
+        actions: [
+          's3:AbortMultipartUpload',
+          's3:GetBucketLocation',
+          's3:GetObject',
+          's3:ListBucket',
+          's3:ListBucketMultipartUploads',
+          's3:PutObject',
+        ],
+        resources: [this.bucket.bucketArn, this.bucket.arnForObjects('*')],
+      }),
+    );
+    Validations.of(role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::<AnalyticsEventsDFD3F498.Arn>/*]',
+      reason:
+        'Firehose writes objects under dynamic partition prefixes of this one bucket (the documented Firehose S3 destination policy).',
+    });
+
+    const stream = new firehose.CfnDeliveryStream(this, 'Stream', {
+      deliveryStreamType: 'DirectPut',
+      deliveryStreamEncryptionConfigurationInput: { keyType: 'AWS_OWNED_CMK' },
+      extendedS3DestinationConfiguration: {
+        bucketArn: this.bucket.bucketArn,
+        roleArn: role.roleArn,
+        prefix:
+          'events/family=!{partitionKeyFromQuery:family}/dt=!{partitionKeyFromQuery:dt}/hour=!{partitionKeyFromQuery:hour}/',
+        errorOutputPrefix: 'errors/!{firehose:error-output-type}/dt=!{timestamp:yyyy-MM-dd}/',
+        compressionFormat: 'GZIP',
+        bufferingHints: { intervalInSeconds: 60, sizeInMBs: 64 },
+        dynamicPartitioningConfiguration: { enabled: true, retryOptions: { durationInSeconds: 300 } },
+        processingConfiguration: {
+          enabled: true,
+          processors: [
+            {
+              type: 'MetadataExtraction',
+              parameters: [
+                {
+                  parameterName: 'MetadataExtractionQuery',
+                  parameterValue: '{family: .family, dt: .received_at[0:10], hour: .received_at[11:13]}',
+                },
+                { parameterName: 'JsonParsingEngine', parameterValue: 'JQ-1.6' },
+              ],
+            },
+          ],
+        },
+      },
+    });
+    stream.node.addDependency(role);
+    this.deliveryStreamName = stream.ref;
+    this.streamArn = stream.attrArn;
+
+    const database = new glue.CfnDatabase(this, 'Database', {
+      catalogId: Stack.of(this).account,
+      databaseInput: {
+        name: `${Stack.of(this)
+          .stackName.toLowerCase()
+          .replace(/[^a-z0-9_]/g, '_')}_analytics`,
+      },
+    });
+    const location = `s3://${this.bucket.bucketName}/events/`;
+    const table = new glue.CfnTable(this, 'EventsTable', {
+      catalogId: Stack.of(this).account,
+      databaseName: database.ref,
+      tableInput: {
+        name: 'events',
+        tableType: 'EXTERNAL_TABLE',
+        partitionKeys: [
+          { name: 'family', type: 'string' },
+          { name: 'dt', type: 'string' },
+          { name: 'hour', type: 'string' },
+        ],
+        parameters: {
+          'projection.enabled': 'true',
+          'projection.family.type': 'enum',
+          'projection.family.values': 'video,live',
+          'projection.dt.type': 'date',
+          'projection.dt.format': 'yyyy-MM-dd',
+          'projection.dt.range': '2026-01-01,NOW',
+          'projection.hour.type': 'integer',
+          'projection.hour.range': '0,23',
+          'projection.hour.digits': '2',
+          'storage.location.template': `${location}family=\${family}/dt=\${dt}/hour=\${hour}/`,
+          classification: 'json',
+        },
+        storageDescriptor: {
+          location,
+          columns: Object.entries(EVENT_COLUMNS).map(([name, type]) => ({ name, type })),
+          inputFormat: 'org.apache.hadoop.mapred.TextInputFormat',
+          outputFormat: 'org.apache.hadoop.hive.ql.io.HiveIgnoreKeyTextOutputFormat',
+          serdeInfo: {
+            serializationLibrary: 'org.openx.data.jsonserde.JsonSerDe',
+            parameters: { 'ignore.malformed.json': 'true' },
+          },
+        },
+      },
+    });
+
+    const workgroup = new athena.CfnWorkGroup(this, 'WorkGroup', {
+      name: `${Stack.of(this).stackName}-analytics`,
+      state: 'ENABLED',
+      workGroupConfiguration: {
+        enforceWorkGroupConfiguration: true,
+        publishCloudWatchMetricsEnabled: true,
+        resultConfiguration: {
+          outputLocation: `s3://${this.bucket.bucketName}/athena-results/`,
+          encryptionConfiguration: { encryptionOption: 'SSE_S3' },
+        },
+      },
+    });
+    for (const [name, sql] of metricQueries()) {
+      const query = new athena.CfnNamedQuery(
+        this,
+        `Query${name.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase())}`,
+        {
+          name,
+          database: database.ref,
+          workGroup: workgroup.name,
+          description: sql
+            .split('\n')[0]!
+            .replace(/^--\s*/, '')
+            .slice(0, 1024),
+          queryString: renderSql(sql, 'athena'),
+        },
+      );
+      query.addDependency(workgroup);
+      query.addDependency(table);
+    }
+
+    this.deliveryFailureAlarm = new cloudwatch.Alarm(this, 'DeliveryFailures', {
+      alarmDescription: 'Firehose is not delivering analytics events to S3 (see docs/operations.md)',
+      metric: new cloudwatch.Metric({
+        namespace: 'AWS/Firehose',
+        metricName: 'DeliveryToS3.Success',
+        dimensionsMap: { DeliveryStreamName: stream.ref },
+        statistic: 'Average',
+        period: Duration.minutes(5),
+      }),
+      threshold: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
+      evaluationPeriods: 3,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+  }
+
+  /** Lets a function put records on the stream (and tells it the stream's name). */
+  grantPut(fn: lambda.Function): void {
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['firehose:PutRecord', 'firehose:PutRecordBatch'],
+        resources: [this.streamArn],
+      }),
+    );
+    fn.addEnvironment('ANALYTICS_STREAM_NAME', this.deliveryStreamName);
+  }
+}

@@ -1,0 +1,46 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { afterAll, describe, expect, it } from 'vitest';
+import { routes } from '../../functions/routes.ts';
+import { metricQueries } from '../../analytics/metrics.ts';
+import { cleanUp, synthStack } from '../infra/synth.ts';
+
+afterAll(cleanUp);
+
+describe('the analytics pipeline in the stack', () => {
+  const { template } = synthStack(routes);
+
+  it('delivers through Firehose into an encrypted, SSL-only bucket, partitioned by family and date', () => {
+    template.hasResourceProperties('AWS::KinesisFirehose::DeliveryStream', {
+      ExtendedS3DestinationConfiguration: Match.objectLike({
+        Prefix: Match.stringLikeRegexp('family=.*dt=.*hour='),
+        CompressionFormat: 'GZIP',
+        DynamicPartitioningConfiguration: { Enabled: true, RetryOptions: { DurationInSeconds: 300 } },
+      }),
+    });
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      BucketEncryption: Match.anyValue(),
+      LifecycleConfiguration: Match.anyValue(),
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+    });
+  });
+
+  it('has a Glue table with partition projection, a workgroup and one named query per metric', () => {
+    template.hasResourceProperties('AWS::Glue::Table', {
+      TableInput: Match.objectLike({ Parameters: Match.objectLike({ 'projection.enabled': 'true' }) }),
+    });
+    template.resourceCountIs('AWS::Athena::WorkGroup', 1);
+    template.resourceCountIs('AWS::Athena::NamedQuery', metricQueries().size);
+    const queries = JSON.stringify(template.findResources('AWS::Athena::NamedQuery'));
+    expect(queries).toContain('approx_percentile');
+    expect(queries).not.toContain('{{');
+  });
+
+  it('alarms when Firehose stops delivering', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'DeliveryToS3.Success' });
+  });
+});
