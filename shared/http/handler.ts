@@ -5,6 +5,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import type * as z from 'zod';
 import { routesByKey } from '../../functions/routes.ts';
 import { clock } from '../clock.ts';
+import { logger, recordRequest } from '../observability/index.ts';
 import { bearerToken, type Principal } from './auth.ts';
 import {
   BadRequestError,
@@ -127,18 +128,14 @@ export const errorResponse = (
   const known = toHttpError(error);
   const headers = { 'x-request-id': requestId };
   if (known) return json(known.status, errorBody(route, known, requestId), { ...headers, ...known.headers });
-  console.error(
-    JSON.stringify({
-      level: 'ERROR',
-      message: 'Unhandled error',
-      requestId,
-      route: route ? `${route.method} ${route.path}` : undefined,
-      error:
-        error instanceof Error
-          ? { name: error.name, message: error.message, stack: error.stack }
-          : String(error),
-    }),
-  );
+  logger.error('Unhandled error', {
+    requestId,
+    route: route ? `${route.method} ${route.path}` : undefined,
+    error:
+      error instanceof Error
+        ? { name: error.name, message: error.message, stack: error.stack }
+        : String(error),
+  });
   const body =
     route?.envelope === 'reactions'
       ? { success: false, error: { code: 'INTERNAL', message: 'Internal error' }, requestId }
@@ -275,8 +272,19 @@ export const httpHandler = <
       const state = states.get(request.event) ?? { requestId: randomUUID(), route: undefined };
       request.response = errorResponse(state.route, request.error, state.requestId);
     });
-  const handler = ((event: APIGatewayProxyEventV2, context?: unknown) =>
-    core(event, (context ?? {}) as never)) as LambdaHandler;
+  const handler = (async (event: APIGatewayProxyEventV2, context?: unknown) => {
+    const started = performance.now();
+    const response = await core(event, (context ?? {}) as never);
+    const state = states.get(event);
+    recordRequest({
+      requestId: state?.requestId ?? 'unknown',
+      route: event.routeKey,
+      status: response.statusCode ?? 200,
+      latencyMs: performance.now() - started,
+      accountId: state?.principal?.accountId,
+    });
+    return response;
+  }) as LambdaHandler;
   handler.schemas = schemas as EndpointSchemas<z.ZodType, z.ZodType, z.ZodType>;
   return handler;
 };

@@ -13,6 +13,7 @@ import {
   normalizeEmail,
   takenHandles,
 } from './account-repository.ts';
+import { recordMetric } from '../observability/index.ts';
 import { verifyGoogleToken } from './google.ts';
 import { dummyHash, hashPassword, verifyPassword } from './password.ts';
 import { issueSession } from './refresh-tokens.ts';
@@ -73,6 +74,7 @@ export const signUp = async (
     now,
   );
   await createAccount(account);
+  recordMetric('signups');
   return {
     ...accountView(account),
     ...(await issueSession(account.account_id, now)),

@@ -5,6 +5,7 @@ import { getRelationship, grantsAccess } from '../creators/relationship-reposito
 import { heartbeatEpg, watchEpg } from '../epg/schedule.ts';
 import { formatCount, formatDuration } from '../format.ts';
 import { ForbiddenError, HttpError, NotFoundError, TooManyRequestsError } from '../http/errors.ts';
+import { recordMetric } from '../observability/index.ts';
 import { signPlaybackToken } from '../playback/playback-token.ts';
 import {
   endSession,
@@ -217,6 +218,7 @@ export const startWatching = async (
     );
   }
   await countPresence(creator.channel.channel_id, input.device_type, now);
+  recordMetric('watch_sessions_opened');
   const { token, urls } = playback(session, creator, input.quality, now);
   const [viewers, epg] = await Promise.all([
     channelViewers(creator, now),
