@@ -5,6 +5,7 @@ import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import { SWAGGER_UI_VERSION } from '../shared/openapi/reference-page.ts';
 import { Analytics } from './analytics.ts';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
@@ -161,6 +162,8 @@ export class ApiStack extends Stack {
       STAGE: props.stage,
       POWERTOOLS_SERVICE_NAME: 'creator-streaming',
       POWERTOOLS_METRICS_NAMESPACE: 'CreatorStreaming',
+      // The API reference page loads the pinned Swagger UI assets from a public CDN on AWS.
+      DOCS_ASSET_BASE: `https://cdn.jsdelivr.net/npm/swagger-ui-dist@${SWAGGER_UI_VERSION}`,
     };
 
     const seen = new Set<string>();

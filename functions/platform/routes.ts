@@ -5,6 +5,15 @@ const tag = 'Platform';
 export const platformRoutes: RouteRow[] = [
   {
     method: 'GET',
+    path: '/docs',
+    handler: 'platform/get-docs',
+    auth: 'none',
+    table: 'none',
+    tag,
+    summary: 'Browsable API reference (Swagger UI over /openapi.json)',
+  },
+  {
+    method: 'GET',
     path: '/openapi.json',
     handler: 'platform/get-openapi',
     auth: 'none',

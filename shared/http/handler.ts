@@ -152,6 +152,13 @@ const successResponse = (
   const status = statusOf(reply);
   if (reply.kind === 'no-content') return { statusCode: status, headers: { ...CORS_HEADERS, ...headers } };
   if (reply.kind === 'raw') return json(status, reply.data, headers);
+  if (reply.kind === 'html') {
+    return {
+      statusCode: status,
+      headers: { 'content-type': 'text/html; charset=utf-8', ...headers },
+      body: String(reply.data),
+    };
+  }
   if (route?.envelope === 'reactions') return json(status, { success: true, data: reply.data }, headers);
   const body: Record<string, unknown> = { status: 'success' };
   if (reply.message !== undefined) body.message = reply.message;

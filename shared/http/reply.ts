@@ -3,7 +3,7 @@
  * (spec 2.1), so handlers never build envelopes or pick status codes by number.
  */
 export interface Reply {
-  readonly kind: 'ok' | 'created' | 'no-content' | 'raw';
+  readonly kind: 'ok' | 'created' | 'no-content' | 'raw' | 'html';
   readonly data?: unknown;
   readonly meta_data?: Record<string, unknown>;
   readonly message?: string;
@@ -32,6 +32,9 @@ export const raw = (body: unknown, headers: Record<string, string> = {}): Reply 
   data: body,
   headers,
 });
+
+/** 200 with an HTML page (the API reference), no envelope. */
+export const html = (page: string): Reply => ({ kind: 'html', data: page });
 
 /** 204 with no body. */
 export const noContent = (): Reply => ({ kind: 'no-content' });
