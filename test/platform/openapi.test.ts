@@ -26,3 +26,23 @@ describe('the OpenAPI document', () => {
     expect(page.schema.maximum).toBe(100);
   });
 });
+
+describe('response validation against the document', () => {
+  it('accepts the envelopes and rejects a body that breaks them', async () => {
+    const { responseProblems } = await import('../support/openapi-validator.ts');
+    expect(responseProblems('GET', '/creators', 200, { status: 'success', data: { creators: [] } })).toEqual(
+      [],
+    );
+    expect(responseProblems('GET', '/creators', 200, { status: 'ok', data: {} })).not.toEqual([]);
+    expect(
+      responseProblems('GET', '/creators', 404, { status: 'error', code: '404', message: 'x' }),
+    ).not.toEqual([]);
+    expect(
+      responseProblems('POST', '/v3/reactions', 422, {
+        success: false,
+        error: { code: 'VALIDATION_ERROR', message: 'x' },
+        requestId: 'r',
+      }),
+    ).toEqual([]);
+  });
+});

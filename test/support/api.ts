@@ -1,6 +1,7 @@
 import { inject } from 'vitest';
 import { startLocalApi } from '../../scripts/local/server.ts';
 import { dynamo } from '../../shared/db/client.ts';
+import { responseProblems } from './openapi-validator.ts';
 
 /** A response as a client sees it. `body` is parsed JSON (or undefined for an empty body). */
 export interface ApiResponse<T = any> {
@@ -76,6 +77,12 @@ export const testApi = (): Promise<TestApi> => {
         parsed = text ? JSON.parse(text) : undefined;
       } catch {
         parsed = text;
+      }
+      const contentType = response.headers.get('content-type') ?? '';
+      if (contentType.includes('application/json')) {
+        const problems = responseProblems(method, path, response.status, parsed);
+        if (problems.length > 0)
+          throw new Error(`Response does not match docs/openapi.json: ${problems.join('; ')}`);
       }
       return { status: response.status, headers: response.headers, body: parsed as T };
     };
