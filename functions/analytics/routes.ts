@@ -81,4 +81,13 @@ export const analyticsRoutes: RouteRow[] = [
     handler: 'analytics/end-live-session',
     summary: 'End a live analytics session',
   },
+  {
+    tag,
+    method: 'GET',
+    path: '/me/continue-watching',
+    handler: 'analytics/list-continue-watching',
+    auth: 'required',
+    table: 'read',
+    summary: 'Unfinished episodes the caller watched, most recent first',
+  },
 ];

@@ -7,10 +7,10 @@ export const homeRoutes: RouteRow[] = [
     method: 'GET',
     path: '/home',
     handler: 'home/get-home',
-    auth: 'none',
+    auth: 'optional',
     table: 'read',
     tag,
-    summary: 'Home screen: ordered sections from the stored layout',
+    summary: 'Home screen: ordered sections from the stored layout (plus Continue Watching when signed in)',
   },
   {
     method: 'GET',

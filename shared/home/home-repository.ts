@@ -13,6 +13,8 @@ export const HOME_SECTION_TYPES = [
   'most_viewed',
   'creators_row',
   'category_row',
+  /** Added per request for signed-in viewers, never stored. */
+  'continue_watching',
 ] as const;
 export type HomeSectionType = (typeof HOME_SECTION_TYPES)[number];
 

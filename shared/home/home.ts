@@ -2,14 +2,27 @@ import { listLiveCreators } from '../creators/creator-repository.ts';
 import { ServiceUnavailableError } from '../http/errors.ts';
 import { pagination } from '../pagination.ts';
 import { getFirstEpisodes, listShows } from '../shows/show-repository.ts';
-import { getHomeLayout } from './home-repository.ts';
+import { getHomeLayout, type HomeSection } from './home-repository.ts';
 import { heroItem, liveStreamSummary } from './home-views.ts';
 
-/** `GET /home`: the stored sections in `position` order. */
-export const homeSections = async () => {
+/**
+ * `GET /home`: the stored sections in `position` order. A signed-in viewer also gets a
+ * `continue_watching` section right after the hero (positions renumbered).
+ */
+export const homeSections = async (accountId?: string) => {
   const layout = await getHomeLayout();
   if (!layout) throw new ServiceUnavailableError('Home layout is not configured');
-  return [...layout.sections].sort((a, b) => a.position - b.position);
+  const sections: HomeSection[] = [...layout.sections].sort((a, b) => a.position - b.position);
+  if (accountId) {
+    const at = sections.findIndex((s) => s.type === 'hero') + 1;
+    sections.splice(at, 0, {
+      type: 'continue_watching',
+      position: 0,
+      title: 'Continue Watching',
+      path: '/me/continue-watching',
+    });
+  }
+  return sections.map((section, i) => ({ ...section, position: i + 1 }));
 };
 
 /** Slides in the hero carousel. */

@@ -1,0 +1,36 @@
+import { getEpisode } from '../shows/show-repository.ts';
+import { clearProgress, listProgress, saveProgress } from './progress-repository.ts';
+
+/** An episode is finished past 90% or within its last 5 minutes; then it leaves the list. */
+export const isFinished = (position: number, duration: number) =>
+  position >= duration * 0.9 || duration - position <= 300;
+
+/** Records a signed-in viewer's playhead from a video heartbeat or session end. */
+export const trackProgress = async (accountId: string, contentId: string, position: number, now: Date) => {
+  const episode = await getEpisode(contentId);
+  if (!episode) return; // not a catalogue episode (e.g. a trailer): nothing to resume
+  if (isFinished(position, episode.duration_seconds)) return clearProgress(accountId, contentId);
+  await saveProgress({
+    account_id: accountId,
+    content_id: contentId,
+    show_id: episode.show_id,
+    title: episode.title,
+    thumbnail_url: episode.thumbnail_url,
+    position_seconds: Math.floor(position),
+    duration_seconds: episode.duration_seconds,
+    updated_at: now.toISOString(),
+  });
+};
+
+/** `GET /me/continue-watching`: unfinished episodes, most recently watched first. */
+export const listContinueWatching = async (accountId: string, limit: number) =>
+  (await listProgress(accountId, limit)).map((p) => ({
+    content_id: p.content_id,
+    show_id: p.show_id,
+    title: p.title,
+    thumbnail_url: p.thumbnail_url,
+    position_seconds: p.position_seconds,
+    duration_seconds: p.duration_seconds,
+    progress_percent: Math.floor((p.position_seconds / p.duration_seconds) * 100),
+    updated_at: p.updated_at,
+  }));
