@@ -120,21 +120,22 @@ export class ApiStack extends Stack {
     new CfnOutput(this, 'AnalyticsBucket', { value: analytics.bucket.bucketName });
     new CfnOutput(this, 'AnalyticsStream', { value: analytics.deliveryStreamName });
 
-    const resources: ApiResources = {
-      table,
-      indexNames: TABLE.indexes.map((index) => index.name),
-      signingKey,
-      googleClientId: props.googleClientId,
-      playbackSecret,
-      grantAnalyticsSink,
-    };
-
     const api = new apigw.HttpApi(this, 'HttpApi', {
       description: `Creator streaming API (${props.stage})`,
       corsPreflight: CORS,
       createDefaultStage: false,
     });
     this.api = api;
+    const resources: ApiResources = {
+      table,
+      indexNames: TABLE.indexes.map((index) => index.name),
+      signingKey,
+      googleClientId: props.googleClientId,
+      jwksUri: `${api.apiEndpoint}/.well-known/jwks.json`,
+      playbackSecret,
+      grantAnalyticsSink,
+    };
+
     const stage = new apigw.HttpStage(this, 'DefaultStage', {
       httpApi: api,
       stageName: '$default',

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { getSigner } from './signer.ts';
 import { TOKEN_AUDIENCE, TOKEN_ISSUER } from './token-verifier.ts';
 
-export { publicJwks, TOKEN_AUDIENCE, TOKEN_ISSUER, verifyAccessToken } from './token-verifier.ts';
+export { publicJwks } from './jwks.ts';
+export { TOKEN_AUDIENCE, TOKEN_ISSUER, verifyAccessToken } from './token-verifier.ts';
 
 /**
  * Issuing the service's own access tokens: ES256 JWTs, 15 minutes, `token_use: access`, issuer

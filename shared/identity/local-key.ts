@@ -1,4 +1,11 @@
-import { createPrivateKey, generateKeyPairSync, type KeyObject, randomBytes, randomUUID } from 'node:crypto';
+import {
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  type KeyObject,
+  randomBytes,
+  randomUUID,
+} from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
@@ -56,3 +63,11 @@ export const localSigningKey = () =>
     'access-token-signing-key',
     () => generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey,
   );
+
+/** The local signing key's public half as a JWKS. */
+export const localJwks = () => {
+  const { kid, privateKey } = localSigningKey();
+  return {
+    keys: [{ ...createPublicKey(privateKey).export({ format: 'jwk' }), kid, alg: 'ES256', use: 'sig' }],
+  };
+};

@@ -232,17 +232,19 @@ describe('grants that depend on the row', () => {
     template.hasResourceProperties('AWS::KMS::Key', { KeySpec: 'ECC_NIST_P256', KeyUsage: 'SIGN_VERIFY' });
   });
 
-  it('lets the token signer sign and read the public key, with the key id and Google client id', () => {
-    expect(kmsActions('POST /signer')).toEqual(['kms:GetPublicKey', 'kms:Sign']);
+  it('lets the token signer sign (only), with the key id and Google client id', () => {
+    expect(kmsActions('POST /signer')).toEqual(['kms:Sign']);
     const env = fnFor('POST /signer').Properties.Environment.Variables;
     expect(env.SIGNING_KEY_ID).toBeDefined();
     expect(env.GOOGLE_CLIENT_ID).toBe('abc.apps.googleusercontent.com');
   });
 
-  it('lets token-verifying routes read the public key only', () => {
-    expect(kmsActions('GET /optional')).toEqual(['kms:GetPublicKey']);
-    expect(fnFor('GET /optional').Properties.Environment.Variables.SIGNING_KEY_ID).toBeDefined();
-    expect(fnFor('GET /optional').Properties.Environment.Variables.GOOGLE_CLIENT_ID).toBeUndefined();
+  it('gives token-verifying routes no KMS access, only the URL of the API\'s own JWKS', () => {
+    expect(kmsActions('GET /optional')).toEqual([]);
+    const env = fnFor('GET /optional').Properties.Environment.Variables;
+    expect(env.SIGNING_KEY_ID).toBeUndefined();
+    expect(JSON.stringify(env.JWKS_URI)).toContain('/.well-known/jwks.json');
+    expect(env.GOOGLE_CLIENT_ID).toBeUndefined();
   });
 
   it('gives a public route without table access no KMS and no DynamoDB permission', () => {
