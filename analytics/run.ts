@@ -10,7 +10,7 @@ import { metricQueries, type Row, runMetrics } from './metrics.ts';
 const dir = process.env.ANALYTICS_DIR ?? resolve(import.meta.dirname, '../.local/analytics');
 const [command = 'list'] = process.argv.slice(2);
 
-const escape = (v: unknown) => String(v ?? '').replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (v: unknown) => String(v ?? '').replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** A horizontal bar chart (inline SVG) of the first text column against the first numeric one. */
 const chart = (rows: Row[]): string => {
@@ -22,16 +22,16 @@ const chart = (rows: Row[]): string => {
   const max = Math.max(...rows.map((r) => Number(r[value]) || 0), 1);
   const bars = rows.slice(0, 20).map((r, i) => {
     const width = (Number(r[value]) / max) * 360;
-    return `<text x="0" y="${i * 22 + 15}" font-size="12">${escape(r[label])}</text><rect x="140" y="${i * 22 + 3}" width="${width.toFixed(1)}" height="16" fill="#6366F1"/><text x="${(145 + width).toFixed(1)}" y="${i * 22 + 15}" font-size="12">${escape(r[value])}</text>`;
+    return `<text x="0" y="${i * 22 + 15}" font-size="12">${escapeHtml(r[label])}</text><rect x="140" y="${i * 22 + 3}" width="${width.toFixed(1)}" height="16" fill="#6366F1"/><text x="${(145 + width).toFixed(1)}" y="${i * 22 + 15}" font-size="12">${escapeHtml(r[value])}</text>`;
   });
-  return `<svg width="600" height="${Math.min(rows.length, 20) * 22 + 6}" role="img" aria-label="${escape(value)} by ${escape(label)}">${bars.join('')}</svg>`;
+  return `<svg width="600" height="${Math.min(rows.length, 20) * 22 + 6}" role="img" aria-label="${escapeHtml(value)} by ${escapeHtml(label)}">${bars.join('')}</svg>`;
 };
 
 const table = (rows: Row[]): string => {
   if (rows.length === 0) return '<p>No rows.</p>';
   const columns = Object.keys(rows[0]!);
-  return `<table><tr>${columns.map((c) => `<th>${escape(c)}</th>`).join('')}</tr>${rows
-    .map((r) => `<tr>${columns.map((c) => `<td>${escape(r[c])}</td>`).join('')}</tr>`)
+  return `<table><tr>${columns.map((c) => `<th>${escapeHtml(c)}</th>`).join('')}</tr>${rows
+    .map((r) => `<tr>${columns.map((c) => `<td>${escapeHtml(r[c])}</td>`).join('')}</tr>`)
     .join('')}</table>`;
 };
 
@@ -40,13 +40,13 @@ if (command === 'list') {
 } else if (command === 'report') {
   const results = await runMetrics(dir);
   const sections = [...results].map(
-    ([name, rows]) => `<section><h2>${escape(name)}</h2>${chart(rows)}${table(rows)}</section>`,
+    ([name, rows]) => `<section><h2>${escapeHtml(name)}</h2>${chart(rows)}${table(rows)}</section>`,
   );
   const out = resolve(import.meta.dirname, '../.local/analytics-report');
   mkdirSync(out, { recursive: true });
   writeFileSync(
     join(out, 'index.html'),
-    `<!doctype html><meta charset="utf-8"><title>Viewing quality report</title><style>body{font:14px system-ui;margin:2rem;max-width:960px}table{border-collapse:collapse;margin:.5rem 0 2rem}td,th{border:1px solid #ddd;padding:4px 8px;text-align:left}</style><h1>Viewing quality report</h1><p>Generated ${new Date().toISOString()} from ${escape(dir)}.</p>${sections.join('')}`,
+    `<!doctype html><meta charset="utf-8"><title>Viewing quality report</title><style>body{font:14px system-ui;margin:2rem;max-width:960px}table{border-collapse:collapse;margin:.5rem 0 2rem}td,th{border:1px solid #ddd;padding:4px 8px;text-align:left}</style><h1>Viewing quality report</h1><p>Generated ${new Date().toISOString()} from ${escapeHtml(dir)}.</p>${sections.join('')}`,
   );
   console.log(`wrote ${join(out, 'index.html')}`);
 } else {

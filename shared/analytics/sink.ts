@@ -109,7 +109,7 @@ export const fileSink = (dir: () => string): Sink => ({
         `hour=${at.slice(11, 13)}`,
         'events.ndjson',
       );
-      files.set(file, (files.get(file) ?? '') + `${JSON.stringify(record)}\n`);
+      files.set(file, `${files.get(file) ?? ''}${JSON.stringify(record)}\n`);
     }
     for (const [file, text] of files) {
       await mkdir(resolve(file, '..'), { recursive: true });

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { EndpointSchemas } from '../http/handler.ts';
-import { type RouteRow, routeKey } from '../http/route.ts';
+import type { RouteRow } from '../http/route.ts';
 
 /**
  * Builds the OpenAPI 3.1 document from the route table and each handler's zod schemas: nothing

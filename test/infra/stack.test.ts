@@ -239,7 +239,7 @@ describe('grants that depend on the row', () => {
     expect(env.GOOGLE_CLIENT_ID).toBe('abc.apps.googleusercontent.com');
   });
 
-  it('gives token-verifying routes no KMS access, only the URL of the API\'s own JWKS', () => {
+  it("gives token-verifying routes no KMS access, only the URL of the API's own JWKS", () => {
     expect(kmsActions('GET /optional')).toEqual([]);
     const env = fnFor('GET /optional').Properties.Environment.Variables;
     expect(env.SIGNING_KEY_ID).toBeUndefined();

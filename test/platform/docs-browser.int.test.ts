@@ -47,7 +47,7 @@ describe('the API reference page', () => {
       });
       await operation.click();
       await page.locator('.opblock-body .parameters').first().waitFor({ timeout: 10_000 });
-      const text = await page.locator('#api-reference').innerText();
+      const text = await page.locator('#api-reference').textContent();
       for (const tag of ['Creators', 'Shows', 'Live', 'EPG', 'Onboarding', 'Reactions', 'Analytics'])
         expect(text).toContain(tag);
       expect(text).toContain('q');
