@@ -12,8 +12,8 @@ export interface RouteRow {
   auth: 'none' | 'optional' | 'required';
   /** DynamoDB access the function is granted. */
   table: 'none' | 'read' | 'write';
-  /** Response envelope family (spec 2.1): reactions routes use their own. */
-  envelope?: 'standard' | 'reactions';
+  /** Response envelope family (spec 2.1): reactions routes use their own; `none` for standard documents (JWKS, OpenAPI, HTML). */
+  envelope?: 'standard' | 'reactions' | 'none';
   /** Extra capabilities the function needs; the stack grants exactly these. */
   needs?: ReadonlyArray<'analytics-sink' | 'token-signer' | 'token-verifier' | 'playback-signer'>;
   /** Per-client request budget enforced by the middleware (429 `rate_limit` past it); needs table write. */

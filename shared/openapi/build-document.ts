@@ -97,18 +97,20 @@ const COMPONENTS = {
 };
 
 const successSchema = (row: RouteRow, data: Json): Json =>
-  row.envelope === 'reactions'
-    ? { type: 'object', required: ['success', 'data'], properties: { success: { const: true }, data } }
-    : {
-        type: 'object',
-        required: ['status', 'data'],
-        properties: {
-          status: { const: 'success' },
-          data,
-          meta_data: { type: 'object' },
-          message: { type: 'string' },
-        },
-      };
+  row.envelope === 'none'
+    ? data
+    : row.envelope === 'reactions'
+      ? { type: 'object', required: ['success', 'data'], properties: { success: { const: true }, data } }
+      : {
+          type: 'object',
+          required: ['status', 'data'],
+          properties: {
+            status: { const: 'success' },
+            data,
+            meta_data: { type: 'object' },
+            message: { type: 'string' },
+          },
+        };
 
 const errorResponses = (row: RouteRow): Json => {
   const error = row.envelope === 'reactions' ? ref('ReactionsError') : ref('Error');

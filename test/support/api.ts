@@ -35,6 +35,21 @@ let started: Promise<TestApi> | undefined;
 /** Every DynamoDB command sent by request code in this worker, by name (e.g. `QueryCommand`). */
 export const dynamoCalls: string[] = [];
 
+const WRITES = new Set([
+  'PutItemCommand',
+  'UpdateItemCommand',
+  'DeleteItemCommand',
+  'BatchWriteItemCommand',
+  'TransactWriteItemsCommand',
+  'PutCommand',
+  'UpdateCommand',
+  'DeleteCommand',
+  'BatchWriteCommand',
+  'TransactWriteCommand',
+]);
+/** Every write DynamoDB accepted from this worker, as `<command>:<partition key>` (fuzz tests check rejected requests write nothing). */
+export const dynamoWrites: string[] = [];
+
 /**
  * The data model promises no Scan on any request path: every integration test fails if one is
  * sent. Also records each command so tests can assert how many calls an endpoint makes.
@@ -43,9 +58,22 @@ const guardScans = () => {
   dynamo.middlewareStack.add(
     (next, context) => async (args) => {
       const name = String(context.commandName);
+      const input = args.input as {
+        Key?: { PK?: unknown };
+        Item?: { PK?: unknown };
+        TransactItems?: unknown[];
+      };
+      const pk = (v: unknown) => (typeof v === 'string' ? v : (v as { S?: string } | undefined)?.S);
       dynamoCalls.push(name);
       if (name === 'ScanCommand') throw new Error('Scan on a request path: the data model forbids it');
-      return next(args);
+      const result = await next(args);
+      // Recorded only once DynamoDB accepted it: a cancelled conditional write wrote nothing.
+      if (WRITES.has(name)) {
+        dynamoWrites.push(
+          `${name}:${pk(input.Key?.PK) ?? pk(input.Item?.PK) ?? (input.TransactItems ? 'TRANSACTION' : '?')}`,
+        );
+      }
+      return result;
     },
     { step: 'initialize', name: 'scanGuard' },
   );
