@@ -19,7 +19,7 @@ const fuzzed = routes.filter((r) => r.path !== '$default' && !r.path.startsWith(
 let api: TestApi;
 let token: string;
 const schemas = new Map<string, LambdaHandler['schemas']>();
-export const figures = { requests: 0, fiveHundreds: 0, rejected: 0 };
+const figures = { requests: 0, fiveHundreds: 0, rejected: 0 };
 
 beforeAll(async () => {
   api = await testApi();
