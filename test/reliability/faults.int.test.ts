@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { db } from '../../shared/db/client.ts';
+import { tableName } from '../../shared/db/table.ts';
+import { issueAccessToken } from '../../shared/identity/access-token.ts';
+import { injectDynamoFaults } from '../support/faults.ts';
+import { type TestApi, testApi } from '../support/api.ts';
+
+let api: TestApi;
+let stop: (() => void) | undefined;
+beforeAll(async () => {
+  api = await testApi();
+});
+afterEach(() => stop?.());
+
+const exists = async (PK: string, SK: string) =>
+  Boolean(
+    (await db.send(new GetCommand({ TableName: tableName(), Key: { PK, SK }, ConsistentRead: true }))).Item,
+  );
+const ip = () => ({
+  'x-forwarded-for': `10.7.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
+});
+
+describe('DynamoDB faults (30% of calls throttled, 5xx or timing out)', () => {
+  it('answers 2xx or 503 with Retry-After, never 500, and leaves no account without its markers', async () => {
+    const faults = injectDynamoFaults(0.3, 11);
+    stop = faults.remove;
+    const attempts = Array.from({ length: 40 }, (_, i) => ({
+      handle: `flt_${i}_${randomUUID().slice(0, 6)}`,
+      email: `flt.${i}.${randomUUID().slice(0, 6)}@example.com`,
+    }));
+    const results = [];
+    for (const a of attempts) {
+      results.push(
+        await api.post('/onboarding/account/create', {
+          headers: ip(),
+          body: { ...a, password: 'correct-horse-1', creator_name: 'F', agreed_to_terms: true },
+        }),
+      );
+    }
+    faults.remove();
+    const statuses = results.map((r) => r.status);
+    expect(statuses.every((s) => s === 201 || s === 503)).toBe(true);
+    for (const r of results.filter((x) => x.status === 503)) {
+      expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(r.body).toEqual({ status: 'error', code: 503, message: expect.any(String) });
+    }
+    // All or nothing: an account exists exactly when both its markers do.
+    for (const a of attempts) {
+      const handle = await exists(`HANDLE#${a.handle.toLowerCase()}`, 'MARKER');
+      const email = await exists(`EMAIL#${a.email}`, 'MARKER');
+      expect(handle).toBe(email);
+    }
+    console.info(
+      `faults: ${faults.stats.injected} injected into ${results.length} sign-ups; ${statuses.filter((s) => s === 503).length} answered 503, 0 answered 500`,
+    );
+    expect(faults.stats.injected).toBeGreaterThan(5);
+  });
+
+  it('keeps reaction counters in step with reaction records', async () => {
+    const target = { targetType: 'VIDEO', targetId: `ep_fault_${randomUUID().slice(0, 8)}` };
+    const tokens = await Promise.all(
+      Array.from(
+        { length: 12 },
+        async () => (await issueAccessToken(`acc_f_${randomUUID()}`, new Date())).token,
+      ),
+    );
+    const faults = injectDynamoFaults(0.3, 5);
+    stop = faults.remove;
+    const outcome: number[] = [];
+    for (const token of tokens)
+      outcome.push((await api.post('/v3/reactions', { token, body: { ...target, emoji: '🔥' } })).status);
+    faults.remove();
+    expect(outcome.every((s) => s === 201 || s === 503)).toBe(true);
+    // Each account now reports whether its reaction exists; the counter must equal that number.
+    let present = 0;
+    for (const token of tokens) {
+      const mine = await api.get(`/v3/reactions/summary/${target.targetType}/${target.targetId}`, { token });
+      if (mine.body.data.userReactions.includes('🔥')) present++;
+    }
+    const summary = await api.get(`/v3/reactions/summary/${target.targetType}/${target.targetId}`, {
+      token: tokens[0],
+    });
+    expect(summary.body.data.summary).toEqual(present > 0 ? [{ emoji: '🔥', count: present }] : []);
+  });
+});

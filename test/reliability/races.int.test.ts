@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { issueAccessToken } from '../../shared/identity/access-token.ts';
+import { generateCatalog } from '../../shared/seed/generate.ts';
+import { type TestApi, testApi } from '../support/api.ts';
+
+const ROUNDS = 5;
+let api: TestApi;
+let live: { id: string; channel: string };
+beforeAll(async () => {
+  api = await testApi();
+  const c = generateCatalog({ now: api.seededAt, seed: 42 }).creators.find(
+    (x) => x.live && !x.channel.requires_subscription,
+  )!;
+  live = { id: c.id, channel: c.channel.channel_id };
+});
+const viewer = async () => (await issueAccessToken(`acc_race_${randomUUID()}`, new Date())).token;
+
+describe(`races, ${ROUNDS} rounds each`, () => {
+  it('sign-ups on one handle and one email: exactly one wins', async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const handle = `rh_${randomUUID().slice(0, 8)}`;
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          api.post('/onboarding/account/create', {
+            headers: { 'x-forwarded-for': `10.6.${round}.${i}` },
+            body: {
+              email: `r${round}.${i}.${randomUUID().slice(0, 6)}@example.com`,
+              password: 'correct-horse-1',
+              creator_name: 'R',
+              handle,
+              agreed_to_terms: true,
+            },
+          }),
+        ),
+      );
+      expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+    }
+  });
+
+  it('identical reactions: counted once', async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const token = await viewer();
+      const t = { targetType: 'POST', targetId: `post_${randomUUID().slice(0, 8)}`, emoji: '👏' };
+      await Promise.all(Array.from({ length: 20 }, () => api.post('/v3/reactions', { token, body: t })));
+      expect(
+        (await api.get(`/v3/reactions/summary/POST/${t.targetId}`, { token })).body.data.summary,
+      ).toEqual([{ emoji: '👏', count: 1 }]);
+    }
+  });
+
+  it('watch opens at the limit: exactly 3', async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const token = await viewer();
+      const results = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          api.post(`/creators/${live.id}/channel/live/watch`, {
+            token,
+            body: { channel_id: live.channel, device_type: 'web' },
+          }),
+        ),
+      );
+      expect(results.filter((r) => r.status === 200)).toHaveLength(3);
+    }
+  });
+
+  it('heartbeat racing DELETE never revives an ended session', async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const token = await viewer();
+      const sid = (
+        await api.post(`/creators/${live.id}/channel/live/watch`, {
+          token,
+          body: { channel_id: live.channel, device_type: 'ios' },
+        })
+      ).body.data.session.session_id;
+      const base = `/creators/${live.id}/channel/live`;
+      await Promise.all([
+        ...Array.from({ length: 5 }, () => api.get(`${base}/heartbeat?session_id=${sid}`, { token })),
+        api.delete(`${base}/watch?session_id=${sid}`, { token }),
+      ]);
+      const after = await api.get(`${base}/heartbeat?session_id=${sid}`, { token });
+      expect(after.body.data.session_valid).toBe(false);
+    }
+  });
+
+  it('parallel follow and unfollow: no error, and the final state matches a last write', async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const token = await viewer();
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          i % 2
+            ? api.delete(`/creators/${live.id}/follow`, { token })
+            : api.post(`/creators/${live.id}/follow`, { token }),
+        ),
+      );
+      expect(results.every((r) => r.status === 200)).toBe(true);
+      const state = (await api.get(`/creators/${live.id}`, { token })).body.data[0].user_state.is_following;
+      expect(typeof state).toBe('boolean');
+      const settle = await api.post(`/creators/${live.id}/follow`, { token });
+      expect(settle.body.data.is_following).toBe(true);
+      expect((await api.get(`/creators/${live.id}`, { token })).body.data[0].user_state.is_following).toBe(
+        true,
+      );
+    }
+  });
+});
