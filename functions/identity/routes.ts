@@ -2,7 +2,13 @@ import type { RouteRow } from '../../shared/http/route.ts';
 
 const onboarding = { tag: 'Onboarding' } as const;
 const auth = { tag: 'Auth' } as const;
-const perIp = (limit: number) => ({ limit, windowSeconds: 60, by: 'ip' }) as const;
+/**
+ * Two guards on the abusable routes: a per-client budget counted in the table (429 `rate_limit`
+ * with Retry-After), and an API Gateway cap on the route as a whole (requests per second, burst)
+ * that sheds a flood from many addresses before it reaches Lambda.
+ */
+const guard = (limit: number, rate: number) =>
+  ({ rateLimit: { limit, windowSeconds: 60, by: 'ip' }, throttle: { rate, burst: rate * 2 } }) as const;
 
 export const identityRoutes: RouteRow[] = [
   {
@@ -13,7 +19,7 @@ export const identityRoutes: RouteRow[] = [
     auth: 'none',
     table: 'write',
     needs: ['token-signer'],
-    rateLimit: perIp(10),
+    ...guard(10, 10),
     summary: 'Step 1: create a creator account with email and password',
   },
   {
@@ -24,7 +30,7 @@ export const identityRoutes: RouteRow[] = [
     auth: 'none',
     table: 'write',
     needs: ['token-signer'],
-    rateLimit: perIp(20),
+    ...guard(20, 10),
     summary: 'Step 1: sign up or sign in with a Google ID token',
   },
   {
@@ -43,7 +49,7 @@ export const identityRoutes: RouteRow[] = [
     handler: 'identity/check-handle',
     auth: 'none',
     table: 'write',
-    rateLimit: perIp(60),
+    ...guard(60, 50),
     summary: 'Is a handle available? With available suggestions when not',
   },
   {
@@ -53,7 +59,7 @@ export const identityRoutes: RouteRow[] = [
     handler: 'identity/check-email',
     auth: 'none',
     table: 'write',
-    rateLimit: perIp(30),
+    ...guard(30, 20),
     summary: 'Is an email available?',
   },
   {
@@ -100,7 +106,7 @@ export const identityRoutes: RouteRow[] = [
     auth: 'none',
     table: 'write',
     needs: ['token-signer'],
-    rateLimit: perIp(10),
+    ...guard(10, 20),
     summary: 'Sign in with email and password',
   },
   {
@@ -111,7 +117,7 @@ export const identityRoutes: RouteRow[] = [
     auth: 'none',
     table: 'write',
     needs: ['token-signer'],
-    rateLimit: perIp(30),
+    ...guard(30, 50),
     summary: 'Exchange a refresh token for a new token pair (rotation, reuse detection)',
   },
   {

@@ -4,6 +4,8 @@ const tag = 'Reactions';
 const envelope = 'reactions';
 /** Reacting is cheap to abuse: 60 changes a minute per account. */
 const rateLimit = { limit: 60, windowSeconds: 60, by: 'account' } as const;
+/** And at most 100 changes a second across all accounts (API Gateway, before Lambda). */
+const throttle = { rate: 100, burst: 200 } as const;
 
 export const reactionRoutes: RouteRow[] = [
   {
@@ -11,6 +13,7 @@ export const reactionRoutes: RouteRow[] = [
     path: '/v3/reactions',
     handler: 'reactions/add-reaction',
     rateLimit,
+    throttle,
     auth: 'required',
     table: 'write',
     envelope,
@@ -22,6 +25,7 @@ export const reactionRoutes: RouteRow[] = [
     path: '/v3/reactions',
     handler: 'reactions/remove-reaction',
     rateLimit,
+    throttle,
     auth: 'required',
     table: 'write',
     envelope,

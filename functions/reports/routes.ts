@@ -3,6 +3,8 @@ import type { RouteRow } from '../../shared/http/route.ts';
 const tag = 'Reports';
 /** Reports feed a human moderation queue: 30 an hour per account is plenty for honest use. */
 const rateLimit = { limit: 30, windowSeconds: 3600, by: 'account' } as const;
+/** And at most 5 a second across all accounts (API Gateway, before Lambda). */
+const throttle = { rate: 5, burst: 10 } as const;
 
 export const reportRoutes: RouteRow[] = [
   {
@@ -12,6 +14,7 @@ export const reportRoutes: RouteRow[] = [
     auth: 'required',
     table: 'write',
     rateLimit,
+    throttle,
     tag,
     summary: 'Report a video or show for moderation (one report per user per target)',
   },

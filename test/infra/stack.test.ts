@@ -320,6 +320,23 @@ describe('throttling', () => {
   });
 });
 
+describe('throttling of the real route table', () => {
+  it('caps every row that asks for it, by its route key', () => {
+    const { template } = synthStack(routes);
+    const stage = Object.values(template.findResources('AWS::ApiGatewayV2::Stage'))[0] as any;
+    const expected = Object.fromEntries(
+      routes
+        .filter((r) => r.throttle)
+        .map((r) => [
+          routeKey(r),
+          { ThrottlingRateLimit: r.throttle!.rate, ThrottlingBurstLimit: r.throttle!.burst },
+        ]),
+    );
+    expect(Object.keys(expected).length).toBeGreaterThanOrEqual(8);
+    expect(stage.Properties.RouteSettings).toEqual(expected);
+  });
+});
+
 describe('stage settings', () => {
   const tableOf = (template: Template) =>
     Object.values(template.findResources('AWS::DynamoDB::Table'))[0] as Resource;

@@ -38,6 +38,23 @@ describe('the route table', () => {
     for (const row of routes.filter((r) => r.rateLimit)) expect(row.table, routeKey(row)).toBe('write');
   });
 
+  it('caps every rate-limited row at API Gateway too (a flood from many addresses stops before Lambda)', () => {
+    const limited = routes.filter((r) => r.rateLimit);
+    expect(limited.map(routeKey)).toEqual(
+      expect.arrayContaining([
+        'POST /onboarding/account/create',
+        'POST /auth/login',
+        'GET /onboarding/account/check-email',
+        'GET /onboarding/account/check-handle',
+        'POST /v3/reactions',
+      ]),
+    );
+    for (const row of limited) {
+      expect(row.throttle, routeKey(row)).toBeDefined();
+      expect(row.throttle!.burst, routeKey(row)).toBeGreaterThanOrEqual(row.throttle!.rate);
+    }
+  });
+
   it('gives every row a summary and a tag for the API reference', () => {
     for (const row of routes) {
       expect(row.summary.length, routeKey(row)).toBeGreaterThan(5);
