@@ -12,6 +12,7 @@ import {
   HttpError,
   PayloadTooLargeError,
   ServiceUnavailableError,
+  TooManyRequestsError,
   UnauthorizedError,
   UnsupportedMediaTypeError,
   ValidationError,
@@ -116,7 +117,9 @@ const errorBody = (route: RouteRow | undefined, error: HttpError, requestId: str
     return { success: false, error: { code: error.code, message: error.message, ...details }, requestId };
   }
   if (error instanceof ValidationError) return { status: 'error', code: 422, errors: error.errors };
-  return { status: 'error', code: error.status, message: error.message };
+  // Two different 429s: `rate_limit` (wait for Retry-After) or `concurrent_streams` (end a session).
+  const reason = error instanceof TooManyRequestsError ? { reason: error.kind } : {};
+  return { status: 'error', code: error.status, message: error.message, ...reason };
 };
 
 /** The error response for a request that never reached a handler or failed inside one. */

@@ -45,6 +45,11 @@ const COMPONENTS = {
             { type: 'object', properties: { code: { const: 'INTERNAL' }, message: { type: 'string' } } },
           ],
         },
+        reason: {
+          enum: ['rate_limit', 'concurrent_streams'],
+          description:
+            'On 429 only: `rate_limit` (wait for Retry-After) or `concurrent_streams` (end another watch session first)',
+        },
       },
     },
     ValidationError: {

@@ -1,0 +1,291 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { routes } from '../../functions/routes.ts';
+import {
+  issueAccessToken,
+  signJwt,
+  TOKEN_AUDIENCE,
+  TOKEN_ISSUER,
+} from '../../shared/identity/access-token.ts';
+import { routeKey } from '../../shared/http/route.ts';
+import { generateCatalog } from '../../shared/seed/generate.ts';
+import { type ApiResponse, type TestApi, testApi } from '../support/api.ts';
+
+/**
+ * Abuse and access control, driven by the route table so a new route cannot slip past:
+ * the token matrix on every route that reads a token, object ownership (BOLA) on every
+ * authenticated route, and the rate limits on every rate-limited route.
+ */
+let api: TestApi;
+let live: { id: string; channel: string };
+beforeAll(async () => {
+  api = await testApi();
+  const c = generateCatalog({ now: api.seededAt, seed: 42 }).creators.find(
+    (x) => x.live && !x.channel.requires_subscription,
+  )!;
+  live = { id: c.id, channel: c.channel.channel_id };
+});
+
+const account = () => `acc_abuse_${randomUUID()}`;
+const viewer = async () => (await issueAccessToken(account(), new Date())).token;
+const address = () => `198.18.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+/** A concrete path for a route: path parameters filled with a real live creator. */
+const concrete = (path: string) =>
+  path.replace('{id}', live.id).replace('{targetType}', 'VIDEO').replace('{targetId}', 'ep_abuse');
+
+const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+const claims = (over: Record<string, unknown> = {}) => {
+  const iat = Math.floor(Date.now() / 1000);
+  return {
+    iss: TOKEN_ISSUER,
+    aud: TOKEN_AUDIENCE,
+    sub: account(),
+    iat,
+    exp: iat + 600,
+    token_use: 'access',
+    ...over,
+  };
+};
+
+describe('the token matrix on every route that reads a bearer token', () => {
+  const authenticated = routes.filter((r) => r.auth !== 'none' && r.path !== '$default');
+
+  it('answers 401 with the route envelope for each bad credential, before any other check', async () => {
+    const good = await viewer();
+    const [header, , signature] = good.split('.');
+    const bad: Record<string, string | undefined> = {
+      malformed: 'Bearer not-a-jwt',
+      'wrong scheme': `Basic ${good}`,
+      tampered: `Bearer ${header}.${b64(claims({ sub: 'acc_demo_viewer' }))}.${signature}`,
+      'alg none': `Bearer ${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims())}.`,
+      expired: `Bearer ${await signJwt(claims({ iat: 1_000, exp: 2_000 }))}`,
+      'other issuer': `Bearer ${await signJwt(claims({ iss: 'https://evil.example.com' }))}`,
+      'other audience': `Bearer ${await signJwt(claims({ aud: 'someone-else' }))}`,
+      'refresh token as access token': `Bearer ${await signJwt(claims({ token_use: 'refresh' }))}`,
+    };
+    let requests = 0;
+    for (const row of authenticated) {
+      const cases = row.auth === 'required' ? { ...bad, missing: undefined } : bad;
+      for (const [name, authorization] of Object.entries(cases)) {
+        const res = await api.request(row.method, concrete(row.path), {
+          headers: authorization === undefined ? {} : { authorization },
+          body: row.method === 'GET' ? undefined : {},
+        });
+        requests++;
+        expect(res.status, `${routeKey(row)} with ${name}`).toBe(401);
+        if (row.envelope === 'reactions')
+          expect(res.body).toMatchObject({ success: false, error: { code: 'UNAUTHORIZED' } });
+        else expect(res.body).toMatchObject({ status: 'error', code: 401, message: expect.any(String) });
+      }
+    }
+    expect(requests).toBeGreaterThan(authenticated.length * 8);
+  });
+});
+
+/**
+ * Every authenticated route, and why another account cannot reach someone else's object
+ * through it. `owned`: the route names an object an account owns (tested below);
+ * `caller`: the route acts only on the caller's own records (the id comes from the token).
+ */
+const OWNERSHIP: Record<string, 'owned' | `caller: ${string}`> = {
+  'GET /home': 'caller: personal sections read the caller only',
+  'GET /creators/{id}': 'caller: user_state is the caller’s follow/subscription',
+  'GET /tv/v3/creators/{id}': 'caller: user_state is the caller’s',
+  'GET /tv/v3/shows/{id}': 'caller: locks follow the caller’s entitlements',
+  'GET /creators/{id}/channel/live': 'caller: user_state is the caller’s',
+  'GET /creators/{id}/channel/live/stream': 'caller: the playback token is bound to the caller',
+  'GET /creators/{id}/channel/live/qualities': 'owned',
+  'POST /creators/{id}/channel/live/watch': 'caller: opens a session for the caller',
+  'PATCH /creators/{id}/channel/live/watch': 'owned',
+  'DELETE /creators/{id}/channel/live/watch': 'owned',
+  'GET /creators/{id}/channel/live/heartbeat': 'owned',
+  'GET /creators/{id}/channel/ondemand': 'caller: locks follow the caller’s entitlements',
+  'POST /creators/{id}/follow': 'caller: the caller’s follow record',
+  'DELETE /creators/{id}/follow': 'caller: the caller’s follow record',
+  'POST /creators/{id}/subscription': 'caller: the caller’s subscription record',
+  'DELETE /creators/{id}/subscription': 'caller: cancels the caller’s own record (tested below)',
+  'PUT /onboarding/account/handle': 'caller: the caller’s account',
+  'POST /onboarding/category': 'caller: the caller’s account',
+  'POST /onboarding/social/connect': 'caller: the caller’s account',
+  'POST /auth/logout': 'owned',
+  'POST /v3/reactions': 'caller: a reaction is keyed by the caller',
+  'DELETE /v3/reactions': 'caller: removes the caller’s own reaction, idempotent (tested below)',
+  'GET /v3/reactions/summary/{targetType}/{targetId}': 'owned',
+  'POST /reports': 'caller: a report is keyed by the caller',
+  'GET /me/continue-watching': 'owned',
+  ...Object.fromEntries(
+    routes
+      .filter((r) => r.path.startsWith('/analytics/'))
+      .map((r) => [
+        routeKey(r),
+        'caller: write-only telemetry; the account recorded is the token’s, never read back',
+      ]),
+  ),
+};
+
+describe('object ownership (BOLA) on every authenticated route', () => {
+  it('classifies every authenticated route', () => {
+    const authenticated = routes.filter((r) => r.auth !== 'none' && r.path !== '$default').map(routeKey);
+    expect(Object.keys(OWNERSHIP).sort()).toEqual(authenticated.sort());
+  });
+
+  it('watch sessions: another account gets 404 on heartbeat, PATCH, DELETE and qualities; the owner’s session is untouched', async () => {
+    const owner = await viewer();
+    const other = await viewer();
+    const base = `/creators/${live.id}/channel/live`;
+    const opened = await api.post(`${base}/watch`, {
+      token: owner,
+      body: { channel_id: live.channel, device_type: 'web', quality: '720p' },
+    });
+    const sid = opened.body.data.session.session_id;
+    const attempts: ApiResponse[] = [
+      await api.get(`${base}/heartbeat?session_id=${sid}`, { token: other }),
+      await api.patch(`${base}/watch`, { token: other, body: { session_id: sid, quality: '360p' } }),
+      await api.delete(`${base}/watch?session_id=${sid}`, { token: other }),
+      await api.get(`${base}/qualities?session_id=${sid}`, { token: other }),
+    ];
+    expect(attempts.map((r) => r.status)).toEqual([404, 404, 404, 404]);
+    const qualities = await api.get(`${base}/qualities?session_id=${sid}`, { token: owner });
+    expect(qualities.status).toBe(200);
+    expect(JSON.stringify(qualities.body.data)).toContain('720p');
+    const beat = await api.get(`${base}/heartbeat?session_id=${sid}`, { token: owner });
+    expect(beat.body.data.session_valid).toBe(true);
+  });
+
+  it('reactions: another account cannot remove a reaction (its DELETE is a no-op on its own record) nor see whose it is', async () => {
+    const owner = await viewer();
+    const other = await viewer();
+    const target = { targetType: 'VIDEO', targetId: `ep_bola_${randomUUID().slice(0, 8)}` };
+    expect((await api.post('/v3/reactions', { token: owner, body: { ...target, emoji: '🔥' } })).status).toBe(
+      201,
+    );
+    const removal = await api.delete('/v3/reactions', { token: other, body: { ...target, emoji: '🔥' } });
+    expect(removal.status).toBe(204);
+    const seenByOther = await api.get(`/v3/reactions/summary/${target.targetType}/${target.targetId}`, {
+      token: other,
+    });
+    expect(seenByOther.body.data).toMatchObject({ summary: [{ emoji: '🔥', count: 1 }], userReactions: [] });
+    const seenByOwner = await api.get(`/v3/reactions/summary/${target.targetType}/${target.targetId}`, {
+      token: owner,
+    });
+    expect(seenByOwner.body.data.userReactions).toEqual(['🔥']);
+  });
+
+  it('logout: another account cannot revoke someone’s refresh token', async () => {
+    const id = randomUUID().replace(/-/g, '').slice(0, 10);
+    const created = await api.post('/onboarding/account/create', {
+      headers: { 'x-forwarded-for': address() },
+      body: {
+        email: `bola.${id}@example.com`,
+        password: 'correct-horse-1',
+        creator_name: 'B',
+        handle: `bola_${id}`,
+        agreed_to_terms: true,
+      },
+    });
+    const { refresh_token } = created.body.data;
+    const out = await api.post('/auth/logout', { token: await viewer(), body: { refresh_token } });
+    // 204 either way: the answer must not tell whether a token belongs to someone else.
+    expect(out.status).toBe(204);
+    const refreshed = await api.post('/auth/refresh', {
+      headers: { 'x-forwarded-for': address() },
+      body: { refresh_token },
+    });
+    expect(refreshed.status).toBe(200);
+  });
+
+  it('subscriptions and continue-watching: each account sees and cancels only its own', async () => {
+    const owner = await viewer();
+    const other = await viewer();
+    expect((await api.post(`/creators/${live.id}/subscription`, { token: owner })).status).toBeLessThan(300);
+    const cancel = await api.delete(`/creators/${live.id}/subscription`, { token: other });
+    expect(cancel.status).toBe(200);
+    expect(cancel.body.data.user_subscription.is_subscribed).toBe(false);
+    const detail = await api.get(`/creators/${live.id}`, { token: owner });
+    expect(detail.body.data[0].user_state.is_subscribed).toBe(true);
+    // A heartbeat from the owner records a playhead; the other account's list stays empty.
+    const episode = generateCatalog({ now: api.seededAt, seed: 42 }).episodes.find(
+      (e) => e.duration_seconds > 1200,
+    )!;
+    const beat = (token: string, session_id: string) =>
+      api.post('/analytics/video/session/heartbeat', {
+        token,
+        body: {
+          event_id: randomUUID(),
+          session_id,
+          content_id: episode.id,
+          device_type: 'web',
+          client_ts: new Date().toISOString(),
+          position_seconds: 300,
+          playing_seconds: 30,
+        },
+      });
+    const session = randomUUID();
+    expect((await beat(owner, session)).status).toBe(200);
+    const mine = await api.get('/me/continue-watching', { token: owner });
+    expect(mine.body.data.items.map((i: { content_id: string }) => i.content_id)).toEqual([episode.id]);
+    const theirs = await api.get('/me/continue-watching', { token: other });
+    expect(theirs.status).toBe(200);
+    expect(theirs.body.data.items).toEqual([]);
+  });
+});
+
+describe('rate limits on every rate-limited route', () => {
+  const limited = routes.filter((r) => r.rateLimit);
+
+  it('answer 429 reason rate_limit with Retry-After and RateLimit headers once a client spends its budget', async () => {
+    for (const row of limited) {
+      const rule = row.rateLimit!;
+      const headers = { 'x-forwarded-for': address() };
+      const token = row.auth === 'none' ? undefined : await viewer();
+      const send = () =>
+        api.request(row.method, concrete(row.path), {
+          headers,
+          token,
+          // An invalid body or query: still counted (the budget is spent before validation).
+          body: row.method === 'GET' ? undefined : {},
+        });
+      const within: number[] = [];
+      for (let i = 0; i < rule.limit; i++) within.push((await send()).status);
+      expect(
+        within.filter((s) => s === 429),
+        routeKey(row),
+      ).toEqual([]);
+      const over = await send();
+      expect(over.status, routeKey(row)).toBe(429);
+      if (row.envelope === 'reactions') {
+        expect(over.body).toMatchObject({ success: false, error: { code: 'RATE_LIMITED' } });
+      } else {
+        expect(over.body).toMatchObject({ status: 'error', code: 429, reason: 'rate_limit' });
+      }
+      expect(Number(over.headers.get('retry-after')), routeKey(row)).toBeGreaterThan(0);
+      expect(Number(over.headers.get('retry-after'))).toBeLessThanOrEqual(rule.windowSeconds);
+      expect(over.headers.get('ratelimit')).toMatch(
+        new RegExp(`^limit=${rule.limit}, remaining=0, reset=\\d+$`),
+      );
+      expect(over.headers.get('ratelimit-policy')).toBe(`${rule.limit};w=${rule.windowSeconds}`);
+      // The budget is per client: another client is not affected.
+      const fresh = await api.request(row.method, concrete(row.path), {
+        headers: { 'x-forwarded-for': address() },
+        token: row.auth === 'none' ? undefined : await viewer(),
+        body: row.method === 'GET' ? undefined : {},
+      });
+      expect(fresh.status, routeKey(row)).not.toBe(429);
+    }
+  });
+
+  it('the concurrent-stream 429 says concurrent_streams and carries no rate-limit headers', async () => {
+    const token = await viewer();
+    const open = () =>
+      api.post(`/creators/${live.id}/channel/live/watch`, {
+        token,
+        body: { channel_id: live.channel, device_type: 'roku' },
+      });
+    for (let i = 0; i < 3; i++) expect((await open()).status).toBe(200);
+    const fourth = await open();
+    expect(fourth.status).toBe(429);
+    expect(fourth.body).toMatchObject({ status: 'error', code: 429, reason: 'concurrent_streams' });
+    expect(fourth.headers.get('retry-after')).toBeNull();
+    expect(fourth.headers.get('ratelimit')).toBeNull();
+  });
+});
