@@ -119,6 +119,12 @@ export const fileSink = (dir: () => string): Sink => ({
 });
 
 let sink: Sink | undefined;
+
+/** Replaces this container's sink (tests inject a faulty Firehose); `undefined` restores the default. */
+export const useSink = (replacement: Sink | undefined): void => {
+  sink = replacement;
+};
+
 /** The sink for this environment, created on first use (the Firehose client only when needed). */
 export const getSink = async (): Promise<Sink> => {
   if (sink) return sink;

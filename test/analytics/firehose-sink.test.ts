@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type AnalyticsRecord,
-  chunkForFirehose,
-  type FirehoseLike,
-  firehoseSink,
-} from '../../shared/analytics/sink.ts';
+import { type AnalyticsRecord, chunkForFirehose, firehoseSink } from '../../shared/analytics/sink.ts';
+import { faultyFirehose } from '../support/faults.ts';
 
 const record = (i: number, pad = 0): AnalyticsRecord => ({
   event_id: `e${i}`,
@@ -17,46 +13,24 @@ const record = (i: number, pad = 0): AnalyticsRecord => ({
   pad: 'x'.repeat(pad),
 });
 
-/** A Firehose stand-in that fails a fraction of records per call (seeded), and remembers what it stored. */
-const flakyFirehose = (failRate: number, seed = 7) => {
-  let state = seed;
-  const random = () => {
-    state = (state * 1103515245 + 12345) % 2 ** 31;
-    return state / 2 ** 31;
-  };
-  const stored: string[] = [];
-  let calls = 0;
-  const client: FirehoseLike = {
-    putRecordBatch: async ({ Records }) => {
-      calls++;
-      expect(Records.length).toBeLessThanOrEqual(500);
-      expect(Records.reduce((n, r) => n + r.Data.length, 0)).toBeLessThanOrEqual(4 * 1024 * 1024);
-      const responses = Records.map((r) => {
-        if (random() < failRate) return { ErrorCode: 'ServiceUnavailableException' };
-        stored.push(JSON.parse(Buffer.from(r.Data).toString()).event_id);
-        return { RecordId: 'ok' };
-      });
-      return { FailedPutCount: responses.filter((r) => r.ErrorCode).length, RequestResponses: responses };
-    },
-  };
-  return { client, stored, calls: () => calls };
-};
-
 describe('Firehose sink', () => {
   it('delivers every accepted event exactly once when a fraction of records fail', async () => {
-    const { client, stored, calls } = flakyFirehose(0.3);
+    const { client, stored, stats } = faultyFirehose({ recordFailRate: 0.3 });
     const sink = firehoseSink(client, 'stream', { attempts: 12, sleep: async () => {} });
     const records = Array.from({ length: 1234 }, (_, i) => record(i));
     await sink.put(records);
     expect(stored.length).toBe(1234);
     expect(new Set(stored).size).toBe(1234);
-    expect(calls()).toBeGreaterThan(3);
+    expect(stats.calls).toBeGreaterThan(3);
+    expect(stats.largestBatch).toBeLessThanOrEqual(500);
+    expect(stats.largestBytes).toBeLessThanOrEqual(4 * 1024 * 1024);
   });
 
   it('answers 503 rather than dropping records that keep failing', async () => {
-    const { client } = flakyFirehose(1);
+    const { client, stats } = faultyFirehose({ recordFailRate: 1 });
     const sink = firehoseSink(client, 'stream', { attempts: 3, sleep: async () => {} });
     await expect(sink.put([record(1)])).rejects.toMatchObject({ status: 503 });
+    expect(stats.calls).toBe(3);
   });
 
   it('chunks within 500 records and 4 MiB per call', () => {

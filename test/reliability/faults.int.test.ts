@@ -4,7 +4,8 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../shared/db/client.ts';
 import { tableName } from '../../shared/db/table.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
-import { injectDynamoFaults } from '../support/faults.ts';
+import { firehoseSink, useSink } from '../../shared/analytics/sink.ts';
+import { faultyFirehose, injectDynamoFaults } from '../support/faults.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 
 let api: TestApi;
@@ -12,7 +13,10 @@ let stop: (() => void) | undefined;
 beforeAll(async () => {
   api = await testApi();
 });
-afterEach(() => stop?.());
+afterEach(() => {
+  stop?.();
+  useSink(undefined);
+});
 
 const exists = async (PK: string, SK: string) =>
   Boolean(
@@ -83,5 +87,62 @@ describe('DynamoDB faults (30% of calls throttled, 5xx or timing out)', () => {
       token: tokens[0],
     });
     expect(summary.body.data.summary).toEqual(present > 0 ? [{ emoji: '🔥', count: present }] : []);
+    console.info(
+      `reaction faults: ${faults.stats.injected} injected into ${outcome.length} reactions; ${outcome.filter((s) => s === 503).length} answered 503; counter ${present} = records ${present}`,
+    );
+    expect(faults.stats.injected).toBeGreaterThan(0);
+  });
+});
+
+describe('Firehose faults (20% of calls throttled, 5xx or timing out; 20% of records failing alone)', () => {
+  it('delivers every accepted event; a batch answered 503 is resent by the client; retries are bounded', async () => {
+    const firehose = faultyFirehose({ callFailRate: 0.2, recordFailRate: 0.2, seed: 3 });
+    const ATTEMPTS = 5;
+    useSink(firehoseSink(firehose.client, 'test-stream', { attempts: ATTEMPTS, baseDelayMs: 2 }));
+    const session_id = randomUUID();
+    const batches = Array.from({ length: 30 }, (_, b) =>
+      Array.from({ length: 50 }, (_, i) => ({
+        event_id: randomUUID(),
+        session_id,
+        content_id: 'ep_fault',
+        device_type: 'web',
+        client_ts: new Date(Date.now() + b * 1000 + i).toISOString(),
+        type: 'playing',
+        position_seconds: b * 10 + i,
+      })),
+    );
+    const accepted = new Set<string>();
+    let unavailable = 0;
+    let requests = 0;
+    for (const events of batches) {
+      // A client resends a batch answered 503 until it is accepted (event_id de-duplicates).
+      for (let tries = 0; ; tries++) {
+        const callsBefore = firehose.stats.calls;
+        const res = await api.post('/analytics/video/events', { body: { events } });
+        requests++;
+        expect(firehose.stats.calls - callsBefore).toBeLessThanOrEqual(ATTEMPTS);
+        if (res.status === 200) {
+          for (const e of events) accepted.add(e.event_id);
+          break;
+        }
+        expect(res.status).toBe(503);
+        expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+        unavailable++;
+        expect(tries).toBeLessThan(10);
+      }
+    }
+    const stored = new Set(firehose.stored);
+    const lost = [...accepted].filter((id) => !stored.has(id));
+    const duplicates = firehose.stored.length - stored.size;
+    console.info(
+      `firehose faults: ${firehose.stats.failedCalls} calls and ${firehose.stats.failedRecords} records failed over ${requests} requests; ${unavailable} answered 503; ${accepted.size} events accepted, ${lost.length} lost, ${duplicates} stored twice (client resends after 503 only)`,
+    );
+    expect(lost).toEqual([]);
+    expect(accepted.size).toBe(1500);
+    expect(firehose.stats.failedCalls + firehose.stats.failedRecords).toBeGreaterThan(100);
+    // Our side never sends a record Firehose accepted again within one request; duplicates can only
+    // come from a client's resend of a batch answered 503, and are bounded by those batches.
+    expect(duplicates).toBeLessThanOrEqual(unavailable * 50);
+    if (unavailable === 0) expect(duplicates).toBe(0);
   });
 });

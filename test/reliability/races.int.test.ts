@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { generateCatalog } from '../../shared/seed/generate.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 
 const ROUNDS = 5;
+/** Parallel requests fired per race, counted for the figures line printed at the end. */
+const fired: Record<string, number> = {};
 let api: TestApi;
 let live: { id: string; channel: string };
 beforeAll(async () => {
@@ -14,12 +16,17 @@ beforeAll(async () => {
   )!;
   live = { id: c.id, channel: c.channel.channel_id };
 });
+afterAll(() => {
+  const total = Object.values(fired).reduce((a, b) => a + b, 0);
+  console.info(`races: ${Object.keys(fired).length} races x ${ROUNDS} rounds, ${total} parallel requests`);
+});
 const viewer = async () => (await issueAccessToken(`acc_race_${randomUUID()}`, new Date())).token;
 
 describe(`races, ${ROUNDS} rounds each`, () => {
   it('sign-ups on one handle and one email: exactly one wins', async () => {
     for (let round = 0; round < ROUNDS; round++) {
       const handle = `rh_${randomUUID().slice(0, 8)}`;
+      fired.signUp = (fired.signUp ?? 0) + 20;
       const results = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
           api.post('/onboarding/account/create', {
@@ -42,6 +49,7 @@ describe(`races, ${ROUNDS} rounds each`, () => {
     for (let round = 0; round < ROUNDS; round++) {
       const token = await viewer();
       const t = { targetType: 'POST', targetId: `post_${randomUUID().slice(0, 8)}`, emoji: '👏' };
+      fired.reactions = (fired.reactions ?? 0) + 20;
       await Promise.all(Array.from({ length: 20 }, () => api.post('/v3/reactions', { token, body: t })));
       expect(
         (await api.get(`/v3/reactions/summary/POST/${t.targetId}`, { token })).body.data.summary,
@@ -52,6 +60,7 @@ describe(`races, ${ROUNDS} rounds each`, () => {
   it('watch opens at the limit: exactly 3', async () => {
     for (let round = 0; round < ROUNDS; round++) {
       const token = await viewer();
+      fired.watchOpens = (fired.watchOpens ?? 0) + 10;
       const results = await Promise.all(
         Array.from({ length: 10 }, () =>
           api.post(`/creators/${live.id}/channel/live/watch`, {
@@ -74,6 +83,7 @@ describe(`races, ${ROUNDS} rounds each`, () => {
         })
       ).body.data.session.session_id;
       const base = `/creators/${live.id}/channel/live`;
+      fired.heartbeatVsDelete = (fired.heartbeatVsDelete ?? 0) + 6;
       await Promise.all([
         ...Array.from({ length: 5 }, () => api.get(`${base}/heartbeat?session_id=${sid}`, { token })),
         api.delete(`${base}/watch?session_id=${sid}`, { token }),
@@ -86,6 +96,7 @@ describe(`races, ${ROUNDS} rounds each`, () => {
   it('parallel follow and unfollow: no error, and the final state matches a last write', async () => {
     for (let round = 0; round < ROUNDS; round++) {
       const token = await viewer();
+      fired.followUnfollow = (fired.followUnfollow ?? 0) + 10;
       const results = await Promise.all(
         Array.from({ length: 10 }, (_, i) =>
           i % 2
