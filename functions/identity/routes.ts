@@ -40,7 +40,7 @@ export const identityRoutes: RouteRow[] = [
     handler: 'identity/add-handle',
     auth: 'required',
     table: 'write',
-    summary: 'Add a handle to an account created through Google without one',
+    summary: "Set or change the caller's handle (e.g. replace the one typed at Google sign-in)",
   },
   {
     ...onboarding,

@@ -3,7 +3,7 @@ import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dy
 import { batchGet } from '../db/batch.ts';
 import { db } from '../db/client.ts';
 import { tableName } from '../db/table.ts';
-import { ConflictError } from '../http/errors.ts';
+import { ConflictError, NotFoundError } from '../http/errors.ts';
 
 /**
  * Accounts and their uniqueness markers (see docs/data-model.md, Identity):
@@ -74,31 +74,51 @@ export const createAccount = async (account: Account): Promise<void> => {
   }
 };
 
-/** Sets the handle of an account that has none yet (Google sign-up), taking the marker atomically. */
-export const claimHandle = async (accountId: string, handle: string): Promise<void> => {
+/**
+ * Sets or changes an account's handle in one transaction: the account's handle moves from the
+ * value just read (condition: unchanged since), the new handle's marker is taken
+ * (attribute_not_exists) and the old one released. 409 when another account holds the handle.
+ * A change of letter case only keeps the marker (handles are unique case-insensitively).
+ */
+export const setHandle = async (accountId: string, handle: string): Promise<void> => {
+  const current = await getAccount(accountId);
+  if (!current) throw new NotFoundError('Account not found');
+  const previous = current.handle;
+  const sameMarker = previous?.toLowerCase() === handle.toLowerCase();
+  const accountUpdate = {
+    Update: {
+      TableName: tableName(),
+      Key: accountKey(accountId),
+      UpdateExpression: 'SET handle = :handle',
+      ConditionExpression: previous
+        ? 'handle = :previous'
+        : 'attribute_exists(PK) AND (attribute_not_exists(handle) OR attribute_type(handle, :null))',
+      ExpressionAttributeValues: previous
+        ? { ':handle': handle, ':previous': previous }
+        : { ':handle': handle, ':null': 'NULL' },
+    },
+  };
+  const release = previous
+    ? {
+        Delete: {
+          TableName: tableName(),
+          Key: handleKey(previous),
+          ConditionExpression: 'account_id = :me',
+          ExpressionAttributeValues: { ':me': accountId },
+        },
+      }
+    : undefined;
+  const items = sameMarker
+    ? [accountUpdate]
+    : [accountUpdate, put({ ...handleKey(handle), account_id: accountId }), ...(release ? [release] : [])];
   try {
-    await db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: tableName(),
-              Key: accountKey(accountId),
-              UpdateExpression: 'SET handle = :handle',
-              ConditionExpression: 'attribute_exists(PK) AND attribute_type(handle, :null)',
-              ExpressionAttributeValues: { ':handle': handle, ':null': 'NULL' },
-            },
-          },
-          put({ ...handleKey(handle), account_id: accountId }),
-        ],
-      }),
-    );
+    await db.send(new TransactWriteCommand({ TransactItems: items }));
   } catch (error) {
     if (
       error instanceof TransactionCanceledException &&
       error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed'
     ) {
-      throw new ConflictError('This account already has a handle');
+      throw new ConflictError('The handle changed meanwhile; retry');
     }
     conflictFrom(error, ['account', 'handle']);
   }

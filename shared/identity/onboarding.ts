@@ -3,7 +3,7 @@ import { CATEGORIES } from '../catalog/reference.ts';
 import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '../http/errors.ts';
 import {
   type Account,
-  claimHandle,
+  setHandle,
   completeStep,
   createAccount,
   getAccount,
@@ -114,9 +114,12 @@ export const googleSignIn = async (input: { google_token: string; handle?: strin
   };
 };
 
-/** `PUT /onboarding/account/handle`: a handle for an account created without one. */
+/**
+ * `PUT /onboarding/account/handle`: sets or changes the caller's handle (after Google sign-up,
+ * a creator may replace the handle typed at sign-in; the old handle becomes free).
+ */
 export const addHandle = async (accountId: string, handle: string) => {
-  await claimHandle(accountId, handle);
+  await setHandle(accountId, handle);
   const account = await getAccount(accountId);
   if (!account) throw new NotFoundError('Account not found');
   return { ...accountView(account), onboarding: onboardingProgress(account) };

@@ -83,17 +83,22 @@ describe('httpHandler', () => {
   });
 
   it('maps typed domain errors to their status and envelope', async () => {
-    const cases: Array<[Error, number]> = [
-      [new NotFoundError('Creator not found'), 404],
-      [new ConflictError('handle already taken'), 409],
-      [new TooManyRequestsError('slow down', 'rate_limit', { 'retry-after': '3' }), 429],
+    const cases: Array<[Error, number, Record<string, string>]> = [
+      [new NotFoundError('Creator not found'), 404, {}],
+      [new ConflictError('handle already taken'), 409, {}],
+      [
+        new TooManyRequestsError('slow down', 'rate_limit', { 'retry-after': '3' }),
+        429,
+        { reason: 'rate_limit' },
+      ],
+      [new TooManyRequestsError('end one', 'concurrent_streams'), 429, { reason: 'concurrent_streams' }],
     ];
-    for (const [error, status] of cases) {
+    for (const [error, status, extra] of cases) {
       const res = await httpHandler({}, () => {
         throw error;
       })(apiEvent({ route }));
       expect(res.statusCode).toBe(status);
-      expect(parse(res.body)).toEqual({ status: 'error', code: status, message: error.message });
+      expect(parse(res.body)).toEqual({ status: 'error', code: status, message: error.message, ...extra });
     }
   });
 

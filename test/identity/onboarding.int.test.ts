@@ -103,7 +103,7 @@ describe('POST /onboarding/account/create', () => {
     );
     expect(byEmail.filter((r) => r.status === 201)).toHaveLength(1);
     expect(byEmail.filter((r) => r.status === 409)).toHaveLength(49);
-  });
+  }, 120_000); // 100 scrypt hashes: CPU-bound, slow on a busy 2-core machine
 
   it('rate-limits sign-ups per client address with 429, Retry-After and RateLimit headers', async () => {
     const headers = { 'x-forwarded-for': `192.0.2.${Math.floor(Math.random() * 250)}` };
@@ -211,6 +211,53 @@ describe('Google sign-in', () => {
       is_new_account: false,
       creator_id: created.body.data.creator_id,
     });
+  });
+
+  it('lets a Google creator replace the handle typed at sign-in: the old one is freed, a taken one is 409', async () => {
+    const first = `g_${unique()}`;
+    const created = await api.post(
+      '/onboarding/account/google',
+      from({
+        body: {
+          google_token: mintGoogleIdToken({ email: `h.${unique()}@gmail.com` }),
+          handle: first,
+          agreed_to_terms: true,
+        },
+      }),
+    );
+    const token = created.body.data.auth_token;
+    const second = `g_${unique()}`;
+    const changed = await api.put('/onboarding/account/handle', { token, body: { handle: second } });
+    expect(changed.status).toBe(200);
+    expect(changed.body.data).toMatchObject({
+      handle: second,
+      handle_url: expect.stringMatching(new RegExp(`/@${second}$`)),
+      onboarding: { current_step: 2 },
+    });
+    const check = (h: string) => api.get(`/onboarding/account/check-handle?handle=${h}`, from());
+    expect((await check(first)).body.data.available).toBe(true);
+    expect((await check(second)).body.data.available).toBe(false);
+    // Letter case only: same marker, new spelling.
+    const recased = await api.put('/onboarding/account/handle', {
+      token,
+      body: { handle: second.toUpperCase() },
+    });
+    expect(recased.status).toBe(200);
+    expect(recased.body.data.handle).toBe(second.toUpperCase());
+    // Someone else's handle (any case) is 409; a bad one 422; no token 401.
+    const other = (await api.post('/onboarding/account/create', from({ body: signUpBody() }))).body.data;
+    const taken = await api.put('/onboarding/account/handle', {
+      token: other.auth_token,
+      body: { handle: second.toLowerCase() },
+    });
+    expect(taken.status).toBe(409);
+    expect(taken.body).toEqual({ status: 'error', code: 409, message: 'Handle already taken' });
+    const bad = await api.put('/onboarding/account/handle', { token, body: { handle: 'no spaces!' } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors[0].field).toBe('handle');
+    expect((await api.put('/onboarding/account/handle', { body: { handle: `g_${unique()}` } })).status).toBe(
+      401,
+    );
   });
 
   it('answers 401 for expired, foreign-audience, foreign-issuer and forged tokens', async () => {

@@ -20,9 +20,10 @@ let api: TestApi;
 let live: { id: string; channel: string };
 beforeAll(async () => {
   api = await testApi();
-  const c = generateCatalog({ now: api.seededAt, seed: 42 }).creators.find(
-    (x) => x.live && !x.channel.requires_subscription,
-  )!;
+  // The last open live channel: other suites count viewers on the first one.
+  const c = generateCatalog({ now: api.seededAt, seed: 42 })
+    .creators.filter((x) => x.live && !x.channel.requires_subscription)
+    .at(-1)!;
   live = { id: c.id, channel: c.channel.channel_id };
 });
 

@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Catalog } from '../../shared/catalog/model.ts';
 import { db } from '../../shared/db/client.ts';
 import { tableName } from '../../shared/db/table.ts';
 import { ConflictError, NotFoundError } from '../../shared/http/errors.ts';
+import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { submitReport } from '../../shared/reports/reports.ts';
 import { createReportBody } from '../../shared/reports/schemas.ts';
 import { generateCatalog } from '../../shared/seed/generate.ts';
@@ -32,6 +34,41 @@ describe('POST /reports over HTTP', () => {
     expect(anonymous.body).toMatchObject({ status: 'error', code: 401 });
     const malformed = await api.post('/reports', { body: report, headers: { authorization: 'Bearer nope' } });
     expect(malformed.status).toBe(401);
+  });
+
+  it('answers 201 with the report, 409 for a second report of the same target, 422 and 404', async () => {
+    const token = (await issueAccessToken(`acct_http_report_${randomUUID()}`, new Date())).token;
+    const show = catalog.shows[3]!;
+    const report = { target_type: 'show', target_id: show.id, category: 'other', reason: 'wrong language' };
+    const first = await api.post('/reports', { token, body: report });
+    expect(first.status).toBe(201);
+    expect(first.body).toEqual({
+      status: 'success',
+      message: 'Report received',
+      data: {
+        report_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        target_type: 'show',
+        target_id: show.id,
+        category: 'other',
+        reason: 'wrong language',
+        status: 'pending_review',
+        created_at: expect.any(String),
+      },
+    });
+    const again = await api.post('/reports', { token, body: { ...report, category: 'spam' } });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ status: 'error', code: 409 });
+    const invalid = await api.post('/reports', { token, body: { target_type: 'post', category: 'other' } });
+    expect(invalid.status).toBe(422);
+    expect(invalid.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(
+      expect.arrayContaining(['target_id', 'target_type']),
+    );
+    const unknown = await api.post('/reports', {
+      token,
+      body: { target_type: 'video', target_id: 'ep_missing', category: 'spam' },
+    });
+    expect(unknown.status).toBe(404);
+    expect(first.headers.get('ratelimit')).toMatch(/^limit=30, remaining=29, reset=\d+$/);
   });
 });
 
