@@ -1,0 +1,74 @@
+/**
+ * `npm run seed`: loads the deterministic demo catalogue (the one `npm start` serves: creators,
+ * ranked lists, search index, shows and episodes, home layout, EPG) into the table of a deployed
+ * stack, through the same loader and repository item builders as the local platform.
+ *
+ *   TABLE_NAME=<stack output TableName> npm run seed -- [--seed 42] [--scale 1] [--force]
+ *
+ * Credentials and region come from the default AWS chain (AWS_PROFILE, AWS_REGION, ...);
+ * DYNAMODB_ENDPOINT points it at DynamoDB Local instead (shared/db/client.ts). Demo accounts are
+ * not loaded (their passwords are public, docs/demo-data.md). A table that already holds items is
+ * refused unless --force: times in the catalogue are relative to now, so a second load would add
+ * a second, overlapping EPG.
+ */
+import { DescribeTableCommand, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { parseArgs } from 'node:util';
+import { db, dynamo } from '../shared/db/client.ts';
+import { generateCatalog } from '../shared/seed/generate.ts';
+import { loadCatalog } from '../shared/seed/load.ts';
+
+const fail = (message: string): never => {
+  throw new Error(message);
+};
+
+const options = () => {
+  const { values } = parseArgs({
+    options: {
+      seed: { type: 'string', default: '42' },
+      scale: { type: 'string', default: '1' },
+      force: { type: 'boolean', default: false },
+    },
+  });
+  const table =
+    process.env.TABLE_NAME ||
+    fail('TABLE_NAME is required: the name of the deployed table (the stack output TableName).');
+  if (process.env.VITEST && !process.env.DYNAMODB_ENDPOINT)
+    fail('refusing to seed AWS from a test run: set DYNAMODB_ENDPOINT to a DynamoDB Local endpoint.');
+  const seed = Number(values.seed);
+  if (!Number.isInteger(seed)) fail(`--seed must be an integer, got "${values.seed}".`);
+  const scale = Number(values.scale);
+  if (!Number.isFinite(scale) || scale <= 0)
+    fail(`--scale must be a positive number, got "${values.scale}".`);
+  return { table, seed, scale, force: values.force };
+};
+
+const main = async () => {
+  const { table, seed, scale, force } = options();
+  const region = await dynamo.config
+    .region()
+    .catch(() => fail('no AWS region: set AWS_REGION (or a region in the AWS profile).'));
+  const target = process.env.DYNAMODB_ENDPOINT ?? `AWS region ${region}`;
+  try {
+    await dynamo.send(new DescribeTableCommand({ TableName: table }));
+  } catch (error) {
+    if (error instanceof ResourceNotFoundException) fail(`table "${table}" does not exist in ${target}.`);
+    throw error;
+  }
+  const existing = await db.send(new ScanCommand({ TableName: table, Select: 'COUNT', Limit: 1 }));
+  if ((existing.Count ?? 0) > 0 && !force)
+    fail(`table "${table}" already holds items; pass --force to load the catalogue into it anyway.`);
+  const now = new Date();
+  const catalog = generateCatalog({ now, seed, scale });
+  const { items } = await loadCatalog({ ...catalog, accounts: [] }, now);
+  console.log(
+    `seeded ${items} items (seed ${seed}, scale ${scale}, catalogue time ${now.toISOString()}) into "${table}" (${target})`,
+  );
+};
+
+try {
+  await main();
+} catch (error) {
+  console.error(`seed: ${(error as Error).message}`);
+  process.exitCode = 1;
+}
