@@ -41,11 +41,16 @@ export const featuredCreators = async (page: number, limit: number) => {
   };
 };
 
-/** `GET /creators/live`: live creators with their stream, `total_live` in meta_data. */
+/**
+ * `GET /creators/live`: live creators with their stream. `meta_data` has the standard `total`,
+ * `page`, `limit`, `total_pages` (spec 2.1) and keeps `total_live` (spec 4.2) for older clients.
+ */
 export const liveCreators = async (page: number, limit: number) => {
   const { creators, total } = await listLiveCreators(page, limit);
-  const { total: total_live, ...rest } = pagination(total, page, limit);
-  return { data: { creators: creators.map(liveCreatorSummary) }, meta_data: { total_live, ...rest } };
+  return {
+    data: { creators: creators.map(liveCreatorSummary) },
+    meta_data: { total_live: total, ...pagination(total, page, limit) },
+  };
 };
 
 /** `GET /creators/search`: accent/case-insensitive, prefix and one-typo tolerant. */

@@ -105,11 +105,20 @@ describe('GET /creators', () => {
 });
 
 describe('GET /creators/live and /creators/featured', () => {
-  it('lists live creators with their stream and total_live', async () => {
+  it('lists live creators with their stream, the standard pagination and total_live', async () => {
     const res = await api.get('/creators/live');
     expect(res.status).toBe(200);
-    expect(res.body.meta_data).toMatchObject({ page: 1, limit: 10 });
-    expect(res.body.meta_data.total_live).toBeGreaterThan(40);
+    const { total } = res.body.meta_data;
+    expect(total).toBeGreaterThan(40);
+    expect(res.body.meta_data).toEqual({
+      total,
+      total_live: total,
+      page: 1,
+      limit: 10,
+      total_pages: Math.ceil(total / 10),
+    });
+    const last = await api.get(`/creators/live?page=${Math.ceil(total / 10)}`);
+    expect(last.body.data.creators.length).toBe(total - (Math.ceil(total / 10) - 1) * 10);
     const c = res.body.data.creators[0];
     expect(c.is_live).toBe(true);
     expect(c).not.toHaveProperty('category');
@@ -173,6 +182,29 @@ describe('GET /creators/search', () => {
     expect(none.status).toBe(200);
     expect(none.body.data.creators).toEqual([]);
     expect(none.body.meta_data).toMatchObject({ total: 0, total_pages: 0 });
+  });
+});
+
+describe('pagination meta_data (spec 2.1)', () => {
+  it('every paginated creators endpoint carries total, page, limit and total_pages', async () => {
+    for (const path of [
+      '/creators?page=2&limit=7',
+      '/creators/live?page=2&limit=7',
+      '/creators/featured?page=2&limit=7',
+      '/creators/search?q=a&page=2&limit=7',
+      '/tv/v3/creators/cr_0001/series?page=2&limit=7',
+    ]) {
+      const res = await api.get(path);
+      expect(res.status, path).toBe(200);
+      const { total, page, limit, total_pages } = res.body.meta_data;
+      expect({ path, total: Number.isInteger(total), page, limit, total_pages }).toEqual({
+        path,
+        total: true,
+        page: 2,
+        limit: 7,
+        total_pages: Math.ceil(total / 7),
+      });
+    }
   });
 });
 
