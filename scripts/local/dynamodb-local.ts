@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 
-/** DynamoDB Local 1.25.1 ships inside this npm package (see docs/local-platform.md). */
+/** DynamoDB Local 1.25.1 ships inside this npm package (see README.md, "The two commands"). */
 const EMULATOR_PACKAGE = 'amplify-dynamodb-simulator@2.9.30';
 const ROOT = resolve(import.meta.dirname, '../..');
 const CACHE_DIR = join(ROOT, '.local', 'dynamodb-local');
