@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { liveStreams } from '../../shared/home/home.ts';
 import { httpHandler } from '../../shared/http/handler.ts';
 import { paged } from '../../shared/http/reply.ts';

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { DEVICE_TYPES } from '../catalog/model.ts';
 import { idParam } from '../http/validation.ts';
 
@@ -16,8 +16,10 @@ const common = {
   client_ts: z.iso.datetime({ offset: true, error: 'client_ts must be an ISO 8601 timestamp' }),
 };
 const sessionId = z.uuid({ error: 'session_id must be the id returned by session/start' });
-const position = z.number().min(0).max(1e7);
-const seconds = z.number().min(0).max(3600);
+const position = z.number().check(z.minimum(0), z.maximum(1e7));
+const seconds = z.number().check(z.minimum(0), z.maximum(3600));
+/** A whole number in `min`..`max`. */
+const whole = (min: number, max: number) => z.int().check(z.minimum(min), z.maximum(max));
 const video = { ...common, session_id: sessionId, content_id: idParam };
 const live = { ...common, session_id: sessionId, channel_id: idParam };
 
@@ -38,58 +40,60 @@ const playerEvent = (base: typeof video | typeof live) =>
   z.object({
     ...base,
     type: z.enum(PLAYER_EVENT_TYPES, { error: `type must be one of: ${PLAYER_EVENT_TYPES.join(', ')}` }),
-    position_seconds: position.optional(),
+    position_seconds: z.optional(position),
     /** On rebufferend: how long playback stalled. */
-    rebuffer_ms: z.number().int().min(0).max(3_600_000).optional(),
+    rebuffer_ms: z.optional(whole(0, 3_600_000)),
   });
 
-const batch = <T extends z.ZodType>(event: T) =>
+const batch = <T extends z.ZodMiniType>(event: T) =>
   z.object({
     events: z
       .array(event)
-      .min(1, { error: 'events must not be empty' })
-      .max(MAX_BATCH, { error: `at most ${MAX_BATCH} events per batch` }),
+      .check(
+        z.minLength(1, { error: 'events must not be empty' }),
+        z.maxLength(MAX_BATCH, { error: `at most ${MAX_BATCH} events per batch` }),
+      ),
   });
 
 export const videoStartBody = z.object({
   ...common,
   content_id: idParam,
-  position_seconds: position.optional(),
-  autoplay: z.boolean().optional(),
+  position_seconds: z.optional(position),
+  autoplay: z.optional(z.boolean()),
 });
 export const videoHeartbeatBody = z.object({
   ...video,
   position_seconds: position,
   playing_seconds: seconds,
-  rebuffer_seconds: seconds.optional(),
+  rebuffer_seconds: z.optional(seconds),
 });
 export const videoEventsBody = batch(playerEvent(video));
 export const videoQualityBody = z.object({
   ...video,
-  position_seconds: position.optional(),
-  bitrate_kbps: z.number().int().min(1).max(200_000),
-  width: z.number().int().min(1).max(16_384),
-  height: z.number().int().min(1).max(16_384),
+  position_seconds: z.optional(position),
+  bitrate_kbps: whole(1, 200_000),
+  width: whole(1, 16_384),
+  height: whole(1, 16_384),
 });
 export const videoErrorBody = z.object({
   ...video,
-  position_seconds: position.optional(),
-  code: z.string().min(1).max(64),
-  message: z.string().max(1000),
+  position_seconds: z.optional(position),
+  code: z.string().check(z.minLength(1), z.maxLength(64)),
+  message: z.string().check(z.maxLength(1000)),
   fatal: z.boolean(),
 });
 export const videoAdsBody = batch(
   z.object({
     ...video,
     type: z.enum(AD_EVENT_TYPES, { error: `type must be one of: ${AD_EVENT_TYPES.join(', ')}` }),
-    position_seconds: position.optional(),
-    ad_id: z.string().max(128).optional(),
+    position_seconds: z.optional(position),
+    ad_id: z.optional(z.string().check(z.maxLength(128))),
   }),
 );
 export const videoEndBody = z.object({
   ...video,
   position_seconds: position,
-  playing_seconds: seconds.optional(),
+  playing_seconds: z.optional(seconds),
   reason: z.enum(['completed', 'user_exit', 'error', 'background']),
 });
 
@@ -97,17 +101,21 @@ export const liveStartBody = z.object({ ...common, channel_id: idParam });
 export const liveHeartbeatBody = z.object({
   ...live,
   playing_seconds: seconds,
-  rebuffer_seconds: seconds.optional(),
+  rebuffer_seconds: z.optional(seconds),
 });
 export const liveEventsBody = batch(
   z.discriminatedUnion('type', [
     playerEvent(live),
-    z.object({ ...live, type: z.literal('reaction'), emoji: z.string().min(1).max(32) }),
+    z.object({
+      ...live,
+      type: z.literal('reaction'),
+      emoji: z.string().check(z.minLength(1), z.maxLength(32)),
+    }),
     z.object({ ...live, type: z.literal('epg_change'), program_id: idParam }),
   ]),
 );
 export const liveEndBody = z.object({
   ...live,
-  playing_seconds: seconds.optional(),
+  playing_seconds: z.optional(seconds),
   reason: z.enum(['user_exit', 'error', 'background', 'stream_ended']),
 });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { routesByKey } from '../../functions/routes.ts';
 import { clock } from '../clock.ts';
 import { logger, recordRequest } from '../observability/index.ts';
@@ -42,22 +42,22 @@ export interface Request<Q, P, B> {
 }
 
 /** Schemas of one endpoint: the single source of its validation and its OpenAPI entry. */
-export interface EndpointSchemas<Q extends z.ZodType, P extends z.ZodType, B extends z.ZodType> {
+export interface EndpointSchemas<Q extends z.ZodMiniType, P extends z.ZodMiniType, B extends z.ZodMiniType> {
   query?: Q;
   path?: P;
   body?: B;
   /** Shape of `data` in the success envelope (documentation and contract tests). */
-  response?: z.ZodType;
+  response?: z.ZodMiniType;
 }
 
 export type LambdaHandler = ((
   event: APIGatewayProxyEventV2,
   context?: unknown,
 ) => Promise<APIGatewayProxyStructuredResultV2>) & {
-  schemas: EndpointSchemas<z.ZodType, z.ZodType, z.ZodType>;
+  schemas: EndpointSchemas<z.ZodMiniType, z.ZodMiniType, z.ZodMiniType>;
 };
 
-type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
+type Infer<S> = S extends z.ZodMiniType ? z.infer<S> : undefined;
 
 const CORS_HEADERS = {
   'access-control-allow-origin': '*',
@@ -220,9 +220,9 @@ const rateLimit = async (event: APIGatewayProxyEventV2, state: State) => {
  * whose Reply becomes the route's envelope; anything thrown is mapped by `errorResponse`.
  */
 export const httpHandler = <
-  Q extends z.ZodType = z.ZodType,
-  P extends z.ZodType = z.ZodType,
-  B extends z.ZodType = z.ZodType,
+  Q extends z.ZodMiniType = z.ZodMiniType,
+  P extends z.ZodMiniType = z.ZodMiniType,
+  B extends z.ZodMiniType = z.ZodMiniType,
 >(
   schemas: EndpointSchemas<Q, P, B>,
   fn: (request: Request<Infer<Q>, Infer<P>, Infer<B>>) => Promise<Reply> | Reply,
@@ -295,6 +295,6 @@ export const httpHandler = <
     });
     return response;
   }) as LambdaHandler;
-  handler.schemas = schemas as EndpointSchemas<z.ZodType, z.ZodType, z.ZodType>;
+  handler.schemas = schemas as EndpointSchemas<z.ZodMiniType, z.ZodMiniType, z.ZodMiniType>;
   return handler;
 };

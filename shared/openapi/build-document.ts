@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { EndpointSchemas } from '../http/handler.ts';
 import type { RouteRow } from '../http/route.ts';
 
@@ -9,12 +9,12 @@ import type { RouteRow } from '../http/route.ts';
  */
 type Json = Record<string, unknown>;
 
-const toSchema = (schema: z.ZodType): Json =>
+const toSchema = (schema: z.ZodMiniType): Json =>
   z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as Json;
 
 const stripMeta = ({ $schema: _s, ...rest }: Json): Json => rest;
 
-const parameters = (schema: z.ZodType | undefined, where: 'query' | 'path'): Json[] => {
+const parameters = (schema: z.ZodMiniType | undefined, where: 'query' | 'path'): Json[] => {
   if (!schema) return [];
   const json = stripMeta(toSchema(schema));
   const props = (json.properties ?? {}) as Record<string, Json>;
@@ -150,7 +150,7 @@ const errorResponses = (row: RouteRow): Json => {
 /** The OpenAPI document for `rows`, given each row's handler schemas. */
 export const buildDocument = (
   rows: readonly RouteRow[],
-  schemasOf: (row: RouteRow) => EndpointSchemas<z.ZodType, z.ZodType, z.ZodType>,
+  schemasOf: (row: RouteRow) => EndpointSchemas<z.ZodMiniType, z.ZodMiniType, z.ZodMiniType>,
   info: { version: string },
 ): Json => {
   const paths: Record<string, Record<string, Json>> = {};

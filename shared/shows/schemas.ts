@@ -1,20 +1,21 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { CATEGORY_IDS, RATING_IDS } from '../catalog/model.ts';
+import { searchText } from '../creators/schemas.ts';
 import { boolParam, enumParam, idParam, pageQuery } from '../http/validation.ts';
 import { SHOW_SORTS } from './show-repository.ts';
 
 export const SHOW_SECTIONS = ['new_releases', 'featured', 'all'] as const;
 export type ShowSection = (typeof SHOW_SECTIONS)[number];
 
-const category = enumParam('category', ['all', ...CATEGORY_IDS]).default('all');
-const rating = enumParam('rating', RATING_IDS).optional();
+const category = z._default(enumParam('category', ['all', ...CATEGORY_IDS]), 'all');
+const rating = z.optional(enumParam('rating', RATING_IDS));
 
 export const listShowsQuery = z.object({
   category,
-  sort: enumParam('sort', SHOW_SORTS).default('most_popular'),
-  section: enumParam('section', SHOW_SECTIONS).default('all'),
-  is_new: boolParam('is_new').optional(),
-  is_featured: boolParam('is_featured').optional(),
+  sort: z._default(enumParam('sort', SHOW_SORTS), 'most_popular'),
+  section: z._default(enumParam('section', SHOW_SECTIONS), 'all'),
+  is_new: z.optional(boolParam('is_new')),
+  is_featured: z.optional(boolParam('is_featured')),
   rating,
   ...pageQuery(20),
 });
@@ -23,16 +24,12 @@ export const listShowsQuery = z.object({
 export const categoryPageQuery10 = z.object({ category, ...pageQuery(10) });
 
 export const searchShowsQuery = z.object({
-  q: z
-    .string({ error: 'q is required' })
-    .trim()
-    .min(1, { error: 'q is required' })
-    .max(100, { error: 'q must be at most 100 characters' }),
+  q: searchText,
   category,
-  sort: enumParam('sort', SHOW_SORTS).optional(),
+  sort: z.optional(enumParam('sort', SHOW_SORTS)),
   rating,
-  is_new: boolParam('is_new').optional(),
-  is_featured: boolParam('is_featured').optional(),
+  is_new: z.optional(boolParam('is_new')),
+  is_featured: z.optional(boolParam('is_featured')),
   ...pageQuery(20),
 });
 

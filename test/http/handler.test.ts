@@ -13,7 +13,7 @@ const route = 'GET /creators';
 const parse = (body: string | undefined) => JSON.parse(body ?? 'null');
 
 describe('httpHandler', () => {
-  const query = z.object({ kind: enumParam('kind', ['a', 'b']).default('a'), ...pageQuery(20) });
+  const query = z.object({ kind: z._default(enumParam('kind', ['a', 'b']), 'a'), ...pageQuery(20) });
 
   it('wraps data in the success envelope with meta_data and a request id', async () => {
     const handler = httpHandler({ query }, ({ query }) =>

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { routes } from '../../functions/routes.ts';
 import type { LambdaHandler } from '../../shared/http/handler.ts';
 import { routeKey } from '../../shared/http/route.ts';
@@ -28,7 +28,7 @@ describe('the route table', () => {
       };
       expect(typeof handler, row.handler).toBe('function');
       const params = [...row.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
-      const schema = handler.schemas.path as z.ZodObject | undefined;
+      const schema = handler.schemas.path as z.ZodMiniObject | undefined;
       const declared = schema ? Object.keys(schema.shape).sort() : [];
       expect(declared, routeKey(row)).toEqual(params);
     }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { routes } from '../../functions/routes.ts';
+import { clock } from '../../shared/clock.ts';
 import {
   issueAccessToken,
   signJwt,
@@ -236,6 +237,14 @@ describe('rate limits on every rate-limited route', () => {
   const limited = routes.filter((r) => r.rateLimit);
 
   it('answer 429 reason rate_limit with Retry-After and RateLimit headers once a client spends its budget', async () => {
+    // A fixed instant: the budget is a fixed window, and a real clock crossing a window
+    // boundary mid-test would reset the count.
+    const realNow = clock.now;
+    const instant = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 + 1_000);
+    clock.now = () => instant;
+    onTestFinished(() => {
+      clock.now = realNow;
+    });
     for (const row of limited) {
       const rule = row.rateLimit!;
       const headers = { 'x-forwarded-for': address() };

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { routes } from '../../functions/routes.ts';
 import type { LambdaHandler } from '../../shared/http/handler.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
@@ -72,7 +72,7 @@ const jsonish = fc.oneof(
 );
 const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
 
-const keysOf = (schema: z.ZodType | undefined): string[] => {
+const keysOf = (schema: z.ZodMiniType | undefined): string[] => {
   if (!schema) return [];
   const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as {
     properties?: Record<string, unknown>;
