@@ -3,6 +3,7 @@
  * - `stage` dev|prod (stage settings in infra/stage.ts)
  * - `googleClientId` OAuth client id for Google sign-in (default: a placeholder)
  * - `alarmEmail` optional address subscribed to the alarm topic
+ * - `streamOriginDomain` the stream packager/origin behind `{cdn_url}` (default: a placeholder)
  * - `bundle` false only in tests (placeholder code instead of esbuild bundles)
  * The AwsSolutions cdk-nag pack runs on every synth.
  */
@@ -22,6 +23,7 @@ new ApiStack(app, `CreatorStreaming-${stage}`, {
   bundle,
   googleClientId: String(app.node.tryGetContext('googleClientId') ?? 'unset.apps.googleusercontent.com'),
   alarmEmail: app.node.tryGetContext('alarmEmail'),
+  streamOriginDomain: app.node.tryGetContext('streamOriginDomain'),
   description: `Creator streaming back end (${stage})`,
 });
 

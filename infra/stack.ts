@@ -13,6 +13,7 @@ import { TABLE } from '../shared/db/table.ts';
 import { type RouteRow, routeKey } from '../shared/http/route.ts';
 import { ApiFunction, type ApiResources, constructIdOf } from './api-function.ts';
 import { Monitoring } from './monitoring.ts';
+import { PlaybackEdge } from './playback-edge.ts';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { STAGES, type StageName } from './stage.ts';
 
@@ -41,6 +42,8 @@ export interface ApiStackProps extends StackProps {
   googleClientId: string;
   /** Optional e-mail subscribed to the alarm topic. */
   alarmEmail?: string;
+  /** Stream packager/origin behind `{cdn_url}` (context `streamOriginDomain`). */
+  streamOriginDomain?: string;
 }
 
 /**
@@ -100,6 +103,13 @@ export class ApiStack extends Stack {
       reason:
         'Playback tokens live 5 minutes; the key is rotated by replacing the secret in a deployment (a rotation Lambda would add nothing but an outage window for in-flight tokens).',
     });
+    const { distribution: cdn } = new PlaybackEdge(this, 'PlaybackEdge', {
+      originDomain: props.streamOriginDomain,
+      secret: playbackSecret,
+      removalPolicy: settings.removalPolicy,
+      logRetentionDays: settings.logRetention,
+    });
+    new CfnOutput(this, 'PlaybackCdnDomain', { value: cdn.distributionDomainName });
 
     // One log group for every API function: Lambda names each stream after its function.
     const functionLogs = new logs.LogGroup(this, 'FunctionLogs', {
@@ -165,6 +175,7 @@ export class ApiStack extends Stack {
       POWERTOOLS_METRICS_NAMESPACE: 'CreatorStreaming',
       // The API reference page loads the pinned Swagger UI assets from a public CDN on AWS.
       DOCS_ASSET_BASE: `https://cdn.jsdelivr.net/npm/swagger-ui-dist@${SWAGGER_UI_VERSION}`,
+      CDN_URL: `https://${cdn.distributionDomainName}`,
     };
 
     const seen = new Set<string>();

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { routes } from '../../functions/routes.ts';
+import { KEY_PLACEHOLDER } from '../../infra/playback-edge.ts';
 import { cleanUp, synthStack } from './synth.ts';
 
 afterAll(cleanUp);
@@ -23,6 +24,22 @@ describe('secrets stay out of the template', () => {
     template.hasResourceProperties('AWS::SecretsManager::Secret', {
       GenerateSecretString: { PasswordLength: 64, ExcludePunctuation: true },
     });
+  });
+
+  it('writes the key into the edge function code only as a dynamic reference to the playback secret', () => {
+    const secretId = Object.keys(template.findResources('AWS::SecretsManager::Secret')).find((id) =>
+      id.startsWith('PlaybackTokenSecret'),
+    );
+    const edge = Object.values(template.findResources('AWS::CloudFront::Function')) as Array<{
+      Properties: { FunctionCode: unknown };
+    }>;
+    expect(edge).toHaveLength(1);
+    const code = JSON.stringify(edge[0]!.Properties.FunctionCode);
+    expect(code).toContain(
+      `const KEY = '{{resolve:secretsmanager:",{"Ref":"${secretId}"},":SecretString:::}}';`,
+    );
+    expect(code).not.toContain(KEY_PLACEHOLDER);
+    expect(code.match(/\{\{resolve:/g)).toHaveLength(1);
   });
 
   it('contains no key material', () => {
