@@ -15,7 +15,7 @@ import {
   type WatchSession,
 } from './session-repository.ts';
 import { QUALITY_OPTIONS, streamMetadata, streamSummary, streamUrls } from './stream-views.ts';
-import { countPresence, currentViewers, recordPeak } from './viewer-counter.ts';
+import { channelAudience, countPresence } from './viewer-counter.ts';
 
 /** Seconds between heartbeats (spec 8) and how long a session lives without one (3 missed beats). */
 export const HEARTBEAT_SECONDS = 30;
@@ -49,8 +49,7 @@ const stateOf = (session: WatchSession, now: Date): 'active' | 'ended' | 'expire
 
 /** Viewers of a channel now, with today's and all-time peaks raised as needed. */
 export const channelViewers = async (creator: CreatorRecord, now: Date) => {
-  const { now: current, previous } = await currentViewers(creator.channel.channel_id, now);
-  const peaks = await recordPeak(creator.channel.channel_id, current.total, now);
+  const { current, previous, peaks } = await channelAudience(creator.channel.channel_id, now);
   const peakAllTime = Math.max(peaks.allTime, creator.peak_all_time);
   return {
     watching_now: current.total,
@@ -311,6 +310,7 @@ export const heartbeat = async (creatorId: string, accountId: string, sessionId:
     channelViewers(creator, now),
     heartbeatEpg(creator, session.timezone, now),
   ]);
+  recordMetric('concurrent_viewers', viewers.watching_now);
   return {
     session_id: session.session_id,
     session_valid: true,

@@ -9,9 +9,13 @@ import { tableName } from '../db/table.ts';
  * Concurrent viewers, counted from heartbeats (see docs/live.md):
  * every watch session writes once per 30-second bucket (on open and on each heartbeat) to one of
  * VIEWER_SHARDS counter items, PK `VIEWERS#<channel>#<bucket>#<shard>`, SK `COUNT`, adding 1 to
- * `total` and to its device. watching_now = the sum over the shards of the last complete bucket:
- * one BatchGetItem of known keys. 100,000 viewers × 1 write / 30 s = 3,333 writes/s spread over
- * 16 shards ≈ 208 writes/s per item (DynamoDB's per-item ceiling is ~1,000). Items expire by TTL.
+ * `total` and to its device. watching_now = the sum over the shards of the last complete bucket.
+ * 100,000 viewers × 1 write / 30 s = 3,333 writes/s spread over 16 shards ≈ 208 writes/s per item
+ * (DynamoDB's per-item ceiling is ~1,000). Items expire by TTL.
+ * A container reads a channel's shards and peaks in one BatchGetItem and reuses it for up to
+ * CACHE_MS, so the peak items (`VIEWERS#<channel>#PEAK`, `DAY#<date>` / `ALL`) are written only
+ * when a container sees a count above the peak it knows: their writes follow warm containers,
+ * not viewers.
  */
 export const BUCKET_SECONDS = 30;
 export const VIEWER_SHARDS = 16;
@@ -46,71 +50,112 @@ export interface ViewerCount {
   byDevice: Record<DeviceType, number>;
 }
 
-const cache = new Map<string, { at: number; value: ViewerCount }>();
-/** How long a container reuses a count it read (viewer counts are not worth a read per request). */
-const CACHE_MS = 5_000;
+/** What a container knows of a channel: three buckets' counts and the peaks, as of `at`. */
+interface Audience {
+  at: number;
+  bucket: number;
+  day: string;
+  counts: [current: ViewerCount, previous: ViewerCount, before: ViewerCount];
+  peakToday: number;
+  peakAllTime: number;
+}
 
-/** Viewers in a bucket: the sum over its shards (one BatchGetItem). */
-export const readBucket = async (channelId: string, bucket: number): Promise<ViewerCount> => {
-  const key = `${channelId}#${bucket}`;
-  const hit = cache.get(key);
-  if (hit && Date.now() - hit.at < CACHE_MS) return hit.value;
-  const items = await batchGet(
-    Array.from({ length: VIEWER_SHARDS }, (_, shard) => viewerCounterKey(channelId, bucket, shard)),
-    (item) => String(item.PK),
-  );
-  const byDevice = Object.fromEntries(DEVICE_TYPES.map((d) => [d, 0])) as Record<DeviceType, number>;
-  let total = 0;
-  for (const item of items) {
-    total += Number(item.total ?? 0);
-    for (const d of DEVICE_TYPES) byDevice[d] += Number(item[d] ?? 0);
+/** How long a container reuses what it read of a channel (viewer counts are not worth a read per request). */
+const CACHE_MS = 5_000;
+const audiences = new Map<string, Audience>();
+
+const peakKey = (channelId: string, sk: string) => ({ PK: `VIEWERS#${channelId}#PEAK`, SK: sk });
+const keyOf = (item: Record<string, unknown>) => `${item.PK}|${item.SK}`;
+
+/** One BatchGetItem: the shards of the current bucket and the two before it, and both peaks. */
+const readAudience = async (channelId: string, now: Date, known?: Audience): Promise<Audience> => {
+  const bucket = bucketOf(now);
+  const day = now.toISOString().slice(0, 10);
+  const shardKeys = (b: number) =>
+    Array.from({ length: VIEWER_SHARDS }, (_, shard) => viewerCounterKey(channelId, b, shard));
+  const keys = [
+    ...[bucket, bucket - 1, bucket - 2].flatMap(shardKeys),
+    peakKey(channelId, `DAY#${day}`),
+    peakKey(channelId, 'ALL'),
+  ];
+  const items = new Map((await batchGet(keys, keyOf)).map((item) => [keyOf(item), item]));
+  const sum = (b: number): ViewerCount => {
+    const byDevice = Object.fromEntries(DEVICE_TYPES.map((d) => [d, 0])) as Record<DeviceType, number>;
+    let total = 0;
+    for (const key of shardKeys(b)) {
+      const item = items.get(keyOf(key));
+      total += Number(item?.total ?? 0);
+      for (const d of DEVICE_TYPES) byDevice[d] += Number(item?.[d] ?? 0);
+    }
+    return { total, byDevice };
+  };
+  const peak = (sk: string) => Number(items.get(keyOf(peakKey(channelId, sk)))?.peak ?? 0);
+  // The read is eventually consistent: never forget a peak this container already knew.
+  return {
+    at: now.getTime(),
+    bucket,
+    day,
+    counts: [sum(bucket), sum(bucket - 1), sum(bucket - 2)],
+    peakToday: Math.max(peak(`DAY#${day}`), known?.day === day ? known.peakToday : 0),
+    peakAllTime: Math.max(peak('ALL'), known?.peakAllTime ?? 0),
+  };
+};
+
+/** The channel as this container knows it: read again after CACHE_MS or when a bucket closes. */
+const audienceOf = async (channelId: string, now: Date): Promise<Audience> => {
+  const known = audiences.get(channelId);
+  if (known && known.bucket === bucketOf(now) && now.getTime() - known.at < CACHE_MS) return known;
+  const audience = await readAudience(channelId, now, known);
+  audiences.set(channelId, audience);
+  return audience;
+};
+
+/** Sets a peak item to `value` if higher; returns the stored peak (ALL_OLD when the check fails). */
+const writePeak = async (channelId: string, sk: string, value: number): Promise<number> => {
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: peakKey(channelId, sk),
+        UpdateExpression: 'SET peak = :v',
+        ConditionExpression: 'attribute_not_exists(peak) OR peak < :v',
+        ExpressionAttributeValues: { ':v': value },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return value;
+  } catch (error) {
+    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    // The document client leaves this item marshalled (aws/aws-sdk-js-v3#6723).
+    const old = (error as { Item?: { peak?: { N?: string } } }).Item?.peak?.N;
+    return Math.max(value, Number(old ?? value));
   }
-  const value = { total, byDevice };
-  cache.set(key, { at: Date.now(), value });
-  return value;
 };
 
 /**
- * Viewers now: the last complete bucket (every active session has written to it once), or the
- * current one when that is larger (sessions opened since). Also the bucket before, for `delta`.
+ * Raises the channel's peaks for the day and all time to `value`, writing a peak item only when
+ * `value` is above the peak this container knows for it (read with the counts, or learned from
+ * its last write). Returns the peaks, never below `value`.
  */
-export const currentViewers = async (channelId: string, now: Date) => {
-  const bucket = bucketOf(now);
-  const [current, previous, before] = await Promise.all([
-    readBucket(channelId, bucket),
-    readBucket(channelId, bucket - 1),
-    readBucket(channelId, bucket - 2),
+export const recordPeak = async (channelId: string, value: number, now: Date) => {
+  const known = await audienceOf(channelId, now);
+  const [today, allTime] = await Promise.all([
+    value > known.peakToday ? writePeak(channelId, `DAY#${known.day}`, value) : known.peakToday,
+    value > known.peakAllTime ? writePeak(channelId, 'ALL', value) : known.peakAllTime,
   ]);
-  const latest = current.total > previous.total ? current : previous;
-  return { now: latest, previous: current.total > previous.total ? previous : before };
+  known.peakToday = Math.max(known.peakToday, today);
+  known.peakAllTime = Math.max(known.peakAllTime, allTime, known.peakToday);
+  return { today: known.peakToday, allTime: known.peakAllTime };
 };
 
-/** Raises the channel's peak for the day (and all time) if `value` is higher. Conditional, cheap. */
-export const recordPeak = async (
-  channelId: string,
-  value: number,
-  now: Date,
-): Promise<{ today: number; allTime: number }> => {
-  const day = now.toISOString().slice(0, 10);
-  const raise = async (sk: string) => {
-    try {
-      const result = await db.send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: { PK: `VIEWERS#${channelId}#PEAK`, SK: sk },
-          UpdateExpression: 'SET peak = :v',
-          ConditionExpression: 'attribute_not_exists(peak) OR peak < :v',
-          ExpressionAttributeValues: { ':v': value },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return Number(result.Attributes?.peak ?? value);
-    } catch (error) {
-      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-      const items = await batchGet([{ PK: `VIEWERS#${channelId}#PEAK`, SK: sk }], (item) => String(item.SK));
-      return Number(items[0]?.peak ?? value);
-    }
-  };
-  const [today, allTime] = await Promise.all([raise(`DAY#${day}`), raise('ALL')]);
-  return { today, allTime };
+/**
+ * A channel's audience as a request shows it: viewers now (the last complete bucket, or the
+ * current one when larger, i.e. sessions opened since), the bucket before that (for `delta`),
+ * and the peaks, raised to viewers now when needed.
+ */
+export const channelAudience = async (channelId: string, now: Date) => {
+  const [current, previous, before] = (await audienceOf(channelId, now)).counts;
+  const latest = current.total > previous.total ? current : previous;
+  const peaks = await recordPeak(channelId, latest.total, now);
+  return { current: latest, previous: latest === current ? previous : before, peaks };
 };
