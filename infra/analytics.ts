@@ -24,6 +24,10 @@ export interface AnalyticsProps {
 export class Analytics extends Construct {
   readonly bucket: s3.Bucket;
   readonly deliveryStreamName: string;
+  /** Glue database holding the `events` table (what Athena queries run against). */
+  readonly databaseName: string;
+  /** Athena workgroup with the encrypted result location and the named metric queries. */
+  readonly workgroupName: string;
   readonly deliveryFailureAlarm: cloudwatch.Alarm;
   private readonly streamArn: string;
 
@@ -116,6 +120,7 @@ export class Analytics extends Construct {
           .replace(/[^a-z0-9_]/g, '_')}_analytics`,
       },
     });
+    this.databaseName = database.ref;
     const location = `s3://${this.bucket.bucketName}/events/`;
     const table = new glue.CfnTable(this, 'EventsTable', {
       catalogId: Stack.of(this).account,
@@ -166,6 +171,7 @@ export class Analytics extends Construct {
         },
       },
     });
+    this.workgroupName = workgroup.ref;
     for (const [name, sql] of metricQueries()) {
       const query = new athena.CfnNamedQuery(
         this,

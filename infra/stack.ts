@@ -129,6 +129,14 @@ export class ApiStack extends Stack {
     const grantAnalyticsSink: ApiResources['grantAnalyticsSink'] = (fn) => analytics.grantPut(fn);
     new CfnOutput(this, 'AnalyticsBucket', { value: analytics.bucket.bucketName });
     new CfnOutput(this, 'AnalyticsStream', { value: analytics.deliveryStreamName });
+    new CfnOutput(this, 'AnalyticsDatabase', {
+      value: analytics.databaseName,
+      description: 'Glue database of the analytics events table',
+    });
+    new CfnOutput(this, 'AnalyticsWorkGroup', {
+      value: analytics.workgroupName,
+      description: 'Athena workgroup for the analytics queries (named queries included)',
+    });
 
     const api = new apigw.HttpApi(this, 'HttpApi', {
       description: `Creator streaming API (${props.stage})`,

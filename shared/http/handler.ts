@@ -186,6 +186,8 @@ interface State {
   principal?: Principal;
   /** `RateLimit` headers to add to the response, for rate-limited routes. */
   limitHeaders?: Record<string, string>;
+  /** The HttpError code of a failed request (`INTERNAL` for an unmapped error), for the metrics. */
+  errorCode?: string;
 }
 
 /** Verifies the bearer token per the route's auth mode (none / optional / required). */
@@ -280,6 +282,8 @@ export const httpHandler = <
     })
     .onError(async (request) => {
       const state = states.get(request.event) ?? { requestId: randomUUID(), route: undefined };
+      const known = states.get(request.event);
+      if (known) known.errorCode = toHttpError(request.error)?.code ?? 'INTERNAL';
       request.response = errorResponse(state.route, request.error, state.requestId);
     });
   const handler = (async (event: APIGatewayProxyEventV2, context?: unknown) => {
@@ -292,6 +296,7 @@ export const httpHandler = <
       status: response.statusCode ?? 200,
       latencyMs: performance.now() - started,
       accountId: state?.principal?.accountId,
+      errorCode: state?.errorCode,
     });
     return response;
   }) as LambdaHandler;

@@ -5,7 +5,8 @@ import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
  * Observability with Powertools for AWS Lambda, created once per container and wired once in the
  * middleware chain (shared/http/handler.ts): one structured JSON log line per request (request
  * id, route, status, latency; never bodies, tokens, passwords or emails), metrics in CloudWatch
- * embedded metric format (errors by code automatically; domain counters via `recordMetric`).
+ * embedded metric format (requests and errors, errors also by code, automatically; domain counters
+ * via `recordMetric`).
  * Tracing is Lambda's active X-Ray tracing (set by the stack); the Tracer SDK is not loaded, to
  * keep cold starts near the floor.
  */
@@ -33,7 +34,23 @@ export const recordMetric = (
   unit: (typeof MetricUnit)[keyof typeof MetricUnit] = MetricUnit.Count,
 ) => metrics.addMetric(name, unit, value);
 
-/** One log line and the status metrics for a finished request; publishes the request's metrics. */
+/** An HttpError code (`VALIDATION_ERROR`, `RATE_LIMITED`…): upper-case words, nothing a caller sent. */
+const ERROR_CODE = /^[A-Z][A-Z0-9_]{0,39}$/;
+
+/**
+ * The `errorCode` dimension of a failed request: its HttpError code, or `HTTP_<status>` when there
+ * is none or it does not look like one, so a dimension value can never carry request data and the
+ * dimension's values stay the small fixed set of codes in shared/http/errors.ts.
+ */
+export const errorCodeDimension = (status: number, errorCode?: string): string =>
+  errorCode !== undefined && ERROR_CODE.test(errorCode) ? errorCode : `HTTP_${status}`;
+
+/**
+ * One log line and the metrics for a finished request. Every request adds `requests`; a 4xx/5xx
+ * adds `errors` twice: once in the request's metrics (dimension `service` only: the total) and once
+ * as its own EMF record with the dimensions `service` and `errorCode` (errors by code). Nothing
+ * from the request (body, token, ids) becomes a dimension.
+ */
 export const recordRequest = (entry: {
   requestId: string;
   route: string;
@@ -42,9 +59,14 @@ export const recordRequest = (entry: {
   accountId?: string;
   errorCode?: string;
 }) => {
-  const level = entry.status >= 500 ? 'error' : entry.status >= 400 ? 'warn' : 'info';
-  logger[level]('request', { ...entry, latencyMs: Math.round(entry.latencyMs * 10) / 10 });
-  if (entry.status >= 400) recordMetric(`errors_${entry.errorCode ?? entry.status}`);
+  const failed = entry.status >= 400;
+  const errorCode = failed ? errorCodeDimension(entry.status, entry.errorCode) : undefined;
+  const level = entry.status >= 500 ? 'error' : failed ? 'warn' : 'info';
+  logger[level]('request', { ...entry, errorCode, latencyMs: Math.round(entry.latencyMs * 10) / 10 });
+  if (errorCode) {
+    recordMetric('errors');
+    metrics.singleMetric().addDimension('errorCode', errorCode).addMetric('errors', MetricUnit.Count, 1);
+  }
   recordMetric('requests');
   metrics.publishStoredMetrics();
 };

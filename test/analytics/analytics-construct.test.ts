@@ -40,7 +40,36 @@ describe('the analytics pipeline in the stack', () => {
     expect(queries).not.toContain('{{');
   });
 
-  it('alarms when Firehose stops delivering', () => {
-    template.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'DeliveryToS3.Success' });
+  it('alarms when Firehose stops delivering, to the alarm topic', () => {
+    const [topicId] = Object.keys(template.findResources('AWS::SNS::Topic'));
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'DeliveryToS3.Success',
+      AlarmActions: [{ Ref: topicId }],
+    });
+  });
+
+  it('outputs the bucket, the stream, the Glue database and the Athena workgroup', () => {
+    const only = (type: string) => {
+      const ids = Object.keys(template.findResources(type));
+      expect(ids, type).toHaveLength(1);
+      return ids[0]!;
+    };
+    const workgroup = only('AWS::Athena::WorkGroup');
+    const stream = only('AWS::KinesisFirehose::DeliveryStream');
+    // The events bucket is the one Firehose delivers to (the stack may hold other buckets).
+    const bucket =
+      template.toJSON().Resources[stream].Properties.ExtendedS3DestinationConfiguration.BucketARN[
+        'Fn::GetAtt'
+      ][0];
+    template.hasOutput('AnalyticsBucket', { Value: { Ref: bucket } });
+    template.hasOutput('AnalyticsStream', { Value: { Ref: stream } });
+    template.hasOutput('AnalyticsDatabase', { Value: { Ref: only('AWS::Glue::Database') } });
+    template.hasOutput('AnalyticsWorkGroup', { Value: { Ref: workgroup } });
+    // The output names the workgroup the named queries live in (Ref of a workgroup is its name).
+    const names = Object.values(template.findResources('AWS::Athena::NamedQuery')).map(
+      (q) => (q as { Properties: { WorkGroup: string } }).Properties.WorkGroup,
+    );
+    const name = template.toJSON().Resources[workgroup].Properties.Name;
+    expect(new Set(names)).toEqual(new Set([name]));
   });
 });
