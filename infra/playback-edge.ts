@@ -63,7 +63,8 @@ export class PlaybackEdge extends Construct {
           protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
         }),
         viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
-        // Query strings (the token) stay out of the cache key, so viewers share cached segments;
+        // The function strips the token from the path before the cache key is computed and query
+        // strings stay out of it, so viewers share cached playlists and segments;
         // without an origin Cache-Control, objects live 2 s (a live playlist changes every segment).
         cachePolicy: new cloudfront.CachePolicy(this, 'LiveCache', {
           defaultTtl: Duration.seconds(2),

@@ -6,13 +6,14 @@
 const crypto = require('crypto');
 
 const KEY = '__PLAYBACK_TOKEN_SECRET__';
-// As shared/live/stream-views.ts builds it: /live/<creator>/<stream>/[dvr/]<rendition>.m3u8,
-// and the rendition's segments under /live/<creator>/<stream>/[dvr/]<rendition>/. `master` is `auto`.
-const STREAM_PATH = /^\/live\/[^/]+\/([^/]+)\/(?:dvr\/)?([^/.]+)(?:\.m3u8|\/[\w-][\w.-]*)$/;
+// As shared/live/stream-views.ts builds it, the token is a path segment so relative playlist URIs
+// keep it: /live/<creator>/<stream>/t/<token>/[dvr/] then <rendition>.m3u8 or <rendition>/<file>
+// (`master` is `auto`). Groups: origin prefix, stream, token, origin rest, rendition.
+const STREAM_PATH =
+  /^(\/live\/[\w-]+\/([\w-]+)\/)t\/([\w-]+\.[\w-]+)\/((?:dvr\/)?([\w-]+)(?:\.m3u8|\/[\w-][\w.-]*))$/;
 // Channel stills (/live/<creator>/thumb.jpg, offline.jpg) are public.
 const STILL_PATH = /^\/live\/[^/]+\/[^/]+\.jpg$/;
 const DOT_SEGMENT = /\/\.\.?(\/|$)/;
-const TOKEN = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 const FORBIDDEN = { statusCode: 403, statusDescription: 'Forbidden' };
 
 // No timingSafeEqual in CloudFront Functions: compare every character, whatever differs.
@@ -48,12 +49,12 @@ function handler(event) {
   if (DOT_SEGMENT.test(uri)) return FORBIDDEN;
   if (!/^\/live\//i.test(uri) || STILL_PATH.test(uri)) return request;
   const path = STREAM_PATH.exec(uri);
-  const param = request.querystring.token;
-  const token = param ? param.value : undefined;
-  if (!path || !token || !TOKEN.test(token)) return FORBIDDEN;
-  const claims = claimsOf(token);
+  if (!path) return FORBIDDEN;
+  const claims = claimsOf(path[3]);
   if (!claims || typeof claims.exp !== 'number' || claims.exp * 1000 <= Date.now()) return FORBIDDEN;
-  const quality = path[2] === 'master' ? 'auto' : path[2];
-  if (claims.str !== path[1] || (claims.q !== quality && claims.q !== 'auto')) return FORBIDDEN;
+  const quality = path[5] === 'master' ? 'auto' : path[5];
+  if (claims.str !== path[2] || (claims.q !== quality && claims.q !== 'auto')) return FORBIDDEN;
+  // The origin serves the checked path without the token, which also keeps it out of the cache key.
+  request.uri = path[1] + path[4];
   return request;
 }

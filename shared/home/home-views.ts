@@ -1,8 +1,6 @@
 import type { CreatorRecord, EpisodeRecord, ShowRecord } from '../catalog/model.ts';
 import { formatDuration } from '../format.ts';
-
-/** Media delivery base address (`{cdn_url}` in the spec). */
-const cdnUrl = () => process.env.CDN_URL ?? 'https://cdn.example.com';
+import { streamUrls } from '../live/stream-views.ts';
 
 /** Hero slide (spec 4.1, key `show_id`): the show played from `episode`. */
 export const heroItem = (show: ShowRecord, episode: EpisodeRecord) => ({
@@ -18,14 +16,15 @@ export const heroItem = (show: ShowRecord, episode: EpisodeRecord) => ({
   duration_formatted: formatDuration(episode.duration_seconds),
 });
 
-/** Stream summary (spec 2.5) of a live creator, with the creator it belongs to. */
+/**
+ * Stream summary (spec 2.5) of a live creator, with the creator it belongs to. Its URLs come from
+ * `streamUrls` without a token: references, not playable (docs/live.md "Playback tokens").
+ */
 export const liveStreamSummary = (c: CreatorRecord, live: NonNullable<CreatorRecord['live']>) => ({
   stream_id: live.stream_id,
   title: live.title,
   started_at: live.started_at,
-  thumbnail_url: live.thumbnail_url,
-  stream_url: `${cdnUrl()}/live/${live.stream_id}/index.m3u8`,
-  dvr_url: `${cdnUrl()}/live/${live.stream_id}/dvr.m3u8`,
+  ...streamUrls({ id: c.id, live }, 'auto'),
   creator_id: c.id,
   creator_name: c.name,
   channel_url: `/creators/${c.slug}`,

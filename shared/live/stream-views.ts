@@ -3,7 +3,7 @@ import { formatDuration } from '../format.ts';
 
 /**
  * Stream facts derived from a live creator record (spec 2.2, 2.5). Pure. URLs live under
- * CDN_URL (`{cdn_url}` of the spec); each carries the playback token the edge verifies.
+ * CDN_URL (`{cdn_url}` of the spec); `streamUrls` is the one builder of live playback URLs.
  */
 const cdn = () => process.env.CDN_URL ?? 'https://cdn.example.com';
 
@@ -23,18 +23,27 @@ export const QUALITY_OPTIONS = [
  */
 export const STREAM_HEALTH = ['good', 'fair', 'poor', 'offline'] as const;
 
-export const streamUrls = (creator: CreatorRecord, quality: string, token?: string) => {
-  const base = `${cdn()}/live/${creator.id}/${creator.live?.stream_id ?? 'offline'}`;
-  const suffix = token ? `?token=${encodeURIComponent(token)}` : '';
-  const variant = quality === 'auto' ? 'master' : quality;
+/**
+ * Playback URLs of a creator's stream at `quality`, as docs/live.md "Playback tokens" lays out:
+ * `{cdn}/live/<creator>/<stream>/t/<token>/[dvr/]` then `master.m3u8` (`auto`) or
+ * `<quality>/index.m3u8`. The token is a path segment so that the URIs a player resolves relative
+ * to a playlist (renditions, segments) keep it; the edge checks it and strips it before the
+ * origin. Without `token`, the same URLs minus `t/<token>/`: a reference for summaries and
+ * metadata that the edge refuses; a playable URL comes from `GET .../live/stream` or
+ * `POST .../live/watch`.
+ */
+export const streamUrls = (creator: Pick<CreatorRecord, 'id' | 'live'>, quality: string, token?: string) => {
+  const stream = `${cdn()}/live/${creator.id}/${creator.live?.stream_id ?? 'offline'}`;
+  const base = token ? `${stream}/t/${encodeURIComponent(token)}` : stream;
+  const playlist = quality === 'auto' ? 'master.m3u8' : `${quality}/index.m3u8`;
   return {
-    stream_url: `${base}/${variant}.m3u8${suffix}`,
-    dvr_url: `${base}/dvr/${variant}.m3u8${suffix}`,
+    stream_url: `${base}/${playlist}`,
+    dvr_url: `${base}/dvr/${playlist}`,
     thumbnail_url: creator.live?.thumbnail_url ?? `${cdn()}/live/${creator.id}/offline.jpg`,
   };
 };
 
-/** Stream summary (spec 2.5) of a live creator, without a playback token. */
+/** Stream summary (spec 2.5) of a live creator; its URLs are tokenless references. */
 export const streamSummary = (creator: CreatorRecord) =>
   creator.live
     ? {

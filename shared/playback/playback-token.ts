@@ -4,9 +4,13 @@ import { loadLocalSecret } from '../identity/local-key.ts';
 /**
  * Playback tokens: short-lived, HMAC-SHA256-signed, bound to the viewer, the watch session, the
  * stream and the quality. Format (docs/live.md): `<base64url(JSON claims)>.<base64url(HMAC)>`,
- * claims `{v:1, acc, sid, str, q, exp}` (exp in epoch seconds). The CDN edge verifies them with
- * `verifyPlaybackToken` against the path it serves; the secret comes from PLAYBACK_TOKEN_SECRET
- * (on AWS a generated Secrets Manager secret, resolved into the function's environment at deploy time), locally from a generated key in `.local/keys/`.
+ * claims `{v:1, acc, sid, str, q, exp}` (exp in epoch seconds), carried in the URL path
+ * (shared/live/stream-views.ts). The CDN edge does not run this module: its CloudFront Function,
+ * infra/edge/verify-playback-token.js, applies the same rules to the path it serves, and
+ * test/infra/playback-edge.test.ts checks that it accepts `signPlaybackToken` tokens exactly when
+ * `verifyPlaybackToken` does. The secret comes from PLAYBACK_TOKEN_SECRET (on AWS a generated
+ * Secrets Manager secret, resolved into the function's environment at deploy time), locally from
+ * a generated key in `.local/keys/`.
  */
 export const PLAYBACK_TOKEN_TTL_SECONDS = 5 * 60;
 

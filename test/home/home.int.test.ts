@@ -83,6 +83,9 @@ describe('GET /home/live', () => {
         stream_url: expect.stringMatching(/^https:\/\/.+\.m3u8$/),
         dvr_url: expect.stringMatching(/^https:\/\/.+\.m3u8$/),
       });
+      // The one live URL layout (shared/live/stream-views.ts), tokenless: a reference, not playable.
+      expect(new URL(s.stream_url).pathname).toBe(`/live/${s.creator_id}/${s.stream_id}/master.m3u8`);
+      expect(new URL(s.dvr_url).pathname).toBe(`/live/${s.creator_id}/${s.stream_id}/dvr/master.m3u8`);
     }
     const past = await api.get(`/home/live?page=${res.body.meta_data.total_pages + 1}`);
     expect(past.status).toBe(200);

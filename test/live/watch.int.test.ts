@@ -75,6 +75,13 @@ describe('watch session lifecycle', () => {
       new Date(),
     );
     expect(verdict.ok).toBe(true);
+    // The token is a path segment, so relative playlist URIs keep it (docs/live.md).
+    const playbackPath = (token: string, rest: string) =>
+      `/live/${open.id}/${data.stream.stream_id}/t/${token}/${rest}`;
+    expect(new URL(data.stream.stream_url).pathname).toBe(playbackPath(data.stream.token, '720p/index.m3u8'));
+    expect(new URL(data.stream.dvr_url).pathname).toBe(
+      playbackPath(data.stream.token, 'dvr/720p/index.m3u8'),
+    );
     const sid = data.session.session_id;
 
     const patched = await api.patch(`${base(open.id)}/live/watch`, {
@@ -85,9 +92,12 @@ describe('watch session lifecycle', () => {
     expect(patched.body.data).toMatchObject({
       session_id: sid,
       quality: '1080p',
-      stream_url: expect.stringContaining('1080p.m3u8'),
+      stream_url: expect.stringMatching(/^https?:\/\//),
     });
     expect(patched.body.data.token).not.toBe(data.stream.token);
+    expect(new URL(patched.body.data.stream_url).pathname).toBe(
+      playbackPath(patched.body.data.token, '1080p/index.m3u8'),
+    );
 
     const qualities = await api.get(`${base(open.id)}/live/qualities?session_id=${sid}`, { token });
     expect(qualities.body.data.current_quality).toBe('1080p');
@@ -252,7 +262,14 @@ describe('channel reads', () => {
       is_live: true,
       available_qualities: ['Auto', '1080p', '720p', '480p', '360p'],
     });
-    expect(stream.body.data.stream_url).toContain('/dvr/');
+    const { stream_id, token: playback } = stream.body.data;
+    expect(new URL(stream.body.data.stream_url).pathname).toBe(
+      `/live/${open.id}/${stream_id}/t/${playback}/dvr/480p/index.m3u8`,
+    );
+    // Metadata URLs are tokenless references (the edge refuses them).
+    expect(new URL(meta.body.data.stream_urls.hls).pathname).toBe(
+      `/live/${open.id}/${stream_id}/master.m3u8`,
+    );
     const od = await api.get(`${base('cr_0002')}/ondemand?type=premium`);
     expect(od.status).toBe(200);
     expect(od.body.meta_data).toMatchObject({ page: 1, limit: 20 });
