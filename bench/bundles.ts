@@ -56,15 +56,19 @@ const median = (values: number[]): number => {
 
 /**
  * Cold module evaluation: milliseconds to import the bundle in a fresh Node process (what Lambda
- * does in its init phase), median of `runs`, runs interleaved across bundles to spread noise.
+ * does in its init phase). Each run imports the floor bundle and then the function, back to back,
+ * so both see the same machine state (a shared VM's speed drifts by 30% or more between
+ * seconds); the ratio is the median of these paired ratios, the time the median of `runs`.
  */
-export const measureColdImports = (bundles: readonly BundleInfo[], runs = 7): Map<string, number> => {
-  const samples = new Map<string, number[]>(bundles.map((b) => [b.name, []]));
+export const measureColdImports = (
+  bundles: readonly BundleInfo[],
+  runs = 7,
+): Map<string, { ms: number; ratio: number }> => {
   const script =
     'const t=performance.now();await import(process.argv[1]);process.stdout.write(String(performance.now()-t))';
-  for (let run = 0; run < runs; run++) {
-    for (const bundle of bundles) {
-      const out = execFileSync(process.execPath, ['--input-type=module', '-e', script, bundle.file], {
+  const importMs = (file: string) =>
+    Number(
+      execFileSync(process.execPath, ['--input-type=module', '-e', script, file], {
         env: {
           ...process.env,
           AWS_REGION: 'us-east-1',
@@ -73,9 +77,17 @@ export const measureColdImports = (bundles: readonly BundleInfo[], runs = 7): Ma
           AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
         },
         encoding: 'utf8',
-      });
-      samples.get(bundle.name)!.push(Number(out));
+      }),
+    );
+  const floor = bundles.find((b) => b.name === '(floor)')!;
+  const samples = new Map(bundles.map((b) => [b.name, { ms: [] as number[], ratios: [] as number[] }]));
+  for (let run = 0; run < runs; run++) {
+    for (const bundle of bundles) {
+      const floorMs = importMs(floor.file);
+      const ms = bundle === floor ? floorMs : importMs(bundle.file);
+      samples.get(bundle.name)!.ms.push(ms);
+      samples.get(bundle.name)!.ratios.push(ms / floorMs);
     }
   }
-  return new Map([...samples].map(([name, values]) => [name, median(values)]));
+  return new Map([...samples].map(([name, s]) => [name, { ms: median(s.ms), ratio: median(s.ratios) }]));
 };
