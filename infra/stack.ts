@@ -244,7 +244,9 @@ export class ApiStack extends Stack {
     new CfnOutput(this, 'ApiUrl', { value: stage.url, description: 'Base URL of the HTTP API' });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'FunctionLogGroup', { value: functionLogs.logGroupName });
-    analytics.deliveryFailureAlarm.addAlarmAction(new SnsAction(monitoring.topic));
+    const alarmTopic = new SnsAction(monitoring.topic);
+    analytics.deliveryFailureAlarm.addAlarmAction(alarmTopic);
+    analytics.deliveryFailureAlarm.addOkAction(alarmTopic);
     new CfnOutput(this, 'AlarmTopicArn', { value: monitoring.topic.topicArn });
     new CfnOutput(this, 'SigningKeyId', { value: signingKey.keyId });
   }

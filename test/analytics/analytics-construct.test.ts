@@ -40,11 +40,12 @@ describe('the analytics pipeline in the stack', () => {
     expect(queries).not.toContain('{{');
   });
 
-  it('alarms when Firehose stops delivering, to the alarm topic', () => {
+  it('alarms when Firehose stops delivering, and when it recovers, to the alarm topic', () => {
     const [topicId] = Object.keys(template.findResources('AWS::SNS::Topic'));
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
       MetricName: 'DeliveryToS3.Success',
       AlarmActions: [{ Ref: topicId }],
+      OKActions: [{ Ref: topicId }],
     });
   });
 

@@ -157,6 +157,7 @@ describe('the stack built from the real route table', () => {
     expect(topics).toHaveLength(1);
     for (const alarm of Object.values(alarms)) {
       expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topics[0] }]);
+      expect(alarm.Properties.OKActions).toEqual([{ Ref: topics[0] }]);
     }
     template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
   });
