@@ -53,8 +53,25 @@ export interface WallTime {
   second: number;
 }
 
+/**
+ * Readings already made: a schedule reads the same instants several times (a program's end is the
+ * next one's start; ISO text, offset and 12-hour text of one instant), and `formatToParts` is the
+ * cost of an EPG request. Bounded like the formatters.
+ */
+const readings = new Map<string, Readonly<WallTime>>();
+
 /** The wall-clock reading of `instant` in `zone`. */
-export const wallTime = (instant: number, zone: string): WallTime => {
+export const wallTime = (instant: number, zone: string): Readonly<WallTime> => {
+  const key = `${zone} ${instant}`;
+  const known = readings.get(key);
+  if (known) return known;
+  if (readings.size >= 4096) readings.clear();
+  const reading = Object.freeze(readParts(instant, zone));
+  readings.set(key, reading);
+  return reading;
+};
+
+const readParts = (instant: number, zone: string): WallTime => {
   const out: Record<string, number> = {};
   for (const part of partsFormatter(zone).formatToParts(new Date(instant))) {
     if (part.type !== 'literal') out[part.type] = Number(part.value);
@@ -70,8 +87,10 @@ export const wallTime = (instant: number, zone: string): WallTime => {
 };
 
 /** UTC offset of `zone` at `instant`, in minutes east of UTC (Kathmandu +345, New York −300/−240). */
-export const offsetMinutes = (instant: number, zone: string): number => {
-  const w = wallTime(instant, zone);
+export const offsetMinutes = (instant: number, zone: string): number =>
+  offsetOf(instant, wallTime(instant, zone));
+
+const offsetOf = (instant: number, w: WallTime): number => {
   const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
   return Math.round((asUtc - Math.floor(instant / 1000) * 1000) / MINUTE);
 };
@@ -127,7 +146,7 @@ export const formatOffset = (minutes: number): string => {
 /** ISO 8601 of `instant` as read in `zone`, with the zone's offset at that instant: `2026-03-08T01:30:00-05:00`. */
 export const isoInZone = (instant: number, zone: string): string => {
   const w = wallTime(instant, zone);
-  return `${w.year}-${pad(w.month)}-${pad(w.day)}T${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}${formatOffset(offsetMinutes(instant, zone))}`;
+  return `${w.year}-${pad(w.month)}-${pad(w.day)}T${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}${formatOffset(offsetOf(instant, w))}`;
 };
 
 /** 12-hour clock text `H:MM AM/PM` of `instant` in `zone`. */
