@@ -1,5 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { type DynamoDbLocal, startDynamoDbLocal } from './dynamodb-local.ts';
+import { type DynamoDbLocal, freePort, startDynamoDbLocal } from './dynamodb-local.ts';
 
 /**
  * Brings up the local data plane: DynamoDB Local (unless DYNAMODB_ENDPOINT names another
@@ -19,32 +19,38 @@ export const startLocalPlatform = async (
   process.env.TABLE_NAME ??= 'creator-streaming-local';
   // Google sign-in verifies tokens from the local identity provider (shared/identity/local-idp.ts).
   process.env.GOOGLE_IDP ??= 'local';
-  let local: DynamoDbLocal | undefined;
+  // DynamoDB Local (a JVM, ~2 s to boot) starts while the catalogue is generated and the demo
+  // passwords are hashed: its port is chosen first, so the shared client can be configured now.
+  let starting: Promise<DynamoDbLocal> | undefined;
   if (!process.env.DYNAMODB_ENDPOINT) {
-    local = await startDynamoDbLocal({
-      port: process.env.DYNAMODB_PORT ? Number(process.env.DYNAMODB_PORT) : undefined,
-    });
-    process.env.DYNAMODB_ENDPOINT = local.endpoint;
+    const port = process.env.DYNAMODB_PORT ? Number(process.env.DYNAMODB_PORT) : await freePort();
+    process.env.DYNAMODB_ENDPOINT = `http://127.0.0.1:${port}`;
+    starting = startDynamoDbLocal({ port });
+    starting.catch(() => {}); // awaited below; this only keeps an early failure from being "unhandled"
   }
   const endpoint = process.env.DYNAMODB_ENDPOINT;
+  let local: DynamoDbLocal | undefined;
   try {
     // Imported only now: the shared DynamoDB client reads DYNAMODB_ENDPOINT when first loaded.
     const { createTable } = await import('../../shared/db/create-table.ts');
     const { tableName } = await import('../../shared/db/table.ts');
+    const { batchPut } = await import('../../shared/db/batch.ts');
     const { generateCatalog } = await import('../../shared/seed/generate.ts');
-    const { loadCatalog } = await import('../../shared/seed/load.ts');
+    const { catalogItems } = await import('../../shared/seed/load.ts');
+    const seededAt = options.now ?? new Date();
+    const catalog = generateCatalog({ now: seededAt, seed: options.seed, scale: options.scale });
+    const [started, items] = await Promise.all([starting, catalogItems(catalog, seededAt)]);
+    local = started;
     const admin = new DynamoDBClient({
       endpoint,
       region: 'local',
       credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     });
     await createTable(admin, tableName());
-    const seededAt = options.now ?? new Date();
-    const catalog = generateCatalog({ now: seededAt, seed: options.seed, scale: options.scale });
-    const { items } = await loadCatalog(catalog, seededAt);
-    return { endpoint, seededAt, items, stop: async () => local?.stop() };
+    await batchPut(items);
+    return { endpoint, seededAt, items: items.length, stop: async () => local?.stop() };
   } catch (error) {
-    await local?.stop();
+    await (local ?? (await starting?.catch(() => undefined)))?.stop();
     throw error;
   }
 };

@@ -10,10 +10,11 @@ import { homeLayoutItems } from '../home/home-repository.ts';
 import { catalogShowItems, showListingItems } from '../shows/show-repository.ts';
 
 /**
- * Writes a generated catalogue into the table through each entity's own item builders
- * (the repositories own the key design; this only collects and batches).
+ * The items of a generated catalogue, built by each entity's own item builders (the repositories
+ * own the key design; this only collects). Async because demo accounts wait for their password
+ * hashes (scrypt, ~0.4 s each, hashed in parallel).
  */
-export const loadCatalog = async (catalog: Catalog, now: Date): Promise<{ items: number }> => {
+export const catalogItems = async (catalog: Catalog, now: Date): Promise<Record<string, unknown>[]> => {
   const DAY = 86_400_000;
   const items: Record<string, unknown>[] = [
     ...catalog.creators.flatMap(creatorItems),
@@ -35,9 +36,7 @@ export const loadCatalog = async (catalog: Catalog, now: Date): Promise<{ items:
       ),
     ]),
   ];
-  // Demo accounts wait for their password hashes (scrypt, ~0.3 s each): hash them in parallel
-  // while the rest of the catalogue is written.
-  const accounts = Promise.all(
+  const accounts = await Promise.all(
     catalog.accounts.map(async (account) =>
       accountItems({
         account_id: account.account_id,
@@ -51,7 +50,12 @@ export const loadCatalog = async (catalog: Catalog, now: Date): Promise<{ items:
       }),
     ),
   );
-  const [, accountRows] = await Promise.all([batchPut(items), accounts]);
-  await batchPut(accountRows.flat());
-  return { items: items.length + accountRows.flat().length };
+  return [...items, ...accounts.flat()];
+};
+
+/** Writes a generated catalogue into the table (batched puts). */
+export const loadCatalog = async (catalog: Catalog, now: Date): Promise<{ items: number }> => {
+  const items = await catalogItems(catalog, now);
+  await batchPut(items);
+  return { items: items.length };
 };
