@@ -2,12 +2,14 @@ import { batchGet } from '../db/batch.ts';
 
 /**
  * Ranked lists: a materialised view that makes page N of a sorted, filtered catalogue listing
- * one BatchGetItem of at most three small items, whatever N or the catalogue size.
+ * one BatchGetItem of at most three small items (for pages of up to CHUNK ids), whatever N or the
+ * catalogue size.
  * Key design (owned here): PK `RANK#<list>`, SK `C#<chunk>` → `ids` (ranks chunk·CHUNK+1 to
  * (chunk+1)·CHUNK, in order) and `total` (the list's length, on every chunk). A page of at most
- * MAX_PAGE_SIZE (= CHUNK) ids spans one or two chunks; chunk 0 is always read too, so the total
- * is known even past the end. The catalogue loader (and, in production, the ranking job) rewrites
- * a list when rankings change; ids past `total` in a stale chunk of a once longer list are never served.
+ * MAX_PAGE_SIZE (= CHUNK) ids spans one or two chunks, a longer one more; chunk 0 is always read
+ * too, so the total is known even past the end. The catalogue loader (and, in production, the
+ * ranking job) rewrites a list when rankings change; ids past `total` in a stale chunk of a once
+ * longer list are never served.
  */
 export const CHUNK = 100;
 
@@ -27,30 +29,39 @@ export interface RankedPage {
   total: number;
 }
 
-/** Page `page` (1-based) of `limit` (≤ CHUNK) ids from list `list`, with the list's total. */
-export const readRankedPage = async (list: string, page: number, limit: number): Promise<RankedPage> => {
+/**
+ * Page `page` (1-based) of `limit` ids from each of `lists`, with each list's total: one
+ * BatchGetItem for all of them (chunk 0 of every list, plus the chunks the page spans).
+ */
+export const readRankedPages = async (
+  lists: readonly string[],
+  page: number,
+  limit: number,
+): Promise<RankedPage[]> => {
   const first = (page - 1) * limit;
   const start = Math.floor(first / CHUNK);
-  const chunks = [...new Set([0, start, Math.floor((first + limit - 1) / CHUNK)])];
+  const end = Math.floor((first + limit - 1) / CHUNK);
+  const chunks = [...new Set([0, ...Array.from({ length: end - start + 1 }, (_, i) => start + i)])];
   const found = await batchGet(
-    chunks.map((chunk) => key(list, chunk)),
+    lists.flatMap((list) => chunks.map((chunk) => key(list, chunk))),
     keyOf,
   );
-  const byChunk = new Map(found.map((item) => [String(item.SK), item]));
-  const total = Number(byChunk.get('C#0')?.total ?? 0);
-  const ids = chunks
-    .filter((chunk) => chunk >= start)
-    .flatMap((chunk) => ((byChunk.get(`C#${chunk}`)?.ids as unknown[] | undefined) ?? []).map(String));
+  const byKey = new Map(found.map((item) => [keyOf(item), item]));
   const offset = first - start * CHUNK;
-  return { ids: ids.slice(offset, offset + Math.max(0, Math.min(limit, total - first))), total };
+  return lists.map((list) => {
+    const chunk = (n: number) => byKey.get(keyOf(key(list, n)));
+    const total = Number(chunk(0)?.total ?? 0);
+    const ids = chunks
+      .filter((n) => n >= start)
+      .flatMap((n) => ((chunk(n)?.ids as unknown[] | undefined) ?? []).map(String));
+    return { ids: ids.slice(offset, offset + Math.max(0, Math.min(limit, total - first))), total };
+  });
 };
 
+/** Page `page` (1-based) of `limit` ids from list `list`, with the list's total. */
+export const readRankedPage = async (list: string, page: number, limit: number): Promise<RankedPage> =>
+  (await readRankedPages([list], page, limit))[0]!;
+
 /** Totals of several lists, in one BatchGetItem of their first chunks. */
-export const readRankedTotals = async (lists: readonly string[]): Promise<number[]> => {
-  const items = await batchGet(
-    lists.map((list) => key(list, 0)),
-    keyOf,
-  );
-  const totals = new Map(items.map((item) => [String(item.PK), Number(item.total ?? 0)]));
-  return lists.map((list) => totals.get(`RANK#${list}`) ?? 0);
-};
+export const readRankedTotals = async (lists: readonly string[]): Promise<number[]> =>
+  (await readRankedPages(lists, 1, 0)).map((page) => page.total);

@@ -1,7 +1,12 @@
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { CategoryId, EpisodeRecord, RatingId, ShowRecord } from '../catalog/model.ts';
 import { CATEGORY_IDS, RATING_IDS } from '../catalog/model.ts';
-import { rankedListItems, readRankedPage, readRankedTotals } from '../catalog/ranked-list.ts';
+import {
+  rankedListItems,
+  readRankedPage,
+  readRankedPages,
+  readRankedTotals,
+} from '../catalog/ranked-list.ts';
 import { batchGet } from '../db/batch.ts';
 import { db } from '../db/client.ts';
 import { tableName } from '../db/table.ts';
@@ -290,7 +295,7 @@ export interface ShowPage {
   total: number;
 }
 
-/** A page of shows matching a filter in a sort order: ranked-list Query + GetItem, then BatchGetItem. */
+/** A page of shows matching a filter in a sort order: ranked-list BatchGetItem, then BatchGetItem of the shows. */
 export const listShows = async (filter: ShowFilter, page: number, limit: number): Promise<ShowPage> => {
   const list = listName(
     filter.category,
@@ -304,12 +309,14 @@ export const listShows = async (filter: ShowFilter, page: number, limit: number)
 };
 
 /**
- * The first `limit` most popular shows of every category, with each category's total: the
- * ranked-list reads run in parallel, then one BatchGetItem for all the shows.
+ * The first `limit` most popular shows of every category, with each category's total: one
+ * BatchGetItem for the 8 ranked lists, then one for all the shows.
  */
 export const listTopShowsByCategory = async (limit: number): Promise<Map<CategoryId, ShowPage>> => {
-  const pages = await Promise.all(
-    CATEGORY_IDS.map((c) => readRankedPage(listName(c, 'all', 'any', 'any', 'most_popular'), 1, limit)),
+  const pages = await readRankedPages(
+    CATEGORY_IDS.map((c) => listName(c, 'all', 'any', 'any', 'most_popular')),
+    1,
+    limit,
   );
   const shows = new Map((await getShows(pages.flatMap((p) => p.ids))).map((s) => [s.id, s]));
   return new Map(

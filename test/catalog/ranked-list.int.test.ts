@@ -4,6 +4,7 @@ import {
   CHUNK,
   rankedListItems,
   readRankedPage,
+  readRankedPages,
   readRankedTotals,
 } from '../../shared/catalog/ranked-list.ts';
 import { batchPut } from '../../shared/db/batch.ts';
@@ -19,7 +20,7 @@ describe('ranked lists (chunked)', () => {
   it('serves every page of every page size exactly, across chunk boundaries', async () => {
     const length = 2 * CHUNK + 37;
     const list = await store(length);
-    for (const limit of [1, 7, 30, CHUNK]) {
+    for (const limit of [1, 7, 30, CHUNK, 2 * CHUNK + 1]) {
       const pages = Math.ceil(length / limit);
       const seen: string[] = [];
       for (let page = 1; page <= pages; page++) {
@@ -55,6 +56,16 @@ describe('ranked lists (chunked)', () => {
         .map((id) => `new_${id}`),
     );
     expect(await readRankedPage(list, 3, CHUNK / 2)).toEqual({ ids: [], total: CHUNK - 10 });
+  });
+
+  it('reads the same page of several lists at once, each with its own total', async () => {
+    const [short, long] = [await store(CHUNK + 5), await store(3 * CHUNK)];
+    const unknown = `test#${randomUUID()}`;
+    expect(await readRankedPages([short, unknown, long], 2, 60)).toEqual([
+      { ids: ids(CHUNK + 5).slice(60), total: CHUNK + 5 },
+      { ids: [], total: 0 },
+      { ids: ids(120).slice(60), total: 3 * CHUNK },
+    ]);
   });
 
   it('reads several totals at once, 0 for lists that do not exist', async () => {
