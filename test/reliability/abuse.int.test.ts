@@ -11,6 +11,7 @@ import {
 import { routeKey } from '../../shared/http/route.ts';
 import { generateCatalog } from '../../shared/seed/generate.ts';
 import { type ApiResponse, type TestApi, testApi } from '../support/api.ts';
+import { lastOpenLiveChannel } from '../support/catalog.ts';
 
 /**
  * Abuse and access control, driven by the route table so a new route cannot slip past:
@@ -21,11 +22,7 @@ let api: TestApi;
 let live: { id: string; channel: string };
 beforeAll(async () => {
   api = await testApi();
-  // The last open live channel: other suites count viewers on the first one.
-  const c = generateCatalog({ now: api.seededAt, seed: 42 })
-    .creators.filter((x) => x.live && !x.channel.requires_subscription)
-    .at(-1)!;
-  live = { id: c.id, channel: c.channel.channel_id };
+  live = lastOpenLiveChannel(api.seededAt);
 });
 
 const account = () => `acc_abuse_${randomUUID()}`;

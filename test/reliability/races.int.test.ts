@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
-import { generateCatalog } from '../../shared/seed/generate.ts';
 import { type TestApi, testApi } from '../support/api.ts';
+import { lastOpenLiveChannel } from '../support/catalog.ts';
 
 const ROUNDS = 5;
 /** Parallel requests fired per race, counted for the figures line printed at the end. */
@@ -11,11 +11,7 @@ let api: TestApi;
 let live: { id: string; channel: string };
 beforeAll(async () => {
   api = await testApi();
-  // The last open live channel: other suites count viewers on the first one.
-  const c = generateCatalog({ now: api.seededAt, seed: 42 })
-    .creators.filter((x) => x.live && !x.channel.requires_subscription)
-    .at(-1)!;
-  live = { id: c.id, channel: c.channel.channel_id };
+  live = lastOpenLiveChannel(api.seededAt);
 });
 afterAll(() => {
   const total = Object.values(fired).reduce((a, b) => a + b, 0);
