@@ -246,7 +246,7 @@ const GENERIC_PROGRAMS: Record<CategoryId, readonly string[]> = {
   gaming: ['Speedrun Replay', 'Co-op Night', "Let's Play", 'Patch Notes Live'],
   education: ['Lecture Replay', 'Lab Hour', 'Explainer Marathon', 'Office Hours'],
 };
-const DURATIONS_MIN = [60, 90, 120, 120, 180, 240];
+const DURATIONS_MIN = [60, 120, 180, 180, 240, 300];
 
 /** Contiguous half-hour-aligned programs for every channel over [day before `now`, 8 days after). */
 const makePrograms = (
