@@ -19,8 +19,8 @@ export const startLocalPlatform = async (
   process.env.TABLE_NAME ??= 'creator-streaming-local';
   // Google sign-in verifies tokens from the local identity provider (shared/identity/local-idp.ts).
   process.env.GOOGLE_IDP ??= 'local';
-  // DynamoDB Local (a JVM, ~2 s to boot) starts while the catalogue is generated and the demo
-  // passwords are hashed: its port is chosen first, so the shared client can be configured now.
+  // DynamoDB Local (a JVM, ~2 s to boot) starts while the catalogue is generated: its port is
+  // chosen first, so the shared client can be configured now.
   let starting: Promise<DynamoDbLocal> | undefined;
   if (!process.env.DYNAMODB_ENDPOINT) {
     const port = process.env.DYNAMODB_PORT ? Number(process.env.DYNAMODB_PORT) : await freePort();
@@ -39,8 +39,8 @@ export const startLocalPlatform = async (
     const { catalogItems } = await import('../../shared/seed/load.ts');
     const seededAt = options.now ?? new Date();
     const catalog = generateCatalog({ now: seededAt, seed: options.seed, scale: options.scale });
-    const [started, items] = await Promise.all([starting, catalogItems(catalog, seededAt)]);
-    local = started;
+    const items = catalogItems(catalog, seededAt);
+    local = await starting;
     const admin = new DynamoDBClient({
       endpoint,
       region: 'local',

@@ -147,6 +147,12 @@ export interface DemoAccount {
   account_id: string;
   email: string;
   password: string;
+  /**
+   * scrypt hash of `password` (shared/identity/password.ts format), precomputed: the password is
+   * public, and hashing three of them at every `npm start` cost ~1.5 s of CPU while DynamoDB Local
+   * boots. test/seed checks that each one verifies.
+   */
+  password_hash: string;
   creator_name: string;
   handle: string;
   /** Creator ids this account holds an active subscription to. */

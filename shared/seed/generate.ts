@@ -46,6 +46,7 @@ export const DEMO_VIEWER = {
   account_id: 'acc_demo_viewer',
   email: 'viewer@demo.stream',
   password: 'demo-password-1',
+  password_hash: 'scrypt$131072$8$1$0mePtKyKMw4e8a19zr_Hng$4q1AImpEYgtxO9Y8mgJvG64AUCQ23IsNS2_3b5yFE68',
 };
 
 const TIER_WEIGHTS: Array<[TierId, number]> = [
@@ -307,6 +308,7 @@ const makeAccounts = (creators: readonly CreatorRecord[]): DemoAccount[] => {
       account_id: 'acc_demo_viewer2',
       email: 'viewer2@demo.stream',
       password: 'demo-password-2',
+      password_hash: 'scrypt$131072$8$1$1Y2SQphzBLNUIWJMBjcgYw$jkJSt-bYTmExZPJIcyRJH1U226Ikq5f_uYPYTYXpbZI',
       creator_name: 'Second Viewer',
       handle: 'second_viewer',
       subscriptions: [],
@@ -316,6 +318,7 @@ const makeAccounts = (creators: readonly CreatorRecord[]): DemoAccount[] => {
       account_id: 'acc_demo_creator',
       email: 'creator@demo.stream',
       password: 'demo-password-3',
+      password_hash: 'scrypt$131072$8$1$T8-8M67HP3UxI2k38u5tZw$XMqDjMjPstOvvpJUx3JkfXAtg2UzhwLb9-pEGzP-B1o',
       creator_name: 'Demo Creator',
       handle: 'demo_creator',
       subscriptions: [],

@@ -3,7 +3,6 @@ import { creatorItems, creatorListingItems } from '../creators/creator-repositor
 import { followItem, subscriptionItem } from '../creators/relationship-repository.ts';
 import { batchPut } from '../db/batch.ts';
 import { accountItems } from '../identity/account-repository.ts';
-import { hashPassword } from '../identity/password.ts';
 import { programItems } from '../epg/program-repository.ts';
 import { defaultHomeLayout } from '../home/default-layout.ts';
 import { homeLayoutItems } from '../home/home-repository.ts';
@@ -11,10 +10,9 @@ import { catalogShowItems, showListingItems } from '../shows/show-repository.ts'
 
 /**
  * The items of a generated catalogue, built by each entity's own item builders (the repositories
- * own the key design; this only collects). Async because demo accounts wait for their password
- * hashes (scrypt, ~0.4 s each, hashed in parallel).
+ * own the key design; this only collects).
  */
-export const catalogItems = async (catalog: Catalog, now: Date): Promise<Record<string, unknown>[]> => {
+export const catalogItems = (catalog: Catalog, now: Date): Record<string, unknown>[] => {
   const DAY = 86_400_000;
   const items: Record<string, unknown>[] = [
     ...catalog.creators.flatMap(creatorItems),
@@ -36,26 +34,24 @@ export const catalogItems = async (catalog: Catalog, now: Date): Promise<Record<
       ),
     ]),
   ];
-  const accounts = await Promise.all(
-    catalog.accounts.map(async (account) =>
-      accountItems({
-        account_id: account.account_id,
-        email: account.email,
-        creator_name: account.creator_name,
-        handle: account.handle,
-        password_hash: await hashPassword(account.password),
-        user_status: 'active',
-        completed_steps: ['category', 'social'],
-        created_at: now.toISOString(),
-      }),
-    ),
+  const accounts = catalog.accounts.map((account) =>
+    accountItems({
+      account_id: account.account_id,
+      email: account.email,
+      creator_name: account.creator_name,
+      handle: account.handle,
+      password_hash: account.password_hash,
+      user_status: 'active',
+      completed_steps: ['category', 'social'],
+      created_at: now.toISOString(),
+    }),
   );
   return [...items, ...accounts.flat()];
 };
 
 /** Writes a generated catalogue into the table (batched puts). */
 export const loadCatalog = async (catalog: Catalog, now: Date): Promise<{ items: number }> => {
-  const items = await catalogItems(catalog, now);
+  const items = catalogItems(catalog, now);
   await batchPut(items);
   return { items: items.length };
 };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CATEGORY_IDS, TIER_IDS } from '../../shared/catalog/model.ts';
+import { verifyPassword } from '../../shared/identity/password.ts';
 import { DEMO_VIEWER, GATED_LIVE_CREATOR_ID, generateCatalog } from '../../shared/seed/generate.ts';
 
 const now = new Date('2026-03-08T06:30:00Z');
@@ -76,6 +77,15 @@ describe('generateCatalog', () => {
     expect(gated.channel.requires_subscription).toBe(true);
     const viewer = catalog.accounts.find((a) => a.email === DEMO_VIEWER.email)!;
     expect(viewer.subscriptions).toContain(GATED_LIVE_CREATOR_ID);
+  });
+
+  it("stores each demo account's precomputed hash of its documented password, and only that", async () => {
+    expect(catalog.accounts.length).toBeGreaterThan(0);
+    for (const account of catalog.accounts) {
+      expect(account.password_hash).toMatch(/^scrypt\$131072\$8\$1\$/);
+      expect(await verifyPassword(account.password, account.password_hash)).toBe(true);
+      expect(await verifyPassword(`${account.password}x`, account.password_hash)).toBe(false);
+    }
   });
 
   it('scales ten times for benchmarks', () => {
