@@ -29,28 +29,26 @@ export const startLocalPlatform = async (
     starting.catch(() => {}); // awaited below; this only keeps an early failure from being "unhandled"
   }
   const endpoint = process.env.DYNAMODB_ENDPOINT;
-  let local: DynamoDbLocal | undefined;
+  const stop = async () => (await starting?.catch(() => undefined))?.stop();
   try {
     // Imported only now: the shared DynamoDB client reads DYNAMODB_ENDPOINT when first loaded.
     const { createTable } = await import('../../shared/db/create-table.ts');
     const { tableName } = await import('../../shared/db/table.ts');
-    const { batchPut } = await import('../../shared/db/batch.ts');
     const { generateCatalog } = await import('../../shared/seed/generate.ts');
-    const { catalogItems } = await import('../../shared/seed/load.ts');
+    const { loadCatalog } = await import('../../shared/seed/load.ts');
     const seededAt = options.now ?? new Date();
     const catalog = generateCatalog({ now: seededAt, seed: options.seed, scale: options.scale });
-    const items = catalogItems(catalog, seededAt);
-    local = await starting;
+    await starting;
     const admin = new DynamoDBClient({
       endpoint,
       region: 'local',
       credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     });
     await createTable(admin, tableName());
-    await batchPut(items);
-    return { endpoint, seededAt, items: items.length, stop: async () => local?.stop() };
+    const { items } = await loadCatalog(catalog, seededAt);
+    return { endpoint, seededAt, items, stop };
   } catch (error) {
-    await (local ?? (await starting?.catch(() => undefined)))?.stop();
+    await stop();
     throw error;
   }
 };

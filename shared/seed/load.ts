@@ -12,7 +12,7 @@ import { catalogShowItems, showListingItems } from '../shows/show-repository.ts'
  * The items of a generated catalogue, built by each entity's own item builders (the repositories
  * own the key design; this only collects).
  */
-export const catalogItems = (catalog: Catalog, now: Date): Record<string, unknown>[] => {
+const catalogItems = (catalog: Catalog, now: Date): Record<string, unknown>[] => {
   const DAY = 86_400_000;
   const items: Record<string, unknown>[] = [
     ...catalog.creators.flatMap(creatorItems),
