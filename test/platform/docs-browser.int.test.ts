@@ -1,40 +1,30 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { chromium } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import chromium from '@sparticuz/chromium';
+import { chromium as playwright } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApi, testApi } from '../support/api.ts';
 
 /**
- * Opens the API reference in headless Chromium (Debian's package, installed by .ci/run), finds an
- * endpoint, expands it and saves a screenshot to .local/screenshots/docs.png.
+ * Opens the API reference in headless Chromium, finds an endpoint, expands it and saves a
+ * screenshot to .local/screenshots/docs.png. The browser is the one `@sparticuz/chromium` ships
+ * inside its npm tarball (unpacked to the temp folder on first use), so `npm ci` brings it on any
+ * machine: nothing is installed outside the project's own files.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 let api: TestApi;
-const profile = mkdtempSync(join(tmpdir(), 'chromium-'));
 beforeAll(async () => {
   api = await testApi();
 });
-afterAll(() => rmSync(profile, { recursive: true, force: true }));
 
 describe('the API reference page', () => {
   it('renders every tag from /openapi.json and expands GET /creators', async () => {
-    const browser = await chromium.launchPersistentContext(profile, {
+    const browser = await playwright.launch({
+      executablePath: await chromium.executablePath(),
+      args: chromium.args,
       headless: true,
-      executablePath: CHROMIUM,
-      viewport: { width: 1280, height: 1400 },
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
     });
     try {
-      const page = await browser.newPage();
+      const page = await browser.newPage({ viewport: { width: 1280, height: 1400 } });
       const problems: string[] = [];
       page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
       page.on('pageerror', (e) => problems.push(e.message));
