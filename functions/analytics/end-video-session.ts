@@ -1,10 +1,8 @@
-import { trackProgress } from '../../shared/analytics/continue-watching.ts';
-import { ingest } from '../../shared/analytics/ingest.ts';
+import { ingestPlayhead } from '../../shared/analytics/continue-watching.ts';
 import { videoEndBody } from '../../shared/analytics/schemas.ts';
 import { httpHandler } from '../../shared/http/handler.ts';
 import { ok } from '../../shared/http/reply.ts';
 
-export const handler = httpHandler({ body: videoEndBody }, async ({ body, principal, now }) => {
-  if (principal) await trackProgress(principal.accountId, body.content_id, body.position_seconds, now);
-  return ok(await ingest('video', [{ ...body, type: 'end' }], { accountId: principal?.accountId, now }));
-});
+export const handler = httpHandler({ body: videoEndBody }, async ({ body, principal, now }) =>
+  ok(await ingestPlayhead({ ...body, type: 'end' }, { accountId: principal?.accountId, now })),
+);

@@ -1,4 +1,6 @@
+import { logger, recordMetric } from '../observability/index.ts';
 import { getEpisode } from '../shows/show-repository.ts';
+import { type ClientEvent, ingest } from './ingest.ts';
 import { clearProgress, listProgress, saveProgress } from './progress-repository.ts';
 
 /** An episode is finished past 90% or within its last 5 minutes; then it leaves the list. */
@@ -20,6 +22,31 @@ export const trackProgress = async (accountId: string, contentId: string, positi
     duration_seconds: episode.duration_seconds,
     updated_at: now.toISOString(),
   });
+};
+
+/**
+ * A video heartbeat or session end: the event goes to the sink first, then, for a signed-in
+ * viewer, the continue-watching playhead is recorded. The playhead is a side effect: when it
+ * cannot be written (DynamoDB throttling, an outage, a missing grant) the request still succeeds
+ * and the event is not lost; the failure is logged (error name only: no ids, no token) and counted
+ * in the `progress_write_failures` metric. Nothing is retried: the next heartbeat writes it again.
+ */
+export const ingestPlayhead = async (
+  event: ClientEvent & { type: 'heartbeat' | 'end'; content_id: string; position_seconds: number },
+  context: { accountId?: string; now: Date },
+) => {
+  const result = await ingest('video', [event], context);
+  if (context.accountId) {
+    try {
+      await trackProgress(context.accountId, event.content_id, event.position_seconds, context.now);
+    } catch (error) {
+      logger.warn('Continue-watching progress not saved', {
+        error: error instanceof Error ? error.name : 'unknown',
+      });
+      recordMetric('progress_write_failures');
+    }
+  }
+  return result;
 };
 
 /** `GET /me/continue-watching`: unfinished episodes, most recently watched first. */

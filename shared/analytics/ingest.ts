@@ -4,7 +4,8 @@ import { type AnalyticsRecord, getSink } from './sink.ts';
 /** Seconds between analytics heartbeats (spec 4.8, 8). */
 export const HEARTBEAT_INTERVAL_SECONDS = 30;
 
-type ClientEvent = { event_id: string; client_ts: string; type: string; session_id: string } & Record<
+/** An event as the request schemas validated it, with the type its endpoint gives it. */
+export type ClientEvent = { event_id: string; client_ts: string; type: string; session_id: string } & Record<
   string,
   unknown
 >;
