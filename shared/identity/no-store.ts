@@ -1,0 +1,8 @@
+/**
+ * Reply extras for every response that carries tokens: never stored by a browser, proxy or CDN
+ * (RFC 6749 5.1: `Cache-Control: no-store`, and `Pragma: no-cache` for HTTP/1.0 caches).
+ * Usage: `ok(await logIn(body, now), noStore)`.
+ */
+export const noStore = {
+  headers: { 'cache-control': 'no-store', pragma: 'no-cache' },
+};
