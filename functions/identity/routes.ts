@@ -129,4 +129,27 @@ export const identityRoutes: RouteRow[] = [
     table: 'write',
     summary: 'Revoke a refresh token family',
   },
+  {
+    ...auth,
+    method: 'POST',
+    path: '/auth/email/verification',
+    handler: 'identity/send-email-verification',
+    auth: 'required',
+    table: 'write',
+    // Each code allows 5 attempts: 5 codes a day per account bound the guesses at a 6-digit code.
+    rateLimit: { limit: 5, windowSeconds: 86_400, by: 'account' },
+    throttle: { rate: 10, burst: 20 },
+    summary: "Send a new email-verification code to the caller's address (replaces the previous code)",
+  },
+  {
+    ...auth,
+    method: 'POST',
+    path: '/auth/email/verify',
+    handler: 'identity/verify-email',
+    auth: 'required',
+    table: 'write',
+    rateLimit: { limit: 10, windowSeconds: 60, by: 'account' },
+    throttle: { rate: 20, burst: 40 },
+    summary: "Verify the caller's email with the 6-digit code sent to it",
+  },
 ];

@@ -13,6 +13,8 @@ import { ConflictError, NotFoundError } from '../http/errors.ts';
  * - Google marker:  PK `GOOGLE#<sub>`, SK `MARKER` → account_id
  * An account and its markers are written in one transaction with attribute_not_exists
  * conditions, so two racing sign-ups can never both take an email or a handle.
+ * A Google identity is linked to an existing account only while that account's email is verified
+ * (a condition of the linking transaction, see `linkGoogleIdentity`).
  */
 export type UserStatus = 'onboarding' | 'active';
 
@@ -23,6 +25,9 @@ export interface Account {
   handle: string | null;
   password_hash?: string;
   google_sub?: string;
+  /** The owner proved the address: a code sent to it (email-verification.ts) or Google created the account. */
+  email_verified?: boolean;
+  email_verified_at?: string;
   user_status: UserStatus;
   /** Onboarding steps completed after the account itself: `category`, `social`. */
   completed_steps: string[];
@@ -32,6 +37,14 @@ export interface Account {
 }
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+/**
+ * Has the owner proved the email address? Accounts created by Google sign-in count (Google
+ * verified it; those created before `email_verified` existed carry only `google_sub`, and no
+ * other path ever wrote `google_sub`).
+ */
+export const isEmailVerified = (account: Account): boolean =>
+  account.email_verified === true || account.google_sub !== undefined;
 const accountKey = (id: string) => ({ PK: `ACCOUNT#${id}`, SK: 'PROFILE' });
 const emailKey = (email: string) => ({ PK: `EMAIL#${normalizeEmail(email)}`, SK: 'MARKER' });
 const handleKey = (handle: string) => ({ PK: `HANDLE#${handle.toLowerCase()}`, SK: 'MARKER' });
@@ -61,9 +74,16 @@ const conflictFrom = (error: unknown, order: Array<'account' | 'email' | 'handle
   throw error;
 };
 
-/** Creates an account with its markers atomically; 409 when the email or handle is taken. */
-export const createAccount = async (account: Account): Promise<void> => {
-  const items = accountItems(account);
+/**
+ * Creates an account with its markers atomically; 409 when the email or handle is taken.
+ * `alsoPut` items (new items of other entities, e.g. the first verification code) are written in
+ * the same transaction, each with `attribute_not_exists`.
+ */
+export const createAccount = async (
+  account: Account,
+  alsoPut: readonly Record<string, unknown>[] = [],
+): Promise<void> => {
+  const items = [...accountItems(account), ...alsoPut];
   const order: Array<'account' | 'email' | 'handle' | 'google'> = ['account', 'email'];
   if (account.handle) order.push('handle');
   if (account.google_sub) order.push('google');
@@ -121,6 +141,52 @@ export const setHandle = async (accountId: string, handle: string): Promise<void
       throw new ConflictError('The handle changed meanwhile; retry');
     }
     conflictFrom(error, ['account', 'handle']);
+  }
+};
+
+/**
+ * The transaction operation that marks an account's email verified, on condition that the account
+ * still has the address the code was sent to.
+ */
+export const emailVerifiedUpdate = (accountId: string, email: string, at: Date) => ({
+  Update: {
+    TableName: tableName(),
+    Key: accountKey(accountId),
+    UpdateExpression: 'SET email_verified = :true, email_verified_at = :at',
+    ConditionExpression: 'attribute_exists(PK) AND email = :email',
+    ExpressionAttributeValues: { ':true': true, ':at': at.toISOString(), ':email': normalizeEmail(email) },
+  },
+});
+
+/**
+ * Links a Google identity to an existing account in one transaction: the account gets `google_sub`
+ * on condition that its email is still `email` and verified and it has no Google identity yet, and
+ * the Google marker is taken (`attribute_not_exists`). 409 when any condition fails.
+ */
+export const linkGoogleIdentity = async (accountId: string, email: string, sub: string): Promise<void> => {
+  try {
+    await db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: tableName(),
+              Key: accountKey(accountId),
+              UpdateExpression: 'SET google_sub = :sub',
+              ConditionExpression:
+                'email = :email AND email_verified = :true AND attribute_not_exists(google_sub)',
+              ExpressionAttributeValues: { ':sub': sub, ':email': normalizeEmail(email), ':true': true },
+            },
+          },
+          put({ ...googleKey(sub), account_id: accountId }),
+        ],
+      }),
+    );
+  } catch (error) {
+    if (error instanceof TransactionCanceledException) {
+      throw new ConflictError('This account changed meanwhile and cannot be linked to Google; retry');
+    }
+    throw error;
   }
 };
 

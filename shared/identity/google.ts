@@ -45,7 +45,10 @@ export const verifyGoogleToken = async (token: string): Promise<GoogleProfile> =
   } catch {
     throw new UnauthorizedError('Invalid or expired Google token');
   }
-  if (typeof payload.email !== 'string' || payload.email_verified === false) {
+  // The email is what an existing account is matched on: only an address Google says it verified
+  // counts (Google sends the boolean; older tokens carried the string "true").
+  const verified = payload.email_verified === true || payload.email_verified === 'true';
+  if (typeof payload.email !== 'string' || !verified) {
     throw new UnauthorizedError('Google account has no verified email');
   }
   return {

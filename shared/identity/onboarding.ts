@@ -10,10 +10,14 @@ import {
   getAccountByEmail,
   getAccountByGoogleSub,
   isEmailTaken,
+  isEmailVerified,
+  linkGoogleIdentity,
   normalizeEmail,
   takenHandles,
 } from './account-repository.ts';
 import { recordMetric } from '../observability/index.ts';
+import { mailVerificationCode, newVerificationCode } from './email-verification.ts';
+import { verificationCodeItem } from './email-verification-repository.ts';
 import { verifyGoogleToken } from './google.ts';
 import { dummyHash, hashPassword, verifyPassword } from './password.ts';
 import { issueSession } from './refresh-tokens.ts';
@@ -45,6 +49,7 @@ const accountView = (a: Account) => ({
   handle: a.handle,
   handle_url: a.handle ? handleUrl(a.handle) : null,
   user_status: a.user_status,
+  email_verified: isEmailVerified(a),
 });
 
 const newAccount = (
@@ -59,7 +64,11 @@ const newAccount = (
   email: normalizeEmail(fields.email),
 });
 
-/** `POST /onboarding/account/create`. */
+/**
+ * `POST /onboarding/account/create`. The account starts with its email unverified; its first
+ * verification code is written in the account's creation transaction and mailed after it (a mail
+ * that cannot be sent is logged and the code can be requested again).
+ */
 export const signUp = async (
   input: { email: string; password: string; creator_name: string; handle: string },
   now: Date,
@@ -73,8 +82,10 @@ export const signUp = async (
     },
     now,
   );
-  await createAccount(account);
+  const verification = newVerificationCode(account.account_id, account.email, now);
+  await createAccount(account, [verificationCodeItem(verification.record)]);
   recordMetric('signups');
+  await mailVerificationCode(account.email, verification.code);
   return {
     ...accountView(account),
     ...(await issueSession(account.account_id, now)),
@@ -82,10 +93,38 @@ export const signUp = async (
   };
 };
 
-/** `POST /onboarding/account/google`: 201 with a new account, or 200 signing in an existing one. */
+/**
+ * The account a Google identity signs into, if any. By Google subject first; else the account
+ * with the same email, linked to this Google identity only when its email is verified (a code
+ * sent to the address, or Google created it). An unverified email-and-password account is never
+ * signed into (409): whoever registered it may not own the address, and linking would hand the
+ * Google user's account to that password (pre-account takeover; docs/identity.md).
+ */
+const accountForGoogle = async (profile: { sub: string; email: string }) => {
+  const bySub = await getAccountByGoogleSub(profile.sub);
+  if (bySub) return bySub;
+  const byEmail = await getAccountByEmail(profile.email);
+  if (!byEmail) return undefined;
+  if (byEmail.google_sub !== undefined) {
+    throw new ConflictError('An account with this email is linked to another Google account');
+  }
+  if (!isEmailVerified(byEmail)) {
+    throw new ConflictError(
+      'An account with this email exists but its email is not verified: sign in with its password and verify the email (POST /auth/email/verify) before signing in with Google',
+    );
+  }
+  await linkGoogleIdentity(byEmail.account_id, byEmail.email, profile.sub);
+  recordMetric('google_identities_linked');
+  return { ...byEmail, google_sub: profile.sub };
+};
+
+/**
+ * `POST /onboarding/account/google`: 201 with a new account, 200 signing in an existing one, 409
+ * for an account with the same email that may not be linked (see `accountForGoogle`).
+ */
 export const googleSignIn = async (input: { google_token: string; handle?: string }, now: Date) => {
   const profile = await verifyGoogleToken(input.google_token);
-  const existing = (await getAccountByGoogleSub(profile.sub)) ?? (await getAccountByEmail(profile.email));
+  const existing = await accountForGoogle(profile);
   if (existing) {
     return {
       created: false,
@@ -99,7 +138,14 @@ export const googleSignIn = async (input: { google_token: string; handle?: strin
   if (!input.handle)
     throw new ValidationError([{ field: 'handle', message: 'handle is required for a new account' }]);
   const account = newAccount(
-    { email: profile.email, creator_name: profile.name, handle: input.handle, google_sub: profile.sub },
+    {
+      email: profile.email,
+      creator_name: profile.name,
+      handle: input.handle,
+      google_sub: profile.sub,
+      email_verified: true,
+      email_verified_at: now.toISOString(),
+    },
     now,
   );
   await createAccount(account);

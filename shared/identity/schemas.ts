@@ -56,3 +56,21 @@ export const socialConnectBody = z.object({
   platform: z.enum(SOCIAL_PLATFORMS, { error: `platform must be one of: ${SOCIAL_PLATFORMS.join(', ')}` }),
   access_token: text('access_token', 1, 4096),
 });
+
+/** `POST /auth/email/verify`: the 6-digit code from the verification email. */
+export const verifyEmailBody = z.object({
+  code: z
+    .string({ error: 'code is required' })
+    .check(z.trim(), z.regex(/^\d{6}$/, { error: 'code must be the 6 digits from the verification email' })),
+});
+export const emailVerificationSent = z.object({
+  email: z.string(),
+  expires_at: z.string(),
+  max_attempts: z.number(),
+});
+export const emailVerified = z.object({
+  creator_id: z.string(),
+  email: z.string(),
+  email_verified: z.literal(true),
+  email_verified_at: z.string(),
+});

@@ -1,0 +1,142 @@
+import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { ConflictError, HttpError, NotFoundError, ServiceUnavailableError } from '../http/errors.ts';
+import { logger, recordMetric } from '../observability/index.ts';
+import { emailVerifiedUpdate, getAccount, isEmailVerified } from './account-repository.ts';
+import {
+  consumeVerificationCode,
+  saveVerificationCode,
+  spendAttempt,
+  type VerificationCode,
+} from './email-verification-repository.ts';
+import { getMailer } from './mailer.ts';
+
+/**
+ * Email verification (docs/identity.md): a 6-digit code sent to the account's address, valid for
+ * 15 minutes, good for 5 attempts, usable once. Only a salted SHA-256 of the code is stored; a
+ * submitted code is compared in constant time after an attempt has been spent, so parallel
+ * guesses share the one budget. A new code replaces the previous one.
+ */
+export const VERIFICATION_CODE_TTL_SECONDS = 15 * 60;
+export const VERIFICATION_MAX_ATTEMPTS = 5;
+
+/** 400: the code is wrong; says how many attempts the current code has left. */
+export class IncorrectCodeError extends HttpError {
+  constructor(attemptsLeft: number) {
+    super(
+      400,
+      'INCORRECT_CODE',
+      attemptsLeft > 0
+        ? `Incorrect verification code: ${attemptsLeft} attempt${attemptsLeft === 1 ? '' : 's'} left`
+        : 'Incorrect verification code: no attempts left, request a new code (POST /auth/email/verification)',
+    );
+  }
+}
+
+/** 410: no usable code (never sent, expired, already used, or out of attempts). */
+export class VerificationCodeGoneError extends HttpError {
+  constructor() {
+    super(
+      410,
+      'CODE_GONE',
+      'No valid verification code: it expired, was already used or had too many wrong attempts; request a new one (POST /auth/email/verification)',
+    );
+  }
+}
+
+const hashCode = (salt: string, accountId: string, code: string): string =>
+  createHash('sha256').update(`${salt}:${accountId}:${code}`).digest('base64url');
+
+/** A fresh random 6-digit code for the account's current address, and the record that stores its hash. */
+export const newVerificationCode = (
+  accountId: string,
+  email: string,
+  now: Date,
+): { code: string; record: VerificationCode } => {
+  const code = randomInt(0, 1_000_000).toString().padStart(6, '0');
+  const salt = randomBytes(16).toString('base64url');
+  return {
+    code,
+    record: {
+      account_id: accountId,
+      email,
+      code_salt: salt,
+      code_hash: hashCode(salt, accountId, code),
+      attempts: 0,
+      created_at: now.toISOString(),
+      expires_at_epoch: Math.floor(now.getTime() / 1000) + VERIFICATION_CODE_TTL_SECONDS,
+    },
+  };
+};
+
+/** Does `code` match the stored hash? Constant-time in the content of the code. */
+export const codeMatches = (
+  record: Pick<VerificationCode, 'account_id' | 'code_salt' | 'code_hash'>,
+  code: string,
+) => {
+  const submitted = Buffer.from(hashCode(record.code_salt, record.account_id, code));
+  const stored = Buffer.from(record.code_hash);
+  return submitted.length === stored.length && timingSafeEqual(submitted, stored);
+};
+
+/**
+ * Sends `code` to `email`. False when it could not be delivered: logged with the error's name
+ * only (never the code or the address) and counted.
+ */
+export const mailVerificationCode = async (email: string, code: string): Promise<boolean> => {
+  try {
+    await getMailer().send({
+      to: email,
+      subject: 'Your verification code',
+      text: `Your verification code is ${code}. It expires in ${VERIFICATION_CODE_TTL_SECONDS / 60} minutes. If you did not create an account, ignore this message.`,
+    });
+    return true;
+  } catch (error) {
+    logger.error('Verification email not sent', { error: error instanceof Error ? error.name : 'unknown' });
+    recordMetric('verification_emails_failed');
+    return false;
+  }
+};
+
+/**
+ * `POST /auth/email/verification`: a new code for the caller's address, replacing the previous
+ * one. 409 when the address is already verified; 503 when the mail could not be sent.
+ */
+export const requestEmailVerification = async (accountId: string, now: Date) => {
+  const account = await getAccount(accountId);
+  if (!account) throw new NotFoundError('Account not found');
+  if (isEmailVerified(account)) throw new ConflictError('Email is already verified');
+  const { code, record } = newVerificationCode(account.account_id, account.email, now);
+  await saveVerificationCode(record);
+  if (!(await mailVerificationCode(account.email, code))) {
+    throw new ServiceUnavailableError('The verification email could not be sent; retry later', 60);
+  }
+  return {
+    email: account.email,
+    expires_at: new Date(record.expires_at_epoch * 1000).toISOString(),
+    max_attempts: VERIFICATION_MAX_ATTEMPTS,
+  };
+};
+
+/**
+ * `POST /auth/email/verify`: spends an attempt, compares, and on a match uses the code and marks
+ * the account verified in one transaction. 400 for a wrong code (with the attempts left), 410
+ * when there is no usable code, 409 when the address is already verified.
+ */
+export const verifyEmail = async (accountId: string, code: string, now: Date) => {
+  const record = await spendAttempt(accountId, VERIFICATION_MAX_ATTEMPTS, now);
+  if (!record) {
+    const account = await getAccount(accountId);
+    if (account && isEmailVerified(account)) throw new ConflictError('Email is already verified');
+    throw new VerificationCodeGoneError();
+  }
+  if (!codeMatches(record, code)) throw new IncorrectCodeError(VERIFICATION_MAX_ATTEMPTS - record.attempts);
+  const used = await consumeVerificationCode(record, emailVerifiedUpdate(accountId, record.email, now));
+  if (!used) throw new VerificationCodeGoneError();
+  recordMetric('emails_verified');
+  return {
+    creator_id: accountId,
+    email: record.email,
+    email_verified: true as const,
+    email_verified_at: now.toISOString(),
+  };
+};
