@@ -4,11 +4,41 @@ import { type AnalyticsRecord, getSink } from './sink.ts';
 /** Seconds between analytics heartbeats (spec 4.8, 8). */
 export const HEARTBEAT_INTERVAL_SECONDS = 30;
 
-/** An event as the request schemas validated it, with the type its endpoint gives it. */
-export type ClientEvent = { event_id: string; client_ts: string; type: string; session_id: string } & Record<
-  string,
-  unknown
->;
+/**
+ * An event as the request schemas validated it, with the type its endpoint gives it. `event_id`
+ * and the client time (`client_ts`, or its alias `timestamp`) may be absent (docs/analytics.md).
+ */
+export type ClientEvent = {
+  event_id?: string;
+  client_ts?: string;
+  timestamp?: string;
+  type: string;
+  session_id: string;
+} & Record<string, unknown>;
+
+/**
+ * The stored record of a client event. The server assigns an `event_id` when the client sent none
+ * (so only client ids ever de-duplicate: Segment's `messageId` rule), and `client_ts` is the
+ * client's `client_ts`, else its `timestamp`, else the receive time; `timestamp` itself is not kept.
+ */
+export const toRecord = (
+  { event_id, client_ts, timestamp, ...event }: ClientEvent,
+  family: AnalyticsRecord['family'],
+  context: { accountId?: string; now: Date },
+): AnalyticsRecord => {
+  const received_at = context.now.toISOString();
+  const clientTs = client_ts ?? timestamp ?? received_at;
+  return {
+    ...event,
+    event_id: event_id ?? randomUUID(),
+    client_ts: clientTs,
+    family,
+    received_at,
+    received_at_ms: context.now.getTime(),
+    client_ts_ms: Date.parse(clientTs),
+    ...(context.accountId ? { account_id: context.accountId } : {}),
+  };
+};
 
 /**
  * Accepts a batch of client events, all or nothing: the request's schema has already validated
@@ -20,17 +50,9 @@ export const ingest = async (
   events: readonly ClientEvent[],
   context: { accountId?: string; now: Date },
 ): Promise<{ accepted: number; received_at: string }> => {
-  const received_at = context.now.toISOString();
-  const records: AnalyticsRecord[] = events.map((event) => ({
-    ...event,
-    family,
-    received_at,
-    received_at_ms: context.now.getTime(),
-    client_ts_ms: Date.parse(event.client_ts),
-    ...(context.accountId ? { account_id: context.accountId } : {}),
-  }));
+  const records = events.map((event) => toRecord(event, family, context));
   await (await getSink()).put(records);
-  return { accepted: records.length, received_at };
+  return { accepted: records.length, received_at: context.now.toISOString() };
 };
 
 /** `session/start`: the server assigns the analytics session id and tells the heartbeat interval. */
