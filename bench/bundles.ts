@@ -1,13 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
 import { routes } from '../functions/routes.ts';
-import { LAMBDA_BUNDLING } from '../infra/bundling.ts';
+import { bundleLambdas } from '../scripts/lambda-bundle.ts';
 
-/** Where the benchmark writes its bundles and reports (git-ignored). */
-export const BENCH_DIR = resolve(import.meta.dirname, '../.local/bench');
+/** Where the benchmark writes its bundles and reports (git-ignored; BENCH_DIR overrides). */
+export const BENCH_DIR = process.env.BENCH_DIR ?? resolve(import.meta.dirname, '../.local/bench');
 const ROOT = resolve(import.meta.dirname, '..');
 
 export interface BundleInfo {
@@ -23,29 +22,15 @@ export const buildBundles = async (): Promise<BundleInfo[]> => {
   rmSync(outDir, { recursive: true, force: true });
   const entries = new Map<string, string>([['(floor)', join(ROOT, 'bench/floor-handler.ts')]]);
   for (const row of routes) entries.set(row.handler, join(ROOT, 'functions', `${row.handler}.ts`));
-  const infos: BundleInfo[] = [];
-  for (const [name, entry] of entries) {
-    const dir = join(outDir, name.replace(/[^a-z0-9-]+/gi, '_'));
-    mkdirSync(dir, { recursive: true });
-    const file = join(dir, 'index.mjs');
-    await build({
-      entryPoints: [entry],
-      outfile: file,
-      bundle: true,
-      format: LAMBDA_BUNDLING.format,
-      platform: LAMBDA_BUNDLING.platform,
-      target: LAMBDA_BUNDLING.target,
-      mainFields: [...LAMBDA_BUNDLING.mainFields],
-      banner: { js: LAMBDA_BUNDLING.banner },
-      minify: LAMBDA_BUNDLING.minify,
-      sourcemap: LAMBDA_BUNDLING.sourcemap,
-      sourcesContent: LAMBDA_BUNDLING.sourcesContent,
-      logLevel: 'error',
-    });
-    const code = readFileSync(file);
-    infos.push({ name, file, bytes: statSync(file).size, gzipBytes: gzipSync(code).length });
-  }
-  return infos;
+  const folderOf = (name: string) => name.replace(/[^a-z0-9-]+/gi, '_');
+  const files = await bundleLambdas(
+    new Map([...entries].map(([name, entry]) => [folderOf(name), entry])),
+    outDir,
+  );
+  return [...entries.keys()].map((name) => {
+    const file = files.get(folderOf(name))!;
+    return { name, file, bytes: statSync(file).size, gzipBytes: gzipSync(readFileSync(file)).length };
+  });
 };
 
 const median = (values: number[]): number => {

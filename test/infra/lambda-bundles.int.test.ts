@@ -1,0 +1,272 @@
+import { spawn } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { routes } from '../../functions/routes.ts';
+import { handlerEntry } from '../../infra/api-function.ts';
+import { ensureNode22, NODE22_VERSION } from '../../scripts/fetch-node22.ts';
+import { bundleLambdas } from '../../scripts/lambda-bundle.ts';
+import { type RouteRow, routeKey } from '../../shared/http/route.ts';
+import { generateCatalog } from '../../shared/seed/generate.ts';
+import { apiEvent } from '../support/events.ts';
+
+/**
+ * What deploys, on what it runs on: every route's handler bundled as the stack bundles it
+ * (scripts/lambda-bundle.ts: the stack's esbuild options), each bundle copied alone into an empty
+ * folder with no node_modules anywhere above it, imported by Node 22 (the nodejs22.x runtime,
+ * fetched from the npm registry by scripts/fetch-node22.ts) and served one API Gateway HTTP API
+ * v2 event. Public reads go their real path against the seeded DynamoDB Local, the JWKS route
+ * reads its key from a KMS stand-in; writes get an invalid body (422, after a rate-limited row's
+ * real counter update); bearer routes get no token (401). All bundles run in one Node 22 process,
+ * one after the other, each with its own environment.
+ */
+
+/** Any other AWS call is sent here and refused at once: nothing can reach a real AWS endpoint. */
+const NO_AWS = 'http://127.0.0.1:9';
+
+/**
+ * A plausible environment of the stack's kind for one function.
+ * TODO(issue 14 item 2): use `environmentOf(row, deployment)` (shared/platform/access.ts) once it
+ * lands, so that each bundle runs with exactly the settings the stack gives it.
+ */
+const environmentFor = (row: RouteRow, kmsEndpoint: string): Record<string, string> => ({
+  STAGE: 'dev',
+  POWERTOOLS_SERVICE_NAME: 'creator-streaming',
+  POWERTOOLS_METRICS_NAMESPACE: 'CreatorStreaming',
+  SITE_URL: 'https://creators.example.com',
+  CDN_URL: 'https://cdn.example.com',
+  DOCS_ASSET_BASE: 'https://cdn.example.com/swagger-ui',
+  TABLE_NAME: process.env.TABLE_NAME!,
+  SIGNING_KEY_ID: 'bundle-test-key',
+  GOOGLE_CLIENT_ID: 'bundle-test.apps.googleusercontent.com',
+  JWKS_URI: `${NO_AWS}/.well-known/jwks.json`,
+  ANALYTICS_STREAM_NAME: 'bundle-test-analytics',
+  PLAYBACK_TOKEN_SECRET: 'bundle-test-playback-secret-0123456789abcdef',
+  ROUTE_KEY: routeKey(row),
+  NODE_OPTIONS: '--enable-source-maps',
+  AWS_ENDPOINT_URL_KMS: kmsEndpoint,
+});
+
+/** What the Lambda runtime sets in every function, plus where DynamoDB and the rest of AWS are. */
+const runtimeEnvironment = (): Record<string, string> => ({
+  PATH: '/usr/local/bin:/usr/bin:/bin',
+  LANG: 'en_US.UTF-8',
+  TZ: ':UTC',
+  AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',
+  AWS_REGION: 'us-east-1',
+  AWS_DEFAULT_REGION: 'us-east-1',
+  AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '256',
+  AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
+  AWS_ACCESS_KEY_ID: 'local',
+  AWS_SECRET_ACCESS_KEY: 'local',
+  AWS_SESSION_TOKEN: 'local',
+  AWS_ENDPOINT_URL: NO_AWS,
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT!,
+});
+
+/**
+ * KMS GetPublicKey for the JWKS route (the JSON protocol the SDK speaks); anything else is
+ * refused. The key is fresh: the test checks the route publishes exactly it.
+ */
+const signingKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey;
+const kmsStandIn = createServer((request, response) => {
+  let body = '';
+  request.on('data', (chunk) => {
+    body += chunk;
+  });
+  request.on('end', () => {
+    response.setHeader('content-type', 'application/x-amz-json-1.1');
+    if (request.headers['x-amz-target'] !== 'TrentService.GetPublicKey') {
+      response.statusCode = 400;
+      response.end(JSON.stringify({ __type: 'AccessDeniedException', message: 'not served here' }));
+      return;
+    }
+    response.end(
+      JSON.stringify({
+        KeyId: JSON.parse(body).KeyId,
+        KeySpec: 'ECC_NIST_P256',
+        KeyUsage: 'SIGN_VERIFY',
+        SigningAlgorithms: ['ECDSA_SHA_256'],
+        PublicKey: signingKey.export({ type: 'spki', format: 'der' }).toString('base64'),
+      }),
+    );
+  });
+});
+
+interface Result {
+  name: string;
+  node: string;
+  statusCode?: number;
+  headers?: Record<string, string>;
+  body?: string;
+  error?: string;
+  initMs?: number;
+  totalMs: number;
+}
+
+const catalog = generateCatalog({ now: new Date(inject('seededAt')), seed: 42 });
+const creator = catalog.creators[0]!;
+const show = catalog.shows[0]!;
+
+/** Query parameters a public read cannot do without. */
+const REQUIRED_QUERY: Record<string, Record<string, string>> = {
+  'GET /creators/search': { q: creator.name.split(' ')[0]! },
+  'GET /shows/search': { q: show.title.split(' ')[0]! },
+  'GET /onboarding/account/check-handle': { handle: 'bundle_test_handle' },
+  'GET /onboarding/account/check-email': { email: 'bundle-test@example.com' },
+};
+
+/** A concrete path for a row, with ids that exist in the seeded catalogue. */
+const pathOf = (row: RouteRow): { path: string; pathParameters: Record<string, string> } => {
+  if (row.path === '$default') return { path: '/no/such/route', pathParameters: {} };
+  const pathParameters: Record<string, string> = {};
+  const path = row.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value =
+      name === 'targetType'
+        ? 'show'
+        : row.path.startsWith('/channels/')
+          ? creator.channel.channel_id
+          : row.path.includes('/shows/')
+            ? show.id
+            : creator.id;
+    pathParameters[name] = value;
+    return value;
+  });
+  return { path, pathParameters };
+};
+
+/** The one request each function serves, and the statuses it may answer. */
+const requestFor = (row: RouteRow) => {
+  const { path, pathParameters } = pathOf(row);
+  const reads = row.method === 'GET' || row.method === 'ANY';
+  const event = apiEvent({
+    route: routeKey(row),
+    path,
+    pathParameters,
+    query: REQUIRED_QUERY[routeKey(row)] ?? {},
+    ...(reads ? {} : { body: { bundle_test: true } }),
+    headers: { 'user-agent': 'lambda-bundle-test' },
+  });
+  const expected =
+    row.path === '$default' ? [404] : row.auth === 'required' ? [401] : reads ? [200] : [400, 422];
+  return { event, expected };
+};
+
+const folderOf = (row: RouteRow) => row.handler.replace(/[^a-z0-9-]+/gi, '_');
+const work = mkdtempSync(join(tmpdir(), 'lambda-bundles-'));
+const run = join(work, 'run');
+let results = new Map<string, Result>();
+
+/** Runs the jobs in Node 22; resolves when the process exits, with its stderr tail. */
+const runNode22 = (node: string, args: string[]) =>
+  new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+    const child = spawn(node, args, {
+      cwd: run,
+      env: runtimeEnvironment(),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => {
+      stderr = (stderr + String(chunk)).slice(-4000);
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 240_000);
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr });
+    });
+  });
+
+beforeAll(async () => {
+  const timings: Record<string, number> = {};
+  let t = performance.now();
+  const node = ensureNode22();
+  timings.fetchNode22 = performance.now() - t;
+
+  t = performance.now();
+  const built = join(work, 'built');
+  const files = await bundleLambdas(
+    new Map(routes.map((row) => [folderOf(row), handlerEntry(row.handler)])),
+    built,
+  );
+  timings.bundle = performance.now() - t;
+
+  await new Promise<void>((resolve) => kmsStandIn.listen(0, '127.0.0.1', resolve));
+  const kms = `http://127.0.0.1:${(kmsStandIn.address() as AddressInfo).port}`;
+  // Each bundle alone in its own empty folder: the asset's two files and nothing else.
+  const jobs = routes.map((row) => {
+    const dir = join(run, folderOf(row));
+    mkdirSync(dir, { recursive: true });
+    const bundle = files.get(folderOf(row))!;
+    for (const suffix of ['', '.map']) copyFileSync(`${bundle}${suffix}`, join(dir, `index.mjs${suffix}`));
+    return { name: folderOf(row), dir, env: environmentFor(row, kms), event: requestFor(row).event };
+  });
+  rmSync(built, { recursive: true, force: true });
+  copyFileSync(join(import.meta.dirname, 'fixtures/lambda-runner.mjs'), join(run, 'runner.mjs'));
+  writeFileSync(join(run, 'jobs.json'), JSON.stringify(jobs));
+
+  t = performance.now();
+  const exit = await runNode22(node, ['--enable-source-maps', 'runner.mjs', 'jobs.json', 'results.json']);
+  timings.run = performance.now() - t;
+  if (exit.code !== 0) throw new Error(`the Node 22 runner exited with ${exit.code}: ${exit.stderr}`);
+  const list = JSON.parse(readFileSync(join(run, 'results.json'), 'utf8')) as Result[];
+  results = new Map(list.map((r) => [r.name, r]));
+  const ms = (name: string) => `${Math.round(timings[name]!)} ms`;
+  console.log(
+    `${list.length} Lambda bundles on Node ${list[0]?.node}: fetch ${ms('fetchNode22')}, ` +
+      `bundle ${ms('bundle')}, run ${ms('run')}`,
+  );
+}, 300_000);
+
+afterAll(async () => {
+  await new Promise((resolve) => kmsStandIn.close(resolve));
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('every Lambda bundle, alone in a folder, on Node 22', () => {
+  it(`runs on the pinned Node ${NODE22_VERSION}, with no node_modules above any bundle`, () => {
+    expect(results.size).toBe(routes.length);
+    for (const result of results.values()) expect(result.node).toBe(`v${NODE22_VERSION}`);
+    for (let dir = run; dir !== dirname(dir); dir = dirname(dir))
+      expect(existsSync(join(dir, 'node_modules')), dir).toBe(false);
+    for (const row of routes)
+      expect(readdirSync(join(run, folderOf(row))).sort()).toEqual(['index.mjs', 'index.mjs.map']);
+  });
+
+  it.each(routes.map((row) => [routeKey(row), row] as const))('%s loads and serves its request', (_, row) => {
+    const result = results.get(folderOf(row));
+    expect(result, 'no result: the runner stopped before this bundle').toBeDefined();
+    expect(result!.error).toBeUndefined();
+    const { expected } = requestFor(row);
+    expect(expected, `status ${result!.statusCode}: ${result!.body?.slice(0, 300)}`).toContain(
+      result!.statusCode,
+    );
+    expect(result!.headers?.['x-request-id']).toBeTruthy();
+  });
+
+  it('reads the catalogue from DynamoDB and the signing key from KMS inside the bundles', () => {
+    const creators = JSON.parse(results.get('creators_list-creators')!.body!);
+    expect(creators.meta_data.total).toBe(catalog.creators.length);
+    expect(creators.data.creators).toHaveLength(20);
+    const jwks = JSON.parse(results.get('platform_get-jwks')!.body!);
+    expect(jwks.keys[0]).toMatchObject({
+      kty: 'EC',
+      crv: 'P-256',
+      x: signingKey.export({ format: 'jwk' }).x,
+    });
+  });
+});
