@@ -1,14 +1,29 @@
 /**
  * `npm run analytics -- <metric>` prints one metric over the local analytics files (DuckDB);
  * `npm run analytics -- report` writes .local/analytics-report/index.html with every metric and
- * charts; `npm run analytics -- list` names the metrics. ANALYTICS_DIR overrides the data folder.
+ * charts; `npm run analytics -- list` names the metrics, as does `npm run analytics` alone when
+ * there are events. Without events it says how to make some (exit 1). ANALYTICS_DIR overrides the
+ * data folder.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { metricQueries, type Row, runMetrics } from './metrics.ts';
 
 const dir = process.env.ANALYTICS_DIR ?? resolve(import.meta.dirname, '../.local/analytics');
-const [command = 'list'] = process.argv.slice(2);
+const [command] = process.argv.slice(2);
+
+/** Are there event files (family=…/dt=…/hour=…/*.ndjson) under `dir`? */
+const hasEvents = (): boolean =>
+  existsSync(dir) &&
+  readdirSync(dir, { recursive: true, encoding: 'utf8' }).some((file) => file.endsWith('.ndjson'));
+
+if (command !== 'list' && !hasEvents()) {
+  console.error(
+    `No analytics events under ${dir} yet.\n` +
+      'Run `npm start` and send it player events (docs/analytics.md), then `npm run analytics -- report`; or set ANALYTICS_DIR to a folder of events.',
+  );
+  process.exit(1);
+}
 
 const escapeHtml = (v: unknown) => String(v ?? '').replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -35,7 +50,8 @@ const table = (rows: Row[]): string => {
     .join('')}</table>`;
 };
 
-if (command === 'list') {
+if (command === undefined || command === 'list') {
+  if (command === undefined) console.log('npm run analytics -- <metric> | report. Metrics:');
   console.log([...metricQueries().keys()].join('\n'));
 } else if (command === 'report') {
   const results = await runMetrics(dir);

@@ -1,9 +1,10 @@
 /**
  * `npm run bench:check [-- --fast]`: fails (exit 1) when the latest report breaks a budget in
  * bench/budget.json. With --fast it builds the bundles and measures cold imports first (CI).
+ * Without a report it says which command makes one (exit 2).
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BENCH_DIR } from './bundles.ts';
@@ -14,9 +15,15 @@ if (values.fast)
     stdio: 'ignore',
   });
 const budget = JSON.parse(readFileSync(join(import.meta.dirname, 'budget.json'), 'utf8'));
-const report = JSON.parse(
-  readFileSync(join(BENCH_DIR, values.fast ? 'report-fast.json' : 'report.json'), 'utf8'),
-);
+const reportFile = join(BENCH_DIR, values.fast ? 'report-fast.json' : 'report.json');
+if (!existsSync(reportFile)) {
+  console.error(
+    `No benchmark report at ${reportFile}.\n` +
+      'Run `npm run bench` first, or `npm run bench:check -- --fast` to measure and check bundles and cold imports only (~2 min).',
+  );
+  process.exit(2);
+}
+const report = JSON.parse(readFileSync(reportFile, 'utf8'));
 const broken: string[] = [];
 
 const bundles = report.bundles as Array<{ name: string; bytes: number; gzipBytes: number; ratio: number }>;
