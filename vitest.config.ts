@@ -5,6 +5,7 @@ const shared = {
   testTimeout: 30_000,
   hookTimeout: 120_000,
   env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+  setupFiles: ['test/support/local-aws.ts'],
 };
 
 /**

@@ -1,19 +1,22 @@
-import { Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import * as athena from 'aws-cdk-lib/aws-athena';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as firehose from 'aws-cdk-lib/aws-kinesisfirehose';
 import * as glue from 'aws-cdk-lib/aws-glue';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { EVENT_COLUMNS, metricQueries, renderSql } from '../analytics/metrics.ts';
 
 export interface AnalyticsProps {
+  /** DESTROY (dev): the bucket is emptied and deleted with the stack, the workgroup with its history. */
   removalPolicy: RemovalPolicy;
   /** Days raw events are kept in S3 before expiry. */
   retentionDays: number;
 }
+
+/** Raw events move to S3 Standard-IA after this many days (S3's minimum for IA), if kept longer. */
+export const INFREQUENT_ACCESS_AFTER_DAYS = 30;
 
 /**
  * The analytics pipeline: Firehose (Direct PUT) → encrypted S3, dynamically partitioned as
@@ -29,22 +32,33 @@ export class Analytics extends Construct {
   /** Athena workgroup with the encrypted result location and the named metric queries. */
   readonly workgroupName: string;
   readonly deliveryFailureAlarm: cloudwatch.Alarm;
-  private readonly streamArn: string;
+  /** ARN of the delivery stream (rows with `analytics-sink` get PutRecordBatch on it). */
+  readonly streamArn: string;
 
   constructor(scope: Construct, id: string, props: AnalyticsProps) {
     super(scope, id);
+    const destroy = props.removalPolicy === RemovalPolicy.DESTROY;
     this.bucket = new s3.Bucket(this, 'Events', {
       encryption: s3.BucketEncryption.S3_MANAGED,
       enforceSSL: true,
       blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
       removalPolicy: props.removalPolicy,
-      autoDeleteObjects: false,
+      // A bucket with objects cannot be deleted: in dev a custom resource empties it first.
+      autoDeleteObjects: destroy,
       lifecycleRules: [
         {
           prefix: 'events/',
-          transitions: [
-            { storageClass: s3.StorageClass.INFREQUENT_ACCESS, transitionAfter: Duration.days(30) },
-          ],
+          // S3 rejects a rule whose expiration is not after its transition: events kept no longer
+          // than the IA minimum (dev: 30 days) stay in Standard until they expire.
+          transitions:
+            props.retentionDays > INFREQUENT_ACCESS_AFTER_DAYS
+              ? [
+                  {
+                    storageClass: s3.StorageClass.INFREQUENT_ACCESS,
+                    transitionAfter: Duration.days(INFREQUENT_ACCESS_AFTER_DAYS),
+                  },
+                ]
+              : [],
           expiration: Duration.days(props.retentionDays),
         },
         { prefix: 'athena-results/', expiration: Duration.days(7) },
@@ -109,6 +123,9 @@ export class Analytics extends Construct {
       },
     });
     stream.node.addDependency(role);
+    // On stack deletion the stream goes first (it depends on the bucket and, in dev, on the
+    // custom resource that empties it), so no delivery lands after the bucket was emptied.
+    stream.node.addDependency(this.bucket);
     this.deliveryStreamName = stream.ref;
     this.streamArn = stream.attrArn;
 
@@ -162,6 +179,8 @@ export class Analytics extends Construct {
     const workgroup = new athena.CfnWorkGroup(this, 'WorkGroup', {
       name: `${Stack.of(this).stackName}-analytics`,
       state: 'ENABLED',
+      // dev: delete the workgroup with its query history and named queries along with the stack.
+      recursiveDeleteOption: destroy,
       workGroupConfiguration: {
         enforceWorkGroupConfiguration: true,
         publishCloudWatchMetricsEnabled: true,
@@ -205,16 +224,5 @@ export class Analytics extends Construct {
       evaluationPeriods: 3,
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
-  }
-
-  /** Lets a function put records on the stream (and tells it the stream's name). */
-  grantPut(fn: lambda.Function): void {
-    fn.addToRolePolicy(
-      new iam.PolicyStatement({
-        actions: ['firehose:PutRecord', 'firehose:PutRecordBatch'],
-        resources: [this.streamArn],
-      }),
-    );
-    fn.addEnvironment('ANALYTICS_STREAM_NAME', this.deliveryStreamName);
   }
 }

@@ -1,6 +1,5 @@
 import { CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
-import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as kms from 'aws-cdk-lib/aws-kms';
@@ -10,10 +9,13 @@ import { Analytics } from './analytics.ts';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { TABLE } from '../shared/db/table.ts';
+import { commonEnvironment } from '../shared/platform/access.ts';
 import { type RouteRow, routeKey } from '../shared/http/route.ts';
-import { ApiFunction, type ApiResources, constructIdOf } from './api-function.ts';
+import type { ApiFunction, ApiResources } from './api-function.ts';
 import { Monitoring } from './monitoring.ts';
 import { PlaybackEdge } from './playback-edge.ts';
+import { RouteStack, routesByDomain } from './route-stack.ts';
+import { resolveSettings } from './settings.ts';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { STAGES, type StageName } from './stage.ts';
 
@@ -38,27 +40,36 @@ export interface ApiStackProps extends StackProps {
   routes: readonly RouteRow[];
   /** false only in assertion tests: placeholder code instead of esbuild bundles. */
   bundle: boolean;
+  // The deploy settings (CDK context of the same names; checked in infra/settings.ts): prod
+  // requires each and synth fails naming every missing one; dev fills in placeholders.
   /** OAuth client id the Google sign-in function checks tokens against. */
-  googleClientId: string;
-  /** Optional e-mail subscribed to the alarm topic. */
+  googleClientId?: string;
+  /** E-mail subscribed to the alarm topic (optional in dev). */
   alarmEmail?: string;
-  /** Stream packager/origin behind `{cdn_url}` (context `streamOriginDomain`). */
+  /** Stream packager/origin behind `{cdn_url}`. */
   streamOriginDomain?: string;
+  /** Public web origin of creator pages (`handle_url`), e.g. https://creators.example.com. */
+  siteUrl?: string;
 }
 
 /**
  * The whole service: HTTP API with one Lambda per route-table row, the single table, the token
  * signing key, the shared function log group, alarms and a dashboard. Environment-agnostic, so
- * `cdk synth` needs no credentials.
+ * `cdk synth` needs no credentials. The functions, their routes and their alarms live in one
+ * nested stack per domain (infra/route-stack.ts) so that no stack nears CloudFormation's 500
+ * resources (docs/operations.md, resource budget); `cdk deploy` of this stack deploys them all.
  */
 export class ApiStack extends Stack {
   readonly functions: readonly ApiFunction[];
+  /** One nested stack per domain (handler folder), holding that domain's routes. */
+  readonly routeStacks: readonly RouteStack[];
   readonly table: dynamodb.Table;
   readonly api: apigw.HttpApi;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
     const settings = STAGES[props.stage];
+    const deploy = resolveSettings(props.stage, props);
 
     const table = new dynamodb.Table(this, 'Table', {
       partitionKey: { name: TABLE.partitionKey, type: dynamodb.AttributeType.STRING },
@@ -104,7 +115,7 @@ export class ApiStack extends Stack {
         'Playback tokens live 5 minutes; the key is rotated by replacing the secret in a deployment (a rotation Lambda would add nothing but an outage window for in-flight tokens).',
     });
     const { distribution: cdn } = new PlaybackEdge(this, 'PlaybackEdge', {
-      originDomain: props.streamOriginDomain,
+      originDomain: deploy.streamOriginDomain,
       secret: playbackSecret,
       removalPolicy: settings.removalPolicy,
       logRetentionDays: settings.logRetention,
@@ -126,7 +137,6 @@ export class ApiStack extends Stack {
       removalPolicy: settings.removalPolicy,
       retentionDays: props.stage === 'prod' ? 730 : 30,
     });
-    const grantAnalyticsSink: ApiResources['grantAnalyticsSink'] = (fn) => analytics.grantPut(fn);
     new CfnOutput(this, 'AnalyticsBucket', { value: analytics.bucket.bucketName });
     new CfnOutput(this, 'AnalyticsStream', { value: analytics.deliveryStreamName });
     new CfnOutput(this, 'AnalyticsDatabase', {
@@ -148,10 +158,9 @@ export class ApiStack extends Stack {
       table,
       indexNames: TABLE.indexes.map((index) => index.name),
       signingKey,
-      googleClientId: props.googleClientId,
-      jwksUri: `${api.apiEndpoint}/.well-known/jwks.json`,
+      googleClientId: deploy.googleClientId,
       playbackSecret,
-      grantAnalyticsSink,
+      analyticsStream: { name: analytics.deliveryStreamName, arn: analytics.streamArn },
     };
 
     const stage = new apigw.HttpStage(this, 'DefaultStage', {
@@ -177,69 +186,58 @@ export class ApiStack extends Stack {
       },
     });
 
-    const environment = {
-      STAGE: props.stage,
-      POWERTOOLS_SERVICE_NAME: 'creator-streaming',
-      POWERTOOLS_METRICS_NAMESPACE: 'CreatorStreaming',
+    const environment = commonEnvironment({
+      stage: props.stage,
+      siteUrl: deploy.siteUrl,
+      cdnUrl: `https://${cdn.distributionDomainName}`,
       // The API reference page loads the pinned Swagger UI assets from a public CDN on AWS.
-      DOCS_ASSET_BASE: `https://cdn.jsdelivr.net/npm/swagger-ui-dist@${SWAGGER_UI_VERSION}`,
-      CDN_URL: `https://${cdn.distributionDomainName}`,
-    };
-
-    const seen = new Set<string>();
-    const routeSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
-    const throttledRoutes: apigw.HttpRoute[] = [];
-    this.functions = props.routes.map((row) => {
-      const key = routeKey(row);
-      if (seen.has(key)) throw new Error(`Route ${key} appears twice in the route table`);
-      seen.add(key);
-      const id = constructIdOf(row.handler);
-      const fn = new ApiFunction(this, id, {
-        row,
-        resources,
-        environment,
-        logGroup: functionLogs,
-        bundle: props.bundle,
-      });
-      const route = new apigw.HttpRoute(this, `${id}Route`, {
-        httpApi: api,
-        routeKey:
-          row.path === '$default'
-            ? apigw.HttpRouteKey.DEFAULT
-            : apigw.HttpRouteKey.with(row.path, apigw.HttpMethod[row.method]),
-        integration: new HttpLambdaIntegration(`${id}Integration`, fn.fn),
-      });
-      Validations.of(route).acknowledge({
-        id: 'AwsSolutions-APIG4',
-        reason:
-          row.auth === 'none'
-            ? 'Public endpoint by the spec (catalogue, sign-up, the 404 catch-all): no caller identity needed.'
-            : 'Bearer tokens (ES256, KMS-signed) are verified in the shared handler chain, which also serves the optional-auth routes an API Gateway authorizer cannot express.',
-      });
-      if (row.throttle) {
-        routeSettings[key] = {
-          ThrottlingRateLimit: row.throttle.rate,
-          ThrottlingBurstLimit: row.throttle.burst,
-        };
-        throttledRoutes.push(route);
-      }
-      return fn;
+      docsAssetBase: `https://cdn.jsdelivr.net/npm/swagger-ui-dist@${SWAGGER_UI_VERSION}`,
     });
-    if (throttledRoutes.length > 0) {
-      const cfnStage = stage.node.defaultChild as apigw.CfnStage;
-      cfnStage.routeSettings = routeSettings;
-      // Route settings name route keys: the routes must exist before the stage refers to them.
-      for (const route of throttledRoutes) stage.node.addDependency(route);
-    }
 
     const monitoring = new Monitoring(this, 'Monitoring', {
       api,
       stageName: stage.stageName,
       table,
       indexNames: resources.indexNames,
-      functions: this.functions.map((f) => f.fn),
-      alarmEmail: props.alarmEmail,
+      alarmEmail: deploy.alarmEmail,
     });
+
+    const seen = new Set<string>();
+    for (const row of props.routes) {
+      const key = routeKey(row);
+      if (seen.has(key)) throw new Error(`Route ${key} appears twice in the route table`);
+      seen.add(key);
+    }
+    this.routeStacks = [...routesByDomain(props.routes)].map(
+      ([domain, rows]) =>
+        new RouteStack(this, `${domain}Routes`, {
+          domain,
+          rows,
+          api,
+          monitoring,
+          resources,
+          environment,
+          logGroup: functionLogs,
+          bundle: props.bundle,
+        }),
+    );
+    this.functions = this.routeStacks.flatMap((routeStack) => routeStack.functions);
+
+    const throttled = props.routes.filter((row) => row.throttle);
+    if (throttled.length > 0) {
+      const cfnStage = stage.node.defaultChild as apigw.CfnStage;
+      cfnStage.routeSettings = Object.fromEntries(
+        throttled.map((row) => [
+          routeKey(row),
+          { ThrottlingRateLimit: row.throttle!.rate, ThrottlingBurstLimit: row.throttle!.burst },
+        ]),
+      );
+      // Route settings name route keys: the routes must exist before the stage refers to them
+      // (CDK turns this into a dependency of the stage on the route stacks that hold them).
+      for (const routeStack of this.routeStacks) {
+        for (const route of routeStack.throttledRoutes) stage.node.addDependency(route);
+      }
+    }
 
     new CfnOutput(this, 'ApiUrl', { value: stage.url, description: 'Base URL of the HTTP API' });
     new CfnOutput(this, 'TableName', { value: table.tableName });

@@ -1,7 +1,7 @@
 import type { RouteRow } from '../../shared/http/route.ts';
 
 const tag = 'Analytics';
-const sink = { auth: 'optional', table: 'none', needs: ['analytics-sink'], tag } as const;
+const sink = { auth: 'optional', needs: ['analytics-sink'], tag } as const;
 
 export const analyticsRoutes: RouteRow[] = [
   {
@@ -16,6 +16,7 @@ export const analyticsRoutes: RouteRow[] = [
     method: 'POST',
     path: '/analytics/video/session/heartbeat',
     handler: 'analytics/record-video-heartbeat',
+    dynamo: { actions: ['DeleteItem', 'PutItem'], indexes: ['GSI3'] },
     summary: 'On-demand heartbeat every 30 s (playhead, playing and rebuffer time)',
   },
   {
@@ -51,6 +52,7 @@ export const analyticsRoutes: RouteRow[] = [
     method: 'POST',
     path: '/analytics/video/session/end',
     handler: 'analytics/end-video-session',
+    dynamo: { actions: ['DeleteItem', 'PutItem'], indexes: ['GSI3'] },
     summary: 'End an on-demand analytics session',
   },
   {
@@ -86,8 +88,8 @@ export const analyticsRoutes: RouteRow[] = [
     method: 'GET',
     path: '/me/continue-watching',
     handler: 'analytics/list-continue-watching',
+    dynamo: { actions: [], indexes: ['GSI3'] },
     auth: 'required',
-    table: 'read',
     summary: 'Unfinished episodes the caller watched, most recent first',
   },
 ];

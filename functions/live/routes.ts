@@ -9,8 +9,8 @@ export const liveRoutes: RouteRow[] = [
     method: 'GET',
     path: `${base}/live`,
     handler: 'live/get-live-channel',
+    dynamo: { actions: ['BatchGetItem', 'GetItem'], indexes: ['GSI1'] },
     auth: 'optional',
-    table: 'write',
     summary: "Live status of a creator's channel (offline variant with a message)",
   },
   {
@@ -18,9 +18,9 @@ export const liveRoutes: RouteRow[] = [
     method: 'GET',
     path: `${base}/live/stream`,
     handler: 'live/get-live-stream',
+    dynamo: { actions: ['BatchGetItem', 'GetItem'], indexes: ['GSI1'] },
     needs: ['playback-signer'],
     auth: 'required',
-    table: 'write',
     summary: 'Playback URLs and a playback token for a quality',
   },
   {
@@ -28,8 +28,8 @@ export const liveRoutes: RouteRow[] = [
     method: 'GET',
     path: `${base}/live/viewers`,
     handler: 'live/get-live-viewers',
+    dynamo: { actions: ['GetItem'], indexes: ['GSI1'] },
     auth: 'none',
-    table: 'write',
     summary: 'Viewers now, peaks and the per-device breakdown',
   },
   {
@@ -37,8 +37,8 @@ export const liveRoutes: RouteRow[] = [
     method: 'GET',
     path: `${base}/live/metadata`,
     handler: 'live/get-live-metadata',
+    dynamo: { actions: ['GetItem'], indexes: ['GSI1'] },
     auth: 'none',
-    table: 'read',
     summary: 'Stream metadata: health, uptime, encoding, CDN, DRM, URLs',
   },
   {
@@ -46,8 +46,8 @@ export const liveRoutes: RouteRow[] = [
     method: 'GET',
     path: `${base}/live/qualities`,
     handler: 'live/list-live-qualities',
+    dynamo: { actions: ['GetItem'] },
     auth: 'required',
-    table: 'read',
     summary: "Quality options and the session's current quality",
   },
   {
@@ -55,9 +55,9 @@ export const liveRoutes: RouteRow[] = [
     method: 'POST',
     path: `${base}/live/watch`,
     handler: 'live/start-watch-session',
+    dynamo: { actions: ['BatchGetItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'] },
     needs: ['playback-signer'],
     auth: 'required',
-    table: 'write',
     summary: 'Open a watch session (404 offline, 403 subscription, 429 stream limit)',
   },
   {
@@ -65,9 +65,9 @@ export const liveRoutes: RouteRow[] = [
     method: 'PATCH',
     path: `${base}/live/watch`,
     handler: 'live/change-watch-quality',
+    dynamo: { actions: ['GetItem', 'UpdateItem'] },
     needs: ['playback-signer'],
     auth: 'required',
-    table: 'write',
     summary: "Change a session's quality; refreshed token and URL",
   },
   {
@@ -75,8 +75,8 @@ export const liveRoutes: RouteRow[] = [
     method: 'DELETE',
     path: `${base}/live/watch`,
     handler: 'live/end-watch-session',
+    dynamo: { actions: ['DeleteItem', 'GetItem', 'UpdateItem'] },
     auth: 'required',
-    table: 'write',
     summary: 'End a watch session; watch duration',
   },
   {
@@ -84,9 +84,9 @@ export const liveRoutes: RouteRow[] = [
     method: 'GET',
     path: `${base}/live/heartbeat`,
     handler: 'live/send-heartbeat',
+    dynamo: { actions: ['GetItem', 'Query', 'UpdateItem'] },
     needs: ['playback-signer'],
     auth: 'required',
-    table: 'write',
     summary: 'Keep a session alive; refreshed token, viewers, current/next program',
   },
   {
@@ -94,8 +94,8 @@ export const liveRoutes: RouteRow[] = [
     method: 'GET',
     path: `${base}/ondemand`,
     handler: 'live/list-ondemand',
+    dynamo: { actions: ['BatchGetItem', 'GetItem'], indexes: ['GSI1'] },
     auth: 'optional',
-    table: 'read',
     summary: "The creator's on-demand episodes, locked per the caller's entitlements",
   },
   {
@@ -103,8 +103,8 @@ export const liveRoutes: RouteRow[] = [
     method: 'POST',
     path: '/creators/{id}/follow',
     handler: 'live/follow-creator',
+    dynamo: { actions: ['GetItem', 'PutItem'], indexes: ['GSI1'] },
     auth: 'required',
-    table: 'write',
     summary: 'Follow a creator',
   },
   {
@@ -112,8 +112,8 @@ export const liveRoutes: RouteRow[] = [
     method: 'DELETE',
     path: '/creators/{id}/follow',
     handler: 'live/unfollow-creator',
+    dynamo: { actions: ['DeleteItem', 'GetItem'], indexes: ['GSI1'] },
     auth: 'required',
-    table: 'write',
     summary: 'Stop following a creator',
   },
   {
@@ -121,8 +121,8 @@ export const liveRoutes: RouteRow[] = [
     method: 'POST',
     path: '/creators/{id}/subscription',
     handler: 'live/subscribe-creator',
+    dynamo: { actions: ['BatchGetItem', 'GetItem', 'PutItem'], indexes: ['GSI1'] },
     auth: 'required',
-    table: 'write',
     summary: 'Subscribe to a creator (unlocks gated channels and premium episodes)',
   },
   {
@@ -130,8 +130,8 @@ export const liveRoutes: RouteRow[] = [
     method: 'DELETE',
     path: '/creators/{id}/subscription',
     handler: 'live/cancel-subscription',
+    dynamo: { actions: ['BatchGetItem', 'GetItem', 'PutItem'], indexes: ['GSI1'] },
     auth: 'required',
-    table: 'write',
     summary: 'Cancel a subscription (access until the renewal date)',
   },
 ];

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
@@ -8,10 +9,12 @@ import { routes } from '../../functions/routes.ts';
 import { errorResponse, type LambdaHandler, MAX_BODY_BYTES } from '../../shared/http/handler.ts';
 import { NotFoundError, PayloadTooLargeError } from '../../shared/http/errors.ts';
 import { type RouteRow, routeKey } from '../../shared/http/route.ts';
+import { functionContext, installLocalAws, runAsFunction } from './aws.ts';
 
 /**
  * The local API Gateway: serves every row of the route table over HTTP by turning requests into
- * HTTP API (payload v2) events for the same handler modules Lambda runs.
+ * HTTP API (payload v2) events for the same handler modules Lambda runs, each invocation with its
+ * function's own environment and IAM policy (scripts/local/aws.ts).
  */
 const FUNCTIONS_DIR = resolve(import.meta.dirname, '../../functions');
 
@@ -151,13 +154,30 @@ const send = (res: ServerResponse, result: APIGatewayProxyStructuredResultV2) =>
 };
 
 /**
- * The caller's address as API Gateway would report it. Locally, a test or a proxy in front may
- * name it with X-Forwarded-For (API Gateway derives it from the connection instead).
+ * The caller's address as API Gateway reports it: the connection's peer. `X-Forwarded-For` is
+ * honoured only when the server was started behind a trusted proxy (`trustForwardedFor`: the
+ * test harness, which plays many clients, or LOCAL_TRUST_FORWARDED_FOR=1), and only when its
+ * first entry is a well-formed IP address; anything else is ignored, so a header cannot reset a
+ * per-IP budget or smuggle an oversized key.
  */
-const clientIp = (req: IncomingMessage): string => {
+const clientIp = (req: IncomingMessage, trustForwardedFor: boolean): string => {
+  const peer = req.socket.remoteAddress || '127.0.0.1';
+  if (!trustForwardedFor) return peer;
   const forwarded = req.headers['x-forwarded-for'];
-  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
-  return first || req.socket.remoteAddress || '127.0.0.1';
+  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim() ?? '';
+  return first.length <= 45 && isIP(first) !== 0 ? first : peer;
+};
+
+/** The request's URL. The Host header only names the domain when it is a valid authority. */
+const requestUrl = (req: IncomingMessage): URL => {
+  const path = req.url?.startsWith('/') ? req.url : '/';
+  const host = req.headers.host ?? '';
+  try {
+    if (/^[A-Za-z0-9.\-[\]:]{1,255}$/.test(host)) return new URL(path, `http://${host}`);
+  } catch {
+    // a malformed authority ([::1, a bare colon...): fall through to the server's own name
+  }
+  return new URL(path, 'http://127.0.0.1');
 };
 
 /** The API reference page's static files, from the pinned swagger-ui-dist package (local platform only). */
@@ -181,8 +201,8 @@ const CORS_PREFLIGHT = {
   'access-control-max-age': '600',
 };
 
-const handle = async (req: IncomingMessage, res: ServerResponse) => {
-  const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
+const handle = async (req: IncomingMessage, res: ServerResponse, trustForwardedFor: boolean) => {
+  const url = requestUrl(req);
   const method = (req.method ?? 'GET').toUpperCase();
   if (method === 'OPTIONS') {
     res.writeHead(204, CORS_PREFLIGHT);
@@ -209,20 +229,31 @@ const handle = async (req: IncomingMessage, res: ServerResponse) => {
       url,
       headers,
       body: body.length > 0 ? body.toString('utf8') : undefined,
-      sourceIp: clientIp(req),
+      sourceIp: clientIp(req, trustForwardedFor),
     },
     match.row,
     match.pathParameters,
   );
-  const handler = await loadHandler(match.row);
-  send(res, await handler(event, {}));
+  // Loaded and invoked as the route's function: module initialisation included, as on Lambda.
+  const row = match.row;
+  send(res, await runAsFunction(functionContext(row), async () => (await loadHandler(row))(event, {})));
 };
 
-/** Starts the local API on `port` (0 = any free port) and resolves with the server and its URL. */
-export const startLocalApi = (port: number, host = '127.0.0.1'): Promise<{ server: Server; url: string }> =>
+/**
+ * Starts the local API on `port` (0 = any free port) and resolves with the server and its URL.
+ * `trustForwardedFor`: take the client address from X-Forwarded-For (default: only with
+ * LOCAL_TRUST_FORWARDED_FOR=1).
+ */
+export const startLocalApi = (
+  port: number,
+  host = '127.0.0.1',
+  options: { trustForwardedFor?: boolean } = {},
+): Promise<{ server: Server; url: string }> =>
   new Promise((done, fail) => {
+    installLocalAws();
+    const trust = options.trustForwardedFor ?? process.env.LOCAL_TRUST_FORWARDED_FOR === '1';
     const server = createServer((req, res) => {
-      handle(req, res).catch((error) => send(res, errorResponse(undefined, error, randomUUID())));
+      handle(req, res, trust).catch((error) => send(res, errorResponse(undefined, error, randomUUID())));
     });
     server.keepAliveTimeout = 5000;
     server.once('error', fail);

@@ -1,5 +1,7 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { awsClient } from '../aws/local-hook.ts';
+import { setting } from '../config.ts';
 import { ServiceUnavailableError } from '../http/errors.ts';
 
 /**
@@ -125,18 +127,15 @@ export const useSink = (replacement: Sink | undefined): void => {
   sink = replacement;
 };
 
-/** The sink for this environment, created on first use (the Firehose client only when needed). */
+/**
+ * The sink of this container, created on first use: Firehose on ANALYTICS_STREAM_NAME (locally the
+ * local platform's Firehose stand-in, which writes the same layout under .local/analytics).
+ */
 export const getSink = async (): Promise<Sink> => {
   if (sink) return sink;
-  const stream = process.env.ANALYTICS_STREAM_NAME;
-  if (stream) {
-    const { FirehoseClient, PutRecordBatchCommand } = await import('@aws-sdk/client-firehose');
-    const client = new FirehoseClient({});
-    sink = firehoseSink({ putRecordBatch: (input) => client.send(new PutRecordBatchCommand(input)) }, stream);
-  } else {
-    sink = fileSink(
-      () => process.env.ANALYTICS_DIR ?? resolve(import.meta.dirname, '../../.local/analytics'),
-    );
-  }
+  const stream = setting('ANALYTICS_STREAM_NAME');
+  const { FirehoseClient, PutRecordBatchCommand } = await import('@aws-sdk/client-firehose');
+  const client = awsClient(new FirehoseClient({}), 'firehose');
+  sink = firehoseSink({ putRecordBatch: (input) => client.send(new PutRecordBatchCommand(input)) }, stream);
   return sink;
 };

@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { awsClient } from '../aws/local-hook.ts';
 
 /**
  * The one DynamoDB document client of a container, created at module scope so warm invocations
@@ -8,16 +9,19 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
  */
 const endpoint = process.env.DYNAMODB_ENDPOINT;
 
-export const dynamo = new DynamoDBClient({
-  ...(endpoint
-    ? {
-        endpoint,
-        region: process.env.AWS_REGION ?? 'local',
-        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-      }
-    : {}),
-  maxAttempts: 3,
-});
+export const dynamo = awsClient(
+  new DynamoDBClient({
+    ...(endpoint
+      ? {
+          endpoint,
+          region: process.env.AWS_REGION ?? 'local',
+          credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+        }
+      : {}),
+    maxAttempts: 3,
+  }),
+  'dynamodb',
+);
 
 export const db = DynamoDBDocumentClient.from(dynamo, {
   marshallOptions: { removeUndefinedValues: true },

@@ -1,3 +1,5 @@
+import { setting } from '../config.ts';
+
 /**
  * The single table's physical definition: the CDK stack and the local platform both create the
  * table from this object, so they cannot drift. Entity modules (`shared/<domain>/*-repository.ts`)
@@ -18,5 +20,5 @@ export const TABLE = {
 
 export type IndexName = (typeof TABLE.indexes)[number]['name'];
 
-/** The table name: from the stack's environment on Lambda, a fixed default locally. */
-export const tableName = (): string => process.env.TABLE_NAME ?? 'creator-streaming-local';
+/** The table name, from the function's environment (set only for rows with DynamoDB access). */
+export const tableName = (): string => setting('TABLE_NAME');

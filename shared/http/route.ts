@@ -1,4 +1,16 @@
+import type { IndexName } from '../db/table.ts';
 import type { RateLimit } from './rate-limit.ts';
+
+/** The DynamoDB actions a function may be granted on the table (Scan never is). */
+export type DynamoAction =
+  | 'GetItem'
+  | 'BatchGetItem'
+  | 'Query'
+  | 'PutItem'
+  | 'UpdateItem'
+  | 'DeleteItem'
+  | 'BatchWriteItem'
+  | 'ConditionCheckItem';
 
 /** One row of the route table (`functions/routes.ts`). Rows are data: no imports of handlers. */
 export interface RouteRow {
@@ -10,8 +22,18 @@ export interface RouteRow {
   handler: string;
   /** `required`: 401 without a valid bearer token; `optional`: verified when sent. */
   auth: 'none' | 'optional' | 'required';
-  /** DynamoDB access the function is granted. */
-  table: 'none' | 'read' | 'write';
+  /**
+   * The DynamoDB calls the function makes, exactly: the stack grants these actions on the table
+   * (a transaction needs the action of each of its operations) and Query on the named indexes,
+   * nothing else. Omitted: no table access and no TABLE_NAME. A rate-limited row also gets the
+   * UpdateItem its budget counter needs (shared/platform/access.ts).
+   */
+  dynamo?: { actions: readonly DynamoAction[]; indexes?: readonly IndexName[] };
+  /**
+   * Memory (MB) when the default 256 does not fit, with the reason: Lambda allocates CPU in
+   * proportion to memory, so CPU-bound work is sized here too.
+   */
+  memory?: { mb: number; reason: string };
   /** Response envelope family (spec 2.1): reactions routes use their own; `none` for standard documents (JWKS, OpenAPI, HTML). */
   envelope?: 'standard' | 'reactions' | 'none';
   /** Extra capabilities the function needs; the stack grants exactly these. */

@@ -1,10 +1,17 @@
 import { createPublicKey } from 'node:crypto';
+import { awsClient } from '../aws/local-hook.ts';
+import { setting } from '../config.ts';
 
 /**
- * The JWKS published at `/.well-known/jwks.json`: the public half of the access-token signing
- * key, from KMS GetPublicKey on AWS (once per container), or from the local key. Only the JWKS
- * route loads this module, so only it carries the KMS client.
+ * The public half of the access-token signing key as a JWKS, read from KMS (GetPublicKey on
+ * SIGNING_KEY_ID) once per container. Served at `/.well-known/jwks.json` for clients, and loaded
+ * by every verifying function at its first token: verification never calls our own API or the
+ * internet, so a cold or throttled JWKS route cannot turn valid tokens into 401s.
  */
+export interface Jwks {
+  keys: Array<Record<string, unknown> & { kid: string }>;
+}
+
 const jwkOf = (der: Uint8Array, kid: string) => ({
   ...createPublicKey({ key: Buffer.from(der), format: 'der', type: 'spki' }).export({ format: 'jwk' }),
   kid,
@@ -12,18 +19,18 @@ const jwkOf = (der: Uint8Array, kid: string) => ({
   use: 'sig',
 });
 
-let cached: Promise<{ keys: Array<Record<string, unknown>> }> | undefined;
+let cached: Promise<Jwks> | undefined;
 
-export const publicJwks = () => {
+/** The JWKS of this deployment's signing key; a failed read is not cached (the next call retries). */
+export const publicJwks = (): Promise<Jwks> => {
   cached ??= (async () => {
-    const keyId = process.env.SIGNING_KEY_ID;
-    if (keyId) {
-      const { KMSClient, GetPublicKeyCommand } = await import('@aws-sdk/client-kms');
-      const result = await new KMSClient({}).send(new GetPublicKeyCommand({ KeyId: keyId }));
-      return { keys: [jwkOf(result.PublicKey!, keyId)] };
-    }
-    const { localJwks } = await import('./local-key.ts');
-    return localJwks();
+    const keyId = setting('SIGNING_KEY_ID');
+    const { KMSClient, GetPublicKeyCommand } = await import('@aws-sdk/client-kms');
+    const result = await awsClient(new KMSClient({}), 'kms').send(new GetPublicKeyCommand({ KeyId: keyId }));
+    return { keys: [jwkOf(result.PublicKey!, keyId)] };
   })();
+  cached.catch(() => {
+    cached = undefined;
+  });
   return cached;
 };

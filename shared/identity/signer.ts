@@ -1,11 +1,11 @@
-import { type KeyObject, sign as cryptoSign } from 'node:crypto';
-import { localSigningKey } from './local-key.ts';
+import { awsClient } from '../aws/local-hook.ts';
+import { setting } from '../config.ts';
 
 /**
  * The key that signs the service's access tokens (ES256). On AWS a KMS asymmetric key
  * (ECC_NIST_P256, SIGN_VERIFY) created by the stack: the private key never leaves KMS, and
- * `SIGNING_KEY_ID` names it. Locally, a P-256 key pair generated on first use into the
- * git-ignored `.local/keys/` (or `LOCAL_KEY_DIR`).
+ * `SIGNING_KEY_ID` names it. Locally the same KMS calls are served by the local platform's KMS
+ * stand-in (scripts/local/aws.ts) with a key kept in the git-ignored `.local/keys/`.
  */
 export interface Signer {
   /** Key id published in the JWKS and put in every token header. */
@@ -13,20 +13,6 @@ export interface Signer {
   /** ES256 signature of `data` in JOSE form (r || s, 64 bytes). */
   sign(data: Buffer): Promise<Buffer>;
 }
-
-const localSigner = (): Signer => {
-  let loaded: { kid: string; privateKey: KeyObject } | undefined;
-  const load = () => {
-    if (!loaded) {
-      loaded = localSigningKey();
-    }
-    return loaded;
-  };
-  return {
-    kid: async () => load().kid,
-    sign: async (data) => cryptoSign('sha256', data, { key: load().privateKey, dsaEncoding: 'ieee-p1363' }),
-  };
-};
 
 /** DER ECDSA signature (what KMS returns) → JOSE r||s. */
 const derToJose = (der: Uint8Array): Buffer => {
@@ -43,7 +29,10 @@ const derToJose = (der: Uint8Array): Buffer => {
 };
 
 const kmsSigner = (keyId: string): Signer => {
-  const kms = import('@aws-sdk/client-kms').then((sdk) => ({ sdk, client: new sdk.KMSClient({}) }));
+  const kms = import('@aws-sdk/client-kms').then((sdk) => ({
+    sdk,
+    client: awsClient(new sdk.KMSClient({}), 'kms'),
+  }));
   return {
     kid: async () => keyId,
     sign: async (data) => {
@@ -64,6 +53,6 @@ const kmsSigner = (keyId: string): Signer => {
 let signer: Signer | undefined;
 /** The signer for this environment (created once per container). */
 export const getSigner = (): Signer => {
-  signer ??= process.env.SIGNING_KEY_ID ? kmsSigner(process.env.SIGNING_KEY_ID) : localSigner();
+  signer ??= kmsSigner(setting('SIGNING_KEY_ID'));
   return signer;
 };

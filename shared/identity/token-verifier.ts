@@ -1,21 +1,24 @@
 import { JwtVerifier } from 'aws-jwt-verify';
 import type { Principal } from '../http/auth.ts';
 import { UnauthorizedError } from '../http/errors.ts';
+import { publicJwks } from './jwks.ts';
 
 /**
- * Access-token verification, kept apart from signing: verifying functions load no key material
- * and no KMS client. On AWS the stack sets `JWKS_URI` to this API's own
- * `/.well-known/jwks.json`, which aws-jwt-verify fetches once per container and caches (the
- * usual OIDC client behaviour); locally the local signing key's JWKS is cached up front.
+ * Access-token verification. At a container's first token the verifier loads the signing key's
+ * public half from KMS (shared/identity/jwks.ts: one GetPublicKey, no HTTP hop to our own JWKS
+ * route) and verifies synchronously from then on: a token whose `kid` is not that key is a 401
+ * at once, never a fetch. If KMS cannot be read the request fails as 503 (retry), not 401, and
+ * the next request tries again.
  */
-export const TOKEN_ISSUER = process.env.TOKEN_ISSUER ?? 'https://api.creators.example.com';
-export const TOKEN_AUDIENCE = process.env.TOKEN_AUDIENCE ?? 'creator-streaming-api';
+export const TOKEN_ISSUER = 'https://api.creators.example.com';
+export const TOKEN_AUDIENCE = 'creator-streaming-api';
 
 const createVerifier = () =>
   JwtVerifier.create({
     issuer: TOKEN_ISSUER,
     audience: TOKEN_AUDIENCE,
-    jwksUri: process.env.JWKS_URI ?? `${TOKEN_ISSUER}/.well-known/jwks.json`,
+    // Never fetched: the JWKS is cached from KMS before the first verify, and verifySync never fetches.
+    jwksUri: `${TOKEN_ISSUER}/.well-known/jwks.json`,
     customJwtCheck: ({ header, payload }) => {
       if (header.alg !== 'ES256') throw new Error('Unexpected algorithm');
       if (payload.token_use !== 'access') throw new Error('Not an access token');
@@ -25,21 +28,22 @@ const createVerifier = () =>
 
 let verifier: Promise<ReturnType<typeof createVerifier>> | undefined;
 const getVerifier = () => {
-  verifier ??= (async () => {
+  verifier ??= publicJwks().then((jwks) => {
     const v = createVerifier();
-    if (!process.env.JWKS_URI) {
-      const { localJwks } = await import('./local-key.ts');
-      v.cacheJwks(localJwks() as never);
-    }
+    v.cacheJwks(jwks as never);
     return v;
-  })();
+  });
+  verifier.catch(() => {
+    verifier = undefined;
+  });
   return verifier;
 };
 
-/** Verifies an access token; any failure (tampered, expired, wrong iss/aud/alg/use) is a 401. */
+/** Verifies an access token; any failure (tampered, expired, wrong iss/aud/alg/use/kid) is a 401. */
 export const verifyAccessToken = async (token: string): Promise<Principal> => {
+  const v = await getVerifier(); // a KMS failure propagates (503 if transient), never a 401
   try {
-    const payload = await (await getVerifier()).verify(token);
+    const payload = v.verifySync(token);
     return {
       accountId: String(payload.sub),
       tokenId: typeof payload.jti === 'string' ? payload.jti : undefined,

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { loadLocalSecret } from '../identity/local-key.ts';
+import { setting } from '../config.ts';
 
 /**
  * Playback tokens: short-lived, HMAC-SHA256-signed, bound to the viewer, the watch session, the
@@ -10,7 +10,7 @@ import { loadLocalSecret } from '../identity/local-key.ts';
  * test/infra/playback-edge.test.ts checks that it accepts `signPlaybackToken` tokens exactly when
  * `verifyPlaybackToken` does. The secret comes from PLAYBACK_TOKEN_SECRET (on AWS a generated
  * Secrets Manager secret, resolved into the function's environment at deploy time), locally from
- * a generated key in `.local/keys/`.
+ * a generated key in `.local/keys/` that the local platform puts in the same variable.
  */
 export const PLAYBACK_TOKEN_TTL_SECONDS = 5 * 60;
 
@@ -25,8 +25,7 @@ export interface PlaybackClaims {
 let secret: Buffer | undefined;
 const getSecret = (): Buffer => {
   if (!secret) {
-    const configured = process.env.PLAYBACK_TOKEN_SECRET;
-    secret = configured ? Buffer.from(configured, 'utf8') : loadLocalSecret('playback-token-secret');
+    secret = Buffer.from(setting('PLAYBACK_TOKEN_SECRET'), 'utf8');
   }
   return secret;
 };

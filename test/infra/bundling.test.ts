@@ -14,7 +14,6 @@ const row = (handler: string): RouteRow => ({
   path: '/hello',
   handler,
   auth: 'none',
-  table: 'none',
   summary: 'bundling fixture',
   tag: 'Test',
 });

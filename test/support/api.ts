@@ -84,7 +84,7 @@ const guardScans = () => {
  * port in this test worker, shared by the worker's tests.
  */
 export const testApi = (): Promise<TestApi> => {
-  started ??= startLocalApi(0).then(({ url }) => {
+  started ??= startLocalApi(0, '127.0.0.1', { trustForwardedFor: true }).then(({ url }) => {
     guardScans();
     const request = async <T>(
       method: string,

@@ -1,0 +1,338 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createPublicKey, sign } from 'node:crypto';
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { type AnalyticsRecord, fileSink } from '../../shared/analytics/sink.ts';
+import { type HookableClient, installClientHook } from '../../shared/aws/local-hook.ts';
+import { routeKey, type RouteRow } from '../../shared/http/route.ts';
+import { LOCAL_GOOGLE_CLIENT_ID } from '../../shared/identity/local-idp.ts';
+import { loadLocalSecret, localSigningKey } from '../../shared/identity/local-key.ts';
+import {
+  allows,
+  commonEnvironment,
+  type Deployment,
+  environmentOf,
+  policyOf,
+  type Statement,
+} from '../../shared/platform/access.ts';
+
+/**
+ * The local stand-in for what Lambda and IAM give a function on AWS:
+ * - each invocation runs with exactly the environment the stack gives that route's function
+ *   (`environmentOf`, the same derivation the stack uses), plus the runtime variables listed in
+ *   RUNTIME below; `process.env` answers from that environment while a handler runs;
+ * - every AWS SDK call a handler makes is checked against the function's IAM policy
+ *   (`policyOf`, again the stack's derivation) and refused with AccessDeniedException, as AWS
+ *   would, when no statement allows the action on the resource (table or index ARN, KMS key,
+ *   Firehose stream);
+ * - services without a local emulator are served in process: KMS Sign/GetPublicKey with the
+ *   local signing key, Firehose PutRecordBatch into NDJSON files (ANALYTICS_DIR or
+ *   .local/analytics). DynamoDB calls go on to DynamoDB Local.
+ * Code outside an invocation (seeding, test set-up) runs with the process's own environment and
+ * no guard, like an operator with admin credentials.
+ */
+
+const REGION = 'local';
+const ACCOUNT = '000000000000';
+const arn = (service: string, resource: string) => `arn:aws:${service}:${REGION}:${ACCOUNT}:${resource}`;
+
+/** The process's real environment (the host's), whatever invocation is running. */
+const host: NodeJS.ProcessEnv = process.env;
+export const hostEnv = (name: string): string | undefined => host[name];
+
+/**
+ * What the Lambda runtime (or, locally, the developer's shell) adds to a function's environment:
+ * the region, and local-only redirections and switches that no stack ever sets.
+ */
+const RUNTIME_PASSTHROUGH = [
+  'PATH',
+  'HOME',
+  'TZ',
+  'NODE_ENV',
+  'VITEST',
+  'LOG_LEVEL',
+  'POWERTOOLS_METRICS_DISABLED',
+  'AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED',
+  // Where DynamoDB Local listens (the local "network"), and the local identity provider's keys.
+  'DYNAMODB_ENDPOINT',
+  'LOCAL_KEY_DIR',
+  'GOOGLE_IDP',
+  // Developer switch: relax or switch off per-IP rate limits locally (docs/conventions.md).
+  'LOCAL_RATE_LIMITS',
+] as const;
+
+const runtimeEnvironment = (): Record<string, string> => {
+  // Metrics are CloudWatch EMF lines on Lambda; locally they would only flood the console.
+  const env: Record<string, string> = { AWS_REGION: REGION, POWERTOOLS_METRICS_DISABLED: 'true' };
+  for (const name of RUNTIME_PASSTHROUGH) {
+    const value = host[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+};
+
+/** The local deployment: the values the stack's tokens resolve to on AWS, as local names. */
+export const localDeployment = (): Deployment => {
+  const tableName = host.TABLE_NAME ?? 'creator-streaming-local';
+  const { kid } = localSigningKey();
+  const streamName = 'creator-streaming-local-analytics';
+  return {
+    common: commonEnvironment({
+      stage: 'local',
+      siteUrl: host.SITE_URL ?? 'https://creators.example.com',
+      cdnUrl: host.CDN_URL ?? 'https://cdn.example.com',
+      docsAssetBase: '/docs/assets',
+    }),
+    tableName,
+    tableArn: arn('dynamodb', `table/${tableName}`),
+    signingKeyId: kid,
+    signingKeyArn: arn('kms', `key/${kid}`),
+    googleClientId: LOCAL_GOOGLE_CLIENT_ID,
+    analyticsStreamName: streamName,
+    analyticsStreamArn: arn('firehose', `deliverystream/${streamName}`),
+    playbackSecret: loadLocalSecret('playback-token-secret').toString('base64'),
+  };
+};
+
+/** One function's invocation context. */
+export interface FunctionContext {
+  routeKey: string;
+  env: Record<string, string>;
+  policy: readonly Statement[];
+}
+
+const invocations = new AsyncLocalStorage<FunctionContext>();
+const contexts = new Map<string, FunctionContext>();
+
+/** The context of `row`'s function (environment and policy derived once per process). */
+export const functionContext = (row: RouteRow): FunctionContext => {
+  const key = routeKey(row);
+  let context = contexts.get(key);
+  if (!context) {
+    const deployment = localDeployment();
+    context = {
+      routeKey: key,
+      env: { ...runtimeEnvironment(), ...environmentOf(row, deployment) },
+      policy: policyOf(row, deployment),
+    };
+    contexts.set(key, context);
+  }
+  return context;
+};
+
+/** Runs `fn` as `context`'s function: its environment in process.env, its policy on every AWS call. */
+export const runAsFunction = <T>(context: FunctionContext, fn: () => Promise<T>): Promise<T> =>
+  invocations.run(context, fn);
+
+const installEnvironment = () => {
+  const current = () => invocations.getStore()?.env;
+  process.env = new Proxy(host, {
+    get: (target, name) => {
+      const env = current();
+      return env && typeof name === 'string' ? env[name] : Reflect.get(target, name);
+    },
+    set: (target, name, value) => {
+      const env = current();
+      if (env && typeof name === 'string') env[name] = String(value);
+      else Reflect.set(target, name, value);
+      return true;
+    },
+    has: (target, name) => {
+      const env = current();
+      return env && typeof name === 'string' ? name in env : Reflect.has(target, name);
+    },
+    deleteProperty: (target, name) => {
+      const env = current();
+      if (env && typeof name === 'string') delete env[name];
+      else Reflect.deleteProperty(target, name);
+      return true;
+    },
+    ownKeys: (target) => {
+      const env = current();
+      return env ? Reflect.ownKeys(env) : Reflect.ownKeys(target);
+    },
+    getOwnPropertyDescriptor: (target, name) => {
+      const env = current();
+      return env
+        ? Reflect.getOwnPropertyDescriptor(env, name)
+        : Reflect.getOwnPropertyDescriptor(target, name);
+    },
+  });
+};
+
+// ── IAM: which action on which resource an SDK command needs ────────────────────────────────
+
+interface Need {
+  action: string;
+  resource: string;
+}
+
+const tableArn = (name: unknown, index?: unknown) =>
+  arn('dynamodb', `table/${String(name)}${index ? `/index/${String(index)}` : ''}`);
+
+/** `GetCommand` (lib-dynamodb) and `GetItemCommand` (client) both need dynamodb:GetItem. */
+const DYNAMO_ACTIONS: Record<string, string> = {
+  Get: 'GetItem',
+  GetItem: 'GetItem',
+  Put: 'PutItem',
+  PutItem: 'PutItem',
+  Update: 'UpdateItem',
+  UpdateItem: 'UpdateItem',
+  Delete: 'DeleteItem',
+  DeleteItem: 'DeleteItem',
+  Query: 'Query',
+  Scan: 'Scan',
+  BatchGet: 'BatchGetItem',
+  BatchGetItem: 'BatchGetItem',
+  BatchWrite: 'BatchWriteItem',
+  BatchWriteItem: 'BatchWriteItem',
+};
+/** Transactions have no action of their own: each item needs its operation's action. */
+const TRANSACT_ACTIONS: Record<string, string> = {
+  Get: 'GetItem',
+  Put: 'PutItem',
+  Update: 'UpdateItem',
+  Delete: 'DeleteItem',
+  ConditionCheck: 'ConditionCheckItem',
+};
+
+type Input = Record<string, unknown>;
+
+const dynamoNeeds = (command: string, input: Input): Need[] => {
+  if (command === 'TransactWrite' || command === 'TransactWriteItems' || command.startsWith('TransactGet')) {
+    return ((input.TransactItems ?? []) as Array<Record<string, Input>>).flatMap((item) =>
+      Object.entries(item).map(([operation, body]) => ({
+        action: `dynamodb:${TRANSACT_ACTIONS[operation] ?? operation}`,
+        resource: tableArn(body.TableName),
+      })),
+    );
+  }
+  const action = DYNAMO_ACTIONS[command];
+  if (!action) return [{ action: `dynamodb:${command}`, resource: tableArn(input.TableName) }];
+  if (action === 'BatchGetItem' || action === 'BatchWriteItem') {
+    return Object.keys((input.RequestItems ?? {}) as Input).map((name) => ({
+      action: `dynamodb:${action}`,
+      resource: tableArn(name),
+    }));
+  }
+  return [{ action: `dynamodb:${action}`, resource: tableArn(input.TableName, input.IndexName) }];
+};
+
+const needsOf = (service: string, commandName: string, input: Input): Need[] => {
+  const command = commandName.replace(/Command$/, '');
+  if (service === 'dynamodb') return dynamoNeeds(command, input);
+  if (service === 'kms')
+    return [{ action: `kms:${command}`, resource: arn('kms', `key/${String(input.KeyId)}`) }];
+  if (service === 'firehose') {
+    return [
+      {
+        action: `firehose:${command}`,
+        resource: arn('firehose', `deliverystream/${String(input.DeliveryStreamName)}`),
+      },
+    ];
+  }
+  return [{ action: `${service}:${command}`, resource: '*' }];
+};
+
+const accessDenied = (context: FunctionContext, need: Need) =>
+  Object.assign(
+    new Error(
+      `User: arn:aws:sts::${ACCOUNT}:assumed-role/${context.routeKey.replace(/\W+/g, '-')}/local is not authorized to perform: ${need.action} on resource: ${need.resource} because no identity-based policy allows the ${need.action} action`,
+    ),
+    { name: 'AccessDeniedException', $fault: 'client', $metadata: { httpStatusCode: 400 } },
+  );
+
+// ── Usage record: what each function called, for the least-privilege test ──────────────────
+
+const recorded = new Set<string>();
+/** With IAM_USAGE_DIR set (the integration tests), each distinct call is appended to a file there. */
+const record = (context: FunctionContext, need: Need) => {
+  const dir = host.IAM_USAGE_DIR;
+  if (!dir) return;
+  const line = JSON.stringify({ route: context.routeKey, action: need.action, resource: need.resource });
+  if (recorded.has(line)) return;
+  recorded.add(line);
+  mkdirSync(dir, { recursive: true });
+  appendFileSync(join(dir, `${process.pid}.ndjson`), `${line}\n`);
+};
+
+// ── Stand-ins for services with no local emulator ───────────────────────────────────────────
+
+const notFound = (message: string) =>
+  Object.assign(new Error(message), { name: 'NotFoundException', $fault: 'client', $metadata: {} });
+
+let signingKey: ReturnType<typeof localSigningKey> | undefined;
+const kmsKey = (keyId: unknown) => {
+  signingKey ??= localSigningKey();
+  const key = signingKey;
+  if (keyId !== key.kid) throw notFound(`Key '${String(keyId)}' does not exist`);
+  return key;
+};
+
+const STAND_INS: Record<string, Record<string, (input: Input) => Promise<unknown>>> = {
+  kms: {
+    Sign: async (input) => {
+      const { privateKey, kid } = kmsKey(input.KeyId);
+      const signature = sign('sha256', Buffer.from(input.Message as Uint8Array), privateKey);
+      return { KeyId: kid, Signature: new Uint8Array(signature), SigningAlgorithm: input.SigningAlgorithm };
+    },
+    GetPublicKey: async (input) => {
+      const { privateKey, kid } = kmsKey(input.KeyId);
+      const der = createPublicKey(privateKey).export({ format: 'der', type: 'spki' });
+      return {
+        KeyId: kid,
+        PublicKey: new Uint8Array(der),
+        KeySpec: 'ECC_NIST_P256',
+        KeyUsage: 'SIGN_VERIFY',
+      };
+    },
+  },
+  firehose: {
+    PutRecordBatch: async (input) => {
+      const records = (input.Records as Array<{ Data: Uint8Array }>).map(
+        (r) => JSON.parse(Buffer.from(r.Data).toString('utf8')) as AnalyticsRecord,
+      );
+      await localAnalytics.put(records);
+      return {
+        FailedPutCount: 0,
+        RequestResponses: records.map((_, i) => ({ RecordId: String(i) })),
+      };
+    },
+  },
+};
+
+/** Analytics land where ANALYTICS_DIR (of the host, read per call) says, as on S3 after Firehose. */
+const localAnalytics = fileSink(
+  () => host.ANALYTICS_DIR ?? resolve(import.meta.dirname, '../../.local/analytics'),
+);
+
+const guard = (client: HookableClient, service: string) => {
+  const standIns = STAND_INS[service] ?? {};
+  client.middlewareStack.add(
+    ((next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) =>
+      async (args: { input: Input }) => {
+        const command = String(context.commandName ?? '').replace(/Command$/, '');
+        const invocation = invocations.getStore();
+        if (invocation) {
+          for (const need of needsOf(service, command, args.input)) {
+            record(invocation, need);
+            if (!allows(invocation.policy, need.action, need.resource)) throw accessDenied(invocation, need);
+          }
+        }
+        const standIn = standIns[command];
+        if (standIn)
+          return { output: { $metadata: {}, ...((await standIn(args.input)) as object) }, response: {} };
+        return next(args);
+      }) as never,
+    { step: 'initialize', name: 'localIamGuard', priority: 'high' } as never,
+  );
+};
+
+let installed = false;
+/** Installs the environment switch, the IAM guard and the stand-ins (idempotent). */
+export const installLocalAws = (): void => {
+  if (installed) return;
+  installed = true;
+  installEnvironment();
+  installClientHook(guard);
+};

@@ -1,0 +1,98 @@
+import type { RouteRow } from '../http/route.ts';
+
+/**
+ * What a function may do and what it is given, derived from its route row alone: its IAM policy
+ * (the stack grants exactly these statements; the local platform's guard refuses anything else)
+ * and its environment (the stack sets exactly these variables; the local platform runs the
+ * handler with exactly these). One derivation for both, so local and AWS cannot drift.
+ */
+
+/** The deployment's values a function's grants and settings refer to: CDK tokens on AWS, local names locally. */
+export interface Deployment {
+  /** Variables every function gets (STAGE, service name, public origins); see `commonEnvironment`. */
+  common: Record<string, string>;
+  tableName: string;
+  tableArn: string;
+  signingKeyId: string;
+  signingKeyArn: string;
+  googleClientId: string;
+  analyticsStreamName: string;
+  analyticsStreamArn: string;
+  /** The playback HMAC secret: a deploy-time dynamic reference on AWS, the local key locally. */
+  playbackSecret: string;
+}
+
+/** One IAM statement: every action on every resource (ARNs, no wildcards). */
+export interface Statement {
+  actions: readonly string[];
+  resources: readonly string[];
+}
+
+/** The stack-wide settings every function receives, built the same way by the stack and locally. */
+export const commonEnvironment = (values: {
+  stage: string;
+  siteUrl: string;
+  cdnUrl: string;
+  docsAssetBase: string;
+}): Record<string, string> => ({
+  STAGE: values.stage,
+  POWERTOOLS_SERVICE_NAME: 'creator-streaming',
+  POWERTOOLS_METRICS_NAMESPACE: 'CreatorStreaming',
+  SITE_URL: values.siteUrl,
+  CDN_URL: values.cdnUrl,
+  DOCS_ASSET_BASE: values.docsAssetBase,
+});
+
+/** `GET /creators/{id}`: the API Gateway route key (also the local server's). */
+const keyOf = (row: Pick<RouteRow, 'method' | 'path'>): string =>
+  row.path === '$default' ? '$default' : `${row.method} ${row.path}`;
+
+/** DynamoDB actions of a row: what it declares, plus UpdateItem when the middleware counts a rate limit. */
+export const dynamoActionsOf = (row: RouteRow): string[] => {
+  const actions = new Set(row.dynamo?.actions ?? []);
+  if (row.rateLimit) actions.add('UpdateItem');
+  return [...actions].sort().map((action) => `dynamodb:${action}`);
+};
+
+/** Does the function verify access tokens (any route whose auth is not `none`)? */
+const verifies = (row: RouteRow) => row.auth !== 'none' || (row.needs?.includes('token-verifier') ?? false);
+const signs = (row: RouteRow) => row.needs?.includes('token-signer') ?? false;
+
+/** The function's IAM statements beyond logs and tracing (which every function gets). */
+export const policyOf = (row: RouteRow, d: Deployment): Statement[] => {
+  const statements: Statement[] = [];
+  const tableActions = dynamoActionsOf(row);
+  if (tableActions.length > 0) statements.push({ actions: tableActions, resources: [d.tableArn] });
+  const indexes = row.dynamo?.indexes ?? [];
+  if (indexes.length > 0) {
+    statements.push({
+      actions: ['dynamodb:Query'],
+      resources: indexes.map((name) => `${d.tableArn}/index/${name}`),
+    });
+  }
+  const kms = [...(signs(row) ? ['kms:Sign'] : []), ...(verifies(row) ? ['kms:GetPublicKey'] : [])];
+  if (kms.length > 0) statements.push({ actions: kms, resources: [d.signingKeyArn] });
+  if (row.needs?.includes('analytics-sink')) {
+    statements.push({ actions: ['firehose:PutRecordBatch'], resources: [d.analyticsStreamArn] });
+  }
+  return statements;
+};
+
+/** The function's environment: the common settings plus what its row needs, nothing else. */
+export const environmentOf = (row: RouteRow, d: Deployment): Record<string, string> => {
+  const env: Record<string, string> = {
+    ...d.common,
+    ROUTE_KEY: keyOf(row),
+    NODE_OPTIONS: '--enable-source-maps',
+  };
+  if (dynamoActionsOf(row).length > 0 || (row.dynamo?.indexes?.length ?? 0) > 0) env.TABLE_NAME = d.tableName;
+  if (signs(row) || verifies(row)) env.SIGNING_KEY_ID = d.signingKeyId;
+  if (signs(row)) env.GOOGLE_CLIENT_ID = d.googleClientId;
+  if (row.needs?.includes('analytics-sink')) env.ANALYTICS_STREAM_NAME = d.analyticsStreamName;
+  if (row.needs?.includes('playback-signer')) env.PLAYBACK_TOKEN_SECRET = d.playbackSecret;
+  return env;
+};
+
+/** Is `action` on `resource` allowed by `statements`? (Exact ARNs: the policies use no wildcards.) */
+export const allows = (statements: readonly Statement[], action: string, resource: string): boolean =>
+  statements.some((s) => s.actions.includes(action) && s.resources.includes(resource));
