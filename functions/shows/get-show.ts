@@ -3,4 +3,6 @@ import { ok } from '../../shared/http/reply.ts';
 import { showPath } from '../../shared/shows/schemas.ts';
 import { getShowDetail } from '../../shared/shows/shows.ts';
 
-export const handler = httpHandler({ path: showPath }, async ({ path }) => ok(await getShowDetail(path.id)));
+export const handler = httpHandler({ path: showPath }, async ({ path, principal, now }) =>
+  ok(await getShowDetail(path.id, principal?.accountId, now)),
+);

@@ -1,13 +1,17 @@
 import type { CreatorRecord, EpisodeRecord, ShowRecord } from '../catalog/model.ts';
 import { formatDuration } from '../format.ts';
 import { streamUrls } from '../live/stream-views.ts';
+import { episodePlayback, type Viewer } from '../shows/entitlement.ts';
 
-/** Hero slide (spec 4.1, key `show_id`): the show played from `episode`. */
-export const heroItem = (show: ShowRecord, episode: EpisodeRecord) => ({
+/**
+ * Hero slide (spec 4.1, key `show_id`): the show played from `episode`, for `viewer` (`is_locked`;
+ * `stream_url` null when the episode is locked).
+ */
+export const heroItem = (show: ShowRecord, episode: EpisodeRecord, viewer: Viewer) => ({
   show_id: show.id,
   title: show.title,
   thumb_url: show.thumbnail_url || null,
-  stream_url: episode.stream_url,
+  ...episodePlayback(episode, viewer),
   category: show.category,
   seasons: show.seasons.length,
   rating: show.rating,

@@ -1,6 +1,7 @@
 import { listLiveCreators } from '../creators/creator-repository.ts';
 import { ServiceUnavailableError } from '../http/errors.ts';
 import { pagination } from '../pagination.ts';
+import { ANONYMOUS } from '../shows/entitlement.ts';
 import { getFirstEpisodes, listShows } from '../shows/show-repository.ts';
 import { getHomeLayout, type HomeSection } from './home-repository.ts';
 import { heroItem, liveStreamSummary } from './home-views.ts';
@@ -30,7 +31,7 @@ export const HERO_ITEMS = 5;
 
 /**
  * `GET /home/hero`: the most popular featured shows, each played from its first episode
- * (shows without episodes are skipped).
+ * (shows without episodes are skipped). Public: entitlements are an anonymous viewer's.
  */
 export const heroSlides = async () => {
   const { shows } = await listShows(
@@ -41,7 +42,7 @@ export const heroSlides = async () => {
   const first = await getFirstEpisodes(shows.map((s) => s.id));
   return shows.flatMap((show) => {
     const episode = first.get(show.id);
-    return episode ? [heroItem(show, episode)] : [];
+    return episode ? [heroItem(show, episode, ANONYMOUS)] : [];
   });
 };
 

@@ -1,5 +1,6 @@
 import type { CreatorRecord, EpisodeRecord, ShowRecord } from '../catalog/model.ts';
 import { formatCount, formatDuration } from '../format.ts';
+import { episodePlayback, isLocked, type Viewer } from './entitlement.ts';
 
 /**
  * Show and episode response shapes (spec 2.2, 4.3). Pure: records in, spec objects out.
@@ -52,8 +53,11 @@ export const searchShowItem = (show: ShowRecord, creator: CreatorLite | undefine
   return { id: show.id, ...rest };
 };
 
-/** Episode object (spec 2.2), with `thumbnail_url` as in show detail. */
-export const episodeView = (e: EpisodeRecord) => ({
+/**
+ * Episode object (spec 2.2), with `thumbnail_url` as in show detail, for `viewer`: `is_locked`,
+ * and `stream_url` only when unlocked (null when locked, as on-demand items).
+ */
+export const episodeView = (e: EpisodeRecord, viewer: Viewer) => ({
   episode_id: e.id,
   season: e.season,
   episode_number: e.episode_number,
@@ -64,7 +68,7 @@ export const episodeView = (e: EpisodeRecord) => ({
   views_formatted: formatCount(e.views),
   is_free: e.access === 'free',
   is_premium: e.access !== 'free',
-  stream_url: e.stream_url,
+  ...episodePlayback(e, viewer),
   air_date: e.air_date,
   thumbnail_url: e.thumbnail_url,
 });
@@ -74,6 +78,7 @@ export const showDetail = (
   show: ShowRecord,
   creator: CreatorLite | undefined,
   episodes: readonly EpisodeRecord[],
+  viewer: Viewer,
 ) => ({
   show_id: show.id,
   ...summaryFields(show, creator),
@@ -83,11 +88,11 @@ export const showDetail = (
     avatar_url: creator?.avatar_url ?? null,
     channel_url: creator ? `/creators/${creator.slug}` : `/creators/${show.creator_id}`,
   },
-  episodes: episodes.map(episodeView),
+  episodes: episodes.map((e) => episodeView(e, viewer)),
 });
 
-/** Item of `/shows/episodes/most-viewed`. */
-export const mostViewedEpisodeItem = (e: EpisodeRecord) => ({
+/** Item of `/shows/episodes/most-viewed`, for `viewer` (`is_locked`; no `stream_url` when locked). */
+export const mostViewedEpisodeItem = (e: EpisodeRecord, viewer: Viewer) => ({
   episode_id: e.id,
   show_id: e.show_id,
   episode_number: e.episode_number,
@@ -98,7 +103,7 @@ export const mostViewedEpisodeItem = (e: EpisodeRecord) => ({
   views_formatted: formatCount(e.views),
   is_free: e.access === 'free',
   thumb_url: e.thumbnail_url || null,
-  stream_url: e.stream_url,
+  ...episodePlayback(e, viewer),
 });
 
 /** Show of a `/shows/categories-top` entry (key `show_id`). */
@@ -113,23 +118,16 @@ export const topCategoryShow = (show: ShowRecord) => ({
   total_views_formatted: formatCount(show.total_views),
 });
 
-/** What a viewer holds that can unlock episodes. */
-export interface Viewer {
-  /** True when the viewer's subscription to the show's creator grants access now. */
-  isSubscribed: boolean;
-}
-
-export const ANONYMOUS: Viewer = { isSubscribed: false };
-
 /**
  * `gating_context` of an episode (spec 2.8 leaves it open; designed here, documented in docs/shows.md):
  * what is required to watch it, whether the viewer meets it, and the price where one applies.
  * - free:         anyone may watch;
  * - subscription: an active subscription to the creator (price/currency/interval of the creator's plan);
- * - ppv:          a one-off purchase (price/currency of the episode). No purchase records exist yet,
- *                 so ppv episodes are locked for every viewer.
+ * - ppv:          a one-off purchase (price/currency of the episode).
+ * Whether it is locked comes from the entitlement rule (`isLocked`, shared/shows/entitlement.ts).
  */
 export const gatingContext = (e: EpisodeRecord, creator: CreatorRecord | undefined, viewer: Viewer) => {
+  const locked = isLocked(e, viewer);
   if (e.access === 'free')
     return {
       access: 'free' as const,
@@ -143,8 +141,8 @@ export const gatingContext = (e: EpisodeRecord, creator: CreatorRecord | undefin
   if (e.access === 'premium')
     return {
       access: 'subscription' as const,
-      is_locked: !viewer.isSubscribed,
-      required_action: viewer.isSubscribed ? null : ('subscribe' as const),
+      is_locked: locked,
+      required_action: locked ? ('subscribe' as const) : null,
       price: creator?.plan.price ?? null,
       currency: creator?.plan.currency ?? null,
       billing_interval: creator?.plan.interval ?? null,
@@ -152,8 +150,8 @@ export const gatingContext = (e: EpisodeRecord, creator: CreatorRecord | undefin
     };
   return {
     access: 'ppv' as const,
-    is_locked: true,
-    required_action: 'purchase' as const,
+    is_locked: locked,
+    required_action: locked ? ('purchase' as const) : null,
     price: e.price,
     currency: e.currency,
     billing_interval: null,
@@ -162,17 +160,12 @@ export const gatingContext = (e: EpisodeRecord, creator: CreatorRecord | undefin
 };
 
 /** Episode of a TV-variant season: full metadata, `is_locked`, `gating_context`; no stream URL when locked. */
-export const tvEpisodeView = (e: EpisodeRecord, creator: CreatorRecord | undefined, viewer: Viewer) => {
-  const gating = gatingContext(e, creator, viewer);
-  return {
-    ...episodeView(e),
-    description: e.description,
-    access: e.access,
-    stream_url: gating.is_locked ? null : e.stream_url,
-    is_locked: gating.is_locked,
-    gating_context: gating,
-  };
-};
+export const tvEpisodeView = (e: EpisodeRecord, creator: CreatorRecord | undefined, viewer: Viewer) => ({
+  ...episodeView(e, viewer),
+  description: e.description,
+  access: e.access,
+  gating_context: gatingContext(e, creator, viewer),
+});
 
 /** Seasons of a show with their episodes (TV variant). Seasons without episodes are kept, empty. */
 export const tvSeasons = (
@@ -203,7 +196,7 @@ export const tvShowDetail = (
   episodes: readonly EpisodeRecord[],
   viewer: Viewer,
 ) => {
-  const { episodes: _flat, ...detail } = showDetail(show, creator, episodes);
+  const { episodes: _flat, ...detail } = showDetail(show, creator, episodes, viewer);
   return {
     ...detail,
     seasons_count: show.seasons.length,

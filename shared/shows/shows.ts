@@ -4,6 +4,7 @@ import { countCreatorsByCategory, getCreator, getCreators } from '../creators/cr
 import { getRelationship, grantsAccess } from '../creators/relationship-repository.ts';
 import { NotFoundError } from '../http/errors.ts';
 import { pageSlice, pagination } from '../pagination.ts';
+import { ANONYMOUS, type Viewer, viewerFor } from './entitlement.ts';
 import type { ShowSection } from './schemas.ts';
 import {
   countShowsByCategory,
@@ -17,7 +18,6 @@ import {
   searchShows,
 } from './show-repository.ts';
 import {
-  ANONYMOUS,
   creatorSeriesItem,
   featuredShowItem,
   mostViewedEpisodeItem,
@@ -26,7 +26,6 @@ import {
   showListItem,
   topCategoryShow,
   tvShowDetail,
-  type Viewer,
 } from './show-views.ts';
 
 /** The creators of some shows, by id (one BatchGetItem). */
@@ -182,17 +181,24 @@ const findShow = async (idOrSlug: string) => {
   return found;
 };
 
-/** `GET /shows/:id` (id or slug). */
-export const getShowDetail = async (idOrSlug: string) => {
-  const { show, episodes } = await findShow(idOrSlug);
-  const creator = await getCreator(show.creator_id);
-  return showDetail(show, creator, episodes);
-};
-
+/** The caller as the entitlement rule sees it for one creator's episodes (no read when anonymous). */
 const viewerOf = async (accountId: string | undefined, creatorId: string, now: Date): Promise<Viewer> => {
   if (!accountId) return ANONYMOUS;
   const rel = await getRelationship(accountId, creatorId);
-  return { isSubscribed: grantsAccess(rel.subscription, now) };
+  return viewerFor(creatorId, grantsAccess(rel.subscription, now));
+};
+
+/**
+ * `GET /shows/:id` (id or slug), for the caller: locked episodes carry `stream_url: null`. The
+ * route takes no token today (auth `none`), so every caller is anonymous there.
+ */
+export const getShowDetail = async (idOrSlug: string, accountId: string | undefined, now: Date) => {
+  const { show, episodes } = await findShow(idOrSlug);
+  const [creator, viewer] = await Promise.all([
+    getCreator(show.creator_id),
+    viewerOf(accountId, show.creator_id, now),
+  ]);
+  return showDetail(show, creator, episodes, viewer);
 };
 
 /** `GET /tv/v3/shows/{id}`: seasons with gated episodes, for the caller (anonymous when no token). */
@@ -205,7 +211,10 @@ export const getTvShowDetail = async (idOrSlug: string, accountId: string | unde
   return tvShowDetail(show, creator, episodes, viewer);
 };
 
-/** `GET /shows/episodes/most-viewed`: `total_live` as in spec 4.3, plus the standard `total`. */
+/**
+ * `GET /shows/episodes/most-viewed`: `total_live` as in spec 4.3, plus the standard `total`. A
+ * public list across creators: entitlements are an anonymous viewer's (free episodes play).
+ */
 export const mostViewedEpisodes = async (q: {
   category: CategoryId | 'all';
   page: number;
@@ -213,7 +222,7 @@ export const mostViewedEpisodes = async (q: {
 }) => {
   const { episodes, total } = await listMostViewedEpisodes(q.category, q.page, q.limit);
   return {
-    data: episodes.map(mostViewedEpisodeItem),
+    data: episodes.map((e) => mostViewedEpisodeItem(e, ANONYMOUS)),
     meta_data: { total_live: total, ...pagination(total, q.page, q.limit) },
   };
 };

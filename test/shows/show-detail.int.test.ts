@@ -57,7 +57,9 @@ describe('GET /shows/{id}', () => {
         views_formatted: expect.any(String),
         is_free: expect.any(Boolean),
         is_premium: !e.is_free,
-        stream_url: expect.stringMatching(/^https?:\/\//),
+        // Anonymous caller: only free episodes are playable (issue 14, paywall bypass).
+        is_locked: !e.is_free,
+        stream_url: e.is_free ? expect.stringMatching(/^https?:\/\//) : null,
         air_date: expect.any(String),
         thumbnail_url: expect.stringMatching(/^https?:\/\//),
       });

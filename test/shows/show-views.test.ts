@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CreatorRecord, EpisodeRecord } from '../../shared/catalog/model.ts';
+import { ANONYMOUS, viewerFor } from '../../shared/shows/entitlement.ts';
 import { resolveSection } from '../../shared/shows/shows.ts';
 import { accessBadges, gatingContext, tvEpisodeView } from '../../shared/shows/show-views.ts';
 
@@ -24,14 +25,14 @@ const creator = { id: 'cr_1', plan: { price: 4.99, currency: 'USD', interval: 'm
 
 describe('gating_context', () => {
   it('leaves free episodes open to everyone', () => {
-    const view = tvEpisodeView(episode('free'), creator, { isSubscribed: false });
+    const view = tvEpisodeView(episode('free'), creator, ANONYMOUS);
     expect(view.is_locked).toBe(false);
     expect(view.stream_url).toBe('https://cdn.example.com/v.m3u8');
     expect(view.gating_context).toMatchObject({ access: 'free', required_action: null, price: null });
   });
 
   it('locks premium episodes until the viewer subscribes, quoting the creator plan', () => {
-    const anonymous = tvEpisodeView(episode('premium'), creator, { isSubscribed: false });
+    const anonymous = tvEpisodeView(episode('premium'), creator, ANONYMOUS);
     expect(anonymous.is_locked).toBe(true);
     expect(anonymous.stream_url).toBeNull();
     expect(anonymous.gating_context).toMatchObject({
@@ -41,14 +42,14 @@ describe('gating_context', () => {
       currency: 'USD',
       billing_interval: 'month',
     });
-    const subscriber = tvEpisodeView(episode('premium'), creator, { isSubscribed: true });
+    const subscriber = tvEpisodeView(episode('premium'), creator, viewerFor('cr_1', true));
     expect(subscriber.is_locked).toBe(false);
     expect(subscriber.stream_url).toBe('https://cdn.example.com/v.m3u8');
     expect(subscriber.gating_context).toMatchObject({ is_locked: false, required_action: null });
   });
 
   it('prices pay-per-view episodes and keeps them locked even for subscribers', () => {
-    expect(gatingContext(episode('ppv'), creator, { isSubscribed: true })).toMatchObject({
+    expect(gatingContext(episode('ppv'), creator, viewerFor('cr_1', true))).toMatchObject({
       access: 'ppv',
       is_locked: true,
       required_action: 'purchase',

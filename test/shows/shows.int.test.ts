@@ -401,7 +401,8 @@ describe('GET /shows/episodes/most-viewed', () => {
         duration_formatted: expect.stringMatching(/^(\d+:)?\d{2}:\d{2}$/),
         views_formatted: expect.stringMatching(FORMATTED),
         is_free: expect.any(Boolean),
-        stream_url: expect.stringMatching(/^https?:\/\//),
+        is_locked: !e.is_free,
+        stream_url: e.is_free ? expect.stringMatching(/^https?:\/\//) : null,
       });
       expect(e).toHaveProperty('thumb_url');
     }

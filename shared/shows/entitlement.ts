@@ -1,0 +1,45 @@
+import type { EpisodeRecord } from '../catalog/model.ts';
+
+/**
+ * Who may play an episode: the one entitlement rule. Every response that can carry an episode's
+ * playable URL (show detail, TV show detail, creator series, most viewed, on demand, the home hero)
+ * takes `is_locked` and `stream_url` from `episodePlayback`, so a locked episode never carries a
+ * URL on any endpoint (docs/shows.md "Entitlement"). Pure: the caller resolves the viewer.
+ */
+export interface Viewer {
+  /** Creators whose subscription grants this viewer access now (`grantsAccess`). */
+  readonly subscribedTo: ReadonlySet<string>;
+}
+
+/** No token, or a view that does not resolve its caller: only free episodes play. */
+export const ANONYMOUS: Viewer = { subscribedTo: new Set() };
+
+/** The viewer a request resolves for one creator: subscribed to it, or entitled to nothing. */
+export const viewerFor = (creatorId: string, subscribed: boolean): Viewer =>
+  subscribed ? { subscribedTo: new Set([creatorId]) } : ANONYMOUS;
+
+type Gated = Pick<EpisodeRecord, 'access' | 'creator_id'>;
+
+/**
+ * Locked unless: the episode is free; or it is premium and the viewer's subscription to its
+ * creator grants access. Pay-per-view is locked for everyone until purchase records exist.
+ */
+export const isLocked = (episode: Gated, viewer: Viewer): boolean => {
+  switch (episode.access) {
+    case 'free':
+      return false;
+    case 'premium':
+      return !viewer.subscribedTo.has(episode.creator_id);
+    default:
+      return true;
+  }
+};
+
+/** An episode's playback fields for `viewer`: the stream URL when unlocked, `null` when locked. */
+export const episodePlayback = (
+  episode: Gated & Pick<EpisodeRecord, 'stream_url'>,
+  viewer: Viewer,
+): { is_locked: boolean; stream_url: string | null } => {
+  const locked = isLocked(episode, viewer);
+  return { is_locked: locked, stream_url: locked ? null : episode.stream_url };
+};

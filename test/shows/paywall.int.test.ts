@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Catalog, EpisodeRecord, ShowRecord } from '../../shared/catalog/model.ts';
+import { issueAccessToken } from '../../shared/identity/access-token.ts';
+import { generateCatalog } from '../../shared/seed/generate.ts';
+import { type TestApi, testApi } from '../support/api.ts';
+
+/**
+ * Issue 14 item 11, paywall bypass (high): a locked episode never carries a playable URL, on any
+ * endpoint. Every response below is searched as a whole for VOD playlist URLs
+ * (`…/vod/<episode>/master.m3u8`), wherever they sit, so a new field or endpoint that leaks one
+ * is caught too.
+ */
+let api: TestApi;
+let catalog: Catalog;
+let byId: Map<string, EpisodeRecord>;
+/** Shows with free, premium and pay-per-view episodes (the probe found 8 such shows leaking). */
+let shows: ShowRecord[];
+beforeAll(async () => {
+  api = await testApi();
+  catalog = generateCatalog({ now: api.seededAt, seed: 42 });
+  byId = new Map(catalog.episodes.map((e) => [e.id, e]));
+  shows = catalog.shows
+    .filter((s) =>
+      (['free', 'premium', 'ppv'] as const).every((a) =>
+        catalog.episodes.some((e) => e.show_id === s.id && e.access === a),
+      ),
+    )
+    .slice(0, 8);
+  expect(shows).toHaveLength(8);
+});
+
+const PLAYLIST = /\/vod\/([^/]+)\/master\.m3u8/;
+
+/** Every VOD playlist URL in a response, with the episode it plays. */
+const playlists = (value: unknown, found: EpisodeRecord[] = []): EpisodeRecord[] => {
+  if (typeof value === 'string') {
+    const id = PLAYLIST.exec(value)?.[1];
+    if (id) found.push(byId.get(id) ?? ({ id, access: 'unknown' } as unknown as EpisodeRecord));
+  } else if (Array.isArray(value)) for (const v of value) playlists(v, found);
+  else if (value && typeof value === 'object') for (const v of Object.values(value)) playlists(v, found);
+  return found;
+};
+
+/** Items in a response that say `is_locked: true` and have a `stream_url` field (gating_context has none). */
+const lockedItems = (value: unknown, found: Array<Record<string, unknown>> = []) => {
+  if (Array.isArray(value)) for (const v of value) lockedItems(v, found);
+  else if (value && typeof value === 'object') {
+    const o = value as Record<string, unknown>;
+    if (o.is_locked === true && 'stream_url' in o) found.push(o);
+    for (const v of Object.values(o)) lockedItems(v, found);
+  }
+  return found;
+};
+
+/** The catalogue URLs of every endpoint that lists or plays episodes. */
+const episodeEndpoints = () => {
+  const creators = [...new Set(shows.map((s) => s.creator_id))];
+  return [
+    ...shows.flatMap((s) => [`/shows/${s.id}`, `/shows/${s.slug}`, `/tv/v3/shows/${s.id}`]),
+    ...[1, 2, 3, 4, 5].map((page) => `/shows/episodes/most-viewed?limit=100&page=${page}`),
+    '/shows/episodes/most-viewed?category=gaming&limit=100',
+    ...creators.flatMap((c) => [
+      `/creators/${c}/channel/ondemand?limit=100`,
+      `/creators/${c}/channel/ondemand?type=premium&limit=100`,
+      `/creators/${c}/channel/ondemand?type=ppv&limit=100`,
+      `/tv/v3/creators/${c}/series?limit=100`,
+      `/creators/${c}`,
+      `/tv/v3/creators/${c}`,
+    ]),
+    '/home/hero',
+  ];
+};
+
+const sweep = async (token?: string) => {
+  const leaks: string[] = [];
+  let free = 0;
+  let locked = 0;
+  for (const path of episodeEndpoints()) {
+    const res = await api.get(path, { token });
+    expect(res.status, path).toBe(200);
+    for (const e of playlists(res.body)) {
+      if (e.access === 'free') free++;
+      else leaks.push(`${path}: ${e.id} (${e.access})`);
+    }
+    for (const item of lockedItems(res.body)) {
+      locked++;
+      if (item.stream_url !== null)
+        leaks.push(`${path}: locked item with stream_url ${String(item.stream_url)}`);
+    }
+  }
+  return { leaks, free, locked };
+};
+
+const account = async () => (await issueAccessToken(`acc_pw_${randomUUID()}`, new Date())).token;
+
+describe('paywall: no playable URL for a locked episode on any endpoint', () => {
+  it('anonymous callers get URLs for free episodes only', async () => {
+    const { leaks, free, locked } = await sweep();
+    expect(leaks).toEqual([]);
+    expect(free).toBeGreaterThan(50); // free episodes still play
+    expect(locked).toBeGreaterThan(100);
+  });
+
+  it('signed-in callers without a subscription get URLs for free episodes only', async () => {
+    const { leaks, free } = await sweep(await account());
+    expect(leaks).toEqual([]);
+    expect(free).toBeGreaterThan(50);
+  });
+
+  it('/shows/{id} and most-viewed lock premium and pay-per-view episodes, free ones keep their URL', async () => {
+    for (const show of shows) {
+      const { episodes } = (await api.get(`/shows/${show.id}`)).body.data;
+      for (const e of episodes) {
+        const access = byId.get(e.episode_id)!.access;
+        expect(e, `${e.episode_id} (${access})`).toMatchObject(
+          access === 'free'
+            ? { is_free: true, is_locked: false, stream_url: byId.get(e.episode_id)!.stream_url }
+            : { is_free: false, is_locked: true, stream_url: null },
+        );
+      }
+    }
+    const { data } = (await api.get('/shows/episodes/most-viewed?limit=100')).body;
+    expect(data.some((e: { is_free: boolean }) => !e.is_free)).toBe(true);
+    for (const e of data) expect(e.stream_url === null).toBe(!e.is_free);
+  });
+
+  it('a subscriber plays the creator’s premium episodes where the caller is known, never pay-per-view', async () => {
+    const token = await account();
+    const show = shows[0]!;
+    expect((await api.post(`/creators/${show.creator_id}/subscription`, { token })).status).toBe(200);
+    for (const path of [
+      `/tv/v3/shows/${show.id}`,
+      `/creators/${show.creator_id}/channel/ondemand?limit=100`,
+    ]) {
+      const played = playlists((await api.get(path, { token })).body);
+      expect(
+        played.some((e) => e.access === 'premium'),
+        path,
+      ).toBe(true);
+      expect(
+        played.filter((e) => e.access === 'ppv' || e.creator_id !== show.creator_id),
+        path,
+      ).toEqual([]);
+    }
+    // Another creator's premium episodes stay locked for this subscriber.
+    const other = shows.find((s) => s.creator_id !== show.creator_id)!;
+    const elsewhere = playlists((await api.get(`/tv/v3/shows/${other.id}`, { token })).body);
+    expect(elsewhere.filter((e) => e.access !== 'free')).toEqual([]);
+  });
+});
