@@ -1,17 +1,44 @@
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { routes } from '../functions/routes.ts';
+import { localDeployment } from '../scripts/local/aws.ts';
 import { startLocalPlatform } from '../scripts/local/platform.ts';
+import { comparePrivileges, readUsage } from './support/least-privilege.ts';
 
-const IAM_USAGE_ROOT = resolve(import.meta.dirname, '../.local/iam-usage');
+const ROOT = resolve(import.meta.dirname, '..');
+const IAM_USAGE_ROOT = join(ROOT, '.local/iam-usage');
+
+/**
+ * Grants the unused-grant check cannot see used locally: the verifier loads the public key once
+ * per container, and the local platform is one container for every function, so only the first
+ * verifying function of each test worker calls kms:GetPublicKey.
+ */
+const ONCE_PER_CONTAINER = new Set(['kms:GetPublicKey']);
+
+/** Did this run execute every integration test file, all passing? Only then is "unused" meaningful. */
+const completeAndGreen = (project: TestProject): boolean => {
+  const files = (
+    project.vitest as unknown as {
+      state: { getFiles(): Array<{ filepath: string; result?: { state?: string } }> };
+    }
+  ).state.getFiles();
+  const ran = new Map(files.map((f) => [relative(ROOT, f.filepath), f.result?.state]));
+  const all = readdirSync(join(ROOT, 'test'), { recursive: true })
+    .map(String)
+    .filter((name) => name.endsWith('.int.test.ts'))
+    .map((name) => join('test', name));
+  return all.every((file) => ran.get(file) === 'pass');
+};
 
 /**
  * Starts one DynamoDB Local for the whole test run, creates the table and seeds the demo catalogue
  * (seed 42 at the real current time). Workers inherit DYNAMODB_ENDPOINT and TABLE_NAME.
+ * Teardown: least privilege both ways (test/support/least-privilege.ts) after a complete run.
  */
 export default async function setup(project: TestProject) {
-  // Every AWS call a handler makes is recorded (scripts/local/aws.ts) for the least-privilege check,
-  // in a folder of this run's own (several runs may share the checkout).
+  // Every AWS call a handler makes is recorded (scripts/local/aws.ts), in a folder of this run's
+  // own (several runs may share the checkout).
   const usageDir = join(IAM_USAGE_ROOT, `run-${process.pid}`);
   rmSync(usageDir, { recursive: true, force: true });
   process.env.IAM_USAGE_DIR = usageDir;
@@ -19,6 +46,20 @@ export default async function setup(project: TestProject) {
   project.provide('seededAt', platform.seededAt.toISOString());
   return async () => {
     await platform.stop();
+    const report = comparePrivileges(routes, localDeployment(), readUsage(usageDir));
+    report.unused = report.unused.filter((line) => !ONCE_PER_CONTAINER.has(line.split(' ')[1] ?? ''));
+    writeFileSync(join(usageDir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
+    const problems = [
+      ...report.beyond.map((line) => `called beyond its grant: ${line}`),
+      ...(completeAndGreen(project) ? report.unused.map((line) => `granted but never used: ${line}`) : []),
+    ];
+    if (problems.length > 0) {
+      // A teardown error does not fail a vitest run; the exit code does.
+      console.error(
+        `\nLeast privilege FAILED (route rows vs. what the integration run called; ${join(usageDir, 'report.json')}):\n  ${problems.join('\n  ')}\n`,
+      );
+      process.exitCode = 1;
+    }
   };
 }
 

@@ -104,19 +104,21 @@ export interface FunctionContext {
 const invocations = new AsyncLocalStorage<FunctionContext>();
 const contexts = new Map<string, FunctionContext>();
 
-/** The context of `row`'s function (environment and policy derived once per process). */
+/** The context a function made from `row` gets: its environment and its policy. */
+export const contextOf = (row: RouteRow): FunctionContext => {
+  const deployment = localDeployment();
+  return {
+    routeKey: routeKey(row),
+    env: { ...runtimeEnvironment(), ...environmentOf(row, deployment) },
+    policy: policyOf(row, deployment),
+  };
+};
+
+/** The context of `row`'s function, derived once per process. */
 export const functionContext = (row: RouteRow): FunctionContext => {
   const key = routeKey(row);
-  let context = contexts.get(key);
-  if (!context) {
-    const deployment = localDeployment();
-    context = {
-      routeKey: key,
-      env: { ...runtimeEnvironment(), ...environmentOf(row, deployment) },
-      policy: policyOf(row, deployment),
-    };
-    contexts.set(key, context);
-  }
+  const context = contexts.get(key) ?? contextOf(row);
+  contexts.set(key, context);
   return context;
 };
 

@@ -40,6 +40,9 @@ export interface FirehoseLike {
 
 const encode = (record: AnalyticsRecord) => Buffer.from(`${JSON.stringify(record)}\n`);
 
+/** Errors a retry cannot cure: a malformed request, a missing grant, a missing stream. */
+const FINAL_ERRORS = new Set(['ValidationException', 'AccessDeniedException', 'ResourceNotFoundException']);
+
 /** Splits records into PutRecordBatch calls within both limits. */
 export const chunkForFirehose = (records: readonly AnalyticsRecord[]): Uint8Array[][] => {
   const chunks: Uint8Array[][] = [];
@@ -84,7 +87,7 @@ export const firehoseSink = (
           Records: pending.map((Data) => ({ Data })),
         });
       } catch (error) {
-        if ((error as { $retryable?: unknown; name?: string }).name === 'ValidationException') throw error;
+        if (FINAL_ERRORS.has((error as { name?: string }).name ?? '')) throw error;
         continue; // the whole call failed: retry every pending record
       }
       if (!result.FailedPutCount) return;

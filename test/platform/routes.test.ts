@@ -41,6 +41,12 @@ describe('the route table', () => {
     for (const row of limited) expect(dynamoActionsOf(row), routeKey(row)).toContain('dynamodb:UpdateItem');
   });
 
+  it('sizes the functions that hash passwords for scrypt (memory, and the CPU that comes with it)', () => {
+    const hashing = routes.filter((r) => ['identity/create-account', 'identity/log-in'].includes(r.handler));
+    expect(hashing).toHaveLength(2);
+    for (const row of hashing) expect(row.memory?.mb, routeKey(row)).toBeGreaterThanOrEqual(1024);
+  });
+
   it('caps every rate-limited row at API Gateway too (a flood from many addresses stops before Lambda)', () => {
     const limited = routes.filter((r) => r.rateLimit);
     expect(limited.map(routeKey)).toEqual(
