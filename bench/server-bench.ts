@@ -15,6 +15,11 @@ export const runServerBench = async (options: { iterations: number }) => {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   process.env.GOOGLE_IDP ??= 'local';
   try {
+    // Handlers run in process here (outside any function context): the local AWS stand-ins and
+    // the deployment's settings in the environment, as the tests have them.
+    const { installLocalAws, useDeploymentSettings } = await import('../scripts/local/aws.ts');
+    installLocalAws();
+    useDeploymentSettings();
     const { createTable } = await import('../shared/db/create-table.ts');
     const { generateCatalog } = await import('../shared/seed/generate.ts');
     const { loadCatalog } = await import('../shared/seed/load.ts');

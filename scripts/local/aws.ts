@@ -338,3 +338,18 @@ export const installLocalAws = (): void => {
   installEnvironment();
   installClientHook(guard);
 };
+
+/**
+ * For code run outside any function (tests calling domain code directly, the benchmark's
+ * in-process handlers): the deployment's settings in the process environment, unless set.
+ */
+export const useDeploymentSettings = (): void => {
+  const deployment = localDeployment();
+  const settings: Record<string, string> = {
+    TABLE_NAME: deployment.tableName,
+    SIGNING_KEY_ID: deployment.signingKeyId,
+    ANALYTICS_STREAM_NAME: deployment.analyticsStreamName,
+    PLAYBACK_TOKEN_SECRET: deployment.playbackSecret,
+  };
+  for (const [name, value] of Object.entries(settings)) host[name] ??= value;
+};

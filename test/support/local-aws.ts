@@ -1,4 +1,4 @@
-import { hostEnv, installLocalAws, localDeployment } from '../../scripts/local/aws.ts';
+import { installLocalAws, useDeploymentSettings } from '../../scripts/local/aws.ts';
 
 /**
  * Every test worker runs with the local platform's AWS layer (scripts/local/aws.ts): handlers
@@ -6,12 +6,4 @@ import { hostEnv, installLocalAws, localDeployment } from '../../scripts/local/a
  * test calls directly (outside any invocation) sees the deployment's settings, like an operator.
  */
 installLocalAws();
-const deployment = localDeployment();
-const settings: Record<string, string> = {
-  TABLE_NAME: deployment.tableName,
-  SIGNING_KEY_ID: deployment.signingKeyId,
-  ANALYTICS_STREAM_NAME: deployment.analyticsStreamName,
-  PLAYBACK_TOKEN_SECRET: deployment.playbackSecret,
-};
-for (const [name, value] of Object.entries(settings))
-  if (hostEnv(name) === undefined) process.env[name] = value;
+useDeploymentSettings();
