@@ -6,6 +6,7 @@ import type * as z from 'zod/mini';
 import { routesByKey } from '../../functions/routes.ts';
 import { clock } from '../clock.ts';
 import { logger, recordRequest } from '../observability/index.ts';
+import { assertSettings } from '../platform/access.ts';
 import { bearerToken, type Principal } from './auth.ts';
 import {
   BadRequestError,
@@ -230,6 +231,9 @@ export const httpHandler = <
   fn: (request: Request<Infer<Q>, Infer<P>, Infer<B>>) => Promise<Reply> | Reply,
 ): LambdaHandler => {
   const states = new WeakMap<object, State>();
+  // At init, as Lambda runs it (ROUTE_KEY set): every setting the route's row implies must be there.
+  const self = process.env.ROUTE_KEY ? routesByKey.get(process.env.ROUTE_KEY) : undefined;
+  if (self) assertSettings(self, process.env);
   const core = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
     .before(async (request) => {
       const event = request.event;

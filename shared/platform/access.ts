@@ -96,3 +96,40 @@ export const environmentOf = (row: RouteRow, d: Deployment): Record<string, stri
 /** Is `action` on `resource` allowed by `statements`? (Exact ARNs: the policies use no wildcards.) */
 export const allows = (statements: readonly Statement[], action: string, resource: string): boolean =>
   statements.some((s) => s.actions.includes(action) && s.resources.includes(resource));
+
+/** The names of every variable the stack gives `row`'s function (values aside). */
+export const settingsOf = (row: RouteRow): string[] => {
+  const placeholder = 'x';
+  const common = commonEnvironment({
+    stage: placeholder,
+    siteUrl: placeholder,
+    cdnUrl: placeholder,
+    docsAssetBase: placeholder,
+  });
+  return Object.keys(
+    environmentOf(row, {
+      common,
+      tableName: placeholder,
+      tableArn: placeholder,
+      signingKeyId: placeholder,
+      signingKeyArn: placeholder,
+      googleClientId: placeholder,
+      analyticsStreamName: placeholder,
+      analyticsStreamArn: placeholder,
+      playbackSecret: placeholder,
+    }),
+  );
+};
+
+/**
+ * Init-time check of a function's environment: throws, naming them, when settings its row needs
+ * are missing, so a mis-deployed function fails at its first cold start, not on some request path.
+ */
+export const assertSettings = (row: RouteRow, env: Record<string, string | undefined>): void => {
+  const missing = settingsOf(row).filter((name) => !env[name]);
+  if (missing.length > 0) {
+    throw new Error(
+      `Function for ${keyOf(row)} is missing settings its route row needs: ${missing.join(', ')}`,
+    );
+  }
+};

@@ -130,4 +130,13 @@ describe("each function's own environment", () => {
       'POST /analytics/video/events',
     );
   });
+
+  it('fails a function at init (module load) when its environment lacks a setting its row needs', async () => {
+    const row = rowOf('GET /shows/{id}');
+    const context = contextOf(row);
+    const { TABLE_NAME: _dropped, ...env } = context.env;
+    await expect(runAsFunction({ ...context, env }, () => handlerOf(row))).rejects.toThrow(
+      /GET \/shows\/\{id\} is missing settings its route row needs: TABLE_NAME/,
+    );
+  });
 });
