@@ -20,6 +20,7 @@ import { handlerEntry } from '../../infra/api-function.ts';
 import { ensureNode22, NODE22_VERSION } from '../../scripts/fetch-node22.ts';
 import { bundleLambdas } from '../../scripts/lambda-bundle.ts';
 import { type RouteRow, routeKey } from '../../shared/http/route.ts';
+import { commonEnvironment, type Deployment, environmentOf } from '../../shared/platform/access.ts';
 import { generateCatalog } from '../../shared/seed/generate.ts';
 import { apiEvent } from '../support/events.ts';
 
@@ -31,37 +32,32 @@ import { apiEvent } from '../support/events.ts';
  * v2 event. Public reads go their real path against the seeded DynamoDB Local, the JWKS route
  * reads its key from a KMS stand-in; writes get an invalid body (422, after a rate-limited row's
  * real counter update); bearer routes get no token (401). All bundles run in one Node 22 process,
- * one after the other, each with its own environment.
+ * one after the other, each with exactly the environment the stack gives it.
  */
 
 /** Any other AWS call is sent here and refused at once: nothing can reach a real AWS endpoint. */
 const NO_AWS = 'http://127.0.0.1:9';
 
-/**
- * A plausible environment of the stack's kind for one function.
- * TODO(issue 14 item 2): use `environmentOf(row, deployment)` (shared/platform/access.ts) once it
- * lands, so that each bundle runs with exactly the settings the stack gives it.
- */
-const environmentFor = (row: RouteRow, kmsEndpoint: string): Record<string, string> => ({
-  STAGE: 'dev',
-  POWERTOOLS_SERVICE_NAME: 'creator-streaming',
-  POWERTOOLS_METRICS_NAMESPACE: 'CreatorStreaming',
-  SITE_URL: 'https://creators.example.com',
-  CDN_URL: 'https://cdn.example.com',
-  DOCS_ASSET_BASE: 'https://cdn.example.com/swagger-ui',
-  TABLE_NAME: process.env.TABLE_NAME!,
-  SIGNING_KEY_ID: 'bundle-test-key',
-  GOOGLE_CLIENT_ID: 'bundle-test.apps.googleusercontent.com',
-  JWKS_URI: `${NO_AWS}/.well-known/jwks.json`,
-  ANALYTICS_STREAM_NAME: 'bundle-test-analytics',
-  PLAYBACK_TOKEN_SECRET: 'bundle-test-playback-secret-0123456789abcdef',
-  ROUTE_KEY: routeKey(row),
-  NODE_OPTIONS: '--enable-source-maps',
-  AWS_ENDPOINT_URL_KMS: kmsEndpoint,
-});
+/** The deployment the functions' environments refer to: the test's table, made-up names elsewhere. */
+const deployment: Deployment = {
+  common: commonEnvironment({
+    stage: 'dev',
+    siteUrl: 'https://creators.example.com',
+    cdnUrl: 'https://cdn.example.com',
+    docsAssetBase: 'https://cdn.example.com/swagger-ui',
+  }),
+  tableName: process.env.TABLE_NAME!,
+  tableArn: `arn:aws:dynamodb:us-east-1:123456789012:table/${process.env.TABLE_NAME}`,
+  signingKeyId: 'bundle-test-key',
+  signingKeyArn: 'arn:aws:kms:us-east-1:123456789012:key/bundle-test-key',
+  googleClientId: 'bundle-test.apps.googleusercontent.com',
+  analyticsStreamName: 'bundle-test-analytics',
+  analyticsStreamArn: 'arn:aws:firehose:us-east-1:123456789012:deliverystream/bundle-test-analytics',
+  playbackSecret: 'bundle-test-playback-secret-0123456789abcdef',
+};
 
 /** What the Lambda runtime sets in every function, plus where DynamoDB and the rest of AWS are. */
-const runtimeEnvironment = (): Record<string, string> => ({
+const runtimeEnvironment = (kmsEndpoint: string): Record<string, string> => ({
   PATH: '/usr/local/bin:/usr/bin:/bin',
   LANG: 'en_US.UTF-8',
   TZ: ':UTC',
@@ -74,6 +70,7 @@ const runtimeEnvironment = (): Record<string, string> => ({
   AWS_SECRET_ACCESS_KEY: 'local',
   AWS_SESSION_TOKEN: 'local',
   AWS_ENDPOINT_URL: NO_AWS,
+  AWS_ENDPOINT_URL_KMS: kmsEndpoint,
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT!,
 });
@@ -172,11 +169,11 @@ const run = join(work, 'run');
 let results = new Map<string, Result>();
 
 /** Runs the jobs in Node 22; resolves when the process exits, with its stderr tail. */
-const runNode22 = (node: string, args: string[]) =>
+const runNode22 = (node: string, args: string[], env: Record<string, string>) =>
   new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
     const child = spawn(node, args, {
       cwd: run,
-      env: runtimeEnvironment(),
+      env,
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
@@ -213,14 +210,19 @@ beforeAll(async () => {
     mkdirSync(dir, { recursive: true });
     const bundle = files.get(folderOf(row))!;
     for (const suffix of ['', '.map']) copyFileSync(`${bundle}${suffix}`, join(dir, `index.mjs${suffix}`));
-    return { name: folderOf(row), dir, env: environmentFor(row, kms), event: requestFor(row).event };
+    // Exactly the environment the stack gives this function (shared/platform/access.ts).
+    return { name: folderOf(row), dir, env: environmentOf(row, deployment), event: requestFor(row).event };
   });
   rmSync(built, { recursive: true, force: true });
   copyFileSync(join(import.meta.dirname, 'fixtures/lambda-runner.mjs'), join(run, 'runner.mjs'));
   writeFileSync(join(run, 'jobs.json'), JSON.stringify(jobs));
 
   t = performance.now();
-  const exit = await runNode22(node, ['--enable-source-maps', 'runner.mjs', 'jobs.json', 'results.json']);
+  const exit = await runNode22(
+    node,
+    ['--enable-source-maps', 'runner.mjs', 'jobs.json', 'results.json'],
+    runtimeEnvironment(kms),
+  );
   timings.run = performance.now() - t;
   if (exit.code !== 0) throw new Error(`the Node 22 runner exited with ${exit.code}: ${exit.stderr}`);
   const list = JSON.parse(readFileSync(join(run, 'results.json'), 'utf8')) as Result[];
