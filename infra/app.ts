@@ -1,15 +1,15 @@
 /**
  * CDK entry (`cdk.json`: `npx tsx infra/app.ts`). Context:
  * - `stage` dev|prod (stage settings in infra/stage.ts)
- * - `googleClientId` OAuth client id for Google sign-in (default: a placeholder)
- * - `alarmEmail` optional address subscribed to the alarm topic
- * - `streamOriginDomain` the stream packager/origin behind `{cdn_url}` (default: a placeholder)
+ * - `googleClientId`, `alarmEmail`, `siteUrl`, `streamOriginDomain`: the deploy settings, checked
+ *   in infra/settings.ts: prod fails synth naming every one missing; dev uses placeholders
  * - `bundle` false only in tests (placeholder code instead of esbuild bundles)
  * The AwsSolutions cdk-nag pack runs on every synth.
  */
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { routes } from '../functions/routes.ts';
+import { type DeploySettings, resolveSettings, settingsFromContext } from './settings.ts';
 import { ApiStack } from './stack.ts';
 import { stageOf } from './stage.ts';
 
@@ -17,13 +17,23 @@ const app = new App();
 const stage = stageOf(app.node.tryGetContext('stage'));
 const bundle = String(app.node.tryGetContext('bundle') ?? 'true') !== 'false';
 
+// The stack checks the settings too; here a missing one ends synth with the message alone.
+let settings: DeploySettings;
+try {
+  settings = resolveSettings(
+    stage,
+    settingsFromContext((key) => app.node.tryGetContext(key)),
+  );
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(1);
+}
+
 new ApiStack(app, `CreatorStreaming-${stage}`, {
   stage,
   routes,
   bundle,
-  googleClientId: String(app.node.tryGetContext('googleClientId') ?? 'unset.apps.googleusercontent.com'),
-  alarmEmail: app.node.tryGetContext('alarmEmail'),
-  streamOriginDomain: app.node.tryGetContext('streamOriginDomain'),
+  ...settings,
   description: `Creator streaming back end (${stage})`,
 });
 

@@ -18,7 +18,6 @@ export interface MonitoringProps {
   stageName: string;
   table: dynamodb.Table;
   indexNames: readonly string[];
-  functions: readonly lambda.Function[];
   alarmEmail?: string;
 }
 
@@ -40,11 +39,17 @@ const sumOf = (metrics: cloudwatch.IMetric[], prefix: string, label: string): cl
 /**
  * Alarms (to one SNS topic) and a dashboard. What each alarm means and where to look:
  * docs/operations.md. Lambda errors and throttles are aggregated ten functions per alarm (the
- * metric-math limit), which keeps the alarm count at n/5 instead of 2n for n functions.
+ * metric-math limit), which keeps the alarm count at n/5 instead of 2n for n functions; those
+ * alarms live beside their functions (`watchFunctions`, called once per route stack).
  */
 export class Monitoring extends Construct {
   readonly topic: sns.Topic;
   readonly alarms: cloudwatch.Alarm[] = [];
+  private readonly action: SnsAction;
+  private readonly lambdaErrors: cloudwatch.GraphWidget;
+  private readonly lambdaThrottles: cloudwatch.GraphWidget;
+  /** Groups watched so far: metric-math ids stay unique across the dashboard's graphs. */
+  private groups = 0;
 
   constructor(scope: Construct, id: string, props: MonitoringProps) {
     super(scope, id);
@@ -53,20 +58,7 @@ export class Monitoring extends Construct {
       enforceSSL: true,
     });
     if (props.alarmEmail) this.topic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
-    const action = new SnsAction(this.topic);
-    const alarm = (
-      alarmId: string,
-      alarmProps: cloudwatch.CreateAlarmOptions & { metric: cloudwatch.IMetric },
-    ) => {
-      const created = new cloudwatch.Alarm(this, alarmId, {
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-        ...alarmProps,
-      });
-      created.addAlarmAction(action);
-      created.addOkAction(action);
-      this.alarms.push(created);
-      return created;
-    };
+    this.action = new SnsAction(this.topic);
 
     const { api } = props;
     const requests = api.metricCount({ period: FIVE_MINUTES, statistic: 'Sum' });
@@ -77,7 +69,7 @@ export class Monitoring extends Construct {
       period: FIVE_MINUTES,
       label: '5xx rate (%)',
     });
-    alarm('Api5xxRate', {
+    this.alarm(this, 'Api5xxRate', {
       metric: errorRate,
       threshold: 2,
       evaluationPeriods: 3,
@@ -86,52 +78,12 @@ export class Monitoring extends Construct {
         'API 5xx responses above 2% of requests for 15 minutes. See docs/operations.md#alarms',
     });
     const p99 = api.metricLatency({ period: FIVE_MINUTES, statistic: 'p99' });
-    alarm('ApiLatencyP99', {
+    this.alarm(this, 'ApiLatencyP99', {
       metric: p99,
       threshold: 2000,
       evaluationPeriods: 3,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
       alarmDescription: 'API p99 latency above 2 s for 15 minutes. See docs/operations.md#alarms',
-    });
-
-    const errorSeries: cloudwatch.MathExpression[] = [];
-    const throttleSeries: cloudwatch.MathExpression[] = [];
-    chunk(props.functions, METRICS_PER_ALARM).forEach((group, i) => {
-      const names = group.map((fn) => fn.node.scope?.node.id ?? fn.node.id).join(', ');
-      const errors = sumOf(
-        group.map((fn) => fn.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' })),
-        `e${i}n`,
-        `Lambda errors, group ${i + 1}`,
-      );
-      const throttles = sumOf(
-        group.map((fn) => fn.metricThrottles({ period: FIVE_MINUTES, statistic: 'Sum' })),
-        `t${i}n`,
-        `Lambda throttles, group ${i + 1}`,
-      );
-      errorSeries.push(errors);
-      throttleSeries.push(throttles);
-      alarm(`LambdaErrors${i + 1}`, {
-        metric: errors,
-        threshold: 3,
-        evaluationPeriods: 1,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        alarmDescription:
-          `3+ Lambda errors (crashes, timeouts, out of memory) in 5 minutes in one of: ${names}. See docs/operations.md#alarms`.slice(
-            0,
-            1024,
-          ),
-      });
-      alarm(`LambdaThrottles${i + 1}`, {
-        metric: throttles,
-        threshold: 5,
-        evaluationPeriods: 1,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        alarmDescription:
-          `5+ Lambda throttles (concurrency exhausted) in 5 minutes in one of: ${names}. See docs/operations.md#alarms`.slice(
-            0,
-            1024,
-          ),
-      });
     });
 
     const { table } = props;
@@ -153,7 +105,7 @@ export class Monitoring extends Construct {
       'd',
       'DynamoDB throttle events (table and GSIs)',
     );
-    alarm('DynamoDbThrottles', {
+    this.alarm(this, 'DynamoDbThrottles', {
       metric: dynamoThrottles,
       threshold: 10,
       evaluationPeriods: 2,
@@ -162,6 +114,9 @@ export class Monitoring extends Construct {
         'DynamoDB throttled 10+ reads/writes per 5 minutes for 10 minutes (callers get 503). See docs/operations.md#alarms',
     });
 
+    // Filled by watchFunctions: one series per group of ten functions.
+    this.lambdaErrors = new cloudwatch.GraphWidget({ title: 'Lambda errors per group', width: 8 });
+    this.lambdaThrottles = new cloudwatch.GraphWidget({ title: 'Lambda throttles per group', width: 8 });
     new cloudwatch.Dashboard(this, 'Dashboard', {
       defaultInterval: Duration.hours(6),
       widgets: [
@@ -179,8 +134,8 @@ export class Monitoring extends Construct {
           }),
         ],
         [
-          new cloudwatch.GraphWidget({ title: 'Lambda errors per group', left: errorSeries, width: 8 }),
-          new cloudwatch.GraphWidget({ title: 'Lambda throttles per group', left: throttleSeries, width: 8 }),
+          this.lambdaErrors,
+          this.lambdaThrottles,
           new cloudwatch.GraphWidget({
             title: 'DynamoDB',
             left: [
@@ -193,5 +148,69 @@ export class Monitoring extends Construct {
         ],
       ],
     });
+  }
+
+  /**
+   * Lambda errors and throttles alarms for `functions`, ten per alarm, created in `scope` (the
+   * route stack that holds the functions, so each stack carries its own alarms), notifying the
+   * topic; their series join the dashboard's Lambda graphs. `label` (a construct id, e.g. the
+   * domain) names the alarms and their series.
+   */
+  watchFunctions(scope: Construct, label: string, functions: readonly lambda.Function[]): cloudwatch.Alarm[] {
+    return chunk(functions, METRICS_PER_ALARM).flatMap((group, i) => {
+      const n = this.groups++;
+      const names = group.map((fn) => fn.node.scope?.node.id ?? fn.node.id).join(', ');
+      const errors = sumOf(
+        group.map((fn) => fn.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' })),
+        `e${n}n`,
+        `Lambda errors, ${label} ${i + 1}`,
+      );
+      const throttles = sumOf(
+        group.map((fn) => fn.metricThrottles({ period: FIVE_MINUTES, statistic: 'Sum' })),
+        `t${n}n`,
+        `Lambda throttles, ${label} ${i + 1}`,
+      );
+      this.lambdaErrors.addLeftMetric(errors);
+      this.lambdaThrottles.addLeftMetric(throttles);
+      return [
+        this.alarm(scope, `${label}LambdaErrors${i + 1}`, {
+          metric: errors,
+          threshold: 3,
+          evaluationPeriods: 1,
+          comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+          alarmDescription:
+            `3+ Lambda errors (crashes, timeouts, out of memory) in 5 minutes in one of: ${names}. See docs/operations.md#alarms`.slice(
+              0,
+              1024,
+            ),
+        }),
+        this.alarm(scope, `${label}LambdaThrottles${i + 1}`, {
+          metric: throttles,
+          threshold: 5,
+          evaluationPeriods: 1,
+          comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+          alarmDescription:
+            `5+ Lambda throttles (concurrency exhausted) in 5 minutes in one of: ${names}. See docs/operations.md#alarms`.slice(
+              0,
+              1024,
+            ),
+        }),
+      ];
+    });
+  }
+
+  private alarm(
+    scope: Construct,
+    alarmId: string,
+    alarmProps: cloudwatch.CreateAlarmOptions & { metric: cloudwatch.IMetric },
+  ): cloudwatch.Alarm {
+    const created = new cloudwatch.Alarm(scope, alarmId, {
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      ...alarmProps,
+    });
+    created.addAlarmAction(this.action);
+    created.addOkAction(this.action);
+    this.alarms.push(created);
+    return created;
   }
 }

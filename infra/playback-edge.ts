@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import * as s3 from 'aws-cdk-lib/aws-s3';
@@ -49,6 +49,8 @@ export class PlaybackEdge extends Construct {
       // CloudFront standard logging writes with an ACL.
       objectOwnership: s3.ObjectOwnership.OBJECT_WRITER,
       removalPolicy: props.removalPolicy,
+      // dev: emptied by a custom resource so the stack deletes cleanly with logs in it.
+      autoDeleteObjects: props.removalPolicy === RemovalPolicy.DESTROY,
       lifecycleRules: [{ expiration: Duration.days(props.logRetentionDays) }],
     });
     Validations.of(logs).acknowledge({
@@ -78,6 +80,8 @@ export class PlaybackEdge extends Construct {
       logBucket: logs,
       logFilePrefix: 'cdn/',
     });
+    // Deleted before the log bucket is emptied (dev), so its last logs do not block the bucket.
+    this.distribution.node.addDependency(logs);
     Validations.of(this.distribution).acknowledge(
       {
         id: 'AwsSolutions-CFR1',

@@ -6,14 +6,14 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { afterAll, describe, expect, it } from 'vitest';
 import { routes } from '../../functions/routes.ts';
 import { ApiStack } from '../../infra/stack.ts';
-import { cleanUp, newApp } from './synth.ts';
+import { cleanUp, newApp, PROD_SETTINGS, SYNTH_TIMEOUT } from './synth.ts';
 
 afterAll(cleanUp);
 
 /** Synthesizes with cdk-nag's AwsSolutions pack; returns the unacknowledged findings. */
 const findings = (stage: 'dev' | 'prod', extra?: (stack: ApiStack) => void) => {
   const { app, outdir } = newApp();
-  const stack = new ApiStack(app, 'Nag', { stage, routes, bundle: false, googleClientId: 'x' });
+  const stack = new ApiStack(app, 'Nag', { stage, routes, bundle: false, ...PROD_SETTINGS });
   extra?.(stack);
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   let failed = false;
@@ -33,22 +33,46 @@ const findings = (stage: 'dev' | 'prod', extra?: (stack: ApiStack) => void) => {
 
 describe('cdk-nag AwsSolutions checks', () => {
   for (const stage of ['dev', 'prod'] as const) {
-    it(`has no unacknowledged finding in ${stage}`, () => {
-      const { failed, violations } = findings(stage);
-      expect(violations).toEqual([]);
-      expect(failed).toBe(false);
-    });
+    it(
+      `has no unacknowledged finding in ${stage}`,
+      () => {
+        const { failed, violations } = findings(stage);
+        expect(violations).toEqual([]);
+        expect(failed).toBe(false);
+      },
+      SYNTH_TIMEOUT,
+    );
   }
 
-  it('still reports a finding nobody acknowledged (the check is live)', () => {
-    const { failed, violations } = findings('prod', (stack) => {
-      new dynamodb.Table(stack, 'Unreviewed', {
-        partitionKey: { name: 'id', type: dynamodb.AttributeType.STRING },
+  it(
+    'still reports a finding nobody acknowledged (the check is live)',
+    () => {
+      const { failed, violations } = findings('prod', (stack) => {
+        new dynamodb.Table(stack, 'Unreviewed', {
+          partitionKey: { name: 'id', type: dynamodb.AttributeType.STRING },
+        });
       });
-    });
-    expect(violations).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^AwsSolutions-DDB3 Nag\/Unreviewed/)]),
-    );
-    expect(failed).toBe(true);
-  });
+      expect(violations).toEqual(
+        expect.arrayContaining([expect.stringMatching(/^AwsSolutions-DDB3 Nag\/Unreviewed/)]),
+      );
+      expect(failed).toBe(true);
+    },
+    SYNTH_TIMEOUT,
+  );
+
+  it(
+    'reports a finding inside a route stack (nested stacks are checked too)',
+    () => {
+      let path = '';
+      const { failed, violations } = findings('prod', (stack) => {
+        path = new dynamodb.Table(stack.routeStacks[0]!, 'Unreviewed', {
+          partitionKey: { name: 'id', type: dynamodb.AttributeType.STRING },
+        }).node.path;
+      });
+      expect(path).toMatch(/^Nag\/\w+Routes\/Unreviewed$/);
+      expect(violations).toEqual(expect.arrayContaining([`AwsSolutions-DDB3 ${path}/Resource`]));
+      expect(failed).toBe(true);
+    },
+    SYNTH_TIMEOUT,
+  );
 });

@@ -1,0 +1,115 @@
+import type { StageName } from './stage.ts';
+
+/**
+ * The deploy-time settings of a stage, read from CDK context (`-c key=value`, infra/app.ts) and
+ * checked here, in one place. Prod needs a real value for each; dev falls back to working
+ * placeholders (the same defaults the local platform uses).
+ */
+export interface DeploySettings {
+  /** OAuth client id the Google sign-in function accepts tokens for (env `GOOGLE_CLIENT_ID`). */
+  googleClientId: string;
+  /** Address subscribed to the alarm topic; dev may have none. */
+  alarmEmail?: string;
+  /** Public web origin (`{site_url}`): `handle_url` is `<siteUrl>/@<handle>` (env `SITE_URL`). */
+  siteUrl: string;
+  /** HTTPS host of the stream packager/origin behind the playback CDN (`{cdn_url}`). */
+  streamOriginDomain: string;
+}
+
+export type SettingName = keyof DeploySettings;
+
+interface SettingRule {
+  /** What it is, for the error message. */
+  meaning: string;
+  /** A value of the right shape, for the error message. */
+  example: string;
+  /** dev's value when none is given (undefined: dev goes without). */
+  placeholder?: string;
+  /** The normalized value, or undefined when the value has the wrong shape. */
+  parse: (value: string) => string | undefined;
+}
+
+const HOSTNAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
+
+/** Every setting, its dev placeholder and its shape. docs/operations.md (Context) lists the same. */
+export const SETTINGS: Record<SettingName, SettingRule> = {
+  googleClientId: {
+    meaning: 'the Google OAuth client id Google sign-in accepts',
+    example: '123456789-abc.apps.googleusercontent.com',
+    placeholder: 'unset.apps.googleusercontent.com',
+    parse: (value) => (/^[\w-]+\.apps\.googleusercontent\.com$/.test(value) ? value : undefined),
+  },
+  alarmEmail: {
+    meaning: 'the e-mail address the alarm topic notifies',
+    example: 'oncall@example.com',
+    parse: (value) => (/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(value) ? value : undefined),
+  },
+  siteUrl: {
+    meaning: 'the public web origin handle_url is built on',
+    example: 'https://watch.example.org',
+    placeholder: 'https://creators.example.com',
+    parse: (value) => {
+      const url = URL.canParse(value) ? new URL(value) : undefined;
+      // An origin only: `${siteUrl}/@handle` must not gain a second slash, a path or a query.
+      return url?.protocol === 'https:' && `${url.origin}/` === url.href.replace(/\/?$/, '/')
+        ? url.origin
+        : undefined;
+    },
+  },
+  streamOriginDomain: {
+    meaning: 'the HTTPS host of the stream packager/origin behind the playback CDN',
+    example: 'packager.example.net',
+    placeholder: 'stream-origin.example.com',
+    parse: (value) => (HOSTNAME.test(value) ? value.toLowerCase() : undefined),
+  },
+};
+
+const NAMES = Object.keys(SETTINGS) as SettingName[];
+
+/** Reads every setting from CDK context (`-c googleClientId=...`); empty values count as missing. */
+export const settingsFromContext = (
+  tryGetContext: (key: string) => unknown,
+): Partial<Record<SettingName, string>> =>
+  Object.fromEntries(
+    NAMES.flatMap((name) => {
+      const value = tryGetContext(name);
+      return value === undefined || value === null || String(value).trim() === ''
+        ? []
+        : [[name, String(value).trim()]];
+    }),
+  );
+
+/**
+ * The settings a stage deploys with. Prod: every setting is required and no dev placeholder is
+ * accepted; one error names each missing or malformed setting. Dev: a missing setting takes its
+ * placeholder, a given one must still have the right shape.
+ */
+export const resolveSettings = (
+  stage: StageName,
+  given: Partial<Record<SettingName, string | undefined>>,
+): DeploySettings => {
+  const problems: string[] = [];
+  const resolved: Partial<Record<SettingName, string>> = {};
+  for (const name of NAMES) {
+    const rule = SETTINGS[name];
+    const value = given[name]?.trim() || undefined;
+    const hint = `${rule.meaning}, e.g. -c ${name}=${rule.example}`;
+    if (value === undefined) {
+      if (stage === 'prod') problems.push(`${name}: missing (${hint})`);
+      else if (rule.placeholder !== undefined) resolved[name] = rule.placeholder;
+      continue;
+    }
+    const parsed = rule.parse(value);
+    if (parsed === undefined) problems.push(`${name}: ${JSON.stringify(value)} is not valid (${hint})`);
+    else if (stage === 'prod' && parsed === rule.placeholder) {
+      problems.push(`${name}: ${JSON.stringify(value)} is the dev placeholder (${hint})`);
+    } else resolved[name] = parsed;
+  }
+  if (problems.length > 0) {
+    throw new Error(
+      `Stage ${stage} cannot be synthesized: ${problems.length} setting(s) missing or invalid. ` +
+        `Pass each with -c <name>=<value> (docs/operations.md, Context):\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+    );
+  }
+  return resolved as DeploySettings;
+};

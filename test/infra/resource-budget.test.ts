@@ -1,0 +1,114 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { routes } from '../../functions/routes.ts';
+import { domainOf, MAX_ROUTES_PER_STACK, routesByDomain } from '../../infra/route-stack.ts';
+import { routeKey } from '../../shared/http/route.ts';
+import { cleanUp, SYNTH_TIMEOUT, synthStack, syntheticRoutes, templatesOf } from './synth.ts';
+
+afterAll(cleanUp);
+
+/** CloudFormation's hard limit is 500 resources per stack; we keep 50 for what comes next. */
+const MAX_RESOURCES_PER_STACK = 450;
+
+type Json = Record<string, any>;
+const countOf = (json: Json) => Object.keys(json.Resources ?? {}).length;
+const typesIn = (json: Json): string[] => Object.values(json.Resources as Json).map((r: any) => r.Type);
+
+/** Resources per deployed stack (the stack and each nested one), by construct path. */
+const countsOf = (stack: Parameters<typeof templatesOf>[0]) =>
+  Object.fromEntries(templatesOf(stack).map(({ path, template }) => [path, countOf(template.toJSON())]));
+
+describe.each(['dev', 'prod'] as const)('resource budget of the real route table (%s)', (stage) => {
+  const { stack, parent } = synthStack(routes, { stage });
+  const counts = countsOf(stack);
+
+  it(`keeps every stack, parent and nested, at ${MAX_RESOURCES_PER_STACK} resources or fewer`, () => {
+    expect(Object.keys(counts)).toHaveLength(1 + new Set(routes.map((r) => domainOf(r.handler))).size);
+    for (const [path, count] of Object.entries(counts)) {
+      expect(count, path).toBeLessThanOrEqual(MAX_RESOURCES_PER_STACK);
+    }
+  });
+
+  it('keeps every function, role, integration, route and permission out of the parent', () => {
+    const types = typesIn(parent.toJSON());
+    for (const type of [
+      'AWS::ApiGatewayV2::Route',
+      'AWS::ApiGatewayV2::Integration',
+      'AWS::Lambda::Permission',
+    ]) {
+      expect(types, type).not.toContain(type);
+    }
+    const parentFunctions = Object.values(parent.findResources('AWS::Lambda::Function')) as Json[];
+    expect(parentFunctions.filter((f) => f.Properties.Environment?.Variables?.ROUTE_KEY)).toEqual([]);
+    expect(types.filter((t) => t === 'AWS::CloudFormation::Stack')).toHaveLength(stack.routeStacks.length);
+  });
+
+  it('puts each domain in its own stack: 5 resources per row plus its Lambda alarms', () => {
+    const byDomain = routesByDomain(routes);
+    for (const routeStack of stack.routeStacks) {
+      const json = templatesOf(routeStack)[0]!.template.toJSON();
+      const rows = byDomain.get(routeStack.node.id.replace(/Routes$/, ''))!;
+      const keys = Object.values(json.Resources as Json)
+        .filter((r: any) => r.Type === 'AWS::ApiGatewayV2::Route')
+        .map((r: any) => r.Properties.RouteKey);
+      expect(keys.sort(), routeStack.node.id).toEqual(rows.map(routeKey).sort());
+      const alarms = 2 * Math.ceil(rows.length / 10);
+      expect(countOf(json), routeStack.node.id).toBe(5 * rows.length + alarms);
+      // CloudFormation allows 200 parameters and 200 outputs per template.
+      expect(Object.keys(json.Parameters ?? {}).length).toBeLessThanOrEqual(200);
+      expect(Object.keys(json.Outputs ?? {}).length).toBeLessThanOrEqual(200);
+    }
+  });
+
+  it('creates the stage after the route stacks whose routes it throttles', () => {
+    const [stageResource] = Object.values(parent.findResources('AWS::ApiGatewayV2::Stage')) as Json[];
+    const throttledDomains = new Set(routes.filter((r) => r.throttle).map((r) => domainOf(r.handler)));
+    expect(throttledDomains.size).toBeGreaterThan(0);
+    for (const routeStack of stack.routeStacks) {
+      const id = stack.getLogicalId(routeStack.nestedStackResource as never);
+      const domain = routeStack.node.id.replace(/Routes$/, '');
+      expect(stageResource!.DependsOn?.includes(id) ?? false, domain).toBe(throttledDomains.has(domain));
+    }
+  });
+});
+
+describe('room to grow', () => {
+  it(
+    'costs 5.2 resources per route inside a route stack and one per domain in the parent',
+    () => {
+      const at = (n: number, domains = 1) => {
+        const { stack } = synthStack(syntheticRoutes(n, domains));
+        return countsOf(stack);
+      };
+      const ten = Object.values(at(10));
+      const twenty = Object.values(at(20));
+      expect((twenty[1]! - ten[1]!) / 10).toBe(5.2);
+      const parentWith = (domains: number) => Object.values(at(domains, domains))[0]!;
+      expect(parentWith(4) - parentWith(2)).toBe(2);
+    },
+    SYNTH_TIMEOUT,
+  );
+
+  it(
+    `takes 200 routes over 10 domains with every stack under ${MAX_RESOURCES_PER_STACK}`,
+    () => {
+      const { stack } = synthStack(syntheticRoutes(200, 10));
+      const counts = Object.values(countsOf(stack));
+      expect(counts).toHaveLength(11);
+      for (const count of counts) expect(count).toBeLessThanOrEqual(MAX_RESOURCES_PER_STACK);
+    },
+    SYNTH_TIMEOUT,
+  );
+
+  it(
+    `fills one route stack to ${MAX_ROUTES_PER_STACK} routes under the limit, and refuses one more`,
+    () => {
+      const { stack } = synthStack(syntheticRoutes(MAX_ROUTES_PER_STACK));
+      const [, nested] = Object.values(countsOf(stack));
+      expect(nested).toBeLessThanOrEqual(MAX_RESOURCES_PER_STACK);
+      expect(() => synthStack(syntheticRoutes(MAX_ROUTES_PER_STACK + 1))).toThrow(
+        `Domain Synthetic has ${MAX_ROUTES_PER_STACK + 1} routes; one route stack holds at most ${MAX_ROUTES_PER_STACK}`,
+      );
+    },
+    SYNTH_TIMEOUT,
+  );
+});

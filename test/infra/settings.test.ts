@@ -1,0 +1,172 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { routes } from '../../functions/routes.ts';
+import { resolveSettings, SETTINGS, settingsFromContext } from '../../infra/settings.ts';
+import { ApiStack } from '../../infra/stack.ts';
+import { routeKey } from '../../shared/http/route.ts';
+import { cleanUp, newApp, PROD_SETTINGS, SYNTH_TIMEOUT, synthStack } from './synth.ts';
+
+afterAll(cleanUp);
+
+const REQUIRED = ['googleClientId', 'alarmEmail', 'siteUrl', 'streamOriginDomain'] as const;
+
+/** The message synth fails with, or undefined when the stack builds. */
+const prodSynthError = (settings: Partial<Record<(typeof REQUIRED)[number], string>>): string | undefined => {
+  const { app } = newApp();
+  try {
+    new ApiStack(app, 'Prod', { stage: 'prod', routes: routes.slice(0, 1), bundle: false, ...settings });
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+};
+
+describe('prod settings are required', () => {
+  it('fails without any, naming every missing setting in one message', () => {
+    const message = prodSynthError({});
+    expect(message).toMatch(/^Stage prod cannot be synthesized: 4 setting\(s\) missing or invalid/);
+    for (const name of REQUIRED) expect(message).toContain(`  - ${name}: missing (`);
+    // Each line says how to pass it.
+    expect(message).toContain('-c googleClientId=123456789-abc.apps.googleusercontent.com');
+  });
+
+  it('names only what is missing', () => {
+    for (const name of REQUIRED) {
+      const { [name]: _, ...rest } = PROD_SETTINGS;
+      const message = prodSynthError(rest);
+      expect(message, name).toContain('1 setting(s)');
+      expect(message, name).toContain(`  - ${name}: missing`);
+      for (const other of REQUIRED.filter((n) => n !== name)) expect(message).not.toContain(`  - ${other}:`);
+    }
+  });
+
+  it('rejects malformed values and the dev placeholders', () => {
+    const message = prodSynthError({
+      googleClientId: SETTINGS.googleClientId.placeholder,
+      alarmEmail: 'oncall',
+      siteUrl: 'http://site.example.org/app',
+      streamOriginDomain: 'https://packager.example.net',
+    });
+    expect(message).toContain('googleClientId: "unset.apps.googleusercontent.com" is the dev placeholder');
+    expect(message).toContain('alarmEmail: "oncall" is not valid');
+    expect(message).toContain('siteUrl: "http://site.example.org/app" is not valid');
+    expect(message).toContain('streamOriginDomain: "https://packager.example.net" is not valid');
+  });
+
+  it(
+    'builds with every setting, and puts each where it is used',
+    () => {
+      expect(prodSynthError(PROD_SETTINGS)).toBeUndefined();
+      const { template } = synthStack(routes, { stage: 'prod' });
+      const fns = Object.values(template.findResources('AWS::Lambda::Function')) as Array<{
+        Properties: { Environment?: { Variables?: Record<string, unknown> } };
+      }>;
+      const apiFns = fns.filter((f) => f.Properties.Environment?.Variables?.ROUTE_KEY !== undefined);
+      expect(apiFns).toHaveLength(routes.length);
+      // handle_url is `${SITE_URL}/@<handle>`: every function gets the site origin.
+      for (const fn of apiFns)
+        expect(fn.Properties.Environment!.Variables!.SITE_URL).toBe(PROD_SETTINGS.siteUrl);
+      const signers = apiFns.filter(
+        (f) => f.Properties.Environment!.Variables!.GOOGLE_CLIENT_ID !== undefined,
+      );
+      expect(signers.length).toBeGreaterThan(0);
+      for (const fn of signers) {
+        expect(fn.Properties.Environment!.Variables!.GOOGLE_CLIENT_ID).toBe(PROD_SETTINGS.googleClientId);
+      }
+      template.hasResourceProperties('AWS::SNS::Subscription', {
+        Protocol: 'email',
+        Endpoint: PROD_SETTINGS.alarmEmail,
+      });
+      expect(JSON.stringify(template.findResources('AWS::CloudFront::Distribution'))).toContain(
+        `"DomainName":"${PROD_SETTINGS.streamOriginDomain}"`,
+      );
+    },
+    SYNTH_TIMEOUT,
+  );
+
+  it('normalizes a site URL given with a trailing slash (no `//@handle`)', () => {
+    expect(resolveSettings('prod', { ...PROD_SETTINGS, siteUrl: 'https://site.example.org/' }).siteUrl).toBe(
+      'https://site.example.org',
+    );
+  });
+});
+
+describe('dev keeps working placeholders', () => {
+  it(
+    'builds with no setting, with the same defaults the local platform uses',
+    () => {
+      expect(resolveSettings('dev', {})).toEqual({
+        googleClientId: 'unset.apps.googleusercontent.com',
+        siteUrl: 'https://creators.example.com',
+        streamOriginDomain: 'stream-origin.example.com',
+      });
+      const { app } = newApp();
+      const stack = new ApiStack(app, 'Dev', { stage: 'dev', routes: routes.slice(0, 1), bundle: false });
+      expect(stack.functions).toHaveLength(1);
+    },
+    SYNTH_TIMEOUT,
+  );
+
+  it('still checks the shape of a value it is given', () => {
+    expect(() => resolveSettings('dev', { siteUrl: 'creators.example.com' })).toThrow(
+      /siteUrl: "creators.example.com" is not valid/,
+    );
+  });
+
+  it(
+    'gives the handle_url builders the placeholder site origin',
+    () => {
+      const { template } = synthStack(routes.filter((r) => r.handler.startsWith('identity/')));
+      const fns = Object.values(template.findResources('AWS::Lambda::Function')) as Array<{
+        Properties: { Environment?: { Variables?: Record<string, unknown> } };
+      }>;
+      const identity = fns.filter((f) => f.Properties.Environment?.Variables?.ROUTE_KEY !== undefined);
+      expect(identity.map((f) => f.Properties.Environment!.Variables!.ROUTE_KEY).sort()).toEqual(
+        routes
+          .filter((r) => r.handler.startsWith('identity/'))
+          .map(routeKey)
+          .sort(),
+      );
+      for (const fn of identity)
+        expect(fn.Properties.Environment!.Variables!.SITE_URL).toBe('https://creators.example.com');
+    },
+    SYNTH_TIMEOUT,
+  );
+});
+
+describe('settings come from CDK context', () => {
+  it('reads each setting by its name, trimmed; empty values count as missing', () => {
+    const app = new App({
+      context: {
+        googleClientId: ' a.apps.googleusercontent.com ',
+        alarmEmail: '',
+        siteUrl: 'https://s.example.org',
+      },
+    });
+    expect(settingsFromContext((key) => app.node.tryGetContext(key))).toEqual({
+      googleClientId: 'a.apps.googleusercontent.com',
+      siteUrl: 'https://s.example.org',
+    });
+  });
+
+  it(
+    'makes the CDK app (infra/app.ts) fail for prod without them, naming each',
+    () => {
+      let output = '';
+      try {
+        execFileSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../../infra/app.ts')], {
+          env: { ...process.env, CDK_CONTEXT_JSON: JSON.stringify({ stage: 'prod', bundle: 'false' }) },
+          encoding: 'utf8',
+          stdio: 'pipe',
+        });
+      } catch (error) {
+        output = String((error as { stderr: string }).stderr);
+      }
+      expect(output).toContain('Stage prod cannot be synthesized: 4 setting(s) missing or invalid');
+      for (const name of REQUIRED) expect(output).toContain(`  - ${name}: missing`);
+    },
+    SYNTH_TIMEOUT,
+  );
+});
