@@ -1,4 +1,4 @@
-import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { routes } from '../functions/routes.ts';
@@ -48,6 +48,7 @@ export default async function setup(project: TestProject) {
     await platform.stop();
     const report = comparePrivileges(routes, localDeployment(), readUsage(usageDir));
     report.unused = report.unused.filter((line) => !ONCE_PER_CONTAINER.has(line.split(' ')[1] ?? ''));
+    mkdirSync(usageDir, { recursive: true });
     writeFileSync(join(usageDir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
     const problems = [
       ...report.beyond.map((line) => `called beyond its grant: ${line}`),
