@@ -10,12 +10,13 @@ import { signPlaybackToken } from '../playback/playback-token.ts';
 import {
   endSession,
   getSession,
+  heartbeatSession,
   openSession,
   updateLiveSession,
   type WatchSession,
 } from './session-repository.ts';
 import { QUALITY_OPTIONS, streamMetadata, streamSummary, streamUrls } from './stream-views.ts';
-import { channelAudience, countPresence } from './viewer-counter.ts';
+import { bucketOf, channelAudience, countPresence } from './viewer-counter.ts';
 
 /** Seconds between heartbeats (spec 8) and how long a session lives without one (3 missed beats). */
 export const HEARTBEAT_SECONDS = 30;
@@ -206,6 +207,7 @@ export const startWatching = async (
       expires_at: isoPlus(now, SESSION_TTL_SECONDS),
       last_heartbeat_at: now.toISOString(),
       ended_at: null,
+      counted_bucket: bucketOf(now), // counted just below
     },
     maxConcurrentStreams(),
     now,
@@ -287,16 +289,24 @@ export const changeQuality = async (
 /**
  * `GET /live/heartbeat`: extends a live session by SESSION_TTL_SECONDS and refreshes its token.
  * An ended or expired session answers 200 with `session_valid: false` and a `reason`, no token.
+ * The viewer is counted once per 30-second bucket: a heartbeat in a bucket the session was
+ * already counted in (by its open or an earlier heartbeat) is answered the same but not counted.
  */
 export const heartbeat = async (creatorId: string, accountId: string, sessionId: string, now: Date) => {
   const creator = await requireCreator(creatorId);
   const session = await ownSession(accountId, creator, sessionId);
   const state = stateOf(session, now);
   const expiresAt = isoPlus(now, SESSION_TTL_SECONDS);
-  const extended =
-    state === 'active' &&
-    (await updateLiveSession(session, { expires_at: expiresAt, last_heartbeat_at: now.toISOString() }, now));
-  if (!extended) {
+  const outcome =
+    state === 'active'
+      ? await heartbeatSession(
+          session,
+          { expires_at: expiresAt, last_heartbeat_at: now.toISOString() },
+          now,
+          bucketOf(now),
+        )
+      : 'gone';
+  if (outcome === 'gone') {
     return {
       session_id: session.session_id,
       session_valid: false,
@@ -304,7 +314,8 @@ export const heartbeat = async (creatorId: string, accountId: string, sessionId:
       expires_at: session.expires_at,
     };
   }
-  await countPresence(session.channel_id, session.device_type, now);
+  if (outcome === 'counted') await countPresence(session.channel_id, session.device_type, now);
+  else recordMetric('heartbeats_not_counted');
   const { token } = playback(session, creator, session.quality, now);
   const [viewers, epg] = await Promise.all([
     channelViewers(creator, now),

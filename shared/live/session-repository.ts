@@ -11,6 +11,9 @@ import { tableName } from '../db/table.ts';
  * - stream slot: PK `ACCOUNT#<account>`, SK `STREAM_SLOT#<0..max-1>` → session_id, expires_at_ms.
  * Opening a session claims a free slot (absent, or held by a session that has expired or ended)
  * in the same transaction that writes the session, so no race can open more than `max`.
+ * `counted_bucket` is the last viewer-count bucket the session was counted in: a heartbeat claims
+ * a new bucket with a condition on the write it makes anyway (`heartbeatSession`), so a session is
+ * counted once per bucket however many heartbeats it sends.
  */
 export interface WatchSession {
   session_id: string;
@@ -26,6 +29,8 @@ export interface WatchSession {
   last_heartbeat_at: string;
   ended_at: string | null;
   slot: number;
+  /** The last viewer-count bucket (`bucketOf`) this session was counted in; absent on older items. */
+  counted_bucket?: number;
 }
 
 const sessionKey = (id: string) => ({ PK: `SESSION#${id}`, SK: 'SESSION' });
@@ -105,7 +110,7 @@ export const getSession = async (id: string): Promise<WatchSession | undefined> 
   return session as WatchSession;
 };
 
-const sessionUpdate = (session: WatchSession, set: Partial<WatchSession>, now: Date) => {
+const sessionUpdate = (session: WatchSession, set: Partial<WatchSession>, now: Date, claim?: number) => {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ':now': now.toISOString(), ':null': null };
   const parts = Object.entries(set).map(([field, value], i) => {
@@ -117,26 +122,33 @@ const sessionUpdate = (session: WatchSession, set: Partial<WatchSession>, now: D
     parts.push('expires_at_epoch = :ttl');
     values[':ttl'] = ttl(set.expires_at);
   }
+  // Only a live session changes: not ended, not past its expiry.
+  let condition = 'ended_at = :null AND expires_at > :now';
+  if (claim !== undefined) {
+    parts.push('counted_bucket = :bucket');
+    values[':bucket'] = claim;
+    condition += ' AND (attribute_not_exists(counted_bucket) OR counted_bucket < :bucket)';
+  }
   return {
     Update: {
       TableName: tableName(),
       Key: sessionKey(session.session_id),
       UpdateExpression: `SET ${parts.join(', ')}`,
-      // Only a live session changes: not ended, not past its expiry.
-      ConditionExpression: 'ended_at = :null AND expires_at > :now',
+      ConditionExpression: condition,
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
     },
   };
 };
 
-/** Extends or changes a live session (and its slot's expiry). False when it ended or expired meanwhile. */
-export const updateLiveSession = async (
+/** One transaction: the session update (claiming `claim` when given) and, with a new expiry, its slot's. */
+const writeLiveSession = async (
   session: WatchSession,
   set: Partial<WatchSession>,
   now: Date,
+  claim?: number,
 ): Promise<boolean> => {
-  const items: unknown[] = [sessionUpdate(session, set, now)];
+  const items: unknown[] = [sessionUpdate(session, set, now, claim)];
   if (set.expires_at) {
     items.push({
       Update: {
@@ -155,6 +167,31 @@ export const updateLiveSession = async (
     if (reasons(error)?.includes('ConditionalCheckFailed')) return false;
     throw error;
   }
+};
+
+/** Extends or changes a live session (and its slot's expiry). False when it ended or expired meanwhile. */
+export const updateLiveSession = (session: WatchSession, set: Partial<WatchSession>, now: Date) =>
+  writeLiveSession(session, set, now);
+
+/**
+ * A heartbeat's write: extends a live session like `updateLiveSession` and, when the session (as
+ * read) has not been counted in `bucket` yet, claims that bucket in the same transaction. Answers
+ * `counted` (the claim won: count the viewer once for this bucket), `extended` (already counted
+ * in this bucket: do not count) or `gone` (ended or expired meanwhile). The claim is one more
+ * condition and attribute on the write a heartbeat makes anyway, so a heartbeat costs no extra
+ * round trip; only a claim lost to a concurrent heartbeat of the same session (or to an end)
+ * costs a second write, which tells the two apart.
+ */
+export const heartbeatSession = async (
+  session: WatchSession,
+  set: Partial<WatchSession>,
+  now: Date,
+  bucket: number,
+): Promise<'counted' | 'extended' | 'gone'> => {
+  if ((session.counted_bucket ?? Number.NEGATIVE_INFINITY) < bucket) {
+    if (await writeLiveSession(session, set, now, bucket)) return 'counted';
+  }
+  return (await writeLiveSession(session, set, now)) ? 'extended' : 'gone';
 };
 
 const endUpdate = (session: WatchSession, endedAt: string) => ({
