@@ -53,9 +53,10 @@ const RUNTIME_PASSTHROUGH = [
   'LOG_LEVEL',
   'POWERTOOLS_METRICS_DISABLED',
   'AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED',
-  // Where DynamoDB Local listens (the local "network"), and the local identity provider's keys.
+  // Where DynamoDB Local listens (the local "network"), local keys, the dev mailbox, the local identity provider.
   'DYNAMODB_ENDPOINT',
   'LOCAL_KEY_DIR',
+  'MAILBOX_DIR',
   'GOOGLE_IDP',
   // Developer switch: relax or switch off per-IP rate limits locally (docs/conventions.md).
   'LOCAL_RATE_LIMITS',
