@@ -108,6 +108,8 @@ const OWNERSHIP: Record<string, 'owned' | `caller: ${string}`> = {
   'POST /onboarding/category': 'caller: the caller’s account',
   'POST /onboarding/social/connect': 'caller: the caller’s account',
   'POST /auth/logout': 'owned',
+  'POST /auth/email/verification': 'caller: mails a code to the caller’s own address',
+  'POST /auth/email/verify': 'caller: verifies the caller’s own pending code',
   'POST /v3/reactions': 'caller: a reaction is keyed by the caller',
   'DELETE /v3/reactions': 'caller: removes the caller’s own reaction, idempotent (tested below)',
   'GET /v3/reactions/summary/{targetType}/{targetId}': 'owned',
