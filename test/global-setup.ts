@@ -9,13 +9,6 @@ import { comparePrivileges, readUsage } from './support/least-privilege.ts';
 const ROOT = resolve(import.meta.dirname, '..');
 const IAM_USAGE_ROOT = join(ROOT, '.local/iam-usage');
 
-/**
- * Grants the unused-grant check cannot see used locally: the verifier loads the public key once
- * per container, and the local platform is one container for every function, so only the first
- * verifying function of each test worker calls kms:GetPublicKey.
- */
-const ONCE_PER_CONTAINER = new Set(['kms:GetPublicKey']);
-
 /** Did this run execute every integration test file, all passing? Only then is "unused" meaningful. */
 const completeAndGreen = (project: TestProject): boolean => {
   const files = (
@@ -47,7 +40,6 @@ export default async function setup(project: TestProject) {
   return async () => {
     await platform.stop();
     const report = comparePrivileges(routes, localDeployment(), readUsage(usageDir));
-    report.unused = report.unused.filter((line) => !ONCE_PER_CONTAINER.has(line.split(' ')[1] ?? ''));
     mkdirSync(usageDir, { recursive: true });
     writeFileSync(join(usageDir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
     const problems = [

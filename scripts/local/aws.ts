@@ -3,7 +3,7 @@ import { createPublicKey, sign } from 'node:crypto';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type AnalyticsRecord, fileSink } from '../../shared/analytics/sink.ts';
-import { type HookableClient, installClientHook } from '../../shared/aws/local-hook.ts';
+import { type HookableClient, installClientHook, installContainerId } from '../../shared/aws/local-hook.ts';
 import { routeKey, type RouteRow } from '../../shared/http/route.ts';
 import { LOCAL_GOOGLE_CLIENT_ID } from '../../shared/identity/local-idp.ts';
 import { loadLocalSecret, localSigningKey } from '../../shared/identity/local-key.ts';
@@ -338,6 +338,8 @@ export const installLocalAws = (): void => {
   installed = true;
   installEnvironment();
   installClientHook(guard);
+  // Container state (caches, loaded keys) is kept per function, as separate Lambda containers would.
+  installContainerId(() => invocations.getStore()?.routeKey ?? '');
 };
 
 /**

@@ -35,3 +35,48 @@ export const installClientHook = (hook: Hook): void => {
   r.hook = hook;
   for (const { client, service } of r.clients.splice(0)) hook(client, service);
 };
+
+const CONTAINER = Symbol.for('creator-streaming.container-id');
+
+/**
+ * State that lives as long as a container (caches, loaded keys, clients' promises). On Lambda a
+ * process is one function's container, so there is one instance. The local platform runs every
+ * function in one process and names the current one (`installContainerId`), so each function gets
+ * its own instance there too: one function's warm cache never hides another's cold-path calls
+ * from the IAM guard.
+ */
+export const perContainer = <T>(create: () => T): (() => T) => {
+  const instances = new Map<string, T>();
+  return () => {
+    const id = (globalThis as { [CONTAINER]?: () => string })[CONTAINER]?.() ?? '';
+    const existing = instances.get(id);
+    if (existing !== undefined) return existing;
+    const created = create();
+    instances.set(id, created);
+    return created;
+  };
+};
+
+/** Local platform only: how to tell which function's container the current code runs in. */
+export const installContainerId = (current: () => string): void => {
+  (globalThis as { [CONTAINER]?: () => string })[CONTAINER] = current;
+};
+
+/**
+ * A value loaded once per container (a key, a verifier): the load's promise is shared by every
+ * caller, and forgotten if it fails, so the next call tries again instead of caching the failure.
+ */
+export const oncePerContainer = <T>(load: () => Promise<T>): (() => Promise<T>) => {
+  const state = perContainer((): { promise?: Promise<T> } => ({}));
+  return () => {
+    const current = state();
+    if (!current.promise) {
+      const promise = load();
+      current.promise = promise;
+      promise.catch(() => {
+        if (current.promise === promise) current.promise = undefined;
+      });
+    }
+    return current.promise;
+  };
+};

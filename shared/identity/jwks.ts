@@ -1,5 +1,5 @@
 import { createPublicKey } from 'node:crypto';
-import { awsClient } from '../aws/local-hook.ts';
+import { awsClient, oncePerContainer } from '../aws/local-hook.ts';
 import { setting } from '../config.ts';
 
 /**
@@ -19,18 +19,10 @@ const jwkOf = (der: Uint8Array, kid: string) => ({
   use: 'sig',
 });
 
-let cached: Promise<Jwks> | undefined;
-
 /** The JWKS of this deployment's signing key; a failed read is not cached (the next call retries). */
-export const publicJwks = (): Promise<Jwks> => {
-  cached ??= (async () => {
-    const keyId = setting('SIGNING_KEY_ID');
-    const { KMSClient, GetPublicKeyCommand } = await import('@aws-sdk/client-kms');
-    const result = await awsClient(new KMSClient({}), 'kms').send(new GetPublicKeyCommand({ KeyId: keyId }));
-    return { keys: [jwkOf(result.PublicKey!, keyId)] };
-  })();
-  cached.catch(() => {
-    cached = undefined;
-  });
-  return cached;
-};
+export const publicJwks: () => Promise<Jwks> = oncePerContainer(async () => {
+  const keyId = setting('SIGNING_KEY_ID');
+  const { KMSClient, GetPublicKeyCommand } = await import('@aws-sdk/client-kms');
+  const result = await awsClient(new KMSClient({}), 'kms').send(new GetPublicKeyCommand({ KeyId: keyId }));
+  return { keys: [jwkOf(result.PublicKey!, keyId)] };
+});

@@ -1,5 +1,6 @@
 import { JwtVerifier } from 'aws-jwt-verify';
 import type { Principal } from '../http/auth.ts';
+import { oncePerContainer } from '../aws/local-hook.ts';
 import { UnauthorizedError } from '../http/errors.ts';
 import { publicJwks } from './jwks.ts';
 
@@ -26,18 +27,11 @@ const createVerifier = () =>
     },
   });
 
-let verifier: Promise<ReturnType<typeof createVerifier>> | undefined;
-const getVerifier = () => {
-  verifier ??= publicJwks().then((jwks) => {
-    const v = createVerifier();
-    v.cacheJwks(jwks as never);
-    return v;
-  });
-  verifier.catch(() => {
-    verifier = undefined;
-  });
-  return verifier;
-};
+const getVerifier = oncePerContainer(async () => {
+  const v = createVerifier();
+  v.cacheJwks((await publicJwks()) as never);
+  return v;
+});
 
 /** Verifies an access token; any failure (tampered, expired, wrong iss/aud/alg/use/kid) is a 401. */
 export const verifyAccessToken = async (token: string): Promise<Principal> => {

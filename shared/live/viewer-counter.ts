@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DEVICE_TYPES, type DeviceType } from '../catalog/model.ts';
+import { perContainer } from '../aws/local-hook.ts';
 import { batchGet } from '../db/batch.ts';
 import { db } from '../db/client.ts';
 import { tableName } from '../db/table.ts';
@@ -62,7 +63,8 @@ interface Audience {
 
 /** How long a container reuses what it read of a channel (viewer counts are not worth a read per request). */
 const CACHE_MS = 5_000;
-const audiences = new Map<string, Audience>();
+/** What this container read of each channel (one map per container: see perContainer). */
+const audiencesOf = perContainer(() => new Map<string, Audience>());
 
 const peakKey = (channelId: string, sk: string) => ({ PK: `VIEWERS#${channelId}#PEAK`, SK: sk });
 const keyOf = (item: Record<string, unknown>) => `${item.PK}|${item.SK}`;
@@ -103,6 +105,7 @@ const readAudience = async (channelId: string, now: Date, known?: Audience): Pro
 
 /** The channel as this container knows it: read again after CACHE_MS or when a bucket closes. */
 const audienceOf = async (channelId: string, now: Date): Promise<Audience> => {
+  const audiences = audiencesOf();
   const known = audiences.get(channelId);
   if (known && known.bucket === bucketOf(now) && now.getTime() - known.at < CACHE_MS) return known;
   const audience = await readAudience(channelId, now, known);

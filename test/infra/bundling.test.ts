@@ -5,7 +5,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ApiStack } from '../../infra/stack.ts';
 import type { RouteRow } from '../../shared/http/route.ts';
-import { cleanUp, newApp } from './synth.ts';
+import { cleanUp, nestedStacksOf, newApp } from './synth.ts';
 
 afterAll(cleanUp);
 
@@ -24,7 +24,6 @@ const stackWith = (handler: string) => {
     stage: 'dev',
     routes: [row(handler)],
     bundle: true,
-    googleClientId: 'x',
   });
   return { stack, outdir };
 };
@@ -32,9 +31,16 @@ const stackWith = (handler: string) => {
 describe('real bundling with the local esbuild', () => {
   it('produces a minified ESM bundle with a source map that runs as the Lambda handler', async () => {
     const { stack, outdir } = stackWith('../test/infra/fixtures/hello-handler');
-    const fn = Object.values(Template.fromStack(stack).findResources('AWS::Lambda::Function'))[0] as any;
+    // The route's function lives in its domain's nested stack; the parent's only Lambda is the
+    // dev buckets' auto-delete helper.
+    const fns = nestedStacksOf(stack).flatMap((nested) =>
+      Object.values(Template.fromStack(nested).findResources('AWS::Lambda::Function')),
+    ) as any[];
+    expect(fns).toHaveLength(1);
+    const fn = fns[0];
     expect(fn.Properties.Handler).toBe('index.handler');
-    const asset = readdirSync(outdir).find((name) => name.startsWith('asset.'));
+    const hash = String(fn.Properties.Code.S3Key).replace(/\.zip$/, '');
+    const asset = readdirSync(outdir).find((name) => name === `asset.${hash}`);
     expect(asset).toBeDefined();
     const dir = join(outdir, asset!);
     expect(readdirSync(dir).sort()).toEqual(['index.mjs', 'index.mjs.map']);

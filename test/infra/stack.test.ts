@@ -2,10 +2,10 @@ import { Match, type Template } from 'aws-cdk-lib/assertions';
 import type { CfnTable } from 'aws-cdk-lib/aws-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { routes } from '../../functions/routes.ts';
-import { INDEX_ACTIONS, TABLE_ACTIONS } from '../../infra/api-function.ts';
 import type { ApiStack } from '../../infra/stack.ts';
 import { TABLE } from '../../shared/db/table.ts';
 import { type RouteRow, routeKey } from '../../shared/http/route.ts';
+import { dynamoActionsOf } from '../../shared/platform/access.ts';
 import { cleanUp, synthStack } from './synth.ts';
 
 afterAll(cleanUp);
@@ -125,17 +125,24 @@ describe('the stack built from the real route table', () => {
     }
   });
 
-  it('grants each function exactly the table access its row declares', () => {
+  it('grants each function exactly the DynamoDB actions and indexes its row declares', () => {
     const byKey = new Map(routes.map((row) => [routeKey(row), row]));
     for (const fn of Object.values(apiFunctions(template))) {
       const row = byKey.get(routeKeyOf(fn))!;
       const statements = onTable(stack, statementsOf(template, fn));
-      const actions = [...new Set(statements.flatMap(actionsOf))].sort();
-      const expected =
-        row.table === 'none' ? [] : [...new Set([...TABLE_ACTIONS[row.table], ...INDEX_ACTIONS])].sort();
-      expect(actions, routeKey(row)).toEqual(expected);
+      const onIndex = (s: Statement) => JSON.stringify(s.Resource).includes('/index/');
+      const tableActions = [...new Set(statements.filter((s) => !onIndex(s)).flatMap(actionsOf))].sort();
+      const indexes = statements
+        .filter(onIndex)
+        .flatMap((s) => [...JSON.stringify(s.Resource).matchAll(/\/index\/(\w+)/g)].map((m) => m[1]))
+        .sort();
+      expect(statements.filter(onIndex).flatMap(actionsOf), routeKey(row)).toEqual(
+        indexes.length > 0 ? ['dynamodb:Query'] : [],
+      );
+      expect(tableActions, routeKey(row)).toEqual(dynamoActionsOf(row));
+      expect(indexes, routeKey(row)).toEqual([...(row.dynamo?.indexes ?? [])].sort());
       expect(fn.Properties.Environment.Variables.TABLE_NAME !== undefined, routeKey(row)).toBe(
-        row.table !== 'none',
+        tableActions.length + indexes.length > 0,
       );
     }
   });

@@ -139,4 +139,13 @@ describe("each function's own environment", () => {
       /GET \/shows\/\{id\} is missing settings its route row needs: TABLE_NAME/,
     );
   });
+
+  it('serves the JWKS from KMS through its own function, which may only read the public key', async () => {
+    const { testApi } = await import('../support/api.ts');
+    const api = await testApi();
+    const jwks = await api.get('/.well-known/jwks.json');
+    expect(jwks.status).toBe(200);
+    expect(jwks.body.keys).toEqual([expect.objectContaining({ kty: 'EC', crv: 'P-256', alg: 'ES256' })]);
+    expect(jwks.body.keys[0]).not.toHaveProperty('d');
+  });
 });
