@@ -160,7 +160,7 @@ const send = (res: ServerResponse, result: APIGatewayProxyStructuredResultV2) =>
  * first entry is a well-formed IP address; anything else is ignored, so a header cannot reset a
  * per-IP budget or smuggle an oversized key.
  */
-const clientIp = (req: IncomingMessage, trustForwardedFor: boolean): string => {
+export const clientIp = (req: IncomingMessage, trustForwardedFor: boolean): string => {
   const peer = req.socket.remoteAddress || '127.0.0.1';
   if (!trustForwardedFor) return peer;
   const forwarded = req.headers['x-forwarded-for'];
@@ -169,7 +169,7 @@ const clientIp = (req: IncomingMessage, trustForwardedFor: boolean): string => {
 };
 
 /** The request's URL. The Host header only names the domain when it is a valid authority. */
-const requestUrl = (req: IncomingMessage): URL => {
+export const requestUrl = (req: IncomingMessage): URL => {
   const path = req.url?.startsWith('/') ? req.url : '/';
   const host = req.headers.host ?? '';
   try {
