@@ -9,7 +9,7 @@ import { ServiceUnavailableError } from '../http/errors.ts';
  * which lands them in S3 under `family=<family>/dt=YYYY-MM-DD/hour=HH/`. Locally: NDJSON files with the
  * same layout under `.local/analytics/` (ANALYTICS_DIR). An accepted event is never dropped
  * silently: a batch that cannot be delivered after bounded retries fails the request with 503,
- * and the client resends it (event_id makes the resend de-duplicable).
+ * and the client resends it (a client-sent event_id makes the resend de-duplicable; server-assigned ids do not).
  */
 export interface AnalyticsRecord {
   event_id: string;
