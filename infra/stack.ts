@@ -10,6 +10,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { TABLE } from '../shared/db/table.ts';
 import { commonEnvironment } from '../shared/platform/access.ts';
+import { CORS } from '../shared/http/cors.ts';
 import { type RouteRow, routeKey } from '../shared/http/route.ts';
 import type { ApiFunction, ApiResources } from './api-function.ts';
 import { Monitoring } from './monitoring.ts';
@@ -19,19 +20,12 @@ import { resolveSettings } from './settings.ts';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { STAGES, type StageName } from './stage.ts';
 
-/** Methods and headers the browser clients use (the handlers answer with the same CORS headers). */
-const CORS: apigw.CorsPreflightOptions = {
-  allowOrigins: ['*'],
-  allowMethods: [
-    apigw.CorsHttpMethod.GET,
-    apigw.CorsHttpMethod.POST,
-    apigw.CorsHttpMethod.PUT,
-    apigw.CorsHttpMethod.PATCH,
-    apigw.CorsHttpMethod.DELETE,
-    apigw.CorsHttpMethod.OPTIONS,
-  ],
-  allowHeaders: ['authorization', 'content-type'],
-  exposeHeaders: ['x-request-id', 'retry-after', 'ratelimit', 'ratelimit-policy'],
+/** API Gateway's preflight answers, from the one CORS policy the handlers also answer with. */
+const corsPreflight: apigw.CorsPreflightOptions = {
+  allowOrigins: [...CORS.allowOrigins],
+  allowMethods: CORS.allowMethods.map((method) => apigw.CorsHttpMethod[method]),
+  allowHeaders: [...CORS.allowHeaders],
+  exposeHeaders: [...CORS.exposeHeaders],
 };
 
 export interface ApiStackProps extends StackProps {
@@ -150,7 +144,7 @@ export class ApiStack extends Stack {
 
     const api = new apigw.HttpApi(this, 'HttpApi', {
       description: `Creator streaming API (${props.stage})`,
-      corsPreflight: CORS,
+      corsPreflight,
       createDefaultStage: false,
     });
     this.api = api;

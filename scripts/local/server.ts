@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { routes } from '../../functions/routes.ts';
+import { CORS_PREFLIGHT_HEADERS } from '../../shared/http/cors.ts';
 import { errorResponse, type LambdaHandler, MAX_BODY_BYTES } from '../../shared/http/handler.ts';
 import { NotFoundError, PayloadTooLargeError } from '../../shared/http/errors.ts';
 import { type RouteRow, routeKey } from '../../shared/http/route.ts';
@@ -194,18 +195,11 @@ const serveDocsAsset = async (pathname: string, res: ServerResponse) => {
   res.end(await readFile(file));
 };
 
-const CORS_PREFLIGHT = {
-  'access-control-allow-origin': '*',
-  'access-control-allow-headers': 'authorization,content-type',
-  'access-control-allow-methods': 'GET,POST,PUT,PATCH,DELETE,OPTIONS',
-  'access-control-max-age': '600',
-};
-
 const handle = async (req: IncomingMessage, res: ServerResponse, trustForwardedFor: boolean) => {
   const url = requestUrl(req);
   const method = (req.method ?? 'GET').toUpperCase();
   if (method === 'OPTIONS') {
-    res.writeHead(204, CORS_PREFLIGHT);
+    res.writeHead(204, CORS_PREFLIGHT_HEADERS);
     res.end();
     return;
   }

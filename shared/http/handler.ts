@@ -8,6 +8,7 @@ import { clock } from '../clock.ts';
 import { logger, recordRequest } from '../observability/index.ts';
 import { assertSettings } from '../platform/access.ts';
 import { bearerToken, type Principal } from './auth.ts';
+import { CORS_HEADERS } from './cors.ts';
 import {
   BadRequestError,
   HttpError,
@@ -59,13 +60,6 @@ export type LambdaHandler = ((
 };
 
 type Infer<S> = S extends z.ZodMiniType ? z.infer<S> : undefined;
-
-const CORS_HEADERS = {
-  'access-control-allow-origin': '*',
-  'access-control-allow-headers': 'authorization,content-type',
-  'access-control-allow-methods': 'GET,POST,PUT,PATCH,DELETE,OPTIONS',
-  'access-control-expose-headers': 'x-request-id,retry-after,ratelimit,ratelimit-policy',
-};
 
 /** AWS SDK error names that mean "retry later", answered as 503 with Retry-After. */
 const TRANSIENT = new Set([

@@ -201,8 +201,9 @@ describe('the stack built from the real route table', () => {
       ProtocolType: 'HTTP',
       CorsConfiguration: Match.objectLike({
         AllowOrigins: ['*'],
+        AllowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
         AllowHeaders: ['authorization', 'content-type'],
-        ExposeHeaders: Match.arrayWith(['x-request-id']),
+        ExposeHeaders: ['x-request-id', 'retry-after', 'ratelimit', 'ratelimit-policy'],
       }),
     });
   });
