@@ -4,21 +4,13 @@ import { clock } from '../../shared/clock.ts';
 import { VERIFICATION_CODE_TTL_SECONDS } from '../../shared/identity/email-verification.ts';
 import { mintGoogleIdToken } from '../../shared/identity/local-idp.ts';
 import { readMailbox } from '../../shared/identity/mailer.ts';
-import { type RequestOptions, type TestApi, testApi } from '../support/api.ts';
+import { fromNewAddress as from, type TestApi, testApi } from '../support/api.ts';
 
 let api: TestApi;
 beforeAll(async () => {
   api = await testApi();
 });
 
-/** Each scenario comes from its own address, so per-IP rate limits don't couple tests. */
-const from = (options: RequestOptions = {}): RequestOptions => ({
-  ...options,
-  headers: {
-    'x-forwarded-for': `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
-    ...options.headers,
-  },
-});
 const unique = () => randomUUID().replace(/-/g, '').slice(0, 12);
 
 interface SignedUp {

@@ -1,21 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { mintGoogleIdToken } from '../../shared/identity/local-idp.ts';
-import { type RequestOptions, type TestApi, testApi } from '../support/api.ts';
+import { fromNewAddress as from, type TestApi, testApi } from '../support/api.ts';
 
 let api: TestApi;
 beforeAll(async () => {
   api = await testApi();
 });
 
-/** Each scenario comes from its own address, so per-IP rate limits don't couple tests. */
-const from = (options: RequestOptions = {}): RequestOptions => ({
-  ...options,
-  headers: {
-    'x-forwarded-for': `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
-    ...options.headers,
-  },
-});
 const unique = () => randomUUID().replace(/-/g, '').slice(0, 12);
 const signUpBody = (over: Record<string, unknown> = {}) => {
   const id = unique();

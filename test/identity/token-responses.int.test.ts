@@ -1,19 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { mintGoogleIdToken } from '../../shared/identity/local-idp.ts';
-import { type ApiResponse, type RequestOptions, type TestApi, testApi } from '../support/api.ts';
+import { type ApiResponse, fromNewAddress as from, type TestApi, testApi } from '../support/api.ts';
 
 let api: TestApi;
 beforeAll(async () => {
   api = await testApi();
 });
 
-const from = (options: RequestOptions = {}): RequestOptions => ({
-  ...options,
-  headers: {
-    'x-forwarded-for': `10.77.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
-  },
-});
 const unique = () => randomUUID().replace(/-/g, '').slice(0, 12);
 
 /** RFC 6749 5.1: a response carrying tokens must not be stored by any cache. */

@@ -32,6 +32,16 @@ export interface TestApi {
 
 let started: Promise<TestApi> | undefined;
 
+const octet = () => Math.floor(Math.random() * 250);
+/**
+ * Options for a request from a fresh client address (X-Forwarded-For, which the test gateway
+ * trusts), so per-IP budgets never couple one scenario to another.
+ */
+export const fromNewAddress = (options: RequestOptions = {}): RequestOptions => ({
+  ...options,
+  headers: { 'x-forwarded-for': `10.${octet()}.${octet()}.${octet()}`, ...options.headers },
+});
+
 /** Every DynamoDB command sent by request code in this worker, by name (e.g. `QueryCommand`). */
 export const dynamoCalls: string[] = [];
 
