@@ -1,5 +1,6 @@
 import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../db/client.ts';
+import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
 
 /**
@@ -54,7 +55,5 @@ export const listProgress = async (accountId: string, limit: number): Promise<Pr
       Limit: limit,
     }),
   );
-  return (result.Items ?? []).map(
-    ({ PK: _p, SK: _s, GSI3PK: _g, GSI3SK: _gs, entity: _e, ...record }) => record as ProgressRecord,
-  );
+  return (result.Items ?? []).map((item) => recordOf<ProgressRecord>(item));
 };

@@ -1,9 +1,11 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { CategoryId, CreatorRecord, TierId } from '../catalog/model.ts';
 import { CATEGORY_IDS, TIER_IDS } from '../catalog/model.ts';
 import { rankedListItems, readRankedPage, readRankedTotals } from '../catalog/ranked-list.ts';
 import { batchGet } from '../db/batch.ts';
 import { db } from '../db/client.ts';
+import { getByIndex } from '../db/query.ts';
+import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
 import { NotFoundError } from '../http/errors.ts';
 import { searchIds, searchItems } from '../search/search-index.ts';
@@ -90,52 +92,21 @@ export const creatorListingItems = (creators: readonly CreatorRecord[]): Record<
   return items;
 };
 
-const strip = (item: Record<string, unknown> | undefined): CreatorRecord | undefined => {
-  if (!item) return undefined;
-  const {
-    PK: _pk,
-    SK: _sk,
-    GSI1PK: _g1,
-    GSI1SK: _g1s,
-    GSI2PK: _g2,
-    GSI2SK: _g2s,
-    entity: _e,
-    ...record
-  } = item;
-  return record as unknown as CreatorRecord;
-};
+const creatorOf = (item: Record<string, unknown> | undefined): CreatorRecord | undefined =>
+  item ? recordOf<CreatorRecord>(item) : undefined;
 
 /** One creator by id (`cr_…`) or by slug (the `/creators/<slug>` channel URL form). */
 export const getCreator = async (idOrSlug: string): Promise<CreatorRecord | undefined> => {
   if (idOrSlug.startsWith('cr_')) {
     const result = await db.send(new GetCommand({ TableName: tableName(), Key: key(idOrSlug) }));
-    return strip(result.Item);
+    return creatorOf(result.Item);
   }
-  const result = await db.send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK = :sk',
-      ExpressionAttributeValues: { ':pk': `CREATOR_SLUG#${idOrSlug.toLowerCase()}`, ':sk': 'CREATOR' },
-      Limit: 1,
-    }),
-  );
-  return strip(result.Items?.[0]);
+  return creatorOf(await getByIndex('GSI1', { pk: `CREATOR_SLUG#${idOrSlug.toLowerCase()}`, sk: 'CREATOR' }));
 };
 
 /** The creator owning a channel id (`ch_…`): one Query on GSI2. */
-export const getCreatorByChannel = async (channelId: string): Promise<CreatorRecord | undefined> => {
-  const result = await db.send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'GSI2',
-      KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK = :sk',
-      ExpressionAttributeValues: { ':pk': `CHANNEL#${channelId}`, ':sk': 'CREATOR' },
-      Limit: 1,
-    }),
-  );
-  return strip(result.Items?.[0]);
-};
+export const getCreatorByChannel = async (channelId: string): Promise<CreatorRecord | undefined> =>
+  creatorOf(await getByIndex('GSI2', { pk: `CHANNEL#${channelId}`, sk: 'CREATOR' }));
 
 /** A page of channels' creators in channel-number order. */
 export const listChannels = (page: number, limit: number): Promise<CreatorPage> =>
@@ -150,7 +121,7 @@ export const requireCreator = async (idOrSlug: string): Promise<CreatorRecord> =
 
 /** Creators by id, in the order given (unknown ids are left out). One BatchGetItem per 100. */
 export const getCreators = async (ids: readonly string[]): Promise<CreatorRecord[]> =>
-  (await batchGet(ids.map(key), (item) => String(item.PK))).map((item) => strip(item)!);
+  (await batchGet(ids.map(key), (item) => String(item.PK))).map((item) => recordOf<CreatorRecord>(item));
 
 export interface CreatorPage {
   creators: CreatorRecord[];

@@ -1,6 +1,8 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { ProgramRecord } from '../catalog/model.ts';
 import { db } from '../db/client.ts';
+import { queryAll } from '../db/query.ts';
+import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
 
 /**
@@ -47,11 +49,6 @@ export const programItems = (program: ProgramRecord): Record<string, unknown>[] 
   ];
 };
 
-const strip = (item: Record<string, unknown>): ProgramRecord => {
-  const { PK: _pk, SK: _sk, entity: _e, ...record } = item;
-  return record as unknown as ProgramRecord;
-};
-
 /**
  * Programs of one channel overlapping [from, to) (epoch ms), sorted by start: one Query (pages of
  * 1 MB are followed, which a day's window never reaches: ~40 items of ~600 bytes).
@@ -63,29 +60,19 @@ export const listProgramsOverlapping = async (window: {
 }): Promise<ProgramRecord[]> => {
   const { channelId, from, to } = window;
   if (!(to > from)) return [];
-  const programs: ProgramRecord[] = [];
-  let cursor: Record<string, unknown> | undefined;
-  do {
-    const result = await db.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :lo AND :hi',
-        FilterExpression: '#end > :from',
-        ExpressionAttributeNames: { '#end': 'end' },
-        ExpressionAttributeValues: {
-          ':pk': pk(channelId),
-          ':lo': sk(from - MAX_PROGRAM_MINUTES * MINUTE),
-          // BETWEEN is inclusive: the last millisecond before `to` makes the bound exclusive.
-          ':hi': sk(to - 1),
-          ':from': iso(from),
-        },
-        ExclusiveStartKey: cursor,
-      }),
-    );
-    for (const item of result.Items ?? []) programs.push(strip(item));
-    cursor = result.LastEvaluatedKey;
-  } while (cursor);
-  return programs;
+  const items = await queryAll({
+    KeyConditionExpression: 'PK = :pk AND SK BETWEEN :lo AND :hi',
+    FilterExpression: '#end > :from',
+    ExpressionAttributeNames: { '#end': 'end' },
+    ExpressionAttributeValues: {
+      ':pk': pk(channelId),
+      ':lo': sk(from - MAX_PROGRAM_MINUTES * MINUTE),
+      // BETWEEN is inclusive: the last millisecond before `to` makes the bound exclusive.
+      ':hi': sk(to - 1),
+      ':from': iso(from),
+    },
+  });
+  return items.map((item) => recordOf<ProgramRecord>(item));
 };
 
 /** At most this many channel Queries in flight for one guide page. */
@@ -134,5 +121,5 @@ export const listProgramsStartingAfter = async (query: {
       Limit: query.limit,
     }),
   );
-  return (result.Items ?? []).map(strip);
+  return (result.Items ?? []).map((item) => recordOf<ProgramRecord>(item));
 };

@@ -1,8 +1,9 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet } from '../db/batch.ts';
 import { db } from '../db/client.ts';
+import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
+import { cancellationCodes } from '../db/transaction.ts';
 import { ConflictError, NotFoundError } from '../http/errors.ts';
 
 /**
@@ -64,9 +65,9 @@ export const accountItems = (account: Account): Record<string, unknown>[] => [
 
 /** Maps a cancelled uniqueness transaction to the 409 naming what was taken. */
 const conflictFrom = (error: unknown, order: Array<'account' | 'email' | 'handle' | 'google'>): never => {
-  if (error instanceof TransactionCanceledException) {
-    const reasons = error.CancellationReasons ?? [];
-    const taken = order.find((_, i) => reasons[i]?.Code === 'ConditionalCheckFailed');
+  const codes = cancellationCodes(error);
+  if (codes) {
+    const taken = order.find((_, i) => codes[i] === 'ConditionalCheckFailed');
     if (taken === 'email' || taken === 'google') throw new ConflictError('Email already registered');
     if (taken === 'handle') throw new ConflictError('Handle already taken');
     if (taken === 'account') throw new ConflictError('Account already exists');
@@ -134,10 +135,7 @@ export const setHandle = async (accountId: string, handle: string): Promise<void
   try {
     await db.send(new TransactWriteCommand({ TransactItems: items }));
   } catch (error) {
-    if (
-      error instanceof TransactionCanceledException &&
-      error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed'
-    ) {
+    if (cancellationCodes(error)?.[0] === 'ConditionalCheckFailed') {
       throw new ConflictError('The handle changed meanwhile; retry');
     }
     conflictFrom(error, ['account', 'handle']);
@@ -183,21 +181,18 @@ export const linkGoogleIdentity = async (accountId: string, email: string, sub: 
       }),
     );
   } catch (error) {
-    if (error instanceof TransactionCanceledException) {
+    if (cancellationCodes(error)) {
       throw new ConflictError('This account changed meanwhile and cannot be linked to Google; retry');
     }
     throw error;
   }
 };
 
-const strip = (item: Record<string, unknown> | undefined): Account | undefined => {
-  if (!item) return undefined;
-  const { PK: _p, SK: _s, entity: _e, ...account } = item;
-  return account as unknown as Account;
-};
+const accountOf = (item: Record<string, unknown> | undefined): Account | undefined =>
+  item ? recordOf<Account>(item) : undefined;
 
 export const getAccount = async (accountId: string): Promise<Account | undefined> =>
-  strip((await db.send(new GetCommand({ TableName: tableName(), Key: accountKey(accountId) }))).Item);
+  accountOf((await db.send(new GetCommand({ TableName: tableName(), Key: accountKey(accountId) }))).Item);
 
 const byMarker = async (key: { PK: string; SK: string }): Promise<Account | undefined> => {
   const marker = (await db.send(new GetCommand({ TableName: tableName(), Key: key }))).Item;
@@ -245,5 +240,5 @@ export const completeStep = async (
       ReturnValues: 'ALL_NEW',
     }),
   );
-  return strip(result.Attributes)!;
+  return accountOf(result.Attributes)!;
 };

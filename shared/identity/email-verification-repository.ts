@@ -1,4 +1,4 @@
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   PutCommand,
   TransactWriteCommand,
@@ -6,7 +6,9 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { db } from '../db/client.ts';
+import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
+import { cancellationCodes } from '../db/transaction.ts';
 
 /**
  * The pending email-verification code of an account: one item, PK `ACCOUNT#<id>`, SK
@@ -68,8 +70,7 @@ export const spendAttempt = async (
         ReturnValues: 'ALL_NEW',
       }),
     );
-    const { PK: _p, SK: _s, entity: _e, ...code } = result.Attributes ?? {};
-    return code as unknown as VerificationCode;
+    return recordOf<VerificationCode>(result.Attributes ?? {});
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return undefined;
     throw error;
@@ -103,7 +104,7 @@ export const consumeVerificationCode = async (
     );
     return true;
   } catch (error) {
-    if (error instanceof TransactionCanceledException) return false;
+    if (cancellationCodes(error)) return false;
     throw error;
   }
 };

@@ -1,8 +1,9 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeviceType, Quality } from '../catalog/model.ts';
 import { db } from '../db/client.ts';
+import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
+import { cancellationCodes, isConditionFailure } from '../db/transaction.ts';
 
 /**
  * Watch sessions and the per-account concurrency guard (see docs/live.md):
@@ -39,11 +40,6 @@ const slotKey = (accountId: string, slot: number) => ({
   SK: `STREAM_SLOT#${slot}`,
 });
 const ttl = (expiresAt: string) => Math.floor(Date.parse(expiresAt) / 1000) + 86_400;
-
-const reasons = (error: unknown) =>
-  error instanceof TransactionCanceledException
-    ? (error.CancellationReasons ?? []).map((r) => r.Code)
-    : undefined;
 
 /**
  * Writes the session into the first free slot of its account. Returns false when every slot is
@@ -91,7 +87,7 @@ export const openSession = async (
         );
         return record;
       } catch (error) {
-        const codes = reasons(error);
+        const codes = cancellationCodes(error);
         if (!codes) throw error;
         if (codes[0] === 'ConditionalCheckFailed') break; // slot taken: try the next one
         if (attempt === 1) throw error; // conflict twice: let the client retry (503)
@@ -105,9 +101,7 @@ export const getSession = async (id: string): Promise<WatchSession | undefined> 
   const item = (
     await db.send(new GetCommand({ TableName: tableName(), Key: sessionKey(id), ConsistentRead: true }))
   ).Item;
-  if (!item) return undefined;
-  const { PK: _p, SK: _s, entity: _e, expires_at_epoch: _t, ...session } = item;
-  return session as WatchSession;
+  return item ? recordOf<WatchSession>(item, { withoutTtl: true }) : undefined;
 };
 
 const sessionUpdate = (session: WatchSession, set: Partial<WatchSession>, now: Date, claim?: number) => {
@@ -164,7 +158,7 @@ const writeLiveSession = async (
     await db.send(new TransactWriteCommand({ TransactItems: items as never }));
     return true;
   } catch (error) {
-    if (reasons(error)?.includes('ConditionalCheckFailed')) return false;
+    if (isConditionFailure(error)) return false;
     throw error;
   }
 };
@@ -221,7 +215,7 @@ export const endSession = async (session: WatchSession, endedAt: string): Promis
       }),
     );
   } catch (error) {
-    const codes = reasons(error);
+    const codes = cancellationCodes(error);
     if (!codes) throw error;
     if (codes[0] === 'ConditionalCheckFailed') return; // already ended
     // The slot was reclaimed by a newer session after this one expired: end this session alone.

@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../db/client.ts';
 import { tableName } from '../db/table.ts';
+import { isConditionFailure } from '../db/transaction.ts';
 
 /**
  * Reactions: key design (see docs/data-model.md, Reactions).
@@ -32,10 +32,6 @@ const counterKey = (targetType: string, targetId: string, shard: number, emoji: 
   SK: emoji,
 });
 
-const conditionFailed = (error: unknown): boolean =>
-  error instanceof TransactionCanceledException &&
-  (error.CancellationReasons ?? []).some((reason) => reason.Code === 'ConditionalCheckFailed');
-
 /** Adds a reaction; false when the account already had it (nothing changes then). */
 export const addReaction = async (r: ReactionKey, at: Date): Promise<boolean> => {
   const shard = randomInt(COUNTER_SHARDS);
@@ -64,7 +60,7 @@ export const addReaction = async (r: ReactionKey, at: Date): Promise<boolean> =>
     );
     return true;
   } catch (error) {
-    if (conditionFailed(error)) return false;
+    if (isConditionFailure(error)) return false;
     throw error;
   }
 };
@@ -103,7 +99,7 @@ export const removeReaction = async (r: ReactionKey): Promise<boolean> => {
     );
     return true;
   } catch (error) {
-    if (conditionFailed(error)) return false;
+    if (isConditionFailure(error)) return false;
     throw error;
   }
 };

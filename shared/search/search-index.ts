@@ -1,6 +1,4 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { db } from '../db/client.ts';
-import { tableName } from '../db/table.ts';
+import { queryAll } from '../db/query.ts';
 import { deletions, editDistance, TYPO_MIN_LENGTH, tokenize } from './normalize.ts';
 
 /**
@@ -46,25 +44,17 @@ const MATCH_EXACT = 3;
 const MATCH_PREFIX = 2;
 const MATCH_TYPO = 1;
 
-const queryAll = async (input: { pk: string; prefix?: string }, cap: number): Promise<Item[]> => {
-  const items: Item[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const result = await db.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: input.prefix ? 'PK = :pk AND begins_with(SK, :prefix)' : 'PK = :pk',
-        ExpressionAttributeValues: { ':pk': input.pk, ...(input.prefix ? { ':prefix': input.prefix } : {}) },
-        ProjectionExpression: 'id, #token, f',
-        ExpressionAttributeNames: { '#token': 'token' },
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...(result.Items ?? []));
-    start = result.LastEvaluatedKey;
-  } while (start && items.length < cap);
-  return items;
-};
+/** Index items of one partition (optionally a prefix of its sort keys), paged through up to about `cap`. */
+const readIndex = (input: { pk: string; prefix?: string }, cap: number): Promise<Item[]> =>
+  queryAll(
+    {
+      KeyConditionExpression: input.prefix ? 'PK = :pk AND begins_with(SK, :prefix)' : 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': input.pk, ...(input.prefix ? { ':prefix': input.prefix } : {}) },
+      ProjectionExpression: 'id, #token, f',
+      ExpressionAttributeNames: { '#token': 'token' },
+    },
+    cap,
+  );
 
 /** Best match of one query word against the index: id → match strength (facets remembered). */
 const matchWord = async (
@@ -78,14 +68,14 @@ const matchWord = async (
     if (!facets.has(id)) facets.set(id, (item.f as Facets | undefined) ?? {});
   };
   const lookups: Promise<void>[] = [
-    queryAll({ pk: `SEARCH#${kind}#${word[0]}`, prefix: word }, 5000).then((items) => {
+    readIndex({ pk: `SEARCH#${kind}#${word[0]}`, prefix: word }, 5000).then((items) => {
       for (const item of items) bump(String(item.id), item.token === word ? MATCH_EXACT : MATCH_PREFIX, item);
     }),
   ];
   if (word.length >= TYPO_MIN_LENGTH) {
     for (const variant of new Set([word, ...deletions(word)])) {
       lookups.push(
-        queryAll({ pk: `SEARCHDEL#${kind}#${variant}` }, 1000).then((items) => {
+        readIndex({ pk: `SEARCHDEL#${kind}#${variant}` }, 1000).then((items) => {
           for (const item of items)
             if (editDistance(word, String(item.token)) <= 1) bump(String(item.id), MATCH_TYPO, item);
         }),

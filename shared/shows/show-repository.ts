@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { CategoryId, EpisodeRecord, RatingId, ShowRecord } from '../catalog/model.ts';
 import { CATEGORY_IDS, RATING_IDS } from '../catalog/model.ts';
 import {
@@ -9,6 +9,8 @@ import {
 } from '../catalog/ranked-list.ts';
 import { batchGet } from '../db/batch.ts';
 import { db } from '../db/client.ts';
+import { getByIndex, queryAll, queryFirst } from '../db/query.ts';
+import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
 import { searchIds, searchItems } from '../search/search-index.ts';
 
@@ -164,35 +166,14 @@ export const showListingItems = (
   return items;
 };
 
-const RECORD_KEYS = ['PK', 'SK', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK', 'GSI3PK', 'GSI3SK', 'entity'];
-const strip = <T>(item: Record<string, unknown>): T => {
-  const record = { ...item };
-  for (const k of RECORD_KEYS) delete record[k];
-  return record as T;
-};
-
-/** Every page of a Query (item collections here are bounded by one show or one creator). */
-const queryAll = async (input: Omit<QueryCommandInput, 'TableName'>): Promise<Record<string, unknown>[]> => {
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const result = await db.send(
-      new QueryCommand({ TableName: tableName(), ...input, ExclusiveStartKey: start }),
-    );
-    items.push(...(result.Items ?? []));
-    start = result.LastEvaluatedKey;
-  } while (start);
-  return items;
-};
-
 const collect = (items: readonly Record<string, unknown>[]): ShowWithEpisodes[] => {
   const shows = new Map<string, ShowWithEpisodes>();
   const episodes: EpisodeRecord[] = [];
   for (const item of items) {
     if (item.entity === 'show') {
-      const show = strip<ShowRecord>(item);
+      const show = recordOf<ShowRecord>(item);
       shows.set(show.id, { show, episodes: [] });
-    } else if (item.entity === 'episode') episodes.push(strip<EpisodeRecord>(item));
+    } else if (item.entity === 'episode') episodes.push(recordOf<EpisodeRecord>(item));
   }
   for (const episode of episodes) shows.get(episode.show_id)?.episodes.push(episode);
   for (const entry of shows.values()) entry.episodes.sort(byEpisodeOrder);
@@ -201,18 +182,8 @@ const collect = (items: readonly Record<string, unknown>[]): ShowWithEpisodes[] 
 
 /** The id of the show with this slug, if any (one Query on GSI2). */
 const showIdBySlug = async (slug: string): Promise<string | undefined> => {
-  const result = await db.send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'GSI2',
-      KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK = :sk',
-      ExpressionAttributeValues: { ':pk': `SHOW_SLUG#${slug.toLowerCase()}`, ':sk': 'SHOW' },
-      ProjectionExpression: 'id',
-      Limit: 1,
-    }),
-  );
-  const id = result.Items?.[0]?.id;
-  return typeof id === 'string' ? id : undefined;
+  const item = await getByIndex('GSI2', { pk: `SHOW_SLUG#${slug.toLowerCase()}`, sk: 'SHOW' }, 'id');
+  return typeof item?.id === 'string' ? item.id : undefined;
 };
 
 /**
@@ -244,37 +215,23 @@ export const listShowsByCreator = async (creatorId: string): Promise<ShowWithEpi
 
 /** Show profiles by id, in the order given (unknown ids left out). One BatchGetItem per 100. */
 export const getShows = async (ids: readonly string[]): Promise<ShowRecord[]> =>
-  (await batchGet(ids.map(showKey), (item) => String(item.PK))).map((item) => strip<ShowRecord>(item));
+  (await batchGet(ids.map(showKey), (item) => String(item.PK))).map((item) => recordOf<ShowRecord>(item));
 
 /** One episode by its id (one Query on GSI3). */
 export const getEpisode = async (id: string): Promise<EpisodeRecord | undefined> => {
-  const result = await db.send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'GSI3',
-      KeyConditionExpression: 'GSI3PK = :pk AND GSI3SK = :sk',
-      ExpressionAttributeValues: { ':pk': `EPISODE#${id}`, ':sk': 'EPISODE' },
-      Limit: 1,
-    }),
-  );
-  const item = result.Items?.[0];
-  return item ? strip<EpisodeRecord>(item) : undefined;
+  const item = await getByIndex('GSI3', { pk: `EPISODE#${id}`, sk: 'EPISODE' });
+  return item ? recordOf<EpisodeRecord>(item) : undefined;
 };
 
 /** The first episode (lowest season, then episode number) of each show: one Limit-1 Query per show. */
 export const getFirstEpisodes = async (showIds: readonly string[]): Promise<Map<string, EpisodeRecord>> => {
   const found = await Promise.all(
     showIds.map(async (id) => {
-      const result = await db.send(
-        new QueryCommand({
-          TableName: tableName(),
-          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :ep)',
-          ExpressionAttributeValues: { ':pk': `SHOW#${id}`, ':ep': 'EP#' },
-          Limit: 1,
-        }),
-      );
-      const item = result.Items?.[0];
-      return item ? ([id, strip<EpisodeRecord>(item)] as const) : undefined;
+      const item = await queryFirst({
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :ep)',
+        ExpressionAttributeValues: { ':pk': `SHOW#${id}`, ':ep': 'EP#' },
+      });
+      return item ? ([id, recordOf<EpisodeRecord>(item)] as const) : undefined;
     }),
   );
   return new Map(found.filter((entry) => entry !== undefined));
@@ -351,7 +308,7 @@ export const listMostViewedEpisodes = async (
 ): Promise<EpisodePage> => {
   const { ids, total } = await readRankedPage(episodeListName(category), page, limit);
   const items = await batchGet(ids.map(refKey), (item) => `${item.PK}|${item.SK}`);
-  return { episodes: items.map((item) => strip<EpisodeRecord>(item)), total };
+  return { episodes: items.map((item) => recordOf<EpisodeRecord>(item)), total };
 };
 
 /**
@@ -389,5 +346,5 @@ export const searchShows = async (q: {
 /** One show profile by id (GetItem). */
 export const getShow = async (id: string): Promise<ShowRecord | undefined> => {
   const result = await db.send(new GetCommand({ TableName: tableName(), Key: showKey(id) }));
-  return result.Item ? strip<ShowRecord>(result.Item) : undefined;
+  return result.Item ? recordOf<ShowRecord>(result.Item) : undefined;
 };
