@@ -1,6 +1,6 @@
 /**
- * Typed errors thrown by domain code. One place (`shared/http/handler.ts`) maps them to HTTP
- * statuses and the spec's envelopes; nothing else builds an error response.
+ * Typed errors thrown by domain code. One place (`shared/http/middleware/envelopes.ts`) maps them
+ * to HTTP statuses and the spec's envelopes; nothing else builds an error response.
  */
 export interface FieldError {
   field: string;
