@@ -2,13 +2,13 @@ import type { CategoryId, TierId } from '../catalog/model.ts';
 import { CATEGORIES, TIERS } from '../catalog/reference.ts';
 import { pagination } from '../pagination.ts';
 import {
-  type CreatorSort,
   countCreatorsByCategory,
   listCreators,
   listFeaturedCreators,
   listLiveCreators,
-  searchCreators,
-} from './creator-repository.ts';
+} from './creator-listings.ts';
+import type { CreatorSort } from './creator-ranking.ts';
+import { searchCreators } from './creator-search.ts';
 import { creatorSummary, liveCreatorSummary, searchCreatorSummary } from './creator-views.ts';
 
 /** `GET /creators`: a filtered, sorted page with `filters_applied`. */

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { CATEGORY_IDS, TIER_IDS } from '../catalog/model.ts';
 import { enumParam, idParam, pageQuery } from '../http/validation.ts';
-import { CREATOR_SORTS } from './creator-repository.ts';
+import { CREATOR_SORTS } from './creator-ranking.ts';
 
 const category = z._default(enumParam('category', ['all', ...CATEGORY_IDS]), 'all');
 const tier = z._default(enumParam('tier', ['all', ...TIER_IDS]), 'all');

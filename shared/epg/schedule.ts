@@ -1,5 +1,6 @@
 import type { CreatorRecord, ProgramRecord } from '../catalog/model.ts';
-import { getCreatorByChannel, listChannels, requireCreator } from '../creators/creator-repository.ts';
+import { listChannels } from '../creators/creator-listings.ts';
+import { getCreatorByChannel, requireCreator } from '../creators/creator-repository.ts';
 import { formatCount } from '../format.ts';
 import { NotFoundError } from '../http/errors.ts';
 import { pagination } from '../pagination.ts';

@@ -1,8 +1,9 @@
-import { listLiveCreators } from '../creators/creator-repository.ts';
+import { listLiveCreators } from '../creators/creator-listings.ts';
 import { ServiceUnavailableError } from '../http/errors.ts';
 import { pagination } from '../pagination.ts';
 import { ANONYMOUS } from '../shows/entitlement.ts';
-import { getFirstEpisodes, listShows } from '../shows/show-repository.ts';
+import { listShows } from '../shows/show-listings.ts';
+import { getFirstEpisodes } from '../shows/show-repository.ts';
 import { getHomeLayout, type HomeSection } from './home-repository.ts';
 import { heroItem, liveStreamSummary } from './home-views.ts';
 

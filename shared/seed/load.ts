@@ -1,12 +1,28 @@
-import type { Catalog } from '../catalog/model.ts';
-import { creatorItems, creatorListingItems } from '../creators/creator-repository.ts';
+import type { Catalog, EpisodeRecord, ShowRecord } from '../catalog/model.ts';
+import { creatorListingItems } from '../creators/creator-ranking.ts';
+import { creatorItems } from '../creators/creator-repository.ts';
 import { followItem, subscriptionItem } from '../creators/relationship-repository.ts';
 import { batchPut } from '../db/batch.ts';
 import { accountItems } from '../identity/account-repository.ts';
 import { programItems } from '../epg/program-repository.ts';
 import { defaultHomeLayout } from '../home/default-layout.ts';
 import { homeLayoutItems } from '../home/home-repository.ts';
-import { catalogShowItems, showListingItems } from '../shows/show-repository.ts';
+import { showListingItems } from '../shows/show-ranking.ts';
+import { showItems } from '../shows/show-repository.ts';
+
+/** Every show's items, each with its own episodes. */
+const catalogShowItems = (
+  shows: readonly ShowRecord[],
+  episodes: readonly EpisodeRecord[],
+): Record<string, unknown>[] => {
+  const byShow = new Map<string, EpisodeRecord[]>();
+  for (const e of episodes) {
+    const list = byShow.get(e.show_id);
+    if (list) list.push(e);
+    else byShow.set(e.show_id, [e]);
+  }
+  return shows.flatMap((show) => showItems(show, byShow.get(show.id) ?? []));
+};
 
 /**
  * The items of a generated catalogue, built by each entity's own item builders (the repositories

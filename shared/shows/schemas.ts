@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { CATEGORY_IDS, RATING_IDS } from '../catalog/model.ts';
 import { searchText } from '../creators/schemas.ts';
 import { boolParam, enumParam, idParam, pageQuery } from '../http/validation.ts';
-import { SHOW_SORTS } from './show-repository.ts';
+import { SHOW_SORTS } from './show-ranking.ts';
 
 export const SHOW_SECTIONS = ['new_releases', 'featured', 'all'] as const;
 export type ShowSection = (typeof SHOW_SECTIONS)[number];

@@ -1,6 +1,7 @@
 import type { CategoryId, CreatorRecord, RatingId, ShowRecord } from '../catalog/model.ts';
 import { CATEGORIES, RATINGS } from '../catalog/reference.ts';
-import { countCreatorsByCategory, getCreator, getCreators } from '../creators/creator-repository.ts';
+import { countCreatorsByCategory } from '../creators/creator-listings.ts';
+import { getCreator, getCreators } from '../creators/creator-repository.ts';
 import { getRelationship, grantsAccess } from '../creators/relationship-repository.ts';
 import { NotFoundError } from '../http/errors.ts';
 import { pageSlice, pagination } from '../pagination.ts';
@@ -8,15 +9,14 @@ import { ANONYMOUS, type Viewer, viewerFor } from './entitlement.ts';
 import type { ShowSection } from './schemas.ts';
 import {
   countShowsByCategory,
-  getShowWithEpisodes,
   listMostViewedEpisodes,
   listShows,
-  listShowsByCreator,
   listTopShowsByCategory,
   type ShowFilter,
-  type ShowSort,
-  searchShows,
-} from './show-repository.ts';
+} from './show-listings.ts';
+import type { ShowSort } from './show-ranking.ts';
+import { getShowWithEpisodes, listShowsByCreator } from './show-repository.ts';
+import { searchShows } from './show-search.ts';
 import {
   creatorSeriesItem,
   featuredShowItem,

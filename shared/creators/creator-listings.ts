@@ -1,0 +1,46 @@
+import type { CategoryId, CreatorRecord, TierId } from '../catalog/model.ts';
+import { CATEGORY_IDS } from '../catalog/model.ts';
+import { readRankedPage, readRankedTotals } from '../catalog/ranked-list.ts';
+import { getCreators } from './creator-repository.ts';
+import { CREATOR_LISTS, type CreatorSort, creatorListName } from './creator-ranking.ts';
+
+/**
+ * Creator listings: pages of the ranked lists (shared/creators/creator-ranking.ts), then the
+ * page's creators from the repository.
+ */
+export interface CreatorPage {
+  creators: CreatorRecord[];
+  total: number;
+}
+
+const pageOf = async (list: string, page: number, limit: number): Promise<CreatorPage> => {
+  const { ids, total } = await readRankedPage(list, page, limit);
+  return { creators: await getCreators(ids), total };
+};
+
+/** A page of creators filtered by category and tier, in the given sort order. */
+export const listCreators = (q: {
+  category: CategoryId | 'all';
+  tier: TierId | 'all';
+  sort: CreatorSort;
+  page: number;
+  limit: number;
+}): Promise<CreatorPage> => pageOf(creatorListName(q.category, q.tier, q.sort), q.page, q.limit);
+
+/** A page of featured creators, most popular first. */
+export const listFeaturedCreators = (page: number, limit: number): Promise<CreatorPage> =>
+  pageOf(CREATOR_LISTS.featured, page, limit);
+
+/** A page of live creators, most watched first. */
+export const listLiveCreators = (page: number, limit: number): Promise<CreatorPage> =>
+  pageOf(CREATOR_LISTS.live, page, limit);
+
+/** A page of channels' creators in channel-number order. */
+export const listChannels = (page: number, limit: number): Promise<CreatorPage> =>
+  pageOf(CREATOR_LISTS.channels, page, limit);
+
+/** Number of creators per category (one BatchGetItem over the lists' totals). */
+export const countCreatorsByCategory = async (): Promise<Map<CategoryId, number>> => {
+  const totals = await readRankedTotals(CATEGORY_IDS.map((c) => creatorListName(c, 'all', 'most_popular')));
+  return new Map(CATEGORY_IDS.map((c, i) => [c, totals[i] ?? 0]));
+};
