@@ -1,4 +1,9 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { db } from './client.ts';
+
+/** One operation of a TransactWriteItems call. */
+export type TransactOperation = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /**
  * The cancellation reason codes of a cancelled TransactWriteItems, one per operation in the
@@ -13,3 +18,17 @@ export const cancellationCodes = (error: unknown): Array<string | undefined> | u
 /** Was a transaction cancelled because a condition of any of its operations failed? */
 export const isConditionFailure = (error: unknown): boolean =>
   cancellationCodes(error)?.includes('ConditionalCheckFailed') ?? false;
+
+/**
+ * One TransactWriteItems call: true when it was written, false (nothing written) when a condition
+ * of any operation failed. Any other error, a conflict included, is thrown.
+ */
+export const transactWriteIf = async (operations: TransactOperation[]): Promise<boolean> => {
+  try {
+    await db.send(new TransactWriteCommand({ TransactItems: operations }));
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+};

@@ -1,14 +1,9 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import {
-  PutCommand,
-  TransactWriteCommand,
-  type TransactWriteCommandInput,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../db/client.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
-import { cancellationCodes } from '../db/transaction.ts';
+import { cancellationCodes, type TransactOperation } from '../db/transaction.ts';
 
 /**
  * The pending email-verification code of an account: one item, PK `ACCOUNT#<id>`, SK
@@ -26,9 +21,6 @@ export interface VerificationCode {
   /** Epoch seconds. */
   expires_at_epoch: number;
 }
-
-/** One operation of a TransactWriteItems call. */
-export type TransactOperation = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 const codeKey = (accountId: string) => ({ PK: `ACCOUNT#${accountId}`, SK: 'EMAIL_VERIFICATION' });
 

@@ -3,7 +3,7 @@ import type { DeviceType, Quality } from '../catalog/model.ts';
 import { db } from '../db/client.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
-import { cancellationCodes, isConditionFailure } from '../db/transaction.ts';
+import { cancellationCodes, type TransactOperation, transactWriteIf } from '../db/transaction.ts';
 
 /**
  * Watch sessions and the per-account concurrency guard (see docs/live.md):
@@ -142,7 +142,7 @@ const writeLiveSession = async (
   now: Date,
   claim?: number,
 ): Promise<boolean> => {
-  const items: unknown[] = [sessionUpdate(session, set, now, claim)];
+  const items: TransactOperation[] = [sessionUpdate(session, set, now, claim)];
   if (set.expires_at) {
     items.push({
       Update: {
@@ -154,13 +154,7 @@ const writeLiveSession = async (
       },
     });
   }
-  try {
-    await db.send(new TransactWriteCommand({ TransactItems: items as never }));
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+  return transactWriteIf(items);
 };
 
 /** Extends or changes a live session (and its slot's expiry). False when it ended or expired meanwhile. */

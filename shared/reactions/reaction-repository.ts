@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../db/client.ts';
 import { tableName } from '../db/table.ts';
-import { isConditionFailure } from '../db/transaction.ts';
+import { transactWriteIf } from '../db/transaction.ts';
 
 /**
  * Reactions: key design (see docs/data-model.md, Reactions).
@@ -35,34 +35,24 @@ const counterKey = (targetType: string, targetId: string, shard: number, emoji: 
 /** Adds a reaction; false when the account already had it (nothing changes then). */
 export const addReaction = async (r: ReactionKey, at: Date): Promise<boolean> => {
   const shard = randomInt(COUNTER_SHARDS);
-  try {
-    await db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: tableName(),
-              Item: { ...recordKey(r), entity: 'reaction', ...r, shard, created_at: at.toISOString() },
-              ConditionExpression: 'attribute_not_exists(PK)',
-            },
-          },
-          {
-            Update: {
-              TableName: tableName(),
-              Key: counterKey(r.targetType, r.targetId, shard, r.emoji),
-              UpdateExpression: 'ADD #count :one',
-              ExpressionAttributeNames: { '#count': 'count' },
-              ExpressionAttributeValues: { ':one': 1 },
-            },
-          },
-        ],
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+  return transactWriteIf([
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...recordKey(r), entity: 'reaction', ...r, shard, created_at: at.toISOString() },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+    {
+      Update: {
+        TableName: tableName(),
+        Key: counterKey(r.targetType, r.targetId, shard, r.emoji),
+        UpdateExpression: 'ADD #count :one',
+        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeValues: { ':one': 1 },
+      },
+    },
+  ]);
 };
 
 /** Removes the account's own reaction; false when it had none (nothing changes then). */
@@ -72,36 +62,26 @@ export const removeReaction = async (r: ReactionKey): Promise<boolean> => {
   );
   const item = existing.Item;
   if (!item) return false;
-  try {
-    await db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Delete: {
-              TableName: tableName(),
-              Key: recordKey(r),
-              ConditionExpression: 'attribute_exists(PK) AND #shard = :shard',
-              ExpressionAttributeNames: { '#shard': 'shard' },
-              ExpressionAttributeValues: { ':shard': item.shard },
-            },
-          },
-          {
-            Update: {
-              TableName: tableName(),
-              Key: counterKey(r.targetType, r.targetId, Number(item.shard), r.emoji),
-              UpdateExpression: 'ADD #count :minus',
-              ExpressionAttributeNames: { '#count': 'count' },
-              ExpressionAttributeValues: { ':minus': -1 },
-            },
-          },
-        ],
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+  return transactWriteIf([
+    {
+      Delete: {
+        TableName: tableName(),
+        Key: recordKey(r),
+        ConditionExpression: 'attribute_exists(PK) AND #shard = :shard',
+        ExpressionAttributeNames: { '#shard': 'shard' },
+        ExpressionAttributeValues: { ':shard': item.shard },
+      },
+    },
+    {
+      Update: {
+        TableName: tableName(),
+        Key: counterKey(r.targetType, r.targetId, Number(item.shard), r.emoji),
+        UpdateExpression: 'ADD #count :minus',
+        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeValues: { ':minus': -1 },
+      },
+    },
+  ]);
 };
 
 /** Per-emoji totals for a target, summed over the counter shards (zero counts left out). */
