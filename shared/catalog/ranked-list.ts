@@ -1,4 +1,4 @@
-import { batchGet } from '../db/batch.ts';
+import { batchGet, primaryKeyOf as keyOf } from '../db/batch.ts';
 
 /**
  * Ranked lists: a materialised view that makes page N of a sorted, filtered catalogue listing
@@ -14,7 +14,6 @@ import { batchGet } from '../db/batch.ts';
 export const CHUNK = 100;
 
 const key = (list: string, chunk: number) => ({ PK: `RANK#${list}`, SK: `C#${chunk}` });
-const keyOf = (item: Record<string, unknown>) => `${item.PK}|${item.SK}`;
 
 /** Items that store `ids` (already in rank order) as list `list`. An empty list is one empty chunk. */
 export const rankedListItems = (list: string, ids: readonly string[]): Record<string, unknown>[] =>

@@ -63,4 +63,4 @@ export const requireCreator = async (idOrSlug: string): Promise<CreatorRecord> =
 
 /** Creators by id, in the order given (unknown ids are left out). One BatchGetItem per 100. */
 export const getCreators = async (ids: readonly string[]): Promise<CreatorRecord[]> =>
-  (await batchGet(ids.map(key), (item) => String(item.PK))).map((item) => recordOf<CreatorRecord>(item));
+  (await batchGet(ids.map(key))).map((item) => recordOf<CreatorRecord>(item));

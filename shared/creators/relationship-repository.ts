@@ -57,10 +57,7 @@ export const getRelationship = async (
   creatorId: string,
 ): Promise<Relationship> => {
   if (!accountId) return { is_following: false, subscription: null };
-  const items = await batchGet(
-    [followKey(accountId, creatorId), subscriptionKey(accountId, creatorId)],
-    (item) => `${item.PK}|${item.SK}`,
-  );
+  const items = await batchGet([followKey(accountId, creatorId), subscriptionKey(accountId, creatorId)]);
   const sub = items.find((item) => String(item.SK).startsWith('SUB#'));
   return {
     is_following: items.some((item) => String(item.SK).startsWith('FOLLOW#')),

@@ -1,6 +1,6 @@
 import { BatchGetCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from './client.ts';
-import { tableName } from './table.ts';
+import { TABLE, tableName } from './table.ts';
 
 type Item = Record<string, unknown>;
 type Key = Record<string, unknown>;
@@ -13,11 +13,17 @@ const chunk = <T>(items: readonly T[], size: number): T[][] => {
 
 const backoff = (attempt: number) => new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** attempt)));
 
+/** An item's (or a key's) primary key as one string, to match items with the keys asked for. */
+export const primaryKeyOf = (item: Item): string => `${item[TABLE.partitionKey]}|${item[TABLE.sortKey]}`;
+
 /**
  * BatchGetItem for any number of keys (chunks of 100, unprocessed keys retried, bounded).
  * Returns items in the order of `keys`; missing items are left out.
  */
-export const batchGet = async (keys: readonly Key[], keyOf: (item: Item) => string): Promise<Item[]> => {
+export const batchGet = async (
+  keys: readonly Key[],
+  keyOf: (item: Item) => string = primaryKeyOf,
+): Promise<Item[]> => {
   if (keys.length === 0) return [];
   const table = tableName();
   const found = new Map<string, Item>();

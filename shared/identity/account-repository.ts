@@ -207,7 +207,7 @@ export const isEmailTaken = async (email: string): Promise<boolean> =>
 
 /** Which of `handles` are taken (one BatchGetItem of their markers). */
 export const takenHandles = async (handles: readonly string[]): Promise<Set<string>> => {
-  const items = await batchGet(handles.map(handleKey), (item) => String(item.PK));
+  const items = await batchGet(handles.map(handleKey));
   return new Set(items.map((item) => String(item.PK).slice('HANDLE#'.length)));
 };
 

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DEVICE_TYPES, type DeviceType } from '../catalog/model.ts';
 import { perContainer } from '../aws/local-hook.ts';
-import { batchGet } from '../db/batch.ts';
+import { batchGet, primaryKeyOf as keyOf } from '../db/batch.ts';
 import { db } from '../db/client.ts';
 import { tableName } from '../db/table.ts';
 
@@ -67,7 +67,6 @@ const CACHE_MS = 5_000;
 const audiencesOf = perContainer(() => new Map<string, Audience>());
 
 const peakKey = (channelId: string, sk: string) => ({ PK: `VIEWERS#${channelId}#PEAK`, SK: sk });
-const keyOf = (item: Record<string, unknown>) => `${item.PK}|${item.SK}`;
 
 /** One BatchGetItem: the shards of the current bucket and the two before it, and both peaks. */
 const readAudience = async (channelId: string, now: Date, known?: Audience): Promise<Audience> => {

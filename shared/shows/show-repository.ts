@@ -124,7 +124,7 @@ export const listShowsByCreator = async (creatorId: string): Promise<ShowWithEpi
 
 /** Show profiles by id, in the order given (unknown ids left out). One BatchGetItem per 100. */
 export const getShows = async (ids: readonly string[]): Promise<ShowRecord[]> =>
-  (await batchGet(ids.map(showKey), (item) => String(item.PK))).map((item) => recordOf<ShowRecord>(item));
+  (await batchGet(ids.map(showKey))).map((item) => recordOf<ShowRecord>(item));
 
 /** One episode by its id (one Query on GSI3). */
 export const getEpisode = async (id: string): Promise<EpisodeRecord | undefined> => {
@@ -149,7 +149,7 @@ export const getFirstEpisodes = async (showIds: readonly string[]): Promise<Map<
 /** Episodes by their position in their show, in the order given (unknown ones left out). One BatchGetItem per 100. */
 export const getEpisodesAt = async (positions: readonly EpisodePosition[]): Promise<EpisodeRecord[]> => {
   const keys = positions.map((p) => episodeKey(p.showId, p.season, p.episode));
-  const items = await batchGet(keys, (item) => `${item.PK}|${item.SK}`);
+  const items = await batchGet(keys);
   return items.map((item) => recordOf<EpisodeRecord>(item));
 };
 
