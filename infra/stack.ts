@@ -1,4 +1,4 @@
-import { CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -26,6 +26,7 @@ const corsPreflight: apigw.CorsPreflightOptions = {
   allowMethods: CORS.allowMethods.map((method) => apigw.CorsHttpMethod[method]),
   allowHeaders: [...CORS.allowHeaders],
   exposeHeaders: [...CORS.exposeHeaders],
+  maxAge: Duration.seconds(CORS.preflightMaxAgeSeconds),
 };
 
 export interface ApiStackProps extends StackProps {

@@ -9,10 +9,7 @@ export const CORS = {
   allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
   allowHeaders: ['authorization', 'content-type'],
   exposeHeaders: ['x-request-id', 'retry-after', 'ratelimit', 'ratelimit-policy'],
-  /**
-   * How long a browser may cache a preflight answer. Only the local gateway sends it: the stack
-   * sets no `maxAge`, so API Gateway sends no `access-control-max-age` (unchanged so far).
-   */
+  /** How long a browser may cache a preflight answer: API Gateway (maxAge) and the local gateway alike. */
   preflightMaxAgeSeconds: 600,
 } as const;
 

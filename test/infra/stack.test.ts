@@ -204,6 +204,8 @@ describe('the stack built from the real route table', () => {
         AllowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
         AllowHeaders: ['authorization', 'content-type'],
         ExposeHeaders: ['x-request-id', 'retry-after', 'ratelimit', 'ratelimit-policy'],
+        // The same preflight cache time the local gateway answers with.
+        MaxAge: 600,
       }),
     });
   });
