@@ -1,31 +1,62 @@
 /**
- * THE route table: the single source for the CDK stack (one Lambda per row), the local server,
- * the OpenAPI document and the contract tests. Each domain keeps its rows beside its handlers;
- * adding an endpoint is one row there plus one handler file.
+ * THE route table: every endpoint's contract (shared/http/contract.ts), the single source for the
+ * CDK stack (one Lambda per contract), the local server, the OpenAPI document, the README table
+ * and the contract tests. Each domain keeps its contracts beside its handlers
+ * (`functions/<domain>/contracts.ts`); adding an endpoint is one contract there plus one handler
+ * file, `endpoint(contract, fn)`.
  */
-import { type RouteRow, routeKey } from '../shared/http/route.ts';
-import { analyticsRoutes } from './analytics/routes.ts';
-import { creatorRoutes } from './creators/routes.ts';
-import { epgRoutes } from './epg/routes.ts';
-import { homeRoutes } from './home/routes.ts';
-import { identityRoutes } from './identity/routes.ts';
-import { liveRoutes } from './live/routes.ts';
-import { platformRoutes } from './platform/routes.ts';
-import { reactionRoutes } from './reactions/routes.ts';
-import { reportRoutes } from './reports/routes.ts';
-import { showRoutes } from './shows/routes.ts';
+import type { Contract } from '../shared/http/contract.ts';
+import { routeKey } from '../shared/http/route.ts';
+import { analyticsContracts } from './analytics/contracts.ts';
+import { creatorContracts } from './creators/contracts.ts';
+import { epgContracts } from './epg/contracts.ts';
+import { homeContracts } from './home/contracts.ts';
+import { identityContracts } from './identity/contracts.ts';
+import { liveContracts } from './live/contracts.ts';
+import { platformContracts } from './platform/contracts.ts';
+import { reactionContracts } from './reactions/contracts.ts';
+import { reportContracts } from './reports/contracts.ts';
+import { showContracts } from './shows/contracts.ts';
 
-export const routes: readonly RouteRow[] = [
-  ...homeRoutes,
-  ...creatorRoutes,
-  ...showRoutes,
-  ...liveRoutes,
-  ...epgRoutes,
-  ...identityRoutes,
-  ...reactionRoutes,
-  ...reportRoutes,
-  ...analyticsRoutes,
-  ...platformRoutes,
+export const routes: readonly Contract[] = [
+  ...homeContracts,
+  ...creatorContracts,
+  ...showContracts,
+  ...liveContracts,
+  ...epgContracts,
+  ...identityContracts,
+  ...reactionContracts,
+  ...reportContracts,
+  ...analyticsContracts,
+  ...platformContracts,
 ];
 
-export const routesByKey: ReadonlyMap<string, RouteRow> = new Map(routes.map((row) => [routeKey(row), row]));
+export const routesByKey: ReadonlyMap<string, Contract> = new Map(routes.map((row) => [routeKey(row), row]));
+
+/** What the API document says about the API as a whole. */
+export const apiDescription = [
+  'The back end of a creator-centred video streaming platform: home, creators, shows, live channels',
+  'and watch sessions, the programme guide, onboarding and sign-in, reactions, reports and',
+  'playback analytics. Every operation is generated from its contract in `functions/<domain>/contracts.ts`.',
+  '',
+  'Envelopes (spec 2.1): success is `{status: "success", data, meta_data?}`, errors are',
+  '`{status: "error", code, message}` (422: `errors: [{field, message}]`; 429: `reason`). The',
+  'reactions operations use `{success, data}` and `{success: false, error, requestId}`. Every',
+  'answer carries `x-request-id`. Times are ISO 8601 in UTC unless a `timezone` (an IANA name such',
+  'as `Europe/Paris`) is given.',
+].join('\n');
+
+/** One description per tag, shown as the sections of the reference. */
+export const tagDescriptions: Readonly<Record<string, string>> = {
+  Home: 'The home screen: hero slides, the personalised rows and the live-now strip.',
+  Creators: 'Creator directory: browse, filter and sort, search, featured and live creators, detail pages.',
+  Shows: 'The on-demand catalogue: shows, episodes, categories, ratings, new releases and most viewed.',
+  Live: "A creator's live channel: status, playback, viewers, watch sessions with heartbeats, follows and subscriptions.",
+  EPG: 'The electronic programme guide: what is on now and next, schedules per channel and for the guide grid.',
+  Onboarding: 'Creating a creator account, checking e-mail and handle, and the onboarding steps.',
+  Auth: 'Signing in (password or Google), refreshing and ending sessions, verifying e-mail.',
+  Reactions: 'Emoji reactions on shows and episodes, with per-emoji counts.',
+  Reports: 'Reporting content or creators for moderation.',
+  Analytics: 'Player analytics ingestion (sessions, heartbeats, events, errors) and continue watching.',
+  Platform: 'The API reference itself and the public keys that verify access tokens.',
+};

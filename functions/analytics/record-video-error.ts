@@ -1,8 +1,8 @@
 import { ingest } from '../../shared/analytics/ingest.ts';
-import { videoErrorBody } from '../../shared/analytics/schemas.ts';
-import { httpHandler } from '../../shared/http/handler.ts';
+import { endpoint } from '../../shared/http/handler.ts';
 import { ok } from '../../shared/http/reply.ts';
+import * as contracts from './contracts.ts';
 
-export const handler = httpHandler({ body: videoErrorBody }, async ({ body, principal, now }) =>
+export const handler = endpoint(contracts.recordVideoError, async ({ body, principal, now }) =>
   ok(await ingest('video', [{ ...body, type: 'error' }], { accountId: principal?.accountId, now })),
 );

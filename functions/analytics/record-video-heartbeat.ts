@@ -1,8 +1,8 @@
 import { ingestPlayhead } from '../../shared/analytics/continue-watching.ts';
-import { videoHeartbeatBody } from '../../shared/analytics/schemas.ts';
-import { httpHandler } from '../../shared/http/handler.ts';
+import { endpoint } from '../../shared/http/handler.ts';
 import { ok } from '../../shared/http/reply.ts';
+import * as contracts from './contracts.ts';
 
-export const handler = httpHandler({ body: videoHeartbeatBody }, async ({ body, principal, now }) =>
+export const handler = endpoint(contracts.recordVideoHeartbeat, async ({ body, principal, now }) =>
   ok(await ingestPlayhead({ ...body, type: 'heartbeat' }, { accountId: principal?.accountId, now })),
 );

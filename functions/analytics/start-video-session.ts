@@ -1,8 +1,8 @@
 import { startSession } from '../../shared/analytics/ingest.ts';
-import { videoStartBody } from '../../shared/analytics/schemas.ts';
-import { httpHandler } from '../../shared/http/handler.ts';
+import { endpoint } from '../../shared/http/handler.ts';
 import { created } from '../../shared/http/reply.ts';
+import * as contracts from './contracts.ts';
 
-export const handler = httpHandler({ body: videoStartBody }, async ({ body, principal, now }) =>
+export const handler = endpoint(contracts.startVideoSession, async ({ body, principal, now }) =>
   created(await startSession('video', body, { accountId: principal?.accountId, now })),
 );

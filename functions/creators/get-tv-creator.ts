@@ -1,8 +1,8 @@
 import { tvCreatorDetail } from '../../shared/creators/creator-detail.ts';
-import { creatorPath } from '../../shared/creators/schemas.ts';
-import { httpHandler } from '../../shared/http/handler.ts';
+import { endpoint } from '../../shared/http/handler.ts';
 import { ok } from '../../shared/http/reply.ts';
+import * as contracts from './contracts.ts';
 
-export const handler = httpHandler({ path: creatorPath }, async ({ path, principal, now }) =>
+export const handler = endpoint(contracts.getTvCreator, async ({ path, principal, now }) =>
   ok(await tvCreatorDetail(path.id, principal?.accountId, now)),
 );

@@ -1,5 +1,6 @@
 import { creatorCategories } from '../../shared/creators/creators.ts';
-import { httpHandler } from '../../shared/http/handler.ts';
+import { endpoint } from '../../shared/http/handler.ts';
 import { ok } from '../../shared/http/reply.ts';
+import * as contracts from './contracts.ts';
 
-export const handler = httpHandler({}, async () => ok(await creatorCategories()));
+export const handler = endpoint(contracts.listCategories, async () => ok(await creatorCategories()));

@@ -1,8 +1,8 @@
-import { httpHandler } from '../../shared/http/handler.ts';
+import { endpoint } from '../../shared/http/handler.ts';
 import { paged } from '../../shared/http/reply.ts';
-import { seriesQuery, showPath } from '../../shared/shows/schemas.ts';
 import { creatorSeries } from '../../shared/shows/shows.ts';
+import * as contracts from './contracts.ts';
 
-export const handler = httpHandler({ path: showPath, query: seriesQuery }, async ({ path, query }) =>
+export const handler = endpoint(contracts.listCreatorSeries, async ({ path, query }) =>
   paged(await creatorSeries(path.id, query.page, query.limit)),
 );

@@ -1,8 +1,8 @@
 import { browseCreators } from '../../shared/creators/creators.ts';
-import { listCreatorsQuery } from '../../shared/creators/schemas.ts';
-import { httpHandler } from '../../shared/http/handler.ts';
+import { endpoint } from '../../shared/http/handler.ts';
 import { paged } from '../../shared/http/reply.ts';
+import * as contracts from './contracts.ts';
 
-export const handler = httpHandler({ query: listCreatorsQuery }, async ({ query }) =>
+export const handler = endpoint(contracts.listCreators, async ({ query }) =>
   paged(await browseCreators(query)),
 );

@@ -1,8 +1,8 @@
 import { liveCreators } from '../../shared/creators/creators.ts';
-import { pagedQuery10 } from '../../shared/creators/schemas.ts';
-import { httpHandler } from '../../shared/http/handler.ts';
+import { endpoint } from '../../shared/http/handler.ts';
 import { paged } from '../../shared/http/reply.ts';
+import * as contracts from './contracts.ts';
 
-export const handler = httpHandler({ query: pagedQuery10 }, async ({ query }) =>
+export const handler = endpoint(contracts.listLiveCreators, async ({ query }) =>
   paged(await liveCreators(query.page, query.limit)),
 );

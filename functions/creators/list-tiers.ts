@@ -1,5 +1,6 @@
 import { creatorTiers } from '../../shared/creators/creators.ts';
-import { httpHandler } from '../../shared/http/handler.ts';
+import { endpoint } from '../../shared/http/handler.ts';
 import { ok } from '../../shared/http/reply.ts';
+import * as contracts from './contracts.ts';
 
-export const handler = httpHandler({}, () => ok(creatorTiers()));
+export const handler = endpoint(contracts.listTiers, () => ok(creatorTiers()));

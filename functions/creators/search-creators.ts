@@ -1,8 +1,8 @@
 import { findCreators } from '../../shared/creators/creators.ts';
-import { searchCreatorsQuery } from '../../shared/creators/schemas.ts';
-import { httpHandler } from '../../shared/http/handler.ts';
+import { endpoint } from '../../shared/http/handler.ts';
 import { paged } from '../../shared/http/reply.ts';
+import * as contracts from './contracts.ts';
 
-export const handler = httpHandler({ query: searchCreatorsQuery }, async ({ query }) =>
+export const handler = endpoint(contracts.searchCreators, async ({ query }) =>
   paged(await findCreators(query)),
 );

@@ -1,9 +1,8 @@
-import { channelPath, scheduleQuery } from '../../shared/epg/schemas.ts';
 import { channelEpg } from '../../shared/epg/schedule.ts';
-import { httpHandler } from '../../shared/http/handler.ts';
+import { endpoint } from '../../shared/http/handler.ts';
 import { ok } from '../../shared/http/reply.ts';
+import * as contracts from './contracts.ts';
 
-export const handler = httpHandler(
-  { path: channelPath, query: scheduleQuery },
-  async ({ path, query, now }) => ok(await channelEpg(path.id, query, now)),
+export const handler = endpoint(contracts.getChannelEpg, async ({ path, query, now }) =>
+  ok(await channelEpg(path.id, query, now)),
 );

@@ -1,8 +1,8 @@
-import { guideQuery } from '../../shared/epg/schemas.ts';
 import { guideSchedule } from '../../shared/epg/schedule.ts';
-import { httpHandler } from '../../shared/http/handler.ts';
+import { endpoint } from '../../shared/http/handler.ts';
 import { paged } from '../../shared/http/reply.ts';
+import * as contracts from './contracts.ts';
 
-export const handler = httpHandler({ query: guideQuery }, async ({ query, now }) =>
+export const handler = endpoint(contracts.getGuideSchedule, async ({ query, now }) =>
   paged(await guideSchedule(query, now)),
 );

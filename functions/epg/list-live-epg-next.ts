@@ -1,10 +1,8 @@
-import { channelPath, upcomingQuery } from '../../shared/epg/schemas.ts';
 import { upcomingSchedule } from '../../shared/epg/schedule.ts';
-import { httpHandler } from '../../shared/http/handler.ts';
+import { endpoint } from '../../shared/http/handler.ts';
 import { ok } from '../../shared/http/reply.ts';
+import * as contracts from './contracts.ts';
 
-export const handler = httpHandler(
-  { path: channelPath, query: upcomingQuery(3) },
-  async ({ path, query, now }) =>
-    ok(await upcomingSchedule(path.id, query.timezone, query.limit, now, 'live')),
+export const handler = endpoint(contracts.listLiveEpgNext, async ({ path, query, now }) =>
+  ok(await upcomingSchedule(path.id, query.timezone, query.limit, now, 'live')),
 );

@@ -1,8 +1,8 @@
-import { httpHandler } from '../../shared/http/handler.ts';
-import { ok } from '../../shared/http/reply.ts';
 import { addHandle } from '../../shared/identity/onboarding.ts';
-import { claimHandleBody } from '../../shared/identity/schemas.ts';
+import { endpoint } from '../../shared/http/handler.ts';
+import { ok } from '../../shared/http/reply.ts';
+import * as contracts from './contracts.ts';
 
-export const handler = httpHandler({ body: claimHandleBody }, async ({ body, caller }) =>
+export const handler = endpoint(contracts.addHandle, async ({ body, caller }) =>
   ok(await addHandle(caller().accountId, body.handle)),
 );

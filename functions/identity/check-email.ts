@@ -1,8 +1,6 @@
-import { httpHandler } from '../../shared/http/handler.ts';
-import { ok } from '../../shared/http/reply.ts';
 import { checkEmail } from '../../shared/identity/onboarding.ts';
-import { checkEmailQuery } from '../../shared/identity/schemas.ts';
+import { endpoint } from '../../shared/http/handler.ts';
+import { ok } from '../../shared/http/reply.ts';
+import * as contracts from './contracts.ts';
 
-export const handler = httpHandler({ query: checkEmailQuery }, async ({ query }) =>
-  ok(await checkEmail(query.email)),
-);
+export const handler = endpoint(contracts.checkEmail, async ({ query }) => ok(await checkEmail(query.email)));

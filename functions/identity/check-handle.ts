@@ -1,8 +1,8 @@
-import { httpHandler } from '../../shared/http/handler.ts';
-import { ok } from '../../shared/http/reply.ts';
 import { checkHandle } from '../../shared/identity/onboarding.ts';
-import { checkHandleQuery } from '../../shared/identity/schemas.ts';
+import { endpoint } from '../../shared/http/handler.ts';
+import { ok } from '../../shared/http/reply.ts';
+import * as contracts from './contracts.ts';
 
-export const handler = httpHandler({ query: checkHandleQuery }, async ({ query }) =>
+export const handler = endpoint(contracts.checkHandle, async ({ query }) =>
   ok(await checkHandle(query.handle)),
 );

@@ -1,8 +1,8 @@
-import { httpHandler } from '../../shared/http/handler.ts';
-import { ok } from '../../shared/http/reply.ts';
 import { chooseCategory } from '../../shared/identity/onboarding.ts';
-import { categoryBody } from '../../shared/identity/schemas.ts';
+import { endpoint } from '../../shared/http/handler.ts';
+import { ok } from '../../shared/http/reply.ts';
+import * as contracts from './contracts.ts';
 
-export const handler = httpHandler({ body: categoryBody }, async ({ body, caller }) =>
+export const handler = endpoint(contracts.chooseCategory, async ({ body, caller }) =>
   ok(await chooseCategory(caller().accountId, body.category_id)),
 );

@@ -1,8 +1,8 @@
-import { httpHandler } from '../../shared/http/handler.ts';
-import { ok } from '../../shared/http/reply.ts';
 import { connectSocial } from '../../shared/identity/onboarding.ts';
-import { socialConnectBody } from '../../shared/identity/schemas.ts';
+import { endpoint } from '../../shared/http/handler.ts';
+import { ok } from '../../shared/http/reply.ts';
+import * as contracts from './contracts.ts';
 
-export const handler = httpHandler({ body: socialConnectBody }, async ({ body, caller, now }) =>
+export const handler = endpoint(contracts.connectSocial, async ({ body, caller, now }) =>
   ok(await connectSocial(caller().accountId, body, now)),
 );

@@ -1,9 +1,9 @@
-import { httpHandler } from '../../shared/http/handler.ts';
-import { ok } from '../../shared/http/reply.ts';
 import { logIn } from '../../shared/identity/onboarding.ts';
+import { endpoint } from '../../shared/http/handler.ts';
+import { ok } from '../../shared/http/reply.ts';
 import { noStore } from '../../shared/identity/no-store.ts';
-import { loginBody } from '../../shared/identity/schemas.ts';
+import * as contracts from './contracts.ts';
 
-export const handler = httpHandler({ body: loginBody }, async ({ body, now }) =>
+export const handler = endpoint(contracts.logIn, async ({ body, now }) =>
   ok(await logIn(body, now), noStore),
 );

@@ -1,9 +1,9 @@
-import { httpHandler } from '../../shared/http/handler.ts';
+import { endpoint } from '../../shared/http/handler.ts';
 import { noContent } from '../../shared/http/reply.ts';
 import { revokeSession } from '../../shared/identity/refresh-tokens.ts';
-import { refreshBody } from '../../shared/identity/schemas.ts';
+import * as contracts from './contracts.ts';
 
-export const handler = httpHandler({ body: refreshBody }, async ({ body, caller }) => {
+export const handler = endpoint(contracts.logOut, async ({ body, caller }) => {
   await revokeSession(body.refresh_token, caller().accountId);
   return noContent();
 });

@@ -1,10 +1,10 @@
-import { httpHandler } from '../../shared/http/handler.ts';
+import { endpoint } from '../../shared/http/handler.ts';
 import { created, ok } from '../../shared/http/reply.ts';
 import { googleSignIn } from '../../shared/identity/onboarding.ts';
 import { noStore } from '../../shared/identity/no-store.ts';
-import { googleSignInBody } from '../../shared/identity/schemas.ts';
+import * as contracts from './contracts.ts';
 
-export const handler = httpHandler({ body: googleSignInBody }, async ({ body, now }) => {
+export const handler = endpoint(contracts.signInWithGoogle, async ({ body, now }) => {
   const result = await googleSignIn(body, now);
   return result.created ? created(result.body, noStore) : ok(result.body, noStore);
 });

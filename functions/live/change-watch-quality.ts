@@ -1,9 +1,8 @@
-import { httpHandler } from '../../shared/http/handler.ts';
+import { endpoint } from '../../shared/http/handler.ts';
 import { ok } from '../../shared/http/reply.ts';
 import { changeQuality } from '../../shared/live/live.ts';
-import { changeWatchBody, creatorPath } from '../../shared/live/schemas.ts';
+import * as contracts from './contracts.ts';
 
-export const handler = httpHandler(
-  { path: creatorPath, body: changeWatchBody },
-  async ({ path, body, caller, now }) => ok(await changeQuality(path.id, caller().accountId, body, now)),
+export const handler = endpoint(contracts.changeWatchQuality, async ({ path, body, caller, now }) =>
+  ok(await changeQuality(path.id, caller().accountId, body, now)),
 );

@@ -1,12 +1,9 @@
-import { httpHandler } from '../../shared/http/handler.ts';
+import { endpoint } from '../../shared/http/handler.ts';
 import { ok } from '../../shared/http/reply.ts';
 import { stopWatching } from '../../shared/live/live.ts';
-import { creatorPath, sessionQuery } from '../../shared/live/schemas.ts';
+import * as contracts from './contracts.ts';
 
-export const handler = httpHandler(
-  { path: creatorPath, query: sessionQuery },
-  async ({ path, query, caller, now }) => {
-    const { message, data } = await stopWatching(path.id, caller().accountId, query.session_id, now);
-    return ok(data, { message });
-  },
-);
+export const handler = endpoint(contracts.endWatchSession, async ({ path, query, caller, now }) => {
+  const { message, data } = await stopWatching(path.id, caller().accountId, query.session_id, now);
+  return ok(data, { message });
+});

@@ -1,8 +1,8 @@
-import { httpHandler } from '../../shared/http/handler.ts';
+import { endpoint } from '../../shared/http/handler.ts';
 import { ok } from '../../shared/http/reply.ts';
 import { liveChannel } from '../../shared/live/live.ts';
-import { creatorPath } from '../../shared/live/schemas.ts';
+import * as contracts from './contracts.ts';
 
-export const handler = httpHandler({ path: creatorPath }, async ({ path, principal, now }) =>
+export const handler = endpoint(contracts.getLiveChannel, async ({ path, principal, now }) =>
   ok(await liveChannel(path.id, principal?.accountId, now)),
 );

@@ -1,8 +1,8 @@
-import { httpHandler } from '../../shared/http/handler.ts';
+import { endpoint } from '../../shared/http/handler.ts';
 import { ok } from '../../shared/http/reply.ts';
 import { liveViewers } from '../../shared/live/live.ts';
-import { creatorPath } from '../../shared/live/schemas.ts';
+import * as contracts from './contracts.ts';
 
-export const handler = httpHandler({ path: creatorPath }, async ({ path, now }) =>
+export const handler = endpoint(contracts.getLiveViewers, async ({ path, now }) =>
   ok(await liveViewers(path.id, now)),
 );

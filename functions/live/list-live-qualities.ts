@@ -1,9 +1,8 @@
-import { httpHandler } from '../../shared/http/handler.ts';
+import { endpoint } from '../../shared/http/handler.ts';
 import { ok } from '../../shared/http/reply.ts';
 import { liveQualities } from '../../shared/live/live.ts';
-import { creatorPath, sessionQuery } from '../../shared/live/schemas.ts';
+import * as contracts from './contracts.ts';
 
-export const handler = httpHandler(
-  { path: creatorPath, query: sessionQuery },
-  async ({ path, query, caller }) => ok(await liveQualities(path.id, caller().accountId, query.session_id)),
+export const handler = endpoint(contracts.listLiveQualities, async ({ path, query, caller }) =>
+  ok(await liveQualities(path.id, caller().accountId, query.session_id)),
 );

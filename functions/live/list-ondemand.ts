@@ -1,9 +1,8 @@
-import { httpHandler } from '../../shared/http/handler.ts';
+import { endpoint } from '../../shared/http/handler.ts';
 import { paged } from '../../shared/http/reply.ts';
 import { onDemand } from '../../shared/live/ondemand.ts';
-import { creatorPath, ondemandQuery } from '../../shared/live/schemas.ts';
+import * as contracts from './contracts.ts';
 
-export const handler = httpHandler(
-  { path: creatorPath, query: ondemandQuery },
-  async ({ path, query, principal, now }) => paged(await onDemand(path.id, principal?.accountId, query, now)),
+export const handler = endpoint(contracts.listOndemand, async ({ path, query, principal, now }) =>
+  paged(await onDemand(path.id, principal?.accountId, query, now)),
 );

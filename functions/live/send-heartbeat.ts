@@ -1,10 +1,8 @@
-import { httpHandler } from '../../shared/http/handler.ts';
+import { endpoint } from '../../shared/http/handler.ts';
 import { ok } from '../../shared/http/reply.ts';
 import { heartbeat } from '../../shared/live/live.ts';
-import { creatorPath, sessionQuery } from '../../shared/live/schemas.ts';
+import * as contracts from './contracts.ts';
 
-export const handler = httpHandler(
-  { path: creatorPath, query: sessionQuery },
-  async ({ path, query, caller, now }) =>
-    ok(await heartbeat(path.id, caller().accountId, query.session_id, now)),
+export const handler = endpoint(contracts.sendHeartbeat, async ({ path, query, caller, now }) =>
+  ok(await heartbeat(path.id, caller().accountId, query.session_id, now)),
 );

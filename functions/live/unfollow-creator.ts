@@ -1,8 +1,8 @@
-import { httpHandler } from '../../shared/http/handler.ts';
+import { endpoint } from '../../shared/http/handler.ts';
 import { ok } from '../../shared/http/reply.ts';
 import { unfollow } from '../../shared/live/follows.ts';
-import { creatorPath } from '../../shared/live/schemas.ts';
+import * as contracts from './contracts.ts';
 
-export const handler = httpHandler({ path: creatorPath }, async ({ path, caller }) =>
+export const handler = endpoint(contracts.unfollowCreator, async ({ path, caller }) =>
   ok(await unfollow(path.id, caller().accountId)),
 );

@@ -1,5 +1,6 @@
-import { httpHandler } from '../../shared/http/handler.ts';
+import { endpoint } from '../../shared/http/handler.ts';
 import { html } from '../../shared/http/reply.ts';
 import { apiReferencePage } from '../../shared/openapi/reference-page.ts';
+import * as contracts from './contracts.ts';
 
-export const handler = httpHandler({}, () => html(apiReferencePage()));
+export const handler = endpoint(contracts.getDocs, () => html(apiReferencePage()));

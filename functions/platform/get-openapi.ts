@@ -1,5 +1,8 @@
 import document from '../../docs/openapi.json' with { type: 'json' };
-import { httpHandler } from '../../shared/http/handler.ts';
+import { endpoint } from '../../shared/http/handler.ts';
 import { raw } from '../../shared/http/reply.ts';
+import * as contracts from './contracts.ts';
 
-export const handler = httpHandler({}, () => raw(document, { 'cache-control': 'public, max-age=300' }));
+export const handler = endpoint(contracts.getOpenapi, () =>
+  raw(document, { 'cache-control': 'public, max-age=300' }),
+);

@@ -1,6 +1,7 @@
 import { NotFoundError } from '../../shared/http/errors.ts';
-import { httpHandler } from '../../shared/http/handler.ts';
+import { endpoint } from '../../shared/http/handler.ts';
+import * as contracts from './contracts.ts';
 
-export const handler = httpHandler({}, () => {
+export const handler = endpoint(contracts.notFound, () => {
   throw new NotFoundError('No route matches this method and path');
 });

@@ -1,9 +1,9 @@
-import { httpHandler } from '../../shared/http/handler.ts';
+import { endpoint } from '../../shared/http/handler.ts';
 import { noContent } from '../../shared/http/reply.ts';
 import { unreact } from '../../shared/reactions/reactions.ts';
-import { reactionBody } from '../../shared/reactions/schemas.ts';
+import * as contracts from './contracts.ts';
 
-export const handler = httpHandler({ body: reactionBody }, async ({ body, caller }) => {
+export const handler = endpoint(contracts.removeReaction, async ({ body, caller }) => {
   await unreact(caller().accountId, body);
   return noContent();
 });

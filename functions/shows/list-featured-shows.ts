@@ -1,8 +1,8 @@
-import { httpHandler } from '../../shared/http/handler.ts';
+import { endpoint } from '../../shared/http/handler.ts';
 import { paged } from '../../shared/http/reply.ts';
-import { categoryPageQuery10 } from '../../shared/shows/schemas.ts';
 import { featuredShows } from '../../shared/shows/shows.ts';
+import * as contracts from './contracts.ts';
 
-export const handler = httpHandler({ query: categoryPageQuery10 }, async ({ query }) =>
+export const handler = endpoint(contracts.listFeaturedShows, async ({ query }) =>
   paged(await featuredShows(query)),
 );

@@ -1,5 +1,6 @@
-import { httpHandler } from '../../shared/http/handler.ts';
+import { endpoint } from '../../shared/http/handler.ts';
 import { ok } from '../../shared/http/reply.ts';
 import { showRatings } from '../../shared/shows/shows.ts';
+import * as contracts from './contracts.ts';
 
-export const handler = httpHandler({}, () => ok(showRatings()));
+export const handler = endpoint(contracts.listRatings, () => ok(showRatings()));

@@ -1,8 +1,6 @@
-import { httpHandler } from '../../shared/http/handler.ts';
+import { endpoint } from '../../shared/http/handler.ts';
 import { paged } from '../../shared/http/reply.ts';
-import { listShowsQuery } from '../../shared/shows/schemas.ts';
 import { browseShows } from '../../shared/shows/shows.ts';
+import * as contracts from './contracts.ts';
 
-export const handler = httpHandler({ query: listShowsQuery }, async ({ query }) =>
-  paged(await browseShows(query)),
-);
+export const handler = endpoint(contracts.listShows, async ({ query }) => paged(await browseShows(query)));

@@ -1,8 +1,6 @@
-import { httpHandler } from '../../shared/http/handler.ts';
+import { endpoint } from '../../shared/http/handler.ts';
 import { paged } from '../../shared/http/reply.ts';
-import { searchShowsQuery } from '../../shared/shows/schemas.ts';
 import { findShows } from '../../shared/shows/shows.ts';
+import * as contracts from './contracts.ts';
 
-export const handler = httpHandler({ query: searchShowsQuery }, async ({ query }) =>
-  paged(await findShows(query)),
-);
+export const handler = endpoint(contracts.searchShows, async ({ query }) => paged(await findShows(query)));

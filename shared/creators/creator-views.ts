@@ -1,10 +1,11 @@
 import type { CreatorRecord } from '../catalog/model.ts';
 import { formatCount } from '../format.ts';
+import type { CreatorSummary } from './schemas.ts';
 
 /**
  * Creator response shapes (spec 2.2). Pure: records in, spec objects out.
  */
-export const creatorSummary = (c: CreatorRecord) => ({
+export const creatorSummary = (c: CreatorRecord): CreatorSummary => ({
   id: c.id,
   name: c.name,
   initials: c.initials,

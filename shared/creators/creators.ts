@@ -10,15 +10,10 @@ import {
 import type { CreatorSort } from './creator-ranking.ts';
 import { searchCreators } from './creator-search.ts';
 import { creatorSummary, liveCreatorSummary, searchCreatorSummary } from './creator-views.ts';
+import type { ListCreatorsQuery } from './schemas.ts';
 
 /** `GET /creators`: a filtered, sorted page with `filters_applied`. */
-export const browseCreators = async (q: {
-  category: CategoryId | 'all';
-  tier: TierId | 'all';
-  sort: CreatorSort;
-  page: number;
-  limit: number;
-}) => {
+export const browseCreators = async (q: ListCreatorsQuery) => {
   const { creators, total } = await listCreators(q);
   return {
     data: { creators: creators.map(creatorSummary) },

@@ -73,10 +73,12 @@ export class ValidationError extends HttpError {
  * 429. `kind` tells a client which limit it hit: `rate_limit` (slow down and retry after the
  * header) or `concurrent_streams` (close another session first).
  */
+export type TooManyRequestsKind = 'rate_limit' | 'concurrent_streams';
+
 export class TooManyRequestsError extends HttpError {
   constructor(
     message: string,
-    readonly kind: 'rate_limit' | 'concurrent_streams',
+    readonly kind: TooManyRequestsKind,
     headers: Record<string, string> = {},
   ) {
     super(429, kind === 'rate_limit' ? 'RATE_LIMITED' : 'CONCURRENT_STREAM_LIMIT', message, headers);

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
 import { BadRequestError, type FieldError, ValidationError } from './errors.ts';
+import { described } from './schema-meta.ts';
 
 /**
  * Request schemas use Zod Mini (the same engine as zod, functional checks): ~20 KB instead of
@@ -47,13 +48,16 @@ export const MAX_PAGE = 10_000;
 export const wholeNumberParam = (error: string, min: number, max: number) =>
   z.coerce.number({ error }).check(z.int({ error }), z.minimum(min, { error }), z.maximum(max, { error }));
 
-const intParam = (name: string, fallback: number, max: number) =>
-  z._default(wholeNumberParam(`${name} must be a whole number between 1 and ${max}`, 1, max), fallback);
+const intParam = (name: string, fallback: number, max: number, description: string) =>
+  described(
+    z._default(wholeNumberParam(`${name} must be a whole number between 1 and ${max}`, 1, max), fallback),
+    description,
+  );
 
 /** `page` (default 1) and `limit` (given default, at most MAX_PAGE_SIZE) query parameters. */
 export const pageQuery = (defaultLimit: number) => ({
-  page: intParam('page', 1, MAX_PAGE),
-  limit: intParam('limit', defaultLimit, MAX_PAGE_SIZE),
+  page: intParam('page', 1, MAX_PAGE, 'Page to return, from 1'),
+  limit: intParam('limit', defaultLimit, MAX_PAGE_SIZE, `Items per page (default ${defaultLimit})`),
 });
 
 /** A query-string enum whose error message lists the allowed values (spec 7). */

@@ -1,202 +1,368 @@
 import * as z from 'zod/mini';
-import type { EndpointSchemas } from '../http/handler.ts';
-import type { RouteRow } from '../http/route.ts';
+import {
+  type Contract,
+  errorStatusesOf,
+  type Schema,
+  type StatusEntry,
+  type SuccessResponse,
+} from '../http/contract.ts';
 
 /**
- * Builds the OpenAPI 3.1 document from the route table and each handler's zod schemas: nothing
- * is written by hand. Run at build time (`npm run openapi` → docs/openapi.json); the
- * `/openapi.json` route serves that file.
+ * Builds the OpenAPI 3.1 document from the endpoints' contracts alone (no handler is imported):
+ * nothing is written by hand. Schemas registered with an `id` (zod metadata) become named
+ * components, so generated clients get named types. Run at build time (`npm run openapi` →
+ * docs/openapi.json); the `/openapi.json` route serves that file.
  */
 type Json = Record<string, unknown>;
 
-const toSchema = (schema: z.ZodMiniType): Json =>
-  z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as Json;
+/** Named schemas met so far, by component name. */
+type Components = Map<string, Json>;
 
-const stripMeta = ({ $schema: _s, ...rest }: Json): Json => rest;
+const DEFS = '#/$defs/';
+const COMPONENT = '#/components/schemas/';
 
-const parameters = (schema: z.ZodMiniType | undefined, where: 'query' | 'path'): Json[] => {
-  if (!schema) return [];
-  const json = stripMeta(toSchema(schema));
-  const props = (json.properties ?? {}) as Record<string, Json>;
-  const required = new Set((json.required as string[] | undefined) ?? []);
-  return Object.entries(props).map(([name, property]) => ({
-    name,
-    in: where,
-    required: where === 'path' || (required.has(name) && property.default === undefined),
-    schema: property,
-    ...(typeof property.description === 'string' ? { description: property.description } : {}),
-  }));
-};
+/** Bounds zod gives every integer (±2^53-1): true of any JSON integer, so not worth printing. */
+const SAFE_BOUND = new Set([Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER]);
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const jsonContent = (schema: Json) => ({ 'application/json': { schema } });
-
-const COMPONENTS = {
-  schemas: {
-    Error: {
-      type: 'object',
-      required: ['status', 'code', 'message'],
-      properties: {
-        status: { const: 'error' },
-        code: { type: 'integer', description: 'Equals the HTTP status' },
-        message: {
-          oneOf: [
-            { type: 'string' },
-            { type: 'object', properties: { code: { const: 'INTERNAL' }, message: { type: 'string' } } },
-          ],
-        },
-        reason: {
-          enum: ['rate_limit', 'concurrent_streams'],
-          description:
-            'On 429 only: `rate_limit` (wait for Retry-After) or `concurrent_streams` (end another watch session first)',
-        },
-      },
-    },
-    ValidationError: {
-      type: 'object',
-      required: ['status', 'code', 'errors'],
-      properties: {
-        status: { const: 'error' },
-        code: { const: 422 },
-        errors: {
-          type: 'array',
-          items: {
-            type: 'object',
-            required: ['field', 'message'],
-            properties: { field: { type: 'string' }, message: { type: 'string' } },
-          },
-        },
-      },
-    },
-    ReactionsError: {
-      type: 'object',
-      required: ['success', 'error', 'requestId'],
-      properties: {
-        success: { const: false },
-        error: {
-          type: 'object',
-          required: ['code', 'message'],
-          properties: { code: { type: 'string' }, message: { type: 'string' } },
-        },
-        requestId: { type: 'string', format: 'uuid' },
-      },
-    },
-    Pagination: {
-      type: 'object',
-      properties: {
-        total: { type: 'integer' },
-        page: { type: 'integer' },
-        limit: { type: 'integer' },
-        total_pages: { type: 'integer' },
-      },
-    },
-  },
-  securitySchemes: {
-    bearer: {
-      type: 'http',
-      scheme: 'bearer',
-      bearerFormat: 'JWT',
-      description: 'Access token from sign-up, sign-in or refresh (15 minutes)',
-    },
-  },
-};
-
-const successSchema = (row: RouteRow, data: Json): Json =>
-  row.envelope === 'none'
-    ? data
-    : row.envelope === 'reactions'
-      ? { type: 'object', required: ['success', 'data'], properties: { success: { const: true }, data } }
-      : {
-          type: 'object',
-          required: ['status', 'data'],
-          properties: {
-            status: { const: 'success' },
-            data,
-            meta_data: { type: 'object' },
-            message: { type: 'string' },
-          },
-        };
-
-const errorResponses = (row: RouteRow): Json => {
-  const error = row.envelope === 'reactions' ? ref('ReactionsError') : ref('Error');
-  const validation = row.envelope === 'reactions' ? ref('ReactionsError') : ref('ValidationError');
-  const out: Json = {
-    '400': { description: 'Invalid query or path parameter, or malformed JSON', content: jsonContent(error) },
-    '404': { description: 'Not found', content: jsonContent(error) },
-    '500': { description: 'Internal error (nothing internal disclosed)', content: jsonContent(error) },
-    '503': {
-      description: 'A dependency is throttling or failing; retry after Retry-After',
-      content: jsonContent(error),
-      headers: { 'Retry-After': { schema: { type: 'integer' } } },
-    },
-  };
-  if (row.auth !== 'none')
-    out['401'] = { description: 'Missing or invalid bearer token', content: jsonContent(error) };
-  if (row.method !== 'GET') {
-    out['413'] = { description: 'Body over 256 KiB', content: jsonContent(error) };
-    out['415'] = { description: 'Body is not application/json', content: jsonContent(error) };
-    out['422'] = { description: 'Body failed validation', content: jsonContent(validation) };
-  }
-  if (row.rateLimit) {
-    out['429'] = {
-      description: `Rate limited (${row.rateLimit.limit} per ${row.rateLimit.windowSeconds} s per ${row.rateLimit.by})`,
-      content: jsonContent(error),
-      headers: { 'Retry-After': { schema: { type: 'integer' } }, RateLimit: { schema: { type: 'string' } } },
-    };
+/** `$ref`s into `$defs` rewritten to components, and zod's safe-integer bounds dropped, recursively. */
+const relink = (value: unknown, rename: (name: string) => string): unknown => {
+  if (Array.isArray(value)) return value.map((v) => relink(v, rename));
+  if (value === null || typeof value !== 'object') return value;
+  const out: Json = {};
+  for (const [key, v] of Object.entries(value)) {
+    if ((key === 'minimum' || key === 'maximum') && SAFE_BOUND.has(v as number)) continue;
+    out[key] =
+      key === '$ref' && typeof v === 'string' && v.startsWith(DEFS)
+        ? `${COMPONENT}${rename(v.slice(DEFS.length))}`
+        : relink(v, rename);
   }
   return out;
 };
 
-/** The OpenAPI document for `rows`, given each row's handler schemas. */
-export const buildDocument = (
-  rows: readonly RouteRow[],
-  schemasOf: (row: RouteRow) => EndpointSchemas<z.ZodMiniType, z.ZodMiniType, z.ZodMiniType>,
-  info: { version: string },
-): Json => {
-  const paths: Record<string, Record<string, Json>> = {};
-  for (const row of rows) {
-    if (row.path === '$default') continue;
-    const schemas = schemasOf(row);
-    const operation: Json = {
-      operationId: row.handler.split('/')[1]!.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase()),
-      summary: row.summary,
-      tags: [row.tag],
-      parameters: [...parameters(schemas.path, 'path'), ...parameters(schemas.query, 'query')],
-      ...(schemas.body
-        ? { requestBody: { required: true, content: jsonContent(stripMeta(toSchema(schemas.body))) } }
-        : {}),
-      responses: {
-        [row.method === 'DELETE' && row.envelope === 'reactions' ? '204' : '200']:
-          row.method === 'DELETE' && row.envelope === 'reactions'
-            ? { description: 'Done, no body' }
-            : {
-                description: 'Success',
-                content: jsonContent(
-                  successSchema(row, schemas.response ? stripMeta(toSchema(schemas.response)) : {}),
-                ),
-              },
-        ...errorResponses(row),
-      },
-      ...(row.auth === 'required'
-        ? { security: [{ bearer: [] }] }
-        : row.auth === 'optional'
-          ? { security: [{}, { bearer: [] }] }
-          : {}),
-      'x-handler': `functions/${row.handler}.ts`,
-    };
-    paths[row.path] ??= {};
-    paths[row.path]![row.method.toLowerCase()] = operation;
+/**
+ * The JSON Schema of `schema` as requests send it (`input`: defaults make fields optional) or as
+ * responses carry it (`output`), its named parts hoisted into `components`. A named schema whose
+ * request form differs from its response form is filed as `<Name>Input`.
+ */
+const toSchema = (schema: Schema, io: 'input' | 'output', components: Components): Json => {
+  const {
+    $schema: _s,
+    $defs,
+    ...json
+  } = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+  }) as Json & { $defs?: Record<string, Json> };
+  const names = new Map<string, string>();
+  for (const [name, def] of Object.entries($defs ?? {})) {
+    const key = JSON.stringify(def);
+    const existing = components.get(name);
+    const final = existing === undefined || JSON.stringify(existing) === key ? name : `${name}Input`;
+    names.set(name, final);
   }
+  const rename = (name: string) => names.get(name) ?? name;
+  for (const [name, def] of Object.entries($defs ?? {}))
+    components.set(rename(name), relink(def, rename) as Json);
+  return relink(json, rename) as Json;
+};
+
+const parameters = (schema: Schema | undefined, where: 'query' | 'path', components: Components): Json[] => {
+  if (!schema) return [];
+  const json = toSchema(schema, 'input', components);
+  const props = (json.properties ?? {}) as Record<string, Json>;
+  const required = new Set((json.required as string[] | undefined) ?? []);
+  return Object.entries(props).map(([name, { description, examples, ...property }]) => ({
+    name,
+    in: where,
+    required: where === 'path' || (required.has(name) && property.default === undefined),
+    ...(typeof description === 'string' ? { description } : {}),
+    schema: property,
+    ...(Array.isArray(examples) && examples.length > 0 ? { example: examples[0] } : {}),
+  }));
+};
+
+const ref = (name: string) => ({ $ref: `${COMPONENT}${name}` });
+
+const SHARED_SCHEMAS: Record<string, Json> = {
+  Error: {
+    type: 'object',
+    description: 'The error envelope (spec 2.1); `code` equals the HTTP status.',
+    required: ['status', 'code', 'message'],
+    properties: {
+      status: { const: 'error' },
+      code: { type: 'integer', description: 'Equals the HTTP status' },
+      message: {
+        description: 'What went wrong, for people; a 500 sends `{code: INTERNAL, message}` instead',
+        oneOf: [
+          { type: 'string' },
+          {
+            type: 'object',
+            required: ['code', 'message'],
+            properties: { code: { const: 'INTERNAL' }, message: { type: 'string' } },
+          },
+        ],
+      },
+      reason: {
+        enum: ['rate_limit', 'concurrent_streams'],
+        description:
+          'On 429 only: `rate_limit` (wait for Retry-After) or `concurrent_streams` (end another watch session first)',
+      },
+    },
+  },
+  ValidationError: {
+    type: 'object',
+    description: 'A body that failed validation: one entry per field (spec 7).',
+    required: ['status', 'code', 'errors'],
+    properties: {
+      status: { const: 'error' },
+      code: { const: 422 },
+      errors: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['field', 'message'],
+          properties: {
+            field: { type: 'string', description: 'Dotted path of the field, `(root)` for the body itself' },
+            message: { type: 'string' },
+          },
+        },
+      },
+    },
+  },
+  ReactionsError: {
+    type: 'object',
+    description: 'The reactions API error envelope.',
+    required: ['success', 'error', 'requestId'],
+    properties: {
+      success: { const: false },
+      error: {
+        type: 'object',
+        required: ['code', 'message'],
+        properties: {
+          code: { type: 'string', description: 'Machine-readable error code, e.g. `NOT_FOUND`' },
+          message: { type: 'string' },
+          details: {
+            type: 'array',
+            description: 'On 422: one entry per field that failed validation',
+            items: {
+              type: 'object',
+              required: ['field', 'message'],
+              properties: { field: { type: 'string' }, message: { type: 'string' } },
+            },
+          },
+        },
+      },
+      requestId: { type: 'string', format: 'uuid', description: 'Also sent as `x-request-id`' },
+    },
+  },
+};
+
+const SECURITY_SCHEMES = {
+  bearer: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description:
+      'Access token (ES256 JWT, 15 minutes) from sign-up, sign-in or refresh; verify it with /.well-known/jwks.json',
+  },
+};
+
+const CODES: Record<number, string> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  410: 'GONE',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'VALIDATION_ERROR',
+  429: 'RATE_LIMITED',
+  500: 'INTERNAL',
+  503: 'UNAVAILABLE',
+};
+
+const RETRY_AFTER = {
+  'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } },
+};
+
+/** The error response of `entry` in the contract's envelope, with an example that fits it. */
+const errorResponse = (c: Contract, entry: StatusEntry): Json => {
+  const { status, description, message = '' } = entry;
+  let schema: Json;
+  let example: unknown;
+  if (c.envelope === 'reactions') {
+    schema = ref('ReactionsError');
+    example = {
+      success: false,
+      error:
+        status === 422
+          ? {
+              code: 'VALIDATION_ERROR',
+              message: 'Validation failed',
+              details: [{ field: 'emoji', message: 'Invalid input' }],
+            }
+          : { code: CODES[status], message },
+      requestId: '8d3c4e1a-5b7f-4c2e-9a1d-2f6b8e0c7a45',
+    };
+  } else if (status === 422) {
+    schema = ref('ValidationError');
+    example = { status: 'error', code: 422, errors: [{ field: 'email', message: 'Invalid email address' }] };
+  } else if (status === 429) {
+    const reasons = entry.reasons ?? ['rate_limit'];
+    schema = {
+      allOf: [
+        ref('Error'),
+        { type: 'object', required: ['reason'], properties: { reason: { enum: reasons } } },
+      ],
+    };
+    const concurrent = reasons.includes('concurrent_streams') && !reasons.includes('rate_limit');
+    example = {
+      status: 'error',
+      code: 429,
+      message,
+      reason: concurrent ? 'concurrent_streams' : 'rate_limit',
+    };
+  } else {
+    schema = ref('Error');
+    example = {
+      status: 'error',
+      code: status,
+      message: status === 500 ? { code: 'INTERNAL', message } : message,
+    };
+  }
+  const headers =
+    status === 503
+      ? RETRY_AFTER
+      : status === 429
+        ? {
+            ...RETRY_AFTER,
+            RateLimit: {
+              description: 'Budget left in this window (IETF RateLimit header)',
+              schema: { type: 'string' },
+            },
+          }
+        : status === 401
+          ? { 'WWW-Authenticate': { description: 'Always `Bearer`', schema: { type: 'string' } } }
+          : undefined;
+  return {
+    description,
+    ...(headers ? { headers } : {}),
+    content: { 'application/json': { schema, example } },
+  };
+};
+
+/** The success body: `data` (and `meta_data`) inside the contract's envelope. */
+const successSchema = (c: Contract, spec: SuccessResponse, components: Components): Json => {
+  const data = spec.data ? toSchema(spec.data, 'output', components) : {};
+  if (c.envelope === 'none') return data;
+  if (c.envelope === 'reactions') {
+    return {
+      type: 'object',
+      required: ['success', 'data'],
+      properties: { success: { const: true }, data },
+      additionalProperties: false,
+    };
+  }
+  return {
+    type: 'object',
+    required: ['status', 'data', ...(spec.meta ? ['meta_data'] : [])],
+    properties: {
+      status: { const: 'success' },
+      message: { type: 'string', description: 'A short note for people, on some answers' },
+      ...(spec.meta ? { meta_data: toSchema(spec.meta, 'output', components) } : {}),
+      data,
+    },
+    additionalProperties: false,
+  };
+};
+
+const successResponse = (c: Contract, spec: SuccessResponse, components: Components): Json => {
+  const headers = spec.headers
+    ? Object.fromEntries(
+        Object.entries(spec.headers).map(([name, description]) => [
+          name,
+          { description, schema: { type: 'string' } },
+        ]),
+      )
+    : undefined;
+  const content = spec.html
+    ? { 'text/html': { schema: { type: 'string' } } }
+    : { 'application/json': { schema: successSchema(c, spec, components) } };
+  return { description: spec.description, ...(headers ? { headers } : {}), content };
+};
+
+const responsesOf = (c: Contract, components: Components): Json => {
+  const out: Json = {};
+  for (const status of [200, 201] as const) {
+    const spec = c.responses[status];
+    if (spec) out[status] = successResponse(c, spec, components);
+  }
+  if (c.responses[204]) out['204'] = { description: c.responses[204].description };
+  for (const entry of errorStatusesOf(c)) out[entry.status] = errorResponse(c, entry);
+  return out;
+};
+
+const security = (c: Contract) =>
+  c.auth === 'required' ? [{ bearer: [] }] : c.auth === 'optional' ? [{}, { bearer: [] }] : [];
+
+const operationOf = (c: Contract, components: Components): Json => {
+  const { request = {} } = c;
+  return {
+    operationId: c.operationId,
+    summary: c.summary,
+    description: c.description,
+    tags: [c.tag],
+    parameters: [
+      ...parameters(request.path, 'path', components),
+      ...parameters(request.query, 'query', components),
+    ],
+    ...(request.body
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: toSchema(request.body, 'input', components) } },
+          },
+        }
+      : {}),
+    responses: responsesOf(c, components),
+    security: security(c),
+  };
+};
+
+/** The OpenAPI document for `contracts`, with a description for each tag. */
+export const buildDocument = (
+  contracts: readonly Contract[],
+  info: { version: string; description: string; tags: Readonly<Record<string, string>> },
+): Json => {
+  const components: Components = new Map();
+  const paths: Record<string, Record<string, Json>> = {};
+  for (const c of contracts) {
+    if (c.path === '$default') continue;
+    paths[c.path] ??= {};
+    paths[c.path]![c.method.toLowerCase()] = operationOf(c, components);
+  }
+  const used = [...new Set(contracts.filter((c) => c.path !== '$default').map((c) => c.tag))];
+  const missing = used.filter((tag) => !info.tags[tag]);
+  if (missing.length > 0) throw new Error(`Tags without a description: ${missing.join(', ')}`);
   return {
     openapi: '3.1.0',
     info: {
       title: 'Creator streaming platform API',
       version: info.version,
-      description: "Generated from the route table and the handlers' zod schemas. Envelopes: spec 2.1.",
+      description: info.description,
+      license: { name: 'UNLICENSED', identifier: 'UNLICENSED' },
     },
-    servers: [{ url: '/' }],
-    tags: [...new Set(rows.filter((r) => r.path !== '$default').map((r) => r.tag))].map((name) => ({ name })),
+    servers: [{ url: '/', description: 'This deployment (the API Gateway stage, or the local platform)' }],
+    tags: used.map((name) => ({ name, description: info.tags[name] })),
     paths,
-    components: COMPONENTS,
+    components: {
+      schemas: {
+        ...SHARED_SCHEMAS,
+        ...Object.fromEntries([...components].sort(([a], [b]) => a.localeCompare(b))),
+      },
+      securitySchemes: SECURITY_SCHEMES,
+    },
   };
 };

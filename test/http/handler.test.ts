@@ -3,9 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { routesByKey } from '../../functions/routes.ts';
 import { clock } from '../../shared/clock.ts';
 import { ConflictError, NotFoundError, TooManyRequestsError } from '../../shared/http/errors.ts';
-import { httpHandler, MAX_BODY_BYTES } from '../../shared/http/handler.ts';
+import { MAX_BODY_BYTES } from '../../shared/http/handler.ts';
 import { created, noContent, ok } from '../../shared/http/reply.ts';
 import { enumParam, pageQuery } from '../../shared/http/validation.ts';
+import { testEndpoint } from '../support/endpoints.ts';
 import { apiEvent } from '../support/events.ts';
 
 // A route that exists in the table (its row decides auth and envelope); the function is ours.
@@ -16,7 +17,7 @@ describe('httpHandler', () => {
   const query = z.object({ kind: z._default(enumParam('kind', ['a', 'b']), 'a'), ...pageQuery(20) });
 
   it('wraps data in the success envelope with meta_data and a request id', async () => {
-    const handler = httpHandler({ query }, ({ query }) =>
+    const handler = testEndpoint({ query }, ({ query }) =>
       ok({ kind: query.kind }, { meta_data: { page: query.page } }),
     );
     const res = await handler(apiEvent({ route, query: { kind: 'b', page: '3' } }));
@@ -28,7 +29,7 @@ describe('httpHandler', () => {
   });
 
   it('answers 400 naming the allowed values for a bad query enum', async () => {
-    const handler = httpHandler({ query }, () => ok({}));
+    const handler = testEndpoint({ query }, () => ok({}));
     const res = await handler(apiEvent({ route, query: { kind: 'zzz' } }));
     expect(res.statusCode).toBe(400);
     const body = parse(res.body);
@@ -37,7 +38,7 @@ describe('httpHandler', () => {
   });
 
   it('answers 400 for out-of-range page and limit', async () => {
-    const handler = httpHandler({ query }, () => ok({}));
+    const handler = testEndpoint({ query }, () => ok({}));
     const cases: Array<Record<string, string>> = [
       { limit: '0' },
       { limit: '101' },
@@ -53,7 +54,7 @@ describe('httpHandler', () => {
 
   it('answers 422 with errors[] for an invalid body', async () => {
     const body = z.object({ email: z.email(), password: z.string().min(8) });
-    const handler = httpHandler({ body }, () => created({}));
+    const handler = testEndpoint({ body }, () => created({}));
     const res = await handler(apiEvent({ route, body: { email: 'nope', password: 'short' } }));
     expect(res.statusCode).toBe(422);
     const parsed = parse(res.body);
@@ -63,7 +64,7 @@ describe('httpHandler', () => {
   });
 
   it('answers 400 for malformed JSON and 415 for a non-JSON content type', async () => {
-    const handler = httpHandler({ body: z.object({ a: z.string() }) }, () => ok({}));
+    const handler = testEndpoint({ body: z.object({ a: z.string() }) }, () => ok({}));
     const malformed = await handler(
       apiEvent({ route, rawBody: '{"a":', headers: { 'content-type': 'application/json' } }),
     );
@@ -76,7 +77,7 @@ describe('httpHandler', () => {
   });
 
   it('answers 413 past the body size limit', async () => {
-    const handler = httpHandler({ body: z.object({}) }, () => ok({}));
+    const handler = testEndpoint({ body: z.object({}) }, () => ok({}));
     const res = await handler(apiEvent({ route, body: { pad: 'x'.repeat(MAX_BODY_BYTES) } }));
     expect(res.statusCode).toBe(413);
     expect(parse(res.body).code).toBe(413);
@@ -94,7 +95,7 @@ describe('httpHandler', () => {
       [new TooManyRequestsError('end one', 'concurrent_streams'), 429, { reason: 'concurrent_streams' }],
     ];
     for (const [error, status, extra] of cases) {
-      const res = await httpHandler({}, () => {
+      const res = await testEndpoint({}, () => {
         throw error;
       })(apiEvent({ route }));
       expect(res.statusCode).toBe(status);
@@ -103,7 +104,7 @@ describe('httpHandler', () => {
   });
 
   it('hides unexpected errors behind a 500 INTERNAL envelope', async () => {
-    const res = await httpHandler({}, () => {
+    const res = await testEndpoint({}, () => {
       throw new Error('secret table name leaked');
     })(apiEvent({ route }));
     expect(res.statusCode).toBe(500);
@@ -116,7 +117,7 @@ describe('httpHandler', () => {
   });
 
   it('answers 503 with Retry-After when DynamoDB throttles', async () => {
-    const res = await httpHandler({}, () => {
+    const res = await testEndpoint({}, () => {
       throw Object.assign(new Error('Rate exceeded'), { name: 'ProvisionedThroughputExceededException' });
     })(apiEvent({ route }));
     expect(res.statusCode).toBe(503);
@@ -124,7 +125,7 @@ describe('httpHandler', () => {
   });
 
   it('answers 204 with no body for noContent', async () => {
-    const res = await httpHandler({}, () => noContent())(apiEvent({ route }));
+    const res = await testEndpoint({}, () => noContent())(apiEvent({ route }));
     expect(res.statusCode).toBe(204);
     expect(res.body).toBeUndefined();
   });
@@ -134,7 +135,7 @@ describe('httpHandler', () => {
     const original = clock.now;
     clock.now = () => fixed;
     try {
-      const res = await httpHandler({}, ({ now }) => ok({ now: now.toISOString() }))(apiEvent({ route }));
+      const res = await testEndpoint({}, ({ now }) => ok({ now: now.toISOString() }))(apiEvent({ route }));
       expect(parse(res.body).data.now).toBe(fixed.toISOString());
     } finally {
       clock.now = original;

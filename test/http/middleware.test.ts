@@ -1,12 +1,13 @@
 import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
 import { NotFoundError } from '../../shared/http/errors.ts';
-import { errorResponse, httpHandler, MAX_BODY_BYTES } from '../../shared/http/handler.ts';
+import { errorResponse, MAX_BODY_BYTES } from '../../shared/http/handler.ts';
 import { html, noContent, ok, raw } from '../../shared/http/reply.ts';
+import { testEndpoint } from '../support/endpoints.ts';
 import { apiEvent } from '../support/events.ts';
 
 const parse = (body: string | undefined) => JSON.parse(body ?? 'null');
-const echo = httpHandler({ body: z.object({ a: z.string() }) }, ({ body }) => ok(body));
+const echo = testEndpoint({ body: z.object({ a: z.string() }) }, ({ body }) => ok(body));
 const route = 'GET /creators';
 
 describe('JSON body parsing', () => {
@@ -51,7 +52,7 @@ describe('JSON body parsing', () => {
   });
 
   it('leaves the body alone for an endpoint that takes none', async () => {
-    const res = await httpHandler({}, () => ok({}))(
+    const res = await testEndpoint({}, () => ok({}))(
       apiEvent({ route, rawBody: 'not json', headers: { 'content-type': 'text/plain' } }),
     );
     expect(res.statusCode).toBe(200);
@@ -61,7 +62,7 @@ describe('JSON body parsing', () => {
 describe('order of checks', () => {
   // A required-auth route without a rate limit: 413, 401, 415/400 and 422 can all be reached offline.
   const handle = 'PUT /onboarding/account/handle';
-  const guarded = httpHandler({ body: z.object({ handle: z.string() }) }, () => ok({}));
+  const guarded = testEndpoint({ body: z.object({ handle: z.string() }) }, () => ok({}));
 
   it('answers 413 before 401 before 415/400 before 422', async () => {
     const tooBig = await guarded(apiEvent({ route: handle, body: { pad: 'x'.repeat(MAX_BODY_BYTES) } }));
@@ -76,7 +77,7 @@ describe('order of checks', () => {
     );
     expect(basic.statusCode).toBe(401);
     expect(parse(basic.body).message).toBe('Authorization header must be "Bearer <token>"');
-    const both = httpHandler(
+    const both = testEndpoint(
       { query: z.object({ n: z.coerce.number() }), body: z.object({ a: z.string() }) },
       () => ok({}),
     );
@@ -90,11 +91,11 @@ describe('order of checks', () => {
 describe('response headers', () => {
   it('sends CORS headers and the request id on JSON, 204 and error answers, and no CORS on a page', async () => {
     const answers = {
-      json: await httpHandler({}, () => raw({ keys: [] }, { 'cache-control': 'max-age=60' }))(
+      json: await testEndpoint({}, () => raw({ keys: [] }, { 'cache-control': 'max-age=60' }))(
         apiEvent({ route }),
       ),
-      empty: await httpHandler({}, () => noContent())(apiEvent({ route })),
-      error: await httpHandler({}, () => {
+      empty: await testEndpoint({}, () => noContent())(apiEvent({ route })),
+      error: await testEndpoint({}, () => {
         throw new NotFoundError();
       })(apiEvent({ route })),
     };
@@ -105,14 +106,14 @@ describe('response headers', () => {
     }
     expect(answers.json.headers?.['cache-control']).toBe('max-age=60');
     expect(answers.empty.headers?.['content-type']).toBeUndefined();
-    const page = await httpHandler({}, () => html('<p>hi</p>'))(apiEvent({ route: 'GET /docs' }));
+    const page = await testEndpoint({}, () => html('<p>hi</p>'))(apiEvent({ route: 'GET /docs' }));
     expect(page.headers?.['content-type']).toBe('text/html; charset=utf-8');
     expect(page.headers?.['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(page.headers?.['access-control-allow-origin']).toBeUndefined();
   });
 
   it('gives each request its own id, the one the reactions envelope carries, even on a reused context', async () => {
-    const handler = httpHandler({}, () => ok({}));
+    const handler = testEndpoint({}, () => ok({}));
     const context = {};
     const first = await handler(apiEvent({ route: 'POST /v3/reactions' }), context);
     const second = await handler(apiEvent({ route: 'POST /v3/reactions' }), context);

@@ -7,9 +7,9 @@ import {
   ServiceUnavailableError,
   TooManyRequestsError,
 } from '../../shared/http/errors.ts';
-import { httpHandler } from '../../shared/http/handler.ts';
 import { ok } from '../../shared/http/reply.ts';
 import { errorCodeDimension, logger, metrics } from '../../shared/observability/index.ts';
+import { testEndpoint } from '../support/endpoints.ts';
 import { apiEvent } from '../support/events.ts';
 
 afterEach(() => vi.restoreAllMocks());
@@ -18,7 +18,7 @@ describe('request logging', () => {
   it('logs one line per request with request id, route, status and latency, and no token or body', async () => {
     const info = vi.spyOn(logger, 'info').mockImplementation(() => {});
     const token = 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl';
-    const handler = httpHandler({}, () => ok({ fine: true }));
+    const handler = testEndpoint({}, () => ok({ fine: true }));
     const res = await handler(
       apiEvent({
         route: 'GET /creators/tiers',
@@ -43,11 +43,11 @@ describe('request logging', () => {
   it('logs 4xx as warnings and 5xx as errors', async () => {
     const warn = vi.spyOn(logger, 'warn').mockImplementation(() => {});
     const error = vi.spyOn(logger, 'error').mockImplementation(() => {});
-    await httpHandler({ body: z.object({ a: z.string() }) }, () => ok({}))(
+    await testEndpoint({ body: z.object({ a: z.string() }) }, () => ok({}))(
       apiEvent({ route: 'GET /creators', rawBody: '{', headers: { 'content-type': 'application/json' } }),
     );
     expect(warn.mock.calls[0]?.[1]).toMatchObject({ status: 400 });
-    await httpHandler({}, () => {
+    await testEndpoint({}, () => {
       throw new Error('boom');
     })(apiEvent({ route: 'GET /creators' }));
     expect(error.mock.calls.map((c) => c[0])).toEqual(['Unhandled error', 'request']);
@@ -82,7 +82,7 @@ const dimensionsOf = (record: Record<string, unknown>) =>
   (record as unknown as Emf)._aws.CloudWatchMetrics[0]?.Dimensions;
 
 const failing = (error: unknown) =>
-  httpHandler({}, () => {
+  testEndpoint({}, () => {
     throw error;
   })(apiEvent({ route: 'GET /creators/tiers' }));
 
@@ -92,7 +92,7 @@ describe('error metrics by code', () => {
     [
       'invalid body',
       () =>
-        httpHandler({ body: z.object({ a: z.string() }) }, () => ok({}))(
+        testEndpoint({ body: z.object({ a: z.string() }) }, () => ok({}))(
           apiEvent({ route: 'GET /creators', body: { a: 1 } }),
         ),
       422,
@@ -101,7 +101,7 @@ describe('error metrics by code', () => {
     [
       'malformed JSON',
       () =>
-        httpHandler({ body: z.object({ a: z.string() }) }, () => ok({}))(
+        testEndpoint({ body: z.object({ a: z.string() }) }, () => ok({}))(
           apiEvent({ route: 'GET /creators', rawBody: '{', headers: json }),
         ),
       400,
@@ -153,7 +153,7 @@ describe('error metrics by code', () => {
   it('counts only requests for a success', async () => {
     vi.spyOn(logger, 'info').mockImplementation(() => {});
     const records = captureEmf();
-    await httpHandler({}, () => ok({ fine: true }))(apiEvent({ route: 'GET /creators/tiers' }));
+    await testEndpoint({}, () => ok({ fine: true }))(apiEvent({ route: 'GET /creators/tiers' }));
     expect(records).toHaveLength(1);
     expect(records[0]).toMatchObject({ requests: 1 });
     expect(records[0]).not.toHaveProperty('errors');
@@ -164,7 +164,7 @@ describe('error metrics by code', () => {
     const warn = vi.spyOn(logger, 'warn').mockImplementation(() => {});
     const records = captureEmf();
     const token = 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl';
-    const res = await httpHandler(
+    const res = await testEndpoint(
       { body: z.object({ email: z.email(), password: z.string().min(20) }) },
       () => ok({}),
     )(

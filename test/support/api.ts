@@ -117,11 +117,8 @@ export const testApi = (): Promise<TestApi> => {
         parsed = text;
       }
       const contentType = response.headers.get('content-type') ?? '';
-      if (contentType.includes('application/json')) {
-        const problems = responseProblems(method, path, response.status, parsed);
-        if (problems.length > 0)
-          throw new Error(`Response does not match docs/openapi.json: ${problems.join('; ')}`);
-      }
+      const problems = responseProblems(method, path, response.status, parsed, contentType || undefined);
+      if (problems.length > 0) throw new Error(`Response does not match docs/openapi.json: ${problems.join('; ')}`);
       return { status: response.status, headers: response.headers, body: parsed as T };
     };
     return {

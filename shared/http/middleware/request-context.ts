@@ -1,3 +1,4 @@
+import type { RouteRow } from '../route.ts';
 import {
   type HttpMiddleware,
   type HttpRequest,
@@ -16,12 +17,12 @@ const addRequestId = async (request: HttpRequest) => {
 };
 
 /**
- * First in the chain: gives the request its id, its route row and the clock's now
+ * First in the chain: gives the request its id, its endpoint's contract and the clock's now
  * (`context.http`), and sends the id back as `x-request-id` on every answer, success or error.
  */
-export const requestContext = (): HttpMiddleware => ({
+export const requestContext = (route: RouteRow): HttpMiddleware => ({
   before: async (request) => {
-    request.context.http = newState(request.event);
+    request.context.http = newState(route);
   },
   after: addRequestId,
   onError: addRequestId,

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { routesByKey } from '../../../functions/routes.ts';
 import { clock } from '../../clock.ts';
 import type { Principal } from '../auth.ts';
 import type { RouteRow } from '../route.ts';
@@ -10,7 +9,7 @@ import type { RouteRow } from '../route.ts';
 export interface RequestState {
   /** UUID of this request, sent back as `x-request-id`. */
   requestId: string;
-  /** The route's row (auth, rate limit, envelope), by the event's route key. */
+  /** The endpoint's contract (auth, rate limit, envelope); none for an answer made outside one. */
   route: RouteRow | undefined;
   /** The instant the request is handled at (injected clock). */
   now: Date;
@@ -42,10 +41,10 @@ export type HttpRequest = middy.Request<HttpEvent, HttpResponse, Error, HttpCont
 /** One middleware of the chain: `before`, `after` and `onError` steps, any of them. */
 export type HttpMiddleware = middy.MiddlewareObj<HttpEvent, HttpResponse, Error, HttpContext>;
 
-/** A fresh state for `event`: a new request id, its route row and the clock's now. */
-export const newState = (event: HttpEvent): RequestState => ({
+/** A fresh state: a new request id, the endpoint's contract and the clock's now. */
+export const newState = (route?: RouteRow): RequestState => ({
   requestId: randomUUID(),
-  route: routesByKey.get(event.routeKey),
+  route,
   now: clock.now(),
   startedAt: performance.now(),
 });
@@ -55,7 +54,7 @@ export const newState = (event: HttpEvent): RequestState => ({
  * a fresh one is made so an error can still be answered with a request id.
  */
 export const stateOf = (request: HttpRequest): RequestState => {
-  request.context.http ??= newState(request.event);
+  request.context.http ??= newState();
   return request.context.http;
 };
 

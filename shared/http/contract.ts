@@ -1,0 +1,198 @@
+import type * as z from 'zod/mini';
+import type { TooManyRequestsKind } from './errors.ts';
+import type { RouteRow } from './route.ts';
+
+/**
+ * One endpoint's whole contract as one value, in the spirit of Hono's `createRoute`: the route
+ * row (method, path, auth, table access, needs, rate limit, envelope), the request schemas and
+ * every response it can give. The stack, the local server, the OpenAPI document, the README
+ * table and the tests read contracts; a handler is `endpoint(contract, fn)` and what `fn`
+ * returns is type-checked against the contract's success responses (shared/http/handler.ts).
+ */
+export type Schema = z.ZodMiniType;
+
+/** A success response: `data` (inside the route's envelope) and, for pages, `meta_data`. */
+export interface SuccessResponse {
+  /** What the response means, for the document. */
+  description: string;
+  /** Shape of `data` in the envelope (of the whole body for `envelope: 'none'`). */
+  data?: Schema;
+  /** Shape of `meta_data` (pagination and its echoes), when the endpoint sends one. */
+  meta?: Schema;
+  /** An HTML page instead of JSON (the API reference). */
+  html?: true;
+  /** Response headers worth documenting (`cache-control`, ...), name → description. */
+  headers?: Readonly<Record<string, string>>;
+}
+
+/** An error this endpoint gives for a reason of its own (the shared ones are implied below). */
+export interface ErrorResponse {
+  /** When it happens, for the document. */
+  description: string;
+  /** The `message` the endpoint sends, as the document's example. */
+  message: string;
+  /** On 429 only: the `reason` values this endpoint sends. */
+  reasons?: readonly TooManyRequestsKind[];
+}
+
+export type SuccessStatus = 200 | 201 | 204;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 429;
+
+export type Responses = { readonly 200?: SuccessResponse; readonly 201?: SuccessResponse } & {
+  readonly 204?: { description: string };
+} & { readonly [S in ErrorStatus]?: ErrorResponse };
+
+export interface RequestSchemas {
+  query?: Schema;
+  path?: Schema;
+  body?: Schema;
+}
+
+export interface Contract extends RouteRow {
+  /** Stable operation name for generated clients (`listCreators`). */
+  operationId: string;
+  /** What the endpoint does and for whom, a few sentences (the document's description). */
+  description: string;
+  request?: RequestSchemas;
+  responses: Responses;
+}
+
+/** Declares a contract, keeping its literal types (what `endpoint` type-checks replies against). */
+export const contract = <const C extends Contract>(value: C): C => value;
+
+/** A response status with what the document says about it. */
+export interface StatusEntry {
+  status: number;
+  description: string;
+  /** `message` example for error statuses. */
+  message?: string;
+  reasons?: readonly TooManyRequestsKind[];
+}
+
+/**
+ * Every error status the endpoint can answer, declared or implied by its contract: 400 for bad
+ * query or path parameters and malformed JSON; 401 for a bearer the route verifies; 413, 415 and
+ * 422 for a body; 429 `rate_limit` for a budget; 500 and 503 for any endpoint. The OpenAPI
+ * document and the contract tests both read this one list.
+ */
+export const errorStatusesOf = (c: Contract): StatusEntry[] => {
+  const out = new Map<number, StatusEntry>();
+  const put = (entry: StatusEntry) => out.set(entry.status, { ...entry, ...out.get(entry.status) });
+  for (const [status, spec] of Object.entries(c.responses)) {
+    const code = Number(status);
+    if (code >= 400) put({ status: code, ...(spec as ErrorResponse) });
+  }
+  const { request = {} } = c;
+  if (request.query || request.path || request.body) {
+    put({
+      status: 400,
+      description: request.body
+        ? 'A query or path parameter is invalid, or the body is not valid JSON'
+        : 'A query or path parameter is invalid',
+      message: request.body
+        ? 'Malformed JSON body'
+        : 'Invalid query parameter limit: limit must be a whole number between 1 and 100',
+    });
+  }
+  if (c.auth !== 'none') {
+    put({
+      status: 401,
+      description:
+        c.auth === 'required'
+          ? 'No bearer token, a malformed Authorization header, or a token that is invalid or expired'
+          : 'A bearer token was sent and is invalid or expired (send none to call anonymously)',
+      message: 'Missing or invalid bearer token',
+    });
+  }
+  if (request.body) {
+    put({
+      status: 413,
+      description: 'The body is over 256 KiB',
+      message: 'Request body exceeds 262144 bytes',
+    });
+    put({
+      status: 415,
+      description: 'The body is not `application/json`',
+      message: 'Request body must be sent as application/json',
+    });
+    put({ status: 422, description: 'The body failed validation: one entry per field', message: '' });
+  }
+  if (c.rateLimit) {
+    const declared = out.get(429);
+    put({
+      status: 429,
+      description: `Over the rate limit (${c.rateLimit.limit} per ${c.rateLimit.windowSeconds} s per ${c.rateLimit.by}); retry after Retry-After`,
+      message: 'Too many requests, retry later',
+      reasons: [...new Set(['rate_limit' as const, ...(declared?.reasons ?? [])])],
+    });
+  }
+  put({
+    status: 500,
+    description: 'An internal error (nothing internal is disclosed)',
+    message: 'Internal error',
+  });
+  put({
+    status: 503,
+    description: 'A dependency is throttling or unavailable; retry after Retry-After',
+    message: 'Service temporarily unavailable, retry shortly',
+  });
+  return [...out.values()].sort((a, b) => a.status - b.status);
+};
+
+/** The success statuses the contract declares. */
+export const successStatusesOf = (c: Contract): SuccessStatus[] =>
+  ([200, 201, 204] as const).filter((s) => c.responses[s] !== undefined);
+
+// ---- Types a handler's reply is checked against ----------------------------------------------
+
+type Out<S> = S extends Schema ? z.output<S> : undefined;
+type DataOf<R> = R extends { data: infer D } ? Out<D> : undefined;
+type MetaOf<R> = R extends { meta: infer M } ? Out<M> : undefined;
+
+export interface OkReply<D, M = undefined> {
+  readonly kind: 'ok';
+  readonly data: D;
+  readonly meta_data?: M;
+  readonly message?: string;
+  readonly headers?: Record<string, string>;
+}
+export interface CreatedReply<D, M = undefined> {
+  readonly kind: 'created';
+  readonly data: D;
+  readonly meta_data?: M;
+  readonly message?: string;
+  readonly headers?: Record<string, string>;
+}
+export interface RawReply<D> {
+  readonly kind: 'raw';
+  readonly data: D;
+  readonly headers?: Record<string, string>;
+}
+export interface HtmlReply {
+  readonly kind: 'html';
+  readonly data: string;
+  readonly headers?: Record<string, string>;
+}
+export interface NoContentReply {
+  readonly kind: 'no-content';
+  readonly headers?: Record<string, string>;
+}
+
+type ReplyFor200<C extends Contract, R> = C['envelope'] extends 'none'
+  ? R extends { html: true }
+    ? HtmlReply
+    : RawReply<DataOf<R>>
+  : OkReply<DataOf<R>, MetaOf<R>>;
+
+/** The replies a handler of contract `C` may return: one per success status it declares. */
+export type ReplyOf<C extends Contract> =
+  | (C['responses'] extends { 200: infer R } ? ReplyFor200<C, R> : never)
+  | (C['responses'] extends { 201: infer R } ? CreatedReply<DataOf<R>, MetaOf<R>> : never)
+  | (C['responses'] extends { 204: unknown } ? NoContentReply : never);
+
+/** The handler's validated input, typed from the contract's request schemas. */
+export type InputOf<C extends Contract, K extends keyof RequestSchemas> = C['request'] extends {
+  [P in K]: infer S;
+}
+  ? Out<S>
+  : undefined;
