@@ -4,5 +4,5 @@ import { ok } from '../../shared/http/reply.ts';
 import * as contracts from './contracts.ts';
 
 export const handler = endpoint(contracts.getCurrentProgram, async ({ path, query, now }) =>
-  ok(await currentSchedule(path.id, query.timezone, now, 'schedule')),
+  ok(await currentSchedule(path.id, query.timezone, now)),
 );

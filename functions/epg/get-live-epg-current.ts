@@ -1,8 +1,8 @@
-import { currentSchedule } from '../../shared/epg/schedule.ts';
+import { liveEpgCurrent } from '../../shared/epg/schedule.ts';
 import { endpoint } from '../../shared/http/handler.ts';
 import { ok } from '../../shared/http/reply.ts';
 import * as contracts from './contracts.ts';
 
 export const handler = endpoint(contracts.getLiveEpgCurrent, async ({ path, query, now }) =>
-  ok(await currentSchedule(path.id, query.timezone, now, 'live')),
+  ok(await liveEpgCurrent(path.id, query.timezone, now)),
 );

@@ -4,5 +4,5 @@ import { ok } from '../../shared/http/reply.ts';
 import * as contracts from './contracts.ts';
 
 export const handler = endpoint(contracts.listUpcomingPrograms, async ({ path, query, now }) =>
-  ok(await upcomingSchedule(path.id, query.timezone, query.limit, now, 'schedule')),
+  ok(await upcomingSchedule(path.id, query.timezone, query.limit, now)),
 );

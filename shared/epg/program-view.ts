@@ -1,4 +1,5 @@
-import type { ProgramRecord, RatingId } from '../catalog/model.ts';
+import type { ProgramRecord } from '../catalog/model.ts';
+import type { EpgNextProgram, EpgProgram, EpgProgramDetail, EpgProgramProgress } from './schemas.ts';
 import { format12h, isoInZone } from './time.ts';
 
 const MINUTE = 60_000;
@@ -20,42 +21,8 @@ export const programState = (p: ProgramRecord, now: number): ProgramState => {
 export const durationMinutes = (p: ProgramRecord): number =>
   Math.round((Date.parse(p.end) - Date.parse(p.start)) / MINUTE);
 
-/** The EPG program object (spec 2.2). Optional fields are absent, never null. */
-export interface EpgProgram {
-  program_id: string;
-  title: string;
-  /** Only in the current-program view of the live EPG. */
-  description?: string;
-  thumbnail_url: string;
-  /** ISO 8601 with the zone's UTC offset at that instant, e.g. `2026-03-08T01:30:00-05:00`. */
-  start_time: string;
-  end_time: string;
-  /** `H:MM AM/PM` in the zone. */
-  start_time_formatted: string;
-  end_time_formatted: string;
-  duration_minutes: number;
-  is_past: boolean;
-  is_current: boolean;
-  is_upcoming: boolean;
-  /** Current program only: whole minutes since start (rounded down). */
-  elapsed_minutes?: number;
-  /** Current program only: `duration_minutes − elapsed_minutes`. */
-  remaining_minutes?: number;
-  /** Current program only: 0–99, rounded down. */
-  progress_percent?: number;
-  /** Upcoming program only: whole minutes until start (rounded up, ≥ 1). */
-  starts_in_minutes?: number;
-  content_type: ProgramRecord['content_type'];
-  content_id: string;
-  rating: RatingId;
-}
-
 /** Progress of a program at `now` (works for any state: past → done, upcoming → nothing elapsed). */
-export interface ProgramProgress {
-  elapsed_minutes: number;
-  remaining_minutes: number;
-  progress_percent: number;
-}
+export type ProgramProgress = Omit<EpgProgramProgress, 'program_id' | 'title'>;
 
 /**
  * Elapsed/remaining whole minutes and percent of `p` at `now`, clamped to the program: elapsed
@@ -81,22 +48,15 @@ export const startsInMinutes = (p: ProgramRecord, now: number): number =>
 /**
  * The EPG program object (spec 2.2) of `p` read in `zone` at `now` (epoch ms).
  * `elapsed_minutes`, `remaining_minutes`, `progress_percent` only while current;
- * `starts_in_minutes` only while upcoming; `description` only with `{ description: true }`
- * (the current-program view of the live EPG and the watch response's `current_program`).
+ * `starts_in_minutes` only while upcoming. Optional fields are absent, never null.
  */
-export const programView = (
-  p: ProgramRecord,
-  zone: string,
-  now: number,
-  options: { description?: boolean } = {},
-): EpgProgram => {
+export const programView = (p: ProgramRecord, zone: string, now: number): EpgProgram => {
   const start = Date.parse(p.start);
   const end = Date.parse(p.end);
   const state = programState(p, now);
   return {
     program_id: p.program_id,
     title: p.title,
-    ...(options.description ? { description: p.description } : {}),
     thumbnail_url: p.thumbnail_url,
     start_time: isoInZone(start, zone),
     end_time: isoInZone(end, zone),
@@ -112,6 +72,15 @@ export const programView = (
     content_id: p.content_id,
     rating: p.rating,
   };
+};
+
+/**
+ * `programView` with the program's `description` after its title: the current-program view of the
+ * live EPG and the watch response's `current_program`.
+ */
+export const programDetailView = (p: ProgramRecord, zone: string, now: number): EpgProgramDetail => {
+  const { program_id, title, ...rest } = programView(p, zone, now);
+  return { program_id, title, description: p.description, ...rest };
 };
 
 /** The program on air and the one after it (either may be missing: a gap or the end of the data). */
@@ -136,7 +105,7 @@ export const currentAndNext = (programs: readonly ProgramRecord[], now: number):
  * The short `next_program` object of `/schedule/current`, `/live/epg/current` and the heartbeat:
  * `program_id`, `title`, `start_time_formatted` (in `zone`), `duration_minutes`, `starts_in_minutes`.
  */
-export const nextProgramView = (p: ProgramRecord, zone: string, now: number) => ({
+export const nextProgramView = (p: ProgramRecord, zone: string, now: number): EpgNextProgram => ({
   program_id: p.program_id,
   title: p.title,
   start_time_formatted: format12h(Date.parse(p.start), zone),
@@ -148,7 +117,7 @@ export const nextProgramView = (p: ProgramRecord, zone: string, now: number) => 
  * The heartbeat's `current_program` (spec 4.4): `program_id`, `title`, `elapsed_minutes`,
  * `remaining_minutes`, `progress_percent`.
  */
-export const currentProgramProgressView = (p: ProgramRecord, now: number) => ({
+export const currentProgramProgressView = (p: ProgramRecord, now: number): EpgProgramProgress => ({
   program_id: p.program_id,
   title: p.title,
   ...programProgress(p, now),

@@ -3,7 +3,7 @@ import { listChannels } from '../creators/creator-listings.ts';
 import { getCreatorByChannel, requireCreator } from '../creators/creator-repository.ts';
 import { formatCount } from '../format.ts';
 import { NotFoundError } from '../http/errors.ts';
-import { pagination } from '../pagination.ts';
+import { type Pagination, pagination } from '../pagination.ts';
 import {
   listGuidePrograms,
   listProgramsOverlapping,
@@ -13,11 +13,25 @@ import {
   type CurrentAndNext,
   currentAndNext,
   currentProgramProgressView,
-  type EpgProgram,
   nextProgramView,
+  programDetailView,
   programProgress,
   programView,
 } from './program-view.ts';
+import type {
+  ChannelEpg,
+  ChannelSchedule,
+  CurrentSchedule,
+  GuideQuery,
+  GuideSchedule,
+  HeartbeatEpg,
+  LiveEpg,
+  LiveEpgCurrent,
+  LiveEpgNext,
+  ScheduleQuery,
+  UpcomingPrograms,
+  WatchEpg,
+} from './schemas.ts';
 import {
   type CalendarDate,
   formatDate,
@@ -36,17 +50,6 @@ const HOUR = 3_600_000;
 
 /** A channel as the EPG needs it: the creator record carries it (every creator has one channel). */
 type Channel = Pick<CreatorRecord, 'channel'>;
-
-/** Query of the day-schedule endpoints (validated by `scheduleQuery`). */
-export interface ScheduleQuery {
-  /** `YYYY-MM-DD`; default: today in `timezone` at `now`. */
-  date?: string;
-  /** IANA zone. */
-  timezone: string;
-  /** `HH:MM` wall times narrowing the day (see `scheduleWindow`). */
-  from?: string;
-  to?: string;
-}
 
 const programsIn = (channel: Channel, from: number, to: number): Promise<ProgramRecord[]> =>
   listProgramsOverlapping({ channelId: channel.channel.channel_id, from, to });
@@ -75,7 +78,7 @@ const windowSchedule = async (channel: Channel, q: ScheduleQuery, now: Date) => 
   return { date: formatDate(date), window, programs: await programsIn(channel, window.start, window.end) };
 };
 
-const scheduleOf = async (creator: CreatorRecord, q: ScheduleQuery, now: Date) => {
+const scheduleOf = async (creator: CreatorRecord, q: ScheduleQuery, now: Date): Promise<ChannelSchedule> => {
   const { date, window, programs } = await windowSchedule(creator, q, now);
   return {
     channel_id: creator.channel.channel_id,
@@ -89,15 +92,18 @@ const scheduleOf = async (creator: CreatorRecord, q: ScheduleQuery, now: Date) =
 };
 
 /** `GET /creators/:id/channel/schedule`: a day of full program objects with the timeline. */
-export const channelSchedule = async (creatorIdOrSlug: string, q: ScheduleQuery, now: Date) =>
-  scheduleOf(await requireCreator(creatorIdOrSlug), q, now);
+export const channelSchedule = async (
+  creatorIdOrSlug: string,
+  q: ScheduleQuery,
+  now: Date,
+): Promise<ChannelSchedule> => scheduleOf(await requireCreator(creatorIdOrSlug), q, now);
 
 /**
  * `GET /channels/:id/epg` (proposed in the spec; our design): the same day schedule as
  * `/creators/:id/channel/schedule`, addressed by channel id, plus `creator_id` and the live state
  * so the creator detail's channel guide needs one call. 404 for an unknown channel.
  */
-export const channelEpg = async (channelId: string, q: ScheduleQuery, now: Date) => {
+export const channelEpg = async (channelId: string, q: ScheduleQuery, now: Date): Promise<ChannelEpg> => {
   const creator = await getCreatorByChannel(channelId);
   if (!creator) throw new NotFoundError('Channel not found');
   const { is_live } = liveViewers(creator);
@@ -105,7 +111,7 @@ export const channelEpg = async (channelId: string, q: ScheduleQuery, now: Date)
 };
 
 /** `GET /creators/:id/channel/live/epg`: the compact day guide of the live player. */
-export const liveEpg = async (creatorIdOrSlug: string, q: ScheduleQuery, now: Date) => {
+export const liveEpg = async (creatorIdOrSlug: string, q: ScheduleQuery, now: Date): Promise<LiveEpg> => {
   const creator = await requireCreator(creatorIdOrSlug);
   const { date, window, programs } = await windowSchedule(creator, q, now);
   const at = now.getTime();
@@ -151,7 +157,7 @@ export const onAirNow = async (channel: Channel, now: Date): Promise<CurrentAndN
  * `current_program` (full object with `description`, or null) and `schedule`: today's programs
  * from the current one to the end of the day in `timezone` (at least the next hour). One Query.
  */
-export const watchEpg = async (channel: Channel, timezone: string, now: Date) => {
+export const watchEpg = async (channel: Channel, timezone: string, now: Date): Promise<WatchEpg> => {
   const at = now.getTime();
   const date = todayIn(at, timezone);
   const day = scheduleWindow(date, timezone);
@@ -160,7 +166,7 @@ export const watchEpg = async (channel: Channel, timezone: string, now: Date) =>
   return {
     date: formatDate(date),
     timezone,
-    current_program: current ? programView(current, timezone, at, { description: true }) : null,
+    current_program: current ? programDetailView(current, timezone, at) : null,
     schedule: programs.map((p) => programView(p, timezone, at)),
   };
 };
@@ -171,7 +177,7 @@ export const watchEpg = async (channel: Channel, timezone: string, now: Date) =>
  * `title`, `starts_in_minutes`, `start_time_formatted` in `timezone`, `duration_minutes`); null
  * when there is none. Two Queries in parallel (`onAirNow`).
  */
-export const heartbeatEpg = async (channel: Channel, timezone: string, now: Date) => {
+export const heartbeatEpg = async (channel: Channel, timezone: string, now: Date): Promise<HeartbeatEpg> => {
   const { current, next } = await onAirNow(channel, now);
   return {
     current_program: current ? currentProgramProgressView(current, now.getTime()) : null,
@@ -179,57 +185,88 @@ export const heartbeatEpg = async (channel: Channel, timezone: string, now: Date
   };
 };
 
-/** `GET /creators/:id/channel/schedule/current` (`variant` schedule) and `/live/epg/current` (live: with description). */
+/** The creator's channel, its live viewers and the programs on air now and next (two Queries). */
+const onAirOf = async (creatorIdOrSlug: string, timezone: string, now: Date) => {
+  const creator = await requireCreator(creatorIdOrSlug);
+  const { current, next } = await onAirNow(creator, now);
+  return {
+    creator,
+    current,
+    viewers: liveViewers(creator),
+    next_program: next ? nextProgramView(next, timezone, now.getTime()) : null,
+  };
+};
+
+/** `GET /creators/:id/channel/schedule/current`: the program on air and the next one. */
 export const currentSchedule = async (
   creatorIdOrSlug: string,
   timezone: string,
   now: Date,
-  variant: 'schedule' | 'live',
-) => {
-  const creator = await requireCreator(creatorIdOrSlug);
-  const { current, next } = await onAirNow(creator, now);
+): Promise<CurrentSchedule> => {
+  const { creator, current, viewers, next_program } = await onAirOf(creatorIdOrSlug, timezone, now);
   return {
     channel_id: creator.channel.channel_id,
-    ...(variant === 'schedule' ? { channel_name: creator.channel.channel_name } : {}),
-    ...liveViewers(creator),
-    current_program: current
-      ? programView(current, timezone, now.getTime(), { description: variant === 'live' })
-      : null,
-    next_program: next ? nextProgramView(next, timezone, now.getTime()) : null,
+    channel_name: creator.channel.channel_name,
+    ...viewers,
+    current_program: current ? programView(current, timezone, now.getTime()) : null,
+    next_program,
+  };
+};
+
+/** `GET /creators/:id/channel/live/epg/current`: as `currentSchedule`, the program with its description. */
+export const liveEpgCurrent = async (
+  creatorIdOrSlug: string,
+  timezone: string,
+  now: Date,
+): Promise<LiveEpgCurrent> => {
+  const { creator, current, viewers, next_program } = await onAirOf(creatorIdOrSlug, timezone, now);
+  return {
+    channel_id: creator.channel.channel_id,
+    ...viewers,
+    current_program: current ? programDetailView(current, timezone, now.getTime()) : null,
+    next_program,
   };
 };
 
 /**
  * The next `limit` programs of a creator's channel (those starting after `now`; the one on air is
- * not upcoming): `/schedule/upcoming` (default 5) and `/live/epg/next` (default 3). One Query.
+ * not upcoming). One Query.
  */
+const upcomingOf = async (creatorIdOrSlug: string, timezone: string, limit: number, now: Date) => {
+  const creator = await requireCreator(creatorIdOrSlug);
+  const programs = await listProgramsStartingAfter({
+    channelId: creator.channel.channel_id,
+    after: now.getTime(),
+    limit,
+  });
+  return { creator, upcoming: programs.map((p) => programView(p, timezone, now.getTime())) };
+};
+
+/** `GET /creators/:id/channel/schedule/upcoming` (default 5). */
 export const upcomingSchedule = async (
   creatorIdOrSlug: string,
   timezone: string,
   limit: number,
   now: Date,
-  variant: 'schedule' | 'live',
-) => {
-  const creator = await requireCreator(creatorIdOrSlug);
-  const upcoming: EpgProgram[] = (
-    await listProgramsStartingAfter({ channelId: creator.channel.channel_id, after: now.getTime(), limit })
-  ).map((p) => programView(p, timezone, now.getTime()));
+): Promise<UpcomingPrograms> => {
+  const { creator, upcoming } = await upcomingOf(creatorIdOrSlug, timezone, limit, now);
   return {
     channel_id: creator.channel.channel_id,
-    ...(variant === 'schedule' ? { channel_name: creator.channel.channel_name } : {}),
+    channel_name: creator.channel.channel_name,
     upcoming_programs: upcoming,
   };
 };
 
-/** Query of `/tv/v3/guide/schedule` (validated by `guideQuery`). */
-export interface GuideQuery {
-  channel_id?: string;
-  date?: string;
-  hours?: number;
-  timezone: string;
-  page: number;
-  limit: number;
-}
+/** `GET /creators/:id/channel/live/epg/next` (default 3): as `upcomingSchedule`, without the channel name. */
+export const liveEpgNext = async (
+  creatorIdOrSlug: string,
+  timezone: string,
+  limit: number,
+  now: Date,
+): Promise<LiveEpgNext> => {
+  const { creator, upcoming } = await upcomingOf(creatorIdOrSlug, timezone, limit, now);
+  return { channel_id: creator.channel.channel_id, upcoming_programs: upcoming };
+};
 
 /** Default guide window without `date` (hours from the current half hour). */
 export const GUIDE_DEFAULT_HOURS = 3;
@@ -258,7 +295,10 @@ export const guideWindow = (q: Pick<GuideQuery, 'date' | 'hours' | 'timezone'>, 
  * EPG program objects overlapping the window). Paginated over channels (`meta_data`);
  * `channel_id` narrows to one channel (404 when unknown). One Query per channel on the page.
  */
-export const guideSchedule = async (q: GuideQuery, now: Date) => {
+export const guideSchedule = async (
+  q: GuideQuery,
+  now: Date,
+): Promise<{ data: GuideSchedule; meta_data: Pagination }> => {
   const { start, end } = guideWindow(q, now.getTime());
   let creators: CreatorRecord[];
   let total: number;

@@ -7,6 +7,8 @@
  * spring-forward gap) maps to the first instant after the gap; a wall time that occurs twice
  * (fall-back overlap) maps to its first occurrence.
  */
+import type { EpgTimeline } from './schemas.ts';
+
 const MINUTE = 60_000;
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -229,7 +231,7 @@ export const SLOT_MINUTES = 30;
  * The timeline over [start, end): `start`/`end` as 12-hour text and one label per 30 minutes of
  * elapsed time (so a 25-hour day has 50 slots and shows its repeated hour).
  */
-export const timeline = (window: { start: number; end: number }, zone: string) => {
+export const timeline = (window: { start: number; end: number }, zone: string): EpgTimeline => {
   const slots: string[] = [];
   for (let t = window.start; t < window.end; t += SLOT_MINUTES * MINUTE) slots.push(format12h(t, zone));
   return {

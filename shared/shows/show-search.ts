@@ -1,22 +1,14 @@
-import type { CategoryId, ShowRecord } from '../catalog/model.ts';
+import type { ShowRecord } from '../catalog/model.ts';
 import { searchIds } from '../search/search-index.ts';
+import type { SearchShowsQuery } from './schemas.ts';
 import { getShows } from './show-repository.ts';
-import { type ShowSort, showOrder } from './show-ranking.ts';
+import { showOrder } from './show-ranking.ts';
 
 /**
  * One page of shows matching a search query, filtered and sorted on the index facets (relevance
  * first, then most popular; or the requested sort): reads index items and only the page's shows.
  */
-export const searchShows = async (q: {
-  q: string;
-  category: CategoryId | 'all';
-  sort?: ShowSort;
-  rating?: string;
-  is_new?: boolean;
-  is_featured?: boolean;
-  page: number;
-  limit: number;
-}): Promise<{ shows: ShowRecord[]; total: number }> => {
+export const searchShows = async (q: SearchShowsQuery): Promise<{ shows: ShowRecord[]; total: number }> => {
   const asShow = (h: { id: string; facets: Record<string, unknown> }) =>
     ({ id: h.id, ...h.facets }) as unknown as ShowRecord;
   const hits = (await searchIds('show', q.q)).filter(

@@ -1,6 +1,21 @@
 import type { CreatorRecord, EpisodeRecord, ShowRecord } from '../catalog/model.ts';
 import { formatCount, formatDuration } from '../format.ts';
 import { episodePlayback, isLocked, type Viewer } from './entitlement.ts';
+import type {
+  CreatorSeries,
+  Episode,
+  FeaturedShow,
+  GatingContext,
+  MostViewedEpisode,
+  ShowCreatorRef,
+  ShowDetail,
+  ShowSearchHit,
+  ShowSummary,
+  TopCategoryShow,
+  TvEpisode,
+  TvSeason,
+  TvShowDetail,
+} from './schemas.ts';
 
 /**
  * Show and episode response shapes (spec 2.2, 4.3). Pure: records in, spec objects out.
@@ -10,7 +25,7 @@ import { episodePlayback, isLocked, type Viewer } from './entitlement.ts';
 type CreatorLite = Pick<CreatorRecord, 'id' | 'name' | 'is_verified' | 'avatar_url' | 'slug'>;
 
 /** Creator of a show as show items carry it (a stand-in when the creator record is missing). */
-const creatorRef = (show: ShowRecord, creator: CreatorLite | undefined) => ({
+const creatorRef = (show: ShowRecord, creator: CreatorLite | undefined): ShowCreatorRef => ({
   id: show.creator_id,
   name: creator?.name ?? '',
   is_verified: creator?.is_verified ?? false,
@@ -36,19 +51,19 @@ const summaryFields = (show: ShowRecord, creator: CreatorLite | undefined) => ({
 });
 
 /** Item of `/shows` and `/shows/new-releases` (key `id`). */
-export const showListItem = (show: ShowRecord, creator: CreatorLite | undefined) => ({
+export const showListItem = (show: ShowRecord, creator: CreatorLite | undefined): ShowSummary => ({
   id: show.id,
   ...summaryFields(show, creator),
 });
 
 /** Item of `/shows/featured` (key `show_id`). */
-export const featuredShowItem = (show: ShowRecord, creator: CreatorLite | undefined) => ({
+export const featuredShowItem = (show: ShowRecord, creator: CreatorLite | undefined): FeaturedShow => ({
   show_id: show.id,
   ...summaryFields(show, creator),
 });
 
 /** Item of `/shows/search` (key `id`, no `thumbnail_color`). */
-export const searchShowItem = (show: ShowRecord, creator: CreatorLite | undefined) => {
+export const searchShowItem = (show: ShowRecord, creator: CreatorLite | undefined): ShowSearchHit => {
   const { thumbnail_color: _c, ...rest } = summaryFields(show, creator);
   return { id: show.id, ...rest };
 };
@@ -57,7 +72,7 @@ export const searchShowItem = (show: ShowRecord, creator: CreatorLite | undefine
  * Episode object (spec 2.2), with `thumbnail_url` as in show detail, for `viewer`: `is_locked`,
  * and `stream_url` only when unlocked (null when locked, as on-demand items).
  */
-export const episodeView = (e: EpisodeRecord, viewer: Viewer) => ({
+export const episodeView = (e: EpisodeRecord, viewer: Viewer): Episode => ({
   episode_id: e.id,
   season: e.season,
   episode_number: e.episode_number,
@@ -79,7 +94,7 @@ export const showDetail = (
   creator: CreatorLite | undefined,
   episodes: readonly EpisodeRecord[],
   viewer: Viewer,
-) => ({
+): ShowDetail => ({
   show_id: show.id,
   ...summaryFields(show, creator),
   description: show.description,
@@ -92,7 +107,7 @@ export const showDetail = (
 });
 
 /** Item of `/shows/episodes/most-viewed`, for `viewer` (`is_locked`; no `stream_url` when locked). */
-export const mostViewedEpisodeItem = (e: EpisodeRecord, viewer: Viewer) => ({
+export const mostViewedEpisodeItem = (e: EpisodeRecord, viewer: Viewer): MostViewedEpisode => ({
   episode_id: e.id,
   show_id: e.show_id,
   episode_number: e.episode_number,
@@ -107,7 +122,7 @@ export const mostViewedEpisodeItem = (e: EpisodeRecord, viewer: Viewer) => ({
 });
 
 /** Show of a `/shows/categories-top` entry (key `show_id`). */
-export const topCategoryShow = (show: ShowRecord) => ({
+export const topCategoryShow = (show: ShowRecord): TopCategoryShow => ({
   show_id: show.id,
   title: show.title,
   category: show.category,
@@ -126,7 +141,11 @@ export const topCategoryShow = (show: ShowRecord) => ({
  * - ppv:          a one-off purchase (price/currency of the episode).
  * Whether it is locked comes from the entitlement rule (`isLocked`, shared/shows/entitlement.ts).
  */
-export const gatingContext = (e: EpisodeRecord, creator: CreatorRecord | undefined, viewer: Viewer) => {
+export const gatingContext = (
+  e: EpisodeRecord,
+  creator: CreatorRecord | undefined,
+  viewer: Viewer,
+): GatingContext => {
   const locked = isLocked(e, viewer);
   if (e.access === 'free')
     return {
@@ -160,7 +179,11 @@ export const gatingContext = (e: EpisodeRecord, creator: CreatorRecord | undefin
 };
 
 /** Episode of a TV-variant season: full metadata, `is_locked`, `gating_context`; no stream URL when locked. */
-export const tvEpisodeView = (e: EpisodeRecord, creator: CreatorRecord | undefined, viewer: Viewer) => ({
+export const tvEpisodeView = (
+  e: EpisodeRecord,
+  creator: CreatorRecord | undefined,
+  viewer: Viewer,
+): TvEpisode => ({
   ...episodeView(e, viewer),
   description: e.description,
   access: e.access,
@@ -173,7 +196,7 @@ export const tvSeasons = (
   episodes: readonly EpisodeRecord[],
   creator: CreatorRecord | undefined,
   viewer: Viewer,
-) =>
+): TvSeason[] =>
   [...show.seasons]
     .sort((a, b) => a.number - b.number)
     .map((season) => ({
@@ -195,7 +218,7 @@ export const tvShowDetail = (
   creator: CreatorRecord | undefined,
   episodes: readonly EpisodeRecord[],
   viewer: Viewer,
-) => {
+): TvShowDetail => {
   const { episodes: _flat, ...detail } = showDetail(show, creator, episodes, viewer);
   return {
     ...detail,
@@ -212,7 +235,7 @@ export const creatorSeriesItem = (
   creator: CreatorRecord,
   episodes: readonly EpisodeRecord[],
   viewer: Viewer,
-) => ({
+): CreatorSeries => ({
   id: show.id,
   title: show.title,
   description: show.description,

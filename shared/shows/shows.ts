@@ -1,12 +1,31 @@
-import type { CategoryId, CreatorRecord, RatingId, ShowRecord } from '../catalog/model.ts';
+import type { CreatorRecord, ShowRecord } from '../catalog/model.ts';
 import { CATEGORIES, RATINGS } from '../catalog/reference.ts';
 import { countCreatorsByCategory } from '../creators/creator-listings.ts';
 import { getCreator, getCreators } from '../creators/creator-repository.ts';
 import { getRelationship, grantsAccess } from '../creators/relationship-repository.ts';
 import { NotFoundError } from '../http/errors.ts';
-import { pageSlice, pagination } from '../pagination.ts';
+import { type Pagination, pageSlice, pagination } from '../pagination.ts';
 import { ANONYMOUS, type Viewer, viewerFor } from './entitlement.ts';
-import type { ShowSection } from './schemas.ts';
+import type {
+  CategoryPageQuery,
+  ContentRatingList,
+  CreatorSeriesList,
+  FeaturedShowList,
+  ListShowsQuery,
+  MostViewedEpisode,
+  MostViewedMeta,
+  NewReleasesMeta,
+  SearchShowsQuery,
+  ShowCategoryList,
+  ShowDetail,
+  ShowList,
+  ShowListMeta,
+  ShowSearchList,
+  ShowSearchMeta,
+  ShowSection,
+  TopCategory,
+  TvShowDetail,
+} from './schemas.ts';
 import {
   countShowsByCategory,
   listMostViewedEpisodes,
@@ -14,7 +33,6 @@ import {
   listTopShowsByCategory,
   type ShowFilter,
 } from './show-listings.ts';
-import type { ShowSort } from './show-ranking.ts';
 import { getShowWithEpisodes, listShowsByCreator } from './show-repository.ts';
 import { searchShows } from './show-search.ts';
 import {
@@ -58,16 +76,9 @@ const pageOfShows = async (filter: ShowFilter | null, page: number, limit: numbe
 };
 
 /** `GET /shows`: filtered, sorted page with `filters_applied` (unset filters null). */
-export const browseShows = async (q: {
-  category: CategoryId | 'all';
-  sort: ShowSort;
-  section: ShowSection;
-  is_new?: boolean;
-  is_featured?: boolean;
-  rating?: RatingId;
-  page: number;
-  limit: number;
-}) => {
+export const browseShows = async (
+  q: ListShowsQuery,
+): Promise<{ data: ShowList; meta_data: ShowListMeta }> => {
   const flags = resolveSection(q.section, q.is_new, q.is_featured);
   const filter: ShowFilter | null = flags && {
     category: q.category,
@@ -104,7 +115,9 @@ export const FEATURED = {
 } as const;
 
 /** `GET /shows/new-releases`: new shows, newest first. */
-export const newReleases = async (q: { category: CategoryId | 'all'; page: number; limit: number }) => {
+export const newReleases = async (
+  q: CategoryPageQuery,
+): Promise<{ data: ShowList; meta_data: NewReleasesMeta }> => {
   const filter: ShowFilter = {
     category: q.category,
     rating: 'all',
@@ -123,7 +136,9 @@ export const newReleases = async (q: { category: CategoryId | 'all'; page: numbe
  * `GET /shows/featured`: featured shows, most popular first. Keeps today's `data` fields
  * (`section_title`, `section_subtitle`, `total`, `shows`) and adds the requested `meta_data`.
  */
-export const featuredShows = async (q: { category: CategoryId | 'all'; page: number; limit: number }) => {
+export const featuredShows = async (
+  q: CategoryPageQuery,
+): Promise<{ data: FeaturedShowList; meta_data: Pagination }> => {
   const filter: ShowFilter = {
     category: q.category,
     rating: 'all',
@@ -139,16 +154,9 @@ export const featuredShows = async (q: { category: CategoryId | 'all'; page: num
 };
 
 /** `GET /shows/search`: relevance first (exact > prefix > typo), or the requested sort. */
-export const findShows = async (q: {
-  q: string;
-  category: CategoryId | 'all';
-  sort?: ShowSort;
-  rating?: RatingId;
-  is_new?: boolean;
-  is_featured?: boolean;
-  page: number;
-  limit: number;
-}) => {
+export const findShows = async (
+  q: SearchShowsQuery,
+): Promise<{ data: ShowSearchList; meta_data: ShowSearchMeta }> => {
   const { shows, total } = await searchShows(q);
   const creators = await creatorsOf(shows);
   return {
@@ -158,7 +166,7 @@ export const findShows = async (q: {
 };
 
 /** `GET /shows/categories`: every category with its show count (0 included). */
-export const showCategories = async () => {
+export const showCategories = async (): Promise<ShowCategoryList> => {
   const counts = await countShowsByCategory();
   return {
     categories: CATEGORIES.map(({ id, label, icon }) => ({
@@ -171,7 +179,7 @@ export const showCategories = async () => {
 };
 
 /** `GET /shows/ratings`. */
-export const showRatings = () => ({
+export const showRatings = (): ContentRatingList => ({
   ratings: RATINGS.map(({ id, label, description }) => ({ id, label, description })),
 });
 
@@ -192,7 +200,11 @@ const viewerOf = async (accountId: string | undefined, creatorId: string, now: D
  * `GET /shows/:id` (id or slug), for the caller: locked episodes carry `stream_url: null`. The
  * route takes no token today (auth `none`), so every caller is anonymous there.
  */
-export const getShowDetail = async (idOrSlug: string, accountId: string | undefined, now: Date) => {
+export const getShowDetail = async (
+  idOrSlug: string,
+  accountId: string | undefined,
+  now: Date,
+): Promise<ShowDetail> => {
   const { show, episodes } = await findShow(idOrSlug);
   const [creator, viewer] = await Promise.all([
     getCreator(show.creator_id),
@@ -202,7 +214,11 @@ export const getShowDetail = async (idOrSlug: string, accountId: string | undefi
 };
 
 /** `GET /tv/v3/shows/{id}`: seasons with gated episodes, for the caller (anonymous when no token). */
-export const getTvShowDetail = async (idOrSlug: string, accountId: string | undefined, now: Date) => {
+export const getTvShowDetail = async (
+  idOrSlug: string,
+  accountId: string | undefined,
+  now: Date,
+): Promise<TvShowDetail> => {
   const { show, episodes } = await findShow(idOrSlug);
   const [creator, viewer] = await Promise.all([
     getCreator(show.creator_id),
@@ -215,11 +231,9 @@ export const getTvShowDetail = async (idOrSlug: string, accountId: string | unde
  * `GET /shows/episodes/most-viewed`: `total_live` as in spec 4.3, plus the standard `total`. A
  * public list across creators: entitlements are an anonymous viewer's (free episodes play).
  */
-export const mostViewedEpisodes = async (q: {
-  category: CategoryId | 'all';
-  page: number;
-  limit: number;
-}) => {
+export const mostViewedEpisodes = async (
+  q: CategoryPageQuery,
+): Promise<{ data: MostViewedEpisode[]; meta_data: MostViewedMeta }> => {
   const { episodes, total } = await listMostViewedEpisodes(q.category, q.page, q.limit);
   return {
     data: episodes.map((e) => mostViewedEpisodeItem(e, ANONYMOUS)),
@@ -234,7 +248,7 @@ export const TOP_CATEGORY_SHOWS = 5;
  * `GET /shows/categories-top`: categories that have shows, most shows first, each with its most
  * popular shows. `thump_url` (spelled as in the spec) is the top show's thumbnail.
  */
-export const topCategories = async () => {
+export const topCategories = async (): Promise<TopCategory[]> => {
   const [pages, creatorCounts] = await Promise.all([
     listTopShowsByCategory(TOP_CATEGORY_SHOWS),
     countCreatorsByCategory(),
@@ -255,7 +269,11 @@ export const topCategories = async () => {
 };
 
 /** `GET /tv/v3/creators/{id}/series`: a creator's series (most popular first), paginated. */
-export const creatorSeries = async (idOrSlug: string, page: number, limit: number) => {
+export const creatorSeries = async (
+  idOrSlug: string,
+  page: number,
+  limit: number,
+): Promise<{ data: CreatorSeriesList; meta_data: Pagination }> => {
   const creator = await getCreator(idOrSlug);
   if (!creator) throw new NotFoundError('Creator not found');
   const all = await listShowsByCreator(creator.id);

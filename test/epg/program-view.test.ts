@@ -7,6 +7,7 @@ import {
   currentProgramProgressView,
   nextProgramView,
   programState,
+  programDetailView,
   programView,
 } from '../../shared/epg/program-view.ts';
 
@@ -181,9 +182,13 @@ describe('EPG program object', () => {
 
   it('adds the description only when asked', () => {
     const p = program(1, Date.UTC(2026, 0, 1, 10), Date.UTC(2026, 0, 1, 11));
-    expect(programView(p, 'UTC', Date.UTC(2026, 0, 1, 10, 30), { description: true }).description).toBe(
-      'About program 1',
-    );
+    const at = Date.UTC(2026, 0, 1, 10, 30);
+    expect(programDetailView(p, 'UTC', at).description).toBe('About program 1');
+    expect(programView(p, 'UTC', at)).not.toHaveProperty('description');
+    expect(programDetailView(p, 'UTC', at)).toEqual({
+      ...programView(p, 'UTC', at),
+      description: 'About program 1',
+    });
   });
 
   it('reads a New York program over the spring-forward change with both offsets', () => {
