@@ -1,17 +1,29 @@
-import * as z from 'zod/mini';
 import { contract } from '../../shared/http/contract.ts';
+import { noStoreHeaders as headers } from '../../shared/identity/no-store.ts';
 import {
-  createAccountBody,
-  googleSignInBody,
-  claimHandleBody,
-  checkHandleQuery,
-  checkEmailQuery,
+  CategoryChosen,
   categoryBody,
-  socialConnectBody,
+  checkEmailQuery,
+  checkHandleQuery,
+  claimHandleBody,
+  createAccountBody,
+  EmailAvailability,
+  EmailVerificationSent,
+  EmailVerified,
+  GoogleSignIn,
+  GoogleSignUp,
+  googleSignInBody,
+  HandleAvailability,
   loginBody,
+  OnboardingAccount,
+  OnboardingCategories,
   refreshBody,
-  emailVerificationSent,
-  emailVerified,
+  SessionTokens,
+  SignedInAccount,
+  SignedUpAccount,
+  SocialConnected,
+  SocialPlatforms,
+  socialConnectBody,
   verifyEmailBody,
 } from '../../shared/identity/schemas.ts';
 
@@ -45,10 +57,20 @@ export const createAccount = contract({
   needs: ['token-signer'],
   ...guard(10, 10),
   summary: 'Step 1: create a creator account with email and password',
-  description: 'Step 1: create a creator account with email and password',
+  description:
+    'Onboarding step 1: creates a creator account from an email, a password and a handle, and signs it in. The email starts unverified: a 6-digit code is mailed to it (POST /auth/email/verify). Email and handle are unique ignoring letter case; the tokens come with `Cache-Control: no-store`.',
   request: { body: createAccountBody },
   responses: {
-    201: { description: 'Created', data: z.unknown() },
+    201: {
+      description:
+        'The account was created and signed in: account fields, a token pair and onboarding progress',
+      data: SignedUpAccount,
+      headers,
+    },
+    409: {
+      description: 'The email is already registered, or the handle is taken (both ignoring letter case)',
+      message: 'Email already registered',
+    },
   },
 });
 
@@ -63,11 +85,31 @@ export const signInWithGoogle = contract({
   needs: ['token-signer'],
   ...guard(20, 10),
   summary: 'Step 1: sign up or sign in with a Google ID token',
-  description: 'Step 1: sign up or sign in with a Google ID token',
+  description:
+    'Onboarding step 1 with Google: verifies a Google ID token and signs its account in (200), or creates one (201, `handle` required, email already verified). An existing password account with the same address is linked only if its email is verified. The tokens come with `Cache-Control: no-store`.',
   request: { body: googleSignInBody },
   responses: {
-    200: { description: 'Success', data: z.unknown() },
-    201: { description: 'Created', data: z.unknown() },
+    200: {
+      description: 'An existing account was signed in (`is_new_account` false)',
+      data: GoogleSignIn,
+      headers,
+    },
+    201: {
+      description:
+        'A new account was created and signed in (`is_new_account` true, with onboarding progress)',
+      data: GoogleSignUp,
+      headers,
+    },
+    401: {
+      description: 'The Google token is invalid or expired, or Google did not verify its email',
+      message: 'Invalid or expired Google token',
+    },
+    409: {
+      description:
+        'An account with this email is unverified or linked to another Google account, or the handle (or email) was taken meanwhile',
+      message:
+        'An account with this email exists but its email is not verified: sign in with its password and verify the email (POST /auth/email/verify) before signing in with Google',
+    },
   },
 });
 
@@ -80,10 +122,16 @@ export const addHandle = contract({
   dynamo: { actions: ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'] },
   auth: 'required',
   summary: "Set or change the caller's handle (e.g. replace the one typed at Google sign-in)",
-  description: "Set or change the caller's handle (e.g. replace the one typed at Google sign-in)",
+  description:
+    "Sets or changes the signed-in creator's handle, e.g. to replace the one typed at Google sign-in; the old handle becomes free for others. A change of letter case only keeps the handle.",
   request: { body: claimHandleBody },
   responses: {
-    200: { description: 'Success', data: z.unknown() },
+    200: { description: 'The account with its new handle and onboarding progress', data: OnboardingAccount },
+    404: { description: "The token's account no longer exists", message: 'Account not found' },
+    409: {
+      description: 'Another account holds the handle (ignoring letter case), or the handle changed meanwhile',
+      message: 'Handle already taken',
+    },
   },
 });
 
@@ -97,10 +145,14 @@ export const checkHandle = contract({
   auth: 'none',
   ...guard(60, 50),
   summary: 'Is a handle available? With available suggestions when not',
-  description: 'Is a handle available? With available suggestions when not',
+  description:
+    'Tells whether a handle can be claimed (free and well-formed, ignoring letter case). When it cannot, up to 3 available alternatives are suggested; a malformed handle also gets the rule it breaks.',
   request: { query: checkHandleQuery },
   responses: {
-    200: { description: 'Success', data: z.unknown() },
+    200: {
+      description: 'Whether the handle is available, with suggestions when not',
+      data: HandleAvailability,
+    },
   },
 });
 
@@ -114,10 +166,11 @@ export const checkEmail = contract({
   auth: 'none',
   ...guard(30, 20),
   summary: 'Is an email available?',
-  description: 'Is an email available?',
+  description:
+    'Tells whether an email address can still register (no account uses it, ignoring letter case), with a message when it cannot.',
   request: { query: checkEmailQuery },
   responses: {
-    200: { description: 'Success', data: z.unknown() },
+    200: { description: 'Whether the address is available', data: EmailAvailability },
   },
 });
 
@@ -129,9 +182,10 @@ export const listOnboardingCategories = contract({
   handler: 'identity/list-onboarding-categories',
   auth: 'none',
   summary: 'Step 2: content categories to choose from',
-  description: 'Step 2: content categories to choose from',
+  description:
+    'The content categories a creator chooses from in onboarding step 2 (POST /onboarding/category), with their labels and icons. Public and the same for everyone.',
   responses: {
-    200: { description: 'Success', data: z.unknown() },
+    200: { description: 'The step number and the categories', data: OnboardingCategories },
   },
 });
 
@@ -144,10 +198,11 @@ export const chooseCategory = contract({
   dynamo: { actions: ['GetItem', 'UpdateItem'] },
   auth: 'required',
   summary: 'Step 2: choose the content category',
-  description: 'Step 2: choose the content category',
+  description:
+    "Onboarding step 2: records the signed-in creator's content category (it may be chosen again). The account turns `active` once the social step is done too.",
   request: { body: categoryBody },
   responses: {
-    200: { description: 'Success', data: z.unknown() },
+    200: { description: 'The account with its category and onboarding progress', data: CategoryChosen },
   },
 });
 
@@ -159,9 +214,10 @@ export const listSocialPlatforms = contract({
   handler: 'identity/list-social-platforms',
   auth: 'none',
   summary: 'Step 3: audience platforms that can be connected',
-  description: 'Step 3: audience platforms that can be connected',
+  description:
+    'The audience platforms a creator can connect in onboarding step 3 (POST /onboarding/social/connect). Public and the same for everyone.',
   responses: {
-    200: { description: 'Success', data: z.unknown() },
+    200: { description: 'The step number and the platforms', data: SocialPlatforms },
   },
 });
 
@@ -174,10 +230,16 @@ export const connectSocial = contract({
   dynamo: { actions: ['GetItem', 'UpdateItem'] },
   auth: 'required',
   summary: 'Step 3: connect an audience platform (completes onboarding)',
-  description: 'Step 3: connect an audience platform (completes onboarding)',
+  description:
+    "Onboarding step 3: connects an audience platform to the signed-in creator's account with the token from the platform's SDK (only a SHA-256 of it is kept). Each platform connects once; the account turns `active` once the category step is done too.",
   request: { body: socialConnectBody },
   responses: {
-    200: { description: 'Success', data: z.unknown() },
+    200: {
+      description: 'The account with its connected platforms and onboarding progress',
+      data: SocialConnected,
+    },
+    404: { description: "The token's account no longer exists", message: 'Account not found' },
+    409: { description: 'This platform is already connected', message: 'youtube is already connected' },
   },
 });
 
@@ -193,10 +255,15 @@ export const logIn = contract({
   needs: ['token-signer'],
   ...guard(10, 20),
   summary: 'Sign in with email and password',
-  description: 'Sign in with email and password',
+  description:
+    'Signs an account in with its email (any letter case) and password, and returns the account with a new token pair (`Cache-Control: no-store`). An unknown email and a wrong password get the same 401, in similar time.',
   request: { body: loginBody },
   responses: {
-    200: { description: 'Success', data: z.unknown() },
+    200: { description: 'Signed in: the account and a new token pair', data: SignedInAccount, headers },
+    401: {
+      description: 'Unknown email, wrong password, or an account without a password (Google only)',
+      message: 'Email or password is incorrect',
+    },
   },
 });
 
@@ -211,10 +278,16 @@ export const refreshSession = contract({
   needs: ['token-signer'],
   ...guard(30, 50),
   summary: 'Exchange a refresh token for a new token pair (rotation, reuse detection)',
-  description: 'Exchange a refresh token for a new token pair (rotation, reuse detection)',
+  description:
+    'Exchanges a refresh token for a new token pair (`Cache-Control: no-store`). Each refresh token works once: presenting one already exchanged revokes every token of that sign-in (reuse detection). The sign-in keeps its original 30-day end.',
   request: { body: refreshBody },
   responses: {
-    200: { description: 'Success', data: z.unknown() },
+    200: { description: 'A new access token and refresh token', data: SessionTokens, headers },
+    401: {
+      description:
+        'The refresh token is malformed, unknown, expired or revoked, or was already used (which revokes its whole sign-in)',
+      message: 'Invalid refresh token',
+    },
   },
 });
 
@@ -227,10 +300,16 @@ export const logOut = contract({
   dynamo: { actions: ['UpdateItem'] },
   auth: 'required',
   summary: 'Revoke a refresh token family',
-  description: 'Revoke a refresh token family',
+  description:
+    "Signs out: revokes the refresh token's sign-in (it and every token refreshed from it), if it belongs to the caller; idempotent. Access tokens already issued stay valid until they expire (15 minutes).",
   request: { body: refreshBody },
   responses: {
-    204: { description: 'Done, no body' },
+    204: { description: "Signed out (also for a token already revoked or not the caller's), no body" },
+    401: {
+      description:
+        'No bearer token, a malformed Authorization header, an invalid or expired one, or a refresh token that is not of the form `<family id>.<secret>`',
+      message: 'Invalid refresh token',
+    },
   },
 });
 
@@ -245,9 +324,15 @@ export const sendEmailVerification = contract({
   rateLimit: { limit: 5, windowSeconds: 86_400, by: 'account' },
   throttle: { rate: 10, burst: 20 },
   summary: "Send a new email-verification code to the caller's address (replaces the previous code)",
-  description: "Send a new email-verification code to the caller's address (replaces the previous code)",
+  description:
+    "Mails a new 6-digit verification code to the signed-in account's address; it replaces the previous code and is valid 15 minutes for 5 attempts. At most 5 a day per account; 503 when the mail cannot be sent.",
   responses: {
-    200: { description: 'Success', data: emailVerificationSent },
+    200: {
+      description: 'A code was sent: where, until when, and how many attempts it allows',
+      data: EmailVerificationSent,
+    },
+    404: { description: "The token's account no longer exists", message: 'Account not found' },
+    409: { description: 'The email is already verified', message: 'Email is already verified' },
   },
 });
 
@@ -262,10 +347,22 @@ export const verifyEmail = contract({
   rateLimit: { limit: 10, windowSeconds: 60, by: 'account' },
   throttle: { rate: 20, burst: 40 },
   summary: "Verify the caller's email with the 6-digit code sent to it",
-  description: "Verify the caller's email with the 6-digit code sent to it",
+  description:
+    "Verifies the signed-in account's email with the 6-digit code mailed to it. Every submission spends one of the code's 5 attempts; the right code is used once and marks the account verified.",
   request: { body: verifyEmailBody },
   responses: {
-    200: { description: 'Success', data: emailVerified },
+    200: { description: 'The email is verified', data: EmailVerified },
+    400: {
+      description:
+        'The code is wrong (or the body is not valid JSON); the message says how many attempts are left',
+      message: 'Incorrect verification code: 4 attempts left',
+    },
+    409: { description: 'The email is already verified', message: 'Email is already verified' },
+    410: {
+      description: 'No usable code: never sent, expired, already used or out of attempts; request a new one',
+      message:
+        'No valid verification code: it expired, was already used or had too many wrong attempts; request a new one (POST /auth/email/verification)',
+    },
   },
 });
 

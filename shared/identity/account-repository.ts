@@ -4,7 +4,9 @@ import { db } from '../db/client.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
 import { cancellationCodes } from '../db/transaction.ts';
+import type { CategoryId } from '../catalog/model.ts';
 import { ConflictError, NotFoundError } from '../http/errors.ts';
+import type { SocialPlatform, UserStatus } from './schemas.ts';
 
 /**
  * Accounts and their uniqueness markers (see docs/data-model.md, Identity):
@@ -17,8 +19,6 @@ import { ConflictError, NotFoundError } from '../http/errors.ts';
  * A Google identity is linked to an existing account only while that account's email is verified
  * (a condition of the linking transaction, see `linkGoogleIdentity`).
  */
-export type UserStatus = 'onboarding' | 'active';
-
 export interface Account {
   account_id: string;
   email: string;
@@ -32,8 +32,8 @@ export interface Account {
   user_status: UserStatus;
   /** Onboarding steps completed after the account itself: `category`, `social`. */
   completed_steps: string[];
-  category?: string;
-  social?: Array<{ platform: string; connected_at: string; token_sha256: string }>;
+  category?: CategoryId;
+  social?: Array<{ platform: SocialPlatform; connected_at: string; token_sha256: string }>;
   created_at: string;
 }
 

@@ -9,6 +9,7 @@ import {
   type VerificationCode,
 } from './email-verification-repository.ts';
 import { getMailer } from './mailer.ts';
+import type { EmailVerificationSent, EmailVerified } from './schemas.ts';
 
 /**
  * Email verification (docs/identity.md): a 6-digit code sent to the account's address, valid for
@@ -101,7 +102,10 @@ export const mailVerificationCode = async (email: string, code: string): Promise
  * `POST /auth/email/verification`: a new code for the caller's address, replacing the previous
  * one. 409 when the address is already verified; 503 when the mail could not be sent.
  */
-export const requestEmailVerification = async (accountId: string, now: Date) => {
+export const requestEmailVerification = async (
+  accountId: string,
+  now: Date,
+): Promise<EmailVerificationSent> => {
   const account = await getAccount(accountId);
   if (!account) throw new NotFoundError('Account not found');
   if (isEmailVerified(account)) throw new ConflictError('Email is already verified');
@@ -122,7 +126,7 @@ export const requestEmailVerification = async (accountId: string, now: Date) => 
  * the account verified in one transaction. 400 for a wrong code (with the attempts left), 410
  * when there is no usable code, 409 when the address is already verified.
  */
-export const verifyEmail = async (accountId: string, code: string, now: Date) => {
+export const verifyEmail = async (accountId: string, code: string, now: Date): Promise<EmailVerified> => {
   const record = await spendAttempt(accountId, VERIFICATION_MAX_ATTEMPTS, now);
   if (!record) {
     const account = await getAccount(accountId);
@@ -136,7 +140,7 @@ export const verifyEmail = async (accountId: string, code: string, now: Date) =>
   return {
     creator_id: accountId,
     email: record.email,
-    email_verified: true as const,
+    email_verified: true,
     email_verified_at: now.toISOString(),
   };
 };

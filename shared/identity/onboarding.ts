@@ -21,7 +21,28 @@ import { verificationCodeItem } from './email-verification-repository.ts';
 import { verifyGoogleToken } from './google.ts';
 import { dummyHash, hashPassword, verifyPassword } from './password.ts';
 import { issueSession } from './refresh-tokens.ts';
-import { HANDLE_PATTERN, SOCIAL_PLATFORMS } from './schemas.ts';
+import type { CategoryId } from '../catalog/model.ts';
+import {
+  type CategoryChosen,
+  type CreateAccountBody,
+  type CreatorAccount,
+  type EmailAvailability,
+  type GoogleSignIn,
+  type GoogleSignInBody,
+  type GoogleSignUp,
+  HANDLE_PATTERN,
+  type HandleAvailability,
+  type LoginBody,
+  type OnboardingAccount,
+  type OnboardingCategories,
+  type OnboardingProgress,
+  type SignedInAccount,
+  type SignedUpAccount,
+  SOCIAL_PLATFORMS,
+  type SocialConnectBody,
+  type SocialConnected,
+  type SocialPlatforms,
+} from './schemas.ts';
 
 /**
  * Onboarding (docs/identity.md). Three steps: 1 account, 2 content category, 3 connect audience
@@ -33,7 +54,7 @@ const AFTER_ACCOUNT = ['category', 'social'] as const;
 const siteUrl = () => process.env.SITE_URL ?? 'https://creators.example.com';
 export const handleUrl = (handle: string) => `${siteUrl()}/@${handle}`;
 
-export const onboardingProgress = (account: Account) => {
+export const onboardingProgress = (account: Account): OnboardingProgress => {
   const done = AFTER_ACCOUNT.filter((s) => account.completed_steps.includes(s)).length;
   return {
     current_step: Math.min(3, 2 + done),
@@ -42,7 +63,7 @@ export const onboardingProgress = (account: Account) => {
   };
 };
 
-const accountView = (a: Account) => ({
+const accountView = (a: Account): CreatorAccount => ({
   creator_id: a.account_id,
   email: a.email,
   creator_name: a.creator_name,
@@ -69,10 +90,7 @@ const newAccount = (
  * verification code is written in the account's creation transaction and mailed after it (a mail
  * that cannot be sent is logged and the code can be requested again).
  */
-export const signUp = async (
-  input: { email: string; password: string; creator_name: string; handle: string },
-  now: Date,
-) => {
+export const signUp = async (input: CreateAccountBody, now: Date): Promise<SignedUpAccount> => {
   const account = newAccount(
     {
       email: input.email,
@@ -122,7 +140,10 @@ const accountForGoogle = async (profile: { sub: string; email: string }) => {
  * `POST /onboarding/account/google`: 201 with a new account, 200 signing in an existing one, 409
  * for an account with the same email that may not be linked (see `accountForGoogle`).
  */
-export const googleSignIn = async (input: { google_token: string; handle?: string }, now: Date) => {
+export const googleSignIn = async (
+  input: GoogleSignInBody,
+  now: Date,
+): Promise<{ created: false; body: GoogleSignIn } | { created: true; body: GoogleSignUp }> => {
   const profile = await verifyGoogleToken(input.google_token);
   const existing = await accountForGoogle(profile);
   if (existing) {
@@ -164,7 +185,7 @@ export const googleSignIn = async (input: { google_token: string; handle?: strin
  * `PUT /onboarding/account/handle`: sets or changes the caller's handle (after Google sign-up,
  * a creator may replace the handle typed at sign-in; the old handle becomes free).
  */
-export const addHandle = async (accountId: string, handle: string) => {
+export const addHandle = async (accountId: string, handle: string): Promise<OnboardingAccount> => {
   await setHandle(accountId, handle);
   const account = await getAccount(accountId);
   if (!account) throw new NotFoundError('Account not found');
@@ -187,7 +208,7 @@ const suggestionsFor = async (handle: string): Promise<string[]> => {
 };
 
 /** `GET /onboarding/account/check-handle`. */
-export const checkHandle = async (handle: string) => {
+export const checkHandle = async (handle: string): Promise<HandleAvailability> => {
   if (!HANDLE_PATTERN.test(handle)) {
     return {
       handle,
@@ -203,13 +224,13 @@ export const checkHandle = async (handle: string) => {
 };
 
 /** `GET /onboarding/account/check-email`. */
-export const checkEmail = async (email: string) =>
+export const checkEmail = async (email: string): Promise<EmailAvailability> =>
   (await isEmailTaken(email))
     ? { email, available: false, message: 'This email is already registered' }
     : { email, available: true };
 
 /** `POST /auth/login`: one generic 401 for an unknown email or a wrong password, in similar time. */
-export const logIn = async (input: { email: string; password: string }, now: Date) => {
+export const logIn = async (input: LoginBody, now: Date): Promise<SignedInAccount> => {
   const account = await getAccountByEmail(input.email);
   const valid = await verifyPassword(input.password, account?.password_hash ?? (await dummyHash()));
   if (!account?.password_hash || !valid) throw new UnauthorizedError('Email or password is incorrect');
@@ -217,19 +238,19 @@ export const logIn = async (input: { email: string; password: string }, now: Dat
 };
 
 /** `GET /onboarding/categories` (step 2 choices). */
-export const onboardingCategories = () => ({
+export const onboardingCategories = (): OnboardingCategories => ({
   step: 2,
   categories: CATEGORIES.map(({ id, label, icon }) => ({ id, label, icon })),
 });
 
 /** `POST /onboarding/category` (step 2). */
-export const chooseCategory = async (accountId: string, categoryId: string) => {
+export const chooseCategory = async (accountId: string, categoryId: CategoryId): Promise<CategoryChosen> => {
   const account = await completeStep(accountId, 'category', { category: categoryId }, AFTER_ACCOUNT);
-  return { ...accountView(account), category: account.category, onboarding: onboardingProgress(account) };
+  return { ...accountView(account), category: categoryId, onboarding: onboardingProgress(account) };
 };
 
 /** `GET /onboarding/social/platforms` (step 3 choices). */
-export const socialPlatforms = () => ({
+export const socialPlatforms = (): SocialPlatforms => ({
   step: 3,
   platforms: SOCIAL_PLATFORMS.map((id) => ({
     id,
@@ -243,9 +264,9 @@ export const socialPlatforms = () => ({
  */
 export const connectSocial = async (
   accountId: string,
-  input: { platform: string; access_token: string },
+  input: SocialConnectBody,
   now: Date,
-) => {
+): Promise<SocialConnected> => {
   const current = await getAccount(accountId);
   if (!current) throw new NotFoundError('Account not found');
   if (current.social?.some((s) => s.platform === input.platform))

@@ -5,6 +5,7 @@ import { db } from '../db/client.ts';
 import { tableName } from '../db/table.ts';
 import { UnauthorizedError } from '../http/errors.ts';
 import { issueAccessToken } from './access-token.ts';
+import type { SessionTokens } from './schemas.ts';
 
 /**
  * Rotating refresh tokens with reuse detection. A refresh token is `<family id>.<secret>`; the
@@ -27,7 +28,7 @@ const parse = (token: string) => {
 };
 
 /** The token pair a sign-in returns. */
-export const issueSession = async (accountId: string, now: Date) => {
+export const issueSession = async (accountId: string, now: Date): Promise<SessionTokens> => {
   const family = randomUUID();
   const secret = newSecret();
   const expires = Math.floor(now.getTime() / 1000) + REFRESH_TOKEN_TTL_SECONDS;
@@ -64,7 +65,7 @@ const revoke = (family: string) =>
   );
 
 /** Exchanges a refresh token for a new pair; reuse of a rotated token revokes the family (401). */
-export const rotateSession = async (token: string, now: Date) => {
+export const rotateSession = async (token: string, now: Date): Promise<SessionTokens> => {
   const { family, secret } = parse(token);
   const item = (
     await db.send(new GetCommand({ TableName: tableName(), Key: familyKey(family), ConsistentRead: true }))
