@@ -352,7 +352,9 @@ export const buildDocument = (
       title: 'Creator streaming platform API',
       version: info.version,
       description: info.description,
-      license: { name: 'UNLICENSED', identifier: 'UNLICENSED' },
+      // Private: no open-source licence. `LicenseRef-` is SPDX's form for a licence of one's own,
+      // so the identifier is a valid SPDX expression (npm's `UNLICENSED` is not one).
+      license: { name: 'Proprietary: all rights reserved', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: '/', description: 'This deployment (the API Gateway stage, or the local platform)' }],
     tags: used.map((name) => ({ name, description: info.tags[name] })),
