@@ -1,6 +1,9 @@
-import * as z from 'zod/mini';
 import { contract } from '../../shared/http/contract.ts';
 import {
+  AnalyticsReceipt,
+  AnalyticsSession,
+  ContinueWatchingList,
+  listContinueWatchingQuery,
   videoStartBody,
   videoHeartbeatBody,
   videoEventsBody,
@@ -13,12 +16,25 @@ import {
   liveEventsBody,
   liveEndBody,
 } from '../../shared/analytics/schemas.ts';
-import { pageQuery } from '../../shared/http/validation.ts';
 
 const tag = 'Analytics';
 const sink = { auth: 'optional', needs: ['analytics-sink'], tag } as const;
 
-const listContinueWatchingQuery = z.object({ limit: pageQuery(20).limit });
+/** What every ingestion endpoint says about the bearer token, the client time and delivery. */
+const SIGNED_IN =
+  'A bearer token is optional: when a valid one is sent the events are attributed to its account.';
+const DELIVERY =
+  'Delivery to the analytics store is confirmed before the answer; a 503 means nothing was recorded, so resend the request as is (with `event_id`s, duplicates are dropped).';
+
+const accepted = (what: string) => ({
+  200: { description: `${what} recorded`, data: AnalyticsReceipt },
+});
+const started = {
+  201: {
+    description: 'The session started: its id and the heartbeat interval',
+    data: AnalyticsSession,
+  },
+};
 
 export const startVideoSession = contract({
   operationId: 'startVideoSession',
@@ -27,11 +43,9 @@ export const startVideoSession = contract({
   path: '/analytics/video/session/start',
   handler: 'analytics/start-video-session',
   summary: 'Start an on-demand analytics session (returns its id and the heartbeat interval)',
-  description: 'Start an on-demand analytics session (returns its id and the heartbeat interval)',
+  description: `Opens the analytics session of one on-demand playback and records its \`start\` event (counted as a view). The answer carries the \`session_id\` to send with every later event of this playback and the heartbeat interval (30 s). ${SIGNED_IN}`,
   request: { body: videoStartBody },
-  responses: {
-    201: { description: 'Created', data: z.unknown() },
-  },
+  responses: started,
 });
 
 export const recordVideoHeartbeat = contract({
@@ -42,11 +56,9 @@ export const recordVideoHeartbeat = contract({
   handler: 'analytics/record-video-heartbeat',
   dynamo: { actions: ['DeleteItem', 'PutItem'], indexes: ['GSI3'] },
   summary: 'On-demand heartbeat every 30 s (playhead, playing and rebuffer time)',
-  description: 'On-demand heartbeat every 30 s (playhead, playing and rebuffer time)',
+  description: `Records an on-demand heartbeat, sent every 30 s during playback: the playhead and the seconds played and stalled since the last one. For a signed-in viewer it also saves the playhead for continue watching (an episode past 90% or in its last 5 minutes leaves the list); that is a side effect, and a failure to save it never fails the request. ${DELIVERY}`,
   request: { body: videoHeartbeatBody },
-  responses: {
-    200: { description: 'Success', data: z.unknown() },
-  },
+  responses: accepted('The heartbeat was'),
 });
 
 export const recordVideoEvents = contract({
@@ -56,11 +68,9 @@ export const recordVideoEvents = contract({
   path: '/analytics/video/events',
   handler: 'analytics/record-video-events',
   summary: 'A batch (≤100) of player events: play, pause, seek, rebuffer, ended…',
-  description: 'A batch (≤100) of player events: play, pause, seek, rebuffer, ended…',
+  description: `Records a batch of 1 to 100 on-demand player events (play, pause, seeking/seeked, rebufferstart/rebufferend, ended…), buffered by the client between heartbeats; each must carry its client time. All or nothing: one invalid event is a 422 naming it and nothing is recorded. ${SIGNED_IN} ${DELIVERY}`,
   request: { body: videoEventsBody },
-  responses: {
-    200: { description: 'Success', data: z.unknown() },
-  },
+  responses: accepted('The whole batch was'),
 });
 
 export const recordVideoQuality = contract({
@@ -70,11 +80,9 @@ export const recordVideoQuality = contract({
   path: '/analytics/video/quality',
   handler: 'analytics/record-video-quality',
   summary: 'A rendition change (bitrate, width, height)',
-  description: 'A rendition change (bitrate, width, height)',
+  description: `Records a rendition change of an on-demand session (stored as a \`renditionchange\` event): the new bitrate in kbps and its size in pixels. Send it when the player switches quality, as it happens. ${SIGNED_IN} ${DELIVERY}`,
   request: { body: videoQualityBody },
-  responses: {
-    200: { description: 'Success', data: z.unknown() },
-  },
+  responses: accepted('The rendition change was'),
 });
 
 export const recordVideoError = contract({
@@ -84,11 +92,9 @@ export const recordVideoError = contract({
   path: '/analytics/video/error',
   handler: 'analytics/record-video-error',
   summary: 'A player error (code, message, fatal)',
-  description: 'A player error (code, message, fatal)',
+  description: `Records a player error of an on-demand session (stored as an \`error\` event): its code, message and whether it stopped playback (\`fatal\`, counted in the playback-failure metric). ${SIGNED_IN} ${DELIVERY}`,
   request: { body: videoErrorBody },
-  responses: {
-    200: { description: 'Success', data: z.unknown() },
-  },
+  responses: accepted('The error was'),
 });
 
 export const recordVideoAds = contract({
@@ -98,11 +104,9 @@ export const recordVideoAds = contract({
   path: '/analytics/video/ads',
   handler: 'analytics/record-video-ads',
   summary: 'A batch (≤100) of ad events',
-  description: 'A batch (≤100) of ad events',
+  description: `Records a batch of 1 to 100 ad events of on-demand sessions (adrequest, adstart, adcomplete, aderror, adskip); each must carry its client time. All or nothing: one invalid event is a 422 naming it and nothing is recorded. ${SIGNED_IN} ${DELIVERY}`,
   request: { body: videoAdsBody },
-  responses: {
-    200: { description: 'Success', data: z.unknown() },
-  },
+  responses: accepted('The whole batch was'),
 });
 
 export const endVideoSession = contract({
@@ -113,11 +117,9 @@ export const endVideoSession = contract({
   handler: 'analytics/end-video-session',
   dynamo: { actions: ['DeleteItem', 'PutItem'], indexes: ['GSI3'] },
   summary: 'End an on-demand analytics session',
-  description: 'End an on-demand analytics session',
+  description: `Records the end of an on-demand session with the final playhead and the reason. For a signed-in viewer it also saves the playhead for continue watching, or removes the episode from the list once it is finished (past 90% or in its last 5 minutes); a failure to do so never fails the request. ${DELIVERY}`,
   request: { body: videoEndBody },
-  responses: {
-    200: { description: 'Success', data: z.unknown() },
-  },
+  responses: accepted('The session end was'),
 });
 
 export const startLiveSession = contract({
@@ -127,11 +129,9 @@ export const startLiveSession = contract({
   path: '/analytics/live/session/start',
   handler: 'analytics/start-live-session',
   summary: 'Start a live analytics session',
-  description: 'Start a live analytics session',
+  description: `Opens the analytics session of one viewer watching a live channel and records its \`start\` event. The answer carries the \`session_id\` to send with every later event of this session and the heartbeat interval (30 s), which the concurrent-viewer metric counts by. ${SIGNED_IN}`,
   request: { body: liveStartBody },
-  responses: {
-    201: { description: 'Created', data: z.unknown() },
-  },
+  responses: started,
 });
 
 export const recordLiveHeartbeat = contract({
@@ -141,11 +141,9 @@ export const recordLiveHeartbeat = contract({
   path: '/analytics/live/session/heartbeat',
   handler: 'analytics/record-live-heartbeat',
   summary: 'Live heartbeat every 30 s',
-  description: 'Live heartbeat every 30 s',
+  description: `Records a live heartbeat, sent every 30 s while the viewer watches: seconds played and stalled since the last one. A session with a start or heartbeat in a minute counts as a concurrent viewer of the channel in that minute. ${SIGNED_IN} ${DELIVERY}`,
   request: { body: liveHeartbeatBody },
-  responses: {
-    200: { description: 'Success', data: z.unknown() },
-  },
+  responses: accepted('The heartbeat was'),
 });
 
 export const recordLiveEvents = contract({
@@ -155,11 +153,9 @@ export const recordLiveEvents = contract({
   path: '/analytics/live/events',
   handler: 'analytics/record-live-events',
   summary: 'A batch (≤100) of live events: player events, reactions, EPG changes',
-  description: 'A batch (≤100) of live events: player events, reactions, EPG changes',
+  description: `Records a batch of 1 to 100 live events told apart by \`type\`: player events (as on demand), \`reaction\` (an emoji) and \`epg_change\` (the program on air changed); each must carry its client time. All or nothing: one invalid event is a 422 naming it and nothing is recorded. ${SIGNED_IN} ${DELIVERY}`,
   request: { body: liveEventsBody },
-  responses: {
-    200: { description: 'Success', data: z.unknown() },
-  },
+  responses: accepted('The whole batch was'),
 });
 
 export const endLiveSession = contract({
@@ -169,11 +165,9 @@ export const endLiveSession = contract({
   path: '/analytics/live/session/end',
   handler: 'analytics/end-live-session',
   summary: 'End a live analytics session',
-  description: 'End a live analytics session',
+  description: `Records the end of a live session with the reason (the viewer left, an error, the app went to the background, or the stream ended) and the seconds played since the last heartbeat. ${SIGNED_IN} ${DELIVERY}`,
   request: { body: liveEndBody },
-  responses: {
-    200: { description: 'Success', data: z.unknown() },
-  },
+  responses: accepted('The session end was'),
 });
 
 export const listContinueWatching = contract({
@@ -185,10 +179,11 @@ export const listContinueWatching = contract({
   dynamo: { actions: [], indexes: ['GSI3'] },
   auth: 'required',
   summary: 'Unfinished episodes the caller watched, most recent first',
-  description: 'Unfinished episodes the caller watched, most recent first',
+  description:
+    "The signed-in viewer's unfinished episodes, most recently watched first, each with its resume point and progress, as recorded by their on-demand heartbeats and session ends. An episode past 90% or in its last 5 minutes counts as finished and is not listed. Not paginated: `limit` caps the list.",
   request: { query: listContinueWatchingQuery },
   responses: {
-    200: { description: 'Success', data: z.unknown() },
+    200: { description: "The caller's unfinished episodes (empty when none)", data: ContinueWatchingList },
   },
 });
 

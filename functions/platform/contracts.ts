@@ -1,7 +1,73 @@
 import * as z from 'zod/mini';
 import { contract } from '../../shared/http/contract.ts';
+import { described, named } from '../../shared/http/schema-meta.ts';
 
 const tag = 'Platform';
+
+// ---- Responses -------------------------------------------------------------------------------
+
+/** One public key of the JWKS (RFC 7517), as `shared/identity/jwks.ts` exports it from KMS. */
+export const SigningJwk = named(
+  'SigningJwk',
+  z.object({
+    kty: described(z.literal('EC'), 'Key type: elliptic curve', 'EC'),
+    crv: described(z.literal('P-256'), 'Curve: NIST P-256', 'P-256'),
+    x: described(
+      z.string(),
+      'X coordinate of the public point, base64url',
+      'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU',
+    ),
+    y: described(
+      z.string(),
+      'Y coordinate of the public point, base64url',
+      'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0',
+    ),
+    kid: described(
+      z.string(),
+      'Key id: the `kid` in the header of the access tokens this key signed (the KMS key id)',
+      '1234abcd-12ab-34cd-56ef-1234567890ab',
+    ),
+    alg: described(
+      z.literal('ES256'),
+      'Signature algorithm of the tokens: ECDSA P-256 with SHA-256',
+      'ES256',
+    ),
+    use: described(z.literal('sig'), 'Public key use: verifying signatures', 'sig'),
+  }),
+  'A public key that verifies access tokens (JWK, RFC 7517)',
+);
+
+export const SigningJwks = named(
+  'SigningJwks',
+  z.object({
+    keys: described(z.array(SigningJwk), 'The keys in use: pick the one whose `kid` the token header names'),
+  }),
+  'The JSON Web Key Set of the access-token signing keys (RFC 7517)',
+);
+export type SigningJwks = z.infer<typeof SigningJwks>;
+
+export const OpenApiDocument = named(
+  'OpenApiDocument',
+  z.looseObject({
+    openapi: described(z.string(), 'OpenAPI version of the document', '3.1.0'),
+    info: described(
+      z.looseObject({
+        title: described(z.string(), 'Name of the API', 'Creator streaming platform API'),
+        version: described(z.string(), 'Version of the API', '0.1.0'),
+      }),
+      'Title, version and description of the API',
+    ),
+    paths: described(
+      z.record(z.string(), z.unknown()),
+      'The operations, by path (`/creators/{id}`) and method',
+    ),
+  }),
+  'An OpenAPI 3.1 document (https://spec.openapis.org/oas/v3.1.0): this API, with components, tags and servers',
+);
+
+const CACHED_5_MIN = 'Always `public, max-age=300`: clients and CDNs may reuse the answer for 5 minutes';
+
+// ---- Contracts -------------------------------------------------------------------------------
 
 export const getDocs = contract({
   operationId: 'getDocs',
@@ -12,9 +78,10 @@ export const getDocs = contract({
   auth: 'none',
   tag,
   summary: 'Browsable API reference (Swagger UI over /openapi.json)',
-  description: 'Browsable API reference (Swagger UI over /openapi.json)',
+  description:
+    'The API reference as an HTML page for people: Swagger UI rendering `/openapi.json`, with "Try it out" against this deployment. Its scripts and styles come from the pinned swagger-ui-dist (locally from `/docs/assets`, on AWS from a public CDN). Public, no envelope.',
   responses: {
-    200: { description: 'The page', html: true },
+    200: { description: 'The HTML page (`text/html; charset=utf-8`)', html: true },
   },
 });
 
@@ -27,9 +94,14 @@ export const getOpenapi = contract({
   auth: 'none',
   tag,
   summary: 'This API as an OpenAPI 3.1 document (generated from the route table and zod schemas)',
-  description: 'This API as an OpenAPI 3.1 document (generated from the route table and zod schemas)',
+  description:
+    'This API as an OpenAPI 3.1 document: every operation with its parameters, bodies, responses and error statuses, generated at build time from the endpoint contracts. Public and served as is, without the success envelope; feed it to a client generator.',
   responses: {
-    200: { description: 'The document', data: z.unknown() },
+    200: {
+      description: 'The document',
+      data: OpenApiDocument,
+      headers: { 'cache-control': CACHED_5_MIN },
+    },
   },
 });
 
@@ -43,9 +115,14 @@ export const getJwks = contract({
   needs: ['token-verifier'],
   tag,
   summary: 'Public keys (JWKS) that verify the access tokens this service issues',
-  description: 'Public keys (JWKS) that verify the access tokens this service issues',
+  description:
+    "The public half of the key that signs this service's access tokens, as a JSON Web Key Set (ES256, P-256), for clients and other services that verify tokens themselves: match the token header's `kid`. Public and served without the success envelope.",
   responses: {
-    200: { description: 'The document', data: z.unknown() },
+    200: {
+      description: 'The key set',
+      data: SigningJwks,
+      headers: { 'cache-control': CACHED_5_MIN },
+    },
   },
 });
 
@@ -57,7 +134,8 @@ export const notFound = contract({
   auth: 'none',
   tag,
   summary: 'Catch-all: any request no route matches gets the 404 error envelope',
-  description: 'Catch-all: any request no route matches gets the 404 error envelope',
+  description:
+    'The gateway\'s catch-all route: a method and path no other operation matches is answered with the 404 error envelope, never with the gateway\'s own `{"message":"Not Found"}`, so clients see one error shape everywhere.',
   responses: {
     404: {
       description: 'No route matches this method and path',

@@ -1,7 +1,8 @@
 import { logger, recordMetric } from '../observability/index.ts';
 import { getEpisode } from '../shows/show-repository.ts';
-import { type ClientEvent, ingest } from './ingest.ts';
+import { ingest } from './ingest.ts';
 import { clearProgress, listProgress, saveProgress } from './progress-repository.ts';
+import type { AnalyticsReceipt, ContinueWatchingItem, VideoEndBody, VideoHeartbeatBody } from './schemas.ts';
 
 /** An episode is finished past 90% or within its last 5 minutes; then it leaves the list. */
 export const isFinished = (position: number, duration: number) =>
@@ -32,9 +33,9 @@ export const trackProgress = async (accountId: string, contentId: string, positi
  * in the `progress_write_failures` metric. Nothing is retried: the next heartbeat writes it again.
  */
 export const ingestPlayhead = async (
-  event: ClientEvent & { type: 'heartbeat' | 'end'; content_id: string; position_seconds: number },
+  event: (VideoHeartbeatBody & { type: 'heartbeat' }) | (VideoEndBody & { type: 'end' }),
   context: { accountId?: string; now: Date },
-) => {
+): Promise<AnalyticsReceipt> => {
   const result = await ingest('video', [event], context);
   if (context.accountId) {
     try {
@@ -50,7 +51,10 @@ export const ingestPlayhead = async (
 };
 
 /** `GET /me/continue-watching`: unfinished episodes, most recently watched first. */
-export const listContinueWatching = async (accountId: string, limit: number) =>
+export const listContinueWatching = async (
+  accountId: string,
+  limit: number,
+): Promise<ContinueWatchingItem[]> =>
   (await listProgress(accountId, limit)).map((p) => ({
     content_id: p.content_id,
     show_id: p.show_id,

@@ -1,20 +1,38 @@
 import { randomUUID } from 'node:crypto';
+import type {
+  AnalyticsReceipt,
+  AnalyticsSession,
+  LiveEndBody,
+  LiveEvent,
+  LiveHeartbeatBody,
+  LiveStartBody,
+  VideoAdEvent,
+  VideoEndBody,
+  VideoErrorBody,
+  VideoHeartbeatBody,
+  VideoPlayerEvent,
+  VideoQualityBody,
+  VideoStartBody,
+} from './schemas.ts';
 import { type AnalyticsRecord, getSink } from './sink.ts';
 
 /** Seconds between analytics heartbeats (spec 4.8, 8). */
 export const HEARTBEAT_INTERVAL_SECONDS = 30;
 
 /**
- * An event as the request schemas validated it, with the type its endpoint gives it. `event_id`
- * and the client time (`client_ts`, or its alias `timestamp`) may be absent (docs/analytics.md).
+ * An event as the request schemas validated it, with the type its endpoint gives it (a single
+ * event's endpoint names its type; a batch item carries its own). `event_id` and the client time
+ * (`client_ts`, or its alias `timestamp`) may be absent (docs/analytics.md).
  */
-export type ClientEvent = {
-  event_id?: string;
-  client_ts?: string;
-  timestamp?: string;
-  type: string;
-  session_id: string;
-} & Record<string, unknown>;
+export type ClientEvent =
+  | ((VideoStartBody | LiveStartBody) & { type: 'start'; session_id: string })
+  | ((VideoHeartbeatBody | LiveHeartbeatBody) & { type: 'heartbeat' })
+  | ((VideoEndBody | LiveEndBody) & { type: 'end' })
+  | (VideoQualityBody & { type: 'renditionchange' })
+  | (VideoErrorBody & { type: 'error' })
+  | VideoPlayerEvent
+  | VideoAdEvent
+  | LiveEvent;
 
 /**
  * The stored record of a client event. The server assigns an `event_id` when the client sent none
@@ -49,7 +67,7 @@ export const ingest = async (
   family: AnalyticsRecord['family'],
   events: readonly ClientEvent[],
   context: { accountId?: string; now: Date },
-): Promise<{ accepted: number; received_at: string }> => {
+): Promise<AnalyticsReceipt> => {
   const records = events.map((event) => toRecord(event, family, context));
   await (await getSink()).put(records);
   return { accepted: records.length, received_at: context.now.toISOString() };
@@ -58,10 +76,10 @@ export const ingest = async (
 /** `session/start`: the server assigns the analytics session id and tells the heartbeat interval. */
 export const startSession = async (
   family: AnalyticsRecord['family'],
-  event: Omit<ClientEvent, 'type' | 'session_id'>,
+  event: VideoStartBody | LiveStartBody,
   context: { accountId?: string; now: Date },
-) => {
+): Promise<AnalyticsSession> => {
   const session_id = randomUUID();
-  await ingest(family, [{ ...event, type: 'start', session_id } as ClientEvent], context);
+  await ingest(family, [{ ...event, type: 'start', session_id }], context);
   return { session_id, heartbeat_interval_seconds: HEARTBEAT_INTERVAL_SECONDS };
 };

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { DEVICE_TYPES } from '../catalog/model.ts';
-import { idParam } from '../http/validation.ts';
+import { described, named } from '../http/schema-meta.ts';
+import { idParam, pageQuery } from '../http/validation.ts';
 
 /**
  * Analytics request schemas (docs/analytics.md). Every event carries the session, the content or
@@ -18,17 +19,29 @@ import { idParam } from '../http/validation.ts';
  */
 export const MAX_BATCH = 100;
 
-const eventId = z.optional(z.uuid({ error: 'event_id must be a UUID' })).register(z.globalRegistry, {
-  description:
-    'Client-generated UUID, the de-duplication key. Optional: when absent the server assigns one and the event is never de-duplicated.',
-});
+/** Examples from the demo data (seed 42): its first episode and channel. */
+const EXAMPLE_EPISODE = 'ep_0001_s1e01';
+const EXAMPLE_CHANNEL = 'ch_0001';
+const EXAMPLE_SESSION = '3f2c8a4e-9b1d-4c57-a0e6-5d7b2f9c1e84';
+const EXAMPLE_EVENT = '7d9e4b21-6c3a-4f8e-b5d2-0a1c9e8f7b63';
+const EXAMPLE_TIME = '2026-11-23T20:15:00.250Z';
+
+const eventId = described(
+  z.optional(z.uuid({ error: 'event_id must be a UUID' })),
+  'Client-generated UUID, the de-duplication key (a resend with the same id counts once). Optional: when absent the server assigns one and the event is never de-duplicated, so send one if you retry.',
+  EXAMPLE_EVENT,
+);
 const clientTime = (field: 'client_ts' | 'timestamp', description: string) =>
-  z
-    .optional(z.iso.datetime({ offset: true, error: `${field} must be an ISO 8601 timestamp` }))
-    .register(z.globalRegistry, { description });
-const deviceType = z.enum(DEVICE_TYPES, {
-  error: `device_type must be one of: ${DEVICE_TYPES.join(', ')}`,
-});
+  described(
+    z.optional(z.iso.datetime({ offset: true, error: `${field} must be an ISO 8601 timestamp` })),
+    description,
+    EXAMPLE_TIME,
+  );
+const deviceType = described(
+  z.enum(DEVICE_TYPES, { error: `device_type must be one of: ${DEVICE_TYPES.join(', ')}` }),
+  'The kind of device playing: `web` (browser), `ios`, `android`, `roku`, `firetv` (Amazon Fire TV), `appletv`',
+  'web',
+);
 
 /** Fields of an event sent as it happens: no time means the server's receive time. */
 const common = {
@@ -36,11 +49,11 @@ const common = {
   device_type: deviceType,
   client_ts: clientTime(
     'client_ts',
-    'When the event happened on the client (ISO 8601 with offset). Optional: without it (and without timestamp) the server receive time is used.',
+    'When the event happened on the client: ISO 8601 with an offset (`Z` or `+02:00`); epoch numbers are refused. Optional here: without it (and without `timestamp`) the server receive time is used.',
   ),
   timestamp: clientTime(
     'timestamp',
-    'Alias of client_ts (Segment style); client_ts wins when both are sent.',
+    'Alias of `client_ts` (Segment style), ISO 8601 with an offset; `client_ts` wins when both are sent.',
   ),
 };
 /** Fields of a batched event: the same, but a client time is required (see `batched`). */
@@ -48,38 +61,55 @@ const buffered = {
   ...common,
   client_ts: clientTime(
     'client_ts',
-    'When the event happened on the client (ISO 8601 with offset). Required in a batch unless timestamp is sent.',
-  ),
-  timestamp: clientTime(
-    'timestamp',
-    'Alias of client_ts (Segment style); client_ts wins when both are sent.',
+    'When the event happened on the client: ISO 8601 with an offset (`Z` or `+02:00`); epoch numbers are refused. Required in a batch unless `timestamp` is sent (batches are buffered, so the receive time would misplace the event).',
   ),
 };
 /**
  * A batched event must say when it happened: `client_ts` or `timestamp` (checked, and stated as
- * `anyOf` in the OpenAPI document).
+ * `anyOf` in the OpenAPI document). It is filed under `id` in the document's components.
  */
 const hasClientTime = z.refine<{ client_ts?: unknown; timestamp?: unknown }>(
   (e) => e.client_ts !== undefined || e.timestamp !== undefined,
   { path: ['client_ts'], error: 'client_ts (or timestamp) is required for a batched event' },
 );
-const batched = <S extends z.ZodMiniObject>(event: S): S => {
+const batched = <S extends z.ZodMiniObject>(id: string, event: S, description: string): S => {
   const checked = event.check(hasClientTime);
   z.globalRegistry.add(checked as z.ZodMiniObject, {
+    id,
+    description: `${description} Carries \`client_ts\` or \`timestamp\`.`,
     anyOf: [{ required: ['client_ts'] }, { required: ['timestamp'] }],
   });
   return checked;
 };
 
-const sessionId = z.uuid({ error: 'session_id must be the id returned by session/start' });
+const sessionId = described(
+  z.uuid({ error: 'session_id must be the id returned by session/start' }),
+  'The analytics session: the `session_id` its `session/start` returned',
+  EXAMPLE_SESSION,
+);
+const contentId = described(idParam, 'The episode (or other on-demand title) being played', EXAMPLE_EPISODE);
+const channelId = described(idParam, 'The live channel being watched', EXAMPLE_CHANNEL);
 const position = z.number().check(z.minimum(0), z.maximum(1e7));
+const playhead = (description: string) =>
+  described(
+    position,
+    `Playhead in seconds from the start of the content (fractions allowed)${description}`,
+    754.5,
+  );
 const seconds = z.number().check(z.minimum(0), z.maximum(3600));
+const playingSeconds = (since: string) =>
+  described(seconds, `Seconds of actual playback (stalls and pauses excluded) since ${since}, 0 to 3600`, 30);
+const rebufferSeconds = described(
+  z.optional(seconds),
+  'Seconds spent stalled (rebuffering) since the last heartbeat, 0 to 3600',
+  0.8,
+);
 /** A whole number in `min`..`max`. */
 const whole = (min: number, max: number) => z.int().check(z.minimum(min), z.maximum(max));
-const video = { ...common, session_id: sessionId, content_id: idParam };
-const live = { ...common, session_id: sessionId, channel_id: idParam };
-const bufferedVideo = { ...buffered, session_id: sessionId, content_id: idParam };
-const bufferedLive = { ...buffered, session_id: sessionId, channel_id: idParam };
+const video = { ...common, session_id: sessionId, content_id: contentId };
+const live = { ...common, session_id: sessionId, channel_id: channelId };
+const bufferedVideo = { ...buffered, session_id: sessionId, content_id: contentId };
+const bufferedLive = { ...buffered, session_id: sessionId, channel_id: channelId };
 
 export const PLAYER_EVENT_TYPES = [
   'playerready',
@@ -94,92 +124,281 @@ export const PLAYER_EVENT_TYPES = [
 ] as const;
 export const AD_EVENT_TYPES = ['adrequest', 'adstart', 'adcomplete', 'aderror', 'adskip'] as const;
 
-const playerEvent = (base: typeof bufferedVideo | typeof bufferedLive) =>
+const PLAYER_EVENT_MEANINGS =
+  '`playerready`: the player loaded and can play; `play`: playback was requested (the viewer pressed play, or autoplay); `playing`: frames are rendering (the first `playing` after the session start marks the startup time); `pause`: the viewer paused; `seeking`: a seek started; `seeked`: the seek finished (`position_seconds` is where it landed); `rebufferstart`: playback stalled waiting for data; `rebufferend`: playback resumed after a stall (send `rebuffer_ms`); `ended`: playback reached the end of the content.';
+
+const playerEvent = (id: string, base: typeof bufferedVideo | typeof bufferedLive, of: string) =>
   batched(
+    id,
     z.object({
       ...base,
-      type: z.enum(PLAYER_EVENT_TYPES, { error: `type must be one of: ${PLAYER_EVENT_TYPES.join(', ')}` }),
-      position_seconds: z.optional(position),
-      /** On rebufferend: how long playback stalled. */
-      rebuffer_ms: z.optional(whole(0, 3_600_000)),
+      type: described(
+        z.enum(PLAYER_EVENT_TYPES, { error: `type must be one of: ${PLAYER_EVENT_TYPES.join(', ')}` }),
+        `What happened. ${PLAYER_EVENT_MEANINGS}`,
+        'playing',
+      ),
+      position_seconds: described(
+        z.optional(position),
+        'Playhead in seconds when the event happened (for live, seconds since the viewer joined)',
+        754.5,
+      ),
+      rebuffer_ms: described(
+        z.optional(whole(0, 3_600_000)),
+        'On `rebufferend`: how long playback stalled, in milliseconds (whole, up to one hour)',
+        1200,
+      ),
     }),
+    `A player event of ${of}, sent in a batch.`,
   );
 
-const batch = <T extends z.ZodMiniType>(event: T) =>
+const batch = <T extends z.ZodMiniType>(event: T, of: string) =>
   z.object({
-    events: z
-      .array(event)
-      .check(
-        z.minLength(1, { error: 'events must not be empty' }),
-        z.maxLength(MAX_BATCH, { error: `at most ${MAX_BATCH} events per batch` }),
-      ),
+    events: described(
+      z
+        .array(event)
+        .check(
+          z.minLength(1, { error: 'events must not be empty' }),
+          z.maxLength(MAX_BATCH, { error: `at most ${MAX_BATCH} events per batch` }),
+        ),
+      `${of}, 1 to ${MAX_BATCH} per request, in the order they happened. All or nothing: one invalid item makes the request a 422 naming it (\`events.<i>.<field>\`) and nothing of the batch is recorded.`,
+    ),
   });
 
 export const videoStartBody = z.object({
   ...common,
-  content_id: idParam,
-  position_seconds: z.optional(position),
-  autoplay: z.optional(z.boolean()),
+  content_id: contentId,
+  position_seconds: described(
+    z.optional(position),
+    'Playhead in seconds where playback starts (0, or the resume point)',
+    0,
+  ),
+  autoplay: described(z.optional(z.boolean()), 'Playback started without a viewer action', false),
 });
+export type VideoStartBody = z.infer<typeof videoStartBody>;
+
 export const videoHeartbeatBody = z.object({
   ...video,
-  position_seconds: position,
-  playing_seconds: seconds,
-  rebuffer_seconds: z.optional(seconds),
+  position_seconds: playhead('; for a signed-in viewer it is also the continue-watching resume point'),
+  playing_seconds: playingSeconds('the last heartbeat (or the session start)'),
+  rebuffer_seconds: rebufferSeconds,
 });
-export const videoEventsBody = batch(playerEvent(bufferedVideo));
+export type VideoHeartbeatBody = z.infer<typeof videoHeartbeatBody>;
+
+export const videoEventsBody = batch(
+  playerEvent('VideoPlayerEvent', bufferedVideo, 'an on-demand session'),
+  'Player events of one or more on-demand sessions',
+);
+export type VideoPlayerEvent = z.infer<typeof videoEventsBody>['events'][number];
+
 export const videoQualityBody = z.object({
   ...video,
-  position_seconds: z.optional(position),
-  bitrate_kbps: whole(1, 200_000),
-  width: whole(1, 16_384),
-  height: whole(1, 16_384),
+  position_seconds: described(z.optional(position), 'Playhead in seconds at the change', 754.5),
+  bitrate_kbps: described(whole(1, 200_000), 'Bitrate of the new rendition, in kilobits per second', 4500),
+  width: described(whole(1, 16_384), 'Width of the new rendition, in pixels', 1920),
+  height: described(whole(1, 16_384), 'Height of the new rendition, in pixels', 1080),
 });
+export type VideoQualityBody = z.infer<typeof videoQualityBody>;
+
 export const videoErrorBody = z.object({
   ...video,
-  position_seconds: z.optional(position),
-  code: z.string().check(z.minLength(1), z.maxLength(64)),
-  message: z.string().check(z.maxLength(1000)),
-  fatal: z.boolean(),
+  position_seconds: described(z.optional(position), 'Playhead in seconds when the error happened', 754.5),
+  code: described(
+    z.string().check(z.minLength(1), z.maxLength(64)),
+    "The player's error code, 1 to 64 characters",
+    'MEDIA_ERR_NETWORK',
+  ),
+  message: described(
+    z.string().check(z.maxLength(1000)),
+    "The player's error message, up to 1000 characters (no personal data)",
+    'Segment request failed with status 503',
+  ),
+  fatal: described(
+    z.boolean(),
+    'Playback stopped because of it (counted in the playback-failure metric); false for a recovered error',
+    false,
+  ),
 });
+export type VideoErrorBody = z.infer<typeof videoErrorBody>;
+
 export const videoAdsBody = batch(
   batched(
+    'VideoAdEvent',
     z.object({
       ...bufferedVideo,
-      type: z.enum(AD_EVENT_TYPES, { error: `type must be one of: ${AD_EVENT_TYPES.join(', ')}` }),
-      position_seconds: z.optional(position),
-      ad_id: z.optional(z.string().check(z.maxLength(128))),
+      type: described(
+        z.enum(AD_EVENT_TYPES, { error: `type must be one of: ${AD_EVENT_TYPES.join(', ')}` }),
+        'What happened: `adrequest`: an ad was requested from the ad server; `adstart`: the ad started playing; `adcomplete`: the ad played to its end; `aderror`: the ad failed to load or play; `adskip`: the viewer skipped it.',
+        'adstart',
+      ),
+      position_seconds: described(
+        z.optional(position),
+        'Playhead of the content in seconds at the ad break (0 for a pre-roll)',
+        0,
+      ),
+      ad_id: described(
+        z.optional(z.string().check(z.maxLength(128))),
+        "The ad server's id of the ad (up to 128 characters)",
+        'ad_48213',
+      ),
     }),
+    'An ad event of an on-demand session, sent in a batch.',
   ),
+  'Ad events of one or more on-demand sessions',
 );
+export type VideoAdEvent = z.infer<typeof videoAdsBody>['events'][number];
+
 export const videoEndBody = z.object({
   ...video,
-  position_seconds: position,
-  playing_seconds: z.optional(seconds),
-  reason: z.enum(['completed', 'user_exit', 'error', 'background']),
+  position_seconds: playhead(
+    '; for a signed-in viewer it is saved for continue watching, or clears the entry once the episode is finished (past 90% or in its last 5 minutes)',
+  ),
+  playing_seconds: described(
+    z.optional(seconds),
+    'Seconds of actual playback since the last heartbeat, 0 to 3600',
+    12,
+  ),
+  reason: described(
+    z.enum(['completed', 'user_exit', 'error', 'background']),
+    'Why the session ended: `completed`: played to the end; `user_exit`: the viewer left; `error`: a fatal error stopped playback; `background`: the app went to the background',
+    'user_exit',
+  ),
 });
+export type VideoEndBody = z.infer<typeof videoEndBody>;
 
-export const liveStartBody = z.object({ ...common, channel_id: idParam });
+export const liveStartBody = z.object({ ...common, channel_id: channelId });
+export type LiveStartBody = z.infer<typeof liveStartBody>;
+
 export const liveHeartbeatBody = z.object({
   ...live,
-  playing_seconds: seconds,
-  rebuffer_seconds: z.optional(seconds),
+  playing_seconds: playingSeconds('the last heartbeat (or the session start)'),
+  rebuffer_seconds: rebufferSeconds,
 });
+export type LiveHeartbeatBody = z.infer<typeof liveHeartbeatBody>;
+
 export const liveEventsBody = batch(
   z.discriminatedUnion('type', [
-    playerEvent(bufferedLive),
+    playerEvent('LivePlayerEvent', bufferedLive, 'a live session'),
     batched(
+      'LiveReactionEvent',
       z.object({
         ...bufferedLive,
-        type: z.literal('reaction'),
-        emoji: z.string().check(z.minLength(1), z.maxLength(32)),
+        type: described(z.literal('reaction'), 'The viewer sent a reaction', 'reaction'),
+        emoji: described(
+          z.string().check(z.minLength(1), z.maxLength(32)),
+          'The reaction sent, an emoji (1 to 32 characters)',
+          '🔥',
+        ),
       }),
+      'A reaction the viewer sent during a live session, in a batch.',
     ),
-    batched(z.object({ ...bufferedLive, type: z.literal('epg_change'), program_id: idParam })),
+    batched(
+      'LiveEpgChangeEvent',
+      z.object({
+        ...bufferedLive,
+        type: described(
+          z.literal('epg_change'),
+          'The program on the channel changed while the viewer watched',
+          'epg_change',
+        ),
+        program_id: described(idParam, 'The program now on air (from the channel EPG)', 'pg_0001_29921760'),
+      }),
+      'A program change on the watched channel during a live session, in a batch.',
+    ),
   ]),
+  'Events of one or more live sessions, told apart by `type`: player events, `reaction` and `epg_change`',
 );
+export type LiveEvent = z.infer<typeof liveEventsBody>['events'][number];
+
 export const liveEndBody = z.object({
   ...live,
-  playing_seconds: z.optional(seconds),
-  reason: z.enum(['user_exit', 'error', 'background', 'stream_ended']),
+  playing_seconds: described(
+    z.optional(seconds),
+    'Seconds of actual playback since the last heartbeat, 0 to 3600',
+    12,
+  ),
+  reason: described(
+    z.enum(['user_exit', 'error', 'background', 'stream_ended']),
+    'Why the session ended: `user_exit`: the viewer left; `error`: a fatal error stopped playback; `background`: the app went to the background; `stream_ended`: the live stream ended',
+    'user_exit',
+  ),
+});
+export type LiveEndBody = z.infer<typeof liveEndBody>;
+
+export const listContinueWatchingQuery = z.object({
+  limit: described(pageQuery(20).limit, 'Most entries to return, 1 to 100 (default 20)', 20),
+});
+export type ListContinueWatchingQuery = z.infer<typeof listContinueWatchingQuery>;
+
+// ---- Responses -------------------------------------------------------------------------------
+
+export const AnalyticsSession = named(
+  'AnalyticsSession',
+  z.object({
+    session_id: described(
+      z.uuid(),
+      'The new analytics session (a UUID v4 the server assigns): send it as `session_id` with every later event of this playback',
+      EXAMPLE_SESSION,
+    ),
+    heartbeat_interval_seconds: described(
+      z.number().check(z.int()),
+      'Seconds between heartbeats the client should keep to (spec 8)',
+      30,
+    ),
+  }),
+  'A started analytics session (spec 4.8)',
+);
+export type AnalyticsSession = z.infer<typeof AnalyticsSession>;
+
+export const AnalyticsReceipt = named(
+  'AnalyticsReceipt',
+  z.object({
+    accepted: described(
+      z.number().check(z.int(), z.minimum(1), z.maximum(MAX_BATCH)),
+      'Events recorded: 1 for a single event, the batch size for a batch (batches are all or nothing)',
+      1,
+    ),
+    received_at: described(
+      z.iso.datetime(),
+      'When the server received them (ISO 8601, UTC); the event time when the client sent none',
+      EXAMPLE_TIME,
+    ),
+  }),
+  'Analytics events delivered to the analytics store',
+);
+export type AnalyticsReceipt = z.infer<typeof AnalyticsReceipt>;
+
+export const ContinueWatchingItem = named(
+  'ContinueWatchingItem',
+  z.object({
+    content_id: described(z.string(), 'The episode', EXAMPLE_EPISODE),
+    show_id: described(z.string(), 'The show it belongs to', 'sh_0001'),
+    title: described(z.string(), 'Episode title', 'Office Sketches: Episode 1'),
+    thumbnail_url: described(
+      z.string(),
+      'Episode thumbnail URL',
+      'https://cdn.example.com/vod/ep_0001_s1e01/thumb.jpg',
+    ),
+    position_seconds: described(
+      z.number().check(z.int(), z.minimum(0)),
+      'Where to resume: the last playhead reported, in whole seconds',
+      754,
+    ),
+    duration_seconds: described(z.number().check(z.int(), z.minimum(0)), 'Episode length in seconds', 3483),
+    progress_percent: described(
+      z.number().check(z.int(), z.minimum(0), z.maximum(100)),
+      'Share watched, 0 to 100, rounded down',
+      21,
+    ),
+    updated_at: described(
+      z.iso.datetime(),
+      'When the playhead was last reported (ISO 8601, UTC)',
+      EXAMPLE_TIME,
+    ),
+  }),
+  'An episode the signed-in viewer started and has not finished, with the resume point',
+);
+export type ContinueWatchingItem = z.infer<typeof ContinueWatchingItem>;
+
+export const ContinueWatchingList = z.object({
+  items: described(z.array(ContinueWatchingItem), 'Unfinished episodes, most recently watched first'),
 });
