@@ -1,14 +1,21 @@
 import * as z from 'zod/mini';
-import { contract } from '../../shared/http/contract.ts';
 import {
+  CreatorCategory,
+  CreatorDetail,
   CreatorList,
   CreatorListMeta,
-  listCreatorsQuery,
-  Tier,
-  pagedQuery10,
-  searchCreatorsQuery,
   creatorPath,
+  LiveCreatorList,
+  LiveCreatorListMeta,
+  listCreatorsQuery,
+  pagedQuery10,
+  SearchCreatorList,
+  SearchCreatorListMeta,
+  searchCreatorsQuery,
+  Tier,
+  TvCreatorDetail,
 } from '../../shared/creators/schemas.ts';
+import { contract } from '../../shared/http/contract.ts';
 import { seriesQuery, showPath } from '../../shared/shows/schemas.ts';
 
 const tag = 'Creators';
@@ -39,10 +46,15 @@ export const listLiveCreators = contract({
   auth: 'none',
   tag,
   summary: 'Creators live now, with their stream',
-  description: 'Creators live now, with their stream',
+  description:
+    'A page of the creators live now, most watched first, each with the stream they are live with (a summary without category, subscribers and is_hot). `meta_data` carries the standard pagination plus `total_live` for older clients. Public.',
   request: { query: pagedQuery10 },
   responses: {
-    200: { description: 'Success', data: z.unknown(), meta: z.unknown() },
+    200: {
+      description: 'A page of live creators with their streams',
+      data: LiveCreatorList,
+      meta: LiveCreatorListMeta,
+    },
   },
 });
 
@@ -55,10 +67,11 @@ export const listFeaturedCreators = contract({
   auth: 'none',
   tag,
   summary: 'Featured creators',
-  description: 'Featured creators',
+  description:
+    'A page of the editorially featured creators, most subscribers first, with the same shape as `GET /creators`; `filters_applied` is always all/all/most_popular. Public.',
   request: { query: pagedQuery10 },
   responses: {
-    200: { description: 'Success', data: z.unknown(), meta: z.unknown() },
+    200: { description: 'A page of featured creators', data: CreatorList, meta: CreatorListMeta },
   },
 });
 
@@ -71,10 +84,15 @@ export const searchCreators = contract({
   auth: 'none',
   tag,
   summary: 'Search creators by name or handle',
-  description: 'Search creators by name or handle',
+  description:
+    'Creators whose name or handle matches `q` (case- and accent-insensitive, word prefixes, one typo tolerated), best match first, optionally filtered by category and tier. Items omit is_hot and the viewer counts; `meta_data` echoes the query. No match is an empty page, not an error. Public.',
   request: { query: searchCreatorsQuery },
   responses: {
-    200: { description: 'Success', data: z.unknown(), meta: z.unknown() },
+    200: {
+      description: 'A page of matching creators',
+      data: SearchCreatorList,
+      meta: SearchCreatorListMeta,
+    },
   },
 });
 
@@ -101,9 +119,10 @@ export const listCategories = contract({
   auth: 'none',
   tag,
   summary: 'Creator categories with creator counts',
-  description: 'Creator categories with creator counts',
+  description:
+    'Every creator category, in the reference order, with its label, icon and how many creators it holds (0 for an empty one). Public; for the category filter of the creator lists.',
   responses: {
-    200: { description: 'Success', data: z.unknown() },
+    200: { description: 'The categories with their creator counts', data: z.array(CreatorCategory) },
   },
 });
 
@@ -116,10 +135,12 @@ export const getCreator = contract({
   auth: 'optional',
   tag,
   summary: 'Creator detail as an array of typed blocks',
-  description: 'Creator detail as an array of typed blocks',
+  description:
+    "A creator page as an array of blocks to render by `type` (spec 2.4), found by creator id or slug. Show blocks are left out when the creator has no such content. With a valid bearer token the user and subscribe_banner blocks carry the caller's follow and subscription state; without one they are false/null.",
   request: { path: creatorPath },
   responses: {
-    200: { description: 'Success', data: z.unknown() },
+    200: { description: 'The creator page blocks, in render order', data: CreatorDetail },
+    404: { description: 'No creator has this id or slug', message: 'Creator not found' },
   },
 });
 
@@ -132,10 +153,12 @@ export const getTvCreator = contract({
   auth: 'optional',
   tag,
   summary: 'TV creator detail with channels and current/next programs',
-  description: 'TV creator detail with channels and current/next programs',
+  description:
+    "The TV apps' creator page: the same blocks as `GET /creators/{id}` plus `is_live` and the creator's channel with the programme on air now and the next one (times in UTC). A valid bearer token fills in the caller's follow and subscription state.",
   request: { path: creatorPath },
   responses: {
-    200: { description: 'Success', data: z.unknown() },
+    200: { description: 'The creator page with its channel', data: TvCreatorDetail },
+    404: { description: 'No creator has this id or slug', message: 'Creator not found' },
   },
 });
 

@@ -1,10 +1,9 @@
 import * as z from 'zod/mini';
+import { HeroSlide, HomeLiveStream, HomeSection, listLiveStreamsQuery } from '../../shared/home/schemas.ts';
 import { contract } from '../../shared/http/contract.ts';
-import { pageQuery } from '../../shared/http/validation.ts';
+import { Pagination } from '../../shared/pagination.ts';
 
 const tag = 'Home';
-
-const listLiveStreamsQuery = z.object({ ...pageQuery(10) });
 
 export const getHome = contract({
   operationId: 'getHome',
@@ -15,9 +14,10 @@ export const getHome = contract({
   auth: 'optional',
   tag,
   summary: 'Home screen: ordered sections from the stored layout (plus Continue Watching when signed in)',
-  description: 'Home screen: ordered sections from the stored layout (plus Continue Watching when signed in)',
+  description:
+    'The home screen as ordered sections, each naming the endpoint (`path`) that fills it. The layout is stored configuration (editable without a deployment); with a valid bearer token a `continue_watching` section follows the hero, and positions are renumbered from 1. Answers 503 while no layout is stored.',
   responses: {
-    200: { description: 'Success', data: z.unknown() },
+    200: { description: 'The sections, in position order', data: z.array(HomeSection) },
   },
 });
 
@@ -30,9 +30,10 @@ export const getHero = contract({
   auth: 'none',
   tag,
   summary: 'Hero carousel slides',
-  description: 'Hero carousel slides',
+  description:
+    "Slides of the home hero carousel: the most popular featured shows (up to 5), each played from its first episode; shows without episodes are skipped. Public: entitlements are an anonymous viewer's, so only free first episodes carry a `stream_url`.",
   responses: {
-    200: { description: 'Success', data: z.unknown() },
+    200: { description: 'The hero slides, most popular first', data: z.array(HeroSlide) },
   },
 });
 
@@ -45,10 +46,11 @@ export const listLiveStreams = contract({
   auth: 'none',
   tag,
   summary: 'Streams of creators live now',
-  description: 'Streams of creators live now',
+  description:
+    'A page of the streams live now, most watched first, each with its creator. Stream URLs are tokenless references (a playable URL comes from the live watch endpoints). Public; the same creators in the same order as `GET /creators/live`.',
   request: { query: listLiveStreamsQuery },
   responses: {
-    200: { description: 'Success', data: z.unknown(), meta: z.unknown() },
+    200: { description: 'A page of live streams', data: z.array(HomeLiveStream), meta: Pagination },
   },
 });
 

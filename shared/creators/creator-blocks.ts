@@ -2,12 +2,7 @@ import type { CreatorRecord } from '../catalog/model.ts';
 import { formatCount } from '../format.ts';
 import type { ShowWithEpisodes } from '../shows/show-repository.ts';
 import { grantsAccess, type Relationship } from './relationship-repository.ts';
-
-const metric = <K extends string>(name: K, value: number) =>
-  ({ [name]: value, [`${name}_formatted`]: formatCount(value) }) as Record<
-    K | `${K}_formatted`,
-    number | string
-  >;
+import type { CreatorBlock, CreatorDetail } from './schemas.ts';
 
 /**
  * `GET /creators/:id` blocks (spec 2.4), in render order. Pure: blocks whose content the creator
@@ -18,14 +13,14 @@ export const creatorBlocks = (
   shows: readonly ShowWithEpisodes[],
   rel: Relationship,
   now: Date,
-) => {
+): CreatorDetail => {
   const isSubscribed = grantsAccess(rel.subscription, now);
   const byViews = [...shows].sort(
     (a, b) => b.show.total_views - a.show.total_views || a.show.id.localeCompare(b.show.id),
   );
   const top = byViews[0];
   const withFree = byViews.find((s) => s.episodes.some((e) => e.access === 'free'));
-  const blocks: Array<Record<string, unknown>> = [
+  const blocks: CreatorBlock[] = [
     {
       type: 'user',
       id: creator.id,
@@ -39,11 +34,16 @@ export const creatorBlocks = (
       tier: creator.tier,
       category: creator.category,
       audience_metrics: {
-        ...metric('subscribers', creator.subscribers),
-        ...metric('views', creator.views),
-        ...metric('instagram_followers', creator.instagram_followers),
-        ...metric('youtube_subscribers', creator.youtube_subscribers),
-        ...metric('tiktok_followers', creator.tiktok_followers),
+        subscribers: creator.subscribers,
+        subscribers_formatted: formatCount(creator.subscribers),
+        views: creator.views,
+        views_formatted: formatCount(creator.views),
+        instagram_followers: creator.instagram_followers,
+        instagram_followers_formatted: formatCount(creator.instagram_followers),
+        youtube_subscribers: creator.youtube_subscribers,
+        youtube_subscribers_formatted: formatCount(creator.youtube_subscribers),
+        tiktok_followers: creator.tiktok_followers,
+        tiktok_followers_formatted: formatCount(creator.tiktok_followers),
       },
       watching_now: creator.live ? creator.watching_now : 0,
       watching_now_formatted: formatCount(creator.live ? creator.watching_now : 0),

@@ -4,9 +4,14 @@ import { listShowsByCreator } from '../shows/show-repository.ts';
 import { creatorBlocks } from './creator-blocks.ts';
 import { requireCreator } from './creator-repository.ts';
 import { getRelationship } from './relationship-repository.ts';
+import type { CreatorChannelProgram, CreatorDetail, TvCreatorDetail } from './schemas.ts';
 
 /** `GET /creators/:id`: the detail blocks, with the caller's follow/subscription state when signed in. */
-export const creatorDetail = async (idOrSlug: string, accountId: string | undefined, now: Date) => {
+export const creatorDetail = async (
+  idOrSlug: string,
+  accountId: string | undefined,
+  now: Date,
+): Promise<CreatorDetail> => {
   const creator = await requireCreator(idOrSlug);
   const [shows, relationship] = await Promise.all([
     listShowsByCreator(creator.id),
@@ -15,7 +20,7 @@ export const creatorDetail = async (idOrSlug: string, accountId: string | undefi
   return creatorBlocks(creator, shows, relationship, now);
 };
 
-const programSummary = (p: ProgramRecord | undefined) =>
+const programSummary = (p: ProgramRecord | undefined): CreatorChannelProgram | null =>
   p
     ? {
         program_id: p.program_id,
@@ -31,7 +36,11 @@ const programSummary = (p: ProgramRecord | undefined) =>
  * `GET /tv/v3/creators/{id}`: the detail blocks plus `is_live` and `channels[]` with each
  * channel's current and next program (times in UTC).
  */
-export const tvCreatorDetail = async (idOrSlug: string, accountId: string | undefined, now: Date) => {
+export const tvCreatorDetail = async (
+  idOrSlug: string,
+  accountId: string | undefined,
+  now: Date,
+): Promise<TvCreatorDetail> => {
   const creator = await requireCreator(idOrSlug);
   const [shows, relationship, onAir] = await Promise.all([
     listShowsByCreator(creator.id),

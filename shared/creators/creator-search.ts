@@ -1,19 +1,13 @@
-import type { CategoryId, TierId } from '../catalog/model.ts';
 import { searchIds } from '../search/search-index.ts';
 import type { CreatorPage } from './creator-listings.ts';
 import { getCreators } from './creator-repository.ts';
+import type { SearchCreatorsQuery } from './schemas.ts';
 
 /**
  * One page of creators matching a search query, best match first (then most popular), filtered
  * by category and tier on the index facets: reads the index items and only the page's creators.
  */
-export const searchCreators = async (q: {
-  q: string;
-  category: CategoryId | 'all';
-  tier: TierId | 'all';
-  page: number;
-  limit: number;
-}): Promise<CreatorPage> => {
+export const searchCreators = async (q: SearchCreatorsQuery): Promise<CreatorPage> => {
   const hits = (await searchIds('creator', q.q))
     .filter(
       (h) =>

@@ -1,6 +1,6 @@
 import type { CreatorRecord } from '../catalog/model.ts';
 import { formatCount } from '../format.ts';
-import type { CreatorSummary } from './schemas.ts';
+import type { CreatorSummary, LiveCreatorSummary, SearchCreatorSummary } from './schemas.ts';
 
 /**
  * Creator response shapes (spec 2.2). Pure: records in, spec objects out.
@@ -24,7 +24,7 @@ export const creatorSummary = (c: CreatorRecord): CreatorSummary => ({
 });
 
 /** The live list variant: adds `stream`, omits category, subscribers and is_hot. */
-export const liveCreatorSummary = (c: CreatorRecord) => {
+export const liveCreatorSummary = (c: CreatorRecord): LiveCreatorSummary => {
   const {
     category: _c,
     subscribers: _s,
@@ -46,7 +46,7 @@ export const liveCreatorSummary = (c: CreatorRecord) => {
 };
 
 /** The search list variant: omits is_hot, watching_now and watching_now_formatted. */
-export const searchCreatorSummary = (c: CreatorRecord) => {
+export const searchCreatorSummary = (c: CreatorRecord): SearchCreatorSummary => {
   const { is_hot: _h, watching_now: _w, watching_now_formatted: _wf, ...rest } = creatorSummary(c);
   return rest;
 };

@@ -1,4 +1,3 @@
-import type { CategoryId, TierId } from '../catalog/model.ts';
 import { CATEGORIES, TIERS } from '../catalog/reference.ts';
 import { pagination } from '../pagination.ts';
 import {
@@ -7,13 +6,29 @@ import {
   listFeaturedCreators,
   listLiveCreators,
 } from './creator-listings.ts';
-import type { CreatorSort } from './creator-ranking.ts';
 import { searchCreators } from './creator-search.ts';
 import { creatorSummary, liveCreatorSummary, searchCreatorSummary } from './creator-views.ts';
-import type { ListCreatorsQuery } from './schemas.ts';
+import type {
+  CreatorCategory,
+  CreatorList,
+  CreatorListMeta,
+  ListCreatorsQuery,
+  LiveCreatorList,
+  LiveCreatorListMeta,
+  SearchCreatorList,
+  SearchCreatorListMeta,
+  SearchCreatorsQuery,
+  Tier,
+} from './schemas.ts';
+
+/** A page of a list endpoint: `data` and its `meta_data`. */
+interface Page<D, M> {
+  data: D;
+  meta_data: M;
+}
 
 /** `GET /creators`: a filtered, sorted page with `filters_applied`. */
-export const browseCreators = async (q: ListCreatorsQuery) => {
+export const browseCreators = async (q: ListCreatorsQuery): Promise<Page<CreatorList, CreatorListMeta>> => {
   const { creators, total } = await listCreators(q);
   return {
     data: { creators: creators.map(creatorSummary) },
@@ -25,7 +40,10 @@ export const browseCreators = async (q: ListCreatorsQuery) => {
 };
 
 /** `GET /creators/featured`: same shape as `/creators`. */
-export const featuredCreators = async (page: number, limit: number) => {
+export const featuredCreators = async (
+  page: number,
+  limit: number,
+): Promise<Page<CreatorList, CreatorListMeta>> => {
   const { creators, total } = await listFeaturedCreators(page, limit);
   return {
     data: { creators: creators.map(creatorSummary) },
@@ -40,7 +58,10 @@ export const featuredCreators = async (page: number, limit: number) => {
  * `GET /creators/live`: live creators with their stream. `meta_data` has the standard `total`,
  * `page`, `limit`, `total_pages` (spec 2.1) and keeps `total_live` (spec 4.2) for older clients.
  */
-export const liveCreators = async (page: number, limit: number) => {
+export const liveCreators = async (
+  page: number,
+  limit: number,
+): Promise<Page<LiveCreatorList, LiveCreatorListMeta>> => {
   const { creators, total } = await listLiveCreators(page, limit);
   return {
     data: { creators: creators.map(liveCreatorSummary) },
@@ -49,13 +70,9 @@ export const liveCreators = async (page: number, limit: number) => {
 };
 
 /** `GET /creators/search`: accent/case-insensitive, prefix and one-typo tolerant. */
-export const findCreators = async (q: {
-  q: string;
-  category: CategoryId | 'all';
-  tier: TierId | 'all';
-  page: number;
-  limit: number;
-}) => {
+export const findCreators = async (
+  q: SearchCreatorsQuery,
+): Promise<Page<SearchCreatorList, SearchCreatorListMeta>> => {
   const { creators, total } = await searchCreators(q);
   return {
     data: { creators: creators.map(searchCreatorSummary) },
@@ -64,10 +81,10 @@ export const findCreators = async (q: {
 };
 
 /** `GET /creators/tiers`. */
-export const creatorTiers = () => TIERS.map(({ id, label }) => ({ id, label }));
+export const creatorTiers = (): Tier[] => TIERS.map(({ id, label }) => ({ id, label }));
 
 /** `GET /categories`: creator categories with their creator counts. */
-export const creatorCategories = async () => {
+export const creatorCategories = async (): Promise<CreatorCategory[]> => {
   const counts = await countCreatorsByCategory();
   return CATEGORIES.map(({ id, label, icon }) => ({ id, label, icon, creator_count: counts.get(id) ?? 0 }));
 };

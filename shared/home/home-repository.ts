@@ -1,38 +1,15 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../db/client.ts';
 import { tableName } from '../db/table.ts';
+import type { HomeSection } from './schemas.ts';
 
 /**
  * The home screen layout is stored configuration, not code: one item, PK `HOME`, SK `LAYOUT`,
  * holding the ordered sections. Editing that item changes `GET /home` without a deployment.
  * The catalogue loader writes the default layout (shared/home/default-layout.ts).
  */
-export const HOME_SECTION_TYPES = [
-  'hero',
-  'live_now',
-  'most_viewed',
-  'creators_row',
-  'category_row',
-  /** Added per request for signed-in viewers, never stored. */
-  'continue_watching',
-] as const;
-export type HomeSectionType = (typeof HOME_SECTION_TYPES)[number];
 
-/** One stored section (the `GET /home` item shape, spec 4.1). */
-export interface HomeSection {
-  type: HomeSectionType;
-  position: number;
-  title: string | null;
-  /** Request path of the endpoint that fills the section (may carry a query string). */
-  path: string;
-  /** hero only. */
-  autoplay?: boolean;
-  /** hero only. */
-  autoplay_interval_seconds?: number;
-  /** category_row only. */
-  category_id?: string;
-}
-
+/** The stored layout: the sections as `GET /home` sends them (spec 4.1), and when it was written. */
 export interface HomeLayout {
   sections: HomeSection[];
   updated_at: string;

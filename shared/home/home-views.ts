@@ -2,12 +2,13 @@ import type { CreatorRecord, EpisodeRecord, ShowRecord } from '../catalog/model.
 import { formatDuration } from '../format.ts';
 import { streamUrls } from '../live/stream-views.ts';
 import { episodePlayback, type Viewer } from '../shows/entitlement.ts';
+import type { HeroSlide, HomeLiveStream } from './schemas.ts';
 
 /**
  * Hero slide (spec 4.1, key `show_id`): the show played from `episode`, for `viewer` (`is_locked`;
  * `stream_url` null when the episode is locked).
  */
-export const heroItem = (show: ShowRecord, episode: EpisodeRecord, viewer: Viewer) => ({
+export const heroItem = (show: ShowRecord, episode: EpisodeRecord, viewer: Viewer): HeroSlide => ({
   show_id: show.id,
   title: show.title,
   thumb_url: show.thumbnail_url || null,
@@ -24,7 +25,10 @@ export const heroItem = (show: ShowRecord, episode: EpisodeRecord, viewer: Viewe
  * Stream summary (spec 2.5) of a live creator, with the creator it belongs to. Its URLs come from
  * `streamUrls` without a token: references, not playable (docs/live.md "Playback tokens").
  */
-export const liveStreamSummary = (c: CreatorRecord, live: NonNullable<CreatorRecord['live']>) => ({
+export const liveStreamSummary = (
+  c: CreatorRecord,
+  live: NonNullable<CreatorRecord['live']>,
+): HomeLiveStream => ({
   stream_id: live.stream_id,
   title: live.title,
   started_at: live.started_at,

@@ -1,17 +1,18 @@
 import { listLiveCreators } from '../creators/creator-listings.ts';
 import { ServiceUnavailableError } from '../http/errors.ts';
-import { pagination } from '../pagination.ts';
+import { type Pagination, pagination } from '../pagination.ts';
 import { ANONYMOUS } from '../shows/entitlement.ts';
 import { listShows } from '../shows/show-listings.ts';
 import { getFirstEpisodes } from '../shows/show-repository.ts';
-import { getHomeLayout, type HomeSection } from './home-repository.ts';
+import { getHomeLayout } from './home-repository.ts';
 import { heroItem, liveStreamSummary } from './home-views.ts';
+import type { HeroSlide, HomeLiveStream, HomeSection } from './schemas.ts';
 
 /**
  * `GET /home`: the stored sections in `position` order. A signed-in viewer also gets a
  * `continue_watching` section right after the hero (positions renumbered).
  */
-export const homeSections = async (accountId?: string) => {
+export const homeSections = async (accountId?: string): Promise<HomeSection[]> => {
   const layout = await getHomeLayout();
   if (!layout) throw new ServiceUnavailableError('Home layout is not configured');
   const sections: HomeSection[] = [...layout.sections].sort((a, b) => a.position - b.position);
@@ -34,7 +35,7 @@ export const HERO_ITEMS = 5;
  * `GET /home/hero`: the most popular featured shows, each played from its first episode
  * (shows without episodes are skipped). Public: entitlements are an anonymous viewer's.
  */
-export const heroSlides = async () => {
+export const heroSlides = async (): Promise<HeroSlide[]> => {
   const { shows } = await listShows(
     { category: 'all', rating: 'all', isNew: null, isFeatured: true, sort: 'most_popular' },
     1,
@@ -48,7 +49,10 @@ export const heroSlides = async () => {
 };
 
 /** `GET /home/live`: stream summaries of live creators, most watched first (paginated). */
-export const liveStreams = async (page: number, limit: number) => {
+export const liveStreams = async (
+  page: number,
+  limit: number,
+): Promise<{ data: HomeLiveStream[]; meta_data: Pagination }> => {
   const { creators, total } = await listLiveCreators(page, limit);
   return {
     data: creators.flatMap((c) => (c.live ? [liveStreamSummary(c, c.live)] : [])),
