@@ -24,7 +24,7 @@ const sink = { auth: 'optional', needs: ['analytics-sink'], tag } as const;
 const SIGNED_IN =
   'A bearer token is optional: when a valid one is sent the events are attributed to its account.';
 const DELIVERY =
-  'Delivery to the analytics store is confirmed before the answer; a 503 means nothing was recorded, so resend the request as is (with `event_id`s, duplicates are dropped).';
+  'The answer comes once the analytics store has the events; on a 503 some may be missing, so resend the request as is (events carrying an `event_id` are de-duplicated).';
 
 const accepted = (what: string) => ({
   200: { description: `${what} recorded`, data: AnalyticsReceipt },

@@ -139,7 +139,7 @@ const playerEvent = (id: string, base: typeof bufferedVideo | typeof bufferedLiv
       ),
       position_seconds: described(
         z.optional(position),
-        'Playhead in seconds when the event happened (for live, seconds since the viewer joined)',
+        'Playhead in seconds when the event happened (fractions allowed), where the player reports one',
         754.5,
       ),
       rebuffer_ms: described(
