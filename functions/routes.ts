@@ -37,7 +37,9 @@ export const routesByKey: ReadonlyMap<string, Contract> = new Map(routes.map((ro
 export const apiDescription = [
   'The back end of a creator-centred video streaming platform: home, creators, shows, live channels',
   'and watch sessions, the programme guide, onboarding and sign-in, reactions, reports and',
-  'playback analytics. Every operation is generated from its contract in `functions/<domain>/contracts.ts`.',
+  "playback analytics. This document is generated from the endpoints' contracts and the tests check",
+  'every answer against it, status included: generate clients from it (it is served at `/openapi.json`).',
+  'Signed-in operations take `Authorization: Bearer <auth_token>` (from sign-up, sign-in or refresh).',
   '',
   'Envelopes (spec 2.1): success is `{status: "success", data, meta_data?}`, errors are',
   '`{status: "error", code, message}` (422: `errors: [{field, message}]`; 429: `reason`). The',

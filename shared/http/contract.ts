@@ -66,14 +66,29 @@ export interface StatusEntry {
   description: string;
   /** `message` example for error statuses. */
   message?: string;
+  /**
+   * On 429: the `reason` values the endpoint's own code sends. Empty: the endpoint has no limit of
+   * its own, and the only 429 is API Gateway's throttling (`GATEWAY_THROTTLED`).
+   */
   reasons?: readonly TooManyRequestsKind[];
 }
 
 /**
+ * API Gateway throttles the whole stage (and some routes) before any Lambda runs: over the rate it
+ * answers 429 with a body of its own and no Retry-After. Every endpoint can get it on AWS.
+ */
+export const GATEWAY_THROTTLED = {
+  message: 'Too Many Requests',
+  description:
+    'API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff',
+} as const;
+
+/**
  * Every error status the endpoint can answer, declared or implied by its contract: 400 for bad
  * query or path parameters and malformed JSON; 401 for a bearer the route verifies; 413, 415 and
- * 422 for a body; 429 `rate_limit` for a budget; 500 and 503 for any endpoint. The OpenAPI
- * document and the contract tests both read this one list.
+ * 422 for a body; 429 `rate_limit` for a budget, and API Gateway's own 429 for any endpoint
+ * (`GATEWAY_THROTTLED`); 500 and 503 for any endpoint. The OpenAPI document and the contract
+ * tests both read this one list.
  */
 export const errorStatusesOf = (c: Contract): StatusEntry[] => {
   const out = new Map<number, StatusEntry>();
@@ -124,6 +139,17 @@ export const errorStatusesOf = (c: Contract): StatusEntry[] => {
       description: `Over the rate limit (${c.rateLimit.limit} per ${c.rateLimit.windowSeconds} s per ${c.rateLimit.by}); retry after Retry-After`,
       message: 'Too many requests, retry later',
       reasons: [...new Set(['rate_limit' as const, ...(declared?.reasons ?? [])])],
+    });
+  }
+  const own429 = out.get(429);
+  if (own429) {
+    own429.description = `${own429.description}. ${GATEWAY_THROTTLED.description.replace(/^API/, 'Or API')}`;
+  } else {
+    put({
+      status: 429,
+      description: GATEWAY_THROTTLED.description,
+      message: GATEWAY_THROTTLED.message,
+      reasons: [],
     });
   }
   put({

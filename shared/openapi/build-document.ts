@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import {
   type Contract,
   errorStatusesOf,
+  GATEWAY_THROTTLED,
   type Schema,
   type StatusEntry,
   type SuccessResponse,
@@ -130,6 +131,13 @@ const SHARED_SCHEMAS: Record<string, Json> = {
       },
     },
   },
+  GatewayThrottled: {
+    type: 'object',
+    description:
+      "API Gateway's own 429, sent before any endpoint runs when the API-wide or a per-route request rate is exceeded (not the API's envelope).",
+    required: ['message'],
+    properties: { message: { const: GATEWAY_THROTTLED.message } },
+  },
   ReactionsError: {
     type: 'object',
     description: 'The reactions API error envelope.',
@@ -192,8 +200,13 @@ const errorResponse = (c: Contract, entry: StatusEntry): Json => {
   const { status, description, message = '' } = entry;
   let schema: Json;
   let example: unknown;
-  if (c.envelope === 'reactions') {
-    schema = ref('ReactionsError');
+  if (status === 429 && entry.reasons?.length === 0) {
+    // No limit of the endpoint's own: the only 429 is API Gateway's.
+    schema = ref('GatewayThrottled');
+    example = { message: GATEWAY_THROTTLED.message };
+  } else if (c.envelope === 'reactions') {
+    schema =
+      status === 429 ? { oneOf: [ref('ReactionsError'), ref('GatewayThrottled')] } : ref('ReactionsError');
     example = {
       success: false,
       error:
@@ -212,9 +225,14 @@ const errorResponse = (c: Contract, entry: StatusEntry): Json => {
   } else if (status === 429) {
     const reasons = entry.reasons ?? ['rate_limit'];
     schema = {
-      allOf: [
-        ref('Error'),
-        { type: 'object', required: ['reason'], properties: { reason: { enum: reasons } } },
+      oneOf: [
+        {
+          allOf: [
+            ref('Error'),
+            { type: 'object', required: ['reason'], properties: { reason: { enum: reasons } } },
+          ],
+        },
+        ref('GatewayThrottled'),
       ],
     };
     const concurrent = reasons.includes('concurrent_streams') && !reasons.includes('rate_limit');
@@ -235,7 +253,7 @@ const errorResponse = (c: Contract, entry: StatusEntry): Json => {
   const headers =
     status === 503
       ? RETRY_AFTER
-      : status === 429
+      : status === 429 && entry.reasons?.length !== 0
         ? {
             ...RETRY_AFTER,
             RateLimit: {
