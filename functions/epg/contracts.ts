@@ -1,17 +1,35 @@
-import * as z from 'zod/mini';
-import { contract } from '../../shared/http/contract.ts';
 import {
+  ChannelEpg,
+  ChannelSchedule,
+  CurrentSchedule,
+  channelIdPath,
   channelPath,
+  GuideSchedule,
+  guideQuery,
+  LiveEpg,
+  LiveEpgCurrent,
+  LiveEpgNext,
   scheduleQuery,
   timezoneQuery,
+  UpcomingPrograms,
   upcomingQuery,
-  guideQuery,
 } from '../../shared/epg/schemas.ts';
+import { contract } from '../../shared/http/contract.ts';
+import { Pagination } from '../../shared/pagination.ts';
 
 const tag = 'EPG';
 const base = {
   auth: 'none',
   tag,
+} as const;
+
+const creatorNotFound = {
+  description: 'No creator has this id or slug',
+  message: 'Creator not found',
+} as const;
+const channelNotFound = {
+  description: 'No channel has this id',
+  message: 'Channel not found',
 } as const;
 
 export const getChannelSchedule = contract({
@@ -22,10 +40,12 @@ export const getChannelSchedule = contract({
   handler: 'epg/get-channel-schedule',
   dynamo: { actions: ['GetItem', 'Query'], indexes: ['GSI1'] },
   summary: "A channel's day schedule in a timezone, with timeline",
-  description: "A channel's day schedule in a timezone, with timeline",
+  description:
+    "A creator's channel over one day in a time zone (default: today in UTC), or the `from`-`to` wall-clock window of it: full program objects with times in that zone, and the timeline of 30-minute slots (a daylight-saving day has 46 or 50). Public: no token.",
   request: { path: channelPath, query: scheduleQuery },
   responses: {
-    200: { description: 'Success', data: z.unknown() },
+    200: { description: "The channel's schedule for the day", data: ChannelSchedule },
+    404: creatorNotFound,
   },
 });
 
@@ -37,10 +57,12 @@ export const getCurrentProgram = contract({
   handler: 'epg/get-current-program',
   dynamo: { actions: ['GetItem', 'Query'], indexes: ['GSI1'] },
   summary: 'The program on air now and the next one',
-  description: 'The program on air now and the next one',
+  description:
+    "The program on air now on a creator's channel (with its progress) and the next one, times in the requested time zone, with the creator's live state. Either may be null in a gap of the schedule. Public: no token.",
   request: { path: channelPath, query: timezoneQuery },
   responses: {
-    200: { description: 'Success', data: z.unknown() },
+    200: { description: 'The program on air and the next one', data: CurrentSchedule },
+    404: creatorNotFound,
   },
 });
 
@@ -52,10 +74,12 @@ export const listUpcomingPrograms = contract({
   handler: 'epg/list-upcoming-programs',
   dynamo: { actions: ['GetItem', 'Query'], indexes: ['GSI1'] },
   summary: 'The next programs (default 5)',
-  description: 'The next programs (default 5)',
+  description:
+    "The next programs to start on a creator's channel (the one on air excluded), in start order, as full program objects in the requested time zone. Public: no token.",
   request: { path: channelPath, query: upcomingQuery(5) },
   responses: {
-    200: { description: 'Success', data: z.unknown() },
+    200: { description: 'The next programs', data: UpcomingPrograms },
+    404: creatorNotFound,
   },
 });
 
@@ -67,10 +91,12 @@ export const getLiveEpg = contract({
   handler: 'epg/get-live-epg',
   dynamo: { actions: ['GetItem', 'Query'], indexes: ['GSI1'] },
   summary: 'Compact schedule for the live player',
-  description: 'Compact schedule for the live player',
+  description:
+    "The live player's compact guide of a creator's channel over one day (or a window of it) in a time zone: one short row per program with its progress bar, and the timeline. Public: no token.",
   request: { path: channelPath, query: scheduleQuery },
   responses: {
-    200: { description: 'Success', data: z.unknown() },
+    200: { description: "The channel's compact day guide", data: LiveEpg },
+    404: creatorNotFound,
   },
 });
 
@@ -82,10 +108,12 @@ export const getLiveEpgCurrent = contract({
   handler: 'epg/get-live-epg-current',
   dynamo: { actions: ['GetItem', 'Query'], indexes: ['GSI1'] },
   summary: 'Current program (with description) and next, for the live player',
-  description: 'Current program (with description) and next, for the live player',
+  description:
+    "For the live player: the program on air on a creator's channel, with its description and progress, and the next one, times in the requested time zone, with the live state. Either may be null in a gap of the schedule. Public: no token.",
   request: { path: channelPath, query: timezoneQuery },
   responses: {
-    200: { description: 'Success', data: z.unknown() },
+    200: { description: 'The program on air and the next one', data: LiveEpgCurrent },
+    404: creatorNotFound,
   },
 });
 
@@ -97,10 +125,12 @@ export const listLiveEpgNext = contract({
   handler: 'epg/list-live-epg-next',
   dynamo: { actions: ['GetItem', 'Query'], indexes: ['GSI1'] },
   summary: 'The next programs for the live player (default 3)',
-  description: 'The next programs for the live player (default 3)',
+  description:
+    "For the live player: the next programs to start on a creator's channel (the one on air excluded), in start order, times in the requested time zone. Public: no token.",
   request: { path: channelPath, query: upcomingQuery(3) },
   responses: {
-    200: { description: 'Success', data: z.unknown() },
+    200: { description: 'The next programs', data: LiveEpgNext },
+    404: creatorNotFound,
   },
 });
 
@@ -112,10 +142,15 @@ export const getGuideSchedule = contract({
   handler: 'epg/get-guide-schedule',
   dynamo: { actions: ['BatchGetItem', 'Query'], indexes: ['GSI2'] },
   summary: 'Multi-channel TV guide grid (filters: channel_id, date, hours)',
-  description: 'Multi-channel TV guide grid (filters: channel_id, date, hours)',
+  description:
+    'The TV guide grid: channels in channel-number order (paginated over channels), each with its live state and the programs overlapping the window. The window is a calendar day in `timezone` (its first `hours` if given) with `date`, else `hours` (default 3) from the current half hour. `channel_id` narrows it to one channel.',
   request: { query: guideQuery },
   responses: {
-    200: { description: 'Success', data: z.unknown(), meta: z.unknown() },
+    200: { description: 'A page of channels with their programs', data: GuideSchedule, meta: Pagination },
+    404: {
+      description: '`channel_id` names no channel',
+      message: 'Channel not found',
+    },
   },
 });
 
@@ -127,10 +162,12 @@ export const getChannelEpg = contract({
   handler: 'epg/get-channel-epg',
   dynamo: { actions: ['Query'], indexes: ['GSI2'] },
   summary: "A channel's schedule by channel id (creator detail channel guide)",
-  description: "A channel's schedule by channel id (creator detail channel guide)",
-  request: { path: channelPath, query: scheduleQuery },
+  description:
+    "The same day schedule as `/creators/{id}/channel/schedule`, addressed by channel id, with the creator's id and live state, so the creator detail's channel guide needs one call. Public: no token.",
+  request: { path: channelIdPath, query: scheduleQuery },
   responses: {
-    200: { description: 'Success', data: z.unknown() },
+    200: { description: "The channel's schedule for the day", data: ChannelEpg },
+    404: channelNotFound,
   },
 });
 

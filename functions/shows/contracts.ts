@@ -1,11 +1,30 @@
 import * as z from 'zod/mini';
 import { contract } from '../../shared/http/contract.ts';
+import { Pagination } from '../../shared/pagination.ts';
 import {
-  listShowsQuery,
   categoryPageQuery10,
+  ContentRatingList,
+  FeaturedShowList,
+  listShowsQuery,
+  MostViewedEpisode,
+  MostViewedMeta,
+  NewReleasesMeta,
+  ShowCategoryList,
+  ShowDetail,
+  ShowList,
+  ShowListMeta,
+  ShowSearchList,
+  ShowSearchMeta,
   searchShowsQuery,
   showPath,
+  TopCategory,
+  TvShowDetail,
 } from '../../shared/shows/schemas.ts';
+
+const showNotFound = {
+  description: 'No show has this id or slug',
+  message: 'Show not found',
+} as const;
 
 const tag = 'Shows';
 
@@ -18,10 +37,11 @@ export const listShows = contract({
   auth: 'none',
   tag,
   summary: 'List shows with category/section/rating/new/featured filters and sorting',
-  description: 'List shows with category/section/rating/new/featured filters and sorting',
+  description:
+    'A page of shows filtered by category, section, rating and the new/featured flags, in the order asked (most popular by default). Each show carries its creator and view counts; `meta_data` echoes the filters applied (unset ones null). Public: no token.',
   request: { query: listShowsQuery },
   responses: {
-    200: { description: 'Success', data: z.unknown(), meta: z.unknown() },
+    200: { description: 'A page of shows', data: ShowList, meta: ShowListMeta },
   },
 });
 
@@ -34,10 +54,11 @@ export const listNewReleases = contract({
   auth: 'none',
   tag,
   summary: 'New releases, newest first',
-  description: 'New releases, newest first',
+  description:
+    "New shows (flagged new), newest release first, optionally of one category. `meta_data` carries the section's title and subtitle with the pagination. Public: no token.",
   request: { query: categoryPageQuery10 },
   responses: {
-    200: { description: 'Success', data: z.unknown(), meta: z.unknown() },
+    200: { description: 'A page of new shows, newest first', data: ShowList, meta: NewReleasesMeta },
   },
 });
 
@@ -50,10 +71,11 @@ export const listFeaturedShows = contract({
   auth: 'none',
   tag,
   summary: 'Featured shows, most popular first',
-  description: 'Featured shows, most popular first',
+  description:
+    "Featured shows, most viewed first, optionally of one category, with the section's title, subtitle and total in `data` (items keyed `show_id`). Public: no token.",
   request: { query: categoryPageQuery10 },
   responses: {
-    200: { description: 'Success', data: z.unknown(), meta: z.unknown() },
+    200: { description: 'A page of featured shows', data: FeaturedShowList, meta: Pagination },
   },
 });
 
@@ -66,10 +88,11 @@ export const searchShows = contract({
   auth: 'none',
   tag,
   summary: 'Search shows by title (prefix and one-typo tolerant)',
-  description: 'Search shows by title (prefix and one-typo tolerant)',
+  description:
+    'Shows whose title matches `q` (whole words, prefixes and one typo per word), best match first unless a `sort` is given, narrowed by category, rating and the new/featured flags. `meta_data` echoes the query. Public: no token.',
   request: { query: searchShowsQuery },
   responses: {
-    200: { description: 'Success', data: z.unknown(), meta: z.unknown() },
+    200: { description: 'A page of matching shows', data: ShowSearchList, meta: ShowSearchMeta },
   },
 });
 
@@ -82,9 +105,10 @@ export const listShowCategories = contract({
   auth: 'none',
   tag,
   summary: 'Show categories with show counts',
-  description: 'Show categories with show counts',
+  description:
+    'Every category, in the fixed reference order, with its label, icon and number of shows (0 included). Public: no token.',
   responses: {
-    200: { description: 'Success', data: z.unknown() },
+    200: { description: 'The categories with their show counts', data: ShowCategoryList },
   },
 });
 
@@ -96,9 +120,10 @@ export const listRatings = contract({
   auth: 'none',
   tag,
   summary: 'Content ratings',
-  description: 'Content ratings',
+  description:
+    'The TV parental guidelines ratings shows carry, mildest first, with a label and a description, for the rating filter. Public: no token.',
   responses: {
-    200: { description: 'Success', data: z.unknown() },
+    200: { description: 'The content ratings', data: ContentRatingList },
   },
 });
 
@@ -111,9 +136,10 @@ export const listTopCategories = contract({
   auth: 'none',
   tag,
   summary: 'Top categories with their most popular shows',
-  description: 'Top categories with their most popular shows',
+  description:
+    'The categories that have shows, most shows first, each with its number of shows and creators, display emoji and colour, the poster of its top show (`thump_url`) and its five most viewed shows. Public: no token.',
   responses: {
-    200: { description: 'Success', data: z.unknown() },
+    200: { description: 'The categories with shows, most shows first', data: z.array(TopCategory) },
   },
 });
 
@@ -126,10 +152,15 @@ export const listMostViewedEpisodes = contract({
   auth: 'none',
   tag,
   summary: 'Most viewed episodes',
-  description: 'Most viewed episodes',
+  description:
+    "Episodes across all shows, most viewed first, optionally of one category's shows. A public list: entitlements are an anonymous viewer's, so only free episodes carry a `stream_url`. `meta_data.total_live` repeats `total` (spec 4.3).",
   request: { query: categoryPageQuery10 },
   responses: {
-    200: { description: 'Success', data: z.unknown(), meta: z.unknown() },
+    200: {
+      description: 'A page of episodes, most viewed first',
+      data: z.array(MostViewedEpisode),
+      meta: MostViewedMeta,
+    },
   },
 });
 
@@ -142,10 +173,12 @@ export const getShow = contract({
   auth: 'none',
   tag,
   summary: 'Show detail with its episodes (by id or slug)',
-  description: 'Show detail with its episodes (by id or slug)',
+  description:
+    'A show by id or slug with its description, creator and every episode (by season, then episode number). The route takes no token, so the caller is anonymous: premium and pay-per-view episodes are locked and carry `stream_url: null`.',
   request: { path: showPath },
   responses: {
-    200: { description: 'Success', data: z.unknown() },
+    200: { description: 'The show with its episodes', data: ShowDetail },
+    404: showNotFound,
   },
 });
 
@@ -158,10 +191,12 @@ export const getTvShow = contract({
   auth: 'optional',
   tag,
   summary: 'TV show detail: seasons with episodes, lock state and gating context',
-  description: 'TV show detail: seasons with episodes, lock state and gating context',
+  description:
+    "A show by id or slug for TV apps: its seasons in order, each with its episodes' full metadata, lock state and gating context (what unlocking requires and its price). With a valid token, premium episodes of creators the caller is subscribed to are unlocked; without one, only free episodes play.",
   request: { path: showPath },
   responses: {
-    200: { description: 'Success', data: z.unknown() },
+    200: { description: 'The show with seasons of gated episodes', data: TvShowDetail },
+    404: showNotFound,
   },
 });
 
