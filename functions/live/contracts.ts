@@ -1,16 +1,39 @@
-import * as z from 'zod/mini';
 import { contract } from '../../shared/http/contract.ts';
+import { Pagination } from '../../shared/pagination.ts';
 import {
-  creatorPath,
-  streamQuery,
-  sessionQuery,
-  openWatchBody,
   changeWatchBody,
+  creatorPath,
+  FollowState,
+  Heartbeat,
+  LiveChannelStatus,
+  LivePlayback,
+  LiveQualities,
+  LiveStreamMetadata,
+  LiveViewers,
+  OnDemandPage,
   ondemandQuery,
+  openWatchBody,
+  SubscriptionState,
+  sessionQuery,
+  streamQuery,
+  WatchEnded,
+  WatchQualityChanged,
+  WatchStarted,
 } from '../../shared/live/schemas.ts';
 
 const tag = 'Live';
 const base = '/creators/{id}/channel';
+
+const creatorNotFound = { description: 'No creator has this id or handle', message: 'Creator not found' };
+const sessionNotFound = {
+  description:
+    "No such creator, or no watch session with this id that is the caller's on this creator's channel",
+  message: 'Watch session not found',
+};
+const noSubscription = {
+  description: "The channel requires a subscription and the caller's does not grant access now",
+  message: 'This channel requires an active subscription',
+};
 
 export const getLiveChannel = contract({
   operationId: 'getLiveChannel',
@@ -21,10 +44,12 @@ export const getLiveChannel = contract({
   dynamo: { actions: ['BatchGetItem', 'GetItem', 'UpdateItem'], indexes: ['GSI1'] },
   auth: 'optional',
   summary: "Live status of a creator's channel (offline variant with a message)",
-  description: "Live status of a creator's channel (offline variant with a message)",
+  description:
+    "Whether a creator's channel is live now. Live: the channel with its broadcast and viewer count, and the caller's follow and subscription state (both false when anonymous; an invalid token is a 401). Offline: the channel with `stream: null` and a `message`; `is_live` tells the two shapes apart.",
   request: { path: creatorPath },
   responses: {
-    200: { description: 'Success', data: z.unknown() },
+    200: { description: 'The channel, live or offline', data: LiveChannelStatus },
+    404: creatorNotFound,
   },
 });
 
@@ -38,10 +63,16 @@ export const getLiveStream = contract({
   needs: ['playback-signer'],
   auth: 'required',
   summary: 'Playback URLs and a playback token for a quality',
-  description: 'Playback URLs and a playback token for a quality',
+  description:
+    "Playable URLs of the creator's live stream at one quality, with a playback token bound to the caller (no watch session is opened; POST .../live/watch for one that counts as a viewer). A channel that requires a subscription answers 403 without one.",
   request: { path: creatorPath, query: streamQuery },
   responses: {
-    200: { description: 'Success', data: z.unknown() },
+    200: { description: 'Playback URLs and token', data: LivePlayback },
+    403: noSubscription,
+    404: {
+      description: 'No such creator, or the creator is not live now',
+      message: 'No active live stream for this creator',
+    },
   },
 });
 
@@ -54,10 +85,12 @@ export const getLiveViewers = contract({
   dynamo: { actions: ['BatchGetItem', 'GetItem', 'UpdateItem'], indexes: ['GSI1'] },
   auth: 'none',
   summary: 'Viewers now, peaks and the per-device breakdown',
-  description: 'Viewers now, peaks and the per-device breakdown',
+  description:
+    "A channel's audience: viewers now (counted from watch-session heartbeats in 30-second buckets), today's peak (UTC day) and the all-time peak, and viewers now per device type. Public; an offline channel answers with its last counts and `is_live: false`.",
   request: { path: creatorPath },
   responses: {
-    200: { description: 'Success', data: z.unknown() },
+    200: { description: 'The audience of the channel', data: LiveViewers },
+    404: creatorNotFound,
   },
 });
 
@@ -70,10 +103,12 @@ export const getLiveMetadata = contract({
   dynamo: { actions: ['GetItem'], indexes: ['GSI1'] },
   auth: 'none',
   summary: 'Stream metadata: health, uptime, encoding, CDN, DRM, URLs',
-  description: 'Stream metadata: health, uptime, encoding, CDN, DRM, URLs',
+  description:
+    "Technical facts of the creator's live stream: health, uptime, encoding, CDN, DRM (on channels that require a subscription) and tokenless reference URLs. Public; an offline channel answers `is_live: false`, `stream_health: offline` and null ids.",
   request: { path: creatorPath },
   responses: {
-    200: { description: 'Success', data: z.unknown() },
+    200: { description: 'The stream metadata', data: LiveStreamMetadata },
+    404: creatorNotFound,
   },
 });
 
@@ -86,10 +121,12 @@ export const listLiveQualities = contract({
   dynamo: { actions: ['GetItem'] },
   auth: 'required',
   summary: "Quality options and the session's current quality",
-  description: "Quality options and the session's current quality",
+  description:
+    "The qualities a live stream is offered in (`auto` first, then concrete renditions best first) and the current quality of the caller's watch session. The session must be the caller's own on this creator's channel (another account's answers 404).",
   request: { path: creatorPath, query: sessionQuery },
   responses: {
-    200: { description: 'Success', data: z.unknown() },
+    200: { description: "The session's quality and the options", data: LiveQualities },
+    404: sessionNotFound,
   },
 });
 
@@ -103,10 +140,21 @@ export const startWatchSession = contract({
   needs: ['playback-signer'],
   auth: 'required',
   summary: 'Open a watch session (404 offline, 403 subscription, 429 stream limit)',
-  description: 'Open a watch session (404 offline, 403 subscription, 429 stream limit)',
+  description:
+    "Opens a watch session on a live channel for the caller: the session (heartbeat every 30 s, or it lapses after 90 s), playable URLs with a playback token, the channel, the audience (the caller counted) and today's programme guide in the requested IANA time zone. 404 when the creator is not live or the channel id is not theirs, 403 without the subscription a gated channel requires, 429 `concurrent_streams` when the account already has the maximum of live sessions open (3 by default).",
   request: { path: creatorPath, body: openWatchBody },
   responses: {
-    200: { description: 'Success', data: z.unknown() },
+    200: { description: 'The session opened, with what to play', data: WatchStarted },
+    403: noSubscription,
+    404: {
+      description: 'No such creator, the creator is not live now, or `channel_id` is not their channel',
+      message: 'No active live stream for this creator',
+    },
+    429: {
+      description: 'The account already has the maximum of live watch sessions open: end one first',
+      message: 'Maximum of 3 concurrent streams reached; end another session first',
+      reasons: ['concurrent_streams'],
+    },
   },
 });
 
@@ -120,10 +168,16 @@ export const changeWatchQuality = contract({
   needs: ['playback-signer'],
   auth: 'required',
   summary: "Change a session's quality; refreshed token and URL",
-  description: "Change a session's quality; refreshed token and URL",
+  description:
+    "Switches a live watch session to another quality (and, optionally, another device, as on a cast) and answers a refreshed playback token and the new playlist URL. The session must be the caller's own and still live: an ended or expired one answers 410 (open a new one).",
   request: { path: creatorPath, body: changeWatchBody },
   responses: {
-    200: { description: 'Success', data: z.unknown() },
+    200: { description: 'The new quality, URL and token', data: WatchQualityChanged },
+    404: sessionNotFound,
+    410: {
+      description: 'The session has ended or expired (no heartbeat for 90 s): open a new one',
+      message: 'Watch session ended; open a new one with POST /live/watch',
+    },
   },
 });
 
@@ -136,10 +190,12 @@ export const endWatchSession = contract({
   dynamo: { actions: ['DeleteItem', 'GetItem', 'UpdateItem'] },
   auth: 'required',
   summary: 'End a watch session; watch duration',
-  description: 'End a watch session; watch duration',
+  description:
+    "Ends the caller's watch session and reports how long it was watched. Idempotent: an ended session answers its recorded end again, an expired one ends at its expiry; the envelope's `message` says which (`Watch session ended`, `Watch session had already ended`, `Watch session had already expired`).",
   request: { path: creatorPath, query: sessionQuery },
   responses: {
-    200: { description: 'Success', data: z.unknown() },
+    200: { description: 'The session ended, with its watch time', data: WatchEnded },
+    404: sessionNotFound,
   },
 });
 
@@ -153,10 +209,15 @@ export const sendHeartbeat = contract({
   needs: ['playback-signer'],
   auth: 'required',
   summary: 'Keep a session alive; refreshed token, viewers, current/next program',
-  description: 'Keep a session alive; refreshed token, viewers, current/next program',
+  description:
+    "Keeps the caller's watch session alive for another 90 s and answers a refreshed playback token, the audience and what is on now and next in the session's time zone; send one every `next_heartbeat_seconds` (30). A session that has ended or expired answers 200 with `session_valid: false` and a `reason`, and no token: open a new one.",
   request: { path: creatorPath, query: sessionQuery },
   responses: {
-    200: { description: 'Success', data: z.unknown() },
+    200: {
+      description: 'The session extended (`session_valid: true`), or why it is no longer valid',
+      data: Heartbeat,
+    },
+    404: sessionNotFound,
   },
 });
 
@@ -169,10 +230,12 @@ export const listOndemand = contract({
   dynamo: { actions: ['BatchGetItem', 'GetItem'], indexes: ['GSI1'] },
   auth: 'optional',
   summary: "The creator's on-demand episodes, locked per the caller's entitlements",
-  description: "The creator's on-demand episodes, locked per the caller's entitlements",
+  description:
+    "A page of the creator's episodes as on-demand items, filtered by access type and season. Each item says whether the caller may play it: free items always, premium ones with an active subscription to the creator (anonymous callers get them locked), pay-per-view never yet; a locked item has `stream_url: null`.",
   request: { path: creatorPath, query: ondemandQuery },
   responses: {
-    200: { description: 'Success', data: z.unknown(), meta: z.unknown() },
+    200: { description: 'A page of on-demand items', data: OnDemandPage, meta: Pagination },
+    404: creatorNotFound,
   },
 });
 
@@ -185,10 +248,12 @@ export const followCreator = contract({
   dynamo: { actions: ['GetItem', 'PutItem'], indexes: ['GSI1'] },
   auth: 'required',
   summary: 'Follow a creator',
-  description: 'Follow a creator',
+  description:
+    'The caller follows the creator (idempotent: following again changes nothing). Answers the follow state.',
   request: { path: creatorPath },
   responses: {
-    200: { description: 'Success', data: z.unknown() },
+    200: { description: 'The caller follows the creator', data: FollowState },
+    404: creatorNotFound,
   },
 });
 
@@ -201,10 +266,12 @@ export const unfollowCreator = contract({
   dynamo: { actions: ['DeleteItem', 'GetItem'], indexes: ['GSI1'] },
   auth: 'required',
   summary: 'Stop following a creator',
-  description: 'Stop following a creator',
+  description:
+    'The caller stops following the creator (idempotent: unfollowing a creator not followed changes nothing). Answers the follow state.',
   request: { path: creatorPath },
   responses: {
-    200: { description: 'Success', data: z.unknown() },
+    200: { description: 'The caller no longer follows the creator', data: FollowState },
+    404: creatorNotFound,
   },
 });
 
@@ -217,10 +284,12 @@ export const subscribeCreator = contract({
   dynamo: { actions: ['BatchGetItem', 'GetItem', 'PutItem'], indexes: ['GSI1'] },
   auth: 'required',
   summary: 'Subscribe to a creator (unlocks gated channels and premium episodes)',
-  description: 'Subscribe to a creator (unlocks gated channels and premium episodes)',
+  description:
+    "Subscribes the caller to the creator for a month (no payment in this service): unlocks the creator's gated live channel and premium episodes. An active or cancelled subscription still within its period becomes active again with its dates kept; an expired one starts afresh.",
   request: { path: creatorPath },
   responses: {
-    200: { description: 'Success', data: z.unknown() },
+    200: { description: "The caller's subscription, now active", data: SubscriptionState },
+    404: creatorNotFound,
   },
 });
 
@@ -233,10 +302,12 @@ export const cancelSubscription = contract({
   dynamo: { actions: ['BatchGetItem', 'GetItem', 'PutItem'], indexes: ['GSI1'] },
   auth: 'required',
   summary: 'Cancel a subscription (access until the renewal date)',
-  description: 'Cancel a subscription (access until the renewal date)',
+  description:
+    "Cancels the caller's subscription to the creator: access continues until `renewal_date`, then it expires. Idempotent; without a subscription it answers the (empty) state.",
   request: { path: creatorPath },
   responses: {
-    200: { description: 'Success', data: z.unknown() },
+    200: { description: "The caller's subscription after cancelling", data: SubscriptionState },
+    404: creatorNotFound,
   },
 });
 

@@ -1,6 +1,10 @@
-import * as z from 'zod/mini';
 import { contract } from '../../shared/http/contract.ts';
-import { reactionBody, reactionSummaryPath } from '../../shared/reactions/schemas.ts';
+import {
+  Reaction,
+  ReactionSummary,
+  reactionBody,
+  reactionSummaryPath,
+} from '../../shared/reactions/schemas.ts';
 
 const tag = 'Reactions';
 const envelope = 'reactions';
@@ -21,11 +25,12 @@ export const addReaction = contract({
   envelope,
   tag,
   summary: 'Add an emoji reaction to content (idempotent)',
-  description: 'Add an emoji reaction to content (idempotent)',
+  description:
+    "Puts the caller's emoji reaction on a piece of content (a video, post, comment or series). Idempotent: 201 when the reaction is new, 200 when the caller already had it (counts unchanged). The target is not looked up: any id of the given type is accepted.",
   request: { body: reactionBody },
   responses: {
-    200: { description: 'Success', data: z.unknown() },
-    201: { description: 'Created', data: z.unknown() },
+    200: { description: 'The caller already had this reaction: nothing changed', data: Reaction },
+    201: { description: 'The reaction was added', data: Reaction },
   },
 });
 
@@ -41,10 +46,11 @@ export const removeReaction = contract({
   envelope,
   tag,
   summary: "Remove the caller's emoji reaction (204)",
-  description: "Remove the caller's emoji reaction (204)",
+  description:
+    "Removes the caller's own emoji reaction from a piece of content (never another account's). Idempotent: removing a reaction the caller does not have also answers 204.",
   request: { body: reactionBody },
   responses: {
-    204: { description: 'Done, no body' },
+    204: { description: 'The reaction is gone (or was never there); no body' },
   },
 });
 
@@ -58,10 +64,11 @@ export const getReactionSummary = contract({
   envelope,
   tag,
   summary: 'Reaction counts per emoji for a target',
-  description: 'Reaction counts per emoji for a target',
+  description:
+    'Reaction counts per emoji on a piece of content, most used first, their total, and the emojis the caller put on it. Counts are summed over sharded counters, so they are exact but a reaction made a moment ago may take a moment to show.',
   request: { path: reactionSummaryPath },
   responses: {
-    200: { description: 'Success', data: z.unknown() },
+    200: { description: "The counts and the caller's own reactions", data: ReactionSummary },
   },
 });
 

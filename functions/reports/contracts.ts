@@ -1,6 +1,5 @@
-import * as z from 'zod/mini';
 import { contract } from '../../shared/http/contract.ts';
-import { createReportBody } from '../../shared/reports/schemas.ts';
+import { createReportBody, Report } from '../../shared/reports/schemas.ts';
 
 const tag = 'Reports';
 /** Reports feed a human moderation queue: 30 an hour per account is plenty for honest use. */
@@ -19,10 +18,20 @@ export const createReport = contract({
   throttle,
   tag,
   summary: 'Report a video or show for moderation (one report per user per target)',
-  description: 'Report a video or show for moderation (one report per user per target)',
+  description:
+    "Files the caller's report of a video (an episode) or a show for the moderation queue, with a category and, for `other`, a reason. One report per account per target: a second one answers 409. Answers the report with `status: pending_review` and the message `Report received`.",
   request: { body: createReportBody },
   responses: {
-    201: { description: 'Created', data: z.unknown() },
+    201: { description: 'The report was filed', data: Report },
+    404: {
+      description:
+        'No episode (`video`) or show has this id (the message names which: `Video not found`, `Show not found`)',
+      message: 'Video not found',
+    },
+    409: {
+      description: 'The caller has already reported this content',
+      message: 'You have already reported this content',
+    },
   },
 });
 

@@ -6,6 +6,7 @@ import {
   putFollow,
   putSubscription,
 } from '../creators/relationship-repository.ts';
+import type { FollowState, SubscriptionState } from './schemas.ts';
 
 /**
  * Following and subscribing (designed; the spec shows only their state). No payments: a
@@ -18,7 +19,7 @@ const subscriptionView = (
   creatorId: string,
   rel: Awaited<ReturnType<typeof getRelationship>>,
   now: Date,
-) => ({
+): SubscriptionState => ({
   creator_id: creatorId,
   user_subscription: {
     is_subscribed: grantsAccess(rel.subscription, now),
@@ -32,20 +33,24 @@ const subscriptionView = (
   },
 });
 
-export const follow = async (creatorId: string, accountId: string, now: Date) => {
+export const follow = async (creatorId: string, accountId: string, now: Date): Promise<FollowState> => {
   const creator = await requireCreator(creatorId);
   await putFollow(accountId, creator.id, now);
   return { creator_id: creator.id, is_following: true };
 };
 
-export const unfollow = async (creatorId: string, accountId: string) => {
+export const unfollow = async (creatorId: string, accountId: string): Promise<FollowState> => {
   const creator = await requireCreator(creatorId);
   await deleteFollow(accountId, creator.id);
   return { creator_id: creator.id, is_following: false };
 };
 
 /** Starts (or renews) a subscription: active for a month from now. */
-export const subscribe = async (creatorId: string, accountId: string, now: Date) => {
+export const subscribe = async (
+  creatorId: string,
+  accountId: string,
+  now: Date,
+): Promise<SubscriptionState> => {
   const creator = await requireCreator(creatorId);
   const current = (await getRelationship(accountId, creator.id)).subscription;
   const active = current && grantsAccess(current, now);
@@ -60,7 +65,11 @@ export const subscribe = async (creatorId: string, accountId: string, now: Date)
 };
 
 /** Cancels: access continues until the renewal date, then the subscription expires. */
-export const unsubscribe = async (creatorId: string, accountId: string, now: Date) => {
+export const unsubscribe = async (
+  creatorId: string,
+  accountId: string,
+  now: Date,
+): Promise<SubscriptionState> => {
   const creator = await requireCreator(creatorId);
   const current = (await getRelationship(accountId, creator.id)).subscription;
   if (current && current.status === 'active') await putSubscription({ ...current, status: 'cancelled' });

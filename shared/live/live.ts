@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CreatorRecord, DeviceType, Quality } from '../catalog/model.ts';
+import type { CreatorRecord, Quality } from '../catalog/model.ts';
 import { requireCreator } from '../creators/creator-repository.ts';
 import { getRelationship, grantsAccess } from '../creators/relationship-repository.ts';
 import { heartbeatEpg, watchEpg } from '../epg/schedule.ts';
@@ -15,6 +15,22 @@ import {
   updateLiveSession,
   type WatchSession,
 } from './session-repository.ts';
+import type {
+  ChangeWatchBody,
+  Heartbeat,
+  LiveChannel,
+  LiveChannelStatus,
+  LivePlayback,
+  LiveQualities,
+  LiveStreamMetadata,
+  LiveViewerStats,
+  LiveViewers,
+  OpenWatchBody,
+  StreamQuery,
+  WatchEnded,
+  WatchQualityChanged,
+  WatchStarted,
+} from './schemas.ts';
 import { QUALITY_OPTIONS, streamMetadata, streamSummary, streamUrls } from './stream-views.ts';
 import { bucketOf, channelAudience, countPresence } from './viewer-counter.ts';
 
@@ -49,7 +65,10 @@ const stateOf = (session: WatchSession, now: Date): 'active' | 'ended' | 'expire
   session.ended_at ? 'ended' : Date.parse(session.expires_at) <= now.getTime() ? 'expired' : 'active';
 
 /** Viewers of a channel now, with today's and all-time peaks raised as needed. */
-export const channelViewers = async (creator: CreatorRecord, now: Date) => {
+export const channelViewers = async (
+  creator: CreatorRecord,
+  now: Date,
+): Promise<LiveViewerStats & { delta: number }> => {
   const { current, previous, peaks } = await channelAudience(creator.channel.channel_id, now);
   const peakAllTime = Math.max(peaks.allTime, creator.peak_all_time);
   return {
@@ -64,7 +83,7 @@ export const channelViewers = async (creator: CreatorRecord, now: Date) => {
   };
 };
 
-const channelView = (creator: CreatorRecord, watching?: number) => ({
+const channelView = (creator: CreatorRecord, watching?: number): LiveChannel => ({
   channel_id: creator.channel.channel_id,
   channel_name: creator.channel.channel_name,
   channel_number: creator.channel.channel_number,
@@ -76,7 +95,11 @@ const channelView = (creator: CreatorRecord, watching?: number) => ({
 });
 
 /** `GET /creators/:id/channel/live`. */
-export const liveChannel = async (creatorId: string, accountId: string | undefined, now: Date) => {
+export const liveChannel = async (
+  creatorId: string,
+  accountId: string | undefined,
+  now: Date,
+): Promise<LiveChannelStatus> => {
   const creator = await requireCreator(creatorId);
   if (!creator.live) {
     return {
@@ -121,9 +144,9 @@ const requireAccess = async (creator: CreatorRecord, accountId: string, now: Dat
 export const liveStream = async (
   creatorId: string,
   accountId: string,
-  q: { quality: Quality; dvr: boolean },
+  q: StreamQuery,
   now: Date,
-) => {
+): Promise<LivePlayback> => {
   const creator = await requireLive(creatorId);
   await requireAccess(creator, accountId, now);
   const token = signPlaybackToken(
@@ -148,7 +171,7 @@ export const liveStream = async (
 };
 
 /** `GET /live/viewers`. */
-export const liveViewers = async (creatorId: string, now: Date) => {
+export const liveViewers = async (creatorId: string, now: Date): Promise<LiveViewers> => {
   const creator = await requireCreator(creatorId);
   const { delta: _delta, ...viewers } = await channelViewers(creator, now);
   return {
@@ -160,17 +183,21 @@ export const liveViewers = async (creatorId: string, now: Date) => {
 };
 
 /** `GET /live/metadata`. */
-export const liveMetadata = async (creatorId: string, now: Date) =>
+export const liveMetadata = async (creatorId: string, now: Date): Promise<LiveStreamMetadata> =>
   streamMetadata(await requireCreator(creatorId), now);
 
 /** `GET /live/qualities`: the caller's session's quality and the options. */
-export const liveQualities = async (creatorId: string, accountId: string, sessionId: string) => {
+export const liveQualities = async (
+  creatorId: string,
+  accountId: string,
+  sessionId: string,
+): Promise<LiveQualities> => {
   const creator = await requireCreator(creatorId);
   const session = await ownSession(accountId, creator, sessionId);
   return {
     session_id: session.session_id,
     current_quality: session.quality,
-    available_qualities: QUALITY_OPTIONS,
+    available_qualities: [...QUALITY_OPTIONS],
   };
 };
 
@@ -186,9 +213,9 @@ const playback = (session: WatchSession, creator: CreatorRecord, quality: Qualit
 export const startWatching = async (
   creatorId: string,
   accountId: string,
-  input: { channel_id: string; device_type: DeviceType; quality: Quality; timezone: string },
+  input: OpenWatchBody,
   now: Date,
-) => {
+): Promise<WatchStarted> => {
   const creator = await requireLive(creatorId);
   if (input.channel_id !== creator.channel.channel_id)
     throw new NotFoundError('Channel not found for this creator');
@@ -264,9 +291,9 @@ export const startWatching = async (
 export const changeQuality = async (
   creatorId: string,
   accountId: string,
-  input: { session_id: string; quality: Quality; device_type?: DeviceType },
+  input: ChangeWatchBody,
   now: Date,
-) => {
+): Promise<WatchQualityChanged> => {
   const creator = await requireCreator(creatorId);
   const session = await ownSession(accountId, creator, input.session_id);
   const state = stateOf(session, now);
@@ -292,7 +319,12 @@ export const changeQuality = async (
  * The viewer is counted once per 30-second bucket: a heartbeat in a bucket the session was
  * already counted in (by its open or an earlier heartbeat) is answered the same but not counted.
  */
-export const heartbeat = async (creatorId: string, accountId: string, sessionId: string, now: Date) => {
+export const heartbeat = async (
+  creatorId: string,
+  accountId: string,
+  sessionId: string,
+  now: Date,
+): Promise<Heartbeat> => {
   const creator = await requireCreator(creatorId);
   const session = await ownSession(accountId, creator, sessionId);
   const state = stateOf(session, now);
@@ -347,7 +379,12 @@ export const heartbeat = async (creatorId: string, accountId: string, sessionId:
  * `DELETE /live/watch`: ends the session and reports the watch time. Idempotent: an ended session
  * reports its recorded end; an expired one ends at its expiry (the viewer stopped heartbeating).
  */
-export const stopWatching = async (creatorId: string, accountId: string, sessionId: string, now: Date) => {
+export const stopWatching = async (
+  creatorId: string,
+  accountId: string,
+  sessionId: string,
+  now: Date,
+): Promise<{ message: string; data: WatchEnded }> => {
   const creator = await requireCreator(creatorId);
   const session = await ownSession(accountId, creator, sessionId);
   const state = stateOf(session, now);

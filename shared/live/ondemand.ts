@@ -1,9 +1,10 @@
 import { requireCreator } from '../creators/creator-repository.ts';
 import { getRelationship, grantsAccess } from '../creators/relationship-repository.ts';
 import { formatCount, formatDuration } from '../format.ts';
-import { pageSlice, pagination } from '../pagination.ts';
+import { type Pagination, pageSlice, pagination } from '../pagination.ts';
 import { episodePlayback, viewerFor } from '../shows/entitlement.ts';
 import { listShowsByCreator } from '../shows/show-repository.ts';
+import type { OndemandQuery, OnDemandItem, OnDemandPage } from './schemas.ts';
 
 /**
  * `GET /creators/:id/channel/ondemand`: the creator's episodes as on-demand items. `is_locked` and
@@ -13,9 +14,9 @@ import { listShowsByCreator } from '../shows/show-repository.ts';
 export const onDemand = async (
   creatorId: string,
   accountId: string | undefined,
-  q: { type: 'all' | 'free' | 'premium' | 'ppv'; season?: number; page: number; limit: number },
+  q: OndemandQuery,
   now: Date,
-) => {
+): Promise<{ data: OnDemandPage; meta_data: Pagination }> => {
   const creator = await requireCreator(creatorId);
   const [shows, relationship] = await Promise.all([
     listShowsByCreator(creator.id),
@@ -27,19 +28,21 @@ export const onDemand = async (
     .filter(
       (e) => (q.type === 'all' || e.access === q.type) && (q.season === undefined || e.season === q.season),
     );
-  const content = pageSlice(episodes, q.page, q.limit).map((e) => ({
-    content_id: e.id,
-    type: e.access,
-    title: e.title,
-    thumbnail_url: e.thumbnail_url,
-    duration_formatted: formatDuration(e.duration_seconds),
-    is_free: e.access === 'free',
-    ...episodePlayback(e, viewer),
-    ...(e.access === 'free'
-      ? { season: e.season, episode_number: e.episode_number, views_formatted: formatCount(e.views) }
-      : {}),
-    ...(e.access === 'ppv' ? { price: e.price, currency: e.currency } : {}),
-  }));
+  const content = pageSlice(episodes, q.page, q.limit).map(
+    (e): OnDemandItem => ({
+      content_id: e.id,
+      type: e.access,
+      title: e.title,
+      thumbnail_url: e.thumbnail_url,
+      duration_formatted: formatDuration(e.duration_seconds),
+      is_free: e.access === 'free',
+      ...episodePlayback(e, viewer),
+      ...(e.access === 'free'
+        ? { season: e.season, episode_number: e.episode_number, views_formatted: formatCount(e.views) }
+        : {}),
+      ...(e.access === 'ppv' ? { price: e.price, currency: e.currency } : {}),
+    }),
+  );
   return {
     data: { creator_id: creator.id, total: episodes.length, page: q.page, content },
     meta_data: pagination(episodes.length, q.page, q.limit),

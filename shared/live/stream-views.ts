@@ -1,5 +1,6 @@
 import type { CreatorRecord } from '../catalog/model.ts';
 import { formatDuration } from '../format.ts';
+import type { LiveQualityOption, LiveStreamMetadata, LiveStreamSummary } from './schemas.ts';
 
 /**
  * Stream facts derived from a live creator record (spec 2.2, 2.5). Pure. URLs live under
@@ -14,14 +15,7 @@ export const QUALITY_OPTIONS = [
   { label: '720p', value: '720p', bitrate_kbps: 3000, resolution: '1280x720', frame_rate: 30 },
   { label: '480p', value: '480p', bitrate_kbps: 1500, resolution: '854x480', frame_rate: 30 },
   { label: '360p', value: '360p', bitrate_kbps: 800, resolution: '640x360', frame_rate: 30 },
-] as const;
-
-/**
- * Stream health values: `good` (as seen in the spec), `fair` (dropped frames or bitrate below
- * 80% of target), `poor` (stalls or below 50%), `offline` (ingest lost; the stream may resume).
- * The demo ingest reports `good`.
- */
-export const STREAM_HEALTH = ['good', 'fair', 'poor', 'offline'] as const;
+] as const satisfies readonly LiveQualityOption[];
 
 /**
  * Playback URLs of a creator's stream at `quality`, as docs/live.md "Playback tokens" lays out:
@@ -44,7 +38,7 @@ export const streamUrls = (creator: Pick<CreatorRecord, 'id' | 'live'>, quality:
 };
 
 /** Stream summary (spec 2.5) of a live creator; its URLs are tokenless references. */
-export const streamSummary = (creator: CreatorRecord) =>
+export const streamSummary = (creator: CreatorRecord): LiveStreamSummary | null =>
   creator.live
     ? {
         stream_id: creator.live.stream_id,
@@ -55,7 +49,7 @@ export const streamSummary = (creator: CreatorRecord) =>
     : null;
 
 /** Stream metadata (spec 2.5) at `now`. */
-export const streamMetadata = (creator: CreatorRecord, now: Date) => {
+export const streamMetadata = (creator: CreatorRecord, now: Date): LiveStreamMetadata => {
   const started = creator.live ? Date.parse(creator.live.started_at) : now.getTime();
   const uptime = Math.max(0, Math.floor((now.getTime() - started) / 1000));
   const urls = streamUrls(creator, 'auto');

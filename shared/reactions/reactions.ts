@@ -1,11 +1,15 @@
 import { addReaction, countReactions, reactionsOf, removeReaction } from './reaction-repository.ts';
-import type { ReactionInput } from './schemas.ts';
+import type { Reaction, ReactionInput, ReactionSummary } from './schemas.ts';
 
 /**
  * `POST /v3/reactions`: idempotent. `created` is false when the caller already had this reaction
  * (the count is unchanged then).
  */
-export const react = async (accountId: string, input: ReactionInput, now: Date) => {
+export const react = async (
+  accountId: string,
+  input: ReactionInput,
+  now: Date,
+): Promise<{ created: boolean; reaction: Reaction }> => {
   const created = await addReaction({ accountId, ...input }, now);
   return { created, reaction: { ...input, reacted: true } };
 };
@@ -16,7 +20,11 @@ export const unreact = async (accountId: string, input: ReactionInput): Promise<
 };
 
 /** `GET /v3/reactions/summary/{targetType}/{targetId}`: counts by emoji, most used first. */
-export const reactionSummary = async (accountId: string, targetType: string, targetId: string) => {
+export const reactionSummary = async (
+  accountId: string,
+  targetType: ReactionInput['targetType'],
+  targetId: string,
+): Promise<ReactionSummary> => {
   const [counts, mine] = await Promise.all([
     countReactions(targetType, targetId),
     reactionsOf(accountId, targetType, targetId),

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { described, named } from '../http/schema-meta.ts';
 import { idParam } from '../http/validation.ts';
 
 /** Reaction target types (spec 2.3). */
@@ -15,14 +16,67 @@ export const ONE_EMOJI = new RegExp(
   'u',
 );
 
-const targetType = z.enum(TARGET_TYPES, { error: `targetType must be one of: ${TARGET_TYPES.join(', ')}` });
+const targetType = described(
+  z.enum(TARGET_TYPES, { error: `targetType must be one of: ${TARGET_TYPES.join(', ')}` }),
+  'Kind of content reacted to',
+  'VIDEO',
+);
+const targetId = described(idParam, 'Id of the content (an episode id for `VIDEO`)', 'ep_0001_s1e01');
 
-export const reactionBody = z.object({
-  targetType,
-  targetId: idParam,
-  emoji: z.string().check(z.maxLength(64), z.regex(ONE_EMOJI, { error: 'emoji must be exactly one emoji' })),
-});
+/**
+ * The emoji rule is a refinement, not `z.regex`: the document would carry ONE_EMOJI's source as
+ * `pattern`, which uses `u`-flag syntax (`\p{...}`, `\u{...}`) that JSON Schema's ECMA-262
+ * patterns (no flags) do not accept. The description names the rule instead.
+ */
+const emoji = described(
+  z.string().check(
+    z.maxLength(64),
+    z.refine((value) => ONE_EMOJI.test(value), { error: 'emoji must be exactly one emoji' }),
+  ),
+  'Exactly one emoji (one UTS #51 emoji sequence: a pictograph with an optional variation selector or skin tone, or a ZWJ sequence of those; a flag; a keycap; a tag sequence), at most 64 UTF-16 code units',
+  '🔥',
+);
 
-export const reactionSummaryPath = z.object({ targetType, targetId: idParam });
+export const reactionBody = z.object({ targetType, targetId, emoji });
+
+export const reactionSummaryPath = z.object({ targetType, targetId });
 
 export type ReactionInput = z.infer<typeof reactionBody>;
+
+// ---- Responses -------------------------------------------------------------------------------
+
+const targetTypeOut = described(z.enum(TARGET_TYPES), 'Kind of content', 'VIDEO');
+const targetIdOut = described(z.string(), 'Id of the content', 'ep_0001_s1e01');
+
+export const Reaction = named(
+  'Reaction',
+  z.object({
+    targetType: targetTypeOut,
+    targetId: targetIdOut,
+    emoji: described(z.string(), 'The emoji', '🔥'),
+    reacted: described(z.literal(true), 'The caller has this reaction now'),
+  }),
+  "The caller's reaction on a piece of content",
+);
+export type Reaction = z.infer<typeof Reaction>;
+
+export const ReactionSummary = named(
+  'ReactionSummary',
+  z.object({
+    targetType: targetTypeOut,
+    targetId: targetIdOut,
+    summary: described(
+      z.array(
+        z.object({
+          emoji: described(z.string(), 'The emoji', '🔥'),
+          count: described(z.number().check(z.int()), 'Accounts that reacted with it (at least 1)', 12),
+        }),
+      ),
+      'One entry per emoji used, most used first (ties by emoji); empty without reactions',
+    ),
+    total: described(z.number().check(z.int()), 'Reactions of every emoji together', 17),
+    userReactions: described(z.array(z.string()), 'The emojis the caller put on this content', ['🔥']),
+  }),
+  "Reaction counts on a piece of content, and the caller's own",
+);
+export type ReactionSummary = z.infer<typeof ReactionSummary>;

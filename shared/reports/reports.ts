@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { NotFoundError } from '../http/errors.ts';
 import { getEpisode, getShow } from '../shows/show-repository.ts';
 import { putReport, type ReportRecord } from './report-repository.ts';
-import type { CreateReportBody } from './schemas.ts';
+import type { CreateReportBody, Report } from './schemas.ts';
 
 const targetExists = async (body: CreateReportBody): Promise<boolean> =>
   body.target_type === 'show'
@@ -13,7 +13,7 @@ const targetExists = async (body: CreateReportBody): Promise<boolean> =>
  * `POST /reports`: records a report of a video (episode id) or show for moderation.
  * 404 for an unknown target, 409 when the caller already reported it.
  */
-export const submitReport = async (accountId: string, body: CreateReportBody, now: Date) => {
+export const submitReport = async (accountId: string, body: CreateReportBody, now: Date): Promise<Report> => {
   if (!(await targetExists(body)))
     throw new NotFoundError(`${body.target_type === 'show' ? 'Show' : 'Video'} not found`);
   const report: ReportRecord = {
