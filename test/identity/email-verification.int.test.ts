@@ -4,6 +4,7 @@ import { clock } from '../../shared/clock.ts';
 import { VERIFICATION_CODE_TTL_SECONDS } from '../../shared/identity/email-verification.ts';
 import { mintGoogleIdToken } from '../../shared/identity/local-idp.ts';
 import { readMailbox } from '../../shared/identity/mailer.ts';
+import type { SignedUpAccount } from '../../shared/identity/schemas.ts';
 import { fromNewAddress as from, type TestApi, testApi } from '../support/api.ts';
 
 let api: TestApi;
@@ -13,14 +14,6 @@ beforeAll(async () => {
 
 const unique = () => randomUUID().replace(/-/g, '').slice(0, 12);
 
-interface SignedUp {
-  creator_id: string;
-  email: string;
-  auth_token: string;
-  refresh_token: string;
-  email_verified: boolean;
-}
-
 const signUp = async (email = `maker.${unique()}@example.com`, password = 'correct-horse-1') => {
   const res = await api.post(
     '/onboarding/account/create',
@@ -29,7 +22,7 @@ const signUp = async (email = `maker.${unique()}@example.com`, password = 'corre
     }),
   );
   expect(res.status).toBe(201);
-  return res.body.data as SignedUp;
+  return res.body.data as SignedUpAccount;
 };
 
 /** The codes the dev mailbox received for `email`, oldest first. */
