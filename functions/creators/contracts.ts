@@ -16,7 +16,8 @@ import {
   TvCreatorDetail,
 } from '../../shared/creators/schemas.ts';
 import { contract } from '../../shared/http/contract.ts';
-import { seriesQuery, showPath } from '../../shared/shows/schemas.ts';
+import { Pagination } from '../../shared/pagination.ts';
+import { CreatorSeriesList, seriesQuery } from '../../shared/shows/schemas.ts';
 
 const tag = 'Creators';
 
@@ -171,10 +172,12 @@ export const listCreatorSeries = contract({
   auth: 'none',
   tag,
   summary: "A creator's series with seasons and episodes (paginated)",
-  description: "A creator's series with seasons and episodes (paginated)",
-  request: { path: showPath, query: seriesQuery },
+  description:
+    "A page of a creator's series (found by creator id or slug), each with its seasons and every episode's full metadata, access badges and gating context. Public: entitlements are an anonymous viewer's, so only free episodes carry a `stream_url`. Pagination is in `meta_data`, the series in `data.items`.",
+  request: { path: creatorPath, query: seriesQuery },
   responses: {
-    200: { description: 'Success', data: z.unknown(), meta: z.unknown() },
+    200: { description: "A page of the creator's series", data: CreatorSeriesList, meta: Pagination },
+    404: { description: 'No creator has this id or slug', message: 'Creator not found' },
   },
 });
 

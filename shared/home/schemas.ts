@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { CATEGORY_IDS, RATING_IDS } from '../catalog/model.ts';
 import { described, named } from '../http/schema-meta.ts';
 import { pageQuery } from '../http/validation.ts';
+import { LiveStreamSummary } from '../live/schemas.ts';
 
 export const listLiveStreamsQuery = z.object({ ...pageQuery(10) });
 
@@ -114,24 +115,7 @@ export type HeroSlide = z.infer<typeof HeroSlide>;
 export const HomeLiveStream = named(
   'HomeLiveStream',
   z.object({
-    stream_id: described(z.string(), 'Live stream id', 'st_cr_0001_501'),
-    title: described(z.string(), 'Stream title', 'Improv with chat'),
-    started_at: described(z.string(), 'When the stream started (ISO 8601, UTC)', '2025-01-15T10:23:00.000Z'),
-    stream_url: described(
-      z.string(),
-      'HLS playlist URL, tokenless: a reference the CDN refuses; a playable URL comes from the live watch endpoints',
-      'https://cdn.example.com/live/cr_0001/st_cr_0001_501/master.m3u8',
-    ),
-    dvr_url: described(
-      z.string(),
-      'DVR (rewindable) HLS playlist URL, tokenless like stream_url',
-      'https://cdn.example.com/live/cr_0001/st_cr_0001_501/dvr/master.m3u8',
-    ),
-    thumbnail_url: described(
-      z.string(),
-      'Stream thumbnail URL',
-      'https://cdn.example.com/live/cr_0001/thumb.jpg',
-    ),
+    ...LiveStreamSummary.shape,
     creator_id: described(z.string(), 'Creator id of the stream', 'cr_0001'),
     creator_name: described(z.string(), 'Display name of the creator', 'Jonas Vargas'),
     channel_url: described(z.string(), "Path of the creator's page", '/creators/jonas_vargas'),

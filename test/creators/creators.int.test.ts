@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CATEGORY_IDS, TIER_IDS } from '../../shared/catalog/model.ts';
+import { issueAccessToken } from '../../shared/identity/access-token.ts';
+import { DEMO_VIEWER, GATED_LIVE_CREATOR_ID } from '../../shared/seed/generate.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 
 let api: TestApi;
@@ -316,6 +318,25 @@ describe('GET /creators/{id}', () => {
   });
 });
 
+describe('GET /creators/{id} signed in', () => {
+  it("carries the caller's subscription in user_state and the subscribe banner", async () => {
+    const { token } = await issueAccessToken(DEMO_VIEWER.account_id, new Date());
+    for (const path of [`/creators/${GATED_LIVE_CREATOR_ID}`, `/tv/v3/creators/${GATED_LIVE_CREATOR_ID}`]) {
+      const res = await api.get(path, { token });
+      expect(res.status, path).toBe(200);
+      const blocks = Array.isArray(res.body.data) ? res.body.data : res.body.data.blocks;
+      expect(blocks[0].user_state.is_subscribed, path).toBe(true);
+      const banner = blocks.find((b: any) => b.type === 'subscribe_banner');
+      expect(banner.user_subscription, path).toEqual({
+        is_subscribed: true,
+        subscribed_at: expect.any(String),
+        renewal_date: expect.any(String),
+        status: 'active',
+      });
+    }
+  });
+});
+
 describe('GET /tv/v3/creators/{id}', () => {
   it('carries is_live and a channel with the current and next program', async () => {
     const res = await api.get('/tv/v3/creators/cr_0001');
@@ -333,5 +354,23 @@ describe('GET /tv/v3/creators/{id}', () => {
         60_000,
     );
     expect((await api.get('/tv/v3/creators/cr_nope')).status).toBe(404);
+  });
+});
+
+describe('GET /tv/v3/creators/{id}/series', () => {
+  it('pages the series with seasons of episodes, and answers 404 for an unknown creator', async () => {
+    const res = await api.get(`/tv/v3/creators/${GATED_LIVE_CREATOR_ID}/series?limit=2`);
+    expect(res.status).toBe(200);
+    expect(res.body.data.items).toHaveLength(2);
+    expect(res.body.meta_data).toMatchObject({ page: 1, limit: 2 });
+    for (const series of res.body.data.items) {
+      expect(series.seasons.length).toBe(series.seasons_count);
+      expect(series.seasons.reduce((n: number, s: any) => n + s.episodes.length, 0)).toBe(
+        series.episodes_count,
+      );
+    }
+    const missing = await api.get('/tv/v3/creators/cr_nope/series');
+    expect(missing.status).toBe(404);
+    expect(missing.body.message).toBe('Creator not found');
   });
 });

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CATEGORY_IDS, RATING_IDS } from '../../shared/catalog/model.ts';
+import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 
 let api: TestApi;
@@ -24,6 +25,23 @@ describe('GET /home', () => {
     expect(hero).toMatchObject({ autoplay: true, autoplay_interval_seconds: 6 });
     for (const row of sections.filter((s: any) => s.type === 'category_row'))
       expect(CATEGORY_IDS).toContain(row.category_id);
+  });
+
+  it('adds Continue Watching right after the hero for a signed-in viewer', async () => {
+    const anonymous = (await api.get('/home')).body.data;
+    const { token } = await issueAccessToken('acc_home_test', new Date());
+    const res = await api.get('/home', { token });
+    expect(res.status).toBe(200);
+    const sections = res.body.data;
+    expect(sections).toHaveLength(anonymous.length + 1);
+    expect(sections.map((s: any) => s.position)).toEqual(sections.map((_: any, i: number) => i + 1));
+    const hero = sections.findIndex((s: any) => s.type === 'hero');
+    expect(sections[hero + 1]).toEqual({
+      type: 'continue_watching',
+      position: hero + 2,
+      title: 'Continue Watching',
+      path: '/me/continue-watching',
+    });
   });
 
   it('points every section at a path that answers 200 with data', async () => {
