@@ -233,7 +233,7 @@ export interface paths {
         };
         /**
          * A creator's series with seasons and episodes (paginated)
-         * @description A creator's series with seasons and episodes (paginated)
+         * @description A page of a creator's series (found by creator id or slug), each with its seasons and every episode's full metadata, access badges and gating context. Public: entitlements are an anonymous viewer's, so only free episodes carry a `stream_url`. Pagination is in `meta_data`, the series in `data.items`.
          */
         get: operations["listCreatorSeries"];
         put?: never;
@@ -2127,6 +2127,105 @@ export interface components {
              */
             currency: string;
         };
+        /** @description One of a creator's series with its seasons and episodes (`/tv/v3/creators/{id}/series`) */
+        CreatorSeries: {
+            /**
+             * @description Show id
+             * @example sh_0001
+             */
+            id: string;
+            /**
+             * @description Title
+             * @example Office Sketches
+             */
+            title: string;
+            /**
+             * @description Synopsis
+             * @example Office Sketches: stand-up, sketches and unscripted nonsense, a few times a week. A Jonas Vargas original.
+             */
+            description: string;
+            /**
+             * @description Poster image URL
+             * @example https://cdn.example.com/shows/sh_0001/poster.jpg
+             */
+            thumbnail_url: string;
+            /**
+             * @description Dominant poster colour, `#RRGGBB`, for a placeholder
+             * @example #FFB74D
+             */
+            thumbnail_color: string;
+            /**
+             * @description Category id
+             * @example comedy
+             * @enum {string}
+             */
+            category: "comedy" | "music" | "lifestyle" | "sports" | "film_tv" | "art_design" | "gaming" | "education";
+            /**
+             * @description Content rating (TV parental guidelines)
+             * @example TV-PG
+             * @enum {string}
+             */
+            rating: "TV-G" | "TV-PG" | "TV-14" | "TV-MA";
+            /**
+             * @description Year of first release
+             * @example 2026
+             */
+            year: number;
+            /**
+             * @description Tags
+             * @example [
+             *       "new",
+             *       "featured",
+             *       "sketch"
+             *     ]
+             */
+            tags: string[];
+            /**
+             * @description Recently released
+             * @example true
+             */
+            is_new: boolean;
+            /**
+             * @description Editorially featured
+             * @example true
+             */
+            is_featured: boolean;
+            /**
+             * @description Views of all its episodes
+             * @example 130186
+             */
+            total_views: number;
+            /**
+             * @description Total views, abbreviated for display (1.2K, 3.4M)
+             * @example 130.1K
+             */
+            total_views_formatted: string;
+            /**
+             * @description Path of the show's page
+             * @example /shows/office_sketches
+             */
+            channel_url: string;
+            /**
+             * @description Number of seasons
+             * @example 1
+             */
+            seasons_count: number;
+            /**
+             * @description Number of episodes
+             * @example 12
+             */
+            episodes_count: number;
+            /**
+             * @description Access tiers present among its episodes, in `free`, `premium`, `ppv` order
+             * @example [
+             *       "free",
+             *       "premium"
+             *     ]
+             */
+            access_badges: ("free" | "premium" | "ppv")[];
+            /** @description Seasons in order, each with its episodes */
+            seasons: components["schemas"]["TvSeason"][];
+        };
         /** @description Subscription offer with the caller's current subscription */
         CreatorSubscribeBannerBlock: {
             /**
@@ -3896,35 +3995,35 @@ export interface components {
         /** @description A live stream summary (spec 2.5) with the creator it belongs to */
         HomeLiveStream: {
             /**
-             * @description Live stream id
+             * @description Live stream id (changes with every broadcast)
              * @example st_cr_0001_501
              */
             stream_id: string;
             /**
-             * @description Stream title
+             * @description Title of the broadcast
              * @example Improv with chat
              */
             title: string;
             /**
-             * @description When the stream started (ISO 8601, UTC)
-             * @example 2025-01-15T10:23:00.000Z
+             * @description When the broadcast started (ISO 8601, UTC)
+             * @example 2025-06-01T10:23:00.000Z
              */
             started_at: string;
             /**
-             * @description HLS playlist URL, tokenless: a reference the CDN refuses; a playable URL comes from the live watch endpoints
+             * @description Live thumbnail image URL
+             * @example https://cdn.example.com/live/cr_0001/thumb.jpg
+             */
+            thumbnail_url: string;
+            /**
+             * @description Master playlist URL without a playback token: a reference the CDN refuses; play the URL from GET .../live/stream or POST .../live/watch
              * @example https://cdn.example.com/live/cr_0001/st_cr_0001_501/master.m3u8
              */
             stream_url: string;
             /**
-             * @description DVR (rewindable) HLS playlist URL, tokenless like stream_url
+             * @description DVR playlist URL without a playback token (a reference, as `stream_url`)
              * @example https://cdn.example.com/live/cr_0001/st_cr_0001_501/dvr/master.m3u8
              */
             dvr_url: string;
-            /**
-             * @description Stream thumbnail URL
-             * @example https://cdn.example.com/live/cr_0001/thumb.jpg
-             */
-            thumbnail_url: string;
             /**
              * @description Creator id of the stream
              * @example cr_0001
@@ -6062,6 +6161,91 @@ export interface components {
             access: "free" | "premium" | "ppv";
             gating_context: components["schemas"]["GatingContext"];
         };
+        /** @description An episode of the TV show detail: full metadata, lock state and gating context */
+        TvEpisodeInput: {
+            /**
+             * @description Episode id
+             * @example ep_0001_s1e01
+             */
+            episode_id: string;
+            /**
+             * @description Season number, from 1
+             * @example 1
+             */
+            season: number;
+            /**
+             * @description Episode number within its season, from 1
+             * @example 1
+             */
+            episode_number: number;
+            /**
+             * @description Title
+             * @example Office Sketches: Episode 1
+             */
+            title: string;
+            /**
+             * @description Length in seconds
+             * @example 3483
+             */
+            duration_seconds: number;
+            /**
+             * @description Length as `MM:SS`, or `H:MM:SS` from an hour
+             * @example 58:03
+             */
+            duration_formatted: string;
+            /**
+             * @description Views
+             * @example 15439
+             */
+            views: number;
+            /**
+             * @description Views, abbreviated for display (1.2K, 3.4M)
+             * @example 15.4K
+             */
+            views_formatted: string;
+            /**
+             * @description Plays for anyone (access `free`)
+             * @example true
+             */
+            is_free: boolean;
+            /**
+             * @description Needs a subscription or a purchase (access `premium` or `ppv`)
+             * @example false
+             */
+            is_premium: boolean;
+            /**
+             * @description The caller may not play it (premium without an active subscription to the creator, or pay-per-view)
+             * @example false
+             */
+            is_locked: boolean;
+            /**
+             * @description HLS playlist URL; null when the episode is locked for the caller
+             * @example https://cdn.example.com/vod/ep_0001_s1e01/master.m3u8
+             */
+            stream_url: string | null;
+            /**
+             * @description First aired, ISO 8601 UTC
+             * @example 2026-02-23T15:00:00.000Z
+             */
+            air_date: string;
+            /**
+             * @description Still image URL
+             * @example https://cdn.example.com/vod/ep_0001_s1e01/thumb.jpg
+             */
+            thumbnail_url: string;
+            /**
+             * @description Synopsis
+             * @example Season 1, episode 1 of Office Sketches.
+             */
+            description: string;
+            /**
+             * @description `free` plays for anyone, `premium` needs a subscription to the creator, `ppv` a purchase
+             * @example premium
+             * @enum {string}
+             */
+            access: "free" | "premium" | "ppv";
+            gating_context: components["schemas"]["GatingContext"];
+        };
         /** @description A season with its episodes (TV variant) */
         TvSeason: {
             /**
@@ -6081,6 +6265,26 @@ export interface components {
             title: string;
             /** @description Its episodes by episode number (empty when it has none yet) */
             episodes: components["schemas"]["TvEpisode"][];
+        };
+        /** @description A season with its episodes (TV variant) */
+        TvSeasonInput: {
+            /**
+             * @description Season id, `<show id>_s<number>`
+             * @example sh_0001_s1
+             */
+            id: string;
+            /**
+             * @description Season number, from 1
+             * @example 1
+             */
+            number: number;
+            /**
+             * @description Title
+             * @example Season 1
+             */
+            title: string;
+            /** @description Its episodes by episode number (empty when it has none yet) */
+            episodes: components["schemas"]["TvEpisodeInput"][];
         };
         /** @description A show with seasons of gated episodes (`GET /tv/v3/shows/{id}`) */
         TvShowDetail: {
@@ -6112,7 +6316,7 @@ export interface components {
             category: "comedy" | "music" | "lifestyle" | "sports" | "film_tv" | "art_design" | "gaming" | "education";
             creator: components["schemas"]["ShowDetailCreator"];
             /** @description Seasons in order, each with its episodes */
-            seasons: components["schemas"]["TvSeason"][];
+            seasons: components["schemas"]["TvSeasonInput"][];
             /**
              * @description Content rating (TV parental guidelines)
              * @example TV-PG
@@ -7598,8 +7802,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Show id or slug
-                 * @example sh_0001
+                 * @description Creator id, or the slug that ends its `channel_url`
+                 * @example cr_0001
                  */
                 id: string;
             };
@@ -7607,7 +7811,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
+            /** @description A page of the creator's series */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7618,8 +7822,11 @@ export interface operations {
                         status: "success";
                         /** @description A short note for people, on some answers */
                         message?: string;
-                        meta_data: unknown;
-                        data: unknown;
+                        meta_data: components["schemas"]["PaginationInput"];
+                        data: {
+                            /** @description Series, most viewed first */
+                            items: components["schemas"]["CreatorSeries"][];
+                        };
                     };
                 };
             };
@@ -7634,6 +7841,22 @@ export interface operations {
                      *       "status": "error",
                      *       "code": 400,
                      *       "message": "Invalid query parameter limit: limit must be a whole number between 1 and 100"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No creator has this id or slug */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 404,
+                     *       "message": "Creator not found"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
