@@ -98,7 +98,11 @@ export type CreatorList = z.infer<typeof CreatorList>;
 export const CreatorListMeta = z.object({
   ...Pagination.shape,
   filters_applied: described(
-    z.object({ category: z.string(), tier: z.string(), sort: z.string() }),
+    z.object({
+      category: described(z.enum(['all', ...CATEGORY_IDS]), 'Category filter', 'all'),
+      tier: described(z.enum(['all', ...TIER_IDS]), 'Tier filter', 'all'),
+      sort: described(z.enum(CREATOR_SORTS), 'Order', 'most_popular'),
+    }),
     'The filters and order this page was made with (defaults filled in)',
   ),
 });

@@ -6,10 +6,9 @@ import type { HomeSection } from './schemas.ts';
 /**
  * The home screen layout is stored configuration, not code: one item, PK `HOME`, SK `LAYOUT`,
  * holding the ordered sections. Editing that item changes `GET /home` without a deployment.
- * The catalogue loader writes the default layout (shared/home/default-layout.ts).
+ * The catalogue loader writes the default layout (shared/home/default-layout.ts). The stored
+ * sections have the response shape (`HomeSection`, shared/home/schemas.ts).
  */
-
-/** The stored layout: the sections as `GET /home` sends them (spec 4.1), and when it was written. */
 export interface HomeLayout {
   sections: HomeSection[];
   updated_at: string;
