@@ -13,7 +13,7 @@ import {
   heartbeatSession,
   openSession,
   updateLiveSession,
-  type WatchSession,
+  type WatchSessionRecord,
 } from './session-repository.ts';
 import type {
   ChangeWatchBody,
@@ -53,7 +53,7 @@ const ownSession = async (
   accountId: string,
   creator: CreatorRecord,
   sessionId: string,
-): Promise<WatchSession> => {
+): Promise<WatchSessionRecord> => {
   const session = await getSession(sessionId);
   if (!session || session.account_id !== accountId || session.creator_id !== creator.id) {
     throw new NotFoundError('Watch session not found');
@@ -61,7 +61,7 @@ const ownSession = async (
   return session;
 };
 
-const stateOf = (session: WatchSession, now: Date): 'active' | 'ended' | 'expired' =>
+const stateOf = (session: WatchSessionRecord, now: Date): 'active' | 'ended' | 'expired' =>
   session.ended_at ? 'ended' : Date.parse(session.expires_at) <= now.getTime() ? 'expired' : 'active';
 
 /** Viewers of a channel now, with today's and all-time peaks raised as needed. */
@@ -201,7 +201,7 @@ export const liveQualities = async (
   };
 };
 
-const playback = (session: WatchSession, creator: CreatorRecord, quality: Quality, now: Date) => {
+const playback = (session: WatchSessionRecord, creator: CreatorRecord, quality: Quality, now: Date) => {
   const token = signPlaybackToken(
     { acc: session.account_id, sid: session.session_id, str: session.stream_id, q: quality },
     now,

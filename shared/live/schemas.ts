@@ -118,7 +118,10 @@ const tokenExpiresAt = instant(
   'When the playback token expires (5 minutes after issue)',
   '2025-06-01T12:05:00.000Z',
 );
-const watchingNow = count('Viewers now: sessions counted in the last complete 30-second bucket', 15727);
+const watchingNow = count(
+  'Viewers now, counted from watch-session opens and heartbeats in 30-second buckets',
+  15727,
+);
 const watchingNowFormatted = formatted('Viewers now', '15.7K');
 const subscriptionStatus = z.enum(SUBSCRIPTION_STATUSES);
 
@@ -268,12 +271,16 @@ export const LiveViewerStats = named(
 );
 export type LiveViewerStats = z.infer<typeof LiveViewerStats>;
 
-export const LiveViewers = z.object({
-  creator_id: creatorId,
-  channel_id: channelId,
-  is_live: described(z.boolean(), 'A broadcast is on now', true),
-  viewers: LiveViewerStats,
-});
+export const LiveViewers = named(
+  'LiveViewers',
+  z.object({
+    creator_id: creatorId,
+    channel_id: channelId,
+    is_live: described(z.boolean(), 'A broadcast is on now', true),
+    viewers: LiveViewerStats,
+  }),
+  "A channel's audience now, for GET .../live/viewers",
+);
 export type LiveViewers = z.infer<typeof LiveViewers>;
 
 export const LiveStreamMetadata = named(
@@ -366,11 +373,15 @@ export const LiveQualityOption = named(
 );
 export type LiveQualityOption = z.infer<typeof LiveQualityOption>;
 
-export const LiveQualities = z.object({
-  session_id: described(z.string(), 'Watch session id', SESSION_ID_EXAMPLE),
-  current_quality: qualityValue("The session's quality now", '720p'),
-  available_qualities: described(z.array(LiveQualityOption), 'Every option, `auto` first'),
-});
+export const LiveQualities = named(
+  'LiveQualities',
+  z.object({
+    session_id: described(z.string(), 'Watch session id', SESSION_ID_EXAMPLE),
+    current_quality: qualityValue("The session's quality now", '720p'),
+    available_qualities: described(z.array(LiveQualityOption), 'Every option, `auto` first'),
+  }),
+  "The quality options of a live stream and a watch session's current quality",
+);
 export type LiveQualities = z.infer<typeof LiveQualities>;
 
 export const WatchSession = named(
@@ -389,81 +400,93 @@ export const WatchSession = named(
 );
 export type WatchSession = z.infer<typeof WatchSession>;
 
-export const WatchStarted = z.object({
-  session: WatchSession,
-  stream: described(
-    z.object({
-      stream_id: streamId,
-      stream_url: url(
-        'Playable master or quality playlist URL, token embedded',
-        `https://cdn.example.com/live/cr_0001/st_cr_0001_501/t/<token>/720p/index.m3u8`,
-      ),
-      dvr_url: url(
-        'Playable DVR playlist URL, token embedded',
-        `https://cdn.example.com/live/cr_0001/st_cr_0001_501/t/<token>/dvr/720p/index.m3u8`,
-      ),
-      thumbnail_url: url('Live thumbnail image URL', 'https://cdn.example.com/live/cr_0001/thumb.jpg'),
-      quality: qualityValue("The session's quality", '720p'),
-      token: playbackToken,
-      token_expires_at: tokenExpiresAt,
-      latency_mode: described(z.literal('low'), 'Latency mode (low-latency HLS)', 'low'),
-      health: health('Ingest health'),
-      available_qualities: described(
-        z.array(
-          z.object({
-            label: qualityLabel,
-            bitrate_kbps: count('Bitrate, kbit/s', 6000),
-          }),
+export const WatchStarted = named(
+  'WatchStarted',
+  z.object({
+    session: WatchSession,
+    stream: described(
+      z.object({
+        stream_id: streamId,
+        stream_url: url(
+          'Playable master or quality playlist URL, token embedded',
+          `https://cdn.example.com/live/cr_0001/st_cr_0001_501/t/<token>/720p/index.m3u8`,
         ),
-        'The concrete qualities, best first (PATCH .../live/watch to switch)',
-      ),
-    }),
-    'What to play',
-  ),
-  channel: LiveChannel,
-  creator: described(
-    z.object({
-      id: creatorId,
-      name: described(z.string(), 'Display name', 'Jonas Vargas'),
-      is_verified: described(z.boolean(), 'Verified creator', true),
-    }),
-    'Who is broadcasting',
-  ),
-  viewers: described(
-    z.object({
-      watching_now: watchingNow,
-      watching_now_formatted: watchingNowFormatted,
-      peak_today: count('Most viewers at once today (UTC day)', 18342),
-      peak_today_formatted: formatted('Peak today', '18.3K'),
-    }),
-    'The audience, this viewer included',
-  ),
-  epg: WatchEpg,
-});
+        dvr_url: url(
+          'Playable DVR playlist URL, token embedded',
+          `https://cdn.example.com/live/cr_0001/st_cr_0001_501/t/<token>/dvr/720p/index.m3u8`,
+        ),
+        thumbnail_url: url('Live thumbnail image URL', 'https://cdn.example.com/live/cr_0001/thumb.jpg'),
+        quality: qualityValue("The session's quality", '720p'),
+        token: playbackToken,
+        token_expires_at: tokenExpiresAt,
+        latency_mode: described(z.literal('low'), 'Latency mode (low-latency HLS)', 'low'),
+        health: health('Ingest health'),
+        available_qualities: described(
+          z.array(
+            z.object({
+              label: qualityLabel,
+              bitrate_kbps: count('Bitrate, kbit/s', 6000),
+            }),
+          ),
+          'The concrete qualities, best first (PATCH .../live/watch to switch)',
+        ),
+      }),
+      'What to play',
+    ),
+    channel: LiveChannel,
+    creator: described(
+      z.object({
+        id: creatorId,
+        name: described(z.string(), 'Display name', 'Jonas Vargas'),
+        is_verified: described(z.boolean(), 'Verified creator', true),
+      }),
+      'Who is broadcasting',
+    ),
+    viewers: described(
+      z.object({
+        watching_now: watchingNow,
+        watching_now_formatted: watchingNowFormatted,
+        peak_today: count('Most viewers at once today (UTC day)', 18342),
+        peak_today_formatted: formatted('Peak today', '18.3K'),
+      }),
+      'The audience, this viewer included',
+    ),
+    epg: WatchEpg,
+  }),
+  "A watch session just opened: the session, what to play, the channel, the creator, the audience and the day's guide (spec 4.4)",
+);
 export type WatchStarted = z.infer<typeof WatchStarted>;
 
-export const WatchQualityChanged = z.object({
-  session_id: described(z.string(), 'Watch session id', SESSION_ID_EXAMPLE),
-  quality: qualityValue('The new quality', '1080p'),
-  stream_url: url(
-    'Playable playlist URL of the new quality, new token embedded',
-    `https://cdn.example.com/live/cr_0001/st_cr_0001_501/t/<token>/1080p/index.m3u8`,
-  ),
-  token: playbackToken,
-  token_expires_at: tokenExpiresAt,
-});
+export const WatchQualityChanged = named(
+  'WatchQualityChanged',
+  z.object({
+    session_id: described(z.string(), 'Watch session id', SESSION_ID_EXAMPLE),
+    quality: qualityValue('The new quality', '1080p'),
+    stream_url: url(
+      'Playable playlist URL of the new quality, new token embedded',
+      `https://cdn.example.com/live/cr_0001/st_cr_0001_501/t/<token>/1080p/index.m3u8`,
+    ),
+    token: playbackToken,
+    token_expires_at: tokenExpiresAt,
+  }),
+  'A watch session switched to another quality, with a refreshed token',
+);
 export type WatchQualityChanged = z.infer<typeof WatchQualityChanged>;
 
-export const WatchEnded = z.object({
-  session_id: described(z.string(), 'Watch session id', SESSION_ID_EXAMPLE),
-  watch_duration_seconds: count('Seconds watched, from open to end (or to expiry)', 1845),
-  watch_duration_formatted: described(
-    z.string(),
-    'Time watched as `MM:SS`, or `H:MM:SS` from an hour',
-    '30:45',
-  ),
-  ended_at: instant('When the session ended (its expiry, when it lapsed)', '2025-06-01T12:30:45.000Z'),
-});
+export const WatchEnded = named(
+  'WatchEnded',
+  z.object({
+    session_id: described(z.string(), 'Watch session id', SESSION_ID_EXAMPLE),
+    watch_duration_seconds: count('Seconds watched, from open to end (or to expiry)', 1845),
+    watch_duration_formatted: described(
+      z.string(),
+      'Time watched as `MM:SS`, or `H:MM:SS` from an hour',
+      '30:45',
+    ),
+    ended_at: instant('When the session ended (its expiry, when it lapsed)', '2025-06-01T12:30:45.000Z'),
+  }),
+  'A watch session ended, with the time watched',
+);
 export type WatchEnded = z.infer<typeof WatchEnded>;
 
 const heartbeatSessionId = described(z.string(), 'Watch session id', SESSION_ID_EXAMPLE);
@@ -545,12 +568,16 @@ export const OnDemandItem = named(
 );
 export type OnDemandItem = z.infer<typeof OnDemandItem>;
 
-export const OnDemandPage = z.object({
-  creator_id: creatorId,
-  total: count('Episodes matching the filters, all pages', 12),
-  page: count('This page, from 1', 1),
-  content: z.array(OnDemandItem),
-});
+export const OnDemandPage = named(
+  'OnDemandPage',
+  z.object({
+    creator_id: creatorId,
+    total: count('Episodes matching the filters, all pages', 12),
+    page: count('This page, from 1', 1),
+    content: z.array(OnDemandItem),
+  }),
+  "A page of a channel's on-demand episodes (the items; `meta_data` has the pagination)",
+);
 export type OnDemandPage = z.infer<typeof OnDemandPage>;
 
 export const FollowState = named(

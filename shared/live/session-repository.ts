@@ -16,7 +16,7 @@ import { cancellationCodes, type TransactOperation, transactWriteIf } from '../d
  * a new bucket with a condition on the write it makes anyway (`heartbeatSession`), so a session is
  * counted once per bucket however many heartbeats it sends.
  */
-export interface WatchSession {
+export interface WatchSessionRecord {
   session_id: string;
   account_id: string;
   creator_id: string;
@@ -47,13 +47,13 @@ const ttl = (expiresAt: string) => Math.floor(Date.parse(expiresAt) / 1000) + 86
  * concurrent transaction is tried again once.
  */
 export const openSession = async (
-  session: Omit<WatchSession, 'slot'>,
+  session: Omit<WatchSessionRecord, 'slot'>,
   maxSlots: number,
   now: Date,
-): Promise<WatchSession | undefined> => {
+): Promise<WatchSessionRecord | undefined> => {
   for (let slot = 0; slot < maxSlots; slot++) {
     for (let attempt = 0; attempt < 2; attempt++) {
-      const record: WatchSession = { ...session, slot };
+      const record: WatchSessionRecord = { ...session, slot };
       try {
         await db.send(
           new TransactWriteCommand({
@@ -97,14 +97,19 @@ export const openSession = async (
   return undefined;
 };
 
-export const getSession = async (id: string): Promise<WatchSession | undefined> => {
+export const getSession = async (id: string): Promise<WatchSessionRecord | undefined> => {
   const item = (
     await db.send(new GetCommand({ TableName: tableName(), Key: sessionKey(id), ConsistentRead: true }))
   ).Item;
-  return item ? recordOf<WatchSession>(item, { withoutTtl: true }) : undefined;
+  return item ? recordOf<WatchSessionRecord>(item, { withoutTtl: true }) : undefined;
 };
 
-const sessionUpdate = (session: WatchSession, set: Partial<WatchSession>, now: Date, claim?: number) => {
+const sessionUpdate = (
+  session: WatchSessionRecord,
+  set: Partial<WatchSessionRecord>,
+  now: Date,
+  claim?: number,
+) => {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ':now': now.toISOString(), ':null': null };
   const parts = Object.entries(set).map(([field, value], i) => {
@@ -137,8 +142,8 @@ const sessionUpdate = (session: WatchSession, set: Partial<WatchSession>, now: D
 
 /** One transaction: the session update (claiming `claim` when given) and, with a new expiry, its slot's. */
 const writeLiveSession = async (
-  session: WatchSession,
-  set: Partial<WatchSession>,
+  session: WatchSessionRecord,
+  set: Partial<WatchSessionRecord>,
   now: Date,
   claim?: number,
 ): Promise<boolean> => {
@@ -158,7 +163,7 @@ const writeLiveSession = async (
 };
 
 /** Extends or changes a live session (and its slot's expiry). False when it ended or expired meanwhile. */
-export const updateLiveSession = (session: WatchSession, set: Partial<WatchSession>, now: Date) =>
+export const updateLiveSession = (session: WatchSessionRecord, set: Partial<WatchSessionRecord>, now: Date) =>
   writeLiveSession(session, set, now);
 
 /**
@@ -171,8 +176,8 @@ export const updateLiveSession = (session: WatchSession, set: Partial<WatchSessi
  * costs a second write, which tells the two apart.
  */
 export const heartbeatSession = async (
-  session: WatchSession,
-  set: Partial<WatchSession>,
+  session: WatchSessionRecord,
+  set: Partial<WatchSessionRecord>,
   now: Date,
   bucket: number,
 ): Promise<'counted' | 'extended' | 'gone'> => {
@@ -182,7 +187,7 @@ export const heartbeatSession = async (
   return (await writeLiveSession(session, set, now)) ? 'extended' : 'gone';
 };
 
-const endUpdate = (session: WatchSession, endedAt: string) => ({
+const endUpdate = (session: WatchSessionRecord, endedAt: string) => ({
   TableName: tableName(),
   Key: sessionKey(session.session_id),
   UpdateExpression: 'SET ended_at = :at',
@@ -191,7 +196,7 @@ const endUpdate = (session: WatchSession, endedAt: string) => ({
 });
 
 /** Ends a session at `endedAt` and frees its slot if it still holds it. Idempotent. */
-export const endSession = async (session: WatchSession, endedAt: string): Promise<void> => {
+export const endSession = async (session: WatchSessionRecord, endedAt: string): Promise<void> => {
   try {
     await db.send(
       new TransactWriteCommand({
