@@ -6,8 +6,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApi, testApi } from '../support/api.ts';
 
 /**
- * Opens the API reference in headless Chromium, finds an endpoint, expands it and saves a
- * screenshot to .local/screenshots/docs.png. The browser is the one `@sparticuz/chromium` ships
+ * Opens the API reference in headless Chromium, finds an endpoint, expands it, checks that GET
+ * /creators shows its real response schema (the example built from the demo data, and the
+ * fields with their descriptions in the Schema tab) and saves a screenshot to
+ * .local/screenshots/docs.png. The browser is the one `@sparticuz/chromium` ships
  * inside its npm tarball (unpacked to the temp folder on first use), so `npm ci` brings it on any
  * machine: nothing is installed outside the project's own files.
  */
@@ -17,7 +19,7 @@ beforeAll(async () => {
 });
 
 describe('the API reference page', () => {
-  it('renders every tag from /openapi.json and expands GET /creators', async () => {
+  it('renders every tag from /openapi.json, and GET /creators with its real response schema', async () => {
     const browser = await playwright.launch({
       executablePath: await chromium.executablePath(),
       args: chromium.args,
@@ -41,9 +43,37 @@ describe('the API reference page', () => {
       for (const tag of ['Creators', 'Shows', 'Live', 'EPG', 'Onboarding', 'Reactions', 'Analytics'])
         expect(text).toContain(tag);
       expect(text).toContain('q');
+
+      // GET /creators shows the real response schema: its 200 example is built from the
+      // CreatorSummary schema's demo-data examples, and the Schema tab lists its fields with
+      // their descriptions.
+      const listCreators = page.locator('#operations-Creators-listCreators');
+      await listCreators.locator('.opblock-summary').click();
+      const ok = listCreators.locator('tr.response[data-code="200"]');
+      await ok.locator('.microlight').first().waitFor({ timeout: 10_000 });
+      const example = (await ok.locator('.microlight').first().textContent()) ?? '';
+      const summary = (await api.get('/openapi.json')).body.components.schemas.CreatorSummary;
+      const formatted = summary.properties.subscribers_formatted.examples[0] as string;
+      expect(formatted).toMatch(/^\d+(\.\d)?[KM]?$/);
+      expect(example).toContain(`"subscribers_formatted": "${formatted}"`);
+      expect(example).toMatch(/"creators":\s*\[/);
+      expect(example).toMatch(/"total_pages":/);
+      await ok.locator('button[data-name="model"]').click();
+      const model = ok.locator('.model-box').first();
+      await model.waitFor({ timeout: 10_000 });
+      // "Expand all" on `data` unfolds the creators' schema down to their fields.
+      const data = model.locator('article[data-json-schema-level="1"]', {
+        has: page.locator('.json-schema-2020-12__title', { hasText: /^data$/ }),
+      });
+      await data.locator('.json-schema-2020-12-expand-deep-button').first().click();
+      const schema = (await data.textContent()) ?? '';
+      expect(schema).toContain('subscribers_formatted');
+      expect(schema).toContain(summary.properties.subscribers_formatted.description);
+      expect(schema).toContain(summary.description);
       const dir = resolve(import.meta.dirname, '../../.local/screenshots');
       mkdirSync(dir, { recursive: true });
       await page.screenshot({ path: join(dir, 'docs.png') });
+      await data.screenshot({ path: join(dir, 'docs-list-creators-schema.png') });
     } finally {
       await browser.close();
     }
