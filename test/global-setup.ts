@@ -1,8 +1,6 @@
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { routes } from '../functions/routes.ts';
-import { localDeployment } from '../scripts/local/aws.ts';
 import { startLocalPlatform } from '../scripts/local/platform.ts';
 import { comparePrivileges, readUsage } from './support/least-privilege.ts';
 
@@ -37,6 +35,10 @@ export default async function setup(project: TestProject) {
   process.env.IAM_USAGE_DIR = usageDir;
   const platform = await startLocalPlatform({ seed: 42 });
   project.provide('seededAt', platform.seededAt.toISOString());
+  // Imported only now, as scripts/start.ts does: the contracts reach modules that create the
+  // shared DynamoDB client, which reads DYNAMODB_ENDPOINT when first loaded.
+  const { routes } = await import('../functions/routes.ts');
+  const { localDeployment } = await import('../scripts/local/aws.ts');
   return async () => {
     await platform.stop();
     const report = comparePrivileges(routes, localDeployment(), readUsage(usageDir));
