@@ -137,6 +137,7 @@ const SHARED_SCHEMAS: Record<string, Json> = {
       "API Gateway's own 429, sent before any endpoint runs when the API-wide or a per-route request rate is exceeded (not the API's envelope).",
     required: ['message'],
     properties: { message: { const: GATEWAY_THROTTLED.message } },
+    additionalProperties: false,
   },
   ReactionsError: {
     type: 'object',
