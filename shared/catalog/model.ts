@@ -168,3 +168,30 @@ export interface Catalog {
   programs: ProgramRecord[];
   accounts: DemoAccount[];
 }
+
+// ---- Value sets the API schemas and the repositories share (no storage code here) --------
+
+export const CREATOR_SORTS = ['most_popular', 'newest', 'trending'] as const;
+export type CreatorSort = (typeof CREATOR_SORTS)[number];
+
+export const SHOW_SORTS = ['most_popular', 'newest', 'trending'] as const;
+export type ShowSort = (typeof SHOW_SORTS)[number];
+
+export const SUBSCRIPTION_STATUSES = ['active', 'cancelled', 'expired'] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+
+export const REPORT_TARGET_TYPES = ['video', 'show'] as const;
+export type ReportTargetType = (typeof REPORT_TARGET_TYPES)[number];
+
+export const REPORT_CATEGORIES = [
+  'spam',
+  'harassment',
+  'hate_speech',
+  'violence',
+  'sexual_content',
+  'child_safety',
+  'misinformation',
+  'copyright',
+  'other',
+] as const;
+export type ReportCategory = (typeof REPORT_CATEGORIES)[number];

@@ -2,7 +2,8 @@ import type { CategoryId, CreatorRecord, TierId } from '../catalog/model.ts';
 import { CATEGORY_IDS } from '../catalog/model.ts';
 import { readRankedPage, readRankedTotals } from '../catalog/ranked-list.ts';
 import { getCreators } from './creator-repository.ts';
-import { CREATOR_LISTS, type CreatorSort, creatorListName } from './creator-ranking.ts';
+import { CREATOR_LISTS, creatorListName } from './creator-ranking.ts';
+import type { CreatorSort } from '../catalog/model.ts';
 
 /**
  * Creator listings: pages of the ranked lists (shared/creators/creator-ranking.ts), then the

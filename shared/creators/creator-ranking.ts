@@ -1,3 +1,4 @@
+import { CREATOR_SORTS, type CreatorSort } from '../catalog/model.ts';
 import type { CategoryId, CreatorRecord, TierId } from '../catalog/model.ts';
 import { CATEGORY_IDS, TIER_IDS } from '../catalog/model.ts';
 import { rankedListItems } from '../catalog/ranked-list.ts';
@@ -8,8 +9,6 @@ import { rankedListItems } from '../catalog/ranked-list.ts';
  * writes and the listings read: `creators#<category|all>#<tier|all>#<sort>`, `creators#featured`
  * (most popular first), `creators#live` (most watched first) and `channels` (by channel number).
  */
-export const CREATOR_SORTS = ['most_popular', 'newest', 'trending'] as const;
-export type CreatorSort = (typeof CREATOR_SORTS)[number];
 
 /** The ranked list of creators filtered by category and tier in one sort order. */
 export const creatorListName = (category: CategoryId | 'all', tier: TierId | 'all', sort: CreatorSort) =>

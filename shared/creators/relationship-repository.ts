@@ -1,3 +1,4 @@
+import type { SubscriptionStatus } from '../catalog/model.ts';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet } from '../db/batch.ts';
 import { db } from '../db/client.ts';
@@ -8,8 +9,6 @@ import { tableName } from '../db/table.ts';
  * Key design: PK `ACCOUNT#<account id>`, SK `FOLLOW#<creator id>` / `SUB#<creator id>`.
  * Subscription `status` values: `active`, `cancelled` (still valid until `renewal_date`), `expired`.
  */
-export const SUBSCRIPTION_STATUSES = ['active', 'cancelled', 'expired'] as const;
-export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
 export interface SubscriptionRecord {
   account_id: string;

@@ -3,8 +3,8 @@ import { CATEGORY_IDS, TIER_IDS } from '../catalog/model.ts';
 import { described, named } from '../http/schema-meta.ts';
 import { enumParam, idParam, pageQuery } from '../http/validation.ts';
 import { Pagination } from '../pagination.ts';
-import { CREATOR_SORTS } from './creator-ranking.ts';
-import { SUBSCRIPTION_STATUSES } from './relationship-repository.ts';
+import { CREATOR_SORTS } from '../catalog/model.ts';
+import { SUBSCRIPTION_STATUSES } from '../catalog/model.ts';
 
 const category = z._default(enumParam('category', ['all', ...CATEGORY_IDS]), 'all');
 const tier = z._default(enumParam('tier', ['all', ...TIER_IDS]), 'all');

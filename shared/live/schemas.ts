@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { DEVICE_TYPES, QUALITY_VALUES } from '../catalog/model.ts';
-import { SUBSCRIPTION_STATUSES } from '../creators/relationship-repository.ts';
+import { SUBSCRIPTION_STATUSES } from '../catalog/model.ts';
 import { HeartbeatEpg, WatchEpg } from '../epg/schemas.ts';
 import { isValidTimeZone } from '../epg/time.ts';
 import { described, named } from '../http/schema-meta.ts';

@@ -1,3 +1,4 @@
+import type { ReportCategory, ReportTargetType } from '../catalog/model.ts';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../db/client.ts';
 import { tableName } from '../db/table.ts';
@@ -11,21 +12,6 @@ import { ConflictError } from '../http/errors.ts';
  * - moderation queue: GSI1PK `REPORT_QUEUE#<yyyy-mm-dd>`, GSI1SK `<created_at>#<report id>`:
  *   the day's reports in arrival order (one partition per day, so writes never pile on one key).
  */
-export const REPORT_TARGET_TYPES = ['video', 'show'] as const;
-export type ReportTargetType = (typeof REPORT_TARGET_TYPES)[number];
-
-export const REPORT_CATEGORIES = [
-  'spam',
-  'harassment',
-  'hate_speech',
-  'violence',
-  'sexual_content',
-  'child_safety',
-  'misinformation',
-  'copyright',
-  'other',
-] as const;
-export type ReportCategory = (typeof REPORT_CATEGORIES)[number];
 
 export interface ReportRecord {
   report_id: string;

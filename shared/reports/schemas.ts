@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { described, named } from '../http/schema-meta.ts';
-import { REPORT_CATEGORIES, REPORT_TARGET_TYPES } from './report-repository.ts';
+import { REPORT_CATEGORIES, REPORT_TARGET_TYPES } from '../catalog/model.ts';
 
 const CATEGORY_NOTE =
   '`spam`, `harassment`, `hate_speech`, `violence`, `sexual_content`, `child_safety`, `misinformation`, `copyright`, or `other`';

@@ -4,7 +4,7 @@ import { searchText } from '../creators/schemas.ts';
 import { described, named } from '../http/schema-meta.ts';
 import { boolParam, enumParam, idParam, pageQuery } from '../http/validation.ts';
 import { Pagination } from '../pagination.ts';
-import { SHOW_SORTS } from './show-ranking.ts';
+import { SHOW_SORTS } from '../catalog/model.ts';
 
 export const SHOW_SECTIONS = ['new_releases', 'featured', 'all'] as const;
 export type ShowSection = (typeof SHOW_SECTIONS)[number];

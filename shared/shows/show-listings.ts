@@ -2,7 +2,8 @@ import type { CategoryId, EpisodeRecord, RatingId, ShowRecord } from '../catalog
 import { CATEGORY_IDS } from '../catalog/model.ts';
 import { readRankedPage, readRankedPages, readRankedTotals } from '../catalog/ranked-list.ts';
 import { getEpisodesAt, getShows } from './show-repository.ts';
-import { episodeListName, episodePositionOf, flag, type ShowSort, showListName } from './show-ranking.ts';
+import { episodeListName, episodePositionOf, flag, showListName } from './show-ranking.ts';
+import type { ShowSort } from '../catalog/model.ts';
 
 /**
  * Show and episode listings: pages of the ranked lists (shared/shows/show-ranking.ts), then the

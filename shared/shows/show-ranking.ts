@@ -1,3 +1,4 @@
+import { SHOW_SORTS, type ShowSort } from '../catalog/model.ts';
 import type { CategoryId, EpisodeRecord, RatingId, ShowRecord } from '../catalog/model.ts';
 import { CATEGORY_IDS, RATING_IDS } from '../catalog/model.ts';
 import { rankedListItems } from '../catalog/ranked-list.ts';
@@ -11,8 +12,6 @@ import { rankedListItems } from '../catalog/ranked-list.ts';
  * - `episodes#<category|all>#most_viewed`, whose ids are episode references
  *   `<show id>#<season>#<episode>`.
  */
-export const SHOW_SORTS = ['most_popular', 'newest', 'trending'] as const;
-export type ShowSort = (typeof SHOW_SORTS)[number];
 
 /** The sort orders of show listings (documented in docs/shows.md). */
 export const showOrder: Record<ShowSort, (a: ShowRecord, b: ShowRecord) => number> = {

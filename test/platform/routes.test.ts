@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import type * as z from 'zod/mini';
 import { routes } from '../../functions/routes.ts';
@@ -70,5 +71,24 @@ describe('the route table', () => {
       expect(row.summary.length, routeKey(row)).toBeGreaterThan(5);
       expect(row.tag.length, routeKey(row)).toBeGreaterThan(0);
     }
+  });
+
+  it('is data: the contracts load schemas and reference data, never storage code or an AWS SDK client', async () => {
+    const { metafile } = await build({
+      entryPoints: [resolve(import.meta.dirname, '../../functions/routes.ts')],
+      bundle: true,
+      write: false,
+      metafile: true,
+      platform: 'node',
+      format: 'esm',
+      logLevel: 'error',
+    });
+    const loaded = Object.keys(metafile.inputs);
+    expect(loaded.some((file) => file.includes('/contracts.ts'))).toBe(true);
+    expect(
+      loaded.filter((file) =>
+        /@aws-sdk|shared\/db\/|repository\.ts$|functions\/[a-z]+\/(?!contracts)[a-z-]+\.ts$/.test(file),
+      ),
+    ).toEqual([]);
   });
 });
