@@ -118,7 +118,8 @@ export const testApi = (): Promise<TestApi> => {
       }
       const contentType = response.headers.get('content-type') ?? '';
       const problems = responseProblems(method, path, response.status, parsed, contentType || undefined);
-      if (problems.length > 0) throw new Error(`Response does not match docs/openapi.json: ${problems.join('; ')}`);
+      if (problems.length > 0)
+        throw new Error(`Response does not match docs/openapi.json: ${problems.join('; ')}`);
       return { status: response.status, headers: response.headers, body: parsed as T };
     };
     return {

@@ -15,7 +15,13 @@ type Json = Record<string, any>;
 export const contractChecker = (doc: Json) => {
   const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: false });
   const validators = new Map<string, ReturnType<typeof ajv.compile>>();
-  return (method: string, path: string, status: number, body: unknown, contentType = 'application/json'): string[] => {
+  return (
+    method: string,
+    path: string,
+    status: number,
+    body: unknown,
+    contentType = 'application/json',
+  ): string[] => {
     const match = matchRoute(method, new URL(path, 'http://x').pathname);
     if (!match || match.row.path === '$default') return [];
     const key = `${method} ${match.row.path} ${status}`;
@@ -27,9 +33,13 @@ export const contractChecker = (doc: Json) => {
       return [`${key}: status ${status} is not documented (documented: ${documented})`];
     }
     const media = contentType.split(';')[0]!.trim();
-    if (!response.content) return body === undefined || body === '' ? [] : [`${key}: documented without a body, got one`];
+    if (!response.content)
+      return body === undefined || body === '' ? [] : [`${key}: documented without a body, got one`];
     const content = response.content[media];
-    if (!content) return [`${key}: content type ${media} is not documented (${Object.keys(response.content).join(', ')})`];
+    if (!content)
+      return [
+        `${key}: content type ${media} is not documented (${Object.keys(response.content).join(', ')})`,
+      ];
     if (media !== 'application/json') return [];
     let validate = validators.get(key);
     if (!validate) {
