@@ -3820,7 +3820,7 @@ export interface components {
             /** @description The audience now */
             viewers: {
                 /**
-                 * @description Viewers now: sessions counted in the last complete 30-second bucket
+                 * @description Viewers now, counted from watch-session opens and heartbeats in 30-second buckets
                  * @example 15727
                  */
                 watching_now: number;
@@ -4443,7 +4443,7 @@ export interface components {
              */
             token_expires_at: string;
             /**
-             * @description Viewers now: sessions counted in the last complete 30-second bucket
+             * @description Viewers now, counted from watch-session opens and heartbeats in 30-second buckets
              * @example 15727
              */
             watching_now: number;
@@ -4518,6 +4518,22 @@ export interface components {
              */
             rebuffer_ms?: number;
         } | unknown | unknown;
+        /** @description The quality options of a live stream and a watch session's current quality */
+        LiveQualities: {
+            /**
+             * @description Watch session id
+             * @example 5b0f8c2e-3d4a-4f6b-9c1e-7a2d8e4f6b10
+             */
+            session_id: string;
+            /**
+             * @description The session's quality now
+             * @example 720p
+             * @enum {string}
+             */
+            current_quality: "auto" | "1080p" | "720p" | "480p" | "360p";
+            /** @description Every option, `auto` first */
+            available_qualities: components["schemas"]["LiveQualityOption"][];
+        };
         /** @description A quality a live stream can be watched in (spec 2.5) */
         LiveQualityOption: {
             /**
@@ -4744,10 +4760,29 @@ export interface components {
              */
             dvr_url: string;
         };
+        /** @description A channel's audience now, for GET .../live/viewers */
+        LiveViewers: {
+            /**
+             * @description Creator id
+             * @example cr_0001
+             */
+            creator_id: string;
+            /**
+             * @description Channel id
+             * @example ch_0001
+             */
+            channel_id: string;
+            /**
+             * @description A broadcast is on now
+             * @example true
+             */
+            is_live: boolean;
+            viewers: components["schemas"]["LiveViewerStats"];
+        };
         /** @description A channel's audience: viewers now, peaks and the device breakdown */
         LiveViewerStats: {
             /**
-             * @description Viewers now: sessions counted in the last complete 30-second bucket
+             * @description Viewers now, counted from watch-session opens and heartbeats in 30-second buckets
              * @example 15727
              */
             watching_now: number;
@@ -5046,6 +5081,25 @@ export interface components {
              * @example USD
              */
             currency?: string | null;
+        };
+        /** @description A page of a channel's on-demand episodes (the items; `meta_data` has the pagination) */
+        OnDemandPage: {
+            /**
+             * @description Creator id
+             * @example cr_0001
+             */
+            creator_id: string;
+            /**
+             * @description Episodes matching the filters, all pages
+             * @example 12
+             */
+            total: number;
+            /**
+             * @description This page, from 1
+             * @example 1
+             */
+            page: number;
+            content: components["schemas"]["OnDemandItem"][];
         };
         /** @description An OpenAPI 3.1 document (https://spec.openapis.org/oas/v3.1.0): this API, with components, tags and servers */
         OpenApiDocument: {
@@ -6504,6 +6558,29 @@ export interface components {
              */
             rebuffer_ms?: number;
         } | unknown | unknown;
+        /** @description A watch session ended, with the time watched */
+        WatchEnded: {
+            /**
+             * @description Watch session id
+             * @example 5b0f8c2e-3d4a-4f6b-9c1e-7a2d8e4f6b10
+             */
+            session_id: string;
+            /**
+             * @description Seconds watched, from open to end (or to expiry)
+             * @example 1845
+             */
+            watch_duration_seconds: number;
+            /**
+             * @description Time watched as `MM:SS`, or `H:MM:SS` from an hour
+             * @example 30:45
+             */
+            watch_duration_formatted: string;
+            /**
+             * @description When the session ended (its expiry, when it lapsed) (ISO 8601, UTC)
+             * @example 2025-06-01T12:30:45.000Z
+             */
+            ended_at: string;
+        };
         /** @description The channel's guide from now to the end of the day, for the watch response */
         WatchEpg: {
             /**
@@ -6520,6 +6597,35 @@ export interface components {
             current_program: components["schemas"]["EpgProgramDetail"] | null;
             /** @description Programs from the one on air to the end of the day in `timezone` (at least the next hour) */
             schedule: components["schemas"]["EpgProgram"][];
+        };
+        /** @description A watch session switched to another quality, with a refreshed token */
+        WatchQualityChanged: {
+            /**
+             * @description Watch session id
+             * @example 5b0f8c2e-3d4a-4f6b-9c1e-7a2d8e4f6b10
+             */
+            session_id: string;
+            /**
+             * @description The new quality
+             * @example 1080p
+             * @enum {string}
+             */
+            quality: "auto" | "1080p" | "720p" | "480p" | "360p";
+            /**
+             * @description Playable playlist URL of the new quality, new token embedded
+             * @example https://cdn.example.com/live/cr_0001/st_cr_0001_501/t/<token>/1080p/index.m3u8
+             */
+            stream_url: string;
+            /**
+             * @description Playback token bound to the viewer, session, stream and quality; already embedded in the playback URLs (docs/live.md)
+             * @example eyJ2IjoxLCJhY2MiOiJhY2NfZGVtb192aWV3ZXIiLCJzaWQiOiJub25lIiwic3RyIjoic3RfY3JfMDAwMV81MDEiLCJxIjoiNzIwcCIsImV4cCI6MTc0ODc3OTUwMH0.3q2Kx0lQmZ8uY1vR7nT5bW9cE4fH6jL2pA8sD0gK1oM
+             */
+            token: string;
+            /**
+             * @description When the playback token expires (5 minutes after issue) (ISO 8601, UTC)
+             * @example 2025-06-01T12:05:00.000Z
+             */
+            token_expires_at: string;
         };
         /** @description A watch session (spec 2.5) */
         WatchSession: {
@@ -6549,6 +6655,118 @@ export interface components {
              * @enum {string}
              */
             device_type: "web" | "ios" | "android" | "roku" | "firetv" | "appletv";
+        };
+        /** @description A watch session just opened: the session, what to play, the channel, the creator, the audience and the day's guide (spec 4.4) */
+        WatchStarted: {
+            session: components["schemas"]["WatchSession"];
+            /** @description What to play */
+            stream: {
+                /**
+                 * @description Live stream id (changes with every broadcast)
+                 * @example st_cr_0001_501
+                 */
+                stream_id: string;
+                /**
+                 * @description Playable master or quality playlist URL, token embedded
+                 * @example https://cdn.example.com/live/cr_0001/st_cr_0001_501/t/<token>/720p/index.m3u8
+                 */
+                stream_url: string;
+                /**
+                 * @description Playable DVR playlist URL, token embedded
+                 * @example https://cdn.example.com/live/cr_0001/st_cr_0001_501/t/<token>/dvr/720p/index.m3u8
+                 */
+                dvr_url: string;
+                /**
+                 * @description Live thumbnail image URL
+                 * @example https://cdn.example.com/live/cr_0001/thumb.jpg
+                 */
+                thumbnail_url: string;
+                /**
+                 * @description The session's quality
+                 * @example 720p
+                 * @enum {string}
+                 */
+                quality: "auto" | "1080p" | "720p" | "480p" | "360p";
+                /**
+                 * @description Playback token bound to the viewer, session, stream and quality; already embedded in the playback URLs (docs/live.md)
+                 * @example eyJ2IjoxLCJhY2MiOiJhY2NfZGVtb192aWV3ZXIiLCJzaWQiOiJub25lIiwic3RyIjoic3RfY3JfMDAwMV81MDEiLCJxIjoiNzIwcCIsImV4cCI6MTc0ODc3OTUwMH0.3q2Kx0lQmZ8uY1vR7nT5bW9cE4fH6jL2pA8sD0gK1oM
+                 */
+                token: string;
+                /**
+                 * @description When the playback token expires (5 minutes after issue) (ISO 8601, UTC)
+                 * @example 2025-06-01T12:05:00.000Z
+                 */
+                token_expires_at: string;
+                /**
+                 * @description Latency mode (low-latency HLS)
+                 * @example low
+                 * @constant
+                 */
+                latency_mode: "low";
+                /**
+                 * @description Ingest health
+                 * @example good
+                 * @enum {string}
+                 */
+                health: "good" | "fair" | "poor" | "offline";
+                /** @description The concrete qualities, best first (PATCH .../live/watch to switch) */
+                available_qualities: {
+                    /**
+                     * @description Display label of a quality
+                     * @example 1080p
+                     * @enum {string}
+                     */
+                    label: "Auto" | "1080p" | "720p" | "480p" | "360p";
+                    /**
+                     * @description Bitrate, kbit/s
+                     * @example 6000
+                     */
+                    bitrate_kbps: number;
+                }[];
+            };
+            channel: components["schemas"]["LiveChannelInput"];
+            /** @description Who is broadcasting */
+            creator: {
+                /**
+                 * @description Creator id
+                 * @example cr_0001
+                 */
+                id: string;
+                /**
+                 * @description Display name
+                 * @example Jonas Vargas
+                 */
+                name: string;
+                /**
+                 * @description Verified creator
+                 * @example true
+                 */
+                is_verified: boolean;
+            };
+            /** @description The audience, this viewer included */
+            viewers: {
+                /**
+                 * @description Viewers now, counted from watch-session opens and heartbeats in 30-second buckets
+                 * @example 15727
+                 */
+                watching_now: number;
+                /**
+                 * @description Viewers now, abbreviated for display (1.2K, 3.4M)
+                 * @example 15.7K
+                 */
+                watching_now_formatted: string;
+                /**
+                 * @description Most viewers at once today (UTC day)
+                 * @example 18342
+                 */
+                peak_today: number;
+                /**
+                 * @description Peak today, abbreviated for display (1.2K, 3.4M)
+                 * @example 18.3K
+                 */
+                peak_today_formatted: string;
+            };
+            epg: components["schemas"]["WatchEpg"];
         };
     };
     responses: never;
@@ -6893,9 +7111,24 @@ export interface operations {
                             total_pages: number;
                             /** @description The filters and order this page was made with (defaults filled in) */
                             filters_applied: {
-                                category: string;
-                                tier: string;
-                                sort: string;
+                                /**
+                                 * @description Category filter
+                                 * @example all
+                                 * @enum {string}
+                                 */
+                                category: "all" | "comedy" | "music" | "lifestyle" | "sports" | "film_tv" | "art_design" | "gaming" | "education";
+                                /**
+                                 * @description Tier filter
+                                 * @example all
+                                 * @enum {string}
+                                 */
+                                tier: "all" | "ambassador" | "platinum" | "gold" | "silver";
+                                /**
+                                 * @description Order
+                                 * @example most_popular
+                                 * @enum {string}
+                                 */
+                                sort: "most_popular" | "newest" | "trending";
                             };
                         };
                         data: {
@@ -7148,9 +7381,24 @@ export interface operations {
                             total_pages: number;
                             /** @description The filters and order this page was made with (defaults filled in) */
                             filters_applied: {
-                                category: string;
-                                tier: string;
-                                sort: string;
+                                /**
+                                 * @description Category filter
+                                 * @example all
+                                 * @enum {string}
+                                 */
+                                category: "all" | "comedy" | "music" | "lifestyle" | "sports" | "film_tv" | "art_design" | "gaming" | "education";
+                                /**
+                                 * @description Tier filter
+                                 * @example all
+                                 * @enum {string}
+                                 */
+                                tier: "all" | "ambassador" | "platinum" | "gold" | "silver";
+                                /**
+                                 * @description Order
+                                 * @example most_popular
+                                 * @enum {string}
+                                 */
+                                sort: "most_popular" | "newest" | "trending";
                             };
                         };
                         data: {
@@ -9451,24 +9699,7 @@ export interface operations {
                         status: "success";
                         /** @description A short note for people, on some answers */
                         message?: string;
-                        data: {
-                            /**
-                             * @description Creator id
-                             * @example cr_0001
-                             */
-                            creator_id: string;
-                            /**
-                             * @description Channel id
-                             * @example ch_0001
-                             */
-                            channel_id: string;
-                            /**
-                             * @description A broadcast is on now
-                             * @example true
-                             */
-                            is_live: boolean;
-                            viewers: components["schemas"]["LiveViewerStats"];
-                        };
+                        data: components["schemas"]["LiveViewers"];
                     };
                 };
             };
@@ -9704,21 +9935,7 @@ export interface operations {
                         status: "success";
                         /** @description A short note for people, on some answers */
                         message?: string;
-                        data: {
-                            /**
-                             * @description Watch session id
-                             * @example 5b0f8c2e-3d4a-4f6b-9c1e-7a2d8e4f6b10
-                             */
-                            session_id: string;
-                            /**
-                             * @description The session's quality now
-                             * @example 720p
-                             * @enum {string}
-                             */
-                            current_quality: "auto" | "1080p" | "720p" | "480p" | "360p";
-                            /** @description Every option, `auto` first */
-                            available_qualities: components["schemas"]["LiveQualityOption"][];
-                        };
+                        data: components["schemas"]["LiveQualities"];
                     };
                 };
             };
@@ -9880,117 +10097,7 @@ export interface operations {
                         status: "success";
                         /** @description A short note for people, on some answers */
                         message?: string;
-                        data: {
-                            session: components["schemas"]["WatchSession"];
-                            /** @description What to play */
-                            stream: {
-                                /**
-                                 * @description Live stream id (changes with every broadcast)
-                                 * @example st_cr_0001_501
-                                 */
-                                stream_id: string;
-                                /**
-                                 * @description Playable master or quality playlist URL, token embedded
-                                 * @example https://cdn.example.com/live/cr_0001/st_cr_0001_501/t/<token>/720p/index.m3u8
-                                 */
-                                stream_url: string;
-                                /**
-                                 * @description Playable DVR playlist URL, token embedded
-                                 * @example https://cdn.example.com/live/cr_0001/st_cr_0001_501/t/<token>/dvr/720p/index.m3u8
-                                 */
-                                dvr_url: string;
-                                /**
-                                 * @description Live thumbnail image URL
-                                 * @example https://cdn.example.com/live/cr_0001/thumb.jpg
-                                 */
-                                thumbnail_url: string;
-                                /**
-                                 * @description The session's quality
-                                 * @example 720p
-                                 * @enum {string}
-                                 */
-                                quality: "auto" | "1080p" | "720p" | "480p" | "360p";
-                                /**
-                                 * @description Playback token bound to the viewer, session, stream and quality; already embedded in the playback URLs (docs/live.md)
-                                 * @example eyJ2IjoxLCJhY2MiOiJhY2NfZGVtb192aWV3ZXIiLCJzaWQiOiJub25lIiwic3RyIjoic3RfY3JfMDAwMV81MDEiLCJxIjoiNzIwcCIsImV4cCI6MTc0ODc3OTUwMH0.3q2Kx0lQmZ8uY1vR7nT5bW9cE4fH6jL2pA8sD0gK1oM
-                                 */
-                                token: string;
-                                /**
-                                 * @description When the playback token expires (5 minutes after issue) (ISO 8601, UTC)
-                                 * @example 2025-06-01T12:05:00.000Z
-                                 */
-                                token_expires_at: string;
-                                /**
-                                 * @description Latency mode (low-latency HLS)
-                                 * @example low
-                                 * @constant
-                                 */
-                                latency_mode: "low";
-                                /**
-                                 * @description Ingest health
-                                 * @example good
-                                 * @enum {string}
-                                 */
-                                health: "good" | "fair" | "poor" | "offline";
-                                /** @description The concrete qualities, best first (PATCH .../live/watch to switch) */
-                                available_qualities: {
-                                    /**
-                                     * @description Display label of a quality
-                                     * @example 1080p
-                                     * @enum {string}
-                                     */
-                                    label: "Auto" | "1080p" | "720p" | "480p" | "360p";
-                                    /**
-                                     * @description Bitrate, kbit/s
-                                     * @example 6000
-                                     */
-                                    bitrate_kbps: number;
-                                }[];
-                            };
-                            channel: components["schemas"]["LiveChannelInput"];
-                            /** @description Who is broadcasting */
-                            creator: {
-                                /**
-                                 * @description Creator id
-                                 * @example cr_0001
-                                 */
-                                id: string;
-                                /**
-                                 * @description Display name
-                                 * @example Jonas Vargas
-                                 */
-                                name: string;
-                                /**
-                                 * @description Verified creator
-                                 * @example true
-                                 */
-                                is_verified: boolean;
-                            };
-                            /** @description The audience, this viewer included */
-                            viewers: {
-                                /**
-                                 * @description Viewers now: sessions counted in the last complete 30-second bucket
-                                 * @example 15727
-                                 */
-                                watching_now: number;
-                                /**
-                                 * @description Viewers now, abbreviated for display (1.2K, 3.4M)
-                                 * @example 15.7K
-                                 */
-                                watching_now_formatted: string;
-                                /**
-                                 * @description Most viewers at once today (UTC day)
-                                 * @example 18342
-                                 */
-                                peak_today: number;
-                                /**
-                                 * @description Peak today, abbreviated for display (1.2K, 3.4M)
-                                 * @example 18.3K
-                                 */
-                                peak_today_formatted: string;
-                            };
-                            epg: components["schemas"]["WatchEpg"];
-                        };
+                        data: components["schemas"]["WatchStarted"];
                     };
                 };
             };
@@ -10208,28 +10315,7 @@ export interface operations {
                         status: "success";
                         /** @description A short note for people, on some answers */
                         message?: string;
-                        data: {
-                            /**
-                             * @description Watch session id
-                             * @example 5b0f8c2e-3d4a-4f6b-9c1e-7a2d8e4f6b10
-                             */
-                            session_id: string;
-                            /**
-                             * @description Seconds watched, from open to end (or to expiry)
-                             * @example 1845
-                             */
-                            watch_duration_seconds: number;
-                            /**
-                             * @description Time watched as `MM:SS`, or `H:MM:SS` from an hour
-                             * @example 30:45
-                             */
-                            watch_duration_formatted: string;
-                            /**
-                             * @description When the session ended (its expiry, when it lapsed) (ISO 8601, UTC)
-                             * @example 2025-06-01T12:30:45.000Z
-                             */
-                            ended_at: string;
-                        };
+                        data: components["schemas"]["WatchEnded"];
                     };
                 };
             };
@@ -10385,34 +10471,7 @@ export interface operations {
                         status: "success";
                         /** @description A short note for people, on some answers */
                         message?: string;
-                        data: {
-                            /**
-                             * @description Watch session id
-                             * @example 5b0f8c2e-3d4a-4f6b-9c1e-7a2d8e4f6b10
-                             */
-                            session_id: string;
-                            /**
-                             * @description The new quality
-                             * @example 1080p
-                             * @enum {string}
-                             */
-                            quality: "auto" | "1080p" | "720p" | "480p" | "360p";
-                            /**
-                             * @description Playable playlist URL of the new quality, new token embedded
-                             * @example https://cdn.example.com/live/cr_0001/st_cr_0001_501/t/<token>/1080p/index.m3u8
-                             */
-                            stream_url: string;
-                            /**
-                             * @description Playback token bound to the viewer, session, stream and quality; already embedded in the playback URLs (docs/live.md)
-                             * @example eyJ2IjoxLCJhY2MiOiJhY2NfZGVtb192aWV3ZXIiLCJzaWQiOiJub25lIiwic3RyIjoic3RfY3JfMDAwMV81MDEiLCJxIjoiNzIwcCIsImV4cCI6MTc0ODc3OTUwMH0.3q2Kx0lQmZ8uY1vR7nT5bW9cE4fH6jL2pA8sD0gK1oM
-                             */
-                            token: string;
-                            /**
-                             * @description When the playback token expires (5 minutes after issue) (ISO 8601, UTC)
-                             * @example 2025-06-01T12:05:00.000Z
-                             */
-                            token_expires_at: string;
-                        };
+                        data: components["schemas"]["WatchQualityChanged"];
                     };
                 };
             };
@@ -10769,24 +10828,7 @@ export interface operations {
                         /** @description A short note for people, on some answers */
                         message?: string;
                         meta_data: components["schemas"]["PaginationInput"];
-                        data: {
-                            /**
-                             * @description Creator id
-                             * @example cr_0001
-                             */
-                            creator_id: string;
-                            /**
-                             * @description Episodes matching the filters, all pages
-                             * @example 12
-                             */
-                            total: number;
-                            /**
-                             * @description This page, from 1
-                             * @example 1
-                             */
-                            page: number;
-                            content: components["schemas"]["OnDemandItem"][];
-                        };
+                        data: components["schemas"]["OnDemandPage"];
                     };
                 };
             };
