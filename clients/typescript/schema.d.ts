@@ -1551,20 +1551,6 @@ export interface components {
              */
             heartbeat_interval_seconds: number;
         };
-        /** @description A started analytics session (spec 4.8) */
-        AnalyticsSessionInput: {
-            /**
-             * Format: uuid
-             * @description The new analytics session (a UUID v4 the server assigns): send it as `session_id` with every later event of this playback
-             * @example 3f2c8a4e-9b1d-4c57-a0e6-5d7b2f9c1e84
-             */
-            session_id: string;
-            /**
-             * @description Seconds between heartbeats the client should keep to (spec 8)
-             * @example 30
-             */
-            heartbeat_interval_seconds: number;
-        };
         /** @description The account after onboarding step 2 */
         CategoryChosen: {
             /**
@@ -1609,7 +1595,7 @@ export interface components {
              * @enum {string}
              */
             category: "comedy" | "music" | "lifestyle" | "sports" | "film_tv" | "art_design" | "gaming" | "education";
-            onboarding: components["schemas"]["OnboardingProgressInput"];
+            onboarding: components["schemas"]["OnboardingProgress"];
         };
         /** @description A channel's day schedule addressed by channel id, with its creator and live state */
         ChannelEpg: {
@@ -1650,7 +1636,7 @@ export interface components {
             timezone: string;
             timeline: components["schemas"]["EpgTimeline"];
             /** @description Programs overlapping the window, in start order (the first may start before it, the last end after it) */
-            schedule: components["schemas"]["EpgProgramInput"][];
+            schedule: components["schemas"]["EpgProgram"][];
         };
         /** @description A channel's programs over a day (or a from-to window of it) in a time zone */
         ChannelSchedule: {
@@ -1681,7 +1667,7 @@ export interface components {
             timezone: string;
             timeline: components["schemas"]["EpgTimeline"];
             /** @description Programs overlapping the window, in start order (the first may start before it, the last end after it) */
-            schedule: components["schemas"]["EpgProgramInput"][];
+            schedule: components["schemas"]["EpgProgram"][];
         };
         /** @description A TV parental guidelines rating (spec 2.3) */
         ContentRating: {
@@ -1799,63 +1785,8 @@ export interface components {
              */
             tiktok_followers_formatted: string;
         };
-        /** @description Audience counts of a creator, each with its display form */
-        CreatorAudienceMetricsInput: {
-            /**
-             * @description Subscribers
-             * @example 2861407
-             */
-            subscribers: number;
-            /**
-             * @description Subscribers, abbreviated for display (1.2K, 3.4M)
-             * @example 2.8M
-             */
-            subscribers_formatted: string;
-            /**
-             * @description Views of all their content
-             * @example 306170549
-             */
-            views: number;
-            /**
-             * @description Views, abbreviated for display (1.2K, 3.4M)
-             * @example 306.1M
-             */
-            views_formatted: string;
-            /**
-             * @description Instagram followers
-             * @example 2599518
-             */
-            instagram_followers: number;
-            /**
-             * @description Instagram followers, abbreviated for display (1.2K, 3.4M)
-             * @example 2.5M
-             */
-            instagram_followers_formatted: string;
-            /**
-             * @description YouTube subscribers
-             * @example 1001274
-             */
-            youtube_subscribers: number;
-            /**
-             * @description YouTube subscribers, abbreviated for display (1.2K, 3.4M)
-             * @example 1M
-             */
-            youtube_subscribers_formatted: string;
-            /**
-             * @description TikTok followers
-             * @example 5906281
-             */
-            tiktok_followers: number;
-            /**
-             * @description TikTok followers, abbreviated for display (1.2K, 3.4M)
-             * @example 5.9M
-             */
-            tiktok_followers_formatted: string;
-        };
         /** @description One block of a creator page (spec 2.4): render by `type` */
         CreatorBlock: components["schemas"]["CreatorUserBlock"] | components["schemas"]["CreatorTopContentBlock"] | components["schemas"]["CreatorFreeEpisodesBlock"] | components["schemas"]["CreatorSubscribeBannerBlock"] | components["schemas"]["CreatorPremiumContentBlock"] | components["schemas"]["CreatorOfferedContentBlock"] | components["schemas"]["CreatorOtherContentBlock"];
-        /** @description One block of a creator page (spec 2.4): render by `type` */
-        CreatorBlockInput: components["schemas"]["CreatorUserBlockInput"] | components["schemas"]["CreatorTopContentBlockInput"] | components["schemas"]["CreatorFreeEpisodesBlock"] | components["schemas"]["CreatorSubscribeBannerBlock"] | components["schemas"]["CreatorPremiumContentBlock"] | components["schemas"]["CreatorOfferedContentBlock"] | components["schemas"]["CreatorOtherContentBlockInput"];
         /** @description A creator category with its creator count (spec 2.3) */
         CreatorCategory: {
             /**
@@ -2021,48 +1952,6 @@ export interface components {
         };
         /** @description The creator's shows after the top one (left out when there are none) */
         CreatorOtherContentBlock: {
-            /**
-             * @description Block type
-             * @example other_content
-             * @constant
-             */
-            type: "other_content";
-            /**
-             * @description Block heading
-             * @example More from Jonas Vargas
-             */
-            title: string;
-            /** @description The creator's other shows, most viewed first */
-            items: {
-                /**
-                 * @description Show id
-                 * @example sh_0061
-                 */
-                id: string;
-                /**
-                 * @description Show title
-                 * @example Sunday Laughs
-                 */
-                title: string;
-                /**
-                 * @description Poster image URL
-                 * @example https://cdn.example.com/shows/sh_0061/poster.jpg
-                 */
-                thumbnail_url: string;
-                /**
-                 * @description Episodes of the show
-                 * @example 10
-                 */
-                total_episodes: number;
-                /**
-                 * @description Year of first release
-                 * @example 2023
-                 */
-                year: number;
-            }[];
-        };
-        /** @description The creator's shows after the top one (left out when there are none) */
-        CreatorOtherContentBlockInput: {
             /**
              * @description Block type
              * @example other_content
@@ -2357,148 +2246,8 @@ export interface components {
              */
             channel_url: string;
         };
-        /** @description A creator as lists show them (spec 2.2) */
-        CreatorSummaryInput: {
-            /**
-             * @description Creator id
-             * @example cr_0001
-             */
-            id: string;
-            /**
-             * @description Display name
-             * @example Jonas Vargas
-             */
-            name: string;
-            /**
-             * @description Initials for an avatar placeholder
-             * @example JV
-             */
-            initials: string;
-            /**
-             * @description Avatar placeholder colour, `#RRGGBB`
-             * @example #7986CB
-             */
-            avatar_color: string;
-            /**
-             * @description Avatar image URL; null when none was uploaded
-             * @example https://cdn.example.com/avatars/cr_0001.jpg
-             */
-            avatar_url: string | null;
-            /**
-             * @description Tier id
-             * @example ambassador
-             * @enum {string}
-             */
-            tier: "ambassador" | "platinum" | "gold" | "silver";
-            /**
-             * @description Category id
-             * @example comedy
-             * @enum {string}
-             */
-            category: "comedy" | "music" | "lifestyle" | "sports" | "film_tv" | "art_design" | "gaming" | "education";
-            /**
-             * @description Subscribers
-             * @example 2861407
-             */
-            subscribers: number;
-            /**
-             * @description Subscribers, abbreviated for display (1.2K, 3.4M)
-             * @example 2.8M
-             */
-            subscribers_formatted: string;
-            /**
-             * @description Live on their channel now
-             * @example true
-             */
-            is_live: boolean;
-            /**
-             * @description Verified creator
-             * @example true
-             */
-            is_verified: boolean;
-            /**
-             * @description Editorially marked as hot
-             * @example false
-             */
-            is_hot: boolean;
-            /**
-             * @description Viewers on the live stream now (0 when offline)
-             * @example 15727
-             */
-            watching_now: number;
-            /**
-             * @description Viewers now, abbreviated for display (1.2K, 3.4M)
-             * @example 15.7K
-             */
-            watching_now_formatted: string;
-            /**
-             * @description Path of the creator's page
-             * @example /creators/jonas_vargas
-             */
-            channel_url: string;
-        };
         /** @description The creator's most viewed show (left out when the creator has no shows) */
         CreatorTopContentBlock: {
-            /**
-             * @description Block type
-             * @example top_content
-             * @constant
-             */
-            type: "top_content";
-            /**
-             * @description Show id
-             * @example sh_0015
-             */
-            id: string;
-            /**
-             * @description Show title
-             * @example Midnight Laughs 2
-             */
-            title: string;
-            /**
-             * @description Poster image URL
-             * @example https://cdn.example.com/shows/sh_0015/poster.jpg
-             */
-            image_url: string;
-            /**
-             * @description Year of first release
-             * @example 2021
-             */
-            year: number;
-            /**
-             * @description Number of seasons
-             * @example 3
-             */
-            seasons: number;
-            /**
-             * @description Tags
-             * @example [
-             *       "featured",
-             *       "sketch"
-             *     ]
-             */
-            tags: string[];
-            /**
-             * @description Show description
-             * @example Midnight Laughs 2: stand-up, sketches and unscripted nonsense, a few times a week. A Jonas Vargas original.
-             */
-            description: string;
-            /**
-             * @description Who stars in it
-             * @example Jonas Vargas
-             */
-            starring: string;
-            /**
-             * @description Subtitle languages
-             * @example [
-             *       "English",
-             *       "Spanish"
-             *     ]
-             */
-            subtitles: string[];
-        };
-        /** @description The creator's most viewed show (left out when the creator has no shows) */
-        CreatorTopContentBlockInput: {
             /**
              * @description Block type
              * @example top_content
@@ -2652,101 +2401,6 @@ export interface components {
              */
             joined_at: string;
         };
-        /** @description Creator header block: identity, audience and the caller's follow/subscription state */
-        CreatorUserBlockInput: {
-            /**
-             * @description Block type
-             * @example user
-             * @constant
-             */
-            type: "user";
-            /**
-             * @description Creator id
-             * @example cr_0001
-             */
-            id: string;
-            /**
-             * @description Display name
-             * @example Jonas Vargas
-             */
-            name: string;
-            /**
-             * @description Initials for an avatar placeholder
-             * @example JV
-             */
-            initials: string;
-            /**
-             * @description Avatar placeholder colour, `#RRGGBB`
-             * @example #7986CB
-             */
-            avatar_color: string;
-            /**
-             * @description Avatar image URL; null when none was uploaded
-             * @example https://cdn.example.com/avatars/cr_0001.jpg
-             */
-            avatar_url: string | null;
-            /**
-             * @description Verified creator
-             * @example true
-             */
-            is_verified: boolean;
-            /**
-             * @description Live on their channel now
-             * @example true
-             */
-            is_live: boolean;
-            /**
-             * @description About the creator
-             * @example Stand-up, sketches and unscripted nonsense, a few times a week. Hosted by Jonas Vargas.
-             */
-            description: string;
-            /**
-             * @description Tier id
-             * @example ambassador
-             * @enum {string}
-             */
-            tier: "ambassador" | "platinum" | "gold" | "silver";
-            /**
-             * @description Category id
-             * @example comedy
-             * @enum {string}
-             */
-            category: "comedy" | "music" | "lifestyle" | "sports" | "film_tv" | "art_design" | "gaming" | "education";
-            audience_metrics: components["schemas"]["CreatorAudienceMetricsInput"];
-            /**
-             * @description Viewers on the live stream now (0 when offline)
-             * @example 15727
-             */
-            watching_now: number;
-            /**
-             * @description Viewers now, abbreviated for display (1.2K, 3.4M)
-             * @example 15.7K
-             */
-            watching_now_formatted: string;
-            /** @description The caller's relationship with the creator (both false when called without a token) */
-            user_state: {
-                /**
-                 * @description The caller follows this creator
-                 * @example false
-                 */
-                is_following: boolean;
-                /**
-                 * @description The caller's subscription to this creator grants access now
-                 * @example false
-                 */
-                is_subscribed: boolean;
-            };
-            /**
-             * @description Path of the creator's page
-             * @example /creators/jonas_vargas
-             */
-            channel_url: string;
-            /**
-             * @description When the creator joined (ISO 8601, UTC)
-             * @example 2023-02-22T12:00:00.000Z
-             */
-            joined_at: string;
-        };
         /** @description The program on air on a channel and the next one */
         CurrentSchedule: {
             /**
@@ -2775,9 +2429,9 @@ export interface components {
              */
             watching_now_formatted: string;
             /** @description The program on air; null in a gap of the schedule */
-            current_program: components["schemas"]["EpgProgramInput"] | null;
+            current_program: components["schemas"]["EpgProgram"] | null;
             /** @description The next program; null when none is scheduled */
-            next_program: components["schemas"]["EpgNextProgramInput"] | null;
+            next_program: components["schemas"]["EpgNextProgram"] | null;
         };
         /** @description Whether an email address can register (spec 4.6) */
         EmailAvailability: {
@@ -2841,34 +2495,6 @@ export interface components {
         };
         /** @description The program after the one on air, in short */
         EpgNextProgram: {
-            /**
-             * @description Program id
-             * @example pg_0001_29549820
-             */
-            program_id: string;
-            /**
-             * @description Title
-             * @example Sketch Hour
-             */
-            title: string;
-            /**
-             * @description Start, `H:MM AM/PM` wall time in the requested time zone
-             * @example 1:00 PM
-             */
-            start_time_formatted: string;
-            /**
-             * @description Length in whole minutes
-             * @example 240
-             */
-            duration_minutes: number;
-            /**
-             * @description Whole minutes until it starts, rounded up
-             * @example 120
-             */
-            starts_in_minutes: number;
-        };
-        /** @description The program after the one on air, in short */
-        EpgNextProgramInput: {
             /**
              * @description Program id
              * @example pg_0001_29549820
@@ -3007,201 +2633,6 @@ export interface components {
              * @example Season 3, episode 4 of Midnight Laughs.
              */
             description: string;
-            /**
-             * @description Image URL
-             * @example https://cdn.example.com/vod/ep_0150_s3e04/thumb.jpg
-             */
-            thumbnail_url: string;
-            /**
-             * @description Start, ISO 8601 with the time zone's UTC offset at that instant
-             * @example 2026-03-08T08:00:00-04:00
-             */
-            start_time: string;
-            /**
-             * @description End (exclusive), ISO 8601 with the time zone's UTC offset
-             * @example 2026-03-08T13:00:00-04:00
-             */
-            end_time: string;
-            /**
-             * @description Start, `H:MM AM/PM` wall time in the requested time zone
-             * @example 8:00 AM
-             */
-            start_time_formatted: string;
-            /**
-             * @description End, `H:MM AM/PM` wall time in the requested time zone
-             * @example 1:00 PM
-             */
-            end_time_formatted: string;
-            /**
-             * @description Length in whole minutes
-             * @example 300
-             */
-            duration_minutes: number;
-            /**
-             * @description Ended before now
-             * @example false
-             */
-            is_past: boolean;
-            /**
-             * @description On air now
-             * @example true
-             */
-            is_current: boolean;
-            /**
-             * @description Starts after now
-             * @example false
-             */
-            is_upcoming: boolean;
-            /**
-             * @description While on air only: whole minutes since it started
-             * @example 180
-             */
-            elapsed_minutes?: number;
-            /**
-             * @description While on air only: `duration_minutes` − `elapsed_minutes`
-             * @example 120
-             */
-            remaining_minutes?: number;
-            /**
-             * @description While on air only: share elapsed, 0-99, rounded down
-             * @example 60
-             */
-            progress_percent?: number;
-            /**
-             * @description Upcoming only: whole minutes until it starts, rounded up (≥ 1)
-             * @example 120
-             */
-            starts_in_minutes?: number;
-            /**
-             * @description What is broadcast: a show or one of its episodes
-             * @example episode
-             * @enum {string}
-             */
-            content_type: "show" | "episode";
-            /**
-             * @description Id of the show or episode broadcast
-             * @example ep_0150_s3e04
-             */
-            content_id: string;
-            /**
-             * @description Content rating (TV parental guidelines)
-             * @example TV-G
-             * @enum {string}
-             */
-            rating: "TV-G" | "TV-PG" | "TV-14" | "TV-MA";
-        };
-        /** @description A program with its description: the program on air in the live player */
-        EpgProgramDetailInput: {
-            /**
-             * @description Program id
-             * @example pg_0001_29549520
-             */
-            program_id: string;
-            /**
-             * @description Title
-             * @example Midnight Laughs: Episode 4
-             */
-            title: string;
-            /**
-             * @description Synopsis
-             * @example Season 3, episode 4 of Midnight Laughs.
-             */
-            description: string;
-            /**
-             * @description Image URL
-             * @example https://cdn.example.com/vod/ep_0150_s3e04/thumb.jpg
-             */
-            thumbnail_url: string;
-            /**
-             * @description Start, ISO 8601 with the time zone's UTC offset at that instant
-             * @example 2026-03-08T08:00:00-04:00
-             */
-            start_time: string;
-            /**
-             * @description End (exclusive), ISO 8601 with the time zone's UTC offset
-             * @example 2026-03-08T13:00:00-04:00
-             */
-            end_time: string;
-            /**
-             * @description Start, `H:MM AM/PM` wall time in the requested time zone
-             * @example 8:00 AM
-             */
-            start_time_formatted: string;
-            /**
-             * @description End, `H:MM AM/PM` wall time in the requested time zone
-             * @example 1:00 PM
-             */
-            end_time_formatted: string;
-            /**
-             * @description Length in whole minutes
-             * @example 300
-             */
-            duration_minutes: number;
-            /**
-             * @description Ended before now
-             * @example false
-             */
-            is_past: boolean;
-            /**
-             * @description On air now
-             * @example true
-             */
-            is_current: boolean;
-            /**
-             * @description Starts after now
-             * @example false
-             */
-            is_upcoming: boolean;
-            /**
-             * @description While on air only: whole minutes since it started
-             * @example 180
-             */
-            elapsed_minutes?: number;
-            /**
-             * @description While on air only: `duration_minutes` − `elapsed_minutes`
-             * @example 120
-             */
-            remaining_minutes?: number;
-            /**
-             * @description While on air only: share elapsed, 0-99, rounded down
-             * @example 60
-             */
-            progress_percent?: number;
-            /**
-             * @description Upcoming only: whole minutes until it starts, rounded up (≥ 1)
-             * @example 120
-             */
-            starts_in_minutes?: number;
-            /**
-             * @description What is broadcast: a show or one of its episodes
-             * @example episode
-             * @enum {string}
-             */
-            content_type: "show" | "episode";
-            /**
-             * @description Id of the show or episode broadcast
-             * @example ep_0150_s3e04
-             */
-            content_id: string;
-            /**
-             * @description Content rating (TV parental guidelines)
-             * @example TV-G
-             * @enum {string}
-             */
-            rating: "TV-G" | "TV-PG" | "TV-14" | "TV-MA";
-        };
-        /** @description A program of a channel (spec 2.2), times in the requested time zone. Exactly one of `is_past`, `is_current`, `is_upcoming` is true; progress fields only while on air, `starts_in_minutes` only when upcoming */
-        EpgProgramInput: {
-            /**
-             * @description Program id
-             * @example pg_0001_29549520
-             */
-            program_id: string;
-            /**
-             * @description Title
-             * @example Midnight Laughs: Episode 4
-             */
-            title: string;
             /**
              * @description Image URL
              * @example https://cdn.example.com/vod/ep_0150_s3e04/thumb.jpg
@@ -3670,7 +3101,7 @@ export interface components {
              * @example 2026-02-14T12:00:00.000Z
              */
             refresh_token_expires_at: string;
-            onboarding: components["schemas"]["OnboardingProgressInput"];
+            onboarding: components["schemas"]["OnboardingProgress"];
         };
         /** @description A channel row of the TV guide grid */
         GuideChannel: {
@@ -3710,7 +3141,7 @@ export interface components {
              */
             watching_now_formatted: string;
             /** @description Programs overlapping the grid window, in start order */
-            programs: components["schemas"]["EpgProgramInput"][];
+            programs: components["schemas"]["EpgProgram"][];
         };
         /** @description The multi-channel TV guide grid over a window */
         GuideSchedule: {
@@ -4101,41 +3532,6 @@ export interface components {
             /** @description The broadcast; null when offline */
             stream: components["schemas"]["LiveStreamSummary"] | null;
         };
-        /** @description A creator's live channel (spec 2.5) */
-        LiveChannelInput: {
-            /**
-             * @description Channel id
-             * @example ch_0001
-             */
-            channel_id: string;
-            /**
-             * @description Channel name
-             * @example Jonas Vargas Live
-             */
-            channel_name: string;
-            /**
-             * @description Channel number in the TV guide
-             * @example 100
-             */
-            channel_number: number;
-            /**
-             * @description A broadcast is on now
-             * @example true
-             */
-            is_live: boolean;
-            /**
-             * @description Viewers now (live channels only)
-             * @example 15727
-             */
-            watching_now?: number;
-            /**
-             * @description Viewers now, abbreviated (live channels only)
-             * @example 15.7K
-             */
-            watching_now_formatted?: string;
-            /** @description The broadcast; null when offline */
-            stream: components["schemas"]["LiveStreamSummary"] | null;
-        };
         /** @description Live status of a channel that is offline */
         LiveChannelOffline: {
             /**
@@ -4341,9 +3737,9 @@ export interface components {
              */
             watching_now_formatted: string;
             /** @description The program on air, with its description; null in a gap of the schedule */
-            current_program: components["schemas"]["EpgProgramDetailInput"] | null;
+            current_program: components["schemas"]["EpgProgramDetail"] | null;
             /** @description The next program; null when none is scheduled */
-            next_program: components["schemas"]["EpgNextProgramInput"] | null;
+            next_program: components["schemas"]["EpgNextProgram"] | null;
         };
         /** @description A channel's next programs, for the live player */
         LiveEpgNext: {
@@ -4353,7 +3749,7 @@ export interface components {
              */
             channel_id: string;
             /** @description Programs starting after now, in start order */
-            upcoming_programs: components["schemas"]["EpgProgramInput"][];
+            upcoming_programs: components["schemas"]["EpgProgram"][];
         };
         /** @description A row of the live player's compact guide */
         LiveEpgRow: {
@@ -4946,7 +4342,7 @@ export interface components {
              * @example false
              */
             email_verified: boolean;
-            onboarding: components["schemas"]["OnboardingProgressInput"];
+            onboarding: components["schemas"]["OnboardingProgress"];
         };
         /** @description The content categories of onboarding step 2 */
         OnboardingCategories: {
@@ -4977,25 +4373,6 @@ export interface components {
         };
         /** @description Where the account is in the three onboarding steps (spec 2.6, 4.6) */
         OnboardingProgress: {
-            /**
-             * @description The next step to do: 2 (category) or 3 (social); 3 when done
-             * @example 2
-             */
-            current_step: number;
-            /**
-             * @description Steps in all: account, category, social
-             * @example 3
-             * @constant
-             */
-            total_steps: 3;
-            /**
-             * @description Share of the steps after the account that are done: 0, 50 or 100
-             * @example 0
-             */
-            percent_complete: number;
-        };
-        /** @description Where the account is in the three onboarding steps (spec 2.6, 4.6) */
-        OnboardingProgressInput: {
             /**
              * @description The next step to do: 2 (category) or 3 (social); 3 when done
              * @example 2
@@ -5132,29 +4509,6 @@ export interface components {
         };
         /** @description Where this page sits in the whole list (spec 2.1) */
         Pagination: {
-            /**
-             * @description Items across all pages
-             * @example 42
-             */
-            total: number;
-            /**
-             * @description This page, from 1
-             * @example 1
-             */
-            page: number;
-            /**
-             * @description Items per page
-             * @example 20
-             */
-            limit: number;
-            /**
-             * @description Pages in all (0 when there are no items)
-             * @example 3
-             */
-            total_pages: number;
-        };
-        /** @description Where this page sits in the whole list (spec 2.1) */
-        PaginationInput: {
             /**
              * @description Items across all pages
              * @example 42
@@ -5665,81 +5019,6 @@ export interface components {
              */
             channel_url: string;
         };
-        /** @description A show as `/shows` and `/shows/new-releases` list it (key `id`) */
-        ShowSummaryInput: {
-            /**
-             * @description Show id
-             * @example sh_0001
-             */
-            id: string;
-            /**
-             * @description Title
-             * @example Office Sketches
-             */
-            title: string;
-            /**
-             * @description Poster image URL
-             * @example https://cdn.example.com/shows/sh_0001/poster.jpg
-             */
-            thumbnail_url: string;
-            /**
-             * @description Dominant poster colour, `#RRGGBB`, for a placeholder
-             * @example #FFB74D
-             */
-            thumbnail_color: string;
-            /**
-             * @description Category id
-             * @example comedy
-             * @enum {string}
-             */
-            category: "comedy" | "music" | "lifestyle" | "sports" | "film_tv" | "art_design" | "gaming" | "education";
-            creator: components["schemas"]["ShowCreatorRef"];
-            /**
-             * @description Number of seasons
-             * @example 1
-             */
-            seasons: number;
-            /**
-             * @description Content rating (TV parental guidelines)
-             * @example TV-PG
-             * @enum {string}
-             */
-            rating: "TV-G" | "TV-PG" | "TV-14" | "TV-MA";
-            /**
-             * @description Tags
-             * @example [
-             *       "new",
-             *       "featured",
-             *       "sketch"
-             *     ]
-             */
-            tags: string[];
-            /**
-             * @description Recently released
-             * @example true
-             */
-            is_new: boolean;
-            /**
-             * @description Editorially featured
-             * @example true
-             */
-            is_featured: boolean;
-            /**
-             * @description Views of all its episodes
-             * @example 130186
-             */
-            total_views: number;
-            /**
-             * @description Total views, abbreviated for display (1.2K, 3.4M)
-             * @example 130.1K
-             */
-            total_views_formatted: string;
-            /**
-             * @description Path of the show's page
-             * @example /shows/office_sketches
-             */
-            channel_url: string;
-        };
         /** @description An existing account signed in, with a new token pair */
         SignedInAccount: {
             /**
@@ -5958,7 +5237,7 @@ export interface components {
                  */
                 connected_at: string;
             }[];
-            onboarding: components["schemas"]["OnboardingProgressInput"];
+            onboarding: components["schemas"]["OnboardingProgress"];
         };
         /** @description The audience platforms of onboarding step 3 */
         SocialPlatforms: {
@@ -6126,97 +5405,12 @@ export interface components {
              */
             is_live: boolean;
             /** @description The creator page in render order: user, top_content, free_episodes, subscribe_banner, premium_content, offered_content, other_content (show blocks left out when empty) */
-            blocks: components["schemas"]["CreatorBlockInput"][];
+            blocks: components["schemas"]["CreatorBlock"][];
             /** @description The creator's channels (one per creator) */
             channels: components["schemas"]["CreatorChannel"][];
         };
         /** @description An episode of the TV show detail: full metadata, lock state and gating context */
         TvEpisode: {
-            /**
-             * @description Episode id
-             * @example ep_0001_s1e01
-             */
-            episode_id: string;
-            /**
-             * @description Season number, from 1
-             * @example 1
-             */
-            season: number;
-            /**
-             * @description Episode number within its season, from 1
-             * @example 1
-             */
-            episode_number: number;
-            /**
-             * @description Title
-             * @example Office Sketches: Episode 1
-             */
-            title: string;
-            /**
-             * @description Length in seconds
-             * @example 3483
-             */
-            duration_seconds: number;
-            /**
-             * @description Length as `MM:SS`, or `H:MM:SS` from an hour
-             * @example 58:03
-             */
-            duration_formatted: string;
-            /**
-             * @description Views
-             * @example 15439
-             */
-            views: number;
-            /**
-             * @description Views, abbreviated for display (1.2K, 3.4M)
-             * @example 15.4K
-             */
-            views_formatted: string;
-            /**
-             * @description Plays for anyone (access `free`)
-             * @example true
-             */
-            is_free: boolean;
-            /**
-             * @description Needs a subscription or a purchase (access `premium` or `ppv`)
-             * @example false
-             */
-            is_premium: boolean;
-            /**
-             * @description The caller may not play it (premium without an active subscription to the creator, or pay-per-view)
-             * @example false
-             */
-            is_locked: boolean;
-            /**
-             * @description HLS playlist URL; null when the episode is locked for the caller
-             * @example https://cdn.example.com/vod/ep_0001_s1e01/master.m3u8
-             */
-            stream_url: string | null;
-            /**
-             * @description First aired, ISO 8601 UTC
-             * @example 2026-02-23T15:00:00.000Z
-             */
-            air_date: string;
-            /**
-             * @description Still image URL
-             * @example https://cdn.example.com/vod/ep_0001_s1e01/thumb.jpg
-             */
-            thumbnail_url: string;
-            /**
-             * @description Synopsis
-             * @example Season 1, episode 1 of Office Sketches.
-             */
-            description: string;
-            /**
-             * @description `free` plays for anyone, `premium` needs a subscription to the creator, `ppv` a purchase
-             * @example premium
-             * @enum {string}
-             */
-            access: "free" | "premium" | "ppv";
-            gating_context: components["schemas"]["GatingContext"];
-        };
-        /** @description An episode of the TV show detail: full metadata, lock state and gating context */
-        TvEpisodeInput: {
             /**
              * @description Episode id
              * @example ep_0001_s1e01
@@ -6320,26 +5514,6 @@ export interface components {
             /** @description Its episodes by episode number (empty when it has none yet) */
             episodes: components["schemas"]["TvEpisode"][];
         };
-        /** @description A season with its episodes (TV variant) */
-        TvSeasonInput: {
-            /**
-             * @description Season id, `<show id>_s<number>`
-             * @example sh_0001_s1
-             */
-            id: string;
-            /**
-             * @description Season number, from 1
-             * @example 1
-             */
-            number: number;
-            /**
-             * @description Title
-             * @example Season 1
-             */
-            title: string;
-            /** @description Its episodes by episode number (empty when it has none yet) */
-            episodes: components["schemas"]["TvEpisodeInput"][];
-        };
         /** @description A show with seasons of gated episodes (`GET /tv/v3/shows/{id}`) */
         TvShowDetail: {
             /**
@@ -6370,7 +5544,7 @@ export interface components {
             category: "comedy" | "music" | "lifestyle" | "sports" | "film_tv" | "art_design" | "gaming" | "education";
             creator: components["schemas"]["ShowDetailCreator"];
             /** @description Seasons in order, each with its episodes */
-            seasons: components["schemas"]["TvSeasonInput"][];
+            seasons: components["schemas"]["TvSeason"][];
             /**
              * @description Content rating (TV parental guidelines)
              * @example TV-PG
@@ -6448,7 +5622,7 @@ export interface components {
              */
             channel_name: string;
             /** @description Programs starting after now, in start order */
-            upcoming_programs: components["schemas"]["EpgProgramInput"][];
+            upcoming_programs: components["schemas"]["EpgProgram"][];
         };
         /** @description An ad event of an on-demand session, sent in a batch. Carries `client_ts` or `timestamp`. */
         VideoAdEvent: {
@@ -6724,7 +5898,7 @@ export interface components {
                     bitrate_kbps: number;
                 }[];
             };
-            channel: components["schemas"]["LiveChannelInput"];
+            channel: components["schemas"]["LiveChannel"];
             /** @description Who is broadcasting */
             creator: {
                 /**
@@ -7402,7 +6576,7 @@ export interface operations {
                             };
                         };
                         data: {
-                            creators: components["schemas"]["CreatorSummaryInput"][];
+                            creators: components["schemas"]["CreatorSummary"][];
                         };
                     };
                 };
@@ -8070,7 +7244,7 @@ export interface operations {
                         status: "success";
                         /** @description A short note for people, on some answers */
                         message?: string;
-                        meta_data: components["schemas"]["PaginationInput"];
+                        meta_data: components["schemas"]["Pagination"];
                         data: {
                             /** @description Series, most viewed first */
                             items: components["schemas"]["CreatorSeries"][];
@@ -8416,7 +7590,7 @@ export interface operations {
                             total_pages: number;
                         };
                         data: {
-                            shows: components["schemas"]["ShowSummaryInput"][];
+                            shows: components["schemas"]["ShowSummary"][];
                         };
                     };
                 };
@@ -8520,7 +7694,7 @@ export interface operations {
                         status: "success";
                         /** @description A short note for people, on some answers */
                         message?: string;
-                        meta_data: components["schemas"]["PaginationInput"];
+                        meta_data: components["schemas"]["Pagination"];
                         data: {
                             /**
                              * @description Section heading
@@ -10223,10 +9397,6 @@ export interface operations {
             /** @description The account already has the maximum of live watch sessions open: end one first. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    /** @description Budget left in this window (IETF RateLimit header) */
-                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10827,7 +9997,7 @@ export interface operations {
                         status: "success";
                         /** @description A short note for people, on some answers */
                         message?: string;
-                        meta_data: components["schemas"]["PaginationInput"];
+                        meta_data: components["schemas"]["Pagination"];
                         data: components["schemas"]["OnDemandPage"];
                     };
                 };
@@ -12278,7 +11448,7 @@ export interface operations {
                         status: "success";
                         /** @description A short note for people, on some answers */
                         message?: string;
-                        meta_data: components["schemas"]["PaginationInput"];
+                        meta_data: components["schemas"]["Pagination"];
                         data: components["schemas"]["GuideSchedule"];
                     };
                 };
@@ -17092,7 +16262,7 @@ export interface operations {
                         status: "success";
                         /** @description A short note for people, on some answers */
                         message?: string;
-                        data: components["schemas"]["AnalyticsSessionInput"];
+                        data: components["schemas"]["AnalyticsSession"];
                     };
                 };
             };

@@ -19,6 +19,9 @@ type Json = Record<string, unknown>;
 /** Named schemas met so far, by component name. */
 type Components = Map<string, Json>;
 
+/** Each component's definition as zod emitted it (refs not yet renamed), to tell real variants apart. */
+const emitted = new WeakMap<Components, Map<string, string>>();
+
 const DEFS = '#/$defs/';
 const COMPONENT = '#/components/schemas/';
 
@@ -55,12 +58,14 @@ const toSchema = (schema: Schema, io: 'input' | 'output', components: Components
     unrepresentable: 'any',
     target: 'draft-2020-12',
   }) as Json & { $defs?: Record<string, Json> };
+  const seen = emitted.get(components) ?? new Map<string, string>();
+  emitted.set(components, seen);
   const names = new Map<string, string>();
   for (const [name, def] of Object.entries($defs ?? {})) {
     const key = JSON.stringify(def);
-    const existing = components.get(name);
-    const final = existing === undefined || JSON.stringify(existing) === key ? name : `${name}Input`;
-    names.set(name, final);
+    const first = seen.get(name);
+    if (first === undefined) seen.set(name, key);
+    names.set(name, first === undefined || first === key ? name : `${name}Input`);
   }
   const rename = (name: string) => names.get(name) ?? name;
   for (const [name, def] of Object.entries($defs ?? {}))
@@ -254,7 +259,7 @@ const errorResponse = (c: Contract, entry: StatusEntry): Json => {
   const headers =
     status === 503
       ? RETRY_AFTER
-      : status === 429 && entry.reasons?.length !== 0
+      : status === 429 && entry.reasons?.includes('rate_limit')
         ? {
             ...RETRY_AFTER,
             RateLimit: {
