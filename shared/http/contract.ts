@@ -85,8 +85,8 @@ export const GATEWAY_THROTTLED = {
 
 /**
  * Every error status the endpoint can answer, declared or implied by its contract: 400 for bad
- * query or path parameters and malformed JSON; 401 for a bearer the route verifies; 413, 415 and
- * 422 for a body; 429 `rate_limit` for a budget, and API Gateway's own 429 for any endpoint
+ * query or path parameters and malformed JSON; 401 for a bearer the route verifies; 413 for
+ * any body over the limit; 415 and 422 for a body; 429 `rate_limit` for a budget, and API Gateway's own 429 for any endpoint
  * (`GATEWAY_THROTTLED`); 500 and 503 for any endpoint. The OpenAPI document and the contract
  * tests both read this one list.
  */
@@ -119,12 +119,15 @@ export const errorStatusesOf = (c: Contract): StatusEntry[] => {
       message: 'Missing or invalid bearer token',
     });
   }
+  // The body limit guards every route, those that take no body included (their body is ignored).
+  put({
+    status: 413,
+    description: request.body
+      ? 'The body is over 256 KiB'
+      : 'A body was sent and is over 256 KiB (this operation reads none)',
+    message: 'Request body exceeds 262144 bytes',
+  });
   if (request.body) {
-    put({
-      status: 413,
-      description: 'The body is over 256 KiB',
-      message: 'Request body exceeds 262144 bytes',
-    });
     put({
       status: 415,
       description: 'The body is not `application/json`',

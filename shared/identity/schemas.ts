@@ -385,3 +385,44 @@ export const EmailVerified = named(
   "The caller's email address is verified",
 );
 export type EmailVerified = z.infer<typeof EmailVerified>;
+
+/** One public key of the JWKS (RFC 7517), as shared/identity/jwks.ts exports it from KMS. */
+export const SigningJwk = named(
+  'SigningJwk',
+  z.object({
+    kty: described(z.literal('EC'), 'Key type: elliptic curve', 'EC'),
+    crv: described(z.literal('P-256'), 'Curve: NIST P-256', 'P-256'),
+    x: described(
+      z.string(),
+      'X coordinate of the public point, base64url',
+      'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU',
+    ),
+    y: described(
+      z.string(),
+      'Y coordinate of the public point, base64url',
+      'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0',
+    ),
+    kid: described(
+      z.string(),
+      'Key id: the `kid` in the header of the access tokens this key signed (the KMS key id)',
+      '1234abcd-12ab-34cd-56ef-1234567890ab',
+    ),
+    alg: described(
+      z.literal('ES256'),
+      'Signature algorithm of the tokens: ECDSA P-256 with SHA-256',
+      'ES256',
+    ),
+    use: described(z.literal('sig'), 'Public key use: verifying signatures', 'sig'),
+  }),
+  'A public key that verifies access tokens (JWK, RFC 7517)',
+);
+export type SigningJwk = z.infer<typeof SigningJwk>;
+
+export const SigningJwks = named(
+  'SigningJwks',
+  z.object({
+    keys: described(z.array(SigningJwk), 'The keys in use: pick the one whose `kid` the token header names'),
+  }),
+  'The JSON Web Key Set of the access-token signing keys (RFC 7517)',
+);
+export type SigningJwks = z.infer<typeof SigningJwks>;

@@ -29,7 +29,7 @@ const createVerifier = () =>
 
 const getVerifier = oncePerContainer(async () => {
   const v = createVerifier();
-  v.cacheJwks((await publicJwks()) as never);
+  v.cacheJwks(await publicJwks());
   return v;
 });
 
