@@ -89,14 +89,14 @@ const sessionId = described(
 );
 const contentId = described(idParam, 'The episode (or other on-demand title) being played', EXAMPLE_EPISODE);
 const channelId = described(idParam, 'The live channel being watched', EXAMPLE_CHANNEL);
-const position = z.number().check(z.minimum(0), z.maximum(1e7));
+const position = described(z.number().check(z.minimum(0), z.maximum(1e7)), 'A playhead position');
 const playhead = (description: string) =>
   described(
     position,
     `Playhead in seconds from the start of the content (fractions allowed)${description}`,
     754.5,
   );
-const seconds = z.number().check(z.minimum(0), z.maximum(3600));
+const seconds = described(z.number().check(z.minimum(0), z.maximum(3600)), 'Seconds, 0 to 3600');
 const playingSeconds = (since: string) =>
   described(seconds, `Seconds of actual playback (stalls and pauses excluded) since ${since}, 0 to 3600`, 30);
 const rebufferSeconds = described(

@@ -6,8 +6,11 @@ import { Pagination } from '../pagination.ts';
 import { CREATOR_SORTS } from '../catalog/model.ts';
 import { SUBSCRIPTION_STATUSES } from '../catalog/model.ts';
 
-const category = z._default(enumParam('category', ['all', ...CATEGORY_IDS]), 'all');
-const tier = z._default(enumParam('tier', ['all', ...TIER_IDS]), 'all');
+const category = described(
+  z._default(enumParam('category', ['all', ...CATEGORY_IDS]), 'all'),
+  'A category id, or `all`',
+);
+const tier = described(z._default(enumParam('tier', ['all', ...TIER_IDS]), 'all'), 'A tier id, or `all`');
 
 export const listCreatorsQuery = z.object({
   category: described(category, 'Only creators of this category', 'comedy'),
@@ -24,13 +27,16 @@ export type ListCreatorsQuery = z.infer<typeof listCreatorsQuery>;
 export const pagedQuery10 = z.object({ ...pageQuery(10) });
 
 /** `q` for the search endpoints: trimmed, 1-100 characters (400 without it). */
-export const searchText = z
-  .string({ error: 'q is required' })
-  .check(
-    z.trim(),
-    z.minLength(1, { error: 'q is required' }),
-    z.maxLength(100, { error: 'q must be at most 100 characters' }),
-  );
+export const searchText = described(
+  z
+    .string({ error: 'q is required' })
+    .check(
+      z.trim(),
+      z.minLength(1, { error: 'q is required' }),
+      z.maxLength(100, { error: 'q must be at most 100 characters' }),
+    ),
+  'Words to search for, 1-100 characters',
+);
 
 export const searchCreatorsQuery = z.object({
   q: described(

@@ -72,10 +72,13 @@ export const boolParam = (name: string) =>
   );
 
 /** A path id: non-empty, bounded, URL-safe. */
-export const idParam = z
-  .string()
-  .check(
-    z.minLength(1),
-    z.maxLength(128),
-    z.regex(/^[A-Za-z0-9_.:-]+$/, { error: 'must contain only letters, digits, _ . : -' }),
-  );
+export const idParam = described(
+  z
+    .string()
+    .check(
+      z.minLength(1),
+      z.maxLength(128),
+      z.regex(/^[A-Za-z0-9_.:-]+$/, { error: 'must contain only letters, digits, _ . : -' }),
+    ),
+  'An id: 1-128 letters, digits, `_`, `.`, `:` or `-`',
+);

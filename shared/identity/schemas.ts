@@ -3,12 +3,18 @@ import { CATEGORY_IDS } from '../catalog/model.ts';
 import { described, named } from '../http/schema-meta.ts';
 
 export const HANDLE_PATTERN = /^[A-Za-z0-9_]{3,30}$/;
-const handle = z
-  .string({ error: 'handle is required' })
-  .check(z.regex(HANDLE_PATTERN, { error: 'handle must be 3-30 letters, numbers or underscores' }));
-const email = z.pipe(
-  z.string({ error: 'email is required' }).check(z.trim(), z.maxLength(254)),
-  z.email({ error: 'email must be a valid email address' }),
+const handle = described(
+  z
+    .string({ error: 'handle is required' })
+    .check(z.regex(HANDLE_PATTERN, { error: 'handle must be 3-30 letters, numbers or underscores' })),
+  'A handle: 3-30 letters, numbers or underscores',
+);
+const email = described(
+  z.pipe(
+    z.string({ error: 'email is required' }).check(z.trim(), z.maxLength(254)),
+    z.email({ error: 'email must be a valid email address' }),
+  ),
+  'An email address',
 );
 const agreed = described(
   z.literal(true, { error: 'agreed_to_terms must be true' }),

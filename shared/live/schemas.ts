@@ -6,9 +6,18 @@ import { isValidTimeZone } from '../epg/time.ts';
 import { described, named } from '../http/schema-meta.ts';
 import { boolParam, enumParam, idParam, pageQuery, wholeNumberParam } from '../http/validation.ts';
 
-const quality = z.enum(QUALITY_VALUES, { error: `quality must be one of: ${QUALITY_VALUES.join(', ')}` });
-const deviceType = z.enum(DEVICE_TYPES, { error: `device_type must be one of: ${DEVICE_TYPES.join(', ')}` });
-const sessionId = z.uuid({ error: 'session_id must be a session id (UUID)' });
+const quality = described(
+  z.enum(QUALITY_VALUES, { error: `quality must be one of: ${QUALITY_VALUES.join(', ')}` }),
+  'A playback quality',
+);
+const deviceType = described(
+  z.enum(DEVICE_TYPES, { error: `device_type must be one of: ${DEVICE_TYPES.join(', ')}` }),
+  'A kind of device',
+);
+const sessionId = described(
+  z.uuid({ error: 'session_id must be a session id (UUID)' }),
+  'A watch session id',
+);
 
 const SESSION_ID_EXAMPLE = '5b0f8c2e-3d4a-4f6b-9c1e-7a2d8e4f6b10';
 const describedSessionId = described(
