@@ -72,6 +72,7 @@ export class ApiStack extends Stack {
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
       encryption: dynamodb.TableEncryption.AWS_MANAGED,
       timeToLiveAttribute: TABLE.ttlAttribute,
+      stream: dynamodb.StreamViewType[TABLE.streamViewType],
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: settings.pointInTimeRecovery },
       deletionProtection: settings.deletionProtection,
       removalPolicy: settings.removalPolicy,

@@ -8,7 +8,7 @@ import {
 import { TABLE } from './table.ts';
 
 /**
- * Creates the single table (with its GSIs and TTL) from `TABLE`, the same definition the CDK
+ * Creates the single table (with its GSIs, stream and TTL) from `TABLE`, the same definition the CDK
  * stack uses. For the local platform and tests only; on AWS the stack owns the table.
  */
 export const createTable = async (client: DynamoDBClient, name: string): Promise<void> => {
@@ -35,6 +35,7 @@ export const createTable = async (client: DynamoDBClient, name: string): Promise
           ],
           Projection: { ProjectionType: 'ALL' },
         })),
+        StreamSpecification: { StreamEnabled: true, StreamViewType: TABLE.streamViewType },
       }),
     );
   } catch (error) {

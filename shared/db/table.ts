@@ -10,6 +10,12 @@ export const TABLE = {
   sortKey: 'SK',
   /** Epoch seconds; DynamoDB deletes the item some time after (reads must still check expiry). */
   ttlAttribute: 'expires_at_epoch',
+  /**
+   * The table's stream (issue 16: projections read every change). Both images, so a projector
+   * sees what an item was and what it became; the local platform polls the same stream from
+   * DynamoDB Local (scripts/local/table-stream.ts).
+   */
+  streamViewType: 'NEW_AND_OLD_IMAGES',
   /** Overloaded global secondary indexes; each entity documents what it puts in them. */
   indexes: [
     { name: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK' },
