@@ -1,6 +1,7 @@
 import type * as z from 'zod/mini';
 import type { TooManyRequestsKind } from './errors.ts';
 import type { RouteRow } from './route.ts';
+import type { Schema } from './validation.ts';
 
 /**
  * One endpoint's whole contract as one value, in the spirit of Hono's `createRoute`: the route
@@ -9,7 +10,7 @@ import type { RouteRow } from './route.ts';
  * table and the tests read contracts; a handler is `endpoint(contract, fn)` and what `fn`
  * returns is type-checked against the contract's success responses (shared/http/handler.ts).
  */
-export type Schema = z.ZodMiniType;
+export type { Schema };
 
 /** A success response: `data` (inside the route's envelope) and, for pages, `meta_data`. */
 export interface SuccessResponse {
@@ -35,7 +36,6 @@ export interface ErrorResponse {
   reasons?: readonly TooManyRequestsKind[];
 }
 
-export type SuccessStatus = 200 | 201 | 204;
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 429;
 
 export type Responses = { readonly 200?: SuccessResponse; readonly 201?: SuccessResponse } & {
@@ -167,10 +167,6 @@ export const errorStatusesOf = (c: Contract): StatusEntry[] => {
   });
   return [...out.values()].sort((a, b) => a.status - b.status);
 };
-
-/** The success statuses the contract declares. */
-export const successStatusesOf = (c: Contract): SuccessStatus[] =>
-  ([200, 201, 204] as const).filter((s) => c.responses[s] !== undefined);
 
 // ---- Types a handler's reply is checked against ----------------------------------------------
 

@@ -1,13 +1,6 @@
-import type * as z from 'zod/mini';
+import type { RequestSchemas } from '../contract.ts';
 import { parseBody, parseParams } from '../validation.ts';
 import { type HttpMiddleware, stateOf } from './state.ts';
-
-/** The request schemas an endpoint declares (any may be absent). */
-export interface RequestSchemas {
-  query?: z.ZodMiniType;
-  path?: z.ZodMiniType;
-  body?: z.ZodMiniType;
-}
 
 /**
  * Validates the request against the endpoint's zod schemas, in this order: query (400), path
