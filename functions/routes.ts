@@ -17,6 +17,8 @@ import { platformContracts } from './platform/contracts.ts';
 import { reactionContracts } from './reactions/contracts.ts';
 import { reportContracts } from './reports/contracts.ts';
 import { showContracts } from './shows/contracts.ts';
+import { studioContracts } from './studio/contracts.ts';
+import { studioScheduleContracts } from './studio/schedule-contracts.ts';
 
 export const routes: readonly Contract[] = [
   ...homeContracts,
@@ -27,6 +29,8 @@ export const routes: readonly Contract[] = [
   ...identityContracts,
   ...reactionContracts,
   ...reportContracts,
+  ...studioContracts,
+  ...studioScheduleContracts,
   ...analyticsContracts,
   ...platformContracts,
 ];
@@ -59,6 +63,8 @@ export const tagDescriptions: Readonly<Record<string, string>> = {
   Auth: 'Signing in (password or Google), refreshing and ending sessions, verifying e-mail.',
   Reactions: 'Emoji reactions on shows and episodes, with per-emoji counts.',
   Reports: 'Reporting content or creators for moderation.',
+  Studio:
+    "A creator's own studio: their public profile, shows and episodes, and their channel's programme schedule. Signed-in creators only, and only their own.",
   Analytics: 'Player analytics ingestion (sessions, heartbeats, events, errors) and continue watching.',
   Platform: 'The API reference itself and the public keys that verify access tokens.',
 };

@@ -41,9 +41,12 @@ export const creatorItems = (creator: CreatorRecord): Record<string, unknown>[] 
 const creatorOf = (item: Record<string, unknown> | undefined): CreatorRecord | undefined =>
   item ? recordOf<CreatorRecord>(item) : undefined;
 
-/** One creator by id (`cr_…`) or by slug (the `/creators/<slug>` channel URL form). */
+/** Is this a creator id (`cr_…` from the catalogue, `acc_…` for a creator who signed up) rather than a slug? */
+export const isCreatorId = (idOrSlug: string) => idOrSlug.startsWith('cr_') || idOrSlug.startsWith('acc_');
+
+/** One creator by id (`cr_…`, `acc_…`) or by slug (the `/creators/<slug>` channel URL form). */
 export const getCreator = async (idOrSlug: string): Promise<CreatorRecord | undefined> => {
-  if (idOrSlug.startsWith('cr_')) {
+  if (isCreatorId(idOrSlug)) {
     const result = await db.send(new GetCommand({ TableName: tableName(), Key: key(idOrSlug) }));
     return creatorOf(result.Item);
   }

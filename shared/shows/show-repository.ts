@@ -41,30 +41,34 @@ const creatorShowsPk = (creatorId: string) => `CREATOR_SHOWS#${creatorId}`;
 const byEpisodeOrder = (a: EpisodeRecord, b: EpisodeRecord) =>
   a.season - b.season || a.episode_number - b.episode_number;
 
-/** The stored items of one show: its profile, its episodes and its search index items. */
-export const showItems = (
-  show: ShowRecord,
-  episodes: readonly EpisodeRecord[],
-): Record<string, unknown>[] => [
-  {
-    ...showKey(show.id),
-    GSI1PK: creatorShowsPk(show.creator_id),
-    GSI1SK: `SHOW#${show.id}#PROFILE`,
-    GSI2PK: `SHOW_SLUG#${show.slug}`,
-    GSI2SK: 'SHOW',
-    entity: 'show',
-    ...show,
-  },
-  ...episodes.map((episode) => ({
-    ...episodeKey(show.id, episode.season, episode.episode_number),
-    GSI1PK: creatorShowsPk(show.creator_id),
-    GSI1SK: `SHOW#${show.id}#${episodeSk(episode.season, episode.episode_number)}`,
-    GSI3PK: `EPISODE#${episode.id}`,
-    GSI3SK: 'EPISODE',
-    entity: 'episode',
-    ...episode,
-  })),
-  ...searchItems('show', show.id, show.title, {
+/** The stored item of one show's profile (a source item: the studio and the loader write it). */
+export const showItem = (show: ShowRecord): Record<string, unknown> => ({
+  ...showKey(show.id),
+  GSI1PK: creatorShowsPk(show.creator_id),
+  GSI1SK: `SHOW#${show.id}#PROFILE`,
+  GSI2PK: `SHOW_SLUG#${show.slug}`,
+  GSI2SK: 'SHOW',
+  entity: 'show',
+  ...show,
+});
+
+/** The stored item of one episode (a source item, in its show's item collection). */
+export const episodeItem = (episode: EpisodeRecord): Record<string, unknown> => ({
+  ...episodeKey(episode.show_id, episode.season, episode.episode_number),
+  GSI1PK: creatorShowsPk(episode.creator_id),
+  GSI1SK: `SHOW#${episode.show_id}#${episodeSk(episode.season, episode.episode_number)}`,
+  GSI3PK: `EPISODE#${episode.id}`,
+  GSI3SK: 'EPISODE',
+  entity: 'episode',
+  ...episode,
+});
+
+/** The key of an episode's item, from its show and position. */
+export const episodeItemKey = episodeKey;
+
+/** The search index items of one show (a view of its profile). */
+export const showSearchItems = (show: ShowRecord): Record<string, unknown>[] =>
+  searchItems('show', show.id, show.title, {
     category: show.category,
     rating: show.rating,
     is_new: show.is_new,
@@ -72,8 +76,13 @@ export const showItems = (
     total_views: show.total_views,
     released_at: show.released_at,
     views_7d: show.views_7d,
-  }),
-];
+  });
+
+/** The stored items of one show: its profile, its episodes and its search index items. */
+export const showItems = (
+  show: ShowRecord,
+  episodes: readonly EpisodeRecord[],
+): Record<string, unknown>[] => [showItem(show), ...episodes.map(episodeItem), ...showSearchItems(show)];
 
 const collect = (items: readonly Record<string, unknown>[]): ShowWithEpisodes[] => {
   const shows = new Map<string, ShowWithEpisodes>();

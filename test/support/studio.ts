@@ -1,0 +1,47 @@
+import { randomUUID } from 'node:crypto';
+import type { CategoryId } from '../../shared/catalog/model.ts';
+import { fromNewAddress, type TestApi } from './api.ts';
+import { waitFor } from './wait.ts';
+
+export interface StudioCreator {
+  /** The account's bearer token. */
+  token: string;
+  /** The account id, which is also its creator id. */
+  creatorId: string;
+  handle: string;
+  category: CategoryId;
+}
+
+/**
+ * A creator as a new user becomes one: sign-up, category, social connect (the account turns
+ * active), then the onboarding projection makes it a public creator; resolves once
+ * `GET /creators/<account id>` finds it.
+ */
+export const studioCreator = async (api: TestApi, category: CategoryId = 'music'): Promise<StudioCreator> => {
+  const id = randomUUID().replace(/-/g, '').slice(0, 12);
+  const handle = `studio_${id}`;
+  const created = await api.post(
+    '/onboarding/account/create',
+    fromNewAddress({
+      body: {
+        email: `studio.${id}@example.com`,
+        password: 'correct-horse-1',
+        creator_name: `Studio ${id}`,
+        handle,
+        agreed_to_terms: true,
+      },
+    }),
+  );
+  if (created.status !== 201) throw new Error(`sign-up failed: ${created.status}`);
+  const token: string = created.body.data.auth_token;
+  const creatorId: string = created.body.data.creator_id;
+  for (const [path, body] of [
+    ['/onboarding/category', { category_id: category }],
+    ['/onboarding/social/connect', { platform: 'youtube', access_token: `sdk-${id}` }],
+  ] as const) {
+    const step = await api.post(path, { body, token });
+    if (step.status !== 200) throw new Error(`${path} failed: ${step.status}`);
+  }
+  await waitFor(async () => (await api.get(`/creators/${creatorId}`)).status === 200, 'the creator to appear');
+  return { token, creatorId, handle, category };
+};
