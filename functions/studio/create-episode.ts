@@ -1,0 +1,10 @@
+import { endpoint } from '../../shared/http/handler.ts';
+import { created } from '../../shared/http/reply.ts';
+import { createEpisode, studioEpisode } from '../../shared/studio/show-writes.ts';
+import { requireStudioCreator } from '../../shared/studio/studio-creator.ts';
+import * as contracts from './contracts.ts';
+
+export const handler = endpoint(contracts.createStudioEpisode, async ({ body, path, caller, now }) => {
+  const creator = await requireStudioCreator(caller().accountId);
+  return created(studioEpisode(await createEpisode(creator.id, path.id, body, now)));
+});

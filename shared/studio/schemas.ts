@@ -1,0 +1,271 @@
+import * as z from 'zod/mini';
+import { CATEGORY_IDS, RATING_IDS } from '../catalog/model.ts';
+import { described, named } from '../http/schema-meta.ts';
+import { idParam } from '../http/validation.ts';
+
+/**
+ * The creator studio's shows and episodes (issue 16): what a creator sends to publish, edit and
+ * remove their own shows and episodes, and what they get back (the stored records with their
+ * `version`). Editorial fields (`is_featured`, `is_new`, views) are not in any body: unknown
+ * fields are dropped, as everywhere in the API, so a creator can never set them.
+ */
+
+export const MAX_SEASON = 99;
+export const MAX_EPISODE_NUMBER = 999;
+export const MAX_TAGS = 10;
+
+const https = (what: string) =>
+  z.url({
+    protocol: /^https$/,
+    hostname: z.regexes.domain,
+    error: `${what} must be an https URL`,
+  });
+const boundedInt = (min: number, max: number) => {
+  const error = `must be a whole number between ${min} and ${max}`;
+  return z.number({ error }).check(z.int({ error }), z.minimum(min, { error }), z.maximum(max, { error }));
+};
+
+const title = described(
+  z
+    .string({ error: 'is required' })
+    .check(
+      z.trim(),
+      z.minLength(1, { error: 'must be 1-120 characters' }),
+      z.maxLength(120, { error: 'must be 1-120 characters' }),
+    ),
+  'Title, 1-120 characters (trimmed)',
+  'Late Night Loops',
+);
+const description = described(
+  z
+    .string({ error: 'is required' })
+    .check(z.trim(), z.maxLength(2000, { error: 'must be at most 2000 characters' })),
+  'Synopsis, at most 2000 characters (trimmed)',
+  'Live looping sessions recorded after midnight.',
+);
+const category = described(
+  z.enum(CATEGORY_IDS, { error: `must be one of: ${CATEGORY_IDS.join(', ')}` }),
+  'Category id',
+  'music',
+);
+const rating = described(
+  z.enum(RATING_IDS, { error: `must be one of: ${RATING_IDS.join(', ')}` }),
+  'Content rating (TV parental guidelines)',
+  'TV-PG',
+);
+const tags = described(
+  z
+    .array(
+      z
+        .string({ error: 'each tag must be text' })
+        .check(
+          z.trim(),
+          z.minLength(1, { error: 'each tag must be 1-30 characters' }),
+          z.maxLength(30, { error: 'each tag must be 1-30 characters' }),
+        ),
+      { error: 'must be a list of tags' },
+    )
+    .check(z.maxLength(MAX_TAGS, { error: `must hold at most ${MAX_TAGS} tags` })),
+  `Tags: at most ${MAX_TAGS}, each 1-30 characters`,
+  ['looping', 'live'],
+);
+const thumbnailUrl = described(
+  https('thumbnail_url'),
+  'Poster image, an https URL (default: the CDN poster path of the show)',
+  'https://cdn.example.com/shows/sh_0001/poster.jpg',
+);
+
+const showFields = { title, description, category, rating };
+
+/** `POST /studio/shows` body. */
+export const createShowBody = z.object({
+  ...showFields,
+  tags: z.optional(tags),
+  thumbnail_url: z.optional(thumbnailUrl),
+});
+export type CreateShowBody = z.infer<typeof createShowBody>;
+
+const atLeastOneField = z.superRefine((body: Record<string, unknown>, ctx) => {
+  if (Object.values(body).every((value) => value === undefined))
+    ctx.addIssue({ code: 'custom', path: [], message: 'must change at least one field' });
+});
+
+/** `PATCH /studio/shows/{id}` body: any of the show's fields, at least one. */
+export const updateShowBody = z
+  .object({
+    title: z.optional(title),
+    description: z.optional(description),
+    category: z.optional(category),
+    rating: z.optional(rating),
+    tags: z.optional(tags),
+    thumbnail_url: z.optional(thumbnailUrl),
+  })
+  .check(atLeastOneField);
+export type UpdateShowBody = z.infer<typeof updateShowBody>;
+
+const season = described(boundedInt(1, MAX_SEASON), `Season number, 1-${MAX_SEASON}`, 1);
+const episodeNumber = described(
+  boundedInt(1, MAX_EPISODE_NUMBER),
+  `Episode number within its season, 1-${MAX_EPISODE_NUMBER}`,
+  1,
+);
+const episodeTitle = described(
+  z
+    .string({ error: 'is required' })
+    .check(
+      z.trim(),
+      z.minLength(1, { error: 'must be 1-120 characters' }),
+      z.maxLength(120, { error: 'must be 1-120 characters' }),
+    ),
+  'Title, 1-120 characters (trimmed)',
+  'Loop 1: Midnight',
+);
+const episodeDescription = described(
+  z.string().check(z.trim(), z.maxLength(2000, { error: 'must be at most 2000 characters' })),
+  'Synopsis, at most 2000 characters (trimmed; default empty)',
+  'The first session.',
+);
+const durationSeconds = described(boundedInt(1, 86_400), 'Length in seconds, 1-86400', 1800);
+const isFree = described(
+  z.boolean({ error: 'must be true or false' }),
+  'Plays for anyone (access `free`); false: needs a subscription to the creator (access `premium`)',
+  true,
+);
+const isPremium = described(
+  z.boolean({ error: 'must be true or false' }),
+  'The opposite of `is_free`, accepted for symmetry: a value that contradicts `is_free` is a 422',
+  false,
+);
+const airDate = described(
+  z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with a time zone offset' }),
+  'First aired: ISO 8601 date-time with `Z` or an offset, stored in UTC (default: now)',
+  '2026-02-23T15:00:00Z',
+);
+const streamUrl = described(
+  https('stream_url'),
+  'HLS playlist, an https URL (default: the CDN playlist path of the episode)',
+  'https://cdn.example.com/vod/ep_3f9a0c1b2d4e/master.m3u8',
+);
+
+const premiumMatchesFree = z.superRefine(
+  (body: { is_free?: boolean | undefined; is_premium?: boolean | undefined }, ctx) => {
+    if (body.is_free !== undefined && body.is_premium !== undefined && body.is_premium === body.is_free)
+      ctx.addIssue({ code: 'custom', path: ['is_premium'], message: 'must be the opposite of is_free' });
+  },
+);
+
+/** `POST /studio/shows/{id}/episodes` body. */
+export const createEpisodeBody = z
+  .object({
+    season,
+    episode_number: episodeNumber,
+    title: episodeTitle,
+    duration_seconds: durationSeconds,
+    is_free: isFree,
+    is_premium: z.optional(isPremium),
+    description: z.optional(episodeDescription),
+    air_date: z.optional(airDate),
+    stream_url: z.optional(streamUrl),
+  })
+  .check(premiumMatchesFree);
+export type CreateEpisodeBody = z.infer<typeof createEpisodeBody>;
+
+/**
+ * `PATCH /studio/shows/{id}/episodes/{episode_id}` body: any field, at least one. `is_premium`
+ * alone sets the access too (`is_premium: true` is `is_free: false`).
+ */
+export const updateEpisodeBody = z
+  .object({
+    season: z.optional(season),
+    episode_number: z.optional(episodeNumber),
+    title: z.optional(episodeTitle),
+    duration_seconds: z.optional(durationSeconds),
+    is_free: z.optional(isFree),
+    is_premium: z.optional(isPremium),
+    description: z.optional(episodeDescription),
+    air_date: z.optional(airDate),
+    stream_url: z.optional(streamUrl),
+  })
+  .check(atLeastOneField, premiumMatchesFree);
+export type UpdateEpisodeBody = z.infer<typeof updateEpisodeBody>;
+
+export const studioShowPath = z.object({
+  id: described(idParam, "Id of one of the caller's shows", 'sh_3f9a0c1b2d4e'),
+});
+export const studioEpisodePath = z.object({
+  id: described(idParam, "Id of one of the caller's shows", 'sh_3f9a0c1b2d4e'),
+  episode_id: described(idParam, 'Id of an episode of that show', 'ep_7b21e09c4a5f'),
+});
+
+// ---- Responses -------------------------------------------------------------------------------
+
+const int = (text: string, example: number) => described(z.number().check(z.int()), text, example);
+const text = (what: string, example: string) => described(z.string(), what, example);
+const flag = (what: string, example: boolean) => described(z.boolean(), what, example);
+const version = int(
+  'Version of the stored item: 1 when created, one more on every change (a client may compare two reads)',
+  1,
+);
+
+export const StudioSeason = named(
+  'StudioSeason',
+  z.object({ number: int('Season number', 1), title: text('Season title', 'Season 1') }),
+  'A season of a show: one per season number that has episodes',
+);
+
+export const StudioShow = named(
+  'StudioShow',
+  z.object({
+    show_id: text('Show id (`sh_` and 12 hex digits)', 'sh_3f9a0c1b2d4e'),
+    slug: text(
+      'URL slug: the slugified first title and `_` with 6 characters of the id; it never changes, so links keep working after a title edit',
+      'late_night_loops_3f9a0c',
+    ),
+    channel_url: text("Path of the show's public page", '/shows/late_night_loops_3f9a0c'),
+    creator_id: text('The creator (the caller)', 'acc_5d1c9e2b7a40'),
+    title: text('Title', 'Late Night Loops'),
+    description: text('Synopsis', 'Live looping sessions recorded after midnight.'),
+    category: described(z.enum(CATEGORY_IDS), 'Category id', 'music'),
+    rating: described(z.enum(RATING_IDS), 'Content rating', 'TV-PG'),
+    tags: described(z.array(z.string()), 'Tags', ['looping', 'live']),
+    thumbnail_url: text('Poster image URL', 'https://cdn.example.com/shows/sh_3f9a0c1b2d4e/poster.jpg'),
+    thumbnail_color: text("Placeholder colour, `#RRGGBB` (the creator's avatar colour)", '#FFB74D'),
+    is_new: flag('Recently released (set by the platform)', true),
+    is_featured: flag('Editorially featured (set by operators only, never by the creator)', false),
+    released_at: text('When it was published (ISO 8601, UTC)', '2026-11-24T04:00:00.000Z'),
+    year: int('Year of release', 2026),
+    starring: text("Starring (the creator's name)", 'Studio Maya'),
+    subtitles: described(z.array(z.string()), 'Subtitle languages', []),
+    total_views: int('Views of all its episodes', 0),
+    views_7d: int('Views in the last 7 days', 0),
+    seasons: described(z.array(StudioSeason), 'The seasons that have episodes, in order', [
+      { number: 1, title: 'Season 1' },
+    ]),
+    version,
+  }),
+  "A show of the caller's as stored, with its version",
+);
+export type StudioShow = z.infer<typeof StudioShow>;
+
+export const StudioEpisode = named(
+  'StudioEpisode',
+  z.object({
+    episode_id: text('Episode id (`ep_` and 12 hex digits)', 'ep_7b21e09c4a5f'),
+    show_id: text('Its show', 'sh_3f9a0c1b2d4e'),
+    season: int('Season number', 1),
+    episode_number: int('Episode number within its season', 1),
+    title: text('Title', 'Loop 1: Midnight'),
+    description: text('Synopsis (may be empty)', 'The first session.'),
+    duration_seconds: int('Length in seconds', 1800),
+    is_free: flag('Plays for anyone', true),
+    is_premium: flag('Needs a subscription to the creator', false),
+    access: described(z.enum(['free', 'premium', 'ppv']), 'Access: `free` or `premium`', 'free'),
+    air_date: text('First aired (ISO 8601, UTC)', '2026-02-23T15:00:00.000Z'),
+    stream_url: text('HLS playlist URL', 'https://cdn.example.com/vod/ep_7b21e09c4a5f/master.m3u8'),
+    thumbnail_url: text('Still image URL', 'https://cdn.example.com/vod/ep_7b21e09c4a5f/thumb.jpg'),
+    views: int('Views', 0),
+    version,
+  }),
+  "An episode of one of the caller's shows as stored, with its version",
+);
+export type StudioEpisode = z.infer<typeof StudioEpisode>;

@@ -1,0 +1,500 @@
+import { randomBytes } from 'node:crypto';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { CreatorRecord, EpisodeRecord, SeasonRecord, ShowRecord } from '../catalog/model.ts';
+import { db } from '../db/client.ts';
+import { getByIndex, queryAll } from '../db/query.ts';
+import { recordOf } from '../db/record.ts';
+import { tableName } from '../db/table.ts';
+import { cancellationCodes, type TransactOperation } from '../db/transaction.ts';
+import { ConflictError, NotFoundError } from '../http/errors.ts';
+import { episodeItem, episodeItemKey, showItem } from '../shows/show-repository.ts';
+import type {
+  CreateEpisodeBody,
+  CreateShowBody,
+  StudioEpisode,
+  StudioShow,
+  UpdateEpisodeBody,
+  UpdateShowBody,
+} from './schemas.ts';
+
+/**
+ * The studio's writes of shows and episodes: SOURCE items only (the show profile and its episode
+ * items, shared/shows/show-repository.ts); lists, search entries and counts are the projector's.
+ *
+ * Every item carries `version`: 1 when created, +1 on every change. Conditions make concurrent
+ * and repeated requests safe: creates are `attribute_not_exists`, updates and deletes require
+ * the item and the caller's `creator_id`. A show's `seasons` (the seasons that have episodes)
+ * change in the same transaction as the episode write that changes them; every episode create,
+ * delete or move also bumps the show's version and is conditioned on the version it read, so two
+ * concurrent episode writes never compute `seasons` from the same stale profile (the loser reads
+ * again and retries).
+ */
+
+export type Versioned<T> = T & { version: number };
+export type StoredShow = Versioned<ShowRecord>;
+export type StoredEpisode = Versioned<EpisodeRecord>;
+
+const CDN = 'https://cdn.example.com';
+const SHOW_NOT_FOUND = 'Show not found';
+const EPISODE_NOT_FOUND = 'Episode not found';
+const SHOW_CHANGED = 'The show was changed by another request meanwhile, retry';
+export const DUPLICATE_EPISODE = 'This show already has an episode with this season and episode number';
+/** Optimistic retries of an episode write that lost a race on its show's version. */
+const ATTEMPTS = 4;
+/** TransactWriteItems takes at most 100 operations. */
+const TRANSACTION_LIMIT = 100;
+
+/** The key of a show's profile item (shared/shows/show-repository.ts key design). */
+const profileKey = (id: string) => ({ PK: `SHOW#${id}`, SK: 'PROFILE' });
+const hexId = (prefix: string) => `${prefix}${randomBytes(6).toString('hex')}`;
+
+/** Lower-case words joined by `_`, accents dropped (the seed's rule), at most 80 characters. */
+const slugify = (text: string) =>
+  text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .slice(0, 80)
+    .replace(/^_+|_+$/g, '');
+
+/**
+ * A new show's slug: its slugified title, `_`, and the first 6 hex digits of its id. Fixed at
+ * creation: a title edit keeps it, so the show's URLs keep working. A slug never starts with `sh_`
+ * (`GET /shows/{id}` reads that as an id): such titles get a `show_` prefix.
+ */
+export const showSlug = (title: string, id: string): string => {
+  const base = slugify(title) || 'show';
+  const safe = base === 'sh' || base.startsWith('sh_') ? `show_${base}` : base;
+  return `${safe}_${id.slice(3, 9)}`;
+};
+
+const isConditionFailed = (error: unknown) => error instanceof ConditionalCheckFailedException;
+
+// ---- Views ---------------------------------------------------------------------------------
+
+export const studioShow = (show: StoredShow): StudioShow => ({
+  show_id: show.id,
+  slug: show.slug,
+  channel_url: `/shows/${show.slug}`,
+  creator_id: show.creator_id,
+  title: show.title,
+  description: show.description,
+  category: show.category,
+  rating: show.rating,
+  tags: show.tags,
+  thumbnail_url: show.thumbnail_url,
+  thumbnail_color: show.thumbnail_color,
+  is_new: show.is_new,
+  is_featured: show.is_featured,
+  released_at: show.released_at,
+  year: show.year,
+  starring: show.starring,
+  subtitles: show.subtitles,
+  total_views: show.total_views,
+  views_7d: show.views_7d,
+  seasons: show.seasons,
+  version: show.version,
+});
+
+export const studioEpisode = (episode: StoredEpisode): StudioEpisode => ({
+  episode_id: episode.id,
+  show_id: episode.show_id,
+  season: episode.season,
+  episode_number: episode.episode_number,
+  title: episode.title,
+  description: episode.description,
+  duration_seconds: episode.duration_seconds,
+  is_free: episode.access === 'free',
+  is_premium: episode.access !== 'free',
+  access: episode.access,
+  air_date: episode.air_date,
+  stream_url: episode.stream_url,
+  thumbnail_url: episode.thumbnail_url,
+  views: episode.views,
+  version: episode.version,
+});
+
+// ---- Shows ---------------------------------------------------------------------------------
+
+/** `POST /studio/shows`: a new show of `creator` (one conditional PutItem). */
+export const createShow = async (
+  creator: CreatorRecord,
+  body: CreateShowBody,
+  now: Date,
+): Promise<StoredShow> => {
+  const id = hexId('sh_');
+  const show: StoredShow = {
+    id,
+    slug: showSlug(body.title, id),
+    title: body.title,
+    description: body.description,
+    creator_id: creator.id,
+    category: body.category,
+    rating: body.rating,
+    tags: body.tags ?? [],
+    is_new: true,
+    is_featured: false,
+    thumbnail_url: body.thumbnail_url ?? `${CDN}/shows/${id}/poster.jpg`,
+    thumbnail_color: creator.avatar_color,
+    released_at: now.toISOString(),
+    year: now.getUTCFullYear(),
+    starring: creator.name,
+    subtitles: [],
+    total_views: 0,
+    views_7d: 0,
+    seasons: [],
+    version: 1,
+  };
+  await db.send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...showItem(show), version: 1 },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    }),
+  );
+  return show;
+};
+
+/** SET clauses for the fields given (undefined ones are left alone). */
+const setClauses = (fields: Record<string, unknown>) => {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets: string[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    if (value === undefined) continue;
+    names[`#${name}`] = name;
+    values[`:${name}`] = value;
+    sets.push(`#${name} = :${name}`);
+  }
+  return { names, values, sets };
+};
+
+/** `PATCH /studio/shows/{id}`: the fields given; the slug stays. 404 unless it is the caller's. */
+export const updateShow = async (
+  creatorId: string,
+  showId: string,
+  body: UpdateShowBody,
+): Promise<StoredShow> => {
+  const { names, values, sets } = setClauses(body);
+  try {
+    const result = await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: profileKey(showId),
+        UpdateExpression: `SET ${sets.join(', ')} ADD version :one`,
+        ConditionExpression: 'attribute_exists(PK) AND creator_id = :me',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: { ...values, ':one': 1, ':me': creatorId },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return recordOf<StoredShow>(result.Attributes ?? {});
+  } catch (error) {
+    if (isConditionFailed(error)) throw new NotFoundError(SHOW_NOT_FOUND);
+    throw error;
+  }
+};
+
+/** The caller's show profile, read strongly consistent; 404 when missing or another creator's. */
+const ownShow = async (creatorId: string, showId: string): Promise<StoredShow> => {
+  const result = await db.send(
+    new GetCommand({ TableName: tableName(), Key: profileKey(showId), ConsistentRead: true }),
+  );
+  const show = result.Item ? recordOf<StoredShow>(result.Item) : undefined;
+  if (!show || show.creator_id !== creatorId) throw new NotFoundError(SHOW_NOT_FOUND);
+  return show;
+};
+
+/**
+ * `DELETE /studio/shows/{id}`: the profile and every episode. One strongly consistent Query of the
+ * show's item collection, then its episodes deleted in transactions of up to 100; the last one
+ * also deletes the profile on condition that its version is still the one read (no episode was
+ * added meanwhile; otherwise it starts again). A show of up to 99 episodes goes in one transaction.
+ */
+export const deleteShow = async (creatorId: string, showId: string): Promise<void> => {
+  for (let attempt = 1; ; attempt++) {
+    const items = await queryAll({
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': profileKey(showId).PK },
+      ConsistentRead: true,
+    });
+    const profile = items.find((item) => item.entity === 'show');
+    if (!profile || profile.creator_id !== creatorId) throw new NotFoundError(SHOW_NOT_FOUND);
+    const deletes: TransactOperation[] = items
+      .filter((item) => item.entity === 'episode')
+      .map((item) => ({ Delete: { TableName: tableName(), Key: { PK: item.PK, SK: item.SK } } }));
+    while (deletes.length >= TRANSACTION_LIMIT) {
+      await db.send(new TransactWriteCommand({ TransactItems: deletes.splice(0, TRANSACTION_LIMIT) }));
+    }
+    const last: TransactOperation = {
+      Delete: {
+        TableName: tableName(),
+        Key: profileKey(showId),
+        ConditionExpression: 'creator_id = :me AND version = :v',
+        ExpressionAttributeValues: { ':me': creatorId, ':v': profile.version },
+      },
+    };
+    try {
+      await db.send(new TransactWriteCommand({ TransactItems: [...deletes, last] }));
+      return;
+    } catch (error) {
+      if (!cancellationCodes(error)) throw error;
+      if (attempt >= ATTEMPTS) throw new ConflictError(SHOW_CHANGED);
+    }
+  }
+};
+
+// ---- Episodes ------------------------------------------------------------------------------
+
+const seasonTitle = (number: number): SeasonRecord => ({ number, title: `Season ${number}` });
+
+/** The show's seasons with `add` and without `drop` (when given), in order. */
+const seasonsWith = (seasons: readonly SeasonRecord[], add?: number, drop?: number): SeasonRecord[] => {
+  const numbers = new Set(seasons.map((s) => s.number));
+  if (drop !== undefined) numbers.delete(drop);
+  if (add !== undefined) numbers.add(add);
+  return [...numbers].sort((a, b) => a - b).map(seasonTitle);
+};
+
+/** The show profile's update in an episode transaction: new seasons, version + 1, if unchanged since read. */
+const profileUpdate = (show: StoredShow, seasons: SeasonRecord[]): TransactOperation => ({
+  Update: {
+    TableName: tableName(),
+    Key: profileKey(show.id),
+    UpdateExpression: 'SET seasons = :seasons ADD version :one',
+    ConditionExpression: 'creator_id = :me AND version = :v',
+    ExpressionAttributeValues: {
+      ':seasons': seasons,
+      ':one': 1,
+      ':me': show.creator_id,
+      ':v': show.version,
+    },
+  },
+});
+
+/**
+ * One episode transaction whose last operation is the profile update: resolves when written;
+ * 409 when `duplicateAt` (an operation index) failed its condition; `retry` when only the
+ * profile's did (a concurrent write: read again) or another transaction conflicted.
+ */
+const runEpisodeTransaction = async (
+  operations: TransactOperation[],
+  duplicateAt?: number,
+): Promise<'done' | 'retry'> => {
+  try {
+    await db.send(new TransactWriteCommand({ TransactItems: operations }));
+    return 'done';
+  } catch (error) {
+    const codes = cancellationCodes(error);
+    if (!codes) throw error;
+    if (duplicateAt !== undefined && codes[duplicateAt] === 'ConditionalCheckFailed')
+      throw new ConflictError(DUPLICATE_EPISODE);
+    return 'retry';
+  }
+};
+
+const accessOf = (isFree: boolean): Pick<EpisodeRecord, 'access' | 'price' | 'currency'> => ({
+  access: isFree ? 'free' : 'premium',
+  price: null,
+  currency: null,
+});
+
+/** `POST /studio/shows/{id}/episodes`: the episode and the show's seasons, in one transaction. */
+export const createEpisode = async (
+  creatorId: string,
+  showId: string,
+  body: CreateEpisodeBody,
+  now: Date,
+): Promise<StoredEpisode> => {
+  const id = hexId('ep_');
+  const episode: StoredEpisode = {
+    id,
+    show_id: showId,
+    creator_id: creatorId,
+    season: body.season,
+    episode_number: body.episode_number,
+    title: body.title,
+    description: body.description ?? '',
+    duration_seconds: body.duration_seconds,
+    views: 0,
+    ...accessOf(body.is_free),
+    stream_url: body.stream_url ?? `${CDN}/vod/${id}/master.m3u8`,
+    air_date: new Date(body.air_date ?? now).toISOString(),
+    thumbnail_url: `${CDN}/vod/${id}/thumb.jpg`,
+    version: 1,
+  };
+  for (let attempt = 1; ; attempt++) {
+    const show = await ownShow(creatorId, showId);
+    const outcome = await runEpisodeTransaction(
+      [
+        {
+          Put: {
+            TableName: tableName(),
+            Item: { ...episodeItem(episode), version: 1 },
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
+        profileUpdate(show, seasonsWith(show.seasons, episode.season)),
+      ],
+      0,
+    );
+    if (outcome === 'done') return episode;
+    if (attempt >= ATTEMPTS) throw new ConflictError(SHOW_CHANGED);
+  }
+};
+
+/**
+ * An episode of the caller's show by id: the episode index (GSI3) first, then, when it misses (an
+ * episode created a moment ago may not be in the index yet), a strongly consistent Query of the
+ * show's episodes. 404 when the episode is not one of this show's.
+ */
+const findEpisode = async (showId: string, episodeId: string): Promise<StoredEpisode> => {
+  const indexed = await getByIndex('GSI3', { pk: `EPISODE#${episodeId}`, sk: 'EPISODE' });
+  if (indexed?.show_id === showId) {
+    const current = await db.send(
+      new GetCommand({
+        TableName: tableName(),
+        Key: { PK: indexed.PK, SK: indexed.SK },
+        ConsistentRead: true,
+      }),
+    );
+    if (current.Item?.id === episodeId) return recordOf<StoredEpisode>(current.Item);
+  }
+  const [item] = await queryAll({
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :ep)',
+    FilterExpression: 'id = :id',
+    ExpressionAttributeValues: { ':pk': profileKey(showId).PK, ':ep': 'EP#', ':id': episodeId },
+    ConsistentRead: true,
+  });
+  if (!item) throw new NotFoundError(EPISODE_NOT_FOUND);
+  return recordOf<StoredEpisode>(item);
+};
+
+/** Does the show have an episode in `season` other than `except` (SK)? One Limit-2 Query. */
+const seasonHasOthers = async (showId: string, season: number, exceptSk: string): Promise<boolean> => {
+  const prefix = `EP#${String(season).padStart(2, '0')}#`;
+  const items = await queryAll(
+    {
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :season)',
+      ExpressionAttributeValues: { ':pk': profileKey(showId).PK, ':season': prefix },
+      ProjectionExpression: 'SK',
+      ConsistentRead: true,
+      Limit: 2,
+    },
+    2,
+  );
+  return items.some((item) => item.SK !== exceptSk);
+};
+
+const deleteEpisodeOp = (episode: StoredEpisode): TransactOperation => ({
+  Delete: {
+    TableName: tableName(),
+    Key: episodeItemKey(episode.show_id, episode.season, episode.episode_number),
+    ConditionExpression: 'id = :id AND version = :v',
+    ExpressionAttributeValues: { ':id': episode.id, ':v': episode.version },
+  },
+});
+
+/** The episode's fields after `body` (undefined ones kept), not yet versioned. */
+const edited = (episode: StoredEpisode, body: UpdateEpisodeBody): StoredEpisode => {
+  const isFree = body.is_free ?? (body.is_premium === undefined ? undefined : !body.is_premium);
+  return {
+    ...episode,
+    season: body.season ?? episode.season,
+    episode_number: body.episode_number ?? episode.episode_number,
+    title: body.title ?? episode.title,
+    description: body.description ?? episode.description,
+    duration_seconds: body.duration_seconds ?? episode.duration_seconds,
+    ...(isFree === undefined ? {} : accessOf(isFree)),
+    air_date: body.air_date ? new Date(body.air_date).toISOString() : episode.air_date,
+    stream_url: body.stream_url ?? episode.stream_url,
+  };
+};
+
+/**
+ * `PATCH /studio/shows/{id}/episodes/{episode_id}`. Fields only: one conditional UpdateItem (the
+ * show is untouched). A new season or episode number moves the item (its key is the position):
+ * delete and put in one transaction with the show's seasons, 409 if the new place is taken.
+ */
+export const updateEpisode = async (
+  creatorId: string,
+  showId: string,
+  episodeId: string,
+  body: UpdateEpisodeBody,
+): Promise<StoredEpisode> => {
+  for (let attempt = 1; ; attempt++) {
+    const show = await ownShow(creatorId, showId);
+    const episode = await findEpisode(showId, episodeId);
+    const next = edited(episode, body);
+    const moves = next.season !== episode.season || next.episode_number !== episode.episode_number;
+    if (!moves) {
+      const { season: _s, episode_number: _e, ...fields } = next;
+      const { names, values, sets } = setClauses({
+        title: fields.title,
+        description: fields.description,
+        duration_seconds: fields.duration_seconds,
+        access: fields.access,
+        price: fields.price,
+        currency: fields.currency,
+        air_date: fields.air_date,
+        stream_url: fields.stream_url,
+      });
+      try {
+        const result = await db.send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: episodeItemKey(showId, episode.season, episode.episode_number),
+            UpdateExpression: `SET ${sets.join(', ')} ADD version :one`,
+            ConditionExpression: 'id = :id AND creator_id = :me',
+            ExpressionAttributeNames: names,
+            ExpressionAttributeValues: { ...values, ':one': 1, ':id': episodeId, ':me': creatorId },
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+        return recordOf<StoredEpisode>(result.Attributes ?? {});
+      } catch (error) {
+        // Moved or deleted meanwhile: look again.
+        if (!isConditionFailed(error) || attempt >= ATTEMPTS) throw error;
+        continue;
+      }
+    }
+    const moved: StoredEpisode = { ...next, version: episode.version + 1 };
+    const oldItemSk = episodeItemKey(showId, episode.season, episode.episode_number).SK;
+    const keepOld =
+      next.season === episode.season || (await seasonHasOthers(showId, episode.season, oldItemSk));
+    const outcome = await runEpisodeTransaction(
+      [
+        deleteEpisodeOp(episode),
+        {
+          Put: {
+            TableName: tableName(),
+            Item: episodeItem(moved),
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
+        profileUpdate(show, seasonsWith(show.seasons, moved.season, keepOld ? undefined : episode.season)),
+      ],
+      1,
+    );
+    if (outcome === 'done') return moved;
+    if (attempt >= ATTEMPTS) throw new ConflictError(SHOW_CHANGED);
+  }
+};
+
+/** `DELETE /studio/shows/{id}/episodes/{episode_id}`: the episode and the show's seasons, in one transaction. */
+export const deleteEpisode = async (creatorId: string, showId: string, episodeId: string): Promise<void> => {
+  for (let attempt = 1; ; attempt++) {
+    const show = await ownShow(creatorId, showId);
+    const episode = await findEpisode(showId, episodeId);
+    const sk = episodeItemKey(showId, episode.season, episode.episode_number).SK;
+    const keep = await seasonHasOthers(showId, episode.season, sk);
+    const outcome = await runEpisodeTransaction([
+      deleteEpisodeOp(episode),
+      profileUpdate(show, seasonsWith(show.seasons, undefined, keep ? undefined : episode.season)),
+    ]);
+    if (outcome === 'done') return;
+    if (attempt >= ATTEMPTS) throw new ConflictError(SHOW_CHANGED);
+  }
+};
