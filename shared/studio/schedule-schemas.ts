@@ -1,0 +1,272 @@
+import * as z from 'zod/mini';
+import { CATEGORY_IDS, RATING_IDS, TIER_IDS } from '../catalog/model.ts';
+import { described, named } from '../http/schema-meta.ts';
+import { idParam } from '../http/validation.ts';
+
+/**
+ * The creator studio's profile and channel programs (issue 16): request bodies, then responses.
+ * Times in requests are ISO 8601 with a UTC offset (`Z` or `±HH:MM`) on a whole minute; they are
+ * stored and answered as UTC instants.
+ */
+
+const MINUTE = 60_000;
+
+const trimmed = (min: number, max: number) =>
+  z
+    .string({ error: 'must be a string' })
+    .check(
+      z.trim(),
+      z.minLength(min, { error: min === 1 ? 'must not be empty' : `must be at least ${min} characters` }),
+      z.maxLength(max, { error: `must be at most ${max} characters` }),
+    );
+
+// ---- Profile ---------------------------------------------------------------------------------
+
+const creatorName = described(trimmed(1, 80), 'Display name (trimmed, 1-80 characters)', 'Jonas Vargas');
+const profileDescription = described(
+  trimmed(0, 2000),
+  'About the creator (trimmed, at most 2000 characters; empty clears it)',
+  'Stand-up, sketches and unscripted nonsense, a few times a week.',
+);
+const avatarUrl = described(
+  z.nullable(
+    z
+      .url({ protocol: /^https$/, hostname: z.regexes.domain, error: 'must be an https URL' })
+      .check(z.maxLength(2048, { error: 'must be at most 2048 characters' })),
+  ),
+  'Avatar image URL (https), or null to remove it',
+  'https://cdn.example.com/avatars/cr_0001.jpg',
+);
+const category = described(
+  z.enum(CATEGORY_IDS, { error: `must be one of: ${CATEGORY_IDS.join(', ')}` }),
+  'Category id',
+  'comedy',
+);
+
+/** `PATCH /studio/profile` body: any of the fields, at least one. */
+export const updateProfileBody = z
+  .object({
+    creator_name: z.optional(creatorName),
+    description: z.optional(profileDescription),
+    avatar_url: z.optional(avatarUrl),
+    category: z.optional(category),
+  })
+  .check(
+    z.superRefine((body, ctx) => {
+      if (Object.values(body).every((value) => value === undefined))
+        ctx.addIssue({
+          code: 'custom',
+          path: [],
+          message: 'send at least one of: creator_name, description, avatar_url, category',
+        });
+    }),
+  );
+export type UpdateProfileBody = z.infer<typeof updateProfileBody>;
+
+// ---- Programs --------------------------------------------------------------------------------
+
+/** ISO 8601 with an offset (`Z` or `±HH:MM`), on a whole minute. */
+const instant = (example: string, description: string) =>
+  described(
+    z.iso
+      .datetime({
+        offset: true,
+        error: 'must be an ISO 8601 date-time with a UTC offset, e.g. 2026-11-24T20:00:00+01:00',
+      })
+      .check(
+        z.refine((v) => Date.parse(v) % MINUTE === 0, { error: 'must be on a whole minute (no seconds)' }),
+      ),
+    description,
+    example,
+  );
+const startTime = instant(
+  '2026-11-24T20:00:00+01:00',
+  'Start, ISO 8601 with a UTC offset (`Z` or `±HH:MM`; a time without one is refused), on a whole minute',
+);
+const endTime = instant(
+  '2026-11-24T21:30:00+01:00',
+  'End (exclusive), same format as `start_time`; give this or `duration_minutes`',
+);
+const durationMinutes = described(
+  z
+    .number({ error: 'must be a whole number of minutes' })
+    .check(
+      z.int({ error: 'must be a whole number of minutes' }),
+      z.minimum(1, { error: 'must be at least 1' }),
+    ),
+  // The upper bound (MAX_PROGRAM_MINUTES, shared/epg/program-repository.ts) is checked by the write:
+  // schemas are leaves and load no storage module.
+  'Length in whole minutes, at least 1 (a program lasts at most 12 hours); give this or `end_time`',
+  90,
+);
+const programTitle = described(trimmed(1, 120), 'Title (trimmed, 1-120 characters)', 'Friday Night Laughs');
+const programDescription = described(
+  trimmed(0, 2000),
+  'What the program is about (trimmed, at most 2000 characters)',
+  'Two hours of stand-up from the club, live.',
+);
+const rating = described(
+  z.enum(RATING_IDS, { error: `must be one of: ${RATING_IDS.join(', ')}` }),
+  'Content rating (TV parental guidelines)',
+  'TV-14',
+);
+const CONTENT_TYPES = ['show', 'episode'] as const;
+const contentType = described(
+  z.enum(CONTENT_TYPES, { error: 'must be one of: show, episode' }),
+  'What is broadcast: one of your shows or one of your episodes; with `content_id`',
+  'episode',
+);
+const contentId = described(
+  z
+    .string({ error: 'must be a string' })
+    .check(
+      z.minLength(1, { error: 'must not be empty' }),
+      z.maxLength(128, { error: 'must be at most 128 characters' }),
+      z.regex(/^[A-Za-z0-9_.:-]+$/, { error: 'must contain only letters, digits, _ . : -' }),
+    ),
+  'Id of your show (`sh_…`) or episode (`ep_…`) broadcast; with `content_type`',
+  'ep_0001_s1e01',
+);
+
+/** The checks both program bodies share: one of end_time/duration_minutes, content fields in pairs. */
+const programChecks = (requireEnd: boolean) =>
+  z.superRefine(
+    (
+      body: {
+        end_time?: string | undefined;
+        duration_minutes?: number | undefined;
+        content_type?: string | null | undefined;
+        content_id?: string | null | undefined;
+      },
+      ctx,
+    ) => {
+      const hasEnd = body.end_time !== undefined;
+      const hasDuration = body.duration_minutes !== undefined;
+      if (hasEnd && hasDuration)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['duration_minutes'],
+          message: 'give end_time or duration_minutes, not both',
+        });
+      else if (requireEnd && !hasEnd && !hasDuration)
+        ctx.addIssue({ code: 'custom', path: ['end_time'], message: 'give end_time or duration_minutes' });
+      const typeGiven = body.content_type !== undefined && body.content_type !== null;
+      const idGiven = body.content_id !== undefined && body.content_id !== null;
+      if (typeGiven !== idGiven || (body.content_type === null) !== (body.content_id === null))
+        ctx.addIssue({
+          code: 'custom',
+          path: [typeGiven ? 'content_id' : 'content_type'],
+          message: 'content_type and content_id go together: give both or neither',
+        });
+    },
+  );
+
+/** `POST /studio/channel/programs` body. */
+export const createProgramBody = z
+  .object({
+    title: programTitle,
+    description: z.optional(programDescription),
+    start_time: startTime,
+    end_time: z.optional(endTime),
+    duration_minutes: z.optional(durationMinutes),
+    rating,
+    content_type: z.optional(contentType),
+    content_id: z.optional(contentId),
+  })
+  .check(programChecks(true));
+export type CreateProgramBody = z.infer<typeof createProgramBody>;
+
+/**
+ * `PATCH /studio/channel/programs/{program_id}` body: any field, at least one. `start_time` alone
+ * moves the program (its length kept); `content_type` and `content_id` both null remove its content.
+ */
+export const updateProgramBody = z
+  .object({
+    title: z.optional(programTitle),
+    description: z.optional(programDescription),
+    start_time: z.optional(startTime),
+    end_time: z.optional(endTime),
+    duration_minutes: z.optional(durationMinutes),
+    rating: z.optional(rating),
+    content_type: z.optional(z.nullable(contentType)),
+    content_id: z.optional(z.nullable(contentId)),
+  })
+  .check(
+    programChecks(false),
+    z.superRefine((body, ctx) => {
+      if (Object.values(body).every((value) => value === undefined))
+        ctx.addIssue({ code: 'custom', path: [], message: 'send at least one field to change' });
+    }),
+  );
+export type UpdateProgramBody = z.infer<typeof updateProgramBody>;
+
+export const programPath = z.object({
+  program_id: described(idParam, 'Program id (`pg_…`)', 'pg_3f9a1c2b7d4e'),
+});
+
+// ---- Responses -------------------------------------------------------------------------------
+
+const text = (description: string, example: string) => described(z.string(), description, example);
+const int = (description: string, example: number) =>
+  described(z.number().check(z.int()), description, example);
+
+export const StudioProfile = named(
+  'StudioProfile',
+  z.object({
+    creator_id: text('Creator id (the account id)', 'acc_3f9a1c2b7d4e5f60'),
+    creator_name: text('Display name', 'Jonas Vargas'),
+    handle: text('Public handle (the page slug)', 'jonas_vargas'),
+    initials: text('Initials for an avatar placeholder (follow the name)', 'JV'),
+    avatar_color: text('Avatar placeholder colour, `#RRGGBB`', '#7986CB'),
+    avatar_url: described(
+      z.nullable(z.string()),
+      'Avatar image URL; null when none',
+      'https://cdn.example.com/avatars/cr_0001.jpg',
+    ),
+    description: text('About the creator', 'Stand-up, sketches and unscripted nonsense, a few times a week.'),
+    category: described(z.enum(CATEGORY_IDS), 'Category id', 'comedy'),
+    tier: described(z.enum(TIER_IDS), 'Tier id (set by operators)', 'silver'),
+    is_verified: described(z.boolean(), 'Verified creator (set by operators)', false),
+    is_featured: described(z.boolean(), 'Editorially featured (set by operators)', false),
+    is_hot: described(z.boolean(), 'Editorially marked as hot (set by operators)', false),
+    channel_id: text("The creator's channel id", 'ch_3f9a1c2b7d4e5f60'),
+    version: int('Version of the profile: +1 on every change', 3),
+  }),
+  "A creator's own profile as the studio edits it",
+);
+export type StudioProfile = z.infer<typeof StudioProfile>;
+
+export const StudioProgram = named(
+  'StudioProgram',
+  z.object({
+    program_id: text('Program id', 'pg_3f9a1c2b7d4e'),
+    channel_id: text('Channel id (the caller’s channel)', 'ch_3f9a1c2b7d4e5f60'),
+    creator_id: text('Creator id', 'acc_3f9a1c2b7d4e5f60'),
+    title: text('Title', 'Friday Night Laughs'),
+    description: text(
+      'What the program is about (may be empty)',
+      'Two hours of stand-up from the club, live.',
+    ),
+    thumbnail_url: text(
+      "Image URL: the show's or episode's image, else a generated one",
+      'https://cdn.example.com/vod/ep_0001_s1e01/thumb.jpg',
+    ),
+    start_time: text('Start (ISO 8601, UTC)', '2026-11-24T19:00:00.000Z'),
+    end_time: text('End, exclusive (ISO 8601, UTC)', '2026-11-24T20:30:00.000Z'),
+    duration_minutes: int('Length in whole minutes', 90),
+    rating: described(z.enum(RATING_IDS), 'Content rating (TV parental guidelines)', 'TV-14'),
+    content_type: described(
+      z.nullable(z.enum(CONTENT_TYPES)),
+      'What is broadcast: a show or an episode of the creator; null for a program with no catalogue content',
+      'episode',
+    ),
+    content_id: described(
+      z.nullable(z.string()),
+      'Id of the show or episode broadcast; null for a program with no catalogue content',
+      'ep_0001_s1e01',
+    ),
+    version: int('Version of the program: 1 when created, +1 on every change', 1),
+  }),
+  "A program of the caller's channel as the studio stores it",
+);
+export type StudioProgram = z.infer<typeof StudioProgram>;
