@@ -40,8 +40,13 @@ const SHOW_NOT_FOUND = 'Show not found';
 const EPISODE_NOT_FOUND = 'Episode not found';
 const SHOW_CHANGED = 'The show was changed by another request meanwhile, retry';
 export const DUPLICATE_EPISODE = 'This show already has an episode with this season and episode number';
-/** Optimistic retries of an episode write that lost a race on its show's version. */
-const ATTEMPTS = 4;
+/**
+ * Attempts of a write that lost a race on its show's version (optimistic concurrency): enough for
+ * a burst of parallel uploads to one show, each retry after a short random pause.
+ */
+const ATTEMPTS = 8;
+const pause = (attempt: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * attempt));
 /** TransactWriteItems takes at most 100 operations. */
 const TRANSACTION_LIMIT = 100;
 
@@ -242,6 +247,7 @@ export const deleteShow = async (creatorId: string, showId: string): Promise<voi
     } catch (error) {
       if (!cancellationCodes(error)) throw error;
       if (attempt >= ATTEMPTS) throw new ConflictError(SHOW_CHANGED);
+      await pause(attempt);
     }
   }
 };
@@ -342,6 +348,7 @@ export const createEpisode = async (
     );
     if (outcome === 'done') return episode;
     if (attempt >= ATTEMPTS) throw new ConflictError(SHOW_CHANGED);
+    await pause(attempt);
   }
 };
 
@@ -480,6 +487,7 @@ export const updateEpisode = async (
     );
     if (outcome === 'done') return moved;
     if (attempt >= ATTEMPTS) throw new ConflictError(SHOW_CHANGED);
+    await pause(attempt);
   }
 };
 
@@ -496,5 +504,6 @@ export const deleteEpisode = async (creatorId: string, showId: string, episodeId
     ]);
     if (outcome === 'done') return;
     if (attempt >= ATTEMPTS) throw new ConflictError(SHOW_CHANGED);
+    await pause(attempt);
   }
 };

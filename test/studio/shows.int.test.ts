@@ -125,6 +125,20 @@ describe('POST /studio/shows', () => {
     });
   });
 
+  it('slugs every title (never an id-like `sh_` prefix) and the slug serves GET /shows/{slug}', async () => {
+    for (const [title, base] of [
+      ['Sh! Boom', 'show_sh_boom'],
+      ['Café Ünïcode  Nights', 'cafe_unicode_nights'],
+      ['🎉🎉', 'show'],
+    ] as const) {
+      const show = await newShow(owner, { title });
+      expect(show.slug).toBe(`${base}_${show.show_id.slice(3, 9)}`);
+      const read = await api.get(`/shows/${show.slug}`);
+      expect(read.status).toBe(200);
+      expect(read.body.data.show_id).toBe(show.show_id);
+    }
+  });
+
   it('keeps a given https poster URL', async () => {
     const show = await newShow(owner, { thumbnail_url: 'https://images.example.org/p/loops.jpg' });
     expect(show.thumbnail_url).toBe('https://images.example.org/p/loops.jpg');
@@ -331,6 +345,41 @@ describe('/studio/shows/{id}/episodes', () => {
       [1, 2, false],
       [3, 999, true],
     ]);
+  });
+
+  it('takes parallel uploads to one show: every episode written, seasons and version counted once each', async () => {
+    const show = await newShow();
+    const positions = [
+      [1, 1],
+      [1, 2],
+      [2, 1],
+      [3, 1],
+      [3, 2],
+      [5, 10],
+    ];
+    const results = await Promise.all(
+      positions.map(([season, episode_number]) =>
+        api.post(`/studio/shows/${show.show_id}/episodes`, {
+          token: owner.token,
+          body: episodeBody({ season, episode_number, title: `S${season}E${episode_number}` }),
+        }),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual(positions.map(() => 201));
+    const profile = await storedShow(show.show_id);
+    expect(profile?.seasons.map((s: { number: number }) => s.number)).toEqual([1, 2, 3, 5]);
+    expect(profile?.version).toBe(1 + positions.length);
+
+    const twins = await Promise.all(
+      [0, 1].map(() =>
+        api.post(`/studio/shows/${show.show_id}/episodes`, {
+          token: owner.token,
+          body: episodeBody({ season: 7, episode_number: 1 }),
+        }),
+      ),
+    );
+    expect(twins.map((r) => r.status).sort()).toEqual([201, 409]);
+    expect((await storedCollection(show.show_id)).filter((i) => i.entity === 'episode')).toHaveLength(7);
   });
 
   it('answers 422 with the field for every rule, never 500', async () => {
