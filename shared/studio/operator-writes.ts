@@ -1,0 +1,73 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { CreatorRecord, TierId } from '../catalog/model.ts';
+import { db } from '../db/client.ts';
+import { recordOf } from '../db/record.ts';
+import { tableName } from '../db/table.ts';
+
+/**
+ * An operator's writes on a creator (`npm run operator`, scripts/operator.ts): the editorial
+ * fields a creator cannot set (featured, hot, tier) and suspension. Each is one conditional
+ * UpdateItem of the creator's source item (`CREATOR#<id>`/`PROFILE`) that adds 1 to its `version`
+ * (the projector's views compare versions, docs/projections.md). Reads and the projector hide a
+ * creator while `suspended_at` is set.
+ */
+
+/** The creator does not exist: the command reports it and exits 1. */
+export class UnknownCreatorError extends Error {
+  constructor(readonly creatorId: string) {
+    super(`no creator has the id "${creatorId}"`);
+    this.name = 'UnknownCreatorError';
+  }
+}
+
+export interface EditorialFlags {
+  is_featured?: boolean;
+  is_hot?: boolean;
+  tier?: TierId;
+}
+
+/** What an operator write leaves on the creator. */
+export type OperatedCreator = CreatorRecord & { version: number; suspended_at?: string };
+
+const update = async (
+  creatorId: string,
+  expression: { update: string; names?: Record<string, string>; values?: Record<string, unknown> },
+): Promise<OperatedCreator> => {
+  try {
+    const result = await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: { PK: `CREATOR#${creatorId}`, SK: 'PROFILE' },
+        UpdateExpression: `${expression.update} ADD #version :one`,
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeNames: { ...expression.names, '#version': 'version' },
+        ExpressionAttributeValues: { ...expression.values, ':one': 1 },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return recordOf<OperatedCreator>(result.Attributes ?? {});
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) throw new UnknownCreatorError(creatorId);
+    throw error;
+  }
+};
+
+/** Sets any of `is_featured`, `is_hot`, `tier` (at least one). */
+export const setEditorialFlags = (creatorId: string, flags: EditorialFlags): Promise<OperatedCreator> => {
+  const entries = Object.entries(flags).filter(([, value]) => value !== undefined);
+  if (entries.length === 0) throw new RangeError('give at least one of --featured, --hot, --tier');
+  return update(creatorId, {
+    update: `SET ${entries.map(([name]) => `#${name} = :${name}`).join(', ')}`,
+    names: Object.fromEntries(entries.map(([name]) => [`#${name}`, name])),
+    values: Object.fromEntries(entries.map(([name, value]) => [`:${name}`, value])),
+  });
+};
+
+/** Suspends the creator: `suspended_at` = `now` (ISO). Suspending again moves the instant. */
+export const suspendCreator = (creatorId: string, now: Date): Promise<OperatedCreator> =>
+  update(creatorId, { update: 'SET suspended_at = :at', values: { ':at': now.toISOString() } });
+
+/** Lifts a suspension (removes `suspended_at`; a creator that was not suspended stays as it was, version + 1). */
+export const unsuspendCreator = (creatorId: string): Promise<OperatedCreator> =>
+  update(creatorId, { update: 'REMOVE suspended_at' });

@@ -1,0 +1,137 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { creatorFromAccount } from '../../shared/creators/creator-from-account.ts';
+import { db } from '../../shared/db/client.ts';
+import { tableName } from '../../shared/db/table.ts';
+import {
+  setEditorialFlags,
+  suspendCreator,
+  UnknownCreatorError,
+  unsuspendCreator,
+} from '../../shared/studio/operator-writes.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const run = promisify(execFile);
+
+/** A creator's source item as onboarding leaves it (silver, no flags), version 1. */
+const newCreator = async (): Promise<string> => {
+  const id = `acc_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  const creator = creatorFromAccount(
+    { account_id: id, creator_name: 'Operator Test', handle: `op_${id.slice(4, 14)}`, category: 'comedy' },
+    9000,
+    new Date('2026-11-01T00:00:00Z'),
+  );
+  await db.send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { PK: `CREATOR#${id}`, SK: 'PROFILE', entity: 'creator', ...creator, version: 1 },
+    }),
+  );
+  return id;
+};
+
+const stored = async (id: string) =>
+  (await db.send(new GetCommand({ TableName: tableName(), Key: { PK: `CREATOR#${id}`, SK: 'PROFILE' } })))
+    .Item!;
+
+describe('operator writes (shared/studio/operator-writes.ts)', () => {
+  it('sets editorial flags and tier, each call adding 1 to the version, leaving the rest alone', async () => {
+    const id = await newCreator();
+    const before = await stored(id);
+    const after = await setEditorialFlags(id, { is_featured: true, tier: 'gold' });
+    expect(after).toMatchObject({ id, is_featured: true, is_hot: false, tier: 'gold', version: 2 });
+    expect(await stored(id)).toEqual({ ...before, is_featured: true, tier: 'gold', version: 2 });
+    const hot = await setEditorialFlags(id, { is_hot: true, is_featured: false });
+    expect(hot).toMatchObject({ is_featured: false, is_hot: true, tier: 'gold', version: 3 });
+    expect(() => setEditorialFlags(id, {})).toThrow(RangeError);
+  });
+
+  it('suspends (suspended_at) and unsuspends (removed), with the version', async () => {
+    const id = await newCreator();
+    const now = new Date('2026-11-24T04:00:00.000Z');
+    expect(await suspendCreator(id, now)).toMatchObject({ suspended_at: now.toISOString(), version: 2 });
+    expect((await stored(id)).suspended_at).toBe(now.toISOString());
+    const lifted = await unsuspendCreator(id);
+    expect(lifted.version).toBe(3);
+    expect(lifted).not.toHaveProperty('suspended_at');
+    expect(await stored(id)).not.toHaveProperty('suspended_at');
+  });
+
+  it('refuses an unknown creator and creates nothing', async () => {
+    const ghost = `acc_ghost${randomUUID().replace(/-/g, '').slice(0, 8)}`;
+    await expect(setEditorialFlags(ghost, { is_hot: true })).rejects.toBeInstanceOf(UnknownCreatorError);
+    await expect(suspendCreator(ghost, new Date())).rejects.toThrow(`no creator has the id "${ghost}"`);
+    await expect(unsuspendCreator(ghost)).rejects.toBeInstanceOf(UnknownCreatorError);
+    const item = await db.send(
+      new GetCommand({ TableName: tableName(), Key: { PK: `CREATOR#${ghost}`, SK: 'PROFILE' } }),
+    );
+    expect(item.Item).toBeUndefined();
+  });
+});
+
+describe('npm run operator (scripts/operator.ts)', () => {
+  const operator = async (args: string[], env: Record<string, string | undefined> = {}) => {
+    const merged: Record<string, string | undefined> = { ...process.env, TABLE_NAME: tableName(), ...env };
+    for (const name of Object.keys(merged)) if (merged[name] === undefined) delete merged[name];
+    try {
+      const { stdout, stderr } = await run(
+        process.execPath,
+        ['--import', 'tsx', 'scripts/operator.ts', ...args],
+        {
+          cwd: ROOT,
+          env: merged,
+        },
+      );
+      return { code: 0, stdout, stderr };
+    } catch (error) {
+      const e = error as { code: number; stdout: string; stderr: string };
+      return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+    }
+  };
+
+  it('runs set-flags, suspend and unsuspend; an unknown creator or bad arguments exit 1', async () => {
+    const id = await newCreator();
+    const flags = await operator([
+      'set-flags',
+      id,
+      '--featured',
+      'true',
+      '--hot',
+      'true',
+      '--tier',
+      'platinum',
+    ]);
+    expect(flags.code, flags.stderr).toBe(0);
+    expect(await stored(id)).toMatchObject({ is_featured: true, is_hot: true, tier: 'platinum', version: 2 });
+    expect((await operator(['suspend', id])).code).toBe(0);
+    expect((await stored(id)).suspended_at).toEqual(expect.any(String));
+    expect((await operator(['unsuspend', id])).code).toBe(0);
+    expect(await stored(id)).not.toHaveProperty('suspended_at');
+
+    const unknown = await operator(['suspend', 'acc_nobody_here']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('no creator has the id "acc_nobody_here"');
+    for (const args of [
+      ['set-flags', id],
+      ['set-flags', id, '--tier', 'bronze'],
+      ['set-flags', id, '--hot', 'yes'],
+      ['suspend', id, '--hot', 'true'],
+      ['promote', id],
+      ['suspend'],
+    ]) {
+      const bad = await operator(args);
+      expect(bad.code, args.join(' ')).toBe(1);
+    }
+    expect((await stored(id)).version).toBe(4);
+  }, 120_000);
+
+  it('refuses to run from a test run without DYNAMODB_ENDPOINT', async () => {
+    const refused = await operator(['suspend', 'acc_x'], { VITEST: 'true', DYNAMODB_ENDPOINT: undefined });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('refusing to change AWS from a test run');
+  }, 60_000);
+});
