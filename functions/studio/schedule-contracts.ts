@@ -106,7 +106,7 @@ export const deleteStudioProgram = contract({
   method: 'DELETE',
   path: '/studio/channel/programs/{program_id}',
   handler: 'studio/delete-program',
-  dynamo: { actions: ['DeleteItem', 'GetItem', 'Query'], indexes: ['GSI3'] },
+  dynamo: { actions: ['DeleteItem', 'GetItem'], indexes: ['GSI3'] },
   auth: 'required',
   rateLimit,
   throttle,
