@@ -109,10 +109,10 @@ export const createStudioEpisode = contract({
   throttle,
   summary: "Add an episode to one of the caller's shows",
   description:
-    "Adds an episode to one of the caller's shows: season (1-99), episode number (1-999), title, length and `is_free` (`false`: access `premium`, for the creator's subscribers), optionally a description, the air date (default now) and the stream URL (default the CDN playlist path of the episode). The show's `seasons` gain the season in the same write, and its version goes up by one. One episode per season and number: a taken place is a 409.",
+    "Adds an episode to one of the caller's shows: season (1-99), episode number (1-999), title, length and `is_free` (`false`: access `premium`, for the creator's subscribers), optionally a description, the air date (default now) and the stream URL (default the CDN playlist path of the episode). The show's `seasons` gain the season in the same write, and its version goes up by one; the episode's version is the show's new version (episode versions come from their show's, so an episode created where another was deleted is always newer than it). One episode per season and number: a taken place is a 409.",
   request: { path: studioShowPath, body: createEpisodeBody },
   responses: {
-    201: { description: 'The episode as stored (version 1)', data: StudioEpisode },
+    201: { description: "The episode as stored (its version: the show's new version)", data: StudioEpisode },
     403: noCreator,
     404: showNotFound,
     409: {
@@ -134,7 +134,7 @@ export const updateStudioEpisode = contract({
   throttle,
   summary: "Edit an episode of one of the caller's shows",
   description:
-    "Changes the fields given (at least one) of an episode of one of the caller's shows and answers it with its version one higher. A new season or episode number moves it (409 when that place is taken), and the show's `seasons` follow in the same write. 404 `Show not found` for a show that is not the caller's, `Episode not found` for an episode that is not this show's.",
+    "Changes the fields given (at least one) of an episode of one of the caller's shows and answers it with its new version (the show's, which goes up by one in the same write). A new season or episode number moves it (409 when that place is taken), and the show's `seasons` follow in the same write. 404 `Show not found` for a show that is not the caller's, `Episode not found` for an episode that is not this show's.",
   request: { path: studioEpisodePath, body: updateEpisodeBody },
   responses: {
     200: { description: 'The episode as now stored', data: StudioEpisode },

@@ -202,9 +202,13 @@ export const studioEpisodePath = z.object({
 const int = (text: string, example: number) => described(z.number().check(z.int()), text, example);
 const text = (what: string, example: string) => described(z.string(), what, example);
 const flag = (what: string, example: boolean) => described(z.boolean(), what, example);
-const version = int(
-  'Version of the stored item: 1 when created, one more on every change (a client may compare two reads)',
+const showVersion = int(
+  "Version of the stored show: 1 when created, one more on every change, its episodes' writes included",
   1,
+);
+const episodeVersion = int(
+  "Version of the stored episode: the show's version after the write that made it so (the show's version counts its episodes' writes), so it grows on every change and a new episode is never older than one deleted before it",
+  2,
 );
 
 export const StudioSeason = named(
@@ -241,7 +245,7 @@ export const StudioShow = named(
     seasons: described(z.array(StudioSeason), 'The seasons that have episodes, in order', [
       { number: 1, title: 'Season 1' },
     ]),
-    version,
+    version: showVersion,
   }),
   "A show of the caller's as stored, with its version",
 );
@@ -264,7 +268,7 @@ export const StudioEpisode = named(
     stream_url: text('HLS playlist URL', 'https://cdn.example.com/vod/ep_7b21e09c4a5f/master.m3u8'),
     thumbnail_url: text('Still image URL', 'https://cdn.example.com/vod/ep_7b21e09c4a5f/thumb.jpg'),
     views: int('Views', 0),
-    version,
+    version: episodeVersion,
   }),
   "An episode of one of the caller's shows as stored, with its version",
 );

@@ -22,13 +22,22 @@ import type {
  * The studio's writes of shows and episodes: SOURCE items only (the show profile and its episode
  * items, shared/shows/show-repository.ts); lists, search entries and counts are the projector's.
  *
- * Every item carries `version`: 1 when created, +1 on every change. Conditions make concurrent
- * and repeated requests safe: creates are `attribute_not_exists`, updates and deletes require
- * the item and the caller's `creator_id`. A show's `seasons` (the seasons that have episodes)
- * change in the same transaction as the episode write that changes them; every episode create,
- * delete or move also bumps the show's version and is conditioned on the version it read, so two
- * concurrent episode writes never compute `seasons` from the same stale profile (the loser reads
- * again and retries).
+ * Every item carries `version`, which grows on every change. Conditions make concurrent and
+ * repeated requests safe: creates are `attribute_not_exists`, updates and deletes require the
+ * item and the caller's `creator_id`. A show's `seasons` (the seasons that have episodes) change
+ * in the same transaction as the episode write that changes them.
+ *
+ * Versions: a show is 1 when created, +1 on every change. Every episode write (create, edit, move,
+ * delete) is one transaction with the show's profile: it moves the show's version from the v it
+ * read (condition `version = v`: a concurrent episode write makes the loser read again and retry)
+ * to v + 1, and the written episode takes that same v + 1 as its own version. So the show's
+ * version is a clock for its episodes: an episode's version is never above its show's, and it
+ * grows on every change. Why not "1 when created" for an episode: its key is its position
+ * (`EP#<season>#<episode>`), which a later episode can take after a delete or a move, and the
+ * projector remembers a deleted item's last version (+1) at that key for two days
+ * (shared/projection/view-set.ts); a new episode there at version 1 would be taken for a stale
+ * record and never projected. With the show's clock, a new item at a reused key is always newer
+ * than anything that was there.
  */
 
 export type Versioned<T> = T & { version: number };
@@ -264,16 +273,19 @@ const seasonsWith = (seasons: readonly SeasonRecord[], add?: number, drop?: numb
   return [...numbers].sort((a, b) => a - b).map(seasonTitle);
 };
 
-/** The show profile's update in an episode transaction: new seasons, version + 1, if unchanged since read. */
+/**
+ * The show profile's part of an episode transaction: its seasons, and its version from the one
+ * read to the next (which the episode written takes too), on condition nothing changed it since.
+ */
 const profileUpdate = (show: StoredShow, seasons: SeasonRecord[]): TransactOperation => ({
   Update: {
     TableName: tableName(),
     Key: profileKey(show.id),
-    UpdateExpression: 'SET seasons = :seasons ADD version :one',
+    UpdateExpression: 'SET seasons = :seasons, version = :next',
     ConditionExpression: 'creator_id = :me AND version = :v',
     ExpressionAttributeValues: {
       ':seasons': seasons,
-      ':one': 1,
+      ':next': show.version + 1,
       ':me': show.creator_id,
       ':v': show.version,
     },
@@ -315,7 +327,7 @@ export const createEpisode = async (
   now: Date,
 ): Promise<StoredEpisode> => {
   const id = hexId('ep_');
-  const episode: StoredEpisode = {
+  const episode: EpisodeRecord = {
     id,
     show_id: showId,
     creator_id: creatorId,
@@ -329,16 +341,16 @@ export const createEpisode = async (
     stream_url: body.stream_url ?? `${CDN}/vod/${id}/master.m3u8`,
     air_date: new Date(body.air_date ?? now).toISOString(),
     thumbnail_url: `${CDN}/vod/${id}/thumb.jpg`,
-    version: 1,
   };
   for (let attempt = 1; ; attempt++) {
     const show = await ownShow(creatorId, showId);
+    const written: StoredEpisode = { ...episode, version: show.version + 1 };
     const outcome = await runEpisodeTransaction(
       [
         {
           Put: {
             TableName: tableName(),
-            Item: { ...episodeItem(episode), version: 1 },
+            Item: episodeItem(written),
             ConditionExpression: 'attribute_not_exists(PK)',
           },
         },
@@ -346,7 +358,7 @@ export const createEpisode = async (
       ],
       0,
     );
-    if (outcome === 'done') return episode;
+    if (outcome === 'done') return written;
     if (attempt >= ATTEMPTS) throw new ConflictError(SHOW_CHANGED);
     await pause(attempt);
   }
@@ -421,9 +433,10 @@ const edited = (episode: StoredEpisode, body: UpdateEpisodeBody): StoredEpisode 
 };
 
 /**
- * `PATCH /studio/shows/{id}/episodes/{episode_id}`. Fields only: one conditional UpdateItem (the
- * show is untouched). A new season or episode number moves the item (its key is the position):
- * delete and put in one transaction with the show's seasons, 409 if the new place is taken.
+ * `PATCH /studio/shows/{id}/episodes/{episode_id}`. Fields only: the episode's update and the
+ * show's version (its clock) in one transaction. A new season or episode number moves the item
+ * (its key is the position): delete and put in one transaction with the show's seasons, 409 if
+ * the new place is taken.
  */
 export const updateEpisode = async (
   creatorId: string,
@@ -436,38 +449,38 @@ export const updateEpisode = async (
     const episode = await findEpisode(showId, episodeId);
     const next = edited(episode, body);
     const moves = next.season !== episode.season || next.episode_number !== episode.episode_number;
+    const written: StoredEpisode = { ...next, version: show.version + 1 };
     if (!moves) {
-      const { season: _s, episode_number: _e, ...fields } = next;
       const { names, values, sets } = setClauses({
-        title: fields.title,
-        description: fields.description,
-        duration_seconds: fields.duration_seconds,
-        access: fields.access,
-        price: fields.price,
-        currency: fields.currency,
-        air_date: fields.air_date,
-        stream_url: fields.stream_url,
+        title: written.title,
+        description: written.description,
+        duration_seconds: written.duration_seconds,
+        access: written.access,
+        price: written.price,
+        currency: written.currency,
+        air_date: written.air_date,
+        stream_url: written.stream_url,
+        version: written.version,
       });
-      try {
-        const result = await db.send(
-          new UpdateCommand({
+      const outcome = await runEpisodeTransaction([
+        {
+          Update: {
             TableName: tableName(),
             Key: episodeItemKey(showId, episode.season, episode.episode_number),
-            UpdateExpression: `SET ${sets.join(', ')} ADD version :one`,
-            ConditionExpression: 'id = :id AND creator_id = :me',
+            UpdateExpression: `SET ${sets.join(', ')}`,
+            ConditionExpression: 'id = :id AND #version = :was',
             ExpressionAttributeNames: names,
-            ExpressionAttributeValues: { ...values, ':one': 1, ':id': episodeId, ':me': creatorId },
-            ReturnValues: 'ALL_NEW',
-          }),
-        );
-        return recordOf<StoredEpisode>(result.Attributes ?? {});
-      } catch (error) {
-        // Moved or deleted meanwhile: look again.
-        if (!isConditionFailed(error) || attempt >= ATTEMPTS) throw error;
-        continue;
-      }
+            ExpressionAttributeValues: { ...values, ':id': episodeId, ':was': episode.version },
+          },
+        },
+        profileUpdate(show, show.seasons),
+      ]);
+      if (outcome === 'done') return written;
+      if (attempt >= ATTEMPTS) throw new ConflictError(SHOW_CHANGED);
+      await pause(attempt);
+      continue;
     }
-    const moved: StoredEpisode = { ...next, version: episode.version + 1 };
+    const moved = written;
     const oldItemSk = episodeItemKey(showId, episode.season, episode.episode_number).SK;
     const keepOld =
       next.season === episode.season || (await seasonHasOthers(showId, episode.season, oldItemSk));

@@ -308,7 +308,8 @@ describe('/studio/shows/{id}/episodes', () => {
       access: 'free',
       stream_url: `https://cdn.example.com/vod/${first.episode_id}/master.m3u8`,
       views: 0,
-      version: 1,
+      // An episode's version is its show's after the write: the show was at 1.
+      version: 2,
     });
     const premium = await newEpisode(show.show_id, {
       episode_number: 2,
@@ -323,6 +324,7 @@ describe('/studio/shows/{id}/episodes', () => {
       is_premium: true,
       air_date: '2026-01-01T08:00:00.000Z',
       stream_url: 'https://video.example.org/loops/2.m3u8',
+      version: 3,
     });
     await newEpisode(show.show_id, { season: 3, episode_number: 999 });
 
@@ -414,7 +416,7 @@ describe('/studio/shows/{id}/episodes', () => {
     expect(await storedCollection(show.show_id)).toHaveLength(1);
   });
 
-  it('edits an episode in place (version +1), moves it to another season, and deletes it', async () => {
+  it('edits an episode in place (new version), moves it to another season, and deletes it', async () => {
     const show = await newShow();
     const a = await newEpisode(show.show_id, { season: 1, episode_number: 1 });
     const b = await newEpisode(show.show_id, { season: 2, episode_number: 1, is_free: false });
@@ -431,12 +433,14 @@ describe('/studio/shows/{id}/episodes', () => {
       is_free: true,
       is_premium: false,
       access: 'free',
-      version: 2,
+      version: 4,
     });
-    expect((await storedShow(show.show_id))?.version).toBe(3);
+    expect(b.version).toBe(3);
+    expect((await storedShow(show.show_id))?.version).toBe(4);
 
     const taken = await api.patch(path(b), { token: owner.token, body: { season: 1, episode_number: 1 } });
     expect(taken.status).toBe(409);
+    expect((await storedShow(show.show_id))?.version).toBe(4);
 
     const move = await api.patch(path(b), { token: owner.token, body: { season: 4, episode_number: 7 } });
     expect(move.status).toBe(200);
@@ -445,14 +449,14 @@ describe('/studio/shows/{id}/episodes', () => {
       season: 4,
       episode_number: 7,
       title: 'Renamed',
-      version: 3,
+      version: 5,
     });
     const moved = await storedShow(show.show_id);
     expect(moved?.seasons).toEqual([
       { number: 1, title: 'Season 1' },
       { number: 4, title: 'Season 4' },
     ]);
-    expect(moved?.version).toBe(4);
+    expect(moved?.version).toBe(5);
     const read = await api.get(`/shows/${show.show_id}`);
     expect(read.body.data.episodes.map((e: any) => [e.episode_id, e.season, e.episode_number])).toEqual([
       [a.episode_id, 1, 1],
@@ -463,7 +467,7 @@ describe('/studio/shows/{id}/episodes', () => {
     expect(removed.status).toBe(204);
     const after = await storedShow(show.show_id);
     expect(after?.seasons).toEqual([{ number: 1, title: 'Season 1' }]);
-    expect(after?.version).toBe(5);
+    expect(after?.version).toBe(6);
     const read2 = await api.get(`/shows/${show.show_id}`);
     expect(read2.body.data.episodes.map((e: any) => e.episode_id)).toEqual([a.episode_id]);
 
@@ -475,6 +479,30 @@ describe('/studio/shows/{id}/episodes', () => {
       expect(gone.status).toBe(404);
       expect(gone.body.message).toBe('Episode not found');
     }
+  });
+
+  it('gives an episode created where another was deleted a newer version than the deleted one had', async () => {
+    // The projector keeps a deleted item's last version + 1 at its key (its view set) and skips
+    // older records there: a new episode at a reused position must be newer than that.
+    const show = await newShow();
+    const first = await newEpisode(show.show_id);
+    for (const title of ['One', 'Two', 'Three']) {
+      const res = await api.patch(`/studio/shows/${show.show_id}/episodes/${first.episode_id}`, {
+        token: owner.token,
+        body: { title },
+      });
+      expect(res.status).toBe(200);
+    }
+    const [last] = (await storedCollection(show.show_id)).filter((i) => i.entity === 'episode');
+    expect(last?.version).toBe(5);
+    const removed = await api.delete(`/studio/shows/${show.show_id}/episodes/${first.episode_id}`, {
+      token: owner.token,
+    });
+    expect(removed.status).toBe(204);
+    const again = await newEpisode(show.show_id);
+    expect(again.episode_id).not.toBe(first.episode_id);
+    expect(again.version).toBeGreaterThan(last!.version + 1);
+    expect((await storedShow(show.show_id))?.version).toBe(again.version);
   });
 
   it("answers 404 Episode not found for another show's episode, 422 for an empty or bad PATCH", async () => {
@@ -500,6 +528,6 @@ describe('/studio/shows/{id}/episodes', () => {
       expect(bad.status, JSON.stringify(body)).toBe(422);
     }
     const items = await storedCollection(otherShow.show_id);
-    expect(items.find((i) => i.entity === 'episode')).toMatchObject({ title: 'Loop 1', version: 1 });
+    expect(items.find((i) => i.entity === 'episode')).toMatchObject({ title: 'Loop 1', version: 2 });
   });
 });
