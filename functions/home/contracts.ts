@@ -42,7 +42,7 @@ export const listLiveStreams = contract({
   method: 'GET',
   path: '/home/live',
   handler: 'home/list-live-streams',
-  dynamo: { actions: ['BatchGetItem'] },
+  dynamo: { actions: ['BatchGetItem', 'Query'] },
   auth: 'none',
   tag,
   summary: 'Streams of creators live now',

@@ -9,8 +9,30 @@ export interface LocalPlatform {
   endpoint: string;
   seededAt: Date;
   items: number;
+  /** Resolves once the projector has handled every change written before the call. */
+  drain(): Promise<void>;
   stop(): Promise<void>;
 }
+
+/**
+ * The projector as Lambda runs it on AWS: the same handler, fed by the local stand-in for the
+ * event source mapping from the table's stream (from now on: the seed loader wrote its views
+ * itself), each batch run as the projector function (its environment and IAM policy).
+ */
+const startProjector = async (table: string) => {
+  const { installLocalAws, functionContext, runAsFunction } = await import('./aws.ts');
+  const { startTableStream } = await import('./table-stream.ts');
+  const { projectorRow } = await import('../../functions/workers.ts');
+  const { handler } = await import('../../functions/projector/project-changes.ts');
+  installLocalAws();
+  const context = functionContext(projectorRow);
+  return startTableStream({
+    tableName: table,
+    handler: (event) => runAsFunction(context, () => handler(event)),
+    startingPosition: 'LATEST',
+    maxRetries: 5,
+  });
+};
 
 export const startLocalPlatform = async (
   options: { now?: Date; seed?: number; scale?: number } = {},
@@ -29,7 +51,11 @@ export const startLocalPlatform = async (
     starting.catch(() => {}); // awaited below; this only keeps an early failure from being "unhandled"
   }
   const endpoint = process.env.DYNAMODB_ENDPOINT;
-  const stop = async () => (await starting?.catch(() => undefined))?.stop();
+  let projector: { drain(): Promise<void>; stop(): Promise<void> } | undefined;
+  const stop = async () => {
+    await projector?.stop();
+    await (await starting?.catch(() => undefined))?.stop();
+  };
   try {
     // Imported only now: the shared DynamoDB client reads DYNAMODB_ENDPOINT when first loaded.
     const { createTable } = await import('../../shared/db/create-table.ts');
@@ -46,7 +72,8 @@ export const startLocalPlatform = async (
     });
     await createTable(admin, tableName());
     const { items } = await loadCatalog(catalog, seededAt);
-    return { endpoint, seededAt, items, stop };
+    projector = await startProjector(tableName());
+    return { endpoint, seededAt, items, drain: () => projector!.drain(), stop };
   } catch (error) {
     await stop();
     throw error;

@@ -72,6 +72,8 @@ export interface CreatorRecord {
   plan: { price: number; currency: string; interval: 'month' | 'year' };
   premium_price: number;
   billing_term: string;
+  /** Set by an operator (scripts/operator.ts): the creator is hidden everywhere while set. */
+  suspended_at?: string;
 }
 
 export interface SeasonRecord {
@@ -159,6 +161,8 @@ export interface DemoAccount {
   subscriptions: string[];
   /** Creator ids this account follows. */
   following: string[];
+  /** The onboarding category: an account with one is a public creator (creator id = account id). */
+  category?: CategoryId;
 }
 
 export interface Catalog {

@@ -1,36 +1,90 @@
-import { batchGet, primaryKeyOf as keyOf } from '../db/batch.ts';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGet } from '../db/batch.ts';
+import { db } from '../db/client.ts';
+import { tableName } from '../db/table.ts';
 
 /**
  * Ranked lists: a materialised view that makes page N of a sorted, filtered catalogue listing
- * one BatchGetItem of at most three small items (for pages of up to CHUNK ids), whatever N or the
- * catalogue size.
- * Key design (owned here): PK `RANK#<list>`, SK `C#<chunk>` → `ids` (ranks chunk·CHUNK+1 to
- * (chunk+1)·CHUNK, in order) and `total` (the list's length, on every chunk). A page of at most
- * MAX_PAGE_SIZE (= CHUNK) ids spans one or two chunks, a longer one more; chunk 0 is always read
- * too, so the total is known even past the end. The catalogue loader (and, in production, the
- * ranking job) rewrites a list when rankings change; ids past `total` in a stale chunk of a once
- * longer list are never served.
+ * one Query plus one small read of the list's total, and that one change keeps true with work
+ * independent of the catalogue's size (docs/projections.md, "Ranked lists").
+ * Key design (owned here):
+ * - entry: PK `RANK#<list>`, SK `E#<rank key>` → `id`. The rank key sorts entries in list order
+ *   (`rankKey` below: the sort value, then the id as tie-break), so a list is one item
+ *   collection read in key order, and moving an item is one delete and one put.
+ * - total: PK `RANK#<list>`, SK `TOTAL` → `total` (the number of entries, moved by the projector
+ *   in the same transaction that records which lists an item is in).
+ * Entries and totals are written only by the projections (shared/projection/).
  */
-export const CHUNK = 100;
+const PK = (list: string) => `RANK#${list}`;
+const ENTRY = 'E#';
 
-const key = (list: string, chunk: number) => ({ PK: `RANK#${list}`, SK: `C#${chunk}` });
+/** A place in a ranked list: the list, the rank key that orders it there, and what it names. */
+export interface ListEntry {
+  list: string;
+  key: string;
+  /** A creator id, a show id, an episode reference. */
+  id: string;
+}
 
-/** Items that store `ids` (already in rank order) as list `list`. An empty list is one empty chunk. */
-export const rankedListItems = (list: string, ids: readonly string[]): Record<string, unknown>[] =>
-  Array.from({ length: Math.max(1, Math.ceil(ids.length / CHUNK)) }, (_, chunk) => ({
-    ...key(list, chunk),
-    total: ids.length,
-    ids: ids.slice(chunk * CHUNK, (chunk + 1) * CHUNK),
-  }));
+/** An entry's item. */
+export const rankEntryItem = (entry: ListEntry): Record<string, unknown> => ({
+  PK: PK(entry.list),
+  SK: `${ENTRY}${entry.key}`,
+  id: entry.id,
+});
+
+/** The key of a list's total. */
+export const rankTotalKey = (list: string) => ({ PK: PK(list), SK: 'TOTAL' });
+
+/** The list an entry or total item belongs to (from its PK), or undefined for other items. */
+export const listOfItem = (item: { PK?: unknown }): string | undefined =>
+  typeof item.PK === 'string' && item.PK.startsWith('RANK#') ? item.PK.slice(5) : undefined;
+
+const WIDTH = 16;
+const CEILING = 9_000_000_000_000_000; // above any count or epoch-millisecond value we rank by
+const digits = (n: number) => String(Math.max(0, Math.min(CEILING, Math.trunc(n)))).padStart(WIDTH, '0');
+
+/** Rank keys: fixed-width digits that sort as strings in list order, then the id. */
+export const rankKey = {
+  /** Larger values first (counts, epoch milliseconds). */
+  desc: (value: number, id: string) => `${digits(CEILING - value)}#${id}`,
+  /** Smaller values first (channel numbers). */
+  asc: (value: number, id: string) => `${digits(value)}#${id}`,
+  /** Later ISO instants first. */
+  newest: (iso: string, id: string) => `${digits(CEILING - Date.parse(iso))}#${id}`,
+};
 
 export interface RankedPage {
   ids: string[];
   total: number;
 }
 
+/** The first `count` ids of a list, in order (Queries of ids only, following pages). */
+const readIds = async (list: string, count: number): Promise<string[]> => {
+  const ids: string[] = [];
+  let start: Record<string, unknown> | undefined;
+  while (ids.length < count) {
+    const result = await db.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :entry)',
+        ExpressionAttributeValues: { ':pk': PK(list), ':entry': ENTRY },
+        ProjectionExpression: 'id',
+        Limit: count - ids.length,
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of result.Items ?? []) ids.push(String(item.id));
+    start = result.LastEvaluatedKey;
+    if (!start) break;
+  }
+  return ids;
+};
+
 /**
- * Page `page` (1-based) of `limit` ids from each of `lists`, with each list's total: one
- * BatchGetItem for all of them (chunk 0 of every list, plus the chunks the page spans).
+ * Page `page` (1-based) of `limit` ids from each of `lists`, with each list's total: one Query
+ * per list (reading the entries up to the page's end: a deep page reads more, ~60 entries per
+ * 4 KB) and one BatchGetItem of all the totals.
  */
 export const readRankedPages = async (
   lists: readonly string[],
@@ -38,29 +92,20 @@ export const readRankedPages = async (
   limit: number,
 ): Promise<RankedPage[]> => {
   const first = (page - 1) * limit;
-  const start = Math.floor(first / CHUNK);
-  const end = Math.floor((first + limit - 1) / CHUNK);
-  const chunks = [...new Set([0, ...Array.from({ length: end - start + 1 }, (_, i) => start + i)])];
-  const found = await batchGet(
-    lists.flatMap((list) => chunks.map((chunk) => key(list, chunk))),
-    keyOf,
-  );
-  const byKey = new Map(found.map((item) => [keyOf(item), item]));
-  const offset = first - start * CHUNK;
-  return lists.map((list) => {
-    const chunk = (n: number) => byKey.get(keyOf(key(list, n)));
-    const total = Number(chunk(0)?.total ?? 0);
-    const ids = chunks
-      .filter((n) => n >= start)
-      .flatMap((n) => ((chunk(n)?.ids as unknown[] | undefined) ?? []).map(String));
-    return { ids: ids.slice(offset, offset + Math.max(0, Math.min(limit, total - first))), total };
-  });
+  const [totals, ...pages] = await Promise.all([
+    readRankedTotals(lists),
+    ...lists.map((list) => (limit > 0 ? readIds(list, first + limit) : Promise.resolve([]))),
+  ]);
+  return lists.map((_, i) => ({ ids: pages[i]!.slice(first, first + limit), total: totals[i] ?? 0 }));
 };
 
 /** Page `page` (1-based) of `limit` ids from list `list`, with the list's total. */
 export const readRankedPage = async (list: string, page: number, limit: number): Promise<RankedPage> =>
   (await readRankedPages([list], page, limit))[0]!;
 
-/** Totals of several lists, in one BatchGetItem of their first chunks. */
-export const readRankedTotals = async (lists: readonly string[]): Promise<number[]> =>
-  (await readRankedPages(lists, 1, 0)).map((page) => page.total);
+/** Totals of several lists, in one BatchGetItem. */
+export const readRankedTotals = async (lists: readonly string[]): Promise<number[]> => {
+  const found = await batchGet(lists.map(rankTotalKey));
+  const byList = new Map(found.map((item) => [listOfItem(item), Number(item.total ?? 0)]));
+  return lists.map((list) => byList.get(list) ?? 0);
+};

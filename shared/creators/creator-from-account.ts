@@ -19,7 +19,16 @@ const initialsOf = (name: string) =>
     .slice(0, 2) || '?';
 
 /** A fixed palette, picked by a hash of the id: the same account always gets the same colour. */
-const AVATAR_COLORS = ['#E4572E', '#29335C', '#F3A712', '#669BBC', '#A8C686', '#8E44AD', '#16A085', '#C0392B'];
+const AVATAR_COLORS = [
+  '#E4572E',
+  '#29335C',
+  '#F3A712',
+  '#669BBC',
+  '#A8C686',
+  '#8E44AD',
+  '#16A085',
+  '#C0392B',
+];
 const colorOf = (id: string) => {
   let hash = 0;
   for (const ch of id) hash = (hash * 31 + ch.charCodeAt(0)) >>> 0;

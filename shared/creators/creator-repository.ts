@@ -20,26 +20,31 @@ import { searchItems } from '../search/search-index.ts';
 
 const key = (id: string) => ({ PK: `CREATOR#${id}`, SK: 'PROFILE' });
 
-/** The stored item of one creator, plus its search index items. */
-export const creatorItems = (creator: CreatorRecord): Record<string, unknown>[] => [
-  {
-    ...key(creator.id),
-    GSI1PK: `CREATOR_SLUG#${creator.slug}`,
-    GSI1SK: 'CREATOR',
-    GSI2PK: `CHANNEL#${creator.channel.channel_id}`,
-    GSI2SK: 'CREATOR',
-    entity: 'creator',
-    ...creator,
-  },
-  ...searchItems('creator', creator.id, `${creator.name} ${creator.slug.replace(/_/g, ' ')}`, {
+/** The stored item of one creator's profile (a source item). */
+export const creatorItem = (creator: CreatorRecord): Record<string, unknown> => ({
+  ...key(creator.id),
+  GSI1PK: `CREATOR_SLUG#${creator.slug}`,
+  GSI1SK: 'CREATOR',
+  GSI2PK: `CHANNEL#${creator.channel.channel_id}`,
+  GSI2SK: 'CREATOR',
+  entity: 'creator',
+  ...creator,
+});
+
+/** The key of a creator's profile item. */
+export const creatorKey = key;
+
+/** The search index items of one creator (a view of its profile). */
+export const creatorSearchItems = (creator: CreatorRecord): Record<string, unknown>[] =>
+  searchItems('creator', creator.id, `${creator.name} ${creator.slug.replace(/_/g, ' ')}`, {
     category: creator.category,
     tier: creator.tier,
     subscribers: creator.subscribers,
-  }),
-];
+  });
 
+/** A stored creator as the public sees it: none while an operator has it suspended. */
 const creatorOf = (item: Record<string, unknown> | undefined): CreatorRecord | undefined =>
-  item ? recordOf<CreatorRecord>(item) : undefined;
+  item && !item.suspended_at ? recordOf<CreatorRecord>(item) : undefined;
 
 /** Is this a creator id (`cr_…` from the catalogue, `acc_…` for a creator who signed up) rather than a slug? */
 export const isCreatorId = (idOrSlug: string) => idOrSlug.startsWith('cr_') || idOrSlug.startsWith('acc_');
@@ -66,4 +71,4 @@ export const requireCreator = async (idOrSlug: string): Promise<CreatorRecord> =
 
 /** Creators by id, in the order given (unknown ids are left out). One BatchGetItem per 100. */
 export const getCreators = async (ids: readonly string[]): Promise<CreatorRecord[]> =>
-  (await batchGet(ids.map(key))).map((item) => recordOf<CreatorRecord>(item));
+  (await batchGet(ids.map(key))).flatMap((item) => creatorOf(item) ?? []);

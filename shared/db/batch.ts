@@ -43,22 +43,37 @@ export const batchGet = async (
   return keys.map((key) => found.get(keyOf(key))).filter((item): item is Item => item !== undefined);
 };
 
-/** BatchWriteItem (puts) for any number of items, with bounded parallelism and retries of unprocessed items. */
-export const batchPut = async (items: readonly Item[], parallelism = 8): Promise<void> => {
+type WriteRequest = { PutRequest: { Item: Item } } | { DeleteRequest: { Key: Key } };
+
+/** BatchWriteItem for any number of requests, with bounded parallelism and retries of unprocessed ones. */
+const batchWrite = async (requests: readonly WriteRequest[], parallelism: number): Promise<void> => {
   const table = tableName();
-  const parts = chunk(items, 25);
+  const parts = chunk(requests, 25);
   let next = 0;
   const worker = async () => {
     while (next < parts.length) {
-      const part = parts[next++]!;
-      let pending = part.map((Item) => ({ PutRequest: { Item } }));
+      let pending: WriteRequest[] = parts[next++]!;
       for (let attempt = 0; pending.length > 0; attempt++) {
         if (attempt > 8) throw new Error('BatchWrite: unprocessed items after retries');
         if (attempt > 0) await backoff(attempt);
         const result = await db.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
-        pending = (result.UnprocessedItems?.[table] ?? []) as typeof pending;
+        pending = (result.UnprocessedItems?.[table] ?? []) as WriteRequest[];
       }
     }
   };
-  await Promise.all(Array.from({ length: parallelism }, worker));
+  await Promise.all(Array.from({ length: Math.min(parallelism, parts.length) }, worker));
 };
+
+/** Puts any number of items (BatchWriteItem). */
+export const batchPut = (items: readonly Item[], parallelism = 8): Promise<void> =>
+  batchWrite(
+    items.map((Item) => ({ PutRequest: { Item } })),
+    parallelism,
+  );
+
+/** Puts and deletes (by key) any number of items in BatchWriteItem calls; each is idempotent. */
+export const batchPutDelete = (puts: readonly Item[], deletes: readonly Key[], parallelism = 8): Promise<void> =>
+  batchWrite(
+    [...puts.map((Item) => ({ PutRequest: { Item } })), ...deletes.map((Key) => ({ DeleteRequest: { Key } }))],
+    parallelism,
+  );

@@ -321,6 +321,7 @@ const makeAccounts = (creators: readonly CreatorRecord[]): DemoAccount[] => {
       password_hash: 'scrypt$131072$8$1$T8-8M67HP3UxI2k38u5tZw$XMqDjMjPstOvvpJUx3JkfXAtg2UzhwLb9-pEGzP-B1o',
       creator_name: 'Demo Creator',
       handle: 'demo_creator',
+      category: 'comedy',
       subscriptions: [],
       following: following.slice(0, 2),
     },

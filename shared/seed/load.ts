@@ -1,40 +1,43 @@
-import type { Catalog, EpisodeRecord, ShowRecord } from '../catalog/model.ts';
-import { creatorListingItems } from '../creators/creator-ranking.ts';
-import { creatorItems } from '../creators/creator-repository.ts';
+import type { Catalog } from '../catalog/model.ts';
+import { creatorFromAccount } from '../creators/creator-from-account.ts';
+import { creatorItem } from '../creators/creator-repository.ts';
 import { followItem, subscriptionItem } from '../creators/relationship-repository.ts';
 import { batchPut } from '../db/batch.ts';
 import { accountItems } from '../identity/account-repository.ts';
 import { programItems } from '../epg/program-repository.ts';
 import { defaultHomeLayout } from '../home/default-layout.ts';
 import { homeLayoutItems } from '../home/home-repository.ts';
-import { showListingItems } from '../shows/show-ranking.ts';
-import { showItems } from '../shows/show-repository.ts';
-
-/** Every show's items, each with its own episodes. */
-const catalogShowItems = (
-  shows: readonly ShowRecord[],
-  episodes: readonly EpisodeRecord[],
-): Record<string, unknown>[] => {
-  const byShow = new Map<string, EpisodeRecord[]>();
-  for (const e of episodes) {
-    const list = byShow.get(e.show_id);
-    if (list) list.push(e);
-    else byShow.set(e.show_id, [e]);
-  }
-  return shows.flatMap((show) => showItems(show, byShow.get(show.id) ?? []));
-};
+import { catalogViewItems } from '../projection/bulk.ts';
+import { channelCounterItem } from '../projection/onboarding.ts';
+import { episodeItem, showItem } from '../shows/show-repository.ts';
 
 /**
- * The items of a generated catalogue, built by each entity's own item builders (the repositories
- * own the key design; this only collects).
+ * The items of a generated catalogue: its source items (creators, shows, episodes, programs,
+ * accounts and relationships, built by each entity's own item builders, at version 1) and the
+ * views the projections derive from them (shared/projection/bulk.ts: the same view functions the
+ * projector applies to each change), so a seeded table is what replaying its writes would build.
  */
 const catalogItems = (catalog: Catalog, now: Date): Record<string, unknown>[] => {
   const DAY = 86_400_000;
+  // Demo accounts with a category are creators, as onboarding would have made them
+  // (shared/projection/onboarding.ts), numbered after the catalogue's channels.
+  const lastChannel = Math.max(0, ...catalog.creators.map((c) => c.channel.channel_number));
+  const creators = [
+    ...catalog.creators,
+    ...catalog.accounts
+      .filter((a) => a.category !== undefined)
+      .map((a, i) => creatorFromAccount({ ...a, category: a.category! }, lastChannel + 1 + i, now)),
+  ];
   const items: Record<string, unknown>[] = [
-    ...catalog.creators.flatMap(creatorItems),
-    ...creatorListingItems(catalog.creators),
-    ...catalogShowItems(catalog.shows, catalog.episodes),
-    ...showListingItems(catalog.shows, catalog.episodes),
+    ...creators.map((c) => ({ ...creatorItem(c), version: 1 })),
+    ...catalog.shows.map((s) => ({ ...showItem(s), version: 1 })),
+    ...catalog.episodes.map((e) => ({ ...episodeItem(e), version: 1 })),
+    ...catalogViewItems({
+      creators: creators.map((c) => ({ ...c, version: 1 })),
+      shows: catalog.shows.map((s) => ({ ...s, version: 1 })),
+      episodes: catalog.episodes.map((e) => ({ ...e, version: 1 })),
+    }),
+    channelCounterItem(Math.max(0, ...creators.map((c) => c.channel.channel_number))),
     ...homeLayoutItems(defaultHomeLayout(now)),
     ...catalog.programs.flatMap(programItems),
     ...catalog.accounts.flatMap((account) => [
@@ -59,6 +62,7 @@ const catalogItems = (catalog: Catalog, now: Date): Record<string, unknown>[] =>
       password_hash: account.password_hash,
       user_status: 'active',
       completed_steps: ['category', 'social'],
+      ...(account.category ? { category: account.category } : {}),
       created_at: now.toISOString(),
     }),
   );

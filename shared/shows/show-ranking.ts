@@ -1,7 +1,6 @@
 import { SHOW_SORTS, type ShowSort } from '../catalog/model.ts';
 import type { CategoryId, EpisodeRecord, RatingId, ShowRecord } from '../catalog/model.ts';
-import { CATEGORY_IDS, RATING_IDS } from '../catalog/model.ts';
-import { rankedListItems } from '../catalog/ranked-list.ts';
+import { type ListEntry, rankKey } from '../catalog/ranked-list.ts';
 
 /**
  * How shows and episodes are ranked: the sort orders of show listings (docs/shows.md) and the
@@ -21,8 +20,6 @@ export const showOrder: Record<ShowSort, (a: ShowRecord, b: ShowRecord) => numbe
 };
 
 type Flag = 'any' | 'yes' | 'no';
-const FLAGS: readonly Flag[] = ['any', 'yes', 'no'];
-const matchesFlag = (f: Flag, value: boolean) => f === 'any' || (f === 'yes') === value;
 
 /** A flag filter as a list name part: null = either. */
 export const flag = (value: boolean | null): Flag => (value === null ? 'any' : value ? 'yes' : 'no');
@@ -59,43 +56,35 @@ export const episodePositionOf = (ref: string): EpisodePosition => {
   };
 };
 
-/** Ranked-list items of every show filter combination and the most-viewed episode lists. */
-export const showListingItems = (
-  shows: readonly ShowRecord[],
-  episodes: readonly EpisodeRecord[],
-): Record<string, unknown>[] => {
-  const items: Record<string, unknown>[] = [];
+const showKeyOf: Record<ShowSort, (s: ShowRecord) => string> = {
+  most_popular: (s) => rankKey.desc(s.total_views, s.id),
+  newest: (s) => rankKey.newest(s.released_at, s.id),
+  trending: (s) => rankKey.desc(s.views_7d, s.id),
+};
+
+/**
+ * Every list one show is in, with its rank key there: per sort order, each combination of its
+ * category, rating, new and featured flags with and without that filter (16 lists).
+ */
+export const showListEntries = (s: ShowRecord): ListEntry[] => {
+  const entries: ListEntry[] = [];
   for (const sort of SHOW_SORTS) {
-    const sorted = [...shows].sort(showOrder[sort]);
-    for (const category of ['all', ...CATEGORY_IDS] as const) {
-      for (const rating of ['all', ...RATING_IDS] as const) {
-        for (const isNew of FLAGS) {
-          for (const isFeatured of FLAGS) {
-            const ids = sorted
-              .filter(
-                (s) =>
-                  (category === 'all' || s.category === category) &&
-                  (rating === 'all' || s.rating === rating) &&
-                  matchesFlag(isNew, s.is_new) &&
-                  matchesFlag(isFeatured, s.is_featured),
-              )
-              .map((s) => s.id);
-            if (ids.length > 0)
-              items.push(...rankedListItems(showListName(category, rating, isNew, isFeatured, sort), ids));
-          }
-        }
-      }
-    }
+    const key = showKeyOf[sort](s);
+    for (const category of ['all', s.category] as const)
+      for (const rating of ['all', s.rating] as const)
+        for (const isNew of ['any', flag(s.is_new)] as const)
+          for (const isFeatured of ['any', flag(s.is_featured)] as const)
+            entries.push({ list: showListName(category, rating, isNew, isFeatured, sort), key, id: s.id });
   }
-  const categoryOf = new Map(shows.map((s) => [s.id, s.category]));
-  const mostViewed = [...episodes]
-    .filter((e) => categoryOf.has(e.show_id))
-    .sort((a, b) => b.views - a.views || a.id.localeCompare(b.id));
-  for (const category of ['all', ...CATEGORY_IDS] as const) {
-    const refs = mostViewed
-      .filter((e) => category === 'all' || categoryOf.get(e.show_id) === category)
-      .map(episodeRef);
-    if (refs.length > 0) items.push(...rankedListItems(episodeListName(category), refs));
-  }
-  return items;
+  return entries;
+};
+
+/** The most-viewed lists one episode is in (all shows, and its show's category). */
+export const episodeListEntries = (e: EpisodeRecord, category: CategoryId): ListEntry[] => {
+  const id = episodeRef(e);
+  const key = rankKey.desc(e.views, e.id);
+  return [
+    { list: episodeListName('all'), key, id },
+    { list: episodeListName(category), key, id },
+  ];
 };

@@ -66,6 +66,9 @@ export const episodeItem = (episode: EpisodeRecord): Record<string, unknown> => 
 /** The key of an episode's item, from its show and position. */
 export const episodeItemKey = episodeKey;
 
+/** The key of a show's profile item. */
+export const showItemKey = showKey;
+
 /** The search index items of one show (a view of its profile). */
 export const showSearchItems = (show: ShowRecord): Record<string, unknown>[] =>
   searchItems('show', show.id, show.title, {
@@ -77,12 +80,6 @@ export const showSearchItems = (show: ShowRecord): Record<string, unknown>[] =>
     released_at: show.released_at,
     views_7d: show.views_7d,
   });
-
-/** The stored items of one show: its profile, its episodes and its search index items. */
-export const showItems = (
-  show: ShowRecord,
-  episodes: readonly EpisodeRecord[],
-): Record<string, unknown>[] => [showItem(show), ...episodes.map(episodeItem), ...showSearchItems(show)];
 
 const collect = (items: readonly Record<string, unknown>[]): ShowWithEpisodes[] => {
   const shows = new Map<string, ShowWithEpisodes>();

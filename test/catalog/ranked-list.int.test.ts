@@ -1,26 +1,34 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
-  CHUNK,
-  rankedListItems,
+  rankEntryItem,
+  rankKey,
+  rankTotalKey,
   readRankedPage,
   readRankedPages,
   readRankedTotals,
 } from '../../shared/catalog/ranked-list.ts';
 import { batchPut } from '../../shared/db/batch.ts';
 
+/** Ids whose rank follows a descending score: id_1 has the highest. */
 const ids = (n: number) => Array.from({ length: n }, (_, i) => `id_${i + 1}`);
 const store = async (length: number) => {
   const list = `test#${randomUUID()}`;
-  await batchPut(rankedListItems(list, ids(length)));
+  await batchPut([
+    // Written in reverse: the order comes from the rank keys, not from the order of writes.
+    ...ids(length)
+      .reverse()
+      .map((id) => rankEntryItem({ list, id, key: rankKey.desc(1_000_000 - Number(id.slice(3)), id) })),
+    { ...rankTotalKey(list), total: length },
+  ]);
   return list;
 };
 
-describe('ranked lists (chunked)', () => {
-  it('serves every page of every page size exactly, across chunk boundaries', async () => {
-    const length = 2 * CHUNK + 37;
+describe('ranked lists (entries in rank-key order)', () => {
+  it('serves every page of every page size exactly', async () => {
+    const length = 237;
     const list = await store(length);
-    for (const limit of [1, 7, 30, CHUNK, 2 * CHUNK + 1]) {
+    for (const limit of [1, 7, 30, 100, 238]) {
       const pages = Math.ceil(length / limit);
       const seen: string[] = [];
       for (let page = 1; page <= pages; page++) {
@@ -35,41 +43,44 @@ describe('ranked lists (chunked)', () => {
   it('gives an empty page with the total past the end, and total 0 for an unknown list', async () => {
     const list = await store(12);
     expect(await readRankedPage(list, 2, 12)).toEqual({ ids: [], total: 12 });
-    expect(await readRankedPage(list, 10_000, CHUNK)).toEqual({ ids: [], total: 12 });
+    expect(await readRankedPage(list, 50, 100)).toEqual({ ids: [], total: 12 });
     expect(await readRankedPage(`test#${randomUUID()}`, 1, 20)).toEqual({ ids: [], total: 0 });
   });
 
-  it('never serves ids past the total from a stale chunk left by a longer list', async () => {
-    const list = `test#${randomUUID()}`;
-    await batchPut(rankedListItems(list, ids(CHUNK + 50)));
-    await batchPut(
-      rankedListItems(
-        list,
-        ids(CHUNK - 10).map((id) => `new_${id}`),
-      ),
-    );
-    const last = await readRankedPage(list, 2, CHUNK / 2);
-    expect(last.total).toBe(CHUNK - 10);
-    expect(last.ids).toEqual(
-      ids(CHUNK - 10)
-        .slice(CHUNK / 2)
-        .map((id) => `new_${id}`),
-    );
-    expect(await readRankedPage(list, 3, CHUNK / 2)).toEqual({ ids: [], total: CHUNK - 10 });
+  it('orders rank keys as their values: larger first (desc), smaller first (asc), later first (newest), ties by id', () => {
+    const sorted = (keys: string[]) => [...keys].sort();
+    expect(sorted([rankKey.desc(5, 'a'), rankKey.desc(500, 'b'), rankKey.desc(5, '0')])).toEqual([
+      rankKey.desc(500, 'b'),
+      rankKey.desc(5, '0'),
+      rankKey.desc(5, 'a'),
+    ]);
+    expect(sorted([rankKey.asc(120, 'x'), rankKey.asc(99, 'y')])).toEqual([
+      rankKey.asc(99, 'y'),
+      rankKey.asc(120, 'x'),
+    ]);
+    expect(
+      sorted([
+        rankKey.newest('2026-01-01T00:00:00.000Z', 'a'),
+        rankKey.newest('2026-06-01T00:00:00.000Z', 'b'),
+      ]),
+    ).toEqual([
+      rankKey.newest('2026-06-01T00:00:00.000Z', 'b'),
+      rankKey.newest('2026-01-01T00:00:00.000Z', 'a'),
+    ]);
   });
 
   it('reads the same page of several lists at once, each with its own total', async () => {
-    const [short, long] = [await store(CHUNK + 5), await store(3 * CHUNK)];
+    const [short, long] = [await store(105), await store(300)];
     const unknown = `test#${randomUUID()}`;
     expect(await readRankedPages([short, unknown, long], 2, 60)).toEqual([
-      { ids: ids(CHUNK + 5).slice(60), total: CHUNK + 5 },
+      { ids: ids(105).slice(60), total: 105 },
       { ids: [], total: 0 },
-      { ids: ids(120).slice(60), total: 3 * CHUNK },
+      { ids: ids(120).slice(60), total: 300 },
     ]);
   });
 
   it('reads several totals at once, 0 for lists that do not exist', async () => {
-    const [a, b] = [await store(3), await store(CHUNK + 1)];
-    expect(await readRankedTotals([a, `test#${randomUUID()}`, b])).toEqual([3, 0, CHUNK + 1]);
+    const [a, b] = [await store(3), await store(101)];
+    expect(await readRankedTotals([a, `test#${randomUUID()}`, b])).toEqual([3, 0, 101]);
   });
 });

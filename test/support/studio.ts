@@ -42,6 +42,9 @@ export const studioCreator = async (api: TestApi, category: CategoryId = 'music'
     const step = await api.post(path, { body, token });
     if (step.status !== 200) throw new Error(`${path} failed: ${step.status}`);
   }
-  await waitFor(async () => (await api.get(`/creators/${creatorId}`)).status === 200, 'the creator to appear');
+  await waitFor(
+    async () => (await api.get(`/creators/${creatorId}`)).status === 200,
+    'the creator to appear',
+  );
   return { token, creatorId, handle, category };
 };

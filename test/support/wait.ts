@@ -2,7 +2,11 @@
  * Polls `check` every 50 ms until it answers true; fails after `timeoutMs` naming what it waited
  * for. For projections (eventually consistent by design), never for fixed sleeps.
  */
-export const waitFor = async (check: () => Promise<boolean>, what: string, timeoutMs = 5000): Promise<void> => {
+export const waitFor = async (
+  check: () => Promise<boolean>,
+  what: string,
+  timeoutMs = 5000,
+): Promise<void> => {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await check()) return;

@@ -1,0 +1,79 @@
+import type { AttributeValue as LambdaAttributeValue, DynamoDBRecord } from 'aws-lambda';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { CategoryId, CreatorRecord, EpisodeRecord, ShowRecord } from '../catalog/model.ts';
+import { db } from '../db/client.ts';
+import { queryAll } from '../db/query.ts';
+import { recordOf } from '../db/record.ts';
+import { tableName } from '../db/table.ts';
+import type { Account } from '../identity/account-repository.ts';
+import { showItemKey } from '../shows/show-repository.ts';
+import { becameCreator, createCreatorFor } from './onboarding.ts';
+import { applyViews } from './view-set.ts';
+import { creatorViews, episodeViews, type Item, showViews } from './views.ts';
+
+/**
+ * The projector: turns one change of the table (a stream record with both images) into the
+ * changes of every view derived from it (docs/projections.md). Source items are recognised by
+ * their `entity`; every other item (views, view sets, counters, sessions) is not projected, and
+ * on AWS the event source mapping's filter keeps those records from invoking the projector.
+ */
+
+/** The `entity` values whose changes the projector handles (also the mapping's filter). */
+export const PROJECTED_ENTITIES = ['creator', 'show', 'episode', 'account'] as const;
+
+const imageOf = (image: Record<string, LambdaAttributeValue> | undefined): Item | undefined =>
+  image ? unmarshall(image as Record<string, AttributeValue>) : undefined;
+
+const versionOf = (item: Item | undefined) => Number(item?.version ?? 0);
+
+const keyOf = (item: Item) => ({ PK: String(item.PK), SK: String(item.SK) });
+
+/** The category of a show (its lists decide an episode's), or undefined once it is gone. */
+const showCategory = async (showId: string): Promise<CategoryId | undefined> => {
+  const result = await db.send(
+    new GetCommand({ TableName: tableName(), Key: showItemKey(showId), ProjectionExpression: 'category' }),
+  );
+  return result.Item?.category as CategoryId | undefined;
+};
+
+const projectEpisode = async (item: Item, version: number, category: CategoryId | undefined) =>
+  applyViews(keyOf(item), version, category ? episodeViews(recordOf<EpisodeRecord>(item), category) : []);
+
+/** Handles one stream record; throws when it must be retried. */
+export const projectRecord = async (record: DynamoDBRecord, now: Date): Promise<void> => {
+  const before = imageOf(record.dynamodb?.OldImage);
+  const after = imageOf(record.dynamodb?.NewImage);
+  const image = after ?? before;
+  if (!image) return;
+  // A deletion is the source's last version: one past the version it had.
+  const version = after ? versionOf(after) : versionOf(before) + 1;
+  switch (image.entity) {
+    case 'creator':
+      await applyViews(keyOf(image), version, after ? creatorViews(recordOf<CreatorRecord>(after)) : []);
+      return;
+    case 'show': {
+      await applyViews(keyOf(image), version, after ? showViews(recordOf<ShowRecord>(after)) : []);
+      // An episode's lists follow its show's category: a moved (or deleted) show moves them.
+      if (before?.category !== after?.category) {
+        const episodes = await queryAll({
+          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :ep)',
+          ExpressionAttributeValues: { ':pk': image.PK, ':ep': 'EP#' },
+          ConsistentRead: true,
+        });
+        for (const episode of episodes)
+          await projectEpisode(episode, versionOf(episode), after?.category as CategoryId | undefined);
+      }
+      return;
+    }
+    case 'episode':
+      await projectEpisode(image, version, after ? await showCategory(String(after.show_id)) : undefined);
+      return;
+    case 'account':
+      if (becameCreator(before as Account | undefined, after as Account | undefined))
+        await createCreatorFor(recordOf<Account>(after!), now);
+      return;
+    default:
+  }
+};

@@ -1,0 +1,29 @@
+import type { CategoryId, CreatorRecord, EpisodeRecord, ShowRecord } from '../catalog/model.ts';
+import { rankEntryItem } from '../catalog/ranked-list.ts';
+import { creatorListEntries } from '../creators/creator-ranking.ts';
+import { creatorSearchItems } from '../creators/creator-repository.ts';
+import { episodeListEntries, showListEntries } from '../shows/show-ranking.ts';
+import { showSearchItems } from '../shows/show-repository.ts';
+
+/**
+ * The views of each kind of source item: the items derived from it alone (its ranked-list
+ * entries and search index items). Pure functions; the projector (incremental), the seed loader
+ * and the rebuild (bulk) all call these, so a view has one definition (docs/projections.md).
+ */
+export type Item = Record<string, unknown>;
+
+/** A public creator's views; none while suspended. */
+export const creatorViews = (creator: CreatorRecord): Item[] =>
+  creator.suspended_at
+    ? []
+    : [...creatorSearchItems(creator), ...creatorListEntries(creator).map(rankEntryItem)];
+
+/** A show's views. */
+export const showViews = (show: ShowRecord): Item[] => [
+  ...showSearchItems(show),
+  ...showListEntries(show).map(rankEntryItem),
+];
+
+/** An episode's views; its lists depend on its show's category. */
+export const episodeViews = (episode: EpisodeRecord, showCategory: CategoryId): Item[] =>
+  episodeListEntries(episode, showCategory).map(rankEntryItem);
