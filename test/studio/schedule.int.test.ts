@@ -358,6 +358,31 @@ describe('PATCH and DELETE /studio/channel/programs/{program_id}', () => {
     expect(fieldsOf(backwards)).toEqual(['end_time']);
   });
 
+  it('lets exactly one of a concurrent move and a create into the same time through', async () => {
+    for (const day of ['2030-01-09', '2030-01-10']) {
+      const mover = (await create(a, program({ start_time: `${day}T08:00:00Z`, duration_minutes: 60 }))).body
+        .data;
+      const [moved, added] = await Promise.all([
+        api.patch(`${PROGRAMS}/${mover.program_id}`, {
+          token: a.token,
+          body: { start_time: `${day}T12:00:00Z` },
+        }),
+        create(a, program({ start_time: `${day}T12:30:00Z`, duration_minutes: 60 })),
+      ]);
+      const outcome = [moved.status, added.status];
+      expect([
+        [200, 409],
+        [409, 201],
+      ]).toContainEqual(outcome);
+      const schedule = await scheduleOf(a, day);
+      expect(schedule).toHaveLength(moved.status === 200 ? 1 : 2);
+      for (let i = 1; i < schedule.length; i++)
+        expect(Date.parse(schedule[i]!.start_time)).toBeGreaterThanOrEqual(
+          Date.parse(schedule[i - 1]!.end_time),
+        );
+    }
+  });
+
   it('deletes a program (204, gone from the schedule, then 404); another creator’s program is 404', async () => {
     const mine = (await create(a, program({ start_time: '2030-01-08T10:00:00Z' }))).body.data;
     const theirs = (await create(b, program({ start_time: '2030-01-08T10:00:00Z' }))).body.data;
