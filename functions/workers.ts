@@ -20,4 +20,34 @@ export const projectorRow = {
   tag: 'Workers',
 } as const satisfies RouteRow;
 
-export const workers: readonly RouteRow[] = [projectorRow];
+/**
+ * The rebuild: recomputes every view from the source items (repair, backfills); invoked by an
+ * operator (`aws lambda invoke`, or `npm run rebuild-views` against a table). Reads the whole
+ * table, so it is never on a request path.
+ */
+export const rebuildRow = {
+  method: 'POST',
+  path: '$operator/rebuild-views',
+  handler: 'projector/rebuild-views',
+  auth: 'none',
+  dynamo: { actions: ['Scan', 'BatchWriteItem'] },
+  memory: { mb: 1024, reason: 'holds every source and view item of the catalogue while it compares them' },
+  summary: 'Rebuild: recomputes every view from the source items (docs/projections.md)',
+  tag: 'Workers',
+} as const satisfies RouteRow;
+
+/**
+ * What changes with time alone (the 7-day windows behind `trending`, `is_new`), recomputed on a
+ * schedule (EventBridge Scheduler, hourly).
+ */
+export const recomputeRow = {
+  method: 'POST',
+  path: '$schedule/recompute-windows',
+  handler: 'projector/recompute-windows',
+  auth: 'none',
+  dynamo: { actions: ['Query', 'UpdateItem', 'DeleteItem'] },
+  summary: 'Recompute: moves the 7-day trending windows and the new flag on (hourly)',
+  tag: 'Workers',
+} as const satisfies RouteRow;
+
+export const workers: readonly RouteRow[] = [projectorRow, rebuildRow, recomputeRow];

@@ -10,7 +10,9 @@ export type DynamoAction =
   | 'UpdateItem'
   | 'DeleteItem'
   | 'BatchWriteItem'
-  | 'ConditionCheckItem';
+  | 'ConditionCheckItem'
+  /** Only for operator functions that read a whole table (functions/workers.ts): never a request path. */
+  | 'Scan';
 
 /** One row of the route table (`functions/routes.ts`). Rows are data: no imports of handlers. */
 export interface RouteRow {
