@@ -417,6 +417,8 @@ describe('PATCH /studio/profile', () => {
       return res.body.data.find((block: { type: string }) => block.type === 'user');
     };
     const before = await userBlock();
+    const profileKey = { PK: `CREATOR#${me.creatorId}`, SK: 'PROFILE' };
+    const storedBefore = (await db.send(new GetCommand({ TableName: tableName(), Key: profileKey }))).Item!;
     const res = await api.patch('/studio/profile', {
       token: me.token,
       body: {
@@ -440,6 +442,17 @@ describe('PATCH /studio/profile', () => {
       is_hot: false,
     });
     const firstVersion = res.body.data.version;
+    expect(firstVersion).toBe(Number(storedBefore.version ?? 0) + 1);
+    const storedAfter = (await db.send(new GetCommand({ TableName: tableName(), Key: profileKey }))).Item!;
+    expect(storedAfter).toEqual({
+      ...storedBefore,
+      name: 'Ada Lovelace',
+      initials: 'AL',
+      description: 'Engines and poems.',
+      avatar_url: 'https://cdn.example.com/avatars/ada.jpg',
+      category: 'lifestyle',
+      version: firstVersion,
+    });
     const after = await userBlock();
     expect(after).toEqual({
       ...before,
@@ -465,10 +478,13 @@ describe('PATCH /studio/profile', () => {
       { avatar_url: 'http://cdn.example.com/a.jpg' },
       { avatar_url: 'not a url' },
       { category: 'cooking' },
+      // Editorial fields are an operator's: not accepted here (an otherwise empty body).
+      { tier: 'ambassador', is_featured: true, is_hot: true },
     ]) {
       const refused = await api.patch('/studio/profile', { token: me.token, body });
       expect(refused.status, JSON.stringify(body)).toBe(422);
     }
+    expect((await userBlock()).tier).toBe(before.tier);
     expect((await api.patch('/studio/profile', { body: { description: 'x' } })).status).toBe(401);
     const token = (await issueAccessToken(`acc_${randomUUID().replace(/-/g, '').slice(0, 16)}`, new Date()))
       .token;
