@@ -263,7 +263,11 @@ export const StudioEpisode = named(
     duration_seconds: int('Length in seconds', 1800),
     is_free: flag('Plays for anyone', true),
     is_premium: flag('Needs a subscription to the creator', false),
-    access: described(z.enum(['free', 'premium', 'ppv']), 'Access: `free` or `premium`', 'free'),
+    access: described(
+      z.enum(['free', 'premium', 'ppv']),
+      'Access: `free` or `premium` as the creator sets it (`ppv` only ever set by operators)',
+      'free',
+    ),
     air_date: text('First aired (ISO 8601, UTC)', '2026-02-23T15:00:00.000Z'),
     stream_url: text('HLS playlist URL', 'https://cdn.example.com/vod/ep_7b21e09c4a5f/master.m3u8'),
     thumbnail_url: text('Still image URL', 'https://cdn.example.com/vod/ep_7b21e09c4a5f/thumb.jpg'),
