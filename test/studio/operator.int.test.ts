@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { creatorFromAccount } from '../../shared/creators/creator-from-account.ts';
+import { creatorItem } from '../../shared/creators/creator-repository.ts';
 import { db } from '../../shared/db/client.ts';
 import { tableName } from '../../shared/db/table.ts';
 import {
@@ -13,6 +14,7 @@ import {
   UnknownCreatorError,
   unsuspendCreator,
 } from '../../shared/studio/operator-writes.ts';
+import { testApi } from '../support/api.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
@@ -25,12 +27,7 @@ const newCreator = async (): Promise<string> => {
     9000,
     new Date('2026-11-01T00:00:00Z'),
   );
-  await db.send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { PK: `CREATOR#${id}`, SK: 'PROFILE', entity: 'creator', ...creator, version: 1 },
-    }),
-  );
+  await db.send(new PutCommand({ TableName: tableName(), Item: { ...creatorItem(creator), version: 1 } }));
   return id;
 };
 
@@ -50,15 +47,19 @@ describe('operator writes (shared/studio/operator-writes.ts)', () => {
     expect(() => setEditorialFlags(id, {})).toThrow(RangeError);
   });
 
-  it('suspends (suspended_at) and unsuspends (removed), with the version', async () => {
+  it('suspends (suspended_at) and unsuspends (removed), with the version; the creator page hides meanwhile', async () => {
+    const api = await testApi();
     const id = await newCreator();
+    expect((await api.get(`/creators/${id}`)).status).toBe(200);
     const now = new Date('2026-11-24T04:00:00.000Z');
     expect(await suspendCreator(id, now)).toMatchObject({ suspended_at: now.toISOString(), version: 2 });
     expect((await stored(id)).suspended_at).toBe(now.toISOString());
+    expect((await api.get(`/creators/${id}`)).status).toBe(404);
     const lifted = await unsuspendCreator(id);
     expect(lifted.version).toBe(3);
     expect(lifted).not.toHaveProperty('suspended_at');
     expect(await stored(id)).not.toHaveProperty('suspended_at');
+    expect((await api.get(`/creators/${id}`)).status).toBe(200);
   });
 
   it('refuses an unknown creator and creates nothing', async () => {
