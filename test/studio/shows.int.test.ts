@@ -4,8 +4,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../shared/db/client.ts';
 import { tableName } from '../../shared/db/table.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
+import { viewSetKey } from '../../shared/projection/view-set.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 import { type StudioCreator, studioCreator } from '../support/studio.ts';
+import { waitFor } from '../support/wait.ts';
 
 let api: TestApi;
 let owner: StudioCreator;
@@ -503,6 +505,37 @@ describe('/studio/shows/{id}/episodes', () => {
     expect(again.episode_id).not.toBe(first.episode_id);
     expect(again.version).toBeGreaterThan(last!.version + 1);
     expect((await storedShow(show.show_id))?.version).toBe(again.version);
+    // And the projector does project it (its view set at that key reaches the new version, with views).
+    const viewSet = async () =>
+      (
+        await db.send(
+          new GetCommand({
+            TableName: tableName(),
+            Key: viewSetKey({ PK: `SHOW#${show.show_id}`, SK: 'EP#01#001' }),
+            ConsistentRead: true,
+          }),
+        )
+      ).Item;
+    await waitFor(
+      async () => {
+        const set = await viewSet();
+        return set?.source_version === again.version && Object.keys(set?.views ?? {}).length > 0;
+      },
+      'the new episode at the reused position to be projected',
+      15_000,
+    );
+  });
+
+  it('reaches the projected views: a new show is found by search, and no more once deleted', async () => {
+    const word = `zq${randomUUID()
+      .replace(/[^a-f]/g, '')
+      .slice(0, 8)}`;
+    const show = await newShow(owner, { title: `Loops ${word}` });
+    const hits = async () =>
+      ((await api.get(`/shows/search?q=${word}`)).body.data.shows as Array<{ id: string }>).map((h) => h.id);
+    await waitFor(async () => (await hits()).includes(show.show_id), 'the show in search', 15_000);
+    expect((await api.delete(`/studio/shows/${show.show_id}`, { token: owner.token })).status).toBe(204);
+    await waitFor(async () => !(await hits()).includes(show.show_id), 'the show gone from search', 15_000);
   });
 
   it("answers 404 Episode not found for another show's episode, 422 for an empty or bad PATCH", async () => {
