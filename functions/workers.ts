@@ -13,8 +13,12 @@ export const projectorRow = {
   auth: 'none',
   // GetItem: view sets, a show's category. Query: a show's episodes. BatchWriteItem: views.
   // PutItem, UpdateItem: a view set with its list totals (one transaction), the creator an
-  // account becomes and the channel-number counter.
-  dynamo: { actions: ['GetItem', 'Query', 'BatchWriteItem', 'PutItem', 'UpdateItem'] },
+  // account becomes and the channel-number counter. Counters (one transaction each): PutItem or
+  // DeleteItem of the marker, UpdateItem of the counted items. GSI3: a played episode by id.
+  dynamo: {
+    actions: ['GetItem', 'Query', 'BatchWriteItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+    indexes: ['GSI3'],
+  },
   memory: { mb: 512, reason: 'a batch of 100 records, each a few reads and writes; more CPU, faster drains' },
   summary: 'Projector: keeps every view of the catalogue true from the table stream (docs/projections.md)',
   tag: 'Workers',

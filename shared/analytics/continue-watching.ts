@@ -1,6 +1,7 @@
 import { logger, recordMetric } from '../observability/index.ts';
 import { getEpisode } from '../shows/show-repository.ts';
 import { ingest } from './ingest.ts';
+import { recordPlayback } from './playback-count.ts';
 import { clearProgress, listProgress, saveProgress } from './progress-repository.ts';
 import type { AnalyticsReceipt, ContinueWatchingItem, VideoEndBody, VideoHeartbeatBody } from './schemas.ts';
 
@@ -26,8 +27,9 @@ export const trackProgress = async (accountId: string, contentId: string, positi
 };
 
 /**
- * A video heartbeat or session end: the event goes to the sink first, then, for a signed-in
- * viewer, the continue-watching playhead is recorded. The playhead is a side effect: when it
+ * A video heartbeat or session end: the event goes to the sink first, then its playing time is
+ * added to the session's playback (the view count, shared/analytics/playback-count.ts) and, for a
+ * signed-in viewer, the continue-watching playhead is recorded. Both are side effects. The playhead is a side effect: when it
  * cannot be written (DynamoDB throttling, an outage, a missing grant) the request still succeeds
  * and the event is not lost; the failure is logged (error name only: no ids, no token) and counted
  * in the `progress_write_failures` metric. Nothing is retried: the next heartbeat writes it again.
@@ -37,6 +39,12 @@ export const ingestPlayhead = async (
   context: { accountId?: string; now: Date },
 ): Promise<AnalyticsReceipt> => {
   const result = await ingest('video', [event], context);
+  try {
+    await recordPlayback(event.session_id, event.content_id, event.playing_seconds ?? 0, context.now);
+  } catch (error) {
+    logger.warn('Playback time not counted', { error: error instanceof Error ? error.name : 'unknown' });
+    recordMetric('playback_count_failures');
+  }
   if (context.accountId) {
     try {
       await trackProgress(context.accountId, event.content_id, event.position_seconds, context.now);

@@ -41,6 +41,8 @@ export interface CreatorRecord {
   category: CategoryId;
   subscribers: number;
   views: number;
+  /** Accounts following the creator here (moved by the projector; absent = 0). */
+  followers?: number;
   instagram_followers: number;
   youtube_subscribers: number;
   tiktok_followers: number;

@@ -38,6 +38,8 @@ export const creatorBlocks = (
         subscribers_formatted: formatCount(creator.subscribers),
         views: creator.views,
         views_formatted: formatCount(creator.views),
+        followers: creator.followers ?? 0,
+        followers_formatted: formatCount(creator.followers ?? 0),
         instagram_followers: creator.instagram_followers,
         instagram_followers_formatted: formatCount(creator.instagram_followers),
         youtube_subscribers: creator.youtube_subscribers,

@@ -8,6 +8,8 @@ import { tableName } from '../db/table.ts';
  * A viewer's relationship with a creator: following and subscription records.
  * Key design: PK `ACCOUNT#<account id>`, SK `FOLLOW#<creator id>` / `SUB#<creator id>`.
  * Subscription `status` values: `active`, `cancelled` (still valid until `renewal_date`), `expired`.
+ * Both are source items of the creator's counters (shared/projection/counters.ts): a follow counts
+ * while it exists, a subscription while its status is `active`.
  */
 
 export interface SubscriptionRecord {
@@ -30,6 +32,7 @@ export const subscriptionKey = (accountId: string, creatorId: string) => ({
 /** Items recording that `accountId` follows `creatorId`. */
 export const followItem = (accountId: string, creatorId: string, at: string) => ({
   ...followKey(accountId, creatorId),
+  entity: 'follow',
   account_id: accountId,
   creator_id: creatorId,
   followed_at: at,
@@ -38,6 +41,7 @@ export const followItem = (accountId: string, creatorId: string, at: string) => 
 /** The item of one subscription record. */
 export const subscriptionItem = (record: SubscriptionRecord) => ({
   ...subscriptionKey(record.account_id, record.creator_id),
+  entity: 'subscription',
   ...record,
 });
 

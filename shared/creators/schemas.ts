@@ -196,6 +196,8 @@ const AudienceMetrics = named(
     subscribers_formatted: formatted('Subscribers', '2.8M'),
     views: count('Views of all their content', 306170549),
     views_formatted: formatted('Views', '306.1M'),
+    followers: count('Accounts following them on this platform (follows are free; subscribers pay)', 1520),
+    followers_formatted: formatted('Followers', '1.5K'),
     instagram_followers: count('Instagram followers', 2599518),
     instagram_followers_formatted: formatted('Instagram followers', '2.5M'),
     youtube_subscribers: count('YouTube subscribers', 1001274),

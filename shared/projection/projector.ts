@@ -8,7 +8,8 @@ import { queryAll } from '../db/query.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
 import type { Account } from '../identity/account-repository.ts';
-import { showItemKey } from '../shows/show-repository.ts';
+import { episodeItemKey, getEpisode, showItemKey } from '../shows/show-repository.ts';
+import { countFollow, countSubscription, countView } from './counters.ts';
 import { becameCreator, createCreatorFor } from './onboarding.ts';
 import { applyViews } from './view-set.ts';
 import { creatorViews, episodeViews, type Item, showViews } from './views.ts';
@@ -21,7 +22,15 @@ import { creatorViews, episodeViews, type Item, showViews } from './views.ts';
  */
 
 /** The `entity` values whose changes the projector handles (also the mapping's filter). */
-export const PROJECTED_ENTITIES = ['creator', 'show', 'episode', 'account'] as const;
+export const PROJECTED_ENTITIES = [
+  'creator',
+  'show',
+  'episode',
+  'account',
+  'subscription',
+  'follow',
+  'playback',
+] as const;
 
 const imageOf = (image: Record<string, LambdaAttributeValue> | undefined): Item | undefined =>
   image ? unmarshall(image as Record<string, AttributeValue>) : undefined;
@@ -40,6 +49,18 @@ const showCategory = async (showId: string): Promise<CategoryId | undefined> => 
 
 const projectEpisode = async (item: Item, version: number, category: CategoryId | undefined) =>
   applyViews(keyOf(item), version, category ? episodeViews(recordOf<EpisodeRecord>(item), category) : []);
+
+/** The episode a playback session played, where its counters live. */
+const episodeByContentId = async (contentId: string) => {
+  const episode = await getEpisode(contentId);
+  return episode
+    ? {
+        key: episodeItemKey(episode.show_id, episode.season, episode.episode_number),
+        showId: episode.show_id,
+        creatorId: episode.creator_id,
+      }
+    : undefined;
+};
 
 /** Handles one stream record; throws when it must be retried. */
 export const projectRecord = async (record: DynamoDBRecord, now: Date): Promise<void> => {
@@ -74,6 +95,38 @@ export const projectRecord = async (record: DynamoDBRecord, now: Date): Promise<
       if (becameCreator(before as Account | undefined, after as Account | undefined))
         await createCreatorFor(recordOf<Account>(after!), now);
       return;
+    case 'subscription':
+      await countSubscription(before, after, now);
+      return;
+    case 'follow':
+      if ((before === undefined) !== (after === undefined)) await countFollow(before, after);
+      return;
+    case 'playback':
+      await countView(before, after, episodeByContentId, now);
+      return;
     default:
   }
+};
+
+/**
+ * Records whose work a later record of the same batch makes redundant: a view is rebuilt from
+ * the newest image, so of several changes to one creator, show or episode in a batch only the last
+ * needs projecting (a burst of subscribes to one creator is one re-ranking, not twenty). A show
+ * change that moves its category is always projected (its episodes follow it).
+ */
+export const supersededRecords = (records: readonly DynamoDBRecord[]): Set<number> => {
+  const last = new Map<string, number>();
+  const skip = new Set<number>();
+  records.forEach((record, i) => {
+    const before = imageOf(record.dynamodb?.OldImage);
+    const after = imageOf(record.dynamodb?.NewImage);
+    const image = after ?? before;
+    if (!image || !['creator', 'show', 'episode'].includes(String(image.entity))) return;
+    const key = `${image.PK}|${image.SK}`;
+    const previous = last.get(key);
+    if (previous !== undefined) skip.add(previous);
+    last.set(key, i);
+    if (image.entity === 'show' && before?.category !== after?.category) last.delete(key);
+  });
+  return skip;
 };

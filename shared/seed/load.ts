@@ -8,6 +8,7 @@ import { programItems } from '../epg/program-repository.ts';
 import { defaultHomeLayout } from '../home/default-layout.ts';
 import { homeLayoutItems } from '../home/home-repository.ts';
 import { catalogViewItems } from '../projection/bulk.ts';
+import { relationshipMarkerItem } from '../projection/counters.ts';
 import { channelCounterItem } from '../projection/onboarding.ts';
 import { episodeItem, showItem } from '../shows/show-repository.ts';
 
@@ -41,7 +42,13 @@ const catalogItems = (catalog: Catalog, now: Date): Record<string, unknown>[] =>
     ...homeLayoutItems(defaultHomeLayout(now)),
     ...catalog.programs.flatMap(programItems),
     ...catalog.accounts.flatMap((account) => [
-      ...account.following.map((creatorId) => followItem(account.account_id, creatorId, now.toISOString())),
+      ...account.following.flatMap((creatorId) => [
+        followItem(account.account_id, creatorId, now.toISOString()),
+        relationshipMarkerItem('follower', account.account_id, creatorId),
+      ]),
+      ...account.subscriptions.map((creatorId) =>
+        relationshipMarkerItem('subscriber', account.account_id, creatorId),
+      ),
       ...account.subscriptions.map((creatorId) =>
         subscriptionItem({
           account_id: account.account_id,

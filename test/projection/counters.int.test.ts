@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { issueAccessToken } from '../../shared/identity/access-token.ts';
+import { projectRecord } from '../../shared/projection/projector.ts';
+import { generateCatalog } from '../../shared/seed/generate.ts';
+import { type TestApi, testApi } from '../support/api.ts';
+import { studioCreator } from '../support/studio.ts';
+import { waitFor } from '../support/wait.ts';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await testApi();
+});
+
+const viewer = async () => (await issueAccessToken(`acc_count_${randomUUID()}`, new Date())).token;
+
+const metrics = async (creatorId: string) => {
+  const res = await api.get(`/creators/${creatorId}`);
+  return res.body.data.find((b: { type: string }) => b.type === 'user').audience_metrics as {
+    subscribers: number;
+    followers: number;
+    views: number;
+  };
+};
+const settlesAt = (what: string, read: () => Promise<number>, expected: number) =>
+  waitFor(async () => (await read()) === expected, `${what} to reach ${expected}`).catch(async (error) => {
+    throw new Error(`${(error as Error).message} (it is ${await read()})`);
+  });
+
+describe('counters that move (exactly, under concurrency and repeats)', () => {
+  it('subscribers: 20 parallel subscribes count 20, repeats count nothing, cancels take one each', async () => {
+    const creator = await studioCreator(api, 'sports');
+    const tokens = await Promise.all(Array.from({ length: 20 }, viewer));
+    const path = `/creators/${creator.creatorId}/subscription`;
+    // Every viewer subscribes twice, all at once: a renewal of an active subscription is no new subscriber.
+    const results = await Promise.all([...tokens, ...tokens].map((token) => api.post(path, { token })));
+    expect(results.map((r) => r.status)).toEqual(Array(40).fill(200));
+    await settlesAt('subscribers', async () => (await metrics(creator.creatorId)).subscribers, 20);
+    await Promise.all(
+      tokens.slice(0, 5).flatMap((token) => [api.delete(path, { token }), api.delete(path, { token })]),
+    );
+    await settlesAt('subscribers', async () => (await metrics(creator.creatorId)).subscribers, 15);
+    await api.post(path, { token: tokens[0]! });
+    await settlesAt('subscribers', async () => (await metrics(creator.creatorId)).subscribers, 16);
+  });
+
+  it('followers: follows count once each, unfollows take one', async () => {
+    const creator = await studioCreator(api, 'gaming');
+    const tokens = await Promise.all(Array.from({ length: 10 }, viewer));
+    const path = `/creators/${creator.creatorId}/follow`;
+    await Promise.all([...tokens, ...tokens].map((token) => api.post(path, { token })));
+    await settlesAt('followers', async () => (await metrics(creator.creatorId)).followers, 10);
+    await Promise.all(tokens.slice(0, 3).map((token) => api.delete(path, { token })));
+    await settlesAt('followers', async () => (await metrics(creator.creatorId)).followers, 7);
+  });
+
+  it('views: once per analytics session that played 30 s, on the episode, its show and its creator', async () => {
+    const episode = generateCatalog({ now: api.seededAt, seed: 42 }).episodes.at(-1)!;
+    const show = async () => (await api.get(`/shows/${episode.show_id}`)).body.data;
+    const episodeViews = async () => {
+      const detail = await show();
+      return detail.episodes.find((e: { episode_id: string }) => e.episode_id === episode.id).views as number;
+    };
+    const [views0, total0, creator0] = [
+      await episodeViews(),
+      (await show()).total_views as number,
+      (await metrics(episode.creator_id)).views,
+    ];
+    const beat = (session: string, playing: number) =>
+      api.post('/analytics/video/session/heartbeat', {
+        body: {
+          event_id: randomUUID(),
+          session_id: session,
+          content_id: episode.id,
+          device_type: 'web',
+          client_ts: new Date().toISOString(),
+          position_seconds: 100,
+          playing_seconds: playing,
+        },
+      });
+    // 10 sessions reach 30 s over two heartbeats (sent in parallel), then keep playing: 10 views.
+    const counted = Array.from({ length: 10 }, () => randomUUID());
+    await Promise.all(counted.flatMap((s) => [beat(s, 20), beat(s, 15)]));
+    await Promise.all(counted.map((s) => beat(s, 30)));
+    // Two sessions that never reach 30 s of playing time: no view.
+    await Promise.all([beat(randomUUID(), 29), beat(randomUUID(), 10)]);
+    await settlesAt('episode views', episodeViews, views0 + 10);
+    await settlesAt('show total views', async () => (await show()).total_views, total0 + 10);
+    await settlesAt('creator views', async () => (await metrics(episode.creator_id)).views, creator0 + 10);
+  });
+
+  it('a repeated stream record moves a counter once (the projector itself, twice on one record)', async () => {
+    const creator = await studioCreator(api, 'art_design');
+    const item = {
+      PK: `ACCOUNT#acc_replay_${randomUUID()}`,
+      SK: `SUB#${creator.creatorId}`,
+      entity: 'subscription',
+      account_id: 'acc_replay',
+      creator_id: creator.creatorId,
+      status: 'active',
+    };
+    const record = {
+      eventName: 'INSERT',
+      dynamodb: { NewImage: marshall(item) },
+    } as unknown as DynamoDBRecord;
+    await projectRecord(record, new Date());
+    await projectRecord(record, new Date());
+    expect((await metrics(creator.creatorId)).subscribers).toBe(1);
+  });
+});
