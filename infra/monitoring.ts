@@ -45,6 +45,8 @@ const sumOf = (metrics: cloudwatch.IMetric[], prefix: string, label: string): cl
 export class Monitoring extends Construct {
   readonly topic: sns.Topic;
   readonly alarms: cloudwatch.Alarm[] = [];
+  /** The service dashboard: constructs add their own rows (e.g. the projector, infra/projector.ts). */
+  readonly dashboard: cloudwatch.Dashboard;
   private readonly action: SnsAction;
   private readonly lambdaErrors: cloudwatch.GraphWidget;
   private readonly lambdaThrottles: cloudwatch.GraphWidget;
@@ -117,7 +119,7 @@ export class Monitoring extends Construct {
     // Filled by watchFunctions: one series per group of ten functions.
     this.lambdaErrors = new cloudwatch.GraphWidget({ title: 'Lambda errors per group', width: 8 });
     this.lambdaThrottles = new cloudwatch.GraphWidget({ title: 'Lambda throttles per group', width: 8 });
-    new cloudwatch.Dashboard(this, 'Dashboard', {
+    this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
       defaultInterval: Duration.hours(6),
       widgets: [
         [

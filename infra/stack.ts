@@ -15,6 +15,7 @@ import { type RouteRow, routeKey } from '../shared/http/route.ts';
 import type { ApiFunction, ApiResources } from './api-function.ts';
 import { Monitoring } from './monitoring.ts';
 import { PlaybackEdge } from './playback-edge.ts';
+import { Projector } from './projector.ts';
 import { RouteStack, routesByDomain } from './route-stack.ts';
 import { resolveSettings } from './settings.ts';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -58,6 +59,8 @@ export class ApiStack extends Stack {
   readonly functions: readonly ApiFunction[];
   /** One nested stack per domain (handler folder), holding that domain's routes. */
   readonly routeStacks: readonly RouteStack[];
+  /** The functions no route invokes: projector, recompute, rebuild (infra/projector.ts). */
+  readonly workers: Projector;
   readonly table: dynamodb.Table;
   readonly api: apigw.HttpApi;
 
@@ -218,6 +221,20 @@ export class ApiStack extends Stack {
         }),
     );
     this.functions = this.routeStacks.flatMap((routeStack) => routeStack.functions);
+
+    // The projector on the table stream, the hourly recompute and the rebuild (nested stack).
+    this.workers = new Projector(this, 'Workers', {
+      table,
+      monitoring,
+      resources,
+      environment,
+      logGroup: functionLogs,
+      bundle: props.bundle,
+    });
+    new CfnOutput(this, 'RebuildViewsFunction', {
+      value: this.workers.rebuild.fn.functionName,
+      description: 'Operator function: recomputes every view from the source items (aws lambda invoke)',
+    });
 
     const throttled = props.routes.filter((row) => row.throttle);
     if (throttled.length > 0) {

@@ -22,7 +22,8 @@ describe.each(['dev', 'prod'] as const)('resource budget of the real route table
   const counts = countsOf(stack);
 
   it(`keeps every stack, parent and nested, at ${MAX_RESOURCES_PER_STACK} resources or fewer`, () => {
-    expect(Object.keys(counts)).toHaveLength(1 + new Set(routes.map((r) => domainOf(r.handler))).size);
+    // The parent, one route stack per domain, and the Workers stack (infra/projector.ts).
+    expect(Object.keys(counts)).toHaveLength(1 + new Set(routes.map((r) => domainOf(r.handler))).size + 1);
     for (const [path, count] of Object.entries(counts)) {
       expect(count, path).toBeLessThanOrEqual(MAX_RESOURCES_PER_STACK);
     }
@@ -39,7 +40,17 @@ describe.each(['dev', 'prod'] as const)('resource budget of the real route table
     }
     const parentFunctions = Object.values(parent.findResources('AWS::Lambda::Function')) as Json[];
     expect(parentFunctions.filter((f) => f.Properties.Environment?.Variables?.ROUTE_KEY)).toEqual([]);
-    expect(types.filter((t) => t === 'AWS::CloudFormation::Stack')).toHaveLength(stack.routeStacks.length);
+    // The route stacks and the Workers stack (projector, recompute, rebuild: infra/projector.ts).
+    expect(types.filter((t) => t === 'AWS::CloudFormation::Stack')).toHaveLength(
+      stack.routeStacks.length + 1,
+    );
+  });
+
+  it('keeps the projector, recompute and rebuild in the Workers stack: 20 resources', () => {
+    // 3 × (function + role), stream mapping, 2 × (queue + TLS-only policy), schedule + its role,
+    // 7 alarms (iterator age, on-failure queue, projector errors, recompute errors, schedule DLQ,
+    // the grouped errors + throttles of the three functions).
+    expect(counts[stack.workers.node.path]).toBe(20);
   });
 
   it('puts each domain in its own stack: 5 resources per row plus its Lambda alarms', () => {
@@ -93,7 +104,7 @@ describe('room to grow', () => {
     () => {
       const { stack } = synthStack(syntheticRoutes(200, 10));
       const counts = Object.values(countsOf(stack));
-      expect(counts).toHaveLength(11);
+      expect(counts).toHaveLength(12); // parent, 10 route stacks, Workers
       for (const count of counts) expect(count).toBeLessThanOrEqual(MAX_RESOURCES_PER_STACK);
     },
     SYNTH_TIMEOUT,

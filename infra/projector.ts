@@ -1,0 +1,302 @@
+import { Duration, NestedStack, Validations } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import * as scheduler from 'aws-cdk-lib/aws-scheduler';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { projectorRow, rebuildRow, recomputeRow } from '../functions/workers.ts';
+import { PROJECTED_ENTITIES } from '../shared/projection/projector.ts';
+import { ApiFunction, type ApiFunctionDefaults, constructIdOf } from './api-function.ts';
+import type { Monitoring } from './monitoring.ts';
+
+/**
+ * How the projector reads the table stream (docs/operations.md, "Projector on AWS"). Exported so
+ * the tests and the docs name the same figures.
+ */
+export const STREAM_MAPPING = {
+  /**
+   * TRIM_HORIZON: from the oldest record the stream still holds (24 h). On the first deploy the
+   * table (and its stream) exist before the mapping does, and the API may already write; LATEST
+   * would silently skip those writes, TRIM_HORIZON projects them. Records older than
+   * `maxRecordAgeHours` are still skipped (to the on-failure queue), which the rebuild repairs.
+   */
+  startingPosition: lambda.StartingPosition.TRIM_HORIZON,
+  batchSize: 100,
+  /**
+   * 1 s: a burst of writes becomes one invocation instead of one per record, at the price of at
+   * most one second of extra view staleness (the stream itself adds well under a second).
+   */
+  maxBatchingWindowSeconds: 1,
+  /** A failing batch is retried this many times (halved by bisection) before it is given up. */
+  retryAttempts: 5,
+  /** Older records are not retried any more: their batch pointer goes to the on-failure queue. */
+  maxRecordAgeHours: 1,
+  /**
+   * One batch per shard at a time. A higher factor would keep the order per item key (Lambda
+   * keeps records of one partition key in order across the concurrent batches of a shard), but
+   * concurrent batches update the same view sets and list totals and would conflict in their
+   * transactions; the catalogue's write rate needs no more than one.
+   */
+  parallelizationFactor: 1,
+} as const;
+
+/** Projector Lambda: batch timeout. 100 records of a few reads and writes each, with headroom. */
+const PROJECTOR_TIMEOUT = Duration.minutes(1);
+/** Recompute: one pass over the 7-day windows (queries and updates), well inside an hour. */
+const RECOMPUTE_TIMEOUT = Duration.minutes(5);
+/** Rebuild: the whole table (Lambda's maximum). */
+const REBUILD_TIMEOUT = Duration.minutes(15);
+/** IteratorAge above this (ms) for 5 minutes: views are a minute or more behind the table. */
+export const ITERATOR_AGE_ALARM_MS = 60_000;
+
+/**
+ * The event filter: only records whose new image (INSERT, MODIFY) or old image (REMOVE) is a
+ * source item of one of PROJECTED_ENTITIES invoke the projector; views, view sets, counters and
+ * sessions never do. Two filters, which Lambda ORs. Built from the constant, so it follows it.
+ */
+export const streamFilters = (): Array<Record<string, unknown>> => {
+  const entityIs = { entity: { S: lambda.FilterRule.or(...PROJECTED_ENTITIES) } };
+  return [
+    lambda.FilterCriteria.filter({ dynamodb: { NewImage: entityIs } }),
+    lambda.FilterCriteria.filter({ dynamodb: { OldImage: entityIs } }),
+  ];
+};
+
+export interface ProjectorProps extends ApiFunctionDefaults {
+  /** The table (its stream: NEW_AND_OLD_IMAGES). */
+  table: dynamodb.Table;
+  /** Its topic receives every alarm here; its dashboard gets a projector row. */
+  monitoring: Monitoring;
+}
+
+/** An SQS queue that only keeps failures: encrypted, TLS only, 14 days (SQS's maximum). */
+const failureQueue = (scope: Construct, id: string, reason: string): sqs.Queue => {
+  const queue = new sqs.Queue(scope, id, {
+    encryption: sqs.QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
+    retentionPeriod: Duration.days(14),
+  });
+  Validations.of(queue).acknowledge({ id: 'AwsSolutions-SQS3', reason });
+  return queue;
+};
+
+/**
+ * The functions no route invokes, in their own nested stack (`Workers`) so the parent and the
+ * route stacks keep their resource budgets (docs/operations.md):
+ * - the projector (functions/workers.ts `projectorRow`) on the table stream: an event source
+ *   mapping that only source-item records pass, ReportBatchItemFailures, bisection, bounded
+ *   retries and record age, and an SQS on-failure queue;
+ * - the recompute (`recomputeRow`), invoked hourly by an EventBridge Scheduler schedule;
+ * - the rebuild (`rebuildRow`), invoked by an operator only;
+ * - their alarms (to the Monitoring topic) and a dashboard row.
+ */
+export class Projector extends NestedStack {
+  readonly projector: ApiFunction;
+  readonly recompute: ApiFunction;
+  readonly rebuild: ApiFunction;
+  readonly mapping: lambda.EventSourceMapping;
+  /** The projector's on-failure destination: pointers to batches it gave up on. */
+  readonly failures: sqs.Queue;
+  /** The recompute schedule's dead-letter queue: invocations Scheduler could not deliver. */
+  readonly scheduleFailures: sqs.Queue;
+  readonly schedule: scheduler.Schedule;
+  readonly alarms: cloudwatch.Alarm[] = [];
+
+  constructor(scope: Construct, id: string, props: ProjectorProps) {
+    super(scope, id, {
+      description: 'Workers: the projector on the table stream, the hourly recompute, the rebuild',
+    });
+    const { table, monitoring } = props;
+    const defaults: ApiFunctionDefaults = {
+      resources: props.resources,
+      environment: props.environment,
+      logGroup: props.logGroup,
+      bundle: props.bundle,
+    };
+    const fnOf = (row: typeof projectorRow | typeof rebuildRow | typeof recomputeRow, timeout: Duration) =>
+      new ApiFunction(this, constructIdOf(row.handler), { ...defaults, row, timeout });
+
+    // ── Projector ──────────────────────────────────────────────────────────────────────────────
+    this.projector = fnOf(projectorRow, PROJECTOR_TIMEOUT);
+    const streamArn = table.tableStreamArn;
+    if (!streamArn) throw new Error('The projector needs the table stream (NEW_AND_OLD_IMAGES)');
+    // What Lambda's poller needs on the stream, on the stream's ARN only (CDK's grantStreamRead
+    // would add ListStreams on '*'; the mapping is given the stream ARN, so it is not needed there).
+    this.projector.fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: [
+          'dynamodb:DescribeStream',
+          'dynamodb:GetRecords',
+          'dynamodb:GetShardIterator',
+          'dynamodb:ListStreams',
+        ],
+        resources: [streamArn],
+      }),
+    );
+    this.failures = failureQueue(
+      this,
+      'ProjectorFailures',
+      'This queue is itself a dead-letter destination (the stream mapping on-failure destination); nothing redrives from it automatically: an operator inspects and purges it (docs/operations.md).',
+    );
+    this.mapping = new lambda.EventSourceMapping(this, 'StreamMapping', {
+      target: this.projector.fn,
+      eventSourceArn: streamArn,
+      startingPosition: STREAM_MAPPING.startingPosition,
+      batchSize: STREAM_MAPPING.batchSize,
+      maxBatchingWindow: Duration.seconds(STREAM_MAPPING.maxBatchingWindowSeconds),
+      reportBatchItemFailures: true,
+      bisectBatchOnError: true,
+      retryAttempts: STREAM_MAPPING.retryAttempts,
+      maxRecordAge: Duration.hours(STREAM_MAPPING.maxRecordAgeHours),
+      parallelizationFactor: STREAM_MAPPING.parallelizationFactor,
+      // Grants the function's role sqs:SendMessage (and the queue's attributes/URL) on this queue.
+      onFailure: new SqsDlq(this.failures),
+      filters: streamFilters(),
+    });
+
+    // ── Recompute (hourly) ─────────────────────────────────────────────────────────────────────
+    this.recompute = fnOf(recomputeRow, RECOMPUTE_TIMEOUT);
+    this.scheduleFailures = failureQueue(
+      this,
+      'RecomputeScheduleFailures',
+      "This queue is itself a dead-letter queue (the recompute schedule's); nothing redrives from it: the next hourly run recomputes anyway.",
+    );
+    const recomputeFn = this.recompute.fn;
+    const scheduleRole = new iam.Role(this, 'RecomputeScheduleRole', {
+      assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', {
+        conditions: { StringEquals: { 'aws:SourceAccount': this.account } },
+      }),
+      description: 'EventBridge Scheduler: invokes the recompute function, nothing else',
+      inlinePolicies: {
+        invoke: new iam.PolicyDocument({
+          statements: [
+            new iam.PolicyStatement({
+              actions: ['lambda:InvokeFunction'],
+              resources: [recomputeFn.functionArn],
+            }),
+            new iam.PolicyStatement({
+              actions: ['sqs:SendMessage'],
+              resources: [this.scheduleFailures.queueArn],
+            }),
+          ],
+        }),
+      },
+    });
+    const scheduleFailures = this.scheduleFailures;
+    this.schedule = new scheduler.Schedule(this, 'RecomputeSchedule', {
+      description: 'Hourly: moves the 7-day trending windows and the new flag on (recompute function)',
+      schedule: scheduler.ScheduleExpression.rate(Duration.hours(1)),
+      timeWindow: scheduler.TimeWindow.off(),
+      target: {
+        // Scheduler invokes the function (asynchronously) with this role; it retries delivery
+        // (throttling, service errors) 3 times within the hour, then sends the event to the DLQ.
+        bind: () => ({
+          arn: recomputeFn.functionArn,
+          role: scheduleRole,
+          retryPolicy: { maximumRetryAttempts: 3, maximumEventAgeInSeconds: 3600 },
+          deadLetterConfig: { arn: scheduleFailures.queueArn },
+        }),
+      },
+    });
+
+    // ── Rebuild (operator) ─────────────────────────────────────────────────────────────────────
+    this.rebuild = fnOf(rebuildRow, REBUILD_TIMEOUT);
+
+    // ── Alarms and dashboard ───────────────────────────────────────────────────────────────────
+    // Errors and throttles of the three functions, grouped like every other function's.
+    monitoring.watchFunctions(this, 'Workers', [this.projector.fn, this.recompute.fn, this.rebuild.fn]);
+    const action = new SnsAction(monitoring.topic);
+    const alarm = (alarmId: string, alarmProps: cloudwatch.AlarmProps): cloudwatch.Alarm => {
+      const created = new cloudwatch.Alarm(this, alarmId, {
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+        ...alarmProps,
+      });
+      created.addAlarmAction(action);
+      created.addOkAction(action);
+      this.alarms.push(created);
+      return created;
+    };
+    const iteratorAge = this.projector.fn.metric('IteratorAge', {
+      statistic: 'Maximum',
+      period: Duration.minutes(1),
+    });
+    alarm('ProjectorIteratorAge', {
+      metric: iteratorAge,
+      threshold: ITERATOR_AGE_ALARM_MS,
+      evaluationPeriods: 5,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      alarmDescription:
+        'Projector: the newest record it read was over 60 s old for 5 minutes (views are stale). See docs/operations.md#projector-on-aws',
+    });
+    const failedBatches = this.failures.metricApproximateNumberOfMessagesVisible({
+      statistic: 'Maximum',
+      period: Duration.minutes(5),
+    });
+    alarm('ProjectorFailedBatches', {
+      metric: failedBatches,
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      alarmDescription:
+        'Projector gave up on stream records (retries or max age exhausted): some views are wrong until the rebuild runs. See docs/operations.md#projector-on-aws',
+    });
+    const projectorErrors = this.projector.fn.metricErrors({ statistic: 'Sum', period: Duration.minutes(5) });
+    alarm('ProjectorErrors', {
+      metric: projectorErrors,
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      alarmDescription:
+        'Projector invocation failed (crash, timeout, out of memory: record failures are reported per item, not here); the batch is retried. See docs/operations.md#projector-on-aws',
+    });
+    const recomputeErrors = recomputeFn.metricErrors({ statistic: 'Sum', period: Duration.hours(1) });
+    alarm('RecomputeErrors', {
+      metric: recomputeErrors,
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      alarmDescription:
+        'Hourly recompute failed in the last hour: trending and new flags may be an hour or more stale. See docs/operations.md#projector-on-aws',
+    });
+    const undelivered = this.scheduleFailures.metricApproximateNumberOfMessagesVisible({
+      statistic: 'Maximum',
+      period: Duration.minutes(5),
+    });
+    alarm('RecomputeUndelivered', {
+      metric: undelivered,
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      alarmDescription:
+        'EventBridge Scheduler could not invoke the recompute function (permissions, throttling, function missing). See docs/operations.md#projector-on-aws',
+    });
+
+    monitoring.dashboard.addWidgets(
+      new cloudwatch.GraphWidget({
+        title: 'Projector iterator age (ms)',
+        left: [iteratorAge.with({ label: 'max' })],
+        width: 8,
+      }),
+      new cloudwatch.GraphWidget({
+        title: 'Projector failures',
+        left: [
+          projectorErrors.with({ label: 'invocation errors' }),
+          failedBatches.with({ label: 'batches given up (on-failure queue)' }),
+        ],
+        width: 8,
+      }),
+      new cloudwatch.GraphWidget({
+        title: 'Recompute (hourly)',
+        left: [
+          recomputeErrors.with({ label: 'errors' }),
+          undelivered.with({ label: 'not delivered (schedule DLQ)' }),
+        ],
+        width: 8,
+      }),
+    );
+  }
+}

@@ -1,0 +1,336 @@
+import { Template } from 'aws-cdk-lib/assertions';
+import type { CfnTable } from 'aws-cdk-lib/aws-dynamodb';
+import { afterAll, describe, expect, it } from 'vitest';
+import { routes } from '../../functions/routes.ts';
+import { projectorRow, rebuildRow, recomputeRow } from '../../functions/workers.ts';
+import { ITERATOR_AGE_ALARM_MS, STREAM_MAPPING } from '../../infra/projector.ts';
+import type { RouteRow } from '../../shared/http/route.ts';
+import { dynamoActionsOf } from '../../shared/platform/access.ts';
+import { PROJECTED_ENTITIES } from '../../shared/projection/projector.ts';
+import { cleanUp, synthStack, templatesOf } from './synth.ts';
+
+afterAll(cleanUp);
+
+type Json = Record<string, any>;
+type Statement = { Action: string | string[]; Resource: unknown; Effect: string };
+
+const { template, parent, stack } = synthStack(routes);
+const resources = template.toJSON().Resources as Record<string, Json>;
+const ofType = (type: string): Array<[string, Json]> =>
+  Object.entries(resources).filter(([, r]) => r.Type === type);
+
+/** The function made from `row` (its ROUTE_KEY names the row's trigger path). */
+const functionOf = (row: RouteRow): [string, Json] => {
+  const found = ofType('AWS::Lambda::Function').filter(
+    ([, fn]) => fn.Properties.Environment?.Variables?.ROUTE_KEY === `${row.method} ${row.path}`,
+  );
+  expect(found, row.path).toHaveLength(1);
+  return found[0]!;
+};
+
+const statementsOf = (fn: Json): Statement[] => {
+  const roleId = fn.Properties.Role['Fn::GetAtt'][0] as string;
+  const role = resources[roleId]!;
+  const attached = ofType('AWS::IAM::Policy').filter(([, p]) =>
+    JSON.stringify(p.Properties.Roles).includes(roleId),
+  );
+  expect(attached, 'one inline policy on the role, no attached policy').toEqual([]);
+  return role.Properties.Policies.flatMap((p: Json) => p.PolicyDocument.Statement);
+};
+const actionsOf = (s: Statement): string[] => (Array.isArray(s.Action) ? s.Action : [s.Action]);
+const resourcesOf = (s: Statement): unknown[] => (Array.isArray(s.Resource) ? s.Resource : [s.Resource]);
+
+const tableId = stack.getLogicalId(stack.table.node.defaultChild as CfnTable);
+const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
+const streamArn = { 'Fn::GetAtt': [tableId, 'StreamArn'] };
+
+const [projectorId, projectorFn] = functionOf(projectorRow);
+const [recomputeId, recomputeFn] = functionOf(recomputeRow);
+const [rebuildId, rebuildFn] = functionOf(rebuildRow);
+const [mappingEntry] = ofType('AWS::Lambda::EventSourceMapping');
+const mapping = mappingEntry![1].Properties;
+/** The on-failure queue, as the mapping names it. */
+const queueId = mapping.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0] as string;
+
+describe('the projector on the table stream', () => {
+  it('is one event source mapping, from the table stream to the projector function', () => {
+    expect(ofType('AWS::Lambda::EventSourceMapping')).toHaveLength(1);
+    expect(mapping.EventSourceArn).toEqual(streamArn);
+    expect(mapping.FunctionName).toEqual({ Ref: projectorId });
+  });
+
+  it('reads batches of 100 from the trim horizon, retries 5 times with bisection, for at most an hour', () => {
+    expect(mapping).toMatchObject({
+      StartingPosition: 'TRIM_HORIZON',
+      BatchSize: 100,
+      MaximumBatchingWindowInSeconds: 1,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      BisectBatchOnFunctionError: true,
+      MaximumRetryAttempts: 5,
+      MaximumRecordAgeInSeconds: 3600,
+      ParallelizationFactor: 1,
+    });
+    // The figures docs/operations.md quotes come from the same constant.
+    expect(STREAM_MAPPING).toMatchObject({ batchSize: 100, retryAttempts: 5, maxRecordAgeHours: 1 });
+  });
+
+  it('gives up on a batch into an encrypted, TLS-only queue that keeps it 14 days', () => {
+    expect(mapping.DestinationConfig).toEqual({
+      OnFailure: { Destination: { 'Fn::GetAtt': [queueId, 'Arn'] } },
+    });
+    expect(resources[queueId]).toMatchObject({
+      Type: 'AWS::SQS::Queue',
+      Properties: { SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 24 * 3600 },
+    });
+    const [, policy] = ofType('AWS::SQS::QueuePolicy').find(([, p]) =>
+      JSON.stringify(p.Properties.Queues).includes(queueId),
+    )!;
+    expect(policy.Properties.PolicyDocument.Statement).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          Effect: 'Deny',
+          Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+        }),
+      ]),
+    );
+  });
+
+  it('is invoked only by source items: entity (S) in PROJECTED_ENTITIES, in the new image or the old', () => {
+    const patterns = (mapping.FilterCriteria.Filters as Json[]).map((f) => JSON.parse(f.Pattern));
+    expect(patterns).toEqual([
+      { dynamodb: { NewImage: { entity: { S: [...PROJECTED_ENTITIES] } } } },
+      { dynamodb: { OldImage: { entity: { S: [...PROJECTED_ENTITIES] } } } },
+    ]);
+    for (const entity of ['creator', 'show', 'episode', 'account']) {
+      expect(patterns[0].dynamodb.NewImage.entity.S).toContain(entity);
+    }
+  });
+
+  it("grants the projector its row's DynamoDB actions, the stream reads on the stream and send on its queue", () => {
+    const statements = statementsOf(projectorFn);
+    const onTable = statements.filter((s) => JSON.stringify(s.Resource) === JSON.stringify(tableArn));
+    expect(onTable.flatMap(actionsOf).sort()).toEqual(dynamoActionsOf(projectorRow));
+    const onIndexes = statements.filter((s) => JSON.stringify(s.Resource).includes('/index/'));
+    expect(onIndexes.flatMap(actionsOf)).toEqual(
+      (projectorRow as RouteRow).dynamo?.indexes?.length ? ['dynamodb:Query'] : [],
+    );
+    const onStream = statements.filter((s) => JSON.stringify(s.Resource).includes('StreamArn'));
+    expect(onStream).toEqual([
+      expect.objectContaining({
+        Action: [
+          'dynamodb:DescribeStream',
+          'dynamodb:GetRecords',
+          'dynamodb:GetShardIterator',
+          'dynamodb:ListStreams',
+        ],
+        Resource: streamArn,
+      }),
+    ]);
+    const sqsActions = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('sqs:')));
+    expect(sqsActions).toEqual([
+      expect.objectContaining({
+        Action: expect.arrayContaining(['sqs:SendMessage']),
+        Resource: { 'Fn::GetAtt': [queueId, 'Arn'] },
+      }),
+    ]);
+    // Only X-Ray (no resource-level permissions) has Resource '*'.
+    const wildcards = statements.filter((s) => resourcesOf(s).some((r) => JSON.stringify(r).includes('*')));
+    expect(wildcards.flatMap(actionsOf).sort()).toEqual([
+      'xray:PutTelemetryRecords',
+      'xray:PutTraceSegments',
+    ]);
+    // Nothing else: logs, table (and indexes), stream, queue, X-Ray.
+    const known = new Set([...onTable, ...onIndexes, ...onStream, ...sqsActions, ...wildcards]);
+    const rest = statements.filter((s) => !known.has(s));
+    expect(rest.flatMap(actionsOf)).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
+  });
+
+  it('sizes and times the functions: projector 1 min, recompute 5 min, rebuild 15 min, memory from the rows', () => {
+    expect(projectorFn.Properties).toMatchObject({ Timeout: 60, MemorySize: projectorRow.memory.mb });
+    expect(recomputeFn.Properties).toMatchObject({ Timeout: 300, MemorySize: 256 });
+    expect(rebuildFn.Properties).toMatchObject({ Timeout: 900, MemorySize: rebuildRow.memory.mb });
+  });
+});
+
+describe('the hourly recompute', () => {
+  const schedules = ofType('AWS::Scheduler::Schedule');
+  const [, schedule] = schedules[0]!;
+  const target = schedule.Properties.Target;
+
+  it('runs every hour, targets the recompute function, retries, and dead-letters what it cannot deliver', () => {
+    expect(schedules).toHaveLength(1);
+    expect(schedule.Properties).toMatchObject({
+      ScheduleExpression: 'rate(1 hour)',
+      State: 'ENABLED',
+      FlexibleTimeWindow: { Mode: 'OFF' },
+    });
+    expect(target.Arn).toEqual({ 'Fn::GetAtt': [recomputeId, 'Arn'] });
+    expect(target.RetryPolicy).toEqual({ MaximumRetryAttempts: 3, MaximumEventAgeInSeconds: 3600 });
+    const dlqId = target.DeadLetterConfig.Arn['Fn::GetAtt'][0] as string;
+    expect(resources[dlqId]).toMatchObject({
+      Type: 'AWS::SQS::Queue',
+      Properties: { SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 24 * 3600 },
+    });
+  });
+
+  it('assumes a role that may invoke only that function and send only to its dead-letter queue', () => {
+    const roleId = target.RoleArn['Fn::GetAtt'][0] as string;
+    const role = resources[roleId]!;
+    expect(role.Properties.AssumeRolePolicyDocument.Statement).toEqual([
+      expect.objectContaining({
+        Principal: { Service: 'scheduler.amazonaws.com' },
+        Action: 'sts:AssumeRole',
+      }),
+    ]);
+    const statements = role.Properties.Policies.flatMap(
+      (p: Json) => p.PolicyDocument.Statement,
+    ) as Statement[];
+    expect(statements).toEqual([
+      expect.objectContaining({
+        Action: 'lambda:InvokeFunction',
+        Resource: { 'Fn::GetAtt': [recomputeId, 'Arn'] },
+      }),
+      expect.objectContaining({ Action: 'sqs:SendMessage', Resource: target.DeadLetterConfig.Arn }),
+    ]);
+    expect(
+      ofType('AWS::IAM::Policy').filter(([, p]) => JSON.stringify(p.Properties.Roles).includes(roleId)),
+    ).toEqual([]);
+  });
+
+  it("grants the recompute and the rebuild exactly their rows' DynamoDB actions, nothing on the stream", () => {
+    for (const [row, fn] of [
+      [recomputeRow, recomputeFn],
+      [rebuildRow, rebuildFn],
+    ] as const) {
+      const statements = statementsOf(fn);
+      const onTable = statements.filter((s) => JSON.stringify(s.Resource) === JSON.stringify(tableArn));
+      expect(onTable.flatMap(actionsOf).sort(), row.path).toEqual(dynamoActionsOf(row));
+      expect(JSON.stringify(statements), row.path).not.toContain('StreamArn');
+      expect(JSON.stringify(statements), row.path).not.toContain('sqs:');
+    }
+  });
+
+  it('gives the rebuild no trigger: only its alarms and the dashboard name it', () => {
+    const mentions = Object.entries(resources).filter(
+      ([id, r]) => id !== rebuildId && JSON.stringify(r).includes(`"${rebuildId}"`),
+    );
+    // The Workers errors and throttles alarms, and the dashboard's Lambda graphs of those groups.
+    expect(mentions.map(([, r]) => r.Type).sort()).toEqual([
+      'AWS::CloudWatch::Alarm',
+      'AWS::CloudWatch::Alarm',
+      'AWS::CloudWatch::Dashboard',
+    ]);
+    expect(
+      ofType('AWS::Lambda::Permission').filter(([, p]) => JSON.stringify(p).includes(rebuildId)),
+    ).toEqual([]);
+  });
+
+  it("outputs the rebuild function's name on the parent stack for `aws lambda invoke`", () => {
+    const outputs = parent.toJSON().Outputs as Json;
+    expect(outputs.RebuildViewsFunction.Value).toEqual({
+      'Fn::GetAtt': [expect.stringMatching(/^Workers/), expect.stringMatching(/^Outputs\./)],
+    });
+    expect(template.toJSON().Outputs.RebuildViewsFunction.Value).toEqual({ Ref: rebuildId });
+  });
+});
+
+describe('alarms of the workers', () => {
+  const topicId = Object.keys(template.findResources('AWS::SNS::Topic'))[0]!;
+  const alarm = (name: string): Json => {
+    const found = ofType('AWS::CloudWatch::Alarm').filter(([id]) => id.startsWith(name));
+    expect(found, name).toHaveLength(1);
+    const [, a] = found[0]!;
+    expect(a.Properties.AlarmActions, name).toEqual([{ Ref: topicId }]);
+    expect(a.Properties.OKActions, name).toEqual([{ Ref: topicId }]);
+    return a.Properties;
+  };
+
+  it('IteratorAge: maximum above 60 s for 5 minutes', () => {
+    expect(alarm('ProjectorIteratorAge')).toMatchObject({
+      Namespace: 'AWS/Lambda',
+      MetricName: 'IteratorAge',
+      Dimensions: [{ Name: 'FunctionName', Value: { Ref: projectorId } }],
+      Statistic: 'Maximum',
+      Period: 60,
+      EvaluationPeriods: 5,
+      Threshold: ITERATOR_AGE_ALARM_MS,
+      ComparisonOperator: 'GreaterThanThreshold',
+    });
+    expect(ITERATOR_AGE_ALARM_MS).toBe(60_000);
+  });
+
+  it('on-failure queue: one visible message is enough', () => {
+    expect(alarm('ProjectorFailedBatches')).toMatchObject({
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queueId, 'QueueName'] } }],
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+  });
+
+  it('projector errors (any), recompute errors (any in an hour) and undelivered recompute invocations', () => {
+    expect(alarm('ProjectorErrors')).toMatchObject({
+      MetricName: 'Errors',
+      Dimensions: [{ Name: 'FunctionName', Value: { Ref: projectorId } }],
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+    expect(alarm('RecomputeErrors')).toMatchObject({
+      MetricName: 'Errors',
+      Dimensions: [{ Name: 'FunctionName', Value: { Ref: recomputeId } }],
+      Period: 3600,
+      Threshold: 1,
+    });
+    expect(alarm('RecomputeUndelivered')).toMatchObject({
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Threshold: 1,
+    });
+  });
+
+  it('watches the three functions for errors and throttles like every other function', () => {
+    for (const kind of ['WorkersLambdaErrors1', 'WorkersLambdaThrottles1']) {
+      const metrics = alarm(kind).Metrics as Json[];
+      const watched = metrics
+        .filter((m) => m.MetricStat)
+        .map((m) => m.MetricStat.Metric.Dimensions[0].Value.Ref);
+      expect(watched.sort(), kind).toEqual([projectorId, recomputeId, rebuildId].sort());
+    }
+  });
+
+  it('puts a projector row on the dashboard', () => {
+    const [, dashboard] = ofType('AWS::CloudWatch::Dashboard')[0]!;
+    const body = JSON.stringify(dashboard.Properties.DashboardBody);
+    for (const title of ['Projector iterator age (ms)', 'Projector failures', 'Recompute (hourly)']) {
+      expect(body).toContain(title);
+    }
+  });
+});
+
+describe('where the workers live', () => {
+  it('in their own nested stack, not in the parent or a route stack', () => {
+    const workers = templatesOf(stack).find(({ path }) => path === 'Test/Workers');
+    expect(workers).toBeDefined();
+    const ids = Object.keys(workers!.template.toJSON().Resources);
+    for (const id of [projectorId, recomputeId, rebuildId, queueId, mappingEntry![0]]) {
+      expect(ids, id).toContain(id);
+    }
+    expect(Object.keys(parent.findResources('AWS::Lambda::EventSourceMapping'))).toEqual([]);
+    expect(Template.fromStack(stack.workers).findResources('AWS::Lambda::Permission')).toEqual({});
+  });
+
+  it('follows PROJECTED_ENTITIES: a new entity joins both filters without touching infra', () => {
+    const before = [...PROJECTED_ENTITIES];
+    (PROJECTED_ENTITIES as unknown as string[]).push('zz-test-entity');
+    try {
+      const { template: grown } = synthStack(routes.slice(0, 1));
+      const [f] = Object.values(grown.findResources('AWS::Lambda::EventSourceMapping')) as Json[];
+      for (const filter of f!.Properties.FilterCriteria.Filters as Json[]) {
+        expect(filter.Pattern).toContain('"zz-test-entity"');
+      }
+    } finally {
+      (PROJECTED_ENTITIES as unknown as string[]).splice(0, Infinity, ...before);
+    }
+  });
+});
