@@ -1164,6 +1164,158 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/studio/shows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a new show of the caller (a creator)
+         * @description Creates a show of the caller's creator: title, description, category and rating, optionally tags and a poster URL. The platform sets the rest: `is_new` true, `is_featured` false (editorial flags are operators', a body cannot set them), no views, released now, starring the creator, no seasons until episodes are added. The id is `sh_` and 12 hex digits; the slug is the slugified title, `_` and the first 6 hex digits of the id, and it never changes (a title edit keeps it, so the show's URLs keep working). The show is at once readable at `GET /shows/{id}`; lists and search include it shortly after. 403 until the account's onboarding made it a creator.
+         */
+        post: operations["createStudioShow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/studio/shows/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete one of the caller's shows with all its episodes
+         * @description Removes one of the caller's shows and every episode of it; `GET /shows/{id}` answers 404 at once, lists and search drop it shortly after. A show of another creator, or none, is a 404.
+         */
+        delete: operations["deleteStudioShow"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit one of the caller's shows
+         * @description Changes the fields given (at least one: an empty body is a 422) of one of the caller's shows and answers the show with its version one higher. The slug and the show's URLs stay as they were. A show of another creator, or none, is a 404.
+         */
+        patch: operations["updateStudioShow"];
+        trace?: never;
+    };
+    "/studio/shows/{id}/episodes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add an episode to one of the caller's shows
+         * @description Adds an episode to one of the caller's shows: season (1-99), episode number (1-999), title, length and `is_free` (`false`: access `premium`, for the creator's subscribers), optionally a description, the air date (default now) and the stream URL (default the CDN playlist path of the episode). The show's `seasons` gain the season in the same write, and its version goes up by one; the episode's version is the show's new version (episode versions come from their show's, so an episode created where another was deleted is always newer than it). One episode per season and number: a taken place is a 409.
+         */
+        post: operations["createStudioEpisode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/studio/shows/{id}/episodes/{episode_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an episode of one of the caller's shows
+         * @description Removes an episode of one of the caller's shows; the show's `seasons` drop its season in the same write when it was the season's last episode, and the show's version goes up by one. 404 `Show not found` for a show that is not the caller's, `Episode not found` for an episode that is not this show's.
+         */
+        delete: operations["deleteStudioEpisode"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit an episode of one of the caller's shows
+         * @description Changes the fields given (at least one) of an episode of one of the caller's shows and answers it with its new version (the show's, which goes up by one in the same write). A new season or episode number moves it (409 when that place is taken), and the show's `seasons` follow in the same write. 404 `Show not found` for a show that is not the caller's, `Episode not found` for an episode that is not this show's.
+         */
+        patch: operations["updateStudioEpisode"];
+        trace?: never;
+    };
+    "/studio/profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Edit the caller's creator profile (name, description, avatar, category)
+         * @description Changes any of the caller's public profile fields: `creator_name` (the display name; the initials follow it), `description`, `avatar_url` (https, or null to remove it) and `category`. An empty body is a 422. Tier and the editorial flags are an operator's, not a creator's. Answers the profile after the change; its `version` goes up by one with every change.
+         */
+        patch: operations["updateStudioProfile"];
+        trace?: never;
+    };
+    "/studio/channel/programs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a program to the caller's channel schedule (409 on overlap)
+         * @description Schedules a program on the caller's channel: `title`, `rating`, `start_time` (ISO 8601 with a UTC offset, on a whole minute) and either `end_time` or `duration_minutes` (exactly one); a program ends after it starts and lasts at most 12 hours. Optionally what it broadcasts: `content_type` `show` or `episode` with `content_id`, one of the caller's own (another creator's or an unknown id is a 422 on `content_id`); without them the program has no catalogue content (`content_type`/`content_id` null here; the EPG shows it as a show whose id is the program id). It appears in the channel's EPG at once. Race-free: the write reads the channel's schedule lock (a per-channel item with a version) and the overlapping programs (strongly consistent), then writes the program and the lock's next version in one DynamoDB transaction conditioned on the version it read; a write that committed in between cancels it and it starts again, now seeing that program. Of concurrent overlapping writes exactly one succeeds, the others answer 409. A contention that outlasts a few retries answers 503 (retry).
+         */
+        post: operations["createStudioProgram"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/studio/channel/programs/{program_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a program from the caller's channel schedule
+         * @description Removes one of the caller's programs from the channel schedule (and so from the EPG). Another channel's program, or one already removed, is a 404.
+         */
+        delete: operations["deleteStudioProgram"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a program of the caller's channel (409 if new times overlap)
+         * @description Changes any field of one of the caller's programs (an empty body is a 422). `start_time` alone moves the program and keeps its length; `end_time` or `duration_minutes` sets its end. New times are checked against the channel's other programs (the program itself excluded). `content_type` and `content_id` both null remove its content. Race-free: the write reads the channel's schedule lock (a per-channel item with a version) and the overlapping programs (strongly consistent), then writes the program and the lock's next version in one DynamoDB transaction conditioned on the version it read; a write that committed in between cancels it and it starts again, now seeing that program. Of concurrent overlapping writes exactly one succeeds, the others answer 409. A contention that outlasts a few retries answers 503 (retry). Its `version` goes up by one.
+         */
+        patch: operations["updateStudioProgram"];
+        trace?: never;
+    };
     "/analytics/video/session/start": {
         parameters: {
             query?: never;
@@ -1754,6 +1906,16 @@ export interface components {
              * @example 306.1M
              */
             views_formatted: string;
+            /**
+             * @description Accounts following them on this platform (follows are free; subscribers pay)
+             * @example 1520
+             */
+            followers: number;
+            /**
+             * @description Followers, abbreviated for display (1.2K, 3.4M)
+             * @example 1.5K
+             */
+            followers_formatted: string;
             /**
              * @description Instagram followers
              * @example 2599518
@@ -5260,6 +5422,360 @@ export interface components {
                  */
                 label: string;
             }[];
+        };
+        /** @description An episode of one of the caller's shows as stored, with its version */
+        StudioEpisode: {
+            /**
+             * @description Episode id (`ep_` and 12 hex digits)
+             * @example ep_7b21e09c4a5f
+             */
+            episode_id: string;
+            /**
+             * @description Its show
+             * @example sh_3f9a0c1b2d4e
+             */
+            show_id: string;
+            /**
+             * @description Season number
+             * @example 1
+             */
+            season: number;
+            /**
+             * @description Episode number within its season
+             * @example 1
+             */
+            episode_number: number;
+            /**
+             * @description Title
+             * @example Loop 1: Midnight
+             */
+            title: string;
+            /**
+             * @description Synopsis (may be empty)
+             * @example The first session.
+             */
+            description: string;
+            /**
+             * @description Length in seconds
+             * @example 1800
+             */
+            duration_seconds: number;
+            /**
+             * @description Plays for anyone
+             * @example true
+             */
+            is_free: boolean;
+            /**
+             * @description Needs a subscription to the creator
+             * @example false
+             */
+            is_premium: boolean;
+            /**
+             * @description Access: `free` or `premium` as the creator sets it (`ppv` only ever set by operators)
+             * @example free
+             * @enum {string}
+             */
+            access: "free" | "premium" | "ppv";
+            /**
+             * @description First aired (ISO 8601, UTC)
+             * @example 2026-02-23T15:00:00.000Z
+             */
+            air_date: string;
+            /**
+             * @description HLS playlist URL
+             * @example https://cdn.example.com/vod/ep_7b21e09c4a5f/master.m3u8
+             */
+            stream_url: string;
+            /**
+             * @description Still image URL
+             * @example https://cdn.example.com/vod/ep_7b21e09c4a5f/thumb.jpg
+             */
+            thumbnail_url: string;
+            /**
+             * @description Views
+             * @example 0
+             */
+            views: number;
+            /**
+             * @description Version of the stored episode: the show's version after the write that made it so (the show's version counts its episodes' writes), so it grows on every change and a new episode is never older than one deleted before it
+             * @example 2
+             */
+            version: number;
+        };
+        /** @description A creator's own profile as the studio edits it */
+        StudioProfile: {
+            /**
+             * @description Creator id (the account id)
+             * @example acc_3f9a1c2b7d4e5f60
+             */
+            creator_id: string;
+            /**
+             * @description Display name
+             * @example Jonas Vargas
+             */
+            creator_name: string;
+            /**
+             * @description Public handle (the page slug)
+             * @example jonas_vargas
+             */
+            handle: string;
+            /**
+             * @description Initials for an avatar placeholder (follow the name)
+             * @example JV
+             */
+            initials: string;
+            /**
+             * @description Avatar placeholder colour, `#RRGGBB`
+             * @example #7986CB
+             */
+            avatar_color: string;
+            /**
+             * @description Avatar image URL; null when none
+             * @example https://cdn.example.com/avatars/cr_0001.jpg
+             */
+            avatar_url: string | null;
+            /**
+             * @description About the creator
+             * @example Stand-up, sketches and unscripted nonsense, a few times a week.
+             */
+            description: string;
+            /**
+             * @description Category id
+             * @example comedy
+             * @enum {string}
+             */
+            category: "comedy" | "music" | "lifestyle" | "sports" | "film_tv" | "art_design" | "gaming" | "education";
+            /**
+             * @description Tier id (set by operators)
+             * @example silver
+             * @enum {string}
+             */
+            tier: "ambassador" | "platinum" | "gold" | "silver";
+            /**
+             * @description Verified creator (set by operators)
+             * @example false
+             */
+            is_verified: boolean;
+            /**
+             * @description Editorially featured (set by operators)
+             * @example false
+             */
+            is_featured: boolean;
+            /**
+             * @description Editorially marked as hot (set by operators)
+             * @example false
+             */
+            is_hot: boolean;
+            /**
+             * @description The creator's channel id
+             * @example ch_3f9a1c2b7d4e5f60
+             */
+            channel_id: string;
+            /**
+             * @description Version of the profile: +1 on every change
+             * @example 3
+             */
+            version: number;
+        };
+        /** @description A program of the caller's channel as the studio stores it */
+        StudioProgram: {
+            /**
+             * @description Program id
+             * @example pg_3f9a1c2b7d4e
+             */
+            program_id: string;
+            /**
+             * @description Channel id (the caller’s channel)
+             * @example ch_3f9a1c2b7d4e5f60
+             */
+            channel_id: string;
+            /**
+             * @description Creator id
+             * @example acc_3f9a1c2b7d4e5f60
+             */
+            creator_id: string;
+            /**
+             * @description Title
+             * @example Friday Night Laughs
+             */
+            title: string;
+            /**
+             * @description What the program is about (may be empty)
+             * @example Two hours of stand-up from the club, live.
+             */
+            description: string;
+            /**
+             * @description Image URL: the show's or episode's image, else a generated one
+             * @example https://cdn.example.com/vod/ep_0001_s1e01/thumb.jpg
+             */
+            thumbnail_url: string;
+            /**
+             * @description Start (ISO 8601, UTC)
+             * @example 2026-11-24T19:00:00.000Z
+             */
+            start_time: string;
+            /**
+             * @description End, exclusive (ISO 8601, UTC)
+             * @example 2026-11-24T20:30:00.000Z
+             */
+            end_time: string;
+            /**
+             * @description Length in whole minutes
+             * @example 90
+             */
+            duration_minutes: number;
+            /**
+             * @description Content rating (TV parental guidelines)
+             * @example TV-14
+             * @enum {string}
+             */
+            rating: "TV-G" | "TV-PG" | "TV-14" | "TV-MA";
+            /**
+             * @description What is broadcast: a show or an episode of the creator; null for a program with no catalogue content
+             * @example episode
+             */
+            content_type: ("show" | "episode") | null;
+            /**
+             * @description Id of the show or episode broadcast; null for a program with no catalogue content
+             * @example ep_0001_s1e01
+             */
+            content_id: string | null;
+            /**
+             * @description Version of the program: 1 when created, +1 on every change
+             * @example 1
+             */
+            version: number;
+        };
+        /** @description A season of a show: one per season number that has episodes */
+        StudioSeason: {
+            /**
+             * @description Season number
+             * @example 1
+             */
+            number: number;
+            /**
+             * @description Season title
+             * @example Season 1
+             */
+            title: string;
+        };
+        /** @description A show of the caller's as stored, with its version */
+        StudioShow: {
+            /**
+             * @description Show id (`sh_` and 12 hex digits)
+             * @example sh_3f9a0c1b2d4e
+             */
+            show_id: string;
+            /**
+             * @description URL slug: the slugified first title and `_` with 6 characters of the id; it never changes, so links keep working after a title edit
+             * @example late_night_loops_3f9a0c
+             */
+            slug: string;
+            /**
+             * @description Path of the show's public page
+             * @example /shows/late_night_loops_3f9a0c
+             */
+            channel_url: string;
+            /**
+             * @description The creator (the caller)
+             * @example acc_5d1c9e2b7a40
+             */
+            creator_id: string;
+            /**
+             * @description Title
+             * @example Late Night Loops
+             */
+            title: string;
+            /**
+             * @description Synopsis
+             * @example Live looping sessions recorded after midnight.
+             */
+            description: string;
+            /**
+             * @description Category id
+             * @example music
+             * @enum {string}
+             */
+            category: "comedy" | "music" | "lifestyle" | "sports" | "film_tv" | "art_design" | "gaming" | "education";
+            /**
+             * @description Content rating
+             * @example TV-PG
+             * @enum {string}
+             */
+            rating: "TV-G" | "TV-PG" | "TV-14" | "TV-MA";
+            /**
+             * @description Tags
+             * @example [
+             *       "looping",
+             *       "live"
+             *     ]
+             */
+            tags: string[];
+            /**
+             * @description Poster image URL
+             * @example https://cdn.example.com/shows/sh_3f9a0c1b2d4e/poster.jpg
+             */
+            thumbnail_url: string;
+            /**
+             * @description Placeholder colour, `#RRGGBB` (the creator's avatar colour)
+             * @example #FFB74D
+             */
+            thumbnail_color: string;
+            /**
+             * @description Recently released (set by the platform)
+             * @example true
+             */
+            is_new: boolean;
+            /**
+             * @description Editorially featured (set by operators only, never by the creator)
+             * @example false
+             */
+            is_featured: boolean;
+            /**
+             * @description When it was published (ISO 8601, UTC)
+             * @example 2026-11-24T04:00:00.000Z
+             */
+            released_at: string;
+            /**
+             * @description Year of release
+             * @example 2026
+             */
+            year: number;
+            /**
+             * @description Starring (the creator's name)
+             * @example Studio Maya
+             */
+            starring: string;
+            /**
+             * @description Subtitle languages
+             * @example []
+             */
+            subtitles: string[];
+            /**
+             * @description Views of all its episodes
+             * @example 0
+             */
+            total_views: number;
+            /**
+             * @description Views in the last 7 days
+             * @example 0
+             */
+            views_7d: number;
+            /**
+             * @description The seasons that have episodes, in order
+             * @example [
+             *       {
+             *         "number": 1,
+             *         "title": "Season 1"
+             *       }
+             *     ]
+             */
+            seasons: components["schemas"]["StudioSeason"][];
+            /**
+             * @description Version of the stored show: 1 when created, one more on every change, its episodes' writes included
+             * @example 1
+             */
+            version: number;
         };
         /** @description The caller's subscription to a creator */
         SubscriptionState: {
@@ -15480,6 +15996,2332 @@ export interface operations {
                 };
             };
             /** @description Over the rate limit (30 per 3600 s per account); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
+                     *     }
+                     */
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
+                };
+            };
+            /** @description An internal error (nothing internal is disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 500,
+                     *       "message": {
+                     *         "code": "INTERNAL",
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is throttling or unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 503,
+                     *       "message": "Service temporarily unavailable, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createStudioShow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Title, 1-120 characters (trimmed)
+                     * @example Late Night Loops
+                     */
+                    title: string;
+                    /**
+                     * @description Synopsis, at most 2000 characters (trimmed)
+                     * @example Live looping sessions recorded after midnight.
+                     */
+                    description: string;
+                    /**
+                     * @description Category id
+                     * @example music
+                     * @enum {string}
+                     */
+                    category: "comedy" | "music" | "lifestyle" | "sports" | "film_tv" | "art_design" | "gaming" | "education";
+                    /**
+                     * @description Content rating (TV parental guidelines)
+                     * @example TV-PG
+                     * @enum {string}
+                     */
+                    rating: "TV-G" | "TV-PG" | "TV-14" | "TV-MA";
+                    /**
+                     * @description Tags: at most 10, each 1-30 characters
+                     * @example [
+                     *       "looping",
+                     *       "live"
+                     *     ]
+                     */
+                    tags?: string[];
+                    /**
+                     * Format: uri
+                     * @description Poster image, an https URL (default: the CDN poster path of the show)
+                     * @example https://cdn.example.com/shows/sh_0001/poster.jpg
+                     */
+                    thumbnail_url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The show as stored (version 1) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @description A short note for people, on some answers */
+                        message?: string;
+                        data: components["schemas"]["StudioShow"];
+                    };
+                };
+            };
+            /** @description A query or path parameter is invalid, or the body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 400,
+                     *       "message": "Malformed JSON body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
+            401: {
+                headers: {
+                    /** @description Always `Bearer` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 401,
+                     *       "message": "Missing or invalid bearer token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The account has not finished onboarding (no creator yet), so it cannot publish */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 403,
+                     *       "message": "Finish onboarding (choose a category) to use the studio"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over 256 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 413,
+                     *       "message": "Request body exceeds 262144 bytes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 415,
+                     *       "message": "Request body must be sent as application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body failed validation: one entry per field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 422,
+                     *       "errors": [
+                     *         {
+                     *           "field": "email",
+                     *           "message": "Invalid email address"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Over the rate limit (60 per 3600 s per account); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
+                     *     }
+                     */
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
+                };
+            };
+            /** @description An internal error (nothing internal is disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 500,
+                     *       "message": {
+                     *         "code": "INTERNAL",
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is throttling or unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 503,
+                     *       "message": "Service temporarily unavailable, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteStudioShow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of one of the caller's shows
+                 * @example sh_3f9a0c1b2d4e
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The show and its episodes are deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 400,
+                     *       "message": "Invalid query parameter limit: limit must be a whole number between 1 and 100"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
+            401: {
+                headers: {
+                    /** @description Always `Bearer` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 401,
+                     *       "message": "Missing or invalid bearer token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The account has not finished onboarding (no creator yet), so it cannot publish */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 403,
+                     *       "message": "Finish onboarding (choose a category) to use the studio"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No show with this id is the caller's (another creator's show answers the same, so others' shows are not revealed) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 404,
+                     *       "message": "Show not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rarely, another request changed the same show at the same moment several times over: `The show was changed by another request meanwhile, retry` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 409,
+                     *       "message": "The show was changed by another request meanwhile, retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body was sent and is over 256 KiB (this operation reads none) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 413,
+                     *       "message": "Request body exceeds 262144 bytes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the rate limit (60 per 3600 s per account); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
+                     *     }
+                     */
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
+                };
+            };
+            /** @description An internal error (nothing internal is disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 500,
+                     *       "message": {
+                     *         "code": "INTERNAL",
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is throttling or unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 503,
+                     *       "message": "Service temporarily unavailable, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateStudioShow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of one of the caller's shows
+                 * @example sh_3f9a0c1b2d4e
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Title, 1-120 characters (trimmed)
+                     * @example Late Night Loops
+                     */
+                    title?: string;
+                    /**
+                     * @description Synopsis, at most 2000 characters (trimmed)
+                     * @example Live looping sessions recorded after midnight.
+                     */
+                    description?: string;
+                    /**
+                     * @description Category id
+                     * @example music
+                     * @enum {string}
+                     */
+                    category?: "comedy" | "music" | "lifestyle" | "sports" | "film_tv" | "art_design" | "gaming" | "education";
+                    /**
+                     * @description Content rating (TV parental guidelines)
+                     * @example TV-PG
+                     * @enum {string}
+                     */
+                    rating?: "TV-G" | "TV-PG" | "TV-14" | "TV-MA";
+                    /**
+                     * @description Tags: at most 10, each 1-30 characters
+                     * @example [
+                     *       "looping",
+                     *       "live"
+                     *     ]
+                     */
+                    tags?: string[];
+                    /**
+                     * Format: uri
+                     * @description Poster image, an https URL (default: the CDN poster path of the show)
+                     * @example https://cdn.example.com/shows/sh_0001/poster.jpg
+                     */
+                    thumbnail_url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The show as now stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @description A short note for people, on some answers */
+                        message?: string;
+                        data: components["schemas"]["StudioShow"];
+                    };
+                };
+            };
+            /** @description A query or path parameter is invalid, or the body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 400,
+                     *       "message": "Malformed JSON body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
+            401: {
+                headers: {
+                    /** @description Always `Bearer` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 401,
+                     *       "message": "Missing or invalid bearer token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The account has not finished onboarding (no creator yet), so it cannot publish */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 403,
+                     *       "message": "Finish onboarding (choose a category) to use the studio"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No show with this id is the caller's (another creator's show answers the same, so others' shows are not revealed) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 404,
+                     *       "message": "Show not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over 256 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 413,
+                     *       "message": "Request body exceeds 262144 bytes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 415,
+                     *       "message": "Request body must be sent as application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body failed validation: one entry per field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 422,
+                     *       "errors": [
+                     *         {
+                     *           "field": "email",
+                     *           "message": "Invalid email address"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Over the rate limit (60 per 3600 s per account); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
+                     *     }
+                     */
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
+                };
+            };
+            /** @description An internal error (nothing internal is disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 500,
+                     *       "message": {
+                     *         "code": "INTERNAL",
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is throttling or unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 503,
+                     *       "message": "Service temporarily unavailable, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createStudioEpisode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of one of the caller's shows
+                 * @example sh_3f9a0c1b2d4e
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Season number, 1-99
+                     * @example 1
+                     */
+                    season: number;
+                    /**
+                     * @description Episode number within its season, 1-999
+                     * @example 1
+                     */
+                    episode_number: number;
+                    /**
+                     * @description Title, 1-120 characters (trimmed)
+                     * @example Loop 1: Midnight
+                     */
+                    title: string;
+                    /**
+                     * @description Length in seconds, 1-86400
+                     * @example 1800
+                     */
+                    duration_seconds: number;
+                    /**
+                     * @description Plays for anyone (access `free`); false: needs a subscription to the creator (access `premium`)
+                     * @example true
+                     */
+                    is_free: boolean;
+                    /**
+                     * @description The opposite of `is_free`, accepted for symmetry: a value that contradicts `is_free` is a 422
+                     * @example false
+                     */
+                    is_premium?: boolean;
+                    /**
+                     * @description Synopsis, at most 2000 characters (trimmed; default empty)
+                     * @example The first session.
+                     */
+                    description?: string;
+                    /**
+                     * Format: date-time
+                     * @description First aired: ISO 8601 date-time with `Z` or an offset, stored in UTC (default: now)
+                     * @example 2026-02-23T15:00:00Z
+                     */
+                    air_date?: string;
+                    /**
+                     * Format: uri
+                     * @description HLS playlist, an https URL (default: the CDN playlist path of the episode)
+                     * @example https://cdn.example.com/vod/ep_3f9a0c1b2d4e/master.m3u8
+                     */
+                    stream_url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The episode as stored (its version: the show's new version) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @description A short note for people, on some answers */
+                        message?: string;
+                        data: components["schemas"]["StudioEpisode"];
+                    };
+                };
+            };
+            /** @description A query or path parameter is invalid, or the body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 400,
+                     *       "message": "Malformed JSON body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
+            401: {
+                headers: {
+                    /** @description Always `Bearer` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 401,
+                     *       "message": "Missing or invalid bearer token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The account has not finished onboarding (no creator yet), so it cannot publish */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 403,
+                     *       "message": "Finish onboarding (choose a category) to use the studio"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No show with this id is the caller's (another creator's show answers the same, so others' shows are not revealed) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 404,
+                     *       "message": "Show not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The show already has an episode with this season and episode number. Rarely, another request changed the same show at the same moment several times over: `The show was changed by another request meanwhile, retry` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 409,
+                     *       "message": "This show already has an episode with this season and episode number"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over 256 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 413,
+                     *       "message": "Request body exceeds 262144 bytes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 415,
+                     *       "message": "Request body must be sent as application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body failed validation: one entry per field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 422,
+                     *       "errors": [
+                     *         {
+                     *           "field": "email",
+                     *           "message": "Invalid email address"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Over the rate limit (60 per 3600 s per account); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
+                     *     }
+                     */
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
+                };
+            };
+            /** @description An internal error (nothing internal is disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 500,
+                     *       "message": {
+                     *         "code": "INTERNAL",
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is throttling or unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 503,
+                     *       "message": "Service temporarily unavailable, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteStudioEpisode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of one of the caller's shows
+                 * @example sh_3f9a0c1b2d4e
+                 */
+                id: string;
+                /**
+                 * @description Id of an episode of that show
+                 * @example ep_7b21e09c4a5f
+                 */
+                episode_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The episode is deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 400,
+                     *       "message": "Invalid query parameter limit: limit must be a whole number between 1 and 100"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
+            401: {
+                headers: {
+                    /** @description Always `Bearer` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 401,
+                     *       "message": "Missing or invalid bearer token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The account has not finished onboarding (no creator yet), so it cannot publish */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 403,
+                     *       "message": "Finish onboarding (choose a category) to use the studio"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No show with this id is the caller's (`Show not found`), or the episode is not one of this show's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 404,
+                     *       "message": "Episode not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rarely, another request changed the same show at the same moment several times over: `The show was changed by another request meanwhile, retry` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 409,
+                     *       "message": "The show was changed by another request meanwhile, retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body was sent and is over 256 KiB (this operation reads none) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 413,
+                     *       "message": "Request body exceeds 262144 bytes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the rate limit (60 per 3600 s per account); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
+                     *     }
+                     */
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
+                };
+            };
+            /** @description An internal error (nothing internal is disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 500,
+                     *       "message": {
+                     *         "code": "INTERNAL",
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is throttling or unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 503,
+                     *       "message": "Service temporarily unavailable, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateStudioEpisode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Id of one of the caller's shows
+                 * @example sh_3f9a0c1b2d4e
+                 */
+                id: string;
+                /**
+                 * @description Id of an episode of that show
+                 * @example ep_7b21e09c4a5f
+                 */
+                episode_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Season number, 1-99
+                     * @example 1
+                     */
+                    season?: number;
+                    /**
+                     * @description Episode number within its season, 1-999
+                     * @example 1
+                     */
+                    episode_number?: number;
+                    /**
+                     * @description Title, 1-120 characters (trimmed)
+                     * @example Loop 1: Midnight
+                     */
+                    title?: string;
+                    /**
+                     * @description Length in seconds, 1-86400
+                     * @example 1800
+                     */
+                    duration_seconds?: number;
+                    /**
+                     * @description Plays for anyone (access `free`); false: needs a subscription to the creator (access `premium`)
+                     * @example true
+                     */
+                    is_free?: boolean;
+                    /**
+                     * @description The opposite of `is_free`, accepted for symmetry: a value that contradicts `is_free` is a 422
+                     * @example false
+                     */
+                    is_premium?: boolean;
+                    /**
+                     * @description Synopsis, at most 2000 characters (trimmed; default empty)
+                     * @example The first session.
+                     */
+                    description?: string;
+                    /**
+                     * Format: date-time
+                     * @description First aired: ISO 8601 date-time with `Z` or an offset, stored in UTC (default: now)
+                     * @example 2026-02-23T15:00:00Z
+                     */
+                    air_date?: string;
+                    /**
+                     * Format: uri
+                     * @description HLS playlist, an https URL (default: the CDN playlist path of the episode)
+                     * @example https://cdn.example.com/vod/ep_3f9a0c1b2d4e/master.m3u8
+                     */
+                    stream_url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The episode as now stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @description A short note for people, on some answers */
+                        message?: string;
+                        data: components["schemas"]["StudioEpisode"];
+                    };
+                };
+            };
+            /** @description A query or path parameter is invalid, or the body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 400,
+                     *       "message": "Malformed JSON body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
+            401: {
+                headers: {
+                    /** @description Always `Bearer` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 401,
+                     *       "message": "Missing or invalid bearer token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The account has not finished onboarding (no creator yet), so it cannot publish */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 403,
+                     *       "message": "Finish onboarding (choose a category) to use the studio"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No show with this id is the caller's (`Show not found`), or the episode is not one of this show's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 404,
+                     *       "message": "Episode not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The new season and episode number are another episode's. Rarely, another request changed the same show at the same moment several times over: `The show was changed by another request meanwhile, retry` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 409,
+                     *       "message": "This show already has an episode with this season and episode number"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over 256 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 413,
+                     *       "message": "Request body exceeds 262144 bytes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 415,
+                     *       "message": "Request body must be sent as application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body failed validation: one entry per field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 422,
+                     *       "errors": [
+                     *         {
+                     *           "field": "email",
+                     *           "message": "Invalid email address"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Over the rate limit (60 per 3600 s per account); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
+                     *     }
+                     */
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
+                };
+            };
+            /** @description An internal error (nothing internal is disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 500,
+                     *       "message": {
+                     *         "code": "INTERNAL",
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is throttling or unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 503,
+                     *       "message": "Service temporarily unavailable, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateStudioProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Display name (trimmed, 1-80 characters)
+                     * @example Jonas Vargas
+                     */
+                    creator_name?: string;
+                    /**
+                     * @description About the creator (trimmed, at most 2000 characters; empty clears it)
+                     * @example Stand-up, sketches and unscripted nonsense, a few times a week.
+                     */
+                    description?: string;
+                    /**
+                     * @description Avatar image URL (https), or null to remove it
+                     * @example https://cdn.example.com/avatars/cr_0001.jpg
+                     */
+                    avatar_url?: string | null;
+                    /**
+                     * @description Category id
+                     * @example comedy
+                     * @enum {string}
+                     */
+                    category?: "comedy" | "music" | "lifestyle" | "sports" | "film_tv" | "art_design" | "gaming" | "education";
+                };
+            };
+        };
+        responses: {
+            /** @description The profile after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @description A short note for people, on some answers */
+                        message?: string;
+                        data: components["schemas"]["StudioProfile"];
+                    };
+                };
+            };
+            /** @description A query or path parameter is invalid, or the body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 400,
+                     *       "message": "Malformed JSON body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
+            401: {
+                headers: {
+                    /** @description Always `Bearer` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 401,
+                     *       "message": "Missing or invalid bearer token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The account has not finished onboarding: it is no creator yet */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 403,
+                     *       "message": "Finish onboarding (choose a category) to use the studio"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over 256 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 413,
+                     *       "message": "Request body exceeds 262144 bytes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 415,
+                     *       "message": "Request body must be sent as application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body failed validation: one entry per field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 422,
+                     *       "errors": [
+                     *         {
+                     *           "field": "email",
+                     *           "message": "Invalid email address"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Over the rate limit (60 per 60 s per account); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
+                     *     }
+                     */
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
+                };
+            };
+            /** @description An internal error (nothing internal is disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 500,
+                     *       "message": {
+                     *         "code": "INTERNAL",
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is throttling or unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 503,
+                     *       "message": "Service temporarily unavailable, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createStudioProgram: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Title (trimmed, 1-120 characters)
+                     * @example Friday Night Laughs
+                     */
+                    title: string;
+                    /**
+                     * @description What the program is about (trimmed, at most 2000 characters)
+                     * @example Two hours of stand-up from the club, live.
+                     */
+                    description?: string;
+                    /**
+                     * Format: date-time
+                     * @description Start, ISO 8601 with a UTC offset (`Z` or `±HH:MM`; a time without one is refused), on a whole minute
+                     * @example 2026-11-24T20:00:00+01:00
+                     */
+                    start_time: string;
+                    /**
+                     * Format: date-time
+                     * @description End (exclusive), same format as `start_time`; give this or `duration_minutes`
+                     * @example 2026-11-24T21:30:00+01:00
+                     */
+                    end_time?: string;
+                    /**
+                     * @description Length in whole minutes, at least 1 (a program lasts at most 12 hours); give this or `end_time`
+                     * @example 90
+                     */
+                    duration_minutes?: number;
+                    /**
+                     * @description Content rating (TV parental guidelines)
+                     * @example TV-14
+                     * @enum {string}
+                     */
+                    rating: "TV-G" | "TV-PG" | "TV-14" | "TV-MA";
+                    /**
+                     * @description What is broadcast: one of your shows or one of your episodes; with `content_id`
+                     * @example episode
+                     * @enum {string}
+                     */
+                    content_type?: "show" | "episode";
+                    /**
+                     * @description Id of your show (`sh_…`) or episode (`ep_…`) broadcast; with `content_type`
+                     * @example ep_0001_s1e01
+                     */
+                    content_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The program as stored (times in UTC) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @description A short note for people, on some answers */
+                        message?: string;
+                        data: components["schemas"]["StudioProgram"];
+                    };
+                };
+            };
+            /** @description A query or path parameter is invalid, or the body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 400,
+                     *       "message": "Malformed JSON body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
+            401: {
+                headers: {
+                    /** @description Always `Bearer` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 401,
+                     *       "message": "Missing or invalid bearer token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The account has not finished onboarding: it is no creator yet */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 403,
+                     *       "message": "Finish onboarding (choose a category) to use the studio"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The program's [start, end) overlaps another program of the channel (adjacent programs, one ending when the next starts, are fine) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 409,
+                     *       "message": "This program overlaps another program of the channel"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over 256 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 413,
+                     *       "message": "Request body exceeds 262144 bytes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 415,
+                     *       "message": "Request body must be sent as application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body failed validation: one entry per field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 422,
+                     *       "errors": [
+                     *         {
+                     *           "field": "email",
+                     *           "message": "Invalid email address"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Over the rate limit (60 per 60 s per account); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
+                     *     }
+                     */
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
+                };
+            };
+            /** @description An internal error (nothing internal is disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 500,
+                     *       "message": {
+                     *         "code": "INTERNAL",
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is throttling or unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 503,
+                     *       "message": "Service temporarily unavailable, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteStudioProgram: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Program id (`pg_…`)
+                 * @example pg_3f9a1c2b7d4e
+                 */
+                program_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The program was removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 400,
+                     *       "message": "Invalid query parameter limit: limit must be a whole number between 1 and 100"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
+            401: {
+                headers: {
+                    /** @description Always `Bearer` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 401,
+                     *       "message": "Missing or invalid bearer token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The account has not finished onboarding: it is no creator yet */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 403,
+                     *       "message": "Finish onboarding (choose a category) to use the studio"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No program with this id on the caller's channel (another channel's programs are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 404,
+                     *       "message": "Program not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body was sent and is over 256 KiB (this operation reads none) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 413,
+                     *       "message": "Request body exceeds 262144 bytes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the rate limit (60 per 60 s per account); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
+                     *     }
+                     */
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
+                };
+            };
+            /** @description An internal error (nothing internal is disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 500,
+                     *       "message": {
+                     *         "code": "INTERNAL",
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is throttling or unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 503,
+                     *       "message": "Service temporarily unavailable, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateStudioProgram: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Program id (`pg_…`)
+                 * @example pg_3f9a1c2b7d4e
+                 */
+                program_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Title (trimmed, 1-120 characters)
+                     * @example Friday Night Laughs
+                     */
+                    title?: string;
+                    /**
+                     * @description What the program is about (trimmed, at most 2000 characters)
+                     * @example Two hours of stand-up from the club, live.
+                     */
+                    description?: string;
+                    /**
+                     * Format: date-time
+                     * @description Start, ISO 8601 with a UTC offset (`Z` or `±HH:MM`; a time without one is refused), on a whole minute
+                     * @example 2026-11-24T20:00:00+01:00
+                     */
+                    start_time?: string;
+                    /**
+                     * Format: date-time
+                     * @description End (exclusive), same format as `start_time`; give this or `duration_minutes`
+                     * @example 2026-11-24T21:30:00+01:00
+                     */
+                    end_time?: string;
+                    /**
+                     * @description Length in whole minutes, at least 1 (a program lasts at most 12 hours); give this or `end_time`
+                     * @example 90
+                     */
+                    duration_minutes?: number;
+                    /**
+                     * @description Content rating (TV parental guidelines)
+                     * @example TV-14
+                     * @enum {string}
+                     */
+                    rating?: "TV-G" | "TV-PG" | "TV-14" | "TV-MA";
+                    content_type?: ("show" | "episode") | null;
+                    content_id?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The program after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @description A short note for people, on some answers */
+                        message?: string;
+                        data: components["schemas"]["StudioProgram"];
+                    };
+                };
+            };
+            /** @description A query or path parameter is invalid, or the body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 400,
+                     *       "message": "Malformed JSON body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
+            401: {
+                headers: {
+                    /** @description Always `Bearer` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 401,
+                     *       "message": "Missing or invalid bearer token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The account has not finished onboarding: it is no creator yet */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 403,
+                     *       "message": "Finish onboarding (choose a category) to use the studio"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No program with this id on the caller's channel (another channel's programs are not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 404,
+                     *       "message": "Program not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The program's [start, end) overlaps another program of the channel (adjacent programs, one ending when the next starts, are fine) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 409,
+                     *       "message": "This program overlaps another program of the channel"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over 256 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 413,
+                     *       "message": "Request body exceeds 262144 bytes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 415,
+                     *       "message": "Request body must be sent as application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body failed validation: one entry per field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 422,
+                     *       "errors": [
+                     *         {
+                     *           "field": "email",
+                     *           "message": "Invalid email address"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Over the rate limit (60 per 60 s per account); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */

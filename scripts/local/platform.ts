@@ -26,12 +26,29 @@ const startProjector = async (table: string) => {
   const { handler } = await import('../../functions/projector/project-changes.ts');
   installLocalAws();
   const context = functionContext(projectorRow);
-  return startTableStream({
+  // The hourly recompute of the time windows, as EventBridge Scheduler runs it on AWS.
+  const { recomputeRow } = await import('../../functions/workers.ts');
+  const { handler: recompute } = await import('../../functions/projector/recompute-windows.ts');
+  const recomputing = functionContext(recomputeRow);
+  const hourly = setInterval(() => {
+    runAsFunction(recomputing, () => recompute()).catch((error: Error) =>
+      console.error(`recompute-windows failed: ${error.name}: ${error.message}`),
+    );
+  }, 3_600_000);
+  hourly.unref();
+  const stream = await startTableStream({
     tableName: table,
     handler: (event) => runAsFunction(context, () => handler(event)),
     startingPosition: 'LATEST',
     maxRetries: 5,
   });
+  return {
+    drain: () => stream.drain(),
+    stop: async () => {
+      clearInterval(hourly);
+      await stream.stop();
+    },
+  };
 };
 
 export const startLocalPlatform = async (

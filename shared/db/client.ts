@@ -9,19 +9,23 @@ import { awsClient } from '../aws/local-hook.ts';
  */
 const endpoint = process.env.DYNAMODB_ENDPOINT;
 
-export const dynamo = awsClient(
-  new DynamoDBClient({
-    ...(endpoint
-      ? {
-          endpoint,
-          region: process.env.AWS_REGION ?? 'local',
-          credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-        }
-      : {}),
-    maxAttempts: 3,
-  }),
-  'dynamodb',
-);
+/** A DynamoDB client configured as the shared one (the rebuild scans with a client of its own). */
+export const newDynamoClient = () =>
+  awsClient(
+    new DynamoDBClient({
+      ...(endpoint
+        ? {
+            endpoint,
+            region: process.env.AWS_REGION ?? 'local',
+            credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+          }
+        : {}),
+      maxAttempts: 3,
+    }),
+    'dynamodb',
+  );
+
+export const dynamo = newDynamoClient();
 
 export const db = DynamoDBDocumentClient.from(dynamo, {
   marshallOptions: { removeUndefinedValues: true },

@@ -115,6 +115,18 @@ const OWNERSHIP: Record<string, 'owned' | `caller: ${string}`> = {
   'GET /v3/reactions/summary/{targetType}/{targetId}': 'owned',
   'POST /reports': 'caller: a report is keyed by the caller',
   'GET /me/continue-watching': 'owned',
+  // The studio: the caller's creator is the caller's account; another creator's show, episode
+  // or program is 404 with nothing changed (test/studio/shows.int.test.ts, schedule.int.test.ts).
+  'PATCH /studio/profile': 'caller: edits the caller’s own creator profile',
+  'POST /studio/shows': 'caller: creates a show of the caller’s creator',
+  'PATCH /studio/shows/{id}': 'owned',
+  'DELETE /studio/shows/{id}': 'owned',
+  'POST /studio/shows/{id}/episodes': 'owned',
+  'PATCH /studio/shows/{id}/episodes/{episode_id}': 'owned',
+  'DELETE /studio/shows/{id}/episodes/{episode_id}': 'owned',
+  'POST /studio/channel/programs': 'caller: schedules on the caller’s own channel',
+  'PATCH /studio/channel/programs/{program_id}': 'owned',
+  'DELETE /studio/channel/programs/{program_id}': 'owned',
   ...Object.fromEntries(
     routes
       .filter((r) => r.path.startsWith('/analytics/'))

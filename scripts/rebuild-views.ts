@@ -1,0 +1,27 @@
+/**
+ * `npm run rebuild-views`: recomputes every view (ranked lists, search index, list totals) from
+ * the source items of a table and repairs what differs (shared/projection/rebuild.ts). On AWS
+ * the rebuild function does the same (docs/operations.md); this runs it from a shell.
+ *
+ *   TABLE_NAME=<table> npm run rebuild-views -- [--dry-run]
+ *
+ * DYNAMODB_ENDPOINT points it at DynamoDB Local (`npm start` prints its endpoint).
+ */
+import { parseArgs } from 'node:util';
+import { rebuildViews } from '../shared/projection/rebuild.ts';
+
+const { values } = parseArgs({ options: { 'dry-run': { type: 'boolean', default: false } } });
+try {
+  if (!process.env.TABLE_NAME) throw new Error('TABLE_NAME is required: the table to rebuild the views of.');
+  const started = Date.now();
+  const report = await rebuildViews({ dryRun: values['dry-run'] });
+  console.log(
+    `${report.dryRun ? 'would rebuild' : 'rebuilt'}: ${report.sources} source items, ${report.views} view items; ` +
+      `${report.put} ${report.dryRun ? 'to put' : 'put'}, ${report.deleted} ${report.dryRun ? 'to delete' : 'deleted'} ` +
+      `in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+  for (const key of report.examples) console.log(`  differs: ${key}`);
+} catch (error) {
+  console.error(`rebuild-views: ${(error as Error).message}`);
+  process.exitCode = 1;
+}

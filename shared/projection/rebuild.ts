@@ -1,0 +1,102 @@
+import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import type { CreatorRecord, EpisodeRecord, ShowRecord } from '../catalog/model.ts';
+import { listOfItem } from '../catalog/ranked-list.ts';
+import { batchPutDelete, primaryKeyOf } from '../db/batch.ts';
+import { newDynamoClient } from '../db/client.ts';
+import { recordOf } from '../db/record.ts';
+import { tableName } from '../db/table.ts';
+import { catalogViewItems, type Versioned } from './bulk.ts';
+import { contentHash } from './view-set.ts';
+import type { Item } from './views.ts';
+
+/**
+ * The rebuild (`npm run rebuild-views`; on AWS the operator-invoked rebuild function): recomputes
+ * every view from the source items with the same view functions as the projector and the seed
+ * loader, compares it with the table, and (unless `dryRun`) puts what is missing or different and
+ * deletes what should not be there. For repair (after records went to the on-failure queue) and
+ * backfills (a new view). It reads the whole table (a parallel Scan: an operator job, never a
+ * request path) and holds it in memory: ~200 MB at 10x the demo catalogue.
+ * Differences that are not wrong: a list total of 0 equals no total; a view set compares by its
+ * views (the projector moves its `source_version` only when a view changes); an empty view set
+ * (a deleted source's guard, shared/projection/view-set.ts) is kept.
+ */
+const VIEW_PREFIXES = ['RANK#', 'SEARCH#', 'SEARCHDEL#', 'VIEWSET#'];
+const isView = (item: Item) => VIEW_PREFIXES.some((prefix) => String(item.PK).startsWith(prefix));
+
+const SEGMENTS = 4;
+
+const scanTable = async (): Promise<Item[]> => {
+  // A client of its own: the test harness forbids Scan on the shared (request path) client.
+  const client = DynamoDBDocumentClient.from(newDynamoClient());
+  const segments = await Promise.all(
+    Array.from({ length: SEGMENTS }, async (_, segment) => {
+      const items: Item[] = [];
+      let start: Item | undefined;
+      do {
+        const page = await client.send(
+          new ScanCommand({
+            TableName: tableName(),
+            Segment: segment,
+            TotalSegments: SEGMENTS,
+            ExclusiveStartKey: start,
+          }),
+        );
+        items.push(...(page.Items ?? []));
+        start = page.LastEvaluatedKey;
+      } while (start);
+      return items;
+    }),
+  );
+  return segments.flat();
+};
+
+/** What an item is compared by. */
+const comparable = (item: Item): string | undefined => {
+  if (listOfItem(item) !== undefined && item.SK === 'TOTAL' && Number(item.total) === 0) return undefined;
+  if (String(item.PK).startsWith('VIEWSET#')) {
+    const views = (item.views ?? {}) as Record<string, string>;
+    return Object.keys(views).length === 0 ? undefined : contentHash(views);
+  }
+  return contentHash(item);
+};
+
+export interface RebuildReport {
+  sources: number;
+  views: number;
+  /** View items written because they were missing or differed. */
+  put: number;
+  /** View items deleted because no source calls for them. */
+  deleted: number;
+  /** Keys of the differing items (the first 20), for the report. */
+  examples: string[];
+  dryRun: boolean;
+}
+
+/** Recomputes every view from the source items; with `dryRun`, only reports the differences. */
+export const rebuildViews = async (options: { dryRun?: boolean } = {}): Promise<RebuildReport> => {
+  const items = await scanTable();
+  const of = <T>(entity: string) =>
+    items.filter((item) => item.entity === entity).map((item) => recordOf<Versioned<T>>(item));
+  const creators = of<CreatorRecord>('creator');
+  const shows = of<ShowRecord>('show');
+  const episodes = of<EpisodeRecord>('episode');
+  const desired = catalogViewItems({ creators, shows, episodes });
+  const existing = new Map(items.filter(isView).map((item) => [primaryKeyOf(item), item]));
+  const wanted = new Map(desired.map((item) => [primaryKeyOf(item), item]));
+  const puts = desired.filter((item) => {
+    const current = existing.get(primaryKeyOf(item));
+    return current === undefined || comparable(current) !== comparable(item);
+  });
+  const deletes = [...existing.values()]
+    .filter((item) => !wanted.has(primaryKeyOf(item)) && comparable(item) !== undefined)
+    .map((item) => ({ PK: item.PK, SK: item.SK }));
+  if (!options.dryRun) await batchPutDelete(puts, deletes);
+  return {
+    sources: creators.length + shows.length + episodes.length,
+    views: desired.length,
+    put: puts.length,
+    deleted: deletes.length,
+    examples: [...puts, ...deletes].slice(0, 20).map((item) => primaryKeyOf(item)),
+    dryRun: options.dryRun ?? false,
+  };
+};

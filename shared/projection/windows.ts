@@ -1,0 +1,134 @@
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { queryAll } from '../db/query.ts';
+import { db } from '../db/client.ts';
+import { tableName } from '../db/table.ts';
+import { transactWriteIf } from '../db/transaction.ts';
+import { creatorKey } from '../creators/creator-repository.ts';
+import { showItemKey } from '../shows/show-repository.ts';
+import { showListName } from '../shows/show-ranking.ts';
+import { dayOf, trendBucketKey } from './counters.ts';
+
+/**
+ * What changes with time alone, moved on by the hourly recompute (EventBridge Scheduler on AWS,
+ * a timer in `npm start`): the 7-day windows behind `trending` and the `is_new` flag of shows.
+ * Each change is a write of the source item (`ADD version 1`), so the projector re-ranks it like
+ * any other change; the work is bounded by what left the window, never by the catalogue.
+ * - 7-day windows: a day's trend buckets (shared/projection/counters.ts) are taken off
+ *   `subscribers_7d` / `views_7d` once the day is 7 days old, each in one transaction with the
+ *   bucket's deletion (so a repeated run takes nothing twice). Days 7 to 14 back are swept, so an
+ *   outage of up to a week loses nothing.
+ * - `is_new`: a show is new for NEW_DAYS after its release; the oldest entries of the new shows'
+ *   `newest` list are read until one is still new, and the others get `is_new: false`.
+ */
+export const WINDOW_DAYS = 7;
+export const NEW_DAYS = 30;
+const DAY = 86_400_000;
+const SWEEP_DAYS = 7;
+
+const expireBuckets = async (kind: 'subscribers' | 'views', day: string): Promise<number> => {
+  const buckets = await queryAll({
+    KeyConditionExpression: 'PK = :pk',
+    ExpressionAttributeValues: { ':pk': trendBucketKey(kind, day, '').PK },
+    ConsistentRead: true,
+  });
+  let moved = 0;
+  for (const bucket of buckets) {
+    const id = String(bucket.SK);
+    const n = Number(bucket.n ?? 0);
+    const target = kind === 'subscribers' ? creatorKey(id) : showItemKey(id);
+    const field = kind === 'subscribers' ? 'subscribers_7d' : 'views_7d';
+    const done = await transactWriteIf([
+      {
+        Delete: {
+          TableName: tableName(),
+          Key: trendBucketKey(kind, day, id),
+          ConditionExpression: 'n = :n',
+          ExpressionAttributeValues: { ':n': n },
+        },
+      },
+      {
+        Update: {
+          TableName: tableName(),
+          Key: target,
+          UpdateExpression: 'ADD #field :minus, version :one',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeNames: { '#field': field },
+          ExpressionAttributeValues: { ':minus': -n, ':one': 1 },
+        },
+      },
+    ]);
+    if (done) moved++;
+    // The counted item is gone: the bucket has nothing left to take from.
+    else
+      await db
+        .send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: trendBucketKey(kind, day, id),
+            UpdateExpression: 'SET n = :zero',
+            ExpressionAttributeValues: { ':zero': 0 },
+          }),
+        )
+        .catch(() => undefined);
+  }
+  return moved;
+};
+
+/** Shows past their NEW_DAYS: read from the old end of the new shows' newest-first list. */
+const expireNewShows = async (now: Date): Promise<number> => {
+  const cutoff = now.getTime() - NEW_DAYS * DAY;
+  let expired = 0;
+  let start: Record<string, unknown> | undefined;
+  for (;;) {
+    const page = await db.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :entry)',
+        ExpressionAttributeValues: {
+          ':pk': `RANK#${showListName('all', 'all', 'yes', 'any', 'newest')}`,
+          ':entry': 'E#',
+        },
+        ScanIndexForward: false,
+        Limit: 25,
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const entry of page.Items ?? []) {
+      const released = 9_000_000_000_000_000 - Number(String(entry.SK).slice(2, 18));
+      if (released >= cutoff) return expired;
+      await db
+        .send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: showItemKey(String(entry.id)),
+            UpdateExpression: 'SET is_new = :false ADD version :one',
+            ConditionExpression: 'is_new = :true',
+            ExpressionAttributeValues: { ':false': false, ':true': true, ':one': 1 },
+          }),
+        )
+        .then(() => expired++)
+        .catch((error: Error) => {
+          if (error.name !== 'ConditionalCheckFailedException') throw error;
+        });
+    }
+    start = page.LastEvaluatedKey;
+    if (!start) return expired;
+  }
+};
+
+export interface RecomputeReport {
+  /** Trend buckets taken off a 7-day window. */
+  buckets: number;
+  /** Shows no longer new. */
+  noLongerNew: number;
+}
+
+/** Moves the time windows on to `now`. */
+export const recomputeWindows = async (now: Date): Promise<RecomputeReport> => {
+  let buckets = 0;
+  for (let back = WINDOW_DAYS; back < WINDOW_DAYS + SWEEP_DAYS; back++) {
+    const day = dayOf(new Date(now.getTime() - back * DAY));
+    buckets += (await expireBuckets('subscribers', day)) + (await expireBuckets('views', day));
+  }
+  return { buckets, noLongerNew: await expireNewShows(now) };
+};
