@@ -231,9 +231,13 @@ export class ApiStack extends Stack {
       logGroup: functionLogs,
       bundle: props.bundle,
     });
-    new CfnOutput(this, 'RebuildViewsFunction', {
+    new CfnOutput(this, 'RebuildFunctionName', {
       value: this.workers.rebuild.fn.functionName,
       description: 'Operator function: recomputes every view from the source items (aws lambda invoke)',
+    });
+    new CfnOutput(this, 'ProjectorFailureQueueUrl', {
+      value: this.workers.failures.queueUrl,
+      description: 'Pointers to stream batches the projector gave up on (docs/operations.md)',
     });
 
     const throttled = props.routes.filter((row) => row.throttle);

@@ -225,12 +225,13 @@ describe('the hourly recompute', () => {
     ).toEqual([]);
   });
 
-  it("outputs the rebuild function's name on the parent stack for `aws lambda invoke`", () => {
+  it("outputs the rebuild function's name (for `aws lambda invoke`) and the on-failure queue URL on the parent", () => {
     const outputs = parent.toJSON().Outputs as Json;
-    expect(outputs.RebuildViewsFunction.Value).toEqual({
+    expect(outputs.RebuildFunctionName.Value).toEqual({
       'Fn::GetAtt': [expect.stringMatching(/^Workers/), expect.stringMatching(/^Outputs\./)],
     });
-    expect(template.toJSON().Outputs.RebuildViewsFunction.Value).toEqual({ Ref: rebuildId });
+    expect(template.toJSON().Outputs.RebuildFunctionName.Value).toEqual({ Ref: rebuildId });
+    expect(template.toJSON().Outputs.ProjectorFailureQueueUrl.Value).toEqual({ Ref: queueId });
   });
 });
 
