@@ -9,6 +9,7 @@ import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { projectorRow, rebuildRow, recomputeRow } from '../functions/workers.ts';
+import type { RouteRow } from '../shared/http/route.ts';
 import { PROJECTED_ENTITIES } from '../shared/projection/projector.ts';
 import { ApiFunction, type ApiFunctionDefaults, constructIdOf } from './api-function.ts';
 import type { Monitoring } from './monitoring.ts';
@@ -117,7 +118,7 @@ export class Projector extends NestedStack {
       logGroup: props.logGroup,
       bundle: props.bundle,
     };
-    const fnOf = (row: typeof projectorRow | typeof rebuildRow | typeof recomputeRow, timeout: Duration) =>
+    const fnOf = (row: RouteRow, timeout: Duration) =>
       new ApiFunction(this, constructIdOf(row.handler), { ...defaults, row, timeout });
 
     // ── Projector ──────────────────────────────────────────────────────────────────────────────
