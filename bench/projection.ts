@@ -1,0 +1,678 @@
+/**
+ * Projections in the bench (issue 16, item 7): freshness, the projector's cost per change, and
+ * the rebuild, each at 1x and 10x catalogue.
+ *
+ * `npx tsx bench/projection.ts` runs both scales (each in a child process: the shared DynamoDB
+ * client is bound to one DynamoDB Local per process) and prints the report;
+ * `npx tsx bench/projection.ts --scale 1|10` runs one scale in process. `npm run bench` calls
+ * `runProjectionBench` (bench/run.ts).
+ *
+ * - Freshness: writes through the local HTTP API (real handlers, the projector on the table's
+ *   stream as `npm start` runs it), one at a time; from the write's 2xx, every affected endpoint
+ *   is polled every 25 ms until each shows the change. Also when the projector's last DynamoDB
+ *   call for the change ended ("projector done"), and, for a separate sample, when
+ *   `platform.drain()` resolved when called right after the 2xx.
+ * - Cost: the capacity units of every DynamoDB call the projector makes (ReturnConsumedCapacity
+ *   on the shared client, counted only inside the projector function), per change: the platform
+ *   is drained between writes and nothing else writes meanwhile.
+ * - Rebuild: `rebuildViews({ dryRun: true })` then `rebuildViews()` after the writes (it should
+ *   repair nothing: the projector kept every view), wall time and items scanned.
+ */
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const KINDS = [
+  'onboarding',
+  'profile edit',
+  'show create',
+  'episode create',
+  'program create',
+  'subscribe',
+  'view',
+] as const;
+type Kind = (typeof KINDS)[number];
+/** The kinds whose projector cost the issue asks to compare at 1x and 10x. */
+const COST_KINDS: readonly Kind[] = [
+  'subscribe',
+  'profile edit',
+  'show create',
+  'view',
+  'onboarding',
+  'episode create',
+];
+const CATEGORIES = ['music', 'comedy', 'gaming', 'education', 'sports', 'lifestyle'] as const;
+const TIMEOUT_MS = 15_000;
+const POLL_MS = 25;
+
+export interface Percentiles {
+  n: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+}
+export interface ScaleResult {
+  scale: number;
+  items: number;
+  startSeconds: number;
+  /** ms from 2xx to every endpoint showing the change, per kind and overall. */
+  freshness: Record<string, Percentiles & { endpoints: string[]; timeouts: number }>;
+  /** ms from 2xx to the end of the projector's last DynamoDB call for the change. */
+  projectorDone: Record<string, Percentiles>;
+  /** ms from 2xx to drain() resolved (called right after the 2xx), separate sample. */
+  drainLag: Percentiles;
+  /** Mean capacity units the projector consumed per change, per kind. */
+  cost: Record<string, { read: number; write: number; calls: number; n: number }>;
+  rebuild: {
+    dryRunMs: number;
+    ms: number;
+    scanned: number;
+    sources: number;
+    views: number;
+    put: number;
+    deleted: number;
+  };
+}
+
+const percentiles = (values: number[]): Percentiles => {
+  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
+  const at = (q: number) =>
+    sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
+  return { n: values.length, p50: at(0.5), p95: at(0.95), p99: at(0.99), max: sorted.at(-1) ?? Number.NaN };
+};
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+const word = () =>
+  `zq${randomUUID()
+    .replace(/[^a-f]/g, '')
+    .slice(0, 8)}`;
+
+/**
+ * The local platform as scripts/local/platform.ts starts it (DynamoDB Local, the seeded table,
+ * the projector handler on the table's stream, run as its function), except that at 10x the EPG
+ * programs are not loaded, as in bench/server-bench.ts: nothing projects them, and 10x of them
+ * would take minutes to load on this machine.
+ */
+const startBenchPlatform = async (scale: number) => {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  process.env.TABLE_NAME = `bench-projection-s${scale}`;
+  process.env.GOOGLE_IDP ??= 'local';
+  const { freePort, startDynamoDbLocal } = await import('../scripts/local/dynamodb-local.ts');
+  const port = await freePort();
+  process.env.DYNAMODB_ENDPOINT = `http://127.0.0.1:${port}`;
+  const local = await startDynamoDbLocal({ port });
+  try {
+    const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
+    const { createTable } = await import('../shared/db/create-table.ts');
+    const { generateCatalog } = await import('../shared/seed/generate.ts');
+    const { loadCatalog } = await import('../shared/seed/load.ts');
+    const { installLocalAws, functionContext, runAsFunction } = await import('../scripts/local/aws.ts');
+    const { startTableStream } = await import('../scripts/local/table-stream.ts');
+    const { projectorRow } = await import('../functions/workers.ts');
+    const { handler } = await import('../functions/projector/project-changes.ts');
+    const admin = new DynamoDBClient({
+      endpoint: process.env.DYNAMODB_ENDPOINT,
+      region: 'local',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    await createTable(admin, process.env.TABLE_NAME);
+    const now = new Date();
+    const catalog = generateCatalog({ now, seed: 42, scale });
+    const { items } = await loadCatalog(scale === 1 ? catalog : { ...catalog, programs: [] }, now);
+    installLocalAws();
+    const context = functionContext(projectorRow);
+    const stream = await startTableStream({
+      tableName: process.env.TABLE_NAME,
+      handler: (event) => runAsFunction(context, () => handler(event)),
+      startingPosition: 'LATEST',
+      maxRetries: 5,
+    });
+    return {
+      items,
+      drain: () => stream.drain(),
+      stop: async () => {
+        await stream.stop();
+        await local.stop();
+      },
+    };
+  } catch (error) {
+    await local.stop();
+    throw error;
+  }
+};
+
+/** One scale, in this process (starts its own DynamoDB Local). */
+export const measureProjection = async (options: { scale: number; n: number }): Promise<ScaleResult> => {
+  process.env.LOCAL_RATE_LIMITS = 'off';
+  process.env.LOG_LEVEL ??= 'WARN'; // no request log lines
+  const started = performance.now();
+  const platform = await startBenchPlatform(options.scale);
+  const startSeconds = (performance.now() - started) / 1000;
+  const { startLocalApi } = await import('../scripts/local/server.ts');
+  const { dynamo } = await import('../shared/db/client.ts');
+  const { issueAccessToken } = await import('../shared/identity/access-token.ts');
+  const { rebuildViews } = await import('../shared/projection/rebuild.ts');
+  const { tableName } = await import('../shared/db/table.ts');
+  const { DynamoDBClient, ScanCommand } = await import('@aws-sdk/client-dynamodb');
+  const { server, url } = await startLocalApi(0, '127.0.0.1', { trustForwardedFor: true });
+
+  // The projector's DynamoDB calls: capacity and when the last one ended.
+  const spent = { read: 0, write: 0, calls: 0, lastEnd: 0 };
+  const READS = /^(Get|BatchGet|Query|Scan|TransactGet)/;
+  dynamo.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (process.env.ROUTE_KEY !== 'POST $stream/projector') return next(args);
+      const input = args.input as Record<string, unknown>;
+      input.ReturnConsumedCapacity = 'TOTAL';
+      const result = await next(args);
+      const output = result.output as {
+        ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[];
+      };
+      const list = Array.isArray(output.ConsumedCapacity)
+        ? output.ConsumedCapacity
+        : output.ConsumedCapacity
+          ? [output.ConsumedCapacity]
+          : [];
+      const isRead = READS.test(String(context.commandName));
+      for (const c of list) {
+        if (c.ReadCapacityUnits !== undefined || c.WriteCapacityUnits !== undefined) {
+          spent.read += c.ReadCapacityUnits ?? 0;
+          spent.write += c.WriteCapacityUnits ?? 0;
+        } else if (isRead) spent.read += c.CapacityUnits ?? 0;
+        else spent.write += c.CapacityUnits ?? 0;
+      }
+      spent.calls++;
+      spent.lastEnd = performance.now();
+      return result;
+    },
+    { step: 'serialize', name: 'benchProjectorCapacity', priority: 'high' },
+  );
+  type ConsumedCapacity = { CapacityUnits?: number; ReadCapacityUnits?: number; WriteCapacityUnits?: number };
+
+  let address = 0;
+  const call = async (
+    method: string,
+    path: string,
+    opts: { body?: unknown; token?: string } = {},
+  ): Promise<{ status: number; body: any }> => {
+    address++;
+    const headers: Record<string, string> = {
+      'x-forwarded-for': `10.${(address >> 16) & 255}.${(address >> 8) & 255}.${address & 255}`,
+    };
+    if (opts.body !== undefined) headers['content-type'] = 'application/json';
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    const res = await fetch(`${url}${path}`, {
+      method,
+      headers,
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  };
+  const must = async (
+    expected: number,
+    method: string,
+    path: string,
+    opts?: { body?: unknown; token?: string },
+  ) => {
+    const res = await call(method, path, opts);
+    if (res.status !== expected)
+      throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+    return res.body;
+  };
+  const get = (path: string) => call('GET', path);
+  const userBlock = async (creatorId: string) => {
+    const res = await get(`/creators/${creatorId}`);
+    return res.status === 200 ? res.body.data.find((b: { type: string }) => b.type === 'user') : undefined;
+  };
+  const ids = (list: Array<{ id?: string; creator_id?: string; show_id?: string }> | undefined) =>
+    (list ?? []).map((x) => x.id ?? x.creator_id ?? x.show_id);
+  const categoryCount = async (category: string): Promise<number> =>
+    (await get('/categories')).body.data.find((c: { id: string }) => c.id === category)?.creator_count ?? 0;
+  const newestCreators = async (category: string) =>
+    (await get(`/creators?category=${category}&sort=newest&limit=10`)).body.data.creators as Array<
+      Record<string, any>
+    >;
+
+  /** Polls every check every POLL_MS until each has answered true once; ms to the last. */
+  const freshAfter = async (t0: number, checks: Record<string, () => Promise<boolean>>) => {
+    const pending = new Map(Object.entries(checks));
+    while (pending.size > 0 && performance.now() - t0 < TIMEOUT_MS) {
+      const round = performance.now();
+      await Promise.all(
+        [...pending].map(async ([name, check]) => {
+          if (await check().catch(() => false)) pending.delete(name);
+        }),
+      );
+      if (pending.size === 0) break;
+      await sleep(Math.max(0, POLL_MS - (performance.now() - round)));
+    }
+    return pending.size === 0 ? performance.now() - t0 : Number.POSITIVE_INFINITY;
+  };
+
+  const freshness = new Map<Kind, { ms: number[]; done: number[]; endpoints: string[] }>();
+  const cost = new Map<Kind, { read: number; write: number; calls: number; n: number }>();
+  /** One measured write: its freshness, when the projector finished, and what that cost. */
+  const measure = async (
+    kind: Kind,
+    write: () => Promise<unknown>,
+    checks: Record<string, () => Promise<boolean>>,
+  ) => {
+    await platform.drain();
+    const before = { ...spent };
+    await write();
+    const t0 = performance.now();
+    const ms = await freshAfter(t0, checks);
+    await platform.drain();
+    const entry = freshness.get(kind) ?? { ms: [], done: [], endpoints: Object.keys(checks) };
+    entry.ms.push(ms);
+    entry.done.push(spent.lastEnd > t0 ? spent.lastEnd - t0 : 0);
+    freshness.set(kind, entry);
+    const c = cost.get(kind) ?? { read: 0, write: 0, calls: 0, n: 0 };
+    c.read += spent.read - before.read;
+    c.write += spent.write - before.write;
+    c.calls += spent.calls - before.calls;
+    c.n++;
+    cost.set(kind, c);
+  };
+
+  // ── Writes ──────────────────────────────────────────────────────────────────────────────
+  const creators: Array<{ token: string; id: string; category: string; handle: string }> = [];
+  for (let i = 0; i < options.n; i++) {
+    const id = randomUUID().replace(/-/g, '').slice(0, 12);
+    const handle = `bench_${id}`;
+    const category = CATEGORIES[i % CATEGORIES.length]!;
+    const created = await must(201, 'POST', '/onboarding/account/create', {
+      body: {
+        email: `bench.${id}@example.com`,
+        password: 'correct-horse-1',
+        creator_name: `Bench ${id}`,
+        handle,
+        agreed_to_terms: true,
+      },
+    });
+    const token: string = created.data.auth_token;
+    const creatorId: string = created.data.creator_id;
+    await must(200, 'POST', '/onboarding/category', { body: { category_id: category }, token });
+    const count = await categoryCount(category);
+    await measure(
+      'onboarding',
+      () =>
+        must(200, 'POST', '/onboarding/social/connect', {
+          body: { platform: 'youtube', access_token: `sdk-${id}` },
+          token,
+        }),
+      {
+        [`/creators/{id}`]: async () => (await get(`/creators/${creatorId}`)).status === 200,
+        [`/creators?category=…&sort=newest`]: async () =>
+          ids(await newestCreators(category)).includes(creatorId),
+        [`/creators/search?q=<handle>`]: async () =>
+          ids((await get(`/creators/search?q=${handle}`)).body.data.creators).includes(creatorId),
+        [`/categories (count)`]: async () => (await categoryCount(category)) >= count + 1,
+      },
+    );
+    creators.push({ token, id: creatorId, category, handle });
+  }
+
+  for (const creator of creators) {
+    const name = `Renamed ${word()}`;
+    const token = name.split(' ')[1]!;
+    await measure(
+      'profile edit',
+      () => must(200, 'PATCH', '/studio/profile', { body: { creator_name: name }, token: creator.token }),
+      {
+        [`/creators/{id}`]: async () => (await userBlock(creator.id))?.name === name,
+        [`/creators/search?q=<new name>`]: async () =>
+          ids((await get(`/creators/search?q=${token}`)).body.data.creators).includes(creator.id),
+        [`/creators?category=…&sort=newest`]: async () =>
+          (await newestCreators(creator.category)).find((c) => (c.id ?? c.creator_id) === creator.id)
+            ?.name === name,
+      },
+    );
+  }
+
+  const shows: Array<{ id: string; creator: (typeof creators)[number]; episodes: string[] }> = [];
+  for (const creator of creators) {
+    const title = word();
+    let showId = '';
+    await measure(
+      'show create',
+      async () => {
+        const show = await must(201, 'POST', '/studio/shows', {
+          token: creator.token,
+          body: {
+            title: `Bench ${title}`,
+            description: 'A show the benchmark made.',
+            category: creator.category,
+            rating: 'TV-PG',
+          },
+        });
+        showId = show.data.show_id;
+      },
+      {
+        [`/shows/{id}`]: async () => (await get(`/shows/${showId}`)).status === 200,
+        [`/shows?sort=newest`]: async () =>
+          ids((await get('/shows?sort=newest')).body.data.shows).includes(showId),
+        [`/shows/search?q=<title>`]: async () =>
+          ids((await get(`/shows/search?q=${title}`)).body.data.shows).includes(showId),
+      },
+    );
+    shows.push({ id: showId, creator, episodes: [] });
+  }
+
+  const episodesOf = async (showId: string) =>
+    ((await get(`/shows/${showId}`)).body.data.episodes ?? []) as Array<Record<string, any>>;
+  for (const show of shows) {
+    let episodeId = '';
+    await measure(
+      'episode create',
+      async () => {
+        const episode = await must(201, 'POST', `/studio/shows/${show.id}/episodes`, {
+          token: show.creator.token,
+          body: { season: 1, episode_number: 1, title: 'Pilot', duration_seconds: 1800, is_free: true },
+        });
+        episodeId = episode.data.episode_id;
+      },
+      {
+        [`/shows/{id} (episodes)`]: async () =>
+          (await episodesOf(show.id)).some((e) => e.episode_id === episodeId),
+      },
+    );
+    show.episodes.push(episodeId);
+  }
+
+  for (const [i, creator] of creators.entries()) {
+    let programId = '';
+    const day = `2030-01-${String(10 + (i % 18)).padStart(2, '0')}`;
+    await measure(
+      'program create',
+      async () => {
+        const program = await must(201, 'POST', '/studio/channel/programs', {
+          token: creator.token,
+          body: {
+            title: 'Bench hour',
+            rating: 'TV-PG',
+            start_time: `${day}T20:00:00Z`,
+            duration_minutes: 60,
+          },
+        });
+        programId = program.data.program_id;
+      },
+      {
+        [`/creators/{id}/channel/schedule`]: async () =>
+          (
+            (await get(`/creators/${creator.id}/channel/schedule?date=${day}&timezone=UTC`)).body.data
+              .schedule as Array<{
+              program_id: string;
+            }>
+          ).some((p) => p.program_id === programId),
+      },
+    );
+  }
+
+  for (const creator of creators) {
+    const { token } = await issueAccessToken(`acc_bench_${randomUUID()}`, new Date());
+    const subscribers = Number((await userBlock(creator.id)).audience_metrics.subscribers);
+    await measure('subscribe', () => must(200, 'POST', `/creators/${creator.id}/subscription`, { token }), {
+      [`/creators/{id} (subscribers)`]: async () =>
+        Number((await userBlock(creator.id))?.audience_metrics.subscribers) === subscribers + 1,
+      [`/creators?category=…&sort=newest (subscribers)`]: async () => {
+        const card = (await newestCreators(creator.category)).find(
+          (c) => (c.id ?? c.creator_id) === creator.id,
+        );
+        return Number(card?.subscribers) === subscribers + 1;
+      },
+    });
+  }
+
+  for (const show of shows) {
+    const episodeId = show.episodes[0]!;
+    const views = Number((await episodesOf(show.id)).find((e) => e.episode_id === episodeId)?.views ?? 0);
+    const creatorViews = Number((await userBlock(show.creator.id)).audience_metrics.views);
+    await measure(
+      'view',
+      () =>
+        call('POST', '/analytics/video/session/heartbeat', {
+          body: {
+            event_id: randomUUID(),
+            session_id: randomUUID(),
+            content_id: episodeId,
+            device_type: 'web',
+            client_ts: new Date().toISOString(),
+            position_seconds: 100,
+            playing_seconds: 30,
+          },
+        }).then((res) => {
+          if (res.status >= 300) throw new Error(`heartbeat: ${res.status} ${JSON.stringify(res.body)}`);
+        }),
+      {
+        [`/shows/{id} (episode views)`]: async () =>
+          Number((await episodesOf(show.id)).find((e) => e.episode_id === episodeId)?.views) === views + 1,
+        [`/creators/{id} (views)`]: async () =>
+          Number((await userBlock(show.creator.id))?.audience_metrics.views) === creatorViews + 1,
+      },
+    );
+  }
+
+  // drain() lag: write 2xx → drain() resolved, called at once (profile edits, then subscribes).
+  const drainLags: number[] = [];
+  for (const creator of creators.slice(0, Math.min(10, creators.length))) {
+    await platform.drain();
+    await must(200, 'PATCH', '/studio/profile', {
+      body: { description: `Edited ${word()}` },
+      token: creator.token,
+    });
+    const t0 = performance.now();
+    await platform.drain();
+    drainLags.push(performance.now() - t0);
+    const { token } = await issueAccessToken(`acc_bench_${randomUUID()}`, new Date());
+    await must(200, 'POST', `/creators/${creator.id}/subscription`, { token });
+    const t1 = performance.now();
+    await platform.drain();
+    drainLags.push(performance.now() - t1);
+  }
+
+  // ── Rebuild ─────────────────────────────────────────────────────────────────────────────
+  await platform.drain();
+  server.close();
+  server.closeAllConnections();
+  let t = performance.now();
+  const dry = await rebuildViews({ dryRun: true });
+  const dryRunMs = performance.now() - t;
+  t = performance.now();
+  const real = await rebuildViews();
+  const rebuildMs = performance.now() - t;
+  const admin = new DynamoDBClient({
+    endpoint: process.env.DYNAMODB_ENDPOINT,
+    region: 'local',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  let scanned = 0;
+  let start: Record<string, any> | undefined;
+  do {
+    const page = await admin.send(
+      new ScanCommand({ TableName: tableName(), Select: 'COUNT', ExclusiveStartKey: start }),
+    );
+    scanned += page.Count ?? 0;
+    start = page.LastEvaluatedKey;
+  } while (start);
+  if (dry.put + dry.deleted > 0)
+    console.error(
+      `rebuild (dry run) found ${dry.put} puts, ${dry.deleted} deletes: ${dry.examples.join(', ')}`,
+    );
+  await platform.stop();
+
+  const result: ScaleResult = {
+    scale: options.scale,
+    items: platform.items,
+    startSeconds,
+    freshness: {},
+    projectorDone: {},
+    drainLag: percentiles(drainLags),
+    cost: {},
+    rebuild: {
+      dryRunMs,
+      ms: rebuildMs,
+      scanned,
+      sources: real.sources,
+      views: real.views,
+      put: dry.put,
+      deleted: dry.deleted,
+    },
+  };
+  const all: number[] = [];
+  const allDone: number[] = [];
+  for (const kind of KINDS) {
+    const f = freshness.get(kind);
+    if (!f) continue;
+    all.push(...f.ms);
+    allDone.push(...f.done);
+    result.freshness[kind] = {
+      ...percentiles(f.ms),
+      endpoints: f.endpoints,
+      timeouts: f.ms.filter((ms) => !Number.isFinite(ms)).length,
+    };
+    result.projectorDone[kind] = percentiles(f.done);
+  }
+  result.freshness.overall = {
+    ...percentiles(all),
+    endpoints: [],
+    timeouts: all.filter((ms) => !Number.isFinite(ms)).length,
+  };
+  result.projectorDone.overall = percentiles(allDone);
+  for (const [kind, c] of cost)
+    result.cost[kind] = { read: c.read / c.n, write: c.write / c.n, calls: c.calls / c.n, n: c.n };
+  return result;
+};
+
+const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+
+/** The report's markdown for the scales measured (ratios when 1x and 10x are both there). */
+export const projectionMarkdown = (results: ScaleResult[], n: number): string[] => {
+  const md = ['', '## Projections (freshness, projector cost per change, rebuild)', ''];
+  md.push(
+    `${n} writes of each kind, one at a time through the local API; endpoints polled every ${POLL_MS} ms from the 2xx. ` +
+      '"projector done" = the end of the projector\'s last DynamoDB call for the change. Target: p99 ≤ 2000 ms.',
+    '',
+    '| scale | kind | n | fresh p50 ms | p95 | p99 | max | timeouts | projector done p50 | p99 | endpoints |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+  );
+  for (const r of results)
+    for (const [kind, f] of Object.entries(r.freshness)) {
+      const d = r.projectorDone[kind]!;
+      md.push(
+        `| ${r.scale}x | ${kind} | ${f.n} | ${fmt(f.p50)} | ${fmt(f.p95)} | ${fmt(f.p99)} | ${fmt(f.max)} | ${f.timeouts} | ${fmt(d.p50)} | ${fmt(d.p99)} | ${f.endpoints.map((e) => `\`${e}\``).join(', ')} |`,
+      );
+    }
+  md.push('');
+  for (const r of results)
+    md.push(
+      `${r.scale}x: write 2xx → \`drain()\` resolved (called at once; ${r.drainLag.n} profile edits and subscribes): p50 ${fmt(r.drainLag.p50)} ms, p99 ${fmt(r.drainLag.p99)} ms, max ${fmt(r.drainLag.max)} ms.`,
+    );
+  md.push(
+    '',
+    'Capacity units the projector consumes per change (mean; reads / writes / DynamoDB calls). Target: 10x within 1.5x of 1x.',
+    '',
+  );
+  const one = results.find((r) => r.scale === 1);
+  const ten = results.find((r) => r.scale === 10);
+  md.push(
+    '| kind | scale | read units | write units | calls | total | 10x / 1x |',
+    '|---|---|---|---|---|---|---|',
+  );
+  for (const kind of COST_KINDS)
+    for (const r of results) {
+      const c = r.cost[kind];
+      if (!c) continue;
+      const total = c.read + c.write;
+      const base = one?.cost[kind];
+      const ratio = r.scale === 10 && base ? total / (base.read + base.write) : Number.NaN;
+      md.push(
+        `| ${kind} | ${r.scale}x | ${fmt(c.read, 1)} | ${fmt(c.write, 1)} | ${fmt(c.calls, 1)} | ${fmt(total, 1)} | ${r === ten ? fmt(ratio, 2) : ''} |`,
+      );
+    }
+  md.push(
+    '',
+    '| scale | items loaded | platform start s | rebuild dry run s | rebuild s | items scanned | sources | views | repaired (dry run: put / deleted) |',
+    '|---|---|---|---|---|---|---|---|---|',
+  );
+  for (const r of results)
+    md.push(
+      `| ${r.scale}x | ${r.items} | ${fmt(r.startSeconds, 1)} | ${fmt(r.rebuild.dryRunMs / 1000, 1)} | ${fmt(r.rebuild.ms / 1000, 1)} | ${r.rebuild.scanned} | ${r.rebuild.sources} | ${r.rebuild.views} | ${r.rebuild.put} / ${r.rebuild.deleted} |`,
+    );
+  return md;
+};
+
+/** 10x / 1x capacity ratio per kind (for bench:check). */
+export const costRatios = (results: ScaleResult[]) => {
+  const one = results.find((r) => r.scale === 1);
+  const ten = results.find((r) => r.scale === 10);
+  if (!one || !ten) return [];
+  return COST_KINDS.filter((k) => one.cost[k] && ten.cost[k]).map((kind) => {
+    const a = one.cost[kind]!;
+    const b = ten.cost[kind]!;
+    return { kind, ratio: (b.read + b.write) / (a.read + a.write) };
+  });
+};
+
+/** Both scales, each in a child process with a DynamoDB Local of its own. */
+export const runProjectionBench = async (options: { n: number; scales?: number[] }) => {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-projection-'));
+  const results: ScaleResult[] = [];
+  try {
+    for (const scale of options.scales ?? [1, 10]) {
+      const out = join(dir, `scale-${scale}.json`);
+      const env = { ...process.env };
+      // The parent's DynamoDB Local (bench/server-bench.ts) and table are not this child's.
+      delete env.DYNAMODB_ENDPOINT;
+      delete env.DYNAMODB_PORT;
+      delete env.TABLE_NAME;
+      await new Promise<void>((done, fail) => {
+        const child = execFile(
+          process.execPath,
+          [
+            '--import',
+            'tsx',
+            'bench/projection.ts',
+            '--scale',
+            String(scale),
+            '--n',
+            String(options.n),
+            '--json',
+            out,
+          ],
+          { cwd: resolve(import.meta.dirname, '..'), env, maxBuffer: 64 * 1024 * 1024 },
+          (error) => (error ? fail(error) : done()),
+        );
+        child.stderr?.pipe(process.stderr);
+      });
+      results.push(JSON.parse(readFileSync(out, 'utf8')) as ScaleResult);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return {
+    report: { projection: { n: options.n, scales: results, costRatios: costRatios(results) } },
+    markdown: projectionMarkdown(results, options.n),
+  };
+};
+
+if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
+  const { values } = parseArgs({
+    options: { scale: { type: 'string' }, n: { type: 'string', default: '30' }, json: { type: 'string' } },
+  });
+  const n = Number(values.n);
+  if (values.scale) {
+    const result = await measureProjection({ scale: Number(values.scale), n });
+    if (values.json) (await import('node:fs')).writeFileSync(values.json, JSON.stringify(result, null, 2));
+    else console.log(projectionMarkdown([result], n).join('\n'));
+  } else {
+    const { markdown, report } = await runProjectionBench({ n });
+    console.log(markdown.join('\n'));
+    console.log(JSON.stringify(report.projection.costRatios));
+  }
+  process.exit(0);
+}
