@@ -5,7 +5,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ApiStack } from '../../infra/stack.ts';
 import type { RouteRow } from '../../shared/http/route.ts';
-import { cleanUp, nestedStacksOf, newApp } from './synth.ts';
+import { cleanUp, newApp } from './synth.ts';
 
 afterAll(cleanUp);
 
@@ -31,9 +31,10 @@ const stackWith = (handler: string) => {
 describe('real bundling with the local esbuild', () => {
   it('produces a minified ESM bundle with a source map that runs as the Lambda handler', async () => {
     const { stack, outdir } = stackWith('../test/infra/fixtures/hello-handler');
-    // The route's function lives in its domain's nested stack; the parent's only Lambda is the
-    // dev buckets' auto-delete helper.
-    const fns = nestedStacksOf(stack).flatMap((nested) =>
+    // The route's function lives in its domain's nested stack (the Workers stack bundles the
+    // projector, recompute and rebuild); the parent's only Lambda is the dev buckets' auto-delete
+    // helper.
+    const fns = stack.routeStacks.flatMap((nested) =>
       Object.values(Template.fromStack(nested).findResources('AWS::Lambda::Function')),
     ) as any[];
     expect(fns).toHaveLength(1);

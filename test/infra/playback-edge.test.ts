@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { Match } from 'aws-cdk-lib/assertions';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routes } from '../../functions/routes.ts';
+import { workers } from '../../functions/workers.ts';
 import { KEY_PLACEHOLDER, PLACEHOLDER_ORIGIN, VERIFY_SOURCE } from '../../infra/playback-edge.ts';
 import { streamUrls } from '../../shared/live/stream-views.ts';
 import { signPlaybackToken, verifyPlaybackToken } from '../../shared/playback/playback-token.ts';
@@ -265,7 +266,8 @@ describe('playback edge in the stack', () => {
       Properties: { Environment?: { Variables?: Record<string, unknown> } };
     }>;
     const cdnUrls = fns.map((f) => JSON.stringify(f.Properties.Environment?.Variables?.CDN_URL));
-    expect(cdnUrls.filter((url) => url?.includes('DomainName'))).toHaveLength(routes.length);
+    // Every row's function (the workers too: their environment is derived the same way).
+    expect(cdnUrls.filter((url) => url?.includes('DomainName'))).toHaveLength(routes.length + workers.length);
     template.hasOutput('PlaybackCdnDomain', {});
   });
 

@@ -2,6 +2,7 @@ import { Match, type Template } from 'aws-cdk-lib/assertions';
 import type { CfnTable } from 'aws-cdk-lib/aws-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { routes } from '../../functions/routes.ts';
+import { rebuildRow, workers } from '../../functions/workers.ts';
 import type { ApiStack } from '../../infra/stack.ts';
 import { TABLE } from '../../shared/db/table.ts';
 import { type RouteRow, routeKey } from '../../shared/http/route.ts';
@@ -13,11 +14,21 @@ afterAll(cleanUp);
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
 type Statement = { Action: string | string[]; Resource: unknown; Effect: string };
 
-/** The API functions (those the stack made from route rows), by logical id. */
-const apiFunctions = (template: Template): Record<string, Resource> =>
+/** Every function the stack made from a row (route or worker: both carry ROUTE_KEY), by logical id. */
+const rowFunctions = (template: Template): Record<string, Resource> =>
   Object.fromEntries(
     Object.entries(template.findResources('AWS::Lambda::Function') as Record<string, Resource>).filter(
       ([, fn]) => fn.Properties.Environment?.Variables?.ROUTE_KEY !== undefined,
+    ),
+  );
+
+const workerKeys = new Set(workers.map(routeKey));
+
+/** The API functions (those the stack made from route rows, not the workers), by logical id. */
+const apiFunctions = (template: Template): Record<string, Resource> =>
+  Object.fromEntries(
+    Object.entries(rowFunctions(template)).filter(
+      ([, fn]) => !workerKeys.has(fn.Properties.Environment.Variables.ROUTE_KEY),
     ),
   );
 
@@ -52,7 +63,9 @@ describe('the stack built from the real route table', () => {
     const node22 = Object.values(template.findResources('AWS::Lambda::Function')).filter(
       (fn: any) => fn.Properties.Runtime === 'nodejs22.x',
     );
-    expect(node22).toHaveLength(routes.length);
+    // The workers (functions/workers.ts) are the only others (test/infra/projector.test.ts).
+    expect(node22).toHaveLength(routes.length + workers.length);
+    expect(Object.keys(rowFunctions(template))).toHaveLength(routes.length + workers.length);
   });
 
   it('routes every route key to the integration of its own function', () => {
@@ -106,11 +119,18 @@ describe('the stack built from the real route table', () => {
     expect(gsis).toEqual(TABLE.indexes.map((index) => ({ ...index, projection: 'ALL' })));
   });
 
-  it('grants no wildcard action, and never Scan, on the table or its indexes', () => {
+  it('grants no wildcard action, and Scan only to the operator rebuild, on the table or its indexes', () => {
+    const [rebuild] = Object.values(rowFunctions(template)).filter(
+      (fn) => routeKeyOf(fn) === routeKey(rebuildRow),
+    );
+    const rebuildRole = rebuild!.Properties.Role['Fn::GetAtt'][0] as string;
+    expect(onTable(stack, statementsOf(template, rebuild!)).flatMap(actionsOf)).toContain('dynamodb:Scan');
     const policies = [
-      ...Object.values(template.findResources('AWS::IAM::Role')).flatMap((r: any) =>
-        (r.Properties.Policies ?? []).flatMap((p: any) => p.PolicyDocument.Statement),
-      ),
+      ...Object.entries(template.findResources('AWS::IAM::Role'))
+        .filter(([id]) => id !== rebuildRole)
+        .flatMap(([, r]: [string, any]) =>
+          (r.Properties.Policies ?? []).flatMap((p: any) => p.PolicyDocument.Statement),
+        ),
       ...Object.values(template.findResources('AWS::IAM::Policy')).flatMap(
         (p: any) => p.Properties.PolicyDocument.Statement,
       ),
@@ -175,7 +195,7 @@ describe('the stack built from the real route table', () => {
     const alarms = Object.entries(
       template.findResources('AWS::CloudWatch::Alarm') as Record<string, Resource>,
     );
-    const functionIds = Object.keys(apiFunctions(template));
+    const functionIds = Object.keys(rowFunctions(template));
     for (const kind of ['LambdaErrors', 'LambdaThrottles']) {
       const watched = alarms
         .filter(([id]) => id.includes(kind))
