@@ -61,6 +61,29 @@ for (const g of (report.growth ?? []) as Array<{
   if (g.capacityRatio > limits.capacityRatio)
     broken.push(`${g.name}: 10x capacity ratio ${g.capacityRatio.toFixed(2)} > ${limits.capacityRatio}`);
 }
+// Projections (bench/projection.ts; only in the full report, never in the --fast one).
+const projection = report.projection as
+  | {
+      scales: Array<{ scale: number; freshness: Record<string, { p99: number; timeouts: number }> }>;
+      costRatios: Array<{ kind: string; ratio: number }>;
+    }
+  | undefined;
+if (projection && budget.projection) {
+  for (const s of projection.scales) {
+    const overall = s.freshness.overall;
+    if (overall && overall.p99 > budget.projection.freshnessP99Ms)
+      broken.push(
+        `projection ${s.scale}x: freshness p99 ${overall.p99.toFixed(0)} ms > ${budget.projection.freshnessP99Ms}`,
+      );
+    if (overall && overall.timeouts > 0)
+      broken.push(`projection ${s.scale}x: ${overall.timeouts} write(s) never shown by every endpoint`);
+  }
+  for (const { kind, ratio } of projection.costRatios)
+    if (ratio > budget.projection.costRatio10x)
+      broken.push(
+        `projection ${kind}: 10x capacity ratio ${ratio.toFixed(2)} > ${budget.projection.costRatio10x}`,
+      );
+}
 if (broken.length > 0) {
   console.error(`Budgets broken (${broken.length}):\n  ${broken.join('\n  ')}`);
   process.exit(1);

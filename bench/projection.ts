@@ -66,7 +66,10 @@ export interface ScaleResult {
   /** ms from 2xx to drain() resolved (called right after the 2xx), separate sample. */
   drainLag: Percentiles;
   /** Mean capacity units the projector consumed per change, per kind. */
-  cost: Record<string, { read: number; write: number; calls: number; n: number }>;
+  cost: Record<
+    string,
+    { read: number; write: number; calls: number; n: number; byCommand?: Record<string, number> }
+  >;
   rebuild: {
     dryRunMs: number;
     ms: number;
@@ -84,6 +87,8 @@ const percentiles = (values: number[]): Percentiles => {
     sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
   return { n: values.length, p50: at(0.5), p95: at(0.95), p99: at(0.99), max: sorted.at(-1) ?? Number.NaN };
 };
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are read loosely, as the tests do
+type Json = any;
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 const word = () =>
   `zq${randomUUID()
@@ -147,7 +152,7 @@ const startBenchPlatform = async (scale: number) => {
 /** One scale, in this process (starts its own DynamoDB Local). */
 export const measureProjection = async (options: { scale: number; n: number }): Promise<ScaleResult> => {
   process.env.LOCAL_RATE_LIMITS = 'off';
-  process.env.LOG_LEVEL ??= 'WARN'; // no request log lines
+  process.env.LOG_LEVEL ??= 'ERROR'; // no request log lines (polls answer 404 until a creator exists)
   const started = performance.now();
   const platform = await startBenchPlatform(options.scale);
   const startSeconds = (performance.now() - started) / 1000;
@@ -157,10 +162,11 @@ export const measureProjection = async (options: { scale: number; n: number }): 
   const { rebuildViews } = await import('../shared/projection/rebuild.ts');
   const { tableName } = await import('../shared/db/table.ts');
   const { DynamoDBClient, ScanCommand } = await import('@aws-sdk/client-dynamodb');
+  type ScanCommandOutput = import('@aws-sdk/client-dynamodb').ScanCommandOutput;
   const { server, url } = await startLocalApi(0, '127.0.0.1', { trustForwardedFor: true });
 
   // The projector's DynamoDB calls: capacity and when the last one ended.
-  const spent = { read: 0, write: 0, calls: 0, lastEnd: 0 };
+  const spent = { read: 0, write: 0, calls: 0, lastEnd: 0, byCommand: {} as Record<string, number> };
   const READS = /^(Get|BatchGet|Query|Scan|TransactGet)/;
   dynamo.middlewareStack.add(
     (next, context) => async (args) => {
@@ -177,6 +183,9 @@ export const measureProjection = async (options: { scale: number; n: number }): 
           ? [output.ConsumedCapacity]
           : [];
       const isRead = READS.test(String(context.commandName));
+      const command = String(context.commandName).replace(/Command$/, '');
+      spent.byCommand[command] =
+        (spent.byCommand[command] ?? 0) + list.reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
       for (const c of list) {
         if (c.ReadCapacityUnits !== undefined || c.WriteCapacityUnits !== undefined) {
           spent.read += c.ReadCapacityUnits ?? 0;
@@ -197,7 +206,7 @@ export const measureProjection = async (options: { scale: number; n: number }): 
     method: string,
     path: string,
     opts: { body?: unknown; token?: string } = {},
-  ): Promise<{ status: number; body: any }> => {
+  ): Promise<{ status: number; body: Json }> => {
     address++;
     const headers: Record<string, string> = {
       'x-forwarded-for': `10.${(address >> 16) & 255}.${(address >> 8) & 255}.${address & 255}`,
@@ -234,7 +243,7 @@ export const measureProjection = async (options: { scale: number; n: number }): 
     (await get('/categories')).body.data.find((c: { id: string }) => c.id === category)?.creator_count ?? 0;
   const newestCreators = async (category: string) =>
     (await get(`/creators?category=${category}&sort=newest&limit=10`)).body.data.creators as Array<
-      Record<string, any>
+      Record<string, Json>
     >;
 
   /** Polls every check every POLL_MS until each has answered true once; ms to the last. */
@@ -254,7 +263,10 @@ export const measureProjection = async (options: { scale: number; n: number }): 
   };
 
   const freshness = new Map<Kind, { ms: number[]; done: number[]; endpoints: string[] }>();
-  const cost = new Map<Kind, { read: number; write: number; calls: number; n: number }>();
+  const cost = new Map<
+    Kind,
+    { read: number; write: number; calls: number; n: number; byCommand: Record<string, number> }
+  >();
   /** One measured write: its freshness, when the projector finished, and what that cost. */
   const measure = async (
     kind: Kind,
@@ -262,7 +274,7 @@ export const measureProjection = async (options: { scale: number; n: number }): 
     checks: Record<string, () => Promise<boolean>>,
   ) => {
     await platform.drain();
-    const before = { ...spent };
+    const before = { ...spent, byCommand: { ...spent.byCommand } };
     await write();
     const t0 = performance.now();
     const ms = await freshAfter(t0, checks);
@@ -271,7 +283,9 @@ export const measureProjection = async (options: { scale: number; n: number }): 
     entry.ms.push(ms);
     entry.done.push(spent.lastEnd > t0 ? spent.lastEnd - t0 : 0);
     freshness.set(kind, entry);
-    const c = cost.get(kind) ?? { read: 0, write: 0, calls: 0, n: 0 };
+    const c = cost.get(kind) ?? { read: 0, write: 0, calls: 0, n: 0, byCommand: {} };
+    for (const [command, units] of Object.entries(spent.byCommand))
+      c.byCommand[command] = (c.byCommand[command] ?? 0) + units - (before.byCommand[command] ?? 0);
     c.read += spent.read - before.read;
     c.write += spent.write - before.write;
     c.calls += spent.calls - before.calls;
@@ -306,12 +320,12 @@ export const measureProjection = async (options: { scale: number; n: number }): 
           token,
         }),
       {
-        [`/creators/{id}`]: async () => (await get(`/creators/${creatorId}`)).status === 200,
-        [`/creators?category=…&sort=newest`]: async () =>
+        '/creators/{id}': async () => (await get(`/creators/${creatorId}`)).status === 200,
+        '/creators?category=…&sort=newest': async () =>
           ids(await newestCreators(category)).includes(creatorId),
-        [`/creators/search?q=<handle>`]: async () =>
+        '/creators/search?q=<handle>': async () =>
           ids((await get(`/creators/search?q=${handle}`)).body.data.creators).includes(creatorId),
-        [`/categories (count)`]: async () => (await categoryCount(category)) >= count + 1,
+        '/categories (count)': async () => (await categoryCount(category)) >= count + 1,
       },
     );
     creators.push({ token, id: creatorId, category, handle });
@@ -324,10 +338,10 @@ export const measureProjection = async (options: { scale: number; n: number }): 
       'profile edit',
       () => must(200, 'PATCH', '/studio/profile', { body: { creator_name: name }, token: creator.token }),
       {
-        [`/creators/{id}`]: async () => (await userBlock(creator.id))?.name === name,
-        [`/creators/search?q=<new name>`]: async () =>
+        '/creators/{id}': async () => (await userBlock(creator.id))?.name === name,
+        '/creators/search?q=<new name>': async () =>
           ids((await get(`/creators/search?q=${token}`)).body.data.creators).includes(creator.id),
-        [`/creators?category=…&sort=newest`]: async () =>
+        '/creators?category=…&sort=newest': async () =>
           (await newestCreators(creator.category)).find((c) => (c.id ?? c.creator_id) === creator.id)
             ?.name === name,
       },
@@ -353,10 +367,10 @@ export const measureProjection = async (options: { scale: number; n: number }): 
         showId = show.data.show_id;
       },
       {
-        [`/shows/{id}`]: async () => (await get(`/shows/${showId}`)).status === 200,
-        [`/shows?sort=newest`]: async () =>
+        '/shows/{id}': async () => (await get(`/shows/${showId}`)).status === 200,
+        '/shows?sort=newest': async () =>
           ids((await get('/shows?sort=newest')).body.data.shows).includes(showId),
-        [`/shows/search?q=<title>`]: async () =>
+        '/shows/search?q=<title>': async () =>
           ids((await get(`/shows/search?q=${title}`)).body.data.shows).includes(showId),
       },
     );
@@ -364,7 +378,7 @@ export const measureProjection = async (options: { scale: number; n: number }): 
   }
 
   const episodesOf = async (showId: string) =>
-    ((await get(`/shows/${showId}`)).body.data.episodes ?? []) as Array<Record<string, any>>;
+    ((await get(`/shows/${showId}`)).body.data.episodes ?? []) as Array<Record<string, Json>>;
   for (const show of shows) {
     let episodeId = '';
     await measure(
@@ -377,7 +391,7 @@ export const measureProjection = async (options: { scale: number; n: number }): 
         episodeId = episode.data.episode_id;
       },
       {
-        [`/shows/{id} (episodes)`]: async () =>
+        '/shows/{id} (episodes)': async () =>
           (await episodesOf(show.id)).some((e) => e.episode_id === episodeId),
       },
     );
@@ -402,7 +416,7 @@ export const measureProjection = async (options: { scale: number; n: number }): 
         programId = program.data.program_id;
       },
       {
-        [`/creators/{id}/channel/schedule`]: async () =>
+        '/creators/{id}/channel/schedule': async () =>
           (
             (await get(`/creators/${creator.id}/channel/schedule?date=${day}&timezone=UTC`)).body.data
               .schedule as Array<{
@@ -417,9 +431,9 @@ export const measureProjection = async (options: { scale: number; n: number }): 
     const { token } = await issueAccessToken(`acc_bench_${randomUUID()}`, new Date());
     const subscribers = Number((await userBlock(creator.id)).audience_metrics.subscribers);
     await measure('subscribe', () => must(200, 'POST', `/creators/${creator.id}/subscription`, { token }), {
-      [`/creators/{id} (subscribers)`]: async () =>
+      '/creators/{id} (subscribers)': async () =>
         Number((await userBlock(creator.id))?.audience_metrics.subscribers) === subscribers + 1,
-      [`/creators?category=…&sort=newest (subscribers)`]: async () => {
+      '/creators?category=…&sort=newest (subscribers)': async () => {
         const card = (await newestCreators(creator.category)).find(
           (c) => (c.id ?? c.creator_id) === creator.id,
         );
@@ -449,9 +463,9 @@ export const measureProjection = async (options: { scale: number; n: number }): 
           if (res.status >= 300) throw new Error(`heartbeat: ${res.status} ${JSON.stringify(res.body)}`);
         }),
       {
-        [`/shows/{id} (episode views)`]: async () =>
+        '/shows/{id} (episode views)': async () =>
           Number((await episodesOf(show.id)).find((e) => e.episode_id === episodeId)?.views) === views + 1,
-        [`/creators/{id} (views)`]: async () =>
+        '/creators/{id} (views)': async () =>
           Number((await userBlock(show.creator.id))?.audience_metrics.views) === creatorViews + 1,
       },
     );
@@ -491,7 +505,7 @@ export const measureProjection = async (options: { scale: number; n: number }): 
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });
   let scanned = 0;
-  let start: Record<string, any> | undefined;
+  let start: ScanCommandOutput['LastEvaluatedKey'];
   do {
     const page = await admin.send(
       new ScanCommand({ TableName: tableName(), Select: 'COUNT', ExclusiveStartKey: start }),
@@ -544,7 +558,13 @@ export const measureProjection = async (options: { scale: number; n: number }): 
   };
   result.projectorDone.overall = percentiles(allDone);
   for (const [kind, c] of cost)
-    result.cost[kind] = { read: c.read / c.n, write: c.write / c.n, calls: c.calls / c.n, n: c.n };
+    result.cost[kind] = {
+      read: c.read / c.n,
+      write: c.write / c.n,
+      calls: c.calls / c.n,
+      n: c.n,
+      byCommand: Object.fromEntries(Object.entries(c.byCommand).map(([k, v]) => [k, v / c.n])),
+    };
   return result;
 };
 
@@ -591,7 +611,12 @@ export const projectionMarkdown = (results: ScaleResult[], n: number): string[] 
       const base = one?.cost[kind];
       const ratio = r.scale === 10 && base ? total / (base.read + base.write) : Number.NaN;
       md.push(
-        `| ${kind} | ${r.scale}x | ${fmt(c.read, 1)} | ${fmt(c.write, 1)} | ${fmt(c.calls, 1)} | ${fmt(total, 1)} | ${r === ten ? fmt(ratio, 2) : ''} |`,
+        `| ${kind} | ${r.scale}x | ${fmt(c.read, 1)} | ${fmt(c.write, 1)} | ${fmt(c.calls, 1)} | ${fmt(total, 1)} | ${r === ten ? fmt(ratio, 2) : ''} | ${Object.entries(
+          c.byCommand ?? {},
+        )
+          .filter(([, units]) => units > 0)
+          .map(([command, units]) => `${command} ${fmt(units, 1)}`)
+          .join(', ')} |`,
       );
     }
   md.push(

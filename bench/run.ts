@@ -1,6 +1,6 @@
 /**
- * `npm run bench` (all parts) / `npm run bench -- --fast` (bundles and cold imports only, as CI
- * runs it). Writes .local/bench/report.md and report.json; `npm run bench:check` compares the
+ * `npm run bench` (all parts, projections included: bench/projection.ts) / `npm run bench -- --fast`
+ * (bundles and cold imports only, as CI runs it). Writes .local/bench/report.md and report.json; `npm run bench:check` compares the
  * report with bench/budget.json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -13,6 +13,8 @@ const { values } = parseArgs({
     fast: { type: 'boolean', default: false },
     iterations: { type: 'string', default: '60' },
     runs: { type: 'string', default: '7' },
+    // Writes of each kind in the projection part (bench/projection.ts).
+    writes: { type: 'string', default: '30' },
   },
 });
 const fmt = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
@@ -60,6 +62,11 @@ if (!values.fast) {
   const server = await runServerBench({ iterations: Number(values.iterations) });
   Object.assign(report, server.report);
   md.push(...server.markdown);
+  // Projections: freshness, projector capacity per change and rebuild, at 1x and 10x.
+  const { runProjectionBench } = await import('./projection.ts');
+  const projection = await runProjectionBench({ n: Number(values.writes) });
+  Object.assign(report, projection.report);
+  md.push(...projection.markdown);
 }
 
 mkdirSync(BENCH_DIR, { recursive: true });
