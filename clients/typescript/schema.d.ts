@@ -1347,7 +1347,7 @@ export interface paths {
         put?: never;
         /**
          * On-demand heartbeat every 30 s (playhead, playing and rebuffer time)
-         * @description Records an on-demand heartbeat, sent every 30 s during playback: the playhead and the seconds played and stalled since the last one. For a signed-in viewer it also saves the playhead for continue watching (an episode past 90% or in its last 5 minutes leaves the list); that is a side effect, and a failure to save it never fails the request. The answer comes once the analytics store has the events; on a 503 some may be missing, so resend the request as is (events carrying an `event_id` are de-duplicated).
+         * @description Records an on-demand heartbeat, sent every 30 s during playback: the playhead and the seconds played and stalled since the last one. Its `playing_seconds` count toward the episode's views: a session (`session_id`) counts one view once its heartbeats and end add up to 30 s of playing time (docs/projections.md). For a signed-in viewer it also saves the playhead for continue watching (an episode past 90% or in its last 5 minutes leaves the list). Both are side effects: a failure never fails the request. The answer comes once the analytics store has the events; on a 503 some may be missing, so resend the request as is (events carrying an `event_id` are de-duplicated).
          */
         post: operations["recordVideoHeartbeat"];
         delete?: never;
@@ -1447,7 +1447,7 @@ export interface paths {
         put?: never;
         /**
          * End an on-demand analytics session
-         * @description Records the end of an on-demand session with the final playhead and the reason. For a signed-in viewer it also saves the playhead for continue watching, or removes the episode from the list once it is finished (past 90% or in its last 5 minutes); a failure to do so never fails the request. The answer comes once the analytics store has the events; on a 503 some may be missing, so resend the request as is (events carrying an `event_id` are de-duplicated).
+         * @description Records the end of an on-demand session with the final playhead and the reason. Its `playing_seconds` count toward the session's view (30 s of playing time in a session count one view of the episode). For a signed-in viewer it also saves the playhead for continue watching, or removes the episode from the list once it is finished (past 90% or in its last 5 minutes); a failure to do either never fails the request. The answer comes once the analytics store has the events; on a 503 some may be missing, so resend the request as is (events carrying an `event_id` are de-duplicated).
          */
         post: operations["endVideoSession"];
         delete?: never;

@@ -56,7 +56,7 @@ export const recordVideoHeartbeat = contract({
   handler: 'analytics/record-video-heartbeat',
   dynamo: { actions: ['DeleteItem', 'PutItem', 'UpdateItem'], indexes: ['GSI3'] },
   summary: 'On-demand heartbeat every 30 s (playhead, playing and rebuffer time)',
-  description: `Records an on-demand heartbeat, sent every 30 s during playback: the playhead and the seconds played and stalled since the last one. Its `playing_seconds` count toward the episode's views: a session (`session_id`) counts one view once its heartbeats and end add up to 30 s of playing time (docs/projections.md). For a signed-in viewer it also saves the playhead for continue watching (an episode past 90% or in its last 5 minutes leaves the list). Both are side effects: a failure never fails the request. ${DELIVERY}`,
+  description: `Records an on-demand heartbeat, sent every 30 s during playback: the playhead and the seconds played and stalled since the last one. Its \`playing_seconds\` count toward the episode's views: a session (\`session_id\`) counts one view once its heartbeats and end add up to 30 s of playing time (docs/projections.md). For a signed-in viewer it also saves the playhead for continue watching (an episode past 90% or in its last 5 minutes leaves the list). Both are side effects: a failure never fails the request. ${DELIVERY}`,
   request: { body: videoHeartbeatBody },
   responses: accepted('The heartbeat was'),
 });
@@ -117,7 +117,7 @@ export const endVideoSession = contract({
   handler: 'analytics/end-video-session',
   dynamo: { actions: ['DeleteItem', 'PutItem', 'UpdateItem'], indexes: ['GSI3'] },
   summary: 'End an on-demand analytics session',
-  description: `Records the end of an on-demand session with the final playhead and the reason. Its `playing_seconds` count toward the session's view (30 s of playing time in a session count one view of the episode). For a signed-in viewer it also saves the playhead for continue watching, or removes the episode from the list once it is finished (past 90% or in its last 5 minutes); a failure to do either never fails the request. ${DELIVERY}`,
+  description: `Records the end of an on-demand session with the final playhead and the reason. Its \`playing_seconds\` count toward the session's view (30 s of playing time in a session count one view of the episode). For a signed-in viewer it also saves the playhead for continue watching, or removes the episode from the list once it is finished (past 90% or in its last 5 minutes); a failure to do either never fails the request. ${DELIVERY}`,
   request: { body: videoEndBody },
   responses: accepted('The session end was'),
 });
