@@ -8,7 +8,8 @@ import type { Account } from '../identity/account-repository.ts';
 export const isCreatorAccount = (account: Pick<Account, 'user_status' | 'category'>): boolean =>
   account.user_status === 'active' && account.category !== undefined;
 
-const initialsOf = (name: string) =>
+/** Initials of a display name for an avatar placeholder (up to 2 letters or digits; `?` for none). */
+export const initialsOf = (name: string) =>
   name
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')

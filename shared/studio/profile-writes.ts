@@ -4,6 +4,7 @@ import type { CreatorRecord } from '../catalog/model.ts';
 import { db } from '../db/client.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
+import { initialsOf } from '../creators/creator-from-account.ts';
 import { ForbiddenError } from '../http/errors.ts';
 import type { StudioProfile, UpdateProfileBody } from './schedule-schemas.ts';
 
@@ -13,17 +14,6 @@ import type { StudioProfile, UpdateProfileBody } from './schedule-schemas.ts';
  * name. Each change adds 1 to the item's `version` (docs/projections.md: views built from it
  * compare versions). Editorial fields (tier, flags) are an operator's (shared/studio/operator-writes.ts).
  */
-
-/** Initials of a display name (the same rule as onboarding's, shared/creators/creator-from-account.ts). */
-const initialsOf = (name: string) =>
-  name
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .split(/\s+/)
-    .map((word) => word.replace(/[^\p{L}\p{N}]/gu, '')[0] ?? '')
-    .join('')
-    .toUpperCase()
-    .slice(0, 2) || '?';
 
 /** A stored creator item with its version, as the studio answers it. */
 export const studioProfile = (item: Record<string, unknown>): StudioProfile => {

@@ -109,17 +109,7 @@ const episodeNumber = described(
   `Episode number within its season, 1-${MAX_EPISODE_NUMBER}`,
   1,
 );
-const episodeTitle = described(
-  z
-    .string({ error: 'is required' })
-    .check(
-      z.trim(),
-      z.minLength(1, { error: 'must be 1-120 characters' }),
-      z.maxLength(120, { error: 'must be 1-120 characters' }),
-    ),
-  'Title, 1-120 characters (trimmed)',
-  'Loop 1: Midnight',
-);
+const episodeTitle = described(title, 'Title, 1-120 characters (trimmed)', 'Loop 1: Midnight');
 const episodeDescription = described(
   z.string().check(z.trim(), z.maxLength(2000, { error: 'must be at most 2000 characters' })),
   'Synopsis, at most 2000 characters (trimmed; default empty)',
