@@ -13,7 +13,7 @@ const FORMATTED = /^\d+(\.\d)?[KMB]?$/;
 
 const expectCreatorSummary = (c: any) => {
   expect(c).toEqual({
-    id: expect.stringMatching(/^cr_/),
+    id: expect.stringMatching(/^(cr|acc)_/),
     name: expect.any(String),
     initials: expect.stringMatching(/^[A-Z]{1,3}$/),
     avatar_color: expect.stringMatching(/^#[0-9A-Fa-f]{6}$/),
@@ -77,7 +77,8 @@ describe('GET /creators', () => {
     );
     expect(past.status).toBe(200);
     expect(past.body.data.creators).toEqual([]);
-    expect(past.body.meta_data.total).toBe(first.body.meta_data.total);
+    // At least: a creator another test onboards in between joins the category.
+    expect(past.body.meta_data.total).toBeGreaterThanOrEqual(first.body.meta_data.total);
   });
 
   it('sorts by newest and trending', async () => {

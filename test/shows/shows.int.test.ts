@@ -17,7 +17,7 @@ const expectSummary = (s: any) => {
     thumbnail_url: expect.stringMatching(/^https?:\/\//),
     category: expect.toBeOneOf([...CATEGORY_IDS]),
     creator: {
-      id: expect.stringMatching(/^cr_/),
+      id: expect.stringMatching(/^(cr|acc)_/),
       name: expect.any(String),
       is_verified: expect.any(Boolean),
     },
@@ -140,26 +140,25 @@ describe('GET /shows', () => {
   });
 
   it('sorts by most_popular (total views), newest (release date) and trending (7-day views)', async () => {
+    // The catalogue's shows keep their relative order; shows other tests publish meanwhile (the
+    // studio) may join the lists, so only the catalogue's ids are compared with its order.
     const catalog = generateCatalog({ now: api.seededAt, seed: 42 });
-    const expected = (order: (a: ShowRecord, b: ShowRecord) => number) =>
-      [...catalog.shows]
-        .sort(order)
-        .slice(0, 50)
-        .map((s) => s.id);
+    const seeded = new Set(catalog.shows.map((s) => s.id));
+    const expectOrder = (res: any, order: (a: ShowRecord, b: ShowRecord) => number) => {
+      const got = ids(res).filter((id: string) => seeded.has(id));
+      expect(got.length).toBeGreaterThan(30);
+      expect(got).toEqual([...catalog.shows].sort(order).slice(0, got.length).map((s) => s.id));
+    };
     const popular = await api.get('/shows?sort=most_popular&limit=50');
     const views = popular.body.data.shows.map((s: any) => s.total_views);
     expect(views).toEqual([...views].sort((a, b) => b - a));
-    expect(ids(popular)).toEqual(
-      expected((a, b) => b.total_views - a.total_views || a.id.localeCompare(b.id)),
-    );
+    expectOrder(popular, (a, b) => b.total_views - a.total_views || a.id.localeCompare(b.id));
     const newest = await api.get('/shows?sort=newest&limit=50');
     expect(newest.body.meta_data.filters_applied.sort).toBe('newest');
-    expect(ids(newest)).toEqual(
-      expected((a, b) => b.released_at.localeCompare(a.released_at) || a.id.localeCompare(b.id)),
-    );
+    expectOrder(newest, (a, b) => b.released_at.localeCompare(a.released_at) || a.id.localeCompare(b.id));
     const trending = await api.get('/shows?sort=trending&limit=50');
     expect(trending.body.meta_data.filters_applied.sort).toBe('trending');
-    expect(ids(trending)).toEqual(expected((a, b) => b.views_7d - a.views_7d || a.id.localeCompare(b.id)));
+    expectOrder(trending, (a, b) => b.views_7d - a.views_7d || a.id.localeCompare(b.id));
     expect(ids(trending)).not.toEqual(ids(popular));
     expect((await api.get('/shows?sort=alphabetical')).status).toBe(400);
   });
@@ -203,7 +202,10 @@ describe('GET /shows/new-releases and /shows/featured', () => {
       page: 1,
       limit: 10,
     });
-    expect(res.body.meta_data.total).toBe((await api.get('/shows?is_new=true')).body.meta_data.total);
+    // Both counts come from one list; a show published in between by another test is allowed for.
+    expect(
+      Math.abs(res.body.meta_data.total - (await api.get('/shows?is_new=true')).body.meta_data.total),
+    ).toBeLessThanOrEqual(1);
     for (const s of res.body.data.shows) {
       expectSummary(s);
       expect(s.id).toMatch(/^sh_/);
