@@ -150,9 +150,9 @@ const startBenchPlatform = async (scale: number) => {
 };
 
 /**
- * The rebuild at 10x is the dry run only: DynamoDB Local's parallel Scan of the 10x table takes
- * many minutes on its own (docs/performance.md), and the repairing run is the same Scan plus the
- * writes of what differs (nothing, when the projector kept every view).
+ * The rebuild at 10x is the dry run only, to keep the bench short: each Scan of the 10x table
+ * takes about 2 minutes on DynamoDB Local here (docs/performance.md), and the repairing run is the
+ * same Scan plus the writes of what differs (nothing, when the projector kept every view).
  */
 const defaultRebuild = (scale: number): 'full' | 'dry' => (scale === 1 ? 'full' : 'dry');
 
