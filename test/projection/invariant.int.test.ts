@@ -73,8 +73,11 @@ beforeAll(async () => {
   api = await testApi();
   for (let i = 0; i < 4; i++)
     viewers.push((await issueAccessToken(`acc_x_${randomUUID()}`, new Date())).token);
-  // Two creators to start from (the table is empty), so the first runs' operations have targets.
+  // Two creators, a show and an episode to start from (the table is empty), so the first runs'
+  // operations have targets.
   await Promise.all([signUp('comedy'), signUp('music')]);
+  await apply({ t: 'createShow', c: 0, category: 'comedy', rating: 'TV-PG', word: 'Orbit' });
+  await apply({ t: 'createEpisode', s: 0, season: 1, number: 1 });
 }, 120_000);
 
 afterAll(async () => {
