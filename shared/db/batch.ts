@@ -72,8 +72,15 @@ export const batchPut = (items: readonly Item[], parallelism = 8): Promise<void>
   );
 
 /** Puts and deletes (by key) any number of items in BatchWriteItem calls; each is idempotent. */
-export const batchPutDelete = (puts: readonly Item[], deletes: readonly Key[], parallelism = 8): Promise<void> =>
+export const batchPutDelete = (
+  puts: readonly Item[],
+  deletes: readonly Key[],
+  parallelism = 8,
+): Promise<void> =>
   batchWrite(
-    [...puts.map((Item) => ({ PutRequest: { Item } })), ...deletes.map((Key) => ({ DeleteRequest: { Key } }))],
+    [
+      ...puts.map((Item) => ({ PutRequest: { Item } })),
+      ...deletes.map((Key) => ({ DeleteRequest: { Key } })),
+    ],
     parallelism,
   );

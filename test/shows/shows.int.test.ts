@@ -147,7 +147,12 @@ describe('GET /shows', () => {
     const expectOrder = (res: any, order: (a: ShowRecord, b: ShowRecord) => number) => {
       const got = ids(res).filter((id: string) => seeded.has(id));
       expect(got.length).toBeGreaterThan(30);
-      expect(got).toEqual([...catalog.shows].sort(order).slice(0, got.length).map((s) => s.id));
+      expect(got).toEqual(
+        [...catalog.shows]
+          .sort(order)
+          .slice(0, got.length)
+          .map((s) => s.id),
+      );
     };
     const popular = await api.get('/shows?sort=most_popular&limit=50');
     const views = popular.body.data.shows.map((s: any) => s.total_views);
