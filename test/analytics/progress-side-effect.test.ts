@@ -45,6 +45,10 @@ const accessDenied = () =>
 /** trackProgress's calls: the episode lookup (Query on GSI3), then the playhead PutItem or DeleteItem. */
 const episodeLookup = (c: Command) => c.constructor.name === 'QueryCommand' && c.input.IndexName === 'GSI3';
 const playheadWrite = (c: Command) => ['PutCommand', 'DeleteCommand'].includes(c.constructor.name);
+/** recordPlayback's calls (the view count): an UpdateItem of the session's playback, a second at 30 s. */
+const playbackWrite = (c: Command) =>
+  c.constructor.name === 'UpdateCommand' &&
+  String((c.input.Key as { PK?: string }).PK).startsWith('PLAYBACK#');
 
 /**
  * Stands in for DynamoDB at the document client: `refuse` picks the calls answered with
@@ -56,6 +60,7 @@ const fakeDynamo = (refuse: (command: Command) => boolean) =>
     order.push(command.constructor.name);
     if (refuse(command)) throw accessDenied();
     if (episodeLookup(command)) return { Items: [episode] };
+    if (playbackWrite(command)) return { Attributes: { played: 30 } };
     throw new Error(`unexpected DynamoDB call ${command.constructor.name}`);
   }) as never);
 
@@ -87,10 +92,26 @@ const signedIn = async () => {
 
 describe('video heartbeat and session end when the continue-watching write fails', () => {
   it.each([
-    ['heartbeat', 'the episode lookup', episodeLookup, ['sink', 'QueryCommand']],
-    ['heartbeat', 'the playhead write', playheadWrite, ['sink', 'QueryCommand', 'PutCommand']],
-    ['end', 'the episode lookup', episodeLookup, ['sink', 'QueryCommand']],
-    ['end', 'the playhead write', playheadWrite, ['sink', 'QueryCommand', 'PutCommand']],
+    // The session's 30 s of playing time are counted first (two UpdateItems: the sum, then `counted_at`).
+    [
+      'heartbeat',
+      'the episode lookup',
+      episodeLookup,
+      ['sink', 'UpdateCommand', 'UpdateCommand', 'QueryCommand'],
+    ],
+    [
+      'heartbeat',
+      'the playhead write',
+      playheadWrite,
+      ['sink', 'UpdateCommand', 'UpdateCommand', 'QueryCommand', 'PutCommand'],
+    ],
+    ['end', 'the episode lookup', episodeLookup, ['sink', 'UpdateCommand', 'UpdateCommand', 'QueryCommand']],
+    [
+      'end',
+      'the playhead write',
+      playheadWrite,
+      ['sink', 'UpdateCommand', 'UpdateCommand', 'QueryCommand', 'PutCommand'],
+    ],
   ] as const)(
     '%s: %s refused → 200, the event reached the sink first',
     async (path, _what, refuse, calls) => {
@@ -135,11 +156,19 @@ describe('video heartbeat and session end when the continue-watching write fails
     expect(send$).not.toHaveBeenCalled();
   });
 
-  it('an anonymous heartbeat touches no DynamoDB at all', async () => {
-    const send$ = fakeDynamo(() => true);
+  it('an anonymous heartbeat only counts its playing time (no playhead)', async () => {
+    fakeDynamo(() => false);
     const { status } = await send('heartbeat');
     expect(status).toBe(200);
-    expect(order).toEqual(['sink']);
-    expect(send$).not.toHaveBeenCalled();
+    expect(order).toEqual(['sink', 'UpdateCommand', 'UpdateCommand']);
+  });
+
+  it('a refused playback count is a side effect too: 200, event kept, counted in a metric', async () => {
+    const addMetric = vi.spyOn(metrics, 'addMetric');
+    fakeDynamo(playbackWrite);
+    const { status, body } = await send('heartbeat');
+    expect(status).toBe(200);
+    expect(delivered.map((r) => r.event_id)).toEqual([body.event_id]);
+    expect(addMetric).toHaveBeenCalledWith('playback_count_failures', expect.anything(), 1);
   });
 });
