@@ -15,6 +15,7 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import type { AttributeValue, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { awsClient } from '../../shared/aws/local-hook.ts';
+import { dynamoEndpointConfig } from '../../shared/db/client.ts';
 
 /**
  * The local stand-in for Lambda's DynamoDB Streams event source mapping (docs/projections.md).
@@ -90,22 +91,8 @@ interface ShardState {
 /** What one poll of one shard did, for the loop and for drain(). */
 type ShardOutcome = 'records' | 'empty' | 'failed' | 'error';
 
-const defaultClient = (): DynamoDBStreamsClient => {
-  const endpoint = process.env.DYNAMODB_ENDPOINT;
-  return awsClient(
-    new DynamoDBStreamsClient({
-      ...(endpoint
-        ? {
-            endpoint,
-            region: process.env.AWS_REGION ?? 'local',
-            credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-          }
-        : {}),
-      maxAttempts: 3,
-    }),
-    'dynamodb',
-  );
-};
+const defaultClient = (): DynamoDBStreamsClient =>
+  awsClient(new DynamoDBStreamsClient(dynamoEndpointConfig()), 'dynamodb');
 
 /** SDK attribute values (binary as bytes) → the JSON form Lambda delivers (binary as base64). */
 const toLambdaValue = (value: RawValue): AttributeValue => {

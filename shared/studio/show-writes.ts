@@ -8,7 +8,7 @@ import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
 import { cancellationCodes, type TransactOperation } from '../db/transaction.ts';
 import { ConflictError, NotFoundError } from '../http/errors.ts';
-import { episodeItem, episodeItemKey, showItem } from '../shows/show-repository.ts';
+import { episodeItem, episodeItemKey, showItem, showItemKey } from '../shows/show-repository.ts';
 import type {
   CreateEpisodeBody,
   CreateShowBody,
@@ -60,7 +60,6 @@ const pause = (attempt: number) =>
 const TRANSACTION_LIMIT = 100;
 
 /** The key of a show's profile item (shared/shows/show-repository.ts key design). */
-const profileKey = (id: string) => ({ PK: `SHOW#${id}`, SK: 'PROFILE' });
 const hexId = (prefix: string) => `${prefix}${randomBytes(6).toString('hex')}`;
 
 /** Lower-case words joined by `_`, accents dropped (the seed's rule), at most 80 characters. */
@@ -196,7 +195,7 @@ export const updateShow = async (
     const result = await db.send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: profileKey(showId),
+        Key: showItemKey(showId),
         UpdateExpression: `SET ${sets.join(', ')} ADD version :one`,
         ConditionExpression: 'attribute_exists(PK) AND creator_id = :me',
         ExpressionAttributeNames: names,
@@ -214,7 +213,7 @@ export const updateShow = async (
 /** The caller's show profile, read strongly consistent; 404 when missing or another creator's. */
 const ownShow = async (creatorId: string, showId: string): Promise<StoredShow> => {
   const result = await db.send(
-    new GetCommand({ TableName: tableName(), Key: profileKey(showId), ConsistentRead: true }),
+    new GetCommand({ TableName: tableName(), Key: showItemKey(showId), ConsistentRead: true }),
   );
   const show = result.Item ? recordOf<StoredShow>(result.Item) : undefined;
   if (!show || show.creator_id !== creatorId) throw new NotFoundError(SHOW_NOT_FOUND);
@@ -231,7 +230,7 @@ export const deleteShow = async (creatorId: string, showId: string): Promise<voi
   for (let attempt = 1; ; attempt++) {
     const items = await queryAll({
       KeyConditionExpression: 'PK = :pk',
-      ExpressionAttributeValues: { ':pk': profileKey(showId).PK },
+      ExpressionAttributeValues: { ':pk': showItemKey(showId).PK },
       ConsistentRead: true,
     });
     const profile = items.find((item) => item.entity === 'show');
@@ -245,7 +244,7 @@ export const deleteShow = async (creatorId: string, showId: string): Promise<voi
     const last: TransactOperation = {
       Delete: {
         TableName: tableName(),
-        Key: profileKey(showId),
+        Key: showItemKey(showId),
         ConditionExpression: 'creator_id = :me AND version = :v',
         ExpressionAttributeValues: { ':me': creatorId, ':v': profile.version },
       },
@@ -280,7 +279,7 @@ const seasonsWith = (seasons: readonly SeasonRecord[], add?: number, drop?: numb
 const profileUpdate = (show: StoredShow, seasons: SeasonRecord[]): TransactOperation => ({
   Update: {
     TableName: tableName(),
-    Key: profileKey(show.id),
+    Key: showItemKey(show.id),
     UpdateExpression: 'SET seasons = :seasons, version = :next',
     ConditionExpression: 'creator_id = :me AND version = :v',
     ExpressionAttributeValues: {
@@ -384,7 +383,7 @@ const findEpisode = async (showId: string, episodeId: string): Promise<StoredEpi
   const [item] = await queryAll({
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :ep)',
     FilterExpression: 'id = :id',
-    ExpressionAttributeValues: { ':pk': profileKey(showId).PK, ':ep': 'EP#', ':id': episodeId },
+    ExpressionAttributeValues: { ':pk': showItemKey(showId).PK, ':ep': 'EP#', ':id': episodeId },
     ConsistentRead: true,
   });
   if (!item) throw new NotFoundError(EPISODE_NOT_FOUND);
@@ -397,7 +396,7 @@ const seasonHasOthers = async (showId: string, season: number, exceptSk: string)
   const items = await queryAll(
     {
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :season)',
-      ExpressionAttributeValues: { ':pk': profileKey(showId).PK, ':season': prefix },
+      ExpressionAttributeValues: { ':pk': showItemKey(showId).PK, ':season': prefix },
       ProjectionExpression: 'SK',
       ConsistentRead: true,
       Limit: 2,
