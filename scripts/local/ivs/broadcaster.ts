@@ -1,0 +1,313 @@
+import { randomUUID } from 'node:crypto';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  ACCOUNT,
+  type IvsState,
+  type LiveStream,
+  REGION,
+  randomId,
+  type RecordingConfigurationRecord,
+} from './api.ts';
+import {
+  multivariantPlaylist,
+  RENDITION,
+  segmentFileAt,
+  type TestPattern,
+  vodMediaPlaylist,
+} from './test-pattern.ts';
+
+/**
+ * The local stand-in for an encoder going live on IVS, and for what IVS then reports: `start`
+ * makes a channel's stream LIVE in the stand-in's state (GetStream, ListStreams and the origin
+ * see it) and `stop` ends it. Each step emits the EventBridge documents IVS sends, in their
+ * documented shape, to a sink (the platform feeds them to its reducer). A channel with a
+ * recording configuration is "recorded": Recording Start/End events, and on stop the files IVS
+ * writes to S3 (events/recording-started.json, recording-ended.json, media/hls/..., a thumbnail)
+ * are written under `<recordingsRoot>/<bucket>/<prefix>/`, a local directory standing in for S3.
+ */
+
+export type IvsEventDetailType =
+  | 'IVS Stream State Change'
+  | 'IVS Stream Health Change'
+  | 'IVS Recording State Change';
+
+/** An EventBridge event as IVS emits it. */
+export interface IvsEvent {
+  version: '0';
+  id: string;
+  'detail-type': IvsEventDetailType;
+  source: 'aws.ivs';
+  account: string;
+  time: string;
+  region: string;
+  resources: string[];
+  detail: Record<string, unknown>;
+}
+
+export type IvsEventSink = (event: IvsEvent) => void | Promise<void>;
+
+export interface BroadcasterOptions {
+  state: IvsState;
+  pattern: TestPattern;
+  /** Receives every event, in emission order (awaited one at a time). */
+  sink: IvsEventSink;
+  /** Stands in for S3: recordings go to `<recordingsRoot>/<bucketName>/<s3 prefix>/`. */
+  recordingsRoot: string;
+  now?: () => number;
+}
+
+interface Recording {
+  config: RecordingConfigurationRecord;
+  sessionId: string;
+  prefix: string;
+  startedAt: Date;
+}
+
+export interface RecordingResult {
+  bucketName: string;
+  prefix: string;
+  /** The local directory holding the recording (the S3 prefix's stand-in). */
+  dir: string;
+  durationMs: number;
+}
+
+/** EventBridge times are whole seconds: `2020-06-23T20:12:36Z`. */
+const eventTime = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+
+/** IVS's S3 prefix: `ivs/v1/<account>/<channel id>/<y>/<m>/<d>/<h>/<min>/<recording id>` (UTC, unpadded). */
+const recordingPrefix = (channelArn: string, at: Date, recordingId: string) =>
+  [
+    'ivs/v1',
+    ACCOUNT,
+    channelArn.split('/')[1],
+    at.getUTCFullYear(),
+    at.getUTCMonth() + 1,
+    at.getUTCDate(),
+    at.getUTCHours(),
+    at.getUTCMinutes(),
+    recordingId,
+  ].join('/');
+
+const HLS_PATH = 'media/hls';
+const THUMBNAILS_PATH = 'media/thumbnails';
+const LATEST_THUMBNAIL_PATH = 'media/latest_thumbnail/thumb.jpg';
+
+/** The media section of recording-started.json / recording-ended.json (IVS Auto-Record to S3). */
+const recordingMedia = (config: RecordingConfigurationRecord, durationMs?: number) => {
+  const size = { resolution_height: RENDITION.height, resolution_width: RENDITION.width };
+  const thumbnails = config.thumbnailConfiguration;
+  return {
+    hls: {
+      ...(durationMs === undefined ? {} : { duration_ms: durationMs }),
+      path: HLS_PATH,
+      playlist: 'master.m3u8',
+      renditions: [{ path: RENDITION.name, playlist: 'playlist.m3u8', ...size }],
+    },
+    ...(thumbnails.recordingMode === 'INTERVAL' ? { thumbnails: { path: THUMBNAILS_PATH, ...size } } : {}),
+    ...(thumbnails.storage.includes('LATEST')
+      ? { latest_thumbnail: { path: LATEST_THUMBNAIL_PATH, ...size } }
+      : {}),
+  };
+};
+
+export interface Broadcaster {
+  /** Goes live on a channel (it must exist, have a stream key and be offline). */
+  start(channelArn: string): Promise<LiveStream>;
+  /** Ends the live stream; resolves with the recording when the channel records. */
+  stop(channelArn: string): Promise<RecordingResult | undefined>;
+  /** The encoder stops sending data: health STARVING and `Starvation Start`. */
+  starve(channelArn: string): Promise<void>;
+  /** Data flows again: health HEALTHY and `Starvation End`. */
+  recover(channelArn: string): Promise<void>;
+  /** IVS cannot process the stream: `Stream Failure` (with `reason`), and the stream is gone. */
+  failStream(channelArn: string, reason: string): Promise<void>;
+  setViewerCount(channelArn: string, viewerCount: number): void;
+}
+
+/**
+ * Creates the broadcaster and subscribes it to StopStream calls on the API, so StopStream ends
+ * the stream with the same events as `stop`.
+ */
+export const createBroadcaster = (options: BroadcasterOptions): Broadcaster => {
+  const { state, pattern, sink } = options;
+  const now = options.now ?? Date.now;
+  const recordings = new Map<string, Recording>();
+
+  const emit = async (
+    detailType: IvsEventDetailType,
+    channelArn: string,
+    detail: Record<string, unknown>,
+  ): Promise<void> => {
+    await sink({
+      version: '0',
+      id: randomUUID(),
+      'detail-type': detailType,
+      source: 'aws.ivs',
+      account: ACCOUNT,
+      time: eventTime(now()),
+      region: REGION,
+      resources: [channelArn],
+      detail,
+    });
+  };
+
+  const streamEvent = (stream: LiveStream, eventName: string, extra: Record<string, unknown> = {}) =>
+    emit('IVS Stream State Change', stream.channelArn, {
+      event_name: eventName,
+      channel_name: state.channel(stream.channelArn).name,
+      stream_id: stream.streamId,
+      ...extra,
+    });
+
+  const recordingEvent = (stream: LiveStream, recording: Recording, status: string, durationMs: number) =>
+    emit('IVS Recording State Change', stream.channelArn, {
+      channel_name: state.channel(stream.channelArn).name,
+      stream_id: stream.streamId,
+      recording_status: status,
+      recording_status_reason: '',
+      recording_s3_bucket_name: recording.config.bucketName,
+      recording_s3_key_prefix: recording.prefix,
+      recording_duration_ms: durationMs,
+      recording_session_id: recording.sessionId,
+      ...(status === 'Recording End' ? { recording_session_stream_ids: [stream.streamId] } : {}),
+    });
+
+  const recordingDir = (recording: Recording) =>
+    join(options.recordingsRoot, recording.config.bucketName, recording.prefix);
+
+  const writeJson = (path: string, value: unknown) => {
+    mkdirSync(join(path, '..'), { recursive: true });
+    writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`);
+  };
+
+  /** The files IVS has written by Recording End: segments, playlists, thumbnails, metadata. */
+  const writeRecording = (channelArn: string, recording: Recording, endedAt: number): RecordingResult => {
+    const dir = recordingDir(recording);
+    const durationMs = endedAt - recording.startedAt.getTime();
+    const segmentCount = Math.max(1, Math.ceil(durationMs / (pattern.segmentSeconds * 1000)));
+    const renditionDir = join(dir, HLS_PATH, RENDITION.name);
+    mkdirSync(renditionDir, { recursive: true });
+    for (let sequence = 0; sequence < segmentCount; sequence++) {
+      copyFileSync(join(pattern.dir, segmentFileAt(pattern, sequence)), join(renditionDir, `${sequence}.ts`));
+    }
+    writeFileSync(
+      join(renditionDir, 'playlist.m3u8'),
+      vodMediaPlaylist(pattern, segmentCount, (seq) => `${seq}.ts`),
+    );
+    writeFileSync(
+      join(dir, HLS_PATH, 'master.m3u8'),
+      multivariantPlaylist(`${RENDITION.name}/playlist.m3u8`),
+    );
+    const thumbnails = recording.config.thumbnailConfiguration;
+    if (thumbnails.recordingMode === 'INTERVAL') {
+      mkdirSync(join(dir, THUMBNAILS_PATH), { recursive: true });
+      copyFileSync(pattern.thumbnail, join(dir, THUMBNAILS_PATH, 'thumb0.jpg'));
+    }
+    if (thumbnails.storage.includes('LATEST')) {
+      mkdirSync(join(dir, LATEST_THUMBNAIL_PATH, '..'), { recursive: true });
+      copyFileSync(pattern.thumbnail, join(dir, LATEST_THUMBNAIL_PATH));
+    }
+    writeJson(join(dir, 'events/recording-ended.json'), {
+      version: 'v1',
+      channel_arn: channelArn,
+      recording_ended_at: eventTime(endedAt),
+      recording_started_at: eventTime(recording.startedAt.getTime()),
+      recording_status: 'RECORDING_ENDED',
+      recording_status_message: '',
+      media: recordingMedia(recording.config, durationMs),
+    });
+    return { bucketName: recording.config.bucketName, prefix: recording.prefix, dir, durationMs };
+  };
+
+  const liveStreamOf = (channelArn: string): LiveStream => {
+    const stream = state.streams.get(channelArn);
+    if (!stream) throw new Error(`channel ${channelArn} is not live`);
+    return stream;
+  };
+
+  const end = async (channelArn: string): Promise<RecordingResult | undefined> => {
+    const stream = liveStreamOf(channelArn);
+    state.streams.delete(channelArn);
+    await streamEvent(stream, 'Stream End');
+    await streamEvent(stream, 'Session Ended');
+    const recording = recordings.get(channelArn);
+    if (!recording) return undefined;
+    recordings.delete(channelArn);
+    const result = writeRecording(channelArn, recording, now());
+    await recordingEvent(stream, recording, 'Recording End', result.durationMs);
+    return result;
+  };
+
+  const broadcaster: Broadcaster = {
+    async start(channelArn) {
+      const channel = state.channel(channelArn);
+      if (state.streams.has(channelArn)) throw new Error(`channel ${channelArn} is already live`);
+      if (![...state.streamKeys.values()].some((key) => key.channelArn === channelArn)) {
+        throw new Error(`channel ${channelArn} has no stream key: IVS refuses the ingest`);
+      }
+      const stream: LiveStream = {
+        channelArn,
+        streamId: `st-${randomId(25)}`,
+        startTime: new Date(now()),
+        health: 'HEALTHY',
+        viewerCount: 0,
+      };
+      state.streams.set(channelArn, stream);
+      await streamEvent(stream, 'Session Created');
+      await streamEvent(stream, 'Stream Start');
+      const config = state.recordingConfigurations.get(channel.recordingConfigurationArn);
+      if (config) {
+        const recording: Recording = {
+          config,
+          sessionId: randomId(16),
+          prefix: recordingPrefix(channelArn, stream.startTime, randomId(12)),
+          startedAt: stream.startTime,
+        };
+        recordings.set(channelArn, recording);
+        writeJson(join(recordingDir(recording), 'events/recording-started.json'), {
+          version: 'v1',
+          channel_arn: channelArn,
+          recording_started_at: eventTime(recording.startedAt.getTime()),
+          recording_status: 'RECORDING_STARTED',
+          media: recordingMedia(config),
+        });
+        await recordingEvent(stream, recording, 'Recording Start', 0);
+      }
+      return stream;
+    },
+    stop: end,
+    async starve(channelArn) {
+      const stream = liveStreamOf(channelArn);
+      stream.health = 'STARVING';
+      await emit('IVS Stream Health Change', channelArn, {
+        event_name: 'Starvation Start',
+        channel_name: state.channel(channelArn).name,
+        stream_id: stream.streamId,
+      });
+    },
+    async recover(channelArn) {
+      const stream = liveStreamOf(channelArn);
+      stream.health = 'HEALTHY';
+      await emit('IVS Stream Health Change', channelArn, {
+        event_name: 'Starvation End',
+        channel_name: state.channel(channelArn).name,
+        stream_id: stream.streamId,
+      });
+    },
+    async failStream(channelArn, reason) {
+      const stream = liveStreamOf(channelArn);
+      state.streams.delete(channelArn);
+      recordings.delete(channelArn);
+      await streamEvent(stream, 'Stream Failure', { reason });
+    },
+    setViewerCount(channelArn, viewerCount) {
+      liveStreamOf(channelArn).viewerCount = viewerCount;
+    },
+  };
+
+  state.onStopStream((channelArn) => {
+    end(channelArn).catch((error: unknown) => console.error('IVS stand-in: StopStream failed', error));
+  });
+  return broadcaster;
+};
