@@ -106,9 +106,9 @@ const concurrentViewers = limit([], {
   limit_unit: 'viewers',
 });
 
-const recording = (
+const recording = <D extends Record<string, unknown>>(
   time: string,
-  detail: Record<string, unknown>,
+  detail: D,
   resource = 'arn:aws:ivs:us-west-2:123456789012:channel/AbCdef1G2hij',
 ) => ({
   version: '0',
