@@ -100,14 +100,9 @@ const readManifest = (dir: string): TestPattern | undefined => {
   return { dir, segments, segmentSeconds, thumbnail: join(dir, 'thumb.jpg') };
 };
 
-/**
- * Returns the cached pattern, generating it first when missing (about 2 s). Generation writes to a
- * private temporary folder that is renamed into place, so parallel test workers never see (or
- * serve) a half-written pattern; the loser of a race discards its copy.
- */
-export const ensureTestPattern = async (dir: string = DEFAULT_PATTERN_DIR): Promise<TestPattern> => {
-  const cached = readManifest(dir);
-  if (cached) return cached;
+const generating = new Map<string, Promise<TestPattern>>();
+
+const generate = async (dir: string): Promise<TestPattern> => {
   mkdirSync(dirname(dir), { recursive: true });
   const scratch = `${dir}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
   mkdirSync(scratch, { recursive: true });
@@ -120,12 +115,15 @@ export const ensureTestPattern = async (dir: string = DEFAULT_PATTERN_DIR): Prom
       throw new Error(`ffmpeg wrote ${segments.length} segments, expected ${SEGMENT_COUNT}`);
     }
     writeFileSync(join(scratch, MANIFEST), JSON.stringify({ segments, segmentSeconds: SEGMENT_SECONDS }));
-    rmSync(dir, { recursive: true, force: true });
-    try {
-      renameSync(scratch, dir);
-    } catch (error) {
-      // Another process renamed its complete copy into place first.
-      if (!readManifest(dir)) throw error;
+    // Another process may have put its complete copy in place meanwhile: keep that one (it may be
+    // serving). Anything else at `dir` is a stale, incomplete folder.
+    if (!readManifest(dir)) {
+      rmSync(dir, { recursive: true, force: true });
+      try {
+        renameSync(scratch, dir);
+      } catch (error) {
+        if (!readManifest(dir)) throw error;
+      }
     }
   } finally {
     rmSync(scratch, { recursive: true, force: true });
@@ -133,6 +131,23 @@ export const ensureTestPattern = async (dir: string = DEFAULT_PATTERN_DIR): Prom
   const pattern = readManifest(dir);
   if (!pattern) throw new Error(`test pattern missing from ${dir} after generation`);
   return pattern;
+};
+
+/**
+ * Returns the cached pattern, generating it first when missing (about 2 s). Generation writes to a
+ * private temporary folder that is renamed into place, so parallel test workers never see (or
+ * serve) a half-written pattern; the loser of a race discards its copy.
+ */
+export const ensureTestPattern = (dir: string = DEFAULT_PATTERN_DIR): Promise<TestPattern> => {
+  const cached = readManifest(dir);
+  if (cached) return Promise.resolve(cached);
+  // One generation per folder in this process, however many callers wait for it.
+  let pending = generating.get(dir);
+  if (!pending) {
+    pending = generate(dir).finally(() => generating.delete(dir));
+    generating.set(dir, pending);
+  }
+  return pending;
 };
 
 /** The multivariant playlist: one variant, `mediaUri` being the media playlist's URI. */
