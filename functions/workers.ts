@@ -54,4 +54,19 @@ export const recomputeRow = {
   tag: 'Workers',
 } as const satisfies RouteRow;
 
-export const workers: readonly RouteRow[] = [projectorRow, rebuildRow, recomputeRow];
+/**
+ * `watching_now` of live channels from the live counters onto their creator items, so the live
+ * list shows and ranks by them (shared/live/audience-publisher.ts), every minute.
+ */
+export const audienceRow = {
+  method: 'POST',
+  path: '$schedule/publish-audiences',
+  handler: 'projector/publish-audiences',
+  auth: 'none',
+  // Query: the live list. BatchGetItem: its creators and their viewer counters. UpdateItem: a count.
+  dynamo: { actions: ['Query', 'BatchGetItem', 'UpdateItem'] },
+  summary: 'Audiences: live viewer counts onto the live list (every minute)',
+  tag: 'Workers',
+} as const satisfies RouteRow;
+
+export const workers: readonly RouteRow[] = [projectorRow, rebuildRow, recomputeRow, audienceRow];

@@ -8,7 +8,7 @@ import { SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { projectorRow, rebuildRow, recomputeRow } from '../functions/workers.ts';
+import { audienceRow, projectorRow, rebuildRow, recomputeRow } from '../functions/workers.ts';
 import type { RouteRow } from '../shared/http/route.ts';
 import { PROJECTED_ENTITIES } from '../shared/projection/projector.ts';
 import { ApiFunction, type ApiFunctionDefaults, constructIdOf } from './api-function.ts';
@@ -49,6 +49,8 @@ export const STREAM_MAPPING = {
 const PROJECTOR_TIMEOUT = Duration.minutes(1);
 /** Recompute: one pass over the 7-day windows (queries and updates), well inside an hour. */
 const RECOMPUTE_TIMEOUT = Duration.minutes(5);
+/** Audiences: a few reads and writes per live channel, well inside its minute. */
+const AUDIENCE_TIMEOUT = Duration.seconds(50);
 /** Rebuild: the whole table (Lambda's maximum). */
 const REBUILD_TIMEOUT = Duration.minutes(15);
 /** IteratorAge above this (ms) for 5 minutes: views are a minute or more behind the table. */
@@ -91,13 +93,15 @@ const failureQueue = (scope: Construct, id: string, reason: string): sqs.Queue =
  * - the projector (functions/workers.ts `projectorRow`) on the table stream: an event source
  *   mapping that only source-item records pass, ReportBatchItemFailures, bisection, bounded
  *   retries and record age, and an SQS on-failure queue;
- * - the recompute (`recomputeRow`), invoked hourly by an EventBridge Scheduler schedule;
+ * - the recompute (`recomputeRow`), invoked hourly by an EventBridge Scheduler schedule, and the
+ *   audience publisher (`audienceRow`), every minute;
  * - the rebuild (`rebuildRow`), invoked by an operator only;
  * - their alarms (to the Monitoring topic) and a dashboard row.
  */
 export class Projector extends NestedStack {
   readonly projector: ApiFunction;
   readonly recompute: ApiFunction;
+  readonly audiences: ApiFunction;
   readonly rebuild: ApiFunction;
   readonly mapping: lambda.EventSourceMapping;
   /** The projector's on-failure destination: pointers to batches it gave up on. */
@@ -120,6 +124,49 @@ export class Projector extends NestedStack {
     };
     const fnOf = (row: RouteRow, timeout: Duration) =>
       new ApiFunction(this, constructIdOf(row.handler), { ...defaults, row, timeout });
+    /**
+     * An EventBridge Scheduler schedule invoking `fn` every `every`, with a role that may invoke
+     * only it and a dead-letter queue for invocations Scheduler could not deliver (it retries
+     * throttling and service errors up to 3 times within one period first).
+     */
+    const scheduled = (
+      name: string,
+      fn: lambda.IFunction,
+      options: { description: string; every: Duration; dlqReason: string },
+    ) => {
+      const failures = failureQueue(this, `${name}ScheduleFailures`, options.dlqReason);
+      const role = new iam.Role(this, `${name}ScheduleRole`, {
+        assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', {
+          conditions: { StringEquals: { 'aws:SourceAccount': this.account } },
+        }),
+        description: `EventBridge Scheduler: invokes the ${name.toLowerCase()} function, nothing else`,
+        inlinePolicies: {
+          invoke: new iam.PolicyDocument({
+            statements: [
+              new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [fn.functionArn] }),
+              new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: [failures.queueArn] }),
+            ],
+          }),
+        },
+      });
+      const schedule = new scheduler.Schedule(this, `${name}Schedule`, {
+        description: options.description,
+        schedule: scheduler.ScheduleExpression.rate(options.every),
+        timeWindow: scheduler.TimeWindow.off(),
+        target: {
+          bind: () => ({
+            arn: fn.functionArn,
+            role,
+            retryPolicy: {
+              maximumRetryAttempts: 3,
+              maximumEventAgeInSeconds: Math.max(60, options.every.toSeconds()),
+            },
+            deadLetterConfig: { arn: failures.queueArn },
+          }),
+        },
+      });
+      return { schedule, failures };
+    };
 
     // ── Projector ──────────────────────────────────────────────────────────────────────────────
     this.projector = fnOf(projectorRow, PROJECTOR_TIMEOUT);
@@ -159,49 +206,22 @@ export class Projector extends NestedStack {
       filters: streamFilters(),
     });
 
-    // ── Recompute (hourly) ─────────────────────────────────────────────────────────────────────
+    // ── Recompute (hourly) and audiences (every minute) ────────────────────────────────────────
     this.recompute = fnOf(recomputeRow, RECOMPUTE_TIMEOUT);
-    this.scheduleFailures = failureQueue(
-      this,
-      'RecomputeScheduleFailures',
-      "This queue is itself a dead-letter queue (the recompute schedule's); nothing redrives from it: the next hourly run recomputes anyway.",
-    );
-    const recomputeFn = this.recompute.fn;
-    const scheduleRole = new iam.Role(this, 'RecomputeScheduleRole', {
-      assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', {
-        conditions: { StringEquals: { 'aws:SourceAccount': this.account } },
-      }),
-      description: 'EventBridge Scheduler: invokes the recompute function, nothing else',
-      inlinePolicies: {
-        invoke: new iam.PolicyDocument({
-          statements: [
-            new iam.PolicyStatement({
-              actions: ['lambda:InvokeFunction'],
-              resources: [recomputeFn.functionArn],
-            }),
-            new iam.PolicyStatement({
-              actions: ['sqs:SendMessage'],
-              resources: [this.scheduleFailures.queueArn],
-            }),
-          ],
-        }),
-      },
-    });
-    const scheduleFailures = this.scheduleFailures;
-    this.schedule = new scheduler.Schedule(this, 'RecomputeSchedule', {
+    const recomputeSchedule = scheduled('Recompute', this.recompute.fn, {
       description: 'Hourly: moves the 7-day trending windows and the new flag on (recompute function)',
-      schedule: scheduler.ScheduleExpression.rate(Duration.hours(1)),
-      timeWindow: scheduler.TimeWindow.off(),
-      target: {
-        // Scheduler invokes the function (asynchronously) with this role; it retries delivery
-        // (throttling, service errors) 3 times within the hour, then sends the event to the DLQ.
-        bind: () => ({
-          arn: recomputeFn.functionArn,
-          role: scheduleRole,
-          retryPolicy: { maximumRetryAttempts: 3, maximumEventAgeInSeconds: 3600 },
-          deadLetterConfig: { arn: scheduleFailures.queueArn },
-        }),
-      },
+      every: Duration.hours(1),
+      dlqReason:
+        "This queue is itself a dead-letter queue (the recompute schedule's); nothing redrives from it: the next hourly run recomputes anyway.",
+    });
+    this.schedule = recomputeSchedule.schedule;
+    this.scheduleFailures = recomputeSchedule.failures;
+    this.audiences = fnOf(audienceRow, AUDIENCE_TIMEOUT);
+    const audienceSchedule = scheduled('Audience', this.audiences.fn, {
+      description: 'Every minute: live viewer counts onto the live list (audience function)',
+      every: Duration.minutes(1),
+      dlqReason:
+        "This queue is itself a dead-letter queue (the audience schedule's); nothing redrives from it: the next minute's run publishes anyway.",
     });
 
     // ── Rebuild (operator) ─────────────────────────────────────────────────────────────────────
@@ -209,7 +229,12 @@ export class Projector extends NestedStack {
 
     // ── Alarms and dashboard ───────────────────────────────────────────────────────────────────
     // Errors and throttles of the three functions, grouped like every other function's.
-    monitoring.watchFunctions(this, 'Workers', [this.projector.fn, this.recompute.fn, this.rebuild.fn]);
+    monitoring.watchFunctions(this, 'Workers', [
+      this.projector.fn,
+      this.recompute.fn,
+      this.audiences.fn,
+      this.rebuild.fn,
+    ]);
     const action = new SnsAction(monitoring.topic);
     const alarm = (alarmId: string, alarmProps: cloudwatch.AlarmProps): cloudwatch.Alarm => {
       const created = new cloudwatch.Alarm(this, alarmId, {
@@ -220,6 +245,38 @@ export class Projector extends NestedStack {
       created.addOkAction(action);
       this.alarms.push(created);
       return created;
+    };
+    /** A scheduled function's two alarms (it failed; Scheduler could not invoke it) and their graph. */
+    const scheduleAlarms = (
+      name: string,
+      fn: lambda.IFunction,
+      failures: sqs.Queue,
+      options: { period: Duration; title: string; stale: string },
+    ) => {
+      const errors = fn.metricErrors({ statistic: 'Sum', period: options.period });
+      alarm(`${name}Errors`, {
+        metric: errors,
+        threshold: 1,
+        evaluationPeriods: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        alarmDescription: `${options.title} failed: ${options.stale}. See docs/operations.md#projector-on-aws`,
+      });
+      const undelivered = failures.metricApproximateNumberOfMessagesVisible({
+        statistic: 'Maximum',
+        period: Duration.minutes(5),
+      });
+      alarm(`${name}Undelivered`, {
+        metric: undelivered,
+        threshold: 1,
+        evaluationPeriods: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        alarmDescription: `EventBridge Scheduler could not invoke the ${name.toLowerCase()} function (permissions, throttling, function missing). See docs/operations.md#projector-on-aws`,
+      });
+      return new cloudwatch.GraphWidget({
+        title: options.title,
+        left: [errors.with({ label: 'errors' }), undelivered.with({ label: 'not delivered (schedule DLQ)' })],
+        width: 8,
+      });
     };
     const iteratorAge = this.projector.fn.metric('IteratorAge', {
       statistic: 'Maximum',
@@ -254,28 +311,18 @@ export class Projector extends NestedStack {
       alarmDescription:
         'Projector invocation failed (crash, timeout, out of memory: record failures are reported per item, not here); the batch is retried. See docs/operations.md#projector-on-aws',
     });
-    const recomputeErrors = recomputeFn.metricErrors({ statistic: 'Sum', period: Duration.hours(1) });
-    alarm('RecomputeErrors', {
-      metric: recomputeErrors,
-      threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      alarmDescription:
-        'Hourly recompute failed in the last hour: trending and new flags may be an hour or more stale. See docs/operations.md#projector-on-aws',
-    });
-    const undelivered = this.scheduleFailures.metricApproximateNumberOfMessagesVisible({
-      statistic: 'Maximum',
-      period: Duration.minutes(5),
-    });
-    alarm('RecomputeUndelivered', {
-      metric: undelivered,
-      threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      alarmDescription:
-        'EventBridge Scheduler could not invoke the recompute function (permissions, throttling, function missing). See docs/operations.md#projector-on-aws',
-    });
-
+    const scheduleWidgets = [
+      scheduleAlarms('Recompute', this.recompute.fn, recomputeSchedule.failures, {
+        period: Duration.hours(1),
+        title: 'Recompute (hourly)',
+        stale: 'trending and new flags may be an hour or more stale',
+      }),
+      scheduleAlarms('Audience', this.audiences.fn, audienceSchedule.failures, {
+        period: Duration.minutes(5),
+        title: 'Audiences (every minute)',
+        stale: 'watching_now in the live lists stops following the live counters',
+      }),
+    ];
     monitoring.dashboard.addWidgets(
       new cloudwatch.GraphWidget({
         title: 'Projector iterator age (ms)',
@@ -290,14 +337,7 @@ export class Projector extends NestedStack {
         ],
         width: 8,
       }),
-      new cloudwatch.GraphWidget({
-        title: 'Recompute (hourly)',
-        left: [
-          recomputeErrors.with({ label: 'errors' }),
-          undelivered.with({ label: 'not delivered (schedule DLQ)' }),
-        ],
-        width: 8,
-      }),
+      ...scheduleWidgets,
     );
   }
 }

@@ -1,4 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { RouteRow } from '../../shared/http/route.ts';
 import { type DynamoDbLocal, freePort, startDynamoDbLocal } from './dynamodb-local.ts';
 
 /**
@@ -26,26 +27,33 @@ const startProjector = async (table: string) => {
   const { handler } = await import('../../functions/projector/project-changes.ts');
   installLocalAws();
   const context = functionContext(projectorRow);
-  // The hourly recompute of the time windows, as EventBridge Scheduler runs it on AWS.
-  const { recomputeRow } = await import('../../functions/workers.ts');
+  // The scheduled functions, as EventBridge Scheduler runs them on AWS (infra/projector.ts): the
+  // hourly recompute of the time windows, and the audiences every minute (once at start too, so
+  // the seed's live channels show what the live counters say from the first request).
+  const { recomputeRow, audienceRow } = await import('../../functions/workers.ts');
   const { handler: recompute } = await import('../../functions/projector/recompute-windows.ts');
-  const recomputing = functionContext(recomputeRow);
-  const hourly = setInterval(() => {
-    runAsFunction(recomputing, () => recompute()).catch((error: Error) =>
-      console.error(`recompute-windows failed: ${error.name}: ${error.message}`),
-    );
-  }, 3_600_000);
-  hourly.unref();
+  const { handler: publishAudiences } = await import('../../functions/projector/publish-audiences.ts');
+  const scheduled = (row: RouteRow, run: () => Promise<unknown>) => {
+    const scheduledContext = functionContext(row);
+    return () =>
+      runAsFunction(scheduledContext, run).catch((error: Error) =>
+        console.error(`${row.handler} failed: ${error.name}: ${error.message}`),
+      );
+  };
+  const audiences = scheduled(audienceRow, publishAudiences);
+  const timers = [setInterval(scheduled(recomputeRow, recompute), 3_600_000), setInterval(audiences, 60_000)];
+  for (const timer of timers) timer.unref();
   const stream = await startTableStream({
     tableName: table,
     handler: (event) => runAsFunction(context, () => handler(event)),
     startingPosition: 'LATEST',
     maxRetries: 5,
   });
+  await audiences();
   return {
     drain: () => stream.drain(),
     stop: async () => {
-      clearInterval(hourly);
+      for (const timer of timers) clearInterval(timer);
       await stream.stop();
     },
   };

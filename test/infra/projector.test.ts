@@ -2,7 +2,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import type { CfnTable } from 'aws-cdk-lib/aws-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { routes } from '../../functions/routes.ts';
-import { projectorRow, rebuildRow, recomputeRow } from '../../functions/workers.ts';
+import { audienceRow, projectorRow, rebuildRow, recomputeRow } from '../../functions/workers.ts';
 import { ITERATOR_AGE_ALARM_MS, STREAM_MAPPING } from '../../infra/projector.ts';
 import type { RouteRow } from '../../shared/http/route.ts';
 import { dynamoActionsOf } from '../../shared/platform/access.ts';
@@ -47,6 +47,7 @@ const streamArn = { 'Fn::GetAtt': [tableId, 'StreamArn'] };
 const [projectorId, projectorFn] = functionOf(projectorRow);
 const [recomputeId, recomputeFn] = functionOf(recomputeRow);
 const [rebuildId, rebuildFn] = functionOf(rebuildRow);
+const [audienceId, audienceFn] = functionOf(audienceRow);
 const [mappingEntry] = ofType('AWS::Lambda::EventSourceMapping');
 const mapping = mappingEntry![1].Properties;
 /** The on-failure queue, as the mapping names it. */
@@ -152,20 +153,24 @@ describe('the projector on the table stream', () => {
   });
 });
 
-describe('the hourly recompute', () => {
-  const schedules = ofType('AWS::Scheduler::Schedule');
-  const [, schedule] = schedules[0]!;
+const schedules = ofType('AWS::Scheduler::Schedule');
+describe.each([
+  { name: 'the hourly recompute', fnId: recomputeId, expression: 'rate(1 hour)', maxAge: 3600 },
+  { name: 'the audience publisher', fnId: audienceId, expression: 'rate(1 minute)', maxAge: 60 },
+])('$name', ({ fnId, expression, maxAge }) => {
+  const found = schedules.filter(([, s]) => JSON.stringify(s.Properties.Target.Arn).includes(`"${fnId}"`));
+  const [, schedule] = found[0]!;
   const target = schedule.Properties.Target;
 
-  it('runs every hour, targets the recompute function, retries, and dead-letters what it cannot deliver', () => {
-    expect(schedules).toHaveLength(1);
+  it('runs on its rate, targets its function, retries, and dead-letters what it cannot deliver', () => {
+    expect(found).toHaveLength(1);
     expect(schedule.Properties).toMatchObject({
-      ScheduleExpression: 'rate(1 hour)',
+      ScheduleExpression: expression,
       State: 'ENABLED',
       FlexibleTimeWindow: { Mode: 'OFF' },
     });
-    expect(target.Arn).toEqual({ 'Fn::GetAtt': [recomputeId, 'Arn'] });
-    expect(target.RetryPolicy).toEqual({ MaximumRetryAttempts: 3, MaximumEventAgeInSeconds: 3600 });
+    expect(target.Arn).toEqual({ 'Fn::GetAtt': [fnId, 'Arn'] });
+    expect(target.RetryPolicy).toEqual({ MaximumRetryAttempts: 3, MaximumEventAgeInSeconds: maxAge });
     const dlqId = target.DeadLetterConfig.Arn['Fn::GetAtt'][0] as string;
     expect(resources[dlqId]).toMatchObject({
       Type: 'AWS::SQS::Queue',
@@ -188,7 +193,7 @@ describe('the hourly recompute', () => {
     expect(statements).toEqual([
       expect.objectContaining({
         Action: 'lambda:InvokeFunction',
-        Resource: { 'Fn::GetAtt': [recomputeId, 'Arn'] },
+        Resource: { 'Fn::GetAtt': [fnId, 'Arn'] },
       }),
       expect.objectContaining({ Action: 'sqs:SendMessage', Resource: target.DeadLetterConfig.Arn }),
     ]);
@@ -196,10 +201,17 @@ describe('the hourly recompute', () => {
       ofType('AWS::IAM::Policy').filter(([, p]) => JSON.stringify(p.Properties.Roles).includes(roleId)),
     ).toEqual([]);
   });
+});
 
-  it("grants the recompute and the rebuild exactly their rows' DynamoDB actions, nothing on the stream", () => {
+describe('the operator and scheduled functions', () => {
+  it('are two schedules in all', () => {
+    expect(schedules).toHaveLength(2);
+  });
+
+  it("grants the recompute, the audience publisher and the rebuild exactly their rows' DynamoDB actions, nothing on the stream", () => {
     for (const [row, fn] of [
       [recomputeRow, recomputeFn],
+      [audienceRow, audienceFn],
       [rebuildRow, rebuildFn],
     ] as const) {
       const statements = statementsOf(fn);
@@ -288,15 +300,22 @@ describe('alarms of the workers', () => {
       MetricName: 'ApproximateNumberOfMessagesVisible',
       Threshold: 1,
     });
+    expect(alarm('AudienceErrors')).toMatchObject({
+      MetricName: 'Errors',
+      Dimensions: [{ Name: 'FunctionName', Value: { Ref: audienceId } }],
+      Period: 300,
+      Threshold: 1,
+    });
+    expect(alarm('AudienceUndelivered')).toMatchObject({ MetricName: 'ApproximateNumberOfMessagesVisible' });
   });
 
-  it('watches the three functions for errors and throttles like every other function', () => {
+  it('watches the four functions for errors and throttles like every other function', () => {
     for (const kind of ['WorkersLambdaErrors1', 'WorkersLambdaThrottles1']) {
       const metrics = alarm(kind).Metrics as Json[];
       const watched = metrics
         .filter((m) => m.MetricStat)
         .map((m) => m.MetricStat.Metric.Dimensions[0].Value.Ref);
-      expect(watched.sort(), kind).toEqual([projectorId, recomputeId, rebuildId].sort());
+      expect(watched.sort(), kind).toEqual([projectorId, recomputeId, audienceId, rebuildId].sort());
     }
   });
 

@@ -40,17 +40,17 @@ describe.each(['dev', 'prod'] as const)('resource budget of the real route table
     }
     const parentFunctions = Object.values(parent.findResources('AWS::Lambda::Function')) as Json[];
     expect(parentFunctions.filter((f) => f.Properties.Environment?.Variables?.ROUTE_KEY)).toEqual([]);
-    // The route stacks and the Workers stack (projector, recompute, rebuild: infra/projector.ts).
+    // The route stacks and the Workers stack (projector, recompute, audiences, rebuild: infra/projector.ts).
     expect(types.filter((t) => t === 'AWS::CloudFormation::Stack')).toHaveLength(
       stack.routeStacks.length + 1,
     );
   });
 
-  it('keeps the projector, recompute and rebuild in the Workers stack: 20 resources', () => {
+  it('keeps the projector, recompute, audience publisher and rebuild in the Workers stack: 28 resources', () => {
     // 3 × (function + role), stream mapping, 2 × (queue + TLS-only policy), schedule + its role,
     // 7 alarms (iterator age, on-failure queue, projector errors, recompute errors, schedule DLQ,
     // the grouped errors + throttles of the three functions).
-    expect(counts[stack.workers.node.path]).toBe(20);
+    expect(counts[stack.workers.node.path]).toBe(28);
   });
 
   it('puts each domain in its own stack: 5 resources per row plus its Lambda alarms', () => {

@@ -1,0 +1,91 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { CreatorRecord } from '../catalog/model.ts';
+import { CREATOR_LISTS } from '../creators/creator-ranking.ts';
+import { creatorKey } from '../creators/creator-repository.ts';
+import { batchGet } from '../db/batch.ts';
+import { db } from '../db/client.ts';
+import { queryAll } from '../db/query.ts';
+import { recordOf } from '../db/record.ts';
+import { tableName } from '../db/table.ts';
+import { VIEWER_SHARDS, bucketOf, viewerCounterKey } from './viewer-counter.ts';
+
+/**
+ * `watching_now` in lists, from the live counters (docs/live.md "Viewers in lists"): once a
+ * minute (EventBridge Scheduler on AWS, a timer in `npm start`) every channel in the live list
+ * gets the count of its last complete 30-second bucket (what `/channel/live/viewers` calls
+ * viewers now, give or take the bucket still filling) written onto its creator item, which the
+ * projector then re-ranks like any other change (the live list is most watched first). Only
+ * counts that changed are written, each once per bucket (`watching_bucket` guards against an
+ * overlapping or repeated run moving a count backwards), so a quiet channel costs one read a
+ * minute and a channel whose viewers left is written 0 once. The work is bounded by the number
+ * of live channels, never by the catalogue.
+ */
+
+export interface AudienceReport {
+  /** Live channels looked at. */
+  channels: number;
+  /** Creator items whose `watching_now` was written. */
+  published: number;
+}
+
+/** Creator ids in the live list (one Query page per 1 MB of entries: a few hundred channels). */
+const liveCreatorIds = async (): Promise<string[]> =>
+  (
+    await queryAll({
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :entry)',
+      ExpressionAttributeValues: { ':pk': `RANK#${CREATOR_LISTS.live}`, ':entry': 'E#' },
+      ProjectionExpression: 'id',
+    })
+  ).map((entry) => String(entry.id));
+
+/** Viewers per channel in `bucket`: one BatchGetItem per 100 counter items (6 channels). */
+const bucketCounts = async (channelIds: readonly string[], bucket: number): Promise<Map<string, number>> => {
+  const keys = channelIds.flatMap((channel) =>
+    Array.from({ length: VIEWER_SHARDS }, (_, shard) => viewerCounterKey(channel, bucket, shard)),
+  );
+  const counts = new Map(channelIds.map((channel) => [channel, 0]));
+  for (const item of await batchGet(keys)) {
+    // PK `VIEWERS#<channel>#<bucket>#<shard>`: channel ids hold no '#'.
+    const channel = String(item.PK).split('#')[1] ?? '';
+    counts.set(channel, (counts.get(channel) ?? 0) + Number(item.total ?? 0));
+  }
+  return counts;
+};
+
+/** Writes `watching` for `bucket` unless a later bucket was written or the channel went offline. */
+const publish = async (creatorId: string, watching: number, bucket: number): Promise<boolean> => {
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: creatorKey(creatorId),
+        UpdateExpression: 'SET watching_now = :n, watching_bucket = :b ADD version :one',
+        ConditionExpression:
+          'attribute_type(live, :map) AND (attribute_not_exists(watching_bucket) OR watching_bucket < :b)',
+        ExpressionAttributeValues: { ':n': watching, ':b': bucket, ':one': 1, ':map': 'M' },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
+};
+
+/** Publishes the last complete bucket's viewers of every live channel, as of `now`. */
+export const publishAudiences = async (now: Date): Promise<AudienceReport> => {
+  const bucket = bucketOf(now) - 1;
+  const creators = (await batchGet((await liveCreatorIds()).map(creatorKey)))
+    .map((item) => recordOf<CreatorRecord & { watching_bucket?: number }>(item))
+    .filter((c) => c.live && !c.suspended_at && (c.watching_bucket ?? -1) < bucket);
+  const counts = await bucketCounts(
+    creators.map((c) => c.channel.channel_id),
+    bucket,
+  );
+  let published = 0;
+  for (const creator of creators) {
+    const watching = counts.get(creator.channel.channel_id) ?? 0;
+    if (watching !== creator.watching_now && (await publish(creator.id, watching, bucket))) published++;
+  }
+  return { channels: creators.length, published };
+};
