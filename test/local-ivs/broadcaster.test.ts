@@ -219,6 +219,37 @@ describe('health, failure and StopStream', () => {
     );
   });
 
+  it('a failed recorded stream ends its recording with Recording End Failure and recording-failed.json', async () => {
+    const { recordingConfiguration } = await client.send(
+      new CreateRecordingConfigurationCommand({
+        destinationConfiguration: { s3: { bucketName: 'creator-vod' } },
+      }),
+    );
+    const { channel } = await client.send(
+      new CreateChannelCommand({ name: 'doomed', recordingConfigurationArn: recordingConfiguration!.arn }),
+    );
+    await broadcaster.start(channel!.arn!);
+    events.length = 0;
+    clock += 3_000;
+    await broadcaster.failStream(channel!.arn!, 'Transcode capacity exceeded. Please try again.');
+    expect(eventNames()).toEqual([
+      'IVS Stream State Change: Stream Failure',
+      'IVS Recording State Change: Recording End Failure',
+    ]);
+    expect(events[1]!.detail).toMatchObject({
+      recording_status_reason: 'InternalServerException',
+      recording_duration_ms: 3_000,
+    });
+    const dir = join(recordingsRoot, 'creator-vod', events[1]!.detail.recording_s3_key_prefix as string);
+    const failed = JSON.parse(readFileSync(join(dir, 'events/recording-failed.json'), 'utf8'));
+    expect(failed).toMatchObject({
+      recording_status: 'RECORDING_ENDED_WITH_FAILURE',
+      recording_status_message: 'InternalServerException',
+      media: { hls: { duration_ms: 3_000 } },
+    });
+    expect(existsSync(join(dir, 'events/recording-ended.json'))).toBe(false);
+  });
+
   it('refuses to go live on a channel without a stream key or already live', async () => {
     const { channel, streamKey } = await client.send(new CreateChannelCommand({ name: 'keyless' }));
     await broadcaster.start(channel!.arn!);

@@ -216,7 +216,7 @@ const paginate = <T>(items: T[], input: { nextToken?: string; maxResults: number
 
 // --- Views: the response shapes of the IVS model ---
 
-export const channelView = (channel: ChannelRecord, playbackOrigin: string) => ({
+const channelView = (channel: ChannelRecord, playbackOrigin: string) => ({
   arn: channel.arn,
   name: channel.name,
   latencyMode: channel.latencyMode,

@@ -23,8 +23,9 @@ import {
  * see it) and `stop` ends it. Each step emits the EventBridge documents IVS sends, in their
  * documented shape, to a sink (the platform feeds them to its reducer). A channel with a
  * recording configuration is "recorded": Recording Start/End events, and on stop the files IVS
- * writes to S3 (events/recording-started.json, recording-ended.json, media/hls/..., a thumbnail)
- * are written under `<recordingsRoot>/<bucket>/<prefix>/`, a local directory standing in for S3.
+ * writes to S3 (events/recording-started.json, recording-ended.json or recording-failed.json,
+ * media/hls/..., thumbnails) go under `<recordingsRoot>/<bucket>/<prefix>/`, a local directory
+ * standing in for S3.
  */
 
 export type IvsEventDetailType =
@@ -120,7 +121,10 @@ export interface Broadcaster {
   starve(channelArn: string): Promise<void>;
   /** Data flows again: health HEALTHY and `Starvation End`. */
   recover(channelArn: string): Promise<void>;
-  /** IVS cannot process the stream: `Stream Failure` (with `reason`), and the stream is gone. */
+  /**
+   * IVS cannot process the stream: `Stream Failure` (with `reason`) and the stream is gone; a
+   * recording ends with `Recording End Failure` and recording-failed.json.
+   */
   failStream(channelArn: string, reason: string): Promise<void>;
   setViewerCount(channelArn: string, viewerCount: number): void;
 }
@@ -160,12 +164,18 @@ export const createBroadcaster = (options: BroadcasterOptions): Broadcaster => {
       ...extra,
     });
 
-  const recordingEvent = (stream: LiveStream, recording: Recording, status: string, durationMs: number) =>
+  const recordingEvent = (
+    stream: LiveStream,
+    recording: Recording,
+    status: 'Recording Start' | 'Recording End' | 'Recording End Failure',
+    durationMs: number,
+    reason = '',
+  ) =>
     emit('IVS Recording State Change', stream.channelArn, {
       channel_name: state.channel(stream.channelArn).name,
       stream_id: stream.streamId,
       recording_status: status,
-      recording_status_reason: '',
+      recording_status_reason: reason,
       recording_s3_bucket_name: recording.config.bucketName,
       recording_s3_key_prefix: recording.prefix,
       recording_duration_ms: durationMs,
@@ -182,7 +192,12 @@ export const createBroadcaster = (options: BroadcasterOptions): Broadcaster => {
   };
 
   /** The files IVS has written by Recording End: segments, playlists, thumbnails, metadata. */
-  const writeRecording = (channelArn: string, recording: Recording, endedAt: number): RecordingResult => {
+  const writeRecording = (
+    channelArn: string,
+    recording: Recording,
+    endedAt: number,
+    failure?: string,
+  ): RecordingResult => {
     const dir = recordingDir(recording);
     const durationMs = endedAt - recording.startedAt.getTime();
     const segmentCount = Math.max(1, Math.ceil(durationMs / (pattern.segmentSeconds * 1000)));
@@ -208,13 +223,13 @@ export const createBroadcaster = (options: BroadcasterOptions): Broadcaster => {
       mkdirSync(join(dir, LATEST_THUMBNAIL_PATH, '..'), { recursive: true });
       copyFileSync(pattern.thumbnail, join(dir, LATEST_THUMBNAIL_PATH));
     }
-    writeJson(join(dir, 'events/recording-ended.json'), {
+    writeJson(join(dir, failure ? 'events/recording-failed.json' : 'events/recording-ended.json'), {
       version: 'v1',
       channel_arn: channelArn,
       recording_ended_at: eventTime(endedAt),
       recording_started_at: eventTime(recording.startedAt.getTime()),
-      recording_status: 'RECORDING_ENDED',
-      recording_status_message: '',
+      recording_status: failure ? 'RECORDING_ENDED_WITH_FAILURE' : 'RECORDING_ENDED',
+      recording_status_message: failure ?? '',
       media: recordingMedia(recording.config, durationMs),
     });
     return { bucketName: recording.config.bucketName, prefix: recording.prefix, dir, durationMs };
@@ -298,8 +313,14 @@ export const createBroadcaster = (options: BroadcasterOptions): Broadcaster => {
     async failStream(channelArn, reason) {
       const stream = liveStreamOf(channelArn);
       state.streams.delete(channelArn);
-      recordings.delete(channelArn);
       await streamEvent(stream, 'Stream Failure', { reason });
+      const recording = recordings.get(channelArn);
+      if (!recording) return;
+      recordings.delete(channelArn);
+      // What was recorded so far stays, with recording-failed.json, as IVS leaves it.
+      const failure = 'InternalServerException';
+      const result = writeRecording(channelArn, recording, now(), failure);
+      await recordingEvent(stream, recording, 'Recording End Failure', result.durationMs, failure);
     },
     setViewerCount(channelArn, viewerCount) {
       liveStreamOf(channelArn).viewerCount = viewerCount;

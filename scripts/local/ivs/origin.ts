@@ -31,7 +31,7 @@ export const playbackPath = (channelArn: string): string => {
   return `${region}.${account}.channel.${resource?.split('/')[1]}.m3u8`;
 };
 
-export interface PlaybackClaims {
+interface PlaybackClaims {
   'aws:channel-arn'?: unknown;
   'aws:access-control-allow-origin'?: unknown;
   'aws:strict-origin-enforcement'?: unknown;
@@ -49,7 +49,7 @@ const decodeSegment = (segment: string): unknown =>
  * Checks a playback token for `channel` at `nowSeconds`. The token must verify against any of
  * the imported key pairs (IVS does not require `kid`).
  */
-export const checkPlaybackToken = (
+const checkPlaybackToken = (
   state: IvsState,
   channel: ChannelRecord,
   token: string | null,
