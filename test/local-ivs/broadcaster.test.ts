@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type IvsStandIn, startIvsStandIn } from '../../scripts/local/ivs/api.ts';
 import { type Broadcaster, createBroadcaster, type IvsEvent } from '../../scripts/local/ivs/broadcaster.ts';
+import { parseIvsEvent } from '../../shared/live/ivs-events.ts';
 import { localIvsClientConfig } from './playback-token.ts';
 
 /**
@@ -36,6 +37,9 @@ beforeAll(async () => {
     state: ivs.state,
     pattern: ivs.pattern,
     sink: (event) => {
+      // The platform's own parser (what the EventBridge target runs) must accept every document.
+      const parsed = parseIvsEvent(event);
+      if (!parsed.ok) throw new Error(`the platform refuses ${event['detail-type']}: ${parsed.error}`);
       events.push(event);
     },
     recordingsRoot,
