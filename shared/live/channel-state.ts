@@ -107,14 +107,16 @@ const getCreatorItem = async (creatorId: string): Promise<CreatorItem | undefine
  * A placeholder still per channel, on the channel's playback host (IVS serves no live thumbnails;
  * a thumbnail pipeline would replace this): `https://<playback host>/thumbnails/<channel id>.jpg`.
  */
-const thumbnailUrl = (ivs: IvsChannel | undefined): string => {
-  const channelId = ivs?.channel_arn.split('/').pop() ?? 'unknown';
-  const host = ivs ? new URL(ivs.playback_url).host : 'unknown.invalid';
-  return `https://${host}/thumbnails/${channelId}.jpg`;
-};
+const thumbnailUrl = (ivs: IvsChannel): string =>
+  `https://${new URL(ivs.playback_url).host}/thumbnails/${ivs.channel_arn.split('/').pop()}.jpg`;
+
+type IvsCreator = CreatorItem & { ivs: IvsChannel };
+
+/** Is this a creator whose channel is on IVS (the demo catalogue's are not)? */
+const onIvs = (creator: CreatorItem | undefined): creator is IvsCreator => Boolean(creator?.ivs);
 
 const liveOf = (
-  creator: CreatorItem,
+  creator: IvsCreator,
   streamId: string,
   startedAt: string,
 ): NonNullable<CreatorRecord['live']> => ({
@@ -280,8 +282,15 @@ export const applyIvsEvent = async (
   switch (event.detail.event_name) {
     case 'Stream Start': {
       const creator = await getCreatorItem(creatorId);
-      // The lookup outlived its creator: as for an unknown channel (the write would refuse it anyway).
-      if (!creator) return { kind: 'ignored', reason: 'unknown-channel', eventName, channelArn };
+      // The lookup outlived its creator, or the creator its channel: as for an unknown channel.
+      if (!onIvs(creator)) {
+        deps.warn('IVS channel lookup names no IVS creator: ignored', {
+          eventId: event.id,
+          channelArn,
+          creatorId,
+        });
+        return { kind: 'ignored', reason: 'unknown-channel', eventName, channelArn };
+      }
       return outcome(await goLive(creatorId, liveOf(creator, streamId, new Date(t).toISOString()), t), {
         kind: 'went-live',
         creatorId,
@@ -309,7 +318,7 @@ export interface LiveStream {
 }
 
 export interface ReconcileReport {
-  /** Creators looked at: those we show live and those owning a channel IVS lists. */
+  /** Creators on IVS looked at: those we show live and those owning a channel IVS lists. */
   checked: number;
   wentOffline: number;
   wentLive: number;
@@ -362,12 +371,17 @@ export const reconcileLiveChannels = async (
   );
   const listed = new Set(liveStreams.map((stream) => stream.channelArn));
 
-  const report: ReconcileReport = { checked: creators.size, wentOffline: 0, wentLive: 0, healthChanged: 0 };
+  const report: ReconcileReport = {
+    checked: [...creators.values()].filter(onIvs).length,
+    wentOffline: 0,
+    wentLive: 0,
+    healthChanged: 0,
+  };
   const corrections: Promise<void>[] = [];
   for (const stream of liveStreams) {
     const creatorId = ownerOf.get(stream.channelArn);
     const creator = creatorId ? creators.get(creatorId) : undefined;
-    if (!creatorId || !creator) {
+    if (!creatorId || !onIvs(creator)) {
       deps.warn('IVS lists a live channel no creator owns', { channelArn: stream.channelArn });
       continue;
     }
@@ -388,7 +402,7 @@ export const reconcileLiveChannels = async (
     }
   }
   for (const creator of creators.values()) {
-    if (!creator.ivs || !creator.live || listed.has(creator.ivs.channel_arn)) continue;
+    if (!onIvs(creator) || !creator.live || listed.has(creator.ivs.channel_arn)) continue;
     corrections.push(
       updateCreatorIf(creator.id, {
         expression: OFFLINE,
