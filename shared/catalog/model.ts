@@ -106,6 +106,8 @@ export interface ShowRecord {
   /** Views in the last 7 days: the `trending` sort key. */
   views_7d: number;
   seasons: SeasonRecord[];
+  /** Set while an operator has the show's creator suspended: the show is hidden everywhere. */
+  creator_suspended?: boolean;
 }
 
 export interface EpisodeRecord {
@@ -128,6 +130,8 @@ export interface EpisodeRecord {
   /** ISO timestamp. */
   air_date: string;
   thumbnail_url: string;
+  /** Set while an operator has the episode's creator suspended: the episode is hidden everywhere. */
+  creator_suspended?: boolean;
 }
 
 export interface ProgramRecord {

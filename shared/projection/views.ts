@@ -18,12 +18,10 @@ export const creatorViews = (creator: CreatorRecord): Item[] =>
     ? []
     : [...creatorSearchItems(creator), ...creatorListEntries(creator).map(rankEntryItem)];
 
-/** A show's views. */
-export const showViews = (show: ShowRecord): Item[] => [
-  ...showSearchItems(show),
-  ...showListEntries(show).map(rankEntryItem),
-];
+/** A show's views; none while its creator is suspended. */
+export const showViews = (show: ShowRecord): Item[] =>
+  show.creator_suspended ? [] : [...showSearchItems(show), ...showListEntries(show).map(rankEntryItem)];
 
-/** An episode's views; its lists depend on its show's category. */
+/** An episode's views (its lists depend on its show's category); none while its creator is suspended. */
 export const episodeViews = (episode: EpisodeRecord, showCategory: CategoryId): Item[] =>
-  episodeListEntries(episode, showCategory).map(rankEntryItem);
+  episode.creator_suspended ? [] : episodeListEntries(episode, showCategory).map(rankEntryItem);

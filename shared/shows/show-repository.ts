@@ -81,10 +81,13 @@ export const showSearchItems = (show: ShowRecord): Record<string, unknown>[] =>
     views_7d: show.views_7d,
   });
 
+/** Items the public may see: not those of a suspended creator (shared/studio/operator-writes.ts). */
+const visible = (item: Record<string, unknown> | undefined) => item !== undefined && !item.creator_suspended;
+
 const collect = (items: readonly Record<string, unknown>[]): ShowWithEpisodes[] => {
   const shows = new Map<string, ShowWithEpisodes>();
   const episodes: EpisodeRecord[] = [];
-  for (const item of items) {
+  for (const item of items.filter(visible)) {
     if (item.entity === 'show') {
       const show = recordOf<ShowRecord>(item);
       shows.set(show.id, { show, episodes: [] });
@@ -130,12 +133,12 @@ export const listShowsByCreator = async (creatorId: string): Promise<ShowWithEpi
 
 /** Show profiles by id, in the order given (unknown ids left out). One BatchGetItem per 100. */
 export const getShows = async (ids: readonly string[]): Promise<ShowRecord[]> =>
-  (await batchGet(ids.map(showKey))).map((item) => recordOf<ShowRecord>(item));
+  (await batchGet(ids.map(showKey))).filter(visible).map((item) => recordOf<ShowRecord>(item));
 
 /** One episode by its id (one Query on GSI3). */
 export const getEpisode = async (id: string): Promise<EpisodeRecord | undefined> => {
   const item = await getByIndex('GSI3', { pk: `EPISODE#${id}`, sk: 'EPISODE' });
-  return item ? recordOf<EpisodeRecord>(item) : undefined;
+  return visible(item) ? recordOf<EpisodeRecord>(item as Record<string, unknown>) : undefined;
 };
 
 /** The first episode (lowest season, then episode number) of each show: one Limit-1 Query per show. */
@@ -146,7 +149,7 @@ export const getFirstEpisodes = async (showIds: readonly string[]): Promise<Map<
         KeyConditionExpression: 'PK = :pk AND begins_with(SK, :ep)',
         ExpressionAttributeValues: { ':pk': `SHOW#${id}`, ':ep': 'EP#' },
       });
-      return item ? ([id, recordOf<EpisodeRecord>(item)] as const) : undefined;
+      return item && visible(item) ? ([id, recordOf<EpisodeRecord>(item)] as const) : undefined;
     }),
   );
   return new Map(found.filter((entry) => entry !== undefined));
@@ -156,11 +159,11 @@ export const getFirstEpisodes = async (showIds: readonly string[]): Promise<Map<
 export const getEpisodesAt = async (positions: readonly EpisodePosition[]): Promise<EpisodeRecord[]> => {
   const keys = positions.map((p) => episodeKey(p.showId, p.season, p.episode));
   const items = await batchGet(keys);
-  return items.map((item) => recordOf<EpisodeRecord>(item));
+  return items.filter(visible).map((item) => recordOf<EpisodeRecord>(item));
 };
 
 /** One show profile by id (GetItem). */
 export const getShow = async (id: string): Promise<ShowRecord | undefined> => {
   const result = await db.send(new GetCommand({ TableName: tableName(), Key: showKey(id) }));
-  return result.Item ? recordOf<ShowRecord>(result.Item) : undefined;
+  return result.Item && visible(result.Item) ? recordOf<ShowRecord>(result.Item) : undefined;
 };

@@ -2,6 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CreatorRecord, TierId } from '../catalog/model.ts';
 import { db } from '../db/client.ts';
+import { queryAll } from '../db/query.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
 
@@ -10,7 +11,8 @@ import { tableName } from '../db/table.ts';
  * fields a creator cannot set (featured, hot, tier) and suspension. Each is one conditional
  * UpdateItem of the creator's source item (`CREATOR#<id>`/`PROFILE`) that adds 1 to its `version`
  * (the projector's views compare versions, docs/projections.md). Reads and the projector hide a
- * creator while `suspended_at` is set.
+ * creator while `suspended_at` is set, and its shows and episodes while they carry
+ * `creator_suspended` (set and removed with the suspension).
  */
 
 /** The creator does not exist: the command reports it and exits 1. */
@@ -64,10 +66,55 @@ export const setEditorialFlags = (creatorId: string, flags: EditorialFlags): Pro
   });
 };
 
-/** Suspends the creator: `suspended_at` = `now` (ISO). Suspending again moves the instant. */
-export const suspendCreator = (creatorId: string, now: Date): Promise<OperatedCreator> =>
-  update(creatorId, { update: 'SET suspended_at = :at', values: { ':at': now.toISOString() } });
+/**
+ * Marks (or unmarks) every show and episode of the creator `creator_suspended`, each with
+ * `version + 1`, so the projector takes their views down (or puts them back) and reads hide them:
+ * a suspended creator's catalogue disappears with it. One Query on GSI1 (the creator's shows with
+ * their episodes), then one UpdateItem per item: work bounded by that creator's catalogue. A
+ * crash half-way is repaired by running the command again (each write is idempotent but for the
+ * version, which only orders changes).
+ */
+const markCatalogue = async (creatorId: string, suspended: boolean): Promise<void> => {
+  const items = await queryAll({
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk',
+    ExpressionAttributeValues: { ':pk': `CREATOR_SHOWS#${creatorId}` },
+    ProjectionExpression: 'PK, SK',
+  });
+  for (const key of items) {
+    await db
+      .send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: { PK: key.PK, SK: key.SK },
+          UpdateExpression: `${suspended ? 'SET creator_suspended = :true' : 'REMOVE creator_suspended'} ADD version :one`,
+          // The item may have been deleted since the Query: never recreate it.
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeValues: suspended ? { ':true': true, ':one': 1 } : { ':one': 1 },
+        }),
+      )
+      .catch((error: Error) => {
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      });
+  }
+};
+
+/**
+ * Suspends the creator: `suspended_at` = `now` (ISO), and its shows and episodes are hidden too.
+ * Suspending again moves the instant.
+ */
+export const suspendCreator = async (creatorId: string, now: Date): Promise<OperatedCreator> => {
+  const creator = await update(creatorId, {
+    update: 'SET suspended_at = :at',
+    values: { ':at': now.toISOString() },
+  });
+  await markCatalogue(creatorId, true);
+  return creator;
+};
 
 /** Lifts a suspension (removes `suspended_at`; a creator that was not suspended stays as it was, version + 1). */
-export const unsuspendCreator = (creatorId: string): Promise<OperatedCreator> =>
-  update(creatorId, { update: 'REMOVE suspended_at' });
+export const unsuspendCreator = async (creatorId: string): Promise<OperatedCreator> => {
+  const creator = await update(creatorId, { update: 'REMOVE suspended_at' });
+  await markCatalogue(creatorId, false);
+  return creator;
+};

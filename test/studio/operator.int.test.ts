@@ -15,6 +15,8 @@ import {
   unsuspendCreator,
 } from '../../shared/studio/operator-writes.ts';
 import { testApi } from '../support/api.ts';
+import { studioCreator } from '../support/studio.ts';
+import { waitFor } from '../support/wait.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
@@ -60,6 +62,38 @@ describe('operator writes (shared/studio/operator-writes.ts)', () => {
     expect(lifted).not.toHaveProperty('suspended_at');
     expect(await stored(id)).not.toHaveProperty('suspended_at');
     expect((await api.get(`/creators/${id}`)).status).toBe(200);
+  });
+
+  it("hides a suspended creator's shows and episodes everywhere, and brings them back", async () => {
+    const api = await testApi();
+    const creator = await studioCreator(api, 'education');
+    const title = `Suspense ${randomUUID().slice(0, 8)}`;
+    const created = await api.post('/studio/shows', {
+      token: creator.token,
+      body: { title, description: 'Hidden with its creator.', category: 'education', rating: 'TV-PG' },
+    });
+    expect(created.status).toBe(201);
+    const showId: string = created.body.data.show_id;
+    const episode = await api.post(`/studio/shows/${showId}/episodes`, {
+      token: creator.token,
+      body: { season: 1, episode_number: 1, title: 'Pilot', duration_seconds: 600, is_free: true },
+    });
+    expect(episode.status).toBe(201);
+    const searchHits = async () =>
+      (await api.get(`/shows/search?q=${encodeURIComponent(title)}`)).body.data.shows.map((s: any) => s.id);
+    const inNewest = async () =>
+      (await api.get('/shows?category=education&sort=newest&limit=50')).body.data.shows.some(
+        (s: any) => s.id === showId,
+      );
+    await waitFor(async () => (await searchHits()).includes(showId) && (await inNewest()), 'the show listed');
+
+    await suspendCreator(creator.creatorId, new Date());
+    expect((await api.get(`/shows/${showId}`)).status).toBe(404);
+    await waitFor(async () => !(await searchHits()).includes(showId) && !(await inNewest()), 'the show gone');
+
+    await unsuspendCreator(creator.creatorId);
+    expect((await api.get(`/shows/${showId}`)).status).toBe(200);
+    await waitFor(async () => (await searchHits()).includes(showId) && (await inNewest()), 'the show back');
   });
 
   it('refuses an unknown creator and creates nothing', async () => {
