@@ -168,7 +168,7 @@ const goLive = (
       'SET live = :live, live_state_ms = :t, live_state_stream_id = :sid, stream_health = :health',
       health ? ', health_ms = :t' : ' REMOVE health_ms',
     ].join(''),
-    condition: `attribute_exists(PK) AND (${NEWER_STATE} OR (live_state_ms = :t AND live_state_stream_id <> :sid))`,
+    condition: `attribute_exists(ivs) AND (${NEWER_STATE} OR (live_state_ms = :t AND live_state_stream_id <> :sid))`,
     values: { ':live': live, ':t': t, ':sid': live.stream_id, ':health': health ?? 'healthy' },
   });
 
@@ -179,7 +179,7 @@ const OFFLINE =
 const endStream = (creatorId: string, streamId: string, t: number) =>
   updateCreatorIf(creatorId, {
     expression: OFFLINE,
-    condition: `attribute_exists(PK) AND (${NEWER_STATE} OR (live_state_ms = :t AND live.stream_id = :sid))`,
+    condition: `attribute_exists(ivs) AND (${NEWER_STATE} OR (live_state_ms = :t AND live.stream_id = :sid))`,
     values: { ':null': null, ':t': t, ':sid': streamId },
   });
 

@@ -28,7 +28,7 @@ interface Channel {
 }
 
 /** A creator whose channel is on IVS, as provisioning leaves it: the `ivs` attribute and the lookup item. */
-const provision = async (options: { liveTitle?: string } = {}): Promise<Channel> => {
+const provision = async (options: { liveTitle?: string; withoutIvs?: boolean } = {}): Promise<Channel> => {
   const suffix = randomUUID().replace(/-/g, '').slice(0, 12);
   const creatorId = `acc_ivs_${suffix}`;
   const name = `Ivs ${suffix}`;
@@ -44,11 +44,15 @@ const provision = async (options: { liveTitle?: string } = {}): Promise<Channel>
       Item: {
         ...creatorItem(record),
         version: 1,
-        ivs: {
-          channel_arn: channelArn,
-          playback_url: `https://a1b2c3.us-west-2.playback.live-video.net/api/video/v1/us-west-2.123456789012.channel.${suffix}.m3u8`,
-          ingest_endpoint: 'a1b2c3.global-contribute.live-video.net',
-        },
+        ...(options.withoutIvs
+          ? {}
+          : {
+              ivs: {
+                channel_arn: channelArn,
+                playback_url: `https://a1b2c3.us-west-2.playback.live-video.net/api/video/v1/us-west-2.123456789012.channel.${suffix}.m3u8`,
+                ingest_endpoint: 'a1b2c3.global-contribute.live-video.net',
+              },
+            }),
         ...(options.liveTitle ? { live_title: options.liveTitle } : {}),
       },
     }),
@@ -265,6 +269,19 @@ describe('the IVS reducer (applyIvsEvent) against DynamoDB Local', () => {
       expect.stringContaining('no creator owns'),
       expect.objectContaining({ channelArn }),
     );
+  });
+
+  it('never writes a creator without an IVS channel, whatever a lookup says', async () => {
+    const channel = await provision({ withoutIvs: true });
+    const before = await stored(channel.creatorId);
+    const warn = vi.fn();
+    const start = await applyIvsEvent(ivsEvent(channel.channelArn, 'Stream Start', 'st-x', at(0)), { warn });
+    expect(start).toMatchObject({ kind: 'ignored', reason: 'unknown-channel' });
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(
+      (await applyIvsEvent(ivsEvent(channel.channelArn, 'Stream End', 'st-x', at(10)), silent)).kind,
+    ).toBe('stale');
+    expect(await stored(channel.creatorId)).toEqual(before);
   });
 
   it('ends consistent when the same events arrive concurrently, one version per applied change', async () => {
