@@ -18,6 +18,7 @@ import {
   ResourceNotFoundException,
   ServiceQuotaExceededException,
   StopStreamCommand,
+  UpdateChannelCommand,
   ThrottlingException,
   ValidationException,
 } from '@aws-sdk/client-ivs';
@@ -102,6 +103,17 @@ describe('channels and stream keys', () => {
     ).toBeInstanceOf(ResourceNotFoundException);
   });
 
+  it('updates an offline channel: only the fields sent change', async () => {
+    const { channel } = await client.send(
+      new CreateChannelCommand({ name: 'before', latencyMode: 'NORMAL' }),
+    );
+    const { channel: updated } = await client.send(
+      new UpdateChannelCommand({ arn: channel!.arn, name: 'after', authorized: true }),
+    );
+    expect(updated).toEqual({ ...channel, name: 'after', authorized: true });
+    expect((await client.send(new GetChannelCommand({ arn: channel!.arn }))).channel).toEqual(updated);
+  });
+
   it('validates input as IVS does', async () => {
     const badName = await rejection(client.send(new CreateChannelCommand({ name: 'has spaces' })));
     expect(badName).toBeInstanceOf(ValidationException);
@@ -148,6 +160,9 @@ describe('channels and stream keys', () => {
     expect(await rejection(client.send(new DeleteChannelCommand({ arn: channel!.arn })))).toBeInstanceOf(
       ConflictException,
     );
+    expect(
+      await rejection(client.send(new UpdateChannelCommand({ arn: channel!.arn, authorized: true }))),
+    ).toBeInstanceOf(ConflictException);
     await client.send(new StopStreamCommand({ channelArn: channel!.arn }));
     expect(await rejection(client.send(new GetStreamCommand({ channelArn: channel!.arn })))).toBeInstanceOf(
       ChannelNotBroadcasting,

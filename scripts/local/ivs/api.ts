@@ -193,11 +193,14 @@ const arnSchema = (resource: string) =>
     );
 const channelArn = arnSchema('channel');
 const tags = z.record(z.string().min(1).max(128), z.string().max(256)).default({});
-const resourceName = z
+const name = z
   .string()
   .max(128)
-  .regex(/^[a-zA-Z0-9-_]*$/)
-  .default('');
+  .regex(/^[a-zA-Z0-9-_]*$/);
+const resourceName = name.default('');
+const latencyMode = z.enum(['NORMAL', 'LOW']);
+const channelType = z.enum(['BASIC', 'STANDARD', 'ADVANCED_SD', 'ADVANCED_HD']);
+const recordingConfigurationArn = z.union([arnSchema('recording-configuration'), z.literal('')]);
 const page = {
   nextToken: z.string().max(1024).optional(),
   maxResults: z.number().int().min(1).max(100).default(100),
@@ -315,6 +318,12 @@ const createStreamKey = (state: IvsState, channelArn: string, keyTags: Record<st
   return key;
 };
 
+const requireRecordingConfiguration = (state: IvsState, arn: string | undefined): void => {
+  if (arn && !state.recordingConfigurations.has(arn)) {
+    throw new IvsError('ResourceNotFoundException', `Recording configuration ${arn} not found`);
+  }
+};
+
 const liveStream = (state: IvsState, arn: string): LiveStream => {
   state.channel(arn);
   const stream = state.streams.get(arn);
@@ -342,23 +351,15 @@ const OPERATIONS: Record<string, Operation> = {
   CreateChannel: operation(
     z.object({
       name: resourceName,
-      latencyMode: z.enum(['NORMAL', 'LOW']).default('LOW'),
-      type: z.enum(['BASIC', 'STANDARD', 'ADVANCED_SD', 'ADVANCED_HD']).default('STANDARD'),
+      latencyMode: latencyMode.default('LOW'),
+      type: channelType.default('STANDARD'),
       authorized: z.boolean().default(false),
       insecureIngest: z.boolean().default(false),
-      recordingConfigurationArn: z.union([arnSchema('recording-configuration'), z.literal('')]).default(''),
+      recordingConfigurationArn: recordingConfigurationArn.default(''),
       tags,
     }),
     (input, { state, playbackOrigin }) => {
-      if (
-        input.recordingConfigurationArn &&
-        !state.recordingConfigurations.has(input.recordingConfigurationArn)
-      ) {
-        throw new IvsError(
-          'ResourceNotFoundException',
-          `Recording configuration ${input.recordingConfigurationArn} not found`,
-        );
-      }
+      requireRecordingConfiguration(state, input.recordingConfigurationArn);
       const channel: ChannelRecord = {
         ...input,
         arn: arnOf('channel', randomId(12)),
@@ -416,6 +417,29 @@ const OPERATIONS: Record<string, Operation> = {
         ),
         nextToken,
       };
+    },
+    { throttled: true },
+  ),
+  UpdateChannel: operation(
+    z.object({
+      arn: channelArn,
+      name: name.optional(),
+      latencyMode: latencyMode.optional(),
+      type: channelType.optional(),
+      authorized: z.boolean().optional(),
+      insecureIngest: z.boolean().optional(),
+      recordingConfigurationArn: recordingConfigurationArn.optional(),
+    }),
+    ({ arn, ...changes }, { state, playbackOrigin }) => {
+      const channel = state.channel(arn);
+      // IVS: stop the stream, update the channel, restart the stream.
+      if (state.streams.has(arn)) throw new IvsError('ConflictException', `Channel ${arn} is live`);
+      requireRecordingConfiguration(state, changes.recordingConfigurationArn);
+      Object.assign(
+        channel,
+        Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)),
+      );
+      return { channel: channelView(channel, playbackOrigin) };
     },
     { throttled: true },
   ),
