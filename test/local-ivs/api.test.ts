@@ -224,6 +224,35 @@ describe('recording configurations and playback keys', () => {
 });
 
 describe('throttling', () => {
+  it('defaults to 5 requests per second per operation (burst 5), refilling with the clock', async () => {
+    let clock = 0;
+    const throttled = await startIvsStandIn({ now: () => clock });
+    const noRetry = new IvsClient({ ...localIvsClientConfig(throttled.endpoint), maxAttempts: 1 });
+    const getChannel = (arn: string) =>
+      noRetry.send(new GetChannelCommand({ arn })).then(
+        () => 'ok',
+        (error: unknown) => (error as Error).name,
+      );
+    try {
+      const { channel } = await noRetry.send(new CreateChannelCommand({ name: 'clocked' }));
+      const arn = channel!.arn!;
+      const burst = [];
+      for (let i = 0; i < 6; i++) burst.push(await getChannel(arn));
+      expect(burst).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'ThrottlingException']);
+      // Another operation has its own bucket.
+      expect((await noRetry.send(new ListStreamKeysCommand({ channelArn: arn }))).streamKeys).toHaveLength(1);
+      clock += 200; // one token at 5 per second
+      expect([await getChannel(arn), await getChannel(arn)]).toEqual(['ok', 'ThrottlingException']);
+      clock += 10_000; // the bucket holds at most 5
+      const refilled = [];
+      for (let i = 0; i < 6; i++) refilled.push(await getChannel(arn));
+      expect(refilled.filter((r) => r === 'ok')).toHaveLength(5);
+    } finally {
+      noRetry.destroy();
+      await throttled.stop();
+    }
+  });
+
   it('answers ThrottlingException (429) once the bucket is empty, and the SDK retry succeeds after refill', async () => {
     const throttled = await startIvsStandIn({ throttle: { ratePerSecond: 2 } });
     const noRetry = new IvsClient({ ...localIvsClientConfig(throttled.endpoint), maxAttempts: 1 });

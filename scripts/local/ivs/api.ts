@@ -10,8 +10,8 @@ import { ensureTestPattern, type TestPattern } from './test-pattern.ts';
  * `@aws-sdk/client-ivs` talks to it through an `endpoint` override: REST-JSON, `POST /<Operation>`
  * with a JSON body, errors named by the `x-amzn-ErrorType` header with an `exceptionMessage` body.
  * It keeps its state in memory and enforces what AWS enforces and the platform relies on: input
- * validation, not-found, one stream key per channel, at most 3 playback key pairs, no deleting a
- * live channel, GetStream/StopStream on an offline channel (ChannelNotBroadcasting), and a token
+ * validation, not-found, one stream key per channel, at most 3 playback key pairs, no updating
+ * or deleting a live channel, GetStream/StopStream on an offline channel (ChannelNotBroadcasting), and a token
  * bucket per operation on channel and stream-key operations (ThrottlingException, HTTP 429) so
  * callers' retry and backoff run locally. docs/local-ivs.md lists what differs from IVS.
  */
@@ -26,7 +26,6 @@ export const randomId = (length: number): string =>
   Array.from(randomBytes(length), (byte) => ALPHANUMERIC[byte % ALPHANUMERIC.length]).join('');
 
 export type IvsErrorType =
-  | 'AccessDeniedException'
   | 'ChannelNotBroadcasting'
   | 'ConflictException'
   | 'InternalServerException'
@@ -37,7 +36,6 @@ export type IvsErrorType =
 
 /** HTTP statuses from the IVS model (client-ivs error schemas). */
 const ERROR_STATUS: Record<IvsErrorType, number> = {
-  AccessDeniedException: 403,
   ChannelNotBroadcasting: 404,
   ConflictException: 409,
   InternalServerException: 500,
