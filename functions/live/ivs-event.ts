@@ -4,7 +4,10 @@ import { metrics, recordMetric } from '../../shared/observability/index.ts';
 
 type Result = IvsOutcome | { kind: 'invalid'; error: string };
 
-const WARNINGS = new Set<Result['kind']>(['invalid', 'ignored', 'recording-failed', 'limit-breach']);
+/** What an operator should look at; session and takeover events are ignored routinely. */
+const isWarning = (result: Result) =>
+  ['invalid', 'recording-failed', 'limit-breach'].includes(result.kind) ||
+  (result.kind === 'ignored' && result.reason === 'unknown-channel');
 
 /**
  * The target of the EventBridge rule on `aws.ivs` (one IVS document per invocation): applies it
@@ -19,7 +22,7 @@ export const handler = async (event: unknown): Promise<Result> => {
     ? await applyIvsEvent(parsed.event)
     : { kind: 'invalid', error: parsed.error };
   const { id, 'detail-type': detailType } = (event ?? {}) as { id?: unknown; 'detail-type'?: unknown };
-  const level = WARNINGS.has(result.kind) ? 'WARN' : 'INFO';
+  const level = isWarning(result) ? 'WARN' : 'INFO';
   console.log(JSON.stringify({ level, message: 'ivs event', eventId: id, detailType, ...result }));
   if (result.kind === 'limit-breach') {
     recordMetric('ivs_limit_breaches');

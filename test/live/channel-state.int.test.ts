@@ -506,6 +506,42 @@ describe('the EventBridge handler (functions/live/ivs-event.ts)', () => {
     });
   });
 
+  it('logs a session event as ignored (INFO) and an account-wide limit breach as a WARN', async () => {
+    const channel = await provision();
+    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    const envelope = {
+      version: '0',
+      id: 'evt-2',
+      source: 'aws.ivs',
+      account: '123456789012',
+      time: '2026-11-24T07:00:00Z',
+      region: 'us-west-2',
+    };
+    await handler({
+      ...envelope,
+      'detail-type': 'IVS Stream State Change',
+      resources: [channel.channelArn],
+      detail: { event_name: 'Session Created', channel_name: '', stream_id: 'st-s' },
+    });
+    await handler({
+      ...envelope,
+      'detail-type': 'IVS Limit Breach',
+      resources: [],
+      detail: { limit_name: 'Concurrent Viewers', limit_value: 10, exceeded_by: 11, limit_unit: 'viewers' },
+    });
+    const lines = log.mock.calls.map(([line]) => JSON.parse(String(line)));
+    expect(lines).toMatchObject([
+      { level: 'INFO', kind: 'ignored', reason: 'no-live-state-change', eventName: 'Session Created' },
+      {
+        level: 'WARN',
+        kind: 'limit-breach',
+        limitName: 'Concurrent Viewers',
+        limitValue: 10,
+        exceededBy: 11,
+      },
+    ]);
+  });
+
   it('logs and returns (does not throw) on a document it cannot read', async () => {
     const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
     const result = await handler({
