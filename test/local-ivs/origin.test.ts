@@ -97,6 +97,8 @@ describe('a private channel', () => {
       ],
       ['imported playback key', playbackToken(strangerKey, { 'aws:channel-arn': privateArn, exp: exp() })],
       ['imported playback key', tampered],
+      ['malformed token', 'not.a.jwt'],
+      ['malformed token', playbackToken(signer.privateKey, null as unknown as Record<string, unknown>)],
     ];
     for (const [reason, token] of cases) {
       const response = await play(privateUrl, token);

@@ -68,6 +68,7 @@ const checkPlaybackToken = (
   } catch {
     return { ok: false, reason: 'malformed token' };
   }
+  if (typeof claims !== 'object' || claims === null) return { ok: false, reason: 'malformed token' };
   const signed = Buffer.from(`${header}.${payload}`);
   const sig = Buffer.from(signature, 'base64url');
   const verified = [...state.playbackKeyPairs.values()].some((pair) =>
@@ -176,7 +177,9 @@ export const createOriginHandler = (state: IvsState, pattern: TestPattern, optio
         'cache-control': 'max-age=60',
         ...corsHeaders(allowOrigin),
       });
-      createReadStream(join(pattern.dir, segmentFileAt(pattern, Number(sequence)))).pipe(res);
+      createReadStream(join(pattern.dir, segmentFileAt(pattern, Number(sequence))))
+        .on('error', () => res.destroy()) // e.g. the pattern folder was deleted while serving
+        .pipe(res);
     }
     return true;
   };
