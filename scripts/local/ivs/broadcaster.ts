@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, linkSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   ACCOUNT,
@@ -89,6 +89,18 @@ const recordingPrefix = (channelArn: string, at: Date, recordingId: string) =>
     at.getUTCMinutes(),
     recordingId,
   ].join('/');
+
+/**
+ * A recording repeats the pattern's segments (one per 2 s of broadcast): hard links keep an hours
+ * long local broadcast from filling the disk; a copy when the recordings root is on another device.
+ */
+const linkOrCopy = (source: string, target: string) => {
+  try {
+    linkSync(source, target);
+  } catch {
+    copyFileSync(source, target);
+  }
+};
 
 const HLS_PATH = 'media/hls';
 const THUMBNAILS_PATH = 'media/thumbnails';
@@ -204,7 +216,7 @@ export const createBroadcaster = (options: BroadcasterOptions): Broadcaster => {
     const renditionDir = join(dir, HLS_PATH, RENDITION.name);
     mkdirSync(renditionDir, { recursive: true });
     for (let sequence = 0; sequence < segmentCount; sequence++) {
-      copyFileSync(join(pattern.dir, segmentFileAt(pattern, sequence)), join(renditionDir, `${sequence}.ts`));
+      linkOrCopy(join(pattern.dir, segmentFileAt(pattern, sequence)), join(renditionDir, `${sequence}.ts`));
     }
     writeFileSync(
       join(renditionDir, 'playlist.m3u8'),
@@ -241,14 +253,20 @@ export const createBroadcaster = (options: BroadcasterOptions): Broadcaster => {
     return stream;
   };
 
-  const end = async (channelArn: string): Promise<RecordingResult | undefined> => {
+  /** Takes a channel's stream and recording out of the state before any event is awaited. */
+  const takeLive = (channelArn: string) => {
     const stream = liveStreamOf(channelArn);
+    const recording = recordings.get(channelArn);
     state.streams.delete(channelArn);
+    recordings.delete(channelArn);
+    return { stream, recording };
+  };
+
+  const end = async (channelArn: string): Promise<RecordingResult | undefined> => {
+    const { stream, recording } = takeLive(channelArn);
     await streamEvent(stream, 'Stream End');
     await streamEvent(stream, 'Session Ended');
-    const recording = recordings.get(channelArn);
     if (!recording) return undefined;
-    recordings.delete(channelArn);
     const result = writeRecording(channelArn, recording, now());
     await recordingEvent(stream, recording, 'Recording End', result.durationMs);
     return result;
@@ -311,12 +329,9 @@ export const createBroadcaster = (options: BroadcasterOptions): Broadcaster => {
       });
     },
     async failStream(channelArn, reason) {
-      const stream = liveStreamOf(channelArn);
-      state.streams.delete(channelArn);
+      const { stream, recording } = takeLive(channelArn);
       await streamEvent(stream, 'Stream Failure', { reason });
-      const recording = recordings.get(channelArn);
       if (!recording) return;
-      recordings.delete(channelArn);
       // What was recorded so far stays, with recording-failed.json, as IVS leaves it.
       const failure = 'InternalServerException';
       const result = writeRecording(channelArn, recording, now(), failure);
