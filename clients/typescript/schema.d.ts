@@ -12888,7 +12888,7 @@ export interface operations {
                      */
                     creator_name: string;
                     /**
-                     * @description Handle for the creator page: 3-30 letters, digits or underscores, unique ignoring letter case
+                     * @description Handle for the creator page: 3-30 letters, digits or underscores, not starting with acc_ or cr_, unique ignoring letter case
                      * @example new_creator
                      */
                     handle: string;
@@ -13085,7 +13085,7 @@ export interface operations {
                      */
                     google_token: string;
                     /**
-                     * @description Handle for a new account (3-30 letters, digits or underscores, unique ignoring letter case); required when no account exists yet, ignored otherwise
+                     * @description Handle for a new account (3-30 letters, digits or underscores, not starting with acc_ or cr_, unique ignoring letter case); required when no account exists yet, ignored otherwise
                      * @example new_creator
                      */
                     handle?: string;
@@ -13314,7 +13314,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description The new handle: 3-30 letters, digits or underscores, unique ignoring letter case
+                     * @description The new handle: 3-30 letters, digits or underscores, not starting with acc_ or cr_, unique ignoring letter case
                      * @example new_creator
                      */
                     handle: string;

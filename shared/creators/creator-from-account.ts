@@ -20,6 +20,9 @@ export const initialsOf = (name: string) =>
     .slice(0, 2) || '?';
 
 /** A fixed palette, picked by a hash of the id: the same account always gets the same colour. */
+/** A creator's channel is named after them (kept in step when they rename: shared/studio/profile-writes.ts). */
+export const channelNameOf = (creatorName: string) => `${creatorName} Live`;
+
 const AVATAR_COLORS = [
   '#E4572E',
   '#29335C',
@@ -70,7 +73,7 @@ export const creatorFromAccount = (
     subscribers_7d: 0,
     channel: {
       channel_id: `ch_${id.replace(/^acc_/, '')}`,
-      channel_name: `${account.creator_name} Live`,
+      channel_name: channelNameOf(account.creator_name),
       channel_number: channelNumber,
       requires_subscription: false,
     },

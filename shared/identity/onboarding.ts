@@ -213,7 +213,7 @@ export const checkHandle = async (handle: string): Promise<HandleAvailability> =
     return {
       handle,
       available: false,
-      reason: 'Handles are 3-30 letters, numbers or underscores',
+      reason: 'Handles are 3-30 letters, numbers or underscores, not starting with acc_ or cr_',
       suggestions: await suggestionsFor(handle),
     };
   }

@@ -2,12 +2,16 @@ import * as z from 'zod/mini';
 import { CATEGORY_IDS } from '../catalog/model.ts';
 import { described, named } from '../http/schema-meta.ts';
 
-export const HANDLE_PATTERN = /^[A-Za-z0-9_]{3,30}$/;
+/**
+ * 3-30 letters, digits or underscores, not starting with `acc_` or `cr_` (any case): those are
+ * creator ids, and `/creators/{id}` takes an id or a handle, so such a handle would name another
+ * creator's page.
+ */
+export const HANDLE_PATTERN = /^(?![Aa][Cc][Cc]_|[Cc][Rr]_)[A-Za-z0-9_]{3,30}$/;
+const HANDLE_ERROR = 'handle must be 3-30 letters, numbers or underscores, not starting with acc_ or cr_';
 const handle = described(
-  z
-    .string({ error: 'handle is required' })
-    .check(z.regex(HANDLE_PATTERN, { error: 'handle must be 3-30 letters, numbers or underscores' })),
-  'A handle: 3-30 letters, numbers or underscores',
+  z.string({ error: 'handle is required' }).check(z.regex(HANDLE_PATTERN, { error: HANDLE_ERROR })),
+  'A handle: 3-30 letters, numbers or underscores, not starting with acc_ or cr_ (creator ids)',
 );
 const email = described(
   z.pipe(
@@ -25,7 +29,8 @@ const agreed = described(
 const text = (name: string, min: number, max: number) =>
   z.string({ error: `${name} is required` }).check(z.minLength(min), z.maxLength(max));
 
-const HANDLE_RULE = '3-30 letters, digits or underscores, unique ignoring letter case';
+const HANDLE_RULE =
+  '3-30 letters, digits or underscores, not starting with acc_ or cr_, unique ignoring letter case';
 /** Obviously fake, well-formed placeholders for token examples (never real tokens). */
 const FAKE_JWT = 'eyJhbGciOiJFUzI1NiJ9.e30.c2ln';
 const FAKE_REFRESH_TOKEN = '3f1c2a9e-7b4d-4e8a-9c21-5d6f7a8b9c0d.ZmFrZS1yZWZyZXNoLXNlY3JldA';

@@ -4,7 +4,7 @@ import type { CreatorRecord } from '../catalog/model.ts';
 import { db } from '../db/client.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
-import { initialsOf } from '../creators/creator-from-account.ts';
+import { channelNameOf, initialsOf } from '../creators/creator-from-account.ts';
 import { ForbiddenError } from '../http/errors.ts';
 import type { StudioProfile, UpdateProfileBody } from './schedule-schemas.ts';
 
@@ -49,6 +49,10 @@ export const updateProfile = async (creatorId: string, body: UpdateProfileBody):
   if (body.creator_name !== undefined) {
     set('name', body.creator_name);
     set('initials', initialsOf(body.creator_name));
+    names['#channel'] = 'channel';
+    names['#channel_name'] = 'channel_name';
+    values[':channel_name'] = channelNameOf(body.creator_name);
+    sets.push('#channel.#channel_name = :channel_name');
   }
   if (body.description !== undefined) set('description', body.description);
   if (body.avatar_url !== undefined) set('avatar_url', body.avatar_url);

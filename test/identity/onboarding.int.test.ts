@@ -78,6 +78,24 @@ describe('POST /onboarding/account/create', () => {
     expect(sameHandle.body.message).toBe('Handle already taken');
   });
 
+  it('refuses handles that read as creator ids (acc_, cr_, any case): /creators/{id} would find another creator', async () => {
+    for (const handle of ['acc_mine', 'CR_0001', 'Acc_x12']) {
+      const res = await api.post('/onboarding/account/create', from({ body: signUpBody({ handle }) }));
+      expect(res.status, handle).toBe(422);
+      expect(JSON.stringify(res.body.errors), handle).toContain('acc_ or cr_');
+      const check = await api.get(`/onboarding/account/check-handle?handle=${handle}`, from());
+      expect(check.body.data.available, handle).toBe(false);
+    }
+    expect(
+      (
+        await api.post(
+          '/onboarding/account/create',
+          from({ body: signUpBody({ handle: `access_${unique().slice(0, 8)}` }) }),
+        )
+      ).status,
+    ).toBe(201);
+  });
+
   it('lets exactly one of 50 parallel sign-ups take a handle, and one take an email', async () => {
     const handle = `race_${unique()}`;
     const byHandle = await Promise.all(

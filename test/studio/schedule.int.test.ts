@@ -451,8 +451,11 @@ describe('PATCH /studio/profile', () => {
       description: 'Engines and poems.',
       avatar_url: 'https://cdn.example.com/avatars/ada.jpg',
       category: 'lifestyle',
+      channel: { ...storedBefore.channel, channel_name: 'Ada Lovelace Live' },
       version: firstVersion,
     });
+    const channel = await api.get(`/creators/${me.creatorId}/channel/live`);
+    expect(channel.body.data.channel.channel_name).toBe('Ada Lovelace Live');
     const after = await userBlock();
     expect(after).toEqual({
       ...before,
