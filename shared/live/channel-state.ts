@@ -1,3 +1,4 @@
+import { type IvsChannel, ivsChannelKey } from '../ivs/channel-repository.ts';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CreatorRecord } from '../catalog/model.ts';
 import { rankTotalKey } from '../catalog/ranked-list.ts';
@@ -28,16 +29,8 @@ import { type IvsEvent, type LimitBreach, type RecordingStateChange, eventTimeMs
  * The lookup from an IVS channel to its creator, written by provisioning with the creator's
  * `ivs` attribute: PK `IVS#<channel ARN>`, SK `CHANNEL` → `creator_id` (entity `ivs-channel`).
  */
-export const ivsChannelKey = (channelArn: string) => ({ PK: `IVS#${channelArn}`, SK: 'CHANNEL' });
 
 export type StreamHealth = 'healthy' | 'starving';
-
-/** What provisioning stores on a creator item whose channel is on IVS. */
-export interface IvsChannel {
-  channel_arn: string;
-  playback_url: string;
-  ingest_endpoint: string;
-}
 
 /** The creator item as this module reads it: the record plus the attributes of its live state. */
 type CreatorItem = CreatorRecord & {

@@ -8,12 +8,12 @@ import { CREATOR_LISTS } from '../../shared/creators/creator-ranking.ts';
 import { creatorFromAccount } from '../../shared/creators/creator-from-account.ts';
 import { creatorItem, creatorKey } from '../../shared/creators/creator-repository.ts';
 import { db } from '../../shared/db/client.ts';
+import { ivsChannelKey } from '../../shared/ivs/channel-repository.ts';
 import { tableName } from '../../shared/db/table.ts';
 import {
   type IvsOutcome,
   type LiveStream,
   applyIvsEvent,
-  ivsChannelKey,
   reconcileLiveChannels,
 } from '../../shared/live/channel-state.ts';
 import { type IvsEvent, parseIvsEvent } from '../../shared/live/ivs-events.ts';
