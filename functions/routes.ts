@@ -19,6 +19,7 @@ import { reportContracts } from './reports/contracts.ts';
 import { showContracts } from './shows/contracts.ts';
 import { studioContracts } from './studio/contracts.ts';
 import { studioScheduleContracts } from './studio/schedule-contracts.ts';
+import { studioChannelContracts } from './studio/channel-contracts.ts';
 
 export const routes: readonly Contract[] = [
   ...homeContracts,
@@ -31,6 +32,7 @@ export const routes: readonly Contract[] = [
   ...reportContracts,
   ...studioContracts,
   ...studioScheduleContracts,
+  ...studioChannelContracts,
   ...analyticsContracts,
   ...platformContracts,
 ];

@@ -69,4 +69,25 @@ export const audienceRow = {
   tag: 'Workers',
 } as const satisfies RouteRow;
 
-export const workers: readonly RouteRow[] = [projectorRow, rebuildRow, recomputeRow, audienceRow];
+/**
+ * IVS events (EventBridge rule on `aws.ivs`: stream state, health, recording, limit breaches)
+ * reduced into the creators' live state (shared/live/channel-state.ts, docs/ivs-events.md).
+ */
+export const ivsEventRow = {
+  method: 'POST',
+  path: '$events/ivs',
+  handler: 'live/ivs-event',
+  auth: 'none',
+  // GetItem: the channel's lookup item and its creator. UpdateItem: the creator's live state.
+  dynamo: { actions: ['GetItem', 'UpdateItem'] },
+  summary: 'IVS events: channel live state from Amazon IVS (EventBridge)',
+  tag: 'Workers',
+} as const satisfies RouteRow;
+
+export const workers: readonly RouteRow[] = [
+  projectorRow,
+  rebuildRow,
+  recomputeRow,
+  audienceRow,
+  ivsEventRow,
+];

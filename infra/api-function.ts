@@ -30,6 +30,8 @@ export interface ApiResources {
   playbackSecret: secretsmanager.ISecret;
   /** The analytics delivery stream (infra/analytics.ts), for rows that need `analytics-sink`. */
   analyticsStream?: { name: string; arn: string };
+  /** The account's IVS resources and the recording configuration (infra/live-video.ts). */
+  ivs: { arnPrefix: string; recordingConfigurationArn: string };
 }
 
 /** What every API function shares, decided once by the stack. */
@@ -130,9 +132,19 @@ export class ApiFunction extends Construct {
       googleClientId: props.resources.googleClientId,
       analyticsStreamName: analyticsStream?.name ?? '',
       analyticsStreamArn: analyticsStream?.arn ?? '',
+      ivsArnPrefix: props.resources.ivs.arnPrefix,
+      ivsRecordingConfigurationArn: props.resources.ivs.recordingConfigurationArn,
       // A CloudFormation dynamic reference: resolved at deploy time, never in the template.
       playbackSecret: props.resources.playbackSecret.secretValue.unsafeUnwrap(),
     };
+    if (row.ivs?.length) {
+      for (const kind of ['channel', 'stream-key'])
+        Validations.of(role).acknowledge({
+          id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ivs:<AWS::Region>:<AWS::AccountId>:${kind}/*]`,
+          reason:
+            "IVS channels and stream keys are created at run time by the API (one per creator), so their ARNs are not known to the stack: the grant names the account's channels or stream keys in this region, for only the IVS actions the route row lists.",
+        });
+    }
     for (const statement of policyOf(row, deployment)) {
       role.addToPrincipalPolicy(
         new iam.PolicyStatement({ actions: [...statement.actions], resources: [...statement.resources] }),

@@ -3,12 +3,14 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { audienceRow, projectorRow, rebuildRow, recomputeRow } from '../functions/workers.ts';
+import { audienceRow, ivsEventRow, projectorRow, rebuildRow, recomputeRow } from '../functions/workers.ts';
 import type { RouteRow } from '../shared/http/route.ts';
 import { PROJECTED_ENTITIES } from '../shared/projection/projector.ts';
 import { ApiFunction, type ApiFunctionDefaults, constructIdOf } from './api-function.ts';
@@ -51,6 +53,15 @@ const PROJECTOR_TIMEOUT = Duration.minutes(1);
 const RECOMPUTE_TIMEOUT = Duration.minutes(5);
 /** Audiences: a few reads and writes per live channel, well inside its minute. */
 const AUDIENCE_TIMEOUT = Duration.seconds(50);
+/** IVS events: one document, two reads and a write. */
+const IVS_EVENT_TIMEOUT = Duration.seconds(30);
+/** The IVS event types the reducer handles (docs/ivs-events.md). */
+export const IVS_DETAIL_TYPES = [
+  'IVS Stream State Change',
+  'IVS Stream Health Change',
+  'IVS Recording State Change',
+  'IVS Limit Breach',
+] as const;
 /** Rebuild: the whole table (Lambda's maximum). */
 const REBUILD_TIMEOUT = Duration.minutes(15);
 /** IteratorAge above this (ms) for 5 minutes: views are a minute or more behind the table. */
@@ -102,6 +113,7 @@ export class Projector extends NestedStack {
   readonly projector: ApiFunction;
   readonly recompute: ApiFunction;
   readonly audiences: ApiFunction;
+  readonly ivsEvents: ApiFunction;
   readonly rebuild: ApiFunction;
   readonly mapping: lambda.EventSourceMapping;
   /** The projector's on-failure destination: pointers to batches it gave up on. */
@@ -224,6 +236,26 @@ export class Projector extends NestedStack {
         "This queue is itself a dead-letter queue (the audience schedule's); nothing redrives from it: the next minute's run publishes anyway.",
     });
 
+    // ── IVS events (EventBridge rule on aws.ivs) ───────────────────────────────────────────────
+    this.ivsEvents = fnOf(ivsEventRow, IVS_EVENT_TIMEOUT);
+    const ivsEventFailures = failureQueue(
+      this,
+      'IvsEventFailures',
+      "This queue is itself a dead-letter queue (the IVS rule's target); nothing redrives from it: the per-minute reconcile corrects the live state anyway.",
+    );
+    new events.Rule(this, 'IvsEventsRule', {
+      description: 'IVS stream state, health, recording and limit events to the IVS event function',
+      eventPattern: { source: ['aws.ivs'], detailType: [...IVS_DETAIL_TYPES] },
+      targets: [
+        new targets.LambdaFunction(this.ivsEvents.fn, {
+          // EventBridge retries delivery (throttling, errors) for an hour, then dead-letters it.
+          retryAttempts: 8,
+          maxEventAge: Duration.hours(1),
+          deadLetterQueue: ivsEventFailures,
+        }),
+      ],
+    });
+
     // ── Rebuild (operator) ─────────────────────────────────────────────────────────────────────
     this.rebuild = fnOf(rebuildRow, REBUILD_TIMEOUT);
 
@@ -233,6 +265,7 @@ export class Projector extends NestedStack {
       this.projector.fn,
       this.recompute.fn,
       this.audiences.fn,
+      this.ivsEvents.fn,
       this.rebuild.fn,
     ]);
     const action = new SnsAction(monitoring.topic);
@@ -310,6 +343,27 @@ export class Projector extends NestedStack {
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       alarmDescription:
         'Projector invocation failed (crash, timeout, out of memory: record failures are reported per item, not here); the batch is retried. See docs/operations.md#projector-on-aws',
+    });
+    const ivsErrors = this.ivsEvents.fn.metricErrors({ statistic: 'Sum', period: Duration.minutes(5) });
+    alarm('IvsEventErrors', {
+      metric: ivsErrors,
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      alarmDescription:
+        'IVS event function failed (EventBridge retries): live state may lag until the reconcile. See docs/operations.md#projector-on-aws',
+    });
+    const ivsUndelivered = ivsEventFailures.metricApproximateNumberOfMessagesVisible({
+      statistic: 'Maximum',
+      period: Duration.minutes(5),
+    });
+    alarm('IvsEventsUndelivered', {
+      metric: ivsUndelivered,
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      alarmDescription:
+        'IVS events could not be delivered to the IVS event function for an hour (dead-letter queue). See docs/operations.md#projector-on-aws',
     });
     const scheduleWidgets = [
       scheduleAlarms('Recompute', this.recompute.fn, recomputeSchedule.failures, {

@@ -5,6 +5,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { SWAGGER_UI_VERSION } from '../shared/openapi/reference-page.ts';
+import { LiveVideo } from './live-video.ts';
 import { Analytics } from './analytics.ts';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
@@ -147,6 +148,10 @@ export class ApiStack extends Stack {
       description: 'Athena workgroup for the analytics queries (named queries included)',
     });
 
+    // ── Live video (IVS) ─────────────────────────────────────────────────────────────────────────
+    const liveVideo = new LiveVideo(this, 'LiveVideo', { removalPolicy: settings.removalPolicy });
+    new CfnOutput(this, 'RecordingsBucket', { value: liveVideo.recordings.bucketName });
+
     const api = new apigw.HttpApi(this, 'HttpApi', {
       description: `Creator streaming API (${props.stage})`,
       corsPreflight,
@@ -160,6 +165,10 @@ export class ApiStack extends Stack {
       googleClientId: deploy.googleClientId,
       playbackSecret,
       analyticsStream: { name: analytics.deliveryStreamName, arn: analytics.streamArn },
+      ivs: {
+        arnPrefix: liveVideo.arnPrefix,
+        recordingConfigurationArn: liveVideo.recordingConfiguration.attrArn,
+      },
     };
 
     const stage = new apigw.HttpStage(this, 'DefaultStage', {

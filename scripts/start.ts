@@ -4,23 +4,28 @@
  * written as NDJSON under .local/analytics. Options: --scale N (10x demo data for benchmarks).
  */
 import { parseArgs } from 'node:util';
+import { ivsPortOf } from './local/ivs/port.ts';
 import { startLocalPlatform } from './local/platform.ts';
 
 const { values } = parseArgs({
   options: { scale: { type: 'string', default: '1' }, seed: { type: 'string', default: '42' } },
 });
 const started = Date.now();
-const platform = await startLocalPlatform({ scale: Number(values.scale), seed: Number(values.seed) });
+const port = Number(process.env.PORT ?? 3000);
+const platform = await startLocalPlatform({
+  scale: Number(values.scale),
+  seed: Number(values.seed),
+  // The IVS stand-in next to the API, where `npm run broadcast` finds it (scripts/broadcast.ts).
+  ivsPort: ivsPortOf(process.env),
+});
 const { startLocalApi } = await import('./local/server.ts');
 const { routes } = await import('../functions/routes.ts');
-const { server, url } = await startLocalApi(
-  Number(process.env.PORT ?? 3000),
-  process.env.HOST ?? '127.0.0.1',
-);
+const { server, url } = await startLocalApi(port, process.env.HOST ?? '127.0.0.1');
 
 console.log(`
 Creator streaming platform running at ${url}  (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)
   ${routes.length} routes, ${platform.items} items seeded into DynamoDB at ${platform.endpoint}
+  IVS stand-in (channels, playback, broadcasts) at ${platform.ivsEndpoint}: npm run broadcast -- start <creator id>
 
 Try:
   curl '${url}/creators?category=comedy&limit=3'

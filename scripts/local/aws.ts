@@ -55,6 +55,7 @@ const RUNTIME_PASSTHROUGH = [
   'AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED',
   // Where DynamoDB Local listens (the local "network"), local keys, the dev mailbox, the local identity provider.
   'DYNAMODB_ENDPOINT',
+  'IVS_ENDPOINT',
   'LOCAL_KEY_DIR',
   'MAILBOX_DIR',
   'GOOGLE_IDP',
@@ -91,6 +92,11 @@ export const localDeployment = (): Deployment => {
     googleClientId: LOCAL_GOOGLE_CLIENT_ID,
     analyticsStreamName: streamName,
     analyticsStreamArn: arn('firehose', `deliverystream/${streamName}`),
+    // The IVS stand-in's account and region (scripts/local/ivs/api.ts), whatever the local region.
+    ivsArnPrefix: 'arn:aws:ivs:us-east-1:000000000000',
+    ivsRecordingConfigurationArn:
+      host.IVS_RECORDING_CONFIGURATION_ARN ??
+      'arn:aws:ivs:us-east-1:000000000000:recording-configuration/local',
     playbackSecret: loadLocalSecret('playback-token-secret').toString('base64'),
   };
 };
@@ -226,6 +232,20 @@ const needsOf = (service: string, commandName: string, input: Input): Need[] => 
   if (service === 'dynamodb') return dynamoNeeds(command, input);
   if (service === 'kms')
     return [{ action: `kms:${command}`, resource: arn('kms', `key/${String(input.KeyId)}`) }];
+  if (service === 'ivs') {
+    // Channels and keys by their ARN; CreateChannel on the channel pattern and the recording
+    // configuration it names; ListStreams on no resource (IAM's `*`).
+    const named = input.arn ?? input.channelArn;
+    if (command === 'CreateChannel')
+      return [
+        { action: 'ivs:CreateChannel', resource: 'arn:aws:ivs:us-east-1:000000000000:channel/*' },
+        { action: 'ivs:CreateChannel', resource: 'arn:aws:ivs:us-east-1:000000000000:stream-key/*' },
+        ...(input.recordingConfigurationArn
+          ? [{ action: 'ivs:CreateChannel', resource: String(input.recordingConfigurationArn) }]
+          : []),
+      ];
+    return [{ action: `ivs:${command}`, resource: named ? String(named) : '*' }];
+  }
   if (service === 'firehose') {
     return [
       {

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { RouteRow } from '../../shared/http/route.ts';
 import { type DynamoDbLocal, freePort, startDynamoDbLocal } from './dynamodb-local.ts';
@@ -10,6 +11,8 @@ export interface LocalPlatform {
   endpoint: string;
   seededAt: Date;
   items: number;
+  /** The IVS stand-in: control plane, playback origin and broadcast control (docs/local-ivs.md). */
+  ivsEndpoint: string;
   /** Resolves once the projector has handled every change written before the call. */
   drain(): Promise<void>;
   stop(): Promise<void>;
@@ -59,8 +62,57 @@ const startProjector = async (table: string) => {
   };
 };
 
+/**
+ * The IVS stand-in (scripts/local/ivs, docs/local-ivs.md): the control plane and the playback
+ * origin on one port, the stack's recording configuration made in it, and the broadcaster, whose
+ * EventBridge documents go to the IVS event function (run as that function) as the rule would
+ * send them. Its port: `ivsPort` (0: any). Sets IVS_ENDPOINT and IVS_RECORDING_CONFIGURATION_ARN
+ * for the functions, before any function context is derived.
+ */
+const startIvs = async (ivsPort: number) => {
+  const { startIvsStandIn } = await import('./ivs/api.ts');
+  const { createBroadcaster } = await import('./ivs/broadcaster.ts');
+  const { createBroadcastControl } = await import('./ivs/control.ts');
+  let broadcaster: import('./ivs/broadcaster.ts').Broadcaster | undefined;
+  let control: ReturnType<typeof createBroadcastControl> | undefined;
+  const ivs = await startIvsStandIn({
+    port: ivsPort,
+    extra: (req, res) => control?.(req, res) ?? Promise.resolve(false),
+  });
+  process.env.IVS_ENDPOINT = ivs.endpoint;
+  const { IvsClient, CreateRecordingConfigurationCommand } = await import('@aws-sdk/client-ivs');
+  const admin = new IvsClient({
+    endpoint: ivs.endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  const recording = await admin.send(
+    new CreateRecordingConfigurationCommand({
+      name: 'recordings',
+      destinationConfiguration: { s3: { bucketName: 'local-recordings' } },
+      thumbnailConfiguration: { recordingMode: 'INTERVAL', targetIntervalSeconds: 60 },
+    }),
+  );
+  process.env.IVS_RECORDING_CONFIGURATION_ARN = recording.recordingConfiguration?.arn;
+  return {
+    ivs,
+    /** Connects the broadcaster's events to `sink` (once the functions can run). */
+    connect: (sink: (event: unknown) => Promise<unknown>) => {
+      broadcaster = createBroadcaster({
+        state: ivs.state,
+        pattern: ivs.pattern,
+        sink: async (event) => {
+          await sink(event);
+        },
+        recordingsRoot: resolve(import.meta.dirname, '../../.local/recordings'),
+      });
+      control = createBroadcastControl(ivs.state, () => broadcaster!);
+    },
+  };
+};
+
 export const startLocalPlatform = async (
-  options: { now?: Date; seed?: number; scale?: number } = {},
+  options: { now?: Date; seed?: number; scale?: number; ivsPort?: number } = {},
 ): Promise<LocalPlatform> => {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   process.env.TABLE_NAME ??= 'creator-streaming-local';
@@ -77,8 +129,10 @@ export const startLocalPlatform = async (
   }
   const endpoint = process.env.DYNAMODB_ENDPOINT;
   let projector: { drain(): Promise<void>; stop(): Promise<void> } | undefined;
+  const live = await startIvs(options.ivsPort ?? 0);
   const stop = async () => {
     await projector?.stop();
+    await live.ivs.stop();
     await (await starting?.catch(() => undefined))?.stop();
   };
   try {
@@ -98,7 +152,19 @@ export const startLocalPlatform = async (
     await createTable(admin, tableName());
     const { items } = await loadCatalog(catalog, seededAt);
     projector = await startProjector(tableName());
-    return { endpoint, seededAt, items, drain: () => projector!.drain(), stop };
+    const { ivsEventRow } = await import('../../functions/workers.ts');
+    const { handler: onIvsEvent } = await import('../../functions/live/ivs-event.ts');
+    const { functionContext, runAsFunction } = await import('./aws.ts');
+    const ivsEvents = functionContext(ivsEventRow);
+    live.connect((event) => runAsFunction(ivsEvents, () => onIvsEvent(event)));
+    return {
+      endpoint,
+      seededAt,
+      items,
+      ivsEndpoint: live.ivs.endpoint,
+      drain: () => projector!.drain(),
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;

@@ -14,6 +14,20 @@ export type DynamoAction =
   /** Only for operator functions that read a whole table (functions/workers.ts): never a request path. */
   | 'Scan';
 
+/** Amazon IVS control-plane actions a function may call (on the account's channels and keys). */
+export type IvsAction =
+  | 'CreateChannel'
+  | 'DeleteChannel'
+  | 'GetChannel'
+  | 'CreateStreamKey'
+  | 'DeleteStreamKey'
+  | 'GetStreamKey'
+  | 'ListStreamKeys'
+  | 'GetStream'
+  | 'ListStreams'
+  | 'StopStream'
+  | 'StartViewerSessionRevocation';
+
 /** One row of the route table (`functions/routes.ts`). Rows are data: no imports of handlers. */
 export interface RouteRow {
   /** `ANY` only with the `$default` path: the catch-all for requests no other route matches. */
@@ -31,6 +45,12 @@ export interface RouteRow {
    * UpdateItem its budget counter needs (shared/platform/access.ts).
    */
   dynamo?: { actions: readonly DynamoAction[]; indexes?: readonly IndexName[] };
+  /**
+   * The IVS calls the function makes, exactly: the stack grants these actions on the account's
+   * IVS channels and stream keys (created at run time, so by ARN pattern), plus, for
+   * CreateChannel, the recording configuration and its ARN in IVS_RECORDING_CONFIGURATION_ARN.
+   */
+  ivs?: readonly IvsAction[];
   /**
    * Memory (MB) when the default 256 does not fit, with the reason: Lambda allocates CPU in
    * proportion to memory, so CPU-bound work is sized here too.

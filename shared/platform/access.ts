@@ -18,6 +18,10 @@ export interface Deployment {
   googleClientId: string;
   analyticsStreamName: string;
   analyticsStreamArn: string;
+  /** `arn:aws:ivs:<region>:<account>`: the account's IVS resources (channels and keys are made at run time). */
+  ivsArnPrefix: string;
+  /** The stack's IVS recording configuration (every channel records to the recordings bucket). */
+  ivsRecordingConfigurationArn: string;
   /** The playback HMAC secret: a deploy-time dynamic reference on AWS, the local key locally. */
   playbackSecret: string;
 }
@@ -75,6 +79,32 @@ export const policyOf = (row: RouteRow, d: Deployment): Statement[] => {
   if (row.needs?.includes('analytics-sink')) {
     statements.push({ actions: ['firehose:PutRecordBatch'], resources: [d.analyticsStreamArn] });
   }
+  // IVS: each action on the resource type it acts on (IAM's service authorization reference);
+  // channels and keys are made at run time, so by ARN pattern. CreateChannel makes the channel
+  // and its stream key and names the recording configuration.
+  const ivs = new Set(row.ivs ?? []);
+  const ivsOn = (resources: string[], actions: string[]) => {
+    const granted = actions.filter((action) => ivs.has(action as never)).sort();
+    if (granted.length > 0) statements.push({ actions: granted.map((a) => `ivs:${a}`), resources });
+  };
+  ivsOn(
+    [`${d.ivsArnPrefix}:channel/*`, `${d.ivsArnPrefix}:stream-key/*`, d.ivsRecordingConfigurationArn],
+    ['CreateChannel'],
+  );
+  ivsOn(
+    [`${d.ivsArnPrefix}:channel/*`],
+    [
+      'CreateStreamKey',
+      'DeleteChannel',
+      'GetChannel',
+      'GetStream',
+      'ListStreamKeys',
+      'StartViewerSessionRevocation',
+      'StopStream',
+    ],
+  );
+  ivsOn([`${d.ivsArnPrefix}:stream-key/*`], ['DeleteStreamKey', 'GetStreamKey']);
+  ivsOn(['*'], ['ListStreams']);
   return statements;
 };
 
@@ -90,12 +120,23 @@ export const environmentOf = (row: RouteRow, d: Deployment): Record<string, stri
   if (signs(row)) env.GOOGLE_CLIENT_ID = d.googleClientId;
   if (row.needs?.includes('analytics-sink')) env.ANALYTICS_STREAM_NAME = d.analyticsStreamName;
   if (row.needs?.includes('playback-signer')) env.PLAYBACK_TOKEN_SECRET = d.playbackSecret;
+  if (row.ivs?.includes('CreateChannel'))
+    env.IVS_RECORDING_CONFIGURATION_ARN = d.ivsRecordingConfigurationArn;
   return env;
 };
 
-/** Is `action` on `resource` allowed by `statements`? (Exact ARNs: the policies use no wildcards.) */
+/**
+ * Does a policy resource cover `resource`? Exact ARNs, except the IVS patterns ending in `/*`
+ * (resources made at run time), which cover every ARN under them, as IAM matches them.
+ */
+const covers = (pattern: string, resource: string) =>
+  pattern === resource || (pattern.endsWith('/*') && resource.startsWith(pattern.slice(0, -1)));
+
+/** Is `action` on `resource` allowed by `statements`? */
 export const allows = (statements: readonly Statement[], action: string, resource: string): boolean =>
-  statements.some((s) => s.actions.includes(action) && s.resources.includes(resource));
+  statements.some(
+    (s) => s.actions.includes(action) && s.resources.some((pattern) => covers(pattern, resource)),
+  );
 
 /** The names of every variable the stack gives `row`'s function (values aside). */
 export const settingsOf = (row: RouteRow): string[] => {
@@ -116,6 +157,8 @@ export const settingsOf = (row: RouteRow): string[] => {
       googleClientId: placeholder,
       analyticsStreamName: placeholder,
       analyticsStreamArn: placeholder,
+      ivsArnPrefix: placeholder,
+      ivsRecordingConfigurationArn: placeholder,
       playbackSecret: placeholder,
     }),
   );

@@ -48,6 +48,8 @@ const deployment: Deployment = {
   }),
   tableName: process.env.TABLE_NAME!,
   tableArn: `arn:aws:dynamodb:us-east-1:123456789012:table/${process.env.TABLE_NAME}`,
+  ivsArnPrefix: 'arn:aws:ivs:us-east-1:123456789012',
+  ivsRecordingConfigurationArn: 'arn:aws:ivs:us-east-1:123456789012:recording-configuration/AbCdEf',
   signingKeyId: 'bundle-test-key',
   signingKeyArn: 'arn:aws:kms:us-east-1:123456789012:key/bundle-test-key',
   googleClientId: 'bundle-test.apps.googleusercontent.com',

@@ -2,8 +2,8 @@ import { Template } from 'aws-cdk-lib/assertions';
 import type { CfnTable } from 'aws-cdk-lib/aws-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { routes } from '../../functions/routes.ts';
-import { audienceRow, projectorRow, rebuildRow, recomputeRow } from '../../functions/workers.ts';
-import { ITERATOR_AGE_ALARM_MS, STREAM_MAPPING } from '../../infra/projector.ts';
+import { audienceRow, ivsEventRow, projectorRow, rebuildRow, recomputeRow } from '../../functions/workers.ts';
+import { ITERATOR_AGE_ALARM_MS, IVS_DETAIL_TYPES, STREAM_MAPPING } from '../../infra/projector.ts';
 import type { RouteRow } from '../../shared/http/route.ts';
 import { dynamoActionsOf } from '../../shared/platform/access.ts';
 import { PROJECTED_ENTITIES } from '../../shared/projection/projector.ts';
@@ -48,6 +48,7 @@ const [projectorId, projectorFn] = functionOf(projectorRow);
 const [recomputeId, recomputeFn] = functionOf(recomputeRow);
 const [rebuildId, rebuildFn] = functionOf(rebuildRow);
 const [audienceId, audienceFn] = functionOf(audienceRow);
+const [ivsEventId] = functionOf(ivsEventRow);
 const [mappingEntry] = ofType('AWS::Lambda::EventSourceMapping');
 const mapping = mappingEntry![1].Properties;
 /** The on-failure queue, as the mapping names it. */
@@ -247,6 +248,21 @@ describe('the operator and scheduled functions', () => {
   });
 });
 
+describe('IVS events', () => {
+  it('an EventBridge rule on aws.ivs sends the four IVS detail types to the IVS event function, retried for an hour, then dead-lettered', () => {
+    const rules = ofType('AWS::Events::Rule');
+    expect(rules).toHaveLength(1);
+    const rule = rules[0]![1].Properties;
+    expect(rule.EventPattern).toEqual({ source: ['aws.ivs'], 'detail-type': [...IVS_DETAIL_TYPES] });
+    expect(rule.Targets).toHaveLength(1);
+    expect(rule.Targets[0]).toMatchObject({
+      Arn: { 'Fn::GetAtt': [ivsEventId, 'Arn'] },
+      RetryPolicy: { MaximumRetryAttempts: 8, MaximumEventAgeInSeconds: 3600 },
+    });
+    expect(rule.Targets[0].DeadLetterConfig.Arn['Fn::GetAtt'][0]).toMatch(/^IvsEventFailures/);
+  });
+});
+
 describe('alarms of the workers', () => {
   const topicId = Object.keys(template.findResources('AWS::SNS::Topic'))[0]!;
   const alarm = (name: string): Json => {
@@ -309,13 +325,15 @@ describe('alarms of the workers', () => {
     expect(alarm('AudienceUndelivered')).toMatchObject({ MetricName: 'ApproximateNumberOfMessagesVisible' });
   });
 
-  it('watches the four functions for errors and throttles like every other function', () => {
+  it('watches the five functions for errors and throttles like every other function', () => {
     for (const kind of ['WorkersLambdaErrors1', 'WorkersLambdaThrottles1']) {
       const metrics = alarm(kind).Metrics as Json[];
       const watched = metrics
         .filter((m) => m.MetricStat)
         .map((m) => m.MetricStat.Metric.Dimensions[0].Value.Ref);
-      expect(watched.sort(), kind).toEqual([projectorId, recomputeId, audienceId, rebuildId].sort());
+      expect(watched.sort(), kind).toEqual(
+        [projectorId, recomputeId, audienceId, ivsEventId, rebuildId].sort(),
+      );
     }
   });
 
@@ -337,7 +355,15 @@ describe('where the workers live', () => {
       expect(ids, id).toContain(id);
     }
     expect(Object.keys(parent.findResources('AWS::Lambda::EventSourceMapping'))).toEqual([]);
-    expect(Template.fromStack(stack.workers).findResources('AWS::Lambda::Permission')).toEqual({});
+    // The one resource-based permission: EventBridge's IVS rule may invoke the IVS event function.
+    const permissions = Object.values(
+      Template.fromStack(stack.workers).findResources('AWS::Lambda::Permission'),
+    );
+    expect(permissions).toHaveLength(1);
+    expect(permissions[0]!.Properties).toMatchObject({
+      Principal: 'events.amazonaws.com',
+      FunctionName: { 'Fn::GetAtt': [ivsEventId, 'Arn'] },
+    });
   });
 
   it('follows PROJECTED_ENTITIES: a new entity joins both filters without touching infra', () => {

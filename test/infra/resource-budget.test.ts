@@ -46,11 +46,11 @@ describe.each(['dev', 'prod'] as const)('resource budget of the real route table
     );
   });
 
-  it('keeps the projector, recompute, audience publisher and rebuild in the Workers stack: 28 resources', () => {
+  it('keeps the projector, recompute, audience publisher, IVS events and rebuild in the Workers stack: 36 resources', () => {
     // 3 × (function + role), stream mapping, 2 × (queue + TLS-only policy), schedule + its role,
     // 7 alarms (iterator age, on-failure queue, projector errors, recompute errors, schedule DLQ,
     // the grouped errors + throttles of the three functions).
-    expect(counts[stack.workers.node.path]).toBe(28);
+    expect(counts[stack.workers.node.path]).toBe(36);
   });
 
   it('puts each domain in its own stack: 5 resources per row plus its Lambda alarms', () => {

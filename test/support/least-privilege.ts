@@ -51,7 +51,15 @@ export const comparePrivileges = (
     for (const statement of policy) {
       for (const action of statement.actions) {
         for (const resource of statement.resources) {
-          if (!calls.has(`${action} ${resource}`)) report.unused.push(`${key}: ${action} ${resource}`);
+          // A pattern grant (IVS resources made at run time) is used when any call fell under it.
+          const used = [...calls].some((call) => {
+            const [calledAction, calledResource] = call.split(' ') as [string, string];
+            return (
+              calledAction === action &&
+              allows([{ actions: [action], resources: [resource] }], action, calledResource)
+            );
+          });
+          if (!used) report.unused.push(`${key}: ${action} ${resource}`);
         }
       }
     }

@@ -693,6 +693,8 @@ export interface IvsStandInOptions {
   /** Where the HLS test pattern is cached (default `.local/ivs/pattern`). */
   patternDir?: string;
   now?: () => number;
+  /** More requests served on the same port (the local platform's broadcast control): true when handled. */
+  extra?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
 }
 
 export interface IvsStandIn {
@@ -719,8 +721,8 @@ export const startIvsStandIn = async (options: IvsStandInOptions = {}): Promise<
   const playback = createOriginHandler(state, pattern, { now: options.now });
   const server = createServer((req, res) => {
     api(req, res)
-      .then((handled) => {
-        if (handled || playback(req, res)) return;
+      .then(async (handled) => {
+        if (handled || playback(req, res) || (await options.extra?.(req, res))) return;
         res.writeHead(404, {
           'content-type': 'application/json',
           'x-amzn-ErrorType': 'UnknownOperationException',

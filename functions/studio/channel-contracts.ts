@@ -1,0 +1,91 @@
+import type { Contract } from '../../shared/http/contract.ts';
+import { contract } from '../../shared/http/contract.ts';
+import { StudioChannel } from '../../shared/studio/channel-schemas.ts';
+
+const tag = 'Studio';
+/**
+ * Channel operations call the IVS control plane (5 requests a second per account for channel and
+ * key operations): 20 an hour per account is ample for a creator and keeps one account from
+ * spending the platform's IVS budget.
+ */
+const rateLimit = { limit: 20, windowSeconds: 3600, by: 'account' } as const;
+/** And at most 5 a second across all accounts: IVS's own rate for these operations. */
+const throttle = { rate: 5, burst: 5 } as const;
+const noStore = {
+  'cache-control': '`no-store`: the answer carries the stream key, a secret no cache may keep',
+};
+const notCreator = {
+  description: 'The account has not finished onboarding (no creator yet), so it has no channel',
+  message: 'Finish onboarding (choose a category) to use the studio',
+};
+const noChannel = {
+  description: 'The caller has not created their channel yet (`POST /studio/channel`)',
+  message: 'No channel yet: create it with POST /studio/channel',
+};
+const ivsActionsNote =
+  'IVS throttling is retried with backoff (up to 6 attempts); past that the answer is 503 with `Retry-After`.';
+
+export const createStudioChannel = contract({
+  operationId: 'createStudioChannel',
+  tag,
+  method: 'POST',
+  path: '/studio/channel',
+  handler: 'studio/create-channel',
+  dynamo: { actions: ['GetItem', 'PutItem', 'UpdateItem'] },
+  ivs: ['CreateChannel', 'DeleteChannel', 'ListStreamKeys', 'GetStreamKey'],
+  auth: 'required',
+  rateLimit,
+  throttle,
+  summary: "Create the caller's live channel on IVS",
+  description: `Provisions the caller's channel on Amazon IVS: low latency, private (playback needs a token from a watch session), recorded (broadcasts become on-demand content). Answers 201 with the ingest settings and the stream key the first time, and 200 with the same channel on every later call (a creator has one channel; concurrent calls make one). ${ivsActionsNote}`,
+  responses: {
+    200: { description: 'The channel already existed: it, unchanged', data: StudioChannel, headers: noStore },
+    201: { description: 'The channel was created', data: StudioChannel, headers: noStore },
+    403: notCreator,
+  },
+});
+
+export const getStudioChannel = contract({
+  operationId: 'getStudioChannel',
+  tag,
+  method: 'GET',
+  path: '/studio/channel',
+  handler: 'studio/get-channel',
+  dynamo: { actions: ['GetItem'] },
+  ivs: ['ListStreamKeys', 'GetStreamKey'],
+  auth: 'required',
+  throttle: { rate: 20, burst: 40 },
+  summary: "The caller's live channel: ingest settings, stream key, live state",
+  description: `The caller's IVS channel: where to send the stream (\`ingest_url\` and \`stream_key\` for OBS or any RTMPS encoder), whether it is live now and its ingest health. The stream key is read from IVS on each call and shown to its owner only. ${ivsActionsNote}`,
+  responses: {
+    200: { description: 'The channel', data: StudioChannel, headers: noStore },
+    403: notCreator,
+    404: noChannel,
+  },
+});
+
+export const rotateStudioStreamKey = contract({
+  operationId: 'rotateStudioStreamKey',
+  tag,
+  method: 'POST',
+  path: '/studio/channel/stream-key/rotate',
+  handler: 'studio/rotate-stream-key',
+  dynamo: { actions: ['GetItem'] },
+  ivs: ['ListStreamKeys', 'DeleteStreamKey', 'CreateStreamKey'],
+  auth: 'required',
+  rateLimit,
+  throttle,
+  summary: "Replace the caller's stream key",
+  description: `Deletes the channel's stream key and makes a new one (IVS allows one key per channel): an encoder using the old key can no longer start a stream; a stream already live keeps running until it ends. Answers the channel with the new key. ${ivsActionsNote}`,
+  responses: {
+    200: { description: 'The channel with its new stream key', data: StudioChannel, headers: noStore },
+    403: notCreator,
+    404: noChannel,
+  },
+});
+
+export const studioChannelContracts: readonly Contract[] = [
+  createStudioChannel,
+  getStudioChannel,
+  rotateStudioStreamKey,
+];

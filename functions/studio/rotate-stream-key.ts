@@ -1,0 +1,11 @@
+import { endpoint } from '../../shared/http/handler.ts';
+import { ok } from '../../shared/http/reply.ts';
+import { NO_STORE, studioChannel } from '../../shared/studio/channel-view.ts';
+import { rotateStreamKey } from '../../shared/studio/channel-writes.ts';
+import { requireStudioCreator } from '../../shared/studio/studio-creator.ts';
+import * as contracts from './channel-contracts.ts';
+
+export const handler = endpoint(contracts.rotateStudioStreamKey, async ({ caller }) => {
+  const creator = await requireStudioCreator(caller().accountId);
+  return ok(studioChannel(await rotateStreamKey(creator.id)), { headers: NO_STORE });
+});

@@ -1,0 +1,32 @@
+import { IvsClient } from '@aws-sdk/client-ivs';
+import { awsClient, perContainer } from '../aws/local-hook.ts';
+
+/**
+ * The Amazon IVS control-plane client of a container (created on first use: most functions never
+ * call IVS, and the client is not cheap to construct). `IVS_ENDPOINT` points it at the local IVS
+ * stand-in (scripts/local/ivs) with dummy credentials; on AWS the default chain and region apply.
+ *
+ * Retries: IVS allows 5 requests a second for channel and stream-key operations (per account and
+ * region) and answers ThrottlingException beyond; the SDK's standard retry mode backs off with
+ * jitter on throttling and 5xx. Six attempts span about 10 s at worst, inside an API request's
+ * budget; past that the caller sees a 503 (shared/http errors) rather than a hung request.
+ */
+export const IVS_MAX_ATTEMPTS = 6;
+
+export const ivsClient = perContainer(() => {
+  const local = process.env.IVS_ENDPOINT;
+  return awsClient(
+    new IvsClient({
+      ...(local
+        ? {
+            endpoint: local,
+            region: 'us-east-1',
+            credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+          }
+        : {}),
+      maxAttempts: IVS_MAX_ATTEMPTS,
+      retryMode: 'standard',
+    }),
+    'ivs',
+  );
+});

@@ -1,0 +1,147 @@
+import {
+  CreateChannelCommand,
+  CreateStreamKeyCommand,
+  DeleteChannelCommand,
+  DeleteStreamKeyCommand,
+  GetStreamKeyCommand,
+  ListStreamKeysCommand,
+} from '@aws-sdk/client-ivs';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { CreatorRecord } from '../catalog/model.ts';
+import { setting } from '../config.ts';
+import { creatorKey } from '../creators/creator-repository.ts';
+import { db } from '../db/client.ts';
+import { tableName } from '../db/table.ts';
+import { transactWriteIf } from '../db/transaction.ts';
+import { NotFoundError } from '../http/errors.ts';
+import { type IvsChannel, ivsChannelItem } from '../ivs/channel-repository.ts';
+import { ivsClient } from '../ivs/client.ts';
+
+/**
+ * A creator's channel on Amazon IVS (docs/live.md "Channels on IVS"): provisioned once through
+ * the IVS API (channels are created at run time, not one stack resource per creator), its stream
+ * key read from IVS when its owner asks (never stored by us, never logged), and rotated.
+ */
+
+/** The caller's channel as the studio shows it (the stream key only to its owner). */
+export interface StudioChannelState {
+  channel: IvsChannel;
+  streamKey: string;
+  live: CreatorRecord['live'];
+  health?: string;
+}
+
+type CreatorWithChannel = CreatorRecord & { ivs?: IvsChannel; stream_health?: string };
+
+/** The creator item as stored now (strongly consistent: a provisioning may have just written it). */
+const storedCreator = async (creatorId: string): Promise<CreatorWithChannel | undefined> =>
+  (
+    await db.send(
+      new GetCommand({ TableName: tableName(), Key: creatorKey(creatorId), ConsistentRead: true }),
+    )
+  ).Item as CreatorWithChannel | undefined;
+
+/** The ARN of the channel's one stream key (IVS allows one per channel), if it has one. */
+const streamKeyArn = async (channelArn: string): Promise<string | undefined> =>
+  (await ivsClient().send(new ListStreamKeysCommand({ channelArn }))).streamKeys?.[0]?.arn;
+
+/** The channel's stream key: its ARN, then its value. */
+const streamKeyOf = async (channelArn: string): Promise<{ arn: string; value: string } | undefined> => {
+  const arn = await streamKeyArn(channelArn);
+  if (!arn) return undefined;
+  const key = await ivsClient().send(new GetStreamKeyCommand({ arn }));
+  return { arn, value: key.streamKey?.value ?? '' };
+};
+
+const stateOf = (
+  creator: CreatorWithChannel,
+  channel: IvsChannel,
+  streamKey: string,
+): StudioChannelState => ({
+  channel,
+  streamKey,
+  live: creator.live,
+  ...(creator.stream_health ? { health: creator.stream_health } : {}),
+});
+
+/**
+ * Provisions the creator's IVS channel: LOW latency, private (`authorized`: playback needs our
+ * token), recorded to the stack's recording configuration; named after the creator and tagged
+ * with its id. The channel goes onto the creator item and its lookup item in one transaction,
+ * on condition the creator has none yet: of two concurrent calls one wins, and the other deletes
+ * the channel it made and answers the winner's (so a creator never owns two channels).
+ * `created` says whether this call made it.
+ */
+export const provisionChannel = async (
+  creator: CreatorRecord,
+): Promise<StudioChannelState & { created: boolean }> => {
+  const existing = await storedCreator(creator.id);
+  if (existing?.ivs) return { ...(await channelState(creator.id)), created: false };
+  const made = await ivsClient().send(
+    new CreateChannelCommand({
+      name: creator.id,
+      latencyMode: 'LOW',
+      type: 'STANDARD',
+      authorized: true,
+      recordingConfigurationArn: setting('IVS_RECORDING_CONFIGURATION_ARN'),
+      tags: { creator_id: creator.id },
+    }),
+  );
+  const arn = made.channel?.arn;
+  if (!arn || !made.channel?.playbackUrl || !made.channel.ingestEndpoint)
+    throw new Error('IVS CreateChannel answered without the channel');
+  const channel: IvsChannel = {
+    channel_arn: arn,
+    playback_url: made.channel.playbackUrl,
+    ingest_endpoint: made.channel.ingestEndpoint,
+  };
+  const won = await transactWriteIf([
+    {
+      Update: {
+        TableName: tableName(),
+        Key: creatorKey(creator.id),
+        UpdateExpression: 'SET ivs = :ivs ADD version :one',
+        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(ivs)',
+        ExpressionAttributeValues: { ':ivs': channel, ':one': 1 },
+      },
+    },
+    {
+      Put: {
+        TableName: tableName(),
+        Item: ivsChannelItem(arn, creator.id),
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+  ]);
+  if (!won) {
+    await ivsClient().send(new DeleteChannelCommand({ arn }));
+    return { ...(await channelState(creator.id)), created: false };
+  }
+  return {
+    ...stateOf(existing ?? (creator as CreatorWithChannel), channel, made.streamKey?.value ?? ''),
+    created: true,
+  };
+};
+
+/** The creator's channel with its stream key and live state; 404 before it is provisioned. */
+export const channelState = async (creatorId: string): Promise<StudioChannelState> => {
+  const creator = await storedCreator(creatorId);
+  if (!creator?.ivs) throw new NotFoundError('No channel yet: create it with POST /studio/channel');
+  const key = await streamKeyOf(creator.ivs.channel_arn);
+  return stateOf(creator, creator.ivs, key?.value ?? '');
+};
+
+/**
+ * Replaces the channel's stream key: the old key is deleted first (IVS allows one key per
+ * channel, and an encoder using the old key is refused from then on), then a new one is made.
+ * A failure between the two leaves the channel without a key: rotating again repairs it.
+ */
+export const rotateStreamKey = async (creatorId: string): Promise<StudioChannelState> => {
+  const creator = await storedCreator(creatorId);
+  if (!creator?.ivs) throw new NotFoundError('No channel yet: create it with POST /studio/channel');
+  const channelArn = creator.ivs.channel_arn;
+  const old = await streamKeyArn(channelArn);
+  if (old) await ivsClient().send(new DeleteStreamKeyCommand({ arn: old }));
+  const made = await ivsClient().send(new CreateStreamKeyCommand({ channelArn }));
+  return stateOf(creator, creator.ivs, made.streamKey?.value ?? '');
+};
