@@ -55,17 +55,21 @@ export const recomputeRow = {
 } as const satisfies RouteRow;
 
 /**
- * `watching_now` of live channels from the live counters onto their creator items, so the live
- * list shows and ranks by them (shared/live/audience-publisher.ts), every minute.
+ * Every minute, the live lists' upkeep: the reconcile of the channels' live state with IVS
+ * (ListStreams; shared/live/channel-state.ts), then `watching_now` of live channels from the live
+ * counters onto their creator items, so the live list shows and ranks by them
+ * (shared/live/audience-publisher.ts).
  */
 export const audienceRow = {
   method: 'POST',
   path: '$schedule/publish-audiences',
   handler: 'projector/publish-audiences',
   auth: 'none',
-  // Query: the live list. BatchGetItem: its creators and their viewer counters. UpdateItem: a count.
+  // Query: the live list. BatchGetItem: its creators, channel lookups and viewer counters.
+  // UpdateItem: a corrected live state, a count. ListStreams: what IVS has live.
   dynamo: { actions: ['Query', 'BatchGetItem', 'UpdateItem'] },
-  summary: 'Audiences: live viewer counts onto the live list (every minute)',
+  ivs: ['ListStreams'],
+  summary: 'Live minute: live state reconciled with IVS, viewer counts onto the live list',
   tag: 'Workers',
 } as const satisfies RouteRow;
 

@@ -197,7 +197,7 @@ export class ApiFunction extends Construct {
     Validations.of(role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason:
-        'Only xray:PutTraceSegments/PutTelemetryRecords (added by Tracing.ACTIVE) use Resource *: X-Ray has no resource-level permissions. Table, key and log statements name their ARNs.',
+        'Only xray:PutTraceSegments/PutTelemetryRecords (added by Tracing.ACTIVE) and ivs:ListStreams use Resource *: neither has resource-level permissions. Table, key, log and IVS channel statements name their ARNs (or ARN patterns).',
     });
     Validations.of(this.fn).acknowledge({
       id: 'AwsSolutions-L1',
