@@ -165,15 +165,16 @@ const goLive = (
     values: { ':live': live, ':t': t, ':sid': live.stream_id, ':health': health ?? 'healthy' },
   });
 
+/** Offline: no stream, no health, and no viewers (the next stream starts from 0, not this one's count). */
 const OFFLINE =
-  'SET live = :null, live_state_ms = :t, live_state_stream_id = :sid REMOVE stream_health, health_ms';
+  'SET live = :null, live_state_ms = :t, live_state_stream_id = :sid, watching_now = :zero REMOVE stream_health, health_ms';
 
 /** Offline at `t` by an event naming stream `streamId`: newer, or this stream's End in the second it started. */
 const endStream = (creatorId: string, streamId: string, t: number) =>
   updateCreatorIf(creatorId, {
     expression: OFFLINE,
     condition: `attribute_exists(ivs) AND (${NEWER_STATE} OR (live_state_ms = :t AND live.stream_id = :sid))`,
-    values: { ':null': null, ':t': t, ':sid': streamId },
+    values: { ':null': null, ':t': t, ':sid': streamId, ':zero': 0 },
   });
 
 /** Health of the current stream `streamId` as of `t`. */
@@ -400,7 +401,7 @@ export const reconcileLiveChannels = async (
       updateCreatorIf(creator.id, {
         expression: OFFLINE,
         condition: `live.stream_id = :sid AND ${NEWER_STATE}`,
-        values: { ':null': null, ':t': t, ':sid': creator.live.stream_id },
+        values: { ':null': null, ':t': t, ':sid': creator.live.stream_id, ':zero': 0 },
       }).then((done) => {
         if (done) report.wentOffline++;
       }),
