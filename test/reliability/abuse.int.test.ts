@@ -127,6 +127,11 @@ const OWNERSHIP: Record<string, 'owned' | `caller: ${string}`> = {
   'POST /studio/channel/programs': 'caller: schedules on the caller’s own channel',
   'PATCH /studio/channel/programs/{program_id}': 'owned',
   'DELETE /studio/channel/programs/{program_id}': 'owned',
+  // The caller's own IVS channel, found from the caller's creator: no id to name another's
+  // (another creator sees only their own, or 404: test/studio/channel.int.test.ts).
+  'POST /studio/channel': 'caller: provisions the caller’s own channel',
+  'GET /studio/channel': 'caller: the caller’s own channel and stream key',
+  'POST /studio/channel/stream-key/rotate': 'caller: rotates the caller’s own stream key',
   ...Object.fromEntries(
     routes
       .filter((r) => r.path.startsWith('/analytics/'))
