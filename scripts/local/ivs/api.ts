@@ -643,6 +643,9 @@ const sendError = (res: ServerResponse, error: IvsError): void => {
   res.end(JSON.stringify({ exceptionMessage: error.message }));
 };
 
+/** How long CreateChannel takes here (IVS answers it in a few hundred milliseconds). */
+const CREATE_CHANNEL_MS = 150;
+
 export interface ApiOptions {
   /** The base URL channels' playback URLs point at (the origin, served on the same server here). */
   playbackOrigin: () => string;
@@ -675,6 +678,9 @@ export const createIvsApiHandler = (state: IvsState, options: ApiOptions) => {
     try {
       const body = await readBody(req);
       if (op.throttled && !allowed(name)) throw new IvsError('ThrottlingException', 'Rate exceeded');
+      // Creating a channel takes IVS a moment (it allocates ingest and playback); so does it here,
+      // so concurrent callers overlap as they would on AWS (the platform's one-channel rule is tested so).
+      if (name === 'CreateChannel') await new Promise((done) => setTimeout(done, CREATE_CHANNEL_MS));
       const output = op.handle(body, { state, playbackOrigin: options.playbackOrigin() });
       res.writeHead(op.status, { 'content-type': 'application/json', 'x-amzn-RequestId': randomUUID() });
       res.end(op.status === 204 ? undefined : JSON.stringify(output));
