@@ -1,7 +1,7 @@
 /**
  * CDK entry (`cdk.json`: `npx tsx infra/app.ts`). Context:
  * - `stage` dev|prod (stage settings in infra/stage.ts)
- * - `googleClientId`, `alarmEmail`, `siteUrl`, `streamOriginDomain`: the deploy settings, checked
+ * - `googleClientId`, `alarmEmail`, `siteUrl`, `playbackKeys`: the deploy settings, checked
  *   in infra/settings.ts: prod fails synth naming every one missing; dev uses placeholders
  * - `bundle` false only in tests (placeholder code instead of esbuild bundles)
  * The AwsSolutions cdk-nag pack runs on every synth.

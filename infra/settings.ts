@@ -12,8 +12,11 @@ export interface DeploySettings {
   alarmEmail?: string;
   /** Public web origin (`{site_url}`): `handle_url` is `<siteUrl>/@<handle>` (env `SITE_URL`). */
   siteUrl: string;
-  /** HTTPS host of the stream packager/origin behind the playback CDN (`{cdn_url}`). */
-  streamOriginDomain: string;
+  /**
+   * The IVS playback key generations kept imported, oldest first, comma-separated; the last one
+   * signs playback tokens (infra/playback-keys.ts; rotation in docs/live.md).
+   */
+  playbackKeys: string;
 }
 
 export type SettingName = keyof DeploySettings;
@@ -29,7 +32,11 @@ interface SettingRule {
   parse: (value: string) => string | undefined;
 }
 
-const HOSTNAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
+/**
+ * IVS holds 3 playback key pairs per account and region: the stack keeps at most 2 imported, so a
+ * rotation (a third generation) never has to wait for a slot (docs/live.md "Rotating the key").
+ */
+export const MAX_PLAYBACK_KEY_GENERATIONS = 2;
 
 /** Every setting, its dev placeholder and its shape. docs/operations.md (Context) lists the same. */
 export const SETTINGS: Record<SettingName, SettingRule> = {
@@ -56,11 +63,19 @@ export const SETTINGS: Record<SettingName, SettingRule> = {
         : undefined;
     },
   },
-  streamOriginDomain: {
-    meaning: 'the HTTPS host of the stream packager/origin behind the playback CDN',
-    example: 'packager.example.net',
-    placeholder: 'stream-origin.example.com',
-    parse: (value) => (HOSTNAME.test(value) ? value.toLowerCase() : undefined),
+  playbackKeys: {
+    meaning:
+      "the IVS playback key generations to keep imported, oldest first (the last signs; at most 2, so one of IVS's 3 key slots stays free)",
+    example: '2026-11',
+    placeholder: 'dev-1',
+    parse: (value) => {
+      const generations = value.split(',').map((g) => g.trim());
+      const valid =
+        generations.length <= MAX_PLAYBACK_KEY_GENERATIONS &&
+        new Set(generations).size === generations.length &&
+        generations.every((g) => /^[a-z0-9][a-z0-9-]{0,19}$/i.test(g));
+      return valid ? generations.join(',') : undefined;
+    },
   },
 };
 

@@ -3,7 +3,6 @@ import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as kms from 'aws-cdk-lib/aws-kms';
-import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { SWAGGER_UI_VERSION } from '../shared/openapi/reference-page.ts';
 import { LiveVideo } from './live-video.ts';
 import { Analytics } from './analytics.ts';
@@ -15,7 +14,8 @@ import { CORS } from '../shared/http/cors.ts';
 import { type RouteRow, routeKey } from '../shared/http/route.ts';
 import type { ApiFunction, ApiResources } from './api-function.ts';
 import { Monitoring } from './monitoring.ts';
-import { PlaybackEdge } from './playback-edge.ts';
+import { MediaCdn } from './media-cdn.ts';
+import { PlaybackKeys } from './playback-keys.ts';
 import { Projector } from './projector.ts';
 import { RouteStack, routesByDomain } from './route-stack.ts';
 import { resolveSettings } from './settings.ts';
@@ -43,8 +43,8 @@ export interface ApiStackProps extends StackProps {
   googleClientId?: string;
   /** E-mail subscribed to the alarm topic (optional in dev). */
   alarmEmail?: string;
-  /** Stream packager/origin behind `{cdn_url}`. */
-  streamOriginDomain?: string;
+  /** IVS playback key generations, oldest first, comma-separated (infra/playback-keys.ts). */
+  playbackKeys?: string;
   /** Public web origin of creator pages (`handle_url`), e.g. https://creators.example.com. */
   siteUrl?: string;
 }
@@ -104,24 +104,6 @@ export class ApiStack extends Stack {
       removalPolicy: settings.removalPolicy,
     });
 
-    const playbackSecret = new secretsmanager.Secret(this, 'PlaybackTokenSecret', {
-      description: 'HMAC key that signs playback tokens (verified at the CDN edge)',
-      generateSecretString: { passwordLength: 64, excludePunctuation: true },
-      removalPolicy: settings.removalPolicy,
-    });
-    Validations.of(playbackSecret).acknowledge({
-      id: 'AwsSolutions-SMG4',
-      reason:
-        'Playback tokens live 5 minutes; the key is rotated by replacing the secret in a deployment (a rotation Lambda would add nothing but an outage window for in-flight tokens).',
-    });
-    const { distribution: cdn } = new PlaybackEdge(this, 'PlaybackEdge', {
-      originDomain: deploy.streamOriginDomain,
-      secret: playbackSecret,
-      removalPolicy: settings.removalPolicy,
-      logRetentionDays: settings.logRetention,
-    });
-    new CfnOutput(this, 'PlaybackCdnDomain', { value: cdn.distributionDomainName });
-
     // One log group for every API function: Lambda names each stream after its function.
     const functionLogs = new logs.LogGroup(this, 'FunctionLogs', {
       retention: settings.logRetention,
@@ -151,6 +133,22 @@ export class ApiStack extends Stack {
     // ── Live video (IVS) ─────────────────────────────────────────────────────────────────────────
     const liveVideo = new LiveVideo(this, 'LiveVideo', { removalPolicy: settings.removalPolicy });
     new CfnOutput(this, 'RecordingsBucket', { value: liveVideo.recordings.bucketName });
+    const playbackKeys = new PlaybackKeys(this, 'PlaybackKeys', {
+      generations: deploy.playbackKeys.split(','),
+      ivsArnPrefix: liveVideo.arnPrefix,
+      removalPolicy: settings.removalPolicy,
+      logRetention: settings.logRetention,
+      bundle: props.bundle,
+    });
+    const { distribution: cdn } = new MediaCdn(this, 'MediaCdn', {
+      recordings: liveVideo.recordings,
+      removalPolicy: settings.removalPolicy,
+      logRetentionDays: settings.logRetention,
+    });
+    new CfnOutput(this, 'MediaCdnDomain', {
+      value: cdn.distributionDomainName,
+      description: '{cdn_url}: recorded broadcasts and thumbnails',
+    });
 
     const api = new apigw.HttpApi(this, 'HttpApi', {
       description: `Creator streaming API (${props.stage})`,
@@ -163,7 +161,8 @@ export class ApiStack extends Stack {
       indexNames: TABLE.indexes.map((index) => index.name),
       signingKey,
       googleClientId: deploy.googleClientId,
-      playbackSecret,
+      playback: { keySecretArn: playbackKeys.current.secretArn, allowOrigin: deploy.siteUrl },
+      recordings: { bucketName: liveVideo.recordings.bucketName, bucketArn: liveVideo.recordings.bucketArn },
       analyticsStream: { name: analytics.deliveryStreamName, arn: analytics.streamArn },
       ivs: {
         arnPrefix: liveVideo.arnPrefix,

@@ -62,13 +62,18 @@ export const getLiveStream = contract({
   dynamo: { actions: ['BatchGetItem', 'GetItem', 'UpdateItem'], indexes: ['GSI1'] },
   needs: ['playback-signer'],
   auth: 'required',
-  summary: 'Playback URLs and a playback token for a quality',
+  summary: "Playback URLs and a playback token of the caller's open watch session",
   description:
-    "Playable URLs of the creator's live stream at one quality, with a playback token bound to the caller (no watch session is opened; POST .../live/watch for one that counts as a viewer). A channel that requires a subscription answers 403 without one.",
+    "Playable URLs of the creator's live stream (the IVS playback URL with `?token=`, an ES384 playback token that expires within 10 minutes) for the caller's open watch session on this stream: a playback token belongs to a watch session, so the concurrent-stream limit bounds what an account plays. 409 when the caller has no open session on the current stream (open one with POST .../live/watch). `quality` echoes the rendition the player should pick from the playlist; `dvr=true` answers the DVR URL as `stream_url`. A channel that requires a subscription answers 403 without one.",
   request: { path: creatorPath, query: streamQuery },
   responses: {
     200: { description: 'Playback URLs and token', data: LivePlayback },
     403: noSubscription,
+    409: {
+      description: 'The caller has no open watch session on the current stream',
+      message:
+        'Open a watch session first (POST /creators/{id}/channel/live/watch): playback tokens belong to one',
+    },
     404: {
       description: 'No such creator, or the creator is not live now',
       message: 'No active live stream for this creator',
@@ -188,10 +193,12 @@ export const endWatchSession = contract({
   path: `${base}/live/watch`,
   handler: 'live/end-watch-session',
   dynamo: { actions: ['DeleteItem', 'GetItem', 'UpdateItem'] },
+  // Ending a session revokes its playback on the creator's IVS channel.
+  ivs: ['StartViewerSessionRevocation'],
   auth: 'required',
   summary: 'End a watch session; watch duration',
   description:
-    "Ends the caller's watch session and reports how long it was watched. Idempotent: an ended session answers its recorded end again, an expired one ends at its expiry; the envelope's `message` says which (`Watch session ended`, `Watch session had already ended`, `Watch session had already expired`).",
+    "Ends the caller's watch session and reports how long it was watched; its playback token stops playing (the viewer's session is revoked on IVS). Idempotent: an ended session answers its recorded end again, an expired one ends at its expiry; the envelope's `message` says which (`Watch session ended`, `Watch session had already ended`, `Watch session had already expired`).",
   request: { path: creatorPath, query: sessionQuery },
   responses: {
     200: { description: 'The session ended, with its watch time', data: WatchEnded },

@@ -1,12 +1,14 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createPublicKey, sign } from 'node:crypto';
 import { appendFileSync, mkdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import { join, resolve } from 'node:path';
 import { type AnalyticsRecord, fileSink } from '../../shared/analytics/sink.ts';
 import { type HookableClient, installClientHook, installContainerId } from '../../shared/aws/local-hook.ts';
 import { routeKey, type RouteRow } from '../../shared/http/route.ts';
 import { LOCAL_GOOGLE_CLIENT_ID } from '../../shared/identity/local-idp.ts';
-import { loadLocalSecret, localSigningKey } from '../../shared/identity/local-key.ts';
+import { localPlaybackKey, localSigningKey } from '../../shared/identity/local-key.ts';
 import {
   allows,
   commonEnvironment,
@@ -25,7 +27,9 @@ import {
  *   (`policyOf`, again the stack's derivation) and refused with AccessDeniedException, as AWS
  *   would, when no statement allows the action on the resource (table or index ARN, KMS key,
  *   Firehose stream);
- * - services without a local emulator are served in process: KMS Sign/GetPublicKey with the
+ * - services without a local emulator are served in process: Secrets Manager GetSecretValue
+ *   (the local IVS playback key), S3 GetObject (recordings under RECORDINGS_ROOT or
+ *   .local/recordings), KMS Sign/GetPublicKey with the
  *   local signing key, Firehose PutRecordBatch into NDJSON files (ANALYTICS_DIR or
  *   .local/analytics). DynamoDB calls go on to DynamoDB Local.
  * Code outside an invocation (seeding, test set-up) runs with the process's own environment and
@@ -56,6 +60,7 @@ const RUNTIME_PASSTHROUGH = [
   // Where DynamoDB Local listens (the local "network"), local keys, the dev mailbox, the local identity provider.
   'DYNAMODB_ENDPOINT',
   'IVS_ENDPOINT',
+  'RECORDINGS_ROOT',
   'LOCAL_KEY_DIR',
   'MAILBOX_DIR',
   'GOOGLE_IDP',
@@ -72,6 +77,14 @@ const runtimeEnvironment = (): Record<string, string> => {
   }
   return env;
 };
+
+/** The secret the local playback key stands in for (served by the Secrets Manager stand-in below). */
+const LOCAL_PLAYBACK_KEY_SECRET_ARN = arn('secretsmanager', 'secret:playback-key-local-AbCdEf');
+/** The recordings bucket of the local recording configuration; objects live under RECORDINGS_ROOT. */
+export const LOCAL_RECORDINGS_BUCKET = 'local-recordings';
+/** Where the broadcaster writes recordings and the S3 stand-in reads them: `<root>/<bucket>/<key>`. */
+export const recordingsRoot = (): string =>
+  host.RECORDINGS_ROOT ?? resolve(import.meta.dirname, '../../.local/recordings');
 
 /** The local deployment: the values the stack's tokens resolve to on AWS, as local names. */
 export const localDeployment = (): Deployment => {
@@ -97,7 +110,11 @@ export const localDeployment = (): Deployment => {
     ivsRecordingConfigurationArn:
       host.IVS_RECORDING_CONFIGURATION_ARN ??
       'arn:aws:ivs:us-east-1:000000000000:recording-configuration/local',
-    playbackSecret: loadLocalSecret('playback-token-secret').toString('base64'),
+    playbackKeySecretArn: LOCAL_PLAYBACK_KEY_SECRET_ARN,
+    playbackAllowOrigin:
+      host.PLAYBACK_ALLOW_ORIGIN ?? new URL(host.SITE_URL ?? 'https://creators.example.com').origin,
+    recordingsBucketName: LOCAL_RECORDINGS_BUCKET,
+    recordingsBucketArn: `arn:aws:s3:::${LOCAL_RECORDINGS_BUCKET}`,
   };
 };
 
@@ -246,6 +263,12 @@ const needsOf = (service: string, commandName: string, input: Input): Need[] => 
       ];
     return [{ action: `ivs:${command}`, resource: named ? String(named) : '*' }];
   }
+  if (service === 'secretsmanager')
+    return [{ action: `secretsmanager:${command}`, resource: String(input.SecretId) }];
+  if (service === 's3')
+    return [
+      { action: `s3:${command}`, resource: `arn:aws:s3:::${String(input.Bucket)}/${String(input.Key)}` },
+    ];
   if (service === 'firehose') {
     return [
       {
@@ -281,8 +304,9 @@ const record = (context: FunctionContext, need: Need) => {
 
 // ── Stand-ins for services with no local emulator ───────────────────────────────────────────
 
-const notFound = (message: string) =>
-  Object.assign(new Error(message), { name: 'NotFoundException', $fault: 'client', $metadata: {} });
+const namedError = (name: string, message: string) =>
+  Object.assign(new Error(message), { name, $fault: 'client', $metadata: {} });
+const notFound = (message: string) => namedError('NotFoundException', message);
 
 let signingKey: ReturnType<typeof localSigningKey> | undefined;
 const kmsKey = (keyId: unknown) => {
@@ -308,6 +332,28 @@ const STAND_INS: Record<string, Record<string, (input: Input) => Promise<unknown
         KeySpec: 'ECC_NIST_P256',
         KeyUsage: 'SIGN_VERIFY',
       };
+    },
+  },
+  secretsmanager: {
+    GetSecretValue: async (input) => {
+      if (input.SecretId !== LOCAL_PLAYBACK_KEY_SECRET_ARN)
+        throw namedError('ResourceNotFoundException', "Secrets Manager can't find the specified secret.");
+      const pem = localPlaybackKey().privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+      return { ARN: LOCAL_PLAYBACK_KEY_SECRET_ARN, Name: 'playback-key-local', SecretString: pem };
+    },
+  },
+  s3: {
+    GetObject: async (input) => {
+      const file = join(recordingsRoot(), String(input.Bucket), String(input.Key));
+      const body = await readFile(file).catch(() => {
+        throw namedError('NoSuchKey', 'The specified key does not exist.');
+      });
+      // The SDK's stream body: a Readable with the transform helpers callers use.
+      const stream = Object.assign(Readable.from([body]), {
+        transformToString: async (encoding: BufferEncoding = 'utf8') => body.toString(encoding),
+        transformToByteArray: async () => new Uint8Array(body),
+      });
+      return { Body: stream, ContentLength: body.length };
     },
   },
   firehose: {
@@ -372,7 +418,8 @@ export const useDeploymentSettings = (): void => {
     TABLE_NAME: deployment.tableName,
     SIGNING_KEY_ID: deployment.signingKeyId,
     ANALYTICS_STREAM_NAME: deployment.analyticsStreamName,
-    PLAYBACK_TOKEN_SECRET: deployment.playbackSecret,
+    PLAYBACK_KEY_SECRET_ARN: deployment.playbackKeySecretArn,
+    PLAYBACK_ALLOW_ORIGIN: deployment.playbackAllowOrigin,
   };
   for (const [name, value] of Object.entries(settings)) host[name] ??= value;
 };

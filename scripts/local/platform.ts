@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { createPublicKey } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { RouteRow } from '../../shared/http/route.ts';
 import { type DynamoDbLocal, freePort, startDynamoDbLocal } from './dynamodb-local.ts';
@@ -80,7 +80,11 @@ const startIvs = async (ivsPort: number) => {
     extra: (req, res) => control?.(req, res) ?? Promise.resolve(false),
   });
   process.env.IVS_ENDPOINT = ivs.endpoint;
-  const { IvsClient, CreateRecordingConfigurationCommand } = await import('@aws-sdk/client-ivs');
+  const { IvsClient, CreateRecordingConfigurationCommand, ImportPlaybackKeyPairCommand } = await import(
+    '@aws-sdk/client-ivs'
+  );
+  const { LOCAL_RECORDINGS_BUCKET, recordingsRoot } = await import('./aws.ts');
+  const { localPlaybackKey } = await import('../../shared/identity/local-key.ts');
   const admin = new IvsClient({
     endpoint: ivs.endpoint,
     region: 'us-east-1',
@@ -89,11 +93,21 @@ const startIvs = async (ivsPort: number) => {
   const recording = await admin.send(
     new CreateRecordingConfigurationCommand({
       name: 'recordings',
-      destinationConfiguration: { s3: { bucketName: 'local-recordings' } },
+      destinationConfiguration: { s3: { bucketName: LOCAL_RECORDINGS_BUCKET } },
       thumbnailConfiguration: { recordingMode: 'INTERVAL', targetIntervalSeconds: 60 },
     }),
   );
   process.env.IVS_RECORDING_CONFIGURATION_ARN = recording.recordingConfiguration?.arn;
+  // The playback key pair, as the stack's PlaybackKeys resource imports it (its private half is
+  // what the Secrets Manager stand-in serves the signers).
+  await admin.send(
+    new ImportPlaybackKeyPairCommand({
+      name: 'local',
+      publicKeyMaterial: createPublicKey(localPlaybackKey().privateKey)
+        .export({ format: 'pem', type: 'spki' })
+        .toString(),
+    }),
+  );
   return {
     ivs,
     /** Connects the broadcaster's events to `sink` (once the functions can run). */
@@ -104,7 +118,7 @@ const startIvs = async (ivsPort: number) => {
         sink: async (event) => {
           await sink(event);
         },
-        recordingsRoot: resolve(import.meta.dirname, '../../.local/recordings'),
+        recordingsRoot: recordingsRoot(),
       });
       control = createBroadcastControl(ivs.state, () => broadcaster!);
     },

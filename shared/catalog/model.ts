@@ -1,3 +1,4 @@
+import type { IvsChannel } from '../ivs/channel-repository.ts';
 /**
  * Stored records of the catalogue: what the seed generator produces and the repositories store.
  * Response shapes (spec 2.2-2.5) are built from these by the domain modules; these are internal.
@@ -76,6 +77,8 @@ export interface CreatorRecord {
   billing_term: string;
   /** Set by an operator (scripts/operator.ts): the creator is hidden everywhere while set. */
   suspended_at?: string;
+  /** The creator's channel on Amazon IVS, once provisioned (`POST /studio/channel`). */
+  ivs?: IvsChannel;
 }
 
 export interface SeasonRecord {

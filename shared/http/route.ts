@@ -59,7 +59,9 @@ export interface RouteRow {
   /** Response envelope family (spec 2.1): reactions routes use their own; `none` for standard documents (JWKS, OpenAPI, HTML). */
   envelope?: 'standard' | 'reactions' | 'none';
   /** Extra capabilities the function needs; the stack grants exactly these. */
-  needs?: ReadonlyArray<'analytics-sink' | 'token-signer' | 'token-verifier' | 'playback-signer'>;
+  needs?: ReadonlyArray<
+    'analytics-sink' | 'token-signer' | 'token-verifier' | 'playback-signer' | 'recordings-reader'
+  >;
   /** Per-client request budget enforced by the middleware (429 `rate_limit` past it); needs table write. */
   rateLimit?: RateLimit;
   /** Per-route API Gateway throttling (requests per second, burst). */

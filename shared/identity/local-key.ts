@@ -64,6 +64,14 @@ export const localSigningKey = () =>
     () => generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey,
   );
 
+/**
+ * The local IVS playback key (P-384, ES384): the private half stands in for the Secrets Manager
+ * secret the signers read; the local platform imports the public half into the IVS stand-in, as
+ * the stack's playback key resource imports it into IVS (docs/live.md "Playback tokens").
+ */
+export const localPlaybackKey = () =>
+  loadLocalKey('ivs-playback-key', () => generateKeyPairSync('ec', { namedCurve: 'P-384' }).privateKey);
+
 /** The local signing key's public half as a JWKS. */
 export const localJwks = () => {
   const { kid, privateKey } = localSigningKey();

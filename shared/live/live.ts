@@ -4,14 +4,22 @@ import { requireCreator } from '../creators/creator-repository.ts';
 import { getRelationship, grantsAccess } from '../creators/relationship-repository.ts';
 import { heartbeatEpg, watchEpg } from '../epg/schedule.ts';
 import { formatCount, formatDuration } from '../format.ts';
-import { ForbiddenError, HttpError, NotFoundError, TooManyRequestsError } from '../http/errors.ts';
+import {
+  ConflictError,
+  ForbiddenError,
+  HttpError,
+  NotFoundError,
+  TooManyRequestsError,
+} from '../http/errors.ts';
+import { revokeViewerSession } from '../ivs/revocation.ts';
 import { recordMetric } from '../observability/index.ts';
-import { signPlaybackToken } from '../playback/playback-token.ts';
+import { signPlaybackToken } from '../playback/ivs-token.ts';
 import {
   endSession,
   getSession,
   heartbeatSession,
   openSession,
+  openSessionOn,
   updateLiveSession,
   type WatchSessionRecord,
 } from './session-repository.ts';
@@ -47,6 +55,10 @@ export class SessionGoneError extends HttpError {
     super(410, 'SESSION_GONE', `Watch session ${reason}; open a new one with POST /live/watch`);
   }
 }
+
+/** Without an open watch session there is no playback token (409). */
+const NO_SESSION =
+  'Open a watch session first (POST /creators/{id}/channel/live/watch): playback tokens belong to one';
 
 /** The caller's own session, or 404 (another account's session is indistinguishable from none). */
 const ownSession = async (
@@ -125,11 +137,14 @@ export const liveChannel = async (
   };
 };
 
-/** The live creator, or 404 when it has no live stream (spec 7). */
+/** The live creator on its IVS channel, or 404 when it has no live stream (spec 7). */
 const requireLive = async (creatorId: string) => {
   const creator = await requireCreator(creatorId);
-  if (!creator.live) throw new NotFoundError('No active live stream for this creator');
-  return creator as CreatorRecord & { live: NonNullable<CreatorRecord['live']> };
+  if (!creator.live || !creator.ivs) throw new NotFoundError('No active live stream for this creator');
+  return creator as CreatorRecord & {
+    live: NonNullable<CreatorRecord['live']>;
+    ivs: NonNullable<CreatorRecord['ivs']>;
+  };
 };
 
 /** 403 unless the channel is open or the account holds a subscription that grants access now. */
@@ -140,7 +155,11 @@ const requireAccess = async (creator: CreatorRecord, accountId: string, now: Dat
     throw new ForbiddenError('This channel requires an active subscription');
 };
 
-/** `GET /live/stream`: playback URLs with a token bound to the caller (no session). */
+/**
+ * `GET /live/stream`: playback URLs with a token of the caller's open watch session on this
+ * stream (a token belongs to a session, so the concurrent-stream limit bounds what an account can
+ * play); 409 without one.
+ */
 export const liveStream = async (
   creatorId: string,
   accountId: string,
@@ -149,11 +168,15 @@ export const liveStream = async (
 ): Promise<LivePlayback> => {
   const creator = await requireLive(creatorId);
   await requireAccess(creator, accountId, now);
-  const token = signPlaybackToken(
-    { acc: accountId, sid: 'none', str: creator.live.stream_id, q: q.quality },
+  const session = await openSessionOn(
+    accountId,
+    creator.id,
+    creator.live.stream_id,
+    maxConcurrentStreams(),
     now,
   );
-  const urls = streamUrls(creator, q.quality, token.token);
+  if (!session) throw new ConflictError(NO_SESSION);
+  const { token, urls } = await playback(session, creator, now);
   const viewers = await channelViewers(creator, now);
   return {
     stream_id: creator.live.stream_id,
@@ -201,12 +224,21 @@ export const liveQualities = async (
   };
 };
 
-const playback = (session: WatchSessionRecord, creator: CreatorRecord, quality: Quality, now: Date) => {
-  const token = signPlaybackToken(
-    { acc: session.account_id, sid: session.session_id, str: session.stream_id, q: quality },
+/** `aws:viewer-session-version` of a session: its start in epoch seconds (ivs-token.ts). */
+const sessionVersionOf = (session: WatchSessionRecord) => Math.floor(Date.parse(session.started_at) / 1000);
+
+/** The session's playback token and URLs on the creator's IVS channel. */
+const playback = async (session: WatchSessionRecord, creator: CreatorRecord, now: Date) => {
+  if (!creator.ivs) throw new NotFoundError('No active live stream for this creator');
+  const token = await signPlaybackToken(
+    {
+      channelArn: creator.ivs.channel_arn,
+      viewerId: session.account_id,
+      sessionVersion: sessionVersionOf(session),
+    },
     now,
   );
-  return { token, urls: streamUrls(creator, quality, token.token) };
+  return { token, urls: streamUrls(creator, token.token) };
 };
 
 /** `POST /live/watch`: opens a session (404 offline, 403 not subscribed, 429 at the stream limit). */
@@ -247,7 +279,7 @@ export const startWatching = async (
   }
   await countPresence(creator.channel.channel_id, input.device_type, now);
   recordMetric('watch_sessions_opened');
-  const { token, urls } = playback(session, creator, input.quality, now);
+  const { token, urls } = await playback(session, creator, now);
   const [viewers, epg] = await Promise.all([
     channelViewers(creator, now),
     watchEpg(creator, input.timezone, now),
@@ -303,7 +335,7 @@ export const changeQuality = async (
     ...(input.device_type ? { device_type: input.device_type } : {}),
   };
   if (!(await updateLiveSession(session, changed, now))) throw new SessionGoneError('expired');
-  const { token, urls } = playback(session, creator, input.quality, now);
+  const { token, urls } = await playback(session, creator, now);
   return {
     session_id: session.session_id,
     quality: input.quality,
@@ -348,7 +380,7 @@ export const heartbeat = async (
   }
   if (outcome === 'counted') await countPresence(session.channel_id, session.device_type, now);
   else recordMetric('heartbeats_not_counted');
-  const { token } = playback(session, creator, session.quality, now);
+  const { token } = await playback(session, creator, now);
   const [viewers, epg] = await Promise.all([
     channelViewers(creator, now),
     heartbeatEpg(creator, session.timezone, now),
@@ -390,6 +422,9 @@ export const stopWatching = async (
   const state = stateOf(session, now);
   const endedAt = session.ended_at ?? (state === 'expired' ? session.expires_at : now.toISOString());
   if (state !== 'ended') await endSession(session, endedAt);
+  // The player keeps playing what IVS already authorized: revoke this session's playback too.
+  if (state === 'active' && creator.ivs)
+    await revokeViewerSession(creator.ivs.channel_arn, session.account_id, sessionVersionOf(session));
   const seconds = Math.max(0, Math.round((Date.parse(endedAt) - Date.parse(session.started_at)) / 1000));
   return {
     message: state === 'active' ? 'Watch session ended' : `Watch session had already ${state}`,

@@ -1,5 +1,6 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeviceType, Quality } from '../catalog/model.ts';
+import { batchGet } from '../db/batch.ts';
 import { db } from '../db/client.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
@@ -95,6 +96,34 @@ export const openSession = async (
     }
   }
   return undefined;
+};
+
+/**
+ * The account's open watch session on `creatorId`'s current stream, if any: the sessions its
+ * stream slots hold (one BatchGetItem of the `maxSlots` slot items, one of their sessions),
+ * neither ended nor expired at `now`. The newest when there are several (two devices).
+ */
+export const openSessionOn = async (
+  accountId: string,
+  creatorId: string,
+  streamId: string,
+  maxSlots: number,
+  now: Date,
+): Promise<WatchSessionRecord | undefined> => {
+  const slots = await batchGet(Array.from({ length: maxSlots }, (_, slot) => slotKey(accountId, slot)));
+  const held = slots.filter((slot) => Number(slot.expires_at_ms) > now.getTime());
+  const sessions = (await batchGet(held.map((slot) => sessionKey(String(slot.session_id))))).map((item) =>
+    recordOf<WatchSessionRecord>(item, { withoutTtl: true }),
+  );
+  return sessions
+    .filter(
+      (s) =>
+        s.creator_id === creatorId &&
+        s.stream_id === streamId &&
+        s.ended_at === null &&
+        Date.parse(s.expires_at) > now.getTime(),
+    )
+    .sort((a, b) => b.started_at.localeCompare(a.started_at))[0];
 };
 
 export const getSession = async (id: string): Promise<WatchSessionRecord | undefined> => {

@@ -3,8 +3,9 @@ import { formatDuration } from '../format.ts';
 import type { LiveQualityOption, LiveStreamMetadata, LiveStreamSummary } from './schemas.ts';
 
 /**
- * Stream facts derived from a live creator record (spec 2.2, 2.5). Pure. URLs live under
- * CDN_URL (`{cdn_url}` of the spec); `streamUrls` is the one builder of live playback URLs.
+ * Stream facts derived from a live creator record (spec 2.2, 2.5). Pure. `streamUrls` is the one
+ * builder of live playback URLs (IVS); thumbnails and offline references live under CDN_URL
+ * (`{cdn_url}` of the spec).
  */
 const cdn = () => process.env.CDN_URL ?? 'https://cdn.example.com';
 
@@ -18,21 +19,20 @@ export const QUALITY_OPTIONS = [
 ] as const satisfies readonly LiveQualityOption[];
 
 /**
- * Playback URLs of a creator's stream at `quality`, as docs/live.md "Playback tokens" lays out:
- * `{cdn}/live/<creator>/<stream>/t/<token>/[dvr/]` then `master.m3u8` (`auto`) or
- * `<quality>/index.m3u8`. The token is a path segment so that the URIs a player resolves relative
- * to a playlist (renditions, segments) keep it; the edge checks it and strips it before the
- * origin. Without `token`, the same URLs minus `t/<token>/`: a reference for summaries and
- * metadata that the edge refuses; a playable URL comes from `GET .../live/stream` or
- * `POST .../live/watch`.
+ * Playback URLs of a creator's stream, as docs/live.md "Playback tokens" lays out: the IVS
+ * channel's playback URL (its multivariant playlist; IVS playback URLs cannot be proxied or put
+ * behind our own domain), with `?token=<ES384 JWT>` when `token` is given. The player picks a
+ * rendition from the playlist: the session's `quality` is the viewer's choice the player applies
+ * and analytics read, not a different URL. Without `token`, the tokenless URL: a reference for
+ * summaries and metadata that IVS refuses on a private channel; a playable URL comes from
+ * `POST .../live/watch` (and PATCH, heartbeat, `GET .../live/stream` within the session).
  */
-export const streamUrls = (creator: Pick<CreatorRecord, 'id' | 'live'>, quality: string, token?: string) => {
-  const stream = `${cdn()}/live/${creator.id}/${creator.live?.stream_id ?? 'offline'}`;
-  const base = token ? `${stream}/t/${encodeURIComponent(token)}` : stream;
-  const playlist = quality === 'auto' ? 'master.m3u8' : `${quality}/index.m3u8`;
+export const streamUrls = (creator: Pick<CreatorRecord, 'id' | 'live' | 'ivs'>, token?: string) => {
+  const playback = creator.ivs?.playback_url ?? `${cdn()}/live/${creator.id}/offline.m3u8`;
+  const stream_url = token ? `${playback}?token=${encodeURIComponent(token)}` : playback;
   return {
-    stream_url: `${base}/${playlist}`,
-    dvr_url: `${base}/dvr/${playlist}`,
+    stream_url,
+    dvr_url: stream_url,
     thumbnail_url: creator.live?.thumbnail_url ?? `${cdn()}/live/${creator.id}/offline.jpg`,
   };
 };
@@ -44,7 +44,7 @@ export const streamSummary = (creator: CreatorRecord): LiveStreamSummary | null 
         stream_id: creator.live.stream_id,
         title: creator.live.title,
         started_at: creator.live.started_at,
-        ...streamUrls(creator, 'auto'),
+        ...streamUrls(creator),
       }
     : null;
 
@@ -52,7 +52,7 @@ export const streamSummary = (creator: CreatorRecord): LiveStreamSummary | null 
 export const streamMetadata = (creator: CreatorRecord, now: Date): LiveStreamMetadata => {
   const started = creator.live ? Date.parse(creator.live.started_at) : now.getTime();
   const uptime = Math.max(0, Math.floor((now.getTime() - started) / 1000));
-  const urls = streamUrls(creator, 'auto');
+  const urls = streamUrls(creator);
   return {
     stream_id: creator.live?.stream_id ?? null,
     is_live: creator.live !== null,

@@ -22,8 +22,16 @@ export interface Deployment {
   ivsArnPrefix: string;
   /** The stack's IVS recording configuration (every channel records to the recordings bucket). */
   ivsRecordingConfigurationArn: string;
-  /** The playback HMAC secret: a deploy-time dynamic reference on AWS, the local key locally. */
-  playbackSecret: string;
+  /**
+   * The Secrets Manager secret holding the private half of the current IVS playback key pair
+   * (PEM, P-384): its ARN only; functions read the value at init (shared/playback/ivs-token.ts).
+   */
+  playbackKeySecretArn: string;
+  /** `aws:access-control-allow-origin` of playback tokens: the web app's origin. */
+  playbackAllowOrigin: string;
+  /** The bucket IVS records broadcasts into (infra/live-video.ts) and its ARN. */
+  recordingsBucketName: string;
+  recordingsBucketArn: string;
 }
 
 /** One IAM statement: every action on every resource (ARNs, no wildcards). */
@@ -79,6 +87,12 @@ export const policyOf = (row: RouteRow, d: Deployment): Statement[] => {
   if (row.needs?.includes('analytics-sink')) {
     statements.push({ actions: ['firehose:PutRecordBatch'], resources: [d.analyticsStreamArn] });
   }
+  if (row.needs?.includes('playback-signer')) {
+    statements.push({ actions: ['secretsmanager:GetSecretValue'], resources: [d.playbackKeySecretArn] });
+  }
+  if (row.needs?.includes('recordings-reader')) {
+    statements.push({ actions: ['s3:GetObject'], resources: [`${d.recordingsBucketArn}/*`] });
+  }
   // IVS: each action on the resource type it acts on (IAM's service authorization reference);
   // channels and keys are made at run time, so by ARN pattern. CreateChannel makes the channel
   // and its stream key and names the recording configuration.
@@ -119,15 +133,20 @@ export const environmentOf = (row: RouteRow, d: Deployment): Record<string, stri
   if (signs(row) || verifies(row)) env.SIGNING_KEY_ID = d.signingKeyId;
   if (signs(row)) env.GOOGLE_CLIENT_ID = d.googleClientId;
   if (row.needs?.includes('analytics-sink')) env.ANALYTICS_STREAM_NAME = d.analyticsStreamName;
-  if (row.needs?.includes('playback-signer')) env.PLAYBACK_TOKEN_SECRET = d.playbackSecret;
+  if (row.needs?.includes('playback-signer')) {
+    env.PLAYBACK_KEY_SECRET_ARN = d.playbackKeySecretArn;
+    env.PLAYBACK_ALLOW_ORIGIN = d.playbackAllowOrigin;
+  }
+  if (row.needs?.includes('recordings-reader')) env.RECORDINGS_BUCKET = d.recordingsBucketName;
   if (row.ivs?.includes('CreateChannel'))
     env.IVS_RECORDING_CONFIGURATION_ARN = d.ivsRecordingConfigurationArn;
   return env;
 };
 
 /**
- * Does a policy resource cover `resource`? Exact ARNs, except the IVS patterns ending in `/*`
- * (resources made at run time), which cover every ARN under them, as IAM matches them.
+ * Does a policy resource cover `resource`? Exact ARNs, except patterns ending in `/*` (IVS
+ * resources made at run time, a bucket's objects), which cover every ARN under them, as IAM
+ * matches them.
  */
 const covers = (pattern: string, resource: string) =>
   pattern === resource || (pattern.endsWith('/*') && resource.startsWith(pattern.slice(0, -1)));
@@ -159,7 +178,10 @@ export const settingsOf = (row: RouteRow): string[] => {
       analyticsStreamArn: placeholder,
       ivsArnPrefix: placeholder,
       ivsRecordingConfigurationArn: placeholder,
-      playbackSecret: placeholder,
+      playbackKeySecretArn: placeholder,
+      playbackAllowOrigin: placeholder,
+      recordingsBucketName: placeholder,
+      recordingsBucketArn: placeholder,
     }),
   );
 };

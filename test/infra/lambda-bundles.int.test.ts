@@ -55,7 +55,10 @@ const deployment: Deployment = {
   googleClientId: 'bundle-test.apps.googleusercontent.com',
   analyticsStreamName: 'bundle-test-analytics',
   analyticsStreamArn: 'arn:aws:firehose:us-east-1:123456789012:deliverystream/bundle-test-analytics',
-  playbackSecret: 'bundle-test-playback-secret-0123456789abcdef',
+  playbackKeySecretArn: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:playback-key-AbCdEf',
+  playbackAllowOrigin: 'https://creators.example.com',
+  recordingsBucketName: 'bundle-test-recordings',
+  recordingsBucketArn: 'arn:aws:s3:::bundle-test-recordings',
 };
 
 /** What the Lambda runtime sets in every function, plus where DynamoDB and the rest of AWS are. */

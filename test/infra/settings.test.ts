@@ -11,7 +11,7 @@ import { cleanUp, newApp, PROD_SETTINGS, SYNTH_TIMEOUT, synthStack } from './syn
 
 afterAll(cleanUp);
 
-const REQUIRED = ['googleClientId', 'alarmEmail', 'siteUrl', 'streamOriginDomain'] as const;
+const REQUIRED = ['googleClientId', 'alarmEmail', 'siteUrl', 'playbackKeys'] as const;
 
 /** The message synth fails with, or undefined when the stack builds. */
 const prodSynthError = (settings: Partial<Record<(typeof REQUIRED)[number], string>>): string | undefined => {
@@ -48,12 +48,16 @@ describe('prod settings are required', () => {
       googleClientId: SETTINGS.googleClientId.placeholder,
       alarmEmail: 'oncall',
       siteUrl: 'http://site.example.org/app',
-      streamOriginDomain: 'https://packager.example.net',
+      playbackKeys: '2026-11,2027-02,2027-05',
     });
     expect(message).toContain('googleClientId: "unset.apps.googleusercontent.com" is the dev placeholder');
     expect(message).toContain('alarmEmail: "oncall" is not valid');
     expect(message).toContain('siteUrl: "http://site.example.org/app" is not valid');
-    expect(message).toContain('streamOriginDomain: "https://packager.example.net" is not valid');
+    // A third generation would fill IVS's three key slots: no room left to rotate.
+    expect(message).toContain('playbackKeys: "2026-11,2027-02,2027-05" is not valid');
+    expect(prodSynthError({ ...PROD_SETTINGS, playbackKeys: 'dev-1' })).toContain(
+      'playbackKeys: "dev-1" is the dev placeholder',
+    );
   });
 
   it(
@@ -81,9 +85,24 @@ describe('prod settings are required', () => {
         Protocol: 'email',
         Endpoint: PROD_SETTINGS.alarmEmail,
       });
-      expect(JSON.stringify(template.findResources('AWS::CloudFront::Distribution'))).toContain(
-        `"DomainName":"${PROD_SETTINGS.streamOriginDomain}"`,
+      // One key pair per generation; the signers read the newest generation's secret.
+      const pairs = Object.values(template.findResources('Custom::IvsPlaybackKeyPair')) as Array<{
+        Properties: { Name: unknown; SecretArn: { Ref: string } };
+      }>;
+      expect(pairs.map((p) => JSON.stringify(p.Properties.Name))).toEqual([
+        expect.stringContaining('-2026-11'),
+        expect.stringContaining('-2027-02'),
+      ]);
+      const playbackSigners = apiFns.filter(
+        (f) => f.Properties.Environment!.Variables!.PLAYBACK_KEY_SECRET_ARN,
       );
+      expect(playbackSigners.length).toBeGreaterThan(0);
+      for (const fn of playbackSigners) {
+        expect(fn.Properties.Environment!.Variables!.PLAYBACK_KEY_SECRET_ARN).toEqual({
+          Ref: pairs[1]!.Properties.SecretArn.Ref,
+        });
+        expect(fn.Properties.Environment!.Variables!.PLAYBACK_ALLOW_ORIGIN).toBe(PROD_SETTINGS.siteUrl);
+      }
     },
     SYNTH_TIMEOUT,
   );
@@ -102,7 +121,7 @@ describe('dev keeps working placeholders', () => {
       expect(resolveSettings('dev', {})).toEqual({
         googleClientId: 'unset.apps.googleusercontent.com',
         siteUrl: 'https://creators.example.com',
-        streamOriginDomain: 'stream-origin.example.com',
+        playbackKeys: 'dev-1',
       });
       const { app } = newApp();
       const stack = new ApiStack(app, 'Dev', { stage: 'dev', routes: routes.slice(0, 1), bundle: false });

@@ -26,7 +26,7 @@ export const PROD_SETTINGS = {
   googleClientId: 'test-client.apps.googleusercontent.com',
   alarmEmail: 'oncall@example.org',
   siteUrl: 'https://site.example.org',
-  streamOriginDomain: 'packager.example.net',
+  playbackKeys: '2026-11,2027-02',
 } as const;
 
 type Json = Record<string, any>;

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { clock } from '../../shared/clock.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
-import { verifyPlaybackToken } from '../../shared/playback/playback-token.ts';
 import { generateCatalog } from '../../shared/seed/generate.ts';
 import { type TestApi, testApi } from '../support/api.ts';
+import { channelIdOfPlaybackUrl, playbackClaimsOf } from '../support/playback.ts';
 
 let api: TestApi;
 let open: { id: string; channel: string }; // live, no subscription needed
@@ -69,19 +69,17 @@ describe('watch session lifecycle', () => {
       date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
     });
     expect(data.epg.current_program.start_time).toMatch(/\+05:45$/);
-    const verdict = verifyPlaybackToken(
-      data.stream.token,
-      { stream: data.stream.stream_id, quality: '720p' },
-      new Date(),
-    );
-    expect(verdict.ok).toBe(true);
-    // The token is a path segment, so relative playlist URIs keep it (docs/live.md).
-    const playbackPath = (token: string, rest: string) =>
-      `/live/${open.id}/${data.stream.stream_id}/t/${token}/${rest}`;
-    expect(new URL(data.stream.stream_url).pathname).toBe(playbackPath(data.stream.token, '720p/index.m3u8'));
-    expect(new URL(data.stream.dvr_url).pathname).toBe(
-      playbackPath(data.stream.token, 'dvr/720p/index.m3u8'),
-    );
+    // The IVS playback URL with the ES384 token IVS checks (docs/live.md "Playback tokens").
+    const url = new URL(data.stream.stream_url);
+    expect(url.searchParams.get('token')).toBe(data.stream.token);
+    const claims = playbackClaimsOf(data.stream.token);
+    expect(claims['aws:channel-arn']).toMatch(new RegExp(`:channel/${channelIdOfPlaybackUrl(url.href)}$`));
+    expect(claims['aws:viewer-id']).toMatch(/^acc_test_/);
+    expect(claims['aws:access-control-allow-origin']).toBe('https://creators.example.com');
+    const exp = Number(claims.exp) * 1000;
+    expect(exp).toBe(Date.parse(data.stream.token_expires_at));
+    expect(exp - Date.now()).toBeGreaterThan(60_000);
+    expect(exp - Date.now()).toBeLessThanOrEqual(10 * 60_000);
     const sid = data.session.session_id;
 
     const patched = await api.patch(`${base(open.id)}/live/watch`, {
@@ -95,9 +93,8 @@ describe('watch session lifecycle', () => {
       stream_url: expect.stringMatching(/^https?:\/\//),
     });
     expect(patched.body.data.token).not.toBe(data.stream.token);
-    expect(new URL(patched.body.data.stream_url).pathname).toBe(
-      playbackPath(patched.body.data.token, '1080p/index.m3u8'),
-    );
+    expect(new URL(patched.body.data.stream_url).searchParams.get('token')).toBe(patched.body.data.token);
+    expect(playbackClaimsOf(patched.body.data.token)['aws:channel-arn']).toBe(claims['aws:channel-arn']);
 
     const qualities = await api.get(`${base(open.id)}/live/qualities?session_id=${sid}`, { token });
     expect(qualities.body.data.current_quality).toBe('1080p');
@@ -256,20 +253,26 @@ describe('channel reads', () => {
       drm: { enabled: false },
     });
     const token = await viewer();
+    // A playback token belongs to an open watch session: none yet, so 409.
+    const none = await api.get(`${base(open.id)}/live/stream?quality=480p`, { token });
+    expect(none.status).toBe(409);
+    expect(none.body.message).toMatch(/watch session/);
+    const session = (await openSession(open, token)).body.data.session.session_id;
     const stream = await api.get(`${base(open.id)}/live/stream?quality=480p&dvr=true`, { token });
     expect(stream.body.data).toMatchObject({
       quality: '480p',
       is_live: true,
       available_qualities: ['Auto', '1080p', '720p', '480p', '360p'],
     });
-    const { stream_id, token: playback } = stream.body.data;
-    expect(new URL(stream.body.data.stream_url).pathname).toBe(
-      `/live/${open.id}/${stream_id}/t/${playback}/dvr/480p/index.m3u8`,
-    );
-    // Metadata URLs are tokenless references (the edge refuses them).
-    expect(new URL(meta.body.data.stream_urls.hls).pathname).toBe(
-      `/live/${open.id}/${stream_id}/master.m3u8`,
-    );
+    const { token: playback } = stream.body.data;
+    const streamUrl = new URL(stream.body.data.stream_url);
+    expect(streamUrl.searchParams.get('token')).toBe(playback);
+    expect(playbackClaimsOf(playback)['aws:viewer-id']).toMatch(/^acc_test_/);
+    // Metadata URLs are tokenless references (IVS refuses them on a private channel).
+    expect(meta.body.data.stream_urls.hls).toBe(`${streamUrl.origin}${streamUrl.pathname}`);
+    // Once the session ends, its token is no longer handed out.
+    await api.delete(`${base(open.id)}/live/watch?session_id=${session}`, { token });
+    expect((await api.get(`${base(open.id)}/live/stream`, { token })).status).toBe(409);
     const od = await api.get(`${base('cr_0002')}/ondemand?type=premium`);
     expect(od.status).toBe(200);
     expect(od.body.meta_data).toMatchObject({ page: 1, limit: 20 });

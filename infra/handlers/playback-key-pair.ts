@@ -1,0 +1,129 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { DeletePlaybackKeyPairCommand, ImportPlaybackKeyPairCommand, IvsClient } from '@aws-sdk/client-ivs';
+import { PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+
+/**
+ * The `Custom::IvsPlaybackKeyPair` resource (infra/playback-keys.ts): one generation of the IVS
+ * playback key. Create generates a P-384 key pair here, imports its public half into IVS
+ * (ImportPlaybackKeyPair) and writes its private half into the generation's Secrets Manager
+ * secret; the private key never leaves this function and the secret (no template, no output, no
+ * log line, no response Data). Delete removes the key pair from IVS (the secret goes with its own
+ * resource). Update changes nothing: a generation's key is made once; rotating means a new
+ * generation (docs/live.md "Rotating the playback key").
+ */
+
+export interface KeyPairProperties {
+  /** The key pair's name in IVS: `<stack>-<generation>`. */
+  Name: string;
+  /** The generation's secret, which receives the private key (PEM, PKCS#8). */
+  SecretArn: string;
+}
+
+export interface CustomResourceEvent {
+  RequestType: 'Create' | 'Update' | 'Delete';
+  ResponseURL: string;
+  StackId: string;
+  RequestId: string;
+  LogicalResourceId: string;
+  PhysicalResourceId?: string;
+  ResourceProperties: KeyPairProperties;
+}
+
+export interface Clients {
+  ivs: Pick<IvsClient, 'send'>;
+  secrets: Pick<SecretsManagerClient, 'send'>;
+}
+
+/** Imports a fresh key pair and stores its private half; returns the key pair's ARN. */
+export const createKeyPair = async (clients: Clients, props: KeyPairProperties): Promise<string> => {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-384' });
+  const { keyPair } = await clients.ivs.send(
+    new ImportPlaybackKeyPairCommand({
+      name: props.Name,
+      publicKeyMaterial: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    }),
+  );
+  const arn = keyPair?.arn;
+  if (!arn) throw new Error('ImportPlaybackKeyPair answered no key pair ARN');
+  try {
+    await clients.secrets.send(
+      new PutSecretValueCommand({
+        SecretId: props.SecretArn,
+        SecretString: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      }),
+    );
+  } catch (error) {
+    // A key IVS accepts but nobody can sign with would only hold a slot: take it back.
+    await clients.ivs.send(new DeletePlaybackKeyPairCommand({ arn }));
+    throw error;
+  }
+  return arn;
+};
+
+/** Removes a generation's key pair from IVS; one already gone counts as removed. */
+export const deleteKeyPair = async (clients: Clients, arn: string): Promise<void> => {
+  try {
+    await clients.ivs.send(new DeletePlaybackKeyPairCommand({ arn }));
+  } catch (error) {
+    if ((error as Error).name !== 'ResourceNotFoundException') throw error;
+  }
+};
+
+/** What the resource does for `event`: its physical id (the key pair's ARN once created). */
+export const apply = async (clients: Clients, event: CustomResourceEvent): Promise<string> => {
+  const physical = event.PhysicalResourceId;
+  switch (event.RequestType) {
+    case 'Create':
+      return createKeyPair(clients, event.ResourceProperties);
+    case 'Update':
+      return physical ?? createKeyPair(clients, event.ResourceProperties);
+    case 'Delete':
+      // A failed Create leaves a non-ARN id: nothing to remove.
+      if (physical?.startsWith('arn:')) await deleteKeyPair(clients, physical);
+      return physical ?? event.RequestId;
+  }
+};
+
+/** The CloudFormation response (a PUT to the pre-signed ResponseURL). */
+export const respond = async (
+  event: CustomResourceEvent,
+  outcome: { physicalId: string } | { physicalId: string; error: string },
+): Promise<void> => {
+  const body = JSON.stringify({
+    Status: 'error' in outcome ? 'FAILED' : 'SUCCESS',
+    Reason: 'error' in outcome ? outcome.error : 'OK',
+    PhysicalResourceId: outcome.physicalId,
+    StackId: event.StackId,
+    RequestId: event.RequestId,
+    LogicalResourceId: event.LogicalResourceId,
+  });
+  const response = await fetch(event.ResponseURL, {
+    method: 'PUT',
+    headers: { 'content-type': '' },
+    body,
+  });
+  if (!response.ok) throw new Error(`CloudFormation response refused: ${response.status}`);
+};
+
+let clients: Clients | undefined;
+
+export const handler = async (event: CustomResourceEvent): Promise<void> => {
+  clients ??= { ivs: new IvsClient({}), secrets: new SecretsManagerClient({}) };
+  try {
+    await respond(event, { physicalId: await apply(clients, event) });
+  } catch (error) {
+    const { name, message } = error as Error;
+    console.error(
+      JSON.stringify({
+        level: 'ERROR',
+        message: 'playback key pair',
+        requestType: event.RequestType,
+        error: { name, message },
+      }),
+    );
+    await respond(event, {
+      physicalId: event.PhysicalResourceId ?? `failed-${event.RequestId}`,
+      error: `${name}: ${message}`,
+    });
+  }
+};

@@ -1,0 +1,73 @@
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
+import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+
+export interface MediaCdnProps {
+  /** The bucket IVS records broadcasts into (infra/live-video.ts). */
+  recordings: s3.IBucket;
+  removalPolicy: RemovalPolicy;
+  /** Days CloudFront access logs are kept. */
+  logRetentionDays: number;
+}
+
+/**
+ * `{cdn_url}`: a CloudFront distribution in front of the recordings bucket, which it reads through
+ * origin access control (the bucket stays private; only this distribution may read it). It serves
+ * recorded broadcasts as on-demand media and their thumbnails. Live playback is not here: IVS
+ * playback URLs cannot be proxied or put behind our own domain (docs/live.md).
+ */
+export class MediaCdn extends Construct {
+  readonly distribution: cloudfront.Distribution;
+
+  constructor(scope: Construct, id: string, props: MediaCdnProps) {
+    super(scope, id);
+    const logs = new s3.Bucket(this, 'AccessLogs', {
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      // CloudFront standard logging writes with an ACL.
+      objectOwnership: s3.ObjectOwnership.OBJECT_WRITER,
+      removalPolicy: props.removalPolicy,
+      // dev: emptied by a custom resource so the stack deletes cleanly with logs in it.
+      autoDeleteObjects: props.removalPolicy === RemovalPolicy.DESTROY,
+      lifecycleRules: [{ expiration: Duration.days(props.logRetentionDays) }],
+    });
+    Validations.of(logs).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason: 'This bucket holds the CDN access logs; logging its own access would log the logging.',
+    });
+
+    this.distribution = new cloudfront.Distribution(this, 'Distribution', {
+      comment: 'Recorded broadcasts and thumbnails ({cdn_url}); S3 through origin access control',
+      defaultBehavior: {
+        origin: origins.S3BucketOrigin.withOriginAccessControl(props.recordings),
+        viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        // Recorded segments never change once written; a recording's playlist is final at its end.
+        cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
+      },
+      enableLogging: true,
+      logBucket: logs,
+      logFilePrefix: 'cdn/',
+    });
+    // Deleted before the log bucket is emptied (dev), so its last logs do not block the bucket.
+    this.distribution.node.addDependency(logs);
+    Validations.of(this.distribution).acknowledge(
+      {
+        id: 'AwsSolutions-CFR1',
+        reason: 'No territory licensing in this service: access to premium media is decided per item.',
+      },
+      {
+        id: 'AwsSolutions-CFR2',
+        reason:
+          'A CloudFront-scope WAF web ACL can only be created in us-east-1 and this stack is region-agnostic; the origin is a private bucket readable only through this distribution.',
+      },
+      {
+        id: 'AwsSolutions-CFR4',
+        reason:
+          'No custom domain yet: the default *.cloudfront.net certificate has a security policy CloudFront fixes; TLSv1.2_2021 comes with the custom domain and its ACM certificate (docs/live.md).',
+      },
+    );
+  }
+}

@@ -1,0 +1,124 @@
+import { join } from 'node:path';
+import { CustomResource, Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import { Construct } from 'constructs';
+import { InlinePolicyRole, PROJECT_ROOT } from './api-function.ts';
+import { LAMBDA_BUNDLING } from './bundling.ts';
+
+export interface PlaybackKeysProps {
+  /** Generations kept imported, oldest first (the `playbackKeys` setting); the last one signs. */
+  generations: readonly string[];
+  /** `arn:<partition>:ivs:<region>:<account>` (infra/live-video.ts). */
+  ivsArnPrefix: string;
+  removalPolicy: RemovalPolicy;
+  logRetention: logs.RetentionDays;
+  /** false: placeholder code instead of the esbuild bundle (assertion tests). */
+  bundle: boolean;
+}
+
+/**
+ * The IVS playback key pairs that sign playback tokens (docs/live.md "Playback tokens"). Per
+ * generation: a Secrets Manager secret and a `Custom::IvsPlaybackKeyPair` resource whose function
+ * (infra/handlers/playback-key-pair.ts) generates the key pair, imports the public half into IVS
+ * and writes the private half into the secret, so no key material is in the template, an output,
+ * a function's environment or a log. `current` is the newest generation's secret: the signing
+ * functions get its ARN and read it at init. Rotation is two deployments (docs/live.md).
+ */
+export class PlaybackKeys extends Construct {
+  readonly current: secretsmanager.ISecret;
+
+  constructor(scope: Construct, id: string, props: PlaybackKeysProps) {
+    super(scope, id);
+    if (props.generations.length === 0) throw new Error('At least one playback key generation is needed');
+    const role = new InlinePolicyRole(this, 'Role');
+    const logGroup = new logs.LogGroup(this, 'Logs', {
+      retention: props.logRetention,
+      removalPolicy: props.removalPolicy,
+    });
+    const common = {
+      runtime: lambda.Runtime.NODEJS_22_X,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: 256,
+      timeout: Duration.minutes(1),
+      role,
+      logGroup,
+      description: 'Imports IVS playback key pairs; their private halves go to Secrets Manager',
+    } satisfies Partial<lambda.FunctionProps>;
+    const fn = props.bundle
+      ? new NodejsFunction(this, 'Function', {
+          ...common,
+          entry: join(PROJECT_ROOT, 'infra/handlers/playback-key-pair.ts'),
+          handler: 'handler',
+          projectRoot: PROJECT_ROOT,
+          depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+          bundling: {
+            format: OutputFormat.ESM,
+            mainFields: [...LAMBDA_BUNDLING.mainFields],
+            banner: LAMBDA_BUNDLING.banner,
+            minify: LAMBDA_BUNDLING.minify,
+            target: LAMBDA_BUNDLING.target,
+            bundleAwsSDK: true,
+            forceDockerBundling: false,
+            logLevel: LogLevel.ERROR,
+          },
+        })
+      : new lambda.Function(this, 'Function', {
+          ...common,
+          handler: 'index.handler',
+          code: lambda.Code.fromInline('exports.handler = async () => {};'),
+        });
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+        resources: [logGroup.logGroupArn],
+      }),
+    );
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ['ivs:ImportPlaybackKeyPair', 'ivs:DeletePlaybackKeyPair'],
+        resources: [`${props.ivsArnPrefix}:playback-key/*`],
+      }),
+    );
+    Validations.of(role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ivs:<AWS::Region>:<AWS::AccountId>:playback-key/*]`,
+      reason:
+        "A playback key pair ARN is made by IVS when the key is imported, so the grant names the account's playback keys in this region, for only import and delete.",
+    });
+    Validations.of(fn).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason: 'nodejs22.x is the runtime the project targets and tests, as for every function of the stack.',
+    });
+
+    const stack = Stack.of(this).stackName;
+    let current: secretsmanager.Secret | undefined;
+    for (const generation of props.generations) {
+      const secret = new secretsmanager.Secret(this, `Secret-${generation}`, {
+        description: `Private key of IVS playback key generation ${generation} (written by its key pair resource)`,
+        removalPolicy: props.removalPolicy,
+      });
+      Validations.of(secret).acknowledge({
+        id: 'AwsSolutions-SMG4',
+        reason:
+          'The key is rotated by adding a generation (a new secret and key pair) and later removing the old one, two deployments apart (docs/live.md "Rotating the playback key"): a rotation Lambda cannot keep the public half in IVS in step.',
+      });
+      role.addToPrincipalPolicy(
+        new iam.PolicyStatement({
+          actions: ['secretsmanager:PutSecretValue'],
+          resources: [secret.secretArn],
+        }),
+      );
+      const keyPair = new CustomResource(this, `KeyPair-${generation}`, {
+        serviceToken: fn.functionArn,
+        resourceType: 'Custom::IvsPlaybackKeyPair',
+        properties: { Name: `${stack}-${generation}`, SecretArn: secret.secretArn },
+      });
+      keyPair.node.addDependency(role);
+      current = secret;
+    }
+    this.current = current!;
+  }
+}

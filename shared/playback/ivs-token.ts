@@ -1,0 +1,88 @@
+import { createPrivateKey, type KeyObject, sign } from 'node:crypto';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { awsClient, perContainer } from '../aws/local-hook.ts';
+import { setting } from '../config.ts';
+
+/**
+ * Playback tokens for Amazon IVS private channels (docs/live.md "Playback tokens"): a JWT signed
+ * ES384 with the private half of a playback key pair whose public half is imported into IVS
+ * (infra/playback-keys.ts). IVS checks the signature against the account's imported keys, the
+ * channel ARN, the expiry and the allowed origin; the viewer id and session version let a
+ * session be revoked (StartViewerSessionRevocation).
+ *
+ * The private key lives in Secrets Manager: PLAYBACK_KEY_SECRET_ARN names the secret (an ARN is
+ * not a secret), and a container reads its value once, on the first token it signs, and keeps
+ * it for its lifetime. A key rotation changes the ARN the stack gives the functions, so every
+ * container after the deployment reads the new key.
+ */
+
+/**
+ * How long a token lets a player start: IVS allows at most 10 minutes when `aws:viewer-id` is
+ * set. Heartbeats (every 30 s) refresh it, so 5 minutes leaves a player that resumes after a
+ * network drop enough time, and a leaked URL little.
+ */
+export const PLAYBACK_TOKEN_TTL_SECONDS = 5 * 60;
+
+export interface PlaybackGrant {
+  /** The channel's ARN (`aws:channel-arn`). */
+  channelArn: string;
+  /** The account the session belongs to (`aws:viewer-id`, at most 40 characters). */
+  viewerId: string;
+  /**
+   * `aws:viewer-session-version`: the watch session's start in epoch seconds, so ending a session
+   * revokes it (and any earlier one of the same viewer on the channel) and not a later one.
+   */
+  sessionVersion: number;
+}
+
+export interface PlaybackToken {
+  token: string;
+  expiresAt: string;
+}
+
+const segment = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+/** Signs the token's claims with `key` (P-384): `header.payload.signature`, the signature raw r||s. */
+export const signEs384 = (claims: Record<string, unknown>, key: KeyObject): string => {
+  const input = `${segment({ alg: 'ES384', typ: 'JWT' })}.${segment(claims)}`;
+  const signature = sign('sha384', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' });
+  return `${input}.${signature.toString('base64url')}`;
+};
+
+/** The claims IVS reads, valid until `now` + PLAYBACK_TOKEN_TTL_SECONDS. */
+export const playbackClaims = (grant: PlaybackGrant, allowOrigin: string, now: Date) => ({
+  'aws:channel-arn': grant.channelArn,
+  'aws:access-control-allow-origin': allowOrigin,
+  'aws:viewer-id': grant.viewerId,
+  'aws:viewer-session-version': grant.sessionVersion,
+  exp: Math.floor(now.getTime() / 1000) + PLAYBACK_TOKEN_TTL_SECONDS,
+});
+
+const secrets = perContainer(() => awsClient(new SecretsManagerClient({}), 'secretsmanager'));
+
+/** The container's signing key, read once (a failed read is retried by the next request). */
+const signingKey = perContainer(() => {
+  let key: Promise<KeyObject> | undefined;
+  return () => {
+    key ??= secrets()
+      .send(new GetSecretValueCommand({ SecretId: setting('PLAYBACK_KEY_SECRET_ARN') }))
+      .then(({ SecretString }) => {
+        if (!SecretString) throw new Error('The playback key secret has no value');
+        return createPrivateKey(SecretString);
+      })
+      .catch((error: unknown) => {
+        key = undefined;
+        throw error;
+      });
+    return key;
+  };
+});
+
+/** A playback token for `grant` at `now`, for players on the configured web origin. */
+export const signPlaybackToken = async (grant: PlaybackGrant, now: Date): Promise<PlaybackToken> => {
+  const claims = playbackClaims(grant, setting('PLAYBACK_ALLOW_ORIGIN'), now);
+  return {
+    token: signEs384(claims, await signingKey()()),
+    expiresAt: new Date(claims.exp * 1000).toISOString(),
+  };
+};

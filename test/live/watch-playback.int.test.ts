@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clock } from '../../shared/clock.ts';
+import { issueAccessToken } from '../../shared/identity/access-token.ts';
+import { type TestApi, testApi } from '../support/api.ts';
+import { playbackClaimsOf } from '../support/playback.ts';
+import { type Player, startPlayer } from '../support/player.ts';
+import { type StudioCreator, studioCreator } from '../support/studio.ts';
+import { waitFor } from '../support/wait.ts';
+
+/**
+ * A watch session plays for real (issue 17): creators provision IVS channels through the studio
+ * API and go live through the local IVS stand-in; a viewer opens a watch session, and its
+ * `stream_url` (the IVS playback URL with the session's ES384 token) plays in hls.js in headless
+ * Chromium. The stand-in's origin checks tokens as IVS does, so an expired token, a token of
+ * another channel, and the token of an ended (revoked) session are refused.
+ */
+let api: TestApi;
+let player: Player;
+let first: StudioCreator;
+let second: StudioCreator;
+const realNow = clock.now;
+
+const broadcast = async (action: 'start' | 'stop', creatorId: string) => {
+  const res = await fetch(`${process.env.IVS_ENDPOINT}/_local/broadcast/${action}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ channel: creatorId }),
+  });
+  expect(res.status, await res.clone().text()).toBe(200);
+};
+
+const goLive = async (creator: StudioCreator) => {
+  expect((await api.post('/studio/channel', { token: creator.token })).status).toBe(201);
+  await broadcast('start', creator.creatorId);
+  await waitFor(
+    async () => (await api.get(`/creators/${creator.creatorId}/channel/live`)).body.data?.is_live === true,
+    'the channel to go live',
+  );
+};
+
+const watch = async (creator: StudioCreator, token: string) => {
+  const channel = (await api.get(`/creators/${creator.creatorId}/channel/live`)).body.data.channel.channel_id;
+  const opened = await api.post(`/creators/${creator.creatorId}/channel/live/watch`, {
+    token,
+    body: { channel_id: channel, device_type: 'web', quality: 'auto' },
+  });
+  expect(opened.status, JSON.stringify(opened.body)).toBe(200);
+  return opened.body.data as {
+    session: { session_id: string };
+    stream: { stream_url: string; token: string };
+  };
+};
+
+const viewer = async () => (await issueAccessToken(`acc_test_${randomUUID()}`, new Date())).token;
+
+beforeAll(async () => {
+  player = await startPlayer();
+  // Tokens allow the player page's origin, as they allow the web app's on AWS (PLAYBACK_ALLOW_ORIGIN).
+  process.env.PLAYBACK_ALLOW_ORIGIN = player.origin;
+  api = await testApi();
+  [first, second] = await Promise.all([studioCreator(api, 'gaming'), studioCreator(api, 'music')]);
+  await Promise.all([goLive(first), goLive(second)]);
+}, 120_000);
+afterAll(async () => {
+  clock.now = realNow;
+  await Promise.all([
+    first && broadcast('stop', first.creatorId),
+    second && broadcast('stop', second.creatorId),
+  ]);
+  await player?.close();
+});
+
+describe("a watch session's stream_url in hls.js (Chromium)", () => {
+  it('plays for 5 s of advancing playback, and stops playing once the session ends', async () => {
+    const token = await viewer();
+    const { session, stream } = await watch(first, token);
+    expect(playbackClaimsOf(stream.token)['aws:access-control-allow-origin']).toBe(player.origin);
+    await player.play(stream.stream_url);
+    try {
+      const playback = await player.waitPlayed(5);
+      expect(playback.errors.filter((e) => e.fatal)).toEqual([]);
+    } finally {
+      await player.leave();
+    }
+    // Ending the session revokes it on IVS: the same URL is refused from then on.
+    const ended = await api.delete(
+      `/creators/${first.creatorId}/channel/live/watch?session_id=${session.session_id}`,
+      { token },
+    );
+    expect(ended.status).toBe(200);
+    await player.play(stream.stream_url);
+    try {
+      expect(await player.waitFatal()).toMatchObject({ details: 'manifestLoadError', code: 403 });
+    } finally {
+      await player.leave();
+    }
+  }, 60_000);
+
+  it("refuses another channel's token and an expired one", async () => {
+    const token = await viewer();
+    const other = await watch(second, token);
+    const mine = await watch(first, token);
+    // The first channel's URL with the second channel's token.
+    const url = new URL(mine.stream.stream_url);
+    url.searchParams.set('token', other.stream.token);
+    await player.play(url.href);
+    try {
+      expect(await player.waitFatal()).toMatchObject({ details: 'manifestLoadError', code: 403 });
+    } finally {
+      await player.leave();
+    }
+    // A session opened six minutes ago: its token (5 minutes) has expired.
+    const past = new Date(Date.now() - 6 * 60_000);
+    clock.now = () => past;
+    const stale = await watch(first, await viewer());
+    clock.now = realNow;
+    expect(Number(playbackClaimsOf(stale.stream.token).exp) * 1000).toBeLessThan(Date.now());
+    await player.play(stale.stream.stream_url);
+    try {
+      expect(await player.waitFatal()).toMatchObject({ details: 'manifestLoadError', code: 403 });
+    } finally {
+      await player.leave();
+    }
+  }, 60_000);
+});
