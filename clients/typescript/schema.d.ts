@@ -472,8 +472,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Playback URLs and a playback token for a quality
-         * @description Playable URLs of the creator's live stream at one quality, with a playback token bound to the caller (no watch session is opened; POST .../live/watch for one that counts as a viewer). A channel that requires a subscription answers 403 without one.
+         * Playback URLs and a playback token of the caller's open watch session
+         * @description Playable URLs of the creator's live stream (the IVS playback URL with `?token=`, an ES384 playback token that expires within 10 minutes) for the caller's open watch session on this stream: a playback token belongs to a watch session, so the concurrent-stream limit bounds what an account plays. 409 when the caller has no open session on the current stream (open one with POST .../live/watch). `quality` echoes the rendition the player should pick from the playlist; `dvr=true` answers the DVR URL as `stream_url`. A channel that requires a subscription answers 403 without one.
          */
         get: operations["getLiveStream"];
         put?: never;
@@ -560,7 +560,7 @@ export interface paths {
         post: operations["startWatchSession"];
         /**
          * End a watch session; watch duration
-         * @description Ends the caller's watch session and reports how long it was watched. Idempotent: an ended session answers its recorded end again, an expired one ends at its expiry; the envelope's `message` says which (`Watch session ended`, `Watch session had already ended`, `Watch session had already expired`).
+         * @description Ends the caller's watch session and reports how long it was watched; its playback token stops playing (the viewer's session is revoked on IVS). Idempotent: an ended session answers its recorded end again, an expired one ends at its expiry; the envelope's `message` says which (`Watch session ended`, `Watch session had already ended`, `Watch session had already expired`).
          */
         delete: operations["endWatchSession"];
         options?: never;
@@ -9783,6 +9783,22 @@ export interface operations {
                      *       "status": "error",
                      *       "code": 404,
                      *       "message": "No active live stream for this creator"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller has no open watch session on the current stream */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 409,
+                     *       "message": "Open a watch session first (POST /creators/{id}/channel/live/watch): playback tokens belong to one"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
