@@ -82,9 +82,13 @@ export const ivsEventRow = {
   path: '$events/ivs',
   handler: 'live/ivs-event',
   auth: 'none',
-  // GetItem: the channel's lookup item and its creator. UpdateItem: the creator's live state.
-  dynamo: { actions: ['GetItem', 'UpdateItem'] },
-  summary: 'IVS events: channel live state from Amazon IVS (EventBridge)',
+  // GetItem: the channel's lookup item, its creator, a recording's marker and the Live show.
+  // UpdateItem: the creator's live state and recording, the show's seasons and version. Query:
+  // the show's last episode. PutItem: the show, a recording's episode and marker (one
+  // transaction). S3 GetObject: the recording's metadata (recordings-reader).
+  dynamo: { actions: ['GetItem', 'UpdateItem', 'Query', 'PutItem'] },
+  needs: ['recordings-reader'],
+  summary: 'IVS events: channel live state from Amazon IVS (EventBridge); recordings on demand',
   tag: 'Workers',
 } as const satisfies RouteRow;
 

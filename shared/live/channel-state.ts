@@ -52,7 +52,19 @@ export type IvsOutcome =
       eventName: string;
       channelArn: string;
     }
-  /** Acted on elsewhere (recordings become on-demand items): reported, not applied. */
+  /**
+   * Acted on by the handler (shared/live/recordings.ts: the DVR playlist while live, the
+   * on-demand item at the end): reported here, not applied.
+   */
+  | {
+      kind: 'recording-started';
+      creatorId: string;
+      bucket: string;
+      prefix: string;
+      streamId: string;
+      /** The event's time (epoch ms): a later recording's start wins. */
+      startedMs: number;
+    }
   | {
       kind: 'recording-ended';
       creatorId: string;
@@ -223,10 +235,12 @@ const recordingOutcome = (event: RecordingStateChange, creatorId: string): IvsOu
       };
     case 'Recording Start':
       return {
-        kind: 'ignored',
-        reason: 'no-live-state-change',
-        eventName: detail.recording_status,
-        channelArn: event.resources[0],
+        kind: 'recording-started',
+        creatorId,
+        bucket: detail.recording_s3_bucket_name,
+        prefix: detail.recording_s3_key_prefix,
+        streamId: detail.stream_id,
+        startedMs: eventTimeMs(event),
       };
   }
 };
@@ -234,8 +248,9 @@ const recordingOutcome = (event: RecordingStateChange, creatorId: string): IvsOu
 /**
  * Applies one IVS event to its creator's live state (docs/ivs-events.md has the rules):
  * Stream Start → live; Stream End / Stream Failure → offline; Starvation Start / End → the
- * current stream's health; Recording End (and failures) and Limit Breach are reported, not
- * applied; the session and takeover events change nothing. Events of a channel no creator owns
+ * current stream's health; Recording Start / End (and failures) and Limit Breach are reported,
+ * not applied (the handler acts on recordings: shared/live/recordings.ts); the session and
+ * takeover events change nothing. Events of a channel no creator owns
  * (a deleted channel's late events) are ignored with a warning.
  */
 export const applyIvsEvent = async (
