@@ -1,9 +1,10 @@
 import { StartViewerSessionRevocationCommand } from '@aws-sdk/client-ivs';
 import { logger, recordMetric } from '../observability/index.ts';
+import { viewerIdOf } from '../playback/ivs-token.ts';
 import { ivsClient } from './client.ts';
 
 /**
- * Ends a viewer's playback on a private channel: IVS stops serving the viewer's sessions whose
+ * Ends an account's playback on a private channel: IVS stops serving the viewer's sessions whose
  * `aws:viewer-session-version` is at most `sessionVersion` (docs/live.md "Playback tokens").
  * Best effort: the watch session has ended in the table whatever IVS answers, and IVS allows only
  * a few revocations a second per account, so a failure (throttling after the client's retries)
@@ -11,14 +12,14 @@ import { ivsClient } from './client.ts';
  */
 export const revokeViewerSession = async (
   channelArn: string,
-  viewerId: string,
+  accountId: string,
   sessionVersion: number,
 ): Promise<boolean> => {
   try {
     await ivsClient().send(
       new StartViewerSessionRevocationCommand({
         channelArn,
-        viewerId,
+        viewerId: viewerIdOf(accountId),
         viewerSessionVersionsLessThanOrEqualTo: sessionVersion,
       }),
     );

@@ -1,4 +1,4 @@
-import { createPrivateKey, type KeyObject, sign } from 'node:crypto';
+import { createHash, createPrivateKey, type KeyObject, sign } from 'node:crypto';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { awsClient, perContainer } from '../aws/local-hook.ts';
 import { setting } from '../config.ts';
@@ -26,7 +26,7 @@ export const PLAYBACK_TOKEN_TTL_SECONDS = 5 * 60;
 export interface PlaybackGrant {
   /** The channel's ARN (`aws:channel-arn`). */
   channelArn: string;
-  /** The account the session belongs to (`aws:viewer-id`, at most 40 characters). */
+  /** The account the session belongs to (`aws:viewer-id`, through `viewerIdOf`). */
   viewerId: string;
   /**
    * `aws:viewer-session-version`: the watch session's start in epoch seconds, so ending a session
@@ -39,6 +39,19 @@ export interface PlaybackToken {
   token: string;
   expiresAt: string;
 }
+
+/** IVS's limit on `aws:viewer-id` (and StartViewerSessionRevocation's `viewerId`). */
+const MAX_VIEWER_ID = 40;
+
+/**
+ * The viewer id IVS sees for an account: the account id itself (`acc_<uuid>`, 40 characters), or,
+ * for a longer id (none is made today), a stable 40-character digest of it, so the token and a
+ * revocation always name the same viewer and IVS never refuses either for length.
+ */
+export const viewerIdOf = (accountId: string): string =>
+  accountId.length <= MAX_VIEWER_ID
+    ? accountId
+    : createHash('sha256').update(accountId).digest('base64url').slice(0, MAX_VIEWER_ID);
 
 const segment = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
@@ -53,7 +66,7 @@ export const signEs384 = (claims: Record<string, unknown>, key: KeyObject): stri
 export const playbackClaims = (grant: PlaybackGrant, allowOrigin: string, now: Date) => ({
   'aws:channel-arn': grant.channelArn,
   'aws:access-control-allow-origin': allowOrigin,
-  'aws:viewer-id': grant.viewerId,
+  'aws:viewer-id': viewerIdOf(grant.viewerId),
   'aws:viewer-session-version': grant.sessionVersion,
   exp: Math.floor(now.getTime() / 1000) + PLAYBACK_TOKEN_TTL_SECONDS,
 });

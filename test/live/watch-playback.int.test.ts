@@ -52,7 +52,7 @@ const watch = async (creator: StudioCreator, token: string) => {
   };
 };
 
-const viewer = async () => (await issueAccessToken(`acc_test_${randomUUID()}`, new Date())).token;
+const viewer = async () => (await issueAccessToken(`acc_${randomUUID()}`, new Date())).token;
 
 beforeAll(async () => {
   player = await startPlayer();

@@ -24,7 +24,7 @@ afterEach(() => {
   clock.now = realNow;
 });
 
-const viewer = async () => (await issueAccessToken(`acc_test_${randomUUID()}`, new Date())).token;
+const viewer = async () => (await issueAccessToken(`acc_${randomUUID()}`, new Date())).token;
 const base = (id: string) => `/creators/${id}/channel`;
 const openSession = (
   creator: { id: string; channel: string },
@@ -74,7 +74,7 @@ describe('watch session lifecycle', () => {
     expect(url.searchParams.get('token')).toBe(data.stream.token);
     const claims = playbackClaimsOf(data.stream.token);
     expect(claims['aws:channel-arn']).toMatch(new RegExp(`:channel/${channelIdOfPlaybackUrl(url.href)}$`));
-    expect(claims['aws:viewer-id']).toMatch(/^acc_test_/);
+    expect(claims['aws:viewer-id']).toMatch(/^acc_[0-9a-f-]{36}$/);
     expect(claims['aws:access-control-allow-origin']).toBe('https://creators.example.com');
     const exp = Number(claims.exp) * 1000;
     expect(exp).toBe(Date.parse(data.stream.token_expires_at));
@@ -267,7 +267,7 @@ describe('channel reads', () => {
     const { token: playback } = stream.body.data;
     const streamUrl = new URL(stream.body.data.stream_url);
     expect(streamUrl.searchParams.get('token')).toBe(playback);
-    expect(playbackClaimsOf(playback)['aws:viewer-id']).toMatch(/^acc_test_/);
+    expect(playbackClaimsOf(playback)['aws:viewer-id']).toMatch(/^acc_[0-9a-f-]{36}$/);
     // Metadata URLs are tokenless references (IVS refuses them on a private channel).
     expect(meta.body.data.stream_urls.hls).toBe(`${streamUrl.origin}${streamUrl.pathname}`);
     // Once the session ends, its token is no longer handed out.
