@@ -365,6 +365,33 @@ export class Projector extends NestedStack {
       alarmDescription:
         'IVS events could not be delivered to the IVS event function for an hour (dead-letter queue). See docs/operations.md#projector-on-aws',
     });
+    // Domain metrics the functions emit (CloudWatch EMF, shared/observability): IVS limit
+    // breaches (concurrent streams or views, ingest bitrate; functions/live/ivs-event.ts) and
+    // viewer revocations IVS refused when a session ended (shared/ivs/revocation.ts).
+    const domainMetric = (metricName: string) =>
+      new cloudwatch.Metric({
+        namespace: 'CreatorStreaming',
+        metricName,
+        dimensionsMap: { service: 'creator-streaming' },
+        statistic: 'Sum',
+        period: Duration.minutes(5),
+      });
+    alarm('IvsLimitBreaches', {
+      metric: domainMetric('ivs_limit_breaches'),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      alarmDescription:
+        'IVS reported a limit breach (concurrent views or broadcasts, ingest bitrate or resolution): viewers or creators are being refused; ask for a quota increase. See docs/live.md',
+    });
+    alarm('ViewerRevocationsFailed', {
+      metric: domainMetric('viewer_revocations_failed'),
+      threshold: 10,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      alarmDescription:
+        'IVS refused 10 or more viewer revocations in 5 minutes (throttling): ended watch sessions may keep playing until their players reload. See docs/live.md "Playback tokens"',
+    });
     const scheduleWidgets = [
       scheduleAlarms('Recompute', this.recompute.fn, recomputeSchedule.failures, {
         period: Duration.hours(1),

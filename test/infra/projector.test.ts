@@ -325,6 +325,24 @@ describe('alarms of the workers', () => {
     expect(alarm('AudienceUndelivered')).toMatchObject({ MetricName: 'ApproximateNumberOfMessagesVisible' });
   });
 
+  it('IVS limit breaches (any) and refused viewer revocations (10 in 5 minutes), from the EMF metrics', () => {
+    const emf = {
+      Namespace: 'CreatorStreaming',
+      Dimensions: [{ Name: 'service', Value: 'creator-streaming' }],
+    };
+    expect(alarm('IvsLimitBreaches')).toMatchObject({
+      ...emf,
+      MetricName: 'ivs_limit_breaches',
+      Threshold: 1,
+    });
+    expect(alarm('ViewerRevocationsFailed')).toMatchObject({
+      ...emf,
+      MetricName: 'viewer_revocations_failed',
+      Period: 300,
+      Threshold: 10,
+    });
+  });
+
   it('watches the five functions for errors and throttles like every other function', () => {
     for (const kind of ['WorkersLambdaErrors1', 'WorkersLambdaThrottles1']) {
       const metrics = alarm(kind).Metrics as Json[];

@@ -46,11 +46,10 @@ describe.each(['dev', 'prod'] as const)('resource budget of the real route table
     );
   });
 
-  it('keeps the projector, recompute, audience publisher, IVS events and rebuild in the Workers stack: 36 resources', () => {
-    // 3 × (function + role), stream mapping, 2 × (queue + TLS-only policy), schedule + its role,
-    // 7 alarms (iterator age, on-failure queue, projector errors, recompute errors, schedule DLQ,
-    // the grouped errors + throttles of the three functions).
-    expect(counts[stack.workers.node.path]).toBe(36);
+  it('keeps the projector, recompute, audience publisher, IVS events and rebuild in the Workers stack: 38 resources', () => {
+    // 5 × (function + role), stream mapping, 4 queues + their TLS-only policies, 2 schedules +
+    // their roles, the IVS rule + its invoke permission, 13 alarms (docs/operations.md lists them).
+    expect(counts[stack.workers.node.path]).toBe(38);
   });
 
   it('puts each domain in its own stack: 5 resources per row plus its Lambda alarms', () => {
