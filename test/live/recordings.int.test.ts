@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { CreateChannelCommand, CreateRecordingConfigurationCommand, IvsClient } from '@aws-sdk/client-ivs';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler } from '../../functions/live/ivs-event.ts';
 import { ivsEventRow } from '../../functions/workers.ts';
 import { functionContext, LOCAL_RECORDINGS_BUCKET, runAsFunction } from '../../scripts/local/aws.ts';
+import { type IvsStandIn, startIvsStandIn } from '../../scripts/local/ivs/api.ts';
+import { type Broadcaster, createBroadcaster } from '../../scripts/local/ivs/broadcaster.ts';
 import type { CreatorRecord } from '../../shared/catalog/model.ts';
 import { creatorFromAccount } from '../../shared/creators/creator-from-account.ts';
 import { creatorItem, creatorKey } from '../../shared/creators/creator-repository.ts';
@@ -459,5 +462,100 @@ describe('Recording Start: the DVR playlist while live', () => {
     await expect(
       deliver(recordingEvent(channel, 'Recording Start', 'st-none', missing, Date.now())),
     ).rejects.toThrow(/does not exist/);
+  });
+});
+
+describe('through the local broadcaster (what IVS writes to S3, as npm start runs it)', () => {
+  let ivs: IvsStandIn;
+  let client: IvsClient;
+  let broadcaster: Broadcaster;
+  let clock = Date.now();
+
+  beforeAll(async () => {
+    ivs = await startIvsStandIn({ throttle: false });
+    client = new IvsClient({
+      endpoint: ivs.endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    broadcaster = createBroadcaster({
+      state: ivs.state,
+      pattern: ivs.pattern,
+      sink: async (event) => {
+        await deliver(event);
+      },
+      recordingsRoot: root,
+      now: () => clock,
+    });
+  });
+  afterAll(async () => {
+    client.destroy();
+    await ivs.stop();
+  });
+
+  it('plays the growing recording as DVR while live, then lists the finished one on demand', async () => {
+    const { recordingConfiguration } = await client.send(
+      new CreateRecordingConfigurationCommand({
+        destinationConfiguration: { s3: { bucketName: LOCAL_RECORDINGS_BUCKET } },
+        thumbnailConfiguration: { recordingMode: 'INTERVAL', targetIntervalSeconds: 60 },
+      }),
+    );
+    const { channel: created } = await client.send(
+      new CreateChannelCommand({ name: 'recorded', recordingConfigurationArn: recordingConfiguration!.arn }),
+    );
+    const channelArn = created!.arn!;
+    const base = await provision();
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: creatorKey(base.creatorId),
+        UpdateExpression: 'SET ivs.channel_arn = :arn',
+        ExpressionAttributeValues: { ':arn': channelArn },
+      }),
+    );
+    await db.send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...ivsChannelKey(channelArn), creator_id: base.creatorId, entity: 'ivs-channel' },
+      }),
+    );
+
+    clock = Math.floor(Date.now() / 1000) * 1000 - 60_000;
+    const stream = await broadcaster.start(channelArn);
+    const creator = (
+      await db.send(
+        new GetCommand({ TableName: tableName(), Key: creatorKey(base.creatorId), ConsistentRead: true }),
+      )
+    ).Item as CreatorRecord & { live_recording?: LiveRecording };
+    expect(creator.live?.stream_id).toBe(stream.streamId);
+    const dvr = dvrUrlOf(creator);
+    expect(dvr).toBe(`${CDN()}/${creator.live_recording!.playlist_key}`);
+    // What the DVR URL names exists while live: the master playlist and a growing EVENT playlist.
+    const hls = join(root, LOCAL_RECORDINGS_BUCKET, creator.live_recording!.playlist_key, '..');
+    expect(readFileSync(join(hls, 'master.m3u8'), 'utf8')).toContain('360p30/playlist.m3u8');
+    clock += 6_500; // three whole segments of 2 s
+    await waitFor(
+      async () =>
+        (readFileSync(join(hls, '360p30/playlist.m3u8'), 'utf8').match(/#EXTINF/g) ?? []).length === 3,
+      'the in-progress recording to list 3 segments',
+    );
+    const growing = readFileSync(join(hls, '360p30/playlist.m3u8'), 'utf8');
+    expect(growing).toContain('#EXT-X-PLAYLIST-TYPE:EVENT');
+    expect(growing).not.toContain('#EXT-X-ENDLIST');
+    expect(readFileSync(join(hls, '360p30/2.ts'))[0]).toBe(0x47);
+
+    clock += 1_000;
+    const recording = await broadcaster.stop(channelArn);
+    const { content } = await waitForItems(base.creatorId, 1);
+    expect(content[0]).toMatchObject({
+      content_id: recordingEpisodeId(stream.streamId),
+      type: 'free',
+      duration_formatted: '00:08',
+      thumbnail_url: `${CDN()}/${recording!.prefix}/media/thumbnails/thumb0.jpg`,
+      stream_url: dvr,
+    });
+    const finished = readFileSync(join(hls, '360p30/playlist.m3u8'), 'utf8');
+    expect(finished).toContain('#EXT-X-ENDLIST');
+    expect(finished.match(/#EXTINF/g)).toHaveLength(4);
   });
 });

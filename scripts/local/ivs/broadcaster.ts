@@ -22,10 +22,11 @@ import {
  * makes a channel's stream LIVE in the stand-in's state (GetStream, ListStreams and the origin
  * see it) and `stop` ends it. Each step emits the EventBridge documents IVS sends, in their
  * documented shape, to a sink (the platform feeds them to its reducer). A channel with a
- * recording configuration is "recorded": Recording Start/End events, and on stop the files IVS
- * writes to S3 (events/recording-started.json, recording-ended.json or recording-failed.json,
- * media/hls/..., thumbnails) go under `<recordingsRoot>/<bucket>/<prefix>/`, a local directory
- * standing in for S3.
+ * recording configuration is "recorded": Recording Start/End events, and the files IVS writes
+ * to S3 go under `<recordingsRoot>/<bucket>/<prefix>/`, a local directory standing in for S3:
+ * events/recording-started.json and the HLS growing while live (master.m3u8, an EVENT rendition
+ * playlist and its segments, every segment duration), then on stop the finished HLS (VOD
+ * playlist), thumbnails and recording-ended.json (or recording-failed.json).
  */
 
 export type IvsEventDetailType =
@@ -63,6 +64,10 @@ interface Recording {
   sessionId: string;
   prefix: string;
   startedAt: Date;
+  /** Segments already under media/hls while live (each a whole segment duration of broadcast). */
+  segmentsWritten: number;
+  /** Appends the segments broadcast so far, every segment duration, while live. */
+  timer?: ReturnType<typeof setInterval>;
 }
 
 export interface RecordingResult {
@@ -203,6 +208,35 @@ export const createBroadcaster = (options: BroadcasterOptions): Broadcaster => {
     writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`);
   };
 
+  /**
+   * The HLS of a recording with `segmentCount` segments: the master playlist, the rendition's
+   * segments not yet written and its playlist (EVENT while `inProgress`, VOD once ended), as IVS
+   * writes a recording to S3 while the stream is live and finishes it at the end.
+   */
+  const writeHls = (recording: Recording, segmentCount: number, inProgress: boolean) => {
+    const dir = recordingDir(recording);
+    const renditionDir = join(dir, HLS_PATH, RENDITION.name);
+    mkdirSync(renditionDir, { recursive: true });
+    for (let sequence = recording.segmentsWritten; sequence < segmentCount; sequence++) {
+      linkOrCopy(join(pattern.dir, segmentFileAt(pattern, sequence)), join(renditionDir, `${sequence}.ts`));
+    }
+    recording.segmentsWritten = Math.max(recording.segmentsWritten, segmentCount);
+    writeFileSync(
+      join(renditionDir, 'playlist.m3u8'),
+      vodMediaPlaylist(pattern, segmentCount, (seq) => `${seq}.ts`, { inProgress }),
+    );
+    writeFileSync(
+      join(dir, HLS_PATH, 'master.m3u8'),
+      multivariantPlaylist(`${RENDITION.name}/playlist.m3u8`),
+    );
+  };
+
+  /** While live: the whole segments broadcast by `at` (the DVR plays these as they come). */
+  const writeProgress = (recording: Recording, at: number) => {
+    const elapsed = at - recording.startedAt.getTime();
+    writeHls(recording, Math.max(0, Math.floor(elapsed / (pattern.segmentSeconds * 1000))), true);
+  };
+
   /** The files IVS has written by Recording End: segments, playlists, thumbnails, metadata. */
   const writeRecording = (
     channelArn: string,
@@ -213,19 +247,7 @@ export const createBroadcaster = (options: BroadcasterOptions): Broadcaster => {
     const dir = recordingDir(recording);
     const durationMs = endedAt - recording.startedAt.getTime();
     const segmentCount = Math.max(1, Math.ceil(durationMs / (pattern.segmentSeconds * 1000)));
-    const renditionDir = join(dir, HLS_PATH, RENDITION.name);
-    mkdirSync(renditionDir, { recursive: true });
-    for (let sequence = 0; sequence < segmentCount; sequence++) {
-      linkOrCopy(join(pattern.dir, segmentFileAt(pattern, sequence)), join(renditionDir, `${sequence}.ts`));
-    }
-    writeFileSync(
-      join(renditionDir, 'playlist.m3u8'),
-      vodMediaPlaylist(pattern, segmentCount, (seq) => `${seq}.ts`),
-    );
-    writeFileSync(
-      join(dir, HLS_PATH, 'master.m3u8'),
-      multivariantPlaylist(`${RENDITION.name}/playlist.m3u8`),
-    );
+    writeHls(recording, segmentCount, false);
     const thumbnails = recording.config.thumbnailConfiguration;
     if (thumbnails.recordingMode === 'INTERVAL') {
       mkdirSync(join(dir, THUMBNAILS_PATH), { recursive: true });
@@ -259,6 +281,7 @@ export const createBroadcaster = (options: BroadcasterOptions): Broadcaster => {
     const recording = recordings.get(channelArn);
     state.streams.delete(channelArn);
     recordings.delete(channelArn);
+    clearInterval(recording?.timer);
     return { stream, recording };
   };
 
@@ -296,6 +319,7 @@ export const createBroadcaster = (options: BroadcasterOptions): Broadcaster => {
           sessionId: randomId(16),
           prefix: recordingPrefix(channelArn, stream.startTime, randomId(12)),
           startedAt: stream.startTime,
+          segmentsWritten: 0,
         };
         recordings.set(channelArn, recording);
         writeJson(join(recordingDir(recording), 'events/recording-started.json'), {
@@ -305,6 +329,10 @@ export const createBroadcaster = (options: BroadcasterOptions): Broadcaster => {
           recording_status: 'RECORDING_STARTED',
           media: recordingMedia(config),
         });
+        // The recording grows while live, as IVS writes it to S3 (the DVR reads its playlists).
+        writeProgress(recording, now());
+        recording.timer = setInterval(() => writeProgress(recording, now()), pattern.segmentSeconds * 1000);
+        recording.timer.unref();
         await recordingEvent(stream, recording, 'Recording Start', 0);
       }
       return stream;

@@ -202,23 +202,28 @@ export const liveMediaPlaylist = (pattern: TestPattern, options: LivePlaylistOpt
   return `${lines.join('\n')}\n`;
 };
 
-/** A finished (VOD) media playlist of `segmentCount` segments, as a recording's rendition has. */
+/**
+ * A finished (VOD) media playlist of `segmentCount` segments, as a recording's rendition has. With
+ * `inProgress`, the playlist of a recording still being written: type EVENT (segments are only
+ * ever appended) and no EXT-X-ENDLIST, so a player keeps reloading it (DVR while live).
+ */
 export const vodMediaPlaylist = (
   pattern: TestPattern,
   segmentCount: number,
   segmentUri: (sequence: number) => string,
+  options: { inProgress?: boolean } = {},
 ): string => {
   const lines = [
     '#EXTM3U',
     '#EXT-X-VERSION:3',
     `#EXT-X-TARGETDURATION:${pattern.segmentSeconds}`,
     '#EXT-X-MEDIA-SEQUENCE:0',
-    '#EXT-X-PLAYLIST-TYPE:VOD',
+    `#EXT-X-PLAYLIST-TYPE:${options.inProgress ? 'EVENT' : 'VOD'}`,
   ];
   for (let sequence = 0; sequence < segmentCount; sequence++) {
     if (sequence > 0 && sequence % pattern.segments.length === 0) lines.push('#EXT-X-DISCONTINUITY');
     lines.push(`#EXTINF:${pattern.segmentSeconds.toFixed(3)},`, segmentUri(sequence));
   }
-  lines.push('#EXT-X-ENDLIST');
+  if (!options.inProgress) lines.push('#EXT-X-ENDLIST');
   return `${lines.join('\n')}\n`;
 };
