@@ -39,7 +39,13 @@ import type {
   WatchQualityChanged,
   WatchStarted,
 } from './schemas.ts';
-import { QUALITY_OPTIONS, streamMetadata, streamSummary, streamUrls } from './stream-views.ts';
+import {
+  QUALITY_OPTIONS,
+  streamHealthOf,
+  streamMetadata,
+  streamSummary,
+  streamUrls,
+} from './stream-views.ts';
 import { bucketOf, channelAudience, countPresence } from './viewer-counter.ts';
 
 /** Seconds between heartbeats (spec 8) and how long a session lives without one (3 missed beats). */
@@ -301,7 +307,7 @@ export const startWatching = async (
       token: token.token,
       token_expires_at: token.expiresAt,
       latency_mode: 'low',
-      health: 'good',
+      health: streamHealthOf(creator),
       available_qualities: QUALITY_OPTIONS.filter((o) => 'bitrate_kbps' in o).map((o) => ({
         label: o.label,
         bitrate_kbps: 'bitrate_kbps' in o ? o.bitrate_kbps : 0,
@@ -394,7 +400,7 @@ export const heartbeat = async (
     stream: {
       stream_id: session.stream_id,
       is_live: creator.live !== null,
-      health: creator.live ? 'good' : 'offline',
+      health: streamHealthOf(creator),
       token: token.token,
       token_expires_at: token.expiresAt,
     },

@@ -37,6 +37,14 @@ export const streamUrls = (creator: Pick<CreatorRecord, 'id' | 'live' | 'ivs'>, 
   };
 };
 
+/**
+ * The spec's stream health of a creator: `offline` when not live, else IVS's ingest health as the
+ * IVS events and the reconcile record it (`stream_health`: `healthy` → `good`, `starving` →
+ * `poor`; not yet known → `good`).
+ */
+export const streamHealthOf = (creator: CreatorRecord & { stream_health?: string }) =>
+  !creator.live ? 'offline' : creator.stream_health === 'starving' ? 'poor' : 'good';
+
 /** Stream summary (spec 2.5) of a live creator; its URLs are tokenless references. */
 export const streamSummary = (creator: CreatorRecord): LiveStreamSummary | null =>
   creator.live
@@ -56,7 +64,7 @@ export const streamMetadata = (creator: CreatorRecord, now: Date): LiveStreamMet
   return {
     stream_id: creator.live?.stream_id ?? null,
     is_live: creator.live !== null,
-    stream_health: creator.live ? 'good' : 'offline',
+    stream_health: streamHealthOf(creator),
     started_at: creator.live?.started_at ?? null,
     uptime_seconds: uptime,
     uptime_formatted: formatDuration(uptime),

@@ -21,7 +21,7 @@ let first: StudioCreator;
 let second: StudioCreator;
 const realNow = clock.now;
 
-const broadcast = async (action: 'start' | 'stop', creatorId: string) => {
+const broadcast = async (action: 'start' | 'stop' | 'starve' | 'recover', creatorId: string) => {
   const res = await fetch(`${process.env.IVS_ENDPOINT}/_local/broadcast/${action}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -123,4 +123,18 @@ describe("a watch session's stream_url in hls.js (Chromium)", () => {
       await player.leave();
     }
   }, 60_000);
+
+  it('reports the ingest health IVS reports: starving is `poor`, recovered is `good`', async () => {
+    const health = async () =>
+      (await api.get(`/creators/${second.creatorId}/channel/live/metadata`)).body.data.stream_health;
+    expect(await health()).toBe('good');
+    await broadcast('starve', second.creatorId);
+    await waitFor(async () => (await health()) === 'poor', 'the starvation to show');
+    // IVS event times have second resolution and the reducer orders health changes by them: a
+    // recovery stamped the same second as its starvation would be taken for a stale duplicate
+    // (the minute's reconcile then corrects it). Recover in the next second, as an encoder would.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await broadcast('recover', second.creatorId);
+    await waitFor(async () => (await health()) === 'good', 'the recovery to show');
+  });
 });
