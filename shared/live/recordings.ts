@@ -160,8 +160,13 @@ export type RecordingOutcome =
     }
   /** The metadata document is not JSON or not the documented shape: logged, not retried. */
   | { kind: 'recording-dropped'; creatorId: string; streamId: string; key: string; error: string }
-  /** The creator item is gone or has no IVS channel any more. */
-  | { kind: 'recording-ignored'; creatorId: string; streamId: string; reason: 'no-ivs-creator' };
+  /** The creator item is gone or has no IVS channel any more; or the recording is in another bucket. */
+  | {
+      kind: 'recording-ignored';
+      creatorId: string;
+      streamId: string;
+      reason: 'no-ivs-creator' | 'foreign-bucket';
+    };
 
 /** The recording of an IVS Recording Start/End event, as the reducer reports it. */
 export interface RecordingRef {
@@ -175,6 +180,22 @@ export interface RecordingDeps {
   warn: (message: string, fields: Record<string, unknown>) => void;
 }
 const defaultDeps: RecordingDeps = { warn: (message, fields) => logger.warn(message, fields) };
+
+/**
+ * A recording outside the stack's recordings bucket (`RECORDINGS_BUCKET`, set with the function's
+ * read grant): another recording configuration's, which this function may not read anyway.
+ */
+const foreignBucket = (ref: RecordingRef, deps: RecordingDeps): RecordingOutcome | undefined => {
+  const ours = process.env.RECORDINGS_BUCKET;
+  if (!ours || ref.bucket === ours) return undefined;
+  deps.warn('IVS recording in a bucket that is not the recordings bucket: ignored', { ...ref, ours });
+  return {
+    kind: 'recording-ignored',
+    creatorId: ref.creatorId,
+    streamId: ref.streamId,
+    reason: 'foreign-bucket',
+  };
+};
 
 const dropped = (ref: RecordingRef, key: string, error: string, deps: RecordingDeps): RecordingOutcome => {
   deps.warn('IVS recording metadata unreadable: dropped', { ...ref, key, error });
@@ -192,6 +213,8 @@ export const noteRecordingStarted = async (
   startedMs: number,
   deps: RecordingDeps = defaultDeps,
 ): Promise<RecordingOutcome> => {
+  const foreign = foreignBucket(ref, deps);
+  if (foreign) return foreign;
   const key = keyIn(ref.prefix, 'events/recording-started.json');
   const parsed = parseDocument(recordingStartedDocument, await readObject(ref.bucket, key));
   if (!parsed.ok) return dropped(ref, key, parsed.error, deps);
@@ -383,6 +406,8 @@ export const publishRecording = async (
 ): Promise<RecordingOutcome> => {
   const { creatorId, streamId } = ref;
   const stale: RecordingOutcome = { kind: 'recording-stale', creatorId, streamId, event: 'Recording End' };
+  const foreign = foreignBucket(ref, deps);
+  if (foreign) return foreign;
   if (await getItem(recordingMarkerKey(streamId))) return stale;
   const creatorItem = await getItem(creatorKey(creatorId));
   const creator = creatorItem && recordOf<CreatorItem & { ivs?: unknown }>(creatorItem);

@@ -359,6 +359,20 @@ describe('Recording End: the broadcast becomes an on-demand item', () => {
     expect((await onDemand(channel.creatorId)).total).toBe(0);
   });
 
+  it('ignores a recording in a bucket other than the recordings bucket', async () => {
+    const channel = await provision();
+    const event = recordingEvent(
+      channel,
+      'Recording End',
+      `st-${randomUUID()}`,
+      prefixOf(channel, new Date()),
+      Date.now(),
+    );
+    event.detail.recording_s3_bucket_name = 'someone-elses-bucket';
+    expect(await deliver(event)).toMatchObject({ kind: 'recording-ignored', reason: 'foreign-bucket' });
+    expect((await onDemand(channel.creatorId)).total).toBe(0);
+  });
+
   it('throws when recording-ended.json is not there (S3 errors are retried), writing nothing', async () => {
     const channel = await provision();
     const streamId = `st-${randomUUID()}`;
