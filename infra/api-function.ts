@@ -5,12 +5,12 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { type RouteRow, routeKey } from '../shared/http/route.ts';
 import { type Deployment, environmentOf, policyOf } from '../shared/platform/access.ts';
-import { LAMBDA_BUNDLING } from './bundling.ts';
+import { nodejsBundling } from './bundling.ts';
 
 /** The repository root: bundling runs from here with the committed lockfile. */
 export const PROJECT_ROOT = join(import.meta.dirname, '..');
@@ -180,19 +180,7 @@ export class ApiFunction extends Construct {
           handler: 'handler',
           projectRoot: PROJECT_ROOT,
           depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
-          bundling: {
-            format: OutputFormat.ESM,
-            mainFields: [...LAMBDA_BUNDLING.mainFields],
-            banner: LAMBDA_BUNDLING.banner,
-            minify: LAMBDA_BUNDLING.minify,
-            sourceMap: LAMBDA_BUNDLING.sourcemap,
-            sourcesContent: LAMBDA_BUNDLING.sourcesContent,
-            target: LAMBDA_BUNDLING.target,
-            // The pinned SDK the tests ran against, not whatever the runtime ships.
-            bundleAwsSDK: true,
-            forceDockerBundling: false,
-            logLevel: LogLevel.ERROR,
-          },
+          bundling: nodejsBundling(),
         })
       : new lambda.Function(this, 'Function', {
           ...common,

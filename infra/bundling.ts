@@ -1,3 +1,5 @@
+import { type BundlingOptions, LogLevel, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+
 /**
  * How every Lambda bundle is built: the stack's NodejsFunction bundling and the benchmark's
  * esbuild builds both read these settings, so the benchmark measures what ships.
@@ -21,3 +23,21 @@ export const LAMBDA_BUNDLING = {
   /** Stack traces map to file:line without shipping the sources (map ~5x smaller). */
   sourcesContent: false,
 } as const;
+
+/**
+ * LAMBDA_BUNDLING as NodejsFunction's bundling options: every bundled function of the stack (the
+ * route functions, the workers, the playback key pair resource) is built with exactly these.
+ */
+export const nodejsBundling = (): BundlingOptions => ({
+  format: OutputFormat.ESM,
+  mainFields: [...LAMBDA_BUNDLING.mainFields],
+  banner: LAMBDA_BUNDLING.banner,
+  minify: LAMBDA_BUNDLING.minify,
+  sourceMap: LAMBDA_BUNDLING.sourcemap,
+  sourcesContent: LAMBDA_BUNDLING.sourcesContent,
+  target: LAMBDA_BUNDLING.target,
+  // The pinned SDK the tests ran against, not whatever the runtime ships.
+  bundleAwsSDK: true,
+  forceDockerBundling: false,
+  logLevel: LogLevel.ERROR,
+});

@@ -2,12 +2,12 @@ import { join } from 'node:path';
 import { CustomResource, Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { InlinePolicyRole, PROJECT_ROOT } from './api-function.ts';
-import { LAMBDA_BUNDLING } from './bundling.ts';
+import { nodejsBundling } from './bundling.ts';
 
 export interface PlaybackKeysProps {
   /** Generations kept imported, oldest first (the `playbackKeys` setting); the last one signs. */
@@ -55,16 +55,7 @@ export class PlaybackKeys extends Construct {
           handler: 'handler',
           projectRoot: PROJECT_ROOT,
           depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
-          bundling: {
-            format: OutputFormat.ESM,
-            mainFields: [...LAMBDA_BUNDLING.mainFields],
-            banner: LAMBDA_BUNDLING.banner,
-            minify: LAMBDA_BUNDLING.minify,
-            target: LAMBDA_BUNDLING.target,
-            bundleAwsSDK: true,
-            forceDockerBundling: false,
-            logLevel: LogLevel.ERROR,
-          },
+          bundling: nodejsBundling(),
         })
       : new lambda.Function(this, 'Function', {
           ...common,
