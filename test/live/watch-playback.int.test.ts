@@ -52,6 +52,16 @@ const watch = async (creator: StudioCreator, token: string) => {
   };
 };
 
+/** The player is refused at the first request: IVS (the stand-in) answers the playlist 403. */
+const expectRefused = async (url: string) => {
+  await player.play(url);
+  try {
+    expect(await player.waitFatal()).toMatchObject({ details: 'manifestLoadError', code: 403 });
+  } finally {
+    await player.leave();
+  }
+};
+
 const viewer = async () => (await issueAccessToken(`acc_${randomUUID()}`, new Date())).token;
 
 beforeAll(async () => {
@@ -89,12 +99,7 @@ describe("a watch session's stream_url in hls.js (Chromium)", () => {
       { token },
     );
     expect(ended.status).toBe(200);
-    await player.play(stream.stream_url);
-    try {
-      expect(await player.waitFatal()).toMatchObject({ details: 'manifestLoadError', code: 403 });
-    } finally {
-      await player.leave();
-    }
+    await expectRefused(stream.stream_url);
   }, 60_000);
 
   it("refuses another channel's token and an expired one", async () => {
@@ -104,24 +109,14 @@ describe("a watch session's stream_url in hls.js (Chromium)", () => {
     // The first channel's URL with the second channel's token.
     const url = new URL(mine.stream.stream_url);
     url.searchParams.set('token', other.stream.token);
-    await player.play(url.href);
-    try {
-      expect(await player.waitFatal()).toMatchObject({ details: 'manifestLoadError', code: 403 });
-    } finally {
-      await player.leave();
-    }
+    await expectRefused(url.href);
     // A session opened six minutes ago: its token (5 minutes) has expired.
     const past = new Date(Date.now() - 6 * 60_000);
     clock.now = () => past;
     const stale = await watch(first, await viewer());
     clock.now = realNow;
     expect(Number(playbackClaimsOf(stale.stream.token).exp) * 1000).toBeLessThan(Date.now());
-    await player.play(stale.stream.stream_url);
-    try {
-      expect(await player.waitFatal()).toMatchObject({ details: 'manifestLoadError', code: 403 });
-    } finally {
-      await player.leave();
-    }
+    await expectRefused(stale.stream.stream_url);
   }, 60_000);
 
   it('reports the ingest health IVS reports: starving is `poor`, recovered is `good`', async () => {
