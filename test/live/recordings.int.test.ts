@@ -395,12 +395,22 @@ describe('Recording End: the broadcast becomes an on-demand item', () => {
       is_locked: true,
       stream_url: null,
     });
-    const login = await api.post(
-      '/auth/login',
-      fromNewAddress({ body: { email: 'viewer@demo.stream', password: 'demo-password-1' } }),
+    // A new viewer (not a shared demo account) subscribes to the creator.
+    const id = randomUUID().replace(/-/g, '').slice(0, 12);
+    const signUp = await api.post(
+      '/onboarding/account/create',
+      fromNewAddress({
+        body: {
+          email: `viewer.${id}@example.com`,
+          password: 'correct-horse-1',
+          creator_name: `Viewer ${id}`,
+          handle: `viewer_${id}`,
+          agreed_to_terms: true,
+        },
+      }),
     );
-    expect(login.status).toBe(200);
-    const token: string = login.body.data.auth_token;
+    expect(signUp.status).toBe(201);
+    const token: string = signUp.body.data.auth_token;
     expect((await api.post(`/creators/${channel.creatorId}/subscription`, { token })).status).toBeLessThan(
       300,
     );
