@@ -31,8 +31,9 @@ const startProjector = async (table: string) => {
   installLocalAws();
   const context = functionContext(projectorRow);
   // The scheduled functions, as EventBridge Scheduler runs them on AWS (infra/projector.ts): the
-  // hourly recompute of the time windows, and the audiences every minute (once at start too, so
-  // the seed's live channels show what the live counters say from the first request).
+  // hourly recompute of the time windows, and the audiences every minute (`publishAudiences` runs
+  // it once more: at start, once the seed's channels are live, so they show what the live counters
+  // say from the first request).
   const { recomputeRow, audienceRow } = await import('../../functions/workers.ts');
   const { handler: recompute } = await import('../../functions/projector/recompute-windows.ts');
   const { handler: publishAudiences } = await import('../../functions/projector/publish-audiences.ts');
@@ -52,9 +53,9 @@ const startProjector = async (table: string) => {
     startingPosition: 'LATEST',
     maxRetries: 5,
   });
-  await audiences();
   return {
     drain: () => stream.drain(),
+    publishAudiences: audiences,
     stop: async () => {
       for (const timer of timers) clearInterval(timer);
       await stream.stop();
@@ -73,7 +74,7 @@ const startIvs = async (ivsPort: number) => {
   const { startIvsStandIn } = await import('./ivs/api.ts');
   const { createBroadcaster } = await import('./ivs/broadcaster.ts');
   const { createBroadcastControl } = await import('./ivs/control.ts');
-  let broadcaster: import('./ivs/broadcaster.ts').Broadcaster | undefined;
+  const { broadcastClock } = await import('./ivs/demo-channels.ts');
   let control: ReturnType<typeof createBroadcastControl> | undefined;
   const ivs = await startIvsStandIn({
     port: ivsPort,
@@ -110,17 +111,21 @@ const startIvs = async (ivsPort: number) => {
   );
   return {
     ivs,
+    recordingConfigurationArn: recording.recordingConfiguration?.arn ?? '',
     /** Connects the broadcaster's events to `sink` (once the functions can run). */
     connect: (sink: (event: unknown) => Promise<unknown>) => {
-      broadcaster = createBroadcaster({
+      const connected = createBroadcaster({
         state: ivs.state,
         pattern: ivs.pattern,
         sink: async (event) => {
           await sink(event);
         },
         recordingsRoot: recordingsRoot(),
+        // The wall clock, but for the demo channels' Stream Starts, stamped when the seed says.
+        now: broadcastClock,
       });
-      control = createBroadcastControl(ivs.state, () => broadcaster!);
+      control = createBroadcastControl(ivs.state, () => connected);
+      return connected;
     },
   };
 };
@@ -142,7 +147,7 @@ export const startLocalPlatform = async (
     starting.catch(() => {}); // awaited below; this only keeps an early failure from being "unhandled"
   }
   const endpoint = process.env.DYNAMODB_ENDPOINT;
-  let projector: { drain(): Promise<void>; stop(): Promise<void> } | undefined;
+  let projector: Awaited<ReturnType<typeof startProjector>> | undefined;
   const live = await startIvs(options.ivsPort ?? 0);
   const stop = async () => {
     await projector?.stop();
@@ -155,26 +160,47 @@ export const startLocalPlatform = async (
     const { tableName } = await import('../../shared/db/table.ts');
     const { generateCatalog } = await import('../../shared/seed/generate.ts');
     const { loadCatalog } = await import('../../shared/seed/load.ts');
+    const { batchPut } = await import('../../shared/db/batch.ts');
+    const { ivsChannelItem } = await import('../../shared/ivs/channel-repository.ts');
+    const { provisionDemoChannels, offlineWithChannel, startDemoBroadcasts } = await import(
+      './ivs/demo-channels.ts'
+    );
     const seededAt = options.now ?? new Date();
     const catalog = generateCatalog({ now: seededAt, seed: options.seed, scale: options.scale });
-    await starting;
+    // The creators the seed shows live go live through IVS (scripts/local/ivs/demo-channels.ts):
+    // their channels are made while DynamoDB Local boots, the creators loaded offline with them.
+    const [demoChannels] = await Promise.all([
+      provisionDemoChannels(live.ivs, catalog.creators, live.recordingConfigurationArn),
+      starting,
+    ]);
+    const withChannel = new Map(demoChannels.map((demo) => [demo.creator.id, offlineWithChannel(demo)]));
     const admin = new DynamoDBClient({
       endpoint,
       region: 'local',
       credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     });
     await createTable(admin, tableName());
-    const { items } = await loadCatalog(catalog, seededAt);
+    const creators = catalog.creators.map((creator) => withChannel.get(creator.id) ?? creator);
+    const [{ items }] = await Promise.all([
+      loadCatalog({ ...catalog, creators }, seededAt),
+      batchPut(demoChannels.map(({ creator, channel }) => ivsChannelItem(channel.channel_arn, creator.id))),
+    ]);
     projector = await startProjector(tableName());
     const { ivsEventRow } = await import('../../functions/workers.ts');
     const { handler: onIvsEvent } = await import('../../functions/live/ivs-event.ts');
     const { functionContext, runAsFunction } = await import('./aws.ts');
     const ivsEvents = functionContext(ivsEventRow);
-    live.connect((event) => runAsFunction(ivsEvents, () => onIvsEvent(event)));
+    const broadcaster = live.connect((event) => runAsFunction(ivsEvents, () => onIvsEvent(event)));
+    // Ready only once every demo channel is live in the lists: their Stream Start events applied
+    // (each awaited by the broadcaster), then projected; then the minute's audiences, projected.
+    await startDemoBroadcasts(broadcaster, demoChannels);
+    await projector.drain();
+    await projector.publishAudiences();
+    await projector.drain();
     return {
       endpoint,
       seededAt,
-      items,
+      items: items + demoChannels.length,
       ivsEndpoint: live.ivs.endpoint,
       drain: () => projector!.drain(),
       stop,

@@ -9,6 +9,7 @@ import { creatorFromAccount } from '../../shared/creators/creator-from-account.t
 import { creatorItem, creatorKey } from '../../shared/creators/creator-repository.ts';
 import { db } from '../../shared/db/client.ts';
 import { ivsChannelKey } from '../../shared/ivs/channel-repository.ts';
+import { listLiveStreams } from '../../shared/ivs/live-streams.ts';
 import { tableName } from '../../shared/db/table.ts';
 import {
   type IvsOutcome,
@@ -371,20 +372,30 @@ describe('the reconcile against ListStreams (reconcileLiveChannels)', () => {
     viewerCount: 3,
   });
 
+  /**
+   * The reconcile's input as ListStreams gives it: what the IVS stand-in lists now (the demo
+   * catalogue's live channels, other tests' broadcasts) plus `streams`. A list without them would
+   * take every creator live on IVS offline, as it would on AWS.
+   */
+  const ivsListing = async (...streams: LiveStream[]): Promise<LiveStream[]> => [
+    ...(await listLiveStreams()),
+    ...streams,
+  ];
+
   it('takes offline a creator whose Stream End was lost; the late End is then stale', async () => {
     const channel = await provision();
     const streamId = `st-${randomUUID()}`;
     await applyIvsEvent(ivsEvent(channel.channelArn, 'Stream Start', streamId, at(0)), silent);
     await waitFor(() => inLiveList(channel.creatorId), 'the creator in the live list', 10_000);
     const before = await stored(channel.creatorId);
-    // Demo-catalogue creators shown live have no IVS channel: not the reconcile's to take offline.
+    // The demo catalogue's live creators broadcast on the IVS stand-in: IVS lists them, so they stay live.
     const demo = (await Promise.all((await liveListIds()).map(stored))).filter(
-      (c) => c.live && !('ivs' in c),
+      (c) => c.live && 'ivs' in c && c.id.startsWith('cr_'),
     );
     expect(demo.length).toBeGreaterThan(0);
 
     const now = new Date();
-    const report = await reconcileLiveChannels([], now, silent);
+    const report = await reconcileLiveChannels(await ivsListing(), now, silent);
     expect(report.wentOffline).toBeGreaterThanOrEqual(1);
     expect(report.checked).toBeGreaterThanOrEqual(1);
     const after = await stored(channel.creatorId);
@@ -405,7 +416,7 @@ describe('the reconcile against ListStreams (reconcileLiveChannels)', () => {
 
     const now = new Date();
     const report = await reconcileLiveChannels(
-      [listed(channel, streamId, 'STARVING', startTime)],
+      await ivsListing(listed(channel, streamId, 'STARVING', startTime)),
       now,
       silent,
     );
@@ -420,7 +431,7 @@ describe('the reconcile against ListStreams (reconcileLiveChannels)', () => {
     ).toBe('stale');
 
     const again = await reconcileLiveChannels(
-      [listed(channel, streamId, 'STARVING', startTime)],
+      await ivsListing(listed(channel, streamId, 'STARVING', startTime)),
       new Date(),
       silent,
     );
@@ -428,7 +439,7 @@ describe('the reconcile against ListStreams (reconcileLiveChannels)', () => {
     expect((await stored(channel.creatorId)).version).toBe(before.version + 1);
 
     const healed = await reconcileLiveChannels(
-      [listed(channel, streamId, 'HEALTHY', startTime)],
+      await ivsListing(listed(channel, streamId, 'HEALTHY', startTime)),
       new Date(),
       silent,
     );
@@ -442,7 +453,7 @@ describe('the reconcile against ListStreams (reconcileLiveChannels)', () => {
     const [old, current] = [`st-old-${randomUUID()}`, `st-new-${randomUUID()}`];
     await applyIvsEvent(ivsEvent(channel.channelArn, 'Stream Start', old, at(0)), silent);
     const report = await reconcileLiveChannels(
-      [listed(channel, current, 'UNKNOWN', new Date(at(300)))],
+      await ivsListing(listed(channel, current, 'UNKNOWN', new Date(at(300)))),
       new Date(),
       silent,
     );
@@ -459,7 +470,7 @@ describe('the reconcile against ListStreams (reconcileLiveChannels)', () => {
     await applyIvsEvent(ivsEvent(channel.channelArn, 'Stream Start', streamId, at(0)), silent);
     await applyIvsEvent(ivsEvent(channel.channelArn, 'Stream End', streamId, at(60)), silent);
     const report = await reconcileLiveChannels(
-      [listed(channel, streamId, 'HEALTHY', new Date(at(0)))],
+      await ivsListing(listed(channel, streamId, 'HEALTHY', new Date(at(0)))),
       new Date(at(30)),
       silent,
     );
@@ -471,7 +482,13 @@ describe('the reconcile against ListStreams (reconcileLiveChannels)', () => {
     const warn = vi.fn();
     const channelArn = `arn:aws:ivs:us-west-2:123456789012:channel/orphan-${randomUUID()}`;
     const report = await reconcileLiveChannels(
-      [{ channelArn, streamId: 'st-o', startTime: new Date(), health: 'HEALTHY', viewerCount: 0 }],
+      await ivsListing({
+        channelArn,
+        streamId: 'st-o',
+        startTime: new Date(),
+        health: 'HEALTHY',
+        viewerCount: 0,
+      }),
       new Date(),
       { warn },
     );
