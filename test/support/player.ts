@@ -51,13 +51,14 @@ export interface Player {
   close(): Promise<void>;
 }
 
-export const startPlayer = async (): Promise<Player> => {
+/** `port`: where the page is served (0: any free port). */
+export const startPlayer = async (port = 0): Promise<Player> => {
   const server: Server = createServer((req, res) => {
     const script = req.url === '/hls.min.js';
     res.writeHead(200, { 'content-type': script ? 'text/javascript' : 'text/html' });
     res.end(script ? hlsJs : PAGE);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const browser: Browser = await playwright.launch({
     executablePath: await chromium.executablePath(),
