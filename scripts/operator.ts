@@ -5,13 +5,19 @@
  *   TABLE_NAME=<stack output TableName> npm run operator -- set-flags <creator id> [--featured true|false] [--hot true|false] [--tier ambassador|platinum|gold|silver]
  *   TABLE_NAME=... npm run operator -- suspend <creator id>
  *   TABLE_NAME=... npm run operator -- unsuspend <creator id>
+ *   TABLE_NAME=... npm run operator -- stop-stream <creator id> [reason] [--by <operator>]
  *
  * Credentials and region come from the default AWS chain (AWS_PROFILE, AWS_REGION, ...);
- * DYNAMODB_ENDPOINT points it at DynamoDB Local instead (shared/db/client.ts). An unknown creator
- * (or bad arguments) prints why and exits 1. The writes are shared/studio/operator-writes.ts.
+ * DYNAMODB_ENDPOINT points it at DynamoDB Local instead (shared/db/client.ts), and then IVS calls
+ * go to the IVS stand-in of the running `npm start` (IVS_ENDPOINT, else IVS_PORT or PORT + 1, as
+ * `npm run broadcast` finds it), never to AWS. An unknown creator (or bad arguments) prints why
+ * and exits 1. The writes are shared/studio/operator-writes.ts; the moderation stop (delete the
+ * stream key, StopStream, a new key, recorded on the creator) is shared/studio/moderation.ts.
  */
+import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import { TIER_IDS, type TierId } from '../shared/catalog/model.ts';
+import { type StopStreamResult, stopStreamForModeration } from '../shared/studio/moderation.ts';
 import {
   type EditorialFlags,
   type OperatedCreator,
@@ -19,11 +25,13 @@ import {
   suspendCreator,
   unsuspendCreator,
 } from '../shared/studio/operator-writes.ts';
+import { ivsPortOf } from './local/ivs/port.ts';
 
 const USAGE = [
   'usage: npm run operator -- set-flags <creator id> [--featured true|false] [--hot true|false] [--tier ambassador|platinum|gold|silver]',
   '       npm run operator -- suspend <creator id>',
   '       npm run operator -- unsuspend <creator id>',
+  '       npm run operator -- stop-stream <creator id> [reason] [--by <operator>]',
 ].join('\n');
 
 const fail = (message: string): never => {
@@ -50,6 +58,7 @@ const options = () => {
       featured: { type: 'string' },
       hot: { type: 'string' },
       tier: { type: 'string' },
+      by: { type: 'string' },
     },
   });
   process.env.TABLE_NAME ||
@@ -57,7 +66,9 @@ const options = () => {
   if (process.env.VITEST && !process.env.DYNAMODB_ENDPOINT)
     fail('refusing to change AWS from a test run: set DYNAMODB_ENDPOINT to a DynamoDB Local endpoint.');
   const [command, creatorId, ...rest] = positionals;
-  if (!command || !creatorId || rest.length > 0) fail(USAGE);
+  // Only stop-stream takes more words: its reason (quoted or not).
+  if (!command || !creatorId || (rest.length > 0 && command !== 'stop-stream')) fail(USAGE);
+  if (values.by !== undefined && command !== 'stop-stream') fail(`--by is for stop-stream only.\n${USAGE}`);
   const flags: EditorialFlags = {
     is_featured: bool('featured', values.featured),
     is_hot: bool('hot', values.hot),
@@ -67,14 +78,44 @@ const options = () => {
   if (command === 'set-flags' && !given)
     fail(`set-flags needs at least one of --featured, --hot, --tier.\n${USAGE}`);
   if (command !== 'set-flags' && given) fail(`${command} takes no flags.\n${USAGE}`);
-  return { command: command!, creatorId: creatorId!, flags };
+  return {
+    command: command!,
+    creatorId: creatorId!,
+    flags,
+    reason: rest.join(' ').trim() || 'no reason given',
+    by: values.by?.trim() || process.env.USER || userInfo().username,
+  };
 };
+
+/**
+ * Where the IVS calls of stop-stream go: IVS_ENDPOINT when set; against DynamoDB Local, the IVS
+ * stand-in of the running `npm start` (its port as `npm run broadcast` finds it), so a local table
+ * never leads to a call to AWS; else IVS on AWS (the default chain and region).
+ */
+const useLocalIvsWithLocalTable = () => {
+  if (!process.env.IVS_ENDPOINT && process.env.DYNAMODB_ENDPOINT)
+    process.env.IVS_ENDPOINT = `http://127.0.0.1:${ivsPortOf(process.env)}`;
+};
+
+const describeStop = (r: StopStreamResult) =>
+  [
+    `${r.creatorId}: channel ${r.channelArn}`,
+    `  stream keys deleted: ${r.deletedKeys.length}, then StopStream: ${r.stoppedStreamId ? `stream ${r.stoppedStreamId} stopped` : 'the channel was not live'}`,
+    `  new stream key ${r.newKeyArn}: the creator reads it from GET /studio/channel`,
+    `  recorded: moderation by ${r.moderation.by} at ${r.moderation.at}, reason "${r.moderation.reason}"`,
+  ].join('\n');
 
 const describe = (c: OperatedCreator) =>
   `${c.id} (${c.name}): tier ${c.tier}, featured ${c.is_featured}, hot ${c.is_hot}, ${c.suspended_at ? `suspended since ${c.suspended_at}` : 'not suspended'}, version ${c.version}`;
 
 const main = async () => {
-  const { command, creatorId, flags } = options();
+  const { command, creatorId, flags, reason, by } = options();
+  if (command === 'stop-stream') {
+    useLocalIvsWithLocalTable(); // before the first IVS call, which makes the client
+    const result = await stopStreamForModeration(creatorId, { by, reason, now: new Date() });
+    console.log(`stop-stream: ${describeStop(result)}`);
+    return;
+  }
   const run: Record<string, () => Promise<OperatedCreator>> = {
     'set-flags': () => setEditorialFlags(creatorId, flags),
     suspend: () => suspendCreator(creatorId, new Date()),
@@ -87,6 +128,8 @@ const main = async () => {
 try {
   await main();
 } catch (error) {
-  console.error(`operator: ${(error as Error).message}`);
+  // IVS errors carry their text in `exceptionMessage` (the SDK's `message` is "UnknownError").
+  const { name, message, exceptionMessage } = error as Error & { exceptionMessage?: string };
+  console.error(`operator: ${exceptionMessage ? `${name}: ${exceptionMessage}` : message}`);
   process.exitCode = 1;
 }

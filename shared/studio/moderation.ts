@@ -1,0 +1,142 @@
+import {
+  CreateStreamKeyCommand,
+  DeleteStreamKeyCommand,
+  GetStreamCommand,
+  ListStreamKeysCommand,
+  StopStreamCommand,
+} from '@aws-sdk/client-ivs';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { creatorKey } from '../creators/creator-repository.ts';
+import { db } from '../db/client.ts';
+import { tableName } from '../db/table.ts';
+import type { IvsChannel } from '../ivs/channel-repository.ts';
+import { ivsClient } from '../ivs/client.ts';
+import { UnknownCreatorError } from './operator-writes.ts';
+
+/**
+ * An operator's moderation stop of a creator's live stream (`npm run operator -- stop-stream`,
+ * docs/operations.md), through the IVS API with the operator's credentials:
+ * 1. the moderation is recorded on the creator item (`moderation`: who, why, when, which stream),
+ *    first, so it is on record even if a later step fails and before the stream's own events
+ *    (Stream End, Recording End) arrive;
+ * 2. every stream key of the channel is deleted, **then** the stream is stopped: in that order,
+ *    since StopStream only disconnects the encoder, which would reconnect with a key that still
+ *    works (the IVS API reference, StopStream: "Many streaming client-software libraries
+ *    automatically reconnect a dropped RTMPS session, so to stop the stream permanently, you may
+ *    want to first revoke the streamKey attached to the channel.");
+ * 3. a new stream key is made, so the channel can go live again, but only with the new key, which
+ *    its creator reads from `GET /studio/channel`.
+ * The stream's end then reaches the lists the usual way (IVS Stream End → the reducer → offline).
+ * Running it again is safe: it records again, deletes the key made by the last run, and makes
+ * another (a channel that is not live is left offline).
+ */
+
+/** The creator has no IVS channel (never provisioned): nothing to stop. */
+export class NoChannelError extends Error {
+  constructor(readonly creatorId: string) {
+    super(`creator "${creatorId}" has no IVS channel`);
+    this.name = 'NoChannelError';
+  }
+}
+
+/** What the creator item records of the last moderation (attribute `moderation`). */
+export interface ModerationRecord {
+  action: 'stop-stream';
+  /** Who did it: the operator's name (the command's `--by`, else the workstation user). */
+  by: string;
+  reason: string;
+  /** ISO timestamp. */
+  at: string;
+  /** The stream that was live when it was stopped; null if the channel was not live. */
+  stream_id: string | null;
+}
+
+export interface StopStreamResult {
+  creatorId: string;
+  channelArn: string;
+  moderation: ModerationRecord;
+  /** Keys deleted (IVS allows one per channel; all are deleted whatever their number). */
+  deletedKeys: string[];
+  /** The stream StopStream ended; null when the channel was not (or no longer) broadcasting. */
+  stoppedStreamId: string | null;
+  /** The ARN of the new key (its value only ever goes to the creator, via the studio). */
+  newKeyArn: string;
+}
+
+const isNotBroadcasting = (error: unknown) => (error as Error).name === 'ChannelNotBroadcasting';
+
+/** The channel's live stream id, or null when it is not broadcasting. */
+const liveStreamId = async (channelArn: string): Promise<string | null> => {
+  try {
+    return (await ivsClient().send(new GetStreamCommand({ channelArn }))).stream?.streamId ?? null;
+  } catch (error) {
+    if (isNotBroadcasting(error)) return null;
+    throw error;
+  }
+};
+
+/** Every stream key ARN of the channel (all pages). */
+const streamKeyArns = async (channelArn: string): Promise<string[]> => {
+  const arns: string[] = [];
+  let nextToken: string | undefined;
+  do {
+    const page = await ivsClient().send(new ListStreamKeysCommand({ channelArn, nextToken }));
+    for (const key of page.streamKeys ?? []) if (key.arn) arns.push(key.arn);
+    nextToken = page.nextToken;
+  } while (nextToken);
+  return arns;
+};
+
+/** Records the moderation on the creator item (`version` + 1, like every operator write). */
+const recordModeration = async (creatorId: string, moderation: ModerationRecord): Promise<void> => {
+  await db.send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: creatorKey(creatorId),
+      UpdateExpression: 'SET moderation = :moderation ADD version :one',
+      ConditionExpression: 'attribute_exists(ivs)',
+      ExpressionAttributeValues: { ':moderation': moderation, ':one': 1 },
+    }),
+  );
+};
+
+/**
+ * Stops the creator's live stream for moderation: records it, deletes the channel's stream keys,
+ * StopStream, then a new key (see the module comment). `by` and `reason` are recorded as given.
+ */
+export const stopStreamForModeration = async (
+  creatorId: string,
+  options: { by: string; reason: string; now: Date },
+): Promise<StopStreamResult> => {
+  const { Item } = await db.send(
+    new GetCommand({ TableName: tableName(), Key: creatorKey(creatorId), ConsistentRead: true }),
+  );
+  if (!Item) throw new UnknownCreatorError(creatorId);
+  const ivs = Item.ivs as IvsChannel | undefined;
+  if (!ivs) throw new NoChannelError(creatorId);
+  const channelArn = ivs.channel_arn;
+
+  const moderation: ModerationRecord = {
+    action: 'stop-stream',
+    by: options.by,
+    reason: options.reason,
+    at: options.now.toISOString(),
+    stream_id: await liveStreamId(channelArn),
+  };
+  await recordModeration(creatorId, moderation);
+
+  const deletedKeys = await streamKeyArns(channelArn);
+  for (const arn of deletedKeys) await ivsClient().send(new DeleteStreamKeyCommand({ arn }));
+  let stoppedStreamId = moderation.stream_id;
+  try {
+    await ivsClient().send(new StopStreamCommand({ channelArn }));
+  } catch (error) {
+    // Ended on its own meanwhile (or was never live): nothing to stop, the keys are gone anyway.
+    if (!isNotBroadcasting(error)) throw error;
+    stoppedStreamId = null;
+  }
+  const made = await ivsClient().send(new CreateStreamKeyCommand({ channelArn }));
+  const newKeyArn = made.streamKey?.arn;
+  if (!newKeyArn) throw new Error('IVS CreateStreamKey answered without the key');
+  return { creatorId, channelArn, moderation, deletedKeys, stoppedStreamId, newKeyArn };
+};
