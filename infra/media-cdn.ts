@@ -39,13 +39,34 @@ export class MediaCdn extends Construct {
       reason: 'This bucket holds the CDN access logs; logging its own access would log the logging.',
     });
 
+    const origin = origins.S3BucketOrigin.withOriginAccessControl(props.recordings);
+    // Playlists change while a broadcast is recorded: IVS appends to a recording's rendition
+    // playlists as it writes them (the DVR plays them: shared/live/recordings.ts `dvrUrlOf`) and
+    // turns them VOD at the end. Cached for a second or two, so viewers at an edge share one
+    // origin read per reload and neither the DVR nor the finished recording is served stale.
+    const playlists = new cloudfront.CachePolicy(this, 'Playlists', {
+      comment: 'HLS playlists of recordings: they grow while the broadcast is recorded',
+      minTtl: Duration.seconds(0),
+      defaultTtl: Duration.seconds(1),
+      maxTtl: Duration.seconds(2),
+      enableAcceptEncodingGzip: true,
+      enableAcceptEncodingBrotli: true,
+    });
+
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {
       comment: 'Recorded broadcasts and thumbnails ({cdn_url}); S3 through origin access control',
       defaultBehavior: {
-        origin: origins.S3BucketOrigin.withOriginAccessControl(props.recordings),
+        origin,
         viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
-        // Recorded segments never change once written; a recording's playlist is final at its end.
+        // Segments and thumbnails never change once written.
         cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
+      },
+      additionalBehaviors: {
+        '*.m3u8': {
+          origin,
+          viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+          cachePolicy: playlists,
+        },
       },
       enableLogging: true,
       logBucket: logs,
