@@ -26,6 +26,12 @@ beforeAll(async () => {
     .creators.filter((x) => x.live && !x.channel.requires_subscription)
     .at(-2)!;
   creator = { id: c.id, channel: c.channel.channel_id };
+  // GET /live/stream answers the playback token of the caller's open watch session (409 without).
+  const opened = await api.post(`/creators/${creator.id}/channel/live/watch`, {
+    token,
+    body: { channel_id: creator.channel, device_type: 'web' },
+  });
+  expect(opened.status).toBe(200);
 });
 
 const storedPeak = async () =>
