@@ -31,8 +31,11 @@ export interface ApiResources {
    * allow.
    */
   playback: { keySecretArn: string; allowOrigin: string };
-  /** The bucket IVS records into (infra/live-video.ts), for rows that need `recordings-reader`. */
-  recordings: { bucketName: string; bucketArn: string };
+  /**
+   * The bucket IVS records into (infra/live-video.ts), for rows that need `recordings-reader`;
+   * `uniqueId`: its CfnBucket's `Names.uniqueId`, how cdk-nag names its ARN in a nested stack.
+   */
+  recordings: { bucketName: string; bucketArn: string; uniqueId: string };
   /** The analytics delivery stream (infra/analytics.ts), for rows that need `analytics-sink`. */
   analyticsStream?: { name: string; arn: string };
   /** The account's IVS resources and the recording configuration (infra/live-video.ts). */
@@ -151,6 +154,13 @@ export class ApiFunction extends Construct {
           reason:
             "IVS channels and stream keys are created at run time by the API (one per creator), so their ARNs are not known to the stack: the grant names the account's channels or stream keys in this region, for only the IVS actions the route row lists.",
         });
+    }
+    if (row.needs?.includes('recordings-reader')) {
+      Validations.of(role).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<referenceto${props.resources.recordings.uniqueId}Arn>/*]`,
+        reason:
+          "IVS names each recording's objects at run time (a prefix per broadcast): the grant is s3:GetObject on the recordings bucket's objects only, to read a recording's metadata.",
+      });
     }
     for (const statement of policyOf(row, deployment)) {
       role.addToPrincipalPolicy(

@@ -1,4 +1,4 @@
-import { CfnOutput, Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Names, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -162,7 +162,11 @@ export class ApiStack extends Stack {
       signingKey,
       googleClientId: deploy.googleClientId,
       playback: { keySecretArn: playbackKeys.current.secretArn, allowOrigin: deploy.siteUrl },
-      recordings: { bucketName: liveVideo.recordings.bucketName, bucketArn: liveVideo.recordings.bucketArn },
+      recordings: {
+        bucketName: liveVideo.recordings.bucketName,
+        bucketArn: liveVideo.recordings.bucketArn,
+        uniqueId: Names.uniqueId(liveVideo.recordings.node.defaultChild as Construct),
+      },
       analyticsStream: { name: analytics.deliveryStreamName, arn: analytics.streamArn },
       ivs: {
         arnPrefix: liveVideo.arnPrefix,
