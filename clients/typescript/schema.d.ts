@@ -3652,13 +3652,13 @@ export interface components {
              */
             thumbnail_url: string;
             /**
-             * @description Master playlist URL without a playback token: a reference the CDN refuses; play the URL from GET .../live/stream or POST .../live/watch
-             * @example https://cdn.example.com/live/cr_0001/st_cr_0001_501/master.m3u8
+             * @description The channel's IVS playback URL without a playback token: a reference IVS refuses on a private channel; play the URL from POST .../live/watch (or GET .../live/stream within the session)
+             * @example https://a1b2c3d4e5f6.us-east-1.playback.live-video.net/api/video/v1/us-east-1.123456789012.channel.AbCdEf123456.m3u8
              */
             stream_url: string;
             /**
-             * @description DVR playlist URL without a playback token (a reference, as `stream_url`)
-             * @example https://cdn.example.com/live/cr_0001/st_cr_0001_501/dvr/master.m3u8
+             * @description DVR playlist: the recording IVS is writing of this stream, through the media CDN (on a channel that requires a subscription, or before the recording starts, the tokenless live URL)
+             * @example https://cdn.example.com/ivs/v1/123456789012/AbCdEf123456/2025/6/1/10/23/Xy12AbCd34Ef/media/hls/master.m3u8
              */
             dvr_url: string;
             /**
@@ -4020,13 +4020,13 @@ export interface components {
              */
             quality: "auto" | "1080p" | "720p" | "480p" | "360p";
             /**
-             * @description Playable playlist URL with the token embedded (the DVR playlist when `dvr=true`)
-             * @example https://cdn.example.com/live/cr_0001/st_cr_0001_501/t/<token>/720p/index.m3u8
+             * @description The IVS playback URL with `?token=` (the DVR playlist when `dvr=true`)
+             * @example https://a1b2c3d4e5f6.us-east-1.playback.live-video.net/api/video/v1/us-east-1.123456789012.channel.AbCdEf123456.m3u8?token=<token>
              */
             stream_url: string;
             /**
-             * @description Playable DVR playlist URL with the token embedded
-             * @example https://cdn.example.com/live/cr_0001/st_cr_0001_501/t/<token>/dvr/720p/index.m3u8
+             * @description DVR playlist: the recording IVS is writing of this stream, through the media CDN (the live URL until the recording starts)
+             * @example https://cdn.example.com/ivs/v1/123456789012/AbCdEf123456/2025/6/1/10/23/Xy12AbCd34Ef/media/hls/master.m3u8
              */
             dvr_url: string;
             /**
@@ -4313,13 +4313,13 @@ export interface components {
             /** @description Tokenless reference URLs of the stream */
             stream_urls: {
                 /**
-                 * @description Master playlist URL without a token (a reference)
-                 * @example https://cdn.example.com/live/cr_0001/st_cr_0001_501/master.m3u8
+                 * @description The channel's IVS playback URL without a token (a reference IVS refuses on a private channel)
+                 * @example https://a1b2c3d4e5f6.us-east-1.playback.live-video.net/api/video/v1/us-east-1.123456789012.channel.AbCdEf123456.m3u8
                  */
                 hls: string;
                 /**
-                 * @description DVR playlist URL without a token (a reference)
-                 * @example https://cdn.example.com/live/cr_0001/st_cr_0001_501/dvr/master.m3u8
+                 * @description DVR playlist (see `dvr_url` of the stream summary)
+                 * @example https://cdn.example.com/ivs/v1/123456789012/AbCdEf123456/2025/6/1/10/23/Xy12AbCd34Ef/media/hls/master.m3u8
                  */
                 dvr: string;
                 /**
@@ -4352,13 +4352,13 @@ export interface components {
              */
             thumbnail_url: string;
             /**
-             * @description Master playlist URL without a playback token: a reference the CDN refuses; play the URL from GET .../live/stream or POST .../live/watch
-             * @example https://cdn.example.com/live/cr_0001/st_cr_0001_501/master.m3u8
+             * @description The channel's IVS playback URL without a playback token: a reference IVS refuses on a private channel; play the URL from POST .../live/watch (or GET .../live/stream within the session)
+             * @example https://a1b2c3d4e5f6.us-east-1.playback.live-video.net/api/video/v1/us-east-1.123456789012.channel.AbCdEf123456.m3u8
              */
             stream_url: string;
             /**
-             * @description DVR playlist URL without a playback token (a reference, as `stream_url`)
-             * @example https://cdn.example.com/live/cr_0001/st_cr_0001_501/dvr/master.m3u8
+             * @description DVR playlist: the recording IVS is writing of this stream, through the media CDN (on a channel that requires a subscription, or before the recording starts, the tokenless live URL)
+             * @example https://cdn.example.com/ivs/v1/123456789012/AbCdEf123456/2025/6/1/10/23/Xy12AbCd34Ef/media/hls/master.m3u8
              */
             dvr_url: string;
         };
@@ -6412,8 +6412,8 @@ export interface components {
              */
             quality: "auto" | "1080p" | "720p" | "480p" | "360p";
             /**
-             * @description Playable playlist URL of the new quality, new token embedded
-             * @example https://cdn.example.com/live/cr_0001/st_cr_0001_501/t/<token>/1080p/index.m3u8
+             * @description The IVS playback URL with the refreshed `?token=` (the player switches to the quality)
+             * @example https://a1b2c3d4e5f6.us-east-1.playback.live-video.net/api/video/v1/us-east-1.123456789012.channel.AbCdEf123456.m3u8?token=<token>
              */
             stream_url: string;
             /**
@@ -6467,13 +6467,13 @@ export interface components {
                  */
                 stream_id: string;
                 /**
-                 * @description Playable master or quality playlist URL, token embedded
-                 * @example https://cdn.example.com/live/cr_0001/st_cr_0001_501/t/<token>/720p/index.m3u8
+                 * @description The IVS playback URL with `?token=` (its multivariant playlist; the player applies the quality)
+                 * @example https://a1b2c3d4e5f6.us-east-1.playback.live-video.net/api/video/v1/us-east-1.123456789012.channel.AbCdEf123456.m3u8?token=<token>
                  */
                 stream_url: string;
                 /**
-                 * @description Playable DVR playlist URL, token embedded
-                 * @example https://cdn.example.com/live/cr_0001/st_cr_0001_501/t/<token>/dvr/720p/index.m3u8
+                 * @description DVR playlist: the recording IVS is writing of this stream, through the media CDN (the live URL until the recording starts)
+                 * @example https://cdn.example.com/ivs/v1/123456789012/AbCdEf123456/2025/6/1/10/23/Xy12AbCd34Ef/media/hls/master.m3u8
                  */
                 dvr_url: string;
                 /**

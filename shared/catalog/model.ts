@@ -1,4 +1,5 @@
 import type { IvsChannel } from '../ivs/channel-repository.ts';
+import type { LiveRecording } from '../live/media-urls.ts';
 /**
  * Stored records of the catalogue: what the seed generator produces and the repositories store.
  * Response shapes (spec 2.2-2.5) are built from these by the domain modules; these are internal.
@@ -79,6 +80,8 @@ export interface CreatorRecord {
   suspended_at?: string;
   /** The creator's channel on Amazon IVS, once provisioned (`POST /studio/channel`). */
   ivs?: IvsChannel;
+  /** The recording IVS is writing of the live stream (from Recording Start): the DVR plays it. */
+  live_recording?: LiveRecording | null;
 }
 
 export interface SeasonRecord {

@@ -32,7 +32,7 @@ export const liveStreamSummary = (
   stream_id: live.stream_id,
   title: live.title,
   started_at: live.started_at,
-  ...streamUrls({ id: c.id, live, ivs: c.ivs }),
+  ...streamUrls({ ...c, live }),
   creator_id: c.id,
   creator_name: c.name,
   channel_url: `/creators/${c.slug}`,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CreatorRecord, Quality } from '../catalog/model.ts';
+import type { CreatorRecord } from '../catalog/model.ts';
 import { requireCreator } from '../creators/creator-repository.ts';
 import { getRelationship, grantsAccess } from '../creators/relationship-repository.ts';
 import { heartbeatEpg, watchEpg } from '../epg/schedule.ts';

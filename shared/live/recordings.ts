@@ -11,6 +11,7 @@ import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
 import { cancellationCodes } from '../db/transaction.ts';
 import { logger } from '../observability/index.ts';
+import { cdnUrl, type LiveRecording, mediaUrlOf } from './media-urls.ts';
 import { episodeItem, showItem, showItemKey } from '../shows/show-repository.ts';
 import { showSlug } from '../studio/show-writes.ts';
 
@@ -104,41 +105,6 @@ const readObject = async (bucket: string, key: string): Promise<string> => {
 
 /** A key under the recording's prefix (IVS's prefixes have no trailing `/`; tolerate one). */
 const keyIn = (prefix: string, ...paths: string[]) => [prefix.replace(/\/+$/, ''), ...paths].join('/');
-
-/** `{cdn_url}`: the media distribution in front of the recordings bucket (infra/media-cdn.ts). */
-const cdnUrl = () => (process.env.CDN_URL ?? 'https://cdn.example.com').replace(/\/+$/, '');
-
-/** The public URL of an object of the recordings bucket, through the media distribution. */
-export const mediaUrlOf = (key: string, cdn = cdnUrl()): string =>
-  `${cdn}/${key.split('/').map(encodeURIComponent).join('/')}`;
-
-// ---- DVR while live ---------------------------------------------------------------------------
-
-/** On the creator item from Recording Start: the recording being written of stream `stream_id`. */
-export interface LiveRecording {
-  stream_id: string;
-  bucket: string;
-  prefix: string;
-  /** `<prefix>/<media.hls.path>/<media.hls.playlist>` of recording-started.json. */
-  playlist_key: string;
-  /** The Recording Start's time (epoch ms): a later recording's start replaces this one. */
-  started_ms: number;
-}
-
-/**
- * The DVR playlist of a live creator: the master playlist of the recording IVS is writing of the
- * current stream, through the media CDN; undefined when the channel is offline or the current
- * stream's Recording Start has not been applied (yet, or ever: a channel without recording).
- * Pure: pass the creator item as read (it carries `live` and `live_recording`).
- */
-export const dvrUrlOf = (
-  creator: { live: CreatorRecord['live']; live_recording?: LiveRecording | null },
-  cdn = cdnUrl(),
-): string | undefined => {
-  const recording = creator.live_recording;
-  if (!creator.live || !recording || recording.stream_id !== creator.live.stream_id) return undefined;
-  return mediaUrlOf(recording.playlist_key, cdn);
-};
 
 /** What a Recording End or Start led to, for the handler's log line. */
 export type RecordingOutcome =

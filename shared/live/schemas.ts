@@ -154,12 +154,12 @@ export const LiveStreamSummary = named(
     started_at: instant('When the broadcast started', '2025-06-01T10:23:00.000Z'),
     thumbnail_url: url('Live thumbnail image URL', 'https://cdn.example.com/live/cr_0001/thumb.jpg'),
     stream_url: url(
-      'Master playlist URL without a playback token: a reference the CDN refuses; play the URL from GET .../live/stream or POST .../live/watch',
-      'https://cdn.example.com/live/cr_0001/st_cr_0001_501/master.m3u8',
+      "The channel's IVS playback URL without a playback token: a reference IVS refuses on a private channel; play the URL from POST .../live/watch (or GET .../live/stream within the session)",
+      'https://a1b2c3d4e5f6.us-east-1.playback.live-video.net/api/video/v1/us-east-1.123456789012.channel.AbCdEf123456.m3u8',
     ),
     dvr_url: url(
-      'DVR playlist URL without a playback token (a reference, as `stream_url`)',
-      'https://cdn.example.com/live/cr_0001/st_cr_0001_501/dvr/master.m3u8',
+      'DVR playlist: the recording IVS is writing of this stream, through the media CDN (on a channel that requires a subscription, or before the recording starts, the tokenless live URL)',
+      'https://cdn.example.com/ivs/v1/123456789012/AbCdEf123456/2025/6/1/10/23/Xy12AbCd34Ef/media/hls/master.m3u8',
     ),
   }),
   "A channel's live broadcast (spec 2.5)",
@@ -232,12 +232,12 @@ export const LivePlayback = named(
     is_live: described(z.literal(true), 'Always true: an offline channel answers 404'),
     quality: qualityValue('The rendition the URLs play', '720p'),
     stream_url: url(
-      'Playable playlist URL with the token embedded (the DVR playlist when `dvr=true`)',
-      `https://cdn.example.com/live/cr_0001/${STREAM_ID}/t/<token>/720p/index.m3u8`,
+      'The IVS playback URL with `?token=` (the DVR playlist when `dvr=true`)',
+      'https://a1b2c3d4e5f6.us-east-1.playback.live-video.net/api/video/v1/us-east-1.123456789012.channel.AbCdEf123456.m3u8?token=<token>',
     ),
     dvr_url: url(
-      'Playable DVR playlist URL with the token embedded',
-      `https://cdn.example.com/live/cr_0001/${STREAM_ID}/t/<token>/dvr/720p/index.m3u8`,
+      'DVR playlist: the recording IVS is writing of this stream, through the media CDN (the live URL until the recording starts)',
+      'https://cdn.example.com/ivs/v1/123456789012/AbCdEf123456/2025/6/1/10/23/Xy12AbCd34Ef/media/hls/master.m3u8',
     ),
     thumbnail_url: url('Live thumbnail image URL', 'https://cdn.example.com/live/cr_0001/thumb.jpg'),
     token: playbackToken,
@@ -336,12 +336,12 @@ export const LiveStreamMetadata = named(
     stream_urls: described(
       z.object({
         hls: url(
-          'Master playlist URL without a token (a reference)',
-          `https://cdn.example.com/live/cr_0001/${STREAM_ID}/master.m3u8`,
+          "The channel's IVS playback URL without a token (a reference IVS refuses on a private channel)",
+          'https://a1b2c3d4e5f6.us-east-1.playback.live-video.net/api/video/v1/us-east-1.123456789012.channel.AbCdEf123456.m3u8',
         ),
         dvr: url(
-          'DVR playlist URL without a token (a reference)',
-          `https://cdn.example.com/live/cr_0001/${STREAM_ID}/dvr/master.m3u8`,
+          'DVR playlist (see `dvr_url` of the stream summary)',
+          'https://cdn.example.com/ivs/v1/123456789012/AbCdEf123456/2025/6/1/10/23/Xy12AbCd34Ef/media/hls/master.m3u8',
         ),
         thumbnail: url('Thumbnail image URL', 'https://cdn.example.com/live/cr_0001/thumb.jpg'),
       }),
@@ -417,12 +417,12 @@ export const WatchStarted = named(
       z.object({
         stream_id: streamId,
         stream_url: url(
-          'Playable master or quality playlist URL, token embedded',
-          `https://cdn.example.com/live/cr_0001/st_cr_0001_501/t/<token>/720p/index.m3u8`,
+          'The IVS playback URL with `?token=` (its multivariant playlist; the player applies the quality)',
+          'https://a1b2c3d4e5f6.us-east-1.playback.live-video.net/api/video/v1/us-east-1.123456789012.channel.AbCdEf123456.m3u8?token=<token>',
         ),
         dvr_url: url(
-          'Playable DVR playlist URL, token embedded',
-          `https://cdn.example.com/live/cr_0001/st_cr_0001_501/t/<token>/dvr/720p/index.m3u8`,
+          'DVR playlist: the recording IVS is writing of this stream, through the media CDN (the live URL until the recording starts)',
+          'https://cdn.example.com/ivs/v1/123456789012/AbCdEf123456/2025/6/1/10/23/Xy12AbCd34Ef/media/hls/master.m3u8',
         ),
         thumbnail_url: url('Live thumbnail image URL', 'https://cdn.example.com/live/cr_0001/thumb.jpg'),
         quality: qualityValue("The session's quality", '720p'),
@@ -472,8 +472,8 @@ export const WatchQualityChanged = named(
     session_id: described(z.string(), 'Watch session id', SESSION_ID_EXAMPLE),
     quality: qualityValue('The new quality', '1080p'),
     stream_url: url(
-      'Playable playlist URL of the new quality, new token embedded',
-      `https://cdn.example.com/live/cr_0001/st_cr_0001_501/t/<token>/1080p/index.m3u8`,
+      'The IVS playback URL with the refreshed `?token=` (the player switches to the quality)',
+      'https://a1b2c3d4e5f6.us-east-1.playback.live-video.net/api/video/v1/us-east-1.123456789012.channel.AbCdEf123456.m3u8?token=<token>',
     ),
     token: playbackToken,
     token_expires_at: tokenExpiresAt,

@@ -1,4 +1,5 @@
 import type { CreatorRecord } from '../catalog/model.ts';
+import { cdnUrl, dvrUrlOf } from './media-urls.ts';
 import { formatDuration } from '../format.ts';
 import type { LiveQualityOption, LiveStreamMetadata, LiveStreamSummary } from './schemas.ts';
 
@@ -7,7 +8,6 @@ import type { LiveQualityOption, LiveStreamMetadata, LiveStreamSummary } from '.
  * builder of live playback URLs (IVS); thumbnails and offline references live under CDN_URL
  * (`{cdn_url}` of the spec).
  */
-const cdn = () => process.env.CDN_URL ?? 'https://cdn.example.com';
 
 /** Concrete renditions of every live stream, best first; `auto` lets the player adapt. */
 export const QUALITY_OPTIONS = [
@@ -27,13 +27,20 @@ export const QUALITY_OPTIONS = [
  * summaries and metadata that IVS refuses on a private channel; a playable URL comes from
  * `POST .../live/watch` (and PATCH, heartbeat, `GET .../live/stream` within the session).
  */
-export const streamUrls = (creator: Pick<CreatorRecord, 'id' | 'live' | 'ivs'>, token?: string) => {
-  const playback = creator.ivs?.playback_url ?? `${cdn()}/live/${creator.id}/offline.m3u8`;
+export const streamUrls = (
+  creator: Pick<CreatorRecord, 'id' | 'live' | 'ivs' | 'channel' | 'live_recording'>,
+  token?: string,
+) => {
+  const playback = creator.ivs?.playback_url ?? `${cdnUrl()}/live/${creator.id}/offline.m3u8`;
   const stream_url = token ? `${playback}?token=${encodeURIComponent(token)}` : playback;
+  // The DVR is the recording IVS is writing, through the media CDN (docs/ivs-events.md), whose
+  // URLs are not signed yet: on a channel that requires a subscription it is handed out only
+  // inside a watch session (with a token), never in summaries; the live URL stands in otherwise.
+  const dvr = token || !creator.channel.requires_subscription ? dvrUrlOf(creator) : undefined;
   return {
     stream_url,
-    dvr_url: stream_url,
-    thumbnail_url: creator.live?.thumbnail_url ?? `${cdn()}/live/${creator.id}/offline.jpg`,
+    dvr_url: dvr ?? stream_url,
+    thumbnail_url: creator.live?.thumbnail_url ?? `${cdnUrl()}/live/${creator.id}/offline.jpg`,
   };
 };
 
@@ -74,7 +81,7 @@ export const streamMetadata = (creator: CreatorRecord, now: Date): LiveStreamMet
     frame_rate: 60,
     cdn: { provider: 'cloudfront', region: 'us-east-1', edge_location: 'IAD89' },
     drm: creator.channel.requires_subscription
-      ? { enabled: true, type: 'widevine', license_url: `${cdn()}/drm/widevine/${creator.id}` }
+      ? { enabled: true, type: 'widevine', license_url: `${cdnUrl()}/drm/widevine/${creator.id}` }
       : { enabled: false, type: null, license_url: null },
     stream_urls: { hls: urls.stream_url, dvr: urls.dvr_url, thumbnail: urls.thumbnail_url },
   };

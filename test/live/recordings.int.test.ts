@@ -16,12 +16,8 @@ import { creatorItem, creatorKey } from '../../shared/creators/creator-repositor
 import { db } from '../../shared/db/client.ts';
 import { tableName } from '../../shared/db/table.ts';
 import { ivsChannelKey } from '../../shared/ivs/channel-repository.ts';
-import {
-  dvrUrlOf,
-  type LiveRecording,
-  recordingEpisodeId,
-  recordingMarkerKey,
-} from '../../shared/live/recordings.ts';
+import { dvrUrlOf, type LiveRecording } from '../../shared/live/media-urls.ts';
+import { recordingEpisodeId, recordingMarkerKey } from '../../shared/live/recordings.ts';
 import { fromNewAddress, type TestApi, testApi } from '../support/api.ts';
 import { waitFor } from '../support/wait.ts';
 

@@ -258,7 +258,7 @@ describe('channel reads', () => {
     expect(none.status).toBe(409);
     expect(none.body.message).toMatch(/watch session/);
     const session = (await openSession(open, token)).body.data.session.session_id;
-    const stream = await api.get(`${base(open.id)}/live/stream?quality=480p&dvr=true`, { token });
+    const stream = await api.get(`${base(open.id)}/live/stream?quality=480p`, { token });
     expect(stream.body.data).toMatchObject({
       quality: '480p',
       is_live: true,
@@ -270,6 +270,10 @@ describe('channel reads', () => {
     expect(playbackClaimsOf(playback)['aws:viewer-id']).toMatch(/^acc_[0-9a-f-]{36}$/);
     // Metadata URLs are tokenless references (IVS refuses them on a private channel).
     expect(meta.body.data.stream_urls.hls).toBe(`${streamUrl.origin}${streamUrl.pathname}`);
+    // dvr=true: the DVR playlist (the recording IVS is writing, through the media CDN) as stream_url.
+    const dvr = await api.get(`${base(open.id)}/live/stream?quality=480p&dvr=true`, { token });
+    expect(dvr.body.data.stream_url).toBe(dvr.body.data.dvr_url);
+    expect(dvr.body.data.dvr_url).toMatch(/^https?:\/\/.+\/media\/hls\/master\.m3u8$/);
     // Once the session ends, its token is no longer handed out.
     await api.delete(`${base(open.id)}/live/watch?session_id=${session}`, { token });
     expect((await api.get(`${base(open.id)}/live/stream`, { token })).status).toBe(409);

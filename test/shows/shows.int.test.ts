@@ -141,7 +141,8 @@ describe('GET /shows', () => {
 
   it('sorts by most_popular (total views), newest (release date) and trending (7-day views)', async () => {
     // The catalogue's shows keep their relative order; shows other tests publish meanwhile (the
-    // studio) may join the lists, so only the catalogue's ids are compared with its order.
+    // studio, and every broadcast they stop: its recording joins the creator's Live show) may
+    // join the lists, newest first, so a page of 100 and only the catalogue's ids are compared.
     const catalog = generateCatalog({ now: api.seededAt, seed: 42 });
     const seeded = new Set(catalog.shows.map((s) => s.id));
     const expectOrder = (res: any, order: (a: ShowRecord, b: ShowRecord) => number) => {
@@ -154,14 +155,14 @@ describe('GET /shows', () => {
           .map((s) => s.id),
       );
     };
-    const popular = await api.get('/shows?sort=most_popular&limit=50');
+    const popular = await api.get('/shows?sort=most_popular&limit=100');
     const views = popular.body.data.shows.map((s: any) => s.total_views);
     expect(views).toEqual([...views].sort((a, b) => b - a));
     expectOrder(popular, (a, b) => b.total_views - a.total_views || a.id.localeCompare(b.id));
-    const newest = await api.get('/shows?sort=newest&limit=50');
+    const newest = await api.get('/shows?sort=newest&limit=100');
     expect(newest.body.meta_data.filters_applied.sort).toBe('newest');
     expectOrder(newest, (a, b) => b.released_at.localeCompare(a.released_at) || a.id.localeCompare(b.id));
-    const trending = await api.get('/shows?sort=trending&limit=50');
+    const trending = await api.get('/shows?sort=trending&limit=100');
     expect(trending.body.meta_data.filters_applied.sort).toBe('trending');
     expectOrder(trending, (a, b) => b.views_7d - a.views_7d || a.id.localeCompare(b.id));
     expect(ids(trending)).not.toEqual(ids(popular));

@@ -1,0 +1,43 @@
+import type { CreatorRecord } from '../catalog/model.ts';
+
+/**
+ * URLs of recorded media (pure): objects of the recordings bucket through the media CDN
+ * (`{cdn_url}`, infra/media-cdn.ts), and the DVR playlist of a live channel. Kept apart from
+ * shared/live/recordings.ts (which reads S3 and writes the table) so that every bundle that shows
+ * a stream can build these URLs without loading those clients.
+ */
+
+/** `{cdn_url}`: the media distribution in front of the recordings bucket (infra/media-cdn.ts). */
+export const cdnUrl = () => (process.env.CDN_URL ?? 'https://cdn.example.com').replace(/\/+$/, '');
+
+/** The public URL of an object of the recordings bucket, through the media distribution. */
+export const mediaUrlOf = (key: string, cdn = cdnUrl()): string =>
+  `${cdn}/${key.split('/').map(encodeURIComponent).join('/')}`;
+
+// ---- DVR while live ---------------------------------------------------------------------------
+
+/** On the creator item from Recording Start: the recording being written of stream `stream_id`. */
+export interface LiveRecording {
+  stream_id: string;
+  bucket: string;
+  prefix: string;
+  /** `<prefix>/<media.hls.path>/<media.hls.playlist>` of recording-started.json. */
+  playlist_key: string;
+  /** The Recording Start's time (epoch ms): a later recording's start replaces this one. */
+  started_ms: number;
+}
+
+/**
+ * The DVR playlist of a live creator: the master playlist of the recording IVS is writing of the
+ * current stream, through the media CDN; undefined when the channel is offline or the current
+ * stream's Recording Start has not been applied (yet, or ever: a channel without recording).
+ * Pure: pass the creator item as read (it carries `live` and `live_recording`).
+ */
+export const dvrUrlOf = (
+  creator: { live: CreatorRecord['live']; live_recording?: LiveRecording | null },
+  cdn = cdnUrl(),
+): string | undefined => {
+  const recording = creator.live_recording;
+  if (!creator.live || !recording || recording.stream_id !== creator.live.stream_id) return undefined;
+  return mediaUrlOf(recording.playlist_key, cdn);
+};
