@@ -131,7 +131,7 @@ export type RecordingOutcome =
       kind: 'recording-ignored';
       creatorId: string;
       streamId: string;
-      reason: 'no-ivs-creator' | 'foreign-bucket';
+      reason: 'no-ivs-creator' | 'foreign-bucket' | 'moderated';
     };
 
 /** The recording of an IVS Recording Start/End event, as the reducer reports it. */
@@ -380,6 +380,12 @@ export const publishRecording = async (
   if (!creator?.ivs) {
     deps.warn('IVS recording of a creator without an IVS channel: ignored', { ...ref });
     return { kind: 'recording-ignored', creatorId, streamId, reason: 'no-ivs-creator' };
+  }
+  // A stream an operator stopped for moderation (shared/studio/moderation.ts records it before
+  // StopStream, so before this Recording End) does not become on-demand content.
+  if ((creator as { moderation?: { stream_id?: string | null } }).moderation?.stream_id === streamId) {
+    deps.warn('IVS recording of a stream stopped for moderation: not published', { ...ref });
+    return { kind: 'recording-ignored', creatorId, streamId, reason: 'moderated' };
   }
   const key = keyIn(ref.prefix, 'events/recording-ended.json');
   const parsed = parseDocument(recordingEndedDocument, await readObject(ref.bucket, key));

@@ -369,6 +369,35 @@ describe('Recording End: the broadcast becomes an on-demand item', () => {
     expect((await onDemand(channel.creatorId)).total).toBe(0);
   });
 
+  it('does not publish the recording of a stream an operator stopped for moderation', async () => {
+    const channel = await provision();
+    const streamId = `st-${randomUUID()}`;
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: creatorKey(channel.creatorId),
+        UpdateExpression: 'SET moderation = :m',
+        ExpressionAttributeValues: {
+          ':m': {
+            action: 'stop-stream',
+            by: 'test',
+            reason: 'spam',
+            at: new Date().toISOString(),
+            stream_id: streamId,
+          },
+        },
+      }),
+    );
+    const startedAt = new Date(Date.now() - 600_000);
+    const prefix = prefixOf(channel, startedAt);
+    putObject(`${prefix}/events/recording-ended.json`, JSON.stringify(endedJson(channel, startedAt, 60_000)));
+    const event = recordingEvent(channel, 'Recording End', streamId, prefix, Date.now(), 60_000);
+    expect(await deliver(event)).toMatchObject({ kind: 'recording-ignored', reason: 'moderated' });
+    // The creator's next, unmoderated broadcast is published as usual.
+    expect((await record(channel)).result).toMatchObject({ kind: 'recording-published' });
+    expect((await waitForItems(channel.creatorId, 1)).total).toBe(1);
+  });
+
   it('throws when recording-ended.json is not there (S3 errors are retried), writing nothing', async () => {
     const channel = await provision();
     const streamId = `st-${randomUUID()}`;
