@@ -85,6 +85,30 @@ export class InlinePolicyRole extends iam.Role {
   }
 }
 
+/**
+ * The construct `Function` of `scope`: `entry` bundled as every function of the stack is
+ * (nodejsBundling), or, in assertion tests (`bundle` false), an inline `placeholder` handler.
+ */
+export const bundledFunction = (
+  scope: Construct,
+  common: Omit<lambda.FunctionProps, 'code' | 'handler'>,
+  options: { entry: string; bundle: boolean; placeholder: string },
+): lambda.Function =>
+  options.bundle
+    ? new NodejsFunction(scope, 'Function', {
+        ...common,
+        entry: options.entry,
+        handler: 'handler',
+        projectRoot: PROJECT_ROOT,
+        depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+        bundling: nodejsBundling(),
+      })
+    : new lambda.Function(scope, 'Function', {
+        ...common,
+        handler: 'index.handler',
+        code: lambda.Code.fromInline(options.placeholder),
+      });
+
 /** `creators/list-creators` → `CreatorsListCreators` (construct ids). */
 export const constructIdOf = (handler: string): string =>
   handler
@@ -183,20 +207,11 @@ export class ApiFunction extends Construct {
       environment: environmentOf(row, deployment),
     } satisfies Partial<lambda.FunctionProps>;
 
-    this.fn = props.bundle
-      ? new NodejsFunction(this, 'Function', {
-          ...common,
-          entry,
-          handler: 'handler',
-          projectRoot: PROJECT_ROOT,
-          depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
-          bundling: nodejsBundling(),
-        })
-      : new lambda.Function(this, 'Function', {
-          ...common,
-          handler: 'index.handler',
-          code: lambda.Code.fromInline('exports.handler = async () => ({ statusCode: 501 });'),
-        });
+    this.fn = bundledFunction(this, common, {
+      entry,
+      bundle: props.bundle,
+      placeholder: 'exports.handler = async () => ({ statusCode: 501 });',
+    });
 
     // cdk-nag (AwsSolutions) findings this construct accepts, each with its reason.
     Validations.of(role).acknowledge({

@@ -2,12 +2,10 @@ import { join } from 'node:path';
 import { CustomResource, Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import { InlinePolicyRole, PROJECT_ROOT } from './api-function.ts';
-import { nodejsBundling } from './bundling.ts';
+import { bundledFunction, InlinePolicyRole, PROJECT_ROOT } from './api-function.ts';
 
 export interface PlaybackKeysProps {
   /** Generations kept imported, oldest first (the `playbackKeys` setting); the last one signs. */
@@ -48,20 +46,11 @@ export class PlaybackKeys extends Construct {
       logGroup,
       description: 'Imports IVS playback key pairs; their private halves go to Secrets Manager',
     } satisfies Partial<lambda.FunctionProps>;
-    const fn = props.bundle
-      ? new NodejsFunction(this, 'Function', {
-          ...common,
-          entry: join(PROJECT_ROOT, 'infra/handlers/playback-key-pair.ts'),
-          handler: 'handler',
-          projectRoot: PROJECT_ROOT,
-          depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
-          bundling: nodejsBundling(),
-        })
-      : new lambda.Function(this, 'Function', {
-          ...common,
-          handler: 'index.handler',
-          code: lambda.Code.fromInline('exports.handler = async () => {};'),
-        });
+    const fn = bundledFunction(this, common, {
+      entry: join(PROJECT_ROOT, 'infra/handlers/playback-key-pair.ts'),
+      bundle: props.bundle,
+      placeholder: 'exports.handler = async () => {};',
+    });
     role.addToPrincipalPolicy(
       new iam.PolicyStatement({
         actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],

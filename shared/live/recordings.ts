@@ -13,7 +13,7 @@ import { cancellationCodes } from '../db/transaction.ts';
 import { logger } from '../observability/index.ts';
 import { cdnUrl, type LiveRecording, mediaUrlOf } from './media-urls.ts';
 import { episodeItem, showItem, showItemKey } from '../shows/show-repository.ts';
-import { showSlug } from '../studio/show-writes.ts';
+import { newShow } from '../studio/show-writes.ts';
 
 /**
  * Recordings of IVS broadcasts (docs/ivs-events.md "Recordings"): what the IVS event function does
@@ -303,34 +303,22 @@ export const recordingEpisode = (
 };
 
 /** The creator's Live show as it is made with the first recording (version 1). */
-const newLiveShow = (creator: CreatorItem, episode: EpisodeRecord): StoredShow => {
-  const id = liveShowId(creator.id);
-  const title = `${creator.name} Live`;
-  const released = new Date(episode.air_date);
-  return {
-    id,
-    slug: showSlug(title, id),
-    title,
-    description: `Past live broadcasts of ${creator.name}, recorded on their channel.`,
-    creator_id: creator.id,
-    category: creator.category,
-    rating: 'TV-14',
-    tags: ['live'],
-    is_new: true,
-    is_featured: false,
-    thumbnail_url: episode.thumbnail_url,
-    thumbnail_color: creator.avatar_color,
-    released_at: released.toISOString(),
-    year: released.getUTCFullYear(),
-    starring: creator.name,
-    subtitles: [],
-    total_views: 0,
-    views_7d: 0,
-    seasons: [],
-    version: 1,
-    ...(creator.suspended_at ? { creator_suspended: true } : {}),
-  };
-};
+const newLiveShow = (creator: CreatorItem, episode: EpisodeRecord): StoredShow => ({
+  ...newShow(
+    creator,
+    liveShowId(creator.id),
+    {
+      title: `${creator.name} Live`,
+      description: `Past live broadcasts of ${creator.name}, recorded on their channel.`,
+      category: creator.category,
+      rating: 'TV-14',
+      tags: ['live'],
+      thumbnail_url: episode.thumbnail_url,
+    },
+    new Date(episode.air_date),
+  ),
+  ...(creator.suspended_at ? { creator_suspended: true } : {}),
+});
 
 const getItem = async (key: { PK: string; SK: string }) =>
   (await db.send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;

@@ -131,6 +131,33 @@ export const studioEpisode = (episode: StoredEpisode): StudioEpisode => ({
 
 // ---- Shows ---------------------------------------------------------------------------------
 
+/**
+ * A new show of `creator` (version 1, nothing watched yet, released at `released`): what the
+ * studio makes and what the creator's first recording makes (shared/live/recordings.ts).
+ */
+export const newShow = (
+  creator: CreatorRecord,
+  id: string,
+  fields: Pick<StoredShow, 'title' | 'description' | 'category' | 'rating' | 'tags' | 'thumbnail_url'>,
+  released: Date,
+): StoredShow => ({
+  id,
+  slug: showSlug(fields.title, id),
+  ...fields,
+  creator_id: creator.id,
+  is_new: true,
+  is_featured: false,
+  thumbnail_color: creator.avatar_color,
+  released_at: released.toISOString(),
+  year: released.getUTCFullYear(),
+  starring: creator.name,
+  subtitles: [],
+  total_views: 0,
+  views_7d: 0,
+  seasons: [],
+  version: 1,
+});
+
 /** `POST /studio/shows`: a new show of `creator` (one conditional PutItem). */
 export const createShow = async (
   creator: CreatorRecord,
@@ -138,28 +165,19 @@ export const createShow = async (
   now: Date,
 ): Promise<StoredShow> => {
   const id = hexId('sh_');
-  const show: StoredShow = {
+  const show = newShow(
+    creator,
     id,
-    slug: showSlug(body.title, id),
-    title: body.title,
-    description: body.description,
-    creator_id: creator.id,
-    category: body.category,
-    rating: body.rating,
-    tags: body.tags ?? [],
-    is_new: true,
-    is_featured: false,
-    thumbnail_url: body.thumbnail_url ?? `${CDN}/shows/${id}/poster.jpg`,
-    thumbnail_color: creator.avatar_color,
-    released_at: now.toISOString(),
-    year: now.getUTCFullYear(),
-    starring: creator.name,
-    subtitles: [],
-    total_views: 0,
-    views_7d: 0,
-    seasons: [],
-    version: 1,
-  };
+    {
+      title: body.title,
+      description: body.description,
+      category: body.category,
+      rating: body.rating,
+      tags: body.tags ?? [],
+      thumbnail_url: body.thumbnail_url ?? `${CDN}/shows/${id}/poster.jpg`,
+    },
+    now,
+  );
   await db.send(
     new PutCommand({
       TableName: tableName(),
