@@ -1,0 +1,173 @@
+import * as z from 'zod/mini';
+import { CATEGORY_IDS, RATING_IDS } from '../catalog/model.ts';
+import { described } from '../http/schema-meta.ts';
+import { EVENT_TYPES, type EventType } from './envelope.ts';
+
+/**
+ * The event catalogue: the payload (`data`) of each event type, version '1' (docs/events.md, and
+ * the JSON Schemas in docs/events/ generated from these by `npm run events:schemas`). Payloads are
+ * small and public-safe: ids, names, titles and times; never an email, a secret, a stream key or
+ * a counter. A field is only ever added to a version; anything else is a new version.
+ */
+
+/** The payload version every type has today (`version` of the envelope). */
+export const EVENT_VERSION = '1';
+
+const id = (what: string, example: string) => described(z.string(), what, example);
+const instant = (what: string, example: string) => described(z.iso.datetime(), what, example);
+const text = (what: string, example: string) => described(z.string(), what, example);
+
+const creatorFields = () => ({
+  creator_id: id('The creator (and channel owner) the event is about.', 'cr_0001'),
+  slug: text("The creator's public handle (the slug of their channel URL).", 'maya_lopez'),
+  name: text("The creator's display name.", 'Maya Lopez'),
+});
+
+/** The creator profile fields whose change is a `creator.updated` (what viewers see). */
+export const CREATOR_PUBLIC_FIELDS = [
+  'name',
+  'slug',
+  'description',
+  'avatar_url',
+  'avatar_color',
+  'category',
+  'tier',
+  'is_verified',
+  'channel_name',
+  'requires_subscription',
+] as const;
+
+/** Program fields whose change is a `program.changed`. */
+export const PROGRAM_PUBLIC_FIELDS = [
+  'title',
+  'description',
+  'start',
+  'end',
+  'rating',
+  'content_type',
+  'content_id',
+  'thumbnail_url',
+] as const;
+
+const programFields = () => ({
+  program_id: id('The program.', 'pg_0001_0001'),
+  channel_id: id('The channel it is on.', 'ch_0001'),
+  creator_id: id("The channel's creator.", 'cr_0001'),
+  title: text("The program's title.", 'Morning Show'),
+  start: instant('When it starts (UTC).', '2026-11-24T18:00:00.000Z'),
+  end: instant('When it ends (UTC).', '2026-11-24T19:00:00.000Z'),
+  rating: z.enum(RATING_IDS),
+  content_type: described(
+    z.nullable(z.enum(['show', 'episode'])),
+    'What it plays from the catalogue, or null for a program without catalogue content.',
+    'episode',
+  ),
+  content_id: described(z.nullable(z.string()), 'The show or episode it plays, or null.', 'ep_0001_s1e01'),
+});
+
+/** The payload schema of each event type (`data` of the envelope). */
+export const EVENT_PAYLOADS = {
+  'creator.live': z.object({
+    ...creatorFields(),
+    channel_id: id("The creator's channel.", 'ch_0001'),
+    stream_id: id('The live stream (IVS stream session).', 'st-1AbCdEfGhIjK'),
+    title: text("The stream's title.", 'Friday night jam'),
+    started_at: instant('When the stream started.', '2026-11-24T18:00:05.000Z'),
+  }),
+  'creator.offline': z.object({
+    ...creatorFields(),
+    channel_id: id("The creator's channel.", 'ch_0001'),
+    stream_id: id('The stream that ended.', 'st-1AbCdEfGhIjK'),
+    started_at: instant('When that stream started.', '2026-11-24T18:00:05.000Z'),
+    ended_at: instant('When the platform saw it end.', '2026-11-24T19:02:11.000Z'),
+  }),
+  'creator.updated': z.object({
+    ...creatorFields(),
+    changed: described(
+      z.array(z.enum(CREATOR_PUBLIC_FIELDS)),
+      'The public profile fields that changed (their new values are on GET /creators/{id}).',
+      ['name', 'description'],
+    ),
+  }),
+  'show.published': z.object({
+    show_id: id('The new show.', 'sh_0001'),
+    creator_id: id("The show's creator.", 'cr_0001'),
+    slug: text("The show's slug.", 'late_night_laughs'),
+    title: text("The show's title.", 'Late Night Laughs'),
+    category: z.enum(CATEGORY_IDS),
+    rating: z.enum(RATING_IDS),
+    released_at: instant('Its release date.', '2026-11-24T00:00:00.000Z'),
+  }),
+  'episode.published': z.object({
+    episode_id: id('The new episode.', 'ep_0001_s1e01'),
+    show_id: id('Its show.', 'sh_0001'),
+    creator_id: id("The show's creator.", 'cr_0001'),
+    season: described(z.number().check(z.int()), 'Season number.', 1),
+    episode_number: described(z.number().check(z.int()), 'Episode number in the season.', 1),
+    title: text("The episode's title.", 'Pilot'),
+    duration_seconds: described(z.number(), 'Running time in seconds.', 1320),
+    access: z.enum(['free', 'premium', 'ppv']),
+    air_date: instant('Its air date.', '2026-11-24T00:00:00.000Z'),
+  }),
+  'program.scheduled': z.object(programFields()),
+  'program.changed': z.object({
+    ...programFields(),
+    status: described(
+      z.enum(['scheduled', 'removed']),
+      '`scheduled`: the program is on the schedule as described (start and end are its new times); `removed`: it was taken off the schedule (start and end are the slot it had).',
+      'scheduled',
+    ),
+    changed: described(
+      z.array(z.enum(PROGRAM_PUBLIC_FIELDS)),
+      'The fields that changed (all of them for `removed`).',
+      ['start', 'end'],
+    ),
+    previous_start: z.optional(instant('Where it started before a move.', '2026-11-24T17:00:00.000Z')),
+    previous_end: z.optional(instant('Where it ended before a move.', '2026-11-24T18:00:00.000Z')),
+  }),
+  'subscription.created': z.object({
+    creator_id: id('The creator subscribed to.', 'cr_0001'),
+    account_id: id('The subscriber (an opaque account id; no email or name).', 'acc_0001'),
+    subscribed_at: instant('When the subscription started.', '2026-11-24T18:00:00.000Z'),
+    renewal_date: instant('When it renews.', '2026-12-24T18:00:00.000Z'),
+  }),
+  'subscription.cancelled': z.object({
+    creator_id: id('The creator.', 'cr_0001'),
+    account_id: id('The subscriber (an opaque account id).', 'acc_0001'),
+    subscribed_at: instant('When the subscription started.', '2026-11-24T18:00:00.000Z'),
+    access_until: instant(
+      'Access continues until then (the renewal date); no renewal follows.',
+      '2026-12-24T18:00:00.000Z',
+    ),
+  }),
+} as const satisfies Record<EventType, z.ZodMiniObject>;
+
+export type EventPayload<T extends EventType> = z.infer<(typeof EVENT_PAYLOADS)[T]>;
+
+/** One event of type `T`, as the publisher builds it: the envelope with `data` typed. */
+export interface TypedEvent<T extends EventType = EventType> {
+  id: string;
+  type: T;
+  version: typeof EVENT_VERSION;
+  time: string;
+  creator_id: string;
+  data: EventPayload<T>;
+}
+
+/** The one-line description of each type (docs and the JSON Schemas' titles). */
+export const EVENT_DESCRIPTIONS: Record<EventType, string> = {
+  'creator.live': "A creator's channel went live (a new stream started).",
+  'creator.offline': "A creator's live stream ended.",
+  'creator.updated':
+    "A creator's public profile changed (name, handle, description, avatar, category, tier, channel).",
+  'show.published': 'A creator published a new show.',
+  'episode.published': 'A new episode appeared (a studio upload or a live stream recorded on demand).',
+  'program.scheduled': "A program was put on a creator's channel schedule (EPG).",
+  'program.changed': 'A scheduled program changed: retitled, moved in time, re-linked, or removed.',
+  'subscription.created':
+    'A viewer subscribed to a creator (private: only that creator may subscribe to it).',
+  'subscription.cancelled': 'A viewer cancelled their subscription to a creator (private).',
+};
+
+/** Is `type`'s visibility public (any approved partner may subscribe) or private? */
+export const visibilityOf = (type: EventType) => EVENT_TYPES[type];

@@ -1,0 +1,308 @@
+import { createHash } from 'node:crypto';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { AttributeValue as LambdaAttributeValue, DynamoDBRecord } from 'aws-lambda';
+import type { CreatorRecord, EpisodeRecord, ProgramRecord, ShowRecord } from '../catalog/model.ts';
+import type { SubscriptionRecord } from '../creators/relationship-repository.ts';
+import {
+  CREATOR_PUBLIC_FIELDS,
+  EVENT_VERSION,
+  type EventPayload,
+  PROGRAM_PUBLIC_FIELDS,
+  type TypedEvent,
+} from './catalog.ts';
+import type { EventType } from './envelope.ts';
+
+/**
+ * From table changes to domain events (docs/events.md): a pure function of one stream record
+ * (both images), so a retried batch maps to the very same events, ids included.
+ *
+ * **Ids.** An event's id is a hash of the changed item's key, the stream record's sequence number
+ * and the event type: stable across every re-delivery of the record (retries, bisection, a
+ * replay from TRIM_HORIZON), different for every other change. The item's `version` alone would
+ * not do: some writes leave it alone, subscriptions have none, and a key deleted and written
+ * again (a program at the same start) starts again at version 1.
+ */
+
+/** The `entity` values whose changes can make events (also the event source mapping's filter). */
+export const PUBLISHED_ENTITIES = ['creator', 'show', 'episode', 'program', 'subscription'] as const;
+
+type Item = Record<string, unknown>;
+
+const imageOf = (image: Record<string, LambdaAttributeValue> | undefined): Item | undefined =>
+  image ? unmarshall(image as Record<string, AttributeValue>) : undefined;
+
+/** The event id of `type` made from the change `record` of the item `key`. */
+export const eventIdOf = (record: DynamoDBRecord, key: Item, type: EventType): string => {
+  const change = record.dynamodb?.SequenceNumber ?? record.eventID;
+  if (!change) throw new Error('A stream record without SequenceNumber or eventID cannot name its events');
+  const digest = createHash('sha256')
+    .update(`${String(key.PK)}\u0000${String(key.SK)}\u0000${change}\u0000${type}`)
+    .digest('base64url');
+  return `evt_${digest.slice(0, 32)}`;
+};
+
+/** When the change happened: the record's creation time (stable across re-deliveries). */
+const timeOf = (record: DynamoDBRecord): string => {
+  const seconds = record.dynamodb?.ApproximateCreationDateTime;
+  return (seconds === undefined ? new Date() : new Date(seconds * 1000)).toISOString();
+};
+
+const differs = (a: unknown, b: unknown) => JSON.stringify(a) !== JSON.stringify(b);
+
+interface Change {
+  record: DynamoDBRecord;
+  before?: Item;
+  after?: Item;
+}
+
+const make = <T extends EventType>(
+  change: Change,
+  type: T,
+  creatorId: string,
+  data: EventPayload<T>,
+): TypedEvent<T> => {
+  const key = (change.after ?? change.before) as Item;
+  return {
+    id: eventIdOf(change.record, key, type),
+    type,
+    version: EVENT_VERSION,
+    time: timeOf(change.record),
+    creator_id: creatorId,
+    data,
+  };
+};
+
+// ── Creators ─────────────────────────────────────────────────────────────────────────────────
+
+const creatorPublicValue = (c: CreatorRecord, field: (typeof CREATOR_PUBLIC_FIELDS)[number]): unknown =>
+  field === 'channel_name' || field === 'requires_subscription' ? c.channel?.[field] : c[field];
+
+const creatorEvents = (change: Change): TypedEvent[] => {
+  const before = change.before as CreatorRecord | undefined;
+  const after = change.after as CreatorRecord | undefined;
+  if (!after) return []; // a creator item is never deleted; nothing public to say if it were
+  const who = { creator_id: after.id, slug: after.slug, name: after.name };
+  const events: TypedEvent[] = [];
+  const wasLive = before?.live ?? null;
+  const isLive = after.live ?? null;
+  const streamChanged = wasLive && isLive && wasLive.stream_id !== isLive.stream_id;
+  // The stream ended (or was replaced by another without an offline in between): announced even
+  // while suspended (a moderation stop ends the stream a viewer may be watching).
+  if (wasLive && (!isLive || streamChanged))
+    events.push(
+      make(change, 'creator.offline', after.id, {
+        ...who,
+        channel_id: after.channel.channel_id,
+        stream_id: wasLive.stream_id,
+        started_at: wasLive.started_at,
+        ended_at: timeOf(change.record),
+      }),
+    );
+  const suspended = Boolean(after.suspended_at);
+  if (isLive && (!wasLive || streamChanged) && !suspended)
+    events.push(
+      make(change, 'creator.live', after.id, {
+        ...who,
+        channel_id: after.channel.channel_id,
+        stream_id: isLive.stream_id,
+        title: isLive.title,
+        started_at: isLive.started_at,
+      }),
+    );
+  // Profile edits of a visible creator (a new creator from onboarding is not an update).
+  if (before && !suspended && !before.suspended_at) {
+    const changed = CREATOR_PUBLIC_FIELDS.filter((field) =>
+      differs(creatorPublicValue(before, field), creatorPublicValue(after, field)),
+    );
+    if (changed.length > 0) events.push(make(change, 'creator.updated', after.id, { ...who, changed }));
+  }
+  return events;
+};
+
+// ── Shows and episodes ───────────────────────────────────────────────────────────────────────
+
+const showEvents = ({ before, after, ...change }: Change): TypedEvent[] => {
+  if (before || !after || after.creator_suspended) return [];
+  const show = after as unknown as ShowRecord;
+  return [
+    make({ ...change, after }, 'show.published', show.creator_id, {
+      show_id: show.id,
+      creator_id: show.creator_id,
+      slug: show.slug,
+      title: show.title,
+      category: show.category,
+      rating: show.rating,
+      released_at: show.released_at,
+    }),
+  ];
+};
+
+const episodeEvents = ({ before, after, ...change }: Change): TypedEvent[] => {
+  if (before || !after || after.creator_suspended) return [];
+  const episode = after as unknown as EpisodeRecord;
+  return [
+    make({ ...change, after }, 'episode.published', episode.creator_id, {
+      episode_id: episode.id,
+      show_id: episode.show_id,
+      creator_id: episode.creator_id,
+      season: episode.season,
+      episode_number: episode.episode_number,
+      title: episode.title,
+      duration_seconds: episode.duration_seconds,
+      access: episode.access,
+      air_date: episode.air_date,
+    }),
+  ];
+};
+
+// ── Programs ─────────────────────────────────────────────────────────────────────────────────
+
+/** A program's public fields; one without catalogue content stores its own id as content_id. */
+const programPublic = (p: ProgramRecord) => {
+  const none = p.content_id === p.program_id;
+  return {
+    program_id: p.program_id,
+    channel_id: p.channel_id,
+    creator_id: p.creator_id,
+    title: p.title,
+    start: new Date(p.start).toISOString(),
+    end: new Date(p.end).toISOString(),
+    rating: p.rating,
+    content_type: none ? null : p.content_type,
+    content_id: none ? null : p.content_id,
+  };
+};
+
+const programChanges = (before: ProgramRecord, after: ProgramRecord) =>
+  PROGRAM_PUBLIC_FIELDS.filter((field) => differs(before[field], after[field]));
+
+const programEvents = (change: Change): TypedEvent[] => {
+  const before = change.before as ProgramRecord | undefined;
+  const after = change.after as (ProgramRecord & { version?: number }) | undefined;
+  if (after && !before) {
+    // A new program is written at version 1; a higher version is the new half of a move (the
+    // transaction deletes the old key and puts the new one), paired in eventsOfBatch when both
+    // halves are in one batch.
+    if ((after.version ?? 1) <= 1)
+      return [make(change, 'program.scheduled', after.creator_id, programPublic(after))];
+    return [
+      make(change, 'program.changed', after.creator_id, {
+        ...programPublic(after),
+        status: 'scheduled',
+        changed: ['start', 'end'],
+      }),
+    ];
+  }
+  if (after && before) {
+    const changed = programChanges(before, after);
+    if (changed.length === 0) return [];
+    return [
+      make(change, 'program.changed', after.creator_id, {
+        ...programPublic(after),
+        status: 'scheduled',
+        changed,
+      }),
+    ];
+  }
+  if (before)
+    return [
+      make(change, 'program.changed', before.creator_id, {
+        ...programPublic(before),
+        status: 'removed',
+        changed: [...PROGRAM_PUBLIC_FIELDS],
+      }),
+    ];
+  return [];
+};
+
+// ── Subscriptions ────────────────────────────────────────────────────────────────────────────
+
+const subscriptionEvents = (change: Change): TypedEvent[] => {
+  const before = change.before as SubscriptionRecord | undefined;
+  const after = change.after as SubscriptionRecord | undefined;
+  if (after?.status === 'active' && before?.status !== 'active')
+    return [
+      make(change, 'subscription.created', after.creator_id, {
+        creator_id: after.creator_id,
+        account_id: after.account_id,
+        subscribed_at: after.subscribed_at,
+        renewal_date: after.renewal_date,
+      }),
+    ];
+  if (before?.status === 'active' && after?.status === 'cancelled')
+    return [
+      make(change, 'subscription.cancelled', after.creator_id, {
+        creator_id: after.creator_id,
+        account_id: after.account_id,
+        subscribed_at: after.subscribed_at,
+        access_until: after.renewal_date,
+      }),
+    ];
+  return [];
+};
+
+const BY_ENTITY: Record<(typeof PUBLISHED_ENTITIES)[number], (change: Change) => TypedEvent[]> = {
+  creator: creatorEvents,
+  show: showEvents,
+  episode: episodeEvents,
+  program: programEvents,
+  subscription: subscriptionEvents,
+};
+
+const changeOf = (record: DynamoDBRecord): Change => ({
+  record,
+  before: imageOf(record.dynamodb?.OldImage),
+  after: imageOf(record.dynamodb?.NewImage),
+});
+
+/** The events one change makes (none for entities or changes nobody is told about). */
+export const eventsOfRecord = (record: DynamoDBRecord): TypedEvent[] => {
+  const change = changeOf(record);
+  const entity = String((change.after ?? change.before)?.entity);
+  const map = BY_ENTITY[entity as keyof typeof BY_ENTITY];
+  return map ? map(change) : [];
+};
+
+/** An event with the index (in its batch) of the record it came from. */
+export interface BatchEvent {
+  record: number;
+  event: TypedEvent;
+}
+
+/**
+ * The events of a batch, in record order. A program moved in time is one transaction that
+ * deletes its old key and puts the new one (two records); when both are in the batch they make
+ * one `program.changed` (with `previous_start`/`previous_end`, at the put's record) instead of a
+ * `removed` and a `scheduled`. Across two batches the two events stay (docs/events.md).
+ */
+export const eventsOfBatch = (records: readonly DynamoDBRecord[]): BatchEvent[] => {
+  const out: BatchEvent[] = [];
+  /** Program removals of this batch, by program id: their entry in `out` and the removed image. */
+  const removals = new Map<string, { entry: BatchEvent; program: ProgramRecord & { version?: number } }>();
+  const paired = new Set<BatchEvent>();
+  records.forEach((record, index) => {
+    const { before, after } = changeOf(record);
+    for (const event of eventsOfRecord(record)) {
+      const entry: BatchEvent = { record: index, event };
+      out.push(entry);
+      if (event.type !== 'program.changed') continue;
+      const data = (event as TypedEvent<'program.changed'>).data;
+      if (before && !after)
+        removals.set(data.program_id, { entry, program: before as unknown as ProgramRecord });
+      const removed = removals.get(data.program_id);
+      const moved = after as (ProgramRecord & { version?: number }) | undefined;
+      if (moved && !before && removed && (moved.version ?? 0) === (removed.program.version ?? 0) + 1) {
+        removals.delete(data.program_id);
+        paired.add(removed.entry);
+        event.data = {
+          ...data,
+          changed: programChanges(removed.program, moved),
+          previous_start: new Date(removed.program.start).toISOString(),
+          previous_end: new Date(removed.program.end).toISOString(),
+        };
+      }
+    }
+  });
+  return out.filter((entry) => !paired.has(entry));
+};

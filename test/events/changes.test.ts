@@ -1,0 +1,308 @@
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { AttributeValue as LambdaAttributeValue, DynamoDBRecord } from 'aws-lambda';
+import { describe, expect, it } from 'vitest';
+import { EVENT_PAYLOADS } from '../../shared/events/catalog.ts';
+import { eventsOfBatch, eventsOfRecord } from '../../shared/events/changes.ts';
+import { PlatformEvent } from '../../shared/events/envelope.ts';
+
+type Item = Record<string, unknown>;
+let sequence = 1000;
+
+/** A stream record as Lambda delivers it: both images in attribute-value JSON, a sequence number, a time. */
+const change = (
+  before: Item | undefined,
+  after: Item | undefined,
+  seq = String(sequence++),
+): DynamoDBRecord => {
+  const image = (item: Item | undefined) =>
+    item
+      ? (marshall(item, { removeUndefinedValues: true }) as Record<string, LambdaAttributeValue>)
+      : undefined;
+  return {
+    eventID: `id-${seq}`,
+    eventName: before && after ? 'MODIFY' : after ? 'INSERT' : 'REMOVE',
+    eventSource: 'aws:dynamodb',
+    dynamodb: {
+      Keys: image({ PK: (after ?? before)?.PK, SK: (after ?? before)?.SK }),
+      NewImage: image(after),
+      OldImage: image(before),
+      SequenceNumber: seq,
+      ApproximateCreationDateTime: 1_795_000_000,
+      StreamViewType: 'NEW_AND_OLD_IMAGES',
+    },
+  };
+};
+
+const creator = (fields: Item = {}): Item => ({
+  PK: 'CREATOR#cr_0001',
+  SK: 'PROFILE',
+  entity: 'creator',
+  id: 'cr_0001',
+  slug: 'maya_lopez',
+  name: 'Maya Lopez',
+  description: 'Comedy nights',
+  avatar_url: null,
+  avatar_color: '#112233',
+  category: 'comedy',
+  tier: 'gold',
+  is_verified: true,
+  subscribers: 10,
+  watching_now: 0,
+  channel: {
+    channel_id: 'ch_0001',
+    channel_name: 'Maya Live',
+    channel_number: 1,
+    requires_subscription: false,
+  },
+  live: null,
+  version: 3,
+  ...fields,
+});
+const live = {
+  stream_id: 'st-abc',
+  title: 'Friday jam',
+  started_at: '2026-11-24T18:00:05.000Z',
+  thumbnail_url: 'x',
+};
+
+const show = (fields: Item = {}): Item => ({
+  PK: 'SHOW#sh_0001',
+  SK: 'PROFILE',
+  entity: 'show',
+  id: 'sh_0001',
+  slug: 'late_night',
+  title: 'Late Night',
+  creator_id: 'cr_0001',
+  category: 'comedy',
+  rating: 'TV-14',
+  released_at: '2026-11-24T00:00:00.000Z',
+  total_views: 0,
+  version: 1,
+  ...fields,
+});
+const episode = (fields: Item = {}): Item => ({
+  PK: 'SHOW#sh_0001',
+  SK: 'EP#01#001',
+  entity: 'episode',
+  id: 'ep_0001_s1e01',
+  show_id: 'sh_0001',
+  creator_id: 'cr_0001',
+  season: 1,
+  episode_number: 1,
+  title: 'Pilot',
+  duration_seconds: 1320,
+  views: 0,
+  access: 'free',
+  air_date: '2026-11-24T00:00:00.000Z',
+  version: 2,
+  ...fields,
+});
+const program = (fields: Item = {}): Item => ({
+  PK: 'CHANNEL#ch_0001',
+  SK: 'PROGRAM#2026-11-24T18:00:00.000Z',
+  entity: 'program',
+  program_id: 'pg_1',
+  creator_id: 'cr_0001',
+  channel_id: 'ch_0001',
+  title: 'Morning',
+  description: '',
+  thumbnail_url: 'https://cdn.example.com/t.jpg',
+  start: '2026-11-24T18:00:00.000Z',
+  end: '2026-11-24T19:00:00.000Z',
+  content_type: 'episode',
+  content_id: 'ep_0001_s1e01',
+  rating: 'TV-G',
+  version: 1,
+  ...fields,
+});
+const subscription = (status: string, fields: Item = {}): Item => ({
+  PK: 'ACCOUNT#acc_1',
+  SK: 'SUB#cr_0001',
+  entity: 'subscription',
+  account_id: 'acc_1',
+  creator_id: 'cr_0001',
+  status,
+  subscribed_at: '2026-11-24T10:00:00.000Z',
+  renewal_date: '2026-12-24T10:00:00.000Z',
+  ...fields,
+});
+
+const types = (record: DynamoDBRecord) => eventsOfRecord(record).map((e) => e.type);
+
+/** Every event is a valid envelope with a payload its type's schema accepts. */
+const valid = (record: DynamoDBRecord) => {
+  const events = eventsOfRecord(record);
+  for (const event of events) {
+    expect(PlatformEvent.safeParse(event).success).toBe(true);
+    expect(EVENT_PAYLOADS[event.type].safeParse(event.data).error?.issues ?? []).toEqual([]);
+  }
+  return events;
+};
+
+describe('creator changes', () => {
+  it('going live is one creator.live with the stream, coming off air one creator.offline', () => {
+    const [wentLive] = valid(change(creator(), creator({ live, version: 4 })));
+    expect(wentLive).toMatchObject({
+      type: 'creator.live',
+      version: '1',
+      creator_id: 'cr_0001',
+      time: '2026-11-18T11:06:40.000Z',
+      data: { creator_id: 'cr_0001', channel_id: 'ch_0001', stream_id: 'st-abc', title: 'Friday jam' },
+    });
+    const [ended] = valid(change(creator({ live }), creator({ live: null, version: 5 })));
+    expect(ended).toMatchObject({
+      type: 'creator.offline',
+      data: { stream_id: 'st-abc', started_at: live.started_at, ended_at: '2026-11-18T11:06:40.000Z' },
+    });
+  });
+
+  it('a new stream without an offline in between: offline for the old one, then live', () => {
+    expect(types(change(creator({ live }), creator({ live: { ...live, stream_id: 'st-new' } })))).toEqual([
+      'creator.offline',
+      'creator.live',
+    ]);
+  });
+
+  it('public profile edits are creator.updated naming the fields; counters, viewers and live titles are not', () => {
+    const [updated] = valid(
+      change(
+        creator(),
+        creator({
+          name: 'Maya L.',
+          channel: {
+            channel_id: 'ch_0001',
+            channel_name: 'New',
+            channel_number: 1,
+            requires_subscription: false,
+          },
+        }),
+      ),
+    );
+    expect(updated).toMatchObject({
+      type: 'creator.updated',
+      data: { name: 'Maya L.', changed: ['name', 'channel_name'] },
+    });
+    expect(types(change(creator(), creator({ subscribers: 11, watching_now: 40, version: 4 })))).toEqual([]);
+    expect(types(change(creator({ live }), creator({ live: { ...live, title: 'new title' } })))).toEqual([]);
+  });
+
+  it('a suspended creator announces nothing but the end of its stream; a new creator is no update', () => {
+    const suspended = { suspended_at: '2026-11-24T00:00:00.000Z' };
+    expect(types(change(creator(), creator({ ...suspended, name: 'X' })))).toEqual([]);
+    expect(types(change(creator(suspended), creator({ ...suspended, live })))).toEqual([]);
+    expect(types(change(creator({ ...suspended, live }), creator(suspended)))).toEqual(['creator.offline']);
+    expect(types(change(undefined, creator()))).toEqual([]);
+  });
+});
+
+describe('catalogue changes', () => {
+  it('a new show is show.published, a new episode episode.published; edits and deletions are neither', () => {
+    const [published] = valid(change(undefined, show()));
+    expect(published).toMatchObject({
+      type: 'show.published',
+      data: { show_id: 'sh_0001', title: 'Late Night' },
+    });
+    const [aired] = valid(change(undefined, episode()));
+    expect(aired).toMatchObject({
+      type: 'episode.published',
+      data: { episode_id: 'ep_0001_s1e01', season: 1 },
+    });
+    expect(types(change(show(), show({ title: 'Renamed', version: 2 })))).toEqual([]);
+    expect(types(change(episode(), undefined))).toEqual([]);
+    expect(types(change(undefined, show({ creator_suspended: true })))).toEqual([]);
+  });
+
+  it('a program put on the schedule is program.scheduled; an edit program.changed with the fields', () => {
+    const [scheduled] = valid(change(undefined, program()));
+    expect(scheduled).toMatchObject({
+      type: 'program.scheduled',
+      data: { program_id: 'pg_1', content_type: 'episode' },
+    });
+    const [changed] = valid(change(program(), program({ title: 'Evening', version: 2 })));
+    expect(changed).toMatchObject({
+      type: 'program.changed',
+      data: { status: 'scheduled', changed: ['title'] },
+    });
+    expect(types(change(program(), program({ version: 2 })))).toEqual([]);
+    const [removed] = valid(change(program({ version: 2 }), undefined));
+    expect(removed).toMatchObject({ type: 'program.changed', data: { status: 'removed' } });
+  });
+
+  it('a program without catalogue content says null, not its own id', () => {
+    const [scheduled] = valid(change(undefined, program({ content_type: 'show', content_id: 'pg_1' })));
+    expect(scheduled?.data).toMatchObject({ content_type: null, content_id: null });
+  });
+
+  it('a move (delete and put in one transaction) in one batch is one program.changed with the previous slot', () => {
+    const moved = program({
+      SK: 'PROGRAM#2026-11-24T20:00:00.000Z',
+      start: '2026-11-24T20:00:00.000Z',
+      end: '2026-11-24T21:00:00.000Z',
+      version: 3,
+    });
+    const batch = [change(program({ version: 2 }), undefined), change(undefined, moved)];
+    const events = eventsOfBatch(batch);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      record: 1,
+      event: {
+        type: 'program.changed',
+        data: { status: 'scheduled', changed: ['start', 'end'], previous_start: '2026-11-24T18:00:00.000Z' },
+      },
+    });
+    // Split over two batches: a removal, then the program at its new time.
+    expect(eventsOfBatch(batch.slice(0, 1)).map((e) => e.event.data)).toMatchObject([{ status: 'removed' }]);
+    expect(eventsOfBatch(batch.slice(1)).map((e) => e.event.type)).toEqual(['program.changed']);
+  });
+});
+
+describe('subscription changes', () => {
+  it('becoming active is subscription.created; active to cancelled is subscription.cancelled', () => {
+    const [created] = valid(change(undefined, subscription('active')));
+    expect(created).toMatchObject({
+      type: 'subscription.created',
+      creator_id: 'cr_0001',
+      data: { account_id: 'acc_1' },
+    });
+    expect(types(change(subscription('cancelled'), subscription('active')))).toEqual([
+      'subscription.created',
+    ]);
+    const [cancelled] = valid(change(subscription('active'), subscription('cancelled')));
+    expect(cancelled).toMatchObject({
+      type: 'subscription.cancelled',
+      data: { access_until: '2026-12-24T10:00:00.000Z' },
+    });
+  });
+
+  it('a renewal, an expiry or a deletion is no event', () => {
+    expect(
+      types(
+        change(subscription('active'), subscription('active', { renewal_date: '2027-01-24T10:00:00.000Z' })),
+      ),
+    ).toEqual([]);
+    expect(types(change(subscription('cancelled'), subscription('expired')))).toEqual([]);
+    expect(types(change(subscription('active'), undefined))).toEqual([]);
+  });
+});
+
+describe('irrelevant changes and ids', () => {
+  it('views, view sets, markers, sessions, accounts and follows make no event', () => {
+    for (const entity of ['view', 'watch_session', 'account', 'follow', 'playback', 'reaction', undefined])
+      expect(types(change(undefined, { PK: 'X#1', SK: 'Y', entity, live }))).toEqual([]);
+  });
+
+  it('a replayed record makes the same ids; another change of the same item other ids', () => {
+    const record = change(creator(), creator({ live, version: 4 }), '555');
+    const first = eventsOfRecord(record);
+    const replay = eventsOfRecord(structuredClone(record));
+    expect(replay).toEqual(first);
+    expect(first[0]?.id).toMatch(/^evt_[A-Za-z0-9_-]{32}$/);
+    const again = eventsOfRecord(change(creator(), creator({ live, version: 4 }), '556'));
+    expect(again[0]?.id).not.toBe(first[0]?.id);
+    // Two events of one record differ by type.
+    const both = eventsOfRecord(
+      change(creator({ live }), creator({ live: { ...live, stream_id: 's2' } }), '557'),
+    );
+    expect(new Set(both.map((e) => e.id)).size).toBe(2);
+  });
+});
