@@ -20,6 +20,7 @@ import { showContracts } from './shows/contracts.ts';
 import { studioContracts } from './studio/contracts.ts';
 import { studioScheduleContracts } from './studio/schedule-contracts.ts';
 import { studioChannelContracts } from './studio/channel-contracts.ts';
+import { webhookContracts } from './webhooks/contracts.ts';
 
 export const routes: readonly Contract[] = [
   ...homeContracts,
@@ -34,6 +35,7 @@ export const routes: readonly Contract[] = [
   ...studioScheduleContracts,
   ...studioChannelContracts,
   ...analyticsContracts,
+  ...webhookContracts,
   ...platformContracts,
 ];
 
@@ -68,5 +70,7 @@ export const tagDescriptions: Readonly<Record<string, string>> = {
   Studio:
     "A creator's own studio: their public profile, shows and episodes, and their channel's programme schedule. Signed-in creators only, and only their own.",
   Analytics: 'Player analytics ingestion (sessions, heartbeats, events, errors) and continue watching.',
+  Webhooks:
+    'Signed push deliveries of platform events (Standard Webhooks): subscribe a callback, verify it, receive `creator.live` and the rest (docs/webhooks.md).',
   Platform: 'The API reference itself and the public keys that verify access tokens.',
 };

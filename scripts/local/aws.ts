@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { join, resolve } from 'node:path';
 import { type AnalyticsRecord, fileSink } from '../../shared/analytics/sink.ts';
+import { LOCAL_WEBHOOKS, queueArnOfUrl, webhookStandIns } from './webhooks-outbox.ts';
 import { type HookableClient, installClientHook, installContainerId } from '../../shared/aws/local-hook.ts';
 import { routeKey, type RouteRow } from '../../shared/http/route.ts';
 import { LOCAL_GOOGLE_CLIENT_ID } from '../../shared/identity/local-idp.ts';
@@ -66,6 +67,8 @@ const RUNTIME_PASSTHROUGH = [
   'GOOGLE_IDP',
   // Developer switch: relax or switch off per-IP rate limits locally (docs/conventions.md).
   'LOCAL_RATE_LIMITS',
+  // Developer switch: webhook callbacks on loopback and private addresses (docs/webhooks.md).
+  'LOCAL_WEBHOOK_CALLBACKS',
 ] as const;
 
 const runtimeEnvironment = (): Record<string, string> => {
@@ -115,6 +118,7 @@ export const localDeployment = (): Deployment => {
       host.PLAYBACK_ALLOW_ORIGIN ?? new URL(host.SITE_URL ?? 'https://creators.example.com').origin,
     recordingsBucketName: LOCAL_RECORDINGS_BUCKET,
     recordingsBucketArn: `arn:aws:s3:::${LOCAL_RECORDINGS_BUCKET}`,
+    webhooks: LOCAL_WEBHOOKS,
   };
 };
 
@@ -263,6 +267,8 @@ const needsOf = (service: string, commandName: string, input: Input): Need[] => 
       ];
     return [{ action: `ivs:${command}`, resource: named ? String(named) : '*' }];
   }
+  if (service === 'sqs')
+    return [{ action: `sqs:${command}`, resource: queueArnOfUrl(String(input.QueueUrl)) }];
   if (service === 'secretsmanager')
     return [{ action: `secretsmanager:${command}`, resource: String(input.SecretId) }];
   if (service === 's3')
@@ -376,7 +382,7 @@ const localAnalytics = fileSink(
 );
 
 const guard = (client: HookableClient, service: string) => {
-  const standIns = STAND_INS[service] ?? {};
+  const standIns = { ...STAND_INS[service], ...webhookStandIns[service] };
   client.middlewareStack.add(
     ((next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) =>
       async (args: { input: Input }) => {

@@ -60,7 +60,14 @@ export interface RouteRow {
   envelope?: 'standard' | 'reactions' | 'none';
   /** Extra capabilities the function needs; the stack grants exactly these. */
   needs?: ReadonlyArray<
-    'analytics-sink' | 'token-signer' | 'token-verifier' | 'playback-signer' | 'recordings-reader'
+    | 'analytics-sink'
+    | 'token-signer'
+    | 'token-verifier'
+    | 'playback-signer'
+    | 'recordings-reader'
+    | 'webhook-secrets'
+    | 'webhook-outbox'
+    | 'webhook-dead-letters'
   >;
   /** Per-client request budget enforced by the middleware (429 `rate_limit` past it); needs table write. */
   rateLimit?: RateLimit;

@@ -1,4 +1,10 @@
 import type { RouteRow } from '../http/route.ts';
+import {
+  WEBHOOK_PLACEHOLDERS,
+  type WebhookDeployment,
+  webhookEnvironment,
+  webhookStatements,
+} from '../webhooks/access.ts';
 
 /**
  * What a function may do and what it is given, derived from its route row alone: its IAM policy
@@ -32,6 +38,8 @@ export interface Deployment {
   /** The bucket IVS records broadcasts into (infra/live-video.ts) and its ARN. */
   recordingsBucketName: string;
   recordingsBucketArn: string;
+  /** Webhooks (infra/webhooks.ts): the secrets' HMAC key, the delivery queue and its dead letters. */
+  webhooks?: WebhookDeployment;
 }
 
 /** One IAM statement: every action on every resource (ARNs, no wildcards). */
@@ -119,6 +127,7 @@ export const policyOf = (row: RouteRow, d: Deployment): Statement[] => {
   );
   ivsOn([`${d.ivsArnPrefix}:stream-key/*`], ['DeleteStreamKey', 'GetStreamKey']);
   ivsOn(['*'], ['ListStreams']);
+  statements.push(...webhookStatements(row, d.webhooks));
   return statements;
 };
 
@@ -140,6 +149,7 @@ export const environmentOf = (row: RouteRow, d: Deployment): Record<string, stri
   if (row.needs?.includes('recordings-reader')) env.RECORDINGS_BUCKET = d.recordingsBucketName;
   if (row.ivs?.includes('CreateChannel'))
     env.IVS_RECORDING_CONFIGURATION_ARN = d.ivsRecordingConfigurationArn;
+  Object.assign(env, webhookEnvironment(row, d.webhooks));
   return env;
 };
 
@@ -182,6 +192,7 @@ export const settingsOf = (row: RouteRow): string[] => {
       playbackAllowOrigin: placeholder,
       recordingsBucketName: placeholder,
       recordingsBucketArn: placeholder,
+      webhooks: WEBHOOK_PLACEHOLDERS,
     }),
   );
 };

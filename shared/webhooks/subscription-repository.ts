@@ -1,0 +1,223 @@
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db } from '../db/client.ts';
+import { queryAll } from '../db/query.ts';
+import { tableName } from '../db/table.ts';
+import type { EventType } from '../events/envelope.ts';
+import type { SubscriptionStatus } from './schemas.ts';
+
+/**
+ * Webhook subscriptions and partner approvals in the single table (docs/data-model.md,
+ * "Webhooks"):
+ * - subscription: PK `WEBHOOK#<id>`, SK `SUBSCRIPTION`; GSI1 `WEBHOOK_OWNER#<account>` /
+ *   `<created_at>#<id>` (an owner's list, newest first); GSI2 `WEBHOOK_MATCH#<type>#<creator>` /
+ *   `<id>`, present ONLY while the subscription is `enabled` (a sparse index: the fan-out's one
+ *   Query finds exactly the subscriptions to deliver to, never a Scan or a filter).
+ * - partner approval: PK `WEBHOOK_PARTNER#<account>`, SK `APPROVAL` (set by an operator).
+ * No secret is stored: a subscription's secrets derive from its id and generation in KMS
+ * (shared/webhooks/secrets.ts).
+ */
+
+export interface SubscriptionRecord {
+  id: string;
+  owner_id: string;
+  type: EventType;
+  version: string;
+  creator_id: string;
+  callback: string;
+  status: SubscriptionStatus;
+  created_at: string;
+  status_changed_at: string;
+  /** The current secret's generation (1 at creation, +1 per rotation). */
+  secret_generation: number;
+  /** During a rotation: until when generation - 1 still signs (ISO 8601). */
+  previous_secret_expires_at?: string;
+}
+
+export interface PartnerApproval {
+  account_id: string;
+  approved_at: string;
+  approved_by: string;
+}
+
+const key = (id: string) => ({ PK: `WEBHOOK#${id}`, SK: 'SUBSCRIPTION' });
+const partnerKey = (accountId: string) => ({ PK: `WEBHOOK_PARTNER#${accountId}`, SK: 'APPROVAL' });
+const ownerIndex = (owner: string) => `WEBHOOK_OWNER#${owner}`;
+const matchIndex = (type: string, creatorId: string) => `WEBHOOK_MATCH#${type}#${creatorId}`;
+const KEY_ATTRIBUTES = ['PK', 'SK', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK', 'entity'] as const;
+
+const recordOf = (item: Record<string, unknown>): SubscriptionRecord => {
+  const record = { ...item };
+  for (const name of KEY_ATTRIBUTES) delete record[name];
+  return record as unknown as SubscriptionRecord;
+};
+
+const conditionFailed = (error: unknown) =>
+  (error as { name?: string }).name === 'ConditionalCheckFailedException';
+
+/** Writes a new subscription (never overwrites one). */
+export const putSubscription = async (record: SubscriptionRecord): Promise<void> => {
+  await db.send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: {
+        ...key(record.id),
+        GSI1PK: ownerIndex(record.owner_id),
+        GSI1SK: `${record.created_at}#${record.id}`,
+        ...(record.status === 'enabled'
+          ? { GSI2PK: matchIndex(record.type, record.creator_id), GSI2SK: record.id }
+          : {}),
+        entity: 'webhook_subscription',
+        ...record,
+      },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    }),
+  );
+};
+
+export const getSubscription = async (id: string): Promise<SubscriptionRecord | undefined> => {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: key(id) }));
+  return Item ? recordOf(Item) : undefined;
+};
+
+/** Every subscription of `ownerId`, newest first (an owner has at most MAX_PER_OWNER). */
+export const subscriptionsOf = async (ownerId: string): Promise<SubscriptionRecord[]> =>
+  (
+    await queryAll({
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': ownerIndex(ownerId) },
+      ScanIndexForward: false,
+    })
+  ).map(recordOf);
+
+/** The enabled subscriptions to `type` events of `creatorId` (one Query on the sparse GSI2). */
+export const enabledSubscriptionsFor = async (
+  type: string,
+  creatorId: string,
+): Promise<SubscriptionRecord[]> =>
+  (
+    await queryAll({
+      IndexName: 'GSI2',
+      KeyConditionExpression: 'GSI2PK = :pk',
+      ExpressionAttributeValues: { ':pk': matchIndex(type, creatorId) },
+    })
+  ).map(recordOf);
+
+/**
+ * Moves a subscription to `status` if it is in one of `from` (so a late verification cannot
+ * re-enable a revoked one); enters or leaves the delivery index with it. False when the
+ * subscription is gone or was not in `from`.
+ */
+export const changeStatus = async (
+  record: Pick<SubscriptionRecord, 'id' | 'type' | 'creator_id'>,
+  status: SubscriptionStatus,
+  from: readonly SubscriptionStatus[],
+  now: Date,
+): Promise<boolean> => {
+  const names = { '#status': 'status' };
+  const values: Record<string, unknown> = {
+    ':status': status,
+    ':at': now.toISOString(),
+    ...Object.fromEntries(from.map((s, i) => [`:from${i}`, s])),
+  };
+  const index =
+    status === 'enabled'
+      ? { set: ', GSI2PK = :match, GSI2SK = :id', remove: '' }
+      : { set: '', remove: ' REMOVE GSI2PK, GSI2SK' };
+  if (status === 'enabled') {
+    values[':match'] = matchIndex(record.type, record.creator_id);
+    values[':id'] = record.id;
+  }
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key(record.id),
+        UpdateExpression: `SET #status = :status, status_changed_at = :at${index.set}${index.remove}`,
+        ConditionExpression: `attribute_exists(PK) AND #status IN (${from.map((_, i) => `:from${i}`).join(', ')})`,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (conditionFailed(error)) return false;
+    throw error;
+  }
+};
+
+/** Deletes `ownerId`'s subscription `id`; false when there is none of theirs. */
+export const deleteSubscription = async (id: string, ownerId: string): Promise<boolean> => {
+  try {
+    await db.send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: key(id),
+        ConditionExpression: 'owner_id = :owner',
+        ExpressionAttributeValues: { ':owner': ownerId },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (conditionFailed(error)) return false;
+    throw error;
+  }
+};
+
+/**
+ * Starts a secret rotation of `ownerId`'s subscription `id`: the next generation becomes
+ * current, the previous one signs too until `previousExpiresAt`. The record after, or undefined
+ * when there is none of theirs.
+ */
+export const advanceSecret = async (
+  id: string,
+  ownerId: string,
+  previousExpiresAt: Date,
+): Promise<SubscriptionRecord | undefined> => {
+  try {
+    const { Attributes } = await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key(id),
+        UpdateExpression:
+          'SET secret_generation = secret_generation + :one, previous_secret_expires_at = :until',
+        ConditionExpression: 'owner_id = :owner',
+        ExpressionAttributeValues: {
+          ':one': 1,
+          ':until': previousExpiresAt.toISOString(),
+          ':owner': ownerId,
+        },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return Attributes ? recordOf(Attributes) : undefined;
+  } catch (error) {
+    if (conditionFailed(error)) return undefined;
+    throw error;
+  }
+};
+
+export const getPartnerApproval = async (accountId: string): Promise<PartnerApproval | undefined> => {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: partnerKey(accountId) }));
+  return Item
+    ? { account_id: accountId, approved_at: String(Item.approved_at), approved_by: String(Item.approved_by) }
+    : undefined;
+};
+
+/** Operator: approves `accountId` as a partner (any creator's public events). */
+export const putPartnerApproval = async (approval: PartnerApproval): Promise<void> => {
+  await db.send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...partnerKey(approval.account_id), entity: 'webhook_partner', ...approval },
+    }),
+  );
+};
+
+/** Operator: withdraws the approval; true when there was one. */
+export const deletePartnerApproval = async (accountId: string): Promise<boolean> => {
+  const { Attributes } = await db.send(
+    new DeleteCommand({ TableName: tableName(), Key: partnerKey(accountId), ReturnValues: 'ALL_OLD' }),
+  );
+  return Attributes !== undefined;
+};
