@@ -269,6 +269,14 @@ const needsOf = (service: string, commandName: string, input: Input): Need[] => 
   }
   if (service === 'sqs')
     return [{ action: `sqs:${command}`, resource: queueArnOfUrl(String(input.QueueUrl)) }];
+  if (service === 'events') {
+    // PutEvents on each entry's bus (a name or an ARN), as IAM authorizes it.
+    return ((input.Entries ?? []) as Input[]).map((entry) => {
+      const bus = String(entry.EventBusName ?? 'default');
+      const resource = bus.startsWith('arn:') ? bus : arn('events', `event-bus/${bus}`);
+      return { action: `events:${command}`, resource };
+    });
+  }
   if (service === 'secretsmanager')
     return [{ action: `secretsmanager:${command}`, resource: String(input.SecretId) }];
   if (service === 's3')

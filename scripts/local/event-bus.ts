@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { DynamoDBStreamEvent } from 'aws-lambda';
 
 /**
  * The local stand-in for the stack's Amazon EventBridge bus (docs/events.md, "Locally").
@@ -313,6 +314,83 @@ export const startLocalEventBus = async (
     stop: async () => {
       await drainLocalBus();
       await new Promise<void>((resolveClose) => server.close(() => resolveClose()));
+    },
+  };
+};
+
+// ── The publisher, as Lambda runs it on AWS ─────────────────────────────────────────────────
+
+/** Does a stream record pass the mapping's filter (infra/events.ts): a source item of PUBLISHED_ENTITIES? */
+export const passesPublisherFilter = (
+  record: {
+    dynamodb?: { NewImage?: Record<string, { S?: string }>; OldImage?: Record<string, { S?: string }> };
+  },
+  entities: readonly string[],
+): boolean =>
+  [record.dynamodb?.NewImage, record.dynamodb?.OldImage].some((image) =>
+    entities.includes(String(image?.entity?.S)),
+  );
+
+/**
+ * The event publisher (functions/events/publish-events.ts) as the table stream's second reader:
+ * the bus stand-in on `port` (0: any), and a local event source mapping
+ * (scripts/local/table-stream.ts) from LATEST, with the AWS mapping's filter, each batch run as
+ * the publisher function: its row's environment and policy plus EVENT_BUS_NAME and PutEvents on
+ * this bus only (shared/events/access.ts). Sets EVENTS_ENDPOINT in the host environment (test
+ * workers find `/_local/events` there).
+ */
+export const startLocalEventPublisher = async (options: {
+  tableName: string;
+  port?: number;
+  /** Sees every batch the mapping hands the publisher (after the filter), e.g. to replay it. */
+  onBatch?: (event: DynamoDBStreamEvent) => void;
+}) => {
+  const { functionContext, runAsFunction } = await import('./aws.ts');
+  const { startTableStream } = await import('./table-stream.ts');
+  const { eventPublisherRow } = await import('../../functions/events/worker.ts');
+  const { handler } = await import('../../functions/events/publish-events.ts');
+  const { PUBLISHED_ENTITIES } = await import('../../shared/events/changes.ts');
+  const { publisherEnvironment, publisherStatements } = await import('../../shared/events/access.ts');
+  const bus = await startLocalEventBus({ port: options.port });
+  process.env.EVENTS_ENDPOINT = bus.endpoint;
+  const base = functionContext(eventPublisherRow);
+  const context = {
+    ...base,
+    env: { ...base.env, ...publisherEnvironment(bus.busName), EVENTS_ENDPOINT: bus.endpoint },
+    policy: [...base.policy, ...publisherStatements(bus.busArn)],
+  };
+  /** One invocation of the publisher, as the mapping makes it: filtered, run as the function. */
+  const invoke = async (event: DynamoDBStreamEvent) => {
+    const Records = event.Records.filter((r) => passesPublisherFilter(r as never, PUBLISHED_ENTITIES));
+    if (Records.length === 0) return { batchItemFailures: [] };
+    options.onBatch?.({ Records });
+    return runAsFunction(context, () => handler({ Records }));
+  };
+  const stream = await startTableStream({
+    tableName: options.tableName,
+    handler: invoke,
+    startingPosition: 'LATEST',
+    maxRetries: 5,
+    onFailure: ({ record, attempts }) => {
+      console.error(
+        `event publisher: gave up on stream record ${record.eventID} after ${attempts} attempts (the on-failure queue on AWS)`,
+      );
+    },
+  });
+  return {
+    bus,
+    /** Runs the publisher on `event` (a batch seen by `onBatch`, replayed as a retry would). */
+    invoke,
+    /** The publisher function's local context (environment and policy), for tests. */
+    context,
+    /** Resolves once every change written before the call is published and delivered to the rules. */
+    drain: async () => {
+      await stream.drain();
+      await drainLocalBus();
+    },
+    stop: async () => {
+      await stream.stop();
+      await bus.stop();
     },
   };
 };

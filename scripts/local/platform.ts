@@ -13,8 +13,13 @@ export interface LocalPlatform {
   items: number;
   /** The IVS stand-in: control plane, playback origin and broadcast control (docs/local-ivs.md). */
   ivsEndpoint: string;
-  /** Resolves once the projector has handled every change written before the call. */
+  /**
+   * Resolves once the projector has handled every change written before the call, and the event
+   * publisher has published its events and the local bus delivered them (docs/events.md).
+   */
   drain(): Promise<void>;
+  /** The EventBridge stand-in the event publisher puts on (scripts/local/event-bus.ts). */
+  eventsEndpoint: string;
   stop(): Promise<void>;
 }
 
@@ -148,9 +153,11 @@ export const startLocalPlatform = async (
   }
   const endpoint = process.env.DYNAMODB_ENDPOINT;
   let projector: Awaited<ReturnType<typeof startProjector>> | undefined;
+  let events: Awaited<ReturnType<typeof import('./event-bus.ts').startLocalEventPublisher>> | undefined;
   const live = await startIvs(options.ivsPort ?? 0);
   const stop = async () => {
     await projector?.stop();
+    await events?.stop();
     await live.ivs.stop();
     await (await starting?.catch(() => undefined))?.stop();
   };
@@ -186,6 +193,9 @@ export const startLocalPlatform = async (
       batchPut(demoChannels.map(({ creator, channel }) => ivsChannelItem(channel.channel_arn, creator.id))),
     ]);
     projector = await startProjector(tableName());
+    // The table stream's second reader: domain events onto the local EventBridge bus.
+    const { startLocalEventPublisher } = await import('./event-bus.ts');
+    events = await startLocalEventPublisher({ tableName: tableName() });
     const { ivsEventRow } = await import('../../functions/workers.ts');
     const { handler: onIvsEvent } = await import('../../functions/live/ivs-event.ts');
     const { functionContext, runAsFunction } = await import('./aws.ts');
@@ -202,7 +212,11 @@ export const startLocalPlatform = async (
       seededAt,
       items: items + demoChannels.length,
       ivsEndpoint: live.ivs.endpoint,
-      drain: () => projector!.drain(),
+      eventsEndpoint: events.bus.endpoint,
+      drain: async () => {
+        await projector!.drain();
+        await events!.drain();
+      },
       stop,
     };
   } catch (error) {
