@@ -1,8 +1,9 @@
+import { senderOf } from '../../shared/analytics/ingest.ts';
 import { ingestPlayhead } from '../../shared/analytics/continue-watching.ts';
 import { endpoint } from '../../shared/http/handler.ts';
 import { ok } from '../../shared/http/reply.ts';
 import * as contracts from './contracts.ts';
 
-export const handler = endpoint(contracts.endVideoSession, async ({ body, principal, now }) =>
-  ok(await ingestPlayhead({ ...body, type: 'end' }, { accountId: principal?.accountId, now })),
+export const handler = endpoint(contracts.endVideoSession, async (req) =>
+  ok(await ingestPlayhead({ ...req.body, type: 'end' }, senderOf(req))),
 );

@@ -1,8 +1,8 @@
-import { ingest } from '../../shared/analytics/ingest.ts';
+import { ingest, senderOf } from '../../shared/analytics/ingest.ts';
 import { endpoint } from '../../shared/http/handler.ts';
 import { ok } from '../../shared/http/reply.ts';
 import * as contracts from './contracts.ts';
 
-export const handler = endpoint(contracts.recordVideoAds, async ({ body, principal, now }) =>
-  ok(await ingest('video', body.events, { accountId: principal?.accountId, now })),
+export const handler = endpoint(contracts.recordVideoAds, async (req) =>
+  ok(await ingest('video', req.body.events, senderOf(req))),
 );

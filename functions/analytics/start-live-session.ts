@@ -1,8 +1,8 @@
-import { startSession } from '../../shared/analytics/ingest.ts';
+import { senderOf, startSession } from '../../shared/analytics/ingest.ts';
 import { endpoint } from '../../shared/http/handler.ts';
 import { created } from '../../shared/http/reply.ts';
 import * as contracts from './contracts.ts';
 
-export const handler = endpoint(contracts.startLiveSession, async ({ body, principal, now }) =>
-  created(await startSession('live', body, { accountId: principal?.accountId, now })),
+export const handler = endpoint(contracts.startLiveSession, async (req) =>
+  created(await startSession('live', req.body, senderOf(req))),
 );

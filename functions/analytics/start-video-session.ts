@@ -1,8 +1,8 @@
-import { startSession } from '../../shared/analytics/ingest.ts';
+import { senderOf, startSession } from '../../shared/analytics/ingest.ts';
 import { endpoint } from '../../shared/http/handler.ts';
 import { created } from '../../shared/http/reply.ts';
 import * as contracts from './contracts.ts';
 
-export const handler = endpoint(contracts.startVideoSession, async ({ body, principal, now }) =>
-  created(await startSession('video', body, { accountId: principal?.accountId, now })),
+export const handler = endpoint(contracts.startVideoSession, async (req) =>
+  created(await startSession('video', req.body, senderOf(req))),
 );

@@ -1,3 +1,4 @@
+import type { Sender } from './ingest.ts';
 import { logger, recordMetric } from '../observability/index.ts';
 import { getEpisode } from '../shows/show-repository.ts';
 import { ingest } from './ingest.ts';
@@ -36,7 +37,7 @@ export const trackProgress = async (accountId: string, contentId: string, positi
  */
 export const ingestPlayhead = async (
   event: (VideoHeartbeatBody & { type: 'heartbeat' }) | (VideoEndBody & { type: 'end' }),
-  context: { accountId?: string; now: Date },
+  context: Sender,
 ): Promise<AnalyticsReceipt> => {
   const result = await ingest('video', [event], context);
   try {

@@ -20,6 +20,31 @@ import { type AnalyticsRecord, getSink } from './sink.ts';
 export const HEARTBEAT_INTERVAL_SECONDS = 30;
 
 /**
+ * Who sent the events, as the server sees it: the account of a valid bearer token, the receive
+ * time, and the viewer's country (ISO 3166-1 alpha-2) when a CDN in front of the API says it in
+ * `CloudFront-Viewer-Country`, else `unknown`. API Gateway's HTTP API adds no geo header of its
+ * own, and no address is ever stored (docs/analytics.md, "Dimensions").
+ */
+export interface Sender {
+  accountId?: string;
+  now: Date;
+  country?: string;
+}
+
+/** The coarse country of a request: a two-letter `cloudfront-viewer-country`, else `unknown`. */
+export const countryOf = (headers: Record<string, string | undefined>): string => {
+  const country = headers['cloudfront-viewer-country']?.trim().toUpperCase();
+  return country && /^[A-Z]{2}$/.test(country) ? country : 'unknown';
+};
+
+/** The sender of a request (a handler's `req`): its account, receive time and country. */
+export const senderOf = (req: {
+  principal?: { accountId: string } | undefined;
+  now: Date;
+  headers: Record<string, string | undefined>;
+}): Sender => ({ accountId: req.principal?.accountId, now: req.now, country: countryOf(req.headers) });
+
+/**
  * An event as the request schemas validated it, with the type its endpoint gives it (a single
  * event's endpoint names its type; a batch item carries its own). `event_id` and the client time
  * (`client_ts`, or its alias `timestamp`) may be absent (docs/analytics.md).
@@ -42,7 +67,7 @@ export type ClientEvent =
 export const toRecord = (
   { event_id, client_ts, timestamp, ...event }: ClientEvent,
   family: AnalyticsRecord['family'],
-  context: { accountId?: string; now: Date },
+  context: Sender,
 ): AnalyticsRecord => {
   const received_at = context.now.toISOString();
   const clientTs = client_ts ?? timestamp ?? received_at;
@@ -54,6 +79,7 @@ export const toRecord = (
     received_at,
     received_at_ms: context.now.getTime(),
     client_ts_ms: Date.parse(clientTs),
+    country: context.country ?? 'unknown',
     ...(context.accountId ? { account_id: context.accountId } : {}),
   };
 };
@@ -61,12 +87,12 @@ export const toRecord = (
 /**
  * Accepts a batch of client events, all or nothing: the request's schema has already validated
  * every item (a bad item is a 422 naming `events.<i>.<field>` and nothing is written). Adds the
- * server's receive time, the family and, when a valid token was sent, the account.
+ * server's receive time, the family, the country and, when a valid token was sent, the account.
  */
 export const ingest = async (
   family: AnalyticsRecord['family'],
   events: readonly ClientEvent[],
-  context: { accountId?: string; now: Date },
+  context: Sender,
 ): Promise<AnalyticsReceipt> => {
   const records = events.map((event) => toRecord(event, family, context));
   await (await getSink()).put(records);
@@ -77,7 +103,7 @@ export const ingest = async (
 export const startSession = async (
   family: AnalyticsRecord['family'],
   event: VideoStartBody | LiveStartBody,
-  context: { accountId?: string; now: Date },
+  context: Sender,
 ): Promise<AnalyticsSession> => {
   const session_id = randomUUID();
   await ingest(family, [{ ...event, type: 'start', session_id }], context);

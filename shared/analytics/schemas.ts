@@ -43,10 +43,26 @@ const deviceType = described(
   'web',
 );
 
+/** A short optional label a player or app reports about itself (analytics dimensions). */
+const label = (description: string, example: string) =>
+  described(z.optional(z.string().check(z.minLength(1), z.maxLength(64))), description, example);
+
 /** Fields of an event sent as it happens: no time means the server's receive time. */
 const common = {
   event_id: eventId,
   device_type: deviceType,
+  player_name: label(
+    'The player software, 1 to 64 characters (e.g. `hls.js`, `avplayer`, `exoplayer`): an analytics dimension. Optional; send it at least on the session start (the session keeps the value it was started with).',
+    'hls.js',
+  ),
+  player_version: label(
+    'The player software version, 1 to 64 characters. Optional, as `player_name`.',
+    '1.7.4',
+  ),
+  client_version: label(
+    'The version of the app or web client sending the event, 1 to 64 characters. Optional, as `player_name`.',
+    '3.12.0',
+  ),
   client_ts: clientTime(
     'client_ts',
     'When the event happened on the client: ISO 8601 with an offset (`Z` or `+02:00`); epoch numbers are refused. Optional here: without it (and without `timestamp`) the server receive time is used.',
