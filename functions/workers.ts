@@ -20,6 +20,8 @@ export const projectorRow = {
     indexes: ['GSI3'],
   },
   memory: { mb: 512, reason: 'a batch of 100 records, each a few reads and writes; more CPU, faster drains' },
+  // Firehose PutRecordBatch: catalogue changes append the analytics title dimension (docs/analytics.md).
+  needs: ['analytics-sink'],
   summary: 'Projector: keeps every view of the catalogue true from the table stream (docs/projections.md)',
   tag: 'Workers',
 } as const satisfies RouteRow;

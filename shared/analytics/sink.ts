@@ -13,9 +13,11 @@ import { ServiceUnavailableError } from '../http/errors.ts';
  */
 export interface AnalyticsRecord {
   event_id: string;
-  family: 'video' | 'live';
+  /** `catalog`: a row of the title dimension (shared/analytics/title-dimension.ts), not an event. */
+  family: 'video' | 'live' | 'catalog';
   type: string;
-  session_id: string;
+  /** Every player event has one; catalogue rows have none. */
+  session_id?: string;
   received_at: string;
   received_at_ms: number;
   client_ts_ms: number;

@@ -1,5 +1,6 @@
 import type { AttributeValue as LambdaAttributeValue, DynamoDBRecord } from 'aws-lambda';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { exportTitles } from '../analytics/title-dimension.ts';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { CategoryId, CreatorRecord, EpisodeRecord, ShowRecord } from '../catalog/model.ts';
@@ -70,6 +71,8 @@ export const projectRecord = async (record: DynamoDBRecord, now: Date): Promise<
   if (!image) return;
   // A deletion is the source's last version: one past the version it had.
   const version = after ? versionOf(after) : versionOf(before) + 1;
+  // The analytics title dimension follows catalogue changes (a side effect that never throws).
+  await exportTitles(before, after, now);
   switch (image.entity) {
     case 'creator':
       await applyViews(keyOf(image), version, after ? creatorViews(recordOf<CreatorRecord>(after)) : []);
