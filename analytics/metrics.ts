@@ -1,28 +1,174 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { TITLE_COLUMNS } from '../shared/analytics/title-dimension.ts';
 
 /**
- * The metric queries (analytics/queries/*.sql) and the one place their two dialects differ:
- * percentiles. Queries write `{{p50(expr)}}` / `{{p95(expr)}}`; DuckDB renders quantile_cont,
- * Athena (Trino) approx_percentile. Everything else is SQL both engines accept (tested in DuckDB).
+ * The metric queries (analytics/queries/*.sql) and how they are rendered for DuckDB (locally)
+ * and Athena (Trino). Every query is a time series broken down by one dimension: it reads the
+ * placeholder `{{events}}`, the events of the period with two computed columns, `bucket_ms` (the
+ * start of the event's time bucket at the chosen grain, epoch ms) and `dimension` (the value of
+ * the chosen breakdown, or `all`), plus `title` (from the title dimension), and answers columns
+ * `bucket_ms`, `dimension` and its values. Percentiles are `{{p50(expr)}}` / `{{p95(expr)}}`
+ * (quantile_cont in DuckDB, approx_percentile in Athena); everything else is SQL both engines
+ * accept (tested in DuckDB). Each file starts with comment lines: the first is the definition,
+ * then `-- label: …`, `-- unit: …`, `-- chart: <column>` (the value the report charts) and
+ * `-- gaps: zero` when a bucket without rows means 0 (counts) rather than no data (ratios).
  */
 export const QUERIES_DIR = resolve(import.meta.dirname, 'queries');
 
 export type Dialect = 'duckdb' | 'athena';
 
-export const renderSql = (sql: string, dialect: Dialect): string =>
-  sql.replace(/\{\{p(\d{2})\((.+?)\)\}\}/g, (_, p: string, expr: string) =>
-    dialect === 'duckdb' ? `quantile_cont(${expr}, 0.${p})` : `approx_percentile(${expr}, 0.${p})`,
-  );
+/** Time buckets: minute, hour, day, or `total` (the whole period as one bucket). */
+export const GRAINS = { minute: 60_000, hour: 3_600_000, day: 86_400_000, total: 0 } as const;
+export type Grain = keyof typeof GRAINS;
 
-/** Every metric: name (file name without .sql) → SQL text with placeholders. */
-export const metricQueries = (): Map<string, string> =>
+/**
+ * The dimensions a metric can be broken down by (`--by`), as SQL over the period's events `e`
+ * joined to the title dimension (`c`: the episode or channel played, `sh`: its show, `cr`: its
+ * creator). Session-level values (player, client, country, quality) are the session's, so a
+ * session never falls into two groups.
+ */
+export const DIMENSIONS = {
+  device: { label: 'Device type', sql: "coalesce(e.device_type, 'unknown')" },
+  title: { label: 'Title', sql: "coalesce(c.title, e.content_id, e.channel_id, 'unknown')" },
+  show: {
+    label: 'Show',
+    sql: "coalesce(sh.title, CASE WHEN e.family = 'live' THEN '(live channel)' ELSE 'unknown' END)",
+  },
+  creator: { label: 'Creator', sql: "coalesce(cr.title, c.creator_id, 'unknown')" },
+  category: { label: 'Category', sql: "coalesce(sh.category, c.category, 'unknown')" },
+  family: { label: 'Live or on demand', sql: "CASE WHEN e.family = 'live' THEN 'live' ELSE 'on demand' END" },
+  player: {
+    label: 'Player and version',
+    sql: "coalesce(max(e.player_name || ' ' || e.player_version) OVER (PARTITION BY e.session_id), max(e.player_name) OVER (PARTITION BY e.session_id), 'unknown')",
+  },
+  client: {
+    label: 'Client version',
+    sql: "coalesce(max(e.client_version) OVER (PARTITION BY e.session_id), 'unknown')",
+  },
+  country: { label: 'Country', sql: "coalesce(max(e.country) OVER (PARTITION BY e.session_id), 'unknown')" },
+  quality: {
+    label: 'Quality (highest rendition)',
+    sql: "coalesce(CAST(max(e.height) OVER (PARTITION BY e.session_id) AS VARCHAR) || 'p', 'unknown')",
+  },
+} as const;
+export type Dimension = keyof typeof DIMENSIONS;
+
+/** The period and slicing of one run: `from`/`to` are epoch ms, `to` exclusive. */
+export interface Slice {
+  fromMs: number;
+  toMs: number;
+  grain: Grain;
+  by?: Dimension;
+  /** Offset (ms) added before bucketing, so days start at local midnight (the zone's at `fromMs`). */
+  offsetMs?: number;
+  /**
+   * Athena named queries: the period as four execution parameters (`?`) instead of literals, in
+   * this order: first `dt` ('YYYY-MM-DD'), last `dt`, from (epoch ms), to (epoch ms, exclusive).
+   */
+  parameters?: boolean;
+}
+
+/** Event columns the metric queries read (the rest stay in storage, unread). */
+const READ_COLUMNS = [
+  'session_id',
+  'type',
+  'family',
+  'content_id',
+  'channel_id',
+  'account_id',
+  'client_ts_ms',
+  'playing_seconds',
+  'rebuffer_ms',
+  'fatal',
+  'height',
+];
+
+const DAY_MS = 86_400_000;
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** The newest row of each id of the append-only title dimension. */
+const LATEST_TITLES =
+  '(SELECT id, title, show_id, creator_id, category FROM (SELECT t.id, t.title, t.show_id, t.creator_id, t.category, row_number() OVER (PARTITION BY t.id ORDER BY t.received_at_ms DESC) AS newest FROM titles t) v WHERE newest = 1)';
+
+/**
+ * `{{events}}` for a slice: events whose client time is in [from, to), read only from the date
+ * partitions (`dt`, the UTC receive date) that can hold them: from the day before `from` (client
+ * clocks ahead) to the day after `to` (batches sent late). On Athena that predicate is what
+ * partition projection prunes by.
+ */
+export const eventsSql = (slice: Slice): string => {
+  const grain = GRAINS[slice.grain];
+  const offset = slice.offsetMs ?? 0;
+  const bucket =
+    grain === 0
+      ? `CAST(${slice.fromMs} AS BIGINT)`
+      : `CAST(floor((e.client_ts_ms + ${offset}) / ${grain}) * ${grain} - ${offset} AS BIGINT)`;
+  const dimension = slice.by ? DIMENSIONS[slice.by].sql : "'all'";
+  return `(SELECT ${READ_COLUMNS.map((c) => `e.${c}`).join(', ')},
+    ${bucket} AS bucket_ms,
+    ${dimension} AS dimension,
+    coalesce(c.title, e.content_id, e.channel_id) AS title
+  FROM events e
+  LEFT JOIN ${LATEST_TITLES} c ON c.id = coalesce(e.content_id, e.channel_id)
+  LEFT JOIN ${LATEST_TITLES} sh ON sh.id = c.show_id
+  LEFT JOIN ${LATEST_TITLES} cr ON cr.id = c.creator_id
+  WHERE e.family IN ('video', 'live')
+    AND e.dt BETWEEN ${slice.parameters ? '? AND ?' : `'${isoDay(slice.fromMs - DAY_MS)}' AND '${isoDay(slice.toMs + DAY_MS)}'`}
+    AND e.client_ts_ms >= ${slice.parameters ? '?' : slice.fromMs} AND e.client_ts_ms < ${slice.parameters ? '?' : slice.toMs})`;
+};
+
+/** A metric's SQL for one engine and slice (no placeholder left). */
+export const renderSql = (sql: string, dialect: Dialect, slice: Slice): string =>
+  sql
+    .replace(/\{\{events\}\}/g, () => eventsSql(slice))
+    .replace(/\{\{p(\d{2})\((.+?)\)\}\}/g, (_, p: string, expr: string) =>
+      dialect === 'duckdb' ? `quantile_cont(${expr}, 0.${p})` : `approx_percentile(${expr}, 0.${p})`,
+    );
+
+/** A metric: its SQL and what its header says (definition, unit, charted column, label). */
+export interface Metric {
+  name: string;
+  sql: string;
+  label: string;
+  definition: string;
+  unit: string;
+  /** The value column the report charts over time; none for a ranking. */
+  chart?: string;
+  /** A bucket without rows means 0 (counts and sums), not "no data" (ratios, percentiles). */
+  gapsAreZero: boolean;
+}
+
+const header = (sql: string, key: string) =>
+  sql.match(new RegExp(`^--\\s*${key}:\\s*(.+)$`, 'm'))?.[1]?.trim();
+
+/** Every metric (analytics/queries/*.sql), by name (the file name without .sql). */
+export const metrics = (): Map<string, Metric> =>
   new Map(
     readdirSync(QUERIES_DIR)
       .filter((f) => f.endsWith('.sql'))
       .sort()
-      .map((f) => [f.replace(/\.sql$/, ''), readFileSync(join(QUERIES_DIR, f), 'utf8')]),
+      .map((f) => {
+        const sql = readFileSync(join(QUERIES_DIR, f), 'utf8');
+        const name = f.replace(/\.sql$/, '');
+        return [
+          name,
+          {
+            name,
+            sql,
+            label: header(sql, 'label') ?? name,
+            definition: sql.split('\n')[0]!.replace(/^--\s*/, ''),
+            unit: header(sql, 'unit') ?? '',
+            chart: header(sql, 'chart'),
+            gapsAreZero: header(sql, 'gaps') === 'zero',
+          },
+        ];
+      }),
   );
+
+/** Every metric: name → SQL text with placeholders. */
+export const metricQueries = (): Map<string, string> =>
+  new Map([...metrics()].map(([name, metric]) => [name, metric.sql]));
 
 /**
  * The event table's columns: the DuckDB view here and the Glue table in infra/analytics.ts are
@@ -55,49 +201,84 @@ export const EVENT_COLUMNS = {
   emoji: 'string',
   program_id: 'string',
   autoplay: 'boolean',
+  country: 'string',
+  player_name: 'string',
+  player_version: 'string',
+  client_version: 'string',
 } as const;
 
 const DUCKDB_TYPES = { string: 'VARCHAR', bigint: 'BIGINT', double: 'DOUBLE', boolean: 'BOOLEAN' } as const;
 
 export type Row = Record<string, string | number | boolean | null>;
 
-/**
- * Runs metric queries in DuckDB over the local NDJSON files (`<dir>/family=…/dt=…/hour=…/*.ndjson`,
- * the same layout as the S3 prefixes), as the view `events`.
- */
-export const runMetrics = async (dir: string, names?: readonly string[]): Promise<Map<string, Row[]>> => {
+const columnsOf = (columns: Record<string, keyof typeof DUCKDB_TYPES>) =>
+  Object.entries(columns)
+    .map(([name, type]) => `${name}: '${DUCKDB_TYPES[type]}'`)
+    .join(', ');
+
+/** The NDJSON files of one family (`<dir>/family=<f>/dt=…/hour=…/*.ndjson`), as a DuckDB glob. */
+const globOf = (dir: string, family: string) =>
+  `'${join(dir, `family=${family}`, 'dt=*', 'hour=*', '*.ndjson').replace(/'/g, "''")}'`;
+
+const readJson = (globs: string[], columns: Record<string, keyof typeof DUCKDB_TYPES>) =>
+  `read_json([${globs.join(', ')}], hive_partitioning = true, hive_types_autocast = false, format = 'newline_delimited', columns = {${columnsOf(columns)}})`;
+
+/** A DuckDB connection over a local analytics folder: the views `events` and `titles`. */
+export const openAnalytics = async (dir: string) => {
   const { DuckDBInstance } = await import('@duckdb/node-api');
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
-  const results = new Map<string, Row[]>();
-  try {
-    const glob = join(dir, 'family=*', 'dt=*', 'hour=*', '*.ndjson').replace(/'/g, "''");
-    const columns = Object.entries(EVENT_COLUMNS)
-      .map(([name, type]) => `${name}: '${DUCKDB_TYPES[type]}'`)
-      .join(', ');
-    const hasData = existsSync(dir) && readdirSync(dir).length > 0;
-    if (!hasData)
-      throw new Error(`No analytics events under ${dir} yet: play something against npm start first`);
-    await connection.run(
-      `CREATE VIEW events AS SELECT * FROM read_json('${glob}', hive_partitioning = true, format = 'newline_delimited', columns = {${columns}})`,
-    );
-    for (const [name, sql] of metricQueries()) {
-      if (names && !names.includes(name)) continue;
-      const reader = await connection.runAndReadAll(renderSql(sql, 'duckdb'));
-      const rows = reader
-        .getRowObjectsJS()
-        .map((row) =>
+  const families = ['video', 'live'].filter((f) => existsSync(join(dir, `family=${f}`)));
+  if (families.length === 0) {
+    connection.closeSync();
+    throw new Error(`No analytics events under ${dir} yet: play something against npm start first`);
+  }
+  await connection.run(
+    `CREATE VIEW events AS SELECT * FROM ${readJson(
+      families.map((f) => globOf(dir, f)),
+      EVENT_COLUMNS,
+    )}`,
+  );
+  await connection.run(
+    existsSync(join(dir, 'family=catalog'))
+      ? `CREATE VIEW titles AS SELECT * FROM ${readJson([globOf(dir, 'catalog')], TITLE_COLUMNS)}`
+      : `CREATE TABLE titles AS SELECT * FROM (VALUES (NULL::VARCHAR, NULL::VARCHAR, NULL::VARCHAR, NULL::VARCHAR, NULL::VARCHAR, NULL::VARCHAR, NULL::BIGINT)) v(${Object.keys(TITLE_COLUMNS).join(', ')}) WHERE false`,
+  );
+  const query = async (sql: string): Promise<Row[]> => {
+    const reader = await connection.runAndReadAll(sql);
+    return reader
+      .getRowObjectsJS()
+      .map(
+        (row) =>
           Object.fromEntries(
             Object.entries(row).map(([k, v]) => [
               k,
               typeof v === 'bigint' ? Number(v) : v === undefined ? null : v,
             ]),
-          ),
-        );
-      results.set(name, rows as Row[]);
+          ) as Row,
+      );
+  };
+  return { connection, query, close: () => connection.closeSync() };
+};
+
+/**
+ * Runs metric queries in DuckDB over the local NDJSON files (`<dir>/family=…/dt=…/hour=…/*.ndjson`,
+ * the same layout as the S3 prefixes) for one slice; `names` picks metrics (default: all).
+ */
+export const runMetrics = async (
+  dir: string,
+  slice: Slice,
+  names?: readonly string[],
+): Promise<Map<string, Row[]>> => {
+  const analytics = await openAnalytics(dir);
+  const results = new Map<string, Row[]>();
+  try {
+    for (const [name, metric] of metrics()) {
+      if (names && !names.includes(name)) continue;
+      results.set(name, await analytics.query(renderSql(metric.sql, 'duckdb', slice)));
     }
   } finally {
-    connection.closeSync();
+    analytics.close();
   }
   return results;
 };

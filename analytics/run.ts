@@ -1,75 +1,148 @@
 /**
- * `npm run analytics -- <metric>` prints one metric over the local analytics files (DuckDB);
- * `npm run analytics -- report` writes .local/analytics-report/index.html with every metric and
- * charts; `npm run analytics -- list` names the metrics, as does `npm run analytics` alone when
- * there are events. Without events it says how to make some (exit 1). ANALYTICS_DIR overrides the
- * data folder.
+ * The analysts' command (docs/analytics.md), over the local analytics files (DuckDB):
+ * - `npm run analytics -- report --from 2026-11-22 --to 2026-11-23 --by device --tz Europe/Paris`
+ *   writes .local/analytics-report/index.html (`--out` elsewhere): every metric over time and
+ *   broken down, with definitions and units; `--grain minute|hour|day` (default: hour up to two
+ *   days, else day);
+ * - `npm run analytics -- <metric> [same options]` prints one metric as a table;
+ * - `npm run analytics -- sql <metric> [same options] [--dialect athena]` prints its SQL as that
+ *   engine runs it (the Athena text is what to paste into the workgroup);
+ * - `npm run analytics -- list` names the metrics and the dimensions.
+ * Without `--from`/`--to` the period is the days that have events. Without events it says how to
+ * make some (exit 1). ANALYTICS_DIR overrides the data folder.
  */
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { metricQueries, type Row, runMetrics } from './metrics.ts';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  DIMENSIONS,
+  type Dialect,
+  type Dimension,
+  GRAINS,
+  type Grain,
+  metrics,
+  renderSql,
+  runMetrics,
+  type Slice,
+} from './metrics.ts';
+import { checkZone, periodOf, zoneOffsetMs } from './period.ts';
+import { reportHtml } from './report.ts';
 
 const dir = process.env.ANALYTICS_DIR ?? resolve(import.meta.dirname, '../.local/analytics');
-const [command] = process.argv.slice(2);
+const { values: options, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    from: { type: 'string' },
+    to: { type: 'string' },
+    by: { type: 'string' },
+    tz: { type: 'string', default: 'UTC' },
+    grain: { type: 'string' },
+    dialect: { type: 'string', default: 'duckdb' },
+    out: { type: 'string' },
+  },
+});
+const [command, metricName] = positionals;
 
-/** Are there event files (family=…/dt=…/hour=…/*.ndjson) under `dir`? */
-const hasEvents = (): boolean =>
-  existsSync(dir) &&
-  readdirSync(dir, { recursive: true, encoding: 'utf8' }).some((file) => file.endsWith('.ndjson'));
-
-if (command !== 'list' && !hasEvents()) {
-  console.error(
-    `No analytics events under ${dir} yet.\n` +
-      'Run `npm start` and send it player events (docs/analytics.md), then `npm run analytics -- report`; or set ANALYTICS_DIR to a folder of events.',
-  );
-  process.exit(1);
-}
-
-const escapeHtml = (v: unknown) => String(v ?? '').replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
-
-/** A horizontal bar chart (inline SVG) of the first text column against the first numeric one. */
-const chart = (rows: Row[]): string => {
-  const first = rows[0];
-  if (!first || rows.length < 2) return '';
-  const label = Object.keys(first).find((k) => typeof first[k] === 'string');
-  const value = Object.keys(first).find((k) => typeof first[k] === 'number' && k !== label);
-  if (!label || !value) return '';
-  const max = Math.max(...rows.map((r) => Number(r[value]) || 0), 1);
-  const bars = rows.slice(0, 20).map((r, i) => {
-    const width = (Number(r[value]) / max) * 360;
-    return `<text x="0" y="${i * 22 + 15}" font-size="12">${escapeHtml(r[label])}</text><rect x="140" y="${i * 22 + 3}" width="${width.toFixed(1)}" height="16" fill="#6366F1"/><text x="${(145 + width).toFixed(1)}" y="${i * 22 + 15}" font-size="12">${escapeHtml(r[value])}</text>`;
-  });
-  return `<svg width="600" height="${Math.min(rows.length, 20) * 22 + 6}" role="img" aria-label="${escapeHtml(value)} by ${escapeHtml(label)}">${bars.join('')}</svg>`;
+const fail = (message: string, code = 2): never => {
+  console.error(message);
+  process.exit(code);
 };
 
-const table = (rows: Row[]): string => {
-  if (rows.length === 0) return '<p>No rows.</p>';
-  const columns = Object.keys(rows[0]!);
-  return `<table><tr>${columns.map((c) => `<th>${escapeHtml(c)}</th>`).join('')}</tr>${rows
-    .map((r) => `<tr>${columns.map((c) => `<td>${escapeHtml(r[c])}</td>`).join('')}</tr>`)
-    .join('')}</table>`;
-};
+/** The days (dt=…) that hold events, sorted. */
+const eventDays = (): string[] =>
+  existsSync(dir)
+    ? [
+        ...new Set(
+          readdirSync(dir, { recursive: true, encoding: 'utf8' })
+            .filter((f) => f.endsWith('.ndjson') && !f.startsWith('family=catalog'))
+            .map((f) => f.match(/dt=(\d{4}-\d{2}-\d{2})/)?.[1])
+            .filter((d): d is string => d !== undefined),
+        ),
+      ].sort()
+    : [];
 
 if (command === undefined || command === 'list') {
-  if (command === undefined) console.log('npm run analytics -- <metric> | report. Metrics:');
-  console.log([...metricQueries().keys()].join('\n'));
-} else if (command === 'report') {
-  const results = await runMetrics(dir);
-  const sections = [...results].map(
-    ([name, rows]) => `<section><h2>${escapeHtml(name)}</h2>${chart(rows)}${table(rows)}</section>`,
+  if (command === undefined) console.log('npm run analytics -- report | sql <metric> | <metric>. Metrics:');
+  console.log([...metrics().keys()].join('\n'));
+  console.log(
+    `\nDimensions (--by): ${Object.keys(DIMENSIONS).join(', ')}\nGrains (--grain): minute, hour, day`,
   );
-  const out = resolve(import.meta.dirname, '../.local/analytics-report');
-  mkdirSync(out, { recursive: true });
-  writeFileSync(
-    join(out, 'index.html'),
-    `<!doctype html><meta charset="utf-8"><title>Viewing quality report</title><style>body{font:14px system-ui;margin:2rem;max-width:960px}table{border-collapse:collapse;margin:.5rem 0 2rem}td,th{border:1px solid #ddd;padding:4px 8px;text-align:left}</style><h1>Viewing quality report</h1><p>Generated ${new Date().toISOString()} from ${escapeHtml(dir)}.</p>${sections.join('')}`,
+  process.exit(0);
+}
+
+const days = eventDays();
+if (command !== 'sql' && days.length === 0)
+  fail(
+    `No analytics events under ${dir} yet.\n` +
+      'Run `npm start` and send it player events (docs/analytics.md), then `npm run analytics -- report`; or set ANALYTICS_DIR to a folder of events.',
+    1,
   );
-  console.log(`wrote ${join(out, 'index.html')}`);
-} else {
-  const rows = (await runMetrics(dir, [command])).get(command);
-  if (!rows) {
-    console.error(`Unknown metric ${command}. Metrics: ${[...metricQueries().keys()].join(', ')}`);
-    process.exit(2);
+
+const zone = (() => {
+  try {
+    return checkZone(options.tz);
+  } catch (error) {
+    return fail((error as Error).message);
   }
-  console.table(rows);
+})();
+const from = options.from ?? days[0] ?? fail('--from YYYY-MM-DD is needed');
+const to = options.to ?? (options.from ? from : days.at(-1)!);
+const { fromMs, toMs } = (() => {
+  try {
+    return periodOf(from, to, zone);
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+})();
+const by = options.by as Dimension | undefined;
+if (by !== undefined && !(by in DIMENSIONS)) fail(`--by is one of: ${Object.keys(DIMENSIONS).join(', ')}`);
+const grain = (options.grain ?? (toMs - fromMs <= 2 * GRAINS.day ? 'hour' : 'day')) as Exclude<
+  Grain,
+  'total'
+>;
+if (!['minute', 'hour', 'day'].includes(grain)) fail('--grain is one of: minute, hour, day');
+const offsetMs = zoneOffsetMs(zone, fromMs);
+const slice: Slice = { fromMs, toMs, grain, by, offsetMs };
+const all = metrics();
+
+if (command === 'report') {
+  const series = await runMetrics(dir, slice);
+  const totals = await runMetrics(dir, { ...slice, grain: 'total' });
+  const chartJs = readFileSync(
+    resolve(dirname(createRequire(import.meta.url).resolve('chart.js')), 'chart.umd.min.js'),
+    'utf8',
+  );
+  const html = reportHtml({
+    from,
+    to,
+    zone,
+    grain,
+    by,
+    fromMs,
+    toMs,
+    offsetMs,
+    generatedAt: new Date(),
+    source: dir,
+    chartJs,
+    results: [...all.values()].map((metric) => ({
+      metric,
+      series: series.get(metric.name) ?? [],
+      totals: totals.get(metric.name) ?? [],
+    })),
+  });
+  const out = resolve(options.out ?? resolve(import.meta.dirname, '../.local/analytics-report/index.html'));
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, html);
+  console.log(`wrote ${out} (${from} to ${to}, ${zone}, per ${grain}${by ? `, by ${by}` : ''})`);
+} else if (command === 'sql') {
+  const metric = all.get(metricName ?? '') ?? fail(`sql <metric>: one of ${[...all.keys()].join(', ')}`);
+  if (!['duckdb', 'athena'].includes(options.dialect)) fail('--dialect is duckdb or athena');
+  console.log(renderSql(metric.sql, options.dialect as Dialect, slice));
+} else {
+  if (!all.has(command)) fail(`Unknown metric ${command}. Metrics: ${[...all.keys()].join(', ')}`);
+  const rows = (await runMetrics(dir, slice, [command])).get(command) ?? [];
+  console.table(
+    rows.map(({ bucket_ms, ...rest }) => ({ bucket: new Date(Number(bucket_ms)).toISOString(), ...rest })),
+  );
 }

@@ -6,7 +6,8 @@ import * as glue from 'aws-cdk-lib/aws-glue';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { EVENT_COLUMNS, metricQueries, renderSql } from '../analytics/metrics.ts';
+import { EVENT_COLUMNS, metrics, renderSql } from '../analytics/metrics.ts';
+import { TITLE_COLUMNS } from '../shared/analytics/title-dimension.ts';
 
 export interface AnalyticsProps {
   /** DESTROY (dev): the bucket is emptied and deleted with the stack, the workgroup with its history. */
@@ -46,8 +47,9 @@ export class Analytics extends Construct {
       // A bucket with objects cannot be deleted: in dev a custom resource empties it first.
       autoDeleteObjects: destroy,
       lifecycleRules: [
-        {
-          prefix: 'events/',
+        ...['video', 'live'].map((family) => ({
+          // Events only: the title dimension (events/family=catalog/) is kept for good.
+          prefix: `events/family=${family}/`,
           // S3 rejects a rule whose expiration is not after its transition: events kept no longer
           // than the IA minimum (dev: 30 days) stay in Standard until they expire.
           transitions:
@@ -60,7 +62,7 @@ export class Analytics extends Construct {
                 ]
               : [],
           expiration: Duration.days(props.retentionDays),
-        },
+        })),
         { prefix: 'athena-results/', expiration: Duration.days(7) },
         { prefix: 'errors/', expiration: Duration.days(30) },
       ],
@@ -176,6 +178,43 @@ export class Analytics extends Construct {
       },
     });
 
+    // The title dimension (shared/analytics/title-dimension.ts): append-only rows the projector
+    // sends through the same stream as family `catalog`; queries read each id's newest row.
+    const titlesLocation = `s3://${this.bucket.bucketName}/events/family=catalog/`;
+    const titles = new glue.CfnTable(this, 'TitlesTable', {
+      catalogId: Stack.of(this).account,
+      databaseName: database.ref,
+      tableInput: {
+        name: 'titles',
+        tableType: 'EXTERNAL_TABLE',
+        partitionKeys: [
+          { name: 'dt', type: 'string' },
+          { name: 'hour', type: 'string' },
+        ],
+        parameters: {
+          'projection.enabled': 'true',
+          'projection.dt.type': 'date',
+          'projection.dt.format': 'yyyy-MM-dd',
+          'projection.dt.range': '2026-01-01,NOW',
+          'projection.hour.type': 'integer',
+          'projection.hour.range': '0,23',
+          'projection.hour.digits': '2',
+          'storage.location.template': `${titlesLocation}dt=\${dt}/hour=\${hour}/`,
+          classification: 'json',
+        },
+        storageDescriptor: {
+          location: titlesLocation,
+          columns: Object.entries(TITLE_COLUMNS).map(([name, type]) => ({ name, type })),
+          inputFormat: 'org.apache.hadoop.mapred.TextInputFormat',
+          outputFormat: 'org.apache.hadoop.hive.ql.io.HiveIgnoreKeyTextOutputFormat',
+          serdeInfo: {
+            serializationLibrary: 'org.openx.data.jsonserde.JsonSerDe',
+            parameters: { 'ignore.malformed.json': 'true' },
+          },
+        },
+      },
+    });
+
     const workgroup = new athena.CfnWorkGroup(this, 'WorkGroup', {
       name: `${Stack.of(this).stackName}-analytics`,
       state: 'ENABLED',
@@ -191,7 +230,10 @@ export class Analytics extends Construct {
       },
     });
     this.workgroupName = workgroup.ref;
-    for (const [name, sql] of metricQueries()) {
+    // One named query per metric, per day with no breakdown; the period is four execution
+    // parameters (analytics/metrics.ts `Slice.parameters`). Other grains and breakdowns:
+    // `npm run analytics -- sql <metric> --dialect athena --by … --grain …` prints the text.
+    for (const [name, metric] of metrics()) {
       const query = new athena.CfnNamedQuery(
         this,
         `Query${name.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase())}`,
@@ -199,15 +241,22 @@ export class Analytics extends Construct {
           name,
           database: database.ref,
           workGroup: workgroup.name,
-          description: sql
-            .split('\n')[0]!
-            .replace(/^--\s*/, '')
-            .slice(0, 1024),
-          queryString: renderSql(sql, 'athena'),
+          description:
+            `${metric.definition} Unit: ${metric.unit}. Parameters: first dt, last dt ('YYYY-MM-DD', UTC receive dates: a day either side of the period), from and to (epoch ms, to exclusive).`.slice(
+              0,
+              1024,
+            ),
+          queryString: renderSql(metric.sql, 'athena', {
+            fromMs: 0,
+            toMs: 0,
+            grain: 'day',
+            parameters: true,
+          }),
         },
       );
       query.addDependency(workgroup);
       query.addDependency(table);
+      query.addDependency(titles);
     }
 
     this.deliveryFailureAlarm = new cloudwatch.Alarm(this, 'DeliveryFailures', {

@@ -1,11 +1,19 @@
--- Video startup time: session start to the first `playing` event, milliseconds (median and p95).
-SELECT count(*) AS sessions_started_playing,
+-- Startup time: session start to its first `playing` event, in milliseconds, median and 95th percentile over the sessions that started playing, in the bucket of the start.
+-- label: Startup time
+-- unit: ms
+-- chart: startup_ms_median
+SELECT bucket_ms, dimension, count(*) AS sessions_started_playing,
   {{p50(startup_ms)}} AS startup_ms_median,
   {{p95(startup_ms)}} AS startup_ms_p95
 FROM (
-  SELECT s.session_id, min(p.client_ts_ms) - min(s.client_ts_ms) AS startup_ms
-  FROM events s
-  JOIN events p ON p.session_id = s.session_id AND p.type = 'playing'
-  WHERE s.family = 'video' AND s.type = 'start'
-  GROUP BY s.session_id
+  SELECT session_id,
+    min(CASE WHEN type = 'start' THEN bucket_ms END) AS bucket_ms,
+    min(dimension) AS dimension,
+    min(CASE WHEN type = 'playing' THEN client_ts_ms END) - min(CASE WHEN type = 'start' THEN client_ts_ms END) AS startup_ms
+  FROM {{events}} x
+  WHERE type IN ('start', 'playing')
+  GROUP BY session_id
 ) t
+WHERE startup_ms IS NOT NULL
+GROUP BY bucket_ms, dimension
+ORDER BY bucket_ms, dimension

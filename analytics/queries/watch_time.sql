@@ -1,9 +1,13 @@
--- Watch time: per session, first to last client timestamp (start to end/last heartbeat), summed; seconds.
-SELECT family, sum(span_ms) / 1000.0 AS watch_time_seconds, count(*) AS sessions
+-- Watch time: per session, first to last client timestamp (start to end or last heartbeat), summed in the bucket of the session's first event; with the sessions counted.
+-- label: Watch time
+-- unit: seconds
+-- chart: watch_time_seconds
+-- gaps: zero
+SELECT bucket_ms, dimension, sum(span_ms) / 1000.0 AS watch_time_seconds, count(*) AS sessions
 FROM (
-  SELECT family, session_id, max(client_ts_ms) - min(client_ts_ms) AS span_ms
-  FROM events
-  GROUP BY family, session_id
+  SELECT session_id, min(bucket_ms) AS bucket_ms, min(dimension) AS dimension, max(client_ts_ms) - min(client_ts_ms) AS span_ms
+  FROM {{events}} x
+  GROUP BY session_id
 ) s
-GROUP BY family
-ORDER BY family
+GROUP BY bucket_ms, dimension
+ORDER BY bucket_ms, dimension
