@@ -1600,6 +1600,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's webhook subscriptions (paginated, newest first)
+         * @description A page of the caller's webhook subscriptions with their status, newest first. Secrets are never listed.
+         */
+        get: operations["listWebhookSubscriptions"];
+        put?: never;
+        /**
+         * Subscribe a callback URL to platform events (signed webhooks)
+         * @description Subscribes `callback` to `type` events about `condition.creator_id`: a creator to their own channel's events, an operator-approved partner to any creator's public events. The answer carries the signing secret (`whsec_...`) ONCE. The subscription starts `webhook_callback_verification_pending`: a challenge is POSTed to the callback at once (`type: webhook_callback_verification`, signed) and the callback must answer 2xx with the challenge as its body; then it is `enabled` and deliveries start (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`). The callback must be https and resolve to public addresses only (docs/webhooks.md).
+         */
+        post: operations["createWebhookSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/subscriptions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of the caller's webhook subscriptions, with its status
+         * @description The subscription and its status: `webhook_callback_verification_pending`, `enabled`, `webhook_callback_verification_failed`, `notification_failures_exceeded` or `authorization_revoked`.
+         */
+        get: operations["getWebhookSubscription"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete one of the caller's webhook subscriptions
+         * @description Deletes the subscription: nothing more is delivered to its callback (a delivery already under way may still arrive).
+         */
+        delete: operations["deleteWebhookSubscription"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/subscriptions/{id}/secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook subscription's signing secret (the old one signs too for 24 h)
+         * @description A new secret, shown once in this answer. For 24 hours every delivery carries two signatures in `webhook-signature` (new and previous secret), so the receiver can switch without losing a delivery; then only the new one. Rotating again within the 24 hours ends the older secret at once.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/docs": {
         parameters: {
             query?: never;
@@ -1927,6 +1995,57 @@ export interface components {
              * @example 2026-11-23T20:15:00.250Z
              */
             updated_at: string;
+        };
+        /** @description The new subscription with its secret, shown once; verification of the callback starts at once */
+        CreatedWebhookSubscription: {
+            /**
+             * @description Subscription id
+             * @example whs_3b1f0d2c9a7e4f5b8c6d1e2f3a4b5c6d
+             */
+            id: string;
+            /**
+             * @description Event type delivered
+             * @example creator.live
+             * @enum {string}
+             */
+            type: "creator.live" | "creator.offline" | "creator.updated" | "show.published" | "episode.published" | "program.scheduled" | "program.changed" | "subscription.created" | "subscription.cancelled";
+            /**
+             * @description Payload version
+             * @example 1
+             */
+            version: string;
+            condition: components["schemas"]["WebhookConditionInput"];
+            /**
+             * @description Where deliveries are POSTed
+             * @example https://hooks.example.com/streaming
+             */
+            callback: string;
+            /**
+             * @description `webhook_callback_verification_pending` until the callback echoed the challenge, then `enabled`; `webhook_callback_verification_failed`, `notification_failures_exceeded` (deliveries failed for about three days) and `authorization_revoked` (the callback answered 410, or the partner approval was withdrawn) receive nothing more
+             * @example enabled
+             * @enum {string}
+             */
+            status: "webhook_callback_verification_pending" | "enabled" | "webhook_callback_verification_failed" | "notification_failures_exceeded" | "authorization_revoked";
+            /**
+             * @description When it was created (ISO 8601, UTC)
+             * @example 2026-11-24T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description When the status last changed (ISO 8601, UTC)
+             * @example 2026-11-24T12:00:01.000Z
+             */
+            status_changed_at: string;
+            /**
+             * @description During a secret rotation: until when the previous secret still signs deliveries (ISO 8601, UTC); null otherwise
+             * @example null
+             */
+            previous_secret_expires_at: string | null;
+            /**
+             * @description The signing secret (`whsec_` + base64), shown ONLY in this answer: keep it, it verifies the `webhook-signature` of every delivery (Standard Webhooks)
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
         };
         /** @description Audience counts of a creator, each with its display form */
         CreatorAudienceMetrics: {
@@ -4840,6 +4959,24 @@ export interface components {
              */
             created_at: string;
         };
+        /** @description The new secret, shown once; deliveries are signed with both secrets for 24 hours */
+        RotatedWebhookSecret: {
+            /**
+             * @description Subscription id
+             * @example whs_3b1f0d2c9a7e4f5b8c6d1e2f3a4b5c6d
+             */
+            id: string;
+            /**
+             * @description The signing secret (`whsec_` + base64), shown ONLY in this answer: keep it, it verifies the `webhook-signature` of every delivery (Standard Webhooks)
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+            /**
+             * @description Until when deliveries carry a second signature made with the previous secret (24 hours)
+             * @example 2026-11-25T12:00:00.000Z
+             */
+            previous_secret_expires_at: string;
+        };
         /** @description A creator of the search results (spec 2.2): the summary without is_hot and the viewer counts */
         SearchCreatorSummary: {
             /**
@@ -6568,6 +6705,70 @@ export interface components {
             };
             epg: components["schemas"]["WatchEpg"];
         };
+        /** @description Which events of the type are delivered */
+        WebhookCondition: {
+            /**
+             * @description The creator whose events are delivered: your own creator id, or (approved partners, public types) any creator
+             * @example acc_demo_creator
+             */
+            creator_id: string;
+        };
+        /** @description Which events of the type are delivered */
+        WebhookConditionInput: {
+            /**
+             * @description The creator whose events are delivered: your own creator id, or (approved partners, public types) any creator
+             * @example acc_demo_creator
+             */
+            creator_id: string;
+        };
+        /** @description A webhook subscription (its secret is shown only when it is created or rotated) */
+        WebhookSubscription: {
+            /**
+             * @description Subscription id
+             * @example whs_3b1f0d2c9a7e4f5b8c6d1e2f3a4b5c6d
+             */
+            id: string;
+            /**
+             * @description Event type delivered
+             * @example creator.live
+             * @enum {string}
+             */
+            type: "creator.live" | "creator.offline" | "creator.updated" | "show.published" | "episode.published" | "program.scheduled" | "program.changed" | "subscription.created" | "subscription.cancelled";
+            /**
+             * @description Payload version
+             * @example 1
+             */
+            version: string;
+            condition: components["schemas"]["WebhookConditionInput"];
+            /**
+             * @description Where deliveries are POSTed
+             * @example https://hooks.example.com/streaming
+             */
+            callback: string;
+            /**
+             * @description `webhook_callback_verification_pending` until the callback echoed the challenge, then `enabled`; `webhook_callback_verification_failed`, `notification_failures_exceeded` (deliveries failed for about three days) and `authorization_revoked` (the callback answered 410, or the partner approval was withdrawn) receive nothing more
+             * @example enabled
+             * @enum {string}
+             */
+            status: "webhook_callback_verification_pending" | "enabled" | "webhook_callback_verification_failed" | "notification_failures_exceeded" | "authorization_revoked";
+            /**
+             * @description When it was created (ISO 8601, UTC)
+             * @example 2026-11-24T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description When the status last changed (ISO 8601, UTC)
+             * @example 2026-11-24T12:00:01.000Z
+             */
+            status_changed_at: string;
+            /**
+             * @description During a secret rotation: until when the previous secret still signs deliveries (ISO 8601, UTC); null otherwise
+             * @example null
+             */
+            previous_secret_expires_at: string | null;
+        };
+        /** @description A page of the caller's subscriptions, newest first */
+        WebhookSubscriptionList: components["schemas"]["WebhookSubscription"][];
     };
     responses: never;
     parameters: never;
@@ -21296,6 +21497,817 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["GatewayThrottled"];
+                };
+            };
+            /** @description An internal error (nothing internal is disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 500,
+                     *       "message": {
+                     *         "code": "INTERNAL",
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is throttling or unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 503,
+                     *       "message": "Service temporarily unavailable, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhookSubscriptions: {
+        parameters: {
+            query?: {
+                /** @description Page to return, from 1 */
+                page?: number;
+                /** @description Items per page (default 20) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of subscriptions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @description A short note for people, on some answers */
+                        message?: string;
+                        meta_data: components["schemas"]["Pagination"];
+                        data: components["schemas"]["WebhookSubscriptionList"];
+                    };
+                };
+            };
+            /** @description A query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 400,
+                     *       "message": "Invalid query parameter limit: limit must be a whole number between 1 and 100"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
+            401: {
+                headers: {
+                    /** @description Always `Bearer` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 401,
+                     *       "message": "Missing or invalid bearer token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body was sent and is over 256 KiB (this operation reads none) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 413,
+                     *       "message": "Request body exceeds 262144 bytes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GatewayThrottled"];
+                };
+            };
+            /** @description An internal error (nothing internal is disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 500,
+                     *       "message": {
+                     *         "code": "INTERNAL",
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is throttling or unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 503,
+                     *       "message": "Service temporarily unavailable, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createWebhookSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The event type to receive (docs/events.md): `creator.live`, `creator.offline`, ...
+                     * @example creator.live
+                     * @enum {string}
+                     */
+                    type: "creator.live" | "creator.offline" | "creator.updated" | "show.published" | "episode.published" | "program.scheduled" | "program.changed" | "subscription.created" | "subscription.cancelled";
+                    /**
+                     * @description The type's payload version
+                     * @example 1
+                     * @enum {string}
+                     */
+                    version: "1";
+                    condition: components["schemas"]["WebhookCondition"];
+                    /**
+                     * @description Where deliveries are POSTed: an https URL whose host resolves to public addresses only
+                     * @example https://hooks.example.com/streaming
+                     */
+                    callback: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The subscription, with its secret (shown once) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @description A short note for people, on some answers */
+                        message?: string;
+                        data: components["schemas"]["CreatedWebhookSubscription"];
+                    };
+                };
+            };
+            /** @description A query or path parameter is invalid, or the body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 400,
+                     *       "message": "Malformed JSON body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
+            401: {
+                headers: {
+                    /** @description Always `Bearer` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 401,
+                     *       "message": "Missing or invalid bearer token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The condition names another creator and the caller is not an approved partner, or the type is private (only its creator may subscribe), or the caller's own creator does not exist yet (onboarding) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 403,
+                     *       "message": "You may subscribe to events of your own channel only (approved partners: public events of any creator)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The same subscription exists already, or the caller holds the most subscriptions an account may (100) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 409,
+                     *       "message": "A subscription with this type, version, condition and callback already exists"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over 256 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 413,
+                     *       "message": "Request body exceeds 262144 bytes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 415,
+                     *       "message": "Request body must be sent as application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body failed validation: one entry per field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 422,
+                     *       "errors": [
+                     *         {
+                     *           "field": "email",
+                     *           "message": "Invalid email address"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Over the rate limit (20 per 3600 s per account); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
+                     *     }
+                     */
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
+                };
+            };
+            /** @description An internal error (nothing internal is disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 500,
+                     *       "message": {
+                     *         "code": "INTERNAL",
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is throttling or unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 503,
+                     *       "message": "Service temporarily unavailable, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhookSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Subscription id
+                 * @example whs_3b1f0d2c9a7e4f5b8c6d1e2f3a4b5c6d
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @description A short note for people, on some answers */
+                        message?: string;
+                        data: components["schemas"]["WebhookSubscription"];
+                    };
+                };
+            };
+            /** @description A query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 400,
+                     *       "message": "Invalid query parameter limit: limit must be a whole number between 1 and 100"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
+            401: {
+                headers: {
+                    /** @description Always `Bearer` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 401,
+                     *       "message": "Missing or invalid bearer token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No subscription of the caller has this id (another account's subscription is not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 404,
+                     *       "message": "Webhook subscription not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body was sent and is over 256 KiB (this operation reads none) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 413,
+                     *       "message": "Request body exceeds 262144 bytes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GatewayThrottled"];
+                };
+            };
+            /** @description An internal error (nothing internal is disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 500,
+                     *       "message": {
+                     *         "code": "INTERNAL",
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is throttling or unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 503,
+                     *       "message": "Service temporarily unavailable, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteWebhookSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Subscription id
+                 * @example whs_3b1f0d2c9a7e4f5b8c6d1e2f3a4b5c6d
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription is deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 400,
+                     *       "message": "Invalid query parameter limit: limit must be a whole number between 1 and 100"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
+            401: {
+                headers: {
+                    /** @description Always `Bearer` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 401,
+                     *       "message": "Missing or invalid bearer token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No subscription of the caller has this id (another account's subscription is not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 404,
+                     *       "message": "Webhook subscription not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body was sent and is over 256 KiB (this operation reads none) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 413,
+                     *       "message": "Request body exceeds 262144 bytes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GatewayThrottled"];
+                };
+            };
+            /** @description An internal error (nothing internal is disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 500,
+                     *       "message": {
+                     *         "code": "INTERNAL",
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is throttling or unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 503,
+                     *       "message": "Service temporarily unavailable, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Subscription id
+                 * @example whs_3b1f0d2c9a7e4f5b8c6d1e2f3a4b5c6d
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @description A short note for people, on some answers */
+                        message?: string;
+                        data: components["schemas"]["RotatedWebhookSecret"];
+                    };
+                };
+            };
+            /** @description A query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 400,
+                     *       "message": "Invalid query parameter limit: limit must be a whole number between 1 and 100"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
+            401: {
+                headers: {
+                    /** @description Always `Bearer` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 401,
+                     *       "message": "Missing or invalid bearer token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No subscription of the caller has this id (another account's subscription is not found either) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 404,
+                     *       "message": "Webhook subscription not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body was sent and is over 256 KiB (this operation reads none) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 413,
+                     *       "message": "Request body exceeds 262144 bytes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the rate limit (10 per 3600 s per account); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
+                     *     }
+                     */
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
                 };
             };
             /** @description An internal error (nothing internal is disclosed) */

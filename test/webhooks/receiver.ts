@@ -18,10 +18,8 @@ export interface Received {
   signatures: number;
 }
 
-export type Behaviour = (attempt: {
-  id: string;
-  count: number;
-}) => { status: number; headers?: Record<string, string> } | { hang: true };
+export type Answer = { status: number; headers?: Record<string, string> } | { hang: true };
+export type Behaviour = (attempt: { id: string; count: number }) => Answer;
 
 export interface Receiver {
   url: string;
@@ -89,7 +87,7 @@ export const startReceiver = async (): Promise<Receiver> => {
     const key = `${path} ${received.id}`;
     const count = (counts.get(key) ?? 0) + 1;
     counts.set(key, count);
-    const answer = (behaviours.get(path) ?? (() => ({ status: 204 })))({ id: received.id, count });
+    const answer: Answer = (behaviours.get(path) ?? (() => ({ status: 204 })))({ id: received.id, count });
     if ('hang' in answer) {
       hanging.add(res);
       res.on('close', () => hanging.delete(res));
