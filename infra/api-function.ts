@@ -32,6 +32,11 @@ export interface ApiResources {
    */
   playback: { keySecretArn: string; allowOrigin: string };
   /**
+   * Signed media URLs (infra/playback-keys.ts, shared/playback/media-signing.ts): the secret
+   * holding the media CDN's current private key and its CloudFront public key's id.
+   */
+  media: { keySecretArn: string; keyPairId: string };
+  /**
    * The bucket IVS records into (infra/live-video.ts), for rows that need `recordings-reader`;
    * `uniqueId`: its CfnBucket's `Names.uniqueId`, how cdk-nag names its ARN in a nested stack.
    */
@@ -168,6 +173,8 @@ export class ApiFunction extends Construct {
       ivsRecordingConfigurationArn: props.resources.ivs.recordingConfigurationArn,
       playbackKeySecretArn: props.resources.playback.keySecretArn,
       playbackAllowOrigin: props.resources.playback.allowOrigin,
+      mediaKeySecretArn: props.resources.media.keySecretArn,
+      mediaKeyPairId: props.resources.media.keyPairId,
       recordingsBucketName: props.resources.recordings.bucketName,
       recordingsBucketArn: props.resources.recordings.bucketArn,
     };

@@ -10,6 +10,10 @@ export interface MediaCdnProps {
   removalPolicy: RemovalPolicy;
   /** Days CloudFront access logs are kept. */
   logRetentionDays: number;
+  /** The keys whose signatures it accepts on recorded media (infra/playback-keys.ts). */
+  keyGroup: cloudfront.IKeyGroup;
+  /** The web app's origin, which may read media from a page (CORS); native players need none. */
+  allowOrigin: string;
 }
 
 /**
@@ -17,6 +21,10 @@ export interface MediaCdnProps {
  * origin access control (the bucket stays private; only this distribution may read it). It serves
  * recorded broadcasts as on-demand media and their thumbnails. Live playback is not here: IVS
  * playback URLs cannot be proxied or put behind our own domain (docs/live.md).
+ *
+ * Everything IVS records (`ivs/…`) requires a CloudFront signed URL or signed cookies from the
+ * trusted key group (shared/playback/media-signing.ts: the API signs it for the viewers it
+ * entitles), but thumbnails, which stay public so a locked item shows its picture.
  */
 export class MediaCdn extends Construct {
   readonly distribution: cloudfront.Distribution;
@@ -53,20 +61,45 @@ export class MediaCdn extends Construct {
       enableAcceptEncodingBrotli: true,
     });
 
+    const cors = new cloudfront.ResponseHeadersPolicy(this, 'Cors', {
+      comment: 'The web app may play recorded media from its pages',
+      corsBehavior: {
+        accessControlAllowOrigins: [props.allowOrigin],
+        accessControlAllowMethods: ['GET', 'HEAD'],
+        accessControlAllowHeaders: ['*'],
+        accessControlAllowCredentials: false,
+        accessControlMaxAge: Duration.hours(1),
+        originOverride: true,
+      },
+    });
+    const signed = {
+      origin,
+      responseHeadersPolicy: cors,
+      viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+      trustedKeyGroups: [props.keyGroup],
+    };
+    const thumbnails = {
+      origin,
+      responseHeadersPolicy: cors,
+      viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+      cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
+    };
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {
       comment: 'Recorded broadcasts and thumbnails ({cdn_url}); S3 through origin access control',
       defaultBehavior: {
         origin,
         viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
-        // Segments and thumbnails never change once written.
+        // Nothing but recordings is in the bucket today: the default only answers (403) for the rest.
         cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
+        trustedKeyGroups: [props.keyGroup],
       },
+      // In order, first match wins: thumbnails public, playlists and then segments signed.
       additionalBehaviors: {
-        '*.m3u8': {
-          origin,
-          viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
-          cachePolicy: playlists,
-        },
+        'ivs/*/media/thumbnails/*': thumbnails,
+        'ivs/*/media/latest_thumbnail/*': { ...thumbnails, cachePolicy: playlists },
+        'ivs/*.m3u8': { ...signed, cachePolicy: playlists },
+        // Segments never change once written.
+        'ivs/*': { ...signed, cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED },
       },
       enableLogging: true,
       logBucket: logs,

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { CustomResource, Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -28,6 +29,14 @@ export interface PlaybackKeysProps {
  */
 export class PlaybackKeys extends Construct {
   readonly current: secretsmanager.ISecret;
+  /**
+   * The media CDN's signing keys (docs/live.md "Recorded media: signed URLs"), per generation
+   * like the IVS keys: a secret and a `Custom::MediaSigningKeyPair` whose public half becomes a
+   * CloudFront public key. `keyGroup` holds every generation's (the media CDN trusts it);
+   * `currentMedia` is the newest: its secret and its public key's id (`Key-Pair-Id`).
+   */
+  readonly keyGroup: cloudfront.KeyGroup;
+  readonly currentMedia: { secret: secretsmanager.ISecret; keyPairId: string };
 
   constructor(scope: Construct, id: string, props: PlaybackKeysProps) {
     super(scope, id);
@@ -75,7 +84,37 @@ export class PlaybackKeys extends Construct {
 
     const stack = Stack.of(this).stackName;
     let current: secretsmanager.Secret | undefined;
+    const publicKeys: cloudfront.PublicKey[] = [];
+    let currentMedia: { secret: secretsmanager.ISecret; keyPairId: string } | undefined;
     for (const generation of props.generations) {
+      const mediaSecret = new secretsmanager.Secret(this, `MediaSecret-${generation}`, {
+        description: `Private key of media CDN signing key generation ${generation} (written by its key pair resource)`,
+        removalPolicy: props.removalPolicy,
+      });
+      Validations.of(mediaSecret).acknowledge({
+        id: 'AwsSolutions-SMG4',
+        reason:
+          'Rotated by adding a generation (a new secret and CloudFront public key in the trusted key group) and later removing the old one (docs/live.md), as the IVS playback key.',
+      });
+      role.addToPrincipalPolicy(
+        new iam.PolicyStatement({
+          actions: ['secretsmanager:PutSecretValue', 'secretsmanager:GetSecretValue'],
+          resources: [mediaSecret.secretArn],
+        }),
+      );
+      const mediaKey = new CustomResource(this, `MediaKeyPair-${generation}`, {
+        serviceToken: fn.functionArn,
+        resourceType: 'Custom::MediaSigningKeyPair',
+        properties: { Name: `${stack}-media-${generation}`, SecretArn: mediaSecret.secretArn },
+      });
+      mediaKey.node.addDependency(role);
+      const publicKey = new cloudfront.PublicKey(this, `MediaPublicKey-${generation}`, {
+        encodedKey: mediaKey.getAttString('PublicKey'),
+        comment: `Media CDN signing key, generation ${generation}`,
+      });
+      publicKeys.push(publicKey);
+      currentMedia = { secret: mediaSecret, keyPairId: publicKey.publicKeyId };
+
       const secret = new secretsmanager.Secret(this, `Secret-${generation}`, {
         description: `Private key of IVS playback key generation ${generation} (written by its key pair resource)`,
         removalPolicy: props.removalPolicy,
@@ -100,5 +139,10 @@ export class PlaybackKeys extends Construct {
       current = secret;
     }
     this.current = current!;
+    this.currentMedia = currentMedia!;
+    this.keyGroup = new cloudfront.KeyGroup(this, 'MediaKeyGroup', {
+      items: publicKeys,
+      comment: 'Keys whose signatures the media CDN accepts (every kept generation)',
+    });
   }
 }

@@ -144,6 +144,8 @@ export class ApiStack extends Stack {
       recordings: liveVideo.recordings,
       removalPolicy: settings.removalPolicy,
       logRetentionDays: settings.logRetention,
+      keyGroup: playbackKeys.keyGroup,
+      allowOrigin: deploy.siteUrl,
     });
     new CfnOutput(this, 'MediaCdnDomain', {
       value: cdn.distributionDomainName,
@@ -162,6 +164,10 @@ export class ApiStack extends Stack {
       signingKey,
       googleClientId: deploy.googleClientId,
       playback: { keySecretArn: playbackKeys.current.secretArn, allowOrigin: deploy.siteUrl },
+      media: {
+        keySecretArn: playbackKeys.currentMedia.secret.secretArn,
+        keyPairId: playbackKeys.currentMedia.keyPairId,
+      },
       recordings: {
         bucketName: liveVideo.recordings.bucketName,
         bucketArn: liveVideo.recordings.bucketArn,

@@ -12,11 +12,15 @@ const { values } = parseArgs({
 });
 const started = Date.now();
 const port = Number(process.env.PORT ?? 3000);
+const ivsPort = ivsPortOf(process.env);
+// {cdn_url}: the media CDN stand-in next to the IVS stand-in (scripts/local/media-cdn.ts), so the
+// recordings and the DVR play from npm start (signed where CloudFront would require it).
+process.env.CDN_URL ??= `http://127.0.0.1:${ivsPort}/cdn`;
 const platform = await startLocalPlatform({
   scale: Number(values.scale),
   seed: Number(values.seed),
   // The IVS stand-in next to the API, where `npm run broadcast` finds it (scripts/broadcast.ts).
-  ivsPort: ivsPortOf(process.env),
+  ivsPort,
 });
 const { startLocalApi } = await import('./local/server.ts');
 const { routes } = await import('../functions/routes.ts');
@@ -26,6 +30,7 @@ console.log(`
 Creator streaming platform running at ${url}  (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)
   ${routes.length} routes, ${platform.items} items seeded into DynamoDB at ${platform.endpoint}
   IVS stand-in (channels, playback, broadcasts) at ${platform.ivsEndpoint}: npm run broadcast -- start <creator id>
+  Media CDN stand-in (recordings, DVR; signed URLs checked) at ${process.env.CDN_URL}
 
 Try:
   curl '${url}/creators?category=comedy&limit=3'

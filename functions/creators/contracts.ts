@@ -168,6 +168,7 @@ export const listCreatorSeries = contract({
   method: 'GET',
   path: '/tv/v3/creators/{id}/series',
   handler: 'creators/list-creator-series',
+  needs: ['media-signer'],
   dynamo: { actions: ['GetItem'], indexes: ['GSI1'] },
   auth: 'none',
   tag,

@@ -26,6 +26,7 @@ export const getHero = contract({
   method: 'GET',
   path: '/home/hero',
   handler: 'home/get-hero',
+  needs: ['media-signer'],
   dynamo: { actions: ['BatchGetItem', 'Query'] },
   auth: 'none',
   tag,

@@ -60,7 +60,7 @@ export const getLiveStream = contract({
   path: `${base}/live/stream`,
   handler: 'live/get-live-stream',
   dynamo: { actions: ['BatchGetItem', 'GetItem', 'UpdateItem'], indexes: ['GSI1'] },
-  needs: ['playback-signer'],
+  needs: ['playback-signer', 'media-signer'],
   auth: 'required',
   summary: "Playback URLs and a playback token of the caller's open watch session",
   description:
@@ -142,7 +142,7 @@ export const startWatchSession = contract({
   path: `${base}/live/watch`,
   handler: 'live/start-watch-session',
   dynamo: { actions: ['BatchGetItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'] },
-  needs: ['playback-signer'],
+  needs: ['playback-signer', 'media-signer'],
   auth: 'required',
   summary: 'Open a watch session (404 offline, 403 subscription, 429 stream limit)',
   description:
@@ -170,7 +170,7 @@ export const changeWatchQuality = contract({
   path: `${base}/live/watch`,
   handler: 'live/change-watch-quality',
   dynamo: { actions: ['GetItem', 'UpdateItem'] },
-  needs: ['playback-signer'],
+  needs: ['playback-signer', 'media-signer'],
   auth: 'required',
   summary: "Change a session's quality; refreshed token and URL",
   description:
@@ -213,7 +213,7 @@ export const sendHeartbeat = contract({
   path: `${base}/live/heartbeat`,
   handler: 'live/send-heartbeat',
   dynamo: { actions: ['BatchGetItem', 'GetItem', 'Query', 'UpdateItem'] },
-  needs: ['playback-signer'],
+  needs: ['playback-signer', 'media-signer'],
   auth: 'required',
   summary: 'Keep a session alive; refreshed token, viewers, current/next program',
   description:
@@ -234,6 +234,7 @@ export const listOndemand = contract({
   method: 'GET',
   path: `${base}/ondemand`,
   handler: 'live/list-ondemand',
+  needs: ['media-signer'],
   dynamo: { actions: ['BatchGetItem', 'GetItem'], indexes: ['GSI1'] },
   auth: 'optional',
   summary: "The creator's on-demand episodes, locked per the caller's entitlements",

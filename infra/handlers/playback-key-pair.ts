@@ -1,10 +1,22 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { DeletePlaybackKeyPairCommand, ImportPlaybackKeyPairCommand, IvsClient } from '@aws-sdk/client-ivs';
-import { PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import {
+  GetSecretValueCommand,
+  PutSecretValueCommand,
+  SecretsManagerClient,
+} from '@aws-sdk/client-secrets-manager';
 
 /**
- * The `Custom::IvsPlaybackKeyPair` resource (infra/playback-keys.ts): one generation of the IVS
- * playback key. Create generates a P-384 key pair here, imports its public half into IVS
+ * The key pair resources of infra/playback-keys.ts, one function for both types.
+ *
+ * `Custom::MediaSigningKeyPair`: one generation of the media CDN's signing key. Create generates
+ * an RSA-2048 key pair, writes its private half into the generation's secret and answers the
+ * public half (PEM, SPKI: public by nature) as the `PublicKey` attribute, which becomes a
+ * CloudFront public key of the media CDN's trusted key group. Update answers the same public key
+ * again (derived from the secret: a generation's key is made once); Delete changes nothing (the
+ * secret goes with its own resource, the public key with its own).
+ *
+ * `Custom::IvsPlaybackKeyPair`: one generation of the IVS playback key. Create generates a P-384 key pair here, imports its public half into IVS
  * (ImportPlaybackKeyPair) and writes its private half into the generation's Secrets Manager
  * secret; the private key never leaves this function and the secret (no template, no output, no
  * log line, no response Data). Delete removes the key pair from IVS (the secret goes with its own
@@ -21,6 +33,7 @@ export interface KeyPairProperties {
 
 export interface CustomResourceEvent {
   RequestType: 'Create' | 'Update' | 'Delete';
+  ResourceType?: string;
   ResponseURL: string;
   StackId: string;
   RequestId: string;
@@ -34,6 +47,31 @@ export interface Clients {
   secrets: Pick<SecretsManagerClient, 'send'>;
 }
 
+const pemOf = (key: KeyObject, type: 'pkcs8' | 'spki') =>
+  key.export({ type, format: 'pem' } as never).toString();
+
+/** Writes a private key into its generation's secret. */
+const storePrivateKey = (clients: Clients, secretArn: string, privateKey: KeyObject) =>
+  clients.secrets.send(
+    new PutSecretValueCommand({ SecretId: secretArn, SecretString: pemOf(privateKey, 'pkcs8') }),
+  );
+
+/** Makes a media signing key: the private half into the secret; answers the public half (PEM). */
+export const createMediaKey = async (clients: Clients, props: KeyPairProperties): Promise<string> => {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  await storePrivateKey(clients, props.SecretArn, privateKey);
+  return pemOf(publicKey, 'spki');
+};
+
+/** The public half of the key a generation's secret holds. */
+const storedPublicKey = async (clients: Clients, props: KeyPairProperties): Promise<string> => {
+  const { SecretString } = await clients.secrets.send(
+    new GetSecretValueCommand({ SecretId: props.SecretArn }),
+  );
+  if (!SecretString) throw new Error('The media key secret has no value');
+  return pemOf(createPublicKey(SecretString), 'spki');
+};
+
 /** Imports a fresh key pair and stores its private half; returns the key pair's ARN. */
 export const createKeyPair = async (clients: Clients, props: KeyPairProperties): Promise<string> => {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-384' });
@@ -46,12 +84,7 @@ export const createKeyPair = async (clients: Clients, props: KeyPairProperties):
   const arn = keyPair?.arn;
   if (!arn) throw new Error('ImportPlaybackKeyPair answered no key pair ARN');
   try {
-    await clients.secrets.send(
-      new PutSecretValueCommand({
-        SecretId: props.SecretArn,
-        SecretString: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-      }),
-    );
+    await storePrivateKey(clients, props.SecretArn, privateKey);
   } catch (error) {
     // A key IVS accepts but nobody can sign with would only hold a slot: take it back.
     await clients.ivs.send(new DeletePlaybackKeyPairCommand({ arn }));
@@ -66,6 +99,23 @@ export const deleteKeyPair = async (clients: Clients, arn: string): Promise<void
     await clients.ivs.send(new DeletePlaybackKeyPairCommand({ arn }));
   } catch (error) {
     if ((error as Error).name !== 'ResourceNotFoundException') throw error;
+  }
+};
+
+/** What a media key resource does for `event`: its physical id, and the public key once created. */
+export const applyMedia = async (
+  clients: Clients,
+  event: CustomResourceEvent,
+): Promise<{ physicalId: string; data?: Record<string, string> }> => {
+  const physicalId = event.PhysicalResourceId ?? event.ResourceProperties.Name;
+  switch (event.RequestType) {
+    case 'Create':
+      return { physicalId, data: { PublicKey: await createMediaKey(clients, event.ResourceProperties) } };
+    case 'Update':
+      // The generation's key is made once; its attribute is answered again from the secret.
+      return { physicalId, data: { PublicKey: await storedPublicKey(clients, event.ResourceProperties) } };
+    case 'Delete':
+      return { physicalId };
   }
 };
 
@@ -87,9 +137,10 @@ export const apply = async (clients: Clients, event: CustomResourceEvent): Promi
 /** The CloudFormation response (a PUT to the pre-signed ResponseURL). */
 export const respond = async (
   event: CustomResourceEvent,
-  outcome: { physicalId: string } | { physicalId: string; error: string },
+  outcome: { physicalId: string; data?: Record<string, string> } | { physicalId: string; error: string },
 ): Promise<void> => {
   const body = JSON.stringify({
+    ...('data' in outcome && outcome.data ? { Data: outcome.data } : {}),
     Status: 'error' in outcome ? 'FAILED' : 'SUCCESS',
     Reason: 'error' in outcome ? outcome.error : 'OK',
     PhysicalResourceId: outcome.physicalId,
@@ -110,7 +161,12 @@ let clients: Clients | undefined;
 export const handler = async (event: CustomResourceEvent): Promise<void> => {
   clients ??= { ivs: new IvsClient({}), secrets: new SecretsManagerClient({}) };
   try {
-    await respond(event, { physicalId: await apply(clients, event) });
+    await respond(
+      event,
+      event.ResourceType === 'Custom::MediaSigningKeyPair'
+        ? await applyMedia(clients, event)
+        : { physicalId: await apply(clients, event) },
+    );
   } catch (error) {
     const { name, message } = error as Error;
     console.error(

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createPublicKey, sign } from 'node:crypto';
+import { createPublicKey, type KeyObject, sign } from 'node:crypto';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
@@ -9,7 +9,7 @@ import { LOCAL_WEBHOOKS, queueArnOfUrl, webhookStandIns } from './webhooks-outbo
 import { type HookableClient, installClientHook, installContainerId } from '../../shared/aws/local-hook.ts';
 import { routeKey, type RouteRow } from '../../shared/http/route.ts';
 import { LOCAL_GOOGLE_CLIENT_ID } from '../../shared/identity/local-idp.ts';
-import { localPlaybackKey, localSigningKey } from '../../shared/identity/local-key.ts';
+import { localMediaKey, localPlaybackKey, localSigningKey } from '../../shared/identity/local-key.ts';
 import {
   allows,
   commonEnvironment,
@@ -83,6 +83,17 @@ const runtimeEnvironment = (): Record<string, string> => {
 
 /** The secret the local playback key stands in for (served by the Secrets Manager stand-in below). */
 const LOCAL_PLAYBACK_KEY_SECRET_ARN = arn('secretsmanager', 'secret:playback-key-local-AbCdEf');
+/** The secret the local media CDN key stands in for (served by the same stand-in). */
+const LOCAL_MEDIA_KEY_SECRET_ARN = arn('secretsmanager', 'secret:media-key-local-GhIjKl');
+/** The local secrets (each a private key), by ARN. */
+const localSecrets: Record<string, { name: string; privateKey: KeyObject }> = {
+  get [LOCAL_PLAYBACK_KEY_SECRET_ARN]() {
+    return { name: 'playback-key-local', privateKey: localPlaybackKey().privateKey };
+  },
+  get [LOCAL_MEDIA_KEY_SECRET_ARN]() {
+    return { name: 'media-key-local', privateKey: localMediaKey().privateKey };
+  },
+};
 /** The recordings bucket of the local recording configuration; objects live under RECORDINGS_ROOT. */
 export const LOCAL_RECORDINGS_BUCKET = 'local-recordings';
 /** Where the broadcaster writes recordings and the S3 stand-in reads them: `<root>/<bucket>/<key>`. */
@@ -116,6 +127,8 @@ export const localDeployment = (): Deployment => {
     playbackKeySecretArn: LOCAL_PLAYBACK_KEY_SECRET_ARN,
     playbackAllowOrigin:
       host.PLAYBACK_ALLOW_ORIGIN ?? new URL(host.SITE_URL ?? 'https://creators.example.com').origin,
+    mediaKeySecretArn: LOCAL_MEDIA_KEY_SECRET_ARN,
+    mediaKeyPairId: localMediaKey().kid,
     recordingsBucketName: LOCAL_RECORDINGS_BUCKET,
     recordingsBucketArn: `arn:aws:s3:::${LOCAL_RECORDINGS_BUCKET}`,
     webhooks: LOCAL_WEBHOOKS,
@@ -350,10 +363,11 @@ const STAND_INS: Record<string, Record<string, (input: Input) => Promise<unknown
   },
   secretsmanager: {
     GetSecretValue: async (input) => {
-      if (input.SecretId !== LOCAL_PLAYBACK_KEY_SECRET_ARN)
+      const key = localSecrets[String(input.SecretId)];
+      if (!key)
         throw namedError('ResourceNotFoundException', "Secrets Manager can't find the specified secret.");
-      const pem = localPlaybackKey().privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
-      return { ARN: LOCAL_PLAYBACK_KEY_SECRET_ARN, Name: 'playback-key-local', SecretString: pem };
+      const pem = key.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+      return { ARN: String(input.SecretId), Name: key.name, SecretString: pem };
     },
   },
   s3: {

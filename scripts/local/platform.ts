@@ -72,18 +72,20 @@ const startProjector = async (table: string) => {
  * The IVS stand-in (scripts/local/ivs, docs/local-ivs.md): the control plane and the playback
  * origin on one port, the stack's recording configuration made in it, and the broadcaster, whose
  * EventBridge documents go to the IVS event function (run as that function) as the rule would
- * send them. Its port: `ivsPort` (0: any). Sets IVS_ENDPOINT and IVS_RECORDING_CONFIGURATION_ARN
+ * send them. The media CDN stand-in (scripts/local/media-cdn.ts) answers under `/cdn/` on the
+ * same port. Its port: `ivsPort` (0: any). Sets IVS_ENDPOINT and IVS_RECORDING_CONFIGURATION_ARN
  * for the functions, before any function context is derived.
  */
 const startIvs = async (ivsPort: number) => {
   const { startIvsStandIn } = await import('./ivs/api.ts');
   const { createBroadcaster } = await import('./ivs/broadcaster.ts');
   const { createBroadcastControl } = await import('./ivs/control.ts');
+  const { serveMediaCdn } = await import('./media-cdn.ts');
   const { broadcastClock } = await import('./ivs/demo-channels.ts');
   let control: ReturnType<typeof createBroadcastControl> | undefined;
   const ivs = await startIvsStandIn({
     port: ivsPort,
-    extra: (req, res) => control?.(req, res) ?? Promise.resolve(false),
+    extra: async (req, res) => (await serveMediaCdn(req, res)) || ((await control?.(req, res)) ?? false),
   });
   process.env.IVS_ENDPOINT = ivs.endpoint;
   const { IvsClient, CreateRecordingConfigurationCommand, ImportPlaybackKeyPairCommand } = await import(

@@ -1,7 +1,8 @@
 import { listLiveCreators } from '../creators/creator-listings.ts';
 import { ServiceUnavailableError } from '../http/errors.ts';
 import { type Pagination, pagination } from '../pagination.ts';
-import { ANONYMOUS } from '../shows/entitlement.ts';
+import { loadMediaSigner } from '../playback/media-key.ts';
+import { anonymous } from '../shows/entitlement.ts';
 import { listShows } from '../shows/show-listings.ts';
 import { getFirstEpisodes } from '../shows/show-repository.ts';
 import { getHomeLayout } from './home-repository.ts';
@@ -41,10 +42,11 @@ export const heroSlides = async (): Promise<HeroSlide[]> => {
     1,
     HERO_ITEMS,
   );
-  const first = await getFirstEpisodes(shows.map((s) => s.id));
+  const [first, play] = await Promise.all([getFirstEpisodes(shows.map((s) => s.id)), loadMediaSigner()]);
+  const viewer = anonymous(play);
   return shows.flatMap((show) => {
     const episode = first.get(show.id);
-    return episode ? [heroItem(show, episode, ANONYMOUS)] : [];
+    return episode ? [heroItem(show, episode, viewer)] : [];
   });
 };
 

@@ -64,6 +64,7 @@ export interface RouteRow {
     | 'token-signer'
     | 'token-verifier'
     | 'playback-signer'
+    | 'media-signer'
     | 'recordings-reader'
     | 'webhook-secrets'
     | 'webhook-outbox'

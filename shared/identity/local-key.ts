@@ -72,6 +72,15 @@ export const localSigningKey = () =>
 export const localPlaybackKey = () =>
   loadLocalKey('ivs-playback-key', () => generateKeyPairSync('ec', { namedCurve: 'P-384' }).privateKey);
 
+/**
+ * The local media CDN key (RSA-2048, CloudFront's signed URLs): the private half stands in for
+ * the Secrets Manager secret the media signers read, `kid` for the CloudFront public key's id,
+ * and the local media CDN (scripts/local/media-cdn.ts) verifies with the public half, as the
+ * stack's trusted key group does (docs/live.md "Recorded media: signed URLs").
+ */
+export const localMediaKey = () =>
+  loadLocalKey('cloudfront-media-key', () => generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey);
+
 /** The local signing key's public half as a JWKS. */
 export const localJwks = () => {
   const { kid, privateKey } = localSigningKey();

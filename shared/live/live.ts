@@ -1,3 +1,4 @@
+import { loadMediaSigner } from '../playback/media-key.ts';
 import { randomUUID } from 'node:crypto';
 import type { CreatorRecord } from '../catalog/model.ts';
 import { requireCreator } from '../creators/creator-repository.ts';
@@ -236,15 +237,18 @@ const sessionVersionOf = (session: WatchSessionRecord) => Math.floor(Date.parse(
 /** The session's playback token and URLs on the creator's IVS channel. */
 const playback = async (session: WatchSessionRecord, creator: CreatorRecord, now: Date) => {
   if (!creator.ivs) throw new NotFoundError('No active live stream for this creator');
-  const token = await signPlaybackToken(
-    {
-      channelArn: creator.ivs.channel_arn,
-      viewerId: session.account_id,
-      sessionVersion: sessionVersionOf(session),
-    },
-    now,
-  );
-  return { token, urls: streamUrls(creator, token.token) };
+  const [token, play] = await Promise.all([
+    signPlaybackToken(
+      {
+        channelArn: creator.ivs.channel_arn,
+        viewerId: session.account_id,
+        sessionVersion: sessionVersionOf(session),
+      },
+      now,
+    ),
+    loadMediaSigner(),
+  ]);
+  return { token, urls: streamUrls(creator, { token: token.token, play }) };
 };
 
 /** `POST /live/watch`: opens a session (404 offline, 403 not subscribed, 429 at the stream limit). */

@@ -2,6 +2,7 @@ import { requireCreator } from '../creators/creator-repository.ts';
 import { getRelationship, grantsAccess } from '../creators/relationship-repository.ts';
 import { formatCount, formatDuration } from '../format.ts';
 import { type Pagination, pageSlice, pagination } from '../pagination.ts';
+import { loadMediaSigner } from '../playback/media-key.ts';
 import { episodePlayback, viewerFor } from '../shows/entitlement.ts';
 import { listShowsByCreator } from '../shows/show-repository.ts';
 import type { OndemandQuery, OnDemandItem, OnDemandPage } from './schemas.ts';
@@ -18,11 +19,12 @@ export const onDemand = async (
   now: Date,
 ): Promise<{ data: OnDemandPage; meta_data: Pagination }> => {
   const creator = await requireCreator(creatorId);
-  const [shows, relationship] = await Promise.all([
+  const [shows, relationship, play] = await Promise.all([
     listShowsByCreator(creator.id),
     getRelationship(accountId, creator.id),
+    loadMediaSigner(),
   ]);
-  const viewer = viewerFor(creator.id, grantsAccess(relationship.subscription, now));
+  const viewer = viewerFor(creator.id, grantsAccess(relationship.subscription, now), play);
   const episodes = shows
     .flatMap((s) => s.episodes)
     .filter(

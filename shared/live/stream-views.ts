@@ -1,6 +1,7 @@
 import type { CreatorRecord } from '../catalog/model.ts';
 import { cdnUrl, dvrUrlOf } from './media-urls.ts';
 import { formatDuration } from '../format.ts';
+import type { MediaSigner } from '../playback/media-signing.ts';
 import type { LiveQualityOption, LiveStreamMetadata, LiveStreamSummary } from './schemas.ts';
 
 /**
@@ -18,28 +19,35 @@ export const QUALITY_OPTIONS = [
   { label: '360p', value: '360p', bitrate_kbps: 800, resolution: '640x360', frame_rate: 30 },
 ] as const satisfies readonly LiveQualityOption[];
 
+/** What a watch session plays with: its IVS playback token and the viewer's media signer. */
+export interface SessionPlayback {
+  token: string;
+  play: MediaSigner;
+}
+
 /**
  * Playback URLs of a creator's stream, as docs/live.md "Playback tokens" lays out: the IVS
  * channel's playback URL (its multivariant playlist; IVS playback URLs cannot be proxied or put
- * behind our own domain), with `?token=<ES384 JWT>` when `token` is given. The player picks a
+ * behind our own domain), with `?token=<ES384 JWT>` inside a watch session. The player picks a
  * rendition from the playlist: the session's `quality` is the viewer's choice the player applies
- * and analytics read, not a different URL. Without `token`, the tokenless URL: a reference for
+ * and analytics read, not a different URL. Without a session, the tokenless URL: a reference for
  * summaries and metadata that IVS refuses on a private channel; a playable URL comes from
  * `POST .../live/watch` (and PATCH, heartbeat, `GET .../live/stream` within the session).
+ *
+ * The DVR is the recording IVS is writing, through the media CDN, which requires a signed URL
+ * (shared/playback/media-signing.ts): it comes only inside a watch session, signed for it; the
+ * live URL stands in for it elsewhere (and before the recording has started).
  */
 export const streamUrls = (
   creator: Pick<CreatorRecord, 'id' | 'live' | 'ivs' | 'channel' | 'live_recording'>,
-  token?: string,
+  session?: SessionPlayback,
 ) => {
   const playback = creator.ivs?.playback_url ?? `${cdnUrl()}/live/${creator.id}/offline.m3u8`;
-  const stream_url = token ? `${playback}?token=${encodeURIComponent(token)}` : playback;
-  // The DVR is the recording IVS is writing, through the media CDN (docs/ivs-events.md), whose
-  // URLs are not signed yet: on a channel that requires a subscription it is handed out only
-  // inside a watch session (with a token), never in summaries; the live URL stands in otherwise.
-  const dvr = token || !creator.channel.requires_subscription ? dvrUrlOf(creator) : undefined;
+  const stream_url = session ? `${playback}?token=${encodeURIComponent(session.token)}` : playback;
+  const dvr = session ? dvrUrlOf(creator) : undefined;
   return {
     stream_url,
-    dvr_url: dvr ?? stream_url,
+    dvr_url: dvr && session ? session.play(dvr) : stream_url,
     thumbnail_url: creator.live?.thumbnail_url ?? `${cdnUrl()}/live/${creator.id}/offline.jpg`,
   };
 };

@@ -35,6 +35,12 @@ export interface Deployment {
   playbackKeySecretArn: string;
   /** `aws:access-control-allow-origin` of playback tokens: the web app's origin. */
   playbackAllowOrigin: string;
+  /**
+   * The secret holding the private half of the media CDN's current signing key (PEM, RSA-2048)
+   * and the id of its CloudFront public key (shared/playback/media-key.ts).
+   */
+  mediaKeySecretArn: string;
+  mediaKeyPairId: string;
   /** The bucket IVS records broadcasts into (infra/live-video.ts) and its ARN. */
   recordingsBucketName: string;
   recordingsBucketArn: string;
@@ -98,6 +104,9 @@ export const policyOf = (row: RouteRow, d: Deployment): Statement[] => {
   if (row.needs?.includes('playback-signer')) {
     statements.push({ actions: ['secretsmanager:GetSecretValue'], resources: [d.playbackKeySecretArn] });
   }
+  if (row.needs?.includes('media-signer')) {
+    statements.push({ actions: ['secretsmanager:GetSecretValue'], resources: [d.mediaKeySecretArn] });
+  }
   if (row.needs?.includes('recordings-reader')) {
     statements.push({ actions: ['s3:GetObject'], resources: [`${d.recordingsBucketArn}/*`] });
   }
@@ -146,6 +155,10 @@ export const environmentOf = (row: RouteRow, d: Deployment): Record<string, stri
     env.PLAYBACK_KEY_SECRET_ARN = d.playbackKeySecretArn;
     env.PLAYBACK_ALLOW_ORIGIN = d.playbackAllowOrigin;
   }
+  if (row.needs?.includes('media-signer')) {
+    env.MEDIA_KEY_SECRET_ARN = d.mediaKeySecretArn;
+    env.MEDIA_KEY_PAIR_ID = d.mediaKeyPairId;
+  }
   if (row.needs?.includes('recordings-reader')) env.RECORDINGS_BUCKET = d.recordingsBucketName;
   if (row.ivs?.includes('CreateChannel'))
     env.IVS_RECORDING_CONFIGURATION_ARN = d.ivsRecordingConfigurationArn;
@@ -190,6 +203,8 @@ export const settingsOf = (row: RouteRow): string[] => {
       ivsRecordingConfigurationArn: placeholder,
       playbackKeySecretArn: placeholder,
       playbackAllowOrigin: placeholder,
+      mediaKeySecretArn: placeholder,
+      mediaKeyPairId: placeholder,
       recordingsBucketName: placeholder,
       recordingsBucketArn: placeholder,
       webhooks: WEBHOOK_PLACEHOLDERS,

@@ -1,7 +1,6 @@
 import { createHash, createPrivateKey, type KeyObject, sign } from 'node:crypto';
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { awsClient, perContainer } from '../aws/local-hook.ts';
 import { setting } from '../config.ts';
+import { keyFromSecret } from './key-secret.ts';
 
 /**
  * Playback tokens for Amazon IVS private channels (docs/live.md "Playback tokens"): a JWT signed
@@ -71,31 +70,20 @@ export const playbackClaims = (grant: PlaybackGrant, allowOrigin: string, now: D
   exp: Math.floor(now.getTime() / 1000) + PLAYBACK_TOKEN_TTL_SECONDS,
 });
 
-const secrets = perContainer(() => awsClient(new SecretsManagerClient({}), 'secretsmanager'));
-
 /** The container's signing key, read once (a failed read is retried by the next request). */
-const signingKey = perContainer(() => {
-  let key: Promise<KeyObject> | undefined;
-  return () => {
-    key ??= secrets()
-      .send(new GetSecretValueCommand({ SecretId: setting('PLAYBACK_KEY_SECRET_ARN') }))
-      .then(({ SecretString }) => {
-        if (!SecretString) throw new Error('The playback key secret has no value');
-        return createPrivateKey(SecretString);
-      })
-      .catch((error: unknown) => {
-        key = undefined;
-        throw error;
-      });
-    return key;
-  };
-});
+const signingKeyPem = keyFromSecret('PLAYBACK_KEY_SECRET_ARN');
+let signingKey: { pem: string; key: KeyObject } | undefined;
+const currentKey = async (): Promise<KeyObject> => {
+  const pem = await signingKeyPem();
+  if (signingKey?.pem !== pem) signingKey = { pem, key: createPrivateKey(pem) };
+  return signingKey.key;
+};
 
 /** A playback token for `grant` at `now`, for players on the configured web origin. */
 export const signPlaybackToken = async (grant: PlaybackGrant, now: Date): Promise<PlaybackToken> => {
   const claims = playbackClaims(grant, setting('PLAYBACK_ALLOW_ORIGIN'), now);
   return {
-    token: signEs384(claims, await signingKey()()),
+    token: signEs384(claims, await currentKey()),
     expiresAt: new Date(claims.exp * 1000).toISOString(),
   };
 };

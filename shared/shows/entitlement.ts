@@ -1,22 +1,29 @@
 import type { EpisodeRecord } from '../catalog/model.ts';
+import type { MediaSigner } from '../playback/media-signing.ts';
 
 /**
  * Who may play an episode: the one entitlement rule. Every response that can carry an episode's
  * playable URL (show detail, TV show detail, creator series, most viewed, on demand, the home hero)
  * takes `is_locked` and `stream_url` from `episodePlayback`, so a locked episode never carries a
- * URL on any endpoint (docs/shows.md "Entitlement"). Pure: the caller resolves the viewer.
+ * URL on any endpoint (docs/shows.md "Entitlement"), and an unlocked one carries it signed when the
+ * media CDN requires a signature (recordings: shared/playback/media-signing.ts). Pure: the caller
+ * resolves the viewer and its signer.
  */
 export interface Viewer {
   /** Creators whose subscription grants this viewer access now (`grantsAccess`). */
   readonly subscribedTo: ReadonlySet<string>;
+  /** The URL this viewer plays for a stored media URL (signed where the CDN requires it). */
+  readonly play: MediaSigner;
 }
 
 /** No token, or a view that does not resolve its caller: only free episodes play. */
-export const ANONYMOUS: Viewer = { subscribedTo: new Set() };
+export const anonymous = (play: MediaSigner): Viewer => ({ subscribedTo: new Set(), play });
 
 /** The viewer a request resolves for one creator: subscribed to it, or entitled to nothing. */
-export const viewerFor = (creatorId: string, subscribed: boolean): Viewer =>
-  subscribed ? { subscribedTo: new Set([creatorId]) } : ANONYMOUS;
+export const viewerFor = (creatorId: string, subscribed: boolean, play: MediaSigner): Viewer => ({
+  subscribedTo: subscribed ? new Set([creatorId]) : new Set(),
+  play,
+});
 
 type Gated = Pick<EpisodeRecord, 'access' | 'creator_id'>;
 
@@ -35,11 +42,11 @@ export const isLocked = (episode: Gated, viewer: Viewer): boolean => {
   }
 };
 
-/** An episode's playback fields for `viewer`: the stream URL when unlocked, `null` when locked. */
+/** An episode's playback fields for `viewer`: the stream URL (signed if need be) when unlocked, `null` when locked. */
 export const episodePlayback = (
   episode: Gated & Pick<EpisodeRecord, 'stream_url'>,
   viewer: Viewer,
 ): { is_locked: boolean; stream_url: string | null } => {
   const locked = isLocked(episode, viewer);
-  return { is_locked: locked, stream_url: locked ? null : episode.stream_url };
+  return { is_locked: locked, stream_url: locked ? null : viewer.play(episode.stream_url) };
 };

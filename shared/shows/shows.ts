@@ -5,7 +5,8 @@ import { getCreator, getCreators } from '../creators/creator-repository.ts';
 import { getRelationship, grantsAccess } from '../creators/relationship-repository.ts';
 import { NotFoundError } from '../http/errors.ts';
 import { type Pagination, pageSlice, pagination } from '../pagination.ts';
-import { ANONYMOUS, type Viewer, viewerFor } from './entitlement.ts';
+import { anonymous, type Viewer, viewerFor } from './entitlement.ts';
+import { loadMediaSigner } from '../playback/media-key.ts';
 import type {
   CategoryPageQuery,
   ContentRatingList,
@@ -191,9 +192,9 @@ const findShow = async (idOrSlug: string) => {
 
 /** The caller as the entitlement rule sees it for one creator's episodes (no read when anonymous). */
 const viewerOf = async (accountId: string | undefined, creatorId: string, now: Date): Promise<Viewer> => {
-  if (!accountId) return ANONYMOUS;
-  const rel = await getRelationship(accountId, creatorId);
-  return viewerFor(creatorId, grantsAccess(rel.subscription, now));
+  if (!accountId) return anonymous(await loadMediaSigner());
+  const [rel, play] = await Promise.all([getRelationship(accountId, creatorId), loadMediaSigner()]);
+  return viewerFor(creatorId, grantsAccess(rel.subscription, now), play);
 };
 
 /**
@@ -234,9 +235,13 @@ export const getTvShowDetail = async (
 export const mostViewedEpisodes = async (
   q: CategoryPageQuery,
 ): Promise<{ data: MostViewedEpisode[]; meta_data: MostViewedMeta }> => {
-  const { episodes, total } = await listMostViewedEpisodes(q.category, q.page, q.limit);
+  const [{ episodes, total }, play] = await Promise.all([
+    listMostViewedEpisodes(q.category, q.page, q.limit),
+    loadMediaSigner(),
+  ]);
+  const viewer = anonymous(play);
   return {
-    data: episodes.map((e) => mostViewedEpisodeItem(e, ANONYMOUS)),
+    data: episodes.map((e) => mostViewedEpisodeItem(e, viewer)),
     meta_data: { total_live: total, ...pagination(total, q.page, q.limit) },
   };
 };
@@ -276,11 +281,12 @@ export const creatorSeries = async (
 ): Promise<{ data: CreatorSeriesList; meta_data: Pagination }> => {
   const creator = await getCreator(idOrSlug);
   if (!creator) throw new NotFoundError('Creator not found');
-  const all = await listShowsByCreator(creator.id);
+  const [all, play] = await Promise.all([listShowsByCreator(creator.id), loadMediaSigner()]);
+  const viewer = anonymous(play);
   return {
     data: {
       items: pageSlice(all, page, limit).map(({ show, episodes }) =>
-        creatorSeriesItem(show, creator, episodes, ANONYMOUS),
+        creatorSeriesItem(show, creator, episodes, viewer),
       ),
     },
     meta_data: pagination(all.length, page, limit),

@@ -38,6 +38,10 @@ import { apiEvent } from '../support/events.ts';
 /** Any other AWS call is sent here and refused at once: nothing can reach a real AWS endpoint. */
 const NO_AWS = 'http://127.0.0.1:9';
 
+/** The media signing key's secret, served by the stand-in below to the functions that sign media URLs. */
+const MEDIA_KEY_SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:media-key-AbCdEf';
+const mediaKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+
 /** The deployment the functions' environments refer to: the test's table, made-up names elsewhere. */
 const deployment: Deployment = {
   common: commonEnvironment({
@@ -57,6 +61,8 @@ const deployment: Deployment = {
   analyticsStreamArn: 'arn:aws:firehose:us-east-1:123456789012:deliverystream/bundle-test-analytics',
   playbackKeySecretArn: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:playback-key-AbCdEf',
   playbackAllowOrigin: 'https://creators.example.com',
+  mediaKeySecretArn: MEDIA_KEY_SECRET_ARN,
+  mediaKeyPairId: 'K2BUNDLETEST',
   recordingsBucketName: 'bundle-test-recordings',
   recordingsBucketArn: 'arn:aws:s3:::bundle-test-recordings',
 };
@@ -76,6 +82,7 @@ const runtimeEnvironment = (kmsEndpoint: string): Record<string, string> => ({
   AWS_SESSION_TOKEN: 'local',
   AWS_ENDPOINT_URL: NO_AWS,
   AWS_ENDPOINT_URL_KMS: kmsEndpoint,
+  AWS_ENDPOINT_URL_SECRETS_MANAGER: kmsEndpoint,
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT!,
 });
@@ -92,6 +99,14 @@ const kmsStandIn = createServer((request, response) => {
   });
   request.on('end', () => {
     response.setHeader('content-type', 'application/x-amz-json-1.1');
+    if (
+      request.headers['x-amz-target'] === 'secretsmanager.GetSecretValue' &&
+      JSON.parse(body).SecretId === MEDIA_KEY_SECRET_ARN
+    ) {
+      const pem = mediaKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+      response.end(JSON.stringify({ ARN: MEDIA_KEY_SECRET_ARN, Name: 'media-key', SecretString: pem }));
+      return;
+    }
     if (request.headers['x-amz-target'] !== 'TrentService.GetPublicKey') {
       response.statusCode = 400;
       response.end(JSON.stringify({ __type: 'AccessDeniedException', message: 'not served here' }));

@@ -2,12 +2,13 @@ import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { IvsClient, ListPlaybackKeyPairsCommand } from '@aws-sdk/client-ivs';
-import type { PutSecretValueCommand } from '@aws-sdk/client-secrets-manager';
+import { GetSecretValueCommand, type PutSecretValueCommand } from '@aws-sdk/client-secrets-manager';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Clients,
   type CustomResourceEvent,
   apply,
+  applyMedia,
   respond,
 } from '../../infra/handlers/playback-key-pair.ts';
 import { type IvsStandIn, startIvsStandIn } from '../../scripts/local/ivs/api.ts';
@@ -26,7 +27,11 @@ let failWrite = false;
 const clients = (): Clients => ({
   ivs: client,
   secrets: {
-    send: (async (command: PutSecretValueCommand) => {
+    send: (async (command: PutSecretValueCommand | GetSecretValueCommand) => {
+      if (command instanceof GetSecretValueCommand) {
+        const stored = written.findLast((w) => w.SecretId === command.input.SecretId);
+        return { SecretString: stored?.SecretString };
+      }
       if (failWrite) throw Object.assign(new Error('denied'), { name: 'AccessDeniedException' });
       written.push(command.input);
       return {};
@@ -116,5 +121,33 @@ describe('Custom::IvsPlaybackKeyPair', () => {
       expect.objectContaining({ Status: 'FAILED', Reason: 'E: no', PhysicalResourceId: 'failed-req-1' }),
     ]);
     expect(bodies.join()).not.toContain('PRIVATE KEY');
+  });
+});
+
+describe('Custom::MediaSigningKeyPair', () => {
+  it('writes an RSA-2048 private key only to the secret and answers its public half, the same on update', async () => {
+    written.length = 0;
+    const media = { ...event('Create'), ResourceType: 'Custom::MediaSigningKeyPair' };
+    const created = await applyMedia(clients(), media);
+    expect(written).toHaveLength(1);
+    const privateKey = createPrivateKey(written[0]!.SecretString!);
+    expect(privateKey.asymmetricKeyType).toBe('rsa');
+    expect(privateKey.asymmetricKeyDetails?.modulusLength).toBe(2048);
+    const publicPem = createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }).toString();
+    expect(created).toEqual({ physicalId: 'Api-2026-11', data: { PublicKey: publicPem } });
+    expect(JSON.stringify(created)).not.toContain('PRIVATE KEY');
+    // An update answers the same public key (from the secret) and makes no new key.
+    const updated = await applyMedia(clients(), {
+      ...media,
+      RequestType: 'Update',
+      PhysicalResourceId: 'Api-2026-11',
+    });
+    expect(updated).toEqual(created);
+    expect(written).toHaveLength(1);
+    expect(
+      await applyMedia(clients(), { ...media, RequestType: 'Delete', PhysicalResourceId: 'Api-2026-11' }),
+    ).toEqual({
+      physicalId: 'Api-2026-11',
+    });
   });
 });

@@ -320,6 +320,40 @@ describe('grants that depend on the row', () => {
     expect(JSON.stringify(t.findResources('AWS::IAM::Role'))).toContain('firehose:PutRecordBatch');
   });
 
+  it('lets media-signer rows read the media key secret (only it), and makes the CDN require its key group on recordings but thumbnails', () => {
+    const { template: t } = synthStack([
+      row({ path: '/media', handler: 'x/get-media', needs: ['media-signer'] }),
+      row({ path: '/other', handler: 'x/get-other' }),
+    ]);
+    const fns = Object.values(t.findResources('AWS::Lambda::Function') as Record<string, Resource>);
+    const signers = fns.filter((f) => f.Properties.Environment?.Variables?.MEDIA_KEY_SECRET_ARN);
+    expect(signers.map(routeKeyOf)).toEqual(['GET /media']);
+    expect(signers[0]!.Properties.Environment.Variables.MEDIA_KEY_PAIR_ID).toBeDefined();
+    const reads = statementsOf(t, signers[0]!).filter((st) =>
+      actionsOf(st).includes('secretsmanager:GetSecretValue'),
+    );
+    expect(reads).toHaveLength(1);
+    expect(JSON.stringify(reads[0]!.Resource)).toContain('MediaSecret');
+    const other = fns.find((f) => routeKeyOf(f) === 'GET /other')!;
+    expect(JSON.stringify(statementsOf(t, other))).not.toContain('secretsmanager');
+    // The media CDN: a key group of the generation's public key; signed behaviours on recordings.
+    t.resourceCountIs('AWS::CloudFront::KeyGroup', 1);
+    const [distribution] = Object.values(
+      t.findResources('AWS::CloudFront::Distribution') as Record<string, Resource>,
+    );
+    const config = distribution!.Properties.DistributionConfig;
+    const byPattern = Object.fromEntries(
+      config.CacheBehaviors.map((b: any) => [b.PathPattern, (b.TrustedKeyGroups ?? []).length > 0]),
+    );
+    expect(byPattern).toEqual({
+      'ivs/*/media/thumbnails/*': false,
+      'ivs/*/media/latest_thumbnail/*': false,
+      'ivs/*.m3u8': true,
+      'ivs/*': true,
+    });
+    expect(config.DefaultCacheBehavior.TrustedKeyGroups).toHaveLength(1);
+  });
+
   it('refuses a route key that appears twice', () => {
     expect(() => synthStack([row({}), row({ handler: 'x/other-x' })])).toThrow(/GET \/x appears twice/);
   });

@@ -20,6 +20,8 @@ import { dvrUrlOf, type LiveRecording } from '../../shared/live/media-urls.ts';
 import { recordingEpisodeId, recordingMarkerKey } from '../../shared/live/recordings.ts';
 import { fromNewAddress, type TestApi, testApi } from '../support/api.ts';
 import { waitFor } from '../support/wait.ts';
+import { viaLocalCdn } from '../support/playback.ts';
+import { serveMediaCdn } from '../../scripts/local/media-cdn.ts';
 
 /**
  * Recordings (shared/live/recordings.ts through the IVS event function, run as its Lambda: its
@@ -29,6 +31,13 @@ import { waitFor } from '../support/wait.ts';
 let api: TestApi;
 let root: string;
 const CDN = () => process.env.CDN_URL ?? 'https://cdn.example.com';
+/** `url` signed for the media CDN (shared/playback/media-signing.ts): a CloudFront custom-policy query. */
+const signed = (url: string) =>
+  expect.stringMatching(
+    new RegExp(
+      `^${url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\?(?=.*Policy=)(?=.*Signature=)(?=.*Key-Pair-Id=)`,
+    ),
+  );
 
 beforeAll(async () => {
   api = await testApi();
@@ -265,7 +274,7 @@ describe('Recording End: the broadcast becomes an on-demand item', () => {
         thumbnail_url: `${CDN()}/${prefix}/media/thumbnails/thumb0.jpg`,
         is_free: true,
         is_locked: false,
-        stream_url: `${CDN()}/${prefix}/media/hls/master.m3u8`,
+        stream_url: signed(`${CDN()}/${prefix}/media/hls/master.m3u8`),
       }),
     ]);
   });
@@ -442,7 +451,7 @@ describe('Recording End: the broadcast becomes an on-demand item', () => {
     const subscribed = await onDemand(channel.creatorId, token);
     expect(subscribed.content[0]).toMatchObject({
       is_locked: false,
-      stream_url: `${CDN()}/${prefix}/media/hls/master.m3u8`,
+      stream_url: signed(`${CDN()}/${prefix}/media/hls/master.m3u8`),
     });
   });
 });
@@ -521,7 +530,8 @@ describe('through the local broadcaster (what IVS writes to S3, as npm start run
   let clock = Date.now();
 
   beforeAll(async () => {
-    ivs = await startIvsStandIn({ throttle: false });
+    // With the media CDN stand-in on its port, serving this test's recordings root.
+    ivs = await startIvsStandIn({ throttle: false, extra: serveMediaCdn });
     client = new IvsClient({
       endpoint: ivs.endpoint,
       region: 'us-east-1',
@@ -601,8 +611,23 @@ describe('through the local broadcaster (what IVS writes to S3, as npm start run
       type: 'free',
       duration_formatted: '00:08',
       thumbnail_url: `${CDN()}/${recording!.prefix}/media/thumbnails/thumb0.jpg`,
-      stream_url: dvr,
+      stream_url: signed(dvr!),
     });
+    // The media CDN (its local stand-in) plays the finished recording with the signed URL's
+    // query, renditions and segments included, and refuses them without it.
+    const playlist = new URL(content[0]!.stream_url!);
+    const child = (path: string, query = playlist.search) =>
+      viaLocalCdn(
+        `${new URL(path, playlist).origin}${new URL(path, playlist).pathname}${query}`,
+        ivs.endpoint,
+      );
+    expect((await fetch(viaLocalCdn(playlist.href, ivs.endpoint))).status).toBe(200);
+    expect((await fetch(child('360p30/playlist.m3u8'))).status).toBe(200);
+    expect((await fetch(child('360p30/2.ts'))).status).toBe(200);
+    expect((await fetch(child('360p30/2.ts', ''))).status).toBe(403);
+    expect(
+      (await fetch(child('360p30/2.ts', playlist.search.replace('Signature=', 'Signature=x')))).status,
+    ).toBe(403);
     const finished = readFileSync(join(hls, '360p30/playlist.m3u8'), 'utf8');
     expect(finished).toContain('#EXT-X-ENDLIST');
     expect(finished.match(/#EXTINF/g)).toHaveLength(4);

@@ -4,7 +4,7 @@ import { clock } from '../../shared/clock.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { generateCatalog } from '../../shared/seed/generate.ts';
 import { type TestApi, testApi } from '../support/api.ts';
-import { channelIdOfPlaybackUrl, playbackClaimsOf } from '../support/playback.ts';
+import { channelIdOfPlaybackUrl, playbackClaimsOf, viaLocalCdn } from '../support/playback.ts';
 
 let api: TestApi;
 let open: { id: string; channel: string }; // live, no subscription needed
@@ -273,7 +273,17 @@ describe('channel reads', () => {
     // dvr=true: the DVR playlist (the recording IVS is writing, through the media CDN) as stream_url.
     const dvr = await api.get(`${base(open.id)}/live/stream?quality=480p&dvr=true`, { token });
     expect(dvr.body.data.stream_url).toBe(dvr.body.data.dvr_url);
-    expect(dvr.body.data.dvr_url).toMatch(/^https?:\/\/.+\/media\/hls\/master\.m3u8$/);
+    // Signed for the media CDN (docs/live.md "Recorded media"): the playlist plays, and its renditions with the same query.
+    const signedDvr = new URL(dvr.body.data.dvr_url);
+    expect(signedDvr.pathname).toMatch(/\/media\/hls\/master\.m3u8$/);
+    expect(signedDvr.searchParams.get('Key-Pair-Id')).toBeTruthy();
+    const master = await fetch(viaLocalCdn(dvr.body.data.dvr_url));
+    expect(master.status).toBe(200);
+    const rendition = (await master.text()).split('\n').find((line) => line.endsWith('.m3u8'))!;
+    const renditionUrl = new URL(rendition, signedDvr);
+    expect((await fetch(viaLocalCdn(`${renditionUrl.origin}${renditionUrl.pathname}`))).status).toBe(403);
+    renditionUrl.search = signedDvr.search;
+    expect((await fetch(viaLocalCdn(renditionUrl.href))).status).toBe(200);
     // Once the session ends, its token is no longer handed out.
     await api.delete(`${base(open.id)}/live/watch?session_id=${session}`, { token });
     expect((await api.get(`${base(open.id)}/live/stream`, { token })).status).toBe(409);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CreatorRecord, EpisodeRecord, ShowRecord } from '../../shared/catalog/model.ts';
 import { heroItem } from '../../shared/home/home-views.ts';
 import {
-  ANONYMOUS,
+  anonymous,
   episodePlayback,
   isLocked,
   type Viewer,
@@ -17,6 +17,8 @@ import {
 
 /** Issue 14 item 11 (paywall bypass): one rule, and every view that carries an episode URL obeys it. */
 const URL = 'https://cdn.example.com/vod/ep_x/master.m3u8';
+/** The viewer's media signer: an unlocked episode's URL is the one it gives. */
+const play = (url: string) => `${url}?signed-for-viewer`;
 const episode = (access: EpisodeRecord['access'], creator_id = 'cr_1'): EpisodeRecord => ({
   id: `ep_${access}`,
   show_id: 'sh_1',
@@ -38,10 +40,10 @@ const show = { id: 'sh_1', seasons: [{ number: 1, title: 'S1' }], tags: [] } as 
 const creator = { id: 'cr_1', plan: { price: 4.99, currency: 'USD', interval: 'month' } } as CreatorRecord;
 
 const VIEWERS: Array<[string, Viewer]> = [
-  ['anonymous', ANONYMOUS],
-  ['signed in, not subscribed', viewerFor('cr_1', false)],
-  ['subscribed to another creator', viewerFor('cr_2', true)],
-  ['subscribed to the creator', viewerFor('cr_1', true)],
+  ['anonymous', anonymous(play)],
+  ['signed in, not subscribed', viewerFor('cr_1', false, play)],
+  ['subscribed to another creator', viewerFor('cr_2', true, play)],
+  ['subscribed to the creator', viewerFor('cr_1', true, play)],
 ];
 /** The rule, spelled out: free plays for all, premium for the creator's subscribers, ppv for nobody yet. */
 const EXPECTED_LOCKED: Record<string, Record<EpisodeRecord['access'], boolean>> = {
@@ -71,7 +73,7 @@ describe('entitlement', () => {
       for (const [, view] of VIEWS) {
         expect(view(episode(access), viewer)).toMatchObject({
           is_locked: locked,
-          stream_url: locked ? null : URL,
+          stream_url: locked ? null : play(URL),
         });
       }
     });
@@ -79,6 +81,9 @@ describe('entitlement', () => {
 
   it('an unknown access level is locked (fails closed)', () => {
     const odd = { ...episode('free'), access: 'rental' as EpisodeRecord['access'] };
-    expect(episodePlayback(odd, viewerFor('cr_1', true))).toEqual({ is_locked: true, stream_url: null });
+    expect(episodePlayback(odd, viewerFor('cr_1', true, play))).toEqual({
+      is_locked: true,
+      stream_url: null,
+    });
   });
 });

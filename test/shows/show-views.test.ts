@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { CreatorRecord, EpisodeRecord } from '../../shared/catalog/model.ts';
-import { ANONYMOUS, viewerFor } from '../../shared/shows/entitlement.ts';
+import { anonymous, viewerFor } from '../../shared/shows/entitlement.ts';
 import { resolveSection } from '../../shared/shows/shows.ts';
 import { accessBadges, gatingContext, tvEpisodeView } from '../../shared/shows/show-views.ts';
+
+const play = (url: string) => url;
 
 const episode = (access: EpisodeRecord['access']): EpisodeRecord => ({
   id: `ep_${access}`,
@@ -25,31 +27,31 @@ const creator = { id: 'cr_1', plan: { price: 4.99, currency: 'USD', interval: 'm
 
 describe('gating_context', () => {
   it('leaves free episodes open to everyone', () => {
-    const view = tvEpisodeView(episode('free'), creator, ANONYMOUS);
+    const view = tvEpisodeView(episode('free'), creator, anonymous(play));
     expect(view.is_locked).toBe(false);
     expect(view.stream_url).toBe('https://cdn.example.com/v.m3u8');
     expect(view.gating_context).toMatchObject({ access: 'free', required_action: null, price: null });
   });
 
   it('locks premium episodes until the viewer subscribes, quoting the creator plan', () => {
-    const anonymous = tvEpisodeView(episode('premium'), creator, ANONYMOUS);
-    expect(anonymous.is_locked).toBe(true);
-    expect(anonymous.stream_url).toBeNull();
-    expect(anonymous.gating_context).toMatchObject({
+    const stranger = tvEpisodeView(episode('premium'), creator, anonymous(play));
+    expect(stranger.is_locked).toBe(true);
+    expect(stranger.stream_url).toBeNull();
+    expect(stranger.gating_context).toMatchObject({
       access: 'subscription',
       required_action: 'subscribe',
       price: 4.99,
       currency: 'USD',
       billing_interval: 'month',
     });
-    const subscriber = tvEpisodeView(episode('premium'), creator, viewerFor('cr_1', true));
+    const subscriber = tvEpisodeView(episode('premium'), creator, viewerFor('cr_1', true, play));
     expect(subscriber.is_locked).toBe(false);
     expect(subscriber.stream_url).toBe('https://cdn.example.com/v.m3u8');
     expect(subscriber.gating_context).toMatchObject({ is_locked: false, required_action: null });
   });
 
   it('prices pay-per-view episodes and keeps them locked even for subscribers', () => {
-    expect(gatingContext(episode('ppv'), creator, viewerFor('cr_1', true))).toMatchObject({
+    expect(gatingContext(episode('ppv'), creator, viewerFor('cr_1', true, play))).toMatchObject({
       access: 'ppv',
       is_locked: true,
       required_action: 'purchase',

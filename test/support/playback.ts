@@ -28,3 +28,14 @@ export const channelIdOfPlaybackUrl = (url: string): string => {
   if (!match) throw new Error(`not an IVS playback URL: ${url}`);
   return match[1]!;
 };
+
+/**
+ * A media CDN URL (`{cdn_url}/…`) as the local media CDN stand-in serves it
+ * (scripts/local/media-cdn.ts, `/cdn/` on the IVS stand-in's port), query included: the stand-in
+ * checks the signature against the public URL, as CloudFront does.
+ */
+export const viaLocalCdn = (url: string, standIn = process.env.IVS_ENDPOINT): string => {
+  const cdn = (process.env.CDN_URL ?? 'https://cdn.example.com').replace(/\/+$/, '');
+  if (!url.startsWith(`${cdn}/`)) throw new Error(`not a media CDN URL: ${url}`);
+  return `${standIn}/cdn/${url.slice(cdn.length + 1)}`;
+};

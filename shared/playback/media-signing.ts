@@ -1,0 +1,81 @@
+import { getSignedUrl } from '@aws-sdk/cloudfront-signer';
+import { cdnUrl } from '../live/media-urls.ts';
+
+/**
+ * CloudFront signed URLs for recorded media (docs/live.md "Recorded media: signed URLs"). The
+ * media CDN (infra/media-cdn.ts) requires a signature on every object IVS records (the bucket's
+ * `ivs/` keys) except thumbnails, through a trusted key group; the API signs the URLs it hands
+ * to viewers it entitles: an on-demand recording's playlist and a live channel's DVR.
+ *
+ * An HLS playlist names its renditions and segments by relative URI, so one signature must cover
+ * the whole recording: a custom policy whose resource is the playlist's directory with a
+ * wildcard (`https://<cdn>/ivs/v1/…/media/hls/*`). The signed URL's query (`Policy`, `Signature`,
+ * `Key-Pair-Id`, `Hash-Algorithm`) is that credential; players send it with every request under
+ * the directory (hls.js: `xhrSetup`; AVPlayer and ExoPlayer: as the CloudFront signed cookies of
+ * the same names, or appended), as docs/live.md shows.
+ *
+ * A signature is valid until the end of the hour after next (3 to 4 hours), so every URL of one
+ * item signed within an hour is the same string: a container signs each item once an hour
+ * (RSA-2048, about a millisecond) and a page of items costs nothing after the first.
+ */
+
+/** At least this long (seconds) to play a signed URL; at most an hour more. */
+export const MEDIA_SIGNATURE_MIN_SECONDS = 3 * 3600;
+const WINDOW_SECONDS = 3600;
+
+/** Thumbnails stay public: a locked item shows its picture. */
+const PUBLIC_MEDIA = /\/media\/(?:thumbnails|latest_thumbnail)\//;
+
+/** Does CloudFront require a signature for `url`? Objects IVS records, under `{cdn_url}/ivs/`, but thumbnails. */
+export const needsSignature = (url: string, cdn = cdnUrl()): boolean =>
+  url.startsWith(`${cdn}/ivs/`) && !PUBLIC_MEDIA.test(new URL(url).pathname);
+
+/** When a signature made at `now` expires (epoch seconds): the end of the hour after next. */
+export const signatureExpiry = (now: Date): number =>
+  (Math.floor(now.getTime() / 1000 / WINDOW_SECONDS) + 1) * WINDOW_SECONDS + MEDIA_SIGNATURE_MIN_SECONDS;
+
+/** The custom policy for `url`: every object under its directory, until `expires`. */
+export const mediaPolicy = (url: string, expires: number): string => {
+  const { origin, pathname } = new URL(url);
+  const directory = pathname.slice(0, pathname.lastIndexOf('/') + 1);
+  return JSON.stringify({
+    Statement: [
+      { Resource: `${origin}${directory}*`, Condition: { DateLessThan: { 'AWS:EpochTime': expires } } },
+    ],
+  });
+};
+
+export interface MediaKey {
+  /** The CloudFront public key's id (`Key-Pair-Id`). */
+  keyPairId: string;
+  /** The private half (PEM, PKCS#8, RSA-2048). */
+  privateKey: string;
+}
+
+/** Turns a media URL into the URL a viewer plays: signed when the CDN requires it, else as is. */
+export type MediaSigner = (url: string) => string;
+
+/** Cached signatures kept per container (one per item per hour; the oldest go first). */
+const MAX_CACHED = 2000;
+
+/** A signer with `key`, `clock` giving the time of each signature (the request's). */
+export const mediaSigner = (key: MediaKey, clock: () => Date = () => new Date()): MediaSigner => {
+  const cache = new Map<string, string>();
+  return (url) => {
+    if (!needsSignature(url)) return url;
+    const expires = signatureExpiry(clock());
+    const cacheKey = `${expires} ${url}`;
+    const cached = cache.get(cacheKey);
+    if (cached) return cached;
+    const signed = getSignedUrl({
+      url,
+      policy: mediaPolicy(url, expires),
+      keyPairId: key.keyPairId,
+      privateKey: key.privateKey,
+      algorithm: 'SHA256',
+    });
+    if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string);
+    cache.set(cacheKey, signed);
+    return signed;
+  };
+};
