@@ -63,8 +63,9 @@ export interface Slice {
   /** Offset (ms) added before bucketing, so days start at local midnight (the zone's at `fromMs`). */
   offsetMs?: number;
   /**
-   * Athena named queries: the period as four execution parameters (`?`) instead of literals, in
-   * this order: first `dt` ('YYYY-MM-DD'), last `dt`, from (epoch ms), to (epoch ms, exclusive).
+   * Athena named queries: the period as six execution parameters (`?`) instead of literals, in
+   * this order: first and last `dt` ('YYYY-MM-DD'), first and last `dt || hour` ('YYYY-MM-DDHH'),
+   * from and to (epoch ms, to exclusive).
    */
   parameters?: boolean;
 }
@@ -84,18 +85,26 @@ const READ_COLUMNS = [
   'height',
 ];
 
-const DAY_MS = 86_400_000;
+/**
+ * Events are filed by their receive time (`dt`, `hour`: UTC) and counted by their client time.
+ * A period's events are read from the partitions received from CLOCK_AHEAD_MS before it starts
+ * (client clocks ahead of the server) to LATE_MS after it ends (batches sent late, retries): an
+ * event received later than that is not in the period's answers.
+ */
+export const CLOCK_AHEAD_MS = 3_600_000;
+export const LATE_MS = 3 * 3_600_000;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const isoHour = (ms: number) => new Date(ms).toISOString().slice(0, 13).replace('T', '');
 
 /** The newest row of each id of the append-only title dimension. */
 const LATEST_TITLES =
   '(SELECT id, title, show_id, creator_id, category FROM (SELECT t.id, t.title, t.show_id, t.creator_id, t.category, row_number() OVER (PARTITION BY t.id ORDER BY t.received_at_ms DESC) AS newest FROM titles t) v WHERE newest = 1)';
 
 /**
- * `{{events}}` for a slice: events whose client time is in [from, to), read only from the date
- * partitions (`dt`, the UTC receive date) that can hold them: from the day before `from` (client
- * clocks ahead) to the day after `to` (batches sent late). On Athena that predicate is what
- * partition projection prunes by.
+ * `{{events}}` for a slice: events whose client time is in [from, to), read only from the
+ * partitions (`dt`, `hour`: UTC receive time) that can hold them (CLOCK_AHEAD_MS, LATE_MS). On
+ * Athena the `dt` range is what partition projection prunes days by; `dt || hour` narrows the
+ * edge days to their hours.
  */
 export const eventsSql = (slice: Slice): string => {
   const grain = GRAINS[slice.grain];
@@ -105,6 +114,8 @@ export const eventsSql = (slice: Slice): string => {
       ? `CAST(${slice.fromMs} AS BIGINT)`
       : `CAST(floor((e.client_ts_ms + ${offset}) / ${grain}) * ${grain} - ${offset} AS BIGINT)`;
   const dimension = slice.by ? DIMENSIONS[slice.by].sql : "'all'";
+  const first = slice.fromMs - CLOCK_AHEAD_MS;
+  const last = slice.toMs + LATE_MS;
   return `(SELECT ${READ_COLUMNS.map((c) => `e.${c}`).join(', ')},
     ${bucket} AS bucket_ms,
     ${dimension} AS dimension,
@@ -114,7 +125,8 @@ export const eventsSql = (slice: Slice): string => {
   LEFT JOIN ${LATEST_TITLES} sh ON sh.id = c.show_id
   LEFT JOIN ${LATEST_TITLES} cr ON cr.id = c.creator_id
   WHERE e.family IN ('video', 'live')
-    AND e.dt BETWEEN ${slice.parameters ? '? AND ?' : `'${isoDay(slice.fromMs - DAY_MS)}' AND '${isoDay(slice.toMs + DAY_MS)}'`}
+    AND e.dt BETWEEN ${slice.parameters ? '? AND ?' : `'${isoDay(first)}' AND '${isoDay(last)}'`}
+    AND e.dt || e.hour BETWEEN ${slice.parameters ? '? AND ?' : `'${isoHour(first)}' AND '${isoHour(last)}'`}
     AND e.client_ts_ms >= ${slice.parameters ? '?' : slice.fromMs} AND e.client_ts_ms < ${slice.parameters ? '?' : slice.toMs})`;
 };
 

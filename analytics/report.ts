@@ -33,6 +33,20 @@ export interface ReportInput {
   chartJs: string;
 }
 
+/** The order of the report's sections: volume, then quality of experience, then live and top content. */
+export const REPORT_ORDER = [
+  'views',
+  'unique_viewers',
+  'playing_time',
+  'watch_time',
+  'startup_time',
+  'exits_before_start',
+  'playback_failures',
+  'rebuffering',
+  'live_concurrent_viewers',
+  'top_content',
+];
+
 /** The most buckets a chart may have (a minute grain over a day is 1,440). */
 export const MAX_BUCKETS = 3000;
 
@@ -126,7 +140,7 @@ for (const [name, chart] of Object.entries(data.charts)) {
     },
     options: {
       animation: false, responsive: true, maintainAspectRatio: false, interaction: { mode: 'index', intersect: false },
-      scales: { y: { beginAtZero: true, title: { display: true, text: chart.column.replace(/_/g, ' ') + ' (' + chart.unit + ')' } },
+      scales: { y: { beginAtZero: true, title: { display: true, text: chart.column.replace(/_/g, ' ') === chart.unit ? chart.unit : chart.column.replace(/_/g, ' ') + ' (' + chart.unit + ')' } },
         x: { title: { display: true, text: data.zone }, ticks: { maxTicksLimit: 12 } } },
       plugins: { legend: { display: chart.datasets.length > 1 || chart.datasets[0]?.label !== 'all' } },
     },
@@ -139,7 +153,10 @@ export const reportHtml = (input: ReportInput): string => {
   const buckets = bucketsOf(input.fromMs, input.toMs, input.grain, input.offsetMs);
   const dimensionLabel = input.by ? DIMENSIONS[input.by].label : 'All';
   const charts: Record<string, ReturnType<typeof chartData>> = {};
-  const sections = input.results.map((result) => {
+  const rank = (name: string) =>
+    REPORT_ORDER.includes(name) ? REPORT_ORDER.indexOf(name) : REPORT_ORDER.length;
+  const results = [...input.results].sort((a, b) => rank(a.metric.name) - rank(b.metric.name));
+  const sections = results.map((result) => {
     const { metric } = result;
     if (metric.chart) charts[metric.name] = chartData(result, buckets, input.zone, input.grain);
     return `<section id="${escapeHtml(metric.name)}">
@@ -165,7 +182,7 @@ nav a{margin-right:.75rem}
 </style></head><body>
 <h1>Viewing quality</h1>
 <p class="meta">Period: <strong>${escapeHtml(period)}</strong> (${escapeHtml(input.zone)}), per ${input.grain}, broken down by <strong>${escapeHtml(dimensionLabel.toLowerCase())}</strong>. Generated ${escapeHtml(formatBucket(input.generatedAt.getTime(), input.zone, 'minute'))} from ${escapeHtml(input.source)}.</p>
-<nav>${input.results.map((r) => `<a href="#${escapeHtml(r.metric.name)}">${escapeHtml(r.metric.label)}</a>`).join('')}</nav>
+<nav>${results.map((r) => `<a href="#${escapeHtml(r.metric.name)}">${escapeHtml(r.metric.label)}</a>`).join('')}</nav>
 ${sections.join('\n')}
 <script>${input.chartJs}</script>
 <script type="application/json" id="report-data">${scriptJson(data)}</script>

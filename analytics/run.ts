@@ -7,7 +7,9 @@
  * - `npm run analytics -- <metric> [same options]` prints one metric as a table;
  * - `npm run analytics -- sql <metric> [same options] [--dialect athena]` prints its SQL as that
  *   engine runs it (the Athena text is what to paste into the workgroup);
- * - `npm run analytics -- list` names the metrics and the dimensions.
+ * - `npm run analytics -- list` names the metrics and the dimensions;
+ * - `npm run analytics -- export-titles [--seed 42] [--scale 1]` writes the demo catalogue's
+ *   title dimension (npm start loads the seed without the projector; later edits it follows).
  * Without `--from`/`--to` the period is the days that have events. Without events it says how to
  * make some (exit 1). ANALYTICS_DIR overrides the data folder.
  */
@@ -40,6 +42,8 @@ const { values: options, positionals } = parseArgs({
     grain: { type: 'string' },
     dialect: { type: 'string', default: 'duckdb' },
     out: { type: 'string' },
+    seed: { type: 'string', default: '42' },
+    scale: { type: 'string', default: '1' },
   },
 });
 const [command, metricName] = positionals;
@@ -68,6 +72,20 @@ if (command === undefined || command === 'list') {
   console.log(
     `\nDimensions (--by): ${Object.keys(DIMENSIONS).join(', ')}\nGrains (--grain): minute, hour, day`,
   );
+  process.exit(0);
+}
+
+if (command === 'export-titles') {
+  // The demo catalogue's title rows (npm start seeds the table without the projector seeing it).
+  const { generateCatalog } = await import('../shared/seed/generate.ts');
+  const { catalogTitleRows, titleRecord } = await import('../shared/analytics/title-dimension.ts');
+  const { fileSink } = await import('../shared/analytics/sink.ts');
+  const now = new Date();
+  const rows = catalogTitleRows(
+    generateCatalog({ now, seed: Number(options.seed), scale: Number(options.scale) }),
+  );
+  await fileSink(() => dir).put(rows.map((row) => titleRecord(row, now)));
+  console.log(`wrote ${rows.length} title rows under ${dir}/family=catalog`);
   process.exit(0);
 }
 

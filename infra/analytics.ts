@@ -242,7 +242,7 @@ export class Analytics extends Construct {
           database: database.ref,
           workGroup: workgroup.name,
           description:
-            `${metric.definition} Unit: ${metric.unit}. Parameters: first dt, last dt ('YYYY-MM-DD', UTC receive dates: a day either side of the period), from and to (epoch ms, to exclusive).`.slice(
+            `${metric.definition} Unit: ${metric.unit}. Parameters: first and last dt ('YYYY-MM-DD'), first and last dt||hour ('YYYY-MM-DDHH'): UTC receive times from 1 h before the period to 3 h after it; from and to (epoch ms, to exclusive).`.slice(
               0,
               1024,
             ),

@@ -92,6 +92,17 @@ export const titleRowsOf = (item: Item | undefined): TitleRow[] => {
   return rows.filter((r): r is TitleRow => r !== undefined);
 };
 
+/** Every title row of a catalogue (the backfill: `npm run analytics -- export-titles`). */
+export const catalogTitleRows = (catalog: {
+  creators: readonly object[];
+  shows: readonly object[];
+  episodes: readonly object[];
+}): TitleRow[] => [
+  ...catalog.creators.flatMap((c) => titleRowsOf({ ...c, entity: 'creator' })),
+  ...catalog.shows.flatMap((s) => titleRowsOf({ ...s, entity: 'show' })),
+  ...catalog.episodes.flatMap((e) => titleRowsOf({ ...e, entity: 'episode' })),
+];
+
 /** The rows of `after` that differ from those of `before` (a counter update changes none). */
 export const changedTitleRows = (before: Item | undefined, after: Item | undefined): TitleRow[] => {
   const previous = new Set(titleRowsOf(before).map((r) => JSON.stringify(r)));
@@ -112,8 +123,8 @@ export const titleRecord = (row: TitleRow, now: Date): AnalyticsRecord => ({
 /**
  * The projector's hook: appends the changed dimension rows of one source change. A side effect
  * like the playhead (docs/analytics.md): a failure is logged (error name only) and counted in
- * `title_export_failures`, never fails the projection; the next change of the entity, or
- * `npm run analytics -- export-titles`, writes the row again.
+ * `title_export_failures`, never fails the projection; the next change of the entity writes
+ * the row again (locally, `npm run analytics -- export-titles` writes the demo catalogue's).
  */
 export const exportTitles = async (before: Item | undefined, after: Item | undefined, now: Date) => {
   const rows = changedTitleRows(before, after);
