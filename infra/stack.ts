@@ -17,6 +17,7 @@ import { Monitoring } from './monitoring.ts';
 import { MediaCdn } from './media-cdn.ts';
 import { PlaybackKeys } from './playback-keys.ts';
 import { Projector } from './projector.ts';
+import { PlatformEvents } from './events.ts';
 import { RouteStack, routesByDomain } from './route-stack.ts';
 import { resolveSettings } from './settings.ts';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -62,6 +63,8 @@ export class ApiStack extends Stack {
   readonly routeStacks: readonly RouteStack[];
   /** The functions no route invokes: projector, recompute, rebuild (infra/projector.ts). */
   readonly workers: Projector;
+  /** Domain events: the EventBridge bus (`events.bus`, for consumers' rules) and its publisher (infra/events.ts). */
+  readonly events: PlatformEvents;
   readonly table: dynamodb.Table;
   readonly api: apigw.HttpApi;
 
@@ -252,6 +255,19 @@ export class ApiStack extends Stack {
     new CfnOutput(this, 'RebuildFunctionName', {
       value: this.workers.rebuild.fn.functionName,
       description: 'Operator function: recomputes every view from the source items (aws lambda invoke)',
+    });
+    // Domain events: the bus and its publisher, the table stream's second reader (nested stack).
+    this.events = new PlatformEvents(this, 'Events', {
+      table,
+      monitoring,
+      resources,
+      environment,
+      logGroup: functionLogs,
+      bundle: props.bundle,
+    });
+    new CfnOutput(this, 'EventBusName', {
+      value: this.events.bus.eventBusName,
+      description: 'The EventBridge bus of platform events (docs/events.md): add rules on it',
     });
     new CfnOutput(this, 'ProjectorFailureQueueUrl', {
       value: this.workers.failures.queueUrl,

@@ -171,3 +171,18 @@ export const EVENT_DESCRIPTIONS: Record<EventType, string> = {
 
 /** Is `type`'s visibility public (any approved partner may subscribe) or private? */
 export const visibilityOf = (type: EventType) => EVENT_TYPES[type];
+
+/** The whole event of one type (the envelope with its `type`, `version` and `data` pinned): what docs/events/*.json describe. */
+export const eventSchemaOf = <T extends EventType>(type: T) =>
+  z.object({
+    id: described(
+      z.string().check(z.minLength(1), z.maxLength(128)),
+      "Stable across retries of the same change: the consumer's idempotency key (the webhook-id).",
+      'evt_Qm9vX3Jvb2tzX2FyZV9ncmVhdF8xMjM',
+    ),
+    type: z.literal(type),
+    version: z.literal(EVENT_VERSION),
+    time: instant('When the change happened (UTC).', '2026-11-24T18:00:05.000Z'),
+    creator_id: id('The creator the event is about (what a subscription condition matches).', 'cr_0001'),
+    data: EVENT_PAYLOADS[type],
+  });

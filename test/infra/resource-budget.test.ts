@@ -22,8 +22,9 @@ describe.each(['dev', 'prod'] as const)('resource budget of the real route table
   const counts = countsOf(stack);
 
   it(`keeps every stack, parent and nested, at ${MAX_RESOURCES_PER_STACK} resources or fewer`, () => {
-    // The parent, one route stack per domain, and the Workers stack (infra/projector.ts).
-    expect(Object.keys(counts)).toHaveLength(1 + new Set(routes.map((r) => domainOf(r.handler))).size + 1);
+    // The parent, one route stack per domain, the Workers stack (infra/projector.ts) and the
+    // Events stack (infra/events.ts).
+    expect(Object.keys(counts)).toHaveLength(1 + new Set(routes.map((r) => domainOf(r.handler))).size + 2);
     for (const [path, count] of Object.entries(counts)) {
       expect(count, path).toBeLessThanOrEqual(MAX_RESOURCES_PER_STACK);
     }
@@ -40,9 +41,10 @@ describe.each(['dev', 'prod'] as const)('resource budget of the real route table
     }
     const parentFunctions = Object.values(parent.findResources('AWS::Lambda::Function')) as Json[];
     expect(parentFunctions.filter((f) => f.Properties.Environment?.Variables?.ROUTE_KEY)).toEqual([]);
-    // The route stacks and the Workers stack (projector, recompute, audiences, rebuild: infra/projector.ts).
+    // The route stacks, the Workers stack (projector, recompute, audiences, rebuild:
+    // infra/projector.ts) and the Events stack (infra/events.ts).
     expect(types.filter((t) => t === 'AWS::CloudFormation::Stack')).toHaveLength(
-      stack.routeStacks.length + 1,
+      stack.routeStacks.length + 2,
     );
   });
 
@@ -50,6 +52,12 @@ describe.each(['dev', 'prod'] as const)('resource budget of the real route table
     // 5 × (function + role), stream mapping, 4 queues + their TLS-only policies, 2 schedules +
     // their roles, the IVS rule + its invoke permission, 13 alarms (docs/operations.md lists them).
     expect(counts[stack.workers.node.path]).toBe(38);
+  });
+
+  it('keeps the event bus and its publisher in the Events stack: 13 resources', () => {
+    // The bus + its policy, function + role, stream mapping, on-failure queue + its TLS-only
+    // policy, 4 alarms of its own and 2 of watchFunctions (errors, throttles): docs/events.md.
+    expect(counts[stack.events.node.path]).toBe(13);
   });
 
   it('puts each domain in its own stack: 5 resources per row plus its Lambda alarms', () => {
@@ -103,7 +111,7 @@ describe('room to grow', () => {
     () => {
       const { stack } = synthStack(syntheticRoutes(200, 10));
       const counts = Object.values(countsOf(stack));
-      expect(counts).toHaveLength(12); // parent, 10 route stacks, Workers
+      expect(counts).toHaveLength(13); // parent, 10 route stacks, Workers, Events
       for (const count of counts) expect(count).toBeLessThanOrEqual(MAX_RESOURCES_PER_STACK);
     },
     SYNTH_TIMEOUT,

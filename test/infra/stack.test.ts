@@ -2,6 +2,7 @@ import { Match, type Template } from 'aws-cdk-lib/assertions';
 import type { CfnTable } from 'aws-cdk-lib/aws-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { routes } from '../../functions/routes.ts';
+import { eventPublisherRow } from '../../functions/events/worker.ts';
 import { rebuildRow, workers } from '../../functions/workers.ts';
 import type { ApiStack } from '../../infra/stack.ts';
 import { TABLE } from '../../shared/db/table.ts';
@@ -22,7 +23,8 @@ const rowFunctions = (template: Template): Record<string, Resource> =>
     ),
   );
 
-const workerKeys = new Set(workers.map(routeKey));
+/** The functions no route invokes: the workers and the event publisher (infra/events.ts). */
+const workerKeys = new Set([...workers, eventPublisherRow].map(routeKey));
 
 /** The API functions (those the stack made from route rows, not the workers), by logical id. */
 const apiFunctions = (template: Template): Record<string, Resource> =>
@@ -64,14 +66,15 @@ describe('the stack built from the real route table', () => {
       (fn: any) => fn.Properties.Runtime === 'nodejs22.x',
     );
     // The workers (functions/workers.ts) are the only others (test/infra/projector.test.ts), with
-    // the playback key pair resource's function (test/infra/secrets.test.ts).
-    expect(node22).toHaveLength(routes.length + workers.length + 1);
+    // the event publisher (test/events/infra.test.ts) and the playback key pair resource's
+    // function (test/infra/secrets.test.ts).
+    expect(node22).toHaveLength(routes.length + workers.length + 2);
     expect(
       node22.filter((fn: any) =>
         String(fn.Properties.Description).startsWith('Imports IVS playback key pairs'),
       ),
     ).toHaveLength(1);
-    expect(Object.keys(rowFunctions(template))).toHaveLength(routes.length + workers.length);
+    expect(Object.keys(rowFunctions(template))).toHaveLength(routes.length + workers.length + 1);
   });
 
   it('routes every route key to the integration of its own function', () => {
