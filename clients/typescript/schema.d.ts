@@ -4005,6 +4005,21 @@ export interface components {
              */
             device_type: "web" | "ios" | "android" | "roku" | "firetv" | "appletv";
             /**
+             * @description The player software, 1 to 64 characters (e.g. `hls.js`, `avplayer`, `exoplayer`): an analytics dimension. Optional; send it at least on the session start (the session keeps the value it was started with).
+             * @example hls.js
+             */
+            player_name?: string;
+            /**
+             * @description The player software version, 1 to 64 characters. Optional, as `player_name`.
+             * @example 1.7.4
+             */
+            player_version?: string;
+            /**
+             * @description The version of the app or web client sending the event, 1 to 64 characters. Optional, as `player_name`.
+             * @example 3.12.0
+             */
+            client_version?: string;
+            /**
              * Format: date-time
              * @description When the event happened on the client: ISO 8601 with an offset (`Z` or `+02:00`); epoch numbers are refused. Required in a batch unless `timestamp` is sent (batches are buffered, so the receive time would misplace the event).
              * @example 2026-11-23T20:15:00.250Z
@@ -4200,6 +4215,21 @@ export interface components {
              */
             device_type: "web" | "ios" | "android" | "roku" | "firetv" | "appletv";
             /**
+             * @description The player software, 1 to 64 characters (e.g. `hls.js`, `avplayer`, `exoplayer`): an analytics dimension. Optional; send it at least on the session start (the session keeps the value it was started with).
+             * @example hls.js
+             */
+            player_name?: string;
+            /**
+             * @description The player software version, 1 to 64 characters. Optional, as `player_name`.
+             * @example 1.7.4
+             */
+            player_version?: string;
+            /**
+             * @description The version of the app or web client sending the event, 1 to 64 characters. Optional, as `player_name`.
+             * @example 3.12.0
+             */
+            client_version?: string;
+            /**
              * Format: date-time
              * @description When the event happened on the client: ISO 8601 with an offset (`Z` or `+02:00`); epoch numbers are refused. Required in a batch unless `timestamp` is sent (batches are buffered, so the receive time would misplace the event).
              * @example 2026-11-23T20:15:00.250Z
@@ -4304,6 +4334,21 @@ export interface components {
              * @enum {string}
              */
             device_type: "web" | "ios" | "android" | "roku" | "firetv" | "appletv";
+            /**
+             * @description The player software, 1 to 64 characters (e.g. `hls.js`, `avplayer`, `exoplayer`): an analytics dimension. Optional; send it at least on the session start (the session keeps the value it was started with).
+             * @example hls.js
+             */
+            player_name?: string;
+            /**
+             * @description The player software version, 1 to 64 characters. Optional, as `player_name`.
+             * @example 1.7.4
+             */
+            player_version?: string;
+            /**
+             * @description The version of the app or web client sending the event, 1 to 64 characters. Optional, as `player_name`.
+             * @example 3.12.0
+             */
+            client_version?: string;
             /**
              * Format: date-time
              * @description When the event happened on the client: ISO 8601 with an offset (`Z` or `+02:00`); epoch numbers are refused. Required in a batch unless `timestamp` is sent (batches are buffered, so the receive time would misplace the event).
@@ -6402,6 +6447,21 @@ export interface components {
              */
             device_type: "web" | "ios" | "android" | "roku" | "firetv" | "appletv";
             /**
+             * @description The player software, 1 to 64 characters (e.g. `hls.js`, `avplayer`, `exoplayer`): an analytics dimension. Optional; send it at least on the session start (the session keeps the value it was started with).
+             * @example hls.js
+             */
+            player_name?: string;
+            /**
+             * @description The player software version, 1 to 64 characters. Optional, as `player_name`.
+             * @example 1.7.4
+             */
+            player_version?: string;
+            /**
+             * @description The version of the app or web client sending the event, 1 to 64 characters. Optional, as `player_name`.
+             * @example 3.12.0
+             */
+            client_version?: string;
+            /**
              * Format: date-time
              * @description When the event happened on the client: ISO 8601 with an offset (`Z` or `+02:00`); epoch numbers are refused. Required in a batch unless `timestamp` is sent (batches are buffered, so the receive time would misplace the event).
              * @example 2026-11-23T20:15:00.250Z
@@ -6455,6 +6515,21 @@ export interface components {
              * @enum {string}
              */
             device_type: "web" | "ios" | "android" | "roku" | "firetv" | "appletv";
+            /**
+             * @description The player software, 1 to 64 characters (e.g. `hls.js`, `avplayer`, `exoplayer`): an analytics dimension. Optional; send it at least on the session start (the session keeps the value it was started with).
+             * @example hls.js
+             */
+            player_name?: string;
+            /**
+             * @description The player software version, 1 to 64 characters. Optional, as `player_name`.
+             * @example 1.7.4
+             */
+            player_version?: string;
+            /**
+             * @description The version of the app or web client sending the event, 1 to 64 characters. Optional, as `player_name`.
+             * @example 3.12.0
+             */
+            client_version?: string;
             /**
              * Format: date-time
              * @description When the event happened on the client: ISO 8601 with an offset (`Z` or `+02:00`); epoch numbers are refused. Required in a batch unless `timestamp` is sent (batches are buffered, so the receive time would misplace the event).
@@ -19190,6 +19265,21 @@ export interface operations {
                      */
                     device_type: "web" | "ios" | "android" | "roku" | "firetv" | "appletv";
                     /**
+                     * @description The player software, 1 to 64 characters (e.g. `hls.js`, `avplayer`, `exoplayer`): an analytics dimension. Optional; send it at least on the session start (the session keeps the value it was started with).
+                     * @example hls.js
+                     */
+                    player_name?: string;
+                    /**
+                     * @description The player software version, 1 to 64 characters. Optional, as `player_name`.
+                     * @example 1.7.4
+                     */
+                    player_version?: string;
+                    /**
+                     * @description The version of the app or web client sending the event, 1 to 64 characters. Optional, as `player_name`.
+                     * @example 3.12.0
+                     */
+                    client_version?: string;
+                    /**
                      * Format: date-time
                      * @description When the event happened on the client: ISO 8601 with an offset (`Z` or `+02:00`); epoch numbers are refused. Optional here: without it (and without `timestamp`) the server receive time is used.
                      * @example 2026-11-23T20:15:00.250Z
@@ -19397,6 +19487,21 @@ export interface operations {
                      * @enum {string}
                      */
                     device_type: "web" | "ios" | "android" | "roku" | "firetv" | "appletv";
+                    /**
+                     * @description The player software, 1 to 64 characters (e.g. `hls.js`, `avplayer`, `exoplayer`): an analytics dimension. Optional; send it at least on the session start (the session keeps the value it was started with).
+                     * @example hls.js
+                     */
+                    player_name?: string;
+                    /**
+                     * @description The player software version, 1 to 64 characters. Optional, as `player_name`.
+                     * @example 1.7.4
+                     */
+                    player_version?: string;
+                    /**
+                     * @description The version of the app or web client sending the event, 1 to 64 characters. Optional, as `player_name`.
+                     * @example 3.12.0
+                     */
+                    client_version?: string;
                     /**
                      * Format: date-time
                      * @description When the event happened on the client: ISO 8601 with an offset (`Z` or `+02:00`); epoch numbers are refused. Optional here: without it (and without `timestamp`) the server receive time is used.
@@ -19788,6 +19893,21 @@ export interface operations {
                      */
                     device_type: "web" | "ios" | "android" | "roku" | "firetv" | "appletv";
                     /**
+                     * @description The player software, 1 to 64 characters (e.g. `hls.js`, `avplayer`, `exoplayer`): an analytics dimension. Optional; send it at least on the session start (the session keeps the value it was started with).
+                     * @example hls.js
+                     */
+                    player_name?: string;
+                    /**
+                     * @description The player software version, 1 to 64 characters. Optional, as `player_name`.
+                     * @example 1.7.4
+                     */
+                    player_version?: string;
+                    /**
+                     * @description The version of the app or web client sending the event, 1 to 64 characters. Optional, as `player_name`.
+                     * @example 3.12.0
+                     */
+                    client_version?: string;
+                    /**
                      * Format: date-time
                      * @description When the event happened on the client: ISO 8601 with an offset (`Z` or `+02:00`); epoch numbers are refused. Optional here: without it (and without `timestamp`) the server receive time is used.
                      * @example 2026-11-23T20:15:00.250Z
@@ -20011,6 +20131,21 @@ export interface operations {
                      * @enum {string}
                      */
                     device_type: "web" | "ios" | "android" | "roku" | "firetv" | "appletv";
+                    /**
+                     * @description The player software, 1 to 64 characters (e.g. `hls.js`, `avplayer`, `exoplayer`): an analytics dimension. Optional; send it at least on the session start (the session keeps the value it was started with).
+                     * @example hls.js
+                     */
+                    player_name?: string;
+                    /**
+                     * @description The player software version, 1 to 64 characters. Optional, as `player_name`.
+                     * @example 1.7.4
+                     */
+                    player_version?: string;
+                    /**
+                     * @description The version of the app or web client sending the event, 1 to 64 characters. Optional, as `player_name`.
+                     * @example 3.12.0
+                     */
+                    client_version?: string;
                     /**
                      * Format: date-time
                      * @description When the event happened on the client: ISO 8601 with an offset (`Z` or `+02:00`); epoch numbers are refused. Optional here: without it (and without `timestamp`) the server receive time is used.
@@ -20407,6 +20542,21 @@ export interface operations {
                      */
                     device_type: "web" | "ios" | "android" | "roku" | "firetv" | "appletv";
                     /**
+                     * @description The player software, 1 to 64 characters (e.g. `hls.js`, `avplayer`, `exoplayer`): an analytics dimension. Optional; send it at least on the session start (the session keeps the value it was started with).
+                     * @example hls.js
+                     */
+                    player_name?: string;
+                    /**
+                     * @description The player software version, 1 to 64 characters. Optional, as `player_name`.
+                     * @example 1.7.4
+                     */
+                    player_version?: string;
+                    /**
+                     * @description The version of the app or web client sending the event, 1 to 64 characters. Optional, as `player_name`.
+                     * @example 3.12.0
+                     */
+                    client_version?: string;
+                    /**
                      * Format: date-time
                      * @description When the event happened on the client: ISO 8601 with an offset (`Z` or `+02:00`); epoch numbers are refused. Optional here: without it (and without `timestamp`) the server receive time is used.
                      * @example 2026-11-23T20:15:00.250Z
@@ -20627,6 +20777,21 @@ export interface operations {
                      */
                     device_type: "web" | "ios" | "android" | "roku" | "firetv" | "appletv";
                     /**
+                     * @description The player software, 1 to 64 characters (e.g. `hls.js`, `avplayer`, `exoplayer`): an analytics dimension. Optional; send it at least on the session start (the session keeps the value it was started with).
+                     * @example hls.js
+                     */
+                    player_name?: string;
+                    /**
+                     * @description The player software version, 1 to 64 characters. Optional, as `player_name`.
+                     * @example 1.7.4
+                     */
+                    player_version?: string;
+                    /**
+                     * @description The version of the app or web client sending the event, 1 to 64 characters. Optional, as `player_name`.
+                     * @example 3.12.0
+                     */
+                    client_version?: string;
+                    /**
                      * Format: date-time
                      * @description When the event happened on the client: ISO 8601 with an offset (`Z` or `+02:00`); epoch numbers are refused. Optional here: without it (and without `timestamp`) the server receive time is used.
                      * @example 2026-11-23T20:15:00.250Z
@@ -20824,6 +20989,21 @@ export interface operations {
                      * @enum {string}
                      */
                     device_type: "web" | "ios" | "android" | "roku" | "firetv" | "appletv";
+                    /**
+                     * @description The player software, 1 to 64 characters (e.g. `hls.js`, `avplayer`, `exoplayer`): an analytics dimension. Optional; send it at least on the session start (the session keeps the value it was started with).
+                     * @example hls.js
+                     */
+                    player_name?: string;
+                    /**
+                     * @description The player software version, 1 to 64 characters. Optional, as `player_name`.
+                     * @example 1.7.4
+                     */
+                    player_version?: string;
+                    /**
+                     * @description The version of the app or web client sending the event, 1 to 64 characters. Optional, as `player_name`.
+                     * @example 3.12.0
+                     */
+                    client_version?: string;
                     /**
                      * Format: date-time
                      * @description When the event happened on the client: ISO 8601 with an offset (`Z` or `+02:00`); epoch numbers are refused. Optional here: without it (and without `timestamp`) the server receive time is used.
@@ -21209,6 +21389,21 @@ export interface operations {
                      * @enum {string}
                      */
                     device_type: "web" | "ios" | "android" | "roku" | "firetv" | "appletv";
+                    /**
+                     * @description The player software, 1 to 64 characters (e.g. `hls.js`, `avplayer`, `exoplayer`): an analytics dimension. Optional; send it at least on the session start (the session keeps the value it was started with).
+                     * @example hls.js
+                     */
+                    player_name?: string;
+                    /**
+                     * @description The player software version, 1 to 64 characters. Optional, as `player_name`.
+                     * @example 1.7.4
+                     */
+                    player_version?: string;
+                    /**
+                     * @description The version of the app or web client sending the event, 1 to 64 characters. Optional, as `player_name`.
+                     * @example 3.12.0
+                     */
+                    client_version?: string;
                     /**
                      * Format: date-time
                      * @description When the event happened on the client: ISO 8601 with an offset (`Z` or `+02:00`); epoch numbers are refused. Optional here: without it (and without `timestamp`) the server receive time is used.
