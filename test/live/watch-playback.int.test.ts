@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serveMediaCdn } from '../../scripts/local/media-cdn.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clock } from '../../shared/clock.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { type TestApi, testApi } from '../support/api.ts';
-import { playbackClaimsOf } from '../support/playback.ts';
+import { playbackClaimsOf, viaLocalCdn } from '../support/playback.ts';
 import { type Player, startPlayer } from '../support/player.ts';
 import { type StudioCreator, studioCreator } from '../support/studio.ts';
 import { waitFor } from '../support/wait.ts';
@@ -17,6 +20,9 @@ import { waitFor } from '../support/wait.ts';
  */
 let api: TestApi;
 let player: Player;
+/** The media CDN stand-in, run here so its CORS allows the player page (PLAYBACK_ALLOW_ORIGIN below). */
+let cdn: Server;
+let cdnOrigin: string;
 let first: StudioCreator;
 let second: StudioCreator;
 const realNow = clock.now;
@@ -48,7 +54,7 @@ const watch = async (creator: StudioCreator, token: string) => {
   expect(opened.status, JSON.stringify(opened.body)).toBe(200);
   return opened.body.data as {
     session: { session_id: string };
-    stream: { stream_url: string; token: string };
+    stream: { stream_url: string; dvr_url: string; token: string };
   };
 };
 
@@ -68,12 +74,18 @@ beforeAll(async () => {
   player = await startPlayer();
   // Tokens allow the player page's origin, as they allow the web app's on AWS (PLAYBACK_ALLOW_ORIGIN).
   process.env.PLAYBACK_ALLOW_ORIGIN = player.origin;
+  cdn = createServer((req, res) => {
+    serveMediaCdn(req, res).then((served) => served || res.writeHead(404).end());
+  });
+  await new Promise<void>((resolve) => cdn.listen(0, '127.0.0.1', resolve));
+  cdnOrigin = `http://127.0.0.1:${(cdn.address() as AddressInfo).port}`;
   api = await testApi();
   [first, second] = await Promise.all([studioCreator(api, 'gaming'), studioCreator(api, 'music')]);
   await Promise.all([goLive(first), goLive(second)]);
 }, 120_000);
 afterAll(async () => {
   clock.now = realNow;
+  cdn?.close();
   await Promise.all([
     first && broadcast('stop', first.creatorId),
     second && broadcast('stop', second.creatorId),
@@ -117,6 +129,23 @@ describe("a watch session's stream_url in hls.js (Chromium)", () => {
     clock.now = realNow;
     expect(Number(playbackClaimsOf(stale.stream.token).exp) * 1000).toBeLessThan(Date.now());
     await expectRefused(stale.stream.stream_url);
+  }, 60_000);
+
+  it('plays the DVR (the recording IVS writes, signed for the media CDN), and not without its signature', async () => {
+    const { stream } = await watch(first, await viewer());
+    const dvr = new URL(stream.dvr_url);
+    expect(dvr.pathname).toMatch(/\/media\/hls\/master\.m3u8$/);
+    expect(dvr.searchParams.get('Key-Pair-Id')).toBeTruthy();
+    await player.play(viaLocalCdn(dvr.href, cdnOrigin));
+    try {
+      const played = await player.waitPlayed(3, 30_000);
+      expect(played.errors.filter((e) => e.fatal)).toEqual([]);
+    } finally {
+      await player.leave();
+    }
+    const unsigned = new URL(viaLocalCdn(dvr.href, cdnOrigin));
+    unsigned.search = '';
+    await expectRefused(unsigned.href);
   }, 60_000);
 
   it('reports the ingest health IVS reports: starving is `poor`, recovered is `good`', async () => {

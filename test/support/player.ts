@@ -10,7 +10,9 @@ import { type Browser, type Page, chromium as playwright } from 'playwright-core
  * ships in its npm tarball), on a page served from its own origin (so CORS and a playback token's
  * allowed origin are exercised as a browser enforces them). `play(src)` loads a stream;
  * `waitPlayed(s)` resolves once currentTime has advanced `s` seconds since `playing`;
- * `waitFatal()` resolves with the first fatal hls.js error.
+ * `waitFatal()` resolves with the first fatal hls.js error. A CloudFront-signed playlist (recorded
+ * media: docs/live.md "Recorded media") is played as docs/live.md tells web clients to: the
+ * playlist's signature query is sent with every request under its directory (hls.js `xhrSetup`).
  */
 const hlsJs = readFileSync(createRequire(import.meta.url).resolve('hls.js/dist/hls.min.js'), 'utf8');
 const PAGE = `<!doctype html><html><body><video id="video" muted playsinline></video>
@@ -18,15 +20,21 @@ const PAGE = `<!doctype html><html><body><video id="video" muted playsinline></v
 <script>
   window.playback = { errors: [], startedAt: null, played: 0 };
   const video = document.getElementById('video');
+  const src = new URL(new URLSearchParams(location.search).get('src'));
+  const signed = src.searchParams.has('Key-Pair-Id');
+  const directory = src.origin + src.pathname.slice(0, src.pathname.lastIndexOf('/') + 1);
   const hls = new Hls({ manifestLoadPolicy: { default: { maxTimeToFirstByteMs: 5000, maxLoadTimeMs: 5000,
-    timeoutRetry: null, errorRetry: null } } });
+    timeoutRetry: null, errorRetry: null } },
+    xhrSetup: (xhr, url) => {
+      if (signed && url.startsWith(directory) && !url.includes('Key-Pair-Id=')) xhr.open('GET', url + src.search);
+    } });
   hls.on(Hls.Events.ERROR, (_, data) => window.playback.errors.push(
     { fatal: data.fatal, type: data.type, details: data.details, code: data.response && data.response.code }));
   video.addEventListener('playing', () => { window.playback.startedAt ??= video.currentTime; });
   video.addEventListener('timeupdate', () => {
     if (window.playback.startedAt !== null) window.playback.played = video.currentTime - window.playback.startedAt;
   });
-  hls.loadSource(new URLSearchParams(location.search).get('src'));
+  hls.loadSource(src.href);
   hls.attachMedia(video);
   hls.on(Hls.Events.MANIFEST_PARSED, () => video.play());
 </script></body></html>`;
