@@ -24,8 +24,9 @@ export const createWebhookSubscription = contract({
   path: '/webhooks/subscriptions',
   handler: 'webhooks/create-subscription',
   // GetItem: the caller's creator, or their partner approval. Query GSI1: their subscriptions
-  // (duplicates, the limit). PutItem: the subscription.
-  dynamo: { actions: ['GetItem', 'PutItem', 'Query'], indexes: ['GSI1'] },
+  // (duplicates, the limit). PutItem: the subscription. DeleteItem: it again, when its
+  // verification could not be queued (503).
+  dynamo: { actions: ['GetItem', 'PutItem', 'Query', 'DeleteItem'], indexes: ['GSI1'] },
   needs: ['webhook-secrets', 'webhook-outbox'],
   auth: 'required',
   rateLimit: { limit: 20, windowSeconds: 3600, by: 'account' },

@@ -1,3 +1,4 @@
+import { logger } from '../../shared/observability/index.ts';
 import { type FanOutResult, fanOut } from '../../shared/webhooks/deliveries.ts';
 
 /**
@@ -8,7 +9,7 @@ import { type FanOutResult, fanOut } from '../../shared/webhooks/deliveries.ts';
  */
 export const handler = async (event: unknown): Promise<FanOutResult> => {
   const result = await fanOut(event);
-  const level = result.kind === 'queued' ? 'INFO' : 'WARN';
-  console.log(JSON.stringify({ level, message: 'webhook fan-out', ...result }));
+  if (result.kind === 'queued') logger.info('webhook fan-out', { ...result });
+  else logger.warn('webhook fan-out', { ...result });
   return result;
 };

@@ -1,6 +1,6 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { clock } from '../../shared/clock.ts';
-import { metrics, recordMetric } from '../../shared/observability/index.ts';
+import { logger, metrics, recordMetric } from '../../shared/observability/index.ts';
 import { handleMessage } from '../../shared/webhooks/deliveries.ts';
 import { DeliveryMessage } from '../../shared/webhooks/messages.ts';
 import { callbackPolicy } from '../../shared/webhooks/ssrf.ts';
@@ -26,20 +26,17 @@ export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
     event.Records.map(async (record) => {
       const parsed = DeliveryMessage.safeParse(parseJson(record.body));
       if (!parsed.success) {
-        console.log(
-          JSON.stringify({ level: 'WARN', message: 'webhook message dropped', messageId: record.messageId }),
-        );
+        logger.warn('webhook message dropped', { messageId: record.messageId });
         return undefined;
       }
       try {
         const report = await handleMessage(parsed.data, deps);
-        console.log(JSON.stringify({ level: 'INFO', message: 'webhook attempt', ...report }));
+        // A hop of a long wait is no attempt: counted, not logged.
+        if (report.outcome !== 'held') logger.info('webhook attempt', { ...report });
         recordMetric(`webhook_${report.outcome.replace(/-/g, '_')}`);
         return undefined;
       } catch (error) {
-        console.log(
-          JSON.stringify({ level: 'ERROR', message: 'webhook attempt failed', error: (error as Error).name }),
-        );
+        logger.error('webhook attempt failed', { error: (error as Error).name });
         return { itemIdentifier: record.messageId };
       }
     }),

@@ -65,6 +65,8 @@ class LocalQueue {
   readonly waiting: Message[] = [];
   private pending = 0;
   private idle: Array<() => void> = [];
+  /** Tests: how many of the next SendMessage calls fail (as SQS throttling or an outage would). */
+  failSends = 0;
 
   constructor(
     readonly url: string,
@@ -177,6 +179,13 @@ export const webhookStandIns: Record<string, Record<string, (input: Input) => Pr
     SendMessage: async (input) => {
       const queue = queues.get(String(input.QueueUrl));
       if (!queue) throw namedError('QueueDoesNotExist', 'The specified queue does not exist.');
+      if (queue.failSends > 0) {
+        queue.failSends--;
+        throw Object.assign(namedError('ServiceUnavailable', 'Service is unavailable (injected)'), {
+          $fault: 'server',
+          $retryable: {},
+        });
+      }
       const delay = Number(input.DelaySeconds ?? 0);
       if (delay < 0 || delay > 900) throw namedError('InvalidParameterValue', 'DelaySeconds must be 0-900');
       return { MessageId: queue.send(String(input.MessageBody), delay) };

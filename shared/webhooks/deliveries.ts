@@ -180,9 +180,6 @@ const deliver = async (
   return { ...base, ...answer, outcome: 'failures-exceeded' };
 };
 
-/** Seconds a verification waits for a subscription the API has not finished writing. */
-const UNSEEN_SUBSCRIPTION_WAIT = 5;
-
 /** One message of the delivery queue: one attempt, and what follows from it. */
 export const handleMessage = async (message: DeliveryMessage, deps: SenderDeps): Promise<AttemptReport> => {
   const base = {
@@ -195,14 +192,7 @@ export const handleMessage = async (message: DeliveryMessage, deps: SenderDeps):
     return { ...base, outcome: 'held', delaySeconds: message.hold_seconds };
   }
   const subscription = await getSubscription(message.subscription_id);
-  if (!subscription) {
-    // The API queues the verification just before it writes the subscription: look once more.
-    if (message.kind === 'verification' && message.attempt === 1) {
-      await enqueue({ ...message, attempt: 2 }, UNSEEN_SUBSCRIPTION_WAIT);
-      return { ...base, outcome: 'held', delaySeconds: UNSEEN_SUBSCRIPTION_WAIT };
-    }
-    return { ...base, outcome: 'dropped', reason: 'gone' };
-  }
+  if (!subscription) return { ...base, outcome: 'dropped', reason: 'gone' };
   return message.kind === 'verification'
     ? verify(message, subscription, deps)
     : deliver(message, subscription, deps);

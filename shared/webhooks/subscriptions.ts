@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { EVENT_TYPES } from '../events/envelope.ts';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../http/errors.ts';
+import {
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  ServiceUnavailableError,
+  ValidationError,
+} from '../http/errors.ts';
+import { logger } from '../observability/index.ts';
 import { pageSlice, pagination } from '../pagination.ts';
 import { requireStudioCreator } from '../studio/studio-creator.ts';
 import { firstAttempt } from './messages.ts';
@@ -99,11 +106,15 @@ export const createSubscription = async (
     secret_generation: 1,
   };
   const secret = await secretOf(record.id, 1);
-  // Queued before the write: if the write fails, the sender finds no subscription and drops the
-  // message; if it succeeds, the verification is certain to run (the sender waits once for a
-  // subscription it does not see yet).
-  await enqueue(firstAttempt(record.id, { kind: 'verification' }));
   await putSubscription(record);
+  try {
+    await enqueue(firstAttempt(record.id, { kind: 'verification' }));
+  } catch (error) {
+    // Not verified, never delivered to: the subscription goes, and the caller may try again.
+    logger.error('webhook verification not queued', { error: (error as Error).name });
+    await deleteSubscription(record.id, accountId);
+    throw new ServiceUnavailableError('The verification of the callback could not be started: try again');
+  }
   return { ...subscriptionView(record), secret };
 };
 

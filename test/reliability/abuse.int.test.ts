@@ -132,6 +132,13 @@ const OWNERSHIP: Record<string, 'owned' | `caller: ${string}`> = {
   'POST /studio/channel': 'caller: provisions the caller’s own channel',
   'GET /studio/channel': 'caller: the caller’s own channel and stream key',
   'POST /studio/channel/stream-key/rotate': 'caller: rotates the caller’s own stream key',
+  // Webhook subscriptions: another account's id is 404 on get, delete and rotate, and never
+  // listed (test/webhooks/webhooks.int.test.ts, ownership).
+  'POST /webhooks/subscriptions': 'caller: a creator subscribes to their own channel, a partner by approval',
+  'GET /webhooks/subscriptions': 'caller: lists the caller’s own subscriptions',
+  'GET /webhooks/subscriptions/{id}': 'owned',
+  'DELETE /webhooks/subscriptions/{id}': 'owned',
+  'POST /webhooks/subscriptions/{id}/secret/rotate': 'owned',
   ...Object.fromEntries(
     routes
       .filter((r) => r.path.startsWith('/analytics/'))

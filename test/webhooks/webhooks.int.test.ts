@@ -4,6 +4,7 @@ import { EVENT_SOURCE, type PlatformEvent } from '../../shared/events/envelope.t
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { putPartnerApproval } from '../../shared/webhooks/subscription-repository.ts';
 import { type LocalWebhooks, startLocalWebhooks } from '../../scripts/local/webhooks.ts';
+import { localWebhookQueues } from '../../scripts/local/webhooks-outbox.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 import { type Receiver, startReceiver } from './receiver.ts';
 
@@ -210,6 +211,21 @@ describe('webhook subscriptions and signed deliveries', () => {
     const privateType = await subscribe(`/p-${randomUUID()}`, 'subscription.created', partner, 'cr_0001');
     expect(privateType.status).toBe(403);
     expect((await subscribe(`/p-${randomUUID()}`, 'subscription.created')).status).toBe(201);
+  });
+
+  it('when the verification cannot be queued: 503 with Retry-After, and no subscription is left behind', async () => {
+    const callback = `${receiver.url}/outage-${randomUUID()}`;
+    // The SDK retries SQS errors 3 times: every attempt fails.
+    localWebhookQueues.deliveries.failSends = 3;
+    const answer = await api.post('/webhooks/subscriptions', {
+      token: creatorToken,
+      body: { type: 'creator.offline', version: '1', condition: { creator_id: CREATOR }, callback },
+    });
+    localWebhookQueues.deliveries.failSends = 0;
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get('retry-after')).toBe('1');
+    const mine = await api.get('/webhooks/subscriptions?limit=100', { token: creatorToken });
+    expect(mine.body.data.map((s: { callback: string }) => s.callback)).not.toContain(callback);
   });
 
   it('bad input is a 4xx in the envelope: unknown type, wrong version, non-URL callback, duplicates', async () => {
