@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { routes } from '../../functions/routes.ts';
+import { eventPublisherRow } from '../../functions/events/worker.ts';
 import { workers } from '../../functions/workers.ts';
 import { resolveSettings, SETTINGS, settingsFromContext } from '../../infra/settings.ts';
 import { ApiStack } from '../../infra/stack.ts';
@@ -69,8 +70,9 @@ describe('prod settings are required', () => {
         Properties: { Environment?: { Variables?: Record<string, unknown> } };
       }>;
       const apiFns = fns.filter((f) => f.Properties.Environment?.Variables?.ROUTE_KEY !== undefined);
-      // Every row's function: the routes' and the workers' (projector, recompute, rebuild).
-      expect(apiFns).toHaveLength(routes.length + workers.length);
+      // Every row's function: the routes', the workers' (projector, recompute, rebuild) and the
+      // event publisher's (infra/events.ts).
+      expect(apiFns).toHaveLength(routes.length + workers.length + 1);
       // handle_url is `${SITE_URL}/@<handle>`: every function gets the site origin.
       for (const fn of apiFns)
         expect(fn.Properties.Environment!.Variables!.SITE_URL).toBe(PROD_SETTINGS.siteUrl);
@@ -145,7 +147,9 @@ describe('dev keeps working placeholders', () => {
       }>;
       const identity = fns.filter((f) => f.Properties.Environment?.Variables?.ROUTE_KEY !== undefined);
       expect(identity.map((f) => f.Properties.Environment!.Variables!.ROUTE_KEY).sort()).toEqual(
-        [...routes.filter((r) => r.handler.startsWith('identity/')), ...workers].map(routeKey).sort(),
+        [...routes.filter((r) => r.handler.startsWith('identity/')), ...workers, eventPublisherRow]
+          .map(routeKey)
+          .sort(),
       );
       for (const fn of identity)
         expect(fn.Properties.Environment!.Variables!.SITE_URL).toBe('https://creators.example.com');
