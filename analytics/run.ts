@@ -9,7 +9,9 @@
  *   engine runs it (the Athena text is what to paste into the workgroup);
  * - `npm run analytics -- list` names the metrics and the dimensions;
  * - `npm run analytics -- export-titles [--seed 42] [--scale 1]` writes the demo catalogue's
- *   title dimension (npm start loads the seed without the projector; later edits it follows).
+ *   title dimension (npm start loads the seed without the projector; later edits it follows);
+ *   `export-titles --from-table` backfills a table's (TABLE_NAME, a one-off Scan; to Firehose
+ *   when ANALYTICS_STREAM_NAME is set: an operator's step after the first deploy).
  * Without `--from`/`--to` the period is the days that have events. Without events it says how to
  * make some (exit 1). ANALYTICS_DIR overrides the data folder.
  */
@@ -44,6 +46,7 @@ const { values: options, positionals } = parseArgs({
     out: { type: 'string' },
     seed: { type: 'string', default: '42' },
     scale: { type: 'string', default: '1' },
+    'from-table': { type: 'boolean', default: false },
   },
 });
 const [command, metricName] = positionals;
@@ -76,16 +79,43 @@ if (command === undefined || command === 'list') {
 }
 
 if (command === 'export-titles') {
-  // The demo catalogue's title rows (npm start seeds the table without the projector seeing it).
-  const { generateCatalog } = await import('../shared/seed/generate.ts');
-  const { catalogTitleRows, titleRecord } = await import('../shared/analytics/title-dimension.ts');
-  const { fileSink } = await import('../shared/analytics/sink.ts');
-  const now = new Date();
-  const rows = catalogTitleRows(
-    generateCatalog({ now, seed: Number(options.seed), scale: Number(options.scale) }),
+  const { catalogTitleRows, titleRecord, titleRowsOf } = await import(
+    '../shared/analytics/title-dimension.ts'
   );
-  await fileSink(() => dir).put(rows.map((row) => titleRecord(row, now)));
-  console.log(`wrote ${rows.length} title rows under ${dir}/family=catalog`);
+  const { fileSink, getSink } = await import('../shared/analytics/sink.ts');
+  const now = new Date();
+  let rows: ReturnType<typeof catalogTitleRows>;
+  if (options['from-table']) {
+    // The backfill of a table's catalogue (a one-off Scan, never on a request path): TABLE_NAME
+    // (DYNAMODB_ENDPOINT for DynamoDB Local); to Firehose when ANALYTICS_STREAM_NAME is set.
+    const { DynamoDBDocumentClient, ScanCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { newDynamoClient } = await import('../shared/db/client.ts');
+    const { tableName } = await import('../shared/db/table.ts');
+    const client = DynamoDBDocumentClient.from(newDynamoClient());
+    rows = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await client.send(
+        new ScanCommand({
+          TableName: tableName(),
+          FilterExpression: 'entity IN (:creator, :show, :episode)',
+          ExpressionAttributeValues: { ':creator': 'creator', ':show': 'show', ':episode': 'episode' },
+          ExclusiveStartKey: start,
+        }),
+      );
+      rows.push(...(page.Items ?? []).flatMap((item) => titleRowsOf(item)));
+      start = page.LastEvaluatedKey;
+    } while (start);
+  } else {
+    // The demo catalogue's rows (npm start seeds the table without the projector seeing it).
+    const { generateCatalog } = await import('../shared/seed/generate.ts');
+    rows = catalogTitleRows(
+      generateCatalog({ now, seed: Number(options.seed), scale: Number(options.scale) }),
+    );
+  }
+  const stream = process.env.ANALYTICS_STREAM_NAME;
+  await (stream ? await getSink() : fileSink(() => dir)).put(rows.map((row) => titleRecord(row, now)));
+  console.log(`wrote ${rows.length} title rows ${stream ? `to ${stream}` : `under ${dir}/family=catalog`}`);
   process.exit(0);
 }
 
