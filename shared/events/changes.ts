@@ -276,14 +276,26 @@ export interface BatchEvent {
  * one `program.changed` (with `previous_start`/`previous_end`, at the put's record) instead of a
  * `removed` and a `scheduled`. Across two batches the two events stay (docs/events.md).
  */
-export const eventsOfBatch = (records: readonly DynamoDBRecord[]): BatchEvent[] => {
+export const eventsOfBatch = (
+  records: readonly DynamoDBRecord[],
+  /** Told of a record whose images the mapping cannot read (a malformed item): it makes no event. */
+  onUnmappable: (record: DynamoDBRecord, error: Error) => void = () => {},
+): BatchEvent[] => {
   const out: BatchEvent[] = [];
   /** Program removals of this batch, by program id: their entry in `out` and the removed image. */
   const removals = new Map<string, { entry: BatchEvent; program: ProgramRecord & { version?: number } }>();
   const paired = new Set<BatchEvent>();
   records.forEach((record, index) => {
     const { before, after } = changeOf(record);
-    for (const event of eventsOfRecord(record)) {
+    let events: TypedEvent[];
+    try {
+      events = eventsOfRecord(record);
+    } catch (error) {
+      // A retry would fail the same way: the record is told about and skipped, never blocks the shard.
+      onUnmappable(record, error as Error);
+      return;
+    }
+    for (const event of events) {
       const entry: BatchEvent = { record: index, event };
       out.push(entry);
       if (event.type !== 'program.changed') continue;
