@@ -28,6 +28,7 @@ import {
   metrics,
   renderSql,
   runMetrics,
+  runSlices,
   type Slice,
 } from './metrics.ts';
 import { checkZone, periodOf, zoneOffsetMs } from './period.ts';
@@ -155,8 +156,7 @@ const slice: Slice = { fromMs, toMs, grain, by, offsetMs };
 const all = metrics();
 
 if (command === 'report') {
-  const series = await runMetrics(dir, slice);
-  const totals = await runMetrics(dir, { ...slice, grain: 'total' });
+  const [series, totals] = await runSlices(dir, [slice, { ...slice, grain: 'total' }]);
   const chartJs = readFileSync(
     resolve(dirname(createRequire(import.meta.url).resolve('chart.js')), 'chart.umd.min.js'),
     'utf8',
