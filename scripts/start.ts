@@ -31,6 +31,7 @@ Creator streaming platform running at ${url}  (ready in ${((Date.now() - started
   ${routes.length} routes, ${platform.items} items seeded into DynamoDB at ${platform.endpoint}
   IVS stand-in (channels, playback, broadcasts) at ${platform.ivsEndpoint}: npm run broadcast -- start <creator id>
   Media CDN stand-in (recordings, DVR; signed URLs checked) at ${process.env.CDN_URL}
+  Domain events (EventBridge stand-in, docs/events.md): curl ${platform.eventsEndpoint}/_local/events
 
 Try:
   curl '${url}/creators?category=comedy&limit=3'
