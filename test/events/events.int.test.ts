@@ -9,14 +9,18 @@ import {
   startLocalEventPublisher,
 } from '../../scripts/local/event-bus.ts';
 import { runAsFunction } from '../../scripts/local/aws.ts';
+import { eventPublisherRow } from '../../functions/events/worker.ts';
 import { creatorKey } from '../../shared/creators/creator-repository.ts';
 import { db } from '../../shared/db/client.ts';
 import { tableName } from '../../shared/db/table.ts';
 import { EVENT_PAYLOADS } from '../../shared/events/catalog.ts';
 import { EVENT_SOURCE, PlatformEvent } from '../../shared/events/envelope.ts';
 import { putEvents } from '../../shared/events/publish.ts';
+import { routeKey } from '../../shared/http/route.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
+import { allows } from '../../shared/platform/access.ts';
 import { type TestApi, testApi } from '../support/api.ts';
+import { readUsage } from '../support/least-privilege.ts';
 import { type StudioCreator, studioCreator } from '../support/studio.ts';
 import { waitFor } from '../support/wait.ts';
 
@@ -156,6 +160,16 @@ describe('replays and failures (a publisher and bus of this test file)', () => {
     expect(mine(streamId)).toHaveLength(1);
     await setLive(creator.creatorId, null);
     await publisher.drain();
+  });
+
+  it('least privilege both ways: every call the publisher made is granted, and its one grant is used', () => {
+    const calls = [...(readUsage(String(process.env.IAM_USAGE_DIR)).get(routeKey(eventPublisherRow)) ?? [])];
+    expect(calls).toContain(`events:PutEvents ${publisher.bus.busArn}`);
+    for (const call of calls) {
+      const [action, resource] = call.split(' ') as [string, string];
+      expect(allows(publisher.context.policy, action, resource), call).toBe(true);
+    }
+    expect(publisher.context.policy.flatMap((s) => s.actions)).toEqual(['events:PutEvents']);
   });
 
   it('the publisher may put on its own bus only (the local IAM guard refuses another, as IAM would)', async () => {
