@@ -10,6 +10,7 @@ import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { type RouteRow, routeKey } from '../shared/http/route.ts';
 import { type Deployment, environmentOf, policyOf } from '../shared/platform/access.ts';
+import type { WebhookDeployment } from '../shared/webhooks/access.ts';
 import { nodejsBundling } from './bundling.ts';
 
 /** The repository root: bundling runs from here with the committed lockfile. */
@@ -45,6 +46,8 @@ export interface ApiResources {
   analyticsStream?: { name: string; arn: string };
   /** The account's IVS resources and the recording configuration (infra/live-video.ts). */
   ivs: { arnPrefix: string; recordingConfigurationArn: string };
+  /** Webhooks' HMAC key and queues (infra/webhooks.ts), for rows that need `webhook-*`. */
+  webhooks?: WebhookDeployment;
 }
 
 /** What every API function shares, decided once by the stack. */
@@ -177,6 +180,7 @@ export class ApiFunction extends Construct {
       mediaKeyPairId: props.resources.media.keyPairId,
       recordingsBucketName: props.resources.recordings.bucketName,
       recordingsBucketArn: props.resources.recordings.bucketArn,
+      webhooks: props.resources.webhooks,
     };
     if (row.ivs?.length) {
       for (const kind of ['channel', 'stream-key'])

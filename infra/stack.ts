@@ -18,6 +18,7 @@ import { MediaCdn } from './media-cdn.ts';
 import { PlaybackKeys } from './playback-keys.ts';
 import { Projector } from './projector.ts';
 import { PlatformEvents } from './events.ts';
+import { Webhooks } from './webhooks.ts';
 import { RouteStack, routesByDomain } from './route-stack.ts';
 import { resolveSettings } from './settings.ts';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -222,6 +223,17 @@ export class ApiStack extends Stack {
       alarmEmail: deploy.alarmEmail,
     });
 
+    // Webhooks (infra/webhooks.ts) before the route stacks: the subscription routes use its key and queue.
+    const webhooks = new Webhooks(this, 'Webhooks', {
+      resources,
+      environment,
+      monitoring,
+      logGroup: functionLogs,
+      bundle: props.bundle,
+      removalPolicy: settings.removalPolicy,
+    });
+    resources.webhooks = webhooks.deployment;
+
     const seen = new Set<string>();
     for (const row of props.routes) {
       const key = routeKey(row);
@@ -265,6 +277,7 @@ export class ApiStack extends Stack {
       logGroup: functionLogs,
       bundle: props.bundle,
     });
+    webhooks.subscribe(this.events.bus);
     new CfnOutput(this, 'EventBusName', {
       value: this.events.bus.eventBusName,
       description: 'The EventBridge bus of platform events (docs/events.md): add rules on it',

@@ -23,8 +23,8 @@ describe.each(['dev', 'prod'] as const)('resource budget of the real route table
 
   it(`keeps every stack, parent and nested, at ${MAX_RESOURCES_PER_STACK} resources or fewer`, () => {
     // The parent, one route stack per domain, the Workers stack (infra/projector.ts) and the
-    // Events stack (infra/events.ts).
-    expect(Object.keys(counts)).toHaveLength(1 + new Set(routes.map((r) => domainOf(r.handler))).size + 2);
+    // Events stack (infra/events.ts) and the Webhooks stack (infra/webhooks.ts).
+    expect(Object.keys(counts)).toHaveLength(1 + new Set(routes.map((r) => domainOf(r.handler))).size + 3);
     for (const [path, count] of Object.entries(counts)) {
       expect(count, path).toBeLessThanOrEqual(MAX_RESOURCES_PER_STACK);
     }
@@ -42,9 +42,9 @@ describe.each(['dev', 'prod'] as const)('resource budget of the real route table
     const parentFunctions = Object.values(parent.findResources('AWS::Lambda::Function')) as Json[];
     expect(parentFunctions.filter((f) => f.Properties.Environment?.Variables?.ROUTE_KEY)).toEqual([]);
     // The route stacks, the Workers stack (projector, recompute, audiences, rebuild:
-    // infra/projector.ts) and the Events stack (infra/events.ts).
+    // infra/projector.ts), the Events stack (infra/events.ts) and the Webhooks stack (infra/webhooks.ts).
     expect(types.filter((t) => t === 'AWS::CloudFormation::Stack')).toHaveLength(
-      stack.routeStacks.length + 2,
+      stack.routeStacks.length + 3,
     );
   });
 
@@ -58,6 +58,13 @@ describe.each(['dev', 'prod'] as const)('resource budget of the real route table
     // The bus + its policy, function + role, stream mapping, on-failure queue + its TLS-only
     // policy, 4 alarms of its own and 2 of watchFunctions (errors, throttles): docs/events.md.
     expect(counts[stack.events.node.path]).toBe(13);
+  });
+
+  it('keeps the webhook key, outbox, fan-out and sender in the Webhooks stack: 16 resources', () => {
+    // The HMAC key, the delivery queue and its dead-letter queue + their TLS-only policies, 2 ×
+    // (function + role), the SQS mapping, the rule on the bus + its invoke permission, 2 alarms
+    // of its own and 2 of watchFunctions (errors, throttles): docs/webhooks.md.
+    expect(counts[`${stack.node.path}/Webhooks`]).toBe(16);
   });
 
   it('puts each domain in its own stack: 5 resources per row plus its Lambda alarms', () => {
@@ -97,9 +104,10 @@ describe('room to grow', () => {
         const { stack } = synthStack(syntheticRoutes(n, domains));
         return countsOf(stack);
       };
-      const ten = Object.values(at(10));
-      const twenty = Object.values(at(20));
-      expect((twenty[1]! - ten[1]!) / 10).toBe(5.2);
+      // The route stack's count (the Webhooks stack comes before the route stacks).
+      const routeStack = (counts: Record<string, number>) =>
+        Object.entries(counts).find(([path]) => path.endsWith('Routes'))![1];
+      expect((routeStack(at(20)) - routeStack(at(10))) / 10).toBe(5.2);
       const parentWith = (domains: number) => Object.values(at(domains, domains))[0]!;
       expect(parentWith(4) - parentWith(2)).toBe(2);
     },
@@ -111,7 +119,7 @@ describe('room to grow', () => {
     () => {
       const { stack } = synthStack(syntheticRoutes(200, 10));
       const counts = Object.values(countsOf(stack));
-      expect(counts).toHaveLength(13); // parent, 10 route stacks, Workers, Events
+      expect(counts).toHaveLength(14); // parent, 10 route stacks, Workers, Events, Webhooks
       for (const count of counts) expect(count).toBeLessThanOrEqual(MAX_RESOURCES_PER_STACK);
     },
     SYNTH_TIMEOUT,

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { routes } from '../../functions/routes.ts';
 import { eventPublisherRow } from '../../functions/events/worker.ts';
 import { workers } from '../../functions/workers.ts';
+import { webhookWorkers } from '../../functions/webhooks/workers.ts';
 import { resolveSettings, SETTINGS, settingsFromContext } from '../../infra/settings.ts';
 import { ApiStack } from '../../infra/stack.ts';
 import { routeKey } from '../../shared/http/route.ts';
@@ -71,8 +72,8 @@ describe('prod settings are required', () => {
       }>;
       const apiFns = fns.filter((f) => f.Properties.Environment?.Variables?.ROUTE_KEY !== undefined);
       // Every row's function: the routes', the workers' (projector, recompute, rebuild) and the
-      // event publisher's (infra/events.ts).
-      expect(apiFns).toHaveLength(routes.length + workers.length + 1);
+      // event publisher's (infra/events.ts), the webhook fan-out's and sender's (infra/webhooks.ts).
+      expect(apiFns).toHaveLength(routes.length + workers.length + 1 + webhookWorkers.length);
       // handle_url is `${SITE_URL}/@<handle>`: every function gets the site origin.
       for (const fn of apiFns)
         expect(fn.Properties.Environment!.Variables!.SITE_URL).toBe(PROD_SETTINGS.siteUrl);
@@ -147,7 +148,12 @@ describe('dev keeps working placeholders', () => {
       }>;
       const identity = fns.filter((f) => f.Properties.Environment?.Variables?.ROUTE_KEY !== undefined);
       expect(identity.map((f) => f.Properties.Environment!.Variables!.ROUTE_KEY).sort()).toEqual(
-        [...routes.filter((r) => r.handler.startsWith('identity/')), ...workers, eventPublisherRow]
+        [
+          ...routes.filter((r) => r.handler.startsWith('identity/')),
+          ...workers,
+          eventPublisherRow,
+          ...webhookWorkers,
+        ]
           .map(routeKey)
           .sort(),
       );

@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { routes } from '../../functions/routes.ts';
 import { eventPublisherRow } from '../../functions/events/worker.ts';
 import { rebuildRow, workers } from '../../functions/workers.ts';
+import { webhookWorkers } from '../../functions/webhooks/workers.ts';
 import type { ApiStack } from '../../infra/stack.ts';
 import { TABLE } from '../../shared/db/table.ts';
 import { type RouteRow, routeKey } from '../../shared/http/route.ts';
@@ -24,7 +25,7 @@ const rowFunctions = (template: Template): Record<string, Resource> =>
   );
 
 /** The functions no route invokes: the workers and the event publisher (infra/events.ts). */
-const workerKeys = new Set([...workers, eventPublisherRow].map(routeKey));
+const workerKeys = new Set([...workers, eventPublisherRow, ...webhookWorkers].map(routeKey));
 
 /** The API functions (those the stack made from route rows, not the workers), by logical id. */
 const apiFunctions = (template: Template): Record<string, Resource> =>
@@ -68,13 +69,16 @@ describe('the stack built from the real route table', () => {
     // The workers (functions/workers.ts) are the only others (test/infra/projector.test.ts), with
     // the event publisher (test/events/infra.test.ts) and the playback key pair resource's
     // function (test/infra/secrets.test.ts).
-    expect(node22).toHaveLength(routes.length + workers.length + 2);
+    // And the webhook fan-out and sender (infra/webhooks.ts).
+    expect(node22).toHaveLength(routes.length + workers.length + 2 + webhookWorkers.length);
     expect(
       node22.filter((fn: any) =>
         String(fn.Properties.Description).startsWith('Imports IVS playback key pairs'),
       ),
     ).toHaveLength(1);
-    expect(Object.keys(rowFunctions(template))).toHaveLength(routes.length + workers.length + 1);
+    expect(Object.keys(rowFunctions(template))).toHaveLength(
+      routes.length + workers.length + 1 + webhookWorkers.length,
+    );
   });
 
   it('routes every route key to the integration of its own function', () => {
