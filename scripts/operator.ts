@@ -6,6 +6,8 @@
  *   TABLE_NAME=... npm run operator -- suspend <creator id>
  *   TABLE_NAME=... npm run operator -- unsuspend <creator id>
  *   TABLE_NAME=... npm run operator -- stop-stream <creator id> [reason] [--by <operator>]
+ *   TABLE_NAME=... npm run operator -- approve-partner <account id> [--by <operator>]
+ *   TABLE_NAME=... npm run operator -- revoke-partner <account id>
  *
  * Credentials and region come from the default AWS chain (AWS_PROFILE, AWS_REGION, ...);
  * DYNAMODB_ENDPOINT points it at DynamoDB Local instead (shared/db/client.ts), and then IVS calls
@@ -25,6 +27,7 @@ import {
   suspendCreator,
   unsuspendCreator,
 } from '../shared/studio/operator-writes.ts';
+import { approvePartner, revokePartner } from '../shared/webhooks/partners.ts';
 import { ivsPortOf } from './local/ivs/port.ts';
 
 const USAGE = [
@@ -32,6 +35,8 @@ const USAGE = [
   '       npm run operator -- suspend <creator id>',
   '       npm run operator -- unsuspend <creator id>',
   '       npm run operator -- stop-stream <creator id> [reason] [--by <operator>]',
+  "       npm run operator -- approve-partner <account id> [--by <operator>]   (webhooks: any creator's public events)",
+  '       npm run operator -- revoke-partner <account id>   (and revoke their subscriptions to other creators)',
 ].join('\n');
 
 const fail = (message: string): never => {
@@ -68,7 +73,8 @@ const options = () => {
   const [command, creatorId, ...rest] = positionals;
   // Only stop-stream takes more words: its reason (quoted or not).
   if (!command || !creatorId || (rest.length > 0 && command !== 'stop-stream')) fail(USAGE);
-  if (values.by !== undefined && command !== 'stop-stream') fail(`--by is for stop-stream only.\n${USAGE}`);
+  if (values.by !== undefined && command !== 'stop-stream' && command !== 'approve-partner')
+    fail(`--by is for stop-stream and approve-partner only.\n${USAGE}`);
   const flags: EditorialFlags = {
     is_featured: bool('featured', values.featured),
     is_hot: bool('hot', values.hot),
@@ -114,6 +120,20 @@ const main = async () => {
     useLocalIvsWithLocalTable(); // before the first IVS call, which makes the client
     const result = await stopStreamForModeration(creatorId, { by, reason, now: new Date() });
     console.log(`stop-stream: ${describeStop(result)}`);
+    return;
+  }
+  if (command === 'approve-partner') {
+    const approval = await approvePartner(creatorId, by, new Date());
+    console.log(
+      `approve-partner: ${approval.accountId} may subscribe to any creator's public events (by ${by})`,
+    );
+    return;
+  }
+  if (command === 'revoke-partner') {
+    const r = await revokePartner(creatorId, new Date());
+    console.log(
+      `revoke-partner: ${r.accountId}: ${r.hadApproval ? 'approval withdrawn' : 'was not a partner'}, ${r.revoked} subscription(s) to other creators revoked`,
+    );
     return;
   }
   const run: Record<string, () => Promise<OperatedCreator>> = {

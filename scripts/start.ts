@@ -12,6 +12,8 @@ const { values } = parseArgs({
 });
 const started = Date.now();
 const port = Number(process.env.PORT ?? 3000);
+// Webhook callbacks on this machine (loopback receivers): allowed only by this local setting.
+process.env.LOCAL_WEBHOOK_CALLBACKS ??= 'private';
 const ivsPort = ivsPortOf(process.env);
 // {cdn_url}: the media CDN stand-in next to the IVS stand-in (scripts/local/media-cdn.ts), so the
 // recordings and the DVR play from npm start (signed where CloudFront would require it).
@@ -23,6 +25,8 @@ const platform = await startLocalPlatform({
   ivsPort,
 });
 const { startLocalApi } = await import('./local/server.ts');
+// Webhooks: the fan-out on the local bus, the delivery queue and the sender (docs/webhooks.md).
+const webhooks = await (await import('./local/webhooks.ts')).startLocalWebhooks();
 const { routes } = await import('../functions/routes.ts');
 const { server, url } = await startLocalApi(port, process.env.HOST ?? '127.0.0.1');
 
@@ -30,6 +34,7 @@ console.log(`
 Creator streaming platform running at ${url}  (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)
   ${routes.length} routes, ${platform.items} items seeded into DynamoDB at ${platform.endpoint}
   IVS stand-in (channels, playback, broadcasts) at ${platform.ivsEndpoint}: npm run broadcast -- start <creator id>
+  Webhooks: POST ${url}/webhooks/subscriptions delivers signed events to loopback receivers (docs/webhooks.md)
   Media CDN stand-in (recordings, DVR; signed URLs checked) at ${process.env.CDN_URL}
   Domain events (EventBridge stand-in, docs/events.md): curl ${platform.eventsEndpoint}/_local/events
 
@@ -50,6 +55,7 @@ const stop = async () => {
   stopping = true;
   server.close();
   server.closeAllConnections();
+  webhooks.stop();
   await platform.stop();
   process.exit(0);
 };
