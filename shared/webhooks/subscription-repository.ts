@@ -6,8 +6,8 @@ import type { EventType } from '../events/envelope.ts';
 import type { SubscriptionStatus } from './schemas.ts';
 
 /**
- * Webhook subscriptions and partner approvals in the single table (docs/data-model.md,
- * "Webhooks"):
+ * Webhook subscriptions and partner approvals in the single table (docs/webhooks.md,
+ * "Data model"):
  * - subscription: PK `WEBHOOK#<id>`, SK `SUBSCRIPTION`; GSI1 `WEBHOOK_OWNER#<account>` /
  *   `<created_at>#<id>` (an owner's list, newest first); GSI2 `WEBHOOK_MATCH#<type>#<creator>` /
  *   `<id>`, present ONLY while the subscription is `enabled` (a sparse index: the fan-out's one
