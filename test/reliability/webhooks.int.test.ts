@@ -154,9 +154,13 @@ describe('webhook deliveries under failing receivers', () => {
     // Down for good: after the whole schedule, failures exceeded and every event in the dead-letter queue.
     expect((figures.dead as { status: string }).status).toBe('notification_failures_exceeded');
     expect(deadLettered).toEqual(deadIds);
-    const deadAttempts = receiver.attempts(dead.path).filter((a) => a.id === toDead[0]!.detail.id).length;
-    expect(deadAttempts).toBeGreaterThanOrEqual(19);
-    expect(deadAttempts).toBeLessThanOrEqual(22);
+    // The chain that gave up ran the whole schedule (19-22 attempts); the others of that
+    // subscription went to the dead-letter queue at their next turn, unsent.
+    const perEvent = toDead.map(
+      (e) => receiver.attempts(dead.path).filter((a) => a.id === e.detail.id).length,
+    );
+    expect(Math.max(...perEvent)).toBeGreaterThanOrEqual(19);
+    expect(Math.max(...perEvent)).toBeLessThanOrEqual(22);
     expect(RETRY.maxElapsedSeconds).toBe(72 * 3600);
   });
 });
