@@ -448,6 +448,8 @@ export const useDeploymentSettings = (): void => {
     ANALYTICS_STREAM_NAME: deployment.analyticsStreamName,
     PLAYBACK_KEY_SECRET_ARN: deployment.playbackKeySecretArn,
     PLAYBACK_ALLOW_ORIGIN: deployment.playbackAllowOrigin,
+    MEDIA_KEY_SECRET_ARN: deployment.mediaKeySecretArn,
+    MEDIA_KEY_PAIR_ID: deployment.mediaKeyPairId,
   };
   for (const [name, value] of Object.entries(settings)) host[name] ??= value;
 };

@@ -7,6 +7,8 @@ import { setting } from '../config.ts';
  * names the secret by its ARN (an ARN is not a secret) in `arnSetting`, the function's role may
  * read only that secret, and the value (a PEM) is never logged. A key rotation changes the ARN
  * the stack gives the functions, so every container after the deployment reads the new key.
+ * (Imported statically: a dynamic import would load the package whole, its tree shaking lost,
+ * ~10 KB gzip more per bundle, measured.)
  */
 const secrets = perContainer(() => awsClient(new SecretsManagerClient({}), 'secretsmanager'));
 

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '../../shared/db/client.ts';
-import { heartbeat, startWatching, stopWatching } from '../../shared/live/live.ts';
+import { stopWatching } from '../../shared/live/live.ts';
+import { heartbeat, startWatching } from '../../shared/live/watch-playback.ts';
 import { BUCKET_SECONDS, channelAudience } from '../../shared/live/viewer-counter.ts';
 import { generateCatalog } from '../../shared/seed/generate.ts';
 import { type TestApi, testApi } from '../support/api.ts';

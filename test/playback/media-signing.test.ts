@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { localMediaKey } from '../../shared/identity/local-key.ts';
+import { getSignedUrl } from '@aws-sdk/cloudfront-signer';
 import {
   MEDIA_SIGNATURE_MIN_SECONDS,
+  mediaPolicy,
   mediaSigner,
   needsSignature,
   signatureExpiry,
@@ -80,6 +82,19 @@ describe('a signed recording, as the media CDN checks it', () => {
     expect(refusal(MASTER, { ...credentials, keyPairId: 'K-OTHER' }, seconds(at))).toBe('unknown key pair');
     expect(refusal(MASTER, credentials, signatureExpiry(at))).toBe('expired');
     expect(refusal(MASTER, {}, seconds(at))).toBe('missing signature');
+  });
+
+  it("gives AWS's own signer's URL, byte for byte (@aws-sdk/cloudfront-signer as the oracle)", () => {
+    const policy = mediaPolicy(MASTER, signatureExpiry(at));
+    expect(signed).toBe(
+      getSignedUrl({
+        url: MASTER,
+        policy,
+        keyPairId: key().keyPairId,
+        privateKey: key().privateKey,
+        algorithm: 'SHA256',
+      }),
+    );
   });
 
   it('signs an item once an hour: the same URL within the hour, a new one after', () => {
