@@ -3,6 +3,7 @@ import { readFileSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { eventPublisherRow } from '../functions/events/worker.ts';
+import { webhookWorkers } from '../functions/webhooks/workers.ts';
 import { routes } from '../functions/routes.ts';
 import { bundleLambdas } from '../scripts/lambda-bundle.ts';
 
@@ -18,14 +19,14 @@ export interface BundleInfo {
 }
 
 /**
- * Builds one bundle per route-table handler, the event publisher's (infra/events.ts) and the
- * floor, exactly as the stack builds them.
+ * Builds one bundle per route-table handler, the event publisher's (infra/events.ts), the webhook
+ * fan-out's and sender's (infra/webhooks.ts) and the floor, exactly as the stack builds them.
  */
 export const buildBundles = async (): Promise<BundleInfo[]> => {
   const outDir = join(BENCH_DIR, 'bundles');
   rmSync(outDir, { recursive: true, force: true });
   const entries = new Map<string, string>([['(floor)', join(ROOT, 'bench/floor-handler.ts')]]);
-  for (const row of [...routes, eventPublisherRow])
+  for (const row of [...routes, eventPublisherRow, ...webhookWorkers])
     entries.set(row.handler, join(ROOT, 'functions', `${row.handler}.ts`));
   const folderOf = (name: string) => name.replace(/[^a-z0-9-]+/gi, '_');
   const files = await bundleLambdas(
