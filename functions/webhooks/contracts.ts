@@ -2,14 +2,16 @@ import { contract } from '../../shared/http/contract.ts';
 import {
   CreatedWebhookSubscription,
   createSubscriptionBody,
+  DUPLICATE,
+  FORBIDDEN,
   listSubscriptionsQuery,
+  NOT_FOUND,
   RotatedWebhookSecret,
   subscriptionPath,
   WebhookSubscription,
   WebhookSubscriptionList,
 } from '../../shared/webhooks/schemas.ts';
 import { Pagination } from '../../shared/pagination.ts';
-import { DUPLICATE, FORBIDDEN, NOT_FOUND } from '../../shared/webhooks/subscriptions.ts';
 
 const tag = 'Webhooks';
 const notFound = {
@@ -30,6 +32,7 @@ export const createWebhookSubscription = contract({
   needs: ['webhook-secrets', 'webhook-outbox'],
   auth: 'required',
   rateLimit: { limit: 20, windowSeconds: 3600, by: 'account' },
+  throttle: { rate: 20, burst: 40 },
   tag,
   summary: 'Subscribe a callback URL to platform events (signed webhooks)',
   description:
@@ -105,6 +108,7 @@ export const rotateWebhookSecret = contract({
   needs: ['webhook-secrets'],
   auth: 'required',
   rateLimit: { limit: 10, windowSeconds: 3600, by: 'account' },
+  throttle: { rate: 10, burst: 20 },
   tag,
   summary: "Rotate a webhook subscription's signing secret (the old one signs too for 24 h)",
   description:

@@ -135,3 +135,9 @@ export const RotatedWebhookSecret = named(
   'The new secret, shown once; deliveries are signed with both secrets for 24 hours',
 );
 export type RotatedWebhookSecret = z.infer<typeof RotatedWebhookSecret>;
+
+/** The refusals' messages (the handlers throw them; the contracts document them). */
+export const NOT_FOUND = 'Webhook subscription not found';
+export const FORBIDDEN =
+  'You may subscribe to events of your own channel only (approved partners: public events of any creator)';
+export const DUPLICATE = 'A subscription with this type, version, condition and callback already exists';

@@ -12,12 +12,15 @@ import { pageSlice, pagination } from '../pagination.ts';
 import { requireStudioCreator } from '../studio/studio-creator.ts';
 import { firstAttempt } from './messages.ts';
 import { enqueue } from './outbox.ts';
-import type {
-  CreatedWebhookSubscription,
-  CreateSubscriptionBody,
-  ListSubscriptionsQuery,
-  RotatedWebhookSecret,
-  WebhookSubscription,
+import {
+  type CreatedWebhookSubscription,
+  type CreateSubscriptionBody,
+  DUPLICATE,
+  FORBIDDEN,
+  type ListSubscriptionsQuery,
+  NOT_FOUND,
+  type RotatedWebhookSecret,
+  type WebhookSubscription,
 } from './schemas.ts';
 import { ROTATION_OVERLAP_MS, secretOf } from './secrets.ts';
 import { CallbackRefusedError, type CallbackPolicy, checkCallback } from './ssrf.ts';
@@ -38,11 +41,6 @@ import {
 
 /** Most subscriptions one account may hold. */
 export const MAX_SUBSCRIPTIONS_PER_OWNER = 100;
-
-export const NOT_FOUND = 'Webhook subscription not found';
-export const FORBIDDEN =
-  'You may subscribe to events of your own channel only (approved partners: public events of any creator)';
-export const DUPLICATE = 'A subscription with this type, version, condition and callback already exists';
 
 export const subscriptionView = (r: SubscriptionRecord): WebhookSubscription => ({
   id: r.id,

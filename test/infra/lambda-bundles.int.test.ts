@@ -63,6 +63,14 @@ const deployment: Deployment = {
   playbackAllowOrigin: 'https://creators.example.com',
   mediaKeySecretArn: MEDIA_KEY_SECRET_ARN,
   mediaKeyPairId: 'K2BUNDLETEST',
+  webhooks: {
+    keyId: 'bundle-test-webhook-key',
+    keyArn: 'arn:aws:kms:us-east-1:123456789012:key/bundle-test-webhook-key',
+    queueUrl: 'https://sqs.us-east-1.amazonaws.com/123456789012/bundle-test-deliveries',
+    queueArn: 'arn:aws:sqs:us-east-1:123456789012:bundle-test-deliveries',
+    deadLetterQueueUrl: 'https://sqs.us-east-1.amazonaws.com/123456789012/bundle-test-dead-letters',
+    deadLetterQueueArn: 'arn:aws:sqs:us-east-1:123456789012:bundle-test-dead-letters',
+  },
   recordingsBucketName: 'bundle-test-recordings',
   recordingsBucketArn: 'arn:aws:s3:::bundle-test-recordings',
 };

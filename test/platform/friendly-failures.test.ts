@@ -40,7 +40,14 @@ describe('npm run bench:check without a benchmark report', () => {
 });
 
 describe('npm run analytics without events', () => {
-  it.each([[[]], [['report']], [['views']]])('with arguments %j: says how to get events, exit 1', (args) => {
+  it('without arguments: prints its usage (the commands, metrics and dimensions), exit 0', () => {
+    const { status, output } = run('analytics/run.ts', [], { ANALYTICS_DIR: join(empty, 'analytics') });
+    expect(status).toBe(0);
+    expect(output).toContain('npm run analytics -- report');
+    expect(output).toContain('Dimensions (--by)');
+  });
+
+  it.each([[['report']], [['views']]])('with arguments %j: says how to get events, exit 1', (args) => {
     const { status, output } = run('analytics/run.ts', args, { ANALYTICS_DIR: join(empty, 'analytics') });
     expect(status).toBe(1);
     expect(output).toContain(`No analytics events under ${join(empty, 'analytics')}`);

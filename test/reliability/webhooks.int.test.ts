@@ -154,13 +154,19 @@ describe('webhook deliveries under failing receivers', () => {
     // Down for good: after the whole schedule, failures exceeded and every event in the dead-letter queue.
     expect((figures.dead as { status: string }).status).toBe('notification_failures_exceeded');
     expect(deadLettered).toEqual(deadIds);
-    // The chain that gave up ran the whole schedule (19-22 attempts); the others of that
-    // subscription went to the dead-letter queue at their next turn, unsent.
+    // The chain that gave up ran the whole schedule (19-22 attempts, as its dead letter says);
+    // the others of that subscription went to the dead-letter queue at their next turn, unsent.
+    // The receiver may have seen fewer: under load, an attempt the sender abandons at its timeout
+    // can be one the receiver never read.
+    const lastAttempts = deadLetters
+      .filter((m) => m.subscription_id === dead.id)
+      .map((m) => (m as unknown as { attempt: number }).attempt);
+    expect(Math.max(...lastAttempts)).toBeGreaterThanOrEqual(19);
+    expect(Math.max(...lastAttempts)).toBeLessThanOrEqual(22);
     const perEvent = toDead.map(
       (e) => receiver.attempts(dead.path).filter((a) => a.id === e.detail.id).length,
     );
-    expect(Math.max(...perEvent)).toBeGreaterThanOrEqual(19);
-    expect(Math.max(...perEvent)).toBeLessThanOrEqual(22);
+    expect(Math.max(...perEvent)).toBeLessThanOrEqual(Math.max(...lastAttempts));
     expect(RETRY.maxElapsedSeconds).toBe(72 * 3600);
   });
 });
