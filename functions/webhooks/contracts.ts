@@ -28,7 +28,7 @@ export const createWebhookSubscription = contract({
   // GetItem: the caller's creator, or their partner approval. Query GSI1: their subscriptions
   // (duplicates, the limit). PutItem: the subscription. DeleteItem: it again, when its
   // verification could not be queued (503).
-  dynamo: { actions: ['GetItem', 'PutItem', 'Query', 'DeleteItem'], indexes: ['GSI1'] },
+  dynamo: { actions: ['GetItem', 'PutItem', 'DeleteItem'], indexes: ['GSI1'] },
   needs: ['webhook-secrets', 'webhook-outbox'],
   auth: 'required',
   rateLimit: { limit: 20, windowSeconds: 3600, by: 'account' },
@@ -57,7 +57,7 @@ export const listWebhookSubscriptions = contract({
   method: 'GET',
   path: '/webhooks/subscriptions',
   handler: 'webhooks/list-subscriptions',
-  dynamo: { actions: ['Query'], indexes: ['GSI1'] },
+  dynamo: { actions: [], indexes: ['GSI1'] },
   auth: 'required',
   tag,
   summary: "The caller's webhook subscriptions (paginated, newest first)",
