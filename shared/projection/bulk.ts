@@ -1,9 +1,9 @@
 import type { CreatorRecord, EpisodeRecord, ShowRecord } from '../catalog/model.ts';
 import { listOfItem, rankTotalKey } from '../catalog/ranked-list.ts';
 import { creatorKey } from '../creators/creator-repository.ts';
-import { episodeItemKey, showItemKey } from '../shows/show-repository.ts';
+import { showItemKey } from '../shows/show-repository.ts';
 import { viewSetItem } from './view-set.ts';
-import { creatorViews, episodeViews, type Item, showViews } from './views.ts';
+import { creatorViews, episodeViewSource, episodeViews, type Item, showViews } from './views.ts';
 
 /** A source record with the version it is stored at. */
 export type Versioned<T> = T & { version?: number };
@@ -29,11 +29,7 @@ export const catalogViewItems = (sources: {
   for (const episode of sources.episodes) {
     const show = showById.get(episode.show_id);
     if (!show) continue;
-    add(
-      episodeItemKey(episode.show_id, episode.season, episode.episode_number),
-      episode.version,
-      episodeViews(episode, show.category),
-    );
+    add(episodeViewSource(episode.id), episode.version, episodeViews(episode, show.category));
   }
   const totals = new Map<string, number>();
   for (const item of items) {

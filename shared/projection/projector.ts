@@ -13,7 +13,7 @@ import { episodeItemKey, getEpisode, showItemKey } from '../shows/show-repositor
 import { countFollow, countSubscription, countView } from './counters.ts';
 import { becameCreator, createCreatorFor } from './onboarding.ts';
 import { applyViews } from './view-set.ts';
-import { creatorViews, episodeViews, type Item, showViews } from './views.ts';
+import { creatorViews, episodeViewSource, episodeViews, type Item, showViews } from './views.ts';
 
 /**
  * The projector: turns one change of the table (a stream record with both images) into the
@@ -49,7 +49,11 @@ const showCategory = async (showId: string): Promise<CategoryId | undefined> => 
 };
 
 const projectEpisode = async (item: Item, version: number, category: CategoryId | undefined) =>
-  applyViews(keyOf(item), version, category ? episodeViews(recordOf<EpisodeRecord>(item), category) : []);
+  applyViews(
+    episodeViewSource(String(item.id)),
+    version,
+    category ? episodeViews(recordOf<EpisodeRecord>(item), category) : [],
+  );
 
 /** The episode a playback session played, where its counters live. */
 const episodeByContentId = async (contentId: string) => {
@@ -69,8 +73,10 @@ export const projectRecord = async (record: DynamoDBRecord, now: Date): Promise<
   const after = imageOf(record.dynamodb?.NewImage);
   const image = after ?? before;
   if (!image) return;
-  // A deletion is the source's last version: one past the version it had.
-  const version = after ? versionOf(after) : versionOf(before) + 1;
+  // A deletion is the source's last version: half past the version it had, so it sorts after every
+  // earlier record of the source and before any later write of it (a moved episode's new item, put
+  // in the deletion's transaction with a version at least one above the old item's).
+  const version = after ? versionOf(after) : versionOf(before) + 0.5;
   // The analytics title dimension follows catalogue changes (a side effect that never throws).
   await exportTitles(before, after, now);
   switch (image.entity) {

@@ -32,12 +32,11 @@ import type {
  * read (condition `version = v`: a concurrent episode write makes the loser read again and retry)
  * to v + 1, and the written episode takes that same v + 1 as its own version. So the show's
  * version is a clock for its episodes: an episode's version is never above its show's, and it
- * grows on every change. Why not "1 when created" for an episode: its key is its position
- * (`EP#<season>#<episode>`), which a later episode can take after a delete or a move, and the
- * projector remembers a deleted item's last version (+1) at that key for two days
- * (shared/projection/view-set.ts); a new episode there at version 1 would be taken for a stale
- * record and never projected. With the show's clock, a new item at a reused key is always newer
- * than anything that was there.
+ * grows on every change. Why not "1 when created" for an episode: moving it (a new season or
+ * number, so a new key: its key is its position) deletes the old item and puts the new one in one
+ * transaction, and the projector (which keys an episode's view set by its id) takes the deletion
+ * as version old + 0.5; the new item, at the show's next version, is always above that, whichever
+ * of the two records the projector sees first (shared/projection/projector.ts).
  */
 
 export type Versioned<T> = T & { version: number };

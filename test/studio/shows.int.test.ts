@@ -5,6 +5,7 @@ import { db } from '../../shared/db/client.ts';
 import { tableName } from '../../shared/db/table.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { viewSetKey } from '../../shared/projection/view-set.ts';
+import { episodeViewSource } from '../../shared/projection/views.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 import { type StudioCreator, studioCreator } from '../support/studio.ts';
 import { waitFor } from '../support/wait.ts';
@@ -484,8 +485,8 @@ describe('/studio/shows/{id}/episodes', () => {
   });
 
   it('gives an episode created where another was deleted a newer version than the deleted one had', async () => {
-    // The projector keeps a deleted item's last version + 1 at its key (its view set) and skips
-    // older records there: a new episode at a reused position must be newer than that.
+    // Versions follow the show's clock, so an episode written after another's deletion is newer
+    // than anything written before (a move's new item sorts after its old item's deletion).
     const show = await newShow();
     const first = await newEpisode(show.show_id);
     for (const title of ['One', 'Two', 'Three']) {
@@ -505,13 +506,13 @@ describe('/studio/shows/{id}/episodes', () => {
     expect(again.episode_id).not.toBe(first.episode_id);
     expect(again.version).toBeGreaterThan(last!.version + 1);
     expect((await storedShow(show.show_id))?.version).toBe(again.version);
-    // And the projector does project it (its view set at that key reaches the new version, with views).
+    // And the projector does project it (its view set, keyed by its id, reaches its version, with views).
     const viewSet = async () =>
       (
         await db.send(
           new GetCommand({
             TableName: tableName(),
-            Key: viewSetKey({ PK: `SHOW#${show.show_id}`, SK: 'EP#01#001' }),
+            Key: viewSetKey(episodeViewSource(again.episode_id)),
             ConsistentRead: true,
           }),
         )
