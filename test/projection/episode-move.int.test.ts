@@ -32,7 +32,7 @@ const record = (eventName: 'INSERT' | 'REMOVE', image: Record<string, unknown>) 
     dynamodb: eventName === 'INSERT' ? { NewImage: marshall(image) } : { OldImage: marshall(image) },
   }) as unknown as DynamoDBRecord;
 
-const stored = async (key: { PK: unknown; SK: unknown }) =>
+const stored = async (key: Record<string, unknown>) =>
   (
     await db.send(
       new GetCommand({ TableName: tableName(), Key: { PK: key.PK, SK: key.SK }, ConsistentRead: true }),
