@@ -36,7 +36,8 @@ export const rebuildRow = {
   path: '$operator/rebuild-views',
   handler: 'projector/rebuild-views',
   auth: 'none',
-  dynamo: { actions: ['Scan', 'BatchWriteItem'] },
+  // UpdateItem: the guide index keys of programs written before the index (shared/projection/rebuild.ts).
+  dynamo: { actions: ['Scan', 'BatchWriteItem', 'UpdateItem'] },
   memory: { mb: 1024, reason: 'holds every source and view item of the catalogue while it compares them' },
   summary: 'Rebuild: recomputes every view from the source items (docs/projections.md)',
   tag: 'Workers',

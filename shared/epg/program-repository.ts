@@ -11,6 +11,9 @@ import { tableName } from '../db/table.ts';
  *   whole ProgramRecord, plus a numeric `version`: 1 when written, +1 per studio update). ISO
  *   instants of one fixed format sort lexicographically = chronologically.
  *     GSI3PK `PROGRAM#<program id>`, GSI3SK `PROGRAM`                  (program by id)
+ *     GSI2PK `GUIDE#<UTC start of its 6-hour bucket>`, GSI2SK `<channel number, 6 digits>#<start>`
+ *                                                        (the guide grid: every channel's programs
+ *                                                        by start bucket, in channel-number order)
  * - the channel's schedule lock: PK `CHANNEL#<channel id>`, SK `SCHEDULE`, numeric `version`. The
  *   studio's writes that place a program in time bump it in the same transaction as the program
  *   (shared/studio/program-writes.ts), so two overlapping writes can never both succeed. Programs
@@ -24,6 +27,15 @@ import { tableName } from '../db/table.ts';
 export const MAX_PROGRAM_MINUTES = 12 * 60;
 
 const MINUTE = 60_000;
+/**
+ * The guide index's bucket: programs are indexed by the 6-hour UTC block their start falls in.
+ * A guide window [from, to) reads the blocks of starts in [from − MAX_PROGRAM_MINUTES, to): 3 or 4
+ * Queries for the default 3 hours, 6 or 7 for a whole day, whatever the number of channels on the
+ * page. Smaller blocks read fewer programs outside the window but make more Queries.
+ */
+const GUIDE_BUCKET = 6 * 60 * MINUTE;
+const guideBucketPk = (bucketStart: number) => `GUIDE#${iso(bucketStart).slice(0, 13)}`;
+const channelSortKey = (channelNumber: number) => String(channelNumber).padStart(6, '0');
 const PK_PREFIX = 'CHANNEL#';
 const SK_PREFIX = 'PROGRAM#';
 
@@ -42,10 +54,15 @@ export const programKey = (channelId: string, start: string) => ({
 export const scheduleKey = (channelId: string) => ({ PK: pk(channelId), SK: 'SCHEDULE' });
 
 /**
- * The item that stores one program at `version`. Throws for a program that ends before it starts
- * or lasts longer than MAX_PROGRAM_MINUTES: the read path relies on the bound.
+ * The item that stores one program at `version`, on the channel numbered `channelNumber` (the
+ * guide index orders by it; a channel's number never changes). Throws for a program that ends
+ * before it starts or lasts longer than MAX_PROGRAM_MINUTES: the read path relies on the bound.
  */
-export const programItem = (program: ProgramRecord, version: number): Record<string, unknown> => {
+export const programItem = (
+  program: ProgramRecord,
+  version: number,
+  channelNumber: number,
+): Record<string, unknown> => {
   const start = Date.parse(program.start);
   const end = Date.parse(program.end);
   if (!(end > start) || end - start > MAX_PROGRAM_MINUTES * MINUTE) {
@@ -58,6 +75,8 @@ export const programItem = (program: ProgramRecord, version: number): Record<str
     SK: sk(start),
     GSI3PK: byIdPk(program.program_id),
     GSI3SK: 'PROGRAM',
+    GSI2PK: guideBucketPk(start - (start % GUIDE_BUCKET)),
+    GSI2SK: `${channelSortKey(channelNumber)}#${iso(start)}`,
     entity: 'program',
     ...program,
     start: iso(start),
@@ -67,7 +86,9 @@ export const programItem = (program: ProgramRecord, version: number): Record<str
 };
 
 /** The items that store one program (the catalogue loader writes them, at version 1). */
-export const programItems = (program: ProgramRecord): Record<string, unknown>[] => [programItem(program, 1)];
+export const programItems = (program: ProgramRecord, channelNumber: number): Record<string, unknown>[] => [
+  programItem(program, 1, channelNumber),
+];
 
 /** A program as stored, with its item's `version` (0 for an item written before programs had one). */
 export type StoredProgram = ProgramRecord & { version: number };
@@ -128,28 +149,62 @@ export const listProgramsOverlapping = async (window: {
   return items.map((item) => recordOf<ProgramRecord>(item));
 };
 
-/** At most this many channel Queries in flight for one guide page. */
-const GUIDE_PARALLELISM = 10;
+/** A channel on a guide page: its id and number. */
+export interface GuideChannel {
+  channelId: string;
+  channelNumber: number;
+}
 
 /**
  * The guide grid's access pattern: programs overlapping [from, to) for each channel of a page of
- * channels (the caller pages channels, so this is one Query per channel on the page, ≤ 10 in
- * flight; never a Scan). Returns every requested channel id, with `[]` when it has no programs.
+ * channels, from the guide index (GSI2, above): one Query per 6-hour block of starts in
+ * [from − MAX_PROGRAM_MINUTES, to), all in parallel, each over the page's channel-number range
+ * (`GSI2SK BETWEEN`), so the number of calls does not grow with the page (one channel: one Query
+ * of its own programs on the table). Channels in the range
+ * that are not on the page (suspended, private) are read and dropped. Returns every requested
+ * channel id, with `[]` when it has no programs, each list sorted by start. Eventually consistent
+ * (an index): a program written a moment ago may show a moment later.
  */
 export const listGuidePrograms = async (
-  channelIds: readonly string[],
+  channels: readonly GuideChannel[],
   from: number,
   to: number,
 ): Promise<Map<string, ProgramRecord[]>> => {
-  const result = new Map<string, ProgramRecord[]>(channelIds.map((id) => [id, []]));
-  let next = 0;
-  const worker = async () => {
-    while (next < channelIds.length) {
-      const channelId = channelIds[next++]!;
-      result.set(channelId, await listProgramsOverlapping({ channelId, from, to }));
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(GUIDE_PARALLELISM, channelIds.length) }, worker));
+  const result = new Map<string, ProgramRecord[]>(channels.map((c) => [c.channelId, []]));
+  if (channels.length === 0 || !(to > from)) return result;
+  // One channel: its own Query on the table reads only its programs, in one call.
+  if (channels.length === 1) {
+    const { channelId } = channels[0]!;
+    return result.set(channelId, await listProgramsOverlapping({ channelId, from, to }));
+  }
+  const numbers = channels.map((c) => c.channelNumber);
+  const lo = `${channelSortKey(Math.min(...numbers))}#`;
+  const hi = `${channelSortKey(Math.max(...numbers))}#~`;
+  const first = from - MAX_PROGRAM_MINUTES * MINUTE;
+  const buckets: number[] = [];
+  for (let b = first - (first % GUIDE_BUCKET); b < to; b += GUIDE_BUCKET) buckets.push(b);
+  const pages = await Promise.all(
+    buckets.map((bucket) =>
+      queryAll({
+        IndexName: 'GSI2',
+        KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK BETWEEN :lo AND :hi',
+        FilterExpression: '#start < :to AND #end > :from',
+        ExpressionAttributeNames: { '#start': 'start', '#end': 'end' },
+        ExpressionAttributeValues: {
+          ':pk': guideBucketPk(bucket),
+          ':lo': lo,
+          ':hi': hi,
+          ':from': iso(from),
+          ':to': iso(to),
+        },
+      }),
+    ),
+  );
+  // Buckets in time order, each in (channel, start) order: a channel's programs come out sorted.
+  for (const item of pages.flat()) {
+    const program = recordOf<ProgramRecord>(item);
+    result.get(program.channel_id)?.push(program);
+  }
   return result;
 };
 

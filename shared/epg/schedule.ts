@@ -293,7 +293,8 @@ export const guideWindow = (q: Pick<GuideQuery, 'date' | 'hours' | 'timezone'>, 
  * `data`: `timezone`, `date` (of the window start in the zone), `start_time`/`end_time` (ISO with
  * offset), `timeline`, `channels` (channel-number order; each with its facts and `programs`, full
  * EPG program objects overlapping the window). Paginated over channels (`meta_data`);
- * `channel_id` narrows to one channel (404 when unknown). One Query per channel on the page.
+ * `channel_id` narrows to one channel (404 when unknown). The programs: a Query per 6-hour block
+ * of the guide index, whatever the page size (shared/epg/program-repository.ts).
  */
 export const guideSchedule = async (
   q: GuideQuery,
@@ -311,7 +312,7 @@ export const guideSchedule = async (
     ({ creators, total } = await listChannels(q.page, q.limit));
   }
   const programs = await listGuidePrograms(
-    creators.map((c) => c.channel.channel_id),
+    creators.map((c) => ({ channelId: c.channel.channel_id, channelNumber: c.channel.channel_number })),
     start,
     end,
   );

@@ -1,10 +1,12 @@
-import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import type { CreatorRecord, EpisodeRecord, ShowRecord } from '../catalog/model.ts';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { CreatorRecord, EpisodeRecord, ProgramRecord, ShowRecord } from '../catalog/model.ts';
 import { listOfItem } from '../catalog/ranked-list.ts';
 import { batchPutDelete, primaryKeyOf } from '../db/batch.ts';
 import { newDynamoClient } from '../db/client.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
+import { programItem } from '../epg/program-repository.ts';
 import { catalogViewItems, type Versioned } from './bulk.ts';
 import { contentHash } from './view-set.ts';
 import type { Item } from './views.ts';
@@ -25,9 +27,7 @@ const isView = (item: Item) => VIEW_PREFIXES.some((prefix) => String(item.PK).st
 
 const SEGMENTS = 4;
 
-const scanTable = async (): Promise<Item[]> => {
-  // A client of its own: the test harness forbids Scan on the shared (request path) client.
-  const client = DynamoDBDocumentClient.from(newDynamoClient());
+const scanTable = async (client: DynamoDBDocumentClient): Promise<Item[]> => {
   const segments = await Promise.all(
     Array.from({ length: SEGMENTS }, async (_, segment) => {
       const items: Item[] = [];
@@ -67,6 +67,11 @@ export interface RebuildReport {
   put: number;
   /** View items deleted because no source calls for them. */
   deleted: number;
+  /**
+   * Programs whose guide index keys (GSI2, shared/epg/program-repository.ts) were missing or wrong,
+   * set (a backfill for programs written before the guide index).
+   */
+  guideKeys: number;
   /** Keys of the differing items (the first 20), for the report. */
   examples: string[];
   dryRun: boolean;
@@ -74,7 +79,9 @@ export interface RebuildReport {
 
 /** Recomputes every view from the source items; with `dryRun`, only reports the differences. */
 export const rebuildViews = async (options: { dryRun?: boolean } = {}): Promise<RebuildReport> => {
-  const items = await scanTable();
+  // A client of its own: the test harness forbids Scan on the shared (request path) client.
+  const client = DynamoDBDocumentClient.from(newDynamoClient());
+  const items = await scanTable(client);
   const of = <T>(entity: string) =>
     items.filter((item) => item.entity === entity).map((item) => recordOf<Versioned<T>>(item));
   const creators = of<CreatorRecord>('creator');
@@ -91,12 +98,56 @@ export const rebuildViews = async (options: { dryRun?: boolean } = {}): Promise<
     .filter((item) => !wanted.has(primaryKeyOf(item)) && comparable(item) !== undefined)
     .map((item) => ({ PK: item.PK, SK: item.SK }));
   if (!options.dryRun) await batchPutDelete(puts, deletes);
+  const guideKeys = await repairGuideKeys(client, items, creators, options.dryRun ?? false);
   return {
     sources: creators.length + shows.length + episodes.length,
     views: desired.length,
     put: puts.length,
     deleted: deletes.length,
+    guideKeys,
     examples: [...puts, ...deletes].slice(0, 20).map((item) => primaryKeyOf(item)),
     dryRun: options.dryRun ?? false,
   };
+};
+
+/**
+ * Sets the guide index keys of every program whose keys differ from what its item builder gives
+ * (each an UpdateItem on condition its version is still the one scanned: a studio write meanwhile
+ * wrote the keys itself). Returns how many differed.
+ */
+const repairGuideKeys = async (
+  client: DynamoDBDocumentClient,
+  items: Item[],
+  creators: readonly CreatorRecord[],
+  dryRun: boolean,
+): Promise<number> => {
+  const numbers = new Map(creators.map((c) => [c.channel.channel_id, c.channel.channel_number]));
+  let differing = 0;
+  for (const item of items) {
+    if (item.entity !== 'program') continue;
+    const number = numbers.get(String(item.channel_id));
+    if (number === undefined) continue;
+    const want = programItem(recordOf<ProgramRecord>(item), Number(item.version ?? 0), number);
+    if (want.GSI2PK === item.GSI2PK && want.GSI2SK === item.GSI2SK) continue;
+    differing++;
+    if (dryRun) continue;
+    try {
+      await client.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: { PK: item.PK, SK: item.SK },
+          UpdateExpression: 'SET GSI2PK = :pk, GSI2SK = :sk',
+          ConditionExpression: item.version === undefined ? 'attribute_not_exists(version)' : 'version = :v',
+          ExpressionAttributeValues: {
+            ':pk': want.GSI2PK,
+            ':sk': want.GSI2SK,
+            ...(item.version === undefined ? {} : { ':v': item.version }),
+          },
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  }
+  return differing;
 };

@@ -29,6 +29,7 @@ const catalogItems = (catalog: Catalog, now: Date): Record<string, unknown>[] =>
       .filter((a) => a.category !== undefined)
       .map((a, i) => creatorFromAccount({ ...a, category: a.category! }, lastChannel + 1 + i, now)),
   ];
+  const channelNumbers = new Map(creators.map((c) => [c.channel.channel_id, c.channel.channel_number]));
   const items: Record<string, unknown>[] = [
     ...creators.map((c) => ({ ...creatorItem(c), version: 1 })),
     ...catalog.shows.map((s) => ({ ...showItem(s), version: 1 })),
@@ -40,7 +41,7 @@ const catalogItems = (catalog: Catalog, now: Date): Record<string, unknown>[] =>
     }),
     channelCounterItem(Math.max(0, ...creators.map((c) => c.channel.channel_number))),
     ...homeLayoutItems(defaultHomeLayout(now)),
-    ...catalog.programs.flatMap(programItems),
+    ...catalog.programs.flatMap((p) => programItems(p, channelNumbers.get(p.channel_id)!)),
     ...catalog.accounts.flatMap((account) => [
       ...account.following.flatMap((creatorId) => [
         followItem(account.account_id, creatorId, now.toISOString()),

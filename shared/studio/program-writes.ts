@@ -196,7 +196,7 @@ export const createProgram = async (
     const put: TransactOperation = {
       Put: {
         TableName: tableName(),
-        Item: programItem(program, 1),
+        Item: programItem(program, 1, creator.channel.channel_number),
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     };
@@ -287,7 +287,7 @@ export const updateProgram = async (
         {
           Put: {
             TableName: tableName(),
-            Item: programItem(next, version),
+            Item: programItem(next, version, creator.channel.channel_number),
             ConditionExpression: 'attribute_not_exists(PK)',
           },
         },
@@ -296,7 +296,7 @@ export const updateProgram = async (
       operations.push({
         Put: {
           TableName: tableName(),
-          Item: programItem(next, version),
+          Item: programItem(next, version, creator.channel.channel_number),
           ...guard,
         },
       });

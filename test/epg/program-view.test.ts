@@ -256,9 +256,21 @@ describe('currentAndNext', () => {
 describe('programItems', () => {
   it('keys a program by channel and start, and refuses programs the read path cannot find', () => {
     const p = program(1, Date.UTC(2026, 0, 1, 10), Date.UTC(2026, 0, 1, 11));
-    const [item] = programItems(p);
+    const [item] = programItems(p, 101);
     expect(item).toMatchObject({ PK: 'CHANNEL#ch_0001', SK: 'PROGRAM#2026-01-01T10:00:00.000Z', ...p });
-    expect(() => programItems(program(2, 0, (MAX_PROGRAM_MINUTES + 1) * MINUTE))).toThrow(RangeError);
-    expect(() => programItems(program(3, 5 * MINUTE, 5 * MINUTE))).toThrow(RangeError);
+    expect(() => programItems(program(2, 0, (MAX_PROGRAM_MINUTES + 1) * MINUTE), 101)).toThrow(RangeError);
+    expect(() => programItems(program(3, 5 * MINUTE, 5 * MINUTE), 101)).toThrow(RangeError);
+  });
+
+  it('indexes a program for the guide by the 6-hour UTC block of its start, then channel number and start', () => {
+    const at = (hour: number, minute = 0) => Date.UTC(2026, 0, 1, hour, minute);
+    const keys = (start: number) => {
+      const [item] = programItems(program(4, start, start + 30 * MINUTE), 7);
+      return [item!.GSI2PK, item!.GSI2SK];
+    };
+    expect(keys(at(0))).toEqual(['GUIDE#2026-01-01T00', '000007#2026-01-01T00:00:00.000Z']);
+    expect(keys(at(5, 59))).toEqual(['GUIDE#2026-01-01T00', '000007#2026-01-01T05:59:00.000Z']);
+    expect(keys(at(6))).toEqual(['GUIDE#2026-01-01T06', '000007#2026-01-01T06:00:00.000Z']);
+    expect(keys(at(23, 30))).toEqual(['GUIDE#2026-01-01T18', '000007#2026-01-01T23:30:00.000Z']);
   });
 });
