@@ -38,6 +38,23 @@ const GB = 1024 ** 3;
 const FIREHOSE_INCREMENT = prices.firehosePerGb!.recordIncrementBytes ?? 5120;
 const READS = /^(Get|BatchGet|Query|Scan|TransactGet)/;
 
+/**
+ * The least a key read costs on DynamoDB: a GetItem, or each key of a BatchGetItem, consumes 0.5
+ * RRU (1 when strongly consistent) even when the item does not exist (BatchGetItem API reference:
+ * "requests for nonexistent items consume the minimum read capacity units"). DynamoDB Local
+ * reports nothing for missing items, so a call is counted at no less than this.
+ */
+const minimumReadUnits = (call: Call): number => {
+  const unit = (consistent: unknown) => (consistent ? 1 : 0.5);
+  if (call.name === 'GetItemCommand') return unit(call.input.ConsistentRead);
+  if (call.name !== 'BatchGetItemCommand') return 0;
+  const tables = (call.input.RequestItems ?? {}) as Record<
+    string,
+    { Keys?: unknown[]; ConsistentRead?: boolean }
+  >;
+  return Object.values(tables).reduce((sum, t) => sum + (t.Keys?.length ?? 0) * unit(t.ConsistentRead), 0);
+};
+
 /** What one invocation used, and its price. */
 export interface Usage {
   requests: number;
@@ -231,7 +248,9 @@ const measureOn = async (endpoint: string) => {
   };
 
   const unitsOf = (calls: Call[]) => ({
-    rru: calls.filter((c) => READS.test(c.name)).reduce((s, c) => s + c.capacity, 0),
+    rru: calls
+      .filter((c) => READS.test(c.name))
+      .reduce((s, c) => s + Math.max(c.capacity, minimumReadUnits(c)), 0),
     wru: calls.filter((c) => !READS.test(c.name)).reduce((s, c) => s + c.capacity, 0),
   });
 
