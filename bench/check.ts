@@ -84,6 +84,23 @@ if (projection && budget.projection) {
         `projection ${kind}: 10x capacity ratio ${ratio.toFixed(2)} > ${budget.projection.costRatio10x}`,
       );
 }
+// Cost model (bench/cost.ts; only in the full report): ratio to the floor and dollars per unit.
+const cost = report.cost as
+  | { journeys: Array<{ name: string; ratio: number; dollars: { total: number } }> }
+  | undefined;
+if (cost && budget.cost) {
+  for (const j of cost.journeys) {
+    const limit = budget.cost.journeys?.[j.name] as { ratioToFloor: number; usd: number } | undefined;
+    if (!limit) {
+      broken.push(`cost ${j.name}: no budget in bench/budget.json (cost.journeys)`);
+      continue;
+    }
+    if (j.ratio > limit.ratioToFloor)
+      broken.push(`cost ${j.name}: ${j.ratio.toFixed(2)}x the floor > ${limit.ratioToFloor}`);
+    if (j.dollars.total > limit.usd)
+      broken.push(`cost ${j.name}: $${j.dollars.total.toFixed(3)} > $${limit.usd}`);
+  }
+}
 if (broken.length > 0) {
   console.error(`Budgets broken (${broken.length}):\n  ${broken.join('\n  ')}`);
   process.exit(1);

@@ -67,6 +67,11 @@ if (!values.fast) {
   const projection = await runProjectionBench({ n: Number(values.writes) });
   Object.assign(report, projection.report);
   md.push(...projection.markdown);
+  // Cost: dollars per 1,000 viewer hours and per million browse requests beside the floor.
+  const { runCostBench } = await import('./cost.ts');
+  const cost = await runCostBench();
+  Object.assign(report, cost.report);
+  md.push(...cost.markdown);
 }
 
 mkdirSync(BENCH_DIR, { recursive: true });

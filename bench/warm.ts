@@ -6,7 +6,7 @@ import type { LambdaHandler } from '../shared/http/handler.ts';
 import type { SampleRequest } from './requests.ts';
 
 /** One DynamoDB call a request made: its command and wire input, when it ran, what it consumed. */
-interface Call {
+export interface Call {
   name: string;
   input: Record<string, unknown>;
   start: number;
@@ -48,6 +48,18 @@ const install = () => {
     },
     { step: 'serialize', name: 'benchRecorder', priority: 'high' },
   );
+};
+
+/** Runs `fn` and answers the DynamoDB calls it made through the shared client (bench/cost.ts). */
+export const recordCalls = async <T>(fn: () => Promise<T>): Promise<{ result: T; calls: Call[] }> => {
+  install();
+  const calls: Call[] = [];
+  recording = calls;
+  try {
+    return { result: await fn(), calls };
+  } finally {
+    recording = undefined;
+  }
 };
 
 const bare = new ddb.DynamoDBClient({

@@ -16,6 +16,12 @@ import { cancellationCodes, type TransactOperation, transactWriteIf } from '../d
  * `counted_bucket` is the last viewer-count bucket the session was counted in: a heartbeat claims
  * a new bucket with a condition on the write it makes anyway (`heartbeatSession`), so a session is
  * counted once per bucket however many heartbeats it sends.
+ * The slot's expiry runs SLOT_LEAD_SECONDS ahead of its session's (`slot_expires_at_ms` on the
+ * session says where it is): a heartbeat rewrites the slot only when the session's new expiry
+ * would pass it, every fourth heartbeat at 30 s, and otherwise updates the session alone (one
+ * plain UpdateItem, 1 write unit, instead of a two-item transaction, 4). The price: a session that
+ * lapses without DELETE holds its slot up to SLOT_LEAD_SECONDS longer than it stays valid
+ * (docs/cost.md); the session itself expires exactly as before.
  */
 export interface WatchSessionRecord {
   session_id: string;
@@ -33,7 +39,13 @@ export interface WatchSessionRecord {
   slot: number;
   /** The last viewer-count bucket (`bucketOf`) this session was counted in; absent on older items. */
   counted_bucket?: number;
+  /** When its slot expires (epoch ms), as last written; absent on older items (the slot is rewritten). */
+  slot_expires_at_ms?: number;
 }
+
+/** How far a slot's expiry runs ahead of its session's (bounds how long a lapsed session holds it). */
+export const SLOT_LEAD_SECONDS = 90;
+const slotExpiry = (sessionExpiresAt: string) => Date.parse(sessionExpiresAt) + SLOT_LEAD_SECONDS * 1000;
 
 const sessionKey = (id: string) => ({ PK: `SESSION#${id}`, SK: 'SESSION' });
 const slotKey = (accountId: string, slot: number) => ({
@@ -54,7 +66,11 @@ export const openSession = async (
 ): Promise<WatchSessionRecord | undefined> => {
   for (let slot = 0; slot < maxSlots; slot++) {
     for (let attempt = 0; attempt < 2; attempt++) {
-      const record: WatchSessionRecord = { ...session, slot };
+      const record: WatchSessionRecord = {
+        ...session,
+        slot,
+        slot_expires_at_ms: slotExpiry(session.expires_at),
+      };
       try {
         await db.send(
           new TransactWriteCommand({
@@ -65,7 +81,7 @@ export const openSession = async (
                   Item: {
                     ...slotKey(session.account_id, slot),
                     session_id: session.session_id,
-                    expires_at_ms: Date.parse(session.expires_at),
+                    expires_at_ms: record.slot_expires_at_ms,
                   },
                   ConditionExpression: 'attribute_not_exists(PK) OR expires_at_ms <= :now',
                   ExpressionAttributeValues: { ':now': now.getTime() },
@@ -169,25 +185,41 @@ const sessionUpdate = (
   };
 };
 
-/** One transaction: the session update (claiming `claim` when given) and, with a new expiry, its slot's. */
+/**
+ * The session update (claiming `claim` when given). When a new expiry would pass the slot's, one
+ * transaction also moves the slot's SLOT_LEAD_SECONDS ahead of it; otherwise a plain UpdateItem.
+ * False when a condition failed (the session ended or expired meanwhile).
+ */
 const writeLiveSession = async (
   session: WatchSessionRecord,
   set: Partial<WatchSessionRecord>,
   now: Date,
   claim?: number,
 ): Promise<boolean> => {
-  const items: TransactOperation[] = [sessionUpdate(session, set, now, claim)];
-  if (set.expires_at) {
-    items.push({
+  const slotDue =
+    set.expires_at !== undefined && Date.parse(set.expires_at) > (session.slot_expires_at_ms ?? 0);
+  if (!slotDue) {
+    try {
+      await db.send(new UpdateCommand(sessionUpdate(session, set, now, claim).Update));
+      return true;
+    } catch (error) {
+      if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+      throw error;
+    }
+  }
+  const slotExpiresAt = slotExpiry(set.expires_at!);
+  const items: TransactOperation[] = [
+    sessionUpdate(session, { ...set, slot_expires_at_ms: slotExpiresAt }, now, claim),
+    {
       Update: {
         TableName: tableName(),
         Key: slotKey(session.account_id, session.slot),
         UpdateExpression: 'SET expires_at_ms = :exp',
         ConditionExpression: 'session_id = :sid',
-        ExpressionAttributeValues: { ':exp': Date.parse(set.expires_at), ':sid': session.session_id },
+        ExpressionAttributeValues: { ':exp': slotExpiresAt, ':sid': session.session_id },
       },
-    });
-  }
+    },
+  ];
   return transactWriteIf(items);
 };
 
