@@ -42,6 +42,16 @@ for (const b of bundles) {
   if (b.ratio > budget.coldImportRatioToFloor)
     broken.push(`${b.name}: cold import ${b.ratio.toFixed(2)}x floor > ${budget.coldImportRatioToFloor}`);
 }
+// Lambda-like cold starts (bench/lambda-init.ts; only in the full report, never in the --fast one).
+const lambdaInit = report.lambdaInit as { rows: Array<{ ratio: number }> } | undefined;
+if (lambdaInit && budget.lambdaInitMedianRatioToFloor) {
+  const sorted = lambdaInit.rows.map((r) => r.ratio).sort((x, y) => x - y);
+  const median = sorted[Math.floor(sorted.length / 2)]!;
+  if (median > budget.lambdaInitMedianRatioToFloor)
+    broken.push(
+      `Lambda-like init: median ${median.toFixed(2)}x floor > ${budget.lambdaInitMedianRatioToFloor}`,
+    );
+}
 for (const w of (report.warm ?? []) as Array<{ name: string; ratio: number; scans: number }>) {
   if (w.ratio > budget.warmP50RatioToBareCalls)
     broken.push(`${w.name}: warm p50 ${w.ratio.toFixed(2)}x bare calls > ${budget.warmP50RatioToBareCalls}`);

@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (all parts, projections included: bench/projection.ts) / `npm run bench -- --fast`
+ * `npm run bench` (all parts, projections included: bench/projection.ts; Lambda-like cold starts: bench/lambda-init.ts) / `npm run bench -- --fast`
  * (bundles and cold imports only, as CI runs it). Writes .local/bench/report.md and report.json; `npm run bench:check` compares the
  * report with bench/budget.json.
  */
@@ -72,6 +72,11 @@ if (!values.fast) {
   const cost = await runCostBench();
   Object.assign(report, cost.report);
   md.push(...cost.markdown);
+  // Cold starts as Lambda has them: fresh Node 22 process, bundle imported, one request served.
+  const { runLambdaInit } = await import('./lambda-init.ts');
+  const lambdaInit = await runLambdaInit(bundles, Number(values.runs));
+  Object.assign(report, lambdaInit.report);
+  md.push(...lambdaInit.markdown);
 }
 
 mkdirSync(BENCH_DIR, { recursive: true });
