@@ -11,6 +11,16 @@ export interface SampleRequest {
   catalogue?: boolean;
 }
 
+/** Catalogue search samples named `search <kind>[ <label>]`, one per query. */
+const searches = (kind: 'creators' | 'shows', queries: Record<string, string>): SampleRequest[] =>
+  Object.entries(queries).map(([label, q]) => ({
+    name: `search ${kind}${label ? ` ${label}` : ''}`,
+    route: `GET /${kind}/search`,
+    path: `/${kind}/search`,
+    query: { q },
+    catalogue: true,
+  }));
+
 export const SAMPLE_REQUESTS: SampleRequest[] = [
   {
     name: 'list creators',
@@ -28,13 +38,15 @@ export const SAMPLE_REQUESTS: SampleRequest[] = [
   },
   { name: 'live creators', route: 'GET /creators/live', path: '/creators/live', catalogue: true },
   { name: 'featured creators', route: 'GET /creators/featured', path: '/creators/featured', catalogue: true },
-  {
-    name: 'search creators',
-    route: 'GET /creators/search',
-    path: '/creators/search',
-    query: { q: 'maya' },
-    catalogue: true,
-  },
+  // Search, one sample per kind of query (docs/search.md): a common first name, a rare word, a
+  // typo, two words (an exact full name), a two-letter prefix.
+  ...searches('creators', {
+    '': 'maya',
+    rare: 'aaliyah',
+    typo: 'ferreria',
+    'two words': 'jonas vargas',
+    prefix: 'ma',
+  }),
   { name: 'categories', route: 'GET /categories', path: '/categories', catalogue: true },
   { name: 'tiers', route: 'GET /creators/tiers', path: '/creators/tiers' },
   { name: 'creator detail', route: 'GET /creators/{id}', path: '/creators/cr_0002' },
@@ -47,13 +59,17 @@ export const SAMPLE_REQUESTS: SampleRequest[] = [
   { name: 'list shows', route: 'GET /shows', path: '/shows', query: { sort: 'trending' }, catalogue: true },
   { name: 'new releases', route: 'GET /shows/new-releases', path: '/shows/new-releases', catalogue: true },
   { name: 'featured shows', route: 'GET /shows/featured', path: '/shows/featured', catalogue: true },
-  {
-    name: 'search shows',
-    route: 'GET /shows/search',
-    path: '/shows/search',
-    query: { q: 'kitchen' },
-    catalogue: true,
-  },
+  // A word rare at 1x and common at 10x, a common title word, a rare word, a typo, two words,
+  // a one-letter prefix, an exact full title that other titles start with.
+  ...searches('shows', {
+    '': 'kitchen',
+    common: 'midnight',
+    rare: 'wheel',
+    typo: 'midnigth',
+    'two words': 'tiny kitchen',
+    prefix: 's',
+    'exact title': 'midnight laughs',
+  }),
   { name: 'show categories', route: 'GET /shows/categories', path: '/shows/categories', catalogue: true },
   { name: 'show detail', route: 'GET /shows/{id}', path: '/shows/sh_0001' },
   { name: 'tv show', route: 'GET /tv/v3/shows/{id}', path: '/tv/v3/shows/sh_0001' },

@@ -15,8 +15,16 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '7' },
     // Writes of each kind in the projection part (bench/projection.ts).
     writes: { type: 'string', default: '30' },
+    // `--only search`: just the warm and growth tables of the samples whose name contains it.
+    only: { type: 'string' },
   },
 });
+if (values.only) {
+  const { runServerBench } = await import('./server-bench.ts');
+  const server = await runServerBench({ iterations: Number(values.iterations), only: values.only });
+  console.log(server.markdown.join('\n'));
+  process.exit(0);
+}
 const fmt = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 const report: Record<string, unknown> = {
   generatedAt: new Date().toISOString(),

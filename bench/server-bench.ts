@@ -9,7 +9,8 @@ const fmt = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) :
  * tables, same run), warm in-process latency next to the bare DynamoDB calls, consumed capacity,
  * growth, and local-platform throughput under autocannon.
  */
-export const runServerBench = async (options: { iterations: number }) => {
+export const runServerBench = async (options: { iterations: number; only?: string }) => {
+  const samples = SAMPLE_REQUESTS.filter((s) => !options.only || s.name.includes(options.only));
   const local = await startDynamoDbLocal();
   process.env.DYNAMODB_ENDPOINT = local.endpoint;
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
@@ -39,15 +40,28 @@ export const runServerBench = async (options: { iterations: number }) => {
       process.env.TABLE_NAME = table;
       await createTable(admin, table);
       const catalog = generateCatalog({ now, seed: 42, scale });
+      if (options.only) {
+        // A quick check of some samples (`--only search`): the creator and show documents and
+        // their search items only. The whole 10x catalogue's views (~190,000 items) take most of
+        // an hour to load into DynamoDB Local on a busy machine.
+        const { batchPut } = await import('../shared/db/batch.ts');
+        const { creatorItem, creatorSearchItems } = await import('../shared/creators/creator-repository.ts');
+        const { showItem, showSearchItems } = await import('../shared/shows/show-repository.ts');
+        await batchPut([
+          ...catalog.creators.flatMap((c) => [creatorItem(c), ...creatorSearchItems(c)]),
+          ...catalog.shows.flatMap((s) => [showItem(s), ...showSearchItems(s)]),
+        ]);
+        continue;
+      }
       // The 10x table measures catalogue growth; its EPG (10x programs) is not needed for that.
       await loadCatalog(scale === 1 ? catalog : { ...catalog, programs: [] }, now);
     }
     const { token } = await issueAccessToken('acc_demo_viewer', now);
     process.env.TABLE_NAME = 'bench-s1';
-    const warm = await measureWarm(SAMPLE_REQUESTS, { iterations: options.iterations, token });
+    const warm = await measureWarm(samples, { iterations: options.iterations, token });
     process.env.TABLE_NAME = 'bench-s10';
     const big = await measureWarm(
-      SAMPLE_REQUESTS.filter((s) => s.catalogue),
+      samples.filter((s) => s.catalogue),
       { iterations: options.iterations, token },
     );
     process.env.TABLE_NAME = 'bench-s1';
@@ -62,7 +76,7 @@ export const runServerBench = async (options: { iterations: number }) => {
       };
     });
     const { measureThroughput } = await import('./throughput.ts');
-    const throughput = await measureThroughput(token);
+    const throughput = options.only ? { markdown: [], results: [] } : await measureThroughput(token);
 
     const markdown = ['', '## Warm requests (in-process handler vs its bare DynamoDB calls, scale 1)', ''];
     markdown.push(`${options.iterations} iterations each after 5 warm-up requests.`, '');

@@ -133,7 +133,7 @@ export interface paths {
         };
         /**
          * Search creators by name or handle
-         * @description Creators whose name or handle matches `q` (case- and accent-insensitive, word prefixes, one typo tolerated), best match first, optionally filtered by category and tier. Items omit is_hot and the viewer counts; `meta_data` echoes the query. No match is an empty page, not an error. Public.
+         * @description Creators whose name or handle matches `q` (case- and accent-insensitive, word prefixes, one typo tolerated), best match first, optionally filtered by category and tier. Items omit is_hot and the viewer counts; `meta_data` echoes the query; reads a bounded number of the best matches, so `meta_data.total_relation` says whether `total` is exact (`eq`) or a lower bound (`gte`). No match is an empty page, not an error. Public.
          */
         get: operations["searchCreators"];
         put?: never;
@@ -313,7 +313,7 @@ export interface paths {
         };
         /**
          * Search shows by title (prefix and one-typo tolerant)
-         * @description Shows whose title matches `q` (whole words, prefixes and one typo per word), best match first unless a `sort` is given, narrowed by category, rating and the new/featured flags. `meta_data` echoes the query. Public: no token.
+         * @description Shows whose title matches `q` (whole words, prefixes and one typo per word), best match first unless a `sort` is given, narrowed by category, rating and the new/featured flags; an exact title first. Reads a bounded number of the best matches (a `sort` orders those), so `meta_data.total_relation` says whether `total` is exact (`eq`) or a lower bound (`gte`). `meta_data` echoes the query. Public: no token.
          */
         get: operations["searchShows"];
         put?: never;
@@ -7714,6 +7714,12 @@ export interface operations {
                              * @example 3
                              */
                             total_pages: number;
+                            /**
+                             * @description `eq`: `total` counts every match. `gte`: more matched than the search reads (it reads the best matches, at most `page` × `limit` + 1 per index lookup and 200 deep), so `total` is a lower bound (at least one more than this page reaches, so a next page can always be asked for; it may come back shorter) and `total_pages` may grow on later pages; as OpenSearch `track_total_hits`
+                             * @example eq
+                             * @enum {string}
+                             */
+                            total_relation: "eq" | "gte";
                         };
                         data: {
                             creators: components["schemas"]["SearchCreatorSummary"][];
@@ -9010,6 +9016,12 @@ export interface operations {
                              * @example 3
                              */
                             total_pages: number;
+                            /**
+                             * @description `eq`: `total` counts every match. `gte`: more matched than the search reads (it reads the best matches, at most `page` × `limit` + 1 per index lookup and 200 deep), so `total` is a lower bound (at least one more than this page reaches, so a next page can always be asked for; it may come back shorter) and `total_pages` may grow on later pages; as OpenSearch `track_total_hits`
+                             * @example eq
+                             * @enum {string}
+                             */
+                            total_relation: "eq" | "gte";
                         };
                         data: {
                             shows: components["schemas"]["ShowSearchHit"][];

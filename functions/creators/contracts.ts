@@ -86,7 +86,7 @@ export const searchCreators = contract({
   tag,
   summary: 'Search creators by name or handle',
   description:
-    'Creators whose name or handle matches `q` (case- and accent-insensitive, word prefixes, one typo tolerated), best match first, optionally filtered by category and tier. Items omit is_hot and the viewer counts; `meta_data` echoes the query. No match is an empty page, not an error. Public.',
+    'Creators whose name or handle matches `q` (case- and accent-insensitive, word prefixes, one typo tolerated), best match first, optionally filtered by category and tier. Items omit is_hot and the viewer counts; `meta_data` echoes the query; reads a bounded number of the best matches, so `meta_data.total_relation` says whether `total` is exact (`eq`) or a lower bound (`gte`). No match is an empty page, not an error. Public.',
   request: { query: searchCreatorsQuery },
   responses: {
     200: {

@@ -89,7 +89,7 @@ export const searchShows = contract({
   tag,
   summary: 'Search shows by title (prefix and one-typo tolerant)',
   description:
-    'Shows whose title matches `q` (whole words, prefixes and one typo per word), best match first unless a `sort` is given, narrowed by category, rating and the new/featured flags. `meta_data` echoes the query. Public: no token.',
+    'Shows whose title matches `q` (whole words, prefixes and one typo per word), best match first unless a `sort` is given, narrowed by category, rating and the new/featured flags; an exact title first. Reads a bounded number of the best matches (a `sort` orders those), so `meta_data.total_relation` says whether `total` is exact (`eq`) or a lower bound (`gte`). `meta_data` echoes the query. Public: no token.',
   request: { query: searchShowsQuery },
   responses: {
     200: { description: 'A page of matching shows', data: ShowSearchList, meta: ShowSearchMeta },

@@ -36,11 +36,17 @@ export const creatorKey = key;
 
 /** The search index items of one creator (a view of its profile). */
 export const creatorSearchItems = (creator: CreatorRecord): Record<string, unknown>[] =>
-  searchItems('creator', creator.id, `${creator.name} ${creator.slug.replace(/_/g, ' ')}`, {
-    category: creator.category,
-    tier: creator.tier,
-    subscribers: creator.subscribers,
-  });
+  searchItems(
+    'creator',
+    creator.id,
+    `${creator.name} ${creator.slug.replace(/_/g, ' ')}`,
+    creator.subscribers,
+    {
+      category: creator.category,
+      tier: creator.tier,
+      subscribers: creator.subscribers,
+    },
+  );
 
 /** A stored creator as the public sees it: none while an operator has it suspended. */
 const creatorOf = (item: Record<string, unknown> | undefined): CreatorRecord | undefined =>

@@ -73,10 +73,10 @@ export const liveCreators = async (
 export const findCreators = async (
   q: SearchCreatorsQuery,
 ): Promise<Page<SearchCreatorList, SearchCreatorListMeta>> => {
-  const { creators, total } = await searchCreators(q);
+  const { creators, total, relation } = await searchCreators(q);
   return {
     data: { creators: creators.map(searchCreatorSummary) },
-    meta_data: { query: q.q, ...pagination(total, q.page, q.limit) },
+    meta_data: { query: q.q, ...pagination(total, q.page, q.limit), total_relation: relation },
   };
 };
 

@@ -3,6 +3,7 @@ import { CATEGORY_IDS, TIER_IDS } from '../catalog/model.ts';
 import { described, named } from '../http/schema-meta.ts';
 import { enumParam, idParam, pageQuery } from '../http/validation.ts';
 import { Pagination } from '../pagination.ts';
+import { totalRelation } from '../search/schemas.ts';
 import { CREATOR_SORTS } from '../catalog/model.ts';
 import { SUBSCRIPTION_STATUSES } from '../catalog/model.ts';
 
@@ -172,6 +173,7 @@ export type SearchCreatorList = z.infer<typeof SearchCreatorList>;
 export const SearchCreatorListMeta = z.object({
   query: described(z.string(), 'The search text, trimmed', 'jonas'),
   ...Pagination.shape,
+  total_relation: totalRelation,
 });
 export type SearchCreatorListMeta = z.infer<typeof SearchCreatorListMeta>;
 

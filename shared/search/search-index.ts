@@ -1,16 +1,23 @@
-import { queryAll } from '../db/query.ts';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { db } from '../db/client.ts';
+import { tableName } from '../db/table.ts';
 import { deletions, editDistance, TYPO_MIN_LENGTH, tokenize } from './normalize.ts';
 
 /**
- * Inverted index for catalogue search, stored in the single table. Key design (owned here):
- * - prefix index:   PK `SEARCH#<kind>#<first letter>`, SK `<token>#<id>`: a word-prefix query
- *   is one Query with `begins_with(SK, prefix)`.
- * - typo index:     PK `SEARCHDEL#<kind>#<variant>`, SK `<id>#<token>` for every token of 5+
- *   letters and each of its one-letter deletions (SymSpell): a typo lookup is one Query per
- *   deletion variant of the query word, verified with an edit distance of at most 1.
- * Index items carry the document's facets (filter and sort keys), so a search reads only index
- * items plus the documents of the page it returns. Facets are refreshed whenever the loader (in
- * production, the catalogue ingestion) rewrites the document.
+ * Inverted index for catalogue search, stored in the single table, read with bounded cost
+ * (docs/search.md). Key design (owned here); `<rank>` is the document's popularity, inverted so
+ * that the most popular sorts first (`rankOf`):
+ * - word index:   PK `SEARCH#<kind>#<first letter>`, SK `<token>#<rank>#<id>`. A word query is one
+ *   Query with `begins_with(SK, word)` and a Limit: exact tokens come first (`#` sorts before any
+ *   letter or digit), most popular first, then the longer tokens it is a prefix of.
+ * - phrase index: same partition, SK `<tokens joined by '.'>#<rank>#<id>` (documents of 2+ words):
+ *   a query of several words reads the documents whose text starts with them, an exact full text
+ *   first, however common each word is.
+ * - typo index:   PK `SEARCHDEL#<kind>#<variant>`, SK `<rank>#<id>#<token>` for every token of 5+
+ *   letters and each of its one-letter deletions (SymSpell), verified with an edit distance of 1.
+ * Every item carries the document's words (`t`) and facets (`f`, filter and sort keys), so a
+ * search reads only index items plus the documents of the page it returns, and checks all the
+ * query's words on any item. Index items are views (shared/projection/views.ts).
  */
 export type SearchKind = 'creator' | 'show';
 
@@ -19,15 +26,37 @@ type Item = Record<string, unknown>;
 /** Small attributes copied onto every index item, so hits can be filtered, sorted and counted without reading the documents. */
 export type Facets = Record<string, string | number | boolean>;
 
+/** Popularity as a sort key, most popular first: 100 steps per power of ten, so it moves rarely. */
+export const rankOf = (popularity: number): string =>
+  String(999 - Math.min(999, Math.floor(Math.log10(Math.max(0, popularity) + 1) * 100))).padStart(3, '0');
+
+/** Words of a phrase key (longer texts are indexed by their first words). */
+const PHRASE_WORDS = 6;
+
 /** The index items for one document (call when the document is written). */
-export const searchItems = (kind: SearchKind, id: string, text: string, facets: Facets = {}): Item[] => {
-  const items: Item[] = [];
-  for (const token of new Set(tokenize(text))) {
-    items.push({ PK: `SEARCH#${kind}#${token[0]}`, SK: `${token}#${id}`, id, token, f: facets });
-    if (token.length >= TYPO_MIN_LENGTH) {
-      for (const variant of new Set([token, ...deletions(token)])) {
-        items.push({ PK: `SEARCHDEL#${kind}#${variant}`, SK: `${id}#${token}`, id, token, f: facets });
-      }
+export const searchItems = (
+  kind: SearchKind,
+  id: string,
+  text: string,
+  popularity: number,
+  facets: Facets = {},
+): Item[] => {
+  const tokens = [...new Set(tokenize(text))];
+  const rank = rankOf(popularity);
+  const doc = { t: tokens.join(' '), f: facets };
+  const items: Item[] = tokens.map((token) => ({
+    PK: `SEARCH#${kind}#${token[0]}`,
+    SK: `${token}#${rank}#${id}`,
+    ...doc,
+  }));
+  if (tokens.length > 1) {
+    const phrase = tokens.slice(0, PHRASE_WORDS).join('.');
+    items.push({ PK: `SEARCH#${kind}#${phrase[0]}`, SK: `${phrase}#${rank}#${id}`, ...doc });
+  }
+  for (const token of tokens) {
+    if (token.length < TYPO_MIN_LENGTH) continue;
+    for (const variant of new Set([token, ...deletions(token)])) {
+      items.push({ PK: `SEARCHDEL#${kind}#${variant}`, SK: `${rank}#${id}#${token}`, ...doc });
     }
   }
   return items;
@@ -40,75 +69,141 @@ export interface SearchHit {
   facets: Facets;
 }
 
+/**
+ * Hits, and whether they are all the matches (`eq`) or the best of more (`gte`): then more index
+ * entries match than were read, and `total` is at least `window + 1`, so that a client can always
+ * ask for the next page (it may come back shorter: several entries can be one document).
+ */
+export interface SearchResult {
+  hits: SearchHit[];
+  total: number;
+  relation: 'eq' | 'gte';
+}
+
+/** The deepest match a search ranks (page × limit beyond it is an empty page), as OpenSearch's max_result_window. */
+export const MAX_WINDOW = 200;
+/** Pages of one index Query a filtered search reads at most while too few items pass its filter. */
+const MAX_PAGES = 4;
+
 const MATCH_EXACT = 3;
 const MATCH_PREFIX = 2;
 const MATCH_TYPO = 1;
 
-/** Index items of one partition (optionally a prefix of its sort keys), paged through up to about `cap`. */
-const readIndex = (input: { pk: string; prefix?: string }, cap: number): Promise<Item[]> =>
-  queryAll(
-    {
-      KeyConditionExpression: input.prefix ? 'PK = :pk AND begins_with(SK, :prefix)' : 'PK = :pk',
-      ExpressionAttributeValues: { ':pk': input.pk, ...(input.prefix ? { ':prefix': input.prefix } : {}) },
-      ProjectionExpression: 'id, #token, f',
-      ExpressionAttributeNames: { '#token': 'token' },
-    },
-    cap,
-  );
+interface Read {
+  items: Item[];
+  complete: boolean;
+}
 
-/** Best match of one query word against the index: id → match strength (facets remembered). */
-const matchWord = async (
-  kind: SearchKind,
-  word: string,
-  facets: Map<string, Facets>,
-): Promise<Map<string, number>> => {
-  const scores = new Map<string, number>();
-  const bump = (id: string, score: number, item: Item) => {
-    scores.set(id, Math.max(scores.get(id) ?? 0, score));
-    if (!facets.has(id)) facets.set(id, (item.f as Facets | undefined) ?? {});
-  };
-  const lookups: Promise<void>[] = [
-    readIndex({ pk: `SEARCH#${kind}#${word[0]}`, prefix: word }, 5000).then((items) => {
-      for (const item of items) bump(String(item.id), item.token === word ? MATCH_EXACT : MATCH_PREFIX, item);
-    }),
-  ];
-  if (word.length >= TYPO_MIN_LENGTH) {
-    for (const variant of new Set([word, ...deletions(word)])) {
-      lookups.push(
-        readIndex({ pk: `SEARCHDEL#${kind}#${variant}` }, 1000).then((items) => {
-          for (const item of items)
-            if (editDistance(word, String(item.token)) <= 1) bump(String(item.id), MATCH_TYPO, item);
-        }),
-      );
-    }
+/**
+ * The first items of one index partition (optionally of a sort-key prefix): `limit` per page,
+ * more pages only while fewer than `limit` pass `keep`, at most MAX_PAGES.
+ */
+const readIndex = async (
+  pk: string,
+  prefix: string | undefined,
+  limit: number,
+  keep: (facets: Facets) => boolean,
+): Promise<Read> => {
+  const items: Item[] = [];
+  let start: Item | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const result = await db.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: prefix ? 'PK = :pk AND begins_with(SK, :prefix)' : 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': pk, ...(prefix ? { ':prefix': prefix } : {}) },
+        ProjectionExpression: 'SK, t, f',
+        Limit: limit,
+        ExclusiveStartKey: start,
+      }),
+    );
+    items.push(...(result.Items ?? []));
+    start = result.LastEvaluatedKey;
+    if (!start || items.filter((item) => keep(item.f as Facets)).length >= limit) break;
   }
-  await Promise.all(lookups);
-  return scores;
+  return { items, complete: start === undefined };
+};
+
+/** How well one query word matches a document's words (0: not at all). */
+const matchStrength = (word: string, tokens: readonly string[]): number => {
+  let best = 0;
+  for (const token of tokens) {
+    if (token === word) return MATCH_EXACT;
+    if (token.startsWith(word)) best = MATCH_PREFIX;
+    else if (
+      best === 0 &&
+      word.length >= TYPO_MIN_LENGTH &&
+      token.length >= TYPO_MIN_LENGTH &&
+      editDistance(word, token) <= 1
+    )
+      best = MATCH_TYPO;
+  }
+  return best;
 };
 
 /**
- * Ids matching every word of `query` (a word matches a document word exactly, as a prefix, or,
- * for words of 5+ letters, with one typo), best first: exact matches outrank prefixes and typos.
+ * The documents matching every word of `query` (a word matches a document word exactly, as a
+ * prefix, or, for words of 5+ letters, with one typo) and `keep`, best first: exact matches
+ * outrank prefixes and typos, and a document whose words are exactly the query's outranks one
+ * with more words. Reads at most `window + 1` index items per Query (`window`: the matches the
+ * page needs, capped at MAX_WINDOW), most popular first; when no word's candidates were read to
+ * the end, the hits are the best of more and `relation` is `gte`.
  */
-export const searchIds = async (kind: SearchKind, query: string): Promise<SearchHit[]> => {
+export const searchIds = async (
+  kind: SearchKind,
+  query: string,
+  options: { window: number; keep?: (facets: Facets) => boolean },
+): Promise<SearchResult> => {
   const words = [...new Set(tokenize(query))].slice(0, 8);
-  if (words.length === 0) return [];
-  const facets = new Map<string, Facets>();
-  const perWord = await Promise.all(words.map((word) => matchWord(kind, word, facets)));
-  const [first, ...rest] = perWord;
+  if (words.length === 0) return { hits: [], total: 0, relation: 'eq' };
+  const keep = options.keep ?? (() => true);
+  const limit = Math.min(options.window, MAX_WINDOW) + 1;
+  const candidates = new Map<string, { tokens: string[]; facets: Facets }>();
+  const add = (items: Item[], idAt: number) => {
+    for (const item of items) {
+      const id = String(item.SK).split('#')[idAt]!;
+      if (!candidates.has(id))
+        candidates.set(id, { tokens: String(item.t).split(' '), facets: item.f as Facets });
+    }
+  };
+  // A word's candidates are complete when its prefix read ended and, for a typo-tolerant word,
+  // its typo reads ended too (they are only needed then: typos rank below a full page of prefixes).
+  const wordComplete = async (word: string): Promise<boolean> => {
+    const prefix = await readIndex(`SEARCH#${kind}#${word[0]}`, word, limit, keep);
+    add(prefix.items, 2);
+    if (!prefix.complete || word.length < TYPO_MIN_LENGTH) return prefix.complete;
+    const variants = [...new Set([word, ...deletions(word)])];
+    const typos = await Promise.all(
+      variants.map((v) => readIndex(`SEARCHDEL#${kind}#${v}`, undefined, limit, keep)),
+    );
+    for (const read of typos) add(read.items, 1);
+    return typos.every((read) => read.complete);
+  };
+  const phrase = words.slice(0, PHRASE_WORDS).join('.');
+  const [complete] = await Promise.all([
+    Promise.all(words.map(wordComplete)),
+    words.length > 1
+      ? readIndex(`SEARCH#${kind}#${phrase[0]}`, phrase, limit, keep).then((read) => add(read.items, 2))
+      : undefined,
+  ]);
   const hits: SearchHit[] = [];
-  for (const [id, score] of first ?? new Map<string, number>()) {
-    let total = score;
-    let all = true;
-    for (const other of rest) {
-      const s = other.get(id);
-      if (s === undefined) {
-        all = false;
+  for (const [id, { tokens, facets }] of candidates) {
+    if (!keep(facets)) continue;
+    let score = 0;
+    for (const word of words) {
+      const strength = matchStrength(word, tokens);
+      if (strength === 0) {
+        score = 0;
         break;
       }
-      total += s;
+      score += strength;
     }
-    if (all) hits.push({ id, score: total, facets: facets.get(id) ?? {} });
+    if (score === 0) continue;
+    const exactText = tokens.length === words.length && tokens.every((token) => words.includes(token));
+    hits.push({ id, score: score + (exactText ? 1 : 0), facets });
   }
-  return hits.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+  hits.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+  return complete.some(Boolean)
+    ? { hits, total: hits.length, relation: 'eq' }
+    : { hits, total: Math.max(hits.length, limit), relation: 'gte' };
 };

@@ -4,6 +4,7 @@ import { searchText } from '../creators/schemas.ts';
 import { described, named } from '../http/schema-meta.ts';
 import { boolParam, enumParam, idParam, pageQuery } from '../http/validation.ts';
 import { Pagination } from '../pagination.ts';
+import { totalRelation } from '../search/schemas.ts';
 import { SHOW_SORTS } from '../catalog/model.ts';
 
 export const SHOW_SECTIONS = ['new_releases', 'featured', 'all'] as const;
@@ -472,6 +473,7 @@ export const ShowSearchMeta = z.object({
   query: text('The search text, trimmed', 'office'),
   type: described(z.literal('shows'), 'What was searched', 'shows'),
   ...Pagination.shape,
+  total_relation: totalRelation,
 });
 export type ShowSearchMeta = z.infer<typeof ShowSearchMeta>;
 

@@ -71,7 +71,7 @@ export const showItemKey = showKey;
 
 /** The search index items of one show (a view of its profile). */
 export const showSearchItems = (show: ShowRecord): Record<string, unknown>[] =>
-  searchItems('show', show.id, show.title, {
+  searchItems('show', show.id, show.title, show.total_views, {
     category: show.category,
     rating: show.rating,
     is_new: show.is_new,

@@ -158,11 +158,11 @@ export const featuredShows = async (
 export const findShows = async (
   q: SearchShowsQuery,
 ): Promise<{ data: ShowSearchList; meta_data: ShowSearchMeta }> => {
-  const { shows, total } = await searchShows(q);
+  const { shows, total, relation } = await searchShows(q);
   const creators = await creatorsOf(shows);
   return {
     data: { shows: shows.map((s) => searchShowItem(s, creators.get(s.creator_id))) },
-    meta_data: { query: q.q, type: 'shows', ...pagination(total, q.page, q.limit) },
+    meta_data: { query: q.q, type: 'shows', ...pagination(total, q.page, q.limit), total_relation: relation },
   };
 };
 

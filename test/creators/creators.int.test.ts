@@ -194,7 +194,19 @@ describe('GET /creators/search', () => {
     const none = await api.get('/creators/search?q=zzzzqqqxx');
     expect(none.status).toBe(200);
     expect(none.body.data.creators).toEqual([]);
-    expect(none.body.meta_data).toMatchObject({ total: 0, total_pages: 0 });
+    expect(none.body.meta_data).toMatchObject({ total: 0, total_pages: 0, total_relation: 'eq' });
+  });
+
+  it('bounds the total: a query matching more than it reads says total_relation gte', async () => {
+    // Every creator with a word starting with "a": far more than a page of 5 reads (6 per lookup).
+    const broad = await api.get('/creators/search?q=a&limit=5');
+    expect(broad.body.meta_data).toMatchObject({ total_relation: 'gte', page: 1, limit: 5 });
+    expect(broad.body.meta_data.total).toBeGreaterThan(5);
+    expect(broad.body.data.creators).toHaveLength(5);
+    const top = (await api.get('/creators?limit=1')).body.data.creators[0];
+    const exact = await api.get(`/creators/search?q=${encodeURIComponent(top.name)}&limit=100`);
+    expect(exact.body.meta_data.total_relation).toBe('eq');
+    expect(exact.body.meta_data.total).toBe(exact.body.data.creators.length);
   });
 });
 

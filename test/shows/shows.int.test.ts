@@ -318,7 +318,10 @@ describe('GET /shows/search', () => {
     const none = await api.get('/shows/search?q=zzzzqqqxx');
     expect(none.status).toBe(200);
     expect(none.body.data.shows).toEqual([]);
-    expect(none.body.meta_data).toMatchObject({ total: 0, total_pages: 0 });
+    expect(none.body.meta_data).toMatchObject({ total: 0, total_pages: 0, total_relation: 'eq' });
+    const broad = await api.get('/shows/search?q=s&limit=3');
+    expect(broad.body.meta_data).toMatchObject({ total_relation: 'gte', limit: 3 });
+    expect(broad.body.meta_data.total).toBeGreaterThan(3);
     const past = await api.get('/shows/search?q=a&page=9999');
     expect(past.status).toBe(200);
     expect(past.body.data.shows).toEqual([]);

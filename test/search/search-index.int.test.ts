@@ -1,0 +1,62 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { batchPut } from '../../shared/db/batch.ts';
+import { searchIds, searchItems } from '../../shared/search/search-index.ts';
+
+/** A word no other test file writes (the table is shared): letters and digits, one token. */
+const uniqueWord = () => `zq${randomUUID().replace(/-/g, '').slice(0, 10)}`;
+const index = (docs: Array<{ id: string; text: string; popularity: number }>) =>
+  batchPut(
+    docs.flatMap((d) => searchItems('show', d.id, d.text, d.popularity, { total_views: d.popularity })),
+  );
+
+describe('search index (bounded reads, docs/search.md)', () => {
+  it('ranks an exact full title above titles that start with it, however popular they are', async () => {
+    const word = uniqueWord();
+    const id = (n: number) => `sh_${word}_${n}`;
+    await index([
+      { id: id(0), text: `${word} Laughs`, popularity: 1 },
+      // Thirty far more popular titles that start with it: each word's read is full of them.
+      ...Array.from({ length: 30 }, (_, i) => ({
+        id: id(i + 2),
+        text: `${word} Laughs ${i + 2}`,
+        popularity: 1_000_000 + i,
+      })),
+    ]);
+    for (const window of [1, 20]) {
+      const { hits } = await searchIds('show', `${word} laughs`, { window });
+      expect(hits[0]?.id, `window ${window}`).toBe(id(0));
+      expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score);
+    }
+    // With a typo in the first word the exact title still leads (it matches every word exactly but one).
+    const typo = `${word.slice(0, 4)}${word.slice(5)} laughs`;
+    const { hits } = await searchIds('show', typo, { window: 40 });
+    expect(hits.map((h) => h.id)).toContain(id(0));
+  });
+
+  it('reads at most window + 1 entries per lookup, most popular first, and says when the total is a lower bound', async () => {
+    const word = uniqueWord();
+    const docs = Array.from({ length: 30 }, (_, i) => ({
+      id: `sh_${word}_${i + 1}`,
+      text: word,
+      popularity: (i + 1) * 1000,
+    }));
+    await index(docs);
+    const bounded = await searchIds('show', word, { window: 20 });
+    expect(bounded.relation).toBe('gte');
+    expect(bounded.total).toBe(21);
+    // The 21 most popular of the 30, and no others.
+    expect(new Set(bounded.hits.map((h) => h.id))).toEqual(new Set(docs.slice(9).map((d) => d.id)));
+    const whole = await searchIds('show', word, { window: 40 });
+    expect(whole.relation).toBe('eq');
+    expect(whole.hits).toHaveLength(30);
+    // A filter reads further pages (4 at most) while too few pass: pages of 6 from the most
+    // popular reach the 24th, so the 4 that pass among them (7th to 10th least popular).
+    const filtered = await searchIds('show', word, {
+      window: 5,
+      keep: (f) => Number(f.total_views) <= 10_000,
+    });
+    expect(filtered.relation).toBe('gte');
+    expect(new Set(filtered.hits.map((h) => h.id))).toEqual(new Set(docs.slice(6, 10).map((d) => d.id)));
+  });
+});
