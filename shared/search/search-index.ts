@@ -96,15 +96,20 @@ interface Read {
 
 /**
  * The first items of one index partition (optionally of a sort-key prefix): `limit` per page,
- * more pages only while fewer than `limit` pass `keep`, at most MAX_PAGES.
+ * more pages only while fewer than `limit` documents pass `keep`, at most MAX_PAGES. Documents,
+ * not items: one document can have several items in a read (two words starting with "a"), and
+ * counting items returned a short page though more matched. `idAt`: where the sort key holds the
+ * document id ('#'-separated).
  */
 const readIndex = async (
   pk: string,
   prefix: string | undefined,
   limit: number,
   keep: (facets: Facets) => boolean,
+  idAt: number,
 ): Promise<Read> => {
   const items: Item[] = [];
+  const passing = new Set<string>();
   let start: Item | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
     const result = await db.send(
@@ -117,9 +122,12 @@ const readIndex = async (
         ExclusiveStartKey: start,
       }),
     );
-    items.push(...(result.Items ?? []));
+    for (const item of result.Items ?? []) {
+      items.push(item);
+      if (keep(item.f as Facets)) passing.add(String(item.SK).split('#')[idAt]!);
+    }
     start = result.LastEvaluatedKey;
-    if (!start || items.filter((item) => keep(item.f as Facets)).length >= limit) break;
+    if (!start || passing.size >= limit) break;
   }
   return { items, complete: start === undefined };
 };
@@ -169,12 +177,12 @@ export const searchIds = async (
   // A word's candidates are complete when its prefix read ended and, for a typo-tolerant word,
   // its typo reads ended too (they are only needed then: typos rank below a full page of prefixes).
   const wordComplete = async (word: string): Promise<boolean> => {
-    const prefix = await readIndex(`SEARCH#${kind}#${word[0]}`, word, limit, keep);
+    const prefix = await readIndex(`SEARCH#${kind}#${word[0]}`, word, limit, keep, 2);
     add(prefix.items, 2);
     if (!prefix.complete || word.length < TYPO_MIN_LENGTH) return prefix.complete;
     const variants = [...new Set([word, ...deletions(word)])];
     const typos = await Promise.all(
-      variants.map((v) => readIndex(`SEARCHDEL#${kind}#${v}`, undefined, limit, keep)),
+      variants.map((v) => readIndex(`SEARCHDEL#${kind}#${v}`, undefined, limit, keep, 1)),
     );
     for (const read of typos) add(read.items, 1);
     return typos.every((read) => read.complete);
@@ -183,7 +191,7 @@ export const searchIds = async (
   const [complete] = await Promise.all([
     Promise.all(words.map(wordComplete)),
     words.length > 1
-      ? readIndex(`SEARCH#${kind}#${phrase[0]}`, phrase, limit, keep).then((read) => add(read.items, 2))
+      ? readIndex(`SEARCH#${kind}#${phrase[0]}`, phrase, limit, keep, 2).then((read) => add(read.items, 2))
       : undefined,
   ]);
   const hits: SearchHit[] = [];

@@ -59,4 +59,21 @@ describe('search index (bounded reads, docs/search.md)', () => {
     expect(filtered.relation).toBe('gte');
     expect(new Set(filtered.hits.map((h) => h.id))).toEqual(new Set(docs.slice(6, 10).map((d) => d.id)));
   });
+
+  it('fills a page with documents, not index entries, when documents have several words a prefix matches', async () => {
+    const word = uniqueWord();
+    // Each document has two words of its own starting with the query (and a phrase item): its
+    // entries sort next to each other, so a read of window + 1 entries held only a third as many
+    // documents, and the page came back short though more matched.
+    const docs = 'abcdefgh'.split('').map((letter, i) => ({
+      id: `sh_${word}_${letter}`,
+      text: `${word}a${letter} ${word}b${letter}`,
+      popularity: (i + 1) * 1000,
+    }));
+    await index(docs);
+    const page = await searchIds('show', word, { window: 5 });
+    expect(page.relation).toBe('gte');
+    expect(page.hits.length).toBeGreaterThanOrEqual(6);
+    expect(page.total).toBeGreaterThan(5);
+  });
 });
