@@ -212,7 +212,7 @@ export const sendHeartbeat = contract({
   method: 'GET',
   path: `${base}/live/heartbeat`,
   handler: 'live/send-heartbeat',
-  dynamo: { actions: ['BatchGetItem', 'GetItem', 'Query', 'UpdateItem'] },
+  dynamo: { actions: ['GetItem', 'Query', 'UpdateItem'] },
   needs: ['playback-signer', 'media-signer'],
   auth: 'required',
   summary: 'Keep a session alive; refreshed token, viewers, current/next program',

@@ -7,7 +7,7 @@ import { db } from '../db/client.ts';
 import { queryAll } from '../db/query.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
-import { VIEWER_SHARDS, bucketOf, viewerCounterKey } from './viewer-counter.ts';
+import { VIEWER_SHARDS, bucketOf, recordPeak, viewerCounterKey } from './viewer-counter.ts';
 
 /**
  * `watching_now` in lists, from the live counters (docs/live.md "Viewers in lists"): once a
@@ -19,7 +19,14 @@ import { VIEWER_SHARDS, bucketOf, viewerCounterKey } from './viewer-counter.ts';
  * overlapping or repeated run moving a count backwards), so a quiet channel costs one read a
  * minute and a channel whose viewers left is written 0 once. The work is bounded by the number
  * of live channels, never by the catalogue.
+ * The same figure answers every heartbeat (shared/live/live.ts `publishedViewers`), so a heartbeat
+ * reads no counters: `watching_previous` (the count it replaced) gives the heartbeat's `delta`, and
+ * a count that stopped moving is written once more to bring the delta back to 0. A count that rose
+ * raises the channel's peaks here (heartbeats no longer do).
  */
+
+/** A creator item with what the publisher keeps on it beside `watching_now`. */
+export type PublishedCreator = CreatorRecord & { watching_previous?: number };
 
 export interface AudienceReport {
   /** Live channels looked at. */
@@ -52,17 +59,23 @@ const bucketCounts = async (channelIds: readonly string[], bucket: number): Prom
   return counts;
 };
 
-/** Writes `watching` for `bucket` unless a later bucket was written or the channel went offline. */
-const publish = async (creatorId: string, watching: number, bucket: number): Promise<boolean> => {
+/** Writes `watching` (and `previous`, the count it replaces) for `bucket` unless a later bucket was written or the channel went offline. */
+const publish = async (
+  creatorId: string,
+  watching: number,
+  previous: number,
+  bucket: number,
+): Promise<boolean> => {
   try {
     await db.send(
       new UpdateCommand({
         TableName: tableName(),
         Key: creatorKey(creatorId),
-        UpdateExpression: 'SET watching_now = :n, watching_bucket = :b ADD version :one',
+        UpdateExpression:
+          'SET watching_now = :n, watching_previous = :p, watching_bucket = :b ADD version :one',
         ConditionExpression:
           'attribute_type(live, :map) AND (attribute_not_exists(watching_bucket) OR watching_bucket < :b)',
-        ExpressionAttributeValues: { ':n': watching, ':b': bucket, ':one': 1, ':map': 'M' },
+        ExpressionAttributeValues: { ':n': watching, ':p': previous, ':b': bucket, ':one': 1, ':map': 'M' },
       }),
     );
     return true;
@@ -76,7 +89,7 @@ const publish = async (creatorId: string, watching: number, bucket: number): Pro
 export const publishAudiences = async (now: Date): Promise<AudienceReport> => {
   const bucket = bucketOf(now) - 1;
   const creators = (await batchGet((await liveCreatorIds()).map(creatorKey)))
-    .map((item) => recordOf<CreatorRecord & { watching_bucket?: number }>(item))
+    .map((item) => recordOf<PublishedCreator & { watching_bucket?: number }>(item))
     .filter((c) => c.live && !c.suspended_at && (c.watching_bucket ?? -1) < bucket);
   const counts = await bucketCounts(
     creators.map((c) => c.channel.channel_id),
@@ -85,7 +98,10 @@ export const publishAudiences = async (now: Date): Promise<AudienceReport> => {
   let published = 0;
   for (const creator of creators) {
     const watching = counts.get(creator.channel.channel_id) ?? 0;
-    if (watching !== creator.watching_now && (await publish(creator.id, watching, bucket))) published++;
+    const settled = (creator.watching_previous ?? creator.watching_now) === creator.watching_now;
+    if (watching === creator.watching_now && settled) continue;
+    if (await publish(creator.id, watching, creator.watching_now, bucket)) published++;
+    if (watching > creator.watching_now) await recordPeak(creator.channel.channel_id, watching, now);
   }
   return { channels: creators.length, published };
 };

@@ -1,4 +1,5 @@
 import type { CreatorRecord } from '../catalog/model.ts';
+import type { PublishedCreator } from './audience-publisher.ts';
 import { requireCreator } from '../creators/creator-repository.ts';
 import { getRelationship, grantsAccess } from '../creators/relationship-repository.ts';
 import { formatCount, formatDuration } from '../format.ts';
@@ -67,6 +68,25 @@ export const channelViewers = async (
     peak_all_time_formatted: formatCount(peakAllTime),
     by_device: current.byDevice,
     delta: current.total - previous.total,
+  };
+};
+
+/**
+ * Viewers as a heartbeat shows them: the count the audience publisher last wrote on the creator
+ * item (once a minute, from the live counters: shared/live/audience-publisher.ts), so a heartbeat
+ * reads no counters (docs/cost.md: that read was 25 of a heartbeat's 27.5 read units). Up to about
+ * 90 s behind the counters, the same number the live lists show; never below 1 while the channel
+ * is live (the caller is watching). `delta`: the last change the publisher saw, 0 once it settles.
+ */
+export const publishedViewers = (
+  creator: PublishedCreator,
+): { watching_now: number; watching_now_formatted: string; delta: number } => {
+  if (!creator.live) return { watching_now: 0, watching_now_formatted: formatCount(0), delta: 0 };
+  const watching = Math.max(creator.watching_now, 1);
+  return {
+    watching_now: watching,
+    watching_now_formatted: formatCount(watching),
+    delta: creator.watching_now - (creator.watching_previous ?? creator.watching_now),
   };
 };
 

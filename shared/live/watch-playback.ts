@@ -9,6 +9,7 @@ import { loadMediaSigner } from '../playback/media-key.ts';
 import {
   channelView,
   channelViewers,
+  publishedViewers,
   HEARTBEAT_SECONDS,
   isoPlus,
   maxConcurrentStreams,
@@ -243,10 +244,8 @@ export const heartbeat = async (
   if (outcome === 'counted') await countPresence(session.channel_id, session.device_type, now);
   else recordMetric('heartbeats_not_counted');
   const { token } = await playback(session, creator, now);
-  const [viewers, epg] = await Promise.all([
-    channelViewers(creator, now),
-    heartbeatEpg(creator, session.timezone, now),
-  ]);
+  const viewers = publishedViewers(creator);
+  const epg = await heartbeatEpg(creator, session.timezone, now);
   recordMetric('concurrent_viewers', viewers.watching_now);
   return {
     session_id: session.session_id,

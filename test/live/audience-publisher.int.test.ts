@@ -3,7 +3,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { creatorKey } from '../../shared/creators/creator-repository.ts';
 import { db } from '../../shared/db/client.ts';
 import { tableName } from '../../shared/db/table.ts';
-import { publishAudiences } from '../../shared/live/audience-publisher.ts';
+import { type PublishedCreator, publishAudiences } from '../../shared/live/audience-publisher.ts';
+import { publishedViewers } from '../../shared/live/live.ts';
+import { recordOf } from '../../shared/db/record.ts';
 import { BUCKET_SECONDS, channelAudience, countPresence } from '../../shared/live/viewer-counter.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 import { studioCreator } from '../support/studio.ts';
@@ -93,6 +95,15 @@ describe('watching_now in the live lists comes from the live counters', () => {
       );
     }, 'the counts and order in the live list');
 
+    // What a heartbeat answers (it reads no counters): the published count, and its change.
+    const heartbeatViewers = async (id: string) =>
+      publishedViewers(recordOf<PublishedCreator>((await stored(id))!));
+    expect(await heartbeatViewers(busy.creatorId)).toEqual({
+      watching_now: 5,
+      watching_now_formatted: '5',
+      delta: 5,
+    });
+
     // A repeated or late run of the same or an older bucket moves nothing.
     await countPresence(busy.channelId, 'web', previous);
     await publishAudiences(now);
@@ -112,6 +123,12 @@ describe('watching_now in the live lists comes from the live counters', () => {
         at(quiet.creatorId) < at(busy.creatorId)
       );
     }, 'the counts and order of the next bucket');
+    // The heartbeat's view: never below 1 while live (the caller watches), the drop as its delta.
+    expect(await heartbeatViewers(busy.creatorId)).toMatchObject({ watching_now: 1, delta: -5 });
+    expect(await heartbeatViewers(quiet.creatorId)).toMatchObject({ watching_now: 1, delta: -1 });
+    // A count that stopped moving is written once more, so the delta goes back to 0.
+    await publishAudiences(new Date(later.getTime() + BUCKET_SECONDS * 1000));
+    expect(await heartbeatViewers(busy.creatorId)).toMatchObject({ watching_now: 1, delta: 0 });
   });
 
   it('leaves creators that are not live alone', async () => {
