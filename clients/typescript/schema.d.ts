@@ -581,7 +581,7 @@ export interface paths {
         };
         /**
          * Keep a session alive; refreshed token, viewers, current/next program
-         * @description Keeps the caller's watch session alive for another 90 s and answers a refreshed playback token, the audience and what is on now and next in the session's time zone; send one every `next_heartbeat_seconds` (30). A session that has ended or expired answers 200 with `session_valid: false` and a `reason`, and no token: open a new one.
+         * @description Keeps the caller's watch session alive (until `expires_at`: 90 s past the end of the 3-minute viewer-count period, renewed by the period's first heartbeat) and answers a refreshed playback token, the audience and what is on now and next in the session's time zone; send one every `next_heartbeat_seconds` (30). A session that has ended or expired answers 200 with `session_valid: false` and a `reason`, and no token: open a new one.
          */
         get: operations["sendHeartbeat"];
         put?: never;

@@ -141,7 +141,7 @@ export const startWatchSession = contract({
   method: 'POST',
   path: `${base}/live/watch`,
   handler: 'live/start-watch-session',
-  dynamo: { actions: ['BatchGetItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'] },
+  dynamo: { actions: ['BatchGetItem', 'ConditionCheckItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'] },
   needs: ['playback-signer', 'media-signer'],
   auth: 'required',
   summary: 'Open a watch session (404 offline, 403 subscription, 429 stream limit)',
@@ -192,7 +192,7 @@ export const endWatchSession = contract({
   method: 'DELETE',
   path: `${base}/live/watch`,
   handler: 'live/end-watch-session',
-  dynamo: { actions: ['DeleteItem', 'GetItem', 'UpdateItem'] },
+  dynamo: { actions: ['GetItem', 'UpdateItem'] },
   // Ending a session revokes its playback on the creator's IVS channel.
   ivs: ['StartViewerSessionRevocation'],
   auth: 'required',
@@ -213,11 +213,16 @@ export const sendHeartbeat = contract({
   path: `${base}/live/heartbeat`,
   handler: 'live/send-heartbeat',
   dynamo: { actions: ['GetItem', 'Query', 'UpdateItem'] },
-  needs: ['playback-signer', 'media-signer'],
+  needs: ['playback-signer'],
+  successLog: {
+    every: 20,
+    reason:
+      'Every viewer sends one every 30 s: a line each was 7% of the live viewer hour (docs/cost.md); the requests metric counts them all, failures are always logged',
+  },
   auth: 'required',
   summary: 'Keep a session alive; refreshed token, viewers, current/next program',
   description:
-    "Keeps the caller's watch session alive for another 90 s and answers a refreshed playback token, the audience and what is on now and next in the session's time zone; send one every `next_heartbeat_seconds` (30). A session that has ended or expired answers 200 with `session_valid: false` and a `reason`, and no token: open a new one.",
+    "Keeps the caller's watch session alive (until `expires_at`: 90 s past the end of the 3-minute viewer-count period, renewed by the period's first heartbeat) and answers a refreshed playback token, the audience and what is on now and next in the session's time zone; send one every `next_heartbeat_seconds` (30). A session that has ended or expired answers 200 with `session_valid: false` and a `reason`, and no token: open a new one.",
   request: { path: creatorPath, query: sessionQuery },
   responses: {
     200: {

@@ -1,3 +1,4 @@
+import { perContainer } from '../aws/local-hook.ts';
 import type { CreatorRecord, ProgramRecord } from '../catalog/model.ts';
 import { listChannels } from '../creators/creator-listings.ts';
 import { getCreatorByChannel, requireCreator } from '../creators/creator-repository.ts';
@@ -171,14 +172,40 @@ export const watchEpg = async (channel: Channel, timezone: string, now: Date): P
   };
 };
 
+/** How long a heartbeat's container reuses a channel's on-air programs at most (`onAirReused`). */
+export const HEARTBEAT_EPG_REUSE_MS = 300_000;
+const onAirKnown = perContainer(
+  () => new Map<string, { from: number; until: number; programs: CurrentAndNext }>(),
+);
+
+/**
+ * `onAirNow` as heartbeats use it: a container reuses a channel's programs until the current one
+ * ends, the next one starts or HEARTBEAT_EPG_REUSE_MS pass, whichever comes first, so a viewer's
+ * heartbeats read the schedule about once in ten beats (docs/cost.md) and a schedule change
+ * reaches them within 5 minutes; a program starting or ending shows at once. Progress and "starts in" are still computed at each `now`.
+ */
+const onAirReused = async (channel: Channel, now: Date): Promise<CurrentAndNext> => {
+  const at = now.getTime();
+  const known = onAirKnown().get(channel.channel.channel_id);
+  if (known && at >= known.from && at < known.until) return known.programs;
+  const programs = await onAirNow(channel, now);
+  const until = Math.min(
+    at + HEARTBEAT_EPG_REUSE_MS,
+    programs.current ? Date.parse(programs.current.end) : Number.POSITIVE_INFINITY,
+    programs.next ? Date.parse(programs.next.start) : Number.POSITIVE_INFINITY,
+  );
+  onAirKnown().set(channel.channel.channel_id, { from: at, until, programs });
+  return programs;
+};
+
 /**
  * The `epg` block of the heartbeat (spec 4.4): `current_program` (`program_id`, `title`,
  * `elapsed_minutes`, `remaining_minutes`, `progress_percent`) and `next_program` (`program_id`,
  * `title`, `starts_in_minutes`, `start_time_formatted` in `timezone`, `duration_minutes`); null
- * when there is none. Two Queries in parallel (`onAirNow`).
+ * when there is none. Two Queries in parallel (`onAirNow`) when the container's copy is stale.
  */
 export const heartbeatEpg = async (channel: Channel, timezone: string, now: Date): Promise<HeartbeatEpg> => {
-  const { current, next } = await onAirNow(channel, now);
+  const { current, next } = await onAirReused(channel, now);
   return {
     current_program: current ? currentProgramProgressView(current, now.getTime()) : null,
     next_program: next ? nextProgramView(next, timezone, now.getTime()) : null,

@@ -72,6 +72,12 @@ export interface RouteRow {
   >;
   /** Per-client request budget enforced by the middleware (429 `rate_limit` past it); needs table write. */
   rateLimit?: RateLimit;
+  /**
+   * Log the request line of one successful request in `every` (per container: the first, then
+   * every `every`th), with the reason; failures are always logged, metrics always recorded. For
+   * the highest-volume routes, where the line per request is a cost line of its own (docs/cost.md).
+   */
+  successLog?: { every: number; reason: string };
   /** Per-route API Gateway throttling (requests per second, burst). */
   throttle?: { rate: number; burst: number };
   /** One line for the OpenAPI document and the README endpoint list. */

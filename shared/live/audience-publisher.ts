@@ -12,7 +12,7 @@ import { VIEWER_SHARDS, bucketOf, recordPeak, viewerCounterKey } from './viewer-
 /**
  * `watching_now` in lists, from the live counters (docs/live.md "Viewers in lists"): once a
  * minute (EventBridge Scheduler on AWS, a timer in `npm start`) every channel in the live list
- * gets the count of its last complete 30-second bucket (what `/channel/live/viewers` calls
+ * gets the count of its last complete 3-minute bucket (what `/channel/live/viewers` calls
  * viewers now, give or take the bucket still filling) written onto its creator item, which the
  * projector then re-ranks like any other change (the live list is most watched first). Only
  * counts that changed are written, each once per bucket (`watching_bucket` guards against an

@@ -16,11 +16,19 @@ import type {
   WatchEnded,
 } from './schemas.ts';
 import { QUALITY_OPTIONS, streamMetadata, streamSummary } from './stream-views.ts';
-import { channelAudience } from './viewer-counter.ts';
+import { bucketEndMs, channelAudience } from './viewer-counter.ts';
 
-/** Seconds between heartbeats (spec 8) and how long a session lives without one (3 missed beats). */
+/**
+ * Seconds between heartbeats (spec 8), and how long a session outlives the viewer-count bucket of
+ * its last counted heartbeat (3 missed beats): a session's lease runs to SESSION_TTL_SECONDS past
+ * the end of the bucket it was last counted in, renewed by the first heartbeat of each bucket
+ * (shared/live/session-repository.ts), so 90 to 90 + BUCKET_SECONDS (270) s after that heartbeat.
+ */
 export const HEARTBEAT_SECONDS = 30;
 export const SESSION_TTL_SECONDS = 90;
+/** The lease a session counted in `bucket` holds: SESSION_TTL_SECONDS past the bucket's end. */
+export const leaseUntil = (bucket: number) =>
+  new Date(bucketEndMs(bucket) + SESSION_TTL_SECONDS * 1000).toISOString();
 export const maxConcurrentStreams = () => Number(process.env.MAX_CONCURRENT_STREAMS ?? 3);
 
 export const isoPlus = (now: Date, seconds: number) => new Date(now.getTime() + seconds * 1000).toISOString();
@@ -36,18 +44,24 @@ export class SessionGoneError extends HttpError {
 export const NO_SESSION =
   'Open a watch session first (POST /creators/{id}/channel/live/watch): playback tokens belong to one';
 
-/** The caller's own session, or 404 (another account's session is indistinguishable from none). */
-export const ownSession = async (
+/** `session` if it is the caller's on this creator, else 404 (another account's session is indistinguishable from none). */
+export const ownedSession = (
+  session: WatchSessionRecord | undefined,
   accountId: string,
   creator: CreatorRecord,
-  sessionId: string,
-): Promise<WatchSessionRecord> => {
-  const session = await getSession(sessionId);
+): WatchSessionRecord => {
   if (!session || session.account_id !== accountId || session.creator_id !== creator.id) {
     throw new NotFoundError('Watch session not found');
   }
   return session;
 };
+
+/** The caller's own session (a strongly consistent read), or 404. */
+export const ownSession = async (
+  accountId: string,
+  creator: CreatorRecord,
+  sessionId: string,
+): Promise<WatchSessionRecord> => ownedSession(await getSession(sessionId), accountId, creator);
 
 export const stateOf = (session: WatchSessionRecord, now: Date): 'active' | 'ended' | 'expired' =>
   session.ended_at ? 'ended' : Date.parse(session.expires_at) <= now.getTime() ? 'expired' : 'active';
@@ -187,7 +201,8 @@ export const liveQualities = async (
 
 /**
  * `DELETE /live/watch`: ends the session and reports the watch time. Idempotent: an ended session
- * reports its recorded end; an expired one ends at its expiry (the viewer stopped heartbeating).
+ * reports its recorded end; an expired one ends where its lease began, the end of the bucket it
+ * was last counted in (the viewer stopped heartbeating in it).
  */
 export const stopWatching = async (
   creatorId: string,
@@ -198,7 +213,10 @@ export const stopWatching = async (
   const creator = await requireCreator(creatorId);
   const session = await ownSession(accountId, creator, sessionId);
   const state = stateOf(session, now);
-  const endedAt = session.ended_at ?? (state === 'expired' ? session.expires_at : now.toISOString());
+  // A lapsed session watched until the end of the bucket it was last counted in (its lease's start).
+  const endedAt =
+    session.ended_at ??
+    (state === 'expired' ? isoPlus(new Date(session.expires_at), -SESSION_TTL_SECONDS) : now.toISOString());
   if (state !== 'ended') await endSession(session, endedAt);
   // The player keeps playing what IVS already authorized: revoke this session's playback too.
   if (state === 'active' && creator.ivs)

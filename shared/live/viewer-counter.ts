@@ -8,20 +8,24 @@ import { tableName } from '../db/table.ts';
 
 /**
  * Concurrent viewers, counted from heartbeats (see docs/live.md):
- * every watch session writes once per 30-second bucket (on open and on each heartbeat) to one of
+ * every watch session writes once per 3-minute bucket (on open, or its first heartbeat in the
+ * bucket, the one that renews its lease: shared/live/session-repository.ts) to one of
  * VIEWER_SHARDS counter items, PK `VIEWERS#<channel>#<bucket>#<shard>`, SK `COUNT`, adding 1 to
  * `total` and to its device. watching_now = the sum over the shards of the last complete bucket.
- * 100,000 viewers × 1 write / 30 s = 3,333 writes/s spread over 16 shards ≈ 208 writes/s per item
- * (DynamoDB's per-item ceiling is ~1,000). Items expire by TTL.
+ * Those writes come in the first 30 s of a bucket (every session's first beat in it): 100,000
+ * viewers = 3,333 writes/s over 16 shards ≈ 208 writes/s per item for 30 s, none for the other
+ * 150 s (DynamoDB's per-item ceiling is ~1,000). Items expire by TTL.
  * A container reads a channel's shards and peaks in one BatchGetItem and reuses it for up to
  * CACHE_MS, so the peak items (`VIEWERS#<channel>#PEAK`, `DAY#<date>` / `ALL`) are written only
  * when a container sees a count above the peak it knows: their writes follow warm containers,
  * not viewers.
  */
-export const BUCKET_SECONDS = 30;
+export const BUCKET_SECONDS = 180;
 export const VIEWER_SHARDS = 16;
 
 export const bucketOf = (at: Date) => Math.floor(at.getTime() / 1000 / BUCKET_SECONDS);
+/** When `bucket` ends (epoch ms). */
+export const bucketEndMs = (bucket: number) => (bucket + 1) * BUCKET_SECONDS * 1000;
 export const viewerCounterKey = (channelId: string, bucket: number, shard: number) => ({
   PK: `VIEWERS#${channelId}#${bucket}#${shard}`,
   SK: 'COUNT',

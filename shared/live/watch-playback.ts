@@ -11,18 +11,19 @@ import {
   channelViewers,
   publishedViewers,
   HEARTBEAT_SECONDS,
-  isoPlus,
+  leaseUntil,
   maxConcurrentStreams,
   NO_SESSION,
+  ownedSession,
   ownSession,
   requireAccess,
   requireLive,
-  SESSION_TTL_SECONDS,
   sessionVersionOf,
   SessionGoneError,
   stateOf,
 } from './live.ts';
 import {
+  getSession,
   heartbeatSession,
   openSession,
   openSessionOn,
@@ -87,20 +88,22 @@ export const liveStream = async (
   };
 };
 
-/** The session's playback token and URLs on the creator's IVS channel. */
-const playback = async (session: WatchSessionRecord, creator: CreatorRecord, now: Date) => {
+/** The session's playback token on the creator's IVS channel. */
+const sessionToken = (session: WatchSessionRecord, creator: CreatorRecord, now: Date) => {
   if (!creator.ivs) throw new NotFoundError('No active live stream for this creator');
-  const [token, play] = await Promise.all([
-    signPlaybackToken(
-      {
-        channelArn: creator.ivs.channel_arn,
-        viewerId: session.account_id,
-        sessionVersion: sessionVersionOf(session),
-      },
-      now,
-    ),
-    loadMediaSigner(),
-  ]);
+  return signPlaybackToken(
+    {
+      channelArn: creator.ivs.channel_arn,
+      viewerId: session.account_id,
+      sessionVersion: sessionVersionOf(session),
+    },
+    now,
+  );
+};
+
+/** The session's playback token and URLs (the DVR signed for the media CDN). */
+const playback = async (session: WatchSessionRecord, creator: CreatorRecord, now: Date) => {
+  const [token, play] = await Promise.all([sessionToken(session, creator, now), loadMediaSigner()]);
   return { token, urls: streamUrls(creator, { token: token.token, play }) };
 };
 
@@ -126,7 +129,7 @@ export const startWatching = async (
       quality: input.quality,
       timezone: input.timezone,
       started_at: now.toISOString(),
-      expires_at: isoPlus(now, SESSION_TTL_SECONDS),
+      expires_at: leaseUntil(bucketOf(now)),
       last_heartbeat_at: now.toISOString(),
       ended_at: null,
       counted_bucket: bucketOf(now), // counted just below
@@ -209,10 +212,10 @@ export const changeQuality = async (
 };
 
 /**
- * `GET /live/heartbeat`: extends a live session by SESSION_TTL_SECONDS and refreshes its token.
- * An ended or expired session answers 200 with `session_valid: false` and a `reason`, no token.
- * The viewer is counted once per 30-second bucket: a heartbeat in a bucket the session was
- * already counted in (by its open or an earlier heartbeat) is answered the same but not counted.
+ * `GET /live/heartbeat`: keeps a live session and refreshes its token. An ended or expired session
+ * answers 200 with `session_valid: false` and a `reason`, no token. The first heartbeat of a
+ * viewer-count bucket counts the viewer and renews the session's lease (one write each); the
+ * others of that bucket write nothing (docs/cost.md) and answer the lease as it stands.
  */
 export const heartbeat = async (
   creatorId: string,
@@ -220,19 +223,15 @@ export const heartbeat = async (
   sessionId: string,
   now: Date,
 ): Promise<Heartbeat> => {
-  const creator = await requireCreator(creatorId);
-  const session = await ownSession(accountId, creator, sessionId);
+  // The creator and the session in parallel; the session eventually consistent (getSession).
+  const [creator, found] = await Promise.all([requireCreator(creatorId), getSession(sessionId, false)]);
+  const session = ownedSession(found, accountId, creator);
   const state = stateOf(session, now);
-  const expiresAt = isoPlus(now, SESSION_TTL_SECONDS);
-  const outcome =
+  const bucket = bucketOf(now);
+  const { outcome, expires_at: expiresAt } =
     state === 'active'
-      ? await heartbeatSession(
-          session,
-          { expires_at: expiresAt, last_heartbeat_at: now.toISOString() },
-          now,
-          bucketOf(now),
-        )
-      : 'gone';
+      ? await heartbeatSession(session, now, bucket, leaseUntil(bucket))
+      : { outcome: 'gone' as const, expires_at: session.expires_at };
   if (outcome === 'gone') {
     return {
       session_id: session.session_id,
@@ -241,12 +240,12 @@ export const heartbeat = async (
       expires_at: session.expires_at,
     };
   }
-  if (outcome === 'counted') await countPresence(session.channel_id, session.device_type, now);
-  else recordMetric('heartbeats_not_counted');
-  const { token } = await playback(session, creator, now);
+  const [token, epg] = await Promise.all([
+    sessionToken(session, creator, now),
+    heartbeatEpg(creator, session.timezone, now),
+    outcome === 'counted' ? countPresence(session.channel_id, session.device_type, now) : undefined,
+  ]);
   const viewers = publishedViewers(creator);
-  const epg = await heartbeatEpg(creator, session.timezone, now);
-  recordMetric('concurrent_viewers', viewers.watching_now);
   return {
     session_id: session.session_id,
     session_valid: true,

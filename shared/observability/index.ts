@@ -1,5 +1,6 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { perContainer } from '../aws/local-hook.ts';
 
 /**
  * Observability with Powertools for AWS Lambda, created once per container and wired once in the
@@ -32,7 +33,10 @@ export const recordMetric = (
   name: string,
   value = 1,
   unit: (typeof MetricUnit)[keyof typeof MetricUnit] = MetricUnit.Count,
-) => metrics.addMetric(name, unit, value);
+) => {
+  container().domainMetric = true;
+  metrics.addMetric(name, unit, value);
+};
 
 /** An HttpError code (`VALIDATION_ERROR`, `RATE_LIMITED`…): upper-case words, nothing a caller sent. */
 const ERROR_CODE = /^[A-Z][A-Z0-9_]{0,39}$/;
@@ -44,6 +48,18 @@ const ERROR_CODE = /^[A-Z][A-Z0-9_]{0,39}$/;
  */
 export const errorCodeDimension = (status: number, errorCode?: string): string =>
   errorCode !== undefined && ERROR_CODE.test(errorCode) ? errorCode : `HTTP_${status}`;
+
+/**
+ * Successful requests this container has finished, and whether the current request recorded a
+ * domain metric (`recordMetric`), for the routes that sample their success lines (`successLog`).
+ */
+const container = perContainer(() => ({ successes: 0, domainMetric: false }));
+
+/** 1, or the route's SUCCESS_LOG_EVERY: one successful request in that many is logged. */
+const successLogEvery = () => {
+  const every = Number(process.env.SUCCESS_LOG_EVERY ?? 1);
+  return Number.isInteger(every) && every > 1 ? every : 1;
+};
 
 /**
  * One log line and the metrics for a finished request. Every request adds `requests`; a 4xx/5xx
@@ -62,11 +78,19 @@ export const recordRequest = (entry: {
   const failed = entry.status >= 400;
   const errorCode = failed ? errorCodeDimension(entry.status, entry.errorCode) : undefined;
   const level = entry.status >= 500 ? 'error' : failed ? 'warn' : 'info';
-  logger[level]('request', { ...entry, errorCode, latencyMs: Math.round(entry.latencyMs * 10) / 10 });
+  const state = container();
+  const sampled = failed || state.successes++ % successLogEvery() === 0;
+  if (sampled)
+    logger[level]('request', { ...entry, errorCode, latencyMs: Math.round(entry.latencyMs * 10) / 10 });
   if (errorCode) {
     recordMetric('errors');
     metrics.singleMetric().addDimension('errorCode', errorCode).addMetric('errors', MetricUnit.Count, 1);
   }
-  recordMetric('requests');
-  metrics.publishStoredMetrics();
+  metrics.addMetric('requests', MetricUnit.Count, 1);
+  // A sampled route's plain successes add to `requests` in the container and are published with
+  // its next logged or failed request, or one with a domain metric: one EMF record per `every`
+  // requests (values summed by CloudWatch) instead of one each. A container reaped in between
+  // loses up to `every` - 1 of them; Lambda's own Invocations metric counts every one.
+  if (sampled || state.domainMetric) metrics.publishStoredMetrics();
+  state.domainMetric = false;
 };

@@ -162,6 +162,7 @@ export const environmentOf = (row: RouteRow, d: Deployment): Record<string, stri
   if (row.needs?.includes('recordings-reader')) env.RECORDINGS_BUCKET = d.recordingsBucketName;
   if (row.ivs?.includes('CreateChannel'))
     env.IVS_RECORDING_CONFIGURATION_ARN = d.ivsRecordingConfigurationArn;
+  if (row.successLog) env.SUCCESS_LOG_EVERY = String(row.successLog.every);
   Object.assign(env, webhookEnvironment(row, d.webhooks));
   return env;
 };

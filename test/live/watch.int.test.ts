@@ -144,7 +144,8 @@ describe('watch session lifecycle', () => {
 
   it('expires a session that stops heartbeating (controlled clock), and frees its slot', async () => {
     const token = await viewer();
-    const sid = (await openSession(open, token)).body.data.session.session_id;
+    const opened = (await openSession(open, token)).body.data.session;
+    const sid = opened.session_id;
     const later = new Date(Date.now() + 5 * 60_000);
     clock.now = () => later;
     const beat = await api.get(`${base(open.id)}/live/heartbeat?session_id=${sid}`, { token });
@@ -154,7 +155,11 @@ describe('watch session lifecycle', () => {
         .status,
     ).toBe(410);
     const ended = await api.delete(`${base(open.id)}/live/watch?session_id=${sid}`, { token });
-    expect(ended.body.data.watch_duration_seconds).toBe(90);
+    // Watched until its lease began: the end of the 2-minute bucket it was last counted in.
+    expect(ended.body.data.watch_duration_seconds).toBe(
+      Math.round((Date.parse(opened.expires_at) - 90_000 - Date.parse(opened.started_at)) / 1000),
+    );
+    expect(ended.body.data.ended_at).toBe(new Date(Date.parse(opened.expires_at) - 90_000).toISOString());
     // Three more sessions fit: the expired one no longer counts.
     for (let i = 0; i < 3; i++) expect((await openSession(open, token)).status).toBe(200);
   });
