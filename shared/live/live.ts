@@ -67,11 +67,8 @@ export const stateOf = (session: WatchSessionRecord, now: Date): 'active' | 'end
   session.ended_at ? 'ended' : Date.parse(session.expires_at) <= now.getTime() ? 'expired' : 'active';
 
 /** Viewers of a channel now, with today's and all-time peaks raised as needed. */
-export const channelViewers = async (
-  creator: CreatorRecord,
-  now: Date,
-): Promise<LiveViewerStats & { delta: number }> => {
-  const { current, previous, peaks } = await channelAudience(creator.channel.channel_id, now);
+export const channelViewers = async (creator: CreatorRecord, now: Date): Promise<LiveViewerStats> => {
+  const { current, peaks } = await channelAudience(creator.channel.channel_id, now);
   const peakAllTime = Math.max(peaks.allTime, creator.peak_all_time);
   return {
     watching_now: current.total,
@@ -81,7 +78,6 @@ export const channelViewers = async (
     peak_all_time: peakAllTime,
     peak_all_time_formatted: formatCount(peakAllTime),
     by_device: current.byDevice,
-    delta: current.total - previous.total,
   };
 };
 
@@ -167,7 +163,7 @@ export const requireAccess = async (creator: CreatorRecord, accountId: string, n
 /** `GET /live/viewers`. */
 export const liveViewers = async (creatorId: string, now: Date): Promise<LiveViewers> => {
   const creator = await requireCreator(creatorId);
-  const { delta: _delta, ...viewers } = await channelViewers(creator, now);
+  const viewers = await channelViewers(creator, now);
   return {
     creator_id: creator.id,
     channel_id: creator.channel.channel_id,

@@ -55,12 +55,12 @@ export interface ViewerCount {
   byDevice: Record<DeviceType, number>;
 }
 
-/** What a container knows of a channel: three buckets' counts and the peaks, as of `at`. */
+/** What a container knows of a channel: two buckets' counts and the peaks, as of `at`. */
 interface Audience {
   at: number;
   bucket: number;
   day: string;
-  counts: [current: ViewerCount, previous: ViewerCount, before: ViewerCount];
+  counts: [current: ViewerCount, previous: ViewerCount];
   peakToday: number;
   peakAllTime: number;
 }
@@ -72,14 +72,14 @@ const audiencesOf = perContainer(() => new Map<string, Audience>());
 
 const peakKey = (channelId: string, sk: string) => ({ PK: `VIEWERS#${channelId}#PEAK`, SK: sk });
 
-/** One BatchGetItem: the shards of the current bucket and the two before it, and both peaks. */
+/** One BatchGetItem: the shards of the current bucket and the one before it, and both peaks (34 keys). */
 const readAudience = async (channelId: string, now: Date, known?: Audience): Promise<Audience> => {
   const bucket = bucketOf(now);
   const day = now.toISOString().slice(0, 10);
   const shardKeys = (b: number) =>
     Array.from({ length: VIEWER_SHARDS }, (_, shard) => viewerCounterKey(channelId, b, shard));
   const keys = [
-    ...[bucket, bucket - 1, bucket - 2].flatMap(shardKeys),
+    ...[bucket, bucket - 1].flatMap(shardKeys),
     peakKey(channelId, `DAY#${day}`),
     peakKey(channelId, 'ALL'),
   ];
@@ -100,7 +100,7 @@ const readAudience = async (channelId: string, now: Date, known?: Audience): Pro
     at: now.getTime(),
     bucket,
     day,
-    counts: [sum(bucket), sum(bucket - 1), sum(bucket - 2)],
+    counts: [sum(bucket), sum(bucket - 1)],
     peakToday: Math.max(peak(`DAY#${day}`), known?.day === day ? known.peakToday : 0),
     peakAllTime: Math.max(peak('ALL'), known?.peakAllTime ?? 0),
   };
@@ -156,12 +156,12 @@ export const recordPeak = async (channelId: string, value: number, now: Date) =>
 
 /**
  * A channel's audience as a request shows it: viewers now (the last complete bucket, or the
- * current one when larger, i.e. sessions opened since), the bucket before that (for `delta`),
- * and the peaks, raised to viewers now when needed.
+ * current one when larger, i.e. sessions opened since) and the peaks, raised to viewers now when
+ * needed.
  */
 export const channelAudience = async (channelId: string, now: Date) => {
-  const [current, previous, before] = (await audienceOf(channelId, now)).counts;
+  const [current, previous] = (await audienceOf(channelId, now)).counts;
   const latest = current.total > previous.total ? current : previous;
   const peaks = await recordPeak(channelId, latest.total, now);
-  return { current: latest, previous: latest === current ? previous : before, peaks };
+  return { current: latest, peaks };
 };

@@ -12,9 +12,9 @@ const load = async () => {
   const { logger, metrics } = observability;
   const lines: string[] = [];
   for (const level of ['info', 'warn', 'error'] as const)
-    vi.spyOn(logger, level).mockImplementation((message) => {
+    vi.spyOn(logger, level).mockImplementation(((message: unknown) => {
       lines.push(`${level}:${String(message)}`);
-    });
+    }) as never);
   const records: Record<string, unknown>[] = [];
   vi.spyOn(metrics, 'publishStoredMetrics').mockImplementation(() => {
     if (metrics.hasStoredMetrics()) records.push(metrics.serializeMetrics() as Record<string, unknown>);
