@@ -5,6 +5,7 @@ import { db } from '../db/client.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
 import { cancellationCodes, type TransactOperation } from '../db/transaction.ts';
+import { bucketStartSeconds } from './viewer-counter.ts';
 
 /**
  * Watch sessions and the per-account concurrency guard (see docs/live.md):
@@ -16,7 +17,7 @@ import { cancellationCodes, type TransactOperation } from '../db/transaction.ts'
  * session it replaces (still ended or lapsed) and the new session's Put, so no race can open more
  * than `max`, and heartbeats never write slots.
  * A session is a lease renewed once per viewer-count bucket (BUCKET_SECONDS, shared/live/
- * viewer-counter.ts): the first heartbeat in a bucket claims it (`counted_bucket`, a condition on
+ * viewer-counter.ts): the first heartbeat in a bucket claims it (`counted_from`, a condition on
  * the one write it makes) and moves `expires_at` to SESSION_TTL_SECONDS past the bucket's end; the
  * other heartbeats of that bucket write nothing (docs/cost.md: one write per bucket instead of one
  * per beat). So a session that stops heartbeating expires SESSION_TTL_SECONDS after the end of the
@@ -37,8 +38,12 @@ export interface WatchSessionRecord {
   last_heartbeat_at: string;
   ended_at: string | null;
   slot: number;
-  /** The last viewer-count bucket (`bucketOf`) this session was counted in; absent on older items. */
-  counted_bucket?: number;
+  /**
+   * The start (epoch seconds) of the last viewer-count bucket this session was counted in; absent
+   * on older items. A time, not a bucket number, so a change of BUCKET_SECONDS cannot leave a
+   * session claiming buckets it will never reach (the 30 s buckets' numbers are larger).
+   */
+  counted_from?: number;
 }
 
 const sessionKey = (id: string) => ({ PK: `SESSION#${id}`, SK: 'SESSION' });
@@ -212,7 +217,8 @@ export const heartbeatSession = async (
   bucket: number,
   expiresAt: string,
 ): Promise<{ outcome: 'counted' | 'current' | 'gone'; expires_at: string }> => {
-  if ((session.counted_bucket ?? Number.NEGATIVE_INFINITY) >= bucket) {
+  const from = bucketStartSeconds(bucket);
+  if ((session.counted_from ?? Number.NEGATIVE_INFINITY) >= from) {
     return { outcome: isOpen(session, now) ? 'current' : 'gone', expires_at: session.expires_at };
   }
   try {
@@ -221,14 +227,14 @@ export const heartbeatSession = async (
         TableName: tableName(),
         Key: sessionKey(session.session_id),
         UpdateExpression:
-          'SET expires_at = :exp, expires_at_epoch = :ttl, last_heartbeat_at = :now, counted_bucket = :bucket',
+          'SET expires_at = :exp, expires_at_epoch = :ttl, last_heartbeat_at = :now, counted_from = :from',
         ConditionExpression:
-          'ended_at = :null AND expires_at > :now AND (attribute_not_exists(counted_bucket) OR counted_bucket < :bucket)',
+          'ended_at = :null AND expires_at > :now AND (attribute_not_exists(counted_from) OR counted_from < :from)',
         ExpressionAttributeValues: {
           ':exp': expiresAt,
           ':ttl': ttl(expiresAt),
           ':now': now.toISOString(),
-          ':bucket': bucket,
+          ':from': from,
           ':null': null,
         },
       }),
@@ -238,7 +244,7 @@ export const heartbeatSession = async (
     if (!isConditionFailed(error)) throw error;
   }
   const again = await getSession(session.session_id);
-  return again && (again.counted_bucket ?? Number.NEGATIVE_INFINITY) >= bucket && isOpen(again, now)
+  return again && (again.counted_from ?? Number.NEGATIVE_INFINITY) >= from && isOpen(again, now)
     ? { outcome: 'current', expires_at: again.expires_at }
     : { outcome: 'gone', expires_at: again?.expires_at ?? session.expires_at };
 };

@@ -24,6 +24,8 @@ export const BUCKET_SECONDS = 180;
 export const VIEWER_SHARDS = 16;
 
 export const bucketOf = (at: Date) => Math.floor(at.getTime() / 1000 / BUCKET_SECONDS);
+/** When `bucket` starts (epoch seconds). */
+export const bucketStartSeconds = (bucket: number) => bucket * BUCKET_SECONDS;
 /** When `bucket` ends (epoch ms). */
 export const bucketEndMs = (bucket: number) => (bucket + 1) * BUCKET_SECONDS * 1000;
 export const viewerCounterKey = (channelId: string, bucket: number, shard: number) => ({

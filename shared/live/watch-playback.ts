@@ -40,7 +40,7 @@ import type {
   WatchStarted,
 } from './schemas.ts';
 import { QUALITY_OPTIONS, streamHealthOf, streamUrls } from './stream-views.ts';
-import { bucketOf, countPresence } from './viewer-counter.ts';
+import { bucketOf, bucketStartSeconds, countPresence } from './viewer-counter.ts';
 
 /**
  * The watch flow that plays: opening a session, changing its quality, its heartbeats and
@@ -132,7 +132,7 @@ export const startWatching = async (
       expires_at: leaseUntil(bucketOf(now)),
       last_heartbeat_at: now.toISOString(),
       ended_at: null,
-      counted_bucket: bucketOf(now), // counted just below
+      counted_from: bucketStartSeconds(bucketOf(now)), // counted just below
     },
     maxConcurrentStreams(),
     now,
