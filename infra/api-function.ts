@@ -100,7 +100,7 @@ export class InlinePolicyRole extends iam.Role {
 export const bundledFunction = (
   scope: Construct,
   common: Omit<lambda.FunctionProps, 'code' | 'handler'>,
-  options: { entry: string; bundle: boolean; placeholder: string },
+  options: { entry: string; bundle: boolean; placeholder: string; row?: RouteRow },
 ): lambda.Function =>
   options.bundle
     ? new NodejsFunction(scope, 'Function', {
@@ -109,7 +109,7 @@ export const bundledFunction = (
         handler: 'handler',
         projectRoot: PROJECT_ROOT,
         depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
-        bundling: nodejsBundling(),
+        bundling: nodejsBundling(options.row),
       })
     : new lambda.Function(scope, 'Function', {
         ...common,
@@ -220,6 +220,7 @@ export class ApiFunction extends Construct {
 
     this.fn = bundledFunction(this, common, {
       entry,
+      row,
       bundle: props.bundle,
       placeholder: 'exports.handler = async () => ({ statusCode: 501 });',
     });

@@ -1,34 +1,56 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
-import { LAMBDA_BUNDLING } from '../infra/bundling.ts';
+import { routes } from '../functions/routes.ts';
+import { bundleDefineOf, LAMBDA_BUNDLING } from '../infra/bundling.ts';
+
+const FUNCTIONS = resolve(import.meta.dirname, '../functions');
+
+/** The `define` of an entry's bundle: its route row's (bundleDefineOf), none for other entries. */
+const defineOf = (entry: string): Record<string, string> => {
+  const rows = routes.filter((row) => resolve(FUNCTIONS, `${row.handler}.ts`) === resolve(entry));
+  // A handler module shared by rows of several auth modes keeps the verifier.
+  return rows.length > 0 && rows.every((row) => row.auth === 'none') ? bundleDefineOf(rows[0]) : {};
+};
 
 /**
  * Bundles Lambda handlers with the options the stack's NodejsFunction passes to the same local
- * esbuild (infra/bundling.ts; the AWS SDK bundled, nothing external): `entries` maps a folder name
- * to an entry file, and each bundle lands in `<outDir>/<name>/index.mjs` with its source map.
- * One esbuild run builds them all: without code splitting esbuild links every entry point on its
- * own, so each file is byte-identical to a build of that entry alone, and the modules they share
- * (AWS SDK, middy, zod) are parsed once instead of once per function. The benchmark measures, and
- * the Node 22 bundle test runs, these files. Returns the bundle file of each name.
+ * esbuild (infra/bundling.ts; the AWS SDK bundled, nothing external, each route's `define`):
+ * `entries` maps a folder name to an entry file, and each bundle lands in
+ * `<outDir>/<name>/index.mjs` with its source map. One esbuild run per distinct `define` (two:
+ * routes without auth, and the rest) builds them all: without code splitting esbuild links every
+ * entry point on its own, so each file is byte-identical to a build of that entry alone, and the
+ * modules they share (AWS SDK, middy, zod) are parsed once per run instead of once per function.
+ * The benchmark measures, and the Node 22 bundle test runs, these files. Returns the bundle file
+ * of each name.
  */
 export const bundleLambdas = async (
   entries: ReadonlyMap<string, string>,
   outDir: string,
 ): Promise<Map<string, string>> => {
-  await build({
-    entryPoints: Object.fromEntries([...entries].map(([name, entry]) => [`${name}/index`, entry])),
-    outdir: outDir,
-    outExtension: { '.js': '.mjs' },
-    bundle: true,
-    format: LAMBDA_BUNDLING.format,
-    platform: LAMBDA_BUNDLING.platform,
-    target: LAMBDA_BUNDLING.target,
-    mainFields: [...LAMBDA_BUNDLING.mainFields],
-    banner: { js: LAMBDA_BUNDLING.banner },
-    minify: LAMBDA_BUNDLING.minify,
-    sourcemap: LAMBDA_BUNDLING.sourcemap,
-    sourcesContent: LAMBDA_BUNDLING.sourcesContent,
-    logLevel: 'error',
-  });
+  const groups = new Map<string, Array<[string, string]>>();
+  for (const [name, entry] of entries) {
+    const key = JSON.stringify(defineOf(entry));
+    groups.set(key, [...(groups.get(key) ?? []), [name, entry]]);
+  }
+  await Promise.all(
+    [...groups].map(([define, group]) =>
+      build({
+        entryPoints: Object.fromEntries(group.map(([name, entry]) => [`${name}/index`, entry])),
+        outdir: outDir,
+        outExtension: { '.js': '.mjs' },
+        bundle: true,
+        format: LAMBDA_BUNDLING.format,
+        platform: LAMBDA_BUNDLING.platform,
+        target: LAMBDA_BUNDLING.target,
+        mainFields: [...LAMBDA_BUNDLING.mainFields],
+        banner: { js: LAMBDA_BUNDLING.banner },
+        minify: LAMBDA_BUNDLING.minify,
+        sourcemap: LAMBDA_BUNDLING.sourcemap,
+        sourcesContent: LAMBDA_BUNDLING.sourcesContent,
+        define: JSON.parse(define) as Record<string, string>,
+        logLevel: 'error',
+      }),
+    ),
+  );
   return new Map([...entries.keys()].map((name) => [name, join(outDir, name, 'index.mjs')]));
 };

@@ -4,7 +4,7 @@ import { assertSettings } from '../platform/access.ts';
 import type { Principal } from './auth.ts';
 import type { Contract, InputOf, ReplyOf } from './contract.ts';
 import { UnauthorizedError } from './errors.ts';
-import { authenticate } from './middleware/authenticate.ts';
+import { authenticate, BUNDLED_WITHOUT_VERIFIER } from './middleware/authenticate.ts';
 import { bodyLimit } from './middleware/body-limit.ts';
 import { corsHeaders } from './middleware/cors-headers.ts';
 import { errorEnvelopes, successResponse } from './middleware/envelopes.ts';
@@ -57,6 +57,9 @@ export const endpoint = <const C extends Contract>(
 ): LambdaHandler => {
   // At init, as Lambda runs it (ROUTE_KEY set): every setting the contract implies must be there.
   if (process.env.ROUTE_KEY) assertSettings(contract, process.env);
+  // A bundle built for an `auth: 'none'` row has no token verifier (infra/bundling.ts).
+  if (BUNDLED_WITHOUT_VERIFIER && contract.auth !== 'none')
+    throw new Error(`${contract.operationId} verifies tokens but was bundled without the verifier`);
   const request = contract.request ?? {};
   const handler = middy<HttpEvent, HttpResponse, Error, HttpContext>()
     .use(requestContext(contract))

@@ -3,10 +3,23 @@ import { UnauthorizedError } from '../errors.ts';
 import type { RouteRow } from '../route.ts';
 import { type HttpMiddleware, stateOf } from './state.ts';
 
+/**
+ * True in a bundle built for a route that verifies no token: the Lambda bundler replaces
+ * `process.env.LAMBDA_BUNDLE_AUTH` with `"none"` for `auth: 'none'` rows (infra/bundling.ts
+ * `bundleDefineOf`), so esbuild drops the dead `import()` below and, with it, the token verifier,
+ * aws-jwt-verify and the KMS client (~85 KB less to parse at init). Unset everywhere else (tsx,
+ * the local server, the tests, the other bundles): the verifier loads at the first token.
+ * `endpoint` refuses at init a contract whose auth is not `none` in such a bundle.
+ */
+export const BUNDLED_WITHOUT_VERIFIER = process.env.LAMBDA_BUNDLE_AUTH === 'none';
+
 let verifier: ((token: string) => Promise<Principal>) | undefined;
 /** Lazily loads the access-token verifier so routes that never see a token never pay for it. */
 const verifyAccessToken = async (token: string): Promise<Principal> => {
-  verifier ??= (await import('../../identity/token-verifier.ts')).verifyAccessToken;
+  // The `import()` must sit in the `else` of the literal test: esbuild drops an import only
+  // from a branch it folds away, not from code after a `throw`.
+  if (process.env.LAMBDA_BUNDLE_AUTH === 'none') throw new Error('Bundled without the token verifier');
+  else verifier ??= (await import('../../identity/token-verifier.ts')).verifyAccessToken;
   return verifier(token);
 };
 

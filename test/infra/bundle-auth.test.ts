@@ -1,0 +1,64 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { routes } from '../../functions/routes.ts';
+import { bundleDefineOf, nodejsBundling } from '../../infra/bundling.ts';
+import { bundleLambdas } from '../../scripts/lambda-bundle.ts';
+
+/**
+ * Routes that verify no token are bundled without the token verifier (issue 19, cold starts):
+ * `process.env.LAMBDA_BUNDLE_AUTH` is `"none"` in their bundles, which drops the verifier's
+ * `import()`, aws-jwt-verify and the KMS client; every other bundle keeps them.
+ */
+const out = mkdtempSync(join(tmpdir(), 'bundle-auth-'));
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+const entry = (handler: string) => resolve(import.meta.dirname, '../../functions', `${handler}.ts`);
+const rowOf = (auth: string) => routes.find((row) => row.auth === auth)!;
+
+describe('bundles by auth mode', () => {
+  it('defines the auth mode only for rows that verify no token', () => {
+    expect(bundleDefineOf({ auth: 'none' })).toEqual({ 'process.env.LAMBDA_BUNDLE_AUTH': '"none"' });
+    expect(bundleDefineOf({ auth: 'optional' })).toEqual({});
+    expect(bundleDefineOf({ auth: 'required' })).toEqual({});
+    expect(bundleDefineOf(undefined)).toEqual({});
+    expect(nodejsBundling(rowOf('none')).define).toEqual(bundleDefineOf({ auth: 'none' }));
+    expect(nodejsBundling(rowOf('required')).define).toBeUndefined();
+    expect(nodejsBundling().define).toBeUndefined();
+  });
+
+  it('leaves the verifier and the KMS client out of auth: none bundles only', async () => {
+    const picked = ['none', 'optional', 'required'].map(rowOf);
+    const files = await bundleLambdas(new Map(picked.map((row) => [row.auth, entry(row.handler)])), out);
+    const code = (auth: string) => readFileSync(files.get(auth)!, 'utf8');
+    for (const marker of ['GetPublicKey', 'jwksUri']) {
+      expect(code('none')).not.toContain(marker);
+      expect(code('optional')).toContain(marker);
+      expect(code('required')).toContain(marker);
+    }
+  }, 60_000);
+
+  it('refuses at init a verifying contract in a bundle built without the verifier', async () => {
+    vi.stubEnv('LAMBDA_BUNDLE_AUTH', 'none');
+    vi.resetModules();
+    try {
+      const { endpoint } = await import('../../shared/http/handler.ts');
+      const verifying = rowOf('required');
+      const open = rowOf('none');
+      const contractOf = (row: typeof verifying) => ({
+        ...row,
+        operationId: 'fixture',
+        description: 'fixture',
+        responses: { 204: { description: 'fixture' } },
+      });
+      expect(() => endpoint(contractOf(verifying), () => ({ kind: 'no-content' }))).toThrow(
+        /bundled without the verifier/,
+      );
+      expect(() => endpoint(contractOf(open), () => ({ kind: 'no-content' }))).not.toThrow();
+    } finally {
+      vi.unstubAllEnvs();
+      vi.resetModules();
+    }
+  });
+});
