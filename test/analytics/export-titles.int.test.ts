@@ -43,5 +43,5 @@ describe('export-titles --from-table', () => {
     expect(show).toMatchObject({ kind: 'show', title: expect.any(String), category: expect.any(String) });
     expect(rows.find((r) => r.id === episode.creator_id)).toMatchObject({ kind: 'creator' });
     expect(episode).toMatchObject({ family: 'catalog', type: 'title', title: expect.any(String) });
-  });
+  }, 120_000); // a tsx process reading the whole seeded table: 12 s alone, 30 s+ beside another worker under load
 });

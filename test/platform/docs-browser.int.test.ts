@@ -27,18 +27,20 @@ describe('the API reference page', () => {
     });
     try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 1400 } });
+      // Waits are hang guards: Chromium shares the 2 cores with the other test worker.
+      page.setDefaultTimeout(60_000);
       const problems: string[] = [];
       page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
       page.on('pageerror', (e) => problems.push(e.message));
       await page.goto(`${api.url}/docs`);
       const operation = page.locator('.opblock-summary', { hasText: '/creators/search' }).first();
-      await operation.waitFor({ timeout: 20_000 }).catch(async (error) => {
+      await operation.waitFor({ timeout: 60_000 }).catch(async (error) => {
         throw new Error(
           `${error.message}; page problems: ${problems.join(' | ')}; text: ${(await page.content()).slice(0, 600)}`,
         );
       });
       await operation.click();
-      await page.locator('.opblock-body .parameters').first().waitFor({ timeout: 10_000 });
+      await page.locator('.opblock-body .parameters').first().waitFor({ timeout: 30_000 });
       const text = await page.locator('#api-reference').textContent();
       for (const tag of ['Creators', 'Shows', 'Live', 'EPG', 'Onboarding', 'Reactions', 'Analytics'])
         expect(text).toContain(tag);
@@ -50,7 +52,7 @@ describe('the API reference page', () => {
       const listCreators = page.locator('#operations-Creators-listCreators');
       await listCreators.locator('.opblock-summary').click();
       const ok = listCreators.locator('tr.response[data-code="200"]');
-      await ok.locator('.microlight').first().waitFor({ timeout: 10_000 });
+      await ok.locator('.microlight').first().waitFor({ timeout: 30_000 });
       const example = (await ok.locator('.microlight').first().textContent()) ?? '';
       const summary = (await api.get('/openapi.json')).body.components.schemas.CreatorSummary;
       const formatted = summary.properties.subscribers_formatted.examples[0] as string;
@@ -60,7 +62,7 @@ describe('the API reference page', () => {
       expect(example).toMatch(/"total_pages":/);
       await ok.locator('button[data-name="model"]').click();
       const model = ok.locator('.model-box').first();
-      await model.waitFor({ timeout: 10_000 });
+      await model.waitFor({ timeout: 30_000 });
       // "Expand all" on `data` unfolds the creators' schema down to their fields.
       const data = model.locator('article[data-json-schema-level="1"]', {
         has: page.locator('.json-schema-2020-12__title', { hasText: /^data$/ }),
@@ -77,5 +79,5 @@ describe('the API reference page', () => {
     } finally {
       await browser.close();
     }
-  }, 60_000);
+  }, 180_000);
 });

@@ -306,7 +306,7 @@ describe('rate limits on every rate-limited route', () => {
       });
       expect(fresh.status, routeKey(row)).not.toBe(429);
     }
-  });
+  }, 180_000); // every rate-limited route's whole budget, one request at a time: 9 s alone, 60 s+ under load 24
 
   it('the concurrent-stream 429 says concurrent_streams and carries no rate-limit headers', async () => {
     const token = await viewer();

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalWebhooks, startLocalWebhooks } from '../../scripts/local/webhooks.ts';
 import { EVENT_SOURCE, type PlatformEvent } from '../../shared/events/envelope.ts';
-import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { requestTimeout } from '../../shared/webhooks/http-post.ts';
 import { RETRY } from '../../shared/webhooks/retry.ts';
 import { type TestApi, testApi } from '../support/api.ts';
+import { studioCreator } from '../support/studio.ts';
 import { type Behaviour, type Receiver, startReceiver } from '../webhooks/receiver.ts';
 
 /**
@@ -21,7 +21,14 @@ process.env.LOCAL_WEBHOOK_CALLBACKS = 'private';
 const DELAY_SCALE = 0.00003;
 const EVENTS = 60;
 const DEAD_EVENTS = 3;
-const CREATOR = 'acc_demo_creator';
+/**
+ * A creator of this file's own (made in beforeAll), not the demo creator test/webhooks uses:
+ * with two test workers the files may run at once, and every event about a creator fans out
+ * to every subscription on it, so each file's receiver would get the other's deliveries; run
+ * one after the other, the subscriptions left enabled here would slow the other file's drain()
+ * with retries to this file's stopped receiver.
+ */
+let CREATOR = '';
 
 let api: TestApi;
 let receiver: Receiver;
@@ -41,7 +48,7 @@ beforeAll(async () => {
   receiver = await startReceiver();
   webhooks = await startLocalWebhooks({ delayScale: DELAY_SCALE });
   requestTimeout.ms = 2000;
-  token = (await issueAccessToken(CREATOR, new Date())).token;
+  ({ creatorId: CREATOR, token } = await studioCreator(api));
 });
 afterAll(async () => {
   webhooks?.stop();

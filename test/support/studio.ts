@@ -45,6 +45,7 @@ export const studioCreator = async (api: TestApi, category: CategoryId = 'music'
   await waitFor(
     async () => (await api.get(`/creators/${creatorId}`)).status === 200,
     'the creator to appear',
+    60_000, // a hang guard (it polls every 50 ms): the projection took over 5 s under load 24
   );
   return { token, creatorId, handle, category };
 };
