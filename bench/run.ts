@@ -95,7 +95,10 @@ if (!values.fast) {
     // Projections: freshness, projector capacity per change and rebuild, at 1x and 10x.
     const { runProjectionBench } = await import('./projection.ts');
     const projection = await timed('projections 1x and 10x', () =>
-      runProjectionBench({ n: Number(values.writes), loaded: server.loaded }),
+      // Not `loaded: server.loaded` for now: on the 1x table after the throughput run a studio
+      // write answered 403 "Finish onboarding" (full run of 2026-11-24, not yet understood), so
+      // each scale loads its own table again (with the stream off: bench/load.ts).
+      runProjectionBench({ n: Number(values.writes) }),
     );
     Object.assign(report, projection.report);
     md.push(...projection.markdown);
