@@ -16,15 +16,15 @@
  * `npx tsx bench/cost.ts` runs it and prints the tables; `npm run bench` calls `runCostBench`
  * (a child process, with its own DynamoDB Local).
  */
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { APIGatewayProxyResultV2, DynamoDBRecord } from 'aws-lambda';
+import { runChild } from './child.ts';
+import { loadWithoutStream } from './load.ts';
 import type { Call } from './warm.ts';
 
 interface Price {
@@ -205,7 +205,7 @@ const measureOn = async (endpoint: string) => {
   );
   await new Promise<void>((listening) => ivsStub.listen(0, '127.0.0.1', listening));
   process.env.IVS_ENDPOINT = `http://127.0.0.1:${(ivsStub.address() as AddressInfo).port}`;
-  await loadCatalog(catalog, seededAt);
+  await loadWithoutStream(admin, tableName, () => loadCatalog(catalog, seededAt));
 
   // Firehose: every record the sink is handed, as it would encode it (JSON + newline).
   let firehose: number[] = [];
@@ -628,27 +628,8 @@ export const costMarkdown = (result: CostResult): string[] => {
 
 /** For bench/run.ts: the measurement in a child process (its own DynamoDB Local and environment). */
 export const runCostBench = async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-cost-'));
-  try {
-    const out = join(dir, 'cost.json');
-    const env = { ...process.env };
-    delete env.DYNAMODB_ENDPOINT;
-    delete env.DYNAMODB_PORT;
-    delete env.TABLE_NAME;
-    await new Promise<void>((done, fail) => {
-      const child = execFile(
-        process.execPath,
-        ['--import', 'tsx', 'bench/cost.ts', '--json', out],
-        { cwd: resolve(import.meta.dirname, '..'), env, maxBuffer: 64 * 1024 * 1024 },
-        (error) => (error ? fail(error) : done()),
-      );
-      child.stderr?.pipe(process.stderr);
-    });
-    const result = JSON.parse(readFileSync(out, 'utf8')) as CostResult;
-    return { report: { cost: result }, markdown: costMarkdown(result) };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const result = await runChild<CostResult>('bench/cost.ts');
+  return { report: { cost: result }, markdown: costMarkdown(result) };
 };
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {

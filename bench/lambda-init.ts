@@ -14,6 +14,7 @@ import { ensureNode22 } from '../scripts/fetch-node22.ts';
 import { createTable } from '../shared/db/create-table.ts';
 import { commonEnvironment } from '../shared/platform/access.ts';
 import type { BundleInfo } from './bundles.ts';
+import { loadWithoutStream } from './load.ts';
 import { SAMPLE_REQUESTS } from './requests.ts';
 
 const TABLE = 'bench-lambda-init';
@@ -68,10 +69,16 @@ export const runLambdaInit = async (
     });
     await createTable(admin, TABLE);
     // In a process of its own: the shared document client binds its endpoint once per process.
-    execFileSync(process.execPath, ['--import', 'tsx', 'scripts/seed.ts'], {
-      env: { ...process.env, DYNAMODB_ENDPOINT: local.endpoint, TABLE_NAME: TABLE, AWS_REGION: 'local' },
-      stdio: 'ignore',
-    });
+    await loadWithoutStream(
+      admin,
+      TABLE,
+      async () =>
+        execFileSync(process.execPath, ['--import', 'tsx', 'scripts/seed.ts'], {
+          env: { ...process.env, DYNAMODB_ENDPOINT: local.endpoint, TABLE_NAME: TABLE, AWS_REGION: 'local' },
+          stdio: 'ignore',
+        }),
+      { streamAfter: false },
+    );
     const env = {
       PATH: '/usr/local/bin:/usr/bin:/bin',
       TZ: ':UTC',

@@ -18,12 +18,12 @@
  * - Rebuild: `rebuildViews({ dryRun: true })` then `rebuildViews()` after the writes (it should
  *   repair nothing: the projector kept every view), wall time and items scanned.
  */
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { runChild } from './child.ts';
+import { loadWithoutStream } from './load.ts';
 
 const KINDS = [
   'onboarding',
@@ -59,6 +59,8 @@ export interface ScaleResult {
   scale: number;
   items: number;
   startSeconds: number;
+  /** The table was loaded by the warm and growth part (startSeconds: the stream and API only). */
+  reused?: boolean;
   /** ms from 2xx to every endpoint showing the change, per kind and overall. */
   freshness: Record<string, Percentiles & { endpoints: string[]; timeouts: number }>;
   /** ms from 2xx to the end of the projector's last DynamoDB call for the change. */
@@ -95,20 +97,29 @@ const word = () =>
     .replace(/[^a-f]/g, '')
     .slice(0, 8)}`;
 
+/** A table the parent already loaded with the catalogue (bench/server-bench.ts), on its DynamoDB Local. */
+export interface LoadedTable {
+  endpoint: string;
+  table: string;
+  items: number;
+}
+
 /**
  * The local platform as scripts/local/platform.ts starts it (DynamoDB Local, the seeded table,
  * the projector handler on the table's stream, run as its function), except that at 10x the EPG
  * programs are not loaded, as in bench/server-bench.ts: nothing projects them, and 10x of them
- * would take minutes to load on this machine.
+ * would take minutes to load on this machine. Given a `loaded` table (`npm run bench`: the one
+ * the warm and growth part loaded with the same catalogue), it uses that table on its DynamoDB
+ * Local instead of starting one and loading it again (the 10x load is most of the bench's time).
  */
-const startBenchPlatform = async (scale: number) => {
+const startBenchPlatform = async (scale: number, loaded?: LoadedTable) => {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  process.env.TABLE_NAME = `bench-projection-s${scale}`;
+  process.env.TABLE_NAME = loaded?.table ?? `bench-projection-s${scale}`;
   process.env.GOOGLE_IDP ??= 'local';
   const { freePort, startDynamoDbLocal } = await import('../scripts/local/dynamodb-local.ts');
-  const port = await freePort();
-  process.env.DYNAMODB_ENDPOINT = `http://127.0.0.1:${port}`;
-  const local = await startDynamoDbLocal({ port });
+  const port = loaded ? undefined : await freePort();
+  process.env.DYNAMODB_ENDPOINT = loaded?.endpoint ?? `http://127.0.0.1:${port}`;
+  const local = loaded ? { stop: async () => {} } : await startDynamoDbLocal({ port });
   try {
     const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
     const { createTable } = await import('../shared/db/create-table.ts');
@@ -118,15 +129,20 @@ const startBenchPlatform = async (scale: number) => {
     const { startTableStream } = await import('../scripts/local/table-stream.ts');
     const { projectorRow } = await import('../functions/workers.ts');
     const { handler } = await import('../functions/projector/project-changes.ts');
-    const admin = new DynamoDBClient({
-      endpoint: process.env.DYNAMODB_ENDPOINT,
-      region: 'local',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    });
-    await createTable(admin, process.env.TABLE_NAME);
-    const now = new Date();
-    const catalog = generateCatalog({ now, seed: 42, scale });
-    const { items } = await loadCatalog(scale === 1 ? catalog : { ...catalog, programs: [] }, now);
+    let items = loaded?.items ?? 0;
+    if (!loaded) {
+      const admin = new DynamoDBClient({
+        endpoint: process.env.DYNAMODB_ENDPOINT,
+        region: 'local',
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      });
+      await createTable(admin, process.env.TABLE_NAME);
+      const now = new Date();
+      const catalog = generateCatalog({ now, seed: 42, scale });
+      ({ items } = await loadWithoutStream(admin, process.env.TABLE_NAME, () =>
+        loadCatalog(scale === 1 ? catalog : { ...catalog, programs: [] }, now),
+      ));
+    }
     installLocalAws();
     const context = functionContext(projectorRow);
     const stream = await startTableStream({
@@ -164,11 +180,13 @@ export const measureProjection = async (options: {
   rebuild?: 'full' | 'dry' | 'none';
   /** Called with the freshness and cost figures before the rebuild starts. */
   onPartial?: (result: ScaleResult) => void;
+  /** The parent's table with this scale's catalogue already loaded (see startBenchPlatform). */
+  loaded?: LoadedTable;
 }): Promise<ScaleResult> => {
   process.env.LOCAL_RATE_LIMITS = 'off';
   process.env.LOG_LEVEL ??= 'ERROR'; // no request log lines (polls answer 404 until a creator exists)
   const started = performance.now();
-  const platform = await startBenchPlatform(options.scale);
+  const platform = await startBenchPlatform(options.scale, options.loaded);
   const startSeconds = (performance.now() - started) / 1000;
   const { startLocalApi } = await import('../scripts/local/server.ts');
   const { dynamo } = await import('../shared/db/client.ts');
@@ -509,6 +527,7 @@ export const measureProjection = async (options: {
     scale: options.scale,
     items: platform.items,
     startSeconds,
+    reused: options.loaded !== undefined,
     freshness: {},
     projectorDone: {},
     drainLag: percentiles(drainLags),
@@ -632,15 +651,15 @@ export const projectionMarkdown = (results: ScaleResult[], n: number): string[] 
     }
   md.push(
     '',
-    '| scale | items loaded | platform start s | rebuild dry run s | rebuild s | items scanned | sources | views | repaired (dry run: put / deleted) |',
+    '| scale | items loaded | platform start s (reused: table loaded by the growth part) | rebuild dry run s | rebuild s | items scanned | sources | views | repaired (dry run: put / deleted) |',
     '|---|---|---|---|---|---|---|---|---|',
   );
   for (const r of results) {
     const b = r.rebuild;
     md.push(
       b
-        ? `| ${r.scale}x | ${r.items} | ${fmt(r.startSeconds, 1)} | ${fmt(b.dryRunMs / 1000, 1)} | ${fmt(b.ms / 1000, 1)} | ${b.scanned} | ${b.sources} | ${b.views} | ${b.put} / ${b.deleted} |`
-        : `| ${r.scale}x | ${r.items} | ${fmt(r.startSeconds, 1)} | not run | not run | | | | |`,
+        ? `| ${r.scale}x | ${r.items} | ${fmt(r.startSeconds, 1)}${r.reused ? ' (reused)' : ''} | ${fmt(b.dryRunMs / 1000, 1)} | ${fmt(b.ms / 1000, 1)} | ${b.scanned} | ${b.sources} | ${b.views} | ${b.put} / ${b.deleted} |`
+        : `| ${r.scale}x | ${r.items} | ${fmt(r.startSeconds, 1)}${r.reused ? ' (reused)' : ''} | not run | not run | | | | |`,
     );
   }
   return md;
@@ -658,41 +677,22 @@ export const costRatios = (results: ScaleResult[]) => {
   });
 };
 
-/** Both scales, each in a child process with a DynamoDB Local of its own. */
-export const runProjectionBench = async (options: { n: number; scales?: number[] }) => {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-projection-'));
+/**
+ * Both scales, each in a child process: with a DynamoDB Local of its own, or on the table `loaded`
+ * names for that scale (on the parent's DynamoDB Local, which must stay up meanwhile).
+ */
+export const runProjectionBench = async (options: {
+  n: number;
+  scales?: number[];
+  loaded?: Partial<Record<number, LoadedTable>>;
+}) => {
   const results: ScaleResult[] = [];
-  try {
-    for (const scale of options.scales ?? [1, 10]) {
-      const out = join(dir, `scale-${scale}.json`);
-      const env = { ...process.env };
-      // The parent's DynamoDB Local (bench/server-bench.ts) and table are not this child's.
-      delete env.DYNAMODB_ENDPOINT;
-      delete env.DYNAMODB_PORT;
-      delete env.TABLE_NAME;
-      await new Promise<void>((done, fail) => {
-        const child = execFile(
-          process.execPath,
-          [
-            '--import',
-            'tsx',
-            'bench/projection.ts',
-            '--scale',
-            String(scale),
-            '--n',
-            String(options.n),
-            '--json',
-            out,
-          ],
-          { cwd: resolve(import.meta.dirname, '..'), env, maxBuffer: 64 * 1024 * 1024 },
-          (error) => (error ? fail(error) : done()),
-        );
-        child.stderr?.pipe(process.stderr);
-      });
-      results.push(JSON.parse(readFileSync(out, 'utf8')) as ScaleResult);
-    }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+  for (const scale of options.scales ?? [1, 10]) {
+    const loaded = options.loaded?.[scale];
+    const args = ['--scale', String(scale), '--n', String(options.n)];
+    if (loaded)
+      args.push('--endpoint', loaded.endpoint, '--table', loaded.table, '--items', String(loaded.items));
+    results.push(await runChild<ScaleResult>('bench/projection.ts', args));
   }
   return {
     report: { projection: { n: options.n, scales: results, costRatios: costRatios(results) } },
@@ -707,6 +707,10 @@ if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename
       n: { type: 'string', default: '30' },
       json: { type: 'string' },
       rebuild: { type: 'string' },
+      // A table already loaded with this scale's catalogue (bench/run.ts passes its own).
+      endpoint: { type: 'string' },
+      table: { type: 'string' },
+      items: { type: 'string' },
     },
   });
   const n = Number(values.n);
@@ -720,6 +724,10 @@ if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename
       n,
       rebuild: (values.rebuild as 'full' | 'dry' | 'none' | undefined) ?? defaultRebuild(scale),
       onPartial: write,
+      loaded:
+        values.endpoint && values.table
+          ? { endpoint: values.endpoint, table: values.table, items: Number(values.items ?? Number.NaN) }
+          : undefined,
     });
     write(result);
     if (!values.json) console.log(projectionMarkdown([result], n).join('\n'));

@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { startDynamoDbLocal } from '../scripts/local/dynamodb-local.ts';
+import { loadWithoutStream } from './load.ts';
 import { SAMPLE_REQUESTS } from './requests.ts';
 
 const fmt = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
@@ -9,9 +10,19 @@ const fmt = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) :
  * tables, same run), warm in-process latency next to the bare DynamoDB calls, consumed capacity,
  * growth, and local-platform throughput under autocannon.
  */
-export const runServerBench = async (options: { iterations: number; only?: string }) => {
+export const runServerBench = async (options: {
+  iterations: number;
+  only?: string;
+  /**
+   * Leave DynamoDB Local up with both tables and answer them (`loaded`, by scale) and `stop`: the
+   * projection part (bench/projection.ts) then runs on these tables instead of loading the same
+   * catalogues again. The caller stops it.
+   */
+  keep?: boolean;
+}) => {
   const samples = SAMPLE_REQUESTS.filter((s) => !options.only || s.name.includes(options.only));
   const local = await startDynamoDbLocal();
+  let kept = false;
   process.env.DYNAMODB_ENDPOINT = local.endpoint;
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   process.env.GOOGLE_IDP ??= 'local';
@@ -32,6 +43,7 @@ export const runServerBench = async (options: { iterations: number; only?: strin
       credentials: { accessKeyId: 'l', secretAccessKey: 'l' },
     });
     const now = new Date();
+    const loaded: Record<number, { endpoint: string; table: string; items: number }> = {};
     const seeds: Array<[string, number]> = [
       ['bench-s1', 1],
       ['bench-s10', 10],
@@ -47,14 +59,23 @@ export const runServerBench = async (options: { iterations: number; only?: strin
         const { batchPut } = await import('../shared/db/batch.ts');
         const { creatorItem, creatorSearchItems } = await import('../shared/creators/creator-repository.ts');
         const { showItem, showSearchItems } = await import('../shared/shows/show-repository.ts');
-        await batchPut([
-          ...catalog.creators.flatMap((c) => [creatorItem(c), ...creatorSearchItems(c)]),
-          ...catalog.shows.flatMap((s) => [showItem(s), ...showSearchItems(s)]),
-        ]);
+        await loadWithoutStream(admin, table, () =>
+          batchPut([
+            ...catalog.creators.flatMap((c) => [creatorItem(c), ...creatorSearchItems(c)]),
+            ...catalog.shows.flatMap((s) => [showItem(s), ...showSearchItems(s)]),
+          ]),
+        );
         continue;
       }
       // The 10x table measures catalogue growth; its EPG (10x programs) is not needed for that.
-      await loadCatalog(scale === 1 ? catalog : { ...catalog, programs: [] }, now);
+      const t = performance.now();
+      const { items } = await loadWithoutStream(admin, table, () =>
+        loadCatalog(scale === 1 ? catalog : { ...catalog, programs: [] }, now),
+      );
+      console.error(
+        `[bench] ${scale}x catalogue: ${items} items loaded in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+      );
+      loaded[scale] = { endpoint: local.endpoint, table, items };
     }
     const { token } = await issueAccessToken('acc_demo_viewer', now);
     process.env.TABLE_NAME = 'bench-s1';
@@ -102,8 +123,14 @@ export const runServerBench = async (options: { iterations: number; only?: strin
       );
     }
     markdown.push('', ...throughput.markdown);
-    return { report: { warm, growth, throughput: throughput.results }, markdown };
+    kept = options.keep === true;
+    return {
+      report: { warm, growth, throughput: throughput.results },
+      markdown,
+      loaded,
+      stop: () => local.stop(),
+    };
   } finally {
-    await local.stop();
+    if (!kept) await local.stop();
   }
 };
