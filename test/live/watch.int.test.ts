@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { clock } from '../../shared/clock.ts';
+import { BUCKET_SECONDS } from '../../shared/live/viewer-counter.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { generateCatalog } from '../../shared/seed/generate.ts';
 import { type TestApi, testApi } from '../support/api.ts';
@@ -120,6 +121,17 @@ describe('watch session lifecycle', () => {
       program_id: expect.any(String),
       progress_percent: expect.any(Number),
     });
+
+    // The first heartbeat of the next viewer-count bucket (1 s into it, the lease still running)
+    // renews the lease to 90 s past that bucket's end; the ones before it wrote nothing.
+    const bucketEnd = Date.parse(beat.body.data.expires_at) - 90_000;
+    clock.now = () => new Date(bucketEnd + 1_000);
+    const renewed = await api.get(`${base(open.id)}/live/heartbeat?session_id=${sid}`, { token });
+    expect(renewed.body.data).toMatchObject({
+      session_valid: true,
+      expires_at: new Date(bucketEnd + BUCKET_SECONDS * 1000 + 90_000).toISOString(),
+    });
+    clock.now = realNow;
 
     const ended = await api.delete(`${base(open.id)}/live/watch?session_id=${sid}`, { token });
     expect(ended.status).toBe(200);
