@@ -57,12 +57,18 @@ export const runServerBench = async (options: {
         // their search items only. The whole 10x catalogue's views (~190,000 items) take most of
         // an hour to load into DynamoDB Local on a busy machine.
         const { batchPut } = await import('../shared/db/batch.ts');
-        const { creatorItem, creatorSearchItems } = await import('../shared/creators/creator-repository.ts');
-        const { showItem, showSearchItems } = await import('../shared/shows/show-repository.ts');
+        const { creatorItem } = await import('../shared/creators/creator-repository.ts');
+        const { creatorSearchItems } = await import('../shared/creators/creator-search.ts');
+        const { showItem } = await import('../shared/shows/show-repository.ts');
+        const { showSearchItems } = await import('../shared/shows/show-search.ts');
+        const creatorById = new Map(catalog.creators.map((c) => [c.id, c]));
         await loadWithoutStream(admin, table, () =>
           batchPut([
             ...catalog.creators.flatMap((c) => [creatorItem(c), ...creatorSearchItems(c)]),
-            ...catalog.shows.flatMap((s) => [showItem(s), ...showSearchItems(s)]),
+            ...catalog.shows.flatMap((s) => [
+              showItem(s),
+              ...showSearchItems(s, creatorById.get(s.creator_id)),
+            ]),
           ]),
         );
         continue;

@@ -11,13 +11,14 @@ export const projectorRow = {
   path: '$stream/projector',
   handler: 'projector/project-changes',
   auth: 'none',
-  // GetItem: view sets, a show's category. Query: a show's episodes. BatchWriteItem: views.
+  // GetItem: view sets, a show's category, a show's creator. Query: a show's episodes; GSI1: a
+  // renamed creator's shows (their search cards carry its name). BatchWriteItem: views.
   // PutItem, UpdateItem: a view set with its list totals (one transaction), the creator an
   // account becomes and the channel-number counter. Counters (one transaction each): PutItem or
   // DeleteItem of the marker, UpdateItem of the counted items. GSI3: a played episode by id.
   dynamo: {
     actions: ['GetItem', 'Query', 'BatchWriteItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
-    indexes: ['GSI3'],
+    indexes: ['GSI1', 'GSI3'],
   },
   memory: { mb: 512, reason: 'a batch of 100 records, each a few reads and writes; more CPU, faster drains' },
   // Firehose PutRecordBatch: catalogue changes append the analytics title dimension (docs/analytics.md).

@@ -81,7 +81,8 @@ export const searchCreators = contract({
   method: 'GET',
   path: '/creators/search',
   handler: 'creators/search-creators',
-  dynamo: { actions: ['BatchGetItem', 'Query'] },
+  // Query: the search index; its items carry the page's cards (docs/search.md).
+  dynamo: { actions: ['Query'] },
   auth: 'none',
   tag,
   summary: 'Search creators by name or handle',

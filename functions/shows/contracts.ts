@@ -84,7 +84,8 @@ export const searchShows = contract({
   method: 'GET',
   path: '/shows/search',
   handler: 'shows/search-shows',
-  dynamo: { actions: ['BatchGetItem', 'Query'] },
+  // Query: the search index; its items carry the page's cards (docs/search.md).
+  dynamo: { actions: ['Query'] },
   auth: 'none',
   tag,
   summary: 'Search shows by title (prefix and one-typo tolerant)',

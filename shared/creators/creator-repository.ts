@@ -6,14 +6,13 @@ import { getByIndex } from '../db/query.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
 import { NotFoundError } from '../http/errors.ts';
-import { searchItems } from '../search/search-index.ts';
 
 /**
  * Creators: key design and access patterns (see docs/data-model.md).
  * - profile:  PK `CREATOR#<id>`, SK `PROFILE` (the whole CreatorRecord)
  * - by slug:  GSI1PK `CREATOR_SLUG#<slug>`, GSI1SK `CREATOR`
  * - by channel: GSI2PK `CHANNEL#<channel id>`, GSI2SK `CREATOR`
- * - search:   inverted index kind `creator` over name and handle (shared/search/search-index.ts)
+ * - search:   inverted index kind `creator` over name and handle, with cards (shared/creators/creator-search.ts)
  * Listings are ranked lists (shared/creators/creator-ranking.ts, creator-listings.ts); search
  * pages are shared/creators/creator-search.ts.
  */
@@ -33,20 +32,6 @@ export const creatorItem = (creator: CreatorRecord): Record<string, unknown> => 
 
 /** The key of a creator's profile item. */
 export const creatorKey = key;
-
-/** The search index items of one creator (a view of its profile). */
-export const creatorSearchItems = (creator: CreatorRecord): Record<string, unknown>[] =>
-  searchItems(
-    'creator',
-    creator.id,
-    `${creator.name} ${creator.slug.replace(/_/g, ' ')}`,
-    creator.subscribers,
-    {
-      category: creator.category,
-      tier: creator.tier,
-      subscribers: creator.subscribers,
-    },
-  );
 
 /** A stored creator as the public sees it: none while an operator has it suspended. */
 const creatorOf = (item: Record<string, unknown> | undefined): CreatorRecord | undefined =>

@@ -1,27 +1,97 @@
-import { searchIds } from '../search/search-index.ts';
 import type { CreatorRecord } from '../catalog/model.ts';
-import { getCreators } from './creator-repository.ts';
-import type { SearchCreatorsQuery } from './schemas.ts';
+import { type Card, type CardReader, searchIndex, searchItems } from '../search/search-index.ts';
+import { type CreatorSearchFields, searchCreatorSummary } from './creator-views.ts';
+import type { SearchCreatorSummary, SearchCreatorsQuery } from './schemas.ts';
 
 /**
- * One page of creators matching a search query, best match first (then most popular), filtered
- * by category and tier on the index facets: reads a bounded number of index items
- * (docs/search.md) and only the page's creators. `relation` says whether `total` is exact.
+ * Creator search (docs/search.md): the index items of a creator, carrying its card, and one page
+ * of creators matching a query, served from those items alone.
+ */
+
+/**
+ * A creator's card: its search fields as a tuple, in this order (no attribute names: 21 index
+ * items of a read fit one 4 KB read unit). Changing the order or the fields is a view change:
+ * deployed tables need one `rebuild-views` run (docs/projections.md).
+ */
+type CreatorCard = [
+  name: string,
+  initials: string,
+  avatarColor: string,
+  avatarUrl: string | null,
+  tier: CreatorRecord['tier'],
+  category: CreatorRecord['category'],
+  subscribers: number,
+  isLive: boolean,
+  isVerified: boolean,
+  slug: string,
+];
+
+const cardOf = (c: CreatorRecord): CreatorCard => [
+  c.name,
+  c.initials,
+  c.avatar_color,
+  c.avatar_url,
+  c.tier,
+  c.category,
+  c.subscribers,
+  c.live !== null,
+  c.is_verified,
+  c.slug,
+];
+
+/** The text a creator is found by: its name and handle. */
+const searchText = (c: Pick<CreatorRecord, 'name' | 'slug'>) => `${c.name} ${c.slug.replace(/_/g, ' ')}`;
+
+const cards: CardReader<CreatorSearchFields> = {
+  read: (id: string, card: Card) => {
+    const [
+      name,
+      initials,
+      avatar_color,
+      avatar_url,
+      tier,
+      category,
+      subscribers,
+      is_live,
+      is_verified,
+      slug,
+    ] = card as CreatorCard;
+    return {
+      id,
+      name,
+      initials,
+      avatar_color,
+      avatar_url,
+      tier,
+      category,
+      subscribers,
+      is_live,
+      is_verified,
+      slug,
+    };
+  },
+  text: searchText,
+};
+
+/** The search index items of one creator (a view of its profile). */
+export const creatorSearchItems = (creator: CreatorRecord): Record<string, unknown>[] =>
+  searchItems('creator', creator.id, searchText(creator), creator.subscribers, cardOf(creator));
+
+/**
+ * One page of creators matching a search query, best match first (then most subscribers),
+ * filtered by category and tier: a bounded number of index reads (docs/search.md), no document
+ * read. `relation` says whether `total` is exact.
  */
 export const searchCreators = async (
   q: SearchCreatorsQuery,
-): Promise<{ creators: CreatorRecord[]; total: number; relation: 'eq' | 'gte' }> => {
-  const { hits, total, relation } = await searchIds('creator', q.q, {
+): Promise<{ creators: SearchCreatorSummary[]; total: number; relation: 'eq' | 'gte' }> => {
+  const { hits, total, relation } = await searchIndex('creator', q.q, {
     window: q.page * q.limit,
-    keep: (f) =>
-      (q.category === 'all' || f.category === q.category) && (q.tier === 'all' || f.tier === q.tier),
+    cards,
+    keep: (c) =>
+      (q.category === 'all' || c.category === q.category) && (q.tier === 'all' || c.tier === q.tier),
   });
-  hits.sort(
-    (a, b) =>
-      b.score - a.score ||
-      Number(b.facets.subscribers ?? 0) - Number(a.facets.subscribers ?? 0) ||
-      a.id.localeCompare(b.id),
-  );
+  hits.sort((a, b) => b.score - a.score || b.doc.subscribers - a.doc.subscribers || a.id.localeCompare(b.id));
   const page = hits.slice((q.page - 1) * q.limit, q.page * q.limit);
-  return { creators: await getCreators(page.map((h) => h.id)), total, relation };
+  return { creators: page.map((h) => searchCreatorSummary(h.doc)), total, relation };
 };

@@ -45,8 +45,33 @@ export const liveCreatorSummary = (c: CreatorRecord): LiveCreatorSummary => {
   };
 };
 
-/** The search list variant: omits is_hot, watching_now and watching_now_formatted. */
-export const searchCreatorSummary = (c: CreatorRecord): SearchCreatorSummary => {
-  const { is_hot: _h, watching_now: _w, watching_now_formatted: _wf, ...rest } = creatorSummary(c);
-  return rest;
-};
+/** What a search result needs of a creator: what its search index items carry (creator-search.ts). */
+export type CreatorSearchFields = Pick<
+  CreatorRecord,
+  | 'id'
+  | 'name'
+  | 'initials'
+  | 'avatar_color'
+  | 'avatar_url'
+  | 'tier'
+  | 'category'
+  | 'subscribers'
+  | 'is_verified'
+  | 'slug'
+> & { is_live: boolean };
+
+/** The search list variant: the summary without is_hot, watching_now and watching_now_formatted. */
+export const searchCreatorSummary = (c: CreatorSearchFields): SearchCreatorSummary => ({
+  id: c.id,
+  name: c.name,
+  initials: c.initials,
+  avatar_color: c.avatar_color,
+  avatar_url: c.avatar_url,
+  tier: c.tier,
+  category: c.category,
+  subscribers: c.subscribers,
+  subscribers_formatted: formatCount(c.subscribers),
+  is_live: c.is_live,
+  is_verified: c.is_verified,
+  channel_url: `/creators/${c.slug}`,
+});

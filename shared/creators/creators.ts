@@ -7,7 +7,7 @@ import {
   listLiveCreators,
 } from './creator-listings.ts';
 import { searchCreators } from './creator-search.ts';
-import { creatorSummary, liveCreatorSummary, searchCreatorSummary } from './creator-views.ts';
+import { creatorSummary, liveCreatorSummary } from './creator-views.ts';
 import type {
   CreatorCategory,
   CreatorList,
@@ -75,7 +75,7 @@ export const findCreators = async (
 ): Promise<Page<SearchCreatorList, SearchCreatorListMeta>> => {
   const { creators, total, relation } = await searchCreators(q);
   return {
-    data: { creators: creators.map(searchCreatorSummary) },
+    data: { creators },
     meta_data: { query: q.q, ...pagination(total, q.page, q.limit), total_relation: relation },
   };
 };

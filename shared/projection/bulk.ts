@@ -24,8 +24,10 @@ export const catalogViewItems = (sources: {
     items.push(...views, viewSetItem(source, version ?? 0, views));
   };
   for (const creator of sources.creators) add(creatorKey(creator.id), creator.version, creatorViews(creator));
+  const creatorById = new Map(sources.creators.map((c) => [c.id, c]));
   const showById = new Map(sources.shows.map((s) => [s.id, s]));
-  for (const show of sources.shows) add(showItemKey(show.id), show.version, showViews(show));
+  for (const show of sources.shows)
+    add(showItemKey(show.id), show.version, showViews(show, creatorById.get(show.creator_id)));
   for (const episode of sources.episodes) {
     const show = showById.get(episode.show_id);
     if (!show) continue;

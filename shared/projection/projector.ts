@@ -9,11 +9,20 @@ import { queryAll } from '../db/query.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
 import type { Account } from '../identity/account-repository.ts';
+import { creatorKey } from '../creators/creator-repository.ts';
 import { episodeItemKey, getEpisode, showItemKey } from '../shows/show-repository.ts';
+import type { CreatorLite } from '../shows/show-views.ts';
 import { countFollow, countSubscription, countView } from './counters.ts';
 import { becameCreator, createCreatorFor } from './onboarding.ts';
 import { applyViews } from './view-set.ts';
-import { creatorViews, episodeViewSource, episodeViews, type Item, showViews } from './views.ts';
+import {
+  changesShowViews,
+  creatorViews,
+  episodeViewSource,
+  episodeViews,
+  type Item,
+  showViews,
+} from './views.ts';
 
 /**
  * The projector: turns one change of the table (a stream record with both images) into the
@@ -48,6 +57,23 @@ const showCategory = async (showId: string): Promise<CategoryId | undefined> => 
   return result.Item?.category as CategoryId | undefined;
 };
 
+/** What a show's views carry of its creator (its search cards), read at projection time. */
+const showCreator = async (creatorId: string): Promise<CreatorLite | undefined> => {
+  const result = await db.send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: creatorKey(creatorId),
+      ProjectionExpression: 'id, #name, is_verified',
+      ExpressionAttributeNames: { '#name': 'name' },
+      ConsistentRead: true,
+    }),
+  );
+  return result.Item as CreatorLite | undefined;
+};
+
+const projectShow = async (item: Item, version: number, creator: CreatorLite | undefined) =>
+  applyViews(keyOf(item), version, showViews(recordOf<ShowRecord>(item), creator));
+
 const projectEpisode = async (item: Item, version: number, category: CategoryId | undefined) =>
   applyViews(
     episodeViewSource(String(item.id)),
@@ -80,11 +106,34 @@ export const projectRecord = async (record: DynamoDBRecord, now: Date): Promise<
   // The analytics title dimension follows catalogue changes (a side effect that never throws).
   await exportTitles(before, after, now);
   switch (image.entity) {
-    case 'creator':
+    case 'creator': {
       await applyViews(keyOf(image), version, after ? creatorViews(recordOf<CreatorRecord>(after)) : []);
+      // A show's search cards carry its creator's name: a rename re-projects the creator's shows
+      // (found on GSI1, each read again consistently: the index may lag a show's latest change).
+      if (before && after && changesShowViews(before, after)) {
+        const keys = await queryAll({
+          IndexName: 'GSI1',
+          KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :show)',
+          FilterExpression: 'entity = :entity',
+          ExpressionAttributeValues: {
+            ':pk': `CREATOR_SHOWS#${after.id}`,
+            ':show': 'SHOW#',
+            ':entity': 'show',
+          },
+          ProjectionExpression: 'PK, SK',
+        });
+        for (const key of keys) {
+          const show = await db.send(
+            new GetCommand({ TableName: tableName(), Key: keyOf(key), ConsistentRead: true }),
+          );
+          if (show.Item) await projectShow(show.Item, versionOf(show.Item), after as CreatorLite);
+        }
+      }
       return;
+    }
     case 'show': {
-      await applyViews(keyOf(image), version, after ? showViews(recordOf<ShowRecord>(after)) : []);
+      if (after) await projectShow(after, version, await showCreator(String(after.creator_id)));
+      else await applyViews(keyOf(image), version, []);
       // An episode's lists follow its show's category: a moved (or deleted) show moves them.
       if (before?.category !== after?.category) {
         const episodes = await queryAll({
@@ -121,7 +170,8 @@ export const projectRecord = async (record: DynamoDBRecord, now: Date): Promise<
  * Records whose work a later record of the same batch makes redundant: a view is rebuilt from
  * the newest image, so of several changes to one creator, show or episode in a batch only the last
  * needs projecting (a burst of subscribes to one creator is one re-ranking, not twenty). A show
- * change that moves its category is always projected (its episodes follow it).
+ * change that moves its category is always projected (its episodes follow it), and so is a
+ * creator change that renames it (its shows' search cards follow it).
  */
 export const supersededRecords = (records: readonly DynamoDBRecord[]): Set<number> => {
   const last = new Map<string, number>();
@@ -136,6 +186,7 @@ export const supersededRecords = (records: readonly DynamoDBRecord[]): Set<numbe
     if (previous !== undefined) skip.add(previous);
     last.set(key, i);
     if (image.entity === 'show' && before?.category !== after?.category) last.delete(key);
+    if (image.entity === 'creator' && before && after && changesShowViews(before, after)) last.delete(key);
   });
   return skip;
 };

@@ -1,9 +1,10 @@
 import type { CategoryId, CreatorRecord, EpisodeRecord, ShowRecord } from '../catalog/model.ts';
 import { rankEntryItem } from '../catalog/ranked-list.ts';
 import { creatorListEntries } from '../creators/creator-ranking.ts';
-import { creatorSearchItems } from '../creators/creator-repository.ts';
+import { creatorSearchItems } from '../creators/creator-search.ts';
 import { episodeListEntries, showListEntries } from '../shows/show-ranking.ts';
-import { showSearchItems } from '../shows/show-repository.ts';
+import { showSearchItems } from '../shows/show-search.ts';
+import type { CreatorLite } from '../shows/show-views.ts';
 
 /**
  * The views of each kind of source item: the items derived from it alone (its ranked-list
@@ -18,9 +19,17 @@ export const creatorViews = (creator: CreatorRecord): Item[] =>
     ? []
     : [...creatorSearchItems(creator), ...creatorListEntries(creator).map(rankEntryItem)];
 
-/** A show's views; none while its creator is suspended. */
-export const showViews = (show: ShowRecord): Item[] =>
-  show.creator_suspended ? [] : [...showSearchItems(show), ...showListEntries(show).map(rankEntryItem)];
+/** A show's views (its search cards carry its creator's name); none while its creator is suspended. */
+export const showViews = (show: ShowRecord, creator: CreatorLite | undefined): Item[] =>
+  show.creator_suspended
+    ? []
+    : [...showSearchItems(show, creator), ...showListEntries(show).map(rankEntryItem)];
+
+/** Does a creator change alter its shows' views (the creator fields their search cards carry)? */
+export const changesShowViews = (
+  before: Partial<CreatorLite> | undefined,
+  after: Partial<CreatorLite> | undefined,
+): boolean => before?.name !== after?.name || before?.is_verified !== after?.is_verified;
 
 /**
  * The source an episode's view set is keyed by: its id, not its item's key. The item's key is its

@@ -15,16 +15,24 @@ import { deletions, editDistance, TYPO_MIN_LENGTH, tokenize } from './normalize.
  *   first, however common each word is.
  * - typo index:   PK `SEARCHDEL#<kind>#<variant>`, SK `<rank>#<id>#<token>` for every token of 5+
  *   letters and each of its one-letter deletions (SymSpell), verified with an edit distance of 1.
- * Every item carries the document's words (`t`) and facets (`f`, filter and sort keys), so a
- * search reads only index items plus the documents of the page it returns, and checks all the
- * query's words on any item. Index items are views (shared/projection/views.ts).
+ * Every item carries the document's **card** (`c`): the fields its search result, filters and
+ * sorts need, as a compact tuple its kind defines (shared/creators/creator-search.ts,
+ * shared/shows/show-search.ts), from which the document's words are read too. A search page is
+ * therefore served from index items alone, and 21 cards fit one 4 KB read unit (docs/search.md).
+ * Index items are views (shared/projection/views.ts).
  */
 export type SearchKind = 'creator' | 'show';
 
 type Item = Record<string, unknown>;
 
-/** Small attributes copied onto every index item, so hits can be filtered, sorted and counted without reading the documents. */
-export type Facets = Record<string, string | number | boolean>;
+/** A document's card as stored: a tuple of its kind's search fields, kept short (no attribute names). */
+export type Card = readonly unknown[];
+
+/** How a kind's cards read: the document's fields from its id and card, and the text its words come from. */
+export interface CardReader<D> {
+  read: (id: string, card: Card) => D;
+  text: (doc: D) => string;
+}
 
 /** Popularity as a sort key, most popular first: 100 steps per power of ten, so it moves rarely. */
 export const rankOf = (popularity: number): string =>
@@ -39,11 +47,11 @@ export const searchItems = (
   id: string,
   text: string,
   popularity: number,
-  facets: Facets = {},
+  card: Card,
 ): Item[] => {
   const tokens = [...new Set(tokenize(text))];
   const rank = rankOf(popularity);
-  const doc = { t: tokens.join(' '), f: facets };
+  const doc = { c: card };
   const items: Item[] = tokens.map((token) => ({
     PK: `SEARCH#${kind}#${token[0]}`,
     SK: `${token}#${rank}#${id}`,
@@ -62,11 +70,11 @@ export const searchItems = (
   return items;
 };
 
-/** A matching document: how well it matched (higher is better) and its facets. */
-export interface SearchHit {
+/** A matching document: how well it matched (higher is better) and its fields, from its card. */
+export interface SearchHit<D> {
   id: string;
   score: number;
-  facets: Facets;
+  doc: D;
 }
 
 /**
@@ -74,8 +82,8 @@ export interface SearchHit {
  * entries match than were read, and `total` is at least `window + 1`, so that a client can always
  * ask for the next page (it may come back shorter: several entries can be one document).
  */
-export interface SearchResult {
-  hits: SearchHit[];
+export interface SearchResult<D> {
+  hits: SearchHit<D>[];
   total: number;
   relation: 'eq' | 'gte';
 }
@@ -105,7 +113,7 @@ const readIndex = async (
   pk: string,
   prefix: string | undefined,
   limit: number,
-  keep: (facets: Facets) => boolean,
+  keep: (item: Item, id: string) => boolean,
   idAt: number,
 ): Promise<Read> => {
   const items: Item[] = [];
@@ -117,14 +125,15 @@ const readIndex = async (
         TableName: tableName(),
         KeyConditionExpression: prefix ? 'PK = :pk AND begins_with(SK, :prefix)' : 'PK = :pk',
         ExpressionAttributeValues: { ':pk': pk, ...(prefix ? { ':prefix': prefix } : {}) },
-        ProjectionExpression: 'SK, t, f',
+        ProjectionExpression: 'SK, c',
         Limit: limit,
         ExclusiveStartKey: start,
       }),
     );
     for (const item of result.Items ?? []) {
       items.push(item);
-      if (keep(item.f as Facets)) passing.add(String(item.SK).split('#')[idAt]!);
+      const id = String(item.SK).split('#')[idAt]!;
+      if (keep(item, id)) passing.add(id);
     }
     start = result.LastEvaluatedKey;
     if (!start || passing.size >= limit) break;
@@ -157,22 +166,28 @@ const matchStrength = (word: string, tokens: readonly string[]): number => {
  * page needs, capped at MAX_WINDOW), most popular first; when no word's candidates were read to
  * the end, the hits are the best of more and `relation` is `gte`.
  */
-export const searchIds = async (
+export const searchIndex = async <D>(
   kind: SearchKind,
   query: string,
-  options: { window: number; keep?: (facets: Facets) => boolean },
-): Promise<SearchResult> => {
+  options: { window: number; cards: CardReader<D>; keep?: (doc: D) => boolean },
+): Promise<SearchResult<D>> => {
   const words = [...new Set(tokenize(query))].slice(0, 8);
   if (words.length === 0) return { hits: [], total: 0, relation: 'eq' };
-  const keep = options.keep ?? (() => true);
+  const { cards } = options;
+  const keepDoc = options.keep ?? (() => true);
   const limit = Math.min(options.window, MAX_WINDOW) + 1;
-  const candidates = new Map<string, { tokens: string[]; facets: Facets }>();
-  const add = (items: Item[], idAt: number) => {
-    for (const item of items) {
-      const id = String(item.SK).split('#')[idAt]!;
-      if (!candidates.has(id))
-        candidates.set(id, { tokens: String(item.t).split(' '), facets: item.f as Facets });
+  const candidates = new Map<string, D>();
+  const docOf = (item: Item, id: string): D => {
+    let doc = candidates.get(id);
+    if (doc === undefined) {
+      doc = cards.read(id, item.c as Card);
+      candidates.set(id, doc);
     }
+    return doc;
+  };
+  const keep = (item: Item, id: string) => keepDoc(docOf(item, id));
+  const add = (items: Item[], idAt: number) => {
+    for (const item of items) docOf(item, String(item.SK).split('#')[idAt]!);
   };
   // A word's candidates are complete when its prefix read ended and, for a typo-tolerant word,
   // its typo reads ended too (they are only needed then: typos rank below a full page of prefixes).
@@ -194,9 +209,10 @@ export const searchIds = async (
       ? readIndex(`SEARCH#${kind}#${phrase[0]}`, phrase, limit, keep, 2).then((read) => add(read.items, 2))
       : undefined,
   ]);
-  const hits: SearchHit[] = [];
-  for (const [id, { tokens, facets }] of candidates) {
-    if (!keep(facets)) continue;
+  const hits: SearchHit<D>[] = [];
+  for (const [id, doc] of candidates) {
+    if (!keepDoc(doc)) continue;
+    const tokens = [...new Set(tokenize(cards.text(doc)))];
     let score = 0;
     for (const word of words) {
       const strength = matchStrength(word, tokens);
@@ -208,7 +224,7 @@ export const searchIds = async (
     }
     if (score === 0) continue;
     const exactText = tokens.length === words.length && tokens.every((token) => words.includes(token));
-    hits.push({ id, score: score + (exactText ? 1 : 0), facets });
+    hits.push({ id, score: score + (exactText ? 1 : 0), doc });
   }
   hits.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
   return complete.some(Boolean)

@@ -13,7 +13,10 @@ import { type ListEntry, rankKey } from '../catalog/ranked-list.ts';
  */
 
 /** The sort orders of show listings (documented in docs/shows.md). */
-export const showOrder: Record<ShowSort, (a: ShowRecord, b: ShowRecord) => number> = {
+/** What the sort orders read of a show (a show's record, or its search card). */
+type Sortable = Pick<ShowRecord, 'id' | 'total_views' | 'released_at' | 'views_7d'>;
+
+export const showOrder: Record<ShowSort, (a: Sortable, b: Sortable) => number> = {
   most_popular: (a, b) => b.total_views - a.total_views || a.id.localeCompare(b.id),
   newest: (a, b) => b.released_at.localeCompare(a.released_at) || a.id.localeCompare(b.id),
   trending: (a, b) => b.views_7d - a.views_7d || a.id.localeCompare(b.id),

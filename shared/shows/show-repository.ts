@@ -5,7 +5,6 @@ import { db } from '../db/client.ts';
 import { getByIndex, queryAll, queryFirst } from '../db/query.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
-import { searchItems } from '../search/search-index.ts';
 import { type EpisodePosition, showOrder } from './show-ranking.ts';
 
 /**
@@ -18,7 +17,7 @@ import { type EpisodePosition, showOrder } from './show-ranking.ts';
  *     GSI1PK `CREATOR_SHOWS#<creator id>`, GSI1SK `SHOW#<show id>#EP#<ss>#<eee>`: a creator's
  *     shows with all their episodes are one Query on GSI1.
  *     GSI3PK `EPISODE#<id>`, GSI3SK `EPISODE`                          (episode by id)
- * - search:       inverted index kind `show` over the title (shared/search/search-index.ts).
+ * - search:       inverted index kind `show` over the title, with cards (shared/shows/show-search.ts).
  * Listings are ranked lists (shared/shows/show-ranking.ts, show-listings.ts); search pages are
  * shared/shows/show-search.ts.
  */
@@ -68,18 +67,6 @@ export const episodeItemKey = episodeKey;
 
 /** The key of a show's profile item. */
 export const showItemKey = showKey;
-
-/** The search index items of one show (a view of its profile). */
-export const showSearchItems = (show: ShowRecord): Record<string, unknown>[] =>
-  searchItems('show', show.id, show.title, show.total_views, {
-    category: show.category,
-    rating: show.rating,
-    is_new: show.is_new,
-    is_featured: show.is_featured,
-    total_views: show.total_views,
-    released_at: show.released_at,
-    views_7d: show.views_7d,
-  });
 
 /** Items the public may see: not those of a suspended creator (shared/studio/operator-writes.ts). */
 const visible = (item: Record<string, unknown> | undefined) => item !== undefined && !item.creator_suspended;

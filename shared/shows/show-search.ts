@@ -1,33 +1,125 @@
 import type { ShowRecord } from '../catalog/model.ts';
-import { searchIds } from '../search/search-index.ts';
-import type { SearchShowsQuery } from './schemas.ts';
-import { getShows } from './show-repository.ts';
+import { type Card, type CardReader, searchIndex, searchItems } from '../search/search-index.ts';
+import type { SearchShowsQuery, ShowSearchHit } from './schemas.ts';
 import { showOrder } from './show-ranking.ts';
+import { type CreatorLite, type ShowSearchFields, searchShowItem, showSearchFields } from './show-views.ts';
 
 /**
- * One page of shows matching a search query, filtered and sorted on the index facets (relevance
- * first, then most popular; or the requested sort, applied to the best matches the bounded read
- * found: docs/search.md): reads index items and only the page's shows. `relation` says whether
+ * Show search (docs/search.md): the index items of a show, carrying its card (with its creator's
+ * name: a creator's rename re-projects its shows, shared/projection/projector.ts), and one page of
+ * shows matching a query, served from those items alone.
+ */
+
+/**
+ * A show's card: its search fields as a tuple, in this order (no attribute names, so that a read
+ * of 21 index items stays within a few 4 KB read units). Changing the order or the fields is a
+ * view change: deployed tables need one `rebuild-views` run (docs/projections.md).
+ */
+type ShowCard = [
+  title: string,
+  thumbnailUrl: string,
+  category: ShowRecord['category'],
+  rating: ShowRecord['rating'],
+  tags: string[],
+  isNew: boolean,
+  isFeatured: boolean,
+  totalViews: number,
+  views7d: number,
+  releasedAt: string,
+  slug: string,
+  seasonCount: number,
+  creatorId: string,
+  creatorName: string,
+  creatorVerified: boolean,
+];
+
+const cardOf = (s: ShowSearchFields): ShowCard => [
+  s.title,
+  s.thumbnail_url,
+  s.category,
+  s.rating,
+  s.tags,
+  s.is_new,
+  s.is_featured,
+  s.total_views,
+  s.views_7d,
+  s.released_at,
+  s.slug,
+  s.season_count,
+  s.creator_id,
+  s.creator.name,
+  s.creator.is_verified,
+];
+
+const cards: CardReader<ShowSearchFields> = {
+  read: (id: string, card: Card) => {
+    const [
+      title,
+      thumbnail_url,
+      category,
+      rating,
+      tags,
+      is_new,
+      is_featured,
+      total_views,
+      views_7d,
+      released_at,
+      slug,
+      season_count,
+      creator_id,
+      name,
+      is_verified,
+    ] = card as ShowCard;
+    const creator = { name, is_verified };
+    return {
+      id,
+      title,
+      thumbnail_url,
+      category,
+      rating,
+      tags,
+      is_new,
+      is_featured,
+      total_views,
+      views_7d,
+      released_at,
+      slug,
+      season_count,
+      creator_id,
+      creator,
+    };
+  },
+  text: (s) => s.title,
+};
+
+/** The search index items of one show (a view of its profile and its creator's name). */
+export const showSearchItems = (
+  show: ShowRecord,
+  creator: CreatorLite | undefined,
+): Record<string, unknown>[] =>
+  searchItems('show', show.id, show.title, show.total_views, cardOf(showSearchFields(show, creator)));
+
+/**
+ * One page of shows matching a search query, filtered and sorted on the cards (relevance first,
+ * then most popular; or the requested sort, applied to the best matches the bounded read found:
+ * docs/search.md): a bounded number of index reads, no document read. `relation` says whether
  * `total` is exact.
  */
 export const searchShows = async (
   q: SearchShowsQuery,
-): Promise<{ shows: ShowRecord[]; total: number; relation: 'eq' | 'gte' }> => {
-  const asShow = (h: { id: string; facets: Record<string, unknown> }) =>
-    ({ id: h.id, ...h.facets }) as unknown as ShowRecord;
-  const { hits, total, relation } = await searchIds('show', q.q, {
+): Promise<{ shows: ShowSearchHit[]; total: number; relation: 'eq' | 'gte' }> => {
+  const { hits, total, relation } = await searchIndex('show', q.q, {
     window: q.page * q.limit,
-    keep: (f) =>
-      (q.category === 'all' || f.category === q.category) &&
-      (q.rating === undefined || f.rating === q.rating) &&
-      (q.is_new === undefined || f.is_new === q.is_new) &&
-      (q.is_featured === undefined || f.is_featured === q.is_featured),
+    cards,
+    keep: (s) =>
+      (q.category === 'all' || s.category === q.category) &&
+      (q.rating === undefined || s.rating === q.rating) &&
+      (q.is_new === undefined || s.is_new === q.is_new) &&
+      (q.is_featured === undefined || s.is_featured === q.is_featured),
   });
   hits.sort((a, b) =>
-    q.sort
-      ? showOrder[q.sort](asShow(a), asShow(b))
-      : b.score - a.score || showOrder.most_popular(asShow(a), asShow(b)),
+    q.sort ? showOrder[q.sort](a.doc, b.doc) : b.score - a.score || showOrder.most_popular(a.doc, b.doc),
   );
   const page = hits.slice((q.page - 1) * q.limit, q.page * q.limit);
-  return { shows: await getShows(page.map((h) => h.id)), total, relation };
+  return { shows: page.map((h) => searchShowItem(h.doc)), total, relation };
 };

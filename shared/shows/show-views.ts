@@ -22,7 +22,7 @@ import type {
  * The spec names the show key `id` in `/shows`, `/shows/new-releases` and `/shows/search`, and
  * `show_id` in `/shows/featured`, show detail, categories-top and hero items.
  */
-type CreatorLite = Pick<CreatorRecord, 'id' | 'name' | 'is_verified' | 'avatar_url' | 'slug'>;
+export type CreatorLite = Pick<CreatorRecord, 'id' | 'name' | 'is_verified' | 'avatar_url' | 'slug'>;
 
 /** Creator of a show as show items carry it (a stand-in when the creator record is missing). */
 const creatorRef = (show: ShowRecord, creator: CreatorLite | undefined): ShowCreatorRef => ({
@@ -62,11 +62,59 @@ export const featuredShowItem = (show: ShowRecord, creator: CreatorLite | undefi
   ...summaryFields(show, creator),
 });
 
-/** Item of `/shows/search` (key `id`, no `thumbnail_color`). */
-export const searchShowItem = (show: ShowRecord, creator: CreatorLite | undefined): ShowSearchHit => {
-  const { thumbnail_color: _c, ...rest } = summaryFields(show, creator);
-  return { id: show.id, ...rest };
-};
+/** What a search result needs of a show: what its search index items carry (show-search.ts). */
+export type ShowSearchFields = Pick<
+  ShowRecord,
+  | 'id'
+  | 'title'
+  | 'thumbnail_url'
+  | 'category'
+  | 'creator_id'
+  | 'rating'
+  | 'tags'
+  | 'is_new'
+  | 'is_featured'
+  | 'total_views'
+  | 'slug'
+  | 'released_at'
+  | 'views_7d'
+> & { season_count: number; creator: Pick<ShowCreatorRef, 'name' | 'is_verified'> };
+
+/** A show's search fields, with its creator's name (a stand-in when the creator record is missing). */
+export const showSearchFields = (show: ShowRecord, creator: CreatorLite | undefined): ShowSearchFields => ({
+  id: show.id,
+  title: show.title,
+  thumbnail_url: show.thumbnail_url,
+  category: show.category,
+  creator_id: show.creator_id,
+  rating: show.rating,
+  tags: show.tags,
+  is_new: show.is_new,
+  is_featured: show.is_featured,
+  total_views: show.total_views,
+  slug: show.slug,
+  released_at: show.released_at,
+  views_7d: show.views_7d,
+  season_count: show.seasons.length,
+  creator: { name: creator?.name ?? '', is_verified: creator?.is_verified ?? false },
+});
+
+/** Item of `/shows/search` (key `id`, no `thumbnail_color`): the list item's fields, from the search fields. */
+export const searchShowItem = (s: ShowSearchFields): ShowSearchHit => ({
+  id: s.id,
+  title: s.title,
+  thumbnail_url: s.thumbnail_url,
+  category: s.category,
+  creator: { id: s.creator_id, ...s.creator },
+  seasons: s.season_count,
+  rating: s.rating,
+  tags: s.tags,
+  is_new: s.is_new,
+  is_featured: s.is_featured,
+  total_views: s.total_views,
+  total_views_formatted: formatCount(s.total_views),
+  channel_url: `/shows/${s.slug}`,
+});
 
 /**
  * Episode object (spec 2.2), with `thumbnail_url` as in show detail, for `viewer`: `is_locked`,

@@ -40,7 +40,6 @@ import {
   creatorSeriesItem,
   featuredShowItem,
   mostViewedEpisodeItem,
-  searchShowItem,
   showDetail,
   showListItem,
   topCategoryShow,
@@ -159,9 +158,8 @@ export const findShows = async (
   q: SearchShowsQuery,
 ): Promise<{ data: ShowSearchList; meta_data: ShowSearchMeta }> => {
   const { shows, total, relation } = await searchShows(q);
-  const creators = await creatorsOf(shows);
   return {
-    data: { shows: shows.map((s) => searchShowItem(s, creators.get(s.creator_id))) },
+    data: { shows },
     meta_data: { query: q.q, type: 'shows', ...pagination(total, q.page, q.limit), total_relation: relation },
   };
 };

@@ -188,6 +188,9 @@ describe('GET /creators/search', () => {
     expect(item).not.toHaveProperty('is_hot');
     expect(item).not.toHaveProperty('watching_now');
     expect(item).not.toHaveProperty('watching_now_formatted');
+    // Served from the index items' cards, it is the list's summary without those three fields.
+    const { is_hot: _h, watching_now: _w, watching_now_formatted: _wf, ...listed } = top;
+    expect(item).toEqual(listed);
   });
 
   it('returns an empty page for nonsense and filters by category', async () => {

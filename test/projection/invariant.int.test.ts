@@ -698,6 +698,10 @@ const checkInvariant = async (runNo: number) => {
     const res = await call('GET', `/shows/search?q=${encodeURIComponent(s.title)}&limit=100`);
     expectStatus(res, [200], 'show search');
     expect(showIds(res.body), `search ${s.title}`).toContain(s.id);
+    // Its card carries its creator's name, which follows a rename (the projector's fan-out).
+    const hit = res.body.data.shows.find((x: any) => x.id === s.id);
+    const owner = sources.creators.find((c) => c.id === s.creator_id);
+    expect(hit.creator.name, `creator name on ${s.title}`).toBe(owner?.name ?? '');
   }
   for (const d of model.deletedShows.splice(0)) {
     const res = await call('GET', `/shows/search?q=${encodeURIComponent(d.title)}&limit=100`);

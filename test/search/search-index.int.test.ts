@@ -1,14 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { batchPut } from '../../shared/db/batch.ts';
-import { searchIds, searchItems } from '../../shared/search/search-index.ts';
+import { type CardReader, searchIndex, searchItems } from '../../shared/search/search-index.ts';
 
 /** A word no other test file writes (the table is shared): letters and digits, one token. */
 const uniqueWord = () => `zq${randomUUID().replace(/-/g, '').slice(0, 10)}`;
-const index = (docs: Array<{ id: string; text: string; popularity: number }>) =>
-  batchPut(
-    docs.flatMap((d) => searchItems('show', d.id, d.text, d.popularity, { total_views: d.popularity })),
-  );
+type Doc = { id: string; text: string; popularity: number };
+/** A card of this file's documents: their text and popularity. */
+const cards: CardReader<Doc> = {
+  read: (id, card) => ({ id, text: String(card[0]), popularity: Number(card[1]) }),
+  text: (doc) => doc.text,
+};
+const index = (docs: Doc[]) =>
+  batchPut(docs.flatMap((d) => searchItems('show', d.id, d.text, d.popularity, [d.text, d.popularity])));
+const searchIds = (query: string, options: { window: number; keep?: (doc: Doc) => boolean }) =>
+  searchIndex('show', query, { ...options, cards });
 
 describe('search index (bounded reads, docs/search.md)', () => {
   it('ranks an exact full title above titles that start with it, however popular they are', async () => {
@@ -24,13 +30,13 @@ describe('search index (bounded reads, docs/search.md)', () => {
       })),
     ]);
     for (const window of [1, 20]) {
-      const { hits } = await searchIds('show', `${word} laughs`, { window });
+      const { hits } = await searchIds(`${word} laughs`, { window });
       expect(hits[0]?.id, `window ${window}`).toBe(id(0));
       expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score);
     }
     // With a typo in the first word the exact title still leads (it matches every word exactly but one).
     const typo = `${word.slice(0, 4)}${word.slice(5)} laughs`;
-    const { hits } = await searchIds('show', typo, { window: 40 });
+    const { hits } = await searchIds(typo, { window: 40 });
     expect(hits.map((h) => h.id)).toContain(id(0));
   });
 
@@ -42,19 +48,19 @@ describe('search index (bounded reads, docs/search.md)', () => {
       popularity: (i + 1) * 1000,
     }));
     await index(docs);
-    const bounded = await searchIds('show', word, { window: 20 });
+    const bounded = await searchIds(word, { window: 20 });
     expect(bounded.relation).toBe('gte');
     expect(bounded.total).toBe(21);
     // The 21 most popular of the 30, and no others.
     expect(new Set(bounded.hits.map((h) => h.id))).toEqual(new Set(docs.slice(9).map((d) => d.id)));
-    const whole = await searchIds('show', word, { window: 40 });
+    const whole = await searchIds(word, { window: 40 });
     expect(whole.relation).toBe('eq');
     expect(whole.hits).toHaveLength(30);
     // A filter reads further pages (4 at most) while too few pass: pages of 6 from the most
     // popular reach the 24th, so the 4 that pass among them (7th to 10th least popular).
-    const filtered = await searchIds('show', word, {
+    const filtered = await searchIds(word, {
       window: 5,
-      keep: (f) => Number(f.total_views) <= 10_000,
+      keep: (doc) => doc.popularity <= 10_000,
     });
     expect(filtered.relation).toBe('gte');
     expect(new Set(filtered.hits.map((h) => h.id))).toEqual(new Set(docs.slice(6, 10).map((d) => d.id)));
@@ -71,7 +77,7 @@ describe('search index (bounded reads, docs/search.md)', () => {
       popularity: (i + 1) * 1000,
     }));
     await index(docs);
-    const page = await searchIds('show', word, { window: 5 });
+    const page = await searchIds(word, { window: 5 });
     expect(page.relation).toBe('gte');
     expect(page.hits.length).toBeGreaterThanOrEqual(6);
     expect(page.total).toBeGreaterThan(5);

@@ -290,6 +290,10 @@ describe('GET /shows/search', () => {
     expectSummary(item);
     expect(item.id).toMatch(/^sh_/);
     expect(item).not.toHaveProperty('thumbnail_color');
+    // Served from the index items' cards (its creator's name included), it is the list's item
+    // without thumbnail_color.
+    const { thumbnail_color: _c, ...listed } = target;
+    expect(item).toEqual(listed);
   });
 
   it('applies category, rating, is_new and is_featured filters and sorts', async () => {

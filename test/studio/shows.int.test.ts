@@ -539,6 +539,31 @@ describe('/studio/shows/{id}/episodes', () => {
     await waitFor(async () => !(await hits()).includes(show.show_id), 'the show gone from search', 15_000);
   });
 
+  it("follows its creator's rename in search: the show's card carries the creator's name", async () => {
+    const renamed = await studioCreator(api, 'music');
+    const word = `zq${randomUUID()
+      .replace(/[^a-f]/g, '')
+      .slice(0, 8)}`;
+    const show = await newShow(renamed, { title: `Loops ${word}` });
+    const creatorOnCard = async () =>
+      (
+        (await api.get(`/shows/search?q=${word}`)).body.data.shows as Array<{ id: string; creator: any }>
+      ).find((h) => h.id === show.show_id)?.creator;
+    await waitFor(async () => (await creatorOnCard()) !== undefined, 'the show in search', 15_000);
+    expect(await creatorOnCard()).toMatchObject({
+      id: renamed.creatorId,
+      name: expect.stringMatching(/^Studio /),
+    });
+    const name = `Renamed ${word}`;
+    const res = await api.patch('/studio/profile', { token: renamed.token, body: { creator_name: name } });
+    expect(res.status).toBe(200);
+    await waitFor(
+      async () => (await creatorOnCard())?.name === name,
+      'the new name on the show card',
+      15_000,
+    );
+  });
+
   it("answers 404 Episode not found for another show's episode, 422 for an empty or bad PATCH", async () => {
     const show = await newShow();
     const otherShow = await newShow();
