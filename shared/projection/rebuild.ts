@@ -22,7 +22,8 @@ import type { Item } from './views.ts';
  * views (the projector moves its `source_version` only when a view changes); an empty view set
  * (a deleted source's guard, shared/projection/view-set.ts) is kept.
  */
-const VIEW_PREFIXES = ['RANK#', 'SEARCH#', 'SEARCHDEL#', 'VIEWSET#'];
+// `SEARCHDEL#`: the typo index items before they became `TYPO#` (issue 19): a rebuild deletes them.
+const VIEW_PREFIXES = ['RANK#', 'SEARCH#', 'TYPO#', 'SEARCHDEL#', 'VIEWSET#'];
 const isView = (item: Item) => VIEW_PREFIXES.some((prefix) => String(item.PK).startsWith(prefix));
 
 const SEGMENTS = 4;

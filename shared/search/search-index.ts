@@ -13,8 +13,9 @@ import { deletions, editDistance, TYPO_MIN_LENGTH, tokenize } from './normalize.
  * - phrase index: same partition, SK `<tokens joined by '.'>#<rank>#<id>` (documents of 2+ words):
  *   a query of several words reads the documents whose text starts with them, an exact full text
  *   first, however common each word is.
- * - typo index:   PK `SEARCHDEL#<kind>#<variant>`, SK `<rank>#<id>#<token>` for every token of 5+
- *   letters and each of its one-letter deletions (SymSpell), verified with an edit distance of 1.
+ * - typo index:   PK `TYPO#<kind>#<variant>`, SK `<rank>#<id>`: for every token of 5+ letters,
+ *   the token and each of its one-letter deletions (SymSpell), one item per variant and document
+ *   (two words sharing a variant share the item); verified with an edit distance of 1.
  * Every item carries the document's **card** (`c`): the fields its search result, filters and
  * sorts need, as a compact tuple its kind defines (shared/creators/creator-search.ts,
  * shared/shows/show-search.ts), from which the document's words are read too. A search page is
@@ -61,12 +62,12 @@ export const searchItems = (
     const phrase = tokens.slice(0, PHRASE_WORDS).join('.');
     items.push({ PK: `SEARCH#${kind}#${phrase[0]}`, SK: `${phrase}#${rank}#${id}`, ...doc });
   }
-  for (const token of tokens) {
-    if (token.length < TYPO_MIN_LENGTH) continue;
-    for (const variant of new Set([token, ...deletions(token)])) {
-      items.push({ PK: `SEARCHDEL#${kind}#${variant}`, SK: `${rank}#${id}#${token}`, ...doc });
-    }
-  }
+  const variants = new Set(
+    tokens
+      .filter((token) => token.length >= TYPO_MIN_LENGTH)
+      .flatMap((token) => [token, ...deletions(token)]),
+  );
+  for (const variant of variants) items.push({ PK: `TYPO#${kind}#${variant}`, SK: `${rank}#${id}`, ...doc });
   return items;
 };
 
@@ -78,9 +79,10 @@ export interface SearchHit<D> {
 }
 
 /**
- * Hits, and whether they are all the matches (`eq`) or the best of more (`gte`): then more index
- * entries match than were read, and `total` is at least `window + 1`, so that a client can always
- * ask for the next page (it may come back shorter: several entries can be one document).
+ * Hits, and whether they are all the matches (`eq`) or the best of more (`gte`): then a read
+ * stopped at its Limit (DynamoDB's LastEvaluatedKey: more index entries may match), and `total` is
+ * at least `window + 1`, so that a client can always ask for the next page (it may come back
+ * shorter, or empty when exactly `window` matched: several entries can be one document).
  */
 export interface SearchResult<D> {
   hits: SearchHit<D>[];
@@ -162,9 +164,10 @@ const matchStrength = (word: string, tokens: readonly string[]): number => {
  * The documents matching every word of `query` (a word matches a document word exactly, as a
  * prefix, or, for words of 5+ letters, with one typo) and `keep`, best first: exact matches
  * outrank prefixes and typos, and a document whose words are exactly the query's outranks one
- * with more words. Reads at most `window + 1` index items per Query (`window`: the matches the
- * page needs, capped at MAX_WINDOW), most popular first; when no word's candidates were read to
- * the end, the hits are the best of more and `relation` is `gte`.
+ * with more words. Reads at most `window` index items per Query (`window`: the matches the page
+ * needs, capped at MAX_WINDOW), most popular first; when no word's candidates were read to the
+ * end, the hits are the best of more and `relation` is `gte`. (Not `window + 1` to learn whether
+ * more match: DynamoDB says so, and 20 cards rather than 21 keep a read within one 4 KB unit.)
  */
 export const searchIndex = async <D>(
   kind: SearchKind,
@@ -175,7 +178,7 @@ export const searchIndex = async <D>(
   if (words.length === 0) return { hits: [], total: 0, relation: 'eq' };
   const { cards } = options;
   const keepDoc = options.keep ?? (() => true);
-  const limit = Math.min(options.window, MAX_WINDOW) + 1;
+  const limit = Math.min(options.window, MAX_WINDOW);
   const candidates = new Map<string, D>();
   const docOf = (item: Item, id: string): D => {
     let doc = candidates.get(id);
@@ -197,7 +200,7 @@ export const searchIndex = async <D>(
     if (!prefix.complete || word.length < TYPO_MIN_LENGTH) return prefix.complete;
     const variants = [...new Set([word, ...deletions(word)])];
     const typos = await Promise.all(
-      variants.map((v) => readIndex(`SEARCHDEL#${kind}#${v}`, undefined, limit, keep, 1)),
+      variants.map((v) => readIndex(`TYPO#${kind}#${v}`, undefined, limit, keep, 1)),
     );
     for (const read of typos) add(read.items, 1);
     return typos.every((read) => read.complete);
@@ -229,5 +232,5 @@ export const searchIndex = async <D>(
   hits.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
   return complete.some(Boolean)
     ? { hits, total: hits.length, relation: 'eq' }
-    : { hits, total: Math.max(hits.length, limit), relation: 'gte' };
+    : { hits, total: Math.max(hits.length, limit + 1), relation: 'gte' };
 };
