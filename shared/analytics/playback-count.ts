@@ -1,6 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../db/client.ts';
 import { tableName } from '../db/table.ts';
+import { isConditionalCheckFailed } from '../db/transaction.ts';
 
 /**
  * The view-counting rule (docs/projections.md, "Counters"): an on-demand view counts once per
@@ -51,6 +52,6 @@ export const recordPlayback = async (sessionId: string, contentId: string, secon
       }),
     )
     .catch((error: Error) => {
-      if (error.name !== 'ConditionalCheckFailedException') throw error;
+      if (!isConditionalCheckFailed(error)) throw error;
     });
 };

@@ -15,6 +15,14 @@ export const cancellationCodes = (error: unknown): Array<string | undefined> | u
     ? (error.CancellationReasons ?? []).map((reason) => reason.Code)
     : undefined;
 
+/**
+ * Was a single-item write (PutItem, UpdateItem, DeleteItem) refused because its condition failed?
+ * By name, not `instanceof`: the local platform's client and a bundle's own copy of the SDK
+ * would be different classes. (A transaction reports it as `isConditionFailure` below.)
+ */
+export const isConditionalCheckFailed = (error: unknown): boolean =>
+  (error as { name?: unknown } | null)?.name === 'ConditionalCheckFailedException';
+
 /** Was a transaction cancelled because a condition of any of its operations failed? */
 export const isConditionFailure = (error: unknown): boolean =>
   cancellationCodes(error)?.includes('ConditionalCheckFailed') ?? false;

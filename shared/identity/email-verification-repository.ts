@@ -1,9 +1,8 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../db/client.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
-import { cancellationCodes, type TransactOperation } from '../db/transaction.ts';
+import { cancellationCodes, isConditionalCheckFailed, type TransactOperation } from '../db/transaction.ts';
 
 /**
  * The pending email-verification code of an account: one item, PK `ACCOUNT#<id>`, SK
@@ -64,7 +63,7 @@ export const spendAttempt = async (
     );
     return recordOf<VerificationCode>(result.Attributes ?? {});
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return undefined;
+    if (isConditionalCheckFailed(error)) return undefined;
     throw error;
   }
 };

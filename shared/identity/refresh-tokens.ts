@@ -1,11 +1,11 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../db/client.ts';
 import { tableName } from '../db/table.ts';
 import { UnauthorizedError } from '../http/errors.ts';
 import { issueAccessToken } from './access-token.ts';
 import type { SessionTokens } from './schemas.ts';
+import { isConditionalCheckFailed } from '../db/transaction.ts';
 
 /**
  * Rotating refresh tokens with reuse detection. A refresh token is `<family id>.<secret>`; the
@@ -90,7 +90,7 @@ export const rotateSession = async (token: string, now: Date): Promise<SessionTo
       }),
     );
   } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    if (!isConditionalCheckFailed(error)) throw error;
     // Lost a race with another use of the same token: that is reuse too.
     await revoke(family);
     throw new UnauthorizedError('Refresh token reuse detected: every session of this sign-in was revoked');
@@ -118,6 +118,6 @@ export const revokeSession = async (token: string, accountId: string): Promise<v
       }),
     );
   } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    if (!isConditionalCheckFailed(error)) throw error;
   }
 };

@@ -8,6 +8,7 @@ import { queryAll } from '../db/query.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
 import { VIEWER_SHARDS, bucketOf, recordPeak, viewerCounterKey } from './viewer-counter.ts';
+import { isConditionalCheckFailed } from '../db/transaction.ts';
 
 /**
  * `watching_now` in lists, from the live counters (docs/live.md "Viewers in lists"): once a
@@ -80,7 +81,7 @@ const publish = async (
     );
     return true;
   } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    if (isConditionalCheckFailed(error)) return false;
     throw error;
   }
 };

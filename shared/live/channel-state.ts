@@ -11,6 +11,7 @@ import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
 import { logger } from '../observability/index.ts';
 import { type IvsEvent, type LimitBreach, type RecordingStateChange, eventTimeMs } from './ivs-events.ts';
+import { isConditionalCheckFailed } from '../db/transaction.ts';
 
 /**
  * A creator's live state from Amazon IVS (docs/ivs-events.md): the reducer of IVS's EventBridge
@@ -148,7 +149,7 @@ const updateCreatorIf = async (
     );
     return true;
   } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    if (isConditionalCheckFailed(error)) return false;
     throw error;
   }
 };

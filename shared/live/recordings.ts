@@ -9,7 +9,7 @@ import { db } from '../db/client.ts';
 import { queryFirst } from '../db/query.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
-import { cancellationCodes } from '../db/transaction.ts';
+import { cancellationCodes, isConditionalCheckFailed } from '../db/transaction.ts';
 import { logger } from '../observability/index.ts';
 import { cdnUrl, type LiveRecording, mediaUrlOf } from './media-urls.ts';
 import { episodeItem, showItem, showItemKey } from '../shows/show-repository.ts';
@@ -204,7 +204,7 @@ export const noteRecordingStarted = async (
       }),
     );
   } catch (error) {
-    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    if (!isConditionalCheckFailed(error)) throw error;
     return {
       kind: 'recording-stale',
       creatorId: ref.creatorId,
@@ -395,7 +395,7 @@ export const publishRecording = async (
           }),
         );
       } catch (error) {
-        if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+        if (!isConditionalCheckFailed(error)) throw error;
       }
       continue;
     }

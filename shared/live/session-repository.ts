@@ -4,7 +4,7 @@ import { batchGet } from '../db/batch.ts';
 import { db } from '../db/client.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
-import { cancellationCodes, type TransactOperation } from '../db/transaction.ts';
+import { cancellationCodes, isConditionalCheckFailed, type TransactOperation } from '../db/transaction.ts';
 import { bucketStartSeconds } from './viewer-counter.ts';
 
 /**
@@ -172,8 +172,6 @@ export const getSession = async (id: string, consistent = true): Promise<WatchSe
   return item ? recordOf<WatchSessionRecord>(item, { withoutTtl: true }) : undefined;
 };
 
-const isConditionFailed = (error: unknown) => (error as Error).name === 'ConditionalCheckFailedException';
-
 /** Changes a live session (quality, device): false when it ended or expired meanwhile. Writes no slot. */
 export const updateLiveSession = async (
   session: WatchSessionRecord,
@@ -198,7 +196,7 @@ export const updateLiveSession = async (
     );
     return true;
   } catch (error) {
-    if (isConditionFailed(error)) return false;
+    if (isConditionalCheckFailed(error)) return false;
     throw error;
   }
 };
@@ -216,10 +214,12 @@ export const heartbeatSession = async (
   now: Date,
   bucket: number,
   expiresAt: string,
-): Promise<{ outcome: 'counted' | 'current' | 'gone'; expires_at: string }> => {
+): Promise<{ outcome: 'counted' | 'current'; expires_at: string } | { outcome: 'gone' }> => {
   const from = bucketStartSeconds(bucket);
   if ((session.counted_from ?? Number.NEGATIVE_INFINITY) >= from) {
-    return { outcome: isOpen(session, now) ? 'current' : 'gone', expires_at: session.expires_at };
+    return isOpen(session, now)
+      ? { outcome: 'current', expires_at: session.expires_at }
+      : { outcome: 'gone' };
   }
   try {
     await db.send(
@@ -241,12 +241,12 @@ export const heartbeatSession = async (
     );
     return { outcome: 'counted', expires_at: expiresAt };
   } catch (error) {
-    if (!isConditionFailed(error)) throw error;
+    if (!isConditionalCheckFailed(error)) throw error;
   }
   const again = await getSession(session.session_id);
   return again && (again.counted_from ?? Number.NEGATIVE_INFINITY) >= from && isOpen(again, now)
     ? { outcome: 'current', expires_at: again.expires_at }
-    : { outcome: 'gone', expires_at: again?.expires_at ?? session.expires_at };
+    : { outcome: 'gone' };
 };
 
 /**
@@ -266,6 +266,6 @@ export const endSession = async (session: WatchSessionRecord, endedAt: string): 
       }),
     );
   } catch (error) {
-    if (!isConditionFailed(error)) throw error; // already ended
+    if (!isConditionalCheckFailed(error)) throw error; // already ended
   }
 };

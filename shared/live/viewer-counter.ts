@@ -5,6 +5,7 @@ import { perContainer } from '../aws/local-hook.ts';
 import { batchGet, primaryKeyOf as keyOf } from '../db/batch.ts';
 import { db } from '../db/client.ts';
 import { tableName } from '../db/table.ts';
+import { isConditionalCheckFailed } from '../db/transaction.ts';
 
 /**
  * Concurrent viewers, counted from heartbeats (see docs/live.md):
@@ -133,7 +134,7 @@ const writePeak = async (channelId: string, sk: string, value: number): Promise<
     );
     return value;
   } catch (error) {
-    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    if (!isConditionalCheckFailed(error)) throw error;
     // The document client leaves this item marshalled (aws/aws-sdk-js-v3#6723).
     const old = (error as { Item?: { peak?: { N?: string } } }).Item?.peak?.N;
     return Math.max(value, Number(old ?? value));

@@ -228,11 +228,11 @@ export const heartbeat = async (
   const session = ownedSession(found, accountId, creator);
   const state = stateOf(session, now);
   const bucket = bucketOf(now);
-  const { outcome, expires_at: expiresAt } =
+  const beat =
     state === 'active'
       ? await heartbeatSession(session, now, bucket, leaseUntil(bucket))
-      : { outcome: 'gone' as const, expires_at: session.expires_at };
-  if (outcome === 'gone') {
+      : { outcome: 'gone' as const };
+  if (beat.outcome === 'gone') {
     return {
       session_id: session.session_id,
       session_valid: false,
@@ -243,13 +243,13 @@ export const heartbeat = async (
   const [token, epg] = await Promise.all([
     sessionToken(session, creator, now),
     heartbeatEpg(creator, session.timezone, now),
-    outcome === 'counted' ? countPresence(session.channel_id, session.device_type, now) : undefined,
+    beat.outcome === 'counted' ? countPresence(session.channel_id, session.device_type, now) : undefined,
   ]);
   const viewers = publishedViewers(creator);
   return {
     session_id: session.session_id,
     session_valid: true,
-    expires_at: expiresAt,
+    expires_at: beat.expires_at,
     next_heartbeat_seconds: HEARTBEAT_SECONDS,
     stream: {
       stream_id: session.stream_id,

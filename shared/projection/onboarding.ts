@@ -5,6 +5,7 @@ import { creatorItem } from '../creators/creator-repository.ts';
 import { db } from '../db/client.ts';
 import { tableName } from '../db/table.ts';
 import type { Account } from '../identity/account-repository.ts';
+import { isConditionalCheckFailed } from '../db/transaction.ts';
 
 /**
  * Onboarding's projection: an account that completes onboarding with a category becomes a public
@@ -55,7 +56,7 @@ export const createCreatorFor = async (account: Account, now: Date): Promise<'cr
     );
     return 'created';
   } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return 'exists';
+    if (isConditionalCheckFailed(error)) return 'exists';
     throw error;
   }
 };

@@ -1,4 +1,3 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CreatorRecord, EpisodeRecord, ProgramRecord, ShowRecord } from '../catalog/model.ts';
 import { listOfItem } from '../catalog/ranked-list.ts';
@@ -10,6 +9,7 @@ import { programItem } from '../epg/program-repository.ts';
 import { catalogViewItems, type Versioned } from './bulk.ts';
 import { contentHash } from './view-set.ts';
 import type { Item } from './views.ts';
+import { isConditionalCheckFailed } from '../db/transaction.ts';
 
 /**
  * The rebuild (`npm run rebuild-views`; on AWS the operator-invoked rebuild function): recomputes
@@ -147,7 +147,7 @@ const repairGuideKeys = async (
         }),
       );
     } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      if (!isConditionalCheckFailed(error)) throw error;
     }
   }
   return differing;

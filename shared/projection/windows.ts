@@ -2,7 +2,7 @@ import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { queryAll } from '../db/query.ts';
 import { db } from '../db/client.ts';
 import { tableName } from '../db/table.ts';
-import { transactWriteIf } from '../db/transaction.ts';
+import { isConditionalCheckFailed, transactWriteIf } from '../db/transaction.ts';
 import { creatorKey } from '../creators/creator-repository.ts';
 import { showItemKey } from '../shows/show-repository.ts';
 import { showListName } from '../shows/show-ranking.ts';
@@ -108,7 +108,7 @@ const expireNewShows = async (now: Date): Promise<number> => {
         )
         .then(() => expired++)
         .catch((error: Error) => {
-          if (error.name !== 'ConditionalCheckFailedException') throw error;
+          if (!isConditionalCheckFailed(error)) throw error;
         });
     }
     start = page.LastEvaluatedKey;

@@ -3,6 +3,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../db/client.ts';
 import { tableName } from '../db/table.ts';
 import { ConflictError } from '../http/errors.ts';
+import { isConditionalCheckFailed } from '../db/transaction.ts';
 
 /**
  * Content reports, stored for moderation. Key design (see docs/data-model.md, "Reports"):
@@ -47,8 +48,7 @@ export const putReport = async (report: ReportRecord): Promise<void> => {
       }),
     );
   } catch (error) {
-    if ((error as { name?: string }).name === 'ConditionalCheckFailedException')
-      throw new ConflictError('You have already reported this content');
+    if (isConditionalCheckFailed(error)) throw new ConflictError('You have already reported this content');
     throw error;
   }
 };

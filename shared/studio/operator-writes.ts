@@ -1,10 +1,10 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CreatorRecord, TierId } from '../catalog/model.ts';
 import { db } from '../db/client.ts';
 import { queryAll } from '../db/query.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
+import { isConditionalCheckFailed } from '../db/transaction.ts';
 
 /**
  * An operator's writes on a creator (`npm run operator`, scripts/operator.ts): the editorial
@@ -50,7 +50,7 @@ const update = async (
     );
     return recordOf<OperatedCreator>(result.Attributes ?? {});
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) throw new UnknownCreatorError(creatorId);
+    if (isConditionalCheckFailed(error)) throw new UnknownCreatorError(creatorId);
     throw error;
   }
 };
@@ -94,7 +94,7 @@ const markCatalogue = async (creatorId: string, suspended: boolean): Promise<voi
         }),
       )
       .catch((error: Error) => {
-        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+        if (!isConditionalCheckFailed(error)) throw error;
       });
   }
 };

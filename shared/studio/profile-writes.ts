@@ -1,4 +1,3 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CreatorRecord } from '../catalog/model.ts';
 import { db } from '../db/client.ts';
@@ -7,6 +6,7 @@ import { tableName } from '../db/table.ts';
 import { channelNameOf, initialsOf } from '../creators/creator-from-account.ts';
 import { ForbiddenError } from '../http/errors.ts';
 import type { StudioProfile, UpdateProfileBody } from './schedule-schemas.ts';
+import { isConditionalCheckFailed } from '../db/transaction.ts';
 
 /**
  * `PATCH /studio/profile`: the creator's own profile fields on their source item
@@ -72,7 +72,7 @@ export const updateProfile = async (creatorId: string, body: UpdateProfileBody):
     return studioProfile(result.Attributes ?? {});
   } catch (error) {
     // The creator was read a moment ago (requireStudioCreator); gone now means it was removed.
-    if (error instanceof ConditionalCheckFailedException)
+    if (isConditionalCheckFailed(error))
       throw new ForbiddenError('Finish onboarding (choose a category) to use the studio');
     throw error;
   }

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { CreatorRecord, ProgramRecord } from '../catalog/model.ts';
 import { db } from '../db/client.ts';
 import { tableName } from '../db/table.ts';
-import { cancellationCodes, type TransactOperation } from '../db/transaction.ts';
+import { cancellationCodes, isConditionalCheckFailed, type TransactOperation } from '../db/transaction.ts';
 import {
   getProgram,
   getScheduleVersion,
@@ -322,7 +321,7 @@ export const deleteProgram = async (creator: CreatorRecord, programId: string): 
       return;
     } catch (error) {
       // Changed or moved since it was read: read it again (a 404 if it is gone).
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      if (!isConditionalCheckFailed(error)) throw error;
       await pause(attempt);
     }
   }

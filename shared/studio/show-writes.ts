@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CreatorRecord, EpisodeRecord, SeasonRecord, ShowRecord } from '../catalog/model.ts';
 import { db } from '../db/client.ts';
 import { getByIndex, queryAll } from '../db/query.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
-import { cancellationCodes, type TransactOperation } from '../db/transaction.ts';
+import { cancellationCodes, isConditionalCheckFailed, type TransactOperation } from '../db/transaction.ts';
 import { ConflictError, NotFoundError } from '../http/errors.ts';
 import { episodeItem, episodeItemKey, showItem, showItemKey } from '../shows/show-repository.ts';
 import type {
@@ -81,8 +80,6 @@ export const showSlug = (title: string, id: string): string => {
   const safe = base === 'sh' || base.startsWith('sh_') ? `show_${base}` : base;
   return `${safe}_${id.slice(3, 9)}`;
 };
-
-const isConditionFailed = (error: unknown) => error instanceof ConditionalCheckFailedException;
 
 // ---- Views ---------------------------------------------------------------------------------
 
@@ -222,7 +219,7 @@ export const updateShow = async (
     );
     return recordOf<StoredShow>(result.Attributes ?? {});
   } catch (error) {
-    if (isConditionFailed(error)) throw new NotFoundError(SHOW_NOT_FOUND);
+    if (isConditionalCheckFailed(error)) throw new NotFoundError(SHOW_NOT_FOUND);
     throw error;
   }
 };

@@ -4,6 +4,7 @@ import { queryAll } from '../db/query.ts';
 import { tableName } from '../db/table.ts';
 import type { EventType } from '../events/envelope.ts';
 import type { SubscriptionStatus } from './schemas.ts';
+import { isConditionalCheckFailed } from '../db/transaction.ts';
 
 /**
  * Webhook subscriptions and partner approvals in the single table (docs/webhooks.md,
@@ -50,9 +51,6 @@ const recordOf = (item: Record<string, unknown>): SubscriptionRecord => {
   for (const name of KEY_ATTRIBUTES) delete record[name];
   return record as unknown as SubscriptionRecord;
 };
-
-const conditionFailed = (error: unknown) =>
-  (error as { name?: string }).name === 'ConditionalCheckFailedException';
 
 /** Writes a new subscription (never overwrites one). */
 export const putSubscription = async (record: SubscriptionRecord): Promise<void> => {
@@ -141,7 +139,7 @@ export const changeStatus = async (
     );
     return true;
   } catch (error) {
-    if (conditionFailed(error)) return false;
+    if (isConditionalCheckFailed(error)) return false;
     throw error;
   }
 };
@@ -159,7 +157,7 @@ export const deleteSubscription = async (id: string, ownerId: string): Promise<b
     );
     return true;
   } catch (error) {
-    if (conditionFailed(error)) return false;
+    if (isConditionalCheckFailed(error)) return false;
     throw error;
   }
 };
@@ -192,7 +190,7 @@ export const advanceSecret = async (
     );
     return Attributes ? recordOf(Attributes) : undefined;
   } catch (error) {
-    if (conditionFailed(error)) return undefined;
+    if (isConditionalCheckFailed(error)) return undefined;
     throw error;
   }
 };
