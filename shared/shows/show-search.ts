@@ -55,9 +55,21 @@ const cardOf = (s: ShowSearchFields): ShowCard => [
 
 const cards: CardReader<ShowSearchFields> = {
   read: (id: string, card: Card) => {
-    const [title, thumbnail_url, category, rating, tags, flags, total_views, views_7d, released, slug] =
-      card as ShowCard;
-    const [, , , , , , , , , , season_count, creator_id, name] = card as ShowCard;
+    const [
+      title,
+      thumbnail_url,
+      category,
+      rating,
+      tags,
+      flags,
+      total_views,
+      views_7d,
+      released,
+      slug,
+      season_count,
+      creator_id,
+      name,
+    ] = card as ShowCard;
     return {
       id,
       title,
