@@ -26,3 +26,17 @@ export const named = <S extends z.ZodMiniType>(id: string, schema: S, descriptio
   z.globalRegistry.add(schema, { id, description });
   return schema;
 };
+
+/**
+ * A module's response schemas, built on the first call and kept: a contract's `responses` is a
+ * function (shared/http/contract.ts) read only by the OpenAPI document and the tests, so a
+ * Lambda's cold start never builds them (issue 19; docs/performance.md). Built once because
+ * `named` registers each id once.
+ */
+export const responseSchemas = <T>(build: () => T): (() => T) => {
+  let built: T | undefined;
+  return () => {
+    built ??= build();
+    return built;
+  };
+};

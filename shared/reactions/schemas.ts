@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { described, named } from '../http/schema-meta.ts';
+import { described, named, responseSchemas } from '../http/schema-meta.ts';
 import { idParam } from '../http/validation.ts';
 
 /** Reaction target types (spec 2.3). */
@@ -45,38 +45,47 @@ export type ReactionInput = z.infer<typeof reactionBody>;
 
 // ---- Responses -------------------------------------------------------------------------------
 
-const targetTypeOut = described(z.enum(TARGET_TYPES), 'Kind of content', 'VIDEO');
-const targetIdOut = described(z.string(), 'Id of the content', 'ep_0001_s1e01');
+/**
+ * The response schemas, built on the first call: only the OpenAPI document and the tests read
+ * them (through the contracts' `responses`), so a function's cold start does not build them.
+ */
+export const reactionResponses = responseSchemas(() => {
+  const targetTypeOut = described(z.enum(TARGET_TYPES), 'Kind of content', 'VIDEO');
+  const targetIdOut = described(z.string(), 'Id of the content', 'ep_0001_s1e01');
 
-export const Reaction = named(
-  'Reaction',
-  z.object({
-    targetType: targetTypeOut,
-    targetId: targetIdOut,
-    emoji: described(z.string(), 'The emoji', '🔥'),
-    reacted: described(z.literal(true), 'The caller has this reaction now'),
-  }),
-  "The caller's reaction on a piece of content",
-);
-export type Reaction = z.infer<typeof Reaction>;
+  const Reaction = named(
+    'Reaction',
+    z.object({
+      targetType: targetTypeOut,
+      targetId: targetIdOut,
+      emoji: described(z.string(), 'The emoji', '🔥'),
+      reacted: described(z.literal(true), 'The caller has this reaction now'),
+    }),
+    "The caller's reaction on a piece of content",
+  );
 
-export const ReactionSummary = named(
-  'ReactionSummary',
-  z.object({
-    targetType: targetTypeOut,
-    targetId: targetIdOut,
-    summary: described(
-      z.array(
-        z.object({
-          emoji: described(z.string(), 'The emoji', '🔥'),
-          count: described(z.number().check(z.int()), 'Accounts that reacted with it (at least 1)', 12),
-        }),
+  const ReactionSummary = named(
+    'ReactionSummary',
+    z.object({
+      targetType: targetTypeOut,
+      targetId: targetIdOut,
+      summary: described(
+        z.array(
+          z.object({
+            emoji: described(z.string(), 'The emoji', '🔥'),
+            count: described(z.number().check(z.int()), 'Accounts that reacted with it (at least 1)', 12),
+          }),
+        ),
+        'One entry per emoji used, most used first (ties by emoji); empty without reactions',
       ),
-      'One entry per emoji used, most used first (ties by emoji); empty without reactions',
-    ),
-    total: described(z.number().check(z.int()), 'Reactions of every emoji together', 17),
-    userReactions: described(z.array(z.string()), 'The emojis the caller put on this content', ['🔥']),
-  }),
-  "Reaction counts on a piece of content, and the caller's own",
-);
-export type ReactionSummary = z.infer<typeof ReactionSummary>;
+      total: described(z.number().check(z.int()), 'Reactions of every emoji together', 17),
+      userReactions: described(z.array(z.string()), 'The emojis the caller put on this content', ['🔥']),
+    }),
+    "Reaction counts on a piece of content, and the caller's own",
+  );
+  return { Reaction, ReactionSummary };
+});
+type Built = ReturnType<typeof reactionResponses>;
+
+export type Reaction = z.infer<Built['Reaction']>;
+export type ReactionSummary = z.infer<Built['ReactionSummary']>;

@@ -50,7 +50,7 @@ describe('bundles by auth mode', () => {
         ...row,
         operationId: 'fixture',
         description: 'fixture',
-        responses: { 204: { description: 'fixture' } },
+        responses: () => ({ 204: { description: 'fixture' } }),
       });
       expect(() => endpoint(contractOf(verifying), () => ({ kind: 'no-content' }))).toThrow(
         /bundled without the verifier/,
