@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { contract } from '../../shared/http/contract.ts';
-import { described, named, responseSchemas } from '../../shared/http/schema-meta.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../../shared/http/schema-meta.ts';
 import { identityResponses } from '../../shared/identity/schemas.ts';
 
 const tag = 'Platform';
@@ -8,7 +8,7 @@ const tag = 'Platform';
 // ---- Responses -------------------------------------------------------------------------------
 
 /** The document's own schema, built on the first call (shared/http/schema-meta.ts `responseSchemas`). */
-const platformResponses = responseSchemas(() => ({
+const buildResponses = () => ({
   OpenApiDocument: named(
     'OpenApiDocument',
     z.looseObject({
@@ -27,7 +27,9 @@ const platformResponses = responseSchemas(() => ({
     }),
     'An OpenAPI 3.1 document (https://spec.openapis.org/oas/v3.1.0): this API, with components, tags and servers',
   ),
-}));
+});
+const platformResponses =
+  process.env.LAMBDA_BUNDLE_RESPONSES === 'none' ? responsesNotBundled : responseSchemas(buildResponses);
 
 const CACHED_5_MIN = 'Always `public, max-age=300`: clients and CDNs may reuse the answer for 5 minutes';
 

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { DEVICE_TYPES } from '../catalog/model.ts';
-import { described, named, responseSchemas } from '../http/schema-meta.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
 import { idParam, pageQuery } from '../http/validation.ts';
 
 /**
@@ -348,10 +348,11 @@ export type ListContinueWatchingQuery = z.infer<typeof listContinueWatchingQuery
 // ---- Responses -------------------------------------------------------------------------------
 
 /**
- * The response schemas, built on the first call: only the OpenAPI document and the tests read
- * them (through the contracts' `responses`), so a function's cold start does not build them.
+ * The response schemas, built on the first call of the export below: only the OpenAPI document
+ * and the tests call it (through the contracts' `responses`); Lambda bundles leave them out
+ * (`responseSchemas`, shared/http/schema-meta.ts).
  */
-export const analyticsResponses = responseSchemas(() => {
+const buildResponses = () => {
   const AnalyticsSession = named(
     'AnalyticsSession',
     z.object({
@@ -421,8 +422,10 @@ export const analyticsResponses = responseSchemas(() => {
     items: described(z.array(ContinueWatchingItem), 'Unfinished episodes, most recently watched first'),
   });
   return { AnalyticsSession, AnalyticsReceipt, ContinueWatchingItem, ContinueWatchingList };
-});
-type Built = ReturnType<typeof analyticsResponses>;
+};
+export const analyticsResponses =
+  process.env.LAMBDA_BUNDLE_RESPONSES === 'none' ? responsesNotBundled : responseSchemas(buildResponses);
+type Built = ReturnType<typeof buildResponses>;
 
 export type AnalyticsSession = z.infer<Built['AnalyticsSession']>;
 export type AnalyticsReceipt = z.infer<Built['AnalyticsReceipt']>;

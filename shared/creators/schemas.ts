@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { CATEGORY_IDS, TIER_IDS } from '../catalog/model.ts';
-import { described, named, responseSchemas } from '../http/schema-meta.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
 import { enumParam, idParam, pageQuery } from '../http/validation.ts';
 import { Pagination } from '../pagination.ts';
 import { totalRelation } from '../search/schemas.ts';
@@ -58,10 +58,11 @@ export const creatorPath = z.object({
 // ---- Responses -------------------------------------------------------------------------------
 
 /**
- * The response schemas, built on the first call: only the OpenAPI document and the tests read
- * them (through the contracts' `responses`), so a function's cold start does not build them.
+ * The response schemas, built on the first call of the export below: only the OpenAPI document
+ * and the tests call it (through the contracts' `responses`); Lambda bundles leave them out
+ * (`responseSchemas`, shared/http/schema-meta.ts).
  */
-export const creatorResponses = responseSchemas(() => {
+const buildResponses = () => {
   const count = (description: string, example: number) =>
     described(z.number().check(z.int()), description, example);
   const formatted = (of: string, example: string) =>
@@ -482,8 +483,10 @@ export const creatorResponses = responseSchemas(() => {
     CreatorChannel,
     TvCreatorDetail,
   };
-});
-type Built = ReturnType<typeof creatorResponses>;
+};
+export const creatorResponses =
+  process.env.LAMBDA_BUNDLE_RESPONSES === 'none' ? responsesNotBundled : responseSchemas(buildResponses);
+type Built = ReturnType<typeof buildResponses>;
 
 export type Tier = z.infer<Built['Tier']>;
 export type CreatorSummary = z.infer<Built['CreatorSummary']>;

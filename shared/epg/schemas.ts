@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { RATING_IDS } from '../catalog/model.ts';
-import { described, named, responseSchemas } from '../http/schema-meta.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
 import { idParam, MAX_PAGE_SIZE, pageQuery, wholeNumberParam } from '../http/validation.ts';
 import { isValidTimeZone, parseClock, parseDate } from './time.ts';
 
@@ -93,10 +93,11 @@ export type GuideQuery = z.infer<typeof guideQuery>;
 // ---- Responses -------------------------------------------------------------------------------
 
 /**
- * The response schemas, built on the first call: only the OpenAPI document and the tests read
- * them (through the contracts' `responses`), so a function's cold start does not build them.
+ * The response schemas, built on the first call of the export below: only the OpenAPI document
+ * and the tests call it (through the contracts' `responses`); Lambda bundles leave them out
+ * (`responseSchemas`, shared/http/schema-meta.ts).
  */
-export const epgResponses = responseSchemas(() => {
+const buildResponses = () => {
   const int = (description: string, example: number) =>
     described(z.number().check(z.int()), description, example);
   const text = (description: string, example: string) => described(z.string(), description, example);
@@ -401,8 +402,10 @@ export const epgResponses = responseSchemas(() => {
     WatchEpg,
     HeartbeatEpg,
   };
-});
-type Built = ReturnType<typeof epgResponses>;
+};
+export const epgResponses =
+  process.env.LAMBDA_BUNDLE_RESPONSES === 'none' ? responsesNotBundled : responseSchemas(buildResponses);
+type Built = ReturnType<typeof buildResponses>;
 
 export type EpgTimeline = z.infer<Built['EpgTimeline']>;
 export type EpgProgram = z.infer<Built['EpgProgram']>;

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { CATEGORY_IDS, RATING_IDS } from '../catalog/model.ts';
-import { described, named, responseSchemas } from '../http/schema-meta.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
 import { pageQuery } from '../http/validation.ts';
 import { liveResponses } from '../live/schemas.ts';
 
@@ -9,10 +9,11 @@ export const listLiveStreamsQuery = z.object({ ...pageQuery(10) });
 // ---- Responses -------------------------------------------------------------------------------
 
 /**
- * The response schemas, built on the first call: only the OpenAPI document and the tests read
- * them (through the contracts' `responses`), so a function's cold start does not build them.
+ * The response schemas, built on the first call of the export below: only the OpenAPI document
+ * and the tests call it (through the contracts' `responses`); Lambda bundles leave them out
+ * (`responseSchemas`, shared/http/schema-meta.ts).
  */
-export const homeResponses = responseSchemas(() => {
+const buildResponses = () => {
   const position = described(z.number().check(z.int()), 'Place on the screen, from 1 at the top', 1);
   const title = described(
     z.nullable(z.string()),
@@ -137,8 +138,10 @@ export const homeResponses = responseSchemas(() => {
     HeroSlide,
     HomeLiveStream,
   };
-});
-type Built = ReturnType<typeof homeResponses>;
+};
+export const homeResponses =
+  process.env.LAMBDA_BUNDLE_RESPONSES === 'none' ? responsesNotBundled : responseSchemas(buildResponses);
+type Built = ReturnType<typeof buildResponses>;
 
 export type HomeSection = z.infer<Built['HomeSection']>;
 export type HomeSectionType = HomeSection['type'];

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { CATEGORY_IDS } from '../catalog/model.ts';
-import { described, named, responseSchemas } from '../http/schema-meta.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
 
 /**
  * 3-30 letters, digits or underscores, not starting with `acc_` or `cr_` (any case): those are
@@ -147,10 +147,11 @@ export const verifyEmailBody = z.object({
 // ---- Responses -------------------------------------------------------------------------------
 
 /**
- * The response schemas, built on the first call: only the OpenAPI document and the tests read
- * them (through the contracts' `responses`), so a function's cold start does not build them.
+ * The response schemas, built on the first call of the export below: only the OpenAPI document
+ * and the tests call it (through the contracts' `responses`); Lambda bundles leave them out
+ * (`responseSchemas`, shared/http/schema-meta.ts).
  */
-export const identityResponses = responseSchemas(() => {
+const buildResponses = () => {
   /** Account `user_status` values (spec 3): `active` once every onboarding step is done. */
   const USER_STATUSES = ['onboarding', 'active'] as const;
 
@@ -450,8 +451,10 @@ export const identityResponses = responseSchemas(() => {
     SigningJwk,
     SigningJwks,
   };
-});
-type Built = ReturnType<typeof identityResponses>;
+};
+export const identityResponses =
+  process.env.LAMBDA_BUNDLE_RESPONSES === 'none' ? responsesNotBundled : responseSchemas(buildResponses);
+type Built = ReturnType<typeof buildResponses>;
 
 export type UserStatus = Built['USER_STATUSES'][number];
 export type CreatorAccount = z.infer<Built['CreatorAccount']>;

@@ -3,7 +3,7 @@ import { DEVICE_TYPES, QUALITY_VALUES } from '../catalog/model.ts';
 import { SUBSCRIPTION_STATUSES } from '../catalog/model.ts';
 import { epgResponses } from '../epg/schemas.ts';
 import { isValidTimeZone } from '../epg/time.ts';
-import { described, named, responseSchemas } from '../http/schema-meta.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
 import { boolParam, enumParam, idParam, pageQuery, wholeNumberParam } from '../http/validation.ts';
 
 const quality = described(
@@ -102,10 +102,11 @@ export type OndemandQuery = z.infer<typeof ondemandQuery>;
 // ---- Responses -------------------------------------------------------------------------------
 
 /**
- * The response schemas, built on the first call: only the OpenAPI document and the tests read
- * them (through the contracts' `responses`), so a function's cold start does not build them.
+ * The response schemas, built on the first call of the export below: only the OpenAPI document
+ * and the tests call it (through the contracts' `responses`); Lambda bundles leave them out
+ * (`responseSchemas`, shared/http/schema-meta.ts).
  */
-export const liveResponses = responseSchemas(() => {
+const buildResponses = () => {
   const count = (description: string, example: number) =>
     described(z.number().check(z.int()), description, example);
   const formatted = (of: string, example: string) =>
@@ -641,8 +642,10 @@ export const liveResponses = responseSchemas(() => {
     FollowState,
     SubscriptionState,
   };
-});
-type Built = ReturnType<typeof liveResponses>;
+};
+export const liveResponses =
+  process.env.LAMBDA_BUNDLE_RESPONSES === 'none' ? responsesNotBundled : responseSchemas(buildResponses);
+type Built = ReturnType<typeof buildResponses>;
 
 export type LiveStreamSummary = z.infer<Built['LiveStreamSummary']>;
 export type LiveChannel = z.infer<Built['LiveChannel']>;

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { described, named, responseSchemas } from '../http/schema-meta.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
 import { idParam } from '../http/validation.ts';
 
 /** Reaction target types (spec 2.3). */
@@ -46,10 +46,11 @@ export type ReactionInput = z.infer<typeof reactionBody>;
 // ---- Responses -------------------------------------------------------------------------------
 
 /**
- * The response schemas, built on the first call: only the OpenAPI document and the tests read
- * them (through the contracts' `responses`), so a function's cold start does not build them.
+ * The response schemas, built on the first call of the export below: only the OpenAPI document
+ * and the tests call it (through the contracts' `responses`); Lambda bundles leave them out
+ * (`responseSchemas`, shared/http/schema-meta.ts).
  */
-export const reactionResponses = responseSchemas(() => {
+const buildResponses = () => {
   const targetTypeOut = described(z.enum(TARGET_TYPES), 'Kind of content', 'VIDEO');
   const targetIdOut = described(z.string(), 'Id of the content', 'ep_0001_s1e01');
 
@@ -84,8 +85,10 @@ export const reactionResponses = responseSchemas(() => {
     "Reaction counts on a piece of content, and the caller's own",
   );
   return { Reaction, ReactionSummary };
-});
-type Built = ReturnType<typeof reactionResponses>;
+};
+export const reactionResponses =
+  process.env.LAMBDA_BUNDLE_RESPONSES === 'none' ? responsesNotBundled : responseSchemas(buildResponses);
+type Built = ReturnType<typeof buildResponses>;
 
 export type Reaction = z.infer<Built['Reaction']>;
 export type ReactionSummary = z.infer<Built['ReactionSummary']>;

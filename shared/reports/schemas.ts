@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { described, named, responseSchemas } from '../http/schema-meta.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
 import { REPORT_CATEGORIES, REPORT_TARGET_TYPES } from '../catalog/model.ts';
 
 const CATEGORY_NOTE =
@@ -49,10 +49,11 @@ export type CreateReportBody = z.infer<typeof createReportBody>;
 // ---- Responses -------------------------------------------------------------------------------
 
 /**
- * The response schemas, built on the first call: only the OpenAPI document and the tests read
- * them (through the contracts' `responses`), so a function's cold start does not build them.
+ * The response schemas, built on the first call of the export below: only the OpenAPI document
+ * and the tests call it (through the contracts' `responses`); Lambda bundles leave them out
+ * (`responseSchemas`, shared/http/schema-meta.ts).
  */
-export const reportResponses = responseSchemas(() => {
+const buildResponses = () => {
   const Report = named(
     'Report',
     z.object({
@@ -79,7 +80,9 @@ export const reportResponses = responseSchemas(() => {
     'A content report as filed for moderation',
   );
   return { Report };
-});
-type Built = ReturnType<typeof reportResponses>;
+};
+export const reportResponses =
+  process.env.LAMBDA_BUNDLE_RESPONSES === 'none' ? responsesNotBundled : responseSchemas(buildResponses);
+type Built = ReturnType<typeof buildResponses>;
 
 export type Report = z.infer<Built['Report']>;

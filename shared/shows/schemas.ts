@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { CATEGORY_IDS, RATING_IDS } from '../catalog/model.ts';
 import { searchText } from '../creators/schemas.ts';
-import { described, named, responseSchemas } from '../http/schema-meta.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
 import { boolParam, enumParam, idParam, pageQuery } from '../http/validation.ts';
 import { Pagination } from '../pagination.ts';
 import { totalRelation } from '../search/schemas.ts';
@@ -76,10 +76,11 @@ export const seriesQuery = z.object({ ...pageQuery(10) });
 // ---- Responses -------------------------------------------------------------------------------
 
 /**
- * The response schemas, built on the first call: only the OpenAPI document and the tests read
- * them (through the contracts' `responses`), so a function's cold start does not build them.
+ * The response schemas, built on the first call of the export below: only the OpenAPI document
+ * and the tests call it (through the contracts' `responses`); Lambda bundles leave them out
+ * (`responseSchemas`, shared/http/schema-meta.ts).
  */
-export const showResponses = responseSchemas(() => {
+const buildResponses = () => {
   const int = (description: string, example: number) =>
     described(z.number().check(z.int()), description, example);
   const formatted = (of: string, example: string) =>
@@ -501,8 +502,10 @@ export const showResponses = responseSchemas(() => {
     ContentRatingList,
     MostViewedMeta,
   };
-});
-type Built = ReturnType<typeof showResponses>;
+};
+export const showResponses =
+  process.env.LAMBDA_BUNDLE_RESPONSES === 'none' ? responsesNotBundled : responseSchemas(buildResponses);
+type Built = ReturnType<typeof buildResponses>;
 
 export type ShowCreatorRef = z.infer<Built['ShowCreatorRef']>;
 export type ShowSummary = z.infer<Built['ShowSummary']>;

@@ -1,13 +1,14 @@
 import * as z from 'zod/mini';
-import { described, named, responseSchemas } from '../http/schema-meta.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
 
 /** The creator studio's live channel on Amazon IVS (docs/live.md "Channels on IVS"): responses. */
 
 /**
- * The response schemas, built on the first call: only the OpenAPI document and the tests read
- * them (through the contracts' `responses`), so a function's cold start does not build them.
+ * The response schemas, built on the first call of the export below: only the OpenAPI document
+ * and the tests call it (through the contracts' `responses`); Lambda bundles leave them out
+ * (`responseSchemas`, shared/http/schema-meta.ts).
  */
-export const channelResponses = responseSchemas(() => {
+const buildResponses = () => {
   const text = (description: string, example: string) => described(z.string(), description, example);
 
   const StudioChannel = named(
@@ -49,5 +50,7 @@ export const channelResponses = responseSchemas(() => {
     "The caller's live channel on IVS, with its ingest settings and stream key",
   );
   return { StudioChannel };
-});
-export type StudioChannel = z.infer<ReturnType<typeof channelResponses>['StudioChannel']>;
+};
+export const channelResponses =
+  process.env.LAMBDA_BUNDLE_RESPONSES === 'none' ? responsesNotBundled : responseSchemas(buildResponses);
+export type StudioChannel = z.infer<ReturnType<typeof buildResponses>['StudioChannel']>;

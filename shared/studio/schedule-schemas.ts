@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { CATEGORY_IDS, RATING_IDS, TIER_IDS } from '../catalog/model.ts';
-import { described, named, responseSchemas } from '../http/schema-meta.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
 import { idParam } from '../http/validation.ts';
 
 /**
@@ -207,10 +207,11 @@ export const programPath = z.object({
 // ---- Responses -------------------------------------------------------------------------------
 
 /**
- * The response schemas, built on the first call: only the OpenAPI document and the tests read
- * them (through the contracts' `responses`), so a function's cold start does not build them.
+ * The response schemas, built on the first call of the export below: only the OpenAPI document
+ * and the tests call it (through the contracts' `responses`); Lambda bundles leave them out
+ * (`responseSchemas`, shared/http/schema-meta.ts).
  */
-export const scheduleResponses = responseSchemas(() => {
+const buildResponses = () => {
   const text = (description: string, example: string) => described(z.string(), description, example);
   const int = (description: string, example: number) =>
     described(z.number().check(z.int()), description, example);
@@ -277,8 +278,10 @@ export const scheduleResponses = responseSchemas(() => {
     "A program of the caller's channel as the studio stores it",
   );
   return { StudioProfile, StudioProgram };
-});
-type Built = ReturnType<typeof scheduleResponses>;
+};
+export const scheduleResponses =
+  process.env.LAMBDA_BUNDLE_RESPONSES === 'none' ? responsesNotBundled : responseSchemas(buildResponses);
+type Built = ReturnType<typeof buildResponses>;
 
 export type StudioProfile = z.infer<Built['StudioProfile']>;
 export type StudioProgram = z.infer<Built['StudioProgram']>;

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { CATEGORY_IDS, RATING_IDS } from '../catalog/model.ts';
-import { described, named, responseSchemas } from '../http/schema-meta.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
 import { idParam } from '../http/validation.ts';
 
 /**
@@ -190,10 +190,11 @@ export const studioEpisodePath = z.object({
 // ---- Responses -------------------------------------------------------------------------------
 
 /**
- * The response schemas, built on the first call: only the OpenAPI document and the tests read
- * them (through the contracts' `responses`), so a function's cold start does not build them.
+ * The response schemas, built on the first call of the export below: only the OpenAPI document
+ * and the tests call it (through the contracts' `responses`); Lambda bundles leave them out
+ * (`responseSchemas`, shared/http/schema-meta.ts).
  */
-export const studioResponses = responseSchemas(() => {
+const buildResponses = () => {
   const int = (text: string, example: number) => described(z.number().check(z.int()), text, example);
   const text = (what: string, example: string) => described(z.string(), what, example);
   const flag = (what: string, example: boolean) => described(z.boolean(), what, example);
@@ -271,8 +272,10 @@ export const studioResponses = responseSchemas(() => {
     "An episode of one of the caller's shows as stored, with its version",
   );
   return { StudioSeason, StudioShow, StudioEpisode };
-});
-type Built = ReturnType<typeof studioResponses>;
+};
+export const studioResponses =
+  process.env.LAMBDA_BUNDLE_RESPONSES === 'none' ? responsesNotBundled : responseSchemas(buildResponses);
+type Built = ReturnType<typeof buildResponses>;
 
 export type StudioShow = z.infer<Built['StudioShow']>;
 export type StudioEpisode = z.infer<Built['StudioEpisode']>;

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { EVENT_TYPE_NAMES } from '../events/envelope.ts';
-import { described, named, responseSchemas } from '../http/schema-meta.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
 import { idParam, pageQuery } from '../http/validation.ts';
 
 /**
@@ -78,10 +78,11 @@ export const DUPLICATE = 'A subscription with this type, version, condition and 
 // ---- Responses -------------------------------------------------------------------------------
 
 /**
- * The response schemas, built on the first call: only the OpenAPI document and the tests read
- * them (through the contracts' `responses`), so a function's cold start does not build them.
+ * The response schemas, built on the first call of the export below: only the OpenAPI document
+ * and the tests call it (through the contracts' `responses`); Lambda bundles leave them out
+ * (`responseSchemas`, shared/http/schema-meta.ts).
  */
-export const webhookResponses = responseSchemas(() => {
+const buildResponses = () => {
   const subscriptionFields = {
     id: described(z.string(), 'Subscription id', EXAMPLE_ID),
     type: described(z.enum(EVENT_TYPE_NAMES), 'Event type delivered', 'creator.live'),
@@ -145,8 +146,10 @@ export const webhookResponses = responseSchemas(() => {
   );
 
   return { WebhookSubscription, CreatedWebhookSubscription, WebhookSubscriptionList, RotatedWebhookSecret };
-});
-type Built = ReturnType<typeof webhookResponses>;
+};
+export const webhookResponses =
+  process.env.LAMBDA_BUNDLE_RESPONSES === 'none' ? responsesNotBundled : responseSchemas(buildResponses);
+type Built = ReturnType<typeof buildResponses>;
 
 export type WebhookSubscription = z.infer<Built['WebhookSubscription']>;
 export type CreatedWebhookSubscription = z.infer<Built['CreatedWebhookSubscription']>;
