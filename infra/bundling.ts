@@ -25,13 +25,23 @@ export const LAMBDA_BUNDLING = {
 } as const;
 
 /**
- * The esbuild `define` of one function's bundle, from its route row: a row that verifies no token
- * (`auth: 'none'`) gets `process.env.LAMBDA_BUNDLE_AUTH` = `"none"`, so its bundle leaves out the
- * token verifier, aws-jwt-verify and the KMS client (shared/http/middleware/authenticate.ts;
- * ~85 KB less to parse at init). Every other function gets none.
+ * Every Lambda bundle's `define`: `process.env.LAMBDA_BUNDLE_RESPONSES` = `"none"` makes each
+ * module's response schemas (`<domain>Responses`, built by `responseSchemas` in
+ * shared/http/schema-meta.ts) a folded-away branch, so the bundles carry neither those schemas
+ * nor their documentation: only the OpenAPI document and the tests read a contract's `responses`.
  */
-export const bundleDefineOf = (row: { auth?: string } | undefined): Record<string, string> =>
-  row?.auth === 'none' ? { 'process.env.LAMBDA_BUNDLE_AUTH': '"none"' } : {};
+export const LAMBDA_BUNDLE_DEFINE = { 'process.env.LAMBDA_BUNDLE_RESPONSES': '"none"' } as const;
+
+/**
+ * The esbuild `define` of one function's bundle, from its route row: LAMBDA_BUNDLE_DEFINE, and
+ * for a row that verifies no token (`auth: 'none'`) `process.env.LAMBDA_BUNDLE_AUTH` = `"none"`,
+ * so its bundle leaves out the token verifier, aws-jwt-verify and the KMS client
+ * (shared/http/middleware/authenticate.ts; ~85 KB less to parse at init).
+ */
+export const bundleDefineOf = (row: { auth?: string } | undefined): Record<string, string> => ({
+  ...LAMBDA_BUNDLE_DEFINE,
+  ...(row?.auth === 'none' ? { 'process.env.LAMBDA_BUNDLE_AUTH': '"none"' } : {}),
+});
 
 /**
  * LAMBDA_BUNDLING as NodejsFunction's bundling options: every bundled function of the stack (the
@@ -50,5 +60,5 @@ export const nodejsBundling = (row?: { auth?: string }): BundlingOptions => ({
   bundleAwsSDK: true,
   forceDockerBundling: false,
   logLevel: LogLevel.ERROR,
-  ...(row?.auth === 'none' ? { define: bundleDefineOf(row) } : {}),
+  define: bundleDefineOf(row),
 });

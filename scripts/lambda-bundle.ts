@@ -5,11 +5,11 @@ import { bundleDefineOf, LAMBDA_BUNDLING } from '../infra/bundling.ts';
 
 const FUNCTIONS = resolve(import.meta.dirname, '../functions');
 
-/** The `define` of an entry's bundle: its route row's (bundleDefineOf), none for other entries. */
+/** The `define` of an entry's bundle: its route row's (bundleDefineOf); other entries (workers) get the common one. */
 const defineOf = (entry: string): Record<string, string> => {
   const rows = routes.filter((row) => resolve(FUNCTIONS, `${row.handler}.ts`) === resolve(entry));
   // A handler module shared by rows of several auth modes keeps the verifier.
-  return rows.length > 0 && rows.every((row) => row.auth === 'none') ? bundleDefineOf(rows[0]) : {};
+  return bundleDefineOf(rows.length > 0 && rows.every((row) => row.auth === 'none') ? rows[0] : undefined);
 };
 
 /**

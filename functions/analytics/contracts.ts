@@ -1,8 +1,5 @@
 import { contract } from '../../shared/http/contract.ts';
 import {
-  AnalyticsReceipt,
-  AnalyticsSession,
-  ContinueWatchingList,
   listContinueWatchingQuery,
   videoStartBody,
   videoHeartbeatBody,
@@ -15,6 +12,7 @@ import {
   liveHeartbeatBody,
   liveEventsBody,
   liveEndBody,
+  analyticsResponses,
 } from '../../shared/analytics/schemas.ts';
 
 const tag = 'Analytics';
@@ -26,15 +24,15 @@ const SIGNED_IN =
 const DELIVERY =
   'The answer comes once the analytics store has the events; on a 503 some may be missing, so resend the request as is (events carrying an `event_id` are de-duplicated).';
 
-const accepted = (what: string) => ({
-  200: { description: `${what} recorded`, data: AnalyticsReceipt },
+const accepted = (what: string) => () => ({
+  200: { description: `${what} recorded`, data: analyticsResponses().AnalyticsReceipt },
 });
-const started = {
+const started = () => ({
   201: {
     description: 'The session started: its id and the heartbeat interval',
-    data: AnalyticsSession,
+    data: analyticsResponses().AnalyticsSession,
   },
-};
+});
 
 export const startVideoSession = contract({
   operationId: 'startVideoSession',
@@ -182,9 +180,12 @@ export const listContinueWatching = contract({
   description:
     "The signed-in viewer's unfinished episodes, most recently watched first, each with its resume point and progress, as recorded by their on-demand heartbeats and session ends. An episode past 90% or in its last 5 minutes counts as finished and is not listed. Not paginated: `limit` caps the list.",
   request: { query: listContinueWatchingQuery },
-  responses: {
-    200: { description: "The caller's unfinished episodes (empty when none)", data: ContinueWatchingList },
-  },
+  responses: () => ({
+    200: {
+      description: "The caller's unfinished episodes (empty when none)",
+      data: analyticsResponses().ContinueWatchingList,
+    },
+  }),
 });
 
 export const analyticsContracts = [

@@ -1,23 +1,14 @@
 import * as z from 'zod/mini';
 import {
-  CreatorCategory,
-  CreatorDetail,
-  CreatorList,
-  CreatorListMeta,
   creatorPath,
-  LiveCreatorList,
-  LiveCreatorListMeta,
   listCreatorsQuery,
   pagedQuery10,
-  SearchCreatorList,
-  SearchCreatorListMeta,
   searchCreatorsQuery,
-  Tier,
-  TvCreatorDetail,
+  creatorResponses,
 } from '../../shared/creators/schemas.ts';
 import { contract } from '../../shared/http/contract.ts';
 import { Pagination } from '../../shared/pagination.ts';
-import { CreatorSeriesList, seriesQuery } from '../../shared/shows/schemas.ts';
+import { seriesQuery, showResponses } from '../../shared/shows/schemas.ts';
 
 const tag = 'Creators';
 
@@ -33,9 +24,13 @@ export const listCreators = contract({
   description:
     'A page of public creators, filtered by category and tier and sorted. Live creators carry their viewer count; `meta_data` echoes the filters applied.',
   request: { query: listCreatorsQuery },
-  responses: {
-    200: { description: 'A page of creators', data: CreatorList, meta: CreatorListMeta },
-  },
+  responses: () => ({
+    200: {
+      description: 'A page of creators',
+      data: creatorResponses().CreatorList,
+      meta: creatorResponses().CreatorListMeta,
+    },
+  }),
 });
 
 export const listLiveCreators = contract({
@@ -50,13 +45,13 @@ export const listLiveCreators = contract({
   description:
     'A page of the creators live now, most watched first, each with the stream they are live with (a summary without category, subscribers and is_hot). `meta_data` carries the standard pagination plus `total_live` for older clients. Public.',
   request: { query: pagedQuery10 },
-  responses: {
+  responses: () => ({
     200: {
       description: 'A page of live creators with their streams',
-      data: LiveCreatorList,
-      meta: LiveCreatorListMeta,
+      data: creatorResponses().LiveCreatorList,
+      meta: creatorResponses().LiveCreatorListMeta,
     },
-  },
+  }),
 });
 
 export const listFeaturedCreators = contract({
@@ -71,9 +66,13 @@ export const listFeaturedCreators = contract({
   description:
     'A page of the editorially featured creators, most subscribers first, with the same shape as `GET /creators`; `filters_applied` is always all/all/most_popular. Public.',
   request: { query: pagedQuery10 },
-  responses: {
-    200: { description: 'A page of featured creators', data: CreatorList, meta: CreatorListMeta },
-  },
+  responses: () => ({
+    200: {
+      description: 'A page of featured creators',
+      data: creatorResponses().CreatorList,
+      meta: creatorResponses().CreatorListMeta,
+    },
+  }),
 });
 
 export const searchCreators = contract({
@@ -89,13 +88,13 @@ export const searchCreators = contract({
   description:
     'Creators whose name or handle matches `q` (case- and accent-insensitive, word prefixes, one typo tolerated), best match first, optionally filtered by category and tier. Items omit is_hot and the viewer counts; `meta_data` echoes the query; reads a bounded number of the best matches, so `meta_data.total_relation` says whether `total` is exact (`eq`) or a lower bound (`gte`). No match is an empty page, not an error. Public.',
   request: { query: searchCreatorsQuery },
-  responses: {
+  responses: () => ({
     200: {
       description: 'A page of matching creators',
-      data: SearchCreatorList,
-      meta: SearchCreatorListMeta,
+      data: creatorResponses().SearchCreatorList,
+      meta: creatorResponses().SearchCreatorListMeta,
     },
-  },
+  }),
 });
 
 export const listTiers = contract({
@@ -107,9 +106,9 @@ export const listTiers = contract({
   tag,
   summary: 'Creator tiers',
   description: 'The creator tiers, highest first, for the tier filter of the creator lists.',
-  responses: {
-    200: { description: 'The tiers', data: z.array(Tier) },
-  },
+  responses: () => ({
+    200: { description: 'The tiers', data: z.array(creatorResponses().Tier) },
+  }),
 });
 
 export const listCategories = contract({
@@ -123,9 +122,12 @@ export const listCategories = contract({
   summary: 'Creator categories with creator counts',
   description:
     'Every creator category, in the reference order, with its label, icon and how many creators it holds (0 for an empty one). Public; for the category filter of the creator lists.',
-  responses: {
-    200: { description: 'The categories with their creator counts', data: z.array(CreatorCategory) },
-  },
+  responses: () => ({
+    200: {
+      description: 'The categories with their creator counts',
+      data: z.array(creatorResponses().CreatorCategory),
+    },
+  }),
 });
 
 export const getCreator = contract({
@@ -140,10 +142,10 @@ export const getCreator = contract({
   description:
     "A creator page as an array of blocks to render by `type` (spec 2.4), found by creator id or slug. Show blocks are left out when the creator has no such content. With a valid bearer token the user and subscribe_banner blocks carry the caller's follow and subscription state; without one they are false/null.",
   request: { path: creatorPath },
-  responses: {
-    200: { description: 'The creator page blocks, in render order', data: CreatorDetail },
+  responses: () => ({
+    200: { description: 'The creator page blocks, in render order', data: creatorResponses().CreatorDetail },
     404: { description: 'No creator has this id or slug', message: 'Creator not found' },
-  },
+  }),
 });
 
 export const getTvCreator = contract({
@@ -158,10 +160,10 @@ export const getTvCreator = contract({
   description:
     "The TV apps' creator page: the same blocks as `GET /creators/{id}` plus `is_live` and the creator's channel with the programme on air now and the next one (times in UTC). A valid bearer token fills in the caller's follow and subscription state.",
   request: { path: creatorPath },
-  responses: {
-    200: { description: 'The creator page with its channel', data: TvCreatorDetail },
+  responses: () => ({
+    200: { description: 'The creator page with its channel', data: creatorResponses().TvCreatorDetail },
     404: { description: 'No creator has this id or slug', message: 'Creator not found' },
-  },
+  }),
 });
 
 export const listCreatorSeries = contract({
@@ -177,10 +179,14 @@ export const listCreatorSeries = contract({
   description:
     "A page of a creator's series (found by creator id or slug), each with its seasons and every episode's full metadata, access badges and gating context. Public: entitlements are an anonymous viewer's, so only free episodes carry a `stream_url`. Pagination is in `meta_data`, the series in `data.items`.",
   request: { path: creatorPath, query: seriesQuery },
-  responses: {
-    200: { description: "A page of the creator's series", data: CreatorSeriesList, meta: Pagination },
+  responses: () => ({
+    200: {
+      description: "A page of the creator's series",
+      data: showResponses().CreatorSeriesList,
+      meta: Pagination,
+    },
     404: { description: 'No creator has this id or slug', message: 'Creator not found' },
-  },
+  }),
 });
 
 export const creatorContracts = [

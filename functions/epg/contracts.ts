@@ -1,18 +1,11 @@
 import {
-  ChannelEpg,
-  ChannelSchedule,
-  CurrentSchedule,
   channelIdPath,
   channelPath,
-  GuideSchedule,
   guideQuery,
-  LiveEpg,
-  LiveEpgCurrent,
-  LiveEpgNext,
   scheduleQuery,
   timezoneQuery,
-  UpcomingPrograms,
   upcomingQuery,
+  epgResponses,
 } from '../../shared/epg/schemas.ts';
 import { contract } from '../../shared/http/contract.ts';
 import { Pagination } from '../../shared/pagination.ts';
@@ -43,10 +36,10 @@ export const getChannelSchedule = contract({
   description:
     "A creator's channel over one day in a time zone (default: today in UTC), or the `from`-`to` wall-clock window of it: full program objects with times in that zone, and the timeline of 30-minute slots (a daylight-saving day has 46 or 50). Public: no token.",
   request: { path: channelPath, query: scheduleQuery },
-  responses: {
-    200: { description: "The channel's schedule for the day", data: ChannelSchedule },
+  responses: () => ({
+    200: { description: "The channel's schedule for the day", data: epgResponses().ChannelSchedule },
     404: creatorNotFound,
-  },
+  }),
 });
 
 export const getCurrentProgram = contract({
@@ -60,10 +53,10 @@ export const getCurrentProgram = contract({
   description:
     "The program on air now on a creator's channel (with its progress) and the next one, times in the requested time zone, with the creator's live state. Either may be null in a gap of the schedule. Public: no token.",
   request: { path: channelPath, query: timezoneQuery },
-  responses: {
-    200: { description: 'The program on air and the next one', data: CurrentSchedule },
+  responses: () => ({
+    200: { description: 'The program on air and the next one', data: epgResponses().CurrentSchedule },
     404: creatorNotFound,
-  },
+  }),
 });
 
 export const listUpcomingPrograms = contract({
@@ -77,10 +70,10 @@ export const listUpcomingPrograms = contract({
   description:
     "The next programs to start on a creator's channel (the one on air excluded), in start order, as full program objects in the requested time zone. Public: no token.",
   request: { path: channelPath, query: upcomingQuery(5) },
-  responses: {
-    200: { description: 'The next programs', data: UpcomingPrograms },
+  responses: () => ({
+    200: { description: 'The next programs', data: epgResponses().UpcomingPrograms },
     404: creatorNotFound,
-  },
+  }),
 });
 
 export const getLiveEpg = contract({
@@ -94,10 +87,10 @@ export const getLiveEpg = contract({
   description:
     "The live player's compact guide of a creator's channel over one day (or a window of it) in a time zone: one short row per program with its progress bar, and the timeline. Public: no token.",
   request: { path: channelPath, query: scheduleQuery },
-  responses: {
-    200: { description: "The channel's compact day guide", data: LiveEpg },
+  responses: () => ({
+    200: { description: "The channel's compact day guide", data: epgResponses().LiveEpg },
     404: creatorNotFound,
-  },
+  }),
 });
 
 export const getLiveEpgCurrent = contract({
@@ -111,10 +104,10 @@ export const getLiveEpgCurrent = contract({
   description:
     "For the live player: the program on air on a creator's channel, with its description and progress, and the next one, times in the requested time zone, with the live state. Either may be null in a gap of the schedule. Public: no token.",
   request: { path: channelPath, query: timezoneQuery },
-  responses: {
-    200: { description: 'The program on air and the next one', data: LiveEpgCurrent },
+  responses: () => ({
+    200: { description: 'The program on air and the next one', data: epgResponses().LiveEpgCurrent },
     404: creatorNotFound,
-  },
+  }),
 });
 
 export const listLiveEpgNext = contract({
@@ -128,10 +121,10 @@ export const listLiveEpgNext = contract({
   description:
     "For the live player: the next programs to start on a creator's channel (the one on air excluded), in start order, times in the requested time zone. Public: no token.",
   request: { path: channelPath, query: upcomingQuery(3) },
-  responses: {
-    200: { description: 'The next programs', data: LiveEpgNext },
+  responses: () => ({
+    200: { description: 'The next programs', data: epgResponses().LiveEpgNext },
     404: creatorNotFound,
-  },
+  }),
 });
 
 export const getGuideSchedule = contract({
@@ -145,13 +138,17 @@ export const getGuideSchedule = contract({
   description:
     'The TV guide grid: channels in channel-number order (paginated over channels), each with its live state and the programs overlapping the window. The window is a calendar day in `timezone` (its first `hours` if given) with `date`, else `hours` (default 3) from the current half hour. `channel_id` narrows it to one channel.',
   request: { query: guideQuery },
-  responses: {
-    200: { description: 'A page of channels with their programs', data: GuideSchedule, meta: Pagination },
+  responses: () => ({
+    200: {
+      description: 'A page of channels with their programs',
+      data: epgResponses().GuideSchedule,
+      meta: Pagination,
+    },
     404: {
       description: '`channel_id` names no channel',
       message: 'Channel not found',
     },
-  },
+  }),
 });
 
 export const getChannelEpg = contract({
@@ -165,10 +162,10 @@ export const getChannelEpg = contract({
   description:
     "The same day schedule as `/creators/{id}/channel/schedule`, addressed by channel id, with the creator's id and live state, so the creator detail's channel guide needs one call. Public: no token.",
   request: { path: channelIdPath, query: scheduleQuery },
-  responses: {
-    200: { description: "The channel's schedule for the day", data: ChannelEpg },
+  responses: () => ({
+    200: { description: "The channel's schedule for the day", data: epgResponses().ChannelEpg },
     404: channelNotFound,
-  },
+  }),
 });
 
 export const epgContracts = [

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { HeroSlide, HomeLiveStream, HomeSection, listLiveStreamsQuery } from '../../shared/home/schemas.ts';
+import { listLiveStreamsQuery, homeResponses } from '../../shared/home/schemas.ts';
 import { contract } from '../../shared/http/contract.ts';
 import { Pagination } from '../../shared/pagination.ts';
 
@@ -16,9 +16,9 @@ export const getHome = contract({
   summary: 'Home screen: ordered sections from the stored layout (plus Continue Watching when signed in)',
   description:
     'The home screen as ordered sections, each naming the endpoint (`path`) that fills it. The layout is stored configuration (editable without a deployment); with a valid bearer token a `continue_watching` section follows the hero, and positions are renumbered from 1. Answers 503 while no layout is stored.',
-  responses: {
-    200: { description: 'The sections, in position order', data: z.array(HomeSection) },
-  },
+  responses: () => ({
+    200: { description: 'The sections, in position order', data: z.array(homeResponses().HomeSection) },
+  }),
 });
 
 export const getHero = contract({
@@ -33,9 +33,9 @@ export const getHero = contract({
   summary: 'Hero carousel slides',
   description:
     "Slides of the home hero carousel: the most popular featured shows (up to 5), each played from its first episode; shows without episodes are skipped. Public: entitlements are an anonymous viewer's, so only free first episodes carry a `stream_url`.",
-  responses: {
-    200: { description: 'The hero slides, most popular first', data: z.array(HeroSlide) },
-  },
+  responses: () => ({
+    200: { description: 'The hero slides, most popular first', data: z.array(homeResponses().HeroSlide) },
+  }),
 });
 
 export const listLiveStreams = contract({
@@ -50,9 +50,13 @@ export const listLiveStreams = contract({
   description:
     'A page of the streams live now, most watched first, each with its creator. Stream URLs are tokenless references (a playable URL comes from the live watch endpoints). Public; the same creators in the same order as `GET /creators/live`.',
   request: { query: listLiveStreamsQuery },
-  responses: {
-    200: { description: 'A page of live streams', data: z.array(HomeLiveStream), meta: Pagination },
-  },
+  responses: () => ({
+    200: {
+      description: 'A page of live streams',
+      data: z.array(homeResponses().HomeLiveStream),
+      meta: Pagination,
+    },
+  }),
 });
 
 export const homeContracts = [getHome, getHero, listLiveStreams] as const;

@@ -1,30 +1,17 @@
 import { contract } from '../../shared/http/contract.ts';
 import { noStoreHeaders as headers } from '../../shared/identity/no-store.ts';
 import {
-  CategoryChosen,
   categoryBody,
   checkEmailQuery,
   checkHandleQuery,
   claimHandleBody,
   createAccountBody,
-  EmailAvailability,
-  EmailVerificationSent,
-  EmailVerified,
-  GoogleSignIn,
-  GoogleSignUp,
   googleSignInBody,
-  HandleAvailability,
   loginBody,
-  OnboardingAccount,
-  OnboardingCategories,
   refreshBody,
-  SessionTokens,
-  SignedInAccount,
-  SignedUpAccount,
-  SocialConnected,
-  SocialPlatforms,
   socialConnectBody,
   verifyEmailBody,
+  identityResponses,
 } from '../../shared/identity/schemas.ts';
 
 const onboarding = { tag: 'Onboarding' } as const;
@@ -60,18 +47,18 @@ export const createAccount = contract({
   description:
     'Onboarding step 1: creates a creator account from an email, a password and a handle, and signs it in. The email starts unverified: a 6-digit code is mailed to it (POST /auth/email/verify). Email and handle are unique ignoring letter case; the tokens come with `Cache-Control: no-store`.',
   request: { body: createAccountBody },
-  responses: {
+  responses: () => ({
     201: {
       description:
         'The account was created and signed in: account fields, a token pair and onboarding progress',
-      data: SignedUpAccount,
+      data: identityResponses().SignedUpAccount,
       headers,
     },
     409: {
       description: 'The email is already registered, or the handle is taken (both ignoring letter case)',
       message: 'Email already registered',
     },
-  },
+  }),
 });
 
 export const signInWithGoogle = contract({
@@ -88,16 +75,16 @@ export const signInWithGoogle = contract({
   description:
     'Onboarding step 1 with Google: verifies a Google ID token and signs its account in (200), or creates one (201, `handle` required, email already verified). An existing password account with the same address is linked only if its email is verified. The tokens come with `Cache-Control: no-store`.',
   request: { body: googleSignInBody },
-  responses: {
+  responses: () => ({
     200: {
       description: 'An existing account was signed in (`is_new_account` false)',
-      data: GoogleSignIn,
+      data: identityResponses().GoogleSignIn,
       headers,
     },
     201: {
       description:
         'A new account was created and signed in (`is_new_account` true, with onboarding progress)',
-      data: GoogleSignUp,
+      data: identityResponses().GoogleSignUp,
       headers,
     },
     401: {
@@ -110,7 +97,7 @@ export const signInWithGoogle = contract({
       message:
         'An account with this email exists but its email is not verified: sign in with its password and verify the email (POST /auth/email/verify) before signing in with Google',
     },
-  },
+  }),
 });
 
 export const addHandle = contract({
@@ -125,14 +112,17 @@ export const addHandle = contract({
   description:
     "Sets or changes the signed-in creator's handle, e.g. to replace the one typed at Google sign-in; the old handle becomes free for others. A change of letter case only keeps the handle.",
   request: { body: claimHandleBody },
-  responses: {
-    200: { description: 'The account with its new handle and onboarding progress', data: OnboardingAccount },
+  responses: () => ({
+    200: {
+      description: 'The account with its new handle and onboarding progress',
+      data: identityResponses().OnboardingAccount,
+    },
     404: { description: "The token's account no longer exists", message: 'Account not found' },
     409: {
       description: 'Another account holds the handle (ignoring letter case), or the handle changed meanwhile',
       message: 'Handle already taken',
     },
-  },
+  }),
 });
 
 export const checkHandle = contract({
@@ -148,12 +138,12 @@ export const checkHandle = contract({
   description:
     'Tells whether a handle can be claimed (free and well-formed, ignoring letter case). When it cannot, up to 3 available alternatives are suggested; a malformed handle also gets the rule it breaks.',
   request: { query: checkHandleQuery },
-  responses: {
+  responses: () => ({
     200: {
       description: 'Whether the handle is available, with suggestions when not',
-      data: HandleAvailability,
+      data: identityResponses().HandleAvailability,
     },
-  },
+  }),
 });
 
 export const checkEmail = contract({
@@ -169,9 +159,9 @@ export const checkEmail = contract({
   description:
     'Tells whether an email address can still register (no account uses it, ignoring letter case), with a message when it cannot.',
   request: { query: checkEmailQuery },
-  responses: {
-    200: { description: 'Whether the address is available', data: EmailAvailability },
-  },
+  responses: () => ({
+    200: { description: 'Whether the address is available', data: identityResponses().EmailAvailability },
+  }),
 });
 
 export const listOnboardingCategories = contract({
@@ -184,9 +174,12 @@ export const listOnboardingCategories = contract({
   summary: 'Step 2: content categories to choose from',
   description:
     'The content categories a creator chooses from in onboarding step 2 (POST /onboarding/category), with their labels and icons. Public and the same for everyone.',
-  responses: {
-    200: { description: 'The step number and the categories', data: OnboardingCategories },
-  },
+  responses: () => ({
+    200: {
+      description: 'The step number and the categories',
+      data: identityResponses().OnboardingCategories,
+    },
+  }),
 });
 
 export const chooseCategory = contract({
@@ -201,9 +194,12 @@ export const chooseCategory = contract({
   description:
     "Onboarding step 2: records the signed-in creator's content category (it may be chosen again). The account turns `active` once the social step is done too.",
   request: { body: categoryBody },
-  responses: {
-    200: { description: 'The account with its category and onboarding progress', data: CategoryChosen },
-  },
+  responses: () => ({
+    200: {
+      description: 'The account with its category and onboarding progress',
+      data: identityResponses().CategoryChosen,
+    },
+  }),
 });
 
 export const listSocialPlatforms = contract({
@@ -216,9 +212,9 @@ export const listSocialPlatforms = contract({
   summary: 'Step 3: audience platforms that can be connected',
   description:
     'The audience platforms a creator can connect in onboarding step 3 (POST /onboarding/social/connect). Public and the same for everyone.',
-  responses: {
-    200: { description: 'The step number and the platforms', data: SocialPlatforms },
-  },
+  responses: () => ({
+    200: { description: 'The step number and the platforms', data: identityResponses().SocialPlatforms },
+  }),
 });
 
 export const connectSocial = contract({
@@ -233,14 +229,14 @@ export const connectSocial = contract({
   description:
     "Onboarding step 3: connects an audience platform to the signed-in creator's account with the token from the platform's SDK (only a SHA-256 of it is kept). Each platform connects once; the account turns `active` once the category step is done too.",
   request: { body: socialConnectBody },
-  responses: {
+  responses: () => ({
     200: {
       description: 'The account with its connected platforms and onboarding progress',
-      data: SocialConnected,
+      data: identityResponses().SocialConnected,
     },
     404: { description: "The token's account no longer exists", message: 'Account not found' },
     409: { description: 'This platform is already connected', message: 'youtube is already connected' },
-  },
+  }),
 });
 
 export const logIn = contract({
@@ -258,13 +254,17 @@ export const logIn = contract({
   description:
     'Signs an account in with its email (any letter case) and password, and returns the account with a new token pair (`Cache-Control: no-store`). An unknown email and a wrong password get the same 401, in similar time.',
   request: { body: loginBody },
-  responses: {
-    200: { description: 'Signed in: the account and a new token pair', data: SignedInAccount, headers },
+  responses: () => ({
+    200: {
+      description: 'Signed in: the account and a new token pair',
+      data: identityResponses().SignedInAccount,
+      headers,
+    },
     401: {
       description: 'Unknown email, wrong password, or an account without a password (Google only)',
       message: 'Email or password is incorrect',
     },
-  },
+  }),
 });
 
 export const refreshSession = contract({
@@ -281,14 +281,18 @@ export const refreshSession = contract({
   description:
     'Exchanges a refresh token for a new token pair (`Cache-Control: no-store`). Each refresh token works once: presenting one already exchanged revokes every token of that sign-in (reuse detection). The sign-in keeps its original 30-day end.',
   request: { body: refreshBody },
-  responses: {
-    200: { description: 'A new access token and refresh token', data: SessionTokens, headers },
+  responses: () => ({
+    200: {
+      description: 'A new access token and refresh token',
+      data: identityResponses().SessionTokens,
+      headers,
+    },
     401: {
       description:
         'The refresh token is malformed, unknown, expired or revoked, or was already used (which revokes its whole sign-in)',
       message: 'Invalid refresh token',
     },
-  },
+  }),
 });
 
 export const logOut = contract({
@@ -303,14 +307,14 @@ export const logOut = contract({
   description:
     "Signs out: revokes the refresh token's sign-in (it and every token refreshed from it), if it belongs to the caller; idempotent. Access tokens already issued stay valid until they expire (15 minutes).",
   request: { body: refreshBody },
-  responses: {
+  responses: () => ({
     204: { description: "Signed out (also for a token already revoked or not the caller's), no body" },
     401: {
       description:
         'No bearer token, a malformed Authorization header, an invalid or expired one, or a refresh token that is not of the form `<family id>.<secret>`',
       message: 'Invalid refresh token',
     },
-  },
+  }),
 });
 
 export const sendEmailVerification = contract({
@@ -326,14 +330,14 @@ export const sendEmailVerification = contract({
   summary: "Send a new email-verification code to the caller's address (replaces the previous code)",
   description:
     "Mails a new 6-digit verification code to the signed-in account's address; it replaces the previous code and is valid 15 minutes for 5 attempts. At most 5 a day per account; 503 when the mail cannot be sent.",
-  responses: {
+  responses: () => ({
     200: {
       description: 'A code was sent: where, until when, and how many attempts it allows',
-      data: EmailVerificationSent,
+      data: identityResponses().EmailVerificationSent,
     },
     404: { description: "The token's account no longer exists", message: 'Account not found' },
     409: { description: 'The email is already verified', message: 'Email is already verified' },
-  },
+  }),
 });
 
 export const verifyEmail = contract({
@@ -350,8 +354,8 @@ export const verifyEmail = contract({
   description:
     "Verifies the signed-in account's email with the 6-digit code mailed to it. Every submission spends one of the code's 5 attempts; the right code is used once and marks the account verified.",
   request: { body: verifyEmailBody },
-  responses: {
-    200: { description: 'The email is verified', data: EmailVerified },
+  responses: () => ({
+    200: { description: 'The email is verified', data: identityResponses().EmailVerified },
     400: {
       description:
         'The code is wrong (or the body is not valid JSON); the message says how many attempts are left',
@@ -363,7 +367,7 @@ export const verifyEmail = contract({
       message:
         'No valid verification code: it expired, was already used or had too many wrong attempts; request a new one (POST /auth/email/verification)',
     },
-  },
+  }),
 });
 
 export const identityContracts = [

@@ -3,22 +3,11 @@ import { Pagination } from '../../shared/pagination.ts';
 import {
   changeWatchBody,
   creatorPath,
-  FollowState,
-  Heartbeat,
-  LiveChannelStatus,
-  LivePlayback,
-  LiveQualities,
-  LiveStreamMetadata,
-  LiveViewers,
-  OnDemandPage,
   ondemandQuery,
   openWatchBody,
-  SubscriptionState,
   sessionQuery,
   streamQuery,
-  WatchEnded,
-  WatchQualityChanged,
-  WatchStarted,
+  liveResponses,
 } from '../../shared/live/schemas.ts';
 
 const tag = 'Live';
@@ -47,10 +36,10 @@ export const getLiveChannel = contract({
   description:
     "Whether a creator's channel is live now. Live: the channel with its broadcast and viewer count, and the caller's follow and subscription state (both false when anonymous; an invalid token is a 401). Offline: the channel with `stream: null` and a `message`; `is_live` tells the two shapes apart.",
   request: { path: creatorPath },
-  responses: {
-    200: { description: 'The channel, live or offline', data: LiveChannelStatus },
+  responses: () => ({
+    200: { description: 'The channel, live or offline', data: liveResponses().LiveChannelStatus },
     404: creatorNotFound,
-  },
+  }),
 });
 
 export const getLiveStream = contract({
@@ -66,8 +55,8 @@ export const getLiveStream = contract({
   description:
     "Playable URLs of the creator's live stream (the IVS playback URL with `?token=`, an ES384 playback token that expires within 10 minutes) for the caller's open watch session on this stream: a playback token belongs to a watch session, so the concurrent-stream limit bounds what an account plays. 409 when the caller has no open session on the current stream (open one with POST .../live/watch). `quality` echoes the rendition the player should pick from the playlist; `dvr=true` answers the DVR URL as `stream_url`. A channel that requires a subscription answers 403 without one.",
   request: { path: creatorPath, query: streamQuery },
-  responses: {
-    200: { description: 'Playback URLs and token', data: LivePlayback },
+  responses: () => ({
+    200: { description: 'Playback URLs and token', data: liveResponses().LivePlayback },
     403: noSubscription,
     409: {
       description: 'The caller has no open watch session on the current stream',
@@ -78,7 +67,7 @@ export const getLiveStream = contract({
       description: 'No such creator, or the creator is not live now',
       message: 'No active live stream for this creator',
     },
-  },
+  }),
 });
 
 export const getLiveViewers = contract({
@@ -93,10 +82,10 @@ export const getLiveViewers = contract({
   description:
     "A channel's audience: viewers now (counted from watch-session heartbeats in 30-second buckets), today's peak (UTC day) and the all-time peak, and viewers now per device type. Public; an offline channel answers with its last counts and `is_live: false`.",
   request: { path: creatorPath },
-  responses: {
-    200: { description: 'The audience of the channel', data: LiveViewers },
+  responses: () => ({
+    200: { description: 'The audience of the channel', data: liveResponses().LiveViewers },
     404: creatorNotFound,
-  },
+  }),
 });
 
 export const getLiveMetadata = contract({
@@ -111,10 +100,10 @@ export const getLiveMetadata = contract({
   description:
     "Technical facts of the creator's live stream: health, uptime, encoding, CDN, DRM (on channels that require a subscription) and tokenless reference URLs. Public; an offline channel answers `is_live: false`, `stream_health: offline` and null ids.",
   request: { path: creatorPath },
-  responses: {
-    200: { description: 'The stream metadata', data: LiveStreamMetadata },
+  responses: () => ({
+    200: { description: 'The stream metadata', data: liveResponses().LiveStreamMetadata },
     404: creatorNotFound,
-  },
+  }),
 });
 
 export const listLiveQualities = contract({
@@ -129,10 +118,10 @@ export const listLiveQualities = contract({
   description:
     "The qualities a live stream is offered in (`auto` first, then concrete renditions best first) and the current quality of the caller's watch session. The session must be the caller's own on this creator's channel (another account's answers 404).",
   request: { path: creatorPath, query: sessionQuery },
-  responses: {
-    200: { description: "The session's quality and the options", data: LiveQualities },
+  responses: () => ({
+    200: { description: "The session's quality and the options", data: liveResponses().LiveQualities },
     404: sessionNotFound,
-  },
+  }),
 });
 
 export const startWatchSession = contract({
@@ -148,8 +137,8 @@ export const startWatchSession = contract({
   description:
     "Opens a watch session on a live channel for the caller: the session (heartbeat every 30 s, or it lapses after 90 s), playable URLs with a playback token, the channel, the audience (the caller counted) and today's programme guide in the requested IANA time zone. 404 when the creator is not live or the channel id is not theirs, 403 without the subscription a gated channel requires, 429 `concurrent_streams` when the account already has the maximum of live sessions open (3 by default).",
   request: { path: creatorPath, body: openWatchBody },
-  responses: {
-    200: { description: 'The session opened, with what to play', data: WatchStarted },
+  responses: () => ({
+    200: { description: 'The session opened, with what to play', data: liveResponses().WatchStarted },
     403: noSubscription,
     404: {
       description: 'No such creator, the creator is not live now, or `channel_id` is not their channel',
@@ -160,7 +149,7 @@ export const startWatchSession = contract({
       message: 'Maximum of 3 concurrent streams reached; end another session first',
       reasons: ['concurrent_streams'],
     },
-  },
+  }),
 });
 
 export const changeWatchQuality = contract({
@@ -176,14 +165,14 @@ export const changeWatchQuality = contract({
   description:
     "Switches a live watch session to another quality (and, optionally, another device, as on a cast) and answers a refreshed playback token and the new playlist URL. The session must be the caller's own and still live: an ended or expired one answers 410 (open a new one).",
   request: { path: creatorPath, body: changeWatchBody },
-  responses: {
-    200: { description: 'The new quality, URL and token', data: WatchQualityChanged },
+  responses: () => ({
+    200: { description: 'The new quality, URL and token', data: liveResponses().WatchQualityChanged },
     404: sessionNotFound,
     410: {
       description: 'The session has ended or expired (no heartbeat for 90 s): open a new one',
       message: 'Watch session ended; open a new one with POST /live/watch',
     },
-  },
+  }),
 });
 
 export const endWatchSession = contract({
@@ -200,10 +189,10 @@ export const endWatchSession = contract({
   description:
     "Ends the caller's watch session and reports how long it was watched; its playback token stops playing (the viewer's session is revoked on IVS). Idempotent: an ended session answers its recorded end again, an expired one ends at its expiry; the envelope's `message` says which (`Watch session ended`, `Watch session had already ended`, `Watch session had already expired`).",
   request: { path: creatorPath, query: sessionQuery },
-  responses: {
-    200: { description: 'The session ended, with its watch time', data: WatchEnded },
+  responses: () => ({
+    200: { description: 'The session ended, with its watch time', data: liveResponses().WatchEnded },
     404: sessionNotFound,
-  },
+  }),
 });
 
 export const sendHeartbeat = contract({
@@ -224,13 +213,13 @@ export const sendHeartbeat = contract({
   description:
     "Keeps the caller's watch session alive (until `expires_at`: 90 s past the end of the 3-minute viewer-count period, renewed by the period's first heartbeat) and answers a refreshed playback token, the audience and what is on now and next in the session's time zone; send one every `next_heartbeat_seconds` (30). A session that has ended or expired answers 200 with `session_valid: false` and a `reason`, and no token: open a new one.",
   request: { path: creatorPath, query: sessionQuery },
-  responses: {
+  responses: () => ({
     200: {
       description: 'The session extended (`session_valid: true`), or why it is no longer valid',
-      data: Heartbeat,
+      data: liveResponses().Heartbeat,
     },
     404: sessionNotFound,
-  },
+  }),
 });
 
 export const listOndemand = contract({
@@ -246,10 +235,10 @@ export const listOndemand = contract({
   description:
     "A page of the creator's episodes as on-demand items, filtered by access type and season. Each item says whether the caller may play it: free items always, premium ones with an active subscription to the creator (anonymous callers get them locked), pay-per-view never yet; a locked item has `stream_url: null`.",
   request: { path: creatorPath, query: ondemandQuery },
-  responses: {
-    200: { description: 'A page of on-demand items', data: OnDemandPage, meta: Pagination },
+  responses: () => ({
+    200: { description: 'A page of on-demand items', data: liveResponses().OnDemandPage, meta: Pagination },
     404: creatorNotFound,
-  },
+  }),
 });
 
 export const followCreator = contract({
@@ -264,10 +253,10 @@ export const followCreator = contract({
   description:
     'The caller follows the creator (idempotent: following again changes nothing). Answers the follow state.',
   request: { path: creatorPath },
-  responses: {
-    200: { description: 'The caller follows the creator', data: FollowState },
+  responses: () => ({
+    200: { description: 'The caller follows the creator', data: liveResponses().FollowState },
     404: creatorNotFound,
-  },
+  }),
 });
 
 export const unfollowCreator = contract({
@@ -282,10 +271,10 @@ export const unfollowCreator = contract({
   description:
     'The caller stops following the creator (idempotent: unfollowing a creator not followed changes nothing). Answers the follow state.',
   request: { path: creatorPath },
-  responses: {
-    200: { description: 'The caller no longer follows the creator', data: FollowState },
+  responses: () => ({
+    200: { description: 'The caller no longer follows the creator', data: liveResponses().FollowState },
     404: creatorNotFound,
-  },
+  }),
 });
 
 export const subscribeCreator = contract({
@@ -300,10 +289,10 @@ export const subscribeCreator = contract({
   description:
     "Subscribes the caller to the creator for a month (no payment in this service): unlocks the creator's gated live channel and premium episodes. An active or cancelled subscription still within its period becomes active again with its dates kept; an expired one starts afresh.",
   request: { path: creatorPath },
-  responses: {
-    200: { description: "The caller's subscription, now active", data: SubscriptionState },
+  responses: () => ({
+    200: { description: "The caller's subscription, now active", data: liveResponses().SubscriptionState },
     404: creatorNotFound,
-  },
+  }),
 });
 
 export const cancelSubscription = contract({
@@ -318,10 +307,13 @@ export const cancelSubscription = contract({
   description:
     "Cancels the caller's subscription to the creator: access continues until `renewal_date`, then it expires. Idempotent; without a subscription it answers the (empty) state.",
   request: { path: creatorPath },
-  responses: {
-    200: { description: "The caller's subscription after cancelling", data: SubscriptionState },
+  responses: () => ({
+    200: {
+      description: "The caller's subscription after cancelling",
+      data: liveResponses().SubscriptionState,
+    },
     404: creatorNotFound,
-  },
+  }),
 });
 
 export const liveContracts = [

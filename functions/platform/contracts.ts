@@ -1,30 +1,35 @@
 import * as z from 'zod/mini';
 import { contract } from '../../shared/http/contract.ts';
-import { described, named } from '../../shared/http/schema-meta.ts';
-import { SigningJwks } from '../../shared/identity/schemas.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../../shared/http/schema-meta.ts';
+import { identityResponses } from '../../shared/identity/schemas.ts';
 
 const tag = 'Platform';
 
 // ---- Responses -------------------------------------------------------------------------------
 
-export const OpenApiDocument = named(
-  'OpenApiDocument',
-  z.looseObject({
-    openapi: described(z.string(), 'OpenAPI version of the document', '3.1.0'),
-    info: described(
-      z.looseObject({
-        title: described(z.string(), 'Name of the API', 'Creator streaming platform API'),
-        version: described(z.string(), 'Version of the API', '0.1.0'),
-      }),
-      'Title, version and description of the API',
-    ),
-    paths: described(
-      z.record(z.string(), z.unknown()),
-      'The operations, by path (`/creators/{id}`) and method',
-    ),
-  }),
-  'An OpenAPI 3.1 document (https://spec.openapis.org/oas/v3.1.0): this API, with components, tags and servers',
-);
+/** The document's own schema, built on the first call (shared/http/schema-meta.ts `responseSchemas`). */
+const buildResponses = () => ({
+  OpenApiDocument: named(
+    'OpenApiDocument',
+    z.looseObject({
+      openapi: described(z.string(), 'OpenAPI version of the document', '3.1.0'),
+      info: described(
+        z.looseObject({
+          title: described(z.string(), 'Name of the API', 'Creator streaming platform API'),
+          version: described(z.string(), 'Version of the API', '0.1.0'),
+        }),
+        'Title, version and description of the API',
+      ),
+      paths: described(
+        z.record(z.string(), z.unknown()),
+        'The operations, by path (`/creators/{id}`) and method',
+      ),
+    }),
+    'An OpenAPI 3.1 document (https://spec.openapis.org/oas/v3.1.0): this API, with components, tags and servers',
+  ),
+});
+const platformResponses =
+  process.env.LAMBDA_BUNDLE_RESPONSES === 'none' ? responsesNotBundled : responseSchemas(buildResponses);
 
 const CACHED_5_MIN = 'Always `public, max-age=300`: clients and CDNs may reuse the answer for 5 minutes';
 
@@ -41,9 +46,9 @@ export const getDocs = contract({
   summary: 'Browsable API reference (Swagger UI over /openapi.json)',
   description:
     'The API reference as an HTML page for people: Swagger UI rendering `/openapi.json`, with "Try it out" against this deployment. Its scripts and styles come from the pinned swagger-ui-dist (locally from `/docs/assets`, on AWS from a public CDN). Public, no envelope.',
-  responses: {
+  responses: () => ({
     200: { description: 'The HTML page (`text/html; charset=utf-8`)', html: true },
-  },
+  }),
 });
 
 export const getOpenapi = contract({
@@ -57,13 +62,13 @@ export const getOpenapi = contract({
   summary: 'This API as an OpenAPI 3.1 document (generated from the route table and zod schemas)',
   description:
     'This API as an OpenAPI 3.1 document: every operation with its parameters, bodies, responses and error statuses, generated at build time from the endpoint contracts. Public and served as is, without the success envelope; feed it to a client generator.',
-  responses: {
+  responses: () => ({
     200: {
       description: 'The document',
-      data: OpenApiDocument,
+      data: platformResponses().OpenApiDocument,
       headers: { 'cache-control': CACHED_5_MIN },
     },
-  },
+  }),
 });
 
 export const getJwks = contract({
@@ -78,13 +83,13 @@ export const getJwks = contract({
   summary: 'Public keys (JWKS) that verify the access tokens this service issues',
   description:
     "The public half of the key that signs this service's access tokens, as a JSON Web Key Set (ES256, P-256), for clients and other services that verify tokens themselves: match the token header's `kid`. Public and served without the success envelope.",
-  responses: {
+  responses: () => ({
     200: {
       description: 'The key set',
-      data: SigningJwks,
+      data: identityResponses().SigningJwks,
       headers: { 'cache-control': CACHED_5_MIN },
     },
-  },
+  }),
 });
 
 export const notFound = contract({
@@ -97,12 +102,12 @@ export const notFound = contract({
   summary: 'Catch-all: any request no route matches gets the 404 error envelope',
   description:
     'The gateway\'s catch-all route: a method and path no other operation matches is answered with the 404 error envelope, never with the gateway\'s own `{"message":"Not Found"}`, so clients see one error shape everywhere.',
-  responses: {
+  responses: () => ({
     404: {
       description: 'No route matches this method and path',
       message: 'No route matches this method and path',
     },
-  },
+  }),
 });
 
 export const platformContracts = [getDocs, getOpenapi, getJwks, notFound] as const;

@@ -1,10 +1,5 @@
 import { contract } from '../../shared/http/contract.ts';
-import {
-  Reaction,
-  ReactionSummary,
-  reactionBody,
-  reactionSummaryPath,
-} from '../../shared/reactions/schemas.ts';
+import { reactionBody, reactionSummaryPath, reactionResponses } from '../../shared/reactions/schemas.ts';
 
 const tag = 'Reactions';
 const envelope = 'reactions';
@@ -28,10 +23,13 @@ export const addReaction = contract({
   description:
     "Puts the caller's emoji reaction on a piece of content (a video, post, comment or series). Idempotent: 201 when the reaction is new, 200 when the caller already had it (counts unchanged). The target is not looked up: any id of the given type is accepted.",
   request: { body: reactionBody },
-  responses: {
-    200: { description: 'The caller already had this reaction: nothing changed', data: Reaction },
-    201: { description: 'The reaction was added', data: Reaction },
-  },
+  responses: () => ({
+    200: {
+      description: 'The caller already had this reaction: nothing changed',
+      data: reactionResponses().Reaction,
+    },
+    201: { description: 'The reaction was added', data: reactionResponses().Reaction },
+  }),
 });
 
 export const removeReaction = contract({
@@ -49,9 +47,9 @@ export const removeReaction = contract({
   description:
     "Removes the caller's own emoji reaction from a piece of content (never another account's). Idempotent: removing a reaction the caller does not have also answers 204.",
   request: { body: reactionBody },
-  responses: {
+  responses: () => ({
     204: { description: 'The reaction is gone (or was never there); no body' },
-  },
+  }),
 });
 
 export const getReactionSummary = contract({
@@ -67,9 +65,12 @@ export const getReactionSummary = contract({
   description:
     'Reaction counts per emoji on a piece of content, most used first, their total, and the emojis the caller put on it. Counts are summed over sharded counters, so they are exact but a reaction made a moment ago may take a moment to show.',
   request: { path: reactionSummaryPath },
-  responses: {
-    200: { description: "The counts and the caller's own reactions", data: ReactionSummary },
-  },
+  responses: () => ({
+    200: {
+      description: "The counts and the caller's own reactions",
+      data: reactionResponses().ReactionSummary,
+    },
+  }),
 });
 
 export const reactionContracts = [addReaction, removeReaction, getReactionSummary] as const;

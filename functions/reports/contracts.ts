@@ -1,5 +1,5 @@
 import { contract } from '../../shared/http/contract.ts';
-import { createReportBody, Report } from '../../shared/reports/schemas.ts';
+import { createReportBody, reportResponses } from '../../shared/reports/schemas.ts';
 
 const tag = 'Reports';
 /** Reports feed a human moderation queue: 30 an hour per account is plenty for honest use. */
@@ -21,8 +21,8 @@ export const createReport = contract({
   description:
     "Files the caller's report of a video (an episode) or a show for the moderation queue, with a category and, for `other`, a reason. One report per account per target: a second one answers 409. Answers the report with `status: pending_review` and the message `Report received`.",
   request: { body: createReportBody },
-  responses: {
-    201: { description: 'The report was filed', data: Report },
+  responses: () => ({
+    201: { description: 'The report was filed', data: reportResponses().Report },
     404: {
       description:
         'No episode (`video`) or show has this id (the message names which: `Video not found`, `Show not found`)',
@@ -32,7 +32,7 @@ export const createReport = contract({
       description: 'The caller has already reported this content',
       message: 'You have already reported this content',
     },
-  },
+  }),
 });
 
 export const reportContracts = [createReport] as const;

@@ -3,22 +3,10 @@ import { contract } from '../../shared/http/contract.ts';
 import { Pagination } from '../../shared/pagination.ts';
 import {
   categoryPageQuery10,
-  ContentRatingList,
-  FeaturedShowList,
   listShowsQuery,
-  MostViewedEpisode,
-  MostViewedMeta,
-  NewReleasesMeta,
-  ShowCategoryList,
-  ShowDetail,
-  ShowList,
-  ShowListMeta,
-  ShowSearchList,
-  ShowSearchMeta,
   searchShowsQuery,
   showPath,
-  TopCategory,
-  TvShowDetail,
+  showResponses,
 } from '../../shared/shows/schemas.ts';
 
 const showNotFound = {
@@ -40,9 +28,13 @@ export const listShows = contract({
   description:
     'A page of shows filtered by category, section, rating and the new/featured flags, in the order asked (most popular by default). Each show carries its creator and view counts; `meta_data` echoes the filters applied (unset ones null). Public: no token.',
   request: { query: listShowsQuery },
-  responses: {
-    200: { description: 'A page of shows', data: ShowList, meta: ShowListMeta },
-  },
+  responses: () => ({
+    200: {
+      description: 'A page of shows',
+      data: showResponses().ShowList,
+      meta: showResponses().ShowListMeta,
+    },
+  }),
 });
 
 export const listNewReleases = contract({
@@ -57,9 +49,13 @@ export const listNewReleases = contract({
   description:
     "New shows (flagged new), newest release first, optionally of one category. `meta_data` carries the section's title and subtitle with the pagination. Public: no token.",
   request: { query: categoryPageQuery10 },
-  responses: {
-    200: { description: 'A page of new shows, newest first', data: ShowList, meta: NewReleasesMeta },
-  },
+  responses: () => ({
+    200: {
+      description: 'A page of new shows, newest first',
+      data: showResponses().ShowList,
+      meta: showResponses().NewReleasesMeta,
+    },
+  }),
 });
 
 export const listFeaturedShows = contract({
@@ -74,9 +70,13 @@ export const listFeaturedShows = contract({
   description:
     "Featured shows, most viewed first, optionally of one category, with the section's title, subtitle and total in `data` (items keyed `show_id`). Public: no token.",
   request: { query: categoryPageQuery10 },
-  responses: {
-    200: { description: 'A page of featured shows', data: FeaturedShowList, meta: Pagination },
-  },
+  responses: () => ({
+    200: {
+      description: 'A page of featured shows',
+      data: showResponses().FeaturedShowList,
+      meta: Pagination,
+    },
+  }),
 });
 
 export const searchShows = contract({
@@ -92,9 +92,13 @@ export const searchShows = contract({
   description:
     'Shows whose title matches `q` (whole words, prefixes and one typo per word), best match first unless a `sort` is given, narrowed by category, rating and the new/featured flags; an exact title first. Reads a bounded number of the best matches (a `sort` orders those), so `meta_data.total_relation` says whether `total` is exact (`eq`) or a lower bound (`gte`). `meta_data` echoes the query. Public: no token.',
   request: { query: searchShowsQuery },
-  responses: {
-    200: { description: 'A page of matching shows', data: ShowSearchList, meta: ShowSearchMeta },
-  },
+  responses: () => ({
+    200: {
+      description: 'A page of matching shows',
+      data: showResponses().ShowSearchList,
+      meta: showResponses().ShowSearchMeta,
+    },
+  }),
 });
 
 export const listShowCategories = contract({
@@ -108,9 +112,9 @@ export const listShowCategories = contract({
   summary: 'Show categories with show counts',
   description:
     'Every category, in the fixed reference order, with its label, icon and number of shows (0 included). Public: no token.',
-  responses: {
-    200: { description: 'The categories with their show counts', data: ShowCategoryList },
-  },
+  responses: () => ({
+    200: { description: 'The categories with their show counts', data: showResponses().ShowCategoryList },
+  }),
 });
 
 export const listRatings = contract({
@@ -123,9 +127,9 @@ export const listRatings = contract({
   summary: 'Content ratings',
   description:
     'The TV parental guidelines ratings shows carry, mildest first, with a label and a description, for the rating filter. Public: no token.',
-  responses: {
-    200: { description: 'The content ratings', data: ContentRatingList },
-  },
+  responses: () => ({
+    200: { description: 'The content ratings', data: showResponses().ContentRatingList },
+  }),
 });
 
 export const listTopCategories = contract({
@@ -139,9 +143,12 @@ export const listTopCategories = contract({
   summary: 'Top categories with their most popular shows',
   description:
     'The categories that have shows, most shows first, each with its number of shows and creators, display emoji and colour, the poster of its top show (`thump_url`) and its five most viewed shows. Public: no token.',
-  responses: {
-    200: { description: 'The categories with shows, most shows first', data: z.array(TopCategory) },
-  },
+  responses: () => ({
+    200: {
+      description: 'The categories with shows, most shows first',
+      data: z.array(showResponses().TopCategory),
+    },
+  }),
 });
 
 export const listMostViewedEpisodes = contract({
@@ -157,13 +164,13 @@ export const listMostViewedEpisodes = contract({
   description:
     "Episodes across all shows, most viewed first, optionally of one category's shows. A public list: entitlements are an anonymous viewer's, so only free episodes carry a `stream_url`. `meta_data.total_live` repeats `total` (spec 4.3).",
   request: { query: categoryPageQuery10 },
-  responses: {
+  responses: () => ({
     200: {
       description: 'A page of episodes, most viewed first',
-      data: z.array(MostViewedEpisode),
-      meta: MostViewedMeta,
+      data: z.array(showResponses().MostViewedEpisode),
+      meta: showResponses().MostViewedMeta,
     },
-  },
+  }),
 });
 
 export const getShow = contract({
@@ -179,10 +186,10 @@ export const getShow = contract({
   description:
     'A show by id or slug with its description, creator and every episode (by season, then episode number). The route takes no token, so the caller is anonymous: premium and pay-per-view episodes are locked and carry `stream_url: null`.',
   request: { path: showPath },
-  responses: {
-    200: { description: 'The show with its episodes', data: ShowDetail },
+  responses: () => ({
+    200: { description: 'The show with its episodes', data: showResponses().ShowDetail },
     404: showNotFound,
-  },
+  }),
 });
 
 export const getTvShow = contract({
@@ -198,10 +205,10 @@ export const getTvShow = contract({
   description:
     "A show by id or slug for TV apps: its seasons in order, each with its episodes' full metadata, lock state and gating context (what unlocking requires and its price). With a valid token, premium episodes of creators the caller is subscribed to are unlocked; without one, only free episodes play.",
   request: { path: showPath },
-  responses: {
-    200: { description: 'The show with seasons of gated episodes', data: TvShowDetail },
+  responses: () => ({
+    200: { description: 'The show with seasons of gated episodes', data: showResponses().TvShowDetail },
     404: showNotFound,
-  },
+  }),
 });
 
 export const showContracts = [

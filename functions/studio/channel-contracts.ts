@@ -1,6 +1,6 @@
 import type { Contract } from '../../shared/http/contract.ts';
 import { contract } from '../../shared/http/contract.ts';
-import { StudioChannel } from '../../shared/studio/channel-schemas.ts';
+import { channelResponses } from '../../shared/studio/channel-schemas.ts';
 
 const tag = 'Studio';
 /**
@@ -38,11 +38,15 @@ export const createStudioChannel = contract({
   throttle,
   summary: "Create the caller's live channel on IVS",
   description: `Provisions the caller's channel on Amazon IVS: low latency, private (playback needs a token from a watch session), recorded (broadcasts become on-demand content). Answers 201 with the ingest settings and the stream key the first time, and 200 with the same channel on every later call (a creator has one channel; concurrent calls make one). ${ivsActionsNote}`,
-  responses: {
-    200: { description: 'The channel already existed: it, unchanged', data: StudioChannel, headers: noStore },
-    201: { description: 'The channel was created', data: StudioChannel, headers: noStore },
+  responses: () => ({
+    200: {
+      description: 'The channel already existed: it, unchanged',
+      data: channelResponses().StudioChannel,
+      headers: noStore,
+    },
+    201: { description: 'The channel was created', data: channelResponses().StudioChannel, headers: noStore },
     403: notCreator,
-  },
+  }),
 });
 
 export const getStudioChannel = contract({
@@ -57,11 +61,11 @@ export const getStudioChannel = contract({
   throttle: { rate: 20, burst: 40 },
   summary: "The caller's live channel: ingest settings, stream key, live state",
   description: `The caller's IVS channel: where to send the stream (\`ingest_url\` and \`stream_key\` for OBS or any RTMPS encoder), whether it is live now and its ingest health. The stream key is read from IVS on each call and shown to its owner only. ${ivsActionsNote}`,
-  responses: {
-    200: { description: 'The channel', data: StudioChannel, headers: noStore },
+  responses: () => ({
+    200: { description: 'The channel', data: channelResponses().StudioChannel, headers: noStore },
     403: notCreator,
     404: noChannel,
-  },
+  }),
 });
 
 export const rotateStudioStreamKey = contract({
@@ -77,11 +81,15 @@ export const rotateStudioStreamKey = contract({
   throttle,
   summary: "Replace the caller's stream key",
   description: `Deletes the channel's stream key and makes a new one (IVS allows one key per channel): an encoder using the old key can no longer start a stream; a stream already live keeps running until it ends. Answers the channel with the new key. ${ivsActionsNote}`,
-  responses: {
-    200: { description: 'The channel with its new stream key', data: StudioChannel, headers: noStore },
+  responses: () => ({
+    200: {
+      description: 'The channel with its new stream key',
+      data: channelResponses().StudioChannel,
+      headers: noStore,
+    },
     403: notCreator,
     404: noChannel,
-  },
+  }),
 });
 
 export const studioChannelContracts: readonly Contract[] = [

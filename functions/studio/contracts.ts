@@ -3,12 +3,11 @@ import { contract } from '../../shared/http/contract.ts';
 import {
   createEpisodeBody,
   createShowBody,
-  StudioEpisode,
-  StudioShow,
   studioEpisodePath,
   studioShowPath,
   updateEpisodeBody,
   updateShowBody,
+  studioResponses,
 } from '../../shared/studio/schemas.ts';
 
 const tag = 'Studio';
@@ -48,10 +47,10 @@ export const createStudioShow = contract({
   description:
     "Creates a show of the caller's creator: title, description, category and rating, optionally tags and a poster URL. The platform sets the rest: `is_new` true, `is_featured` false (editorial flags are operators', a body cannot set them), no views, released now, starring the creator, no seasons until episodes are added. The id is `sh_` and 12 hex digits; the slug is the slugified title, `_` and the first 6 hex digits of the id, and it never changes (a title edit keeps it, so the show's URLs keep working). The show is at once readable at `GET /shows/{id}`; lists and search include it shortly after. 403 until the account's onboarding made it a creator.",
   request: { body: createShowBody },
-  responses: {
-    201: { description: 'The show as stored (version 1)', data: StudioShow },
+  responses: () => ({
+    201: { description: 'The show as stored (version 1)', data: studioResponses().StudioShow },
     403: noCreator,
-  },
+  }),
 });
 
 export const updateStudioShow = contract({
@@ -68,11 +67,11 @@ export const updateStudioShow = contract({
   description:
     "Changes the fields given (at least one: an empty body is a 422) of one of the caller's shows and answers the show with its version one higher. The slug and the show's URLs stay as they were. A show of another creator, or none, is a 404.",
   request: { path: studioShowPath, body: updateShowBody },
-  responses: {
-    200: { description: 'The show as now stored', data: StudioShow },
+  responses: () => ({
+    200: { description: 'The show as now stored', data: studioResponses().StudioShow },
     403: noCreator,
     404: showNotFound,
-  },
+  }),
 });
 
 export const deleteStudioShow = contract({
@@ -89,12 +88,12 @@ export const deleteStudioShow = contract({
   description:
     "Removes one of the caller's shows and every episode of it; `GET /shows/{id}` answers 404 at once, lists and search drop it shortly after. A show of another creator, or none, is a 404.",
   request: { path: studioShowPath },
-  responses: {
+  responses: () => ({
     204: { description: 'The show and its episodes are deleted' },
     403: noCreator,
     404: showNotFound,
     409: { description: showChanged, message: 'The show was changed by another request meanwhile, retry' },
-  },
+  }),
 });
 
 export const createStudioEpisode = contract({
@@ -111,15 +110,18 @@ export const createStudioEpisode = contract({
   description:
     "Adds an episode to one of the caller's shows: season (1-99), episode number (1-999), title, length and `is_free` (`false`: access `premium`, for the creator's subscribers), optionally a description, the air date (default now) and the stream URL (default the CDN playlist path of the episode). The show's `seasons` gain the season in the same write, and its version goes up by one; the episode's version is the show's new version (episode versions come from their show's, so an episode created where another was deleted is always newer than it). One episode per season and number: a taken place is a 409.",
   request: { path: studioShowPath, body: createEpisodeBody },
-  responses: {
-    201: { description: "The episode as stored (its version: the show's new version)", data: StudioEpisode },
+  responses: () => ({
+    201: {
+      description: "The episode as stored (its version: the show's new version)",
+      data: studioResponses().StudioEpisode,
+    },
     403: noCreator,
     404: showNotFound,
     409: {
       description: `The show already has an episode with this season and episode number. ${showChanged}`,
       message: 'This show already has an episode with this season and episode number',
     },
-  },
+  }),
 });
 
 export const updateStudioEpisode = contract({
@@ -136,15 +138,15 @@ export const updateStudioEpisode = contract({
   description:
     "Changes the fields given (at least one) of an episode of one of the caller's shows and answers it with its new version (the show's, which goes up by one in the same write). A new season or episode number moves it (409 when that place is taken), and the show's `seasons` follow in the same write. 404 `Show not found` for a show that is not the caller's, `Episode not found` for an episode that is not this show's.",
   request: { path: studioEpisodePath, body: updateEpisodeBody },
-  responses: {
-    200: { description: 'The episode as now stored', data: StudioEpisode },
+  responses: () => ({
+    200: { description: 'The episode as now stored', data: studioResponses().StudioEpisode },
     403: noCreator,
     404: episodeNotFound,
     409: {
       description: `The new season and episode number are another episode's. ${showChanged}`,
       message: 'This show already has an episode with this season and episode number',
     },
-  },
+  }),
 });
 
 export const deleteStudioEpisode = contract({
@@ -161,12 +163,12 @@ export const deleteStudioEpisode = contract({
   description:
     "Removes an episode of one of the caller's shows; the show's `seasons` drop its season in the same write when it was the season's last episode, and the show's version goes up by one. 404 `Show not found` for a show that is not the caller's, `Episode not found` for an episode that is not this show's.",
   request: { path: studioEpisodePath },
-  responses: {
+  responses: () => ({
     204: { description: 'The episode is deleted' },
     403: noCreator,
     404: episodeNotFound,
     409: { description: showChanged, message: 'The show was changed by another request meanwhile, retry' },
-  },
+  }),
 });
 
 /** The creator studio's shows and episodes (issue 16). */

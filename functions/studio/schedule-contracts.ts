@@ -3,10 +3,9 @@ import { contract } from '../../shared/http/contract.ts';
 import {
   createProgramBody,
   programPath,
-  StudioProfile,
-  StudioProgram,
   updateProfileBody,
   updateProgramBody,
+  scheduleResponses,
 } from '../../shared/studio/schedule-schemas.ts';
 
 /**
@@ -53,10 +52,10 @@ export const updateStudioProfile = contract({
   description:
     "Changes any of the caller's public profile fields: `creator_name` (the display name; the initials follow it), `description`, `avatar_url` (https, or null to remove it) and `category`. An empty body is a 422. Tier and the editorial flags are an operator's, not a creator's. Answers the profile after the change; its `version` goes up by one with every change.",
   request: { body: updateProfileBody },
-  responses: {
-    200: { description: 'The profile after the change', data: StudioProfile },
+  responses: () => ({
+    200: { description: 'The profile after the change', data: scheduleResponses().StudioProfile },
     403: notCreator,
-  },
+  }),
 });
 
 export const createStudioProgram = contract({
@@ -72,11 +71,11 @@ export const createStudioProgram = contract({
   summary: "Add a program to the caller's channel schedule (409 on overlap)",
   description: `Schedules a program on the caller's channel: \`title\`, \`rating\`, \`start_time\` (ISO 8601 with a UTC offset, on a whole minute) and either \`end_time\` or \`duration_minutes\` (exactly one); a program ends after it starts and lasts at most 12 hours. Optionally what it broadcasts: \`content_type\` \`show\` or \`episode\` with \`content_id\`, one of the caller's own (another creator's or an unknown id is a 422 on \`content_id\`); without them the program has no catalogue content (\`content_type\`/\`content_id\` null here; the EPG shows it as a show whose id is the program id). It appears in the channel's EPG at once. ${OVERLAP_DESIGN}`,
   request: { body: createProgramBody },
-  responses: {
-    201: { description: 'The program as stored (times in UTC)', data: StudioProgram },
+  responses: () => ({
+    201: { description: 'The program as stored (times in UTC)', data: scheduleResponses().StudioProgram },
     403: notCreator,
     409: overlap,
-  },
+  }),
 });
 
 export const updateStudioProgram = contract({
@@ -92,12 +91,12 @@ export const updateStudioProgram = contract({
   summary: "Change a program of the caller's channel (409 if new times overlap)",
   description: `Changes any field of one of the caller's programs (an empty body is a 422). \`start_time\` alone moves the program and keeps its length; \`end_time\` or \`duration_minutes\` sets its end. New times are checked against the channel's other programs (the program itself excluded). \`content_type\` and \`content_id\` both null remove its content. ${OVERLAP_DESIGN} Its \`version\` goes up by one.`,
   request: { path: programPath, body: updateProgramBody },
-  responses: {
-    200: { description: 'The program after the change', data: StudioProgram },
+  responses: () => ({
+    200: { description: 'The program after the change', data: scheduleResponses().StudioProgram },
     403: notCreator,
     404: programNotFound,
     409: overlap,
-  },
+  }),
 });
 
 export const deleteStudioProgram = contract({
@@ -114,11 +113,11 @@ export const deleteStudioProgram = contract({
   description:
     "Removes one of the caller's programs from the channel schedule (and so from the EPG). Another channel's program, or one already removed, is a 404.",
   request: { path: programPath },
-  responses: {
+  responses: () => ({
     204: { description: 'The program was removed' },
     403: notCreator,
     404: programNotFound,
-  },
+  }),
 });
 
 export const studioScheduleContracts: readonly Contract[] = [

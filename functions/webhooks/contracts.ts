@@ -1,15 +1,12 @@
 import { contract } from '../../shared/http/contract.ts';
 import {
-  CreatedWebhookSubscription,
   createSubscriptionBody,
   DUPLICATE,
   FORBIDDEN,
-  listSubscriptionsQuery,
   NOT_FOUND,
-  RotatedWebhookSecret,
+  listSubscriptionsQuery,
   subscriptionPath,
-  WebhookSubscription,
-  WebhookSubscriptionList,
+  webhookResponses,
 } from '../../shared/webhooks/schemas.ts';
 import { Pagination } from '../../shared/pagination.ts';
 
@@ -38,8 +35,11 @@ export const createWebhookSubscription = contract({
   description:
     "Subscribes `callback` to `type` events about `condition.creator_id`: a creator to their own channel's events, an operator-approved partner to any creator's public events. The answer carries the signing secret (`whsec_...`) ONCE. The subscription starts `webhook_callback_verification_pending`: a challenge is POSTed to the callback at once (`type: webhook_callback_verification`, signed) and the callback must answer 2xx with the challenge as its body; then it is `enabled` and deliveries start (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`). The callback must be https and resolve to public addresses only (docs/webhooks.md).",
   request: { body: createSubscriptionBody },
-  responses: {
-    201: { description: 'The subscription, with its secret (shown once)', data: CreatedWebhookSubscription },
+  responses: () => ({
+    201: {
+      description: 'The subscription, with its secret (shown once)',
+      data: webhookResponses().CreatedWebhookSubscription,
+    },
     403: {
       description:
         "The condition names another creator and the caller is not an approved partner, or the type is private (only its creator may subscribe), or the caller's own creator does not exist yet (onboarding)",
@@ -49,7 +49,7 @@ export const createWebhookSubscription = contract({
       description: `The same subscription exists already, or the caller holds the most subscriptions an account may (100)`,
       message: DUPLICATE,
     },
-  },
+  }),
 });
 
 export const listWebhookSubscriptions = contract({
@@ -64,9 +64,13 @@ export const listWebhookSubscriptions = contract({
   description:
     "A page of the caller's webhook subscriptions with their status, newest first. Secrets are never listed.",
   request: { query: listSubscriptionsQuery },
-  responses: {
-    200: { description: 'A page of subscriptions', data: WebhookSubscriptionList, meta: Pagination },
-  },
+  responses: () => ({
+    200: {
+      description: 'A page of subscriptions',
+      data: webhookResponses().WebhookSubscriptionList,
+      meta: Pagination,
+    },
+  }),
 });
 
 export const getWebhookSubscription = contract({
@@ -81,7 +85,10 @@ export const getWebhookSubscription = contract({
   description:
     'The subscription and its status: `webhook_callback_verification_pending`, `enabled`, `webhook_callback_verification_failed`, `notification_failures_exceeded` or `authorization_revoked`.',
   request: { path: subscriptionPath },
-  responses: { 200: { description: 'The subscription', data: WebhookSubscription }, 404: notFound },
+  responses: () => ({
+    200: { description: 'The subscription', data: webhookResponses().WebhookSubscription },
+    404: notFound,
+  }),
 });
 
 export const deleteWebhookSubscription = contract({
@@ -96,7 +103,7 @@ export const deleteWebhookSubscription = contract({
   description:
     'Deletes the subscription: nothing more is delivered to its callback (a delivery already under way may still arrive).',
   request: { path: subscriptionPath },
-  responses: { 204: { description: 'The subscription is deleted' }, 404: notFound },
+  responses: () => ({ 204: { description: 'The subscription is deleted' }, 404: notFound }),
 });
 
 export const rotateWebhookSecret = contract({
@@ -114,7 +121,10 @@ export const rotateWebhookSecret = contract({
   description:
     'A new secret, shown once in this answer. For 24 hours every delivery carries two signatures in `webhook-signature` (new and previous secret), so the receiver can switch without losing a delivery; then only the new one. Rotating again within the 24 hours ends the older secret at once.',
   request: { path: subscriptionPath },
-  responses: { 200: { description: 'The new secret', data: RotatedWebhookSecret }, 404: notFound },
+  responses: () => ({
+    200: { description: 'The new secret', data: webhookResponses().RotatedWebhookSecret },
+    404: notFound,
+  }),
 });
 
 export const webhookContracts = [

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { DEVICE_TYPES } from '../catalog/model.ts';
-import { described, named } from '../http/schema-meta.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
 import { idParam, pageQuery } from '../http/validation.ts';
 
 /**
@@ -347,74 +347,86 @@ export type ListContinueWatchingQuery = z.infer<typeof listContinueWatchingQuery
 
 // ---- Responses -------------------------------------------------------------------------------
 
-export const AnalyticsSession = named(
-  'AnalyticsSession',
-  z.object({
-    session_id: described(
-      z.uuid(),
-      'The new analytics session (a UUID v4 the server assigns): send it as `session_id` with every later event of this playback',
-      EXAMPLE_SESSION,
-    ),
-    heartbeat_interval_seconds: described(
-      z.number().check(z.int()),
-      'Seconds between heartbeats the client should keep to (spec 8)',
-      30,
-    ),
-  }),
-  'A started analytics session (spec 4.8)',
-);
-export type AnalyticsSession = z.infer<typeof AnalyticsSession>;
+/**
+ * The response schemas, built on the first call of the export below: only the OpenAPI document
+ * and the tests call it (through the contracts' `responses`); Lambda bundles leave them out
+ * (`responseSchemas`, shared/http/schema-meta.ts).
+ */
+const buildResponses = () => {
+  const AnalyticsSession = named(
+    'AnalyticsSession',
+    z.object({
+      session_id: described(
+        z.uuid(),
+        'The new analytics session (a UUID v4 the server assigns): send it as `session_id` with every later event of this playback',
+        EXAMPLE_SESSION,
+      ),
+      heartbeat_interval_seconds: described(
+        z.number().check(z.int()),
+        'Seconds between heartbeats the client should keep to (spec 8)',
+        30,
+      ),
+    }),
+    'A started analytics session (spec 4.8)',
+  );
 
-export const AnalyticsReceipt = named(
-  'AnalyticsReceipt',
-  z.object({
-    accepted: described(
-      z.number().check(z.int(), z.minimum(1), z.maximum(MAX_BATCH)),
-      'Events recorded: 1 for a single event, the batch size for a batch (batches are all or nothing)',
-      1,
-    ),
-    received_at: described(
-      z.iso.datetime(),
-      'When the server received them (ISO 8601, UTC); the event time when the client sent none',
-      EXAMPLE_TIME,
-    ),
-  }),
-  'Analytics events delivered to the analytics store',
-);
-export type AnalyticsReceipt = z.infer<typeof AnalyticsReceipt>;
+  const AnalyticsReceipt = named(
+    'AnalyticsReceipt',
+    z.object({
+      accepted: described(
+        z.number().check(z.int(), z.minimum(1), z.maximum(MAX_BATCH)),
+        'Events recorded: 1 for a single event, the batch size for a batch (batches are all or nothing)',
+        1,
+      ),
+      received_at: described(
+        z.iso.datetime(),
+        'When the server received them (ISO 8601, UTC); the event time when the client sent none',
+        EXAMPLE_TIME,
+      ),
+    }),
+    'Analytics events delivered to the analytics store',
+  );
 
-export const ContinueWatchingItem = named(
-  'ContinueWatchingItem',
-  z.object({
-    content_id: described(z.string(), 'The episode', EXAMPLE_EPISODE),
-    show_id: described(z.string(), 'The show it belongs to', 'sh_0001'),
-    title: described(z.string(), 'Episode title', 'Office Sketches: Episode 1'),
-    thumbnail_url: described(
-      z.string(),
-      'Episode thumbnail URL',
-      'https://cdn.example.com/vod/ep_0001_s1e01/thumb.jpg',
-    ),
-    position_seconds: described(
-      z.number().check(z.int(), z.minimum(0)),
-      'Where to resume: the last playhead reported, in whole seconds',
-      754,
-    ),
-    duration_seconds: described(z.number().check(z.int(), z.minimum(0)), 'Episode length in seconds', 3483),
-    progress_percent: described(
-      z.number().check(z.int(), z.minimum(0), z.maximum(100)),
-      'Share watched, 0 to 100, rounded down',
-      21,
-    ),
-    updated_at: described(
-      z.iso.datetime(),
-      'When the playhead was last reported (ISO 8601, UTC)',
-      EXAMPLE_TIME,
-    ),
-  }),
-  'An episode the signed-in viewer started and has not finished, with the resume point',
-);
-export type ContinueWatchingItem = z.infer<typeof ContinueWatchingItem>;
+  const ContinueWatchingItem = named(
+    'ContinueWatchingItem',
+    z.object({
+      content_id: described(z.string(), 'The episode', EXAMPLE_EPISODE),
+      show_id: described(z.string(), 'The show it belongs to', 'sh_0001'),
+      title: described(z.string(), 'Episode title', 'Office Sketches: Episode 1'),
+      thumbnail_url: described(
+        z.string(),
+        'Episode thumbnail URL',
+        'https://cdn.example.com/vod/ep_0001_s1e01/thumb.jpg',
+      ),
+      position_seconds: described(
+        z.number().check(z.int(), z.minimum(0)),
+        'Where to resume: the last playhead reported, in whole seconds',
+        754,
+      ),
+      duration_seconds: described(z.number().check(z.int(), z.minimum(0)), 'Episode length in seconds', 3483),
+      progress_percent: described(
+        z.number().check(z.int(), z.minimum(0), z.maximum(100)),
+        'Share watched, 0 to 100, rounded down',
+        21,
+      ),
+      updated_at: described(
+        z.iso.datetime(),
+        'When the playhead was last reported (ISO 8601, UTC)',
+        EXAMPLE_TIME,
+      ),
+    }),
+    'An episode the signed-in viewer started and has not finished, with the resume point',
+  );
 
-export const ContinueWatchingList = z.object({
-  items: described(z.array(ContinueWatchingItem), 'Unfinished episodes, most recently watched first'),
-});
+  const ContinueWatchingList = z.object({
+    items: described(z.array(ContinueWatchingItem), 'Unfinished episodes, most recently watched first'),
+  });
+  return { AnalyticsSession, AnalyticsReceipt, ContinueWatchingItem, ContinueWatchingList };
+};
+export const analyticsResponses =
+  process.env.LAMBDA_BUNDLE_RESPONSES === 'none' ? responsesNotBundled : responseSchemas(buildResponses);
+type Built = ReturnType<typeof buildResponses>;
+
+export type AnalyticsSession = z.infer<Built['AnalyticsSession']>;
+export type AnalyticsReceipt = z.infer<Built['AnalyticsReceipt']>;
+export type ContinueWatchingItem = z.infer<Built['ContinueWatchingItem']>;

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { RATING_IDS } from '../catalog/model.ts';
-import { described, named } from '../http/schema-meta.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
 import { idParam, MAX_PAGE_SIZE, pageQuery, wholeNumberParam } from '../http/validation.ts';
 import { isValidTimeZone, parseClock, parseDate } from './time.ts';
 
@@ -92,305 +92,335 @@ export type GuideQuery = z.infer<typeof guideQuery>;
 
 // ---- Responses -------------------------------------------------------------------------------
 
-const int = (description: string, example: number) =>
-  described(z.number().check(z.int()), description, example);
-const text = (description: string, example: string) => described(z.string(), description, example);
-const flag = (description: string, example: boolean) => described(z.boolean(), description, example);
+/**
+ * The response schemas, built on the first call of the export below: only the OpenAPI document
+ * and the tests call it (through the contracts' `responses`); Lambda bundles leave them out
+ * (`responseSchemas`, shared/http/schema-meta.ts).
+ */
+const buildResponses = () => {
+  const int = (description: string, example: number) =>
+    described(z.number().check(z.int()), description, example);
+  const text = (description: string, example: string) => described(z.string(), description, example);
+  const flag = (description: string, example: boolean) => described(z.boolean(), description, example);
 
-const programId = text('Program id', 'pg_0001_29549520');
-const programTitle = text('Title', 'Midnight Laughs: Episode 4');
-const channelId = text('Channel id', 'ch_0001');
-const channelName = text('Channel name', 'Jonas Vargas Live');
-const channelNumber = int('Channel number', 100);
-const clock12h = (of: string, example: string) =>
-  text(`${of}, \`H:MM AM/PM\` wall time in the requested time zone`, example);
-const durationMinutes = int('Length in whole minutes', 300);
-const startsInMinutes = int('Whole minutes until it starts, rounded up', 120);
-const elapsedMinutes = int('Whole minutes since it started, rounded down', 180);
-const remainingMinutes = int('`duration_minutes` minus `elapsed_minutes`', 120);
-const progressPercent = int('Share of it elapsed, 0-99, rounded down', 60);
-const ratingId = described(z.enum(RATING_IDS), 'Content rating (TV parental guidelines)', 'TV-G');
-const dateField = text('Calendar day `YYYY-MM-DD` in `timezone`', '2026-03-08');
-const timezoneField = text('IANA time zone name the times are given in', 'America/New_York');
+  const programId = text('Program id', 'pg_0001_29549520');
+  const programTitle = text('Title', 'Midnight Laughs: Episode 4');
+  const channelId = text('Channel id', 'ch_0001');
+  const channelName = text('Channel name', 'Jonas Vargas Live');
+  const channelNumber = int('Channel number', 100);
+  const clock12h = (of: string, example: string) =>
+    text(`${of}, \`H:MM AM/PM\` wall time in the requested time zone`, example);
+  const durationMinutes = int('Length in whole minutes', 300);
+  const startsInMinutes = int('Whole minutes until it starts, rounded up', 120);
+  const elapsedMinutes = int('Whole minutes since it started, rounded down', 180);
+  const remainingMinutes = int('`duration_minutes` minus `elapsed_minutes`', 120);
+  const progressPercent = int('Share of it elapsed, 0-99, rounded down', 60);
+  const ratingId = described(z.enum(RATING_IDS), 'Content rating (TV parental guidelines)', 'TV-G');
+  const dateField = text('Calendar day `YYYY-MM-DD` in `timezone`', '2026-03-08');
+  const timezoneField = text('IANA time zone name the times are given in', 'America/New_York');
 
-export const EpgTimeline = named(
-  'EpgTimeline',
-  z.object({
-    start: clock12h('Start of the window', '12:00 AM'),
-    end: clock12h('End of the window', '12:00 AM'),
-    slot_interval_minutes: described(z.literal(30), 'Minutes per slot', 30),
-    slots: described(
-      z.array(z.string()),
-      'One `H:MM AM/PM` label per 30 minutes of elapsed time (a 25-hour day repeats an hour)',
-      ['12:00 AM', '12:30 AM', '1:00 AM'],
+  const EpgTimeline = named(
+    'EpgTimeline',
+    z.object({
+      start: clock12h('Start of the window', '12:00 AM'),
+      end: clock12h('End of the window', '12:00 AM'),
+      slot_interval_minutes: described(z.literal(30), 'Minutes per slot', 30),
+      slots: described(
+        z.array(z.string()),
+        'One `H:MM AM/PM` label per 30 minutes of elapsed time (a 25-hour day repeats an hour)',
+        ['12:00 AM', '12:30 AM', '1:00 AM'],
+      ),
+    }),
+    'The time axis of a schedule window',
+  );
+
+  const programFields = {
+    program_id: programId,
+    title: programTitle,
+    thumbnail_url: text('Image URL', 'https://cdn.example.com/vod/ep_0150_s3e04/thumb.jpg'),
+    start_time: text(
+      "Start, ISO 8601 with the time zone's UTC offset at that instant",
+      '2026-03-08T08:00:00-04:00',
     ),
-  }),
-  'The time axis of a schedule window',
-);
-export type EpgTimeline = z.infer<typeof EpgTimeline>;
-
-const programFields = {
-  program_id: programId,
-  title: programTitle,
-  thumbnail_url: text('Image URL', 'https://cdn.example.com/vod/ep_0150_s3e04/thumb.jpg'),
-  start_time: text(
-    "Start, ISO 8601 with the time zone's UTC offset at that instant",
-    '2026-03-08T08:00:00-04:00',
-  ),
-  end_time: text("End (exclusive), ISO 8601 with the time zone's UTC offset", '2026-03-08T13:00:00-04:00'),
-  start_time_formatted: clock12h('Start', '8:00 AM'),
-  end_time_formatted: clock12h('End', '1:00 PM'),
-  duration_minutes: durationMinutes,
-  is_past: flag('Ended before now', false),
-  is_current: flag('On air now', true),
-  is_upcoming: flag('Starts after now', false),
-  elapsed_minutes: described(
-    z.optional(elapsedMinutes),
-    'While on air only: whole minutes since it started',
-    180,
-  ),
-  remaining_minutes: described(
-    z.optional(remainingMinutes),
-    'While on air only: `duration_minutes` − `elapsed_minutes`',
-    120,
-  ),
-  progress_percent: described(
-    z.optional(progressPercent),
-    'While on air only: share elapsed, 0-99, rounded down',
-    60,
-  ),
-  starts_in_minutes: described(
-    z.optional(startsInMinutes),
-    'Upcoming only: whole minutes until it starts, rounded up (≥ 1)',
-    120,
-  ),
-  content_type: described(
-    z.enum(['show', 'episode']),
-    'What is broadcast: a show or one of its episodes',
-    'episode',
-  ),
-  content_id: text('Id of the show or episode broadcast', 'ep_0150_s3e04'),
-  rating: ratingId,
-};
-
-export const EpgProgram = named(
-  'EpgProgram',
-  z.object(programFields),
-  'A program of a channel (spec 2.2), times in the requested time zone. Exactly one of `is_past`, `is_current`, `is_upcoming` is true; progress fields only while on air, `starts_in_minutes` only when upcoming',
-);
-export type EpgProgram = z.infer<typeof EpgProgram>;
-
-const { program_id, title, ...restOfProgram } = programFields;
-export const EpgProgramDetail = named(
-  'EpgProgramDetail',
-  z.object({
-    program_id,
-    title,
-    description: text('Synopsis', 'Season 3, episode 4 of Midnight Laughs.'),
-    ...restOfProgram,
-  }),
-  'A program with its description: the program on air in the live player',
-);
-export type EpgProgramDetail = z.infer<typeof EpgProgramDetail>;
-
-export const EpgNextProgram = named(
-  'EpgNextProgram',
-  z.object({
-    program_id: described(z.string(), 'Program id', 'pg_0001_29549820'),
-    title: text('Title', 'Sketch Hour'),
-    start_time_formatted: clock12h('Start', '1:00 PM'),
-    duration_minutes: int('Length in whole minutes', 240),
-    starts_in_minutes: startsInMinutes,
-  }),
-  'The program after the one on air, in short',
-);
-export type EpgNextProgram = z.infer<typeof EpgNextProgram>;
-
-export const EpgProgramProgress = named(
-  'EpgProgramProgress',
-  z.object({
-    program_id: programId,
-    title: programTitle,
-    elapsed_minutes: elapsedMinutes,
-    remaining_minutes: remainingMinutes,
-    progress_percent: progressPercent,
-  }),
-  'The program on air with its progress (heartbeat)',
-);
-export type EpgProgramProgress = z.infer<typeof EpgProgramProgress>;
-
-const liveViewerFields = {
-  is_live: flag('The creator is streaming live now', true),
-  watching_now: int('Viewers on the live stream now (0 when offline)', 15727),
-  watching_now_formatted: text('Viewers now, abbreviated for display (1.2K, 3.4M)', '15.7K'),
-};
-
-const scheduleFields = {
-  channel_id: channelId,
-  channel_name: channelName,
-  channel_number: channelNumber,
-  date: dateField,
-  timezone: timezoneField,
-  timeline: EpgTimeline,
-  schedule: described(
-    z.array(EpgProgram),
-    'Programs overlapping the window, in start order (the first may start before it, the last end after it)',
-  ),
-};
-
-export const ChannelSchedule = named(
-  'ChannelSchedule',
-  z.object(scheduleFields),
-  "A channel's programs over a day (or a from-to window of it) in a time zone",
-);
-export type ChannelSchedule = z.infer<typeof ChannelSchedule>;
-
-export const ChannelEpg = named(
-  'ChannelEpg',
-  z.object({
-    creator_id: text('The creator whose channel it is', 'cr_0001'),
-    is_live: liveViewerFields.is_live,
-    ...scheduleFields,
-  }),
-  "A channel's day schedule addressed by channel id, with its creator and live state",
-);
-export type ChannelEpg = z.infer<typeof ChannelEpg>;
-
-export const LiveEpgRow = named(
-  'LiveEpgRow',
-  z.object({
-    program_id: programId,
-    title: programTitle,
+    end_time: text("End (exclusive), ISO 8601 with the time zone's UTC offset", '2026-03-08T13:00:00-04:00'),
     start_time_formatted: clock12h('Start', '8:00 AM'),
     end_time_formatted: clock12h('End', '1:00 PM'),
     duration_minutes: durationMinutes,
-    progress_percent: int('Share elapsed, 0-100 (100 once past, 0 before it starts), rounded down', 60),
+    is_past: flag('Ended before now', false),
     is_current: flag('On air now', true),
-    rating: ratingId,
-  }),
-  "A row of the live player's compact guide",
-);
-export type LiveEpgRow = z.infer<typeof LiveEpgRow>;
-
-export const LiveEpg = named(
-  'LiveEpg',
-  z.object({
-    channel_id: channelId,
-    date: dateField,
-    timezone: timezoneField,
-    timeline: EpgTimeline,
-    schedule: described(z.array(LiveEpgRow), 'Programs overlapping the window, in start order'),
-  }),
-  "The live player's compact day guide",
-);
-export type LiveEpg = z.infer<typeof LiveEpg>;
-
-const nextProgram = described(z.nullable(EpgNextProgram), 'The next program; null when none is scheduled');
-
-export const CurrentSchedule = named(
-  'CurrentSchedule',
-  z.object({
-    channel_id: channelId,
-    channel_name: channelName,
-    ...liveViewerFields,
-    current_program: described(z.nullable(EpgProgram), 'The program on air; null in a gap of the schedule'),
-    next_program: nextProgram,
-  }),
-  'The program on air on a channel and the next one',
-);
-export type CurrentSchedule = z.infer<typeof CurrentSchedule>;
-
-export const LiveEpgCurrent = named(
-  'LiveEpgCurrent',
-  z.object({
-    channel_id: channelId,
-    ...liveViewerFields,
-    current_program: described(
-      z.nullable(EpgProgramDetail),
-      'The program on air, with its description; null in a gap of the schedule',
+    is_upcoming: flag('Starts after now', false),
+    elapsed_minutes: described(
+      z.optional(elapsedMinutes),
+      'While on air only: whole minutes since it started',
+      180,
     ),
-    next_program: nextProgram,
-  }),
-  'The program on air (with description) and the next one, for the live player',
-);
-export type LiveEpgCurrent = z.infer<typeof LiveEpgCurrent>;
+    remaining_minutes: described(
+      z.optional(remainingMinutes),
+      'While on air only: `duration_minutes` − `elapsed_minutes`',
+      120,
+    ),
+    progress_percent: described(
+      z.optional(progressPercent),
+      'While on air only: share elapsed, 0-99, rounded down',
+      60,
+    ),
+    starts_in_minutes: described(
+      z.optional(startsInMinutes),
+      'Upcoming only: whole minutes until it starts, rounded up (≥ 1)',
+      120,
+    ),
+    content_type: described(
+      z.enum(['show', 'episode']),
+      'What is broadcast: a show or one of its episodes',
+      'episode',
+    ),
+    content_id: text('Id of the show or episode broadcast', 'ep_0150_s3e04'),
+    rating: ratingId,
+  };
 
-const upcomingPrograms = described(z.array(EpgProgram), 'Programs starting after now, in start order');
+  const EpgProgram = named(
+    'EpgProgram',
+    z.object(programFields),
+    'A program of a channel (spec 2.2), times in the requested time zone. Exactly one of `is_past`, `is_current`, `is_upcoming` is true; progress fields only while on air, `starts_in_minutes` only when upcoming',
+  );
 
-export const UpcomingPrograms = named(
-  'UpcomingPrograms',
-  z.object({ channel_id: channelId, channel_name: channelName, upcoming_programs: upcomingPrograms }),
-  "A channel's next programs",
-);
-export type UpcomingPrograms = z.infer<typeof UpcomingPrograms>;
+  const { program_id, title, ...restOfProgram } = programFields;
+  const EpgProgramDetail = named(
+    'EpgProgramDetail',
+    z.object({
+      program_id,
+      title,
+      description: text('Synopsis', 'Season 3, episode 4 of Midnight Laughs.'),
+      ...restOfProgram,
+    }),
+    'A program with its description: the program on air in the live player',
+  );
 
-export const LiveEpgNext = named(
-  'LiveEpgNext',
-  z.object({ channel_id: channelId, upcoming_programs: upcomingPrograms }),
-  "A channel's next programs, for the live player",
-);
-export type LiveEpgNext = z.infer<typeof LiveEpgNext>;
+  const EpgNextProgram = named(
+    'EpgNextProgram',
+    z.object({
+      program_id: described(z.string(), 'Program id', 'pg_0001_29549820'),
+      title: text('Title', 'Sketch Hour'),
+      start_time_formatted: clock12h('Start', '1:00 PM'),
+      duration_minutes: int('Length in whole minutes', 240),
+      starts_in_minutes: startsInMinutes,
+    }),
+    'The program after the one on air, in short',
+  );
 
-export const GuideChannel = named(
-  'GuideChannel',
-  z.object({
+  const EpgProgramProgress = named(
+    'EpgProgramProgress',
+    z.object({
+      program_id: programId,
+      title: programTitle,
+      elapsed_minutes: elapsedMinutes,
+      remaining_minutes: remainingMinutes,
+      progress_percent: progressPercent,
+    }),
+    'The program on air with its progress (heartbeat)',
+  );
+
+  const liveViewerFields = {
+    is_live: flag('The creator is streaming live now', true),
+    watching_now: int('Viewers on the live stream now (0 when offline)', 15727),
+    watching_now_formatted: text('Viewers now, abbreviated for display (1.2K, 3.4M)', '15.7K'),
+  };
+
+  const scheduleFields = {
     channel_id: channelId,
     channel_name: channelName,
     channel_number: channelNumber,
-    creator_id: text('The creator whose channel it is', 'cr_0001'),
-    ...liveViewerFields,
-    programs: described(z.array(EpgProgram), 'Programs overlapping the grid window, in start order'),
-  }),
-  'A channel row of the TV guide grid',
-);
-export type GuideChannel = z.infer<typeof GuideChannel>;
-
-export const GuideSchedule = named(
-  'GuideSchedule',
-  z.object({
+    date: dateField,
     timezone: timezoneField,
-    date: text('Calendar day of the window start in `timezone`, `YYYY-MM-DD`', '2026-03-08'),
-    start_time: text("Window start, ISO 8601 with the time zone's UTC offset", '2026-03-08T11:00:00-04:00'),
-    end_time: text(
-      "Window end (exclusive), ISO 8601 with the time zone's UTC offset",
-      '2026-03-08T14:00:00-04:00',
-    ),
     timeline: EpgTimeline,
-    channels: described(z.array(GuideChannel), 'Channels of this page, in channel-number order'),
-  }),
-  'The multi-channel TV guide grid over a window',
-);
-export type GuideSchedule = z.infer<typeof GuideSchedule>;
-
-/** The `epg` block of the watch response (spec 4.4); the live domain's schemas embed it. */
-export const WatchEpg = named(
-  'WatchEpg',
-  z.object({
-    date: text('Today in `timezone`, `YYYY-MM-DD`', '2026-03-08'),
-    timezone: timezoneField,
-    current_program: described(
-      z.nullable(EpgProgramDetail),
-      'The program on air, with its description; null in a gap of the schedule',
-    ),
     schedule: described(
       z.array(EpgProgram),
-      'Programs from the one on air to the end of the day in `timezone` (at least the next hour)',
+      'Programs overlapping the window, in start order (the first may start before it, the last end after it)',
     ),
-  }),
-  "The channel's guide from now to the end of the day, for the watch response",
-);
-export type WatchEpg = z.infer<typeof WatchEpg>;
+  };
 
-/** The `epg` block of the heartbeat (spec 4.4); the live domain's schemas embed it. */
-export const HeartbeatEpg = named(
-  'HeartbeatEpg',
-  z.object({
-    current_program: described(
-      z.nullable(EpgProgramProgress),
-      'The program on air with its progress; null in a gap of the schedule',
-    ),
-    next_program: nextProgram,
-  }),
-  'The program on air and the next one, for the heartbeat',
-);
-export type HeartbeatEpg = z.infer<typeof HeartbeatEpg>;
+  const ChannelSchedule = named(
+    'ChannelSchedule',
+    z.object(scheduleFields),
+    "A channel's programs over a day (or a from-to window of it) in a time zone",
+  );
+
+  const ChannelEpg = named(
+    'ChannelEpg',
+    z.object({
+      creator_id: text('The creator whose channel it is', 'cr_0001'),
+      is_live: liveViewerFields.is_live,
+      ...scheduleFields,
+    }),
+    "A channel's day schedule addressed by channel id, with its creator and live state",
+  );
+
+  const LiveEpgRow = named(
+    'LiveEpgRow',
+    z.object({
+      program_id: programId,
+      title: programTitle,
+      start_time_formatted: clock12h('Start', '8:00 AM'),
+      end_time_formatted: clock12h('End', '1:00 PM'),
+      duration_minutes: durationMinutes,
+      progress_percent: int('Share elapsed, 0-100 (100 once past, 0 before it starts), rounded down', 60),
+      is_current: flag('On air now', true),
+      rating: ratingId,
+    }),
+    "A row of the live player's compact guide",
+  );
+
+  const LiveEpg = named(
+    'LiveEpg',
+    z.object({
+      channel_id: channelId,
+      date: dateField,
+      timezone: timezoneField,
+      timeline: EpgTimeline,
+      schedule: described(z.array(LiveEpgRow), 'Programs overlapping the window, in start order'),
+    }),
+    "The live player's compact day guide",
+  );
+
+  const nextProgram = described(z.nullable(EpgNextProgram), 'The next program; null when none is scheduled');
+
+  const CurrentSchedule = named(
+    'CurrentSchedule',
+    z.object({
+      channel_id: channelId,
+      channel_name: channelName,
+      ...liveViewerFields,
+      current_program: described(z.nullable(EpgProgram), 'The program on air; null in a gap of the schedule'),
+      next_program: nextProgram,
+    }),
+    'The program on air on a channel and the next one',
+  );
+
+  const LiveEpgCurrent = named(
+    'LiveEpgCurrent',
+    z.object({
+      channel_id: channelId,
+      ...liveViewerFields,
+      current_program: described(
+        z.nullable(EpgProgramDetail),
+        'The program on air, with its description; null in a gap of the schedule',
+      ),
+      next_program: nextProgram,
+    }),
+    'The program on air (with description) and the next one, for the live player',
+  );
+
+  const upcomingPrograms = described(z.array(EpgProgram), 'Programs starting after now, in start order');
+
+  const UpcomingPrograms = named(
+    'UpcomingPrograms',
+    z.object({ channel_id: channelId, channel_name: channelName, upcoming_programs: upcomingPrograms }),
+    "A channel's next programs",
+  );
+
+  const LiveEpgNext = named(
+    'LiveEpgNext',
+    z.object({ channel_id: channelId, upcoming_programs: upcomingPrograms }),
+    "A channel's next programs, for the live player",
+  );
+
+  const GuideChannel = named(
+    'GuideChannel',
+    z.object({
+      channel_id: channelId,
+      channel_name: channelName,
+      channel_number: channelNumber,
+      creator_id: text('The creator whose channel it is', 'cr_0001'),
+      ...liveViewerFields,
+      programs: described(z.array(EpgProgram), 'Programs overlapping the grid window, in start order'),
+    }),
+    'A channel row of the TV guide grid',
+  );
+
+  const GuideSchedule = named(
+    'GuideSchedule',
+    z.object({
+      timezone: timezoneField,
+      date: text('Calendar day of the window start in `timezone`, `YYYY-MM-DD`', '2026-03-08'),
+      start_time: text("Window start, ISO 8601 with the time zone's UTC offset", '2026-03-08T11:00:00-04:00'),
+      end_time: text(
+        "Window end (exclusive), ISO 8601 with the time zone's UTC offset",
+        '2026-03-08T14:00:00-04:00',
+      ),
+      timeline: EpgTimeline,
+      channels: described(z.array(GuideChannel), 'Channels of this page, in channel-number order'),
+    }),
+    'The multi-channel TV guide grid over a window',
+  );
+
+  /** The `epg` block of the watch response (spec 4.4); the live domain's schemas embed it. */
+  const WatchEpg = named(
+    'WatchEpg',
+    z.object({
+      date: text('Today in `timezone`, `YYYY-MM-DD`', '2026-03-08'),
+      timezone: timezoneField,
+      current_program: described(
+        z.nullable(EpgProgramDetail),
+        'The program on air, with its description; null in a gap of the schedule',
+      ),
+      schedule: described(
+        z.array(EpgProgram),
+        'Programs from the one on air to the end of the day in `timezone` (at least the next hour)',
+      ),
+    }),
+    "The channel's guide from now to the end of the day, for the watch response",
+  );
+
+  /** The `epg` block of the heartbeat (spec 4.4); the live domain's schemas embed it. */
+  const HeartbeatEpg = named(
+    'HeartbeatEpg',
+    z.object({
+      current_program: described(
+        z.nullable(EpgProgramProgress),
+        'The program on air with its progress; null in a gap of the schedule',
+      ),
+      next_program: nextProgram,
+    }),
+    'The program on air and the next one, for the heartbeat',
+  );
+  return {
+    EpgTimeline,
+    EpgProgram,
+    EpgProgramDetail,
+    EpgNextProgram,
+    EpgProgramProgress,
+    ChannelSchedule,
+    ChannelEpg,
+    LiveEpgRow,
+    LiveEpg,
+    CurrentSchedule,
+    LiveEpgCurrent,
+    UpcomingPrograms,
+    LiveEpgNext,
+    GuideChannel,
+    GuideSchedule,
+    WatchEpg,
+    HeartbeatEpg,
+  };
+};
+export const epgResponses =
+  process.env.LAMBDA_BUNDLE_RESPONSES === 'none' ? responsesNotBundled : responseSchemas(buildResponses);
+type Built = ReturnType<typeof buildResponses>;
+
+export type EpgTimeline = z.infer<Built['EpgTimeline']>;
+export type EpgProgram = z.infer<Built['EpgProgram']>;
+export type EpgProgramDetail = z.infer<Built['EpgProgramDetail']>;
+export type EpgNextProgram = z.infer<Built['EpgNextProgram']>;
+export type EpgProgramProgress = z.infer<Built['EpgProgramProgress']>;
+export type ChannelSchedule = z.infer<Built['ChannelSchedule']>;
+export type ChannelEpg = z.infer<Built['ChannelEpg']>;
+export type LiveEpgRow = z.infer<Built['LiveEpgRow']>;
+export type LiveEpg = z.infer<Built['LiveEpg']>;
+export type CurrentSchedule = z.infer<Built['CurrentSchedule']>;
+export type LiveEpgCurrent = z.infer<Built['LiveEpgCurrent']>;
+export type UpcomingPrograms = z.infer<Built['UpcomingPrograms']>;
+export type LiveEpgNext = z.infer<Built['LiveEpgNext']>;
+export type GuideChannel = z.infer<Built['GuideChannel']>;
+export type GuideSchedule = z.infer<Built['GuideSchedule']>;
+export type WatchEpg = z.infer<Built['WatchEpg']>;
+export type HeartbeatEpg = z.infer<Built['HeartbeatEpg']>;

@@ -54,7 +54,12 @@ export interface Contract extends RouteRow {
   /** What the endpoint does and for whom, a few sentences (the document's description). */
   description: string;
   request?: RequestSchemas;
-  responses: Responses;
+  /**
+   * Every response it can give, as a function: only the OpenAPI document and the tests call it,
+   * so a Lambda's cold start builds none of the response schemas (each domain builds its own on
+   * the first call, `responseSchemas` in shared/http/schema-meta.ts; docs/performance.md).
+   */
+  responses: () => Responses;
 }
 
 /** Declares a contract, keeping its literal types (what `endpoint` type-checks replies against). */
@@ -93,7 +98,7 @@ export const GATEWAY_THROTTLED = {
 export const errorStatusesOf = (c: Contract): StatusEntry[] => {
   const out = new Map<number, StatusEntry>();
   const put = (entry: StatusEntry) => out.set(entry.status, { ...entry, ...out.get(entry.status) });
-  for (const [status, spec] of Object.entries(c.responses)) {
+  for (const [status, spec] of Object.entries(c.responses())) {
     const code = Number(status);
     if (code >= 400) put({ status: code, ...(spec as ErrorResponse) });
   }
@@ -211,9 +216,9 @@ type ReplyFor200<C extends Contract, R> = C['envelope'] extends 'none'
 
 /** The replies a handler of contract `C` may return: one per success status it declares. */
 export type ReplyOf<C extends Contract> =
-  | (C['responses'] extends { 200: infer R } ? ReplyFor200<C, R> : never)
-  | (C['responses'] extends { 201: infer R } ? CreatedReply<DataOf<R>, MetaOf<R>> : never)
-  | (C['responses'] extends { 204: unknown } ? NoContentReply : never);
+  | (ReturnType<C['responses']> extends { 200: infer R } ? ReplyFor200<C, R> : never)
+  | (ReturnType<C['responses']> extends { 201: infer R } ? CreatedReply<DataOf<R>, MetaOf<R>> : never)
+  | (ReturnType<C['responses']> extends { 204: unknown } ? NoContentReply : never);
 
 /** The handler's validated input, typed from the contract's request schemas. */
 export type InputOf<C extends Contract, K extends keyof RequestSchemas> = C['request'] extends {

@@ -26,3 +26,30 @@ export const named = <S extends z.ZodMiniType>(id: string, schema: S, descriptio
   z.globalRegistry.add(schema, { id, description });
   return schema;
 };
+
+/**
+ * A module's response schemas, built on the first call and kept: a contract's `responses` is a
+ * function (shared/http/contract.ts) read only by the OpenAPI document and the tests, so a
+ * Lambda's cold start never builds them (issue 19; docs/performance.md). Built once because
+ * `named` registers each id once. A module declares them as
+ *
+ *     const buildResponses = () => { ...; return { CreatorSummary, ... } };
+ *     export const creatorResponses =
+ *       process.env.LAMBDA_BUNDLE_RESPONSES === 'none' ? responsesNotBundled : responseSchemas(buildResponses);
+ *
+ * Lambda bundles define `process.env.LAMBDA_BUNDLE_RESPONSES` as `"none"` (infra/bundling.ts), so
+ * esbuild folds the test and drops `buildResponses` with every schema and description in it. The
+ * test must be written out in each module: esbuild folds only the literal `process.env` read.
+ */
+export const responseSchemas = <T>(build: () => T): (() => T) => {
+  let built: T | undefined;
+  return () => {
+    built ??= build();
+    return built;
+  };
+};
+
+/** A Lambda bundle's stand-in for a module's response schemas: nothing there calls it. */
+export const responsesNotBundled = (): never => {
+  throw new Error('Response schemas are left out of Lambda bundles (infra/bundling.ts)');
+};

@@ -319,11 +319,12 @@ const successResponse = (c: Contract, spec: SuccessResponse, components: Compone
 
 const responsesOf = (c: Contract, components: Components): Json => {
   const out: Json = {};
+  const responses = c.responses();
   for (const status of [200, 201] as const) {
-    const spec = c.responses[status];
+    const spec = responses[status];
     if (spec) out[status] = successResponse(c, spec, components);
   }
-  if (c.responses[204]) out['204'] = { description: c.responses[204].description };
+  if (responses[204]) out['204'] = { description: responses[204].description };
   for (const entry of errorStatusesOf(c)) out[entry.status] = errorResponse(c, entry);
   return out;
 };

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { described, named } from '../http/schema-meta.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
 import { idParam } from '../http/validation.ts';
 
 /** Reaction target types (spec 2.3). */
@@ -45,38 +45,50 @@ export type ReactionInput = z.infer<typeof reactionBody>;
 
 // ---- Responses -------------------------------------------------------------------------------
 
-const targetTypeOut = described(z.enum(TARGET_TYPES), 'Kind of content', 'VIDEO');
-const targetIdOut = described(z.string(), 'Id of the content', 'ep_0001_s1e01');
+/**
+ * The response schemas, built on the first call of the export below: only the OpenAPI document
+ * and the tests call it (through the contracts' `responses`); Lambda bundles leave them out
+ * (`responseSchemas`, shared/http/schema-meta.ts).
+ */
+const buildResponses = () => {
+  const targetTypeOut = described(z.enum(TARGET_TYPES), 'Kind of content', 'VIDEO');
+  const targetIdOut = described(z.string(), 'Id of the content', 'ep_0001_s1e01');
 
-export const Reaction = named(
-  'Reaction',
-  z.object({
-    targetType: targetTypeOut,
-    targetId: targetIdOut,
-    emoji: described(z.string(), 'The emoji', '🔥'),
-    reacted: described(z.literal(true), 'The caller has this reaction now'),
-  }),
-  "The caller's reaction on a piece of content",
-);
-export type Reaction = z.infer<typeof Reaction>;
+  const Reaction = named(
+    'Reaction',
+    z.object({
+      targetType: targetTypeOut,
+      targetId: targetIdOut,
+      emoji: described(z.string(), 'The emoji', '🔥'),
+      reacted: described(z.literal(true), 'The caller has this reaction now'),
+    }),
+    "The caller's reaction on a piece of content",
+  );
 
-export const ReactionSummary = named(
-  'ReactionSummary',
-  z.object({
-    targetType: targetTypeOut,
-    targetId: targetIdOut,
-    summary: described(
-      z.array(
-        z.object({
-          emoji: described(z.string(), 'The emoji', '🔥'),
-          count: described(z.number().check(z.int()), 'Accounts that reacted with it (at least 1)', 12),
-        }),
+  const ReactionSummary = named(
+    'ReactionSummary',
+    z.object({
+      targetType: targetTypeOut,
+      targetId: targetIdOut,
+      summary: described(
+        z.array(
+          z.object({
+            emoji: described(z.string(), 'The emoji', '🔥'),
+            count: described(z.number().check(z.int()), 'Accounts that reacted with it (at least 1)', 12),
+          }),
+        ),
+        'One entry per emoji used, most used first (ties by emoji); empty without reactions',
       ),
-      'One entry per emoji used, most used first (ties by emoji); empty without reactions',
-    ),
-    total: described(z.number().check(z.int()), 'Reactions of every emoji together', 17),
-    userReactions: described(z.array(z.string()), 'The emojis the caller put on this content', ['🔥']),
-  }),
-  "Reaction counts on a piece of content, and the caller's own",
-);
-export type ReactionSummary = z.infer<typeof ReactionSummary>;
+      total: described(z.number().check(z.int()), 'Reactions of every emoji together', 17),
+      userReactions: described(z.array(z.string()), 'The emojis the caller put on this content', ['🔥']),
+    }),
+    "Reaction counts on a piece of content, and the caller's own",
+  );
+  return { Reaction, ReactionSummary };
+};
+export const reactionResponses =
+  process.env.LAMBDA_BUNDLE_RESPONSES === 'none' ? responsesNotBundled : responseSchemas(buildResponses);
+type Built = ReturnType<typeof buildResponses>;
+
+export type Reaction = z.infer<Built['Reaction']>;
+export type ReactionSummary = z.infer<Built['ReactionSummary']>;

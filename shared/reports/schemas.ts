@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { described, named } from '../http/schema-meta.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
 import { REPORT_CATEGORIES, REPORT_TARGET_TYPES } from '../catalog/model.ts';
 
 const CATEGORY_NOTE =
@@ -48,29 +48,41 @@ export type CreateReportBody = z.infer<typeof createReportBody>;
 
 // ---- Responses -------------------------------------------------------------------------------
 
-export const Report = named(
-  'Report',
-  z.object({
-    report_id: described(z.string(), 'Report id (UUID)', '0c9d7f4e-2a61-4b8e-9f3d-5e1a7b2c8d40'),
-    target_type: described(z.enum(REPORT_TARGET_TYPES), 'What was reported', 'video'),
-    target_id: described(z.string(), 'Id of the episode or show', 'ep_0001_s1e01'),
-    category: described(z.enum(REPORT_CATEGORIES), `Why: ${CATEGORY_NOTE}`, 'spam'),
-    reason: described(
-      z.nullable(z.string()),
-      'Details given with the report; null when none (or only blanks) were sent',
-      'Links to a scam site in every episode description.',
-    ),
-    status: described(
-      z.literal('pending_review'),
-      'Moderation state: `pending_review` until a moderator acts',
-      'pending_review',
-    ),
-    created_at: described(
-      z.string(),
-      'When the report was received (ISO 8601, UTC)',
-      '2025-06-01T12:00:00.000Z',
-    ),
-  }),
-  'A content report as filed for moderation',
-);
-export type Report = z.infer<typeof Report>;
+/**
+ * The response schemas, built on the first call of the export below: only the OpenAPI document
+ * and the tests call it (through the contracts' `responses`); Lambda bundles leave them out
+ * (`responseSchemas`, shared/http/schema-meta.ts).
+ */
+const buildResponses = () => {
+  const Report = named(
+    'Report',
+    z.object({
+      report_id: described(z.string(), 'Report id (UUID)', '0c9d7f4e-2a61-4b8e-9f3d-5e1a7b2c8d40'),
+      target_type: described(z.enum(REPORT_TARGET_TYPES), 'What was reported', 'video'),
+      target_id: described(z.string(), 'Id of the episode or show', 'ep_0001_s1e01'),
+      category: described(z.enum(REPORT_CATEGORIES), `Why: ${CATEGORY_NOTE}`, 'spam'),
+      reason: described(
+        z.nullable(z.string()),
+        'Details given with the report; null when none (or only blanks) were sent',
+        'Links to a scam site in every episode description.',
+      ),
+      status: described(
+        z.literal('pending_review'),
+        'Moderation state: `pending_review` until a moderator acts',
+        'pending_review',
+      ),
+      created_at: described(
+        z.string(),
+        'When the report was received (ISO 8601, UTC)',
+        '2025-06-01T12:00:00.000Z',
+      ),
+    }),
+    'A content report as filed for moderation',
+  );
+  return { Report };
+};
+export const reportResponses =
+  process.env.LAMBDA_BUNDLE_RESPONSES === 'none' ? responsesNotBundled : responseSchemas(buildResponses);
+type Built = ReturnType<typeof buildResponses>;
+
+export type Report = z.infer<Built['Report']>;

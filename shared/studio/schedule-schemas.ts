@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { CATEGORY_IDS, RATING_IDS, TIER_IDS } from '../catalog/model.ts';
-import { described, named } from '../http/schema-meta.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
 import { idParam } from '../http/validation.ts';
 
 /**
@@ -206,67 +206,82 @@ export const programPath = z.object({
 
 // ---- Responses -------------------------------------------------------------------------------
 
-const text = (description: string, example: string) => described(z.string(), description, example);
-const int = (description: string, example: number) =>
-  described(z.number().check(z.int()), description, example);
+/**
+ * The response schemas, built on the first call of the export below: only the OpenAPI document
+ * and the tests call it (through the contracts' `responses`); Lambda bundles leave them out
+ * (`responseSchemas`, shared/http/schema-meta.ts).
+ */
+const buildResponses = () => {
+  const text = (description: string, example: string) => described(z.string(), description, example);
+  const int = (description: string, example: number) =>
+    described(z.number().check(z.int()), description, example);
 
-export const StudioProfile = named(
-  'StudioProfile',
-  z.object({
-    creator_id: text('Creator id (the account id)', 'acc_3f9a1c2b7d4e5f60'),
-    creator_name: text('Display name', 'Jonas Vargas'),
-    handle: text('Public handle (the page slug)', 'jonas_vargas'),
-    initials: text('Initials for an avatar placeholder (follow the name)', 'JV'),
-    avatar_color: text('Avatar placeholder colour, `#RRGGBB`', '#7986CB'),
-    avatar_url: described(
-      z.nullable(z.string()),
-      'Avatar image URL; null when none',
-      'https://cdn.example.com/avatars/cr_0001.jpg',
-    ),
-    description: text('About the creator', 'Stand-up, sketches and unscripted nonsense, a few times a week.'),
-    category: described(z.enum(CATEGORY_IDS), 'Category id', 'comedy'),
-    tier: described(z.enum(TIER_IDS), 'Tier id (set by operators)', 'silver'),
-    is_verified: described(z.boolean(), 'Verified creator (set by operators)', false),
-    is_featured: described(z.boolean(), 'Editorially featured (set by operators)', false),
-    is_hot: described(z.boolean(), 'Editorially marked as hot (set by operators)', false),
-    channel_id: text("The creator's channel id", 'ch_3f9a1c2b7d4e5f60'),
-    version: int('Version of the profile: +1 on every change', 3),
-  }),
-  "A creator's own profile as the studio edits it",
-);
-export type StudioProfile = z.infer<typeof StudioProfile>;
+  const StudioProfile = named(
+    'StudioProfile',
+    z.object({
+      creator_id: text('Creator id (the account id)', 'acc_3f9a1c2b7d4e5f60'),
+      creator_name: text('Display name', 'Jonas Vargas'),
+      handle: text('Public handle (the page slug)', 'jonas_vargas'),
+      initials: text('Initials for an avatar placeholder (follow the name)', 'JV'),
+      avatar_color: text('Avatar placeholder colour, `#RRGGBB`', '#7986CB'),
+      avatar_url: described(
+        z.nullable(z.string()),
+        'Avatar image URL; null when none',
+        'https://cdn.example.com/avatars/cr_0001.jpg',
+      ),
+      description: text(
+        'About the creator',
+        'Stand-up, sketches and unscripted nonsense, a few times a week.',
+      ),
+      category: described(z.enum(CATEGORY_IDS), 'Category id', 'comedy'),
+      tier: described(z.enum(TIER_IDS), 'Tier id (set by operators)', 'silver'),
+      is_verified: described(z.boolean(), 'Verified creator (set by operators)', false),
+      is_featured: described(z.boolean(), 'Editorially featured (set by operators)', false),
+      is_hot: described(z.boolean(), 'Editorially marked as hot (set by operators)', false),
+      channel_id: text("The creator's channel id", 'ch_3f9a1c2b7d4e5f60'),
+      version: int('Version of the profile: +1 on every change', 3),
+    }),
+    "A creator's own profile as the studio edits it",
+  );
 
-export const StudioProgram = named(
-  'StudioProgram',
-  z.object({
-    program_id: text('Program id', 'pg_3f9a1c2b7d4e'),
-    channel_id: text('Channel id (the caller’s channel)', 'ch_3f9a1c2b7d4e5f60'),
-    creator_id: text('Creator id', 'acc_3f9a1c2b7d4e5f60'),
-    title: text('Title', 'Friday Night Laughs'),
-    description: text(
-      'What the program is about (may be empty)',
-      'Two hours of stand-up from the club, live.',
-    ),
-    thumbnail_url: text(
-      "Image URL: the show's or episode's image, else a generated one",
-      'https://cdn.example.com/vod/ep_0001_s1e01/thumb.jpg',
-    ),
-    start_time: text('Start (ISO 8601, UTC)', '2026-11-24T19:00:00.000Z'),
-    end_time: text('End, exclusive (ISO 8601, UTC)', '2026-11-24T20:30:00.000Z'),
-    duration_minutes: int('Length in whole minutes', 90),
-    rating: described(z.enum(RATING_IDS), 'Content rating (TV parental guidelines)', 'TV-14'),
-    content_type: described(
-      z.nullable(z.enum(CONTENT_TYPES)),
-      'What is broadcast: a show or an episode of the creator; null for a program with no catalogue content',
-      'episode',
-    ),
-    content_id: described(
-      z.nullable(z.string()),
-      'Id of the show or episode broadcast; null for a program with no catalogue content',
-      'ep_0001_s1e01',
-    ),
-    version: int('Version of the program: 1 when created, +1 on every change', 1),
-  }),
-  "A program of the caller's channel as the studio stores it",
-);
-export type StudioProgram = z.infer<typeof StudioProgram>;
+  const StudioProgram = named(
+    'StudioProgram',
+    z.object({
+      program_id: text('Program id', 'pg_3f9a1c2b7d4e'),
+      channel_id: text('Channel id (the caller’s channel)', 'ch_3f9a1c2b7d4e5f60'),
+      creator_id: text('Creator id', 'acc_3f9a1c2b7d4e5f60'),
+      title: text('Title', 'Friday Night Laughs'),
+      description: text(
+        'What the program is about (may be empty)',
+        'Two hours of stand-up from the club, live.',
+      ),
+      thumbnail_url: text(
+        "Image URL: the show's or episode's image, else a generated one",
+        'https://cdn.example.com/vod/ep_0001_s1e01/thumb.jpg',
+      ),
+      start_time: text('Start (ISO 8601, UTC)', '2026-11-24T19:00:00.000Z'),
+      end_time: text('End, exclusive (ISO 8601, UTC)', '2026-11-24T20:30:00.000Z'),
+      duration_minutes: int('Length in whole minutes', 90),
+      rating: described(z.enum(RATING_IDS), 'Content rating (TV parental guidelines)', 'TV-14'),
+      content_type: described(
+        z.nullable(z.enum(CONTENT_TYPES)),
+        'What is broadcast: a show or an episode of the creator; null for a program with no catalogue content',
+        'episode',
+      ),
+      content_id: described(
+        z.nullable(z.string()),
+        'Id of the show or episode broadcast; null for a program with no catalogue content',
+        'ep_0001_s1e01',
+      ),
+      version: int('Version of the program: 1 when created, +1 on every change', 1),
+    }),
+    "A program of the caller's channel as the studio stores it",
+  );
+  return { StudioProfile, StudioProgram };
+};
+export const scheduleResponses =
+  process.env.LAMBDA_BUNDLE_RESPONSES === 'none' ? responsesNotBundled : responseSchemas(buildResponses);
+type Built = ReturnType<typeof buildResponses>;
+
+export type StudioProfile = z.infer<Built['StudioProfile']>;
+export type StudioProgram = z.infer<Built['StudioProgram']>;

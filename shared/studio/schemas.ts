@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { CATEGORY_IDS, RATING_IDS } from '../catalog/model.ts';
-import { described, named } from '../http/schema-meta.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
 import { idParam } from '../http/validation.ts';
 
 /**
@@ -189,81 +189,93 @@ export const studioEpisodePath = z.object({
 
 // ---- Responses -------------------------------------------------------------------------------
 
-const int = (text: string, example: number) => described(z.number().check(z.int()), text, example);
-const text = (what: string, example: string) => described(z.string(), what, example);
-const flag = (what: string, example: boolean) => described(z.boolean(), what, example);
-const showVersion = int(
-  "Version of the stored show: 1 when created, one more on every change, its episodes' writes included",
-  1,
-);
-const episodeVersion = int(
-  "Version of the stored episode: the show's version after the write that made it so (the show's version counts its episodes' writes), so it grows on every change and a new episode is never older than one deleted before it",
-  2,
-);
+/**
+ * The response schemas, built on the first call of the export below: only the OpenAPI document
+ * and the tests call it (through the contracts' `responses`); Lambda bundles leave them out
+ * (`responseSchemas`, shared/http/schema-meta.ts).
+ */
+const buildResponses = () => {
+  const int = (text: string, example: number) => described(z.number().check(z.int()), text, example);
+  const text = (what: string, example: string) => described(z.string(), what, example);
+  const flag = (what: string, example: boolean) => described(z.boolean(), what, example);
+  const showVersion = int(
+    "Version of the stored show: 1 when created, one more on every change, its episodes' writes included",
+    1,
+  );
+  const episodeVersion = int(
+    "Version of the stored episode: the show's version after the write that made it so (the show's version counts its episodes' writes), so it grows on every change and a new episode is never older than one deleted before it",
+    2,
+  );
 
-export const StudioSeason = named(
-  'StudioSeason',
-  z.object({ number: int('Season number', 1), title: text('Season title', 'Season 1') }),
-  'A season of a show: one per season number that has episodes',
-);
+  const StudioSeason = named(
+    'StudioSeason',
+    z.object({ number: int('Season number', 1), title: text('Season title', 'Season 1') }),
+    'A season of a show: one per season number that has episodes',
+  );
 
-export const StudioShow = named(
-  'StudioShow',
-  z.object({
-    show_id: text('Show id (`sh_` and 12 hex digits)', 'sh_3f9a0c1b2d4e'),
-    slug: text(
-      'URL slug: the slugified first title and `_` with 6 characters of the id; it never changes, so links keep working after a title edit',
-      'late_night_loops_3f9a0c',
-    ),
-    channel_url: text("Path of the show's public page", '/shows/late_night_loops_3f9a0c'),
-    creator_id: text('The creator (the caller)', 'acc_5d1c9e2b7a40'),
-    title: text('Title', 'Late Night Loops'),
-    description: text('Synopsis', 'Live looping sessions recorded after midnight.'),
-    category: described(z.enum(CATEGORY_IDS), 'Category id', 'music'),
-    rating: described(z.enum(RATING_IDS), 'Content rating', 'TV-PG'),
-    tags: described(z.array(z.string()), 'Tags', ['looping', 'live']),
-    thumbnail_url: text('Poster image URL', 'https://cdn.example.com/shows/sh_3f9a0c1b2d4e/poster.jpg'),
-    thumbnail_color: text("Placeholder colour, `#RRGGBB` (the creator's avatar colour)", '#FFB74D'),
-    is_new: flag('Recently released (set by the platform)', true),
-    is_featured: flag('Editorially featured (set by operators only, never by the creator)', false),
-    released_at: text('When it was published (ISO 8601, UTC)', '2026-11-24T04:00:00.000Z'),
-    year: int('Year of release', 2026),
-    starring: text("Starring (the creator's name)", 'Studio Maya'),
-    subtitles: described(z.array(z.string()), 'Subtitle languages', []),
-    total_views: int('Views of all its episodes', 0),
-    views_7d: int('Views in the last 7 days', 0),
-    seasons: described(z.array(StudioSeason), 'The seasons that have episodes, in order', [
-      { number: 1, title: 'Season 1' },
-    ]),
-    version: showVersion,
-  }),
-  "A show of the caller's as stored, with its version",
-);
-export type StudioShow = z.infer<typeof StudioShow>;
+  const StudioShow = named(
+    'StudioShow',
+    z.object({
+      show_id: text('Show id (`sh_` and 12 hex digits)', 'sh_3f9a0c1b2d4e'),
+      slug: text(
+        'URL slug: the slugified first title and `_` with 6 characters of the id; it never changes, so links keep working after a title edit',
+        'late_night_loops_3f9a0c',
+      ),
+      channel_url: text("Path of the show's public page", '/shows/late_night_loops_3f9a0c'),
+      creator_id: text('The creator (the caller)', 'acc_5d1c9e2b7a40'),
+      title: text('Title', 'Late Night Loops'),
+      description: text('Synopsis', 'Live looping sessions recorded after midnight.'),
+      category: described(z.enum(CATEGORY_IDS), 'Category id', 'music'),
+      rating: described(z.enum(RATING_IDS), 'Content rating', 'TV-PG'),
+      tags: described(z.array(z.string()), 'Tags', ['looping', 'live']),
+      thumbnail_url: text('Poster image URL', 'https://cdn.example.com/shows/sh_3f9a0c1b2d4e/poster.jpg'),
+      thumbnail_color: text("Placeholder colour, `#RRGGBB` (the creator's avatar colour)", '#FFB74D'),
+      is_new: flag('Recently released (set by the platform)', true),
+      is_featured: flag('Editorially featured (set by operators only, never by the creator)', false),
+      released_at: text('When it was published (ISO 8601, UTC)', '2026-11-24T04:00:00.000Z'),
+      year: int('Year of release', 2026),
+      starring: text("Starring (the creator's name)", 'Studio Maya'),
+      subtitles: described(z.array(z.string()), 'Subtitle languages', []),
+      total_views: int('Views of all its episodes', 0),
+      views_7d: int('Views in the last 7 days', 0),
+      seasons: described(z.array(StudioSeason), 'The seasons that have episodes, in order', [
+        { number: 1, title: 'Season 1' },
+      ]),
+      version: showVersion,
+    }),
+    "A show of the caller's as stored, with its version",
+  );
 
-export const StudioEpisode = named(
-  'StudioEpisode',
-  z.object({
-    episode_id: text('Episode id (`ep_` and 12 hex digits)', 'ep_7b21e09c4a5f'),
-    show_id: text('Its show', 'sh_3f9a0c1b2d4e'),
-    season: int('Season number', 1),
-    episode_number: int('Episode number within its season', 1),
-    title: text('Title', 'Loop 1: Midnight'),
-    description: text('Synopsis (may be empty)', 'The first session.'),
-    duration_seconds: int('Length in seconds', 1800),
-    is_free: flag('Plays for anyone', true),
-    is_premium: flag('Needs a subscription to the creator', false),
-    access: described(
-      z.enum(['free', 'premium', 'ppv']),
-      'Access: `free` or `premium` as the creator sets it (`ppv` only ever set by operators)',
-      'free',
-    ),
-    air_date: text('First aired (ISO 8601, UTC)', '2026-02-23T15:00:00.000Z'),
-    stream_url: text('HLS playlist URL', 'https://cdn.example.com/vod/ep_7b21e09c4a5f/master.m3u8'),
-    thumbnail_url: text('Still image URL', 'https://cdn.example.com/vod/ep_7b21e09c4a5f/thumb.jpg'),
-    views: int('Views', 0),
-    version: episodeVersion,
-  }),
-  "An episode of one of the caller's shows as stored, with its version",
-);
-export type StudioEpisode = z.infer<typeof StudioEpisode>;
+  const StudioEpisode = named(
+    'StudioEpisode',
+    z.object({
+      episode_id: text('Episode id (`ep_` and 12 hex digits)', 'ep_7b21e09c4a5f'),
+      show_id: text('Its show', 'sh_3f9a0c1b2d4e'),
+      season: int('Season number', 1),
+      episode_number: int('Episode number within its season', 1),
+      title: text('Title', 'Loop 1: Midnight'),
+      description: text('Synopsis (may be empty)', 'The first session.'),
+      duration_seconds: int('Length in seconds', 1800),
+      is_free: flag('Plays for anyone', true),
+      is_premium: flag('Needs a subscription to the creator', false),
+      access: described(
+        z.enum(['free', 'premium', 'ppv']),
+        'Access: `free` or `premium` as the creator sets it (`ppv` only ever set by operators)',
+        'free',
+      ),
+      air_date: text('First aired (ISO 8601, UTC)', '2026-02-23T15:00:00.000Z'),
+      stream_url: text('HLS playlist URL', 'https://cdn.example.com/vod/ep_7b21e09c4a5f/master.m3u8'),
+      thumbnail_url: text('Still image URL', 'https://cdn.example.com/vod/ep_7b21e09c4a5f/thumb.jpg'),
+      views: int('Views', 0),
+      version: episodeVersion,
+    }),
+    "An episode of one of the caller's shows as stored, with its version",
+  );
+  return { StudioSeason, StudioShow, StudioEpisode };
+};
+export const studioResponses =
+  process.env.LAMBDA_BUNDLE_RESPONSES === 'none' ? responsesNotBundled : responseSchemas(buildResponses);
+type Built = ReturnType<typeof buildResponses>;
+
+export type StudioShow = z.infer<Built['StudioShow']>;
+export type StudioEpisode = z.infer<Built['StudioEpisode']>;

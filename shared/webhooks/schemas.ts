@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { EVENT_TYPE_NAMES } from '../events/envelope.ts';
-import { described, named } from '../http/schema-meta.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
 import { idParam, pageQuery } from '../http/validation.ts';
 
 /**
@@ -69,75 +69,88 @@ export const subscriptionPath = z.object({ id: described(idParam, 'Subscription 
 export const listSubscriptionsQuery = z.object(pageQuery(20));
 export type ListSubscriptionsQuery = z.infer<typeof listSubscriptionsQuery>;
 
-// ---- Responses -------------------------------------------------------------------------------
-
-const subscriptionFields = {
-  id: described(z.string(), 'Subscription id', EXAMPLE_ID),
-  type: described(z.enum(EVENT_TYPE_NAMES), 'Event type delivered', 'creator.live'),
-  version: described(z.string(), 'Payload version', '1'),
-  condition: Condition,
-  callback: described(z.string(), 'Where deliveries are POSTed', EXAMPLE_CALLBACK),
-  status: described(
-    z.enum(SUBSCRIPTION_STATUSES),
-    '`webhook_callback_verification_pending` until the callback echoed the challenge, then `enabled`; `webhook_callback_verification_failed`, `notification_failures_exceeded` (deliveries failed for about three days) and `authorization_revoked` (the callback answered 410, or the partner approval was withdrawn) receive nothing more',
-    'enabled',
-  ),
-  created_at: described(z.string(), 'When it was created (ISO 8601, UTC)', '2026-11-24T12:00:00.000Z'),
-  status_changed_at: described(
-    z.string(),
-    'When the status last changed (ISO 8601, UTC)',
-    '2026-11-24T12:00:01.000Z',
-  ),
-  previous_secret_expires_at: described(
-    z.nullable(z.string()),
-    'During a secret rotation: until when the previous secret still signs deliveries (ISO 8601, UTC); null otherwise',
-    null,
-  ),
-};
-
-export const WebhookSubscription = named(
-  'WebhookSubscription',
-  z.object(subscriptionFields),
-  'A webhook subscription (its secret is shown only when it is created or rotated)',
-);
-export type WebhookSubscription = z.infer<typeof WebhookSubscription>;
-
-const secret = described(
-  z.string(),
-  'The signing secret (`whsec_` + base64), shown ONLY in this answer: keep it, it verifies the `webhook-signature` of every delivery (Standard Webhooks)',
-  'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
-);
-
-export const CreatedWebhookSubscription = named(
-  'CreatedWebhookSubscription',
-  z.object({ ...subscriptionFields, secret }),
-  'The new subscription with its secret, shown once; verification of the callback starts at once',
-);
-export type CreatedWebhookSubscription = z.infer<typeof CreatedWebhookSubscription>;
-
-export const WebhookSubscriptionList = named(
-  'WebhookSubscriptionList',
-  z.array(WebhookSubscription),
-  "A page of the caller's subscriptions, newest first",
-);
-
-export const RotatedWebhookSecret = named(
-  'RotatedWebhookSecret',
-  z.object({
-    id: described(z.string(), 'Subscription id', EXAMPLE_ID),
-    secret,
-    previous_secret_expires_at: described(
-      z.string(),
-      'Until when deliveries carry a second signature made with the previous secret (24 hours)',
-      '2026-11-25T12:00:00.000Z',
-    ),
-  }),
-  'The new secret, shown once; deliveries are signed with both secrets for 24 hours',
-);
-export type RotatedWebhookSecret = z.infer<typeof RotatedWebhookSecret>;
-
 /** The refusals' messages (the handlers throw them; the contracts document them). */
 export const NOT_FOUND = 'Webhook subscription not found';
 export const FORBIDDEN =
   'You may subscribe to events of your own channel only (approved partners: public events of any creator)';
 export const DUPLICATE = 'A subscription with this type, version, condition and callback already exists';
+
+// ---- Responses -------------------------------------------------------------------------------
+
+/**
+ * The response schemas, built on the first call of the export below: only the OpenAPI document
+ * and the tests call it (through the contracts' `responses`); Lambda bundles leave them out
+ * (`responseSchemas`, shared/http/schema-meta.ts).
+ */
+const buildResponses = () => {
+  const subscriptionFields = {
+    id: described(z.string(), 'Subscription id', EXAMPLE_ID),
+    type: described(z.enum(EVENT_TYPE_NAMES), 'Event type delivered', 'creator.live'),
+    version: described(z.string(), 'Payload version', '1'),
+    condition: Condition,
+    callback: described(z.string(), 'Where deliveries are POSTed', EXAMPLE_CALLBACK),
+    status: described(
+      z.enum(SUBSCRIPTION_STATUSES),
+      '`webhook_callback_verification_pending` until the callback echoed the challenge, then `enabled`; `webhook_callback_verification_failed`, `notification_failures_exceeded` (deliveries failed for about three days) and `authorization_revoked` (the callback answered 410, or the partner approval was withdrawn) receive nothing more',
+      'enabled',
+    ),
+    created_at: described(z.string(), 'When it was created (ISO 8601, UTC)', '2026-11-24T12:00:00.000Z'),
+    status_changed_at: described(
+      z.string(),
+      'When the status last changed (ISO 8601, UTC)',
+      '2026-11-24T12:00:01.000Z',
+    ),
+    previous_secret_expires_at: described(
+      z.nullable(z.string()),
+      'During a secret rotation: until when the previous secret still signs deliveries (ISO 8601, UTC); null otherwise',
+      null,
+    ),
+  };
+
+  const WebhookSubscription = named(
+    'WebhookSubscription',
+    z.object(subscriptionFields),
+    'A webhook subscription (its secret is shown only when it is created or rotated)',
+  );
+
+  const secret = described(
+    z.string(),
+    'The signing secret (`whsec_` + base64), shown ONLY in this answer: keep it, it verifies the `webhook-signature` of every delivery (Standard Webhooks)',
+    'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+  );
+
+  const CreatedWebhookSubscription = named(
+    'CreatedWebhookSubscription',
+    z.object({ ...subscriptionFields, secret }),
+    'The new subscription with its secret, shown once; verification of the callback starts at once',
+  );
+
+  const WebhookSubscriptionList = named(
+    'WebhookSubscriptionList',
+    z.array(WebhookSubscription),
+    "A page of the caller's subscriptions, newest first",
+  );
+
+  const RotatedWebhookSecret = named(
+    'RotatedWebhookSecret',
+    z.object({
+      id: described(z.string(), 'Subscription id', EXAMPLE_ID),
+      secret,
+      previous_secret_expires_at: described(
+        z.string(),
+        'Until when deliveries carry a second signature made with the previous secret (24 hours)',
+        '2026-11-25T12:00:00.000Z',
+      ),
+    }),
+    'The new secret, shown once; deliveries are signed with both secrets for 24 hours',
+  );
+
+  return { WebhookSubscription, CreatedWebhookSubscription, WebhookSubscriptionList, RotatedWebhookSecret };
+};
+export const webhookResponses =
+  process.env.LAMBDA_BUNDLE_RESPONSES === 'none' ? responsesNotBundled : responseSchemas(buildResponses);
+type Built = ReturnType<typeof buildResponses>;
+
+export type WebhookSubscription = z.infer<Built['WebhookSubscription']>;
+export type CreatedWebhookSubscription = z.infer<Built['CreatedWebhookSubscription']>;
+export type RotatedWebhookSecret = z.infer<Built['RotatedWebhookSecret']>;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { routes } from '../../functions/routes.ts';
-import { bundleDefineOf, nodejsBundling } from '../../infra/bundling.ts';
+import { bundleDefineOf, LAMBDA_BUNDLE_DEFINE, nodejsBundling } from '../../infra/bundling.ts';
 import { bundleLambdas } from '../../scripts/lambda-bundle.ts';
 
 /**
@@ -19,13 +19,16 @@ const rowOf = (auth: string) => routes.find((row) => row.auth === auth)!;
 
 describe('bundles by auth mode', () => {
   it('defines the auth mode only for rows that verify no token', () => {
-    expect(bundleDefineOf({ auth: 'none' })).toEqual({ 'process.env.LAMBDA_BUNDLE_AUTH': '"none"' });
-    expect(bundleDefineOf({ auth: 'optional' })).toEqual({});
-    expect(bundleDefineOf({ auth: 'required' })).toEqual({});
-    expect(bundleDefineOf(undefined)).toEqual({});
+    expect(bundleDefineOf({ auth: 'none' })).toEqual({
+      ...LAMBDA_BUNDLE_DEFINE,
+      'process.env.LAMBDA_BUNDLE_AUTH': '"none"',
+    });
+    expect(bundleDefineOf({ auth: 'optional' })).toEqual(LAMBDA_BUNDLE_DEFINE);
+    expect(bundleDefineOf({ auth: 'required' })).toEqual(LAMBDA_BUNDLE_DEFINE);
+    expect(bundleDefineOf(undefined)).toEqual(LAMBDA_BUNDLE_DEFINE);
     expect(nodejsBundling(rowOf('none')).define).toEqual(bundleDefineOf({ auth: 'none' }));
-    expect(nodejsBundling(rowOf('required')).define).toBeUndefined();
-    expect(nodejsBundling().define).toBeUndefined();
+    expect(nodejsBundling(rowOf('required')).define).toEqual(LAMBDA_BUNDLE_DEFINE);
+    expect(nodejsBundling().define).toEqual(LAMBDA_BUNDLE_DEFINE);
   });
 
   it('leaves the verifier and the KMS client out of auth: none bundles only', async () => {
@@ -50,7 +53,7 @@ describe('bundles by auth mode', () => {
         ...row,
         operationId: 'fixture',
         description: 'fixture',
-        responses: { 204: { description: 'fixture' } },
+        responses: () => ({ 204: { description: 'fixture' } }),
       });
       expect(() => endpoint(contractOf(verifying), () => ({ kind: 'no-content' }))).toThrow(
         /bundled without the verifier/,

@@ -7,7 +7,7 @@ import { handler as listTiersHandler } from '../../functions/creators/list-tiers
 import { apiDescription, tagDescriptions } from '../../functions/routes.ts';
 import { generateOpenApi, OPENAPI_FILE } from '../../scripts/openapi.ts';
 import { type Contract, contract } from '../../shared/http/contract.ts';
-import { Tier } from '../../shared/creators/schemas.ts';
+import { creatorResponses } from '../../shared/creators/schemas.ts';
 import { buildDocument } from '../../shared/openapi/build-document.ts';
 import { apiEvent } from '../support/events.ts';
 import { contractChecker, responseProblems } from '../support/openapi-validator.ts';
@@ -56,17 +56,17 @@ describe('contract tests', () => {
     const { status, body } = await tiers();
     const wrongField = contract({
       ...contracts.listTiers,
-      responses: {
+      responses: () => ({
         200: { description: 'Tiers', data: z.array(z.object({ id: z.string(), name: z.string() })) },
-      },
+      }),
     });
     const wrongType = contract({
       ...contracts.listTiers,
-      responses: { 200: { description: 'Tiers', data: z.array(z.number()) } },
+      responses: () => ({ 200: { description: 'Tiers', data: z.array(z.number()) } }),
     });
     const wrongStatus = contract({
       ...contracts.listTiers,
-      responses: { 201: { description: 'Tiers', data: z.array(Tier) } },
+      responses: () => ({ 201: { description: 'Tiers', data: z.array(creatorResponses().Tier) } }),
     });
     const check = (c: Contract) => contractChecker(documentOf([c]))('GET', '/creators/tiers', status, body);
     expect(check(wrongField).join()).toMatch(/must have required property 'name'/);
