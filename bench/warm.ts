@@ -68,27 +68,31 @@ const bare = new ddb.DynamoDBClient({
   credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
 });
 
-/** Calls that started before any earlier one finished ran in parallel: group them into waves. */
-const waves = (calls: Call[]): Call[][] => {
-  const out: Call[][] = [];
-  let waveEnd = -1;
-  for (const call of [...calls].sort((a, b) => a.start - b.start)) {
-    if (out.length > 0 && call.start < waveEnd) {
-      out.at(-1)!.push(call);
-      waveEnd = Math.max(waveEnd, call.end);
-    } else {
-      out.push([call]);
-      waveEnd = call.end;
-    }
-  }
-  return out;
+/**
+ * A request's calls as their bare replay runs them: each call waits for the calls that had
+ * finished before it started in the recording (the only ones whose results it can have used),
+ * and runs alongside the rest. Grouping overlapping calls into waves instead merged dependent
+ * chains (a search word's typo reads start when its prefix read ends, while the other word's
+ * read is still running) into one wave, so the "bare" baseline had fewer round trips than the
+ * requests it stood for.
+ */
+const dependencies = (calls: Call[]): Array<{ call: Call; after: number[] }> => {
+  const ordered = [...calls].sort((a, b) => a.start - b.start);
+  return ordered.map((call) => ({
+    call,
+    after: ordered.flatMap((earlier, index) => (earlier.end <= call.start ? [index] : [])),
+  }));
 };
 
-const replay = async (plan: Call[][]) => {
+const replay = async (plan: Array<{ call: Call; after: number[] }>) => {
   const Commands = ddb as unknown as Record<string, new (input: unknown) => ddb.QueryCommand>;
-  for (const wave of plan) {
-    await Promise.all(wave.map((call) => bare.send(new Commands[call.name]!(call.input))));
+  const sent: Promise<unknown>[] = [];
+  for (const { call, after } of plan) {
+    sent.push(
+      Promise.all(after.map((i) => sent[i])).then(() => bare.send(new Commands[call.name]!(call.input))),
+    );
   }
+  await Promise.all(sent);
 };
 
 const percentile = (values: number[], p: number) => {
@@ -143,7 +147,7 @@ export const measureWarm = async (
     const first = await handler(event());
     const calls = recording;
     recording = undefined;
-    const plan = waves(calls);
+    const plan = dependencies(calls);
     const own: number[] = [];
     const bareTimes: number[] = [];
     for (let i = 0; i < options.iterations; i++) {
