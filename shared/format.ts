@@ -1,12 +1,13 @@
+const UNITS: ReadonlyArray<readonly [number, string]> = [
+  [1e9, 'B'],
+  [1e6, 'M'],
+  [1e3, 'K'],
+];
+
 /** Abbreviated count for `*_formatted` fields: 950, 1.2K, 3.4M, 1.1B (one decimal, trailing .0 dropped). */
 export const formatCount = (value: number): string => {
   const abs = Math.abs(value);
-  const units: Array<[number, string]> = [
-    [1e9, 'B'],
-    [1e6, 'M'],
-    [1e3, 'K'],
-  ];
-  for (const [size, suffix] of units) {
+  for (const [size, suffix] of UNITS) {
     if (abs >= size) {
       const scaled = Math.floor((value / size) * 10) / 10;
       // 999_950 would round to "1000K"; promote it to the next unit instead.
@@ -17,12 +18,13 @@ export const formatCount = (value: number): string => {
   return String(Math.trunc(value));
 };
 
+const pad = (n: number) => String(n).padStart(2, '0');
+
 /** `MM:SS` under an hour, `H:MM:SS` from an hour up (spec: `duration_formatted`, `watch_duration_formatted`). */
 export const formatDuration = (totalSeconds: number): string => {
   const s = Math.max(0, Math.floor(totalSeconds));
   const hours = Math.floor(s / 3600);
   const minutes = Math.floor((s % 3600) / 60);
   const seconds = s % 60;
-  const pad = (n: number) => String(n).padStart(2, '0');
   return hours > 0 ? `${hours}:${pad(minutes)}:${pad(seconds)}` : `${pad(minutes)}:${pad(seconds)}`;
 };
