@@ -6,21 +6,10 @@ import type { CreatorSummary, LiveCreatorSummary, SearchCreatorSummary } from '.
  * Creator response shapes (spec 2.2). Pure: records in, spec objects out.
  */
 export const creatorSummary = (c: CreatorRecord): CreatorSummary => ({
-  id: c.id,
-  name: c.name,
-  initials: c.initials,
-  avatar_color: c.avatar_color,
-  avatar_url: c.avatar_url,
-  tier: c.tier,
-  category: c.category,
-  subscribers: c.subscribers,
-  subscribers_formatted: formatCount(c.subscribers),
-  is_live: c.live !== null,
-  is_verified: c.is_verified,
+  ...searchCreatorSummary({ ...c, is_live: c.live !== null }),
   is_hot: c.is_hot,
   watching_now: c.live ? c.watching_now : 0,
   watching_now_formatted: formatCount(c.live ? c.watching_now : 0),
-  channel_url: `/creators/${c.slug}`,
 });
 
 /** The live list variant: adds `stream`, omits category, subscribers and is_hot. */
@@ -60,7 +49,7 @@ export type CreatorSearchFields = Pick<
   | 'slug'
 > & { is_live: boolean };
 
-/** The search list variant: the summary without is_hot, watching_now and watching_now_formatted. */
+/** The search list variant, and the fields every summary shares: without is_hot, watching_now and watching_now_formatted. */
 export const searchCreatorSummary = (c: CreatorSearchFields): SearchCreatorSummary => ({
   id: c.id,
   name: c.name,

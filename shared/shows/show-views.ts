@@ -34,21 +34,11 @@ const creatorRef = (show: ShowRecord, creator: CreatorLite | undefined): ShowCre
 /** The season id used in every response that names seasons: `<show id>_s<number>`. */
 export const seasonId = (showId: string, season: number) => `${showId}_s${season}`;
 
-const summaryFields = (show: ShowRecord, creator: CreatorLite | undefined) => ({
-  title: show.title,
-  thumbnail_url: show.thumbnail_url,
-  thumbnail_color: show.thumbnail_color,
-  category: show.category,
-  creator: creatorRef(show, creator),
-  seasons: show.seasons.length,
-  rating: show.rating,
-  tags: show.tags,
-  is_new: show.is_new,
-  is_featured: show.is_featured,
-  total_views: show.total_views,
-  total_views_formatted: formatCount(show.total_views),
-  channel_url: `/shows/${show.slug}`,
-});
+/** The fields every show card shares, without its key: the search item's, plus `thumbnail_color`. */
+const summaryFields = (show: ShowRecord, creator: CreatorLite | undefined) => {
+  const { id: _id, ...fields } = searchShowItem(showSearchFields(show, creator));
+  return { ...fields, thumbnail_color: show.thumbnail_color };
+};
 
 /** Item of `/shows` and `/shows/new-releases` (key `id`). */
 export const showListItem = (show: ShowRecord, creator: CreatorLite | undefined): ShowSummary => ({
@@ -81,25 +71,28 @@ export type ShowSearchFields = Pick<
 > & { season_count: number; creator: Pick<ShowCreatorRef, 'name' | 'is_verified'> };
 
 /** A show's search fields, with its creator's name (a stand-in when the creator record is missing). */
-export const showSearchFields = (show: ShowRecord, creator: CreatorLite | undefined): ShowSearchFields => ({
-  id: show.id,
-  title: show.title,
-  thumbnail_url: show.thumbnail_url,
-  category: show.category,
-  creator_id: show.creator_id,
-  rating: show.rating,
-  tags: show.tags,
-  is_new: show.is_new,
-  is_featured: show.is_featured,
-  total_views: show.total_views,
-  slug: show.slug,
-  released_at: show.released_at,
-  views_7d: show.views_7d,
-  season_count: show.seasons.length,
-  creator: { name: creator?.name ?? '', is_verified: creator?.is_verified ?? false },
-});
+export const showSearchFields = (show: ShowRecord, creator: CreatorLite | undefined): ShowSearchFields => {
+  const { name, is_verified } = creatorRef(show, creator);
+  return {
+    id: show.id,
+    title: show.title,
+    thumbnail_url: show.thumbnail_url,
+    category: show.category,
+    creator_id: show.creator_id,
+    rating: show.rating,
+    tags: show.tags,
+    is_new: show.is_new,
+    is_featured: show.is_featured,
+    total_views: show.total_views,
+    slug: show.slug,
+    released_at: show.released_at,
+    views_7d: show.views_7d,
+    season_count: show.seasons.length,
+    creator: { name, is_verified },
+  };
+};
 
-/** Item of `/shows/search` (key `id`, no `thumbnail_color`): the list item's fields, from the search fields. */
+/** Item of `/shows/search` (key `id`, no `thumbnail_color`); every other show card is these fields plus `thumbnail_color`. */
 export const searchShowItem = (s: ShowSearchFields): ShowSearchHit => ({
   id: s.id,
   title: s.title,
