@@ -93,5 +93,5 @@ export const searchCreators = async (
   });
   hits.sort((a, b) => b.score - a.score || b.doc.subscribers - a.doc.subscribers || a.id.localeCompare(b.id));
   const page = hits.slice((q.page - 1) * q.limit, q.page * q.limit);
-  return { creators: page.map((h) => searchCreatorSummary(h.doc)), total, relation };
+  return { creators: page.map((h) => searchCreatorSummary(h.doc, h.doc.is_live)), total, relation };
 };

