@@ -24,17 +24,20 @@ export const jwkOf = (der: Uint8Array, kid: string): SigningJwk => {
 /**
  * What `jwkOf` makes, checked where it is read back. Not the documented `SigningJwk` of
  * schemas.ts: response schemas are left out of Lambda bundles (infra/bundling.ts), and this one
- * is read at run time; `satisfies` keeps the two the same shape.
+ * is read at run time; `satisfies` keeps the two the same shape. Built at the first read, not at
+ * module scope: the token signers and the JWKS route import this module at init.
  */
-const signingJwk = z.strictObject({
-  kty: z.literal('EC'),
-  crv: z.literal('P-256'),
-  x: z.string().check(z.minLength(1)),
-  y: z.string().check(z.minLength(1)),
-  kid: z.string().check(z.minLength(1)),
-  alg: z.literal('ES256'),
-  use: z.literal('sig'),
-}) satisfies z.ZodMiniType<SigningJwk>;
+const buildSchema = () =>
+  z.strictObject({
+    kty: z.literal('EC'),
+    crv: z.literal('P-256'),
+    x: z.string().check(z.minLength(1)),
+    y: z.string().check(z.minLength(1)),
+    kid: z.string().check(z.minLength(1)),
+    alg: z.literal('ES256'),
+    use: z.literal('sig'),
+  }) satisfies z.ZodMiniType<SigningJwk>;
+let signingJwk: ReturnType<typeof buildSchema> | undefined;
 
 /** One schema issue in words (zod/mini carries no messages of its own: "Invalid input"). */
 const problemOf = (issue: z.core.$ZodIssue): string => {
@@ -64,6 +67,7 @@ export const parseSigningJwk = (text: string, name = 'SIGNING_PUBLIC_JWK'): Sign
   } catch {
     throw new Error(`${name} is not JSON: expected the signing key's public JWK (ES256, P-256)`);
   }
+  signingJwk ??= buildSchema();
   const parsed = signingJwk.safeParse(json);
   if (!parsed.success) {
     const issues = parsed.error.issues.map(problemOf);
