@@ -103,7 +103,7 @@ export class ApiStack extends Stack {
     }
 
     const signingKey = new kms.Key(this, 'TokenSigningKey', {
-      description: 'Signs access tokens (ES256); public key read once at deploy for verifying functions',
+      description: 'Signs access tokens (ES256); public key read by verifying functions',
       keySpec: kms.KeySpec.ECC_NIST_P256,
       keyUsage: kms.KeyUsage.SIGN_VERIFY,
       removalPolicy: settings.removalPolicy,

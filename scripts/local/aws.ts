@@ -36,8 +36,9 @@ import {
  * - services without a local emulator are served in process: Secrets Manager GetSecretValue
  *   (the local IVS playback key), S3 GetObject (recordings under RECORDINGS_ROOT or
  *   .local/recordings), KMS Sign with the local signing key (whose public JWK the local
- *   deployment gives verifying functions, as the stack's deploy-time resource does), Firehose PutRecordBatch into NDJSON files (ANALYTICS_DIR or
- *   .local/analytics). DynamoDB calls go on to DynamoDB Local.
+ *   deployment gives verifying functions, as the stack's deploy-time resource does), Firehose
+ *   PutRecordBatch into NDJSON files (ANALYTICS_DIR or .local/analytics). DynamoDB calls go on
+ *   to DynamoDB Local.
  * Code outside an invocation (seeding, test set-up) runs with the process's own environment and
  * no guard, like an operator with admin credentials.
  */
