@@ -25,6 +25,8 @@ export interface ApiResources {
   indexNames: readonly string[];
   /** Asymmetric ECC_NIST_P256 key that signs access tokens (ES256). */
   signingKey: kms.IKey;
+  /** Its public JWK (compact JSON), computed at deploy (infra/signing-public-key.ts). */
+  signingPublicJwk: string;
   googleClientId: string;
   /**
    * Playback tokens (infra/playback-keys.ts): the secret holding the current IVS playback private
@@ -169,6 +171,7 @@ export class ApiFunction extends Construct {
       tableArn: table.tableArn,
       signingKeyId: signingKey.keyId,
       signingKeyArn: signingKey.keyArn,
+      signingPublicJwk: props.resources.signingPublicJwk,
       googleClientId: props.resources.googleClientId,
       analyticsStreamName: analyticsStream?.name ?? '',
       analyticsStreamArn: analyticsStream?.arn ?? '',

@@ -35,8 +35,9 @@ export const LAMBDA_BUNDLE_DEFINE = { 'process.env.LAMBDA_BUNDLE_RESPONSES': '"n
 /**
  * The esbuild `define` of one function's bundle, from its route row: LAMBDA_BUNDLE_DEFINE, and
  * for a row that verifies no token (`auth: 'none'`) `process.env.LAMBDA_BUNDLE_AUTH` = `"none"`,
- * so its bundle leaves out the token verifier, aws-jwt-verify and the KMS client
- * (shared/http/middleware/authenticate.ts; ~85 KB less to parse at init).
+ * so its bundle leaves out the token verifier and aws-jwt-verify
+ * (shared/http/middleware/authenticate.ts). No bundle carries a KMS client for verification any
+ * more: the public key is in the verifying functions' environment (SIGNING_PUBLIC_JWK).
  */
 export const bundleDefineOf = (row: { auth?: string } | undefined): Record<string, string> => ({
   ...LAMBDA_BUNDLE_DEFINE,

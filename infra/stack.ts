@@ -16,6 +16,7 @@ import type { ApiFunction, ApiResources } from './api-function.ts';
 import { Monitoring } from './monitoring.ts';
 import { MediaCdn } from './media-cdn.ts';
 import { PlaybackKeys } from './playback-keys.ts';
+import { SigningPublicKey } from './signing-public-key.ts';
 import { Projector } from './projector.ts';
 import { PlatformEvents } from './events.ts';
 import { Webhooks } from './webhooks.ts';
@@ -107,6 +108,13 @@ export class ApiStack extends Stack {
       keyUsage: kms.KeyUsage.SIGN_VERIFY,
       removalPolicy: settings.removalPolicy,
     });
+    // Its public JWK, read once at deploy: verifying functions get it in their environment.
+    const signingPublicKey = new SigningPublicKey(this, 'SigningPublicKey', {
+      signingKey,
+      removalPolicy: settings.removalPolicy,
+      logRetention: settings.logRetention,
+      bundle: props.bundle,
+    });
 
     // One log group for every API function: Lambda names each stream after its function.
     const functionLogs = new logs.LogGroup(this, 'FunctionLogs', {
@@ -166,6 +174,7 @@ export class ApiStack extends Stack {
       table,
       indexNames: TABLE.indexes.map((index) => index.name),
       signingKey,
+      signingPublicJwk: signingPublicKey.jwk,
       googleClientId: deploy.googleClientId,
       playback: { keySecretArn: playbackKeys.current.secretArn, allowOrigin: deploy.siteUrl },
       media: {

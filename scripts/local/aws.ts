@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createPublicKey, type KeyObject, sign } from 'node:crypto';
+import { type KeyObject, sign } from 'node:crypto';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
@@ -9,7 +9,12 @@ import { LOCAL_WEBHOOKS, queueArnOfUrl, webhookStandIns } from './webhooks-outbo
 import { type HookableClient, installClientHook, installContainerId } from '../../shared/aws/local-hook.ts';
 import { routeKey, type RouteRow } from '../../shared/http/route.ts';
 import { LOCAL_GOOGLE_CLIENT_ID } from '../../shared/identity/local-idp.ts';
-import { localMediaKey, localPlaybackKey, localSigningKey } from '../../shared/identity/local-key.ts';
+import {
+  localMediaKey,
+  localPlaybackKey,
+  localSigningKey,
+  localSigningPublicJwk,
+} from '../../shared/identity/local-key.ts';
 import {
   allows,
   commonEnvironment,
@@ -30,9 +35,10 @@ import {
  *   Firehose stream);
  * - services without a local emulator are served in process: Secrets Manager GetSecretValue
  *   (the local IVS playback key), S3 GetObject (recordings under RECORDINGS_ROOT or
- *   .local/recordings), KMS Sign/GetPublicKey with the
- *   local signing key, Firehose PutRecordBatch into NDJSON files (ANALYTICS_DIR or
- *   .local/analytics). DynamoDB calls go on to DynamoDB Local.
+ *   .local/recordings), KMS Sign with the local signing key (whose public JWK the local
+ *   deployment gives verifying functions, as the stack's deploy-time resource does), Firehose
+ *   PutRecordBatch into NDJSON files (ANALYTICS_DIR or .local/analytics). DynamoDB calls go on
+ *   to DynamoDB Local.
  * Code outside an invocation (seeding, test set-up) runs with the process's own environment and
  * no guard, like an operator with admin credentials.
  */
@@ -116,6 +122,7 @@ export const localDeployment = (): Deployment => {
     tableArn: arn('dynamodb', `table/${tableName}`),
     signingKeyId: kid,
     signingKeyArn: arn('kms', `key/${kid}`),
+    signingPublicJwk: localSigningPublicJwk(),
     googleClientId: LOCAL_GOOGLE_CLIENT_ID,
     analyticsStreamName: streamName,
     analyticsStreamArn: arn('firehose', `deliverystream/${streamName}`),
@@ -350,16 +357,6 @@ const STAND_INS: Record<string, Record<string, (input: Input) => Promise<unknown
       const signature = sign('sha256', Buffer.from(input.Message as Uint8Array), privateKey);
       return { KeyId: kid, Signature: new Uint8Array(signature), SigningAlgorithm: input.SigningAlgorithm };
     },
-    GetPublicKey: async (input) => {
-      const { privateKey, kid } = kmsKey(input.KeyId);
-      const der = createPublicKey(privateKey).export({ format: 'der', type: 'spki' });
-      return {
-        KeyId: kid,
-        PublicKey: new Uint8Array(der),
-        KeySpec: 'ECC_NIST_P256',
-        KeyUsage: 'SIGN_VERIFY',
-      };
-    },
   },
   secretsmanager: {
     GetSecretValue: async (input) => {
@@ -445,6 +442,7 @@ export const useDeploymentSettings = (): void => {
   const settings: Record<string, string> = {
     TABLE_NAME: deployment.tableName,
     SIGNING_KEY_ID: deployment.signingKeyId,
+    SIGNING_PUBLIC_JWK: deployment.signingPublicJwk,
     ANALYTICS_STREAM_NAME: deployment.analyticsStreamName,
     PLAYBACK_KEY_SECRET_ARN: deployment.playbackKeySecretArn,
     PLAYBACK_ALLOW_ORIGIN: deployment.playbackAllowOrigin,

@@ -1,28 +1,19 @@
-import { createPublicKey } from 'node:crypto';
-import { awsClient, oncePerContainer } from '../aws/local-hook.ts';
+import { perContainer } from '../aws/local-hook.ts';
 import { setting } from '../config.ts';
-import type { SigningJwk, SigningJwks } from './schemas.ts';
+import type { SigningJwks } from './schemas.ts';
+import { parseSigningJwk } from './signing-jwk.ts';
 
 /**
- * The public half of the access-token signing key as a JWKS, read from KMS (GetPublicKey on
- * SIGNING_KEY_ID) once per container. Served at `/.well-known/jwks.json` for clients, and loaded
- * by every verifying function at its first token: verification never calls our own API or the
- * internet, so a cold or throttled JWKS route cannot turn valid tokens into 401s.
+ * The public half of the access-token signing key as a JWKS, from the function's environment:
+ * `SIGNING_PUBLIC_JWK`, which the stack computes ONCE at deploy (the `Custom::SigningPublicKey`
+ * resource reads KMS GetPublicKey: infra/signing-public-key.ts; locally scripts/local/aws.ts makes
+ * it from the local key) and gives every verifying function and the JWKS route. No KMS client in
+ * their bundles and no KMS call at a cold container's first token (docs/identity.md "Verifying
+ * tokens"). Served at `/.well-known/jwks.json` for clients, and cached by every verifying function
+ * at its first token: verification never calls our own API, KMS or the internet. Parsed once per
+ * container; a malformed value throws at first use, naming the problem (a deployment error).
  */
-const jwkOf = (der: Uint8Array, kid: string): SigningJwk => {
-  const { kty, crv, x, y } = createPublicKey({ key: Buffer.from(der), format: 'der', type: 'spki' }).export({
-    format: 'jwk',
-  });
-  // The signing key is ECC_NIST_P256 (infra): anything else is a misconfigured key, not a JWK to publish.
-  if (kty !== 'EC' || crv !== 'P-256' || !x || !y)
-    throw new Error(`Signing key ${kid} is not an EC P-256 key`);
-  return { kty, crv, x, y, kid, alg: 'ES256', use: 'sig' };
-};
-
-/** The JWKS of this deployment's signing key; a failed read is not cached (the next call retries). */
-export const publicJwks: () => Promise<SigningJwks> = oncePerContainer(async () => {
-  const keyId = setting('SIGNING_KEY_ID');
-  const { KMSClient, GetPublicKeyCommand } = await import('@aws-sdk/client-kms');
-  const result = await awsClient(new KMSClient({}), 'kms').send(new GetPublicKeyCommand({ KeyId: keyId }));
-  return { keys: [jwkOf(result.PublicKey!, keyId)] };
+export const publicJwks: () => SigningJwks = perContainer(() => {
+  const keys = [parseSigningJwk(setting('SIGNING_PUBLIC_JWK'))];
+  return { keys };
 });

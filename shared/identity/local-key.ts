@@ -8,6 +8,7 @@ import {
 } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { jwkOf } from './signing-jwk.ts';
 
 /**
  * Key material for the local platform and tests, kept in the git-ignored `.local/keys/` (or
@@ -81,10 +82,11 @@ export const localPlaybackKey = () =>
 export const localMediaKey = () =>
   loadLocalKey('cloudfront-media-key', () => generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey);
 
-/** The local signing key's public half as a JWKS. */
-export const localJwks = () => {
+/**
+ * The local signing key's public half as the JWK text the local platform gives verifying
+ * functions (`SIGNING_PUBLIC_JWK`), made by the same `jwkOf` as the stack's deploy-time resource.
+ */
+export const localSigningPublicJwk = (): string => {
   const { kid, privateKey } = localSigningKey();
-  return {
-    keys: [{ ...createPublicKey(privateKey).export({ format: 'jwk' }), kid, alg: 'ES256', use: 'sig' }],
-  };
+  return JSON.stringify(jwkOf(createPublicKey(privateKey).export({ format: 'der', type: 'spki' }), kid));
 };

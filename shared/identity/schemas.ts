@@ -389,7 +389,10 @@ const buildResponses = () => {
     "The caller's email address is verified",
   );
 
-  /** One public key of the JWKS (RFC 7517), as shared/identity/jwks.ts exports it from KMS. */
+  /**
+   * One public key of the JWKS (RFC 7517), as shared/identity/signing-jwk.ts `jwkOf` makes it at
+   * deploy (read back at run time by its own schema there: these are not in Lambda bundles).
+   */
   const SigningJwk = named(
     'SigningJwk',
     z.object({

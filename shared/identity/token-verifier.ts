@@ -1,15 +1,16 @@
 import { JwtVerifier } from 'aws-jwt-verify';
 import type { Principal } from '../http/auth.ts';
-import { oncePerContainer } from '../aws/local-hook.ts';
+import { perContainer } from '../aws/local-hook.ts';
 import { UnauthorizedError } from '../http/errors.ts';
 import { publicJwks } from './jwks.ts';
 
 /**
- * Access-token verification. At a container's first token the verifier loads the signing key's
- * public half from KMS (shared/identity/jwks.ts: one GetPublicKey, no HTTP hop to our own JWKS
- * route) and verifies synchronously from then on: a token whose `kid` is not that key is a 401
- * at once, never a fetch. If KMS cannot be read the request fails as 503 (retry), not 401, and
- * the next request tries again.
+ * Access-token verification. At a container's first token the verifier caches the signing key's
+ * public JWK from the function's environment (`SIGNING_PUBLIC_JWK`, computed at deploy:
+ * shared/identity/jwks.ts) and verifies synchronously from then on: no KMS call, no HTTP hop to
+ * our own JWKS route, so no dependency can turn a valid token into an error. A token whose `kid`
+ * is not that key is a 401 at once, never a fetch. A missing or malformed `SIGNING_PUBLIC_JWK` is
+ * a deployment error: it throws (500) at the first token, naming the problem.
  */
 export const TOKEN_ISSUER = 'https://api.creators.example.com';
 export const TOKEN_AUDIENCE = 'creator-streaming-api';
@@ -18,7 +19,7 @@ const createVerifier = () =>
   JwtVerifier.create({
     issuer: TOKEN_ISSUER,
     audience: TOKEN_AUDIENCE,
-    // Never fetched: the JWKS is cached from KMS before the first verify, and verifySync never fetches.
+    // Never fetched: the JWKS is cached from the environment before the first verify, and verifySync never fetches.
     jwksUri: `${TOKEN_ISSUER}/.well-known/jwks.json`,
     customJwtCheck: ({ header, payload }) => {
       if (header.alg !== 'ES256') throw new Error('Unexpected algorithm');
@@ -27,15 +28,16 @@ const createVerifier = () =>
     },
   });
 
-const getVerifier = oncePerContainer(async () => {
+/** One verifier per container; a failure (malformed JWK) is not kept, so every call reports it. */
+const getVerifier = perContainer(() => {
   const v = createVerifier();
-  v.cacheJwks(await publicJwks());
+  v.cacheJwks(publicJwks());
   return v;
 });
 
 /** Verifies an access token; any failure (tampered, expired, wrong iss/aud/alg/use/kid) is a 401. */
 export const verifyAccessToken = async (token: string): Promise<Principal> => {
-  const v = await getVerifier(); // a KMS failure propagates (503 if transient), never a 401
+  const v = getVerifier(); // a malformed SIGNING_PUBLIC_JWK propagates (500), never a 401
   try {
     const payload = v.verifySync(token);
     return {

@@ -19,8 +19,15 @@ export interface Deployment {
   common: Record<string, string>;
   tableName: string;
   tableArn: string;
+  /** The access-token signing key (KMS, ECC_NIST_P256): signers name it in kms:Sign. */
   signingKeyId: string;
   signingKeyArn: string;
+  /**
+   * Its public half as a compact JWK (JSON text, kid = the key id): computed once at deploy by the
+   * stack's `Custom::SigningPublicKey` resource (infra/signing-public-key.ts), locally from the
+   * local key. Verifying functions read it from `SIGNING_PUBLIC_JWK` and never call KMS.
+   */
+  signingPublicJwk: string;
   googleClientId: string;
   analyticsStreamName: string;
   analyticsStreamArn: string;
@@ -96,8 +103,8 @@ export const policyOf = (row: RouteRow, d: Deployment): Statement[] => {
       resources: indexes.map((name) => `${d.tableArn}/index/${name}`),
     });
   }
-  const kms = [...(signs(row) ? ['kms:Sign'] : []), ...(verifies(row) ? ['kms:GetPublicKey'] : [])];
-  if (kms.length > 0) statements.push({ actions: kms, resources: [d.signingKeyArn] });
+  // Verifiers need no KMS grant: the public key is in their environment (SIGNING_PUBLIC_JWK).
+  if (signs(row)) statements.push({ actions: ['kms:Sign'], resources: [d.signingKeyArn] });
   if (row.needs?.includes('analytics-sink')) {
     statements.push({ actions: ['firehose:PutRecordBatch'], resources: [d.analyticsStreamArn] });
   }
@@ -148,7 +155,8 @@ export const environmentOf = (row: RouteRow, d: Deployment): Record<string, stri
     NODE_OPTIONS: '--enable-source-maps',
   };
   if (dynamoActionsOf(row).length > 0 || (row.dynamo?.indexes?.length ?? 0) > 0) env.TABLE_NAME = d.tableName;
-  if (signs(row) || verifies(row)) env.SIGNING_KEY_ID = d.signingKeyId;
+  if (signs(row)) env.SIGNING_KEY_ID = d.signingKeyId;
+  if (verifies(row)) env.SIGNING_PUBLIC_JWK = d.signingPublicJwk;
   if (signs(row)) env.GOOGLE_CLIENT_ID = d.googleClientId;
   if (row.needs?.includes('analytics-sink')) env.ANALYTICS_STREAM_NAME = d.analyticsStreamName;
   if (row.needs?.includes('playback-signer')) {
@@ -197,6 +205,7 @@ export const settingsOf = (row: RouteRow): string[] => {
       tableArn: placeholder,
       signingKeyId: placeholder,
       signingKeyArn: placeholder,
+      signingPublicJwk: placeholder,
       googleClientId: placeholder,
       analyticsStreamName: placeholder,
       analyticsStreamArn: placeholder,

@@ -31,10 +31,19 @@ describe('access tokens', () => {
     expect(Date.parse(expiresAt) - Date.now()).toBeGreaterThan(14 * 60_000);
   });
 
-  it('publishes the public key as an ES256 JWKS without private parts', async () => {
-    const jwks = await publicJwks();
-    expect(jwks.keys[0]).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig' });
-    expect(jwks.keys[0]).not.toHaveProperty('d');
+  it('publishes the public key as an ES256 JWKS without private parts, kid = the signing key id', () => {
+    const jwks = publicJwks();
+    expect(jwks.keys).toEqual([
+      {
+        kty: 'EC',
+        crv: 'P-256',
+        x: expect.any(String),
+        y: expect.any(String),
+        kid: process.env.SIGNING_KEY_ID,
+        alg: 'ES256',
+        use: 'sig',
+      },
+    ]);
   });
 
   it('rejects tampered, unsigned, expired, foreign and refresh tokens with 401', async () => {

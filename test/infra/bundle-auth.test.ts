@@ -9,7 +9,9 @@ import { bundleLambdas } from '../../scripts/lambda-bundle.ts';
 /**
  * Routes that verify no token are bundled without the token verifier (issue 19, cold starts):
  * `process.env.LAMBDA_BUNDLE_AUTH` is `"none"` in their bundles, which drops the verifier's
- * `import()`, aws-jwt-verify and the KMS client; every other bundle keeps them.
+ * `import()` and aws-jwt-verify; every other bundle keeps them. No verifying bundle carries the
+ * KMS client for the verifier: the public key is in the function's environment, computed at
+ * deploy (SIGNING_PUBLIC_JWK, shared/identity/jwks.ts).
  */
 const out = mkdtempSync(join(tmpdir(), 'bundle-auth-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
@@ -31,15 +33,41 @@ describe('bundles by auth mode', () => {
     expect(nodejsBundling().define).toEqual(LAMBDA_BUNDLE_DEFINE);
   });
 
-  it('leaves the verifier and the KMS client out of auth: none bundles only', async () => {
+  it('leaves the verifier out of auth: none bundles only', async () => {
     const picked = ['none', 'optional', 'required'].map(rowOf);
     const files = await bundleLambdas(new Map(picked.map((row) => [row.auth, entry(row.handler)])), out);
     const code = (auth: string) => readFileSync(files.get(auth)!, 'utf8');
-    for (const marker of ['GetPublicKey', 'jwksUri']) {
-      expect(code('none')).not.toContain(marker);
-      expect(code('optional')).toContain(marker);
-      expect(code('required')).toContain(marker);
+    expect(code('none')).not.toContain('jwksUri');
+    expect(code('optional')).toContain('jwksUri');
+    expect(code('required')).toContain('jwksUri');
+  }, 60_000);
+
+  it('bundles no KMS client into verifying functions or the JWKS route; token signers keep theirs', async () => {
+    // KMS's JSON protocol names every operation `TrentService.<Operation>`: in the client only.
+    const KMS_MARKERS = ['TrentService', 'GetPublicKey'];
+    const usesKms = (row: (typeof routes)[number]) =>
+      row.needs?.some((need) => need === 'token-signer' || need.startsWith('webhook-')) ?? false;
+    const verifying = routes.find((row) => row.auth === 'required' && !usesKms(row))!;
+    const jwks = routes.find((row) => row.handler === 'platform/get-jwks')!;
+    const signer = routes.find((row) => row.needs?.includes('token-signer'))!;
+    const files = await bundleLambdas(
+      new Map([
+        ['verifying', entry(verifying.handler)],
+        ['jwks', entry(jwks.handler)],
+        ['signer', entry(signer.handler)],
+      ]),
+      out,
+    );
+    const code = (name: string) => readFileSync(files.get(name)!, 'utf8');
+    expect(code('verifying')).toContain('jwksUri');
+    expect(code('verifying')).toContain('SIGNING_PUBLIC_JWK');
+    expect(code('jwks')).toContain('SIGNING_PUBLIC_JWK');
+    for (const marker of KMS_MARKERS) {
+      expect(code('verifying'), `${verifying.handler}: ${marker}`).not.toContain(marker);
+      expect(code('jwks'), `${jwks.handler}: ${marker}`).not.toContain(marker);
     }
+    // The marker is live: a bundle with the KMS client has it.
+    expect(code('signer')).toContain('TrentService');
   }, 60_000);
 
   it('refuses at init a verifying contract in a bundle built without the verifier', async () => {

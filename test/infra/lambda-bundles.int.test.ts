@@ -20,6 +20,7 @@ import { handlerEntry } from '../../infra/api-function.ts';
 import { ensureNode22, NODE22_VERSION } from '../../scripts/fetch-node22.ts';
 import { bundleLambdas } from '../../scripts/lambda-bundle.ts';
 import { type RouteRow, routeKey } from '../../shared/http/route.ts';
+import { jwkOf } from '../../shared/identity/signing-jwk.ts';
 import { commonEnvironment, type Deployment, environmentOf } from '../../shared/platform/access.ts';
 import { generateCatalog } from '../../shared/seed/generate.ts';
 import { apiEvent } from '../support/events.ts';
@@ -30,7 +31,7 @@ import { apiEvent } from '../support/events.ts';
  * folder with no node_modules anywhere above it, imported by Node 22 (the nodejs22.x runtime,
  * fetched from the npm registry by scripts/fetch-node22.ts) and served one API Gateway HTTP API
  * v2 event. Public reads go their real path against the seeded DynamoDB Local, the JWKS route
- * reads its key from a KMS stand-in; writes get an invalid body (422, after a rate-limited row's
+ * serves the public JWK of its environment (computed at deploy on AWS); writes get an invalid body (422, after a rate-limited row's
  * real counter update); bearer routes get no token (401). All bundles run in one Node 22 process,
  * one after the other, each with exactly the environment the stack gives it.
  */
@@ -41,6 +42,8 @@ const NO_AWS = 'http://127.0.0.1:9';
 /** The media signing key's secret, served by the stand-in below to the functions that sign media URLs. */
 const MEDIA_KEY_SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:media-key-AbCdEf';
 const mediaKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+/** The signing key's public half: fresh, so the test checks the JWKS route publishes exactly it. */
+const signingKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey;
 
 /** The deployment the functions' environments refer to: the test's table, made-up names elsewhere. */
 const deployment: Deployment = {
@@ -56,6 +59,10 @@ const deployment: Deployment = {
   ivsRecordingConfigurationArn: 'arn:aws:ivs:us-east-1:123456789012:recording-configuration/AbCdEf',
   signingKeyId: 'bundle-test-key',
   signingKeyArn: 'arn:aws:kms:us-east-1:123456789012:key/bundle-test-key',
+  // What the stack's Custom::SigningPublicKey answers (infra/handlers/signing-public-key.ts).
+  signingPublicJwk: JSON.stringify(
+    jwkOf(signingKey.export({ type: 'spki', format: 'der' }), 'bundle-test-key'),
+  ),
   googleClientId: 'bundle-test.apps.googleusercontent.com',
   analyticsStreamName: 'bundle-test-analytics',
   analyticsStreamArn: 'arn:aws:firehose:us-east-1:123456789012:deliverystream/bundle-test-analytics',
@@ -76,7 +83,7 @@ const deployment: Deployment = {
 };
 
 /** What the Lambda runtime sets in every function, plus where DynamoDB and the rest of AWS are. */
-const runtimeEnvironment = (kmsEndpoint: string): Record<string, string> => ({
+const runtimeEnvironment = (standIn: string): Record<string, string> => ({
   PATH: '/usr/local/bin:/usr/bin:/bin',
   LANG: 'en_US.UTF-8',
   TZ: ':UTC',
@@ -89,18 +96,17 @@ const runtimeEnvironment = (kmsEndpoint: string): Record<string, string> => ({
   AWS_SECRET_ACCESS_KEY: 'local',
   AWS_SESSION_TOKEN: 'local',
   AWS_ENDPOINT_URL: NO_AWS,
-  AWS_ENDPOINT_URL_KMS: kmsEndpoint,
-  AWS_ENDPOINT_URL_SECRETS_MANAGER: kmsEndpoint,
+  AWS_ENDPOINT_URL_KMS: standIn,
+  AWS_ENDPOINT_URL_SECRETS_MANAGER: standIn,
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT!,
 });
 
 /**
- * KMS GetPublicKey for the JWKS route (the JSON protocol the SDK speaks); anything else is
- * refused. The key is fresh: the test checks the route publishes exactly it.
+ * Secrets Manager GetSecretValue of the media key (the JSON protocol the SDK speaks); anything
+ * else, KMS included, is refused: no function reads the signing key's public half from KMS.
  */
-const signingKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey;
-const kmsStandIn = createServer((request, response) => {
+const awsStandIn = createServer((request, response) => {
   let body = '';
   request.on('data', (chunk) => {
     body += chunk;
@@ -115,20 +121,8 @@ const kmsStandIn = createServer((request, response) => {
       response.end(JSON.stringify({ ARN: MEDIA_KEY_SECRET_ARN, Name: 'media-key', SecretString: pem }));
       return;
     }
-    if (request.headers['x-amz-target'] !== 'TrentService.GetPublicKey') {
-      response.statusCode = 400;
-      response.end(JSON.stringify({ __type: 'AccessDeniedException', message: 'not served here' }));
-      return;
-    }
-    response.end(
-      JSON.stringify({
-        KeyId: JSON.parse(body).KeyId,
-        KeySpec: 'ECC_NIST_P256',
-        KeyUsage: 'SIGN_VERIFY',
-        SigningAlgorithms: ['ECDSA_SHA_256'],
-        PublicKey: signingKey.export({ type: 'spki', format: 'der' }).toString('base64'),
-      }),
-    );
+    response.statusCode = 400;
+    response.end(JSON.stringify({ __type: 'AccessDeniedException', message: 'not served here' }));
   });
 });
 
@@ -230,8 +224,8 @@ beforeAll(async () => {
   );
   timings.bundle = performance.now() - t;
 
-  await new Promise<void>((resolve) => kmsStandIn.listen(0, '127.0.0.1', resolve));
-  const kms = `http://127.0.0.1:${(kmsStandIn.address() as AddressInfo).port}`;
+  await new Promise<void>((resolve) => awsStandIn.listen(0, '127.0.0.1', resolve));
+  const standIn = `http://127.0.0.1:${(awsStandIn.address() as AddressInfo).port}`;
   // Each bundle alone in its own empty folder: the asset's two files and nothing else.
   const jobs = routes.map((row) => {
     const dir = join(run, folderOf(row));
@@ -249,7 +243,7 @@ beforeAll(async () => {
   const exit = await runNode22(
     node,
     ['--enable-source-maps', 'runner.mjs', 'jobs.json', 'results.json'],
-    runtimeEnvironment(kms),
+    runtimeEnvironment(standIn),
   );
   timings.run = performance.now() - t;
   if (exit.code !== 0) throw new Error(`the Node 22 runner exited with ${exit.code}: ${exit.stderr}`);
@@ -263,7 +257,7 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  await new Promise((resolve) => kmsStandIn.close(resolve));
+  await new Promise((resolve) => awsStandIn.close(resolve));
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -288,12 +282,13 @@ describe('every Lambda bundle, alone in a folder, on Node 22', () => {
     expect(result!.headers?.['x-request-id']).toBeTruthy();
   });
 
-  it('reads the catalogue from DynamoDB and the signing key from KMS inside the bundles', () => {
+  it('reads the catalogue from DynamoDB and serves the deployed signing JWK inside the bundles', () => {
     const creators = JSON.parse(results.get('creators_list-creators')!.body!);
     // The catalogue's creators, the demo creator, and any creator other tests onboarded meanwhile.
     expect(creators.meta_data.total).toBeGreaterThanOrEqual(catalog.creators.length + 1);
     expect(creators.data.creators).toHaveLength(20);
     const jwks = JSON.parse(results.get('platform_get-jwks')!.body!);
+    expect(jwks.keys).toEqual([JSON.parse(deployment.signingPublicJwk)]);
     expect(jwks.keys[0]).toMatchObject({
       kty: 'EC',
       crv: 'P-256',

@@ -67,15 +67,18 @@ describe('the stack built from the real route table', () => {
       (fn: any) => fn.Properties.Runtime === 'nodejs22.x',
     );
     // The workers (functions/workers.ts) are the only others (test/infra/projector.test.ts), with
-    // the event publisher (test/events/infra.test.ts) and the playback key pair resource's
-    // function (test/infra/secrets.test.ts).
+    // the event publisher (test/events/infra.test.ts), the playback key pair resource's function
+    // (test/infra/secrets.test.ts) and the signing public key resource's (below).
     // And the webhook fan-out and sender (infra/webhooks.ts).
-    expect(node22).toHaveLength(routes.length + workers.length + 2 + webhookWorkers.length);
-    expect(
-      node22.filter((fn: any) =>
-        String(fn.Properties.Description).startsWith('Imports IVS playback key pairs'),
-      ),
-    ).toHaveLength(1);
+    expect(node22).toHaveLength(routes.length + workers.length + 3 + webhookWorkers.length);
+    for (const description of [
+      'Imports IVS playback key pairs',
+      "Reads the access-token signing key's public half",
+    ])
+      expect(
+        node22.filter((fn: any) => String(fn.Properties.Description).startsWith(description)),
+        description,
+      ).toHaveLength(1);
     expect(Object.keys(rowFunctions(template))).toHaveLength(
       routes.length + workers.length + 1 + webhookWorkers.length,
     );
@@ -130,6 +133,24 @@ describe('the stack built from the real route table', () => {
       projection: gsi.Projection.ProjectionType,
     }));
     expect(gsis).toEqual(TABLE.indexes.map((index) => ({ ...index, projection: 'ALL' })));
+  });
+
+  it('gives every token-verifying function the deploy-time public JWK and none of them kms:GetPublicKey', () => {
+    const fns = Object.values(rowFunctions(template));
+    const verifying = fns.filter(
+      (fn) => fn.Properties.Environment.Variables.SIGNING_PUBLIC_JWK !== undefined,
+    );
+    const rows = [...routes, ...workers].filter(
+      (row) => row.auth !== 'none' || row.needs?.includes('token-verifier'),
+    );
+    expect(verifying.map(routeKeyOf).sort()).toEqual(rows.map(routeKey).sort());
+    expect(rows.length).toBeGreaterThan(50);
+    for (const fn of verifying)
+      expect(fn.Properties.Environment.Variables.SIGNING_PUBLIC_JWK['Fn::GetAtt']?.[1], routeKeyOf(fn)).toBe(
+        'Jwk',
+      );
+    for (const fn of fns)
+      expect(statementsOf(template, fn).flatMap(actionsOf), routeKeyOf(fn)).not.toContain('kms:GetPublicKey');
   });
 
   it('grants no wildcard action, and Scan only to the operator rebuild, on the table or its indexes', () => {
@@ -289,12 +310,39 @@ describe('grants that depend on the row', () => {
     expect(env.GOOGLE_CLIENT_ID).toBe('abc.apps.googleusercontent.com');
   });
 
-  it('lets token-verifying routes read the public key (only), with the key id and no Google client id', () => {
-    expect(kmsActions('GET /optional')).toEqual(['kms:GetPublicKey']);
+  /** The `Custom::SigningPublicKey` resource (infra/signing-public-key.ts), by logical id. */
+  const [jwkResourceId, jwkResource] = Object.entries(template.findResources('Custom::SigningPublicKey'))[0]!;
+
+  it('gives token-verifying routes the public JWK computed at deploy, and no KMS permission or key id', () => {
+    expect(kmsActions('GET /optional')).toEqual([]);
     const env = fnFor('GET /optional').Properties.Environment.Variables;
-    expect(env.SIGNING_KEY_ID).toBeDefined();
+    expect(env.SIGNING_PUBLIC_JWK).toEqual({ 'Fn::GetAtt': [jwkResourceId, 'Jwk'] });
+    expect(env.SIGNING_KEY_ID).toBeUndefined();
     expect(env.JWKS_URI).toBeUndefined();
     expect(env.GOOGLE_CLIENT_ID).toBeUndefined();
+    // The signer signs; it verifies nothing, so it has no JWK.
+    expect(fnFor('POST /signer').Properties.Environment.Variables.SIGNING_PUBLIC_JWK).toBeUndefined();
+  });
+
+  it('reads the public key once at deploy: one Custom::SigningPublicKey on the key, its function may only GetPublicKey it', () => {
+    expect(Object.keys(template.findResources('Custom::SigningPublicKey'))).toHaveLength(1);
+    const keyId = Object.keys(template.findResources('AWS::KMS::Key')).find(
+      (id) => template.toJSON().Resources[id].Properties.KeySpec === 'ECC_NIST_P256',
+    )!;
+    expect(jwkResource.Properties.KeyId).toEqual({ Ref: keyId });
+    const fnId = jwkResource.Properties.ServiceToken['Fn::GetAtt'][0] as string;
+    const fn = template.toJSON().Resources[fnId] as Resource;
+    expect(fn.Properties.Runtime).toBe('nodejs22.x');
+    const statements = statementsOf(template, fn);
+    expect(statements).toHaveLength(2);
+    expect(statements).toContainEqual({
+      Action: 'kms:GetPublicKey',
+      Effect: 'Allow',
+      Resource: { 'Fn::GetAtt': [keyId, 'Arn'] },
+    });
+    const logs = statements.find((s) => s !== statements.find((t) => t.Action === 'kms:GetPublicKey'))!;
+    expect(logs.Action).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
+    expect(JSON.stringify(logs.Resource)).toContain('SigningPublicKeyLogs');
   });
 
   it('gives a public route without table access no KMS and no DynamoDB permission', () => {

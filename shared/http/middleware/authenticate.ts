@@ -7,7 +7,8 @@ import { type HttpMiddleware, stateOf } from './state.ts';
  * True in a bundle built for a route that verifies no token: the Lambda bundler replaces
  * `process.env.LAMBDA_BUNDLE_AUTH` with `"none"` for `auth: 'none'` rows (infra/bundling.ts
  * `bundleDefineOf`), so esbuild drops the dead `import()` below and, with it, the token verifier,
- * aws-jwt-verify and the KMS client (~85 KB less to parse at init). Unset everywhere else (tsx,
+ * aws-jwt-verify (the verifier reads the public key from its environment: no KMS client in any
+ * verifying bundle). Unset everywhere else (tsx,
  * the local server, the tests, the other bundles): the verifier loads at the first token.
  * `endpoint` refuses at init a contract whose auth is not `none` in such a bundle.
  */
