@@ -35,7 +35,7 @@ export const runServerBench = async (options: {
     const { createTable } = await import('../shared/db/create-table.ts');
     const { generateCatalog } = await import('../shared/seed/generate.ts');
     const { loadCatalog } = await import('../shared/seed/load.ts');
-    const { measureWarm } = await import('./warm.ts');
+    const { measureWarm, ROUNDS } = await import('./warm.ts');
     const { issueAccessToken } = await import('../shared/identity/access-token.ts');
     const admin = new DynamoDBClient({
       endpoint: local.endpoint,
@@ -114,7 +114,10 @@ export const runServerBench = async (options: {
     const throughput = options.only ? { markdown: [], results: [] } : await measureThroughput(token);
 
     const markdown = ['', '## Warm requests (in-process handler vs its bare DynamoDB calls, scale 1)', ''];
-    markdown.push(`${options.iterations} iterations each after 5 warm-up requests.`, '');
+    markdown.push(
+      `${options.iterations} iterations each after 5 warm-up requests, spread over ${ROUNDS} passes through all the samples.`,
+      '',
+    );
     markdown.push(
       '| endpoint | status | p50 ms | p99 ms | bare p50 ms | bare p99 ms | ratio p50 | calls | capacity units | commands |',
       '|---|---|---|---|---|---|---|---|---|---|',
