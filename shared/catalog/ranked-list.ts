@@ -59,26 +59,30 @@ export interface RankedPage {
   total: number;
 }
 
-/** The first `count` ids of a list, in order (Queries of ids only, following pages). */
+/**
+ * The first `count` distinct ids of a list, in order (Queries of ids only, following pages). A
+ * Query is isolated neither from a move's delete and put nor from a transaction's half-applied
+ * writes, so it can meet an id at its old and its new place: the id counts once, at the first.
+ */
 const readIds = async (list: string, count: number): Promise<string[]> => {
-  const ids: string[] = [];
+  const ids = new Set<string>();
   let start: Record<string, unknown> | undefined;
-  while (ids.length < count) {
+  while (ids.size < count) {
     const result = await db.send(
       new QueryCommand({
         TableName: tableName(),
         KeyConditionExpression: 'PK = :pk AND begins_with(SK, :entry)',
         ExpressionAttributeValues: { ':pk': PK(list), ':entry': ENTRY },
         ProjectionExpression: 'id',
-        Limit: count - ids.length,
+        Limit: count - ids.size,
         ExclusiveStartKey: start,
       }),
     );
-    for (const item of result.Items ?? []) ids.push(String(item.id));
+    for (const item of result.Items ?? []) ids.add(String(item.id));
     start = result.LastEvaluatedKey;
     if (!start) break;
   }
-  return ids;
+  return [...ids];
 };
 
 /**

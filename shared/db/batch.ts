@@ -18,7 +18,8 @@ export const primaryKeyOf = (item: Item): string => `${item[TABLE.partitionKey]}
 
 /**
  * BatchGetItem for any number of keys (chunks of 100, unprocessed keys retried, bounded).
- * Returns items in the order of `keys`; missing items are left out.
+ * Returns items in the order of `keys`; missing items are left out. A key named twice is read
+ * once (BatchGetItem refuses a request that names a key twice) and answered at each place.
  */
 export const batchGet = async (
   keys: readonly Key[],
@@ -27,8 +28,9 @@ export const batchGet = async (
   if (keys.length === 0) return [];
   const table = tableName();
   const found = new Map<string, Item>();
+  const distinct = [...new Map(keys.map((key) => [keyOf(key), key])).values()];
   await Promise.all(
-    chunk(keys, 100).map(async (part) => {
+    chunk(distinct, 100).map(async (part) => {
       let pending: Key[] | undefined = part;
       for (let attempt = 0; pending && pending.length > 0; attempt++) {
         if (attempt > 6)

@@ -40,6 +40,19 @@ describe('ranked lists (entries in rank-key order)', () => {
     }
   });
 
+  it('serves an id once when a read sees it at two places (a move read half-way), and reads on to fill the page', async () => {
+    // A move is a delete and a put; a Query is not isolated from them (nor from a transaction's
+    // half-applied writes), so a reader can meet the id at its old and its new place. BatchGetItem
+    // refuses a request that names a key twice: the live list answered 500 while the audience
+    // publisher re-ranked it (a clean-clone CI run, 2026-11-25).
+    const list = await store(10);
+    await batchPut([rankEntryItem({ list, id: 'id_2', key: rankKey.desc(1_000_000 - 4.5, 'id_2') })]);
+    expect((await readRankedPage(list, 1, 5)).ids).toEqual(['id_1', 'id_2', 'id_3', 'id_4', 'id_5']);
+    const seen = [];
+    for (let page = 1; page <= 3; page++) seen.push(...(await readRankedPage(list, page, 4)).ids);
+    expect(seen).toEqual(ids(10));
+  });
+
   it('gives an empty page with the total past the end, and total 0 for an unknown list', async () => {
     const list = await store(12);
     expect(await readRankedPage(list, 2, 12)).toEqual({ ids: [], total: 12 });
