@@ -68,6 +68,9 @@ describe('the API reference page', () => {
         has: page.locator('.json-schema-2020-12__title', { hasText: /^data$/ }),
       });
       await data.locator('.json-schema-2020-12-expand-deep-button').first().click();
+      // The fields render after the click returns: wait for one (a clean-clone CI run read the
+      // text while it still said only "creators: array<object>").
+      await data.getByText('subscribers_formatted').first().waitFor({ timeout: 30_000 });
       const schema = (await data.textContent()) ?? '';
       expect(schema).toContain('subscribers_formatted');
       expect(schema).toContain(summary.properties.subscribers_formatted.description);
