@@ -5,6 +5,7 @@ import {
   PutSecretValueCommand,
   SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
+import { type CloudFormationEvent, respond } from './cloudformation.ts';
 
 /**
  * The key pair resources of infra/playback-keys.ts, one function for both types.
@@ -31,16 +32,7 @@ export interface KeyPairProperties {
   SecretArn: string;
 }
 
-export interface CustomResourceEvent {
-  RequestType: 'Create' | 'Update' | 'Delete';
-  ResourceType?: string;
-  ResponseURL: string;
-  StackId: string;
-  RequestId: string;
-  LogicalResourceId: string;
-  PhysicalResourceId?: string;
-  ResourceProperties: KeyPairProperties;
-}
+export type CustomResourceEvent = CloudFormationEvent<KeyPairProperties>;
 
 export interface Clients {
   ivs: Pick<IvsClient, 'send'>;
@@ -134,27 +126,7 @@ export const apply = async (clients: Clients, event: CustomResourceEvent): Promi
   }
 };
 
-/** The CloudFormation response (a PUT to the pre-signed ResponseURL). */
-export const respond = async (
-  event: CustomResourceEvent,
-  outcome: { physicalId: string; data?: Record<string, string> } | { physicalId: string; error: string },
-): Promise<void> => {
-  const body = JSON.stringify({
-    ...('data' in outcome && outcome.data ? { Data: outcome.data } : {}),
-    Status: 'error' in outcome ? 'FAILED' : 'SUCCESS',
-    Reason: 'error' in outcome ? outcome.error : 'OK',
-    PhysicalResourceId: outcome.physicalId,
-    StackId: event.StackId,
-    RequestId: event.RequestId,
-    LogicalResourceId: event.LogicalResourceId,
-  });
-  const response = await fetch(event.ResponseURL, {
-    method: 'PUT',
-    headers: { 'content-type': '' },
-    body,
-  });
-  if (!response.ok) throw new Error(`CloudFormation response refused: ${response.status}`);
-};
+export { respond };
 
 let clients: Clients | undefined;
 

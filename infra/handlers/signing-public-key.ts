@@ -1,5 +1,6 @@
 import { GetPublicKeyCommand, KMSClient } from '@aws-sdk/client-kms';
 import { jwkOf } from '../../shared/identity/signing-jwk.ts';
+import { type CloudFormationEvent, type Outcome, respond } from './cloudformation.ts';
 
 /**
  * `Custom::SigningPublicKey` (infra/signing-public-key.ts): the access-token signing key's public
@@ -21,18 +22,7 @@ export interface SigningPublicKeyProperties {
   KeyId: string;
 }
 
-export interface CustomResourceEvent {
-  RequestType: 'Create' | 'Update' | 'Delete';
-  ResourceType?: string;
-  ResponseURL: string;
-  StackId: string;
-  RequestId: string;
-  LogicalResourceId: string;
-  PhysicalResourceId?: string;
-  ResourceProperties: SigningPublicKeyProperties;
-}
-
-export type Outcome = { physicalId: string; data?: Record<string, string> };
+export type CustomResourceEvent = CloudFormationEvent<SigningPublicKeyProperties>;
 
 /** The key's public JWK (compact JSON), from KMS GetPublicKey. */
 export const publicJwkOf = async (kms: Pick<KMSClient, 'send'>, keyId: string): Promise<string> => {
@@ -54,27 +44,7 @@ export const apply = async (kms: Pick<KMSClient, 'send'>, event: CustomResourceE
   }
 };
 
-/** The CloudFormation response (a PUT to the pre-signed ResponseURL). */
-export const respond = async (
-  event: CustomResourceEvent,
-  outcome: Outcome | { physicalId: string; error: string },
-): Promise<void> => {
-  const body = JSON.stringify({
-    ...('data' in outcome && outcome.data ? { Data: outcome.data } : {}),
-    Status: 'error' in outcome ? 'FAILED' : 'SUCCESS',
-    Reason: 'error' in outcome ? outcome.error : 'OK',
-    PhysicalResourceId: outcome.physicalId,
-    StackId: event.StackId,
-    RequestId: event.RequestId,
-    LogicalResourceId: event.LogicalResourceId,
-  });
-  const response = await fetch(event.ResponseURL, {
-    method: 'PUT',
-    headers: { 'content-type': '' },
-    body,
-  });
-  if (!response.ok) throw new Error(`CloudFormation response refused: ${response.status}`);
-};
+export { respond };
 
 let kms: KMSClient | undefined;
 
