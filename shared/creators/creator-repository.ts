@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '../db/document.ts';
 import type { CreatorRecord } from '../catalog/model.ts';
 import { batchGet } from '../db/batch.ts';
 import { db } from '../db/client.ts';

@@ -1,5 +1,5 @@
 import type { SubscriptionStatus } from '../catalog/model.ts';
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand } from '../db/document.ts';
 import { batchGet } from '../db/batch.ts';
 import { db } from '../db/client.ts';
 import { tableName } from '../db/table.ts';

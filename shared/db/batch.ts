@@ -1,4 +1,4 @@
-import { BatchGetCommand, BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand } from './document.ts';
 import { db } from './client.ts';
 import { TABLE, tableName } from './table.ts';
 

@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { awsClient } from '../aws/local-hook.ts';
+import { DocumentClient } from './document.ts';
 
 /**
  * Where DynamoDB (and its Streams API) is reached: DynamoDB Local with dummy credentials when
@@ -30,6 +30,5 @@ export const newDynamoClient = () => awsClient(new DynamoDBClient(dynamoEndpoint
  */
 export const dynamo = newDynamoClient();
 
-export const db = DynamoDBDocumentClient.from(dynamo, {
-  marshallOptions: { removeUndefinedValues: true },
-});
+/** The table's calls in plain values (shared/db/document.ts), through `dynamo`. */
+export const db = new DocumentClient(dynamo);

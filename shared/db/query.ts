@@ -1,4 +1,4 @@
-import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type QueryCommandInput } from './document.ts';
 import { db } from './client.ts';
 import { type IndexName, TABLE, tableName } from './table.ts';
 

@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '../db/document.ts';
 import type { ProgramRecord } from '../catalog/model.ts';
 import { db } from '../db/client.ts';
 import { getByIndex, queryAll } from '../db/query.ts';

@@ -1,4 +1,4 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '../db/document.ts';
 import type { CreatorRecord } from '../catalog/model.ts';
 import { CREATOR_LISTS } from '../creators/creator-ranking.ts';
 import { creatorKey } from '../creators/creator-repository.ts';

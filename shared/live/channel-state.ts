@@ -1,5 +1,5 @@
 import { type IvsChannel, ivsChannelKey } from '../ivs/channel-repository.ts';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '../db/document.ts';
 import type { CreatorRecord } from '../catalog/model.ts';
 import { rankTotalKey } from '../catalog/ranked-list.ts';
 import { CREATOR_LISTS } from '../creators/creator-ranking.ts';

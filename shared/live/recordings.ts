@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '../db/document.ts';
 import * as z from 'zod/mini';
 import { awsClient, perContainer } from '../aws/local-hook.ts';
 import type { CreatorRecord, EpisodeRecord, SeasonRecord, ShowRecord } from '../catalog/model.ts';

@@ -1,5 +1,5 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '../db/document.ts';
 import { creatorKey } from '../creators/creator-repository.ts';
 import { tableName } from '../db/table.ts';
 import { db } from '../db/client.ts';

@@ -1,4 +1,4 @@
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '../db/document.ts';
 import type { CategoryId } from '../catalog/model.ts';
 import { creatorFromAccount, isCreatorAccount } from '../creators/creator-from-account.ts';
 import { creatorItem } from '../creators/creator-repository.ts';

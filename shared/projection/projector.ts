@@ -1,7 +1,7 @@
 import type { AttributeValue as LambdaAttributeValue, DynamoDBRecord } from 'aws-lambda';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { exportTitles } from '../analytics/title-dimension.ts';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '../db/document.ts';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { CategoryId, CreatorRecord, EpisodeRecord, ShowRecord } from '../catalog/model.ts';
 import { db } from '../db/client.ts';

@@ -1,8 +1,8 @@
-import { DynamoDBDocumentClient, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CreatorRecord, EpisodeRecord, ProgramRecord, ShowRecord } from '../catalog/model.ts';
 import { listOfItem } from '../catalog/ranked-list.ts';
 import { batchPutDelete, primaryKeyOf } from '../db/batch.ts';
 import { newDynamoClient } from '../db/client.ts';
+import { DocumentClient, ScanCommand, UpdateCommand } from '../db/document.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
 import { programItem } from '../epg/program-repository.ts';
@@ -28,7 +28,7 @@ const isView = (item: Item) => VIEW_PREFIXES.some((prefix) => String(item.PK).st
 
 const SEGMENTS = 4;
 
-const scanTable = async (client: DynamoDBDocumentClient): Promise<Item[]> => {
+const scanTable = async (client: DocumentClient): Promise<Item[]> => {
   const segments = await Promise.all(
     Array.from({ length: SEGMENTS }, async (_, segment) => {
       const items: Item[] = [];
@@ -81,7 +81,7 @@ export interface RebuildReport {
 /** Recomputes every view from the source items; with `dryRun`, only reports the differences. */
 export const rebuildViews = async (options: { dryRun?: boolean } = {}): Promise<RebuildReport> => {
   // A client of its own: the test harness forbids Scan on the shared (request path) client.
-  const client = DynamoDBDocumentClient.from(newDynamoClient());
+  const client = new DocumentClient(newDynamoClient());
   const items = await scanTable(client);
   const of = <T>(entity: string) =>
     items.filter((item) => item.entity === entity).map((item) => recordOf<Versioned<T>>(item));
@@ -117,7 +117,7 @@ export const rebuildViews = async (options: { dryRun?: boolean } = {}): Promise<
  * wrote the keys itself). Returns how many differed.
  */
 const repairGuideKeys = async (
-  client: DynamoDBDocumentClient,
+  client: DocumentClient,
   items: Item[],
   creators: readonly CreatorRecord[],
   dryRun: boolean,

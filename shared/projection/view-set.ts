@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '../db/document.ts';
 import { listOfItem, rankTotalKey } from '../catalog/ranked-list.ts';
 import { batchPutDelete } from '../db/batch.ts';
 import { db } from '../db/client.ts';

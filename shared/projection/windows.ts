@@ -1,4 +1,4 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, UpdateCommand } from '../db/document.ts';
 import { queryAll } from '../db/query.ts';
 import { db } from '../db/client.ts';
 import { tableName } from '../db/table.ts';

@@ -1,5 +1,5 @@
 import type { ReportCategory, ReportTargetType } from '../catalog/model.ts';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '../db/document.ts';
 import { db } from '../db/client.ts';
 import { tableName } from '../db/table.ts';
 import { ConflictError } from '../http/errors.ts';

@@ -6,7 +6,7 @@ import {
   GetStreamKeyCommand,
   ListStreamKeysCommand,
 } from '@aws-sdk/client-ivs';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '../db/document.ts';
 import type { CreatorRecord } from '../catalog/model.ts';
 import { setting } from '../config.ts';
 import { creatorKey } from '../creators/creator-repository.ts';

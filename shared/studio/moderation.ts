@@ -5,7 +5,7 @@ import {
   ListStreamKeysCommand,
   StopStreamCommand,
 } from '@aws-sdk/client-ivs';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '../db/document.ts';
 import { creatorKey } from '../creators/creator-repository.ts';
 import { db } from '../db/client.ts';
 import { tableName } from '../db/table.ts';

@@ -1,4 +1,4 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '../db/document.ts';
 import type { CreatorRecord } from '../catalog/model.ts';
 import { db } from '../db/client.ts';
 import { recordOf } from '../db/record.ts';

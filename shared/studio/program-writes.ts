@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { DeleteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, TransactWriteCommand } from '../db/document.ts';
 import type { CreatorRecord, ProgramRecord } from '../catalog/model.ts';
 import { db } from '../db/client.ts';
 import { tableName } from '../db/table.ts';

@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '../db/document.ts';
 import { db } from '../db/client.ts';
 import { queryAll } from '../db/query.ts';
 import { tableName } from '../db/table.ts';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '../../shared/db/document.ts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { handler } from '../../functions/live/ivs-event.ts';
 import type { CreatorRecord } from '../../shared/catalog/model.ts';

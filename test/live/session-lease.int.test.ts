@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, UpdateCommand } from '../../shared/db/document.ts';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '../../shared/db/client.ts';
 import { leaseUntil } from '../../shared/live/live.ts';

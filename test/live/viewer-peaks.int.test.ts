@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '../../shared/db/document.ts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { db } from '../../shared/db/client.ts';
 import { tableName } from '../../shared/db/table.ts';

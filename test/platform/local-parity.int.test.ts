@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '../../shared/db/document.ts';
 import { describe, expect, it } from 'vitest';
 import { routesByKey } from '../../functions/routes.ts';
 import { resolve } from 'node:path';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '../../shared/db/document.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Catalog } from '../../shared/catalog/model.ts';
 import { db } from '../../shared/db/client.ts';

@@ -1,5 +1,5 @@
 import { ListStreamsCommand } from '@aws-sdk/client-ivs';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '../../shared/db/document.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { creatorKey } from '../../shared/creators/creator-repository.ts';
 import { db } from '../../shared/db/client.ts';

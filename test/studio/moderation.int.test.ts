@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { ListStreamKeysCommand } from '@aws-sdk/client-ivs';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '../../shared/db/document.ts';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { creatorKey } from '../../shared/creators/creator-repository.ts';
 import { db } from '../../shared/db/client.ts';

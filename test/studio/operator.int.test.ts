@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '../../shared/db/document.ts';
 import { describe, expect, it } from 'vitest';
 import { creatorFromAccount } from '../../shared/creators/creator-from-account.ts';
 import { creatorItem } from '../../shared/creators/creator-repository.ts';

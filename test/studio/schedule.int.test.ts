@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '../../shared/db/document.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EpisodeRecord, ShowRecord } from '../../shared/catalog/model.ts';
 import { db } from '../../shared/db/client.ts';
