@@ -1,4 +1,5 @@
-import { join, resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { routes } from '../functions/routes.ts';
 import { bundleDefineOf, LAMBDA_BUNDLING } from '../infra/bundling.ts';
@@ -32,7 +33,7 @@ export const bundleLambdas = async (
     const key = JSON.stringify(defineOf(entry));
     groups.set(key, [...(groups.get(key) ?? []), [name, entry]]);
   }
-  await Promise.all(
+  const results = await Promise.all(
     [...groups].map(([define, group]) =>
       build({
         entryPoints: Object.fromEntries(group.map(([name, entry]) => [`${name}/index`, entry])),
@@ -49,8 +50,14 @@ export const bundleLambdas = async (
         sourcesContent: LAMBDA_BUNDLING.sourcesContent,
         define: JSON.parse(define) as Record<string, string>,
         logLevel: 'error',
+        metafile: true,
       }),
     ),
   );
+  // Each bundle's source files, beside it (`inputs.json`): what the bundle tests read.
+  for (const { metafile } of results)
+    for (const [file, output] of Object.entries(metafile.outputs))
+      if (file.endsWith('/index.mjs'))
+        writeFileSync(join(dirname(file), 'inputs.json'), JSON.stringify(Object.keys(output.inputs)));
   return new Map([...entries.keys()].map((name) => [name, join(outDir, name, 'index.mjs')]));
 };

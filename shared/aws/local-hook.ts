@@ -44,6 +44,9 @@ const CONTAINER = Symbol.for('creator-streaming.container-id');
  * function in one process and names the current one (`installContainerId`), so each function gets
  * its own instance there too: one function's warm cache never hides another's cold-path calls
  * from the IAM guard.
+ * Called at module scope with a `@__PURE__` annotation (and so `oncePerContainer`,
+ * `keyFromSecret`): a bundle that never uses the value then drops it with the SDK client it
+ * makes (test/infra/bundle-clients.test.ts).
  */
 export const perContainer = <T>(create: () => T): (() => T) => {
   const instances = new Map<string, T>();

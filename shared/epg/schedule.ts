@@ -174,7 +174,7 @@ export const watchEpg = async (channel: Channel, timezone: string, now: Date): P
 
 /** How long a heartbeat's container reuses a channel's on-air programs at most (`onAirReused`). */
 export const HEARTBEAT_EPG_REUSE_MS = 300_000;
-const onAirKnown = perContainer(
+const onAirKnown = /* @__PURE__ */ perContainer(
   () => new Map<string, { from: number; until: number; programs: CurrentAndNext }>(),
 );
 

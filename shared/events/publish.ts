@@ -28,7 +28,7 @@ const BACKOFF_MS = 100;
  * The SDK retries a throttled or failed call itself (standard mode); entries that fail inside a
  * successful call are retried by `publishEvents`.
  */
-export const eventsClient = perContainer(() => {
+export const eventsClient = /* @__PURE__ */ perContainer(() => {
   const local = process.env.EVENTS_ENDPOINT;
   return awsClient(
     new EventBridgeClient({

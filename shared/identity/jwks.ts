@@ -13,7 +13,7 @@ import { parseSigningJwk } from './signing-jwk.ts';
  * at its first token: verification never calls our own API, KMS or the internet. Parsed once per
  * container; a malformed value throws at first use, naming the problem (a deployment error).
  */
-export const publicJwks: () => SigningJwks = perContainer(() => {
+export const publicJwks: () => SigningJwks = /* @__PURE__ */ perContainer(() => {
   const keys = [parseSigningJwk(setting('SIGNING_PUBLIC_JWK'))];
   return { keys };
 });

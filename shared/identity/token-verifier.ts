@@ -29,7 +29,7 @@ const createVerifier = () =>
   });
 
 /** One verifier per container; a failure (malformed JWK) is not kept, so every call reports it. */
-const getVerifier = perContainer(() => {
+const getVerifier = /* @__PURE__ */ perContainer(() => {
   const v = createVerifier();
   v.cacheJwks(publicJwks());
   return v;

@@ -13,7 +13,7 @@ import { awsClient, perContainer } from '../aws/local-hook.ts';
  */
 export const IVS_MAX_ATTEMPTS = 6;
 
-export const ivsClient = perContainer(() => {
+export const ivsClient = /* @__PURE__ */ perContainer(() => {
   const local = process.env.IVS_ENDPOINT;
   return awsClient(
     new IvsClient({

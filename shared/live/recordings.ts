@@ -94,7 +94,7 @@ const parseDocument = <T>(schema: z.ZodMiniType<T>, text: string): Parsed<T> => 
 
 // ---- S3 ---------------------------------------------------------------------------------------
 
-const s3 = perContainer(() => awsClient(new S3Client({}), 's3'));
+const s3 = /* @__PURE__ */ perContainer(() => awsClient(new S3Client({}), 's3'));
 
 /** An object of the recordings bucket as text; S3's errors (NoSuchKey, AccessDenied...) are thrown. */
 const readObject = async (bucket: string, key: string): Promise<string> => {

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '../db/document.ts';
 import { DEVICE_TYPES, type DeviceType } from '../catalog/model.ts';
 import { perContainer } from '../aws/local-hook.ts';
 import { batchGet, primaryKeyOf as keyOf } from '../db/batch.ts';
@@ -71,7 +71,7 @@ interface Audience {
 /** How long a container reuses what it read of a channel (viewer counts are not worth a read per request). */
 const CACHE_MS = 5_000;
 /** What this container read of each channel (one map per container: see perContainer). */
-const audiencesOf = perContainer(() => new Map<string, Audience>());
+const audiencesOf = /* @__PURE__ */ perContainer(() => new Map<string, Audience>());
 
 const peakKey = (channelId: string, sk: string) => ({ PK: `VIEWERS#${channelId}#PEAK`, SK: sk });
 

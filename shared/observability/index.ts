@@ -53,7 +53,7 @@ export const errorCodeDimension = (status: number, errorCode?: string): string =
  * Successful requests this container has finished, and whether the current request recorded a
  * domain metric (`recordMetric`), for the routes that sample their success lines (`successLog`).
  */
-const container = perContainer(() => ({ successes: 0, domainMetric: false }));
+const container = /* @__PURE__ */ perContainer(() => ({ successes: 0, domainMetric: false }));
 
 /** 1, or the route's SUCCESS_LOG_EVERY: one successful request in that many is logged. */
 const successLogEvery = () => {

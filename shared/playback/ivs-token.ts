@@ -71,7 +71,7 @@ export const playbackClaims = (grant: PlaybackGrant, allowOrigin: string, now: D
 });
 
 /** The container's signing key, read once (a failed read is retried by the next request). */
-const signingKeyPem = keyFromSecret('PLAYBACK_KEY_SECRET_ARN');
+const signingKeyPem = /* @__PURE__ */ keyFromSecret('PLAYBACK_KEY_SECRET_ARN');
 let signingKey: { pem: string; key: KeyObject } | undefined;
 const currentKey = async (): Promise<KeyObject> => {
   const pem = await signingKeyPem();

@@ -10,7 +10,7 @@ import { setting } from '../config.ts';
  * (Imported statically: a dynamic import would load the package whole, its tree shaking lost,
  * ~10 KB gzip more per bundle, measured.)
  */
-const secrets = perContainer(() => awsClient(new SecretsManagerClient({}), 'secretsmanager'));
+const secrets = /* @__PURE__ */ perContainer(() => awsClient(new SecretsManagerClient({}), 'secretsmanager'));
 
 export const keyFromSecret = (arnSetting: string): (() => Promise<string>) =>
   oncePerContainer(async () => {

@@ -8,7 +8,7 @@ import { type MediaSigner, mediaSigner } from './media-signing.ts';
  * that renders media, and the CloudFront public key's id MEDIA_KEY_PAIR_ID. Functions whose
  * route row needs `media-signer` get both (shared/platform/access.ts).
  */
-const privateKey = keyFromSecret('MEDIA_KEY_SECRET_ARN');
+const privateKey = /* @__PURE__ */ keyFromSecret('MEDIA_KEY_SECRET_ARN');
 
 let signer: { pem: string; sign: MediaSigner } | undefined;
 

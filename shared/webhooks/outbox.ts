@@ -8,7 +8,7 @@ import { type DeliveryMessage, MAX_DELAY_SECONDS } from './messages.ts';
  * for deliveries that failed for about three days. Locally the same SQS calls are served by the
  * local platform's outbox stand-in (scripts/local/webhooks-outbox.ts).
  */
-const sqs = perContainer(() =>
+const sqs = /* @__PURE__ */ perContainer(() =>
   import('@aws-sdk/client-sqs').then((sdk) => ({ sdk, client: awsClient(new sdk.SQSClient({}), 'sqs') })),
 );
 

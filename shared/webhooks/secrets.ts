@@ -13,7 +13,7 @@ import { formatSecret } from './signing.ts';
  * Why not an encrypted column or Secrets Manager: docs/webhooks.md, "Secrets".
  */
 
-const kms = perContainer(() =>
+const kms = /* @__PURE__ */ perContainer(() =>
   import('@aws-sdk/client-kms').then((sdk) => ({ sdk, client: awsClient(new sdk.KMSClient({}), 'kms') })),
 );
 
@@ -22,7 +22,7 @@ export const secretMessage = (subscriptionId: string, generation: number): strin
   `webhook-secret:v1:${subscriptionId}:${generation}`;
 
 /** Derived secrets this container has already asked KMS for (a delivery needs one per attempt). */
-const cache = perContainer(() => new Map<string, string>());
+const cache = /* @__PURE__ */ perContainer(() => new Map<string, string>());
 const CACHE_LIMIT = 1000;
 
 /** The `whsec_` secret of `subscriptionId`'s `generation`. */

@@ -1,0 +1,67 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { routes } from '../../functions/routes.ts';
+import type { RouteRow } from '../../shared/http/route.ts';
+import { bundleLambdas } from '../../scripts/lambda-bundle.ts';
+
+/**
+ * Every route's bundle carries exactly the AWS service clients its row grants (besides
+ * DynamoDB's): an SDK client a function never calls is compiled and evaluated at every cold start
+ * (issue 19, cold starts). Module-scope factories of clients and keys (`perContainer`,
+ * `oncePerContainer`, `keyFromSecret`) are called `/* @__PURE__ *\/`, so a bundle that never
+ * uses one drops it and its client: before, every show and home function carried the Secrets
+ * Manager client (media signing, through shared/shows/shows.ts), every live function the IVS
+ * client, and the webhook list/get/delete routes the KMS and SQS clients (-112 KB).
+ */
+const CLIENTS_OF: Record<NonNullable<RouteRow['needs']>[number], readonly string[]> = {
+  'analytics-sink': ['client-firehose'],
+  'token-signer': ['client-kms'],
+  'token-verifier': [],
+  'playback-signer': ['client-secrets-manager'],
+  'media-signer': ['client-secrets-manager'],
+  'recordings-reader': ['client-s3'],
+  'webhook-secrets': ['client-kms'],
+  'webhook-outbox': ['client-sqs'],
+  'webhook-dead-letters': ['client-sqs'],
+};
+
+const granted = (row: RouteRow) =>
+  [
+    ...new Set([
+      ...(row.needs ?? []).flatMap((need) => CLIENTS_OF[need]),
+      ...(row.ivs?.length ? ['client-ivs'] : []),
+    ]),
+  ].sort();
+
+const out = mkdtempSync(join(tmpdir(), 'bundle-clients-'));
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+describe('AWS clients in the route bundles', () => {
+  it('are exactly those the route row grants', async () => {
+    const rows = [...new Map(routes.map((row) => [row.handler, row])).values()];
+    const files = await bundleLambdas(
+      new Map(
+        rows.map((row) => [
+          row.handler,
+          resolve(import.meta.dirname, '../../functions', `${row.handler}.ts`),
+        ]),
+      ),
+      out,
+    );
+    const clientsOf = (handler: string) => {
+      const inputs = JSON.parse(
+        readFileSync(join(dirname(files.get(handler)!), 'inputs.json'), 'utf8'),
+      ) as string[];
+      const names = inputs.flatMap(
+        (input) => /node_modules\/@aws-sdk\/(client-[a-z0-9-]+)\//.exec(input)?.[1] ?? [],
+      );
+      return [...new Set(names)].filter((name) => name !== 'client-dynamodb').sort();
+    };
+    const found = Object.fromEntries(rows.map((row) => [row.handler, clientsOf(row.handler)]));
+    expect(found).toEqual(Object.fromEntries(rows.map((row) => [row.handler, granted(row)])));
+    // The check is live: some bundles do carry the clients they need.
+    expect(found['webhooks/create-subscription']).toEqual(['client-kms', 'client-sqs']);
+  }, 120_000);
+});
