@@ -1,6 +1,6 @@
 import { endpoint } from '../../shared/http/handler.ts';
 import { created, ok } from '../../shared/http/reply.ts';
-import { googleSignIn } from '../../shared/identity/onboarding.ts';
+import { googleSignIn } from '../../shared/identity/google-sign-in.ts';
 import { noStore } from '../../shared/identity/no-store.ts';
 import * as contracts from './contracts.ts';
 

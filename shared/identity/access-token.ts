@@ -1,14 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { getSigner } from './signer.ts';
-import { TOKEN_AUDIENCE, TOKEN_ISSUER } from './token-verifier.ts';
-
-export { publicJwks } from './jwks.ts';
-export { TOKEN_AUDIENCE, TOKEN_ISSUER, verifyAccessToken } from './token-verifier.ts';
+import { TOKEN_AUDIENCE, TOKEN_ISSUER } from './token-claims.ts';
 
 /**
  * Issuing the service's own access tokens: ES256 JWTs, 15 minutes, `token_use: access`, issuer
- * and audience pinned. Verification lives in token-verifier.ts (re-exported here for callers
- * that do both).
+ * and audience pinned (token-claims.ts). Verification lives in token-verifier.ts.
  */
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { CATEGORIES } from '../catalog/reference.ts';
-import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '../http/errors.ts';
+import { ConflictError, NotFoundError, UnauthorizedError } from '../http/errors.ts';
 import {
   type Account,
   setHandle,
@@ -8,17 +8,14 @@ import {
   createAccount,
   getAccount,
   getAccountByEmail,
-  getAccountByGoogleSub,
   isEmailTaken,
   isEmailVerified,
-  linkGoogleIdentity,
   normalizeEmail,
   takenHandles,
 } from './account-repository.ts';
 import { recordMetric } from '../observability/index.ts';
 import { mailVerificationCode, newVerificationCode } from './email-verification.ts';
 import { verificationCodeItem } from './email-verification-repository.ts';
-import { verifyGoogleToken } from './google.ts';
 import { dummyHash, hashPassword, verifyPassword } from './password.ts';
 import { issueSession } from './refresh-tokens.ts';
 import type { CategoryId } from '../catalog/model.ts';
@@ -27,9 +24,6 @@ import {
   type CreateAccountBody,
   type CreatorAccount,
   type EmailAvailability,
-  type GoogleSignIn,
-  type GoogleSignInBody,
-  type GoogleSignUp,
   HANDLE_PATTERN,
   type HandleAvailability,
   type LoginBody,
@@ -63,7 +57,7 @@ export const onboardingProgress = (account: Account): OnboardingProgress => {
   };
 };
 
-const accountView = (a: Account): CreatorAccount => ({
+export const accountView = (a: Account): CreatorAccount => ({
   creator_id: a.account_id,
   email: a.email,
   creator_name: a.creator_name,
@@ -73,7 +67,7 @@ const accountView = (a: Account): CreatorAccount => ({
   email_verified: isEmailVerified(a),
 });
 
-const newAccount = (
+export const newAccount = (
   fields: Pick<Account, 'email' | 'creator_name' | 'handle'> & Partial<Account>,
   now: Date,
 ): Account => ({
@@ -108,76 +102,6 @@ export const signUp = async (input: CreateAccountBody, now: Date): Promise<Signe
     ...accountView(account),
     ...(await issueSession(account.account_id, now)),
     onboarding: onboardingProgress(account),
-  };
-};
-
-/**
- * The account a Google identity signs into, if any. By Google subject first; else the account
- * with the same email, linked to this Google identity only when its email is verified (a code
- * sent to the address, or Google created it). An unverified email-and-password account is never
- * signed into (409): whoever registered it may not own the address, and linking would hand the
- * Google user's account to that password (pre-account takeover; docs/identity.md).
- */
-const accountForGoogle = async (profile: { sub: string; email: string }) => {
-  const bySub = await getAccountByGoogleSub(profile.sub);
-  if (bySub) return bySub;
-  const byEmail = await getAccountByEmail(profile.email);
-  if (!byEmail) return undefined;
-  if (byEmail.google_sub !== undefined) {
-    throw new ConflictError('An account with this email is linked to another Google account');
-  }
-  if (!isEmailVerified(byEmail)) {
-    throw new ConflictError(
-      'An account with this email exists but its email is not verified: sign in with its password and verify the email (POST /auth/email/verify) before signing in with Google',
-    );
-  }
-  await linkGoogleIdentity(byEmail.account_id, byEmail.email, profile.sub);
-  recordMetric('google_identities_linked');
-  return { ...byEmail, google_sub: profile.sub };
-};
-
-/**
- * `POST /onboarding/account/google`: 201 with a new account, 200 signing in an existing one, 409
- * for an account with the same email that may not be linked (see `accountForGoogle`).
- */
-export const googleSignIn = async (
-  input: GoogleSignInBody,
-  now: Date,
-): Promise<{ created: false; body: GoogleSignIn } | { created: true; body: GoogleSignUp }> => {
-  const profile = await verifyGoogleToken(input.google_token);
-  const existing = await accountForGoogle(profile);
-  if (existing) {
-    return {
-      created: false,
-      body: {
-        ...accountView(existing),
-        is_new_account: false,
-        ...(await issueSession(existing.account_id, now)),
-      },
-    };
-  }
-  if (!input.handle)
-    throw new ValidationError([{ field: 'handle', message: 'handle is required for a new account' }]);
-  const account = newAccount(
-    {
-      email: profile.email,
-      creator_name: profile.name,
-      handle: input.handle,
-      google_sub: profile.sub,
-      email_verified: true,
-      email_verified_at: now.toISOString(),
-    },
-    now,
-  );
-  await createAccount(account);
-  return {
-    created: true,
-    body: {
-      ...accountView(account),
-      is_new_account: true,
-      ...(await issueSession(account.account_id, now)),
-      onboarding: onboardingProgress(account),
-    },
   };
 };
 

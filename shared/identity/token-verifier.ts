@@ -3,6 +3,7 @@ import type { Principal } from '../http/auth.ts';
 import { perContainer } from '../aws/local-hook.ts';
 import { UnauthorizedError } from '../http/errors.ts';
 import { publicJwks } from './jwks.ts';
+import { TOKEN_AUDIENCE, TOKEN_ISSUER } from './token-claims.ts';
 
 /**
  * Access-token verification. At a container's first token the verifier caches the signing key's
@@ -12,8 +13,6 @@ import { publicJwks } from './jwks.ts';
  * is not that key is a 401 at once, never a fetch. A missing or malformed `SIGNING_PUBLIC_JWK` is
  * a deployment error: it throws (500) at the first token, naming the problem.
  */
-export const TOKEN_ISSUER = 'https://api.creators.example.com';
-export const TOKEN_AUDIENCE = 'creator-streaming-api';
 
 const createVerifier = () =>
   JwtVerifier.create({

@@ -1,13 +1,9 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import {
-  issueAccessToken,
-  publicJwks,
-  signJwt,
-  TOKEN_AUDIENCE,
-  TOKEN_ISSUER,
-  verifyAccessToken,
-} from '../../shared/identity/access-token.ts';
+import { issueAccessToken, signJwt } from '../../shared/identity/access-token.ts';
+import { publicJwks } from '../../shared/identity/jwks.ts';
+import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '../../shared/identity/token-claims.ts';
+import { verifyAccessToken } from '../../shared/identity/token-verifier.ts';
 
 const now = () => new Date();
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');

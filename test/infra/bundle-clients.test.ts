@@ -38,8 +38,8 @@ const granted = (row: RouteRow) =>
 const out = mkdtempSync(join(tmpdir(), 'bundle-clients-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-describe('AWS clients in the route bundles', () => {
-  it('are exactly those the route row grants', async () => {
+describe('AWS clients and token verifiers in the route bundles', () => {
+  it('are exactly those the route row grants or its token checks need', async () => {
     const rows = [...new Map(routes.map((row) => [row.handler, row])).values()];
     const files = await bundleLambdas(
       new Map(
@@ -50,11 +50,10 @@ describe('AWS clients in the route bundles', () => {
       ),
       out,
     );
+    const inputsOf = (handler: string) =>
+      JSON.parse(readFileSync(join(dirname(files.get(handler)!), 'inputs.json'), 'utf8')) as string[];
     const clientsOf = (handler: string) => {
-      const inputs = JSON.parse(
-        readFileSync(join(dirname(files.get(handler)!), 'inputs.json'), 'utf8'),
-      ) as string[];
-      const names = inputs.flatMap(
+      const names = inputsOf(handler).flatMap(
         (input) => /node_modules\/@aws-sdk\/(client-[a-z0-9-]+)\//.exec(input)?.[1] ?? [],
       );
       return [...new Set(names)].filter((name) => name !== 'client-dynamodb').sort();
@@ -63,5 +62,15 @@ describe('AWS clients in the route bundles', () => {
     expect(found).toEqual(Object.fromEntries(rows.map((row) => [row.handler, granted(row)])));
     // The check is live: some bundles do carry the clients they need.
     expect(found['webhooks/create-subscription']).toEqual(['client-kms', 'client-sqs']);
+
+    // A JWT verifier (aws-jwt-verify) only where a token is verified: the routes that verify
+    // access tokens (not the JWKS route, which only publishes the key), and Google sign-in, which verifies Google's ID token
+    // (shared/identity/google-sign-in.ts; the other onboarding routes carried it through
+    // shared/identity/onboarding.ts before).
+    const verifies = (row: RouteRow) => row.auth !== 'none' || row.handler === 'identity/sign-in-with-google';
+    const withVerifier = rows.filter((row) =>
+      inputsOf(row.handler).some((input) => input.includes('aws-jwt-verify/')),
+    );
+    expect(withVerifier.map((row) => row.handler)).toEqual(rows.filter(verifies).map((row) => row.handler));
   }, 120_000);
 });

@@ -2,12 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { routes } from '../../functions/routes.ts';
 import { clock } from '../../shared/clock.ts';
-import {
-  issueAccessToken,
-  signJwt,
-  TOKEN_AUDIENCE,
-  TOKEN_ISSUER,
-} from '../../shared/identity/access-token.ts';
+import { issueAccessToken, signJwt } from '../../shared/identity/access-token.ts';
+import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '../../shared/identity/token-claims.ts';
 import { routeKey } from '../../shared/http/route.ts';
 import { generateCatalog } from '../../shared/seed/generate.ts';
 import { type ApiResponse, type TestApi, testApi } from '../support/api.ts';
