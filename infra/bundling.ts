@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { type BundlingOptions, LogLevel, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 
 /**
@@ -11,6 +12,14 @@ import { type BundlingOptions, LogLevel, OutputFormat } from 'aws-cdk-lib/aws-la
  */
 export const ESM_REQUIRE_BANNER =
   "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
+
+/**
+ * Packages every bundle takes from elsewhere: the default credential chain becomes credentials
+ * from the environment, which is where Lambda puts them (shared/aws/env-credentials.ts).
+ */
+export const LAMBDA_BUNDLE_ALIAS = {
+  '@aws-sdk/credential-provider-node': resolve(import.meta.dirname, '../shared/aws/env-credentials.ts'),
+} as const;
 
 export const LAMBDA_BUNDLING = {
   format: 'esm',
@@ -62,4 +71,7 @@ export const nodejsBundling = (row?: { auth?: string }): BundlingOptions => ({
   forceDockerBundling: false,
   logLevel: LogLevel.ERROR,
   define: bundleDefineOf(row),
+  esbuildArgs: Object.fromEntries(
+    Object.entries(LAMBDA_BUNDLE_ALIAS).map(([name, path]) => [`--alias:${name}`, path]),
+  ),
 });

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { routes } from '../functions/routes.ts';
-import { bundleDefineOf, LAMBDA_BUNDLING } from '../infra/bundling.ts';
+import { bundleDefineOf, LAMBDA_BUNDLE_ALIAS, LAMBDA_BUNDLING } from '../infra/bundling.ts';
 
 const FUNCTIONS = resolve(import.meta.dirname, '../functions');
 
@@ -22,11 +22,13 @@ const defineOf = (entry: string): Record<string, string> => {
  * entry point on its own, so each file is byte-identical to a build of that entry alone, and the
  * modules they share (AWS SDK, middy, zod) are parsed once per run instead of once per function.
  * The benchmark measures, and the Node 22 bundle test runs, these files. Returns the bundle file
- * of each name.
+ * of each name. `defaultCredentials`: without the stack's alias of the credential chain (the
+ * benchmark's floor is the SDK's default DynamoDB client, as it was defined).
  */
 export const bundleLambdas = async (
   entries: ReadonlyMap<string, string>,
   outDir: string,
+  options: { defaultCredentials?: boolean } = {},
 ): Promise<Map<string, string>> => {
   const groups = new Map<string, Array<[string, string]>>();
   for (const [name, entry] of entries) {
@@ -49,6 +51,7 @@ export const bundleLambdas = async (
         sourcemap: LAMBDA_BUNDLING.sourcemap,
         sourcesContent: LAMBDA_BUNDLING.sourcesContent,
         define: JSON.parse(define) as Record<string, string>,
+        alias: options.defaultCredentials ? {} : { ...LAMBDA_BUNDLE_ALIAS },
         logLevel: 'error',
         metafile: true,
       }),

@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { routes } from '../../functions/routes.ts';
 import type { RouteRow } from '../../shared/http/route.ts';
+import { LAMBDA_BUNDLE_ALIAS, nodejsBundling } from '../../infra/bundling.ts';
 import { bundleLambdas } from '../../scripts/lambda-bundle.ts';
 
 /**
@@ -13,7 +14,8 @@ import { bundleLambdas } from '../../scripts/lambda-bundle.ts';
  * `oncePerContainer`, `keyFromSecret`) are called `/* @__PURE__ *\/`, so a bundle that never
  * uses one drops it and its client: before, every show and home function carried the Secrets
  * Manager client (media signing, through shared/shows/shows.ts), every live function the IVS
- * client, and the webhook list/get/delete routes the KMS and SQS clients (-112 KB).
+ * client, and the webhook list/get/delete routes the KMS and SQS clients (-112 KB). No bundle
+ * carries the SDK's default credential chain (infra/bundling.ts `LAMBDA_BUNDLE_ALIAS`).
  */
 const CLIENTS_OF: Record<NonNullable<RouteRow['needs']>[number], readonly string[]> = {
   'analytics-sink': ['client-firehose'],
@@ -68,6 +70,23 @@ describe('AWS clients and token verifiers in the route bundles', () => {
     // (shared/identity/google-sign-in.ts; the other onboarding routes carried it through
     // shared/identity/onboarding.ts before).
     const verifies = (row: RouteRow) => row.auth !== 'none' || row.handler === 'identity/sign-in-with-google';
+    // No bundle carries the default credential chain (ini files, SSO, web identity, the metadata
+    // services and the STS/SSO clients): credentials come from Lambda's environment
+    // (shared/aws/env-credentials.ts), in the stack's bundling too.
+    const chain =
+      /node_modules\/@aws-sdk\/(credential-provider-(node|ini|sso|process|web-identity|login|http)|nested-clients)\//;
+    expect(
+      rows
+        .filter((row) => inputsOf(row.handler).some((input) => chain.test(input)))
+        .map((row) => row.handler),
+    ).toEqual([]);
+    expect(
+      rows.every((row) => inputsOf(row.handler).some((input) => input.includes('credential-provider-env/'))),
+    ).toBe(true);
+    expect(nodejsBundling().esbuildArgs).toEqual({
+      '--alias:@aws-sdk/credential-provider-node': LAMBDA_BUNDLE_ALIAS['@aws-sdk/credential-provider-node'],
+    });
+
     const withVerifier = rows.filter((row) =>
       inputsOf(row.handler).some((input) => input.includes('aws-jwt-verify/')),
     );
