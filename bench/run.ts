@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { BENCH_DIR, buildBundles, ENV_FLOOR, measureColdImports } from './bundles.ts';
+import { BENCH_DIR, buildBundles, ENV_FLOOR, measureColdImports, median } from './bundles.ts';
 
 const { values } = parseArgs({
   options: {
@@ -74,19 +74,14 @@ md.push(
 );
 // The same floor built with the functions' credentials alias (infra/bundling.ts): what the
 // functions add over a DynamoDB client built as theirs are, beside the target's ratio.
-const envFloor = cold.get(ENV_FLOOR);
-if (envFloor) {
-  const functionRatios = coldRows.filter((r) => !r.name.startsWith('(')).map((r) => r.ratio);
-  const medianOf = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-  report.coldImportAgainstEnvFloor = {
-    envFloorRatio: envFloor.ratio,
-    medianRatio: medianOf(functionRatios) / envFloor.ratio,
-  };
-  md.push(
-    `The floor built with environment credentials, as every function is (${ENV_FLOOR}): ${fmt(envFloor.ms)} ms, ${fmt(envFloor.ratio)}x the floor; the functions' median against it: ${fmt(medianOf(functionRatios) / envFloor.ratio)}x.`,
-    '',
-  );
-}
+const envFloor = cold.get(ENV_FLOOR)!;
+const againstEnvFloor =
+  median(coldRows.filter((r) => !r.name.startsWith('(')).map((r) => r.ratio)) / envFloor.ratio;
+report.coldImportAgainstEnvFloor = { envFloorRatio: envFloor.ratio, medianRatio: againstEnvFloor };
+md.push(
+  `The floor built with environment credentials, as every function is (${ENV_FLOOR}): ${fmt(envFloor.ms)} ms, ${fmt(envFloor.ratio)}x the floor; the functions' median against it: ${fmt(againstEnvFloor)}x.`,
+  '',
+);
 md.push(
   '| function | minified KB | gzip KB | cold import ms (median) | ratio to floor (median of paired runs) |',
   '|---|---|---|---|---|',

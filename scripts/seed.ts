@@ -12,7 +12,7 @@
  * a second, overlapping EPG.
  */
 import { DescribeTableCommand, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
-import { ScanCommand } from '../shared/db/document.ts';
+import { ScanCommand } from '../shared/db/scan.ts';
 import { parseArgs } from 'node:util';
 import { db, dynamo } from '../shared/db/client.ts';
 import { generateCatalog } from '../shared/seed/generate.ts';

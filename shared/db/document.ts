@@ -30,6 +30,7 @@ const writeRequest = (
   ...(r.PutRequest ? { PutRequest: { Item: f(r.PutRequest.Item as never) } } : {}),
   ...(r.DeleteRequest ? { DeleteRequest: { Key: f(r.DeleteRequest.Key as never) } } : {}),
 });
+const withAttributes = <O extends { Attributes?: Wire }>(o: O) => ({ ...o, Attributes: u(o.Attributes) });
 const perTable = <T, R>(tables: Record<string, T> | undefined, f: (value: T) => R) =>
   tables === undefined ? undefined : Object.fromEntries(Object.entries(tables).map(([t, v]) => [t, f(v)]));
 
@@ -55,7 +56,7 @@ export class PutCommand extends DocumentCommand<doc.PutCommandInput, doc.PutComm
     return new ddb.PutItemCommand({ ...values(this.input), Item: m(this.input.Item)! });
   }
   fromWire(o: ddb.PutItemCommandOutput) {
-    return { ...o, Attributes: u(o.Attributes) } as doc.PutCommandOutput;
+    return withAttributes(o) as doc.PutCommandOutput;
   }
 }
 
@@ -67,7 +68,7 @@ export class UpdateCommand extends DocumentCommand<doc.UpdateCommandInput, doc.U
     } as ddb.UpdateItemInput);
   }
   fromWire(o: ddb.UpdateItemCommandOutput) {
-    return { ...o, Attributes: u(o.Attributes) } as doc.UpdateCommandOutput;
+    return withAttributes(o) as doc.UpdateCommandOutput;
   }
 }
 
@@ -79,11 +80,20 @@ export class DeleteCommand extends DocumentCommand<doc.DeleteCommandInput, doc.D
     } as ddb.DeleteItemInput);
   }
   fromWire(o: ddb.DeleteItemCommandOutput) {
-    return { ...o, Attributes: u(o.Attributes) } as doc.DeleteCommandOutput;
+    return withAttributes(o) as doc.DeleteCommandOutput;
   }
 }
 
-const page = (o: ddb.QueryCommandOutput | ddb.ScanCommandOutput) => ({
+/** A Query's (or an operator Scan's, shared/db/scan.ts) input with its values and start key marshalled. */
+export const pageInput = <T extends { ExpressionAttributeValues?: Map; ExclusiveStartKey?: Map }>(
+  input: T,
+) => {
+  const marshalled = values(input);
+  return { ...marshalled, ExclusiveStartKey: m(marshalled.ExclusiveStartKey) };
+};
+
+/** A Query's (or an operator Scan's, shared/db/scan.ts) page with its items and key unmarshalled. */
+export const pageOf = <O extends { Items?: Wire[]; LastEvaluatedKey?: Wire }>(o: O) => ({
   ...o,
   Items: o.Items?.map((item) => u(item)!),
   LastEvaluatedKey: u(o.LastEvaluatedKey),
@@ -91,24 +101,10 @@ const page = (o: ddb.QueryCommandOutput | ddb.ScanCommandOutput) => ({
 
 export class QueryCommand extends DocumentCommand<doc.QueryCommandInput, doc.QueryCommandOutput> {
   toWire() {
-    const input = values(this.input);
-    return new ddb.QueryCommand({
-      ...input,
-      ExclusiveStartKey: m(input.ExclusiveStartKey),
-    } as ddb.QueryInput);
+    return new ddb.QueryCommand(pageInput(this.input) as ddb.QueryInput);
   }
   fromWire(o: ddb.QueryCommandOutput) {
-    return page(o) as doc.QueryCommandOutput;
-  }
-}
-
-export class ScanCommand extends DocumentCommand<doc.ScanCommandInput, doc.ScanCommandOutput> {
-  toWire() {
-    const input = values(this.input);
-    return new ddb.ScanCommand({ ...input, ExclusiveStartKey: m(input.ExclusiveStartKey) } as ddb.ScanInput);
-  }
-  fromWire(o: ddb.ScanCommandOutput) {
-    return page(o) as doc.ScanCommandOutput;
+    return pageOf(o) as doc.QueryCommandOutput;
   }
 }
 

@@ -2,7 +2,8 @@ import type { CreatorRecord, EpisodeRecord, ProgramRecord, ShowRecord } from '..
 import { listOfItem } from '../catalog/ranked-list.ts';
 import { batchPutDelete, primaryKeyOf } from '../db/batch.ts';
 import { newDynamoClient } from '../db/client.ts';
-import { DocumentClient, ScanCommand, UpdateCommand } from '../db/document.ts';
+import { DocumentClient, UpdateCommand } from '../db/document.ts';
+import { ScanCommand } from '../db/scan.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
 import { programItem } from '../epg/program-repository.ts';

@@ -9,10 +9,10 @@ import {
   GetCommand,
   PutCommand,
   QueryCommand,
-  ScanCommand,
   TransactWriteCommand,
   UpdateCommand,
 } from '../../shared/db/document.ts';
+import { ScanCommand } from '../../shared/db/scan.ts';
 import { tableName } from '../../shared/db/table.ts';
 
 const item = (PK: string, SK: string) => ({
