@@ -16,13 +16,13 @@ import {
   localSigningPublicJwk,
 } from '../../shared/identity/local-key.ts';
 import {
-  allows,
   commonEnvironment,
   type Deployment,
   environmentOf,
   policyOf,
   type Statement,
 } from '../../shared/platform/access.ts';
+import { type Call, type Need, needsOfCall, refusedNeed } from './iam.ts';
 
 /**
  * The local stand-in for what Lambda and IAM give a function on AWS:
@@ -210,12 +210,8 @@ const installEnvironment = () => {
   });
 };
 
-// ── IAM: which action on which resource an SDK command needs ────────────────────────────────
-
-interface Need {
-  action: string;
-  resource: string;
-}
+// ── IAM: which action an SDK command is, and which ARNs it names ─────────────────────────────
+// (Which resources IAM authorizes it on, and whether the policy allows them: ./iam.ts.)
 
 const tableArn = (name: unknown, index?: unknown) =>
   arn('dynamodb', `table/${String(name)}${index ? `/index/${String(index)}` : ''}`);
@@ -248,71 +244,72 @@ const TRANSACT_ACTIONS: Record<string, string> = {
 
 type Input = Record<string, unknown>;
 
-const dynamoNeeds = (command: string, input: Input): Need[] => {
+/** The IVS stand-in's account and region (scripts/local/ivs/api.ts), whatever the local region. */
+const IVS_SCOPE = 'arn:aws:ivs:us-east-1:000000000000';
+
+const dynamoCalls = (command: string, input: Input): Call[] => {
+  const call = (action: string, resource: string): Call => ({
+    action: `dynamodb:${action}`,
+    named: [resource],
+    scope: arn('dynamodb', '').slice(0, -1),
+  });
   if (command === 'TransactWrite' || command === 'TransactWriteItems' || command.startsWith('TransactGet')) {
     return ((input.TransactItems ?? []) as Array<Record<string, Input>>).flatMap((item) =>
-      Object.entries(item).map(([operation, body]) => ({
-        action: `dynamodb:${TRANSACT_ACTIONS[operation] ?? operation}`,
-        resource: tableArn(body.TableName),
-      })),
+      Object.entries(item).map(([operation, body]) =>
+        call(TRANSACT_ACTIONS[operation] ?? operation, tableArn(body.TableName)),
+      ),
     );
   }
   const action = DYNAMO_ACTIONS[command];
-  if (!action) return [{ action: `dynamodb:${command}`, resource: tableArn(input.TableName) }];
+  if (!action) return [call(command, tableArn(input.TableName))];
   if (action === 'BatchGetItem' || action === 'BatchWriteItem') {
-    return Object.keys((input.RequestItems ?? {}) as Input).map((name) => ({
-      action: `dynamodb:${action}`,
-      resource: tableArn(name),
-    }));
+    return Object.keys((input.RequestItems ?? {}) as Input).map((name) => call(action, tableArn(name)));
   }
-  return [{ action: `dynamodb:${action}`, resource: tableArn(input.TableName, input.IndexName) }];
+  return [call(action, tableArn(input.TableName, input.IndexName))];
 };
 
-const needsOf = (service: string, commandName: string, input: Input): Need[] => {
-  const command = commandName.replace(/Command$/, '');
-  if (service === 'dynamodb') return dynamoNeeds(command, input);
-  if (service === 'kms')
-    return [{ action: `kms:${command}`, resource: arn('kms', `key/${String(input.KeyId)}`) }];
-  if (service === 'ivs') {
-    // Channels and keys by their ARN; CreateChannel on the channel pattern and the recording
-    // configuration it names; ListStreams on no resource (IAM's `*`).
-    const named = input.arn ?? input.channelArn;
-    if (command === 'CreateChannel')
-      return [
-        { action: 'ivs:CreateChannel', resource: 'arn:aws:ivs:us-east-1:000000000000:channel/*' },
-        { action: 'ivs:CreateChannel', resource: 'arn:aws:ivs:us-east-1:000000000000:stream-key/*' },
-        ...(input.recordingConfigurationArn
-          ? [{ action: 'ivs:CreateChannel', resource: String(input.recordingConfigurationArn) }]
-          : []),
-      ];
-    return [{ action: `ivs:${command}`, resource: named ? String(named) : '*' }];
+/** The ARNs a command names in its input (which of them IAM authorizes on is ./iam.ts's question). */
+const namedBy = (service: string, command: string, input: Input): string[] => {
+  const named = (value: unknown) => (value ? [String(value)] : []);
+  switch (service) {
+    case 'kms':
+      return [arn('kms', `key/${String(input.KeyId)}`)];
+    case 'ivs':
+      return [...named(input.arn), ...named(input.channelArn), ...named(input.recordingConfigurationArn)];
+    case 'sqs':
+      return [queueArnOfUrl(String(input.QueueUrl))];
+    case 'secretsmanager':
+      return named(input.SecretId);
+    case 's3':
+      return [`arn:aws:s3:::${String(input.Bucket)}/${String(input.Key)}`];
+    case 'firehose':
+      return [arn('firehose', `deliverystream/${String(input.DeliveryStreamName)}`)];
+    default:
+      return [];
   }
-  if (service === 'sqs')
-    return [{ action: `sqs:${command}`, resource: queueArnOfUrl(String(input.QueueUrl)) }];
+};
+
+const callsOf = (service: string, commandName: string, input: Input): Call[] => {
+  const command = commandName.replace(/Command$/, '');
+  if (service === 'dynamodb') return dynamoCalls(command, input);
   if (service === 'events') {
     // PutEvents on each entry's bus (a name or an ARN), as IAM authorizes it.
     return ((input.Entries ?? []) as Input[]).map((entry) => {
       const bus = String(entry.EventBusName ?? 'default');
-      const resource = bus.startsWith('arn:') ? bus : arn('events', `event-bus/${bus}`);
-      return { action: `events:${command}`, resource };
+      return {
+        action: `events:${command}`,
+        named: [bus.startsWith('arn:') ? bus : arn('events', `event-bus/${bus}`)],
+        scope: arn('events', '').slice(0, -1),
+      };
     });
   }
-  if (service === 'secretsmanager')
-    return [{ action: `secretsmanager:${command}`, resource: String(input.SecretId) }];
-  if (service === 's3')
-    return [
-      { action: `s3:${command}`, resource: `arn:aws:s3:::${String(input.Bucket)}/${String(input.Key)}` },
-    ];
-  if (service === 'firehose') {
-    return [
-      {
-        action: `firehose:${command}`,
-        resource: arn('firehose', `deliverystream/${String(input.DeliveryStreamName)}`),
-      },
-    ];
-  }
-  return [{ action: `${service}:${command}`, resource: '*' }];
+  const scope = service === 'ivs' ? IVS_SCOPE : arn(service, '').slice(0, -1);
+  return [{ action: `${service}:${command}`, named: namedBy(service, command, input), scope }];
 };
+
+/** The requests IAM authorizes for one SDK command (./iam.ts `needsOfCall`). */
+export const needsOf = async (service: string, command: string, input: Input): Promise<Need[]> =>
+  (await Promise.all(callsOf(service, command, input).map(needsOfCall))).flat();
 
 const accessDenied = (context: FunctionContext, need: Need) =>
   Object.assign(
@@ -408,10 +405,10 @@ const guard = (client: HookableClient, service: string) => {
         const command = String(context.commandName ?? '').replace(/Command$/, '');
         const invocation = invocations.getStore();
         if (invocation) {
-          for (const need of needsOf(service, command, args.input)) {
-            record(invocation, need);
-            if (!allows(invocation.policy, need.action, need.resource)) throw accessDenied(invocation, need);
-          }
+          const needs = await needsOf(service, command, args.input);
+          for (const need of needs) record(invocation, need);
+          const refused = await refusedNeed(invocation.policy, needs);
+          if (refused) throw accessDenied(invocation, refused);
         }
         const standIn = standIns[command];
         if (standIn)

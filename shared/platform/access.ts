@@ -117,31 +117,21 @@ export const policyOf = (row: RouteRow, d: Deployment): Statement[] => {
   if (row.needs?.includes('recordings-reader')) {
     statements.push({ actions: ['s3:GetObject'], resources: [`${d.recordingsBucketArn}/*`] });
   }
-  // IVS: each action on the resource type it acts on (IAM's service authorization reference);
-  // channels and keys are made at run time, so by ARN pattern. CreateChannel makes the channel
-  // and its stream key and names the recording configuration.
+  // IVS: each action on every resource type IAM authorizes it on (the Service Authorization
+  // Reference: CreateChannel, DeleteChannel and ListStreamKeys on the channel AND its stream key,
+  // CreateStreamKey on the key it makes; docs/permissions.md). Channels and keys are made at run
+  // time, so by ARN pattern. CreateChannel is not authorized on the recording configuration it
+  // names, nor does its `tags` need ivs:TagResource (the reference lists no dependent action).
   const ivs = new Set(row.ivs ?? []);
   const ivsOn = (resources: string[], actions: string[]) => {
     const granted = actions.filter((action) => ivs.has(action as never)).sort();
     if (granted.length > 0) statements.push({ actions: granted.map((a) => `ivs:${a}`), resources });
   };
-  ivsOn(
-    [`${d.ivsArnPrefix}:channel/*`, `${d.ivsArnPrefix}:stream-key/*`, d.ivsRecordingConfigurationArn],
-    ['CreateChannel'],
-  );
-  ivsOn(
-    [`${d.ivsArnPrefix}:channel/*`],
-    [
-      'CreateStreamKey',
-      'DeleteChannel',
-      'GetChannel',
-      'GetStream',
-      'ListStreamKeys',
-      'StartViewerSessionRevocation',
-      'StopStream',
-    ],
-  );
-  ivsOn([`${d.ivsArnPrefix}:stream-key/*`], ['DeleteStreamKey', 'GetStreamKey']);
+  const channels = `${d.ivsArnPrefix}:channel/*`;
+  const streamKeys = `${d.ivsArnPrefix}:stream-key/*`;
+  ivsOn([channels, streamKeys], ['CreateChannel', 'DeleteChannel', 'ListStreamKeys']);
+  ivsOn([channels], ['GetChannel', 'GetStream', 'StartViewerSessionRevocation', 'StopStream']);
+  ivsOn([streamKeys], ['CreateStreamKey', 'DeleteStreamKey', 'GetStreamKey']);
   ivsOn(['*'], ['ListStreams']);
   statements.push(...webhookStatements(row, d.webhooks));
   return statements;
@@ -174,20 +164,6 @@ export const environmentOf = (row: RouteRow, d: Deployment): Record<string, stri
   Object.assign(env, webhookEnvironment(row, d.webhooks));
   return env;
 };
-
-/**
- * Does a policy resource cover `resource`? Exact ARNs, except patterns ending in `/*` (IVS
- * resources made at run time, a bucket's objects), which cover every ARN under them, as IAM
- * matches them.
- */
-const covers = (pattern: string, resource: string) =>
-  pattern === resource || (pattern.endsWith('/*') && resource.startsWith(pattern.slice(0, -1)));
-
-/** Is `action` on `resource` allowed by `statements`? */
-export const allows = (statements: readonly Statement[], action: string, resource: string): boolean =>
-  statements.some(
-    (s) => s.actions.includes(action) && s.resources.some((pattern) => covers(pattern, resource)),
-  );
 
 /** The names of every variable the stack gives `row`'s function (values aside). */
 export const settingsOf = (row: RouteRow): string[] => {

@@ -18,7 +18,7 @@ import { EVENT_SOURCE, PlatformEvent } from '../../shared/events/envelope.ts';
 import { putEvents } from '../../shared/events/publish.ts';
 import { routeKey } from '../../shared/http/route.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
-import { allows } from '../../shared/platform/access.ts';
+import { allows } from '../../scripts/local/iam.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 import { readUsage } from '../support/least-privilege.ts';
 import { type StudioCreator, studioCreator } from '../support/studio.ts';
@@ -162,12 +162,12 @@ describe('replays and failures (a publisher and bus of this test file)', () => {
     await publisher.drain();
   });
 
-  it('least privilege both ways: every call the publisher made is granted, and its one grant is used', () => {
+  it('least privilege both ways: every call the publisher made is granted, and its one grant is used', async () => {
     const calls = [...(readUsage(String(process.env.IAM_USAGE_DIR)).get(routeKey(eventPublisherRow)) ?? [])];
     expect(calls).toContain(`events:PutEvents ${publisher.bus.busArn}`);
     for (const call of calls) {
       const [action, resource] = call.split(' ') as [string, string];
-      expect(allows(publisher.context.policy, action, resource), call).toBe(true);
+      expect(await allows(publisher.context.policy, action, resource), call).toBe(true);
     }
     expect(publisher.context.policy.flatMap((s) => s.actions)).toEqual(['events:PutEvents']);
   });
