@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { type KeyObject, sign } from 'node:crypto';
+import { createPublicKey, type KeyObject, randomUUID, sign } from 'node:crypto';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
@@ -347,6 +347,8 @@ const kmsKey = (keyId: unknown) => {
   return key;
 };
 
+const writtenSecrets = new Map<string, string>();
+
 const STAND_INS: Record<string, Record<string, (input: Input) => Promise<unknown>>> = {
   kms: {
     Sign: async (input) => {
@@ -354,9 +356,27 @@ const STAND_INS: Record<string, Record<string, (input: Input) => Promise<unknown
       const signature = sign('sha256', Buffer.from(input.Message as Uint8Array), privateKey);
       return { KeyId: kid, Signature: new Uint8Array(signature), SigningAlgorithm: input.SigningAlgorithm };
     },
+    // What the stack's signing-public-key resource reads at deploy (infra/handlers/signing-public-key.ts).
+    GetPublicKey: async (input) => {
+      const { privateKey, kid } = kmsKey(input.KeyId);
+      const der = createPublicKey(privateKey).export({ type: 'spki', format: 'der' });
+      return {
+        KeyId: kid,
+        PublicKey: new Uint8Array(der),
+        KeySpec: 'ECC_NIST_P256',
+        KeyUsage: 'SIGN_VERIFY',
+      };
+    },
   },
   secretsmanager: {
+    // A secret written in this process (the key pair resource's generations) is read back as written.
+    PutSecretValue: async (input) => {
+      writtenSecrets.set(String(input.SecretId), String(input.SecretString));
+      return { ARN: String(input.SecretId), VersionId: randomUUID() };
+    },
     GetSecretValue: async (input) => {
+      const written = writtenSecrets.get(String(input.SecretId));
+      if (written !== undefined) return { ARN: String(input.SecretId), SecretString: written };
       const key = localSecrets[String(input.SecretId)];
       if (!key)
         throw namedError('ResourceNotFoundException', "Secrets Manager can't find the specified secret.");
