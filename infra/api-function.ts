@@ -232,7 +232,7 @@ export class ApiFunction extends Construct {
     Validations.of(role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason:
-        'Only xray:PutTraceSegments/PutTelemetryRecords (added by Tracing.ACTIVE) and ivs:ListStreams use Resource *: neither has resource-level permissions. Table, key, log and IVS channel statements name their ARNs (or ARN patterns).',
+        'Only xray:PutTraceSegments/PutTelemetryRecords (added by Tracing.ACTIVE), ivs:ListStreams and (stream readers) dynamodb:ListStreams use Resource *: xray and dynamodb:ListStreams have no resource-level permissions, ivs:ListStreams lists every channel. Table, key, log and IVS channel statements name their ARNs (or ARN patterns).',
     });
     Validations.of(this.fn).acknowledge({
       id: 'AwsSolutions-L1',

@@ -15,6 +15,7 @@ import type { RouteRow } from '../shared/http/route.ts';
 import { PROJECTED_ENTITIES } from '../shared/projection/projector.ts';
 import { ApiFunction, type ApiFunctionDefaults, constructIdOf } from './api-function.ts';
 import type { Monitoring } from './monitoring.ts';
+import { streamPollerStatements } from './handlers/access.ts';
 
 /**
  * How the projector reads the table stream (docs/operations.md, "Projector on AWS"). Exported so
@@ -184,19 +185,12 @@ export class Projector extends NestedStack {
     this.projector = fnOf(projectorRow, PROJECTOR_TIMEOUT);
     const streamArn = table.tableStreamArn;
     if (!streamArn) throw new Error('The projector needs the table stream (NEW_AND_OLD_IMAGES)');
-    // What Lambda's poller needs on the stream, on the stream's ARN only (CDK's grantStreamRead
-    // would add ListStreams on '*'; the mapping is given the stream ARN, so it is not needed there).
-    this.projector.fn.addToRolePolicy(
-      new iam.PolicyStatement({
-        actions: [
-          'dynamodb:DescribeStream',
-          'dynamodb:GetRecords',
-          'dynamodb:GetShardIterator',
-          'dynamodb:ListStreams',
-        ],
-        resources: [streamArn],
-      }),
-    );
+    // What Lambda's poller needs of the stream (ListStreams can only be granted on '*').
+    for (const statement of streamPollerStatements(streamArn)) {
+      this.projector.fn.addToRolePolicy(
+        new iam.PolicyStatement({ actions: [...statement.actions], resources: [...statement.resources] }),
+      );
+    }
     this.failures = failureQueue(
       this,
       'ProjectorFailures',

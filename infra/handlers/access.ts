@@ -3,8 +3,24 @@ import type { Statement } from '../../shared/platform/access.ts';
 /**
  * What the custom resources' functions may do (beyond logs), one derivation for the stack
  * (infra/signing-public-key.ts, infra/playback-keys.ts) and the least-privilege report
- * (test/support/stack-functions.ts), as shared/platform/access.ts is for the API's functions.
+ * (test/support/stack-functions.ts), as shared/platform/access.ts is for the API's functions;
+ * and what Lambda's poller needs of a table stream reader's role.
  */
+
+/**
+ * What Lambda's poller reads a DynamoDB stream with (the execution role's permissions, as Lambda's
+ * documentation lists them): the stream's shards and records on the stream's ARN, and
+ * dynamodb:ListStreams on `*`, the only resource IAM authorizes it on (the Service Authorization
+ * Reference: no resource types), so a grant of it on the stream ARN does nothing
+ * (test/infra/policies.test.ts).
+ */
+export const streamPollerStatements = (streamArn: string): Statement[] => [
+  {
+    actions: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'],
+    resources: [streamArn],
+  },
+  { actions: ['dynamodb:ListStreams'], resources: ['*'] },
+];
 
 /** `Custom::SigningPublicKey`: reads the signing key's public half at deploy. */
 export const signingPublicKeyStatements = (signingKeyArn: string): Statement[] => [

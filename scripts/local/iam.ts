@@ -73,7 +73,8 @@ const resourceTypesOf = (action: string) => {
 /** The requests IAM authorizes for `call` (see the header). */
 export const needsOfCall = async (call: Call): Promise<Need[]> => {
   const types = await resourceTypesOf(call.action);
-  if (types.length === 0) return [{ action: call.action, resource: call.named[0] ?? '*' }];
+  // An action with no resource types (ListStreams) is authorized on `*` alone, whatever the call names.
+  if (types.length === 0) return [{ action: call.action, resource: '*' }];
   const [, partition = 'aws', , region = '', account = ''] = call.scope.split(':');
   const needs: Need[] = [];
   const covered = new Set<string>();
@@ -107,12 +108,52 @@ export const KEY_POLICY = (account: string) => ({
   ],
 });
 
-const accountOf = (resource: string) => resource.split(':')[4] || '000000000000';
+/** The account in an ARN (none in `*` or an S3 ARN). */
+const accountIn = (arn: string): string | undefined => arn.split(':')[4] || undefined;
+const LOCAL_ACCOUNT = '000000000000';
 
 const policyDocument = (statements: readonly Statement[]) => ({
   Version: '2012-10-17',
   Statement: statements.map((s) => ({ Effect: 'Allow', Action: [...s.actions], Resource: [...s.resources] })),
 });
+
+/** An IAM policy document (JSON), as a template or a test writes it. */
+export type PolicyDocument = Record<string, unknown>;
+
+/** What IAM decides for one request: the caller's identity policies, the resource's policy, the context. */
+export const evaluate = async (request: {
+  principal: string;
+  action: string;
+  resource: string;
+  identityPolicies?: readonly PolicyDocument[];
+  resourcePolicy?: PolicyDocument;
+  context?: Record<string, string>;
+}): Promise<boolean> => {
+  const result = await runSimulation(
+    {
+      request: {
+        principal: request.principal,
+        action: request.action,
+        // A resource without an account in its ARN is the caller's account's.
+        resource: {
+          resource: request.resource,
+          accountId: accountIn(request.resource) ?? accountIn(request.principal) ?? LOCAL_ACCOUNT,
+        },
+        // What IAM sets for a role's request (a bus policy's condition reads it).
+        contextVariables: {
+          ...(request.principal.startsWith('arn:aws:iam::') ? { 'aws:PrincipalArn': request.principal } : {}),
+          ...request.context,
+        },
+      },
+      identityPolicies: (request.identityPolicies ?? []).map((policy, i) => ({ name: `policy${i}`, policy })),
+      ...(request.resourcePolicy ? { resourcePolicy: request.resourcePolicy } : {}),
+      serviceControlPolicies: [],
+      resourceControlPolicies: [],
+    },
+    {},
+  );
+  return result.resultType !== 'error' && result.overallResult === 'Allowed';
+};
 
 const decisions = new WeakMap<readonly Statement[], Map<string, Promise<boolean>>>();
 
@@ -127,22 +168,14 @@ export const allows = (
   const key = `${action} ${resource}`;
   let decision = cache.get(key);
   if (!decision) {
-    const account = accountOf(resource);
-    decision = runSimulation(
-      {
-        request: {
-          principal: `arn:aws:iam::${account}:role/function`,
-          action,
-          resource: { resource, accountId: account },
-          contextVariables: {},
-        },
-        identityPolicies: [{ name: 'function', policy: policyDocument(statements) }],
-        ...(action.startsWith('kms:') ? { resourcePolicy: KEY_POLICY(account) } : {}),
-        serviceControlPolicies: [],
-        resourceControlPolicies: [],
-      },
-      {},
-    ).then((result) => result.resultType !== 'error' && result.overallResult === 'Allowed');
+    const account = accountIn(resource) ?? LOCAL_ACCOUNT;
+    decision = evaluate({
+      principal: `arn:aws:iam::${account}:role/function`,
+      action,
+      resource,
+      identityPolicies: [policyDocument(statements)],
+      ...(action.startsWith('kms:') ? { resourcePolicy: KEY_POLICY(account) } : {}),
+    });
     cache.set(key, decision);
   }
   return decision;

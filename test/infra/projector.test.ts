@@ -125,12 +125,7 @@ describe('the projector on the table stream', () => {
     const onStream = statements.filter((s) => JSON.stringify(s.Resource).includes('StreamArn'));
     expect(onStream).toEqual([
       expect.objectContaining({
-        Action: [
-          'dynamodb:DescribeStream',
-          'dynamodb:GetRecords',
-          'dynamodb:GetShardIterator',
-          'dynamodb:ListStreams',
-        ],
+        Action: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'],
         Resource: streamArn,
       }),
     ]);
@@ -141,9 +136,10 @@ describe('the projector on the table stream', () => {
         Resource: { 'Fn::GetAtt': [queueId, 'Arn'] },
       }),
     ]);
-    // Only X-Ray (no resource-level permissions) has Resource '*'.
+    // Only X-Ray and dynamodb:ListStreams (no resource-level permissions) have Resource '*'.
     const wildcards = statements.filter((s) => resourcesOf(s).some((r) => JSON.stringify(r).includes('*')));
     expect(wildcards.flatMap(actionsOf).sort()).toEqual([
+      'dynamodb:ListStreams',
       'xray:PutTelemetryRecords',
       'xray:PutTraceSegments',
     ]);
