@@ -31,11 +31,13 @@ import { type Call, type Need, needsOfCall, refusedNeed } from './iam.ts';
  *   RUNTIME below; `process.env` answers from that environment while a handler runs;
  * - every AWS SDK call a handler makes is checked against the function's IAM policy
  *   (`policyOf`, again the stack's derivation) and refused with AccessDeniedException, as AWS
- *   would, when no statement allows the action on the resource (table or index ARN, KMS key,
- *   Firehose stream);
+ *   would: the call's action and the ARNs it names (below) become the requests IAM authorizes,
+ *   each evaluated as IAM does (./iam.ts: the Service Authorization Reference and IAM's
+ *   evaluation logic; docs/permissions.md "How a call is authorized");
  * - services without a local emulator are served in process: Secrets Manager GetSecretValue
- *   (the local IVS playback key), S3 GetObject (recordings under RECORDINGS_ROOT or
- *   .local/recordings), KMS Sign with the local signing key (whose public JWK the local
+ *   (the local IVS playback key, or what PutSecretValue wrote in this process), S3 GetObject
+ *   (recordings under RECORDINGS_ROOT or .local/recordings), KMS Sign and GetPublicKey with the
+ *   local signing key (whose public JWK the local
  *   deployment gives verifying functions, as the stack's deploy-time resource does), Firehose
  *   PutRecordBatch into NDJSON files (ANALYTICS_DIR or .local/analytics). DynamoDB calls go on
  *   to DynamoDB Local.
