@@ -271,7 +271,7 @@ const dynamoCalls = (command: string, input: Input): Call[] => {
 };
 
 /** The ARNs a command names in its input (which of them IAM authorizes on is ./iam.ts's question). */
-const namedBy = (service: string, command: string, input: Input): string[] => {
+const namedBy = (service: string, input: Input): string[] => {
   const named = (value: unknown) => (value ? [String(value)] : []);
   switch (service) {
     case 'kms':
@@ -306,7 +306,7 @@ const callsOf = (service: string, commandName: string, input: Input): Call[] => 
     });
   }
   const scope = service === 'ivs' ? IVS_SCOPE : arn(service, '').slice(0, -1);
-  return [{ action: `${service}:${command}`, named: namedBy(service, command, input), scope }];
+  return [{ action: `${service}:${command}`, named: namedBy(service, input), scope }];
 };
 
 /** The requests IAM authorizes for one SDK command (./iam.ts `needsOfCall`). */

@@ -47,8 +47,9 @@ export interface RouteRow {
   dynamo?: { actions: readonly DynamoAction[]; indexes?: readonly IndexName[] };
   /**
    * The IVS calls the function makes, exactly: the stack grants these actions on the account's
-   * IVS channels and stream keys (created at run time, so by ARN pattern), plus, for
-   * CreateChannel, the recording configuration and its ARN in IVS_RECORDING_CONFIGURATION_ARN.
+   * IVS channels and stream keys (created at run time, so by ARN pattern), each on the resource
+   * types IAM authorizes it on (docs/permissions.md); CreateChannel also sets
+   * IVS_RECORDING_CONFIGURATION_ARN.
    */
   ivs?: readonly IvsAction[];
   /**

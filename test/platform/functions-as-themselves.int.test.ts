@@ -13,6 +13,10 @@ import {
   runAsFunction,
 } from '../../scripts/local/aws.ts';
 import { awsClient } from '../../shared/aws/local-hook.ts';
+import { db } from '../../shared/db/client.ts';
+import { DeleteCommand, GetCommand, PutCommand } from '../../shared/db/document.ts';
+import { tableName } from '../../shared/db/table.ts';
+import { dayOf, trendBucketKey } from '../../shared/projection/counters.ts';
 import { CUSTOM_RESOURCE_KEYS } from '../support/stack-functions.ts';
 
 /**
@@ -45,10 +49,21 @@ const event = <P>(
 });
 
 describe('functions run as themselves', () => {
-  it('the hourly recompute (as the schedule invokes it)', async () => {
+  it('the hourly recompute (as the schedule invokes it), with a trend bucket 8 days old to take off', async () => {
+    // A bucket of a creator that does not exist: the recompute's transaction (bucket deleted,
+    // count taken off) is refused by its condition, and the bucket zeroed; nothing any other
+    // test reads changes.
+    const key = trendBucketKey(
+      'subscribers',
+      dayOf(new Date(Date.now() - 8 * 86_400_000)),
+      `cr_iam_${Date.now()}`,
+    );
+    await db.send(new PutCommand({ TableName: tableName(), Item: { ...key, n: 1 } }));
     const { handler } = await import('../../functions/projector/recompute-windows.ts');
-    const report = await runAsFunction(functionContext(recomputeRow), () => handler());
-    expect(report).toBeTypeOf('object');
+    await runAsFunction(functionContext(recomputeRow), () => handler());
+    const zeroed = await db.send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
+    expect(zeroed.Item?.n).toBe(0);
+    await db.send(new DeleteCommand({ TableName: tableName(), Key: key }));
   });
 
   it("Custom::SigningPublicKey reads the signing key's public JWK with kms:GetPublicKey only", async () => {
