@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { clock } from '../../shared/clock.ts';
 import { VERIFICATION_CODE_TTL_SECONDS } from '../../shared/identity/email-verification.ts';
 import { mintGoogleIdToken } from '../../shared/identity/local-idp.ts';
-import { readMailbox } from '../../shared/identity/mailer.ts';
+import { readMailbox } from '../../scripts/local/ses.ts';
 import type { SignedUpAccount } from '../../shared/identity/schemas.ts';
 import { fromNewAddress as from, type TestApi, testApi } from '../support/api.ts';
 
