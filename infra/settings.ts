@@ -17,6 +17,11 @@ export interface DeploySettings {
    * signs playback tokens (infra/playback-keys.ts; rotation in docs/live.md).
    */
   playbackKeys: string;
+  /**
+   * The From address of the platform's mail (env `MAIL_FROM`): its domain is the SES sending
+   * identity, verified in the account and region (docs/identity.md "E-mail delivery").
+   */
+  mailFrom: string;
 }
 
 export type SettingName = keyof DeploySettings;
@@ -76,6 +81,13 @@ export const SETTINGS: Record<SettingName, SettingRule> = {
         generations.every((g) => /^[a-z0-9][a-z0-9-]{0,19}$/i.test(g));
       return valid ? generations.join(',') : undefined;
     },
+  },
+  mailFrom: {
+    meaning: 'the From address of verification mail; its domain must be a verified SES identity',
+    example: 'no-reply@mail.example.org',
+    placeholder: 'no-reply@creators.example.com',
+    parse: (value) =>
+      /^[^@\s<>]+@[a-z0-9-]+(\.[a-z0-9-]+)+$/i.test(value) ? value.toLowerCase() : undefined,
   },
 };
 

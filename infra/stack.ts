@@ -20,6 +20,7 @@ import { SigningPublicKey } from './signing-public-key.ts';
 import { Projector } from './projector.ts';
 import { PlatformEvents } from './events.ts';
 import { Webhooks } from './webhooks.ts';
+import { Mail } from './mail.ts';
 import { RouteStack, routesByDomain } from './route-stack.ts';
 import { resolveSettings } from './settings.ts';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -50,6 +51,8 @@ export interface ApiStackProps extends StackProps {
   playbackKeys?: string;
   /** Public web origin of creator pages (`handle_url`), e.g. https://creators.example.com. */
   siteUrl?: string;
+  /** From address of the platform's mail; its domain is the verified SES identity. */
+  mailFrom?: string;
 }
 
 /**
@@ -242,6 +245,16 @@ export class ApiStack extends Stack {
       removalPolicy: settings.removalPolicy,
     });
     resources.webhooks = webhooks.deployment;
+    // Mail (infra/mail.ts) before the route stacks too: sign-up and the resend route send through it.
+    const mail = new Mail(this, 'Mail', {
+      resources,
+      environment,
+      monitoring,
+      logGroup: functionLogs,
+      bundle: props.bundle,
+      from: deploy.mailFrom,
+    });
+    resources.mail = mail.deployment;
 
     const seen = new Set<string>();
     for (const row of props.routes) {

@@ -6,6 +6,7 @@ import { routes } from '../../functions/routes.ts';
 import { eventPublisherRow } from '../../functions/events/worker.ts';
 import { workers } from '../../functions/workers.ts';
 import { webhookWorkers } from '../../functions/webhooks/workers.ts';
+import { mailWorkers } from '../../functions/mail/workers.ts';
 import { resolveSettings, SETTINGS, settingsFromContext } from '../../infra/settings.ts';
 import { ApiStack } from '../../infra/stack.ts';
 import { routeKey } from '../../shared/http/route.ts';
@@ -13,7 +14,7 @@ import { cleanUp, newApp, PROD_SETTINGS, SYNTH_TIMEOUT, synthStack } from './syn
 
 afterAll(cleanUp);
 
-const REQUIRED = ['googleClientId', 'alarmEmail', 'siteUrl', 'playbackKeys'] as const;
+const REQUIRED = ['googleClientId', 'alarmEmail', 'siteUrl', 'playbackKeys', 'mailFrom'] as const;
 
 /** The message synth fails with, or undefined when the stack builds. */
 const prodSynthError = (settings: Partial<Record<(typeof REQUIRED)[number], string>>): string | undefined => {
@@ -29,7 +30,7 @@ const prodSynthError = (settings: Partial<Record<(typeof REQUIRED)[number], stri
 describe('prod settings are required', () => {
   it('fails without any, naming every missing setting in one message', () => {
     const message = prodSynthError({});
-    expect(message).toMatch(/^Stage prod cannot be synthesized: 4 setting\(s\) missing or invalid/);
+    expect(message).toMatch(/^Stage prod cannot be synthesized: 5 setting\(s\) missing or invalid/);
     for (const name of REQUIRED) expect(message).toContain(`  - ${name}: missing (`);
     // Each line says how to pass it.
     expect(message).toContain('-c googleClientId=123456789-abc.apps.googleusercontent.com');
@@ -73,7 +74,9 @@ describe('prod settings are required', () => {
       const apiFns = fns.filter((f) => f.Properties.Environment?.Variables?.ROUTE_KEY !== undefined);
       // Every row's function: the routes', the workers' (projector, recompute, rebuild) and the
       // event publisher's (infra/events.ts), the webhook fan-out's and sender's (infra/webhooks.ts).
-      expect(apiFns).toHaveLength(routes.length + workers.length + 1 + webhookWorkers.length);
+      expect(apiFns).toHaveLength(
+        routes.length + workers.length + 1 + webhookWorkers.length + mailWorkers.length,
+      );
       // handle_url is `${SITE_URL}/@<handle>`: every function gets the site origin.
       for (const fn of apiFns)
         expect(fn.Properties.Environment!.Variables!.SITE_URL).toBe(PROD_SETTINGS.siteUrl);
@@ -153,6 +156,7 @@ describe('dev keeps working placeholders', () => {
           ...workers,
           eventPublisherRow,
           ...webhookWorkers,
+          ...mailWorkers,
         ]
           .map(routeKey)
           .sort(),
@@ -192,7 +196,7 @@ describe('settings come from CDK context', () => {
       } catch (error) {
         output = String((error as { stderr: string }).stderr);
       }
-      expect(output).toContain('Stage prod cannot be synthesized: 4 setting(s) missing or invalid');
+      expect(output).toContain('Stage prod cannot be synthesized: 5 setting(s) missing or invalid');
       for (const name of REQUIRED) expect(output).toContain(`  - ${name}: missing`);
     },
     SYNTH_TIMEOUT,

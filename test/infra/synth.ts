@@ -27,6 +27,7 @@ export const PROD_SETTINGS = {
   alarmEmail: 'oncall@example.org',
   siteUrl: 'https://site.example.org',
   playbackKeys: '2026-11,2027-02',
+  mailFrom: 'no-reply@mail.example.org',
 } as const;
 
 type Json = Record<string, any>;
