@@ -1,4 +1,4 @@
-import { CfnOutput, Duration, Names, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Names, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -21,6 +21,7 @@ import { Projector } from './projector.ts';
 import { PlatformEvents } from './events.ts';
 import { Webhooks } from './webhooks.ts';
 import { Mail } from './mail.ts';
+import { RuntimeCleanup } from './runtime-cleanup.ts';
 import { RouteStack, routesByDomain } from './route-stack.ts';
 import { resolveSettings } from './settings.ts';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -72,6 +73,8 @@ export class ApiStack extends Stack {
   readonly events: PlatformEvents;
   readonly table: dynamodb.Table;
   readonly api: apigw.HttpApi;
+  /** Removes the run-time IVS channels before the recording configuration when the stack is deleted. */
+  readonly cleanup?: RuntimeCleanup;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
@@ -148,6 +151,19 @@ export class ApiStack extends Stack {
     // ── Live video (IVS) ─────────────────────────────────────────────────────────────────────────
     const liveVideo = new LiveVideo(this, 'LiveVideo', { removalPolicy: settings.removalPolicy });
     new CfnOutput(this, 'RecordingsBucket', { value: liveVideo.recordings.bucketName });
+    // Dev: run-time channels (and stream keys) removed before the recording configuration on
+    // deletion. Prod retains the configuration and the creators' channels with the table.
+    this.cleanup =
+      settings.removalPolicy !== RemovalPolicy.DESTROY
+        ? undefined
+        : new RuntimeCleanup(this, 'RuntimeCleanup', {
+            recordingConfiguration: liveVideo.recordingConfiguration,
+            ivsArnPrefix: liveVideo.arnPrefix,
+            stage: props.stage,
+            removalPolicy: settings.removalPolicy,
+            logRetention: settings.logRetention,
+            bundle: props.bundle,
+          });
     const playbackKeys = new PlaybackKeys(this, 'PlaybackKeys', {
       generations: deploy.playbackKeys.split(','),
       ivsArnPrefix: liveVideo.arnPrefix,

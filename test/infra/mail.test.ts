@@ -9,7 +9,10 @@ afterAll(cleanUp);
 
 type Json = Record<string, any>;
 
-const { template } = synthStack(routes.filter((r) => r.handler.startsWith('identity/')), { stage: 'prod' });
+const { template } = synthStack(
+  routes.filter((r) => r.handler.startsWith('identity/')),
+  { stage: 'prod' },
+);
 const resources = template.toJSON().Resources as Record<string, Json>;
 const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
 const idOf = (value: Json | undefined): string | undefined => value?.['Fn::GetAtt']?.[0] ?? value?.Ref;
@@ -31,9 +34,13 @@ describe('mail on AWS (infra/mail.ts)', () => {
     expect(destination.Properties.EventDestination).toMatchObject({
       Enabled: true,
       MatchingEventTypes: ['BOUNCE', 'COMPLAINT'],
-      EventBridgeDestination: { EventBusArn: { 'Fn::Join': ['', expect.arrayContaining([':event-bus/default'])] } },
+      EventBridgeDestination: {
+        EventBusArn: { 'Fn::Join': ['', expect.arrayContaining([':event-bus/default'])] },
+      },
     });
-    const rules = ofType('AWS::Events::Rule').filter(([, r]) => r.Properties.EventPattern.source?.[0] === 'aws.ses');
+    const rules = ofType('AWS::Events::Rule').filter(
+      ([, r]) => r.Properties.EventPattern.source?.[0] === 'aws.ses',
+    );
     expect(rules).toHaveLength(1);
     const rule = rules[0]![1].Properties;
     expect(rule.EventBusName).toBeUndefined();

@@ -128,6 +128,7 @@ describe('dev keeps working placeholders', () => {
         googleClientId: 'unset.apps.googleusercontent.com',
         siteUrl: 'https://creators.example.com',
         playbackKeys: 'dev-1',
+        mailFrom: 'no-reply@creators.example.com',
       });
       const { app } = newApp();
       const stack = new ApiStack(app, 'Dev', { stage: 'dev', routes: routes.slice(0, 1), bundle: false });
