@@ -54,6 +54,9 @@ export interface ApiStackProps extends StackProps {
   siteUrl?: string;
   /** From address of the platform's mail; its domain is the verified SES identity. */
   mailFrom?: string;
+  /** `<account>/<region>` this stage deploys to, and where dev stacks are (infra/settings.ts). */
+  target?: string;
+  devTargets?: string;
 }
 
 /**
