@@ -70,13 +70,15 @@ describe('the stack built from the real route table', () => {
     // The workers (functions/workers.ts) are the only others (test/infra/projector.test.ts), with
     // the event publisher (test/events/infra.test.ts), the playback key pair resource's function
     // (test/infra/secrets.test.ts) and the signing public key resource's (below).
-    // And the webhook fan-out and sender (infra/webhooks.ts).
+    // And the webhook fan-out and sender (infra/webhooks.ts), the mail feedback worker
+    // (infra/mail.ts) and, in dev, the run-time cleanup resource's (infra/runtime-cleanup.ts).
     expect(node22).toHaveLength(
-      routes.length + workers.length + 3 + webhookWorkers.length + mailWorkers.length,
+      routes.length + workers.length + 4 + webhookWorkers.length + mailWorkers.length,
     );
     for (const description of [
       'Imports IVS playback key pairs',
       "Reads the access-token signing key's public half",
+      'On stack deletion: removes the IVS channels',
     ])
       expect(
         node22.filter((fn: any) => String(fn.Properties.Description).startsWith(description)),
