@@ -11,6 +11,7 @@ import { Construct } from 'constructs';
 import { type RouteRow, routeKey } from '../shared/http/route.ts';
 import { type Deployment, environmentOf, policyOf } from '../shared/platform/access.ts';
 import type { WebhookDeployment } from '../shared/webhooks/access.ts';
+import type { MailDeployment } from '../shared/mail/access.ts';
 import { nodejsBundling } from './bundling.ts';
 
 /** The repository root: bundling runs from here with the committed lockfile. */
@@ -50,6 +51,8 @@ export interface ApiResources {
   ivs: { arnPrefix: string; recordingConfigurationArn: string };
   /** Webhooks' HMAC key and queues (infra/webhooks.ts), for rows that need `webhook-*`. */
   webhooks?: WebhookDeployment;
+  /** The sending identity and configuration set (infra/mail.ts), for rows that need `mailer`. */
+  mail?: MailDeployment;
 }
 
 /** What every API function shares, decided once by the stack. */
@@ -184,6 +187,7 @@ export class ApiFunction extends Construct {
       recordingsBucketName: props.resources.recordings.bucketName,
       recordingsBucketArn: props.resources.recordings.bucketArn,
       webhooks: props.resources.webhooks,
+      mail: props.resources.mail,
     };
     if (row.ivs?.length) {
       for (const kind of ['channel', 'stream-key'])

@@ -40,5 +40,8 @@ export class LiveVideo extends Construct {
       // A stream that drops and reconnects within 60 s continues the same recording.
       recordingReconnectWindowSeconds: 60,
     });
+    // Prod keeps it with the channels that name it (RETAIN); dev deletes it once the run-time
+    // cleanup (infra/runtime-cleanup.ts) has removed those channels.
+    this.recordingConfiguration.applyRemovalPolicy(props.removalPolicy);
   }
 }

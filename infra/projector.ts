@@ -15,6 +15,7 @@ import type { RouteRow } from '../shared/http/route.ts';
 import { PROJECTED_ENTITIES } from '../shared/projection/projector.ts';
 import { ApiFunction, type ApiFunctionDefaults, constructIdOf } from './api-function.ts';
 import type { Monitoring } from './monitoring.ts';
+import { AsyncFailures } from './async-failures.ts';
 import { streamPollerStatements } from './handlers/access.ts';
 
 /**
@@ -123,6 +124,8 @@ export class Projector extends NestedStack {
   readonly scheduleFailures: sqs.Queue;
   readonly schedule: scheduler.Schedule;
   readonly alarms: cloudwatch.Alarm[] = [];
+  /** The on-failure queues of the asynchronously invoked functions (IVS events, the two schedules). */
+  readonly asyncFailures: AsyncFailures[];
 
   constructor(scope: Construct, id: string, props: ProjectorProps) {
     super(scope, id, {
@@ -263,6 +266,26 @@ export class Projector extends NestedStack {
       this.rebuild.fn,
     ]);
     const action = new SnsAction(monitoring.topic);
+    // Every function invoked asynchronously (the IVS rule, the two schedules) keeps the events its
+    // invocations failed on: an on-failure queue with an alarm each (infra/async-failures.ts).
+    this.asyncFailures = [
+      new AsyncFailures(this, 'IvsEventsAsyncFailures', {
+        fn: this.ivsEvents.fn,
+        action,
+        description: 'IVS event function',
+      }),
+      new AsyncFailures(this, 'RecomputeAsyncFailures', {
+        fn: this.recompute.fn,
+        action,
+        description: 'Recompute function',
+      }),
+      new AsyncFailures(this, 'AudienceAsyncFailures', {
+        fn: this.audiences.fn,
+        action,
+        description: 'Audience function (live minute)',
+      }),
+    ];
+    for (const failures of this.asyncFailures) this.alarms.push(failures.alarm);
     const alarm = (alarmId: string, alarmProps: cloudwatch.AlarmProps): cloudwatch.Alarm => {
       const created = new cloudwatch.Alarm(this, alarmId, {
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,

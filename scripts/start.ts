@@ -36,6 +36,7 @@ Creator streaming platform running at ${url}  (ready in ${((Date.now() - started
   IVS stand-in (channels, playback, broadcasts) at ${platform.ivsEndpoint}: npm run broadcast -- start <creator id>
   Webhooks: POST ${url}/webhooks/subscriptions delivers signed events to loopback receivers (docs/webhooks.md)
   Media CDN stand-in (recordings, DVR; signed URLs checked) at ${process.env.CDN_URL}
+  Mail (SES v2 stand-in at ${platform.ses.endpoint}): verification codes land in ${(await import('./local/ses.ts')).mailboxDir()}/<address>.ndjson
   Domain events (EventBridge stand-in, docs/events.md): curl ${platform.eventsEndpoint}/_local/events
 
 Try:

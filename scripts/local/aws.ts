@@ -6,6 +6,8 @@ import { Readable } from 'node:stream';
 import { join, resolve } from 'node:path';
 import { type AnalyticsRecord, fileSink } from '../../shared/analytics/sink.ts';
 import { LOCAL_WEBHOOKS, queueArnOfUrl, webhookStandIns } from './webhooks-outbox.ts';
+import { LOCAL_MAIL } from './ses.ts';
+import { identityOf } from '../../shared/mail/access.ts';
 import { type HookableClient, installClientHook, installContainerId } from '../../shared/aws/local-hook.ts';
 import { routeKey, type RouteRow } from '../../shared/http/route.ts';
 import { LOCAL_GOOGLE_CLIENT_ID } from '../../shared/identity/local-idp.ts';
@@ -66,12 +68,12 @@ const RUNTIME_PASSTHROUGH = [
   'LOG_LEVEL',
   'POWERTOOLS_METRICS_DISABLED',
   'AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED',
-  // Where DynamoDB Local listens (the local "network"), local keys, the dev mailbox, the local identity provider.
+  // Where DynamoDB Local and the SES stand-in listen (the local "network"), local keys, the local identity provider.
   'DYNAMODB_ENDPOINT',
   'IVS_ENDPOINT',
+  'AWS_ENDPOINT_URL_SESV2',
   'RECORDINGS_ROOT',
   'LOCAL_KEY_DIR',
-  'MAILBOX_DIR',
   'GOOGLE_IDP',
   // Developer switch: relax or switch off per-IP rate limits locally (docs/conventions.md).
   'LOCAL_RATE_LIMITS',
@@ -81,7 +83,14 @@ const RUNTIME_PASSTHROUGH = [
 
 const runtimeEnvironment = (): Record<string, string> => {
   // Metrics are CloudWatch EMF lines on Lambda; locally they would only flood the console.
-  const env: Record<string, string> = { AWS_REGION: REGION, POWERTOOLS_METRICS_DISABLED: 'true' };
+  // Credentials: Lambda puts the execution role's in the environment; locally dummy ones, which
+  // only the stand-ins (SES, scripts/local/ses.ts) ever see.
+  const env: Record<string, string> = {
+    AWS_REGION: REGION,
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    POWERTOOLS_METRICS_DISABLED: 'true',
+  };
   for (const name of RUNTIME_PASSTHROUGH) {
     const value = host[name];
     if (value !== undefined) env[name] = value;
@@ -141,6 +150,12 @@ export const localDeployment = (): Deployment => {
     recordingsBucketName: LOCAL_RECORDINGS_BUCKET,
     recordingsBucketArn: `arn:aws:s3:::${LOCAL_RECORDINGS_BUCKET}`,
     webhooks: LOCAL_WEBHOOKS,
+    mail: {
+      from: LOCAL_MAIL.from,
+      identityArn: arn('ses', `identity/${identityOf(LOCAL_MAIL.from)}`),
+      configurationSetName: LOCAL_MAIL.configurationSet,
+      configurationSetArn: arn('ses', `configuration-set/${LOCAL_MAIL.configurationSet}`),
+    },
   };
 };
 
@@ -286,6 +301,19 @@ const namedBy = (service: string, input: Input): string[] => {
       return [`arn:aws:s3:::${String(input.Bucket)}/${String(input.Key)}`];
     case 'firehose':
       return [arn('firehose', `deliverystream/${String(input.DeliveryStreamName)}`)];
+    case 'ses': {
+      // SendEmail: the identity the From address is sent under, and the configuration set when named.
+      const from = String(input.FromEmailAddress ?? '');
+      const address = /<([^>]+)>\s*$/.exec(from)?.[1] ?? from;
+      return [
+        input.FromEmailAddressIdentityArn
+          ? String(input.FromEmailAddressIdentityArn)
+          : arn('ses', `identity/${identityOf(address)}`),
+        ...(input.ConfigurationSetName
+          ? [arn('ses', `configuration-set/${String(input.ConfigurationSetName)}`)]
+          : []),
+      ];
+    }
     default:
       return [];
   }

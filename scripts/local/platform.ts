@@ -20,6 +20,8 @@ export interface LocalPlatform {
   drain(): Promise<void>;
   /** The EventBridge stand-in the event publisher puts on (scripts/local/event-bus.ts). */
   eventsEndpoint: string;
+  /** The SES v2 stand-in the mailer sends through; it writes each message to the dev mailbox (scripts/local/ses.ts). */
+  ses: import('./ses.ts').SesStandIn;
   stop(): Promise<void>;
 }
 
@@ -157,10 +159,15 @@ export const startLocalPlatform = async (
   let projector: Awaited<ReturnType<typeof startProjector>> | undefined;
   let events: Awaited<ReturnType<typeof import('./event-bus.ts').startLocalEventPublisher>> | undefined;
   const live = await startIvs(options.ivsPort ?? 0);
+  // SES v2: the SDK reaches the stand-in through its endpoint setting, which every function's
+  // environment carries locally (scripts/local/aws.ts RUNTIME_PASSTHROUGH).
+  const ses = await (await import('./ses.ts')).startSesStandIn();
+  process.env.AWS_ENDPOINT_URL_SESV2 = ses.endpoint;
   const stop = async () => {
     await projector?.stop();
     await events?.stop();
     await live.ivs.stop();
+    await ses.stop();
     await (await starting?.catch(() => undefined))?.stop();
   };
   try {
@@ -215,6 +222,7 @@ export const startLocalPlatform = async (
       items: items + demoChannels.length,
       ivsEndpoint: live.ivs.endpoint,
       eventsEndpoint: events.bus.endpoint,
+      ses,
       drain: async () => {
         await projector!.drain();
         await events!.drain();

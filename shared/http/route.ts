@@ -70,6 +70,7 @@ export interface RouteRow {
     | 'webhook-secrets'
     | 'webhook-outbox'
     | 'webhook-dead-letters'
+    | 'mailer'
   >;
   /** Per-client request budget enforced by the middleware (429 `rate_limit` past it); needs table write. */
   rateLimit?: RateLimit;

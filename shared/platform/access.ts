@@ -1,5 +1,12 @@
 import type { RouteRow } from '../http/route.ts';
 import {
+  type MailDeployment,
+  mailEnvironment,
+  MAIL_PLACEHOLDERS,
+  mailStatements,
+  sendsMail,
+} from '../mail/access.ts';
+import {
   WEBHOOK_PLACEHOLDERS,
   type WebhookDeployment,
   webhookEnvironment,
@@ -53,6 +60,8 @@ export interface Deployment {
   recordingsBucketArn: string;
   /** Webhooks (infra/webhooks.ts): the secrets' HMAC key, the delivery queue and its dead letters. */
   webhooks?: WebhookDeployment;
+  /** Mail (infra/mail.ts): the sending identity and the configuration set, for rows that need `mailer`. */
+  mail?: MailDeployment;
 }
 
 /** One IAM statement: every action on every resource (ARNs, no wildcards). */
@@ -84,6 +93,8 @@ const keyOf = (row: Pick<RouteRow, 'method' | 'path'>): string =>
 export const dynamoActionsOf = (row: RouteRow): string[] => {
   const actions = new Set(row.dynamo?.actions ?? []);
   if (row.rateLimit) actions.add('UpdateItem');
+  // The mailer reads the address's suppression item before each send (shared/mail/suppression.ts).
+  if (sendsMail(row)) actions.add('GetItem');
   return [...actions].sort().map((action) => `dynamodb:${action}`);
 };
 
@@ -134,6 +145,7 @@ export const policyOf = (row: RouteRow, d: Deployment): Statement[] => {
   ivsOn([streamKeys], ['CreateStreamKey', 'DeleteStreamKey', 'GetStreamKey']);
   ivsOn(['*'], ['ListStreams']);
   statements.push(...webhookStatements(row, d.webhooks));
+  statements.push(...mailStatements(row, d.mail));
   return statements;
 };
 
@@ -162,6 +174,7 @@ export const environmentOf = (row: RouteRow, d: Deployment): Record<string, stri
     env.IVS_RECORDING_CONFIGURATION_ARN = d.ivsRecordingConfigurationArn;
   if (row.successLog) env.SUCCESS_LOG_EVERY = String(row.successLog.every);
   Object.assign(env, webhookEnvironment(row, d.webhooks));
+  Object.assign(env, mailEnvironment(row, d.mail));
   return env;
 };
 
@@ -194,6 +207,7 @@ export const settingsOf = (row: RouteRow): string[] => {
       recordingsBucketName: placeholder,
       recordingsBucketArn: placeholder,
       webhooks: WEBHOOK_PLACEHOLDERS,
+      mail: MAIL_PLACEHOLDERS,
     }),
   );
 };

@@ -27,6 +27,7 @@ const CLIENTS_OF: Record<NonNullable<RouteRow['needs']>[number], readonly string
   'webhook-secrets': ['client-kms'],
   'webhook-outbox': ['client-sqs'],
   'webhook-dead-letters': ['client-sqs'],
+  mailer: ['client-sesv2'],
 };
 
 const granted = (row: RouteRow) =>
