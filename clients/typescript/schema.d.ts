@@ -533,7 +533,7 @@ export interface paths {
         };
         /**
          * Quality options and the session's current quality
-         * @description The qualities a live stream is offered in (`auto` first, then concrete renditions best first) and the current quality of the caller's watch session. The session must be the caller's own on this creator's channel (another account's answers 404).
+         * @description The qualities a live stream is offered in (`auto` first, then concrete renditions best first) and the current quality of the caller's watch session. The session must be the caller's own on this creator's channel (another account's answers 404) and still live: an ended or expired one answers 410, as PATCH .../live/watch does (open a new one).
          */
         get: operations["listLiveQualities"];
         put?: never;
@@ -1111,7 +1111,7 @@ export interface paths {
         put?: never;
         /**
          * Add an emoji reaction to content (idempotent)
-         * @description Puts the caller's emoji reaction on a piece of content (a video, post, comment or series). Idempotent: 201 when the reaction is new, 200 when the caller already had it (counts unchanged). The target is not looked up: any id of the given type is accepted.
+         * @description Puts the caller's emoji reaction on a piece of content (a video, post, comment or series). Idempotent: 201 when the reaction is new, 200 when the caller already had it (counts unchanged). A `VIDEO` (an episode id) or `SERIES` (a show id) that does not exist is a 404, as for reports; `POST` and `COMMENT` targets are not stored by this service, so any id of theirs is accepted.
          */
         post: operations["addReaction"];
         /**
@@ -6880,7 +6880,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -8048,7 +8048,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -8197,7 +8197,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -9723,7 +9723,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -9872,7 +9872,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -10029,7 +10029,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -10478,7 +10478,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -10504,6 +10504,22 @@ export interface operations {
                      *       "status": "error",
                      *       "code": 404,
                      *       "message": "Watch session not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The session has ended or expired (no heartbeat for 90 s): open a new one */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 410,
+                     *       "message": "Watch session ended; open a new one with POST /creators/{id}/channel/live/watch"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -10656,7 +10672,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -10870,7 +10886,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -11042,7 +11058,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -11083,7 +11099,7 @@ export interface operations {
                      * @example {
                      *       "status": "error",
                      *       "code": 410,
-                     *       "message": "Watch session ended; open a new one with POST /live/watch"
+                     *       "message": "Watch session ended; open a new one with POST /creators/{id}/channel/live/watch"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -11250,7 +11266,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -11415,7 +11431,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -11564,7 +11580,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -11713,7 +11729,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -11862,7 +11878,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -12011,7 +12027,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -13570,7 +13586,7 @@ export interface operations {
             /** @description The Google token is invalid or expired, or Google did not verify its email */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -13770,7 +13786,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -14320,7 +14336,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -14593,7 +14609,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -14808,7 +14824,7 @@ export interface operations {
             /** @description Unknown email, wrong password, or an account without a password (Google only) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -14996,7 +15012,7 @@ export interface operations {
             /** @description The refresh token is malformed, unknown, expired or revoked, or was already used (which revokes its whole sign-in) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -15172,7 +15188,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, an invalid or expired one, or a refresh token that is not of the form `<family id>.<secret>` */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -15320,7 +15336,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -15499,7 +15515,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -15740,7 +15756,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -15751,6 +15767,25 @@ export interface operations {
                      *       "error": {
                      *         "code": "UNAUTHORIZED",
                      *         "message": "Missing or invalid bearer token"
+                     *       },
+                     *       "requestId": "8d3c4e1a-5b7f-4c2e-9a1d-2f6b8e0c7a45"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReactionsError"];
+                };
+            };
+            /** @description A `VIDEO` or `SERIES` target that does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Video not found"
                      *       },
                      *       "requestId": "8d3c4e1a-5b7f-4c2e-9a1d-2f6b8e0c7a45"
                      *     }
@@ -15945,7 +15980,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -16146,7 +16181,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -16309,7 +16344,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -16556,7 +16591,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -16744,7 +16779,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -16976,7 +17011,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -17240,7 +17275,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -17465,7 +17500,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -17713,7 +17748,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -17961,7 +17996,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -18200,7 +18235,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -18404,7 +18439,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -18619,7 +18654,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -18827,7 +18862,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -18989,7 +19024,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -19128,7 +19163,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -19356,7 +19391,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -19590,7 +19625,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -19761,7 +19796,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -20000,7 +20035,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -20239,7 +20274,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -20410,7 +20445,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -20645,7 +20680,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -20858,7 +20893,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -21087,7 +21122,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -21258,7 +21293,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -21488,7 +21523,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -21661,7 +21696,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -21794,7 +21829,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -21944,7 +21979,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -22156,7 +22191,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -22297,7 +22332,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -22446,7 +22481,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };

@@ -162,10 +162,21 @@ describe('watch session lifecycle', () => {
     clock.now = () => later;
     const beat = await api.get(`${base(open.id)}/live/heartbeat?session_id=${sid}`, { token });
     expect(beat.body.data).toMatchObject({ session_valid: false, reason: 'expired' });
-    expect(
-      (await api.patch(`${base(open.id)}/live/watch`, { token, body: { session_id: sid, quality: '480p' } }))
-        .status,
-    ).toBe(410);
+    // The operations on the session answer 410 alike (docs/live.md "A session that has ended").
+    const gone = {
+      status: 'error',
+      code: 410,
+      message: 'Watch session expired; open a new one with POST /creators/{id}/channel/live/watch',
+    };
+    const patched = await api.patch(`${base(open.id)}/live/watch`, {
+      token,
+      body: { session_id: sid, quality: '480p' },
+    });
+    expect({ status: patched.status, body: patched.body }).toEqual({ status: 410, body: gone });
+    const qualities = await api.get(`${base(open.id)}/live/qualities?session_id=${sid}`, { token });
+    expect({ status: qualities.status, body: qualities.body }).toEqual({ status: 410, body: gone });
+    // Playback, which is not addressed to a session, has no open one to play from: 409.
+    expect((await api.get(`${base(open.id)}/live/stream`, { token })).status).toBe(409);
     const ended = await api.delete(`${base(open.id)}/live/watch?session_id=${sid}`, { token });
     // Watched until its lease began: the end of the 2-minute bucket it was last counted in.
     expect(ended.body.data.watch_duration_seconds).toBe(
