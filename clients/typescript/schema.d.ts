@@ -2924,16 +2924,15 @@ export interface components {
              */
             starts_in_minutes?: number;
             /**
-             * @description What is broadcast: a show or one of its episodes
+             * @description What is broadcast: a show or one of its episodes; null for a program with no catalogue content
              * @example episode
-             * @enum {string}
              */
-            content_type: "show" | "episode";
+            content_type: ("show" | "episode") | null;
             /**
-             * @description Id of the show or episode broadcast
+             * @description Id of the show or episode broadcast; null for a program with no catalogue content
              * @example ep_0150_s3e04
              */
-            content_id: string;
+            content_id: string | null;
             /**
              * @description Content rating (TV parental guidelines)
              * @example TV-G
@@ -3024,16 +3023,15 @@ export interface components {
              */
             starts_in_minutes?: number;
             /**
-             * @description What is broadcast: a show or one of its episodes
+             * @description What is broadcast: a show or one of its episodes; null for a program with no catalogue content
              * @example episode
-             * @enum {string}
              */
-            content_type: "show" | "episode";
+            content_type: ("show" | "episode") | null;
             /**
-             * @description Id of the show or episode broadcast
+             * @description Id of the show or episode broadcast; null for a program with no catalogue content
              * @example ep_0150_s3e04
              */
-            content_id: string;
+            content_id: string | null;
             /**
              * @description Content rating (TV parental guidelines)
              * @example TV-G

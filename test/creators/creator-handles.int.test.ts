@@ -79,7 +79,8 @@ describe('a creator in the path, by id or handle', () => {
     for (const [key, make] of Object.entries(requests)) {
       const [method, pattern] = key.split(' ') as [string, string];
       const byHandle = await call(method, pattern.replace('{id}', live.slug), token, make(context));
-      if (byHandle.status >= 300) failures.push(`${key}: ${byHandle.status} ${JSON.stringify(byHandle.body)}`);
+      if (byHandle.status >= 300)
+        failures.push(`${key}: ${byHandle.status} ${JSON.stringify(byHandle.body)}`);
       if (key === 'POST /creators/{id}/channel/live/watch') sessionId = byHandle.body.data.session.session_id;
     }
     expect(failures).toEqual([]);

@@ -67,7 +67,9 @@ describe('httpHandler', () => {
     const handler = testEndpoint(
       {
         query: z.object({ session_id: z.uuid({ error: 'session_id must be a session id (UUID)' }) }),
-        body: z.object({ items: z.array(z.object({ device_type: enumParam('device_type', ['web', 'ios']) })) }),
+        body: z.object({
+          items: z.array(z.object({ device_type: enumParam('device_type', ['web', 'ios']) })),
+        }),
       },
       () => ok({}),
     );
@@ -79,7 +81,11 @@ describe('httpHandler', () => {
       'Invalid query parameter session_id: session_id must be a session id (UUID)',
     );
     const noDevice = await handler(
-      apiEvent({ route, query: { session_id: crypto.randomUUID() }, body: { items: [{}, { device_type: 'tv' }] } }),
+      apiEvent({
+        route,
+        query: { session_id: crypto.randomUUID() },
+        body: { items: [{}, { device_type: 'tv' }] },
+      }),
     );
     expect(noDevice.statusCode).toBe(422);
     expect(parse(noDevice.body).errors).toEqual([
