@@ -76,7 +76,11 @@ describe('watch session lifecycle', () => {
     const claims = playbackClaimsOf(data.stream.token);
     expect(claims['aws:channel-arn']).toMatch(new RegExp(`:channel/${channelIdOfPlaybackUrl(url.href)}$`));
     expect(claims['aws:viewer-id']).toMatch(/^acc_[0-9a-f-]{36}$/);
-    expect(claims['aws:access-control-allow-origin']).toBe('https://creators.example.com');
+    // The web app's origin, and locally the IVS stand-in's loopback origin (its player page).
+    const ivs = new URL(process.env.IVS_ENDPOINT!);
+    expect(claims['aws:access-control-allow-origin']).toBe(
+      `https://creators.example.com,${ivs.origin},http://localhost:${ivs.port}`,
+    );
     const exp = Number(claims.exp) * 1000;
     expect(exp).toBe(Date.parse(data.stream.token_expires_at));
     expect(exp - Date.now()).toBeGreaterThan(60_000);
