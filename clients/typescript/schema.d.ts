@@ -5642,7 +5642,7 @@ export interface components {
                 id: "instagram" | "youtube" | "tiktok" | "x" | "twitch";
                 /**
                  * @description Display name
-                 * @example Youtube
+                 * @example YouTube
                  */
                 label: string;
             }[];

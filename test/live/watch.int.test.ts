@@ -193,6 +193,15 @@ describe('watch session lifecycle', () => {
 });
 
 describe('rules', () => {
+  it('says the session_id query parameter is missing when a DELETE sends it in the body', async () => {
+    const token = await viewer();
+    const sid = (await openSession(open, token)).body.data.session.session_id;
+    const res = await api.delete(`${base(open.id)}/live/watch`, { token, body: { session_id: sid } });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('Missing required query parameter session_id');
+    expect((await api.delete(`${base(open.id)}/live/watch?session_id=${sid}`, { token })).status).toBe(200);
+  });
+
   it('404 when the creator has no live stream; offline channel view with a message', async () => {
     const res = await openSession(offline, await viewer());
     expect(res.status).toBe(404);
