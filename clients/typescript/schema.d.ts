@@ -533,7 +533,7 @@ export interface paths {
         };
         /**
          * Quality options and the session's current quality
-         * @description The qualities a live stream is offered in (`auto` first, then concrete renditions best first) and the current quality of the caller's watch session. The session must be the caller's own on this creator's channel (another account's answers 404).
+         * @description The qualities a live stream is offered in (`auto` first, then concrete renditions best first) and the current quality of the caller's watch session. The session must be the caller's own on this creator's channel (another account's answers 404) and still live: an ended or expired one answers 410, as PATCH .../live/watch does (open a new one).
          */
         get: operations["listLiveQualities"];
         put?: never;
@@ -1111,7 +1111,7 @@ export interface paths {
         put?: never;
         /**
          * Add an emoji reaction to content (idempotent)
-         * @description Puts the caller's emoji reaction on a piece of content (a video, post, comment or series). Idempotent: 201 when the reaction is new, 200 when the caller already had it (counts unchanged). The target is not looked up: any id of the given type is accepted.
+         * @description Puts the caller's emoji reaction on a piece of content (a video, post, comment or series). Idempotent: 201 when the reaction is new, 200 when the caller already had it (counts unchanged). A `VIDEO` (an episode id) or `SERIES` (a show id) that does not exist is a 404, as for reports; `POST` and `COMMENT` targets are not stored by this service, so any id of theirs is accepted.
          */
         post: operations["addReaction"];
         /**
@@ -2924,16 +2924,15 @@ export interface components {
              */
             starts_in_minutes?: number;
             /**
-             * @description What is broadcast: a show or one of its episodes
+             * @description What is broadcast: a show or one of its episodes; null for a program with no catalogue content
              * @example episode
-             * @enum {string}
              */
-            content_type: "show" | "episode";
+            content_type: ("show" | "episode") | null;
             /**
-             * @description Id of the show or episode broadcast
+             * @description Id of the show or episode broadcast; null for a program with no catalogue content
              * @example ep_0150_s3e04
              */
-            content_id: string;
+            content_id: string | null;
             /**
              * @description Content rating (TV parental guidelines)
              * @example TV-G
@@ -3024,16 +3023,15 @@ export interface components {
              */
             starts_in_minutes?: number;
             /**
-             * @description What is broadcast: a show or one of its episodes
+             * @description What is broadcast: a show or one of its episodes; null for a program with no catalogue content
              * @example episode
-             * @enum {string}
              */
-            content_type: "show" | "episode";
+            content_type: ("show" | "episode") | null;
             /**
-             * @description Id of the show or episode broadcast
+             * @description Id of the show or episode broadcast; null for a program with no catalogue content
              * @example ep_0150_s3e04
              */
-            content_id: string;
+            content_id: string | null;
             /**
              * @description Content rating (TV parental guidelines)
              * @example TV-G
@@ -5644,7 +5642,7 @@ export interface components {
                 id: "instagram" | "youtube" | "tiktok" | "x" | "twitch";
                 /**
                  * @description Display name
-                 * @example Youtube
+                 * @example YouTube
                  */
                 label: string;
             }[];
@@ -6880,7 +6878,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -8048,7 +8046,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -8197,7 +8195,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -9723,7 +9721,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -9872,7 +9870,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -10029,7 +10027,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -10478,7 +10476,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -10504,6 +10502,22 @@ export interface operations {
                      *       "status": "error",
                      *       "code": 404,
                      *       "message": "Watch session not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The session has ended or expired (no heartbeat for 90 s): open a new one */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 410,
+                     *       "message": "Watch session ended; open a new one with POST /creators/{id}/channel/live/watch"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -10656,7 +10670,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -10870,7 +10884,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -11042,7 +11056,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -11083,7 +11097,7 @@ export interface operations {
                      * @example {
                      *       "status": "error",
                      *       "code": 410,
-                     *       "message": "Watch session ended; open a new one with POST /live/watch"
+                     *       "message": "Watch session ended; open a new one with POST /creators/{id}/channel/live/watch"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -11250,7 +11264,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -11415,7 +11429,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -11564,7 +11578,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -11713,7 +11727,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -11862,7 +11876,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -12011,7 +12025,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -13570,7 +13584,7 @@ export interface operations {
             /** @description The Google token is invalid or expired, or Google did not verify its email */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -13770,7 +13784,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -14320,7 +14334,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -14593,7 +14607,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -14808,7 +14822,7 @@ export interface operations {
             /** @description Unknown email, wrong password, or an account without a password (Google only) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -14996,7 +15010,7 @@ export interface operations {
             /** @description The refresh token is malformed, unknown, expired or revoked, or was already used (which revokes its whole sign-in) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -15172,7 +15186,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, an invalid or expired one, or a refresh token that is not of the form `<family id>.<secret>` */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -15320,7 +15334,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -15499,7 +15513,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -15740,7 +15754,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -15751,6 +15765,25 @@ export interface operations {
                      *       "error": {
                      *         "code": "UNAUTHORIZED",
                      *         "message": "Missing or invalid bearer token"
+                     *       },
+                     *       "requestId": "8d3c4e1a-5b7f-4c2e-9a1d-2f6b8e0c7a45"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReactionsError"];
+                };
+            };
+            /** @description A `VIDEO` or `SERIES` target that does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Video not found"
                      *       },
                      *       "requestId": "8d3c4e1a-5b7f-4c2e-9a1d-2f6b8e0c7a45"
                      *     }
@@ -15945,7 +15978,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -16146,7 +16179,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -16309,7 +16342,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -16556,7 +16589,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -16744,7 +16777,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -16976,7 +17009,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -17240,7 +17273,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -17465,7 +17498,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -17713,7 +17746,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -17961,7 +17994,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -18200,7 +18233,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -18404,7 +18437,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -18619,7 +18652,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -18827,7 +18860,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -18989,7 +19022,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -19128,7 +19161,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -19356,7 +19389,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -19590,7 +19623,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -19761,7 +19794,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -20000,7 +20033,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -20239,7 +20272,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -20410,7 +20443,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -20645,7 +20678,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -20858,7 +20891,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -21087,7 +21120,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -21258,7 +21291,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -21488,7 +21521,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -21661,7 +21694,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -21794,7 +21827,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -21944,7 +21977,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -22156,7 +22189,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -22297,7 +22330,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -22446,7 +22479,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };

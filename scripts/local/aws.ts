@@ -117,6 +117,19 @@ export const LOCAL_RECORDINGS_BUCKET = 'local-recordings';
 export const recordingsRoot = (): string =>
   host.RECORDINGS_ROOT ?? resolve(import.meta.dirname, '../../.local/recordings');
 
+/**
+ * The origins local playback tokens and the media CDN stand-in allow by default: the web app's
+ * (`SITE_URL`, as on AWS) and the loopback origin the local platform serves its player page on
+ * (`/_local/player` on the IVS stand-in, scripts/local/player-page.ts), as `127.0.0.1` and
+ * `localhost`. A page of your own on another origin: `PLAYBACK_ALLOW_ORIGIN` (IVS's list syntax).
+ */
+const localPlaybackOrigins = (): string => {
+  const site = new URL(host.SITE_URL ?? 'https://creators.example.com').origin;
+  const ivs = host.IVS_ENDPOINT ? new URL(host.IVS_ENDPOINT) : undefined;
+  const loopback = ivs ? [ivs.origin, `${ivs.protocol}//localhost:${ivs.port}`] : [];
+  return [site, ...new Set(loopback)].join(',');
+};
+
 /** The local deployment: the values the stack's tokens resolve to on AWS, as local names. */
 export const localDeployment = (): Deployment => {
   const tableName = host.TABLE_NAME ?? 'creator-streaming-local';
@@ -143,8 +156,7 @@ export const localDeployment = (): Deployment => {
       host.IVS_RECORDING_CONFIGURATION_ARN ??
       'arn:aws:ivs:us-east-1:000000000000:recording-configuration/local',
     playbackKeySecretArn: LOCAL_PLAYBACK_KEY_SECRET_ARN,
-    playbackAllowOrigin:
-      host.PLAYBACK_ALLOW_ORIGIN ?? new URL(host.SITE_URL ?? 'https://creators.example.com').origin,
+    playbackAllowOrigin: host.PLAYBACK_ALLOW_ORIGIN ?? localPlaybackOrigins(),
     mediaKeySecretArn: LOCAL_MEDIA_KEY_SECRET_ARN,
     mediaKeyPairId: localMediaKey().kid,
     recordingsBucketName: LOCAL_RECORDINGS_BUCKET,

@@ -83,11 +83,13 @@ const startIvs = async (ivsPort: number) => {
   const { createBroadcaster } = await import('./ivs/broadcaster.ts');
   const { createBroadcastControl } = await import('./ivs/control.ts');
   const { serveMediaCdn } = await import('./media-cdn.ts');
+  const { servePlayerPage } = await import('./player-page.ts');
   const { broadcastClock } = await import('./ivs/demo-channels.ts');
   let control: ReturnType<typeof createBroadcastControl> | undefined;
   const ivs = await startIvsStandIn({
     port: ivsPort,
-    extra: async (req, res) => (await serveMediaCdn(req, res)) || ((await control?.(req, res)) ?? false),
+    extra: async (req, res) =>
+      servePlayerPage(req, res) || (await serveMediaCdn(req, res)) || ((await control?.(req, res)) ?? false),
   });
   process.env.IVS_ENDPOINT = ivs.endpoint;
   const { IvsClient, CreateRecordingConfigurationCommand, ImportPlaybackKeyPairCommand } = await import(
@@ -104,7 +106,11 @@ const startIvs = async (ivsPort: number) => {
     new CreateRecordingConfigurationCommand({
       name: 'recordings',
       destinationConfiguration: { s3: { bucketName: LOCAL_RECORDINGS_BUCKET } },
-      thumbnailConfiguration: { recordingMode: 'INTERVAL', targetIntervalSeconds: 60 },
+      thumbnailConfiguration: {
+        recordingMode: 'INTERVAL',
+        targetIntervalSeconds: 60,
+        storage: ['SEQUENTIAL', 'LATEST'],
+      },
     }),
   );
   process.env.IVS_RECORDING_CONFIGURATION_ARN = recording.recordingConfiguration?.arn;

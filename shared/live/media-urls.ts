@@ -14,6 +14,14 @@ export const cdnUrl = () => (process.env.CDN_URL ?? 'https://cdn.example.com').r
 export const mediaUrlOf = (key: string, cdn = cdnUrl()): string =>
   `${cdn}/${key.split('/').map(encodeURIComponent).join('/')}`;
 
+/**
+ * The live thumbnail of a recording being written: the still IVS rewrites while live under
+ * `media/latest_thumbnail/` (the recording configuration's LATEST storage), through the media CDN,
+ * which serves thumbnails unsigned (docs/live.md "Live thumbnails").
+ */
+export const liveThumbnailUrlOf = (recording: Pick<LiveRecording, 'prefix'>, cdn = cdnUrl()): string =>
+  mediaUrlOf(`${recording.prefix.replace(/\/+$/, '')}/media/latest_thumbnail/thumb.jpg`, cdn);
+
 // ---- DVR while live ---------------------------------------------------------------------------
 
 /** On the creator item from Recording Start: the recording being written of stream `stream_id`. */

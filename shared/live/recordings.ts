@@ -17,7 +17,7 @@ import { recordOf } from '../db/record.ts';
 import { TABLE, tableName } from '../db/table.ts';
 import { cancellationCodes, isConditionalCheckFailed } from '../db/transaction.ts';
 import { logger } from '../observability/index.ts';
-import { cdnUrl, type LiveRecording, mediaUrlOf } from './media-urls.ts';
+import { cdnUrl, type LiveRecording, liveThumbnailUrlOf, mediaUrlOf } from './media-urls.ts';
 import { episodeItem, showItem, showItemKey } from '../shows/show-repository.ts';
 import { newShow } from '../studio/show-writes.ts';
 
@@ -232,12 +232,34 @@ export const noteRecordingStarted = async (
       },
     }),
   );
+  await setLiveThumbnail(ref.creatorId, ref.streamId, liveThumbnailUrlOf(recording));
   return {
     kind: 'dvr-ready',
     creatorId: ref.creatorId,
     streamId: ref.streamId,
     playlistKey: recording.playlist_key,
   };
+};
+
+/**
+ * The live thumbnail of stream `streamId` (while it is the creator's current one: a Stream Start
+ * that comes later takes it from `live_recording` itself, shared/live/channel-state.ts).
+ */
+const setLiveThumbnail = async (creatorId: string, streamId: string, url: string) => {
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: creatorKey(creatorId),
+        UpdateExpression: 'SET #live.thumbnail_url = :url',
+        ConditionExpression: '#live.stream_id = :stream',
+        ExpressionAttributeNames: { '#live': 'live' },
+        ExpressionAttributeValues: { ':url': url, ':stream': streamId },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionalCheckFailed(error)) throw error;
+  }
 };
 
 // ---- On demand --------------------------------------------------------------------------------

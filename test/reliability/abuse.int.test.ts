@@ -177,7 +177,7 @@ describe('object ownership (BOLA) on every authenticated route', () => {
   it('reactions: another account cannot remove a reaction (its DELETE is a no-op on its own record) nor see whose it is', async () => {
     const owner = await viewer();
     const other = await viewer();
-    const target = { targetType: 'VIDEO', targetId: `ep_bola_${randomUUID().slice(0, 8)}` };
+    const target = { targetType: 'POST', targetId: `post_bola_${randomUUID().slice(0, 8)}` };
     expect((await api.post('/v3/reactions', { token: owner, body: { ...target, emoji: '🔥' } })).status).toBe(
       201,
     );
