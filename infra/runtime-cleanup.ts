@@ -6,6 +6,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { bundledFunction, InlinePolicyRole, PROJECT_ROOT } from './api-function.ts';
+import { runtimeCleanupStatements } from './handlers/access.ts';
 
 export interface RuntimeCleanupProps {
   /** The recording configuration every run-time channel names (infra/live-video.ts). */
@@ -58,14 +59,8 @@ export class RuntimeCleanup extends Construct {
     const statement = (actions: string[], resources: string[]) =>
       role.addToPrincipalPolicy(new iam.PolicyStatement({ actions, resources }));
     statement(['logs:CreateLogStream', 'logs:PutLogEvents'], [logGroup.logGroupArn]);
-    // ListChannels has no resource-level permissions (IAM's `*`).
-    statement(['ivs:ListChannels'], ['*']);
-    // Each action on the resource types the Service Authorization Reference lists for it.
-    statement(
-      ['ivs:DeleteChannel', 'ivs:ListStreamKeys', 'ivs:StopStream'],
-      [`${props.ivsArnPrefix}:channel/*`, `${props.ivsArnPrefix}:stream-key/*`],
-    );
-    statement(['ivs:DeleteStreamKey'], [`${props.ivsArnPrefix}:stream-key/*`]);
+    for (const { actions, resources } of runtimeCleanupStatements(props.ivsArnPrefix))
+      statement([...actions], [...resources]);
     for (const kind of ['channel', 'stream-key'])
       Validations.of(role).acknowledge({
         id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ivs:<AWS::Region>:<AWS::AccountId>:${kind}/*]`,

@@ -47,3 +47,17 @@ export const keyPairStatements = (keys: {
   })),
   ...keys.playbackSecretArns.map((arn) => ({ actions: ['secretsmanager:PutSecretValue'], resources: [arn] })),
 ];
+
+/**
+ * `Custom::RuntimeCleanup` (dev): on stack deletion, stops the streams and deletes the stream keys
+ * and channels the API made at run time. ListChannels has no resource-level permissions (IAM's
+ * `*`); each other action on the resource types the Service Authorization Reference lists for it.
+ */
+export const runtimeCleanupStatements = (ivsArnPrefix: string): Statement[] => [
+  { actions: ['ivs:ListChannels'], resources: ['*'] },
+  {
+    actions: ['ivs:DeleteChannel', 'ivs:ListStreamKeys', 'ivs:StopStream'],
+    resources: [`${ivsArnPrefix}:channel/*`, `${ivsArnPrefix}:stream-key/*`],
+  },
+  { actions: ['ivs:DeleteStreamKey'], resources: [`${ivsArnPrefix}:stream-key/*`] },
+];

@@ -195,8 +195,12 @@ describe('EventBridge rules', () => {
           });
         const self = arnOf(ruleId);
         const other = `arn:aws:events:${REGION}:${ACCOUNT}:rule/someone-elses`;
-        expect(await asRule(self, 'lambda:InvokeFunction', fnArn, functionPolicy), ruleId).toBe(true);
-        expect(await asRule(other, 'lambda:InvokeFunction', fnArn, functionPolicy), ruleId).toBe(false);
+        // A queue target (the mail feedback rule) is sent to under its queue policy, a function invoked under its own.
+        const [action, policy] = fnArn.includes(':sqs:')
+          ? ['sqs:SendMessage', queuePolicyOf(fnArn)]
+          : ['lambda:InvokeFunction', functionPolicy];
+        expect(await asRule(self, action, fnArn, policy), ruleId).toBe(true);
+        expect(await asRule(other, action, fnArn, policy), ruleId).toBe(false);
         if (target.DeadLetterConfig) {
           const queue = resolve(target.DeadLetterConfig.Arn) as string;
           expect(await asRule(self, 'sqs:SendMessage', queue, queuePolicyOf(queue)), `${ruleId} DLQ`).toBe(
@@ -296,8 +300,10 @@ describe('the least-privilege report (test/support/stack-functions.ts)', () => {
       'worker POST $stream/events',
       'worker POST $events/webhook-fan-out',
       'worker POST $queue/webhook-deliveries',
+      'worker POST $queue/mail-feedback',
       'custom resource Custom::SigningPublicKey',
       'custom resource Custom::IvsPlaybackKeyPair+MediaSigningKeyPair',
+      'custom resource Custom::RuntimeCleanup',
     ]);
   });
 });

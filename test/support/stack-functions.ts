@@ -2,7 +2,12 @@ import { eventPublisherRow } from '../../functions/events/worker.ts';
 import { routes } from '../../functions/routes.ts';
 import { fanOutRow, senderRow } from '../../functions/webhooks/workers.ts';
 import { audienceRow, ivsEventRow, projectorRow, rebuildRow, recomputeRow } from '../../functions/workers.ts';
-import { keyPairStatements, signingPublicKeyStatements } from '../../infra/handlers/access.ts';
+import { mailFeedbackRow } from '../../functions/mail/workers.ts';
+import {
+  keyPairStatements,
+  runtimeCleanupStatements,
+  signingPublicKeyStatements,
+} from '../../infra/handlers/access.ts';
 import { LOCAL_EVENT_BUS_NAME, localBusArn } from '../../scripts/local/event-bus.ts';
 import { publisherStatements } from '../../shared/events/access.ts';
 import { routeKey, type RouteRow } from '../../shared/http/route.ts';
@@ -13,6 +18,7 @@ import type { CheckedFunction } from './least-privilege.ts';
 export const CUSTOM_RESOURCE_KEYS = {
   signingPublicKey: 'Custom::SigningPublicKey',
   keyPair: 'Custom::IvsPlaybackKeyPair+MediaSigningKeyPair',
+  runtimeCleanup: 'Custom::RuntimeCleanup',
 } as const;
 
 /**
@@ -46,6 +52,7 @@ export const stackFunctions = (d: Deployment): CheckedFunction[] => {
     },
     of(fanOutRow, 'worker'),
     of(senderRow, 'worker'),
+    of(mailFeedbackRow, 'worker'),
     {
       key: CUSTOM_RESOURCE_KEYS.signingPublicKey,
       kind: 'custom resource',
@@ -59,6 +66,13 @@ export const stackFunctions = (d: Deployment): CheckedFunction[] => {
         playbackSecretArns: [d.playbackKeySecretArn],
         mediaSecretArns: [d.mediaKeySecretArn],
       }),
+    },
+    {
+      key: CUSTOM_RESOURCE_KEYS.runtimeCleanup,
+      kind: 'custom resource',
+      statements: runtimeCleanupStatements(d.ivsArnPrefix),
+      notExercised:
+        'runs only when a dev stack is deleted; test/infra/runtime-cleanup.test.ts runs its handler against the IVS stand-in',
     },
   ];
 };
