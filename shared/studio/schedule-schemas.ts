@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { CATEGORY_IDS, RATING_IDS, TIER_IDS } from '../catalog/model.ts';
 import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
-import { idParam } from '../http/validation.ts';
+import { idParam, userMediaUrl } from '../http/validation.ts';
 
 /**
  * The creator studio's profile and channel programs (issue 16): request bodies, then responses.
@@ -29,13 +29,9 @@ const profileDescription = described(
   'Stand-up, sketches and unscripted nonsense, a few times a week.',
 );
 const avatarUrl = described(
-  z.nullable(
-    z
-      .url({ protocol: /^https$/, hostname: z.regexes.domain, error: 'must be an https URL' })
-      .check(z.maxLength(2048, { error: 'must be at most 2048 characters' })),
-  ),
-  'Avatar image URL (https), or null to remove it',
-  'https://cdn.example.com/avatars/cr_0001.jpg',
+  z.nullable(userMediaUrl('must be an https URL')),
+  "Avatar image URL (https, at most 2048 characters, not on the platform's media CDN), or null to remove it",
+  'https://images.example.net/avatars/jonas.jpg',
 );
 const category = described(
   z.enum(CATEGORY_IDS, { error: `must be one of: ${CATEGORY_IDS.join(', ')}` }),
