@@ -1391,7 +1391,7 @@ export interface paths {
         put?: never;
         /**
          * On-demand heartbeat every 30 s (playhead, playing and rebuffer time)
-         * @description Records an on-demand heartbeat, sent every 30 s during playback: the playhead and the seconds played and stalled since the last one. Its `playing_seconds` count toward the episode's views: a session (`session_id`) counts one view once its heartbeats and end add up to 30 s of playing time (docs/projections.md). For a signed-in viewer it also saves the playhead for continue watching (an episode past 90% or in its last 5 minutes leaves the list). Both are side effects: a failure never fails the request. The answer comes once the analytics store has the events; on a 503 some may be missing, so resend the request as is (events carrying an `event_id` are de-duplicated).
+         * @description Records an on-demand heartbeat, sent every 30 s during playback: the playhead and the seconds played and stalled since the last one. Its `playing_seconds` count toward the episode's views: a session (`session_id` issued by `session/start`) counts one view once its heartbeats and end add up to 30 s of playing time (docs/projections.md). Only for the episode and the account the session started with, and never more playing time than the wall time since its start (plus 5 s): a beat of an unknown or another's session, or one past that budget, is recorded but counts nothing. For a signed-in viewer it also saves the playhead for continue watching (an episode past 90% or in its last 5 minutes leaves the list). Both are side effects: a failure never fails the request. The answer comes once the analytics store has the events; on a 503 some may be missing, so resend the request as is (events carrying an `event_id` are de-duplicated).
          */
         post: operations["recordVideoHeartbeat"];
         delete?: never;
@@ -1491,7 +1491,7 @@ export interface paths {
         put?: never;
         /**
          * End an on-demand analytics session
-         * @description Records the end of an on-demand session with the final playhead and the reason. Its `playing_seconds` count toward the session's view (30 s of playing time in a session count one view of the episode). For a signed-in viewer it also saves the playhead for continue watching, or removes the episode from the list once it is finished (past 90% or in its last 5 minutes); a failure to do either never fails the request. The answer comes once the analytics store has the events; on a 503 some may be missing, so resend the request as is (events carrying an `event_id` are de-duplicated).
+         * @description Records the end of an on-demand session with the final playhead and the reason. Its `playing_seconds` count toward the session's view (30 s of playing time in a session started by `session/start` count one view of its episode; the heartbeat's rules apply). For a signed-in viewer it also saves the playhead for continue watching, or removes the episode from the list once it is finished (past 90% or in its last 5 minutes); a failure to do either never fails the request. The answer comes once the analytics store has the events; on a 503 some may be missing, so resend the request as is (events carrying an `event_id` are de-duplicated).
          */
         post: operations["endVideoSession"];
         delete?: never;
@@ -1677,7 +1677,7 @@ export interface paths {
         };
         /**
          * Browsable API reference (Swagger UI over /openapi.json)
-         * @description The API reference as an HTML page for people: Swagger UI rendering `/openapi.json`, with "Try it out" against this deployment. Its scripts and styles come from the pinned swagger-ui-dist (locally from `/docs/assets`, on AWS from a public CDN). Public, no envelope.
+         * @description The API reference as an HTML page for people: Swagger UI rendering `/openapi.json`, with "Try it out" against this deployment. Its scripts and styles come from the pinned swagger-ui-dist (locally from `/docs/assets`, on AWS from a public CDN), each checked by its Subresource Integrity hash; the page is sent with a strict Content-Security-Policy (`frame-ancestors 'none'`), `Referrer-Policy: no-referrer` and `nosniff`. Public, no envelope.
          */
         get: operations["getDocs"];
         put?: never;
@@ -16514,8 +16514,8 @@ export interface operations {
                     tags?: string[];
                     /**
                      * Format: uri
-                     * @description Poster image, an https URL (default: the CDN poster path of the show)
-                     * @example https://cdn.example.com/shows/sh_0001/poster.jpg
+                     * @description Poster image, an https URL of at most 2048 characters, not on the platform's media CDN (default: the CDN poster path of the show)
+                     * @example https://images.example.net/late-night-loops/poster.jpg
                      */
                     thumbnail_url?: string;
                 };
@@ -16934,8 +16934,8 @@ export interface operations {
                     tags?: string[];
                     /**
                      * Format: uri
-                     * @description Poster image, an https URL (default: the CDN poster path of the show)
-                     * @example https://cdn.example.com/shows/sh_0001/poster.jpg
+                     * @description Poster image, an https URL of at most 2048 characters, not on the platform's media CDN (default: the CDN poster path of the show)
+                     * @example https://images.example.net/late-night-loops/poster.jpg
                      */
                     thumbnail_url?: string;
                 };
@@ -17192,14 +17192,14 @@ export interface operations {
                     description?: string;
                     /**
                      * Format: date-time
-                     * @description First aired: ISO 8601 date-time with `Z` or an offset, stored in UTC (default: now)
+                     * @description First aired: ISO 8601 date-time with `Z` or an offset, stored in UTC (default: now); from 1970 to 10 years from now
                      * @example 2026-02-23T15:00:00Z
                      */
                     air_date?: string;
                     /**
                      * Format: uri
-                     * @description HLS playlist, an https URL (default: the CDN playlist path of the episode)
-                     * @example https://cdn.example.com/vod/ep_3f9a0c1b2d4e/master.m3u8
+                     * @description HLS playlist, an https URL of at most 2048 characters, not on the platform's media CDN or IVS (default: the CDN playlist path of the episode)
+                     * @example https://video.example.net/loops/ep1/master.m3u8
                      */
                     stream_url?: string;
                 };
@@ -17665,14 +17665,14 @@ export interface operations {
                     description?: string;
                     /**
                      * Format: date-time
-                     * @description First aired: ISO 8601 date-time with `Z` or an offset, stored in UTC (default: now)
+                     * @description First aired: ISO 8601 date-time with `Z` or an offset, stored in UTC (default: now); from 1970 to 10 years from now
                      * @example 2026-02-23T15:00:00Z
                      */
                     air_date?: string;
                     /**
                      * Format: uri
-                     * @description HLS playlist, an https URL (default: the CDN playlist path of the episode)
-                     * @example https://cdn.example.com/vod/ep_3f9a0c1b2d4e/master.m3u8
+                     * @description HLS playlist, an https URL of at most 2048 characters, not on the platform's media CDN or IVS (default: the CDN playlist path of the episode)
+                     * @example https://video.example.net/loops/ep1/master.m3u8
                      */
                     stream_url?: string;
                 };
@@ -17913,8 +17913,8 @@ export interface operations {
                      */
                     description?: string;
                     /**
-                     * @description Avatar image URL (https), or null to remove it
-                     * @example https://cdn.example.com/avatars/cr_0001.jpg
+                     * @description Avatar image URL (https, at most 2048 characters, not on the platform's media CDN), or null to remove it
+                     * @example https://images.example.net/avatars/jonas.jpg
                      */
                     avatar_url?: string | null;
                     /**
@@ -19424,18 +19424,28 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            /** @description Over the rate limit (120 per 60 s per account; 600 per 60 s per ip); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "message": "Too Many Requests"
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
                      *     }
                      */
-                    "application/json": components["schemas"]["GatewayThrottled"];
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
                 };
             };
             /** @description An internal error (nothing internal is disclosed) */
@@ -19658,18 +19668,28 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            /** @description Over the rate limit (120 per 60 s per account; 600 per 60 s per ip); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "message": "Too Many Requests"
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
                      *     }
                      */
-                    "application/json": components["schemas"]["GatewayThrottled"];
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
                 };
             };
             /** @description An internal error (nothing internal is disclosed) */
@@ -19829,18 +19849,28 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            /** @description Over the rate limit (120 per 60 s per account; 600 per 60 s per ip); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "message": "Too Many Requests"
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
                      *     }
                      */
-                    "application/json": components["schemas"]["GatewayThrottled"];
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
                 };
             };
             /** @description An internal error (nothing internal is disclosed) */
@@ -20068,18 +20098,28 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            /** @description Over the rate limit (120 per 60 s per account; 600 per 60 s per ip); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "message": "Too Many Requests"
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
                      *     }
                      */
-                    "application/json": components["schemas"]["GatewayThrottled"];
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
                 };
             };
             /** @description An internal error (nothing internal is disclosed) */
@@ -20307,18 +20347,28 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            /** @description Over the rate limit (120 per 60 s per account; 600 per 60 s per ip); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "message": "Too Many Requests"
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
                      *     }
                      */
-                    "application/json": components["schemas"]["GatewayThrottled"];
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
                 };
             };
             /** @description An internal error (nothing internal is disclosed) */
@@ -20478,18 +20528,28 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            /** @description Over the rate limit (120 per 60 s per account; 600 per 60 s per ip); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "message": "Too Many Requests"
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
                      *     }
                      */
-                    "application/json": components["schemas"]["GatewayThrottled"];
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
                 };
             };
             /** @description An internal error (nothing internal is disclosed) */
@@ -20713,18 +20773,28 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            /** @description Over the rate limit (120 per 60 s per account; 600 per 60 s per ip); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "message": "Too Many Requests"
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
                      *     }
                      */
-                    "application/json": components["schemas"]["GatewayThrottled"];
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
                 };
             };
             /** @description An internal error (nothing internal is disclosed) */
@@ -20926,18 +20996,28 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            /** @description Over the rate limit (120 per 60 s per account; 600 per 60 s per ip); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "message": "Too Many Requests"
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
                      *     }
                      */
-                    "application/json": components["schemas"]["GatewayThrottled"];
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
                 };
             };
             /** @description An internal error (nothing internal is disclosed) */
@@ -21155,18 +21235,28 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            /** @description Over the rate limit (120 per 60 s per account; 600 per 60 s per ip); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "message": "Too Many Requests"
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
                      *     }
                      */
-                    "application/json": components["schemas"]["GatewayThrottled"];
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
                 };
             };
             /** @description An internal error (nothing internal is disclosed) */
@@ -21326,18 +21416,28 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            /** @description Over the rate limit (120 per 60 s per account; 600 per 60 s per ip); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "message": "Too Many Requests"
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
                      *     }
                      */
-                    "application/json": components["schemas"]["GatewayThrottled"];
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
                 };
             };
             /** @description An internal error (nothing internal is disclosed) */
@@ -21556,18 +21656,28 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            /** @description Over the rate limit (120 per 60 s per account; 600 per 60 s per ip); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "message": "Too Many Requests"
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
                      *     }
                      */
-                    "application/json": components["schemas"]["GatewayThrottled"];
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
                 };
             };
             /** @description An internal error (nothing internal is disclosed) */

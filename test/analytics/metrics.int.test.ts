@@ -410,8 +410,22 @@ describe('analytics from player events to metrics, over time and by dimension', 
       { dimension: 'web', watch_time_seconds: 350, sessions: 5, vod_sessions: 5, live_sessions: 0 },
     ]);
     expect(await run('watch_time', 'hour')).toEqual([
-      { bucket_ms: T, dimension: 'all', watch_time_seconds: 570, sessions: 9, vod_sessions: 6, live_sessions: 3 },
-      { bucket_ms: T + HOUR, dimension: 'all', watch_time_seconds: 280, sessions: 4, vod_sessions: 4, live_sessions: 0 },
+      {
+        bucket_ms: T,
+        dimension: 'all',
+        watch_time_seconds: 570,
+        sessions: 9,
+        vod_sessions: 6,
+        live_sessions: 3,
+      },
+      {
+        bucket_ms: T + HOUR,
+        dimension: 'all',
+        watch_time_seconds: 280,
+        sessions: 4,
+        vod_sessions: 4,
+        live_sessions: 0,
+      },
     ]);
   });
 
