@@ -20,6 +20,7 @@ const IVS_HOST = /(?:^|\.)live-video\.net\.?$/i;
  * platform's records (shared/playback/media-signing.ts), never by a URL a client chose.
  */
 export const isPlatformMediaUrl = (url: string, cdn = cdnUrl()): boolean => {
+  if (!URL.canParse(url)) return false; // not a URL at all: the URL check says so
   const host = new URL(url).hostname.toLowerCase().replace(/\.$/, '');
   return host === new URL(cdn).hostname.toLowerCase() || IVS_HOST.test(host);
 };
