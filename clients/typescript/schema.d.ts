@@ -18130,7 +18130,7 @@ export interface operations {
                     description?: string;
                     /**
                      * Format: date-time
-                     * @description Start, ISO 8601 with a UTC offset (`Z` or `±HH:MM`; a time without one is refused), on a whole minute
+                     * @description Start, ISO 8601 with a UTC offset (`Z` or `±HH:MM`; a time without one is refused), on a whole minute, from 24 hours ago to 10 years from now
                      * @example 2026-11-24T20:00:00+01:00
                      */
                     start_time: string;
@@ -18558,7 +18558,7 @@ export interface operations {
                     description?: string;
                     /**
                      * Format: date-time
-                     * @description Start, ISO 8601 with a UTC offset (`Z` or `±HH:MM`; a time without one is refused), on a whole minute
+                     * @description Start, ISO 8601 with a UTC offset (`Z` or `±HH:MM`; a time without one is refused), on a whole minute, from 24 hours ago to 10 years from now
                      * @example 2026-11-24T20:00:00+01:00
                      */
                     start_time?: string;
@@ -22012,7 +22012,7 @@ export interface operations {
                     version: "1";
                     condition: components["schemas"]["WebhookCondition"];
                     /**
-                     * @description Where deliveries are POSTed: an https URL whose host resolves to public addresses only
+                     * @description Where deliveries are POSTed: an https URL of at most 2048 characters whose host resolves to public addresses only
                      * @example https://hooks.example.com/streaming
                      */
                     callback: string;
