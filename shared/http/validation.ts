@@ -122,6 +122,12 @@ export const DATE_WINDOW_ERROR = `must be between 1970-01-01T00:00:00Z and ${DAT
  * `0000-01-01T00:00:00+01:00` are 422s, not stored years that do not sort (issue 33).
  */
 export const windowedDateTime = (error: string) =>
-  z.iso
-    .datetime({ offset: true, error })
-    .check(z.refine((value) => inDateWindow(Date.parse(value), Date.now()), { error: DATE_WINDOW_ERROR }));
+  z.iso.datetime({ offset: true, error }).check(
+    z.refine(
+      (value) => {
+        const ms = Date.parse(value);
+        return Number.isNaN(ms) || inDateWindow(ms, Date.now()); // not a date: the format check says so
+      },
+      { error: DATE_WINDOW_ERROR },
+    ),
+  );
