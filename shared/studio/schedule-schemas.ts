@@ -68,7 +68,7 @@ export type UpdateProfileBody = z.infer<typeof updateProfileBody>;
  */
 export const PROGRAM_PAST_HOURS = 24;
 const inProgramWindow = (ms: number, now: number) =>
-  ms >= now - PROGRAM_PAST_HOURS * 3_600_000 && inDateWindow(ms, now);
+  Number.isNaN(ms) || (ms >= now - PROGRAM_PAST_HOURS * 3_600_000 && inDateWindow(ms, now)); // NaN: the format check says so
 const PROGRAM_WINDOW_ERROR = `must be from ${PROGRAM_PAST_HOURS} hours ago to ${DATE_WINDOW_YEARS_AHEAD} years from now`;
 
 /** ISO 8601 with an offset (`Z` or `±HH:MM`), on a whole minute, within the program window. */
