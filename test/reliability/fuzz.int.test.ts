@@ -212,7 +212,17 @@ describe('the edges of stored input (issue 33)', () => {
       ),
       ...FAR_DATES.flatMap(
         (date): Array<[string, string, Record<string, unknown>, string]> => [
-          ['POST', `/studio/shows/${showId}/episodes`, { ...episode, air_date: date }, 'air_date'],
+          // A past air date inside the window is fine (2020 aired); a program there is not.
+          ...(date.startsWith('2020')
+            ? []
+            : [
+                ['POST', `/studio/shows/${showId}/episodes`, { ...episode, air_date: date }, 'air_date'] as [
+                  string,
+                  string,
+                  Record<string, unknown>,
+                  string,
+                ],
+              ]),
           ['POST', '/studio/channel/programs', { ...program, start_time: date }, 'start_time'],
         ],
       ),
