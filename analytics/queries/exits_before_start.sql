@@ -1,4 +1,4 @@
--- Exits before start: started sessions that ended without ever playing (a start and an end, no `playing`), and their share of the sessions started, in the bucket of the start.
+-- Exits before start: started sessions that ended without ever playing (a start and an end, no `playing`), and their share of the sessions started, in the bucket of the start; on-demand and live together (the `family` breakdown separates them).
 -- label: Exits before start
 -- unit: sessions; % of sessions started
 -- axis: % of sessions started

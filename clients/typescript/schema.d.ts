@@ -1391,7 +1391,7 @@ export interface paths {
         put?: never;
         /**
          * On-demand heartbeat every 30 s (playhead, playing and rebuffer time)
-         * @description Records an on-demand heartbeat, sent every 30 s during playback: the playhead and the seconds played and stalled since the last one. Its `playing_seconds` count toward the episode's views: a session (`session_id`) counts one view once its heartbeats and end add up to 30 s of playing time (docs/projections.md). For a signed-in viewer it also saves the playhead for continue watching (an episode past 90% or in its last 5 minutes leaves the list). Both are side effects: a failure never fails the request. The answer comes once the analytics store has the events; on a 503 some may be missing, so resend the request as is (events carrying an `event_id` are de-duplicated).
+         * @description Records an on-demand heartbeat, sent every 30 s during playback: the playhead and the seconds played and stalled since the last one. Its `playing_seconds` count toward the episode's views: a session (`session_id` issued by `session/start`) counts one view once its heartbeats and end add up to 30 s of playing time (docs/projections.md). Only for the episode and the account the session started with, and never more playing time than the wall time since its start (plus 5 s): a beat of an unknown or another's session, or one past that budget, is recorded but counts nothing. For a signed-in viewer it also saves the playhead for continue watching (an episode past 90% or in its last 5 minutes leaves the list). Both are side effects: a failure never fails the request. The answer comes once the analytics store has the events; on a 503 some may be missing, so resend the request as is (events carrying an `event_id` are de-duplicated).
          */
         post: operations["recordVideoHeartbeat"];
         delete?: never;
@@ -1491,7 +1491,7 @@ export interface paths {
         put?: never;
         /**
          * End an on-demand analytics session
-         * @description Records the end of an on-demand session with the final playhead and the reason. Its `playing_seconds` count toward the session's view (30 s of playing time in a session count one view of the episode). For a signed-in viewer it also saves the playhead for continue watching, or removes the episode from the list once it is finished (past 90% or in its last 5 minutes); a failure to do either never fails the request. The answer comes once the analytics store has the events; on a 503 some may be missing, so resend the request as is (events carrying an `event_id` are de-duplicated).
+         * @description Records the end of an on-demand session with the final playhead and the reason. Its `playing_seconds` count toward the session's view (30 s of playing time in a session started by `session/start` count one view of its episode; the heartbeat's rules apply). For a signed-in viewer it also saves the playhead for continue watching, or removes the episode from the list once it is finished (past 90% or in its last 5 minutes); a failure to do either never fails the request. The answer comes once the analytics store has the events; on a 503 some may be missing, so resend the request as is (events carrying an `event_id` are de-duplicated).
          */
         post: operations["endVideoSession"];
         delete?: never;
@@ -1677,7 +1677,7 @@ export interface paths {
         };
         /**
          * Browsable API reference (Swagger UI over /openapi.json)
-         * @description The API reference as an HTML page for people: Swagger UI rendering `/openapi.json`, with "Try it out" against this deployment. Its scripts and styles come from the pinned swagger-ui-dist (locally from `/docs/assets`, on AWS from a public CDN). Public, no envelope.
+         * @description The API reference as an HTML page for people: Swagger UI rendering `/openapi.json`, with "Try it out" against this deployment. Its scripts and styles come from the pinned swagger-ui-dist (locally from `/docs/assets`, on AWS from a public CDN), each checked by its Subresource Integrity hash; the page is sent with a strict Content-Security-Policy (`frame-ancestors 'none'`), `Referrer-Policy: no-referrer` and `nosniff`. Public, no envelope.
          */
         get: operations["getDocs"];
         put?: never;
@@ -16547,8 +16547,8 @@ export interface operations {
                     tags?: string[];
                     /**
                      * Format: uri
-                     * @description Poster image, an https URL (default: the CDN poster path of the show)
-                     * @example https://cdn.example.com/shows/sh_0001/poster.jpg
+                     * @description Poster image, an https URL of at most 2048 characters, not on the platform's media CDN (default: the CDN poster path of the show)
+                     * @example https://images.example.net/late-night-loops/poster.jpg
                      */
                     thumbnail_url?: string;
                 };
@@ -16967,8 +16967,8 @@ export interface operations {
                     tags?: string[];
                     /**
                      * Format: uri
-                     * @description Poster image, an https URL (default: the CDN poster path of the show)
-                     * @example https://cdn.example.com/shows/sh_0001/poster.jpg
+                     * @description Poster image, an https URL of at most 2048 characters, not on the platform's media CDN (default: the CDN poster path of the show)
+                     * @example https://images.example.net/late-night-loops/poster.jpg
                      */
                     thumbnail_url?: string;
                 };
@@ -17225,14 +17225,14 @@ export interface operations {
                     description?: string;
                     /**
                      * Format: date-time
-                     * @description First aired: ISO 8601 date-time with `Z` or an offset, stored in UTC (default: now)
+                     * @description First aired: ISO 8601 date-time with `Z` or an offset, stored in UTC (default: now); from 1970 to 10 years from now
                      * @example 2026-02-23T15:00:00Z
                      */
                     air_date?: string;
                     /**
                      * Format: uri
-                     * @description HLS playlist, an https URL (default: the CDN playlist path of the episode)
-                     * @example https://cdn.example.com/vod/ep_3f9a0c1b2d4e/master.m3u8
+                     * @description HLS playlist, an https URL of at most 2048 characters, not on the platform's media CDN or IVS (default: the CDN playlist path of the episode)
+                     * @example https://video.example.net/loops/ep1/master.m3u8
                      */
                     stream_url?: string;
                 };
@@ -17698,14 +17698,14 @@ export interface operations {
                     description?: string;
                     /**
                      * Format: date-time
-                     * @description First aired: ISO 8601 date-time with `Z` or an offset, stored in UTC (default: now)
+                     * @description First aired: ISO 8601 date-time with `Z` or an offset, stored in UTC (default: now); from 1970 to 10 years from now
                      * @example 2026-02-23T15:00:00Z
                      */
                     air_date?: string;
                     /**
                      * Format: uri
-                     * @description HLS playlist, an https URL (default: the CDN playlist path of the episode)
-                     * @example https://cdn.example.com/vod/ep_3f9a0c1b2d4e/master.m3u8
+                     * @description HLS playlist, an https URL of at most 2048 characters, not on the platform's media CDN or IVS (default: the CDN playlist path of the episode)
+                     * @example https://video.example.net/loops/ep1/master.m3u8
                      */
                     stream_url?: string;
                 };
@@ -17946,8 +17946,8 @@ export interface operations {
                      */
                     description?: string;
                     /**
-                     * @description Avatar image URL (https), or null to remove it
-                     * @example https://cdn.example.com/avatars/cr_0001.jpg
+                     * @description Avatar image URL (https, at most 2048 characters, not on the platform's media CDN), or null to remove it
+                     * @example https://images.example.net/avatars/jonas.jpg
                      */
                     avatar_url?: string | null;
                     /**
@@ -18163,7 +18163,7 @@ export interface operations {
                     description?: string;
                     /**
                      * Format: date-time
-                     * @description Start, ISO 8601 with a UTC offset (`Z` or `±HH:MM`; a time without one is refused), on a whole minute
+                     * @description Start, ISO 8601 with a UTC offset (`Z` or `±HH:MM`; a time without one is refused), on a whole minute, from 24 hours ago to 10 years from now
                      * @example 2026-11-24T20:00:00+01:00
                      */
                     start_time: string;
@@ -18591,7 +18591,7 @@ export interface operations {
                     description?: string;
                     /**
                      * Format: date-time
-                     * @description Start, ISO 8601 with a UTC offset (`Z` or `±HH:MM`; a time without one is refused), on a whole minute
+                     * @description Start, ISO 8601 with a UTC offset (`Z` or `±HH:MM`; a time without one is refused), on a whole minute, from 24 hours ago to 10 years from now
                      * @example 2026-11-24T20:00:00+01:00
                      */
                     start_time?: string;
@@ -19457,18 +19457,28 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            /** @description Over the rate limit (120 per 60 s per account; 600 per 60 s per ip); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "message": "Too Many Requests"
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
                      *     }
                      */
-                    "application/json": components["schemas"]["GatewayThrottled"];
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
                 };
             };
             /** @description An internal error (nothing internal is disclosed) */
@@ -19691,18 +19701,28 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            /** @description Over the rate limit (120 per 60 s per account; 600 per 60 s per ip); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "message": "Too Many Requests"
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
                      *     }
                      */
-                    "application/json": components["schemas"]["GatewayThrottled"];
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
                 };
             };
             /** @description An internal error (nothing internal is disclosed) */
@@ -19862,18 +19882,28 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            /** @description Over the rate limit (120 per 60 s per account; 600 per 60 s per ip); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "message": "Too Many Requests"
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
                      *     }
                      */
-                    "application/json": components["schemas"]["GatewayThrottled"];
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
                 };
             };
             /** @description An internal error (nothing internal is disclosed) */
@@ -20101,18 +20131,28 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            /** @description Over the rate limit (120 per 60 s per account; 600 per 60 s per ip); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "message": "Too Many Requests"
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
                      *     }
                      */
-                    "application/json": components["schemas"]["GatewayThrottled"];
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
                 };
             };
             /** @description An internal error (nothing internal is disclosed) */
@@ -20340,18 +20380,28 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            /** @description Over the rate limit (120 per 60 s per account; 600 per 60 s per ip); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "message": "Too Many Requests"
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
                      *     }
                      */
-                    "application/json": components["schemas"]["GatewayThrottled"];
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
                 };
             };
             /** @description An internal error (nothing internal is disclosed) */
@@ -20511,18 +20561,28 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            /** @description Over the rate limit (120 per 60 s per account; 600 per 60 s per ip); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "message": "Too Many Requests"
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
                      *     }
                      */
-                    "application/json": components["schemas"]["GatewayThrottled"];
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
                 };
             };
             /** @description An internal error (nothing internal is disclosed) */
@@ -20746,18 +20806,28 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            /** @description Over the rate limit (120 per 60 s per account; 600 per 60 s per ip); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "message": "Too Many Requests"
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
                      *     }
                      */
-                    "application/json": components["schemas"]["GatewayThrottled"];
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
                 };
             };
             /** @description An internal error (nothing internal is disclosed) */
@@ -20959,18 +21029,28 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            /** @description Over the rate limit (120 per 60 s per account; 600 per 60 s per ip); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "message": "Too Many Requests"
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
                      *     }
                      */
-                    "application/json": components["schemas"]["GatewayThrottled"];
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
                 };
             };
             /** @description An internal error (nothing internal is disclosed) */
@@ -21188,18 +21268,28 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            /** @description Over the rate limit (120 per 60 s per account; 600 per 60 s per ip); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "message": "Too Many Requests"
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
                      *     }
                      */
-                    "application/json": components["schemas"]["GatewayThrottled"];
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
                 };
             };
             /** @description An internal error (nothing internal is disclosed) */
@@ -21359,18 +21449,28 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            /** @description Over the rate limit (120 per 60 s per account; 600 per 60 s per ip); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "message": "Too Many Requests"
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
                      *     }
                      */
-                    "application/json": components["schemas"]["GatewayThrottled"];
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
                 };
             };
             /** @description An internal error (nothing internal is disclosed) */
@@ -21589,18 +21689,28 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            /** @description Over the rate limit (120 per 60 s per account; 600 per 60 s per ip); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "message": "Too Many Requests"
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
                      *     }
                      */
-                    "application/json": components["schemas"]["GatewayThrottled"];
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
                 };
             };
             /** @description An internal error (nothing internal is disclosed) */
@@ -21935,7 +22045,7 @@ export interface operations {
                     version: "1";
                     condition: components["schemas"]["WebhookCondition"];
                     /**
-                     * @description Where deliveries are POSTed: an https URL whose host resolves to public addresses only
+                     * @description Where deliveries are POSTed: an https URL of at most 2048 characters whose host resolves to public addresses only
                      * @example https://hooks.example.com/streaming
                      */
                     callback: string;

@@ -72,8 +72,12 @@ export interface RouteRow {
     | 'webhook-dead-letters'
     | 'mailer'
   >;
-  /** Per-client request budget enforced by the middleware (429 `rate_limit` past it); needs table write. */
-  rateLimit?: RateLimit;
+  /**
+   * Per-client request budget enforced by the middleware (429 `rate_limit` past it); needs table
+   * write. Several rules (e.g. per account and per IP) are each enforced; with an `ip` rule beside
+   * it, an `account` rule counts only signed-in callers.
+   */
+  rateLimit?: RateLimit | readonly RateLimit[];
   /**
    * Log the request line of one successful request in `every` (per container: the first, then
    * every `every`th), with the reason; failures are always logged, metrics always recorded. For
@@ -87,6 +91,10 @@ export interface RouteRow {
   /** OpenAPI tag. */
   tag: string;
 }
+
+/** A row's rate-limit rules as a list (none, one or several). */
+export const rateLimitsOf = (row: Pick<RouteRow, 'rateLimit'>): readonly RateLimit[] =>
+  row.rateLimit === undefined ? [] : 'limit' in row.rateLimit ? [row.rateLimit] : row.rateLimit;
 
 /** `GET /creators/{id}`: the API Gateway route key, also used by the local server. */
 export const routeKey = (row: Pick<RouteRow, 'method' | 'path'>): string =>

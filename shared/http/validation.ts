@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
+import { isPlatformMediaUrl } from '../live/media-urls.ts';
 import { BadRequestError, type FieldError, ValidationError } from './errors.ts';
 import { described } from './schema-meta.ts';
 
@@ -152,3 +153,51 @@ export const idParam = described(
     ),
   'An id: 1-128 letters, digits, `_`, `.`, `:` or `-`',
 );
+
+// ---- Bounds on what a user can store (docs/conventions.md "Input bounds") -------------------
+
+/** Longest URL a user can store, in characters (what browsers and CDNs reliably carry). */
+export const MAX_URL_LENGTH = 2048;
+
+/**
+ * An https URL on a domain name a user stores (a poster, a playlist, an avatar): at most
+ * MAX_URL_LENGTH characters, and never on the platform's own media hosts (the media CDN, IVS):
+ * those URLs the platform issues itself (shared/live/media-urls.ts `isPlatformMediaUrl`).
+ * `error` is the message for a value that is not an https URL.
+ */
+export const userMediaUrl = (error: string) =>
+  z.url({ protocol: /^https$/, hostname: z.regexes.domain, error }).check(
+    z.maxLength(MAX_URL_LENGTH, { error: `must be at most ${MAX_URL_LENGTH} characters` }),
+    z.refine((url) => !isPlatformMediaUrl(url), {
+      error:
+        "must not point at the platform's media CDN or IVS: uploads and recordings get their URLs from the platform",
+    }),
+  );
+
+/** The date window of every date a user sends: from 1970-01-01 (UTC) to this many years after now. */
+export const DATE_WINDOW_YEARS_AHEAD = 10;
+const EARLIEST_MS = 0;
+const YEAR_MS = 365.25 * 86_400_000;
+
+/** Is the instant `ms` inside the date window (1970 to DATE_WINDOW_YEARS_AHEAD years after `now`)? */
+export const inDateWindow = (ms: number, now: number): boolean =>
+  ms >= EARLIEST_MS && ms <= now + DATE_WINDOW_YEARS_AHEAD * YEAR_MS;
+
+/** The message of a date outside the window. */
+export const DATE_WINDOW_ERROR = `must be between 1970-01-01T00:00:00Z and ${DATE_WINDOW_YEARS_AHEAD} years from now`;
+
+/**
+ * An ISO 8601 date-time with `Z` or an offset, inside the date window (checked against the
+ * request's receive time as the validator sees it): `9999-12-31T23:00:00Z` and
+ * `0000-01-01T00:00:00+01:00` are 422s, not stored years that do not sort (issue 33).
+ */
+export const windowedDateTime = (error: string) =>
+  z.iso.datetime({ offset: true, error }).check(
+    z.refine(
+      (value) => {
+        const ms = Date.parse(value);
+        return Number.isNaN(ms) || inDateWindow(ms, Date.now()); // not a date: the format check says so
+      },
+      { error: DATE_WINDOW_ERROR },
+    ),
+  );
