@@ -1071,7 +1071,7 @@ export interface paths {
         put?: never;
         /**
          * Send a new email-verification code to the caller's address (replaces the previous code)
-         * @description Mails a new 6-digit verification code to the signed-in account's address; it replaces the previous code and is valid 15 minutes for 5 attempts. At most 5 a day per account; 503 when the mail cannot be sent.
+         * @description Mails a new 6-digit verification code to the signed-in account's address; it replaces the previous code and is valid 15 minutes for 5 attempts. At most 5 a day per account; 409 when mail to the address bounced or was reported as spam; 503 when the mail cannot be sent.
          */
         post: operations["sendEmailVerification"];
         delete?: never;
@@ -15365,7 +15365,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The email is already verified */
+            /** @description The email is already verified, or mail to it bounced permanently or was reported as spam (no code is sent to it any more) */
             409: {
                 headers: {
                     [name: string]: unknown;
