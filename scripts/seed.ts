@@ -3,8 +3,11 @@
  * ranked lists, search index, shows and episodes, home layout, EPG) into the table of a deployed
  * stack, through the same loader and repository item builders as the local platform.
  *
- *   TABLE_NAME=<stack output TableName> npm run seed -- [--seed 42] [--scale 1] [--force]
+ *   TABLE_NAME=<stack output TableName> CDN_URL=https://<stack output MediaCdnDomain> \
+ *     npm run seed -- [--seed 42] [--scale 1] [--force]
  *
+ * CDN_URL is the deployment's `{cdn_url}`, which every media URL of the catalogue is under
+ * (avatars, posters, streams), as the functions build theirs from the same setting.
  * Credentials and region come from the default AWS chain (AWS_PROFILE, AWS_REGION, ...);
  * DYNAMODB_ENDPOINT points it at DynamoDB Local instead (shared/db/client.ts). Demo accounts are
  * not loaded (their passwords are public, docs/demo-data.md). A table that already holds items is
@@ -33,6 +36,8 @@ const options = () => {
   const table =
     process.env.TABLE_NAME ||
     fail('TABLE_NAME is required: the name of the deployed table (the stack output TableName).');
+  if (!process.env.CDN_URL)
+    fail("CDN_URL is required: the media CDN's URL, https://<the stack output MediaCdnDomain>.");
   if (process.env.VITEST && !process.env.DYNAMODB_ENDPOINT)
     fail('refusing to seed AWS from a test run: set DYNAMODB_ENDPOINT to a DynamoDB Local endpoint.');
   const seed = Number(values.seed);

@@ -11,6 +11,7 @@ import {
   TIER_IDS,
   type TierId,
 } from '../catalog/model.ts';
+import { cdnUrl } from '../live/media-urls.ts';
 import { createRandom, type Random } from './random.ts';
 import {
   AVATAR_COLORS,
@@ -32,9 +33,14 @@ export interface GenerateOptions {
   seed?: number;
   now: Date;
   scale?: number;
+  /**
+   * `{cdn_url}`, the media CDN every media URL of the catalogue is under (avatars, posters,
+   * streams, stills); default the platform's `CDN_URL` (shared/live/media-urls.ts `cdnUrl`), as
+   * the studio builds the URLs of what creators add.
+   */
+  cdn?: string;
 }
 
-const CDN = 'https://cdn.example.com';
 const MINUTE = 60_000;
 const DAY = 86_400_000;
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
@@ -89,7 +95,7 @@ const initialsOf = (name: string) =>
     .toUpperCase()
     .slice(0, 2);
 
-const makeCreators = (random: Random, count: number, now: Date): CreatorRecord[] => {
+const makeCreators = (random: Random, count: number, now: Date, cdn: string): CreatorRecord[] => {
   const slugs = new Set<string>();
   const creators: CreatorRecord[] = [];
   for (let i = 0; i < count; i++) {
@@ -115,7 +121,7 @@ const makeCreators = (random: Random, count: number, now: Date): CreatorRecord[]
       name,
       initials: initialsOf(name),
       avatar_color: random.pick(AVATAR_COLORS),
-      avatar_url: random.chance(0.9) ? `${CDN}/avatars/${id}.jpg` : null,
+      avatar_url: random.chance(0.9) ? `${cdn}/avatars/${id}.jpg` : null,
       description: `${DESCRIPTIONS[category]} Hosted by ${name}.`,
       tier,
       category,
@@ -140,7 +146,7 @@ const makeCreators = (random: Random, count: number, now: Date): CreatorRecord[]
             stream_id: `st_${id}_${random.int(1, 999)}`,
             title: random.pick(STREAM_TITLES[category]),
             started_at: new Date(now.getTime() - startedMinutesAgo * MINUTE).toISOString(),
-            thumbnail_url: `${CDN}/live/${id}/thumb.jpg`,
+            thumbnail_url: `${cdn}/live/${id}/thumb.jpg`,
           }
         : null,
       watching_now: watching,
@@ -153,7 +159,13 @@ const makeCreators = (random: Random, count: number, now: Date): CreatorRecord[]
   return creators;
 };
 
-const makeShows = (random: Random, count: number, creators: readonly CreatorRecord[], now: Date) => {
+const makeShows = (
+  random: Random,
+  count: number,
+  creators: readonly CreatorRecord[],
+  now: Date,
+  cdn: string,
+) => {
   const shows: ShowRecord[] = [];
   const episodes: EpisodeRecord[] = [];
   const titles = new Set<string>();
@@ -187,7 +199,7 @@ const makeShows = (random: Random, count: number, creators: readonly CreatorReco
       tags: [...(isNew ? ['new'] : []), ...(isFeatured ? ['featured'] : []), genre],
       is_new: isNew,
       is_featured: isFeatured,
-      thumbnail_url: `${CDN}/shows/${id}/poster.jpg`,
+      thumbnail_url: `${cdn}/shows/${id}/poster.jpg`,
       thumbnail_color: random.pick(AVATAR_COLORS),
       released_at: released.toISOString(),
       year: released.getUTCFullYear(),
@@ -227,9 +239,9 @@ const makeShows = (random: Random, count: number, creators: readonly CreatorReco
           access,
           price: access === 'ppv' ? random.pick([1.99, 3.99, 4.99]) : null,
           currency: access === 'ppv' ? 'USD' : null,
-          stream_url: `${CDN}/vod/${episodeId}/master.m3u8`,
+          stream_url: `${cdn}/vod/${episodeId}/master.m3u8`,
           air_date: new Date(aired).toISOString(),
-          thumbnail_url: `${CDN}/vod/${episodeId}/thumb.jpg`,
+          thumbnail_url: `${cdn}/vod/${episodeId}/thumb.jpg`,
         });
       }
     }
@@ -256,6 +268,7 @@ const makePrograms = (
   shows: readonly ShowRecord[],
   episodes: readonly EpisodeRecord[],
   now: Date,
+  cdn: string,
 ): ProgramRecord[] => {
   const dayStart = Math.floor(now.getTime() / DAY) * DAY;
   const from = dayStart - DAY;
@@ -281,7 +294,7 @@ const makePrograms = (
         title: episode?.title ?? show?.title ?? random.pick(GENERIC_PROGRAMS[creator.category]),
         description:
           episode?.description ?? show?.description ?? `${creator.name} on ${creator.channel.channel_name}.`,
-        thumbnail_url: episode?.thumbnail_url ?? show?.thumbnail_url ?? `${CDN}/epg/${program_id}.jpg`,
+        thumbnail_url: episode?.thumbnail_url ?? show?.thumbnail_url ?? `${cdn}/epg/${program_id}.jpg`,
         start: new Date(start).toISOString(),
         end: new Date(end).toISOString(),
         content_type: episode ? 'episode' : 'show',
@@ -328,11 +341,11 @@ const makeAccounts = (creators: readonly CreatorRecord[]): DemoAccount[] => {
   ];
 };
 
-/** Generates the whole demo catalogue. Pure: no clock, no Math.random. */
-export const generateCatalog = ({ seed = 42, now, scale = 1 }: GenerateOptions): Catalog => {
+/** Generates the whole demo catalogue. Deterministic for its options: no clock, no Math.random. */
+export const generateCatalog = ({ seed = 42, now, scale = 1, cdn = cdnUrl() }: GenerateOptions): Catalog => {
   const random = createRandom(seed);
-  const creators = makeCreators(random, Math.round(240 * scale), now);
-  const { shows, episodes } = makeShows(random, Math.round(180 * scale), creators, now);
-  const programs = makePrograms(random, creators, shows, episodes, now);
+  const creators = makeCreators(random, Math.round(240 * scale), now, cdn);
+  const { shows, episodes } = makeShows(random, Math.round(180 * scale), creators, now, cdn);
+  const programs = makePrograms(random, creators, shows, episodes, now, cdn);
   return { creators, shows, episodes, programs, accounts: makeAccounts(creators) };
 };

@@ -88,6 +88,32 @@ describe('generateCatalog', () => {
     }
   });
 
+  it("puts every media URL under the platform's CDN_URL, or the cdn it is given (issue 33)", () => {
+    /** Every string field holding a URL, anywhere in the catalogue. */
+    const urls = (value: unknown): string[] =>
+      typeof value === 'string'
+        ? /^https?:\/\//.test(value)
+          ? [value]
+          : []
+        : value && typeof value === 'object'
+          ? Object.values(value).flatMap(urls)
+          : [];
+    const media = (c: typeof catalog) => urls(c).filter((url) => /\.(jpg|m3u8)$/.test(url));
+    const given = generateCatalog({ now, seed: 42, cdn: 'https://media.example.net' });
+    expect(media(given).length).toBeGreaterThan(1000);
+    for (const url of media(given)) expect(url).toMatch(/^https:\/\/media\.example\.net\/[a-z]+\//);
+    const previous = process.env.CDN_URL;
+    process.env.CDN_URL = 'http://127.0.0.1:4599/cdn/';
+    try {
+      const configured = media(generateCatalog({ now, seed: 42 }));
+      expect(configured.length).toBe(media(given).length);
+      for (const url of configured) expect(url).toMatch(/^http:\/\/127\.0\.0\.1:4599\/cdn\/[a-z]+\//);
+    } finally {
+      if (previous === undefined) delete process.env.CDN_URL;
+      else process.env.CDN_URL = previous;
+    }
+  });
+
   it('scales ten times for benchmarks', () => {
     const big = generateCatalog({ now, seed: 42, scale: 10 });
     expect(big.creators.length).toBe(catalog.creators.length * 10);

@@ -9,6 +9,7 @@ import { createTable } from '../../shared/db/create-table.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const TABLE = 'seed-script-test';
+const CDN = 'https://d111111abcdef8.cloudfront.net';
 let local: DynamoDbLocal;
 let admin: DynamoDBClient;
 
@@ -29,6 +30,7 @@ const runSeed = (args: string[], env: Record<string, string | undefined> = {}) =
       AWS_ENDPOINT_URL: local.endpoint,
       DYNAMODB_ENDPOINT: local.endpoint,
       TABLE_NAME: TABLE,
+      CDN_URL: CDN,
       ...env,
     },
   }).then(
@@ -64,6 +66,12 @@ describe('npm run seed (scripts/seed.ts)', () => {
     expect(result.stderr).toContain('TABLE_NAME is required');
   });
 
+  it("fails with a clear message without CDN_URL (the catalogue's media URLs are under it)", async () => {
+    const result = await runSeed([], { CDN_URL: undefined });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('CDN_URL is required');
+  });
+
   it('refuses to run from a test process without DYNAMODB_ENDPOINT (it would be AWS)', async () => {
     const result = await runSeed([], { VITEST: 'true', DYNAMODB_ENDPOINT: undefined });
     expect(result.code).toBe(1);
@@ -97,6 +105,9 @@ describe('npm run seed (scripts/seed.ts)', () => {
     expect(count('account')).toBe(0);
     const creator = items.find((item) => item.entity === 'creator' && item.id === 'cr_0001');
     expect(creator).toMatchObject({ id: 'cr_0001', slug: expect.any(String), name: expect.any(String) });
+    const show = items.find((item) => item.entity === 'show');
+    expect(show?.thumbnail_url).toMatch(new RegExp(`^${CDN}/shows/`));
+    expect(JSON.stringify(items)).not.toContain('cdn.example.com');
 
     const again = await runSeed([]);
     expect(again.code).toBe(1);
