@@ -96,7 +96,6 @@ export const runLambdaInit = async (
         stage: 'dev',
         siteUrl: 'https://creators.example.com',
         cdnUrl: 'https://cdn.example.com',
-        docsAssetBase: 'https://cdn.example.com/swagger-ui',
       }),
     };
     // The function's own log lines share stdout: the figures are the line marked `@@`.

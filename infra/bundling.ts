@@ -54,11 +54,30 @@ export const bundleDefineOf = (row: { auth?: string } | undefined): Record<strin
 });
 
 /**
+ * Where a run-time package file of a row (RouteRow `files`, e.g. `swagger-ui-dist/swagger-ui.css`)
+ * lies in the function's bundle, relative to `index.mjs`: under `node_modules/`, where Node's
+ * resolution from the bundle finds it, as it finds the repository's copy locally.
+ */
+export const bundledFilePath = (file: string): string => `node_modules/${file}`;
+
+/** Shell words need no quoting when they are package paths like these; anything else is refused. */
+const PACKAGE_FILE = /^(@[a-z0-9._-]+\/)?[a-z0-9._-]+\/[A-Za-z0-9._/-]+$/;
+
+/** The commands that copy a row's run-time package files from the project's node_modules into its bundle. */
+const copyFilesCommands = (files: readonly string[], inputDir: string, outputDir: string): string[] =>
+  files.map((file) => {
+    if (!PACKAGE_FILE.test(file) || file.includes('..')) throw new Error(`not a package file: ${file}`);
+    const target = `${outputDir}/${bundledFilePath(file)}`;
+    return `mkdir -p "${target.slice(0, target.lastIndexOf('/'))}" && cp "${inputDir}/node_modules/${file}" "${target}"`;
+  });
+
+/**
  * LAMBDA_BUNDLING as NodejsFunction's bundling options: every bundled function of the stack (the
  * route functions, the workers, the playback key pair resource) is built with exactly these, and
- * the `define` of its row (bundleDefineOf).
+ * the `define` of its row (bundleDefineOf); a row's run-time package files (`files`) are copied
+ * in after esbuild.
  */
-export const nodejsBundling = (row?: { auth?: string }): BundlingOptions => ({
+export const nodejsBundling = (row?: { auth?: string; files?: readonly string[] }): BundlingOptions => ({
   format: OutputFormat.ESM,
   mainFields: [...LAMBDA_BUNDLING.mainFields],
   banner: LAMBDA_BUNDLING.banner,
@@ -74,4 +93,15 @@ export const nodejsBundling = (row?: { auth?: string }): BundlingOptions => ({
   esbuildArgs: Object.fromEntries(
     Object.entries(LAMBDA_BUNDLE_ALIAS).map(([name, path]) => [`--alias:${name}`, path]),
   ),
+  // The row's run-time package files beside the bundle (bundledFilePath).
+  ...(row?.files?.length
+    ? {
+        commandHooks: {
+          beforeBundling: () => [],
+          beforeInstall: () => [],
+          afterBundling: (inputDir: string, outputDir: string) =>
+            copyFilesCommands(row.files ?? [], inputDir, outputDir),
+        },
+      }
+    : {}),
 });

@@ -3,7 +3,6 @@ import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as kms from 'aws-cdk-lib/aws-kms';
-import { SWAGGER_UI_VERSION } from '../shared/openapi/reference-page.ts';
 import { LiveVideo } from './live-video.ts';
 import { Analytics } from './analytics.ts';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -242,8 +241,6 @@ export class ApiStack extends Stack {
       stage: props.stage,
       siteUrl: deploy.siteUrl,
       cdnUrl: `https://${cdn.distributionDomainName}`,
-      // The API reference page loads the pinned Swagger UI assets from a public CDN on AWS.
-      docsAssetBase: `https://cdn.jsdelivr.net/npm/swagger-ui-dist@${SWAGGER_UI_VERSION}`,
     });
 
     const monitoring = new Monitoring(this, 'Monitoring', {

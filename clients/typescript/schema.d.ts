@@ -1677,9 +1677,29 @@ export interface paths {
         };
         /**
          * Browsable API reference (Swagger UI over /openapi.json)
-         * @description The API reference as an HTML page for people: Swagger UI rendering `/openapi.json`, with "Try it out" against this deployment. Its scripts and styles come from the pinned swagger-ui-dist (locally from `/docs/assets`, on AWS from a public CDN), each checked by its Subresource Integrity hash; the page is sent with a strict Content-Security-Policy (`frame-ancestors 'none'`), `Referrer-Policy: no-referrer` and `nosniff`. Public, no envelope.
+         * @description The API reference as an HTML page for people: Swagger UI rendering `/openapi.json`, with "Try it out" against this deployment. Its scripts and styles are the pinned swagger-ui-dist, served by this API (`/docs/assets/{name}`), each checked by its Subresource Integrity hash: no third-party script runs on the page. It is sent with a strict Content-Security-Policy (`script-src 'self'`, `frame-ancestors 'none'`), `Referrer-Policy: no-referrer` and `nosniff`. Public, no envelope.
          */
         get: operations["getDocs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs/assets/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The API reference page's scripts and styles (the pinned swagger-ui-dist)
+         * @description Swagger UI's stylesheet and script for `/docs`, from the swagger-ui-dist 5.35.0 package this API ships, so the page loads no script from a third party. Public, no envelope; the page names them with their Subresource Integrity hashes and its version in the query.
+         */
+        get: operations["getDocsAsset"];
         put?: never;
         post?: never;
         delete?: never;
@@ -22715,6 +22735,118 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            /** @description A body was sent and is over 256 KiB (this operation reads none) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 413,
+                     *       "message": "Request body exceeds 262144 bytes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GatewayThrottled"];
+                };
+            };
+            /** @description An internal error (nothing internal is disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 500,
+                     *       "message": {
+                     *         "code": "INTERNAL",
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is throttling or unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 503,
+                     *       "message": "Service temporarily unavailable, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDocsAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The file: the stylesheet or the script
+                 * @example swagger-ui-bundle.js
+                 */
+                name: "swagger-ui.css" | "swagger-ui-bundle.js";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (`text/css` or `text/javascript`, UTF-8) */
+            200: {
+                headers: {
+                    /** @description Always `public, max-age=31536000, immutable`: the URL names the version */
+                    "cache-control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/css": string;
+                    "text/javascript": string;
+                };
+            };
+            /** @description A query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 400,
+                     *       "message": "Invalid query parameter limit: limit must be a whole number between 1 and 100"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A body was sent and is over 256 KiB (this operation reads none) */

@@ -1,7 +1,13 @@
 import * as z from 'zod/mini';
 import { contract } from '../../shared/http/contract.ts';
 import { described, named, responseSchemas, responsesNotBundled } from '../../shared/http/schema-meta.ts';
+import { enumParam } from '../../shared/http/validation.ts';
 import { identityResponses } from '../../shared/identity/schemas.ts';
+import {
+  SWAGGER_UI_ASSET_NAMES,
+  SWAGGER_UI_FILES,
+  SWAGGER_UI_VERSION,
+} from '../../shared/openapi/reference-page.ts';
 
 const tag = 'Platform';
 
@@ -45,9 +51,39 @@ export const getDocs = contract({
   tag,
   summary: 'Browsable API reference (Swagger UI over /openapi.json)',
   description:
-    'The API reference as an HTML page for people: Swagger UI rendering `/openapi.json`, with "Try it out" against this deployment. Its scripts and styles come from the pinned swagger-ui-dist (locally from `/docs/assets`, on AWS from a public CDN), each checked by its Subresource Integrity hash; the page is sent with a strict Content-Security-Policy (`frame-ancestors \'none\'`), `Referrer-Policy: no-referrer` and `nosniff`. Public, no envelope.',
+    "The API reference as an HTML page for people: Swagger UI rendering `/openapi.json`, with \"Try it out\" against this deployment. Its scripts and styles are the pinned swagger-ui-dist, served by this API (`/docs/assets/{name}`), each checked by its Subresource Integrity hash: no third-party script runs on the page. It is sent with a strict Content-Security-Policy (`script-src 'self'`, `frame-ancestors 'none'`), `Referrer-Policy: no-referrer` and `nosniff`. Public, no envelope.",
   responses: () => ({
-    200: { description: 'The HTML page (`text/html; charset=utf-8`)', html: true },
+    200: { description: 'The HTML page (`text/html; charset=utf-8`)', text: ['text/html'] },
+  }),
+});
+
+export const getDocsAsset = contract({
+  operationId: 'getDocsAsset',
+  method: 'GET',
+  path: '/docs/assets/{name}',
+  handler: 'platform/get-docs-asset',
+  envelope: 'none',
+  auth: 'none',
+  // Read at run time from the installed package: shipped in the function's bundle (infra/bundling.ts).
+  files: SWAGGER_UI_FILES,
+  tag,
+  summary: "The API reference page's scripts and styles (the pinned swagger-ui-dist)",
+  description: `Swagger UI's stylesheet and script for \`/docs\`, from the swagger-ui-dist ${SWAGGER_UI_VERSION} package this API ships, so the page loads no script from a third party. Public, no envelope; the page names them with their Subresource Integrity hashes and its version in the query.`,
+  request: {
+    path: z.object({
+      name: described(
+        enumParam('name', SWAGGER_UI_ASSET_NAMES),
+        'The file: the stylesheet or the script',
+        'swagger-ui-bundle.js',
+      ),
+    }),
+  },
+  responses: () => ({
+    200: {
+      description: 'The file (`text/css` or `text/javascript`, UTF-8)',
+      text: ['text/css', 'text/javascript'],
+      headers: { 'cache-control': 'Always `public, max-age=31536000, immutable`: the URL names the version' },
+    },
   }),
 });
 
@@ -110,4 +146,4 @@ export const notFound = contract({
   }),
 });
 
-export const platformContracts = [getDocs, getOpenapi, getJwks, notFound] as const;
+export const platformContracts = [getDocs, getDocsAsset, getOpenapi, getJwks, notFound] as const;

@@ -140,7 +140,6 @@ export const localDeployment = (): Deployment => {
       stage: 'local',
       siteUrl: host.SITE_URL ?? 'https://creators.example.com',
       cdnUrl: host.CDN_URL ?? 'https://cdn.example.com',
-      docsAssetBase: '/docs/assets',
     }),
     tableName,
     tableArn: arn('dynamodb', `table/${tableName}`),

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -181,20 +180,6 @@ export const requestUrl = (req: IncomingMessage): URL => {
   return new URL(path, 'http://127.0.0.1');
 };
 
-/** The API reference page's static files, from the pinned swagger-ui-dist package (local platform only). */
-const DOCS_ASSETS: Record<string, string> = {
-  'swagger-ui.css': 'text/css; charset=utf-8',
-  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
-};
-const serveDocsAsset = async (pathname: string, res: ServerResponse) => {
-  const name = pathname.slice('/docs/assets/'.length);
-  const type = DOCS_ASSETS[name];
-  if (!type) return send(res, errorResponse(undefined, new NotFoundError('No such asset'), randomUUID()));
-  const file = join(resolve(import.meta.dirname, '../../node_modules/swagger-ui-dist'), name);
-  res.writeHead(200, { 'content-type': type, 'cache-control': 'public, max-age=86400' });
-  res.end(await readFile(file));
-};
-
 const handle = async (req: IncomingMessage, res: ServerResponse, trustForwardedFor: boolean) => {
   const url = requestUrl(req);
   const method = (req.method ?? 'GET').toUpperCase();
@@ -203,7 +188,6 @@ const handle = async (req: IncomingMessage, res: ServerResponse, trustForwardedF
     res.end();
     return;
   }
-  if (method === 'GET' && url.pathname.startsWith('/docs/assets/')) return serveDocsAsset(url.pathname, res);
   const match = matchRoute(method, url.pathname);
   const body = await readBody(req);
   if (body === 'too-large')

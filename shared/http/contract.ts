@@ -20,8 +20,8 @@ export interface SuccessResponse {
   data?: Schema;
   /** Shape of `meta_data` (pagination and its echoes), when the endpoint sends one. */
   meta?: Schema;
-  /** An HTML page instead of JSON (the API reference). */
-  html?: true;
+  /** A text document instead of JSON, in one of these media types (the API reference page and its assets). */
+  text?: readonly string[];
   /** Response headers worth documenting (`cache-control`, ...), name → description. */
   headers?: Readonly<Record<string, string>>;
 }
@@ -199,9 +199,11 @@ export interface RawReply<D> {
   readonly data: D;
   readonly headers?: Record<string, string>;
 }
-export interface HtmlReply {
-  readonly kind: 'html';
+export interface TextReply {
+  readonly kind: 'text';
   readonly data: string;
+  /** The `content-type` header: one of the contract's `text` media types, with its charset. */
+  readonly contentType: string;
   readonly headers?: Record<string, string>;
 }
 export interface NoContentReply {
@@ -210,8 +212,8 @@ export interface NoContentReply {
 }
 
 type ReplyFor200<C extends Contract, R> = C['envelope'] extends 'none'
-  ? R extends { html: true }
-    ? HtmlReply
+  ? R extends { text: readonly string[] }
+    ? TextReply
     : RawReply<DataOf<R>>
   : OkReply<DataOf<R>, MetaOf<R>>;
 

@@ -1,4 +1,4 @@
-import type { CreatedReply, HtmlReply, NoContentReply, OkReply, RawReply } from './contract.ts';
+import type { CreatedReply, NoContentReply, OkReply, RawReply, TextReply } from './contract.ts';
 
 /**
  * What a handler returns. The middleware chain turns a Reply into the route's envelope
@@ -9,7 +9,7 @@ export type Reply =
   | OkReply<unknown, unknown>
   | CreatedReply<unknown, unknown>
   | RawReply<unknown>
-  | HtmlReply
+  | TextReply
   | NoContentReply;
 
 export interface ReplyExtras<M> {
@@ -39,10 +39,11 @@ export const raw = <D>(body: D, headers: Record<string, string> = {}): RawReply<
   headers,
 });
 
-/** 200 with an HTML page (the API reference), no envelope, with its own headers. */
-export const html = (page: string, headers: Record<string, string> = {}): HtmlReply => ({
-  kind: 'html',
-  data: page,
+/** 200 with a text document of type `contentType` (the API reference page, its assets), no envelope. */
+export const text = (body: string, contentType: string, headers: Record<string, string> = {}): TextReply => ({
+  kind: 'text',
+  data: body,
+  contentType,
   headers,
 });
 

@@ -84,6 +84,13 @@ export interface RouteRow {
    * the highest-volume routes, where the line per request is a cost line of its own (docs/cost.md).
    */
   successLog?: { every: number; reason: string };
+  /**
+   * Files of installed packages the function reads at run time (`swagger-ui-dist/swagger-ui.css`),
+   * found through Node's module resolution (`createRequire(import.meta.url).resolve`): the stack
+   * ships each in the function's bundle under `node_modules/` (infra/bundling.ts), so the same
+   * code finds them in the repository's node_modules locally and in the bundle on Lambda.
+   */
+  files?: readonly string[];
   /** Per-route API Gateway throttling (requests per second, burst). */
   throttle?: { rate: number; burst: number };
   /** One line for the OpenAPI document and the README endpoint list. */

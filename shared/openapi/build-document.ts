@@ -317,8 +317,8 @@ const successResponse = (c: Contract, spec: SuccessResponse, components: Compone
         ]),
       )
     : undefined;
-  const content = spec.html
-    ? { 'text/html': { schema: { type: 'string' } } }
+  const content = spec.text
+    ? Object.fromEntries(spec.text.map((type) => [type, { schema: { type: 'string' } }]))
     : { 'application/json': { schema: successSchema(c, spec, components) } };
   return { description: spec.description, ...(headers ? { headers } : {}), content };
 };

@@ -75,14 +75,12 @@ export const commonEnvironment = (values: {
   stage: string;
   siteUrl: string;
   cdnUrl: string;
-  docsAssetBase: string;
 }): Record<string, string> => ({
   STAGE: values.stage,
   POWERTOOLS_SERVICE_NAME: 'creator-streaming',
   POWERTOOLS_METRICS_NAMESPACE: 'CreatorStreaming',
   SITE_URL: values.siteUrl,
   CDN_URL: values.cdnUrl,
-  DOCS_ASSET_BASE: values.docsAssetBase,
 });
 
 /** `GET /creators/{id}`: the API Gateway route key (also the local server's). */
@@ -185,7 +183,6 @@ export const settingsOf = (row: RouteRow): string[] => {
     stage: placeholder,
     siteUrl: placeholder,
     cdnUrl: placeholder,
-    docsAssetBase: placeholder,
   });
   return Object.keys(
     environmentOf(row, {

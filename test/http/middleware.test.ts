@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
 import { NotFoundError } from '../../shared/http/errors.ts';
 import { errorResponse, MAX_BODY_BYTES } from '../../shared/http/handler.ts';
-import { html, noContent, ok, raw } from '../../shared/http/reply.ts';
+import { noContent, ok, raw, text } from '../../shared/http/reply.ts';
 import { testEndpoint } from '../support/endpoints.ts';
 import { apiEvent } from '../support/events.ts';
 
@@ -109,7 +109,9 @@ describe('response headers', () => {
     }
     expect(answers.json.headers?.['cache-control']).toBe('max-age=60');
     expect(answers.empty.headers?.['content-type']).toBeUndefined();
-    const page = await testEndpoint({}, () => html('<p>hi</p>'))(apiEvent({ route: 'GET /docs' }));
+    const page = await testEndpoint({}, () => text('<p>hi</p>', 'text/html; charset=utf-8'))(
+      apiEvent({ route: 'GET /docs' }),
+    );
     expect(page.headers?.['content-type']).toBe('text/html; charset=utf-8');
     expect(page.headers?.['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(page.headers?.['access-control-allow-origin']).toBeUndefined();

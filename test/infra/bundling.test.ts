@@ -1,10 +1,14 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ApiStack } from '../../infra/stack.ts';
+import { getDocsAsset } from '../../functions/platform/contracts.ts';
 import type { RouteRow } from '../../shared/http/route.ts';
+import { SWAGGER_UI_ASSETS } from '../../shared/openapi/reference-page.ts';
+import { apiEvent } from '../support/events.ts';
 import { cleanUp, newApp, SYNTH_TIMEOUT } from './synth.ts';
 
 afterAll(cleanUp);
@@ -18,14 +22,24 @@ const row = (handler: string): RouteRow => ({
   tag: 'Test',
 });
 
-const stackWith = (handler: string) => {
+const stackWith = (handler: string | RouteRow) => {
   const { app, outdir } = newApp();
   const stack = new ApiStack(app, 'Bundled', {
     stage: 'dev',
-    routes: [row(handler)],
+    routes: [typeof handler === 'string' ? row(handler) : handler],
     bundle: true,
   });
   return { stack, outdir };
+};
+
+/** The folder of the one route function's bundle in the cloud assembly. */
+const bundleDir = (stack: ApiStack, outdir: string): string => {
+  const fns = stack.routeStacks.flatMap((nested) =>
+    Object.values(Template.fromStack(nested).findResources('AWS::Lambda::Function')),
+  ) as any[];
+  expect(fns).toHaveLength(1);
+  const hash = String(fns[0].Properties.Code.S3Key).replace(/\.zip$/, '');
+  return join(outdir, `asset.${hash}`);
 };
 
 describe('real bundling with the local esbuild', () => {
@@ -53,6 +67,33 @@ describe('real bundling with the local esbuild', () => {
       const { handler } = await import(pathToFileURL(join(dir, 'index.mjs')).href);
       const reply = await handler({ name: 'lambda' });
       expect(JSON.parse(reply.body)).toMatchObject({ hello: 'lambda', sdk: 'function' });
+    },
+    SYNTH_TIMEOUT,
+  );
+
+  it(
+    "ships a row's run-time package files in its bundle: the API reference assets, served with no node_modules around (issue 33)",
+    async () => {
+      const { stack, outdir } = stackWith(getDocsAsset);
+      const dir = bundleDir(stack, outdir);
+      expect(readdirSync(join(dir, 'node_modules/swagger-ui-dist')).sort()).toEqual([
+        'swagger-ui-bundle.js',
+        'swagger-ui.css',
+      ]);
+      expect(existsSync(join(outdir, 'node_modules'))).toBe(false);
+      const { handler } = await import(pathToFileURL(join(dir, 'index.mjs')).href);
+      const name = 'swagger-ui-bundle.js';
+      const res = await handler(
+        apiEvent({
+          route: 'GET /docs/assets/{name}',
+          path: `/docs/assets/${name}`,
+          pathParameters: { name },
+        }),
+      );
+      expect(res.statusCode).toBe(200);
+      expect(`sha384-${createHash('sha384').update(res.body).digest('base64')}`).toBe(
+        SWAGGER_UI_ASSETS[name].integrity,
+      );
     },
     SYNTH_TIMEOUT,
   );

@@ -17,6 +17,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { routes } from '../../functions/routes.ts';
 import { handlerEntry } from '../../infra/api-function.ts';
+import { bundledFilePath } from '../../infra/bundling.ts';
 import { ensureNode22, NODE22_VERSION } from '../../scripts/fetch-node22.ts';
 import { bundleLambdas } from '../../scripts/lambda-bundle.ts';
 import { type RouteRow, routeKey } from '../../shared/http/route.ts';
@@ -51,7 +52,6 @@ const deployment: Deployment = {
     stage: 'dev',
     siteUrl: 'https://creators.example.com',
     cdnUrl: 'https://cdn.example.com',
-    docsAssetBase: 'https://cdn.example.com/swagger-ui',
   }),
   tableName: process.env.TABLE_NAME!,
   tableArn: `arn:aws:dynamodb:us-east-1:123456789012:table/${process.env.TABLE_NAME}`,
@@ -163,11 +163,13 @@ const pathOf = (row: RouteRow): { path: string; pathParameters: Record<string, s
     const value =
       name === 'targetType'
         ? 'show'
-        : row.path.startsWith('/channels/')
-          ? creator.channel.channel_id
-          : row.path.includes('/shows/')
-            ? show.id
-            : creator.id;
+        : name === 'name'
+          ? 'swagger-ui.css'
+          : row.path.startsWith('/channels/')
+            ? creator.channel.channel_id
+            : row.path.includes('/shows/')
+              ? show.id
+              : creator.id;
     pathParameters[name] = value;
     return value;
   });
@@ -232,12 +234,18 @@ beforeAll(async () => {
 
   await new Promise<void>((resolve) => awsStandIn.listen(0, '127.0.0.1', resolve));
   const standIn = `http://127.0.0.1:${(awsStandIn.address() as AddressInfo).port}`;
-  // Each bundle alone in its own empty folder: the asset's two files and nothing else.
+  // Each bundle alone in its own empty folder: the asset's two files, and the run-time package
+  // files of its row where the stack's bundling puts them (infra/bundling.ts), nothing else.
   const jobs = routes.map((row) => {
     const dir = join(run, folderOf(row));
     mkdirSync(dir, { recursive: true });
     const bundle = files.get(folderOf(row))!;
     for (const suffix of ['', '.map']) copyFileSync(`${bundle}${suffix}`, join(dir, `index.mjs${suffix}`));
+    for (const file of row.files ?? []) {
+      const target = join(dir, bundledFilePath(file));
+      mkdirSync(dirname(target), { recursive: true });
+      copyFileSync(join(import.meta.dirname, '../../node_modules', file), target);
+    }
     // Exactly the environment the stack gives this function (shared/platform/access.ts).
     return { name: folderOf(row), dir, env: environmentOf(row, deployment), event: requestFor(row).event };
   });

@@ -3,9 +3,10 @@ import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { handler as getDocs } from '../../functions/platform/get-docs.ts';
+import { handler as getDocsAsset } from '../../functions/platform/get-docs-asset.ts';
 import { handler as notFound } from '../../functions/platform/not-found.ts';
 import { handler as listSubscriptions } from '../../functions/webhooks/list-subscriptions.ts';
-import { SWAGGER_UI_INTEGRITY } from '../../shared/openapi/reference-page.ts';
+import { SWAGGER_UI_ASSETS } from '../../shared/openapi/reference-page.ts';
 import { apiEvent } from '../support/events.ts';
 
 /** Issue 33 item 4: the response headers, handler by handler (no network: none of these reach a store). */
@@ -25,11 +26,43 @@ describe('response headers', () => {
     const inline = [...page.matchAll(/<script>([^<]*)<\/script>/g)].map((m) => m[1]!);
     expect(inline).toHaveLength(1);
     expect(csp).toContain(`'sha256-${createHash('sha256').update(inline[0]!).digest('base64')}'`);
-    for (const [file, integrity] of Object.entries(SWAGGER_UI_INTEGRITY)) {
+    for (const [file, { integrity }] of Object.entries(SWAGGER_UI_ASSETS)) {
       const bytes = readFileSync(resolve(import.meta.dirname, '../../node_modules/swagger-ui-dist', file));
       expect(integrity).toBe(`sha384-${createHash('sha384').update(bytes).digest('base64')}`);
       expect(page).toContain(`integrity="${integrity}"`);
     }
+    // Every script and stylesheet from this API itself: no absolute URL, no third party.
+    const sources = [...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    expect(sources).toEqual([
+      expect.stringMatching(/^\/docs\/assets\/swagger-ui\.css\?v=/),
+      expect.stringMatching(/^\/docs\/assets\/swagger-ui-bundle\.js\?v=/),
+    ]);
+  });
+
+  it("serves the page's assets itself: the pinned files, by the integrity the page names (issue 33)", async () => {
+    for (const [name, { integrity, type }] of Object.entries(SWAGGER_UI_ASSETS)) {
+      const res = await getDocsAsset(
+        apiEvent({
+          route: 'GET /docs/assets/{name}',
+          path: `/docs/assets/${name}`,
+          pathParameters: { name },
+        }),
+      );
+      expect(res.statusCode, name).toBe(200);
+      expect(res.headers?.['content-type']).toBe(type);
+      expect(res.headers?.['x-content-type-options']).toBe('nosniff');
+      expect(res.headers?.['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(`sha384-${createHash('sha384').update(String(res.body)).digest('base64')}`).toBe(integrity);
+    }
+    const other = await getDocsAsset(
+      apiEvent({
+        route: 'GET /docs/assets/{name}',
+        path: '/docs/assets/package.json',
+        pathParameters: { name: 'package.json' },
+      }),
+    );
+    expect(other.statusCode).toBe(400);
+    expect(String(other.body)).toContain('swagger-ui-bundle.js');
   });
 
   it('sends nosniff on every answer, a public 404 included', async () => {

@@ -86,10 +86,10 @@ export const successResponse = (route: RouteRow | undefined, reply: Reply): Http
   const headers = reply.headers ?? {};
   if (reply.kind === 'no-content') return { statusCode: status, headers };
   if (reply.kind === 'raw') return json(status, reply.data, headers);
-  if (reply.kind === 'html') {
+  if (reply.kind === 'text') {
     return {
       statusCode: status,
-      headers: { 'content-type': 'text/html; charset=utf-8', ...headers },
+      headers: { 'content-type': reply.contentType, ...headers },
       body: String(reply.data),
     };
   }
