@@ -282,7 +282,9 @@ describe('every Lambda bundle, alone in a folder, on Node 22', () => {
     for (let dir = run; dir !== dirname(dir); dir = dirname(dir))
       expect(existsSync(join(dir, 'node_modules')), dir).toBe(false);
     for (const row of routes)
-      expect(readdirSync(join(run, folderOf(row))).sort()).toEqual(['index.mjs', 'index.mjs.map']);
+      expect(readdirSync(join(run, folderOf(row))).sort()).toEqual(
+        row.files ? ['index.mjs', 'index.mjs.map', 'node_modules'] : ['index.mjs', 'index.mjs.map'],
+      );
   });
 
   it.each(routes.map((row) => [routeKey(row), row] as const))('%s loads and serves its request', (_, row) => {
