@@ -12,7 +12,8 @@ import { TABLE } from '../shared/db/table.ts';
 import { commonEnvironment } from '../shared/platform/access.ts';
 import { CORS } from '../shared/http/cors.ts';
 import { type RouteRow, routeKey } from '../shared/http/route.ts';
-import type { ApiFunction, ApiResources } from './api-function.ts';
+import { ApiFunction, type ApiResources, constructIdOf } from './api-function.ts';
+import { mediaPlaylistRow } from '../functions/workers.ts';
 import { Monitoring } from './monitoring.ts';
 import { MediaCdn } from './media-cdn.ts';
 import { PlaybackKeys } from './playback-keys.ts';
@@ -174,24 +175,6 @@ export class ApiStack extends Stack {
       logRetention: settings.logRetention,
       bundle: props.bundle,
     });
-    const { distribution: cdn } = new MediaCdn(this, 'MediaCdn', {
-      recordings: liveVideo.recordings,
-      removalPolicy: settings.removalPolicy,
-      logRetentionDays: settings.logRetention,
-      keyGroup: playbackKeys.keyGroup,
-      allowOrigin: deploy.siteUrl,
-    });
-    new CfnOutput(this, 'MediaCdnDomain', {
-      value: cdn.distributionDomainName,
-      description: '{cdn_url}: recorded broadcasts and thumbnails',
-    });
-
-    const api = new apigw.HttpApi(this, 'HttpApi', {
-      description: `Creator streaming API (${props.stage})`,
-      corsPreflight,
-      createDefaultStage: false,
-    });
-    this.api = api;
     const resources: ApiResources = {
       table,
       indexNames: TABLE.indexes.map((index) => index.name),
@@ -214,6 +197,45 @@ export class ApiStack extends Stack {
         recordingConfigurationArn: liveVideo.recordingConfiguration.attrArn,
       },
     };
+    const environmentWith = (cdnUrl: string) =>
+      commonEnvironment({
+        stage: props.stage,
+        siteUrl: deploy.siteUrl,
+        cdnUrl,
+        // The API reference page loads the pinned Swagger UI assets from a public CDN on AWS.
+        docsAssetBase: `https://cdn.jsdelivr.net/npm/swagger-ui-dist@${SWAGGER_UI_VERSION}`,
+      });
+    // The media CDN's origin for recorded playlists (functions/workers.ts `mediaPlaylistRow`). The
+    // distribution names its function URL, so the function cannot name the distribution: it gets no
+    // CDN_URL (environmentOf drops it for `$cdn/` rows) and needs none.
+    const playlists = new ApiFunction(this, constructIdOf(mediaPlaylistRow.handler), {
+      row: mediaPlaylistRow,
+      resources,
+      environment: environmentWith(''),
+      logGroup: functionLogs,
+      bundle: props.bundle,
+    });
+    const { distribution: cdn } = new MediaCdn(this, 'MediaCdn', {
+      recordings: liveVideo.recordings,
+      removalPolicy: settings.removalPolicy,
+      logRetentionDays: settings.logRetention,
+      keyGroup: playbackKeys.keyGroup,
+      playlists: playlists.fn,
+      allowOrigin: deploy.siteUrl,
+    });
+    new CfnOutput(this, 'MediaCdnDomain', {
+      value: cdn.distributionDomainName,
+      description: '{cdn_url}: recorded broadcasts and thumbnails',
+    });
+
+    const environment = environmentWith(`https://${cdn.distributionDomainName}`);
+
+    const api = new apigw.HttpApi(this, 'HttpApi', {
+      description: `Creator streaming API (${props.stage})`,
+      corsPreflight,
+      createDefaultStage: false,
+    });
+    this.api = api;
 
     const stage = new apigw.HttpStage(this, 'DefaultStage', {
       httpApi: api,
@@ -236,14 +258,6 @@ export class ApiStack extends Stack {
           }),
         ),
       },
-    });
-
-    const environment = commonEnvironment({
-      stage: props.stage,
-      siteUrl: deploy.siteUrl,
-      cdnUrl: `https://${cdn.distributionDomainName}`,
-      // The API reference page loads the pinned Swagger UI assets from a public CDN on AWS.
-      docsAssetBase: `https://cdn.jsdelivr.net/npm/swagger-ui-dist@${SWAGGER_UI_VERSION}`,
     });
 
     const monitoring = new Monitoring(this, 'Monitoring', {
