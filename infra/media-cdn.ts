@@ -2,9 +2,9 @@ import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
-import { FunctionUrlAuthType } from 'aws-cdk-lib/aws-lambda';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { SignedFunctionUrlOrigin } from './media-playlists.ts';
 
 export interface MediaCdnProps {
   /** The bucket IVS records broadcasts into (infra/live-video.ts). */
@@ -20,7 +20,7 @@ export interface MediaCdnProps {
    * The origin of recorded playlists (functions/live/media-playlist.ts): it answers each with the
    * request's signature carried to the playlist's children, so a plain web player plays them.
    */
-  playlists: lambda.IFunction;
+  playlists: lambda.IFunctionUrl;
 }
 
 /**
@@ -89,8 +89,9 @@ export class MediaCdn extends Construct {
       enableAcceptEncodingGzip: true,
       enableAcceptEncodingBrotli: true,
     });
-    const playlistOrigin = origins.FunctionUrlOrigin.withOriginAccessControl(
-      props.playlists.addFunctionUrl({ authType: FunctionUrlAuthType.AWS_IAM }),
+    const playlistOrigin = new SignedFunctionUrlOrigin(
+      props.playlists,
+      new cloudfront.FunctionUrlOriginAccessControl(this, 'PlaylistsAccessControl'),
     );
 
     const cors = new cloudfront.ResponseHeadersPolicy(this, 'Cors', {

@@ -12,8 +12,8 @@ import { TABLE } from '../shared/db/table.ts';
 import { commonEnvironment } from '../shared/platform/access.ts';
 import { CORS } from '../shared/http/cors.ts';
 import { type RouteRow, routeKey } from '../shared/http/route.ts';
-import { ApiFunction, type ApiResources, constructIdOf } from './api-function.ts';
-import { mediaPlaylistRow } from '../functions/workers.ts';
+import type { ApiFunction, ApiResources } from './api-function.ts';
+import { MediaPlaylists } from './media-playlists.ts';
 import { Monitoring } from './monitoring.ts';
 import { MediaCdn } from './media-cdn.ts';
 import { PlaybackKeys } from './playback-keys.ts';
@@ -205,31 +205,6 @@ export class ApiStack extends Stack {
         // The API reference page loads the pinned Swagger UI assets from a public CDN on AWS.
         docsAssetBase: `https://cdn.jsdelivr.net/npm/swagger-ui-dist@${SWAGGER_UI_VERSION}`,
       });
-    // The media CDN's origin for recorded playlists (functions/workers.ts `mediaPlaylistRow`). The
-    // distribution names its function URL, so the function cannot name the distribution: it gets no
-    // CDN_URL (environmentOf drops it for `$cdn/` rows) and needs none.
-    const playlists = new ApiFunction(this, constructIdOf(mediaPlaylistRow.handler), {
-      row: mediaPlaylistRow,
-      resources,
-      environment: environmentWith(''),
-      logGroup: functionLogs,
-      bundle: props.bundle,
-    });
-    const { distribution: cdn } = new MediaCdn(this, 'MediaCdn', {
-      recordings: liveVideo.recordings,
-      removalPolicy: settings.removalPolicy,
-      logRetentionDays: settings.logRetention,
-      keyGroup: playbackKeys.keyGroup,
-      playlists: playlists.fn,
-      allowOrigin: deploy.siteUrl,
-    });
-    new CfnOutput(this, 'MediaCdnDomain', {
-      value: cdn.distributionDomainName,
-      description: '{cdn_url}: recorded broadcasts and thumbnails',
-    });
-
-    const environment = environmentWith(`https://${cdn.distributionDomainName}`);
-
     const api = new apigw.HttpApi(this, 'HttpApi', {
       description: `Creator streaming API (${props.stage})`,
       corsPreflight,
@@ -267,6 +242,28 @@ export class ApiStack extends Stack {
       indexNames: resources.indexNames,
       alarmEmail: deploy.alarmEmail,
     });
+    // The media CDN's origin for recorded playlists (infra/media-playlists.ts): a stack of its own
+    // that names no `{cdn_url}`, since the distribution names its function URL.
+    const playlists = new MediaPlaylists(this, 'MediaPlaylists', {
+      resources,
+      environment: environmentWith(''),
+      logGroup: functionLogs,
+      bundle: props.bundle,
+      monitoring,
+    });
+    const { distribution: cdn } = new MediaCdn(this, 'MediaCdn', {
+      recordings: liveVideo.recordings,
+      removalPolicy: settings.removalPolicy,
+      logRetentionDays: settings.logRetention,
+      keyGroup: playbackKeys.keyGroup,
+      playlists: playlists.url,
+      allowOrigin: deploy.siteUrl,
+    });
+    new CfnOutput(this, 'MediaCdnDomain', {
+      value: cdn.distributionDomainName,
+      description: '{cdn_url}: recorded broadcasts and thumbnails',
+    });
+    const environment = environmentWith(`https://${cdn.distributionDomainName}`);
 
     // Webhooks (infra/webhooks.ts) before the route stacks: the subscription routes use its key and queue.
     const webhooks = new Webhooks(this, 'Webhooks', {

@@ -13,9 +13,9 @@ import { cdnUrl } from '../live/media-urls.ts';
  * taken from IVS's key layout, never a shorter directory: a URL under `{cdn_url}/ivs/` outside that
  * layout is not signed at all (CloudFront refuses it). The URLs signed are the platform's records
  * (a recording's episode, a channel's DVR); creators cannot name a media CDN URL (issue 33). The signed URL's query (`Policy`, `Signature`,
- * `Key-Pair-Id`, `Hash-Algorithm`) is that credential; players send it with every request under
- * the directory (hls.js: `xhrSetup`; AVPlayer and ExoPlayer: as the CloudFront signed cookies of
- * the same names, or appended), as docs/live.md shows.
+ * `Key-Pair-Id`, `Hash-Algorithm`) is that credential; the media CDN carries it to every child of
+ * a playlist it serves (shared/playback/signed-playlists.ts), so players need do nothing with it
+ * (plain hls.js plays it), as docs/live.md says.
  *
  * A signature is valid until the end of the hour after next (3 to 4 hours), so every URL of one
  * item signed within an hour is the same string: a container signs each item once an hour
