@@ -41,11 +41,16 @@ export const signatureExpiry = (now: Date): number =>
 const RECORDING_HLS =
   /^\/ivs\/v1\/\d{12}\/[A-Za-z0-9]+\/\d{4}\/\d{1,2}\/\d{1,2}\/\d{1,2}\/\d{1,2}\/[A-Za-z0-9_-]+\/media\/hls\//;
 
-/** The one recording's HLS prefix `url` is under (origin included), or undefined outside IVS's layout. */
-export const recordingPrefix = (url: string): string | undefined => {
-  const { origin, pathname } = new URL(url);
-  const prefix = RECORDING_HLS.exec(pathname)?.[0];
-  return prefix && !pathname.includes('/../') ? `${origin}${prefix}` : undefined;
+/**
+ * The one recording's HLS prefix `url` is under (`cdn` included), or undefined outside `cdn` or
+ * IVS's layout. IVS's keys start right after `cdn`, which may have a path of its own (`npm start`'s
+ * media CDN stand-in is `http://127.0.0.1:3001/cdn`).
+ */
+export const recordingPrefix = (url: string, cdn = cdnUrl()): string | undefined => {
+  if (!url.startsWith(`${cdn}/`)) return undefined;
+  const key = new URL(url).pathname.slice(new URL(cdn).pathname.replace(/\/+$/, '').length);
+  const prefix = RECORDING_HLS.exec(key)?.[0];
+  return prefix && !key.includes('/../') ? `${cdn}${prefix}` : undefined;
 };
 
 /** The custom policy for `url`: every object of its recording's HLS prefix, until `expires`; undefined outside IVS's layout. */
