@@ -71,7 +71,7 @@ describe("the local platform's player page", () => {
     } finally {
       await player.leave();
     }
-  }, 60_000);
+  }, 150_000);
 
   it("plays the broadcast's recording (on demand, signed for the media CDN) in the same plain hls.js page", async () => {
     await broadcast('stop', creator.creatorId);
@@ -95,5 +95,5 @@ describe("the local platform's player page", () => {
     } finally {
       await player.leave();
     }
-  }, 90_000);
+  }, 180_000);
 });

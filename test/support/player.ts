@@ -35,6 +35,9 @@ const PAGE = `<!doctype html><html><body><video id="video" muted playsinline></v
   hls.on(Hls.Events.MANIFEST_PARSED, () => video.play());
 </script></body></html>`;
 
+/** A hang guard, not a figure: Chromium shares two loaded cores with the other test worker (a 30 s goto timed out at load 25). */
+const GOTO_TIMEOUT_MS = 90_000;
+
 /** What the page's script records (window.playback); `played` is seconds played since `playing`. */
 export interface Playback {
   errors: Array<{ fatal: boolean; type: string; details: string; code?: number }>;
@@ -81,10 +84,10 @@ export const startPlayer = async (port = 0): Promise<Player> => {
   return {
     origin,
     play: async (src) => {
-      await tab.goto(`${origin}/?src=${encodeURIComponent(src)}`);
+      await tab.goto(`${origin}/?src=${encodeURIComponent(src)}`, { timeout: GOTO_TIMEOUT_MS });
     },
     open: async (page) => {
-      await tab.goto(page);
+      await tab.goto(page, { timeout: GOTO_TIMEOUT_MS });
     },
     waitPlayed: async (seconds, timeoutMs = 20_000) => {
       await tab
