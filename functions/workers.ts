@@ -101,10 +101,28 @@ export const ivsEventRow = {
   tag: 'Workers',
 } as const satisfies RouteRow;
 
+/**
+ * The media CDN's origin for recorded HLS playlists (infra/media-cdn.ts: CloudFront's `ivs/*.m3u8`
+ * behaviour, through a function URL only CloudFront may call): each playlist with the request's
+ * signature carried to its children (shared/playback/signed-playlists.ts), so a plain web player
+ * plays a signed recording (docs/live.md "Recorded media: signed URLs"). S3 GetObject: the
+ * playlist (recordings-reader). No table.
+ */
+export const mediaPlaylistRow = {
+  method: 'GET',
+  path: '$cdn/recorded-playlists',
+  handler: 'live/media-playlist',
+  auth: 'none',
+  needs: ['recordings-reader'],
+  summary: 'Recorded playlists: the media CDN origin that carries a signature to every child URI',
+  tag: 'Workers',
+} as const satisfies RouteRow;
+
 export const workers: readonly RouteRow[] = [
   projectorRow,
   rebuildRow,
   recomputeRow,
   audienceRow,
   ivsEventRow,
+  mediaPlaylistRow,
 ];

@@ -1,8 +1,10 @@
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { SignedFunctionUrlOrigin } from './media-playlists.ts';
 
 export interface MediaCdnProps {
   /** The bucket IVS records broadcasts into (infra/live-video.ts). */
@@ -14,6 +16,11 @@ export interface MediaCdnProps {
   keyGroup: cloudfront.IKeyGroup;
   /** The web app's origin, which may read media from a page (CORS); native players need none. */
   allowOrigin: string;
+  /**
+   * The origin of recorded playlists (functions/live/media-playlist.ts): it answers each with the
+   * request's signature carried to the playlist's children, so a plain web player plays them.
+   */
+  playlists: lambda.IFunctionUrl;
 }
 
 /**
@@ -24,7 +31,11 @@ export interface MediaCdnProps {
  *
  * Everything IVS records (`ivs/…`) requires a CloudFront signed URL or signed cookies from the
  * trusted key group (shared/playback/media-signing.ts: the API signs it for the viewers it
- * entitles), but thumbnails, which stay public so a locked item shows its picture.
+ * entitles), but thumbnails, which stay public so a locked item shows its picture. Its playlists
+ * (`ivs/*.m3u8`) come from the playlist function, through a function URL only this distribution
+ * may call (origin access control, IAM auth), after CloudFront has checked the signature: each is
+ * answered with the signature's query appended to its relative URIs (docs/live.md), so the
+ * signature reaches every rendition and segment without a player's help.
  */
 export class MediaCdn extends Construct {
   readonly distribution: cloudfront.Distribution;
@@ -60,6 +71,28 @@ export class MediaCdn extends Construct {
       enableAcceptEncodingGzip: true,
       enableAcceptEncodingBrotli: true,
     });
+    // A signed playlist's body carries its signature, so the signature is in its cache key (and so
+    // forwarded to the playlist function). Every viewer signed within the same hour has the same
+    // one (shared/playback/media-signing.ts), so viewers still share the edge's copy.
+    const signedPlaylists = new cloudfront.CachePolicy(this, 'SignedPlaylists', {
+      comment: 'Recorded HLS playlists: keyed by the signature their children carry',
+      minTtl: Duration.seconds(0),
+      defaultTtl: Duration.seconds(1),
+      maxTtl: Duration.seconds(2),
+      queryStringBehavior: cloudfront.CacheQueryStringBehavior.allowList(
+        'Policy',
+        'Signature',
+        'Key-Pair-Id',
+        'Hash-Algorithm',
+        'Expires',
+      ),
+      enableAcceptEncodingGzip: true,
+      enableAcceptEncodingBrotli: true,
+    });
+    const playlistOrigin = new SignedFunctionUrlOrigin(
+      props.playlists,
+      new cloudfront.FunctionUrlOriginAccessControl(this, 'PlaylistsAccessControl'),
+    );
 
     const cors = new cloudfront.ResponseHeadersPolicy(this, 'Cors', {
       comment: 'The web app may play recorded media from its pages',
@@ -97,7 +130,7 @@ export class MediaCdn extends Construct {
       additionalBehaviors: {
         'ivs/*/media/thumbnails/*': thumbnails,
         'ivs/*/media/latest_thumbnail/*': { ...thumbnails, cachePolicy: playlists },
-        'ivs/*.m3u8': { ...signed, cachePolicy: playlists },
+        'ivs/*.m3u8': { ...signed, origin: playlistOrigin, cachePolicy: signedPlaylists },
         // Segments never change once written.
         'ivs/*': { ...signed, cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED },
       },

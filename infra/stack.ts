@@ -12,6 +12,7 @@ import { commonEnvironment } from '../shared/platform/access.ts';
 import { CORS } from '../shared/http/cors.ts';
 import { type RouteRow, routeKey } from '../shared/http/route.ts';
 import type { ApiFunction, ApiResources } from './api-function.ts';
+import { MediaPlaylists } from './media-playlists.ts';
 import { Monitoring } from './monitoring.ts';
 import { MediaCdn } from './media-cdn.ts';
 import { PlaybackKeys } from './playback-keys.ts';
@@ -173,24 +174,6 @@ export class ApiStack extends Stack {
       logRetention: settings.logRetention,
       bundle: props.bundle,
     });
-    const { distribution: cdn } = new MediaCdn(this, 'MediaCdn', {
-      recordings: liveVideo.recordings,
-      removalPolicy: settings.removalPolicy,
-      logRetentionDays: settings.logRetention,
-      keyGroup: playbackKeys.keyGroup,
-      allowOrigin: deploy.siteUrl,
-    });
-    new CfnOutput(this, 'MediaCdnDomain', {
-      value: cdn.distributionDomainName,
-      description: '{cdn_url}: recorded broadcasts and thumbnails',
-    });
-
-    const api = new apigw.HttpApi(this, 'HttpApi', {
-      description: `Creator streaming API (${props.stage})`,
-      corsPreflight,
-      createDefaultStage: false,
-    });
-    this.api = api;
     const resources: ApiResources = {
       table,
       indexNames: TABLE.indexes.map((index) => index.name),
@@ -213,6 +196,18 @@ export class ApiStack extends Stack {
         recordingConfigurationArn: liveVideo.recordingConfiguration.attrArn,
       },
     };
+    const environmentWith = (cdnUrl: string) =>
+      commonEnvironment({
+        stage: props.stage,
+        siteUrl: deploy.siteUrl,
+        cdnUrl,
+      });
+    const api = new apigw.HttpApi(this, 'HttpApi', {
+      description: `Creator streaming API (${props.stage})`,
+      corsPreflight,
+      createDefaultStage: false,
+    });
+    this.api = api;
 
     const stage = new apigw.HttpStage(this, 'DefaultStage', {
       httpApi: api,
@@ -237,12 +232,6 @@ export class ApiStack extends Stack {
       },
     });
 
-    const environment = commonEnvironment({
-      stage: props.stage,
-      siteUrl: deploy.siteUrl,
-      cdnUrl: `https://${cdn.distributionDomainName}`,
-    });
-
     const monitoring = new Monitoring(this, 'Monitoring', {
       api,
       stageName: stage.stageName,
@@ -250,6 +239,28 @@ export class ApiStack extends Stack {
       indexNames: resources.indexNames,
       alarmEmail: deploy.alarmEmail,
     });
+    // The media CDN's origin for recorded playlists (infra/media-playlists.ts): a stack of its own
+    // that names no `{cdn_url}`, since the distribution names its function URL.
+    const playlists = new MediaPlaylists(this, 'MediaPlaylists', {
+      resources,
+      environment: environmentWith(''),
+      logGroup: functionLogs,
+      bundle: props.bundle,
+      monitoring,
+    });
+    const { distribution: cdn } = new MediaCdn(this, 'MediaCdn', {
+      recordings: liveVideo.recordings,
+      removalPolicy: settings.removalPolicy,
+      logRetentionDays: settings.logRetention,
+      keyGroup: playbackKeys.keyGroup,
+      playlists: playlists.url,
+      allowOrigin: deploy.siteUrl,
+    });
+    new CfnOutput(this, 'MediaCdnDomain', {
+      value: cdn.distributionDomainName,
+      description: '{cdn_url}: recorded broadcasts and thumbnails',
+    });
+    const environment = environmentWith(`https://${cdn.distributionDomainName}`);
 
     // Webhooks (infra/webhooks.ts) before the route stacks: the subscription routes use its key and queue.
     const webhooks = new Webhooks(this, 'Webhooks', {

@@ -7,7 +7,15 @@ import { extname, join, normalize } from 'node:path';
 import { localMediaKey } from '../../shared/identity/local-key.ts';
 import { cdnUrl } from '../../shared/live/media-urls.ts';
 import { needsSignature } from '../../shared/playback/media-signing.ts';
-import { LOCAL_RECORDINGS_BUCKET, localDeployment, recordingsRoot } from './aws.ts';
+import { mediaPlaylistRow } from '../../functions/workers.ts';
+import { handler as recordedPlaylist } from '../../functions/live/media-playlist.ts';
+import {
+  functionContext,
+  LOCAL_RECORDINGS_BUCKET,
+  localDeployment,
+  recordingsRoot,
+  runAsFunction,
+} from './aws.ts';
 
 /**
  * The local stand-in for the media CDN (infra/media-cdn.ts, `{cdn_url}`): serves the local
@@ -16,7 +24,10 @@ import { LOCAL_RECORDINGS_BUCKET, localDeployment, recordingsRoot } from './aws.
  * cookies (`Policy`, `Signature`, `Key-Pair-Id`, `Hash-Algorithm`; or the `CloudFront-` cookies
  * of the same names) whose custom policy is signed by the local media key, names a resource
  * matching the object's public URL (`{cdn_url}/<key>`, `*` a wildcard) and has not expired.
- * Refusals are 403, a missing object 404, as CloudFront over a private bucket answers.
+ * Refusals are 403, a missing object 404, as CloudFront over a private bucket answers. A signed
+ * object's playlist (`ivs/…/*.m3u8`) comes from the playlist function, as the distribution's
+ * `ivs/*.m3u8` behaviour has it (functions/live/media-playlist.ts, run as its Lambda: its
+ * environment and IAM policy), with the request's query forwarded: its children carry the signature.
  */
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -116,6 +127,13 @@ export const serveMediaCdn = async (req: IncomingMessage, res: ServerResponse): 
       res.end(JSON.stringify({ message: `Access denied: ${reason}` }));
       return true;
     }
+  }
+  if (needsSignature(publicUrl) && extname(key) === '.m3u8') {
+    const response = await runAsFunction(functionContext(mediaPlaylistRow), () =>
+      recordedPlaylist({ rawPath: `/${key}`, rawQueryString: requestUrl.search.slice(1) }),
+    );
+    res.writeHead(response.statusCode, { ...response.headers, ...cors }).end(response.body);
+    return true;
   }
   const root = join(recordingsRoot(), LOCAL_RECORDINGS_BUCKET);
   const file = normalize(join(root, key));

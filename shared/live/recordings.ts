@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import {
   DeleteCommand,
   GetCommand,
@@ -8,7 +7,6 @@ import {
   UpdateCommand,
 } from '../db/document.ts';
 import * as z from 'zod/mini';
-import { awsClient, perContainer } from '../aws/local-hook.ts';
 import type { CreatorRecord, EpisodeRecord, SeasonRecord, ShowRecord } from '../catalog/model.ts';
 import { creatorKey } from '../creators/creator-repository.ts';
 import { db } from '../db/client.ts';
@@ -17,6 +15,7 @@ import { recordOf } from '../db/record.ts';
 import { TABLE, tableName } from '../db/table.ts';
 import { cancellationCodes, isConditionalCheckFailed } from '../db/transaction.ts';
 import { logger } from '../observability/index.ts';
+import { readRecordingsObject } from './recordings-bucket.ts';
 import { cdnUrl, type LiveRecording, liveThumbnailUrlOf, mediaUrlOf } from './media-urls.ts';
 import { episodeItem, showItem, showItemKey } from '../shows/show-repository.ts';
 import { newShow } from '../studio/show-writes.ts';
@@ -100,15 +99,6 @@ const parseDocument = <T>(schema: z.ZodMiniType<T>, text: string): Parsed<T> => 
 
 // ---- S3 ---------------------------------------------------------------------------------------
 
-const s3 = /* @__PURE__ */ perContainer(() => awsClient(new S3Client({}), 's3'));
-
-/** An object of the recordings bucket as text; S3's errors (NoSuchKey, AccessDenied...) are thrown. */
-const readObject = async (bucket: string, key: string): Promise<string> => {
-  const { Body } = await s3().send(new GetObjectCommand({ Bucket: bucket, Key: key }));
-  if (!Body) throw new Error(`s3://${bucket}/${key} has no body`);
-  return Body.transformToString('utf8');
-};
-
 /** A key under the recording's prefix (IVS's prefixes have no trailing `/`; tolerate one). */
 const keyIn = (prefix: string, ...paths: string[]) => [prefix.replace(/\/+$/, ''), ...paths].join('/');
 
@@ -188,7 +178,7 @@ export const noteRecordingStarted = async (
   const foreign = foreignBucket(ref, deps);
   if (foreign) return foreign;
   const key = keyIn(ref.prefix, 'events/recording-started.json');
-  const parsed = parseDocument(recordingStartedDocument, await readObject(ref.bucket, key));
+  const parsed = parseDocument(recordingStartedDocument, await readRecordingsObject(ref.bucket, key));
   if (!parsed.ok) return dropped(ref, key, parsed.error, deps);
   const { hls } = parsed.doc.media;
   const recording: LiveRecording = {
@@ -428,7 +418,7 @@ export const publishRecording = async (
     return { kind: 'recording-ignored', creatorId, streamId, reason: 'moderated' };
   }
   const key = keyIn(ref.prefix, 'events/recording-ended.json');
-  const parsed = parseDocument(recordingEndedDocument, await readObject(ref.bucket, key));
+  const parsed = parseDocument(recordingEndedDocument, await readRecordingsObject(ref.bucket, key));
   if (!parsed.ok) return dropped(ref, key, parsed.error, deps);
 
   const showId = liveShowId(creatorId);

@@ -154,6 +154,8 @@ export const environmentOf = (row: RouteRow, d: Deployment): Record<string, stri
     ROUTE_KEY: keyOf(row),
     NODE_OPTIONS: '--enable-source-maps',
   };
+  // The media CDN's origins (`$cdn/…`): the distribution names them, so they cannot name it (a cycle).
+  if (row.path.startsWith('$cdn/')) delete env.CDN_URL;
   if (dynamoActionsOf(row).length > 0 || (row.dynamo?.indexes?.length ?? 0) > 0) env.TABLE_NAME = d.tableName;
   if (signs(row)) env.SIGNING_KEY_ID = d.signingKeyId;
   if (verifies(row)) env.SIGNING_PUBLIC_JWK = d.signingPublicJwk;

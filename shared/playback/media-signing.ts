@@ -13,9 +13,9 @@ import { cdnUrl } from '../live/media-urls.ts';
  * taken from IVS's key layout, never a shorter directory: a URL under `{cdn_url}/ivs/` outside that
  * layout is not signed at all (CloudFront refuses it). The URLs signed are the platform's records
  * (a recording's episode, a channel's DVR); creators cannot name a media CDN URL (issue 33). The signed URL's query (`Policy`, `Signature`,
- * `Key-Pair-Id`, `Hash-Algorithm`) is that credential; players send it with every request under
- * the directory (hls.js: `xhrSetup`; AVPlayer and ExoPlayer: as the CloudFront signed cookies of
- * the same names, or appended), as docs/live.md shows.
+ * `Key-Pair-Id`, `Hash-Algorithm`) is that credential; the media CDN carries it to every child of
+ * a playlist it serves (shared/playback/signed-playlists.ts), so players need do nothing with it
+ * (plain hls.js plays it), as docs/live.md says.
  *
  * A signature is valid until the end of the hour after next (3 to 4 hours), so every URL of one
  * item signed within an hour is the same string: a container signs each item once an hour
@@ -41,11 +41,16 @@ export const signatureExpiry = (now: Date): number =>
 const RECORDING_HLS =
   /^\/ivs\/v1\/\d{12}\/[A-Za-z0-9]+\/\d{4}\/\d{1,2}\/\d{1,2}\/\d{1,2}\/\d{1,2}\/[A-Za-z0-9_-]+\/media\/hls\//;
 
-/** The one recording's HLS prefix `url` is under (origin included), or undefined outside IVS's layout. */
-export const recordingPrefix = (url: string): string | undefined => {
-  const { origin, pathname } = new URL(url);
-  const prefix = RECORDING_HLS.exec(pathname)?.[0];
-  return prefix && !pathname.includes('/../') ? `${origin}${prefix}` : undefined;
+/**
+ * The one recording's HLS prefix `url` is under (`cdn` included), or undefined outside `cdn` or
+ * IVS's layout. IVS's keys start right after `cdn`, which may have a path of its own (`npm start`'s
+ * media CDN stand-in is `http://127.0.0.1:3001/cdn`).
+ */
+export const recordingPrefix = (url: string, cdn = cdnUrl()): string | undefined => {
+  if (!url.startsWith(`${cdn}/`)) return undefined;
+  const key = new URL(url).pathname.slice(new URL(cdn).pathname.replace(/\/+$/, '').length);
+  const prefix = RECORDING_HLS.exec(key)?.[0];
+  return prefix && !key.includes('/../') ? `${cdn}${prefix}` : undefined;
 };
 
 /** The custom policy for `url`: every object of its recording's HLS prefix, until `expires`; undefined outside IVS's layout. */

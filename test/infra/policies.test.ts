@@ -297,6 +297,7 @@ describe('the least-privilege report (test/support/stack-functions.ts)', () => {
       'schedule POST $schedule/recompute-windows',
       'schedule POST $schedule/publish-audiences',
       'worker POST $events/ivs',
+      'worker GET $cdn/recorded-playlists',
       'worker POST $stream/events',
       'worker POST $events/webhook-fan-out',
       'worker POST $queue/webhook-deliveries',

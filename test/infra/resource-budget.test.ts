@@ -23,8 +23,9 @@ describe.each(['dev', 'prod'] as const)('resource budget of the real route table
 
   it(`keeps every stack, parent and nested, at ${MAX_RESOURCES_PER_STACK} resources or fewer`, () => {
     // The parent, one route stack per domain, the Workers stack (infra/projector.ts) and the
-    // Events stack (infra/events.ts), the Webhooks stack (infra/webhooks.ts) and the Mail stack (infra/mail.ts).
-    expect(Object.keys(counts)).toHaveLength(1 + new Set(routes.map((r) => domainOf(r.handler))).size + 4);
+    // Events stack (infra/events.ts), the Webhooks stack (infra/webhooks.ts), the Mail stack (infra/mail.ts)
+    // and the MediaPlaylists stack (infra/media-playlists.ts).
+    expect(Object.keys(counts)).toHaveLength(1 + new Set(routes.map((r) => domainOf(r.handler))).size + 5);
     for (const [path, count] of Object.entries(counts)) {
       expect(count, path).toBeLessThanOrEqual(MAX_RESOURCES_PER_STACK);
     }
@@ -42,10 +43,10 @@ describe.each(['dev', 'prod'] as const)('resource budget of the real route table
     const parentFunctions = Object.values(parent.findResources('AWS::Lambda::Function')) as Json[];
     expect(parentFunctions.filter((f) => f.Properties.Environment?.Variables?.ROUTE_KEY)).toEqual([]);
     // The route stacks, the Workers stack (projector, recompute, audiences, rebuild:
-    // infra/projector.ts), the Events stack (infra/events.ts), the Webhooks stack (infra/webhooks.ts)
-    // and the Mail stack (infra/mail.ts).
+    // infra/projector.ts), the Events stack (infra/events.ts), the Webhooks stack (infra/webhooks.ts),
+    // the Mail stack (infra/mail.ts) and the MediaPlaylists stack (infra/media-playlists.ts).
     expect(types.filter((t) => t === 'AWS::CloudFormation::Stack')).toHaveLength(
-      stack.routeStacks.length + 4,
+      stack.routeStacks.length + 5,
     );
   });
 
@@ -68,6 +69,12 @@ describe.each(['dev', 'prod'] as const)('resource budget of the real route table
     // + their TLS-only policies, the rule on the default bus, function + role, the SQS mapping,
     // the dead-letter alarm and 2 of watchFunctions (errors, throttles): docs/identity.md.
     expect(counts[`${stack.node.path}/Mail`]).toBe(13);
+  });
+
+  it('keeps the playlist function in the MediaPlaylists stack: 7 resources', () => {
+    // Function + role, its function URL, CloudFront's two invoke permissions (the URL and the
+    // function) and 2 alarms of watchFunctions (errors, throttles): infra/media-playlists.ts.
+    expect(counts[`${stack.node.path}/MediaPlaylists`]).toBe(7);
   });
 
   it('keeps the webhook key, outbox, fan-out and sender in the Webhooks stack: 20 resources', () => {
@@ -130,7 +137,7 @@ describe('room to grow', () => {
     () => {
       const { stack } = synthStack(syntheticRoutes(200, 10));
       const counts = Object.values(countsOf(stack));
-      expect(counts).toHaveLength(15); // parent, 10 route stacks, Workers, Events, Webhooks, Mail
+      expect(counts).toHaveLength(16); // parent, 10 route stacks, Workers, Events, Webhooks, Mail, MediaPlaylists
       for (const count of counts) expect(count).toBeLessThanOrEqual(MAX_RESOURCES_PER_STACK);
     },
     SYNTH_TIMEOUT,
@@ -140,7 +147,8 @@ describe('room to grow', () => {
     `fills one route stack to ${MAX_ROUTES_PER_STACK} routes under the limit, and refuses one more`,
     () => {
       const { stack } = synthStack(syntheticRoutes(MAX_ROUTES_PER_STACK));
-      const [, nested] = Object.values(countsOf(stack));
+      const nested = countsOf(stack)[stack.routeStacks[0]!.node.path];
+      expect(nested).toBeGreaterThan(5 * MAX_ROUTES_PER_STACK);
       expect(nested).toBeLessThanOrEqual(MAX_RESOURCES_PER_STACK);
       expect(() => synthStack(syntheticRoutes(MAX_ROUTES_PER_STACK + 1))).toThrow(
         `Domain Synthetic has ${MAX_ROUTES_PER_STACK + 1} routes; one route stack holds at most ${MAX_ROUTES_PER_STACK}`,

@@ -412,6 +412,33 @@ describe('grants that depend on the row', () => {
       'ivs/*': true,
     });
     expect(config.DefaultCacheBehavior.TrustedKeyGroups).toHaveLength(1);
+
+    // Recorded playlists come from the playlist function (issue 34): a function URL only this
+    // distribution may call (IAM auth, origin access control), keyed and forwarded by the
+    // signature it carries to the children; the function reads the bucket and names no CDN_URL.
+    const playlists = config.CacheBehaviors.find((b: any) => b.PathPattern === 'ivs/*.m3u8');
+    const origin = config.Origins.find((o: any) => o.Id === playlists.TargetOriginId);
+    expect(origin.OriginAccessControlId).toBeDefined();
+    expect(JSON.stringify(origin.DomainName)).toContain('FunctionUrl');
+    t.hasResourceProperties('AWS::Lambda::Url', { AuthType: 'AWS_IAM' });
+    t.hasResourceProperties('AWS::CloudFront::OriginAccessControl', {
+      OriginAccessControlConfig: Match.objectLike({ OriginAccessControlOriginType: 'lambda' }),
+    });
+    const policy = Object.entries(
+      t.findResources('AWS::CloudFront::CachePolicy') as Record<string, Resource>,
+    ).find(([id]) => JSON.stringify(playlists.CachePolicyId).includes(id))![1];
+    expect(
+      policy.Properties.CachePolicyConfig.ParametersInCacheKeyAndForwardedToOrigin.QueryStringsConfig,
+    ).toEqual({
+      QueryStringBehavior: 'whitelist',
+      QueryStrings: ['Policy', 'Signature', 'Key-Pair-Id', 'Hash-Algorithm', 'Expires'],
+    });
+    const playlistFn = fns.find(
+      (f) => f.Properties.Environment?.Variables?.ROUTE_KEY === 'GET $cdn/recorded-playlists',
+    )!;
+    expect(playlistFn.Properties.Environment.Variables.CDN_URL).toBeUndefined();
+    expect(playlistFn.Properties.Environment.Variables.RECORDINGS_BUCKET).toBeDefined();
+    expect(statementsOf(t, playlistFn).flatMap(actionsOf)).toContain('s3:GetObject');
   });
 
   it('refuses a route key that appears twice', () => {

@@ -129,3 +129,26 @@ describe('a signed recording, as the media CDN checks it', () => {
     expect(policy.Statement[0].Resource).toBe(`${DIR}/*`);
   });
 });
+
+describe("npm start's media CDN, whose URL has a path (`http://127.0.0.1:3001/cdn`)", () => {
+  it('signs a recording there, for its whole HLS prefix (the README walk-through once got it unsigned: 403)', () => {
+    const previous = process.env.CDN_URL;
+    process.env.CDN_URL = 'http://127.0.0.1:3001/cdn';
+    try {
+      const dir = 'http://127.0.0.1:3001/cdn/ivs/v1/000000000000/AbCd/2026/11/24/15/4/rec1/media/hls';
+      const signed = mediaSigner(key(), () => at)(`${dir}/master.m3u8`);
+      expect(signed).toMatch(/\?Policy=/);
+      expect(JSON.parse(mediaPolicy(`${dir}/master.m3u8`, signatureExpiry(at))!).Statement[0].Resource).toBe(
+        `${dir}/*`,
+      );
+      expect(refusal(`${dir}/720p30/1.ts`, credentialsOf(signed), seconds(at))).toBeUndefined();
+      // Outside the CDN's own path, nothing is signed.
+      const elsewhere =
+        'http://127.0.0.1:3001/ivs/v1/000000000000/AbCd/2026/11/24/15/4/rec1/media/hls/master.m3u8';
+      expect(mediaSigner(key(), () => at)(elsewhere)).toBe(elsewhere);
+    } finally {
+      if (previous === undefined) delete process.env.CDN_URL;
+      else process.env.CDN_URL = previous;
+    }
+  });
+});

@@ -1,7 +1,14 @@
 import { eventPublisherRow } from '../../functions/events/worker.ts';
 import { routes } from '../../functions/routes.ts';
 import { fanOutRow, senderRow } from '../../functions/webhooks/workers.ts';
-import { audienceRow, ivsEventRow, projectorRow, rebuildRow, recomputeRow } from '../../functions/workers.ts';
+import {
+  audienceRow,
+  ivsEventRow,
+  mediaPlaylistRow,
+  projectorRow,
+  rebuildRow,
+  recomputeRow,
+} from '../../functions/workers.ts';
 import { mailFeedbackRow } from '../../functions/mail/workers.ts';
 import {
   keyPairStatements,
@@ -23,8 +30,8 @@ export const CUSTOM_RESOURCE_KEYS = {
 
 /**
  * Every function of the stack with the statements the stack gives it (the same derivations
- * infra/ uses), for the least-privilege report: the HTTP routes, the eight workers (stream
- * readers, schedules, event and queue consumers, the operator's rebuild) and the custom resources'
+ * infra/ uses), for the least-privilege report: the HTTP routes, the nine workers (stream
+ * readers, schedules, event and queue consumers, the operator's rebuild, the media CDN's playlist origin) and the custom resources'
  * functions. The local deployment's values stand for the stack's tokens.
  */
 export const stackFunctions = (d: Deployment): CheckedFunction[] => {
@@ -46,6 +53,7 @@ export const stackFunctions = (d: Deployment): CheckedFunction[] => {
     of(recomputeRow, 'schedule'),
     of(audienceRow, 'schedule'),
     of(ivsEventRow, 'worker'),
+    of(mediaPlaylistRow, 'worker'),
     {
       ...publisher,
       statements: [...publisher.statements, ...publisherStatements(localBusArn(LOCAL_EVENT_BUS_NAME))],
