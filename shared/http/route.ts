@@ -69,6 +69,8 @@ export interface RouteRow {
     | 'webhook-secrets'
     | 'webhook-outbox'
     | 'webhook-dead-letters'
+    /** Calls Stripe: reads the Stripe secret (shared/payments/access.ts). */
+    | 'stripe'
   >;
   /** Per-client request budget enforced by the middleware (429 `rate_limit` past it); needs table write. */
   rateLimit?: RateLimit;

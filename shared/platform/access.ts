@@ -1,5 +1,11 @@
 import type { RouteRow } from '../http/route.ts';
 import {
+  PAYMENT_PLACEHOLDERS,
+  type PaymentDeployment,
+  paymentEnvironment,
+  paymentStatements,
+} from '../payments/access.ts';
+import {
   WEBHOOK_PLACEHOLDERS,
   type WebhookDeployment,
   webhookEnvironment,
@@ -53,6 +59,8 @@ export interface Deployment {
   recordingsBucketArn: string;
   /** Webhooks (infra/webhooks.ts): the secrets' HMAC key, the delivery queue and its dead letters. */
   webhooks?: WebhookDeployment;
+  /** Payments (infra/payments.ts): the Stripe secret and the payment settings. */
+  payments?: PaymentDeployment;
 }
 
 /** One IAM statement: every action on every resource (ARNs, no wildcards). */
@@ -144,6 +152,7 @@ export const policyOf = (row: RouteRow, d: Deployment): Statement[] => {
   ivsOn([`${d.ivsArnPrefix}:stream-key/*`], ['DeleteStreamKey', 'GetStreamKey']);
   ivsOn(['*'], ['ListStreams']);
   statements.push(...webhookStatements(row, d.webhooks));
+  statements.push(...paymentStatements(row, d.payments));
   return statements;
 };
 
@@ -172,6 +181,7 @@ export const environmentOf = (row: RouteRow, d: Deployment): Record<string, stri
     env.IVS_RECORDING_CONFIGURATION_ARN = d.ivsRecordingConfigurationArn;
   if (row.successLog) env.SUCCESS_LOG_EVERY = String(row.successLog.every);
   Object.assign(env, webhookEnvironment(row, d.webhooks));
+  Object.assign(env, paymentEnvironment(row, d.payments));
   return env;
 };
 
@@ -218,6 +228,7 @@ export const settingsOf = (row: RouteRow): string[] => {
       recordingsBucketName: placeholder,
       recordingsBucketArn: placeholder,
       webhooks: WEBHOOK_PLACEHOLDERS,
+      payments: PAYMENT_PLACEHOLDERS,
     }),
   );
 };

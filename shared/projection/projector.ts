@@ -37,7 +37,7 @@ export const PROJECTED_ENTITIES = [
   'show',
   'episode',
   'account',
-  'subscription',
+  'entitlement',
   'follow',
   'playback',
 ] as const;
@@ -153,8 +153,8 @@ export const projectRecord = async (record: DynamoDBRecord, now: Date): Promise<
       if (becameCreator(before as Account | undefined, after as Account | undefined))
         await createCreatorFor(recordOf<Account>(after!), now);
       return;
-    case 'subscription':
-      await countSubscription(before, after, now);
+    case 'entitlement':
+      if ((after ?? before)?.kind === 'subscription') await countSubscription(before, after, now);
       return;
     case 'follow':
       if ((before === undefined) !== (after === undefined)) await countFollow(before, after);

@@ -1,0 +1,52 @@
+import type { RouteRow } from '../http/route.ts';
+
+/**
+ * What the `stripe` capability of a row grants and sets (called by shared/platform/access.ts, so
+ * the stack and the local platform derive it the same way): secretsmanager:GetSecretValue on the
+ * Stripe secret only (JSON `{secret_key, webhook_secret, connect_webhook_secret}`), its ARN in
+ * STRIPE_SECRET_ARN, and the payment settings PAYMENT_GRACE_DAYS and APPLICATION_FEE_PERCENT.
+ * STRIPE_API_URL is not set by the stack (the client's default, api.stripe.com); the local
+ * platform sets it to its Stripe stand-in (docs/local-stripe.md).
+ */
+export interface PaymentDeployment {
+  stripeSecretArn: string;
+  /** Days of access after a failed renewal (7 by default, infra/settings.ts). */
+  graceDays: string;
+  /** The platform's fee on every charge, in percent. */
+  applicationFeePercent: string;
+}
+
+const uses = (row: RouteRow, p: PaymentDeployment | undefined): PaymentDeployment | undefined => {
+  if (!row.needs?.includes('stripe')) return undefined;
+  if (!p)
+    throw new Error(
+      `Route ${row.method} ${row.path} needs Stripe but the deployment has no payment settings (infra/payments.ts)`,
+    );
+  return p;
+};
+
+export const paymentStatements = (row: RouteRow, deployment: PaymentDeployment | undefined) => {
+  const p = uses(row, deployment);
+  return p ? [{ actions: ['secretsmanager:GetSecretValue'], resources: [p.stripeSecretArn] }] : [];
+};
+
+export const paymentEnvironment = (
+  row: RouteRow,
+  deployment: PaymentDeployment | undefined,
+): Record<string, string> => {
+  const p = uses(row, deployment);
+  return p
+    ? {
+        STRIPE_SECRET_ARN: p.stripeSecretArn,
+        PAYMENT_GRACE_DAYS: p.graceDays,
+        APPLICATION_FEE_PERCENT: p.applicationFeePercent,
+      }
+    : {};
+};
+
+/** Placeholders for `settingsOf` (names only). */
+export const PAYMENT_PLACEHOLDERS: PaymentDeployment = {
+  stripeSecretArn: 'x',
+  graceDays: 'x',
+  applicationFeePercent: 'x',
+};

@@ -1,0 +1,122 @@
+import { setting } from '../config.ts';
+import { ConflictError } from '../http/errors.ts';
+import { requireStudioCreator } from '../studio/studio-creator.ts';
+import { earningsOf, getPayoutAccount, recordPayoutAccount, setPaidPlan } from './payout-repository.ts';
+import { applicationFeePercent, stripe } from './stripe-client.ts';
+
+/**
+ * Creators get paid (docs/payments.md, "Creators"): a Stripe Connect Express account per creator
+ * (made once), onboarding through an Account Link, destination charges with the platform's fee.
+ * Capabilities come back through the Connect webhook's `account.updated`.
+ */
+
+/** `POST /studio/payouts/onboarding`: the Account Link to Stripe's hosted onboarding. */
+export const startOnboarding = async (accountId: string, now: Date): Promise<{ url: string }> => {
+  const creator = await requireStudioCreator(accountId);
+  const client = await stripe();
+  let payouts = await getPayoutAccount(creator.id);
+  if (!payouts) {
+    const account = await client.accounts.create(
+      {
+        type: 'express',
+        metadata: { creator_id: creator.id },
+        capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
+      },
+      { idempotencyKey: `connect-account-${creator.id}` },
+    );
+    payouts = await recordPayoutAccount({
+      creator_id: creator.id,
+      stripe_account_id: account.id,
+      charges_enabled: account.charges_enabled,
+      payouts_enabled: account.payouts_enabled,
+      updated_at: now.toISOString(),
+    });
+  }
+  const site = setting('SITE_URL');
+  const link = await client.accountLinks.create({
+    account: payouts.stripe_account_id,
+    type: 'account_onboarding',
+    refresh_url: `${site}/studio/payouts?onboarding=refresh`,
+    return_url: `${site}/studio/payouts?onboarding=done`,
+  });
+  return { url: link.url };
+};
+
+export interface MonthEarnings {
+  month: string;
+  currency: string;
+  gross: number;
+  platform_fee: number;
+  net: number;
+}
+
+/** `GET /studio/payouts`: capabilities and earnings per month and currency (major units). */
+export const payoutsOverview = async (accountId: string) => {
+  const creator = await requireStudioCreator(accountId);
+  const [payouts, earnings] = await Promise.all([getPayoutAccount(creator.id), earningsOf(creator.id)]);
+  const months = new Map<string, MonthEarnings>();
+  for (const e of earnings) {
+    const month = e.paid_at.slice(0, 7);
+    const key = `${month}|${e.currency}`;
+    const row = months.get(key) ?? { month, currency: e.currency, gross: 0, platform_fee: 0, net: 0 };
+    row.gross += e.gross;
+    row.platform_fee += e.platform_fee;
+    row.net += e.net;
+    months.set(key, row);
+  }
+  const perMonth = [...months.values()]
+    .sort((a, b) => b.month.localeCompare(a.month) || a.currency.localeCompare(b.currency))
+    .map((m) => ({ ...m, gross: m.gross / 100, platform_fee: m.platform_fee / 100, net: m.net / 100 }));
+  const sum = (f: 'gross' | 'platform_fee' | 'net') => perMonth.reduce((total, m) => total + m[f], 0);
+  return {
+    connected: payouts !== undefined,
+    charges_enabled: payouts?.charges_enabled ?? false,
+    payouts_enabled: payouts?.payouts_enabled ?? false,
+    application_fee_percent: applicationFeePercent(),
+    earnings: {
+      gross: sum('gross'),
+      platform_fee: sum('platform_fee'),
+      net: sum('net'),
+      per_month: perMonth,
+    },
+  };
+};
+
+/** Refuses a paid price until the creator's account may take charges (409 with the way out). */
+export const requireChargesEnabled = async (creatorId: string): Promise<void> => {
+  const payouts = await getPayoutAccount(creatorId);
+  if (!payouts?.charges_enabled)
+    throw new ConflictError(
+      'Connect payouts first: paid prices need a Stripe account that can take charges (POST /studio/payouts/onboarding)',
+    );
+};
+
+/**
+ * `PUT /studio/plan`: a new Stripe Price for the creator's subscription; new checkouts use it,
+ * existing subscribers keep theirs until they renew on the new one (Stripe subscriptions keep
+ * their price). The plan shown on the creator's page is the creator's `plan` (studio profile).
+ */
+export const setPlan = async (
+  accountId: string,
+  plan: { price: number; currency: string; interval: 'month' | 'year' },
+  now: Date,
+) => {
+  const creator = await requireStudioCreator(accountId);
+  await requireChargesEnabled(creator.id);
+  const client = await stripe();
+  const price = await client.prices.create(
+    {
+      currency: plan.currency.toLowerCase(),
+      unit_amount: Math.round(plan.price * 100),
+      recurring: { interval: plan.interval },
+      product_data: { name: `${creator.name}: subscription`, metadata: { creator_id: creator.id } },
+      metadata: { creator_id: creator.id },
+    },
+    {
+      idempotencyKey: `plan-${creator.id}-${plan.price}-${plan.currency}-${plan.interval}-${now.toISOString().slice(0, 10)}`,
+    },
+  );
+  const paid = { ...plan, price_id: price.id };
+  await setPaidPlan(creator.id, paid, now);
+  return paid;
+};
