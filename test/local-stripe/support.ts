@@ -25,7 +25,7 @@ export const startStandIn = (options: StripeStandInOptions = {}) =>
 export interface Receiver {
   url: string;
   received: Array<{ body: string; signature: string; path: string }>;
-  respond: (path: string, attempt: number) => number;
+  respond: (path: string, body: string) => number;
   close(): Promise<void>;
 }
 
@@ -40,7 +40,7 @@ export const startReceiver = async (): Promise<Receiver> => {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
     receiver.received.push({ body, signature: String(req.headers['stripe-signature']), path: req.url ?? '' });
-    res.writeHead(receiver.respond(req.url ?? '', receiver.received.length));
+    res.writeHead(receiver.respond(req.url ?? '', body));
     res.end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

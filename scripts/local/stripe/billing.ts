@@ -449,6 +449,22 @@ const planOf = (price: Price) => ({
 export const lineItemsOf = (store: Store, session: CheckoutSession): StripeObject[] =>
   store.hidden.lineItems.get(session.id) ?? [];
 
+/** A payment-mode session's payment intent, made when the payer first submits a card (payment_intent.created). */
+const sessionIntent = (store: Store, session: CheckoutSession): PaymentIntent => {
+  const plan = store.hidden.checkout.get(session.id)!;
+  const intent = newPaymentIntent(store, {
+    amount: session.amount_total,
+    currency: session.currency,
+    customer: session.customer,
+    metadata: plan.paymentIntentData.metadata,
+    description: plan.paymentIntentData.description,
+    applicationFeeAmount: plan.paymentIntentData.applicationFeeAmount,
+    destination: plan.paymentIntentData.destination,
+  });
+  store.emit('payment_intent.created', intent);
+  return intent;
+};
+
 /** The session's state must be open (not paid, not expired) to be paid or declined. */
 const openSession = (store: Store, session: CheckoutSession): void => {
   expireIfDue(store, session);
@@ -498,16 +514,11 @@ export const completeCheckout = (
       quantity: item.quantity as number,
     }));
     if (session.mode === 'payment') {
-      const intent = newPaymentIntent(store, {
-        amount: session.amount_total,
-        currency: session.currency,
-        customer: session.customer,
-        metadata: plan.paymentIntentData.metadata,
-        description: plan.paymentIntentData.description,
-        applicationFeeAmount: plan.paymentIntentData.applicationFeeAmount,
-        destination: plan.paymentIntentData.destination,
-      });
-      store.emit('payment_intent.created', intent);
+      // The intent a declined attempt made, tried again; else a new one.
+      const intent = session.payment_intent
+        ? store.get<PaymentIntent>('payment_intent', session.payment_intent)
+        : sessionIntent(store, session);
+      if (session.customer && !intent.customer) intent.customer = session.customer;
       attempt(store, intent, 'succeeded');
       session.payment_intent = intent.id;
     } else {
@@ -601,19 +612,9 @@ export const declineCheckout = (store: Store, session: CheckoutSession): Checkou
   store.change(() => {
     openSession(store, session);
     if (session.mode === 'payment') {
-      const plan = store.hidden.checkout.get(session.id)!;
       const intent = session.payment_intent
         ? store.get<PaymentIntent>('payment_intent', session.payment_intent)
-        : newPaymentIntent(store, {
-            amount: session.amount_total,
-            currency: session.currency,
-            customer: session.customer,
-            metadata: plan.paymentIntentData.metadata,
-            description: plan.paymentIntentData.description,
-            applicationFeeAmount: plan.paymentIntentData.applicationFeeAmount,
-            destination: plan.paymentIntentData.destination,
-          });
-      if (!session.payment_intent) store.emit('payment_intent.created', intent);
+        : sessionIntent(store, session);
       attempt(store, intent, 'declined');
       session.payment_intent = intent.id;
     }

@@ -79,8 +79,10 @@ const page = <T extends StripeObject>(url: string, items: T[], params: Params) =
 
 /** `created` as an exact time or a range (`created[gte]=...`). */
 const createdFilter = (params: Params) => {
-  const exact = params.string('created');
-  if (exact !== undefined) return (created: number) => created === Number(exact);
+  if (typeof params.form.created === 'string') {
+    const exact = params.integer('created');
+    return (created: number) => created === exact;
+  }
   const range = params.object('created');
   if (!range) return () => true;
   const gte = range.integer('gte');
