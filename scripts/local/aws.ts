@@ -67,6 +67,8 @@ const RUNTIME_PASSTHROUGH = [
   // Where DynamoDB Local listens (the local "network"), local keys, the dev mailbox, the local identity provider.
   'DYNAMODB_ENDPOINT',
   'IVS_ENDPOINT',
+  // The Stripe stand-in's API (scripts/local/stripe): a URL setting no stack sets (real Stripe then).
+  'STRIPE_API_URL',
   'RECORDINGS_ROOT',
   'LOCAL_KEY_DIR',
   'MAILBOX_DIR',
@@ -91,14 +93,22 @@ const runtimeEnvironment = (): Record<string, string> => {
 const LOCAL_PLAYBACK_KEY_SECRET_ARN = arn('secretsmanager', 'secret:playback-key-local-AbCdEf');
 /** The secret the local media CDN key stands in for (served by the same stand-in). */
 const LOCAL_MEDIA_KEY_SECRET_ARN = arn('secretsmanager', 'secret:media-key-local-GhIjKl');
-/** The local secrets (each a private key), by ARN. */
-const localSecrets: Record<string, { name: string; privateKey: KeyObject }> = {
-  get [LOCAL_PLAYBACK_KEY_SECRET_ARN]() {
-    return { name: 'playback-key-local', privateKey: localPlaybackKey().privateKey };
+/**
+ * The secret the Stripe keys stand in for: JSON `{ secret_key, webhook_secret,
+ * connect_webhook_secret }` of the Stripe stand-in (scripts/local/stripe, docs/local-stripe.md),
+ * which the local platform puts in the host's LOCAL_STRIPE_SECRET when it starts the stand-in and
+ * registers its webhook endpoints (read per call: it changes when the endpoints are registered).
+ */
+export const LOCAL_STRIPE_SECRET_ARN = arn('secretsmanager', 'secret:stripe-local-MnOpQr');
+const pem = (privateKey: KeyObject) => privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+/** The local secrets (private keys as PEM, the Stripe keys as JSON), by ARN; undefined: not there. */
+const localSecrets: Record<string, { name: string; value: () => string | undefined }> = {
+  [LOCAL_PLAYBACK_KEY_SECRET_ARN]: {
+    name: 'playback-key-local',
+    value: () => pem(localPlaybackKey().privateKey),
   },
-  get [LOCAL_MEDIA_KEY_SECRET_ARN]() {
-    return { name: 'media-key-local', privateKey: localMediaKey().privateKey };
-  },
+  [LOCAL_MEDIA_KEY_SECRET_ARN]: { name: 'media-key-local', value: () => pem(localMediaKey().privateKey) },
+  [LOCAL_STRIPE_SECRET_ARN]: { name: 'stripe-local', value: () => host.LOCAL_STRIPE_SECRET },
 };
 /** The recordings bucket of the local recording configuration; objects live under RECORDINGS_ROOT. */
 export const LOCAL_RECORDINGS_BUCKET = 'local-recordings';
@@ -360,11 +370,11 @@ const STAND_INS: Record<string, Record<string, (input: Input) => Promise<unknown
   },
   secretsmanager: {
     GetSecretValue: async (input) => {
-      const key = localSecrets[String(input.SecretId)];
-      if (!key)
+      const secret = localSecrets[String(input.SecretId)];
+      const value = secret?.value();
+      if (!secret || value === undefined)
         throw namedError('ResourceNotFoundException', "Secrets Manager can't find the specified secret.");
-      const pem = key.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
-      return { ARN: String(input.SecretId), Name: key.name, SecretString: pem };
+      return { ARN: String(input.SecretId), Name: secret.name, SecretString: value };
     },
   },
   s3: {

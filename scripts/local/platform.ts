@@ -20,6 +20,13 @@ export interface LocalPlatform {
   drain(): Promise<void>;
   /** The EventBridge stand-in the event publisher puts on (scripts/local/event-bus.ts). */
   eventsEndpoint: string;
+  /**
+   * The Stripe stand-in (scripts/local/stripe, docs/local-stripe.md), already in STRIPE_API_URL
+   * and the Stripe secret; `connectWebhooks(apiUrl)` registers that API's webhook routes with it.
+   */
+  stripe: import('./stripe/server.ts').StripeStandIn & {
+    connectWebhooks(apiUrl: string): Promise<import('./stripe/wiring.ts').StripeSecret>;
+  };
   stop(): Promise<void>;
 }
 
@@ -137,8 +144,22 @@ const startIvs = async (ivsPort: number) => {
   };
 };
 
+/**
+ * The Stripe stand-in on `port` (0: any), with the functions pointed at it (STRIPE_API_URL and the
+ * Stripe secret; docs/local-stripe.md), before any function context is derived.
+ */
+const startStripe = async (port: number) => {
+  const { startStripeStandIn } = await import('./stripe/server.ts');
+  const { connectStripeWebhooks, useStripeStandIn } = await import('./stripe/wiring.ts');
+  const standIn = await startStripeStandIn({ port });
+  useStripeStandIn(standIn);
+  return Object.assign(standIn, {
+    connectWebhooks: (apiUrl: string) => connectStripeWebhooks(standIn, apiUrl),
+  });
+};
+
 export const startLocalPlatform = async (
-  options: { now?: Date; seed?: number; scale?: number; ivsPort?: number } = {},
+  options: { now?: Date; seed?: number; scale?: number; ivsPort?: number; stripePort?: number } = {},
 ): Promise<LocalPlatform> => {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   process.env.TABLE_NAME ??= 'creator-streaming-local';
@@ -157,10 +178,12 @@ export const startLocalPlatform = async (
   let projector: Awaited<ReturnType<typeof startProjector>> | undefined;
   let events: Awaited<ReturnType<typeof import('./event-bus.ts').startLocalEventPublisher>> | undefined;
   const live = await startIvs(options.ivsPort ?? 0);
+  const stripe = await startStripe(options.stripePort ?? 0);
   const stop = async () => {
     await projector?.stop();
     await events?.stop();
     await live.ivs.stop();
+    await stripe.stop();
     await (await starting?.catch(() => undefined))?.stop();
   };
   try {
@@ -215,6 +238,7 @@ export const startLocalPlatform = async (
       items: items + demoChannels.length,
       ivsEndpoint: live.ivs.endpoint,
       eventsEndpoint: events.bus.endpoint,
+      stripe,
       drain: async () => {
         await projector!.drain();
         await events!.drain();
