@@ -10,6 +10,7 @@ import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { type RouteRow, routeKey } from '../shared/http/route.ts';
 import { type Deployment, environmentOf, policyOf } from '../shared/platform/access.ts';
+import type { PaymentDeployment } from '../shared/payments/access.ts';
 import type { WebhookDeployment } from '../shared/webhooks/access.ts';
 import { nodejsBundling } from './bundling.ts';
 
@@ -50,6 +51,8 @@ export interface ApiResources {
   ivs: { arnPrefix: string; recordingConfigurationArn: string };
   /** Webhooks' HMAC key and queues (infra/webhooks.ts), for rows that need `webhook-*`. */
   webhooks?: WebhookDeployment;
+  /** The Stripe secret and payment settings (infra/payments.ts), for rows that need `stripe`. */
+  payments?: PaymentDeployment;
 }
 
 /** What every API function shares, decided once by the stack. */
@@ -184,6 +187,7 @@ export class ApiFunction extends Construct {
       recordingsBucketName: props.resources.recordings.bucketName,
       recordingsBucketArn: props.resources.recordings.bucketArn,
       webhooks: props.resources.webhooks,
+      payments: props.resources.payments,
     };
     if (row.ivs?.length) {
       for (const kind of ['channel', 'stream-key'])

@@ -1,3 +1,4 @@
+import { PAYMENT_DEFAULTS } from '../../shared/payments/access.ts';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { type KeyObject, sign } from 'node:crypto';
 import { appendFileSync, mkdirSync } from 'node:fs';
@@ -149,6 +150,7 @@ export const localDeployment = (): Deployment => {
     recordingsBucketName: LOCAL_RECORDINGS_BUCKET,
     recordingsBucketArn: `arn:aws:s3:::${LOCAL_RECORDINGS_BUCKET}`,
     webhooks: LOCAL_WEBHOOKS,
+    payments: { stripeSecretArn: LOCAL_STRIPE_SECRET_ARN, ...PAYMENT_DEFAULTS },
   };
 };
 

@@ -44,6 +44,12 @@ export const paymentEnvironment = (
     : {};
 };
 
+/**
+ * The payment settings' defaults (the stack's and the local platform's): 7 days of grace after a
+ * failed renewal (issue 36), a 10% platform fee on every charge. A deployment may set others.
+ */
+export const PAYMENT_DEFAULTS = { graceDays: '7', applicationFeePercent: '10' } as const;
+
 /** Placeholders for `settingsOf` (names only). */
 export const PAYMENT_PLACEHOLDERS: PaymentDeployment = {
   stripeSecretArn: 'x',
