@@ -460,6 +460,13 @@ export const useDeploymentSettings = (): void => {
     PLAYBACK_ALLOW_ORIGIN: deployment.playbackAllowOrigin,
     MEDIA_KEY_SECRET_ARN: deployment.mediaKeySecretArn,
     MEDIA_KEY_PAIR_ID: deployment.mediaKeyPairId,
+    ...(deployment.payments
+      ? {
+          STRIPE_SECRET_ARN: deployment.payments.stripeSecretArn,
+          PAYMENT_GRACE_DAYS: deployment.payments.graceDays,
+          APPLICATION_FEE_PERCENT: deployment.payments.applicationFeePercent,
+        }
+      : {}),
   };
   for (const [name, value] of Object.entries(settings)) host[name] ??= value;
 };

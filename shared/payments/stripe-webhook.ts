@@ -115,7 +115,26 @@ export interface WebhookReceipt {
   outcome: 'processed' | 'duplicate' | 'ignored';
 }
 
-/** `POST /billing/stripe/webhook` and `/billing/stripe/connect-webhook`. */
+/**
+ * One delivery: verified with `secret` (nothing is read or written before), skipped when its
+ * event was processed, else applied and marked processed.
+ */
+export const handleDelivery = async (
+  ctx: SyncContext,
+  secret: string,
+  rawBody: string,
+  signature: string | undefined,
+  now: Date,
+): Promise<WebhookReceipt> => {
+  const event = verifiedEvent(ctx.stripe, rawBody, signature, secret, now);
+  const receipt = { received: true as const, event_id: event.id, type: event.type };
+  if (await eventProcessed(event.id)) return { ...receipt, outcome: 'duplicate' };
+  const handled = await applyEvent(ctx, event);
+  await markEventProcessed(event, now);
+  return { ...receipt, outcome: handled ? 'processed' : 'ignored' };
+};
+
+/** `POST /billing/stripe/webhook` and `/billing/stripe/connect-webhook`: the container's client and secrets. */
 export const receiveStripeEvent = async (
   endpoint: WebhookEndpoint,
   rawBody: string,
@@ -123,17 +142,6 @@ export const receiveStripeEvent = async (
   now: Date,
 ): Promise<WebhookReceipt> => {
   const secrets = await stripeSecrets();
-  const ctx = await syncContext();
-  const event = verifiedEvent(
-    ctx.stripe,
-    rawBody,
-    signature,
-    endpoint === 'connect' ? secrets.connect_webhook_secret : secrets.webhook_secret,
-    now,
-  );
-  const receipt = { received: true as const, event_id: event.id, type: event.type };
-  if (await eventProcessed(event.id)) return { ...receipt, outcome: 'duplicate' };
-  const handled = await applyEvent(ctx, event);
-  await markEventProcessed(event, now);
-  return { ...receipt, outcome: handled ? 'processed' : 'ignored' };
+  const secret = endpoint === 'connect' ? secrets.connect_webhook_secret : secrets.webhook_secret;
+  return handleDelivery(await syncContext(), secret, rawBody, signature, now);
 };

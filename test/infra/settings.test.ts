@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { routes } from '../../functions/routes.ts';
 import { eventPublisherRow } from '../../functions/events/worker.ts';
 import { workers } from '../../functions/workers.ts';
+import { paymentWorkers } from '../../functions/payments/workers.ts';
 import { webhookWorkers } from '../../functions/webhooks/workers.ts';
 import { resolveSettings, SETTINGS, settingsFromContext } from '../../infra/settings.ts';
 import { ApiStack } from '../../infra/stack.ts';
@@ -73,7 +74,7 @@ describe('prod settings are required', () => {
       const apiFns = fns.filter((f) => f.Properties.Environment?.Variables?.ROUTE_KEY !== undefined);
       // Every row's function: the routes', the workers' (projector, recompute, rebuild) and the
       // event publisher's (infra/events.ts), the webhook fan-out's and sender's (infra/webhooks.ts).
-      expect(apiFns).toHaveLength(routes.length + workers.length + 1 + webhookWorkers.length);
+      expect(apiFns).toHaveLength(routes.length + workers.length + 1 + webhookWorkers.length + paymentWorkers.length);
       // handle_url is `${SITE_URL}/@<handle>`: every function gets the site origin.
       for (const fn of apiFns)
         expect(fn.Properties.Environment!.Variables!.SITE_URL).toBe(PROD_SETTINGS.siteUrl);
@@ -153,6 +154,7 @@ describe('dev keeps working placeholders', () => {
           ...workers,
           eventPublisherRow,
           ...webhookWorkers,
+          ...paymentWorkers,
         ]
           .map(routeKey)
           .sort(),

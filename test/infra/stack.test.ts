@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { routes } from '../../functions/routes.ts';
 import { eventPublisherRow } from '../../functions/events/worker.ts';
 import { rebuildRow, workers } from '../../functions/workers.ts';
+import { paymentWorkers } from '../../functions/payments/workers.ts';
 import { webhookWorkers } from '../../functions/webhooks/workers.ts';
 import type { ApiStack } from '../../infra/stack.ts';
 import { TABLE } from '../../shared/db/table.ts';
@@ -25,7 +26,7 @@ const rowFunctions = (template: Template): Record<string, Resource> =>
   );
 
 /** The functions no route invokes: the workers and the event publisher (infra/events.ts). */
-const workerKeys = new Set([...workers, eventPublisherRow, ...webhookWorkers].map(routeKey));
+const workerKeys = new Set([...workers, eventPublisherRow, ...webhookWorkers, ...paymentWorkers].map(routeKey));
 
 /** The API functions (those the stack made from route rows, not the workers), by logical id. */
 const apiFunctions = (template: Template): Record<string, Resource> =>
@@ -70,7 +71,7 @@ describe('the stack built from the real route table', () => {
     // the event publisher (test/events/infra.test.ts), the playback key pair resource's function
     // (test/infra/secrets.test.ts) and the signing public key resource's (below).
     // And the webhook fan-out and sender (infra/webhooks.ts).
-    expect(node22).toHaveLength(routes.length + workers.length + 3 + webhookWorkers.length);
+    expect(node22).toHaveLength(routes.length + workers.length + 3 + webhookWorkers.length + paymentWorkers.length);
     for (const description of [
       'Imports IVS playback key pairs',
       "Reads the access-token signing key's public half",
@@ -80,7 +81,7 @@ describe('the stack built from the real route table', () => {
         description,
       ).toHaveLength(1);
     expect(Object.keys(rowFunctions(template))).toHaveLength(
-      routes.length + workers.length + 1 + webhookWorkers.length,
+      routes.length + workers.length + 1 + webhookWorkers.length + paymentWorkers.length,
     );
   });
 
