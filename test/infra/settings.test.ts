@@ -74,7 +74,9 @@ describe('prod settings are required', () => {
       const apiFns = fns.filter((f) => f.Properties.Environment?.Variables?.ROUTE_KEY !== undefined);
       // Every row's function: the routes', the workers' (projector, recompute, rebuild) and the
       // event publisher's (infra/events.ts), the webhook fan-out's and sender's (infra/webhooks.ts).
-      expect(apiFns).toHaveLength(routes.length + workers.length + 1 + webhookWorkers.length + paymentWorkers.length);
+      expect(apiFns).toHaveLength(
+        routes.length + workers.length + 1 + webhookWorkers.length + paymentWorkers.length,
+      );
       // handle_url is `${SITE_URL}/@<handle>`: every function gets the site origin.
       for (const fn of apiFns)
         expect(fn.Properties.Environment!.Variables!.SITE_URL).toBe(PROD_SETTINGS.siteUrl);

@@ -26,7 +26,9 @@ const rowFunctions = (template: Template): Record<string, Resource> =>
   );
 
 /** The functions no route invokes: the workers and the event publisher (infra/events.ts). */
-const workerKeys = new Set([...workers, eventPublisherRow, ...webhookWorkers, ...paymentWorkers].map(routeKey));
+const workerKeys = new Set(
+  [...workers, eventPublisherRow, ...webhookWorkers, ...paymentWorkers].map(routeKey),
+);
 
 /** The API functions (those the stack made from route rows, not the workers), by logical id. */
 const apiFunctions = (template: Template): Record<string, Resource> =>
@@ -71,7 +73,9 @@ describe('the stack built from the real route table', () => {
     // the event publisher (test/events/infra.test.ts), the playback key pair resource's function
     // (test/infra/secrets.test.ts) and the signing public key resource's (below).
     // And the webhook fan-out and sender (infra/webhooks.ts).
-    expect(node22).toHaveLength(routes.length + workers.length + 3 + webhookWorkers.length + paymentWorkers.length);
+    expect(node22).toHaveLength(
+      routes.length + workers.length + 3 + webhookWorkers.length + paymentWorkers.length,
+    );
     for (const description of [
       'Imports IVS playback key pairs',
       "Reads the access-token signing key's public half",

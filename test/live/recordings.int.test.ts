@@ -18,6 +18,7 @@ import { tableName } from '../../shared/db/table.ts';
 import { ivsChannelKey } from '../../shared/ivs/channel-repository.ts';
 import { dvrUrlOf, type LiveRecording } from '../../shared/live/media-urls.ts';
 import { recordingEpisodeId, recordingMarkerKey } from '../../shared/live/recordings.ts';
+import { subscribePaid } from '../support/payments.ts';
 import { fromNewAddress, type TestApi, testApi } from '../support/api.ts';
 import { waitFor } from '../support/wait.ts';
 import { viaLocalCdn } from '../support/playback.ts';
@@ -445,9 +446,7 @@ describe('Recording End: the broadcast becomes an on-demand item', () => {
     );
     expect(signUp.status).toBe(201);
     const token: string = signUp.body.data.auth_token;
-    expect((await api.post(`/creators/${channel.creatorId}/subscription`, { token })).status).toBeLessThan(
-      300,
-    );
+    await subscribePaid(api, token, channel.creatorId);
     const subscribed = await onDemand(channel.creatorId, token);
     expect(subscribed.content[0]).toMatchObject({
       is_locked: false,
