@@ -30,7 +30,7 @@ export const getLiveChannel = contract({
   method: 'GET',
   path: `${base}/live`,
   handler: 'live/get-live-channel',
-  dynamo: { actions: ['BatchGetItem', 'GetItem', 'UpdateItem'], indexes: ['GSI1'] },
+  dynamo: { actions: ['BatchGetItem', 'GetItem', 'Query', 'UpdateItem'], indexes: ['GSI1'] },
   auth: 'optional',
   summary: "Live status of a creator's channel (offline variant with a message)",
   description:
@@ -48,7 +48,7 @@ export const getLiveStream = contract({
   method: 'GET',
   path: `${base}/live/stream`,
   handler: 'live/get-live-stream',
-  dynamo: { actions: ['BatchGetItem', 'GetItem', 'UpdateItem'], indexes: ['GSI1'] },
+  dynamo: { actions: ['BatchGetItem', 'GetItem', 'Query', 'UpdateItem'], indexes: ['GSI1'] },
   needs: ['playback-signer', 'media-signer'],
   auth: 'required',
   summary: "Playback URLs and a playback token of the caller's open watch session",
@@ -229,7 +229,7 @@ export const listOndemand = contract({
   path: `${base}/ondemand`,
   handler: 'live/list-ondemand',
   needs: ['media-signer'],
-  dynamo: { actions: ['BatchGetItem', 'GetItem'], indexes: ['GSI1'] },
+  dynamo: { actions: ['BatchGetItem', 'GetItem', 'Query'], indexes: ['GSI1'] },
   auth: 'optional',
   summary: "The creator's on-demand episodes, locked per the caller's entitlements",
   description:

@@ -43,7 +43,7 @@ export const verifiedEvent = (
       secret,
       SIGNATURE_TOLERANCE_SECONDS,
       undefined,
-      Math.floor(now.getTime() / 1000),
+      now.getTime(), // milliseconds: the library divides by 1000
     );
   } catch {
     throw new BadRequestError('Invalid Stripe-Signature');
