@@ -179,7 +179,7 @@ export const getShow = contract({
   path: '/shows/{id}',
   handler: 'shows/get-show',
   needs: ['media-signer'],
-  dynamo: { actions: ['GetItem'], indexes: ['GSI2'] },
+  dynamo: { actions: ['GetItem', 'Query'], indexes: ['GSI2'] },
   auth: 'none',
   tag,
   summary: 'Show detail with its episodes (by id or slug)',
