@@ -157,7 +157,8 @@ describe('paywall: no playable URL for a locked episode on any endpoint', () => 
     const ppv = catalog.episodes.find((e) => e.show_id === show.id && e.access === 'ppv')!;
     const plays = async (who: string | undefined) =>
       playlists(
-        (await api.get(`/creators/${show.creator_id}/channel/ondemand?limit=100`, { token: who })).body,
+        (await api.get(`/creators/${show.creator_id}/channel/ondemand?type=ppv&limit=100`, { token: who }))
+          .body,
       ).some((e) => e.id === ppv.id);
     expect(await plays(token)).toBe(false);
     const free = catalog.episodes.find((e) => e.show_id === show.id && e.access === 'free')!;
