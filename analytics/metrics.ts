@@ -11,7 +11,8 @@ import { TITLE_COLUMNS } from '../shared/analytics/title-dimension.ts';
  * `bucket_ms`, `dimension` and its values. Percentiles are `{{p50(expr)}}` / `{{p95(expr)}}`
  * (quantile_cont in DuckDB, approx_percentile in Athena); everything else is SQL both engines
  * accept (tested in DuckDB). Each file starts with comment lines: the first is the definition,
- * then `-- label: …`, `-- unit: …`, `-- chart: <column>` (the value the report charts) and
+ * then `-- label: …`, `-- unit: …`, `-- chart: <column>` (the value the report charts; `-- axis: …`,
+ * its unit when the metric's has several) and
  * `-- gaps: zero` when a bucket without rows means 0 (counts) rather than no data (ratios).
  */
 export const QUERIES_DIR = resolve(import.meta.dirname, 'queries');
@@ -147,6 +148,8 @@ export interface Metric {
   unit: string;
   /** The value column the report charts over time; none for a ranking. */
   chart?: string;
+  /** The unit of the charted column, the chart's y-axis title (`-- axis:`; the unit when it has one). */
+  axis: string;
   /** A bucket without rows means 0 (counts and sums), not "no data" (ratios, percentiles). */
   gapsAreZero: boolean;
 }
@@ -172,6 +175,7 @@ export const metrics = (): Map<string, Metric> =>
             definition: sql.split('\n')[0]!.replace(/^--\s*/, ''),
             unit: header(sql, 'unit') ?? '',
             chart: header(sql, 'chart'),
+            axis: header(sql, 'axis') ?? header(sql, 'unit') ?? '',
             gapsAreZero: header(sql, 'gaps') === 'zero',
           },
         ];

@@ -124,14 +124,25 @@ export const chartData = (
     })),
     column,
     unit: result.metric.unit,
+    axis: result.metric.axis,
+    /** Counts of viewers or sessions: whole-number ticks (no "0.2 sessions"). */
+    integer: COUNT_UNITS.has(result.metric.axis),
   };
 };
+
+/** Units that count things: their charts tick in whole numbers. */
+const COUNT_UNITS = new Set(['viewers', 'sessions']);
 
 const PAGE_SCRIPT = `
 const data = JSON.parse(document.getElementById('report-data').textContent);
 const palette = ['#4f46e5','#059669','#dc2626','#d97706','#0891b2','#7c3aed','#db2777','#65a30d','#475569','#ea580c','#0d9488','#9333ea'];
 for (const [name, chart] of Object.entries(data.charts)) {
-  new Chart(document.getElementById('chart-' + name), {
+  // A fixed size, drawn once: a responsive chart redraws on every resize (a full-page capture
+  // resizes the page) and left charts below the first screen blank until scrolled to.
+  const canvas = document.getElementById('chart-' + name);
+  canvas.width = canvas.parentElement.clientWidth;
+  canvas.height = canvas.parentElement.clientHeight;
+  new Chart(canvas, {
     type: 'line',
     data: {
       labels: chart.labels,
@@ -139,8 +150,9 @@ for (const [name, chart] of Object.entries(data.charts)) {
         backgroundColor: palette[i % palette.length], pointRadius: chart.labels.length > 60 ? 0 : 2, tension: 0.2, spanGaps: false })),
     },
     options: {
-      animation: false, responsive: true, maintainAspectRatio: false, interaction: { mode: 'index', intersect: false },
-      scales: { y: { beginAtZero: true, title: { display: true, text: chart.column.replace(/_/g, ' ') === chart.unit ? chart.unit : chart.column.replace(/_/g, ' ') + ' (' + chart.unit + ')' } },
+      animation: false, responsive: false, interaction: { mode: 'index', intersect: false },
+      scales: { y: { beginAtZero: true, title: { display: true, text: chart.axis },
+          ticks: chart.integer ? { precision: 0 } : {} },
         x: { title: { display: true, text: data.zone }, ticks: { maxTicksLimit: 12 } } },
       plugins: { legend: { display: chart.datasets.length > 1 || chart.datasets[0]?.label !== 'all' } },
     },

@@ -183,6 +183,11 @@ if (command === 'report') {
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, html);
   console.log(`wrote ${out} (${from} to ${to}, ${zone}, per ${grain}${by ? `, by ${by}` : ''})`);
+  if ([...totals.values()].every((rows) => rows.length === 0))
+    console.log(
+      `No player events from ${from} to ${to} (${zone}) under ${dir}: every chart and table of the report is empty.\n` +
+        `Days with events: ${days.join(', ')} (choose them with --from and --to).`,
+    );
 } else if (command === 'sql') {
   const metric = all.get(metricName ?? '') ?? fail(`sql <metric>: one of ${[...all.keys()].join(', ')}`);
   if (!['duckdb', 'athena'].includes(options.dialect)) fail('--dialect is duckdb or athena');

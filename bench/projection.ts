@@ -477,13 +477,25 @@ export const measureProjection = async (options: {
     const episodeId = show.episodes[0]!;
     const views = Number((await episodesOf(show.id)).find((e) => e.episode_id === episodeId)?.views ?? 0);
     const creatorViews = Number((await userBlock(show.creator.id)).audience_metrics.views);
+    // A session started (session/start) as if two minutes ago: views count only for sessions the
+    // platform started, and at most the wall time since the start (shared/analytics/playback-count.ts).
+    const { clock } = await import('../shared/clock.ts');
+    const realNow = clock.now;
+    clock.now = () => new Date(Date.now() - 120_000);
+    const started = await call('POST', '/analytics/video/session/start', {
+      body: { content_id: episodeId, device_type: 'web' },
+    }).finally(() => {
+      clock.now = realNow;
+    });
+    if (started.status !== 201) throw new Error(`session/start: ${started.status}`);
+    const sessionId = String((started.body as { data: { session_id: string } }).data.session_id);
     await measure(
       'view',
       () =>
         call('POST', '/analytics/video/session/heartbeat', {
           body: {
             event_id: randomUUID(),
-            session_id: randomUUID(),
+            session_id: sessionId,
             content_id: episodeId,
             device_type: 'web',
             client_ts: new Date().toISOString(),

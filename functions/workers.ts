@@ -69,10 +69,14 @@ export const audienceRow = {
   path: '$schedule/publish-audiences',
   handler: 'projector/publish-audiences',
   auth: 'none',
-  // Query: the live list. BatchGetItem: its creators, channel lookups and viewer counters.
-  // UpdateItem: a corrected live state, a count. ListStreams: what IVS has live.
-  dynamo: { actions: ['Query', 'BatchGetItem', 'UpdateItem'] },
+  // Query: the live list, pending recordings. BatchGetItem: its creators, channel lookups and
+  // viewer counters. UpdateItem: a corrected live state, a count. ListStreams: what IVS has live.
+  // The recording repair (a lost Recording End) does what the IVS event function does for one:
+  // GetItem, PutItem, UpdateItem (the Live show and its episode, one transaction), DeleteItem (the
+  // pending item); S3 GetObject of recording-ended.json (recordings-reader).
+  dynamo: { actions: ['Query', 'BatchGetItem', 'UpdateItem', 'GetItem', 'PutItem', 'DeleteItem'] },
   ivs: ['ListStreams'],
+  needs: ['recordings-reader'],
   summary: 'Live minute: live state reconciled with IVS, viewer counts onto the live list',
   tag: 'Workers',
 } as const satisfies RouteRow;
@@ -90,7 +94,8 @@ export const ivsEventRow = {
   // UpdateItem: the creator's live state and recording, the show's seasons and version. Query:
   // the show's last episode. PutItem: the show, a recording's episode and marker (one
   // transaction). S3 GetObject: the recording's metadata (recordings-reader).
-  dynamo: { actions: ['GetItem', 'UpdateItem', 'Query', 'PutItem'] },
+  // DeleteItem: the recording's pending item (in the transaction), written at Recording Start.
+  dynamo: { actions: ['GetItem', 'UpdateItem', 'Query', 'PutItem', 'DeleteItem'] },
   needs: ['recordings-reader'],
   summary: 'IVS events: channel live state from Amazon IVS (EventBridge); recordings on demand',
   tag: 'Workers',

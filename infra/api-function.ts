@@ -12,6 +12,7 @@ import { type RouteRow, routeKey } from '../shared/http/route.ts';
 import { type Deployment, environmentOf, policyOf } from '../shared/platform/access.ts';
 import type { PaymentDeployment } from '../shared/payments/access.ts';
 import type { WebhookDeployment } from '../shared/webhooks/access.ts';
+import type { MailDeployment } from '../shared/mail/access.ts';
 import { nodejsBundling } from './bundling.ts';
 
 /** The repository root: bundling runs from here with the committed lockfile. */
@@ -53,6 +54,8 @@ export interface ApiResources {
   webhooks?: WebhookDeployment;
   /** The Stripe secret and payment settings (infra/payments.ts), for rows that need `stripe`. */
   payments?: PaymentDeployment;
+  /** The sending identity and configuration set (infra/mail.ts), for rows that need `mailer`. */
+  mail?: MailDeployment;
 }
 
 /** What every API function shares, decided once by the stack. */
@@ -188,6 +191,7 @@ export class ApiFunction extends Construct {
       recordingsBucketArn: props.resources.recordings.bucketArn,
       webhooks: props.resources.webhooks,
       payments: props.resources.payments,
+      mail: props.resources.mail,
     };
     if (row.ivs?.length) {
       for (const kind of ['channel', 'stream-key'])
@@ -236,7 +240,7 @@ export class ApiFunction extends Construct {
     Validations.of(role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason:
-        'Only xray:PutTraceSegments/PutTelemetryRecords (added by Tracing.ACTIVE) and ivs:ListStreams use Resource *: neither has resource-level permissions. Table, key, log and IVS channel statements name their ARNs (or ARN patterns).',
+        'Only xray:PutTraceSegments/PutTelemetryRecords (added by Tracing.ACTIVE), ivs:ListStreams and (stream readers) dynamodb:ListStreams use Resource *: xray and dynamodb:ListStreams have no resource-level permissions, ivs:ListStreams lists every channel. Table, key, log and IVS channel statements name their ARNs (or ARN patterns).',
     });
     Validations.of(this.fn).acknowledge({
       id: 'AwsSolutions-L1',

@@ -1,7 +1,7 @@
 /**
  * CDK entry (`cdk.json`: `npx tsx infra/app.ts`). Context:
  * - `stage` dev|prod (stage settings in infra/stage.ts)
- * - `googleClientId`, `alarmEmail`, `siteUrl`, `playbackKeys`: the deploy settings, checked
+ * - `googleClientId`, `alarmEmail`, `siteUrl`, `playbackKeys`, `mailFrom`, `target`, `devTargets`: the deploy settings, checked
  *   in infra/settings.ts: prod fails synth naming every one missing; dev uses placeholders
  * - `bundle` false only in tests (placeholder code instead of esbuild bundles)
  * The AwsSolutions cdk-nag pack runs on every synth.
@@ -23,6 +23,8 @@ try {
   settings = resolveSettings(
     stage,
     settingsFromContext((key) => app.node.tryGetContext(key)),
+    // Set by the CDK CLI when it has credentials (cdk deploy): where the stack really goes.
+    { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
   );
 } catch (error) {
   console.error((error as Error).message);

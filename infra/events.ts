@@ -13,6 +13,7 @@ import { publisherEnvironment, publisherStatements } from '../shared/events/acce
 import { PUBLISHED_ENTITIES } from '../shared/events/changes.ts';
 import { ApiFunction, type ApiFunctionDefaults, constructIdOf } from './api-function.ts';
 import type { Monitoring } from './monitoring.ts';
+import { streamPollerStatements } from './handlers/access.ts';
 
 /**
  * How the event publisher reads the table stream (docs/events.md, "Failure path"). Exported so
@@ -121,17 +122,11 @@ export class PlatformEvents extends NestedStack {
 
     const streamArn = table.tableStreamArn;
     if (!streamArn) throw new Error('The event publisher needs the table stream (NEW_AND_OLD_IMAGES)');
-    fn.addToRolePolicy(
-      new iam.PolicyStatement({
-        actions: [
-          'dynamodb:DescribeStream',
-          'dynamodb:GetRecords',
-          'dynamodb:GetShardIterator',
-          'dynamodb:ListStreams',
-        ],
-        resources: [streamArn],
-      }),
-    );
+    for (const statement of streamPollerStatements(streamArn)) {
+      fn.addToRolePolicy(
+        new iam.PolicyStatement({ actions: [...statement.actions], resources: [...statement.resources] }),
+      );
+    }
     this.failures = new sqs.Queue(this, 'EventPublisherFailures', {
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,

@@ -35,10 +35,18 @@ export class LiveVideo extends Construct {
     });
     this.recordingConfiguration = new ivs.CfnRecordingConfiguration(this, 'RecordingConfiguration', {
       destinationConfiguration: { s3: { bucketName: this.recordings.bucketName } },
-      thumbnailConfiguration: { recordingMode: 'INTERVAL', targetIntervalSeconds: 60 },
+      // LATEST keeps media/latest_thumbnail/thumb.jpg, rewritten while live: the live thumbnail_url.
+      thumbnailConfiguration: {
+        recordingMode: 'INTERVAL',
+        targetIntervalSeconds: 60,
+        storage: ['SEQUENTIAL', 'LATEST'],
+      },
       renditionConfiguration: { renditionSelection: 'ALL' },
       // A stream that drops and reconnects within 60 s continues the same recording.
       recordingReconnectWindowSeconds: 60,
     });
+    // Prod keeps it with the channels that name it (RETAIN); dev deletes it once the run-time
+    // cleanup (infra/runtime-cleanup.ts) has removed those channels.
+    this.recordingConfiguration.applyRemovalPolicy(props.removalPolicy);
   }
 }

@@ -7,6 +7,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { bundledFunction, InlinePolicyRole, PROJECT_ROOT } from './api-function.ts';
+import { keyPairStatements } from './handlers/access.ts';
 
 export interface PlaybackKeysProps {
   /** Generations kept imported, oldest first (the `playbackKeys` setting); the last one signs. */
@@ -66,12 +67,6 @@ export class PlaybackKeys extends Construct {
         resources: [logGroup.logGroupArn],
       }),
     );
-    role.addToPrincipalPolicy(
-      new iam.PolicyStatement({
-        actions: ['ivs:ImportPlaybackKeyPair', 'ivs:DeletePlaybackKeyPair'],
-        resources: [`${props.ivsArnPrefix}:playback-key/*`],
-      }),
-    );
     Validations.of(role).acknowledge({
       id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ivs:<AWS::Region>:<AWS::AccountId>:playback-key/*]`,
       reason:
@@ -86,6 +81,8 @@ export class PlaybackKeys extends Construct {
     let current: secretsmanager.Secret | undefined;
     const publicKeys: cloudfront.PublicKey[] = [];
     let currentMedia: { secret: secretsmanager.ISecret; keyPairId: string } | undefined;
+    const mediaSecretArns: string[] = [];
+    const playbackSecretArns: string[] = [];
     for (const generation of props.generations) {
       const mediaSecret = new secretsmanager.Secret(this, `MediaSecret-${generation}`, {
         description: `Private key of media CDN signing key generation ${generation} (written by its key pair resource)`,
@@ -96,12 +93,7 @@ export class PlaybackKeys extends Construct {
         reason:
           'Rotated by adding a generation (a new secret and CloudFront public key in the trusted key group) and later removing the old one (docs/live.md), as the IVS playback key.',
       });
-      role.addToPrincipalPolicy(
-        new iam.PolicyStatement({
-          actions: ['secretsmanager:PutSecretValue', 'secretsmanager:GetSecretValue'],
-          resources: [mediaSecret.secretArn],
-        }),
-      );
+      mediaSecretArns.push(mediaSecret.secretArn);
       const mediaKey = new CustomResource(this, `MediaKeyPair-${generation}`, {
         serviceToken: fn.functionArn,
         resourceType: 'Custom::MediaSigningKeyPair',
@@ -124,12 +116,7 @@ export class PlaybackKeys extends Construct {
         reason:
           'The key is rotated by adding a generation (a new secret and key pair) and later removing the old one, two deployments apart (docs/live.md "Rotating the playback key"): a rotation Lambda cannot keep the public half in IVS in step.',
       });
-      role.addToPrincipalPolicy(
-        new iam.PolicyStatement({
-          actions: ['secretsmanager:PutSecretValue'],
-          resources: [secret.secretArn],
-        }),
-      );
+      playbackSecretArns.push(secret.secretArn);
       const keyPair = new CustomResource(this, `KeyPair-${generation}`, {
         serviceToken: fn.functionArn,
         resourceType: 'Custom::IvsPlaybackKeyPair',
@@ -137,6 +124,16 @@ export class PlaybackKeys extends Construct {
       });
       keyPair.node.addDependency(role);
       current = secret;
+    }
+    // Its grants: infra/handlers/access.ts (also what the least-privilege report lists).
+    for (const statement of keyPairStatements({
+      ivsArnPrefix: props.ivsArnPrefix,
+      playbackSecretArns,
+      mediaSecretArns,
+    })) {
+      role.addToPrincipalPolicy(
+        new iam.PolicyStatement({ actions: [...statement.actions], resources: [...statement.resources] }),
+      );
     }
     this.current = current!;
     this.currentMedia = currentMedia!;

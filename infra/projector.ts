@@ -15,6 +15,8 @@ import type { RouteRow } from '../shared/http/route.ts';
 import { PROJECTED_ENTITIES } from '../shared/projection/projector.ts';
 import { ApiFunction, type ApiFunctionDefaults, constructIdOf } from './api-function.ts';
 import type { Monitoring } from './monitoring.ts';
+import { AsyncFailures } from './async-failures.ts';
+import { streamPollerStatements } from './handlers/access.ts';
 
 /**
  * How the projector reads the table stream (docs/operations.md, "Projector on AWS"). Exported so
@@ -122,6 +124,8 @@ export class Projector extends NestedStack {
   readonly scheduleFailures: sqs.Queue;
   readonly schedule: scheduler.Schedule;
   readonly alarms: cloudwatch.Alarm[] = [];
+  /** The on-failure queues of the asynchronously invoked functions (IVS events, the two schedules). */
+  readonly asyncFailures: AsyncFailures[];
 
   constructor(scope: Construct, id: string, props: ProjectorProps) {
     super(scope, id, {
@@ -184,19 +188,12 @@ export class Projector extends NestedStack {
     this.projector = fnOf(projectorRow, PROJECTOR_TIMEOUT);
     const streamArn = table.tableStreamArn;
     if (!streamArn) throw new Error('The projector needs the table stream (NEW_AND_OLD_IMAGES)');
-    // What Lambda's poller needs on the stream, on the stream's ARN only (CDK's grantStreamRead
-    // would add ListStreams on '*'; the mapping is given the stream ARN, so it is not needed there).
-    this.projector.fn.addToRolePolicy(
-      new iam.PolicyStatement({
-        actions: [
-          'dynamodb:DescribeStream',
-          'dynamodb:GetRecords',
-          'dynamodb:GetShardIterator',
-          'dynamodb:ListStreams',
-        ],
-        resources: [streamArn],
-      }),
-    );
+    // What Lambda's poller needs of the stream (ListStreams can only be granted on '*').
+    for (const statement of streamPollerStatements(streamArn)) {
+      this.projector.fn.addToRolePolicy(
+        new iam.PolicyStatement({ actions: [...statement.actions], resources: [...statement.resources] }),
+      );
+    }
     this.failures = failureQueue(
       this,
       'ProjectorFailures',
@@ -269,6 +266,26 @@ export class Projector extends NestedStack {
       this.rebuild.fn,
     ]);
     const action = new SnsAction(monitoring.topic);
+    // Every function invoked asynchronously (the IVS rule, the two schedules) keeps the events its
+    // invocations failed on: an on-failure queue with an alarm each (infra/async-failures.ts).
+    this.asyncFailures = [
+      new AsyncFailures(this, 'IvsEventsAsyncFailures', {
+        fn: this.ivsEvents.fn,
+        action,
+        description: 'IVS event function',
+      }),
+      new AsyncFailures(this, 'RecomputeAsyncFailures', {
+        fn: this.recompute.fn,
+        action,
+        description: 'Recompute function',
+      }),
+      new AsyncFailures(this, 'AudienceAsyncFailures', {
+        fn: this.audiences.fn,
+        action,
+        description: 'Audience function (live minute)',
+      }),
+    ];
+    for (const failures of this.asyncFailures) this.alarms.push(failures.alarm);
     const alarm = (alarmId: string, alarmProps: cloudwatch.AlarmProps): cloudwatch.Alarm => {
       const created = new cloudwatch.Alarm(this, alarmId, {
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,

@@ -17,9 +17,48 @@ export interface DeploySettings {
    * signs playback tokens (infra/playback-keys.ts; rotation in docs/live.md).
    */
   playbackKeys: string;
+  /**
+   * The From address of the platform's mail (env `MAIL_FROM`): its domain is the SES sending
+   * identity, verified in the account and region (docs/identity.md "E-mail delivery").
+   */
+  mailFrom: string;
+  /** `<account id>/<region>` this stage deploys to (prod: required; checked against `devTargets`). */
+  target?: string;
+  /**
+   * Where dev stacks of this project are deployed, `<account>/<region>` comma-separated, or
+   * `none`. Prod refuses a `target` among them: IVS's 3 playback key pairs per account and region
+   * cannot hold prod's generations, a dev stack's and a rotation (docs/operations.md "Quotas").
+   */
+  devTargets?: string;
 }
 
 export type SettingName = keyof DeploySettings;
+
+/** `<12-digit account id>/<region>`. */
+const TARGET = /^\d{12}\/[a-z]{2}(-[a-z]+)+-\d$/;
+
+/**
+ * Prod's account and region, checked against dev's (the IVS playback key slots: 3 per account
+ * and region; MAX_PLAYBACK_KEY_GENERATIONS) and, when the CDK CLI knows them (`cdk deploy` with
+ * credentials sets CDK_DEFAULT_ACCOUNT and CDK_DEFAULT_REGION), against where it really deploys.
+ */
+const targetProblems = (
+  resolved: Partial<Record<SettingName, string>>,
+  actual: { account?: string; region?: string },
+): string[] => {
+  const { target, devTargets } = resolved;
+  if (!target) return [];
+  const problems: string[] = [];
+  if (devTargets?.split(',').includes(target))
+    problems.push(
+      `target: ${target} is also where dev deploys (devTargets): IVS holds 3 playback key pairs per account and region, prod keeps up to ${MAX_PLAYBACK_KEY_GENERATIONS} and each dev stack 1, so a prod rotation would find no free slot. Deploy prod to an account (or region) of its own (docs/operations.md, Quotas)`,
+    );
+  if (actual.account && actual.region && `${actual.account}/${actual.region}` !== target)
+    problems.push(
+      `target: ${target} is not where this deploy goes (${actual.account}/${actual.region}, from the CDK CLI's credentials)`,
+    );
+  return problems;
+};
 
 interface SettingRule {
   /** What it is, for the error message. */
@@ -77,6 +116,28 @@ export const SETTINGS: Record<SettingName, SettingRule> = {
       return valid ? generations.join(',') : undefined;
     },
   },
+  mailFrom: {
+    meaning: 'the From address of verification mail; its domain must be a verified SES identity',
+    example: 'no-reply@mail.example.org',
+    placeholder: 'no-reply@creators.example.com',
+    parse: (value) =>
+      /^[^@\s<>]+@[a-z0-9-]+(\.[a-z0-9-]+)+$/i.test(value) ? value.toLowerCase() : undefined,
+  },
+  target: {
+    meaning: 'the AWS account and region this stage deploys to, <account id>/<region>',
+    example: '123456789012/eu-west-1',
+    parse: (value) => (TARGET.test(value) ? value : undefined),
+  },
+  devTargets: {
+    meaning:
+      'every <account id>/<region> where dev stacks of this project are deployed, comma-separated, or none (prod may not share one: IVS playback key slots)',
+    example: '210987654321/eu-west-1',
+    parse: (value) => {
+      if (value === 'none') return value;
+      const targets = value.split(',').map((t) => t.trim());
+      return targets.every((t) => TARGET.test(t)) ? targets.join(',') : undefined;
+    },
+  },
 };
 
 const NAMES = Object.keys(SETTINGS) as SettingName[];
@@ -102,6 +163,7 @@ export const settingsFromContext = (
 export const resolveSettings = (
   stage: StageName,
   given: Partial<Record<SettingName, string | undefined>>,
+  actual: { account?: string; region?: string } = {},
 ): DeploySettings => {
   const problems: string[] = [];
   const resolved: Partial<Record<SettingName, string>> = {};
@@ -120,6 +182,7 @@ export const resolveSettings = (
       problems.push(`${name}: ${JSON.stringify(value)} is the dev placeholder (${hint})`);
     } else resolved[name] = parsed;
   }
+  if (stage === 'prod') problems.push(...targetProblems(resolved, actual));
   if (problems.length > 0) {
     throw new Error(
       `Stage ${stage} cannot be synthesized: ${problems.length} setting(s) missing or invalid. ` +

@@ -6,6 +6,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { bundledFunction, InlinePolicyRole, PROJECT_ROOT } from './api-function.ts';
+import { signingPublicKeyStatements } from './handlers/access.ts';
 
 export interface SigningPublicKeyProps {
   /** The asymmetric ECC_NIST_P256 key that signs access tokens. */
@@ -62,9 +63,11 @@ export class SigningPublicKey extends Construct {
         resources: [logGroup.logGroupArn],
       }),
     );
-    role.addToPrincipalPolicy(
-      new iam.PolicyStatement({ actions: ['kms:GetPublicKey'], resources: [props.signingKey.keyArn] }),
-    );
+    for (const statement of signingPublicKeyStatements(props.signingKey.keyArn)) {
+      role.addToPrincipalPolicy(
+        new iam.PolicyStatement({ actions: [...statement.actions], resources: [...statement.resources] }),
+      );
+    }
     Validations.of(fn).acknowledge({
       id: 'AwsSolutions-L1',
       reason: 'nodejs22.x is the runtime the project targets and tests, as for every function of the stack.',

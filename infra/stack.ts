@@ -1,4 +1,4 @@
-import { CfnOutput, Duration, Names, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Names, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -21,6 +21,8 @@ import { Projector } from './projector.ts';
 import { PlatformEvents } from './events.ts';
 import { Payments } from './payments.ts';
 import { Webhooks } from './webhooks.ts';
+import { Mail } from './mail.ts';
+import { RuntimeCleanup } from './runtime-cleanup.ts';
 import { RouteStack, routesByDomain } from './route-stack.ts';
 import { resolveSettings } from './settings.ts';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -51,6 +53,11 @@ export interface ApiStackProps extends StackProps {
   playbackKeys?: string;
   /** Public web origin of creator pages (`handle_url`), e.g. https://creators.example.com. */
   siteUrl?: string;
+  /** From address of the platform's mail; its domain is the verified SES identity. */
+  mailFrom?: string;
+  /** `<account>/<region>` this stage deploys to, and where dev stacks are (infra/settings.ts). */
+  target?: string;
+  devTargets?: string;
 }
 
 /**
@@ -70,6 +77,8 @@ export class ApiStack extends Stack {
   readonly events: PlatformEvents;
   readonly table: dynamodb.Table;
   readonly api: apigw.HttpApi;
+  /** Removes the run-time IVS channels before the recording configuration when the stack is deleted. */
+  readonly cleanup?: RuntimeCleanup;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
@@ -146,6 +155,19 @@ export class ApiStack extends Stack {
     // ── Live video (IVS) ─────────────────────────────────────────────────────────────────────────
     const liveVideo = new LiveVideo(this, 'LiveVideo', { removalPolicy: settings.removalPolicy });
     new CfnOutput(this, 'RecordingsBucket', { value: liveVideo.recordings.bucketName });
+    // Dev: run-time channels (and stream keys) removed before the recording configuration on
+    // deletion. Prod retains the configuration and the creators' channels with the table.
+    this.cleanup =
+      settings.removalPolicy !== RemovalPolicy.DESTROY
+        ? undefined
+        : new RuntimeCleanup(this, 'RuntimeCleanup', {
+            recordingConfiguration: liveVideo.recordingConfiguration,
+            ivsArnPrefix: liveVideo.arnPrefix,
+            stage: props.stage,
+            removalPolicy: settings.removalPolicy,
+            logRetention: settings.logRetention,
+            bundle: props.bundle,
+          });
     const playbackKeys = new PlaybackKeys(this, 'PlaybackKeys', {
       generations: deploy.playbackKeys.split(','),
       ivsArnPrefix: liveVideo.arnPrefix,
@@ -253,6 +275,16 @@ export class ApiStack extends Stack {
       removalPolicy: settings.removalPolicy,
     });
     resources.payments = payments.deployment;
+    // Mail (infra/mail.ts) before the route stacks too: sign-up and the resend route send through it.
+    const mail = new Mail(this, 'Mail', {
+      resources,
+      environment,
+      monitoring,
+      logGroup: functionLogs,
+      bundle: props.bundle,
+      from: deploy.mailFrom,
+    });
+    resources.mail = mail.deployment;
 
     const seen = new Set<string>();
     for (const row of props.routes) {

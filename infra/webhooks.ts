@@ -12,6 +12,7 @@ import { EVENT_SOURCE } from '../shared/events/envelope.ts';
 import type { WebhookDeployment } from '../shared/webhooks/access.ts';
 import { ApiFunction, type ApiFunctionDefaults, constructIdOf } from './api-function.ts';
 import type { Monitoring } from './monitoring.ts';
+import { AsyncFailures } from './async-failures.ts';
 
 /**
  * The figures of the delivery queue and its consumer (docs/webhooks.md, "On AWS"), exported so
@@ -52,6 +53,8 @@ export class Webhooks extends NestedStack {
   readonly fanOut: ApiFunction;
   readonly sender: ApiFunction;
   readonly alarms: cloudwatch.Alarm[] = [];
+  /** The fan-out's on-failure queue: events it failed on after Lambda's retries (infra/async-failures.ts). */
+  readonly fanOutFailures: AsyncFailures;
   rule?: events.Rule;
 
   constructor(scope: Construct, id: string, props: WebhooksProps) {
@@ -110,6 +113,12 @@ export class Webhooks extends NestedStack {
     // ── Alarms ─────────────────────────────────────────────────────────────────────────────────
     props.monitoring.watchFunctions(this, 'WebhookWorkers', [this.fanOut.fn, this.sender.fn]);
     const action = new SnsAction(props.monitoring.topic);
+    this.fanOutFailures = new AsyncFailures(this, 'FanOutAsyncFailures', {
+      fn: this.fanOut.fn,
+      action,
+      description: 'Webhook fan-out',
+    });
+    this.alarms.push(this.fanOutFailures.alarm);
     const alarm = (alarmId: string, alarmProps: Omit<cloudwatch.AlarmProps, 'evaluationPeriods'>) => {
       const created = new cloudwatch.Alarm(this, alarmId, {
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,

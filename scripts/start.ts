@@ -7,18 +7,15 @@ import { parseArgs } from 'node:util';
 import { ivsPortOf } from './local/ivs/port.ts';
 import { startLocalPlatform } from './local/platform.ts';
 import { stripePortOf } from './local/stripe/port.ts';
+import { applyStartSettings } from './local/start-settings.ts';
 
 const { values } = parseArgs({
   options: { scale: { type: 'string', default: '1' }, seed: { type: 'string', default: '42' } },
 });
 const started = Date.now();
 const port = Number(process.env.PORT ?? 3000);
-// Webhook callbacks on this machine (loopback receivers): allowed only by this local setting.
-process.env.LOCAL_WEBHOOK_CALLBACKS ??= 'private';
 const ivsPort = ivsPortOf(process.env);
-// {cdn_url}: the media CDN stand-in next to the IVS stand-in (scripts/local/media-cdn.ts), so the
-// recordings and the DVR play from npm start (signed where CloudFront would require it).
-process.env.CDN_URL ??= `http://127.0.0.1:${ivsPort}/cdn`;
+applyStartSettings(process.env, ivsPort);
 const platform = await startLocalPlatform({
   scale: Number(values.scale),
   seed: Number(values.seed),
@@ -39,9 +36,10 @@ console.log(`
 Creator streaming platform running at ${url}  (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)
   ${routes.length} routes, ${platform.items} items seeded into DynamoDB at ${platform.endpoint}
   IVS stand-in (channels, playback, broadcasts) at ${platform.ivsEndpoint}: npm run broadcast -- start <creator id>
-  Webhooks: POST ${url}/webhooks/subscriptions delivers signed events to loopback receivers (docs/webhooks.md)
+  Webhooks: POST ${url}/webhooks/subscriptions delivers signed events (${process.env.LOCAL_WEBHOOK_CALLBACKS === 'private' ? 'loopback and private callbacks allowed: LOCAL_WEBHOOK_CALLBACKS=private' : 'public https callbacks only; LOCAL_WEBHOOK_CALLBACKS=private npm start for loopback receivers'}, docs/webhooks.md)
   Stripe stand-in (checkout pages, subscriptions, Connect, signed webhooks) at ${platform.stripe.endpoint}: npm run pay -- complete <checkout id>
   Media CDN stand-in (recordings, DVR; signed URLs checked) at ${process.env.CDN_URL}
+  Mail (SES v2 stand-in at ${platform.ses.endpoint}): verification codes land in ${(await import('./local/ses.ts')).mailboxDir()}/<address>.ndjson
   Domain events (EventBridge stand-in, docs/events.md): curl ${platform.eventsEndpoint}/_local/events
 
 Try:

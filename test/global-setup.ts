@@ -25,7 +25,8 @@ const completeAndGreen = (project: TestProject): boolean => {
 /**
  * Starts one DynamoDB Local for the whole test run, creates the table and seeds the demo catalogue
  * (seed 42 at the real current time). Workers inherit DYNAMODB_ENDPOINT and TABLE_NAME.
- * Teardown: least privilege both ways (test/support/least-privilege.ts) after a complete run.
+ * Teardown: least privilege both ways for every function of the stack (routes, workers, schedules,
+ * custom resources: test/support/least-privilege.ts); unused grants fail only a complete run.
  */
 export default async function setup(project: TestProject) {
   // Every AWS call a handler makes is recorded (scripts/local/aws.ts), in a folder of this run's
@@ -37,13 +38,17 @@ export default async function setup(project: TestProject) {
   project.provide('seededAt', platform.seededAt.toISOString());
   // Imported only now, as scripts/start.ts does: the contracts reach modules that create the
   // shared DynamoDB client, which reads DYNAMODB_ENDPOINT when first loaded.
-  const { routes } = await import('../functions/routes.ts');
+  const { stackFunctions } = await import('./support/stack-functions.ts');
   const { localDeployment } = await import('../scripts/local/aws.ts');
   return async () => {
     await platform.stop();
-    const report = comparePrivileges(routes, localDeployment(), readUsage(usageDir));
+    const report = await comparePrivileges(stackFunctions(localDeployment()), readUsage(usageDir));
     mkdirSync(usageDir, { recursive: true });
     writeFileSync(join(usageDir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
+    // Every function but the routes, named in the run's output: what was compared, what could not be run.
+    console.log(
+      `\nLeast privilege (${join(usageDir, 'report.json')}), besides ${report.functions.filter((line) => line.startsWith('route ')).length} routes:\n  ${report.functions.filter((line) => !line.startsWith('route ')).join('\n  ')}\n`,
+    );
     const problems = [
       ...report.beyond.map((line) => `called beyond its grant: ${line}`),
       ...(completeAndGreen(project) ? report.unused.map((line) => `granted but never used: ${line}`) : []),
@@ -51,7 +56,7 @@ export default async function setup(project: TestProject) {
     if (problems.length > 0) {
       // A teardown error does not fail a vitest run; the exit code does.
       console.error(
-        `\nLeast privilege FAILED (route rows vs. what the integration run called; ${join(usageDir, 'report.json')}):\n  ${problems.join('\n  ')}\n`,
+        `\nLeast privilege FAILED (every function's statements vs. what the integration run called, as IAM evaluates them; ${join(usageDir, 'report.json')}):\n  ${problems.join('\n  ')}\n`,
       );
       process.exitCode = 1;
     }

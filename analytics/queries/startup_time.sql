@@ -1,4 +1,4 @@
--- Startup time: session start to its first `playing` event, in milliseconds, median and 95th percentile over the sessions that started playing, in the bucket of the start.
+-- Startup time: session start to its first `playing` event, in milliseconds, median and 95th percentile over the sessions that started playing, in the bucket of the start. A session whose first `playing` is dated before its start (a client clock behind the server's receive time) is left out, not counted as a negative startup.
 -- label: Startup time
 -- unit: ms
 -- chart: startup_ms_median
@@ -14,6 +14,6 @@ FROM (
   WHERE type IN ('start', 'playing')
   GROUP BY session_id
 ) t
-WHERE startup_ms IS NOT NULL
+WHERE startup_ms >= 0
 GROUP BY bucket_ms, dimension
 ORDER BY bucket_ms, dimension

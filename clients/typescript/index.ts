@@ -2,12 +2,12 @@
  * The typed TypeScript client of the API: openapi-fetch over the types openapi-typescript
  * generates from docs/openapi.json (`schema.d.ts` beside this file; `npm run client:generate`,
  * which `npm run openapi` also runs). Paths, parameters, bodies and responses are all checked at
- * compile time:
+ * compile time (test/clients/doc-examples.types.ts compiles this example):
  *
  * ```ts
  * const api = createApiClient('http://127.0.0.1:3000');
  * const { data } = await api.GET('/creators', { params: { query: { limit: 5 } } });
- * data?.data[0]?.subscribers_formatted; // string
+ * data?.data.creators[0]?.subscribers_formatted; // string
  * ```
  */
 import createClient, { type Client, type Middleware } from 'openapi-fetch';

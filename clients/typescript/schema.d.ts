@@ -533,7 +533,7 @@ export interface paths {
         };
         /**
          * Quality options and the session's current quality
-         * @description The qualities a live stream is offered in (`auto` first, then concrete renditions best first) and the current quality of the caller's watch session. The session must be the caller's own on this creator's channel (another account's answers 404).
+         * @description The qualities a live stream is offered in (`auto` first, then concrete renditions best first) and the current quality of the caller's watch session. The session must be the caller's own on this creator's channel (another account's answers 404) and still live: an ended or expired one answers 410, as PATCH .../live/watch does (open a new one).
          */
         get: operations["listLiveQualities"];
         put?: never;
@@ -1271,7 +1271,7 @@ export interface paths {
         put?: never;
         /**
          * Add an emoji reaction to content (idempotent)
-         * @description Puts the caller's emoji reaction on a piece of content (a video, post, comment or series). Idempotent: 201 when the reaction is new, 200 when the caller already had it (counts unchanged). The target is not looked up: any id of the given type is accepted.
+         * @description Puts the caller's emoji reaction on a piece of content (a video, post, comment or series). Idempotent: 201 when the reaction is new, 200 when the caller already had it (counts unchanged). A `VIDEO` (an episode id) or `SERIES` (a show id) that does not exist is a 404, as for reports; `POST` and `COMMENT` targets are not stored by this service, so any id of theirs is accepted.
          */
         post: operations["addReaction"];
         /**
@@ -1551,7 +1551,7 @@ export interface paths {
         put?: never;
         /**
          * On-demand heartbeat every 30 s (playhead, playing and rebuffer time)
-         * @description Records an on-demand heartbeat, sent every 30 s during playback: the playhead and the seconds played and stalled since the last one. Its `playing_seconds` count toward the episode's views: a session (`session_id`) counts one view once its heartbeats and end add up to 30 s of playing time (docs/projections.md). For a signed-in viewer it also saves the playhead for continue watching (an episode past 90% or in its last 5 minutes leaves the list). Both are side effects: a failure never fails the request. The answer comes once the analytics store has the events; on a 503 some may be missing, so resend the request as is (events carrying an `event_id` are de-duplicated).
+         * @description Records an on-demand heartbeat, sent every 30 s during playback: the playhead and the seconds played and stalled since the last one. Its `playing_seconds` count toward the episode's views: a session (`session_id` issued by `session/start`) counts one view once its heartbeats and end add up to 30 s of playing time (docs/projections.md). Only for the episode and the account the session started with, and never more playing time than the wall time since its start (plus 5 s): a beat of an unknown or another's session, or one past that budget, is recorded but counts nothing. For a signed-in viewer it also saves the playhead for continue watching (an episode past 90% or in its last 5 minutes leaves the list). Both are side effects: a failure never fails the request. The answer comes once the analytics store has the events; on a 503 some may be missing, so resend the request as is (events carrying an `event_id` are de-duplicated).
          */
         post: operations["recordVideoHeartbeat"];
         delete?: never;
@@ -1651,7 +1651,7 @@ export interface paths {
         put?: never;
         /**
          * End an on-demand analytics session
-         * @description Records the end of an on-demand session with the final playhead and the reason. Its `playing_seconds` count toward the session's view (30 s of playing time in a session count one view of the episode). For a signed-in viewer it also saves the playhead for continue watching, or removes the episode from the list once it is finished (past 90% or in its last 5 minutes); a failure to do either never fails the request. The answer comes once the analytics store has the events; on a 503 some may be missing, so resend the request as is (events carrying an `event_id` are de-duplicated).
+         * @description Records the end of an on-demand session with the final playhead and the reason. Its `playing_seconds` count toward the session's view (30 s of playing time in a session started by `session/start` count one view of its episode; the heartbeat's rules apply). For a signed-in viewer it also saves the playhead for continue watching, or removes the episode from the list once it is finished (past 90% or in its last 5 minutes); a failure to do either never fails the request. The answer comes once the analytics store has the events; on a 503 some may be missing, so resend the request as is (events carrying an `event_id` are de-duplicated).
          */
         post: operations["endVideoSession"];
         delete?: never;
@@ -1837,7 +1837,7 @@ export interface paths {
         };
         /**
          * Browsable API reference (Swagger UI over /openapi.json)
-         * @description The API reference as an HTML page for people: Swagger UI rendering `/openapi.json`, with "Try it out" against this deployment. Its scripts and styles come from the pinned swagger-ui-dist (locally from `/docs/assets`, on AWS from a public CDN). Public, no envelope.
+         * @description The API reference as an HTML page for people: Swagger UI rendering `/openapi.json`, with "Try it out" against this deployment. Its scripts and styles come from the pinned swagger-ui-dist (locally from `/docs/assets`, on AWS from a public CDN), each checked by its Subresource Integrity hash; the page is sent with a strict Content-Security-Policy (`frame-ancestors 'none'`), `Referrer-Policy: no-referrer` and `nosniff`. Public, no envelope.
          */
         get: operations["getDocs"];
         put?: never;
@@ -3175,16 +3175,15 @@ export interface components {
              */
             starts_in_minutes?: number;
             /**
-             * @description What is broadcast: a show or one of its episodes
+             * @description What is broadcast: a show or one of its episodes; null for a program with no catalogue content
              * @example episode
-             * @enum {string}
              */
-            content_type: "show" | "episode";
+            content_type: ("show" | "episode") | null;
             /**
-             * @description Id of the show or episode broadcast
+             * @description Id of the show or episode broadcast; null for a program with no catalogue content
              * @example ep_0150_s3e04
              */
-            content_id: string;
+            content_id: string | null;
             /**
              * @description Content rating (TV parental guidelines)
              * @example TV-G
@@ -3275,16 +3274,15 @@ export interface components {
              */
             starts_in_minutes?: number;
             /**
-             * @description What is broadcast: a show or one of its episodes
+             * @description What is broadcast: a show or one of its episodes; null for a program with no catalogue content
              * @example episode
-             * @enum {string}
              */
-            content_type: "show" | "episode";
+            content_type: ("show" | "episode") | null;
             /**
-             * @description Id of the show or episode broadcast
+             * @description Id of the show or episode broadcast; null for a program with no catalogue content
              * @example ep_0150_s3e04
              */
-            content_id: string;
+            content_id: string | null;
             /**
              * @description Content rating (TV parental guidelines)
              * @example TV-G
@@ -5986,7 +5984,7 @@ export interface components {
                 id: "instagram" | "youtube" | "tiktok" | "x" | "twitch";
                 /**
                  * @description Display name
-                 * @example Youtube
+                 * @example YouTube
                  */
                 label: string;
             }[];
@@ -7245,7 +7243,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -8413,7 +8411,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -8562,7 +8560,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -10088,7 +10086,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -10237,7 +10235,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -10394,7 +10392,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -10843,7 +10841,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -10869,6 +10867,22 @@ export interface operations {
                      *       "status": "error",
                      *       "code": 404,
                      *       "message": "Watch session not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The session has ended or expired (no heartbeat for 90 s): open a new one */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 410,
+                     *       "message": "Watch session ended; open a new one with POST /creators/{id}/channel/live/watch"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -11021,7 +11035,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -11235,7 +11249,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -11407,7 +11421,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -11448,7 +11462,7 @@ export interface operations {
                      * @example {
                      *       "status": "error",
                      *       "code": 410,
-                     *       "message": "Watch session ended; open a new one with POST /live/watch"
+                     *       "message": "Watch session ended; open a new one with POST /creators/{id}/channel/live/watch"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -11615,7 +11629,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -11780,7 +11794,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -11929,7 +11943,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -12078,7 +12092,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -12623,7 +12637,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -13518,7 +13532,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -15130,7 +15144,7 @@ export interface operations {
             /** @description The Google token is invalid or expired, or Google did not verify its email */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -15330,7 +15344,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -15880,7 +15894,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -16153,7 +16167,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -16368,7 +16382,7 @@ export interface operations {
             /** @description Unknown email, wrong password, or an account without a password (Google only) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -16556,7 +16570,7 @@ export interface operations {
             /** @description The refresh token is malformed, unknown, expired or revoked, or was already used (which revokes its whole sign-in) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -16732,7 +16746,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, an invalid or expired one, or a refresh token that is not of the form `<family id>.<secret>` */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -16880,7 +16894,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -17059,7 +17073,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -17300,7 +17314,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -17311,6 +17325,25 @@ export interface operations {
                      *       "error": {
                      *         "code": "UNAUTHORIZED",
                      *         "message": "Missing or invalid bearer token"
+                     *       },
+                     *       "requestId": "8d3c4e1a-5b7f-4c2e-9a1d-2f6b8e0c7a45"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReactionsError"];
+                };
+            };
+            /** @description A `VIDEO` or `SERIES` target that does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Video not found"
                      *       },
                      *       "requestId": "8d3c4e1a-5b7f-4c2e-9a1d-2f6b8e0c7a45"
                      *     }
@@ -17505,7 +17538,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -17706,7 +17739,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -17869,7 +17902,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -18074,8 +18107,8 @@ export interface operations {
                     tags?: string[];
                     /**
                      * Format: uri
-                     * @description Poster image, an https URL (default: the CDN poster path of the show)
-                     * @example https://cdn.example.com/shows/sh_0001/poster.jpg
+                     * @description Poster image, an https URL of at most 2048 characters, not on the platform's media CDN (default: the CDN poster path of the show)
+                     * @example https://images.example.net/late-night-loops/poster.jpg
                      */
                     thumbnail_url?: string;
                 };
@@ -18116,7 +18149,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -18304,7 +18337,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -18494,8 +18527,8 @@ export interface operations {
                     tags?: string[];
                     /**
                      * Format: uri
-                     * @description Poster image, an https URL (default: the CDN poster path of the show)
-                     * @example https://cdn.example.com/shows/sh_0001/poster.jpg
+                     * @description Poster image, an https URL of at most 2048 characters, not on the platform's media CDN (default: the CDN poster path of the show)
+                     * @example https://images.example.net/late-night-loops/poster.jpg
                      */
                     thumbnail_url?: string;
                 };
@@ -18536,7 +18569,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -18752,14 +18785,14 @@ export interface operations {
                     description?: string;
                     /**
                      * Format: date-time
-                     * @description First aired: ISO 8601 date-time with `Z` or an offset, stored in UTC (default: now)
+                     * @description First aired: ISO 8601 date-time with `Z` or an offset, stored in UTC (default: now); from 1970 to 10 years from now
                      * @example 2026-02-23T15:00:00Z
                      */
                     air_date?: string;
                     /**
                      * Format: uri
-                     * @description HLS playlist, an https URL (default: the CDN playlist path of the episode)
-                     * @example https://cdn.example.com/vod/ep_3f9a0c1b2d4e/master.m3u8
+                     * @description HLS playlist, an https URL of at most 2048 characters, not on the platform's media CDN or IVS (default: the CDN playlist path of the episode)
+                     * @example https://video.example.net/loops/ep1/master.m3u8
                      */
                     stream_url?: string;
                 };
@@ -18800,7 +18833,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -19025,7 +19058,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -19225,14 +19258,14 @@ export interface operations {
                     description?: string;
                     /**
                      * Format: date-time
-                     * @description First aired: ISO 8601 date-time with `Z` or an offset, stored in UTC (default: now)
+                     * @description First aired: ISO 8601 date-time with `Z` or an offset, stored in UTC (default: now); from 1970 to 10 years from now
                      * @example 2026-02-23T15:00:00Z
                      */
                     air_date?: string;
                     /**
                      * Format: uri
-                     * @description HLS playlist, an https URL (default: the CDN playlist path of the episode)
-                     * @example https://cdn.example.com/vod/ep_3f9a0c1b2d4e/master.m3u8
+                     * @description HLS playlist, an https URL of at most 2048 characters, not on the platform's media CDN or IVS (default: the CDN playlist path of the episode)
+                     * @example https://video.example.net/loops/ep1/master.m3u8
                      */
                     stream_url?: string;
                 };
@@ -19273,7 +19306,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -19473,8 +19506,8 @@ export interface operations {
                      */
                     description?: string;
                     /**
-                     * @description Avatar image URL (https), or null to remove it
-                     * @example https://cdn.example.com/avatars/cr_0001.jpg
+                     * @description Avatar image URL (https, at most 2048 characters, not on the platform's media CDN), or null to remove it
+                     * @example https://images.example.net/avatars/jonas.jpg
                      */
                     avatar_url?: string | null;
                     /**
@@ -19521,7 +19554,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -19690,7 +19723,7 @@ export interface operations {
                     description?: string;
                     /**
                      * Format: date-time
-                     * @description Start, ISO 8601 with a UTC offset (`Z` or `±HH:MM`; a time without one is refused), on a whole minute
+                     * @description Start, ISO 8601 with a UTC offset (`Z` or `±HH:MM`; a time without one is refused), on a whole minute, from 24 hours ago to 10 years from now
                      * @example 2026-11-24T20:00:00+01:00
                      */
                     start_time: string;
@@ -19760,7 +19793,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -19964,7 +19997,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -20118,7 +20151,7 @@ export interface operations {
                     description?: string;
                     /**
                      * Format: date-time
-                     * @description Start, ISO 8601 with a UTC offset (`Z` or `±HH:MM`; a time without one is refused), on a whole minute
+                     * @description Start, ISO 8601 with a UTC offset (`Z` or `±HH:MM`; a time without one is refused), on a whole minute, from 24 hours ago to 10 years from now
                      * @example 2026-11-24T20:00:00+01:00
                      */
                     start_time?: string;
@@ -20179,7 +20212,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -20387,7 +20420,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -20549,7 +20582,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -20688,7 +20721,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -20916,7 +20949,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -20984,18 +21017,28 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            /** @description Over the rate limit (120 per 60 s per account; 600 per 60 s per ip); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "message": "Too Many Requests"
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
                      *     }
                      */
-                    "application/json": components["schemas"]["GatewayThrottled"];
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
                 };
             };
             /** @description An internal error (nothing internal is disclosed) */
@@ -21150,7 +21193,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -21218,18 +21261,28 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            /** @description Over the rate limit (120 per 60 s per account; 600 per 60 s per ip); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "message": "Too Many Requests"
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
                      *     }
                      */
-                    "application/json": components["schemas"]["GatewayThrottled"];
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
                 };
             };
             /** @description An internal error (nothing internal is disclosed) */
@@ -21321,7 +21374,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -21389,18 +21442,28 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            /** @description Over the rate limit (120 per 60 s per account; 600 per 60 s per ip); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "message": "Too Many Requests"
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
                      *     }
                      */
-                    "application/json": components["schemas"]["GatewayThrottled"];
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
                 };
             };
             /** @description An internal error (nothing internal is disclosed) */
@@ -21560,7 +21623,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -21628,18 +21691,28 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            /** @description Over the rate limit (120 per 60 s per account; 600 per 60 s per ip); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "message": "Too Many Requests"
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
                      *     }
                      */
-                    "application/json": components["schemas"]["GatewayThrottled"];
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
                 };
             };
             /** @description An internal error (nothing internal is disclosed) */
@@ -21799,7 +21872,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -21867,18 +21940,28 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            /** @description Over the rate limit (120 per 60 s per account; 600 per 60 s per ip); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "message": "Too Many Requests"
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
                      *     }
                      */
-                    "application/json": components["schemas"]["GatewayThrottled"];
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
                 };
             };
             /** @description An internal error (nothing internal is disclosed) */
@@ -21970,7 +22053,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -22038,18 +22121,28 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            /** @description Over the rate limit (120 per 60 s per account; 600 per 60 s per ip); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "message": "Too Many Requests"
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
                      *     }
                      */
-                    "application/json": components["schemas"]["GatewayThrottled"];
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
                 };
             };
             /** @description An internal error (nothing internal is disclosed) */
@@ -22205,7 +22298,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -22273,18 +22366,28 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            /** @description Over the rate limit (120 per 60 s per account; 600 per 60 s per ip); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "message": "Too Many Requests"
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
                      *     }
                      */
-                    "application/json": components["schemas"]["GatewayThrottled"];
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
                 };
             };
             /** @description An internal error (nothing internal is disclosed) */
@@ -22418,7 +22521,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -22486,18 +22589,28 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            /** @description Over the rate limit (120 per 60 s per account; 600 per 60 s per ip); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "message": "Too Many Requests"
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
                      *     }
                      */
-                    "application/json": components["schemas"]["GatewayThrottled"];
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
                 };
             };
             /** @description An internal error (nothing internal is disclosed) */
@@ -22647,7 +22760,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -22715,18 +22828,28 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            /** @description Over the rate limit (120 per 60 s per account; 600 per 60 s per ip); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "message": "Too Many Requests"
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
                      *     }
                      */
-                    "application/json": components["schemas"]["GatewayThrottled"];
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
                 };
             };
             /** @description An internal error (nothing internal is disclosed) */
@@ -22818,7 +22941,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -22886,18 +23009,28 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            /** @description Over the rate limit (120 per 60 s per account; 600 per 60 s per ip); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "message": "Too Many Requests"
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
                      *     }
                      */
-                    "application/json": components["schemas"]["GatewayThrottled"];
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
                 };
             };
             /** @description An internal error (nothing internal is disclosed) */
@@ -23048,7 +23181,7 @@ export interface operations {
             /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -23116,18 +23249,28 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            /** @description Over the rate limit (120 per 60 s per account; 600 per 60 s per ip); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "message": "Too Many Requests"
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
                      *     }
                      */
-                    "application/json": components["schemas"]["GatewayThrottled"];
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
                 };
             };
             /** @description An internal error (nothing internal is disclosed) */
@@ -23221,7 +23364,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -23354,7 +23497,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -23462,7 +23605,7 @@ export interface operations {
                     version: "1";
                     condition: components["schemas"]["WebhookCondition"];
                     /**
-                     * @description Where deliveries are POSTed: an https URL whose host resolves to public addresses only
+                     * @description Where deliveries are POSTed: an https URL of at most 2048 characters whose host resolves to public addresses only
                      * @example https://hooks.example.com/streaming
                      */
                     callback: string;
@@ -23504,7 +23647,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -23716,7 +23859,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -23857,7 +24000,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -24006,7 +24149,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };

@@ -16,7 +16,24 @@ import {
 } from '../../shared/analytics/schemas.ts';
 
 const tag = 'Analytics';
-const sink = { auth: 'optional', needs: ['analytics-sink'], tag } as const;
+/**
+ * Budgets a real player stays far under (docs/analytics.md "Rate limits"): one player sends a
+ * heartbeat every 30 s and a batch of events about as often, so 2-6 requests a minute per route.
+ * Per account: 120 a minute per route (some 20 players at once on one account). Per IP address:
+ * 600 a minute per route (a household, an office or a carrier NAT with ~100 players). API Gateway
+ * caps each route at 1,000 requests a second across all clients before Lambda.
+ */
+const rateLimit = [
+  { limit: 120, windowSeconds: 60, by: 'account' },
+  { limit: 600, windowSeconds: 60, by: 'ip' },
+] as const;
+const sink = {
+  auth: 'optional',
+  needs: ['analytics-sink'],
+  tag,
+  rateLimit,
+  throttle: { rate: 1000, burst: 2000 },
+} as const;
 
 /** What every ingestion endpoint says about the bearer token, the client time and delivery. */
 const SIGNED_IN =
@@ -40,6 +57,7 @@ export const startVideoSession = contract({
   method: 'POST',
   path: '/analytics/video/session/start',
   handler: 'analytics/start-video-session',
+  dynamo: { actions: ['PutItem'] },
   summary: 'Start an on-demand analytics session (returns its id and the heartbeat interval)',
   description: `Opens the analytics session of one on-demand playback and records its \`start\` event (counted as a view). The answer carries the \`session_id\` to send with every later event of this playback and the heartbeat interval (30 s). ${SIGNED_IN}`,
   request: { body: videoStartBody },
@@ -54,7 +72,7 @@ export const recordVideoHeartbeat = contract({
   handler: 'analytics/record-video-heartbeat',
   dynamo: { actions: ['DeleteItem', 'PutItem', 'UpdateItem'], indexes: ['GSI3'] },
   summary: 'On-demand heartbeat every 30 s (playhead, playing and rebuffer time)',
-  description: `Records an on-demand heartbeat, sent every 30 s during playback: the playhead and the seconds played and stalled since the last one. Its \`playing_seconds\` count toward the episode's views: a session (\`session_id\`) counts one view once its heartbeats and end add up to 30 s of playing time (docs/projections.md). For a signed-in viewer it also saves the playhead for continue watching (an episode past 90% or in its last 5 minutes leaves the list). Both are side effects: a failure never fails the request. ${DELIVERY}`,
+  description: `Records an on-demand heartbeat, sent every 30 s during playback: the playhead and the seconds played and stalled since the last one. Its \`playing_seconds\` count toward the episode's views: a session (\`session_id\` issued by \`session/start\`) counts one view once its heartbeats and end add up to 30 s of playing time (docs/projections.md). Only for the episode and the account the session started with, and never more playing time than the wall time since its start (plus 5 s): a beat of an unknown or another's session, or one past that budget, is recorded but counts nothing. For a signed-in viewer it also saves the playhead for continue watching (an episode past 90% or in its last 5 minutes leaves the list). Both are side effects: a failure never fails the request. ${DELIVERY}`,
   request: { body: videoHeartbeatBody },
   responses: accepted('The heartbeat was'),
 });
@@ -115,7 +133,7 @@ export const endVideoSession = contract({
   handler: 'analytics/end-video-session',
   dynamo: { actions: ['DeleteItem', 'PutItem', 'UpdateItem'], indexes: ['GSI3'] },
   summary: 'End an on-demand analytics session',
-  description: `Records the end of an on-demand session with the final playhead and the reason. Its \`playing_seconds\` count toward the session's view (30 s of playing time in a session count one view of the episode). For a signed-in viewer it also saves the playhead for continue watching, or removes the episode from the list once it is finished (past 90% or in its last 5 minutes); a failure to do either never fails the request. ${DELIVERY}`,
+  description: `Records the end of an on-demand session with the final playhead and the reason. Its \`playing_seconds\` count toward the session's view (30 s of playing time in a session started by \`session/start\` count one view of its episode; the heartbeat's rules apply). For a signed-in viewer it also saves the playhead for continue watching, or removes the episode from the list once it is finished (past 90% or in its last 5 minutes); a failure to do either never fails the request. ${DELIVERY}`,
   request: { body: videoEndBody },
   responses: accepted('The session end was'),
 });

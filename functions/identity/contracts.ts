@@ -41,7 +41,7 @@ export const createAccount = contract({
   dynamo: { actions: ['PutItem', 'UpdateItem'] },
   ...hashes,
   auth: 'none',
-  needs: ['token-signer'],
+  needs: ['token-signer', 'mailer'],
   ...guard(10, 10),
   summary: 'Step 1: create a creator account with email and password',
   description:
@@ -324,19 +324,24 @@ export const sendEmailVerification = contract({
   path: '/auth/email/verification',
   handler: 'identity/send-email-verification',
   dynamo: { actions: ['GetItem', 'PutItem', 'UpdateItem'] },
+  needs: ['mailer'],
   auth: 'required',
   rateLimit: { limit: 5, windowSeconds: 86_400, by: 'account' },
   throttle: { rate: 10, burst: 20 },
   summary: "Send a new email-verification code to the caller's address (replaces the previous code)",
   description:
-    "Mails a new 6-digit verification code to the signed-in account's address; it replaces the previous code and is valid 15 minutes for 5 attempts. At most 5 a day per account; 503 when the mail cannot be sent.",
+    "Mails a new 6-digit verification code to the signed-in account's address; it replaces the previous code and is valid 15 minutes for 5 attempts. At most 5 a day per account; 409 when mail to the address bounced or was reported as spam; 503 when the mail cannot be sent.",
   responses: () => ({
     200: {
       description: 'A code was sent: where, until when, and how many attempts it allows',
       data: identityResponses().EmailVerificationSent,
     },
     404: { description: "The token's account no longer exists", message: 'Account not found' },
-    409: { description: 'The email is already verified', message: 'Email is already verified' },
+    409: {
+      description:
+        'The email is already verified, or mail to it bounced permanently or was reported as spam (no code is sent to it any more)',
+      message: 'Email is already verified',
+    },
   }),
 });
 

@@ -19,6 +19,10 @@ const sessionNotFound = {
     "No such creator, or no watch session with this id that is the caller's on this creator's channel",
   message: 'Watch session not found',
 };
+const sessionGone = {
+  description: 'The session has ended or expired (no heartbeat for 90 s): open a new one',
+  message: 'Watch session ended; open a new one with POST /creators/{id}/channel/live/watch',
+};
 const noSubscription = {
   description: "The channel requires a subscription and the caller's does not grant access now",
   message: 'This channel requires an active subscription',
@@ -112,15 +116,16 @@ export const listLiveQualities = contract({
   method: 'GET',
   path: `${base}/live/qualities`,
   handler: 'live/list-live-qualities',
-  dynamo: { actions: ['GetItem'] },
+  dynamo: { actions: ['GetItem'], indexes: ['GSI1'] },
   auth: 'required',
   summary: "Quality options and the session's current quality",
   description:
-    "The qualities a live stream is offered in (`auto` first, then concrete renditions best first) and the current quality of the caller's watch session. The session must be the caller's own on this creator's channel (another account's answers 404).",
+    "The qualities a live stream is offered in (`auto` first, then concrete renditions best first) and the current quality of the caller's watch session. The session must be the caller's own on this creator's channel (another account's answers 404) and still live: an ended or expired one answers 410, as PATCH .../live/watch does (open a new one).",
   request: { path: creatorPath, query: sessionQuery },
   responses: () => ({
     200: { description: "The session's quality and the options", data: liveResponses().LiveQualities },
     404: sessionNotFound,
+    410: sessionGone,
   }),
 });
 
@@ -130,7 +135,10 @@ export const startWatchSession = contract({
   method: 'POST',
   path: `${base}/live/watch`,
   handler: 'live/start-watch-session',
-  dynamo: { actions: ['BatchGetItem', 'ConditionCheckItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'] },
+  dynamo: {
+    actions: ['BatchGetItem', 'ConditionCheckItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
+    indexes: ['GSI1'],
+  },
   needs: ['playback-signer', 'media-signer'],
   auth: 'required',
   summary: 'Open a watch session (404 offline, 403 subscription, 429 stream limit)',
@@ -158,7 +166,7 @@ export const changeWatchQuality = contract({
   method: 'PATCH',
   path: `${base}/live/watch`,
   handler: 'live/change-watch-quality',
-  dynamo: { actions: ['GetItem', 'UpdateItem'] },
+  dynamo: { actions: ['GetItem', 'UpdateItem'], indexes: ['GSI1'] },
   needs: ['playback-signer', 'media-signer'],
   auth: 'required',
   summary: "Change a session's quality; refreshed token and URL",
@@ -168,10 +176,7 @@ export const changeWatchQuality = contract({
   responses: () => ({
     200: { description: 'The new quality, URL and token', data: liveResponses().WatchQualityChanged },
     404: sessionNotFound,
-    410: {
-      description: 'The session has ended or expired (no heartbeat for 90 s): open a new one',
-      message: 'Watch session ended; open a new one with POST /live/watch',
-    },
+    410: sessionGone,
   }),
 });
 
@@ -181,7 +186,7 @@ export const endWatchSession = contract({
   method: 'DELETE',
   path: `${base}/live/watch`,
   handler: 'live/end-watch-session',
-  dynamo: { actions: ['GetItem', 'UpdateItem'] },
+  dynamo: { actions: ['GetItem', 'UpdateItem'], indexes: ['GSI1'] },
   // Ending a session revokes its playback on the creator's IVS channel.
   ivs: ['StartViewerSessionRevocation'],
   auth: 'required',
@@ -201,7 +206,7 @@ export const sendHeartbeat = contract({
   method: 'GET',
   path: `${base}/live/heartbeat`,
   handler: 'live/send-heartbeat',
-  dynamo: { actions: ['GetItem', 'Query', 'UpdateItem'] },
+  dynamo: { actions: ['GetItem', 'Query', 'UpdateItem'], indexes: ['GSI1'] },
   needs: ['playback-signer'],
   successLog: {
     every: 20,

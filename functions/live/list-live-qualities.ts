@@ -3,6 +3,6 @@ import { ok } from '../../shared/http/reply.ts';
 import { liveQualities } from '../../shared/live/live.ts';
 import * as contracts from './contracts.ts';
 
-export const handler = endpoint(contracts.listLiveQualities, async ({ path, query, caller }) =>
-  ok(await liveQualities(path.id, caller().accountId, query.session_id)),
+export const handler = endpoint(contracts.listLiveQualities, async ({ path, query, caller, now }) =>
+  ok(await liveQualities(path.id, caller().accountId, query.session_id, now)),
 );

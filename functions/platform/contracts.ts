@@ -45,7 +45,7 @@ export const getDocs = contract({
   tag,
   summary: 'Browsable API reference (Swagger UI over /openapi.json)',
   description:
-    'The API reference as an HTML page for people: Swagger UI rendering `/openapi.json`, with "Try it out" against this deployment. Its scripts and styles come from the pinned swagger-ui-dist (locally from `/docs/assets`, on AWS from a public CDN). Public, no envelope.',
+    'The API reference as an HTML page for people: Swagger UI rendering `/openapi.json`, with "Try it out" against this deployment. Its scripts and styles come from the pinned swagger-ui-dist (locally from `/docs/assets`, on AWS from a public CDN), each checked by its Subresource Integrity hash; the page is sent with a strict Content-Security-Policy (`frame-ancestors \'none\'`), `Referrer-Policy: no-referrer` and `nosniff`. Public, no envelope.',
   responses: () => ({
     200: { description: 'The HTML page (`text/html; charset=utf-8`)', html: true },
   }),

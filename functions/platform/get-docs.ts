@@ -1,6 +1,6 @@
 import { endpoint } from '../../shared/http/handler.ts';
 import { html } from '../../shared/http/reply.ts';
-import { apiReferencePage } from '../../shared/openapi/reference-page.ts';
+import { apiReferenceHeaders, apiReferencePage } from '../../shared/openapi/reference-page.ts';
 import * as contracts from './contracts.ts';
 
-export const handler = endpoint(contracts.getDocs, () => html(apiReferencePage()));
+export const handler = endpoint(contracts.getDocs, () => html(apiReferencePage(), apiReferenceHeaders()));

@@ -13,7 +13,7 @@ export const addReaction = contract({
   method: 'POST',
   path: '/v3/reactions',
   handler: 'reactions/add-reaction',
-  dynamo: { actions: ['PutItem', 'UpdateItem'] },
+  dynamo: { actions: ['GetItem', 'PutItem', 'UpdateItem'], indexes: ['GSI3'] },
   rateLimit,
   throttle,
   auth: 'required',
@@ -21,7 +21,7 @@ export const addReaction = contract({
   tag,
   summary: 'Add an emoji reaction to content (idempotent)',
   description:
-    "Puts the caller's emoji reaction on a piece of content (a video, post, comment or series). Idempotent: 201 when the reaction is new, 200 when the caller already had it (counts unchanged). The target is not looked up: any id of the given type is accepted.",
+    "Puts the caller's emoji reaction on a piece of content (a video, post, comment or series). Idempotent: 201 when the reaction is new, 200 when the caller already had it (counts unchanged). A `VIDEO` (an episode id) or `SERIES` (a show id) that does not exist is a 404, as for reports; `POST` and `COMMENT` targets are not stored by this service, so any id of theirs is accepted.",
   request: { body: reactionBody },
   responses: () => ({
     200: {
@@ -29,6 +29,7 @@ export const addReaction = contract({
       data: reactionResponses().Reaction,
     },
     201: { description: 'The reaction was added', data: reactionResponses().Reaction },
+    404: { description: 'A `VIDEO` or `SERIES` target that does not exist', message: 'Video not found' },
   }),
 });
 

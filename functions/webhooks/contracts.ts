@@ -25,7 +25,7 @@ export const createWebhookSubscription = contract({
   // GetItem: the caller's creator, or their partner approval. Query GSI1: their subscriptions
   // (duplicates, the limit). PutItem: the subscription. DeleteItem: it again, when its
   // verification could not be queued (503).
-  dynamo: { actions: ['GetItem', 'PutItem', 'DeleteItem'], indexes: ['GSI1'] },
+  dynamo: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], indexes: ['GSI1'] },
   needs: ['webhook-secrets', 'webhook-outbox'],
   auth: 'required',
   rateLimit: { limit: 20, windowSeconds: 3600, by: 'account' },
@@ -96,7 +96,7 @@ export const deleteWebhookSubscription = contract({
   method: 'DELETE',
   path: '/webhooks/subscriptions/{id}',
   handler: 'webhooks/delete-subscription',
-  dynamo: { actions: ['DeleteItem'] },
+  dynamo: { actions: ['GetItem', 'DeleteItem', 'UpdateItem'] },
   auth: 'required',
   tag,
   summary: "Delete one of the caller's webhook subscriptions",

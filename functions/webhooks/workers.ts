@@ -12,8 +12,8 @@ export const fanOutRow = {
   path: '$events/webhook-fan-out',
   handler: 'webhooks/fan-out',
   auth: 'none',
-  // Query GSI2: the enabled subscriptions of the event's type and creator (sparse index).
-  dynamo: { actions: ['Query'], indexes: ['GSI2'] },
+  // Query on GSI2 only: the enabled subscriptions of the event's type and creator (sparse index).
+  dynamo: { actions: [], indexes: ['GSI2'] },
   needs: ['webhook-outbox'],
   summary: 'Webhook fan-out: a platform event to one queued delivery per enabled subscription',
   tag: 'Workers',

@@ -1,12 +1,14 @@
 import { PAYMENT_DEFAULTS } from '../../shared/payments/access.ts';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { type KeyObject, sign } from 'node:crypto';
+import { createPublicKey, type KeyObject, randomUUID, sign } from 'node:crypto';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { join, resolve } from 'node:path';
 import { type AnalyticsRecord, fileSink } from '../../shared/analytics/sink.ts';
 import { LOCAL_WEBHOOKS, queueArnOfUrl, webhookStandIns } from './webhooks-outbox.ts';
+import { LOCAL_MAIL } from './ses.ts';
+import { identityOf } from '../../shared/mail/access.ts';
 import { type HookableClient, installClientHook, installContainerId } from '../../shared/aws/local-hook.ts';
 import { routeKey, type RouteRow } from '../../shared/http/route.ts';
 import { LOCAL_GOOGLE_CLIENT_ID } from '../../shared/identity/local-idp.ts';
@@ -17,13 +19,13 @@ import {
   localSigningPublicJwk,
 } from '../../shared/identity/local-key.ts';
 import {
-  allows,
   commonEnvironment,
   type Deployment,
   environmentOf,
   policyOf,
   type Statement,
 } from '../../shared/platform/access.ts';
+import { type Call, type Need, needsOfCall, refusedNeed } from './iam.ts';
 
 /**
  * The local stand-in for what Lambda and IAM give a function on AWS:
@@ -32,11 +34,13 @@ import {
  *   RUNTIME below; `process.env` answers from that environment while a handler runs;
  * - every AWS SDK call a handler makes is checked against the function's IAM policy
  *   (`policyOf`, again the stack's derivation) and refused with AccessDeniedException, as AWS
- *   would, when no statement allows the action on the resource (table or index ARN, KMS key,
- *   Firehose stream);
+ *   would: the call's action and the ARNs it names (below) become the requests IAM authorizes,
+ *   each evaluated as IAM does (./iam.ts: the Service Authorization Reference and IAM's
+ *   evaluation logic; docs/permissions.md "How a call is authorized");
  * - services without a local emulator are served in process: Secrets Manager GetSecretValue
- *   (the local IVS playback key), S3 GetObject (recordings under RECORDINGS_ROOT or
- *   .local/recordings), KMS Sign with the local signing key (whose public JWK the local
+ *   (the local IVS playback key, or what PutSecretValue wrote in this process), S3 GetObject
+ *   (recordings under RECORDINGS_ROOT or .local/recordings), KMS Sign and GetPublicKey with the
+ *   local signing key (whose public JWK the local
  *   deployment gives verifying functions, as the stack's deploy-time resource does), Firehose
  *   PutRecordBatch into NDJSON files (ANALYTICS_DIR or .local/analytics). DynamoDB calls go on
  *   to DynamoDB Local.
@@ -65,14 +69,14 @@ const RUNTIME_PASSTHROUGH = [
   'LOG_LEVEL',
   'POWERTOOLS_METRICS_DISABLED',
   'AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED',
-  // Where DynamoDB Local listens (the local "network"), local keys, the dev mailbox, the local identity provider.
+  // Where DynamoDB Local and the SES stand-in listen (the local "network"), local keys, the local identity provider.
   'DYNAMODB_ENDPOINT',
   'IVS_ENDPOINT',
   // The Stripe stand-in's API (scripts/local/stripe): a URL setting no stack sets (real Stripe then).
   'STRIPE_API_URL',
+  'AWS_ENDPOINT_URL_SESV2',
   'RECORDINGS_ROOT',
   'LOCAL_KEY_DIR',
-  'MAILBOX_DIR',
   'GOOGLE_IDP',
   // Developer switch: relax or switch off per-IP rate limits locally (docs/conventions.md).
   'LOCAL_RATE_LIMITS',
@@ -82,7 +86,14 @@ const RUNTIME_PASSTHROUGH = [
 
 const runtimeEnvironment = (): Record<string, string> => {
   // Metrics are CloudWatch EMF lines on Lambda; locally they would only flood the console.
-  const env: Record<string, string> = { AWS_REGION: REGION, POWERTOOLS_METRICS_DISABLED: 'true' };
+  // Credentials: Lambda puts the execution role's in the environment; locally dummy ones, which
+  // only the stand-ins (SES, scripts/local/ses.ts) ever see.
+  const env: Record<string, string> = {
+    AWS_REGION: REGION,
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    POWERTOOLS_METRICS_DISABLED: 'true',
+  };
   for (const name of RUNTIME_PASSTHROUGH) {
     const value = host[name];
     if (value !== undefined) env[name] = value;
@@ -117,6 +128,19 @@ export const LOCAL_RECORDINGS_BUCKET = 'local-recordings';
 export const recordingsRoot = (): string =>
   host.RECORDINGS_ROOT ?? resolve(import.meta.dirname, '../../.local/recordings');
 
+/**
+ * The origins local playback tokens and the media CDN stand-in allow by default: the web app's
+ * (`SITE_URL`, as on AWS) and the loopback origin the local platform serves its player page on
+ * (`/_local/player` on the IVS stand-in, scripts/local/player-page.ts), as `127.0.0.1` and
+ * `localhost`. A page of your own on another origin: `PLAYBACK_ALLOW_ORIGIN` (IVS's list syntax).
+ */
+const localPlaybackOrigins = (): string => {
+  const site = new URL(host.SITE_URL ?? 'https://creators.example.com').origin;
+  const ivs = host.IVS_ENDPOINT ? new URL(host.IVS_ENDPOINT) : undefined;
+  const loopback = ivs ? [ivs.origin, `${ivs.protocol}//localhost:${ivs.port}`] : [];
+  return [site, ...new Set(loopback)].join(',');
+};
+
 /** The local deployment: the values the stack's tokens resolve to on AWS, as local names. */
 export const localDeployment = (): Deployment => {
   const tableName = host.TABLE_NAME ?? 'creator-streaming-local';
@@ -143,14 +167,19 @@ export const localDeployment = (): Deployment => {
       host.IVS_RECORDING_CONFIGURATION_ARN ??
       'arn:aws:ivs:us-east-1:000000000000:recording-configuration/local',
     playbackKeySecretArn: LOCAL_PLAYBACK_KEY_SECRET_ARN,
-    playbackAllowOrigin:
-      host.PLAYBACK_ALLOW_ORIGIN ?? new URL(host.SITE_URL ?? 'https://creators.example.com').origin,
+    playbackAllowOrigin: host.PLAYBACK_ALLOW_ORIGIN ?? localPlaybackOrigins(),
     mediaKeySecretArn: LOCAL_MEDIA_KEY_SECRET_ARN,
     mediaKeyPairId: localMediaKey().kid,
     recordingsBucketName: LOCAL_RECORDINGS_BUCKET,
     recordingsBucketArn: `arn:aws:s3:::${LOCAL_RECORDINGS_BUCKET}`,
     webhooks: LOCAL_WEBHOOKS,
     payments: { stripeSecretArn: LOCAL_STRIPE_SECRET_ARN, ...PAYMENT_DEFAULTS },
+    mail: {
+      from: LOCAL_MAIL.from,
+      identityArn: arn('ses', `identity/${identityOf(LOCAL_MAIL.from)}`),
+      configurationSetName: LOCAL_MAIL.configurationSet,
+      configurationSetArn: arn('ses', `configuration-set/${LOCAL_MAIL.configurationSet}`),
+    },
   };
 };
 
@@ -222,12 +251,8 @@ const installEnvironment = () => {
   });
 };
 
-// ── IAM: which action on which resource an SDK command needs ────────────────────────────────
-
-interface Need {
-  action: string;
-  resource: string;
-}
+// ── IAM: which action an SDK command is, and which ARNs it names ─────────────────────────────
+// (Which resources IAM authorizes it on, and whether the policy allows them: ./iam.ts.)
 
 const tableArn = (name: unknown, index?: unknown) =>
   arn('dynamodb', `table/${String(name)}${index ? `/index/${String(index)}` : ''}`);
@@ -260,71 +285,85 @@ const TRANSACT_ACTIONS: Record<string, string> = {
 
 type Input = Record<string, unknown>;
 
-const dynamoNeeds = (command: string, input: Input): Need[] => {
+/** The IVS stand-in's account and region (scripts/local/ivs/api.ts), whatever the local region. */
+const IVS_SCOPE = 'arn:aws:ivs:us-east-1:000000000000';
+
+const dynamoCalls = (command: string, input: Input): Call[] => {
+  const call = (action: string, resource: string): Call => ({
+    action: `dynamodb:${action}`,
+    named: [resource],
+    scope: arn('dynamodb', '').slice(0, -1),
+  });
   if (command === 'TransactWrite' || command === 'TransactWriteItems' || command.startsWith('TransactGet')) {
     return ((input.TransactItems ?? []) as Array<Record<string, Input>>).flatMap((item) =>
-      Object.entries(item).map(([operation, body]) => ({
-        action: `dynamodb:${TRANSACT_ACTIONS[operation] ?? operation}`,
-        resource: tableArn(body.TableName),
-      })),
+      Object.entries(item).map(([operation, body]) =>
+        call(TRANSACT_ACTIONS[operation] ?? operation, tableArn(body.TableName)),
+      ),
     );
   }
   const action = DYNAMO_ACTIONS[command];
-  if (!action) return [{ action: `dynamodb:${command}`, resource: tableArn(input.TableName) }];
+  if (!action) return [call(command, tableArn(input.TableName))];
   if (action === 'BatchGetItem' || action === 'BatchWriteItem') {
-    return Object.keys((input.RequestItems ?? {}) as Input).map((name) => ({
-      action: `dynamodb:${action}`,
-      resource: tableArn(name),
-    }));
+    return Object.keys((input.RequestItems ?? {}) as Input).map((name) => call(action, tableArn(name)));
   }
-  return [{ action: `dynamodb:${action}`, resource: tableArn(input.TableName, input.IndexName) }];
+  return [call(action, tableArn(input.TableName, input.IndexName))];
 };
 
-const needsOf = (service: string, commandName: string, input: Input): Need[] => {
-  const command = commandName.replace(/Command$/, '');
-  if (service === 'dynamodb') return dynamoNeeds(command, input);
-  if (service === 'kms')
-    return [{ action: `kms:${command}`, resource: arn('kms', `key/${String(input.KeyId)}`) }];
-  if (service === 'ivs') {
-    // Channels and keys by their ARN; CreateChannel on the channel pattern and the recording
-    // configuration it names; ListStreams on no resource (IAM's `*`).
-    const named = input.arn ?? input.channelArn;
-    if (command === 'CreateChannel')
+/** The ARNs a command names in its input (which of them IAM authorizes on is ./iam.ts's question). */
+const namedBy = (service: string, input: Input): string[] => {
+  const named = (value: unknown) => (value ? [String(value)] : []);
+  switch (service) {
+    case 'kms':
+      return [arn('kms', `key/${String(input.KeyId)}`)];
+    case 'ivs':
+      return [...named(input.arn), ...named(input.channelArn), ...named(input.recordingConfigurationArn)];
+    case 'sqs':
+      return [queueArnOfUrl(String(input.QueueUrl))];
+    case 'secretsmanager':
+      return named(input.SecretId);
+    case 's3':
+      return [`arn:aws:s3:::${String(input.Bucket)}/${String(input.Key)}`];
+    case 'firehose':
+      return [arn('firehose', `deliverystream/${String(input.DeliveryStreamName)}`)];
+    case 'ses': {
+      // SendEmail: the identity the From address is sent under, and the configuration set when named.
+      const from = String(input.FromEmailAddress ?? '');
+      const address = /<([^>]+)>\s*$/.exec(from)?.[1] ?? from;
       return [
-        { action: 'ivs:CreateChannel', resource: 'arn:aws:ivs:us-east-1:000000000000:channel/*' },
-        { action: 'ivs:CreateChannel', resource: 'arn:aws:ivs:us-east-1:000000000000:stream-key/*' },
-        ...(input.recordingConfigurationArn
-          ? [{ action: 'ivs:CreateChannel', resource: String(input.recordingConfigurationArn) }]
+        input.FromEmailAddressIdentityArn
+          ? String(input.FromEmailAddressIdentityArn)
+          : arn('ses', `identity/${identityOf(address)}`),
+        ...(input.ConfigurationSetName
+          ? [arn('ses', `configuration-set/${String(input.ConfigurationSetName)}`)]
           : []),
       ];
-    return [{ action: `ivs:${command}`, resource: named ? String(named) : '*' }];
+    }
+    default:
+      return [];
   }
-  if (service === 'sqs')
-    return [{ action: `sqs:${command}`, resource: queueArnOfUrl(String(input.QueueUrl)) }];
+};
+
+const callsOf = (service: string, commandName: string, input: Input): Call[] => {
+  const command = commandName.replace(/Command$/, '');
+  if (service === 'dynamodb') return dynamoCalls(command, input);
   if (service === 'events') {
     // PutEvents on each entry's bus (a name or an ARN), as IAM authorizes it.
     return ((input.Entries ?? []) as Input[]).map((entry) => {
       const bus = String(entry.EventBusName ?? 'default');
-      const resource = bus.startsWith('arn:') ? bus : arn('events', `event-bus/${bus}`);
-      return { action: `events:${command}`, resource };
+      return {
+        action: `events:${command}`,
+        named: [bus.startsWith('arn:') ? bus : arn('events', `event-bus/${bus}`)],
+        scope: arn('events', '').slice(0, -1),
+      };
     });
   }
-  if (service === 'secretsmanager')
-    return [{ action: `secretsmanager:${command}`, resource: String(input.SecretId) }];
-  if (service === 's3')
-    return [
-      { action: `s3:${command}`, resource: `arn:aws:s3:::${String(input.Bucket)}/${String(input.Key)}` },
-    ];
-  if (service === 'firehose') {
-    return [
-      {
-        action: `firehose:${command}`,
-        resource: arn('firehose', `deliverystream/${String(input.DeliveryStreamName)}`),
-      },
-    ];
-  }
-  return [{ action: `${service}:${command}`, resource: '*' }];
+  const scope = service === 'ivs' ? IVS_SCOPE : arn(service, '').slice(0, -1);
+  return [{ action: `${service}:${command}`, named: namedBy(service, input), scope }];
 };
+
+/** The requests IAM authorizes for one SDK command (./iam.ts `needsOfCall`). */
+export const needsOf = async (service: string, command: string, input: Input): Promise<Need[]> =>
+  (await Promise.all(callsOf(service, command, input).map(needsOfCall))).flat();
 
 const accessDenied = (context: FunctionContext, need: Need) =>
   Object.assign(
@@ -362,6 +401,8 @@ const kmsKey = (keyId: unknown) => {
   return key;
 };
 
+const writtenSecrets = new Map<string, string>();
+
 const STAND_INS: Record<string, Record<string, (input: Input) => Promise<unknown>>> = {
   kms: {
     Sign: async (input) => {
@@ -369,9 +410,27 @@ const STAND_INS: Record<string, Record<string, (input: Input) => Promise<unknown
       const signature = sign('sha256', Buffer.from(input.Message as Uint8Array), privateKey);
       return { KeyId: kid, Signature: new Uint8Array(signature), SigningAlgorithm: input.SigningAlgorithm };
     },
+    // What the stack's signing-public-key resource reads at deploy (infra/handlers/signing-public-key.ts).
+    GetPublicKey: async (input) => {
+      const { privateKey, kid } = kmsKey(input.KeyId);
+      const der = createPublicKey(privateKey).export({ type: 'spki', format: 'der' });
+      return {
+        KeyId: kid,
+        PublicKey: new Uint8Array(der),
+        KeySpec: 'ECC_NIST_P256',
+        KeyUsage: 'SIGN_VERIFY',
+      };
+    },
   },
   secretsmanager: {
+    // A secret written in this process (the key pair resource's generations) is read back as written.
+    PutSecretValue: async (input) => {
+      writtenSecrets.set(String(input.SecretId), String(input.SecretString));
+      return { ARN: String(input.SecretId), VersionId: randomUUID() };
+    },
     GetSecretValue: async (input) => {
+      const written = writtenSecrets.get(String(input.SecretId));
+      if (written !== undefined) return { ARN: String(input.SecretId), SecretString: written };
       const secret = localSecrets[String(input.SecretId)];
       const value = secret?.value();
       if (!secret || value === undefined)
@@ -420,10 +479,10 @@ const guard = (client: HookableClient, service: string) => {
         const command = String(context.commandName ?? '').replace(/Command$/, '');
         const invocation = invocations.getStore();
         if (invocation) {
-          for (const need of needsOf(service, command, args.input)) {
-            record(invocation, need);
-            if (!allows(invocation.policy, need.action, need.resource)) throw accessDenied(invocation, need);
-          }
+          const needs = await needsOf(service, command, args.input);
+          for (const need of needs) record(invocation, need);
+          const refused = await refusedNeed(invocation.policy, needs);
+          if (refused) throw accessDenied(invocation, refused);
         }
         const standIn = standIns[command];
         if (standIn)

@@ -1,4 +1,5 @@
 import { createPublicKey, verify } from 'node:crypto';
+import { allowedOrigin } from './allowed-origin.ts';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -77,10 +78,15 @@ export const refusal = (
 export const serveMediaCdn = async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
   const requestUrl = new URL(req.url ?? '/', 'http://local');
   if (!requestUrl.pathname.startsWith('/cdn/')) return false;
-  // The stack's CORS response headers policy: the web app's origin (infra/media-cdn.ts).
+  // The stack's CORS response headers policy: the allowed origins (infra/media-cdn.ts), the
+  // request's echoed when it is one of them, as CloudFront does.
+  const allowed = localDeployment().playbackAllowOrigin;
+  const origin = req.headers.origin;
   const cors = {
-    'access-control-allow-origin': localDeployment().playbackAllowOrigin,
+    'access-control-allow-origin':
+      (origin && allowedOrigin(allowed, origin)) ?? allowed.split(',')[0]!.trim(),
     'access-control-allow-headers': '*',
+    vary: 'Origin',
   };
   if (req.method === 'OPTIONS') {
     res.writeHead(204, cors).end();

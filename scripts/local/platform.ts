@@ -27,6 +27,8 @@ export interface LocalPlatform {
   stripe: import('./stripe/server.ts').StripeStandIn & {
     connectWebhooks(apiUrl: string): Promise<import('./stripe/wiring.ts').StripeSecret>;
   };
+  /** The SES v2 stand-in the mailer sends through; it writes each message to the dev mailbox (scripts/local/ses.ts). */
+  ses: import('./ses.ts').SesStandIn;
   stop(): Promise<void>;
 }
 
@@ -88,11 +90,13 @@ const startIvs = async (ivsPort: number) => {
   const { createBroadcaster } = await import('./ivs/broadcaster.ts');
   const { createBroadcastControl } = await import('./ivs/control.ts');
   const { serveMediaCdn } = await import('./media-cdn.ts');
+  const { servePlayerPage } = await import('./player-page.ts');
   const { broadcastClock } = await import('./ivs/demo-channels.ts');
   let control: ReturnType<typeof createBroadcastControl> | undefined;
   const ivs = await startIvsStandIn({
     port: ivsPort,
-    extra: async (req, res) => (await serveMediaCdn(req, res)) || ((await control?.(req, res)) ?? false),
+    extra: async (req, res) =>
+      servePlayerPage(req, res) || (await serveMediaCdn(req, res)) || ((await control?.(req, res)) ?? false),
   });
   process.env.IVS_ENDPOINT = ivs.endpoint;
   const { IvsClient, CreateRecordingConfigurationCommand, ImportPlaybackKeyPairCommand } = await import(
@@ -109,7 +113,11 @@ const startIvs = async (ivsPort: number) => {
     new CreateRecordingConfigurationCommand({
       name: 'recordings',
       destinationConfiguration: { s3: { bucketName: LOCAL_RECORDINGS_BUCKET } },
-      thumbnailConfiguration: { recordingMode: 'INTERVAL', targetIntervalSeconds: 60 },
+      thumbnailConfiguration: {
+        recordingMode: 'INTERVAL',
+        targetIntervalSeconds: 60,
+        storage: ['SEQUENTIAL', 'LATEST'],
+      },
     }),
   );
   process.env.IVS_RECORDING_CONFIGURATION_ARN = recording.recordingConfiguration?.arn;
@@ -179,11 +187,16 @@ export const startLocalPlatform = async (
   let events: Awaited<ReturnType<typeof import('./event-bus.ts').startLocalEventPublisher>> | undefined;
   const live = await startIvs(options.ivsPort ?? 0);
   const stripe = await startStripe(options.stripePort ?? 0);
+  // SES v2: the SDK reaches the stand-in through its endpoint setting, which every function's
+  // environment carries locally (scripts/local/aws.ts RUNTIME_PASSTHROUGH).
+  const ses = await (await import('./ses.ts')).startSesStandIn();
+  process.env.AWS_ENDPOINT_URL_SESV2 = ses.endpoint;
   const stop = async () => {
     await projector?.stop();
     await events?.stop();
     await live.ivs.stop();
     await stripe.stop();
+    await ses.stop();
     await (await starting?.catch(() => undefined))?.stop();
   };
   try {
@@ -239,6 +252,7 @@ export const startLocalPlatform = async (
       ivsEndpoint: live.ivs.endpoint,
       eventsEndpoint: events.bus.endpoint,
       stripe,
+      ses,
       drain: async () => {
         await projector!.drain();
         await events!.drain();

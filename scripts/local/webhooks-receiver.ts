@@ -1,6 +1,6 @@
 /**
  * `npx tsx scripts/local/webhooks-receiver.ts <creator id> [types...]`: a webhook receiver for
- * the running `npm start` (PORT, default 3000), for demos and manual checks. It listens on
+ * the running `LOCAL_WEBHOOK_CALLBACKS=private npm start` (PORT, default 3000), for demos and manual checks. It listens on
  * loopback, subscribes to the creator's events (default `creator.live creator.offline`) as that
  * creator (a local access token, signed with the local key), echoes the verification challenge
  * and verifies EVERY request with the `standardwebhooks` reference library, printing each

@@ -9,7 +9,7 @@ import { configureLocalOutbox, localWebhookQueues } from './webhooks-outbox.ts';
  * as its function (its environment and IAM policy, scripts/local/aws.ts), the queue and its
  * dead letters served by the local SQS stand-in (scripts/local/webhooks-outbox.ts). Deliveries go
  * for real over HTTP to the subscriptions' callbacks; loopback receivers need
- * LOCAL_WEBHOOK_CALLBACKS=private (npm start sets it).
+ * LOCAL_WEBHOOK_CALLBACKS=private (never a default: `LOCAL_WEBHOOK_CALLBACKS=private npm start`).
  */
 export interface LocalWebhooks {
   /** Hands one EventBridge event to the fan-out, as the rule would. */

@@ -29,7 +29,8 @@ export const trackProgress = async (accountId: string, contentId: string, positi
 
 /**
  * A video heartbeat or session end: the event goes to the sink first, then its playing time is
- * added to the session's playback (the view count, shared/analytics/playback-count.ts) and, for a
+ * added to the session's playback (the view count, shared/analytics/playback-count.ts: only for a
+ * session the platform started, its episode and account, within its wall time) and, for a
  * signed-in viewer, the continue-watching playhead is recorded. Both are side effects. The playhead is a side effect: when it
  * cannot be written (DynamoDB throttling, an outage, a missing grant) the request still succeeds
  * and the event is not lost; the failure is logged (error name only: no ids, no token) and counted
@@ -41,7 +42,9 @@ export const ingestPlayhead = async (
 ): Promise<AnalyticsReceipt> => {
   const result = await ingest('video', [event], context);
   try {
-    await recordPlayback(event.session_id, event.content_id, event.playing_seconds ?? 0, context.now);
+    const { session_id, content_id, playing_seconds } = event;
+    if (!(await recordPlayback(session_id, content_id, context.accountId, playing_seconds ?? 0, context.now)))
+      recordMetric('playback_not_counted');
   } catch (error) {
     logger.warn('Playback time not counted', { error: error instanceof Error ? error.name : 'unknown' });
     recordMetric('playback_count_failures');

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { newSessionId, openPlayback } from './playback-count.ts';
 import type {
   AnalyticsReceipt,
   AnalyticsSession,
@@ -99,13 +100,19 @@ export const ingest = async (
   return { accepted: records.length, received_at: context.now.toISOString() };
 };
 
-/** `session/start`: the server assigns the analytics session id and tells the heartbeat interval. */
+/**
+ * `session/start`: the server issues the analytics session id (a UUIDv7 carrying the start's
+ * receive time) and tells the heartbeat interval. An on-demand session also gets its playback
+ * item, which its heartbeats' playing time counts on (shared/analytics/playback-count.ts): only
+ * sessions started here ever count a view.
+ */
 export const startSession = async (
   family: AnalyticsRecord['family'],
   event: VideoStartBody | LiveStartBody,
   context: Sender,
 ): Promise<AnalyticsSession> => {
-  const session_id = randomUUID();
+  const session_id = newSessionId(context.now);
+  if ('content_id' in event) await openPlayback(session_id, event.content_id, context.accountId, context.now);
   await ingest(family, [{ ...event, type: 'start', session_id }], context);
   return { session_id, heartbeat_interval_seconds: HEARTBEAT_INTERVAL_SECONDS };
 };

@@ -1,46 +1,125 @@
-import { UpdateCommand } from '../db/document.ts';
+import { randomBytes } from 'node:crypto';
+import { PutCommand, UpdateCommand } from '../db/document.ts';
 import { db } from '../db/client.ts';
 import { tableName } from '../db/table.ts';
 import { isConditionalCheckFailed } from '../db/transaction.ts';
 
 /**
- * The view-counting rule (docs/projections.md, "Counters"): an on-demand view counts once per
- * analytics session (`session_id`) whose heartbeats and end report at least VIEW_SECONDS of
- * actual playback (`playing_seconds`, summed), for the episode the session started with. The
- * session's playback item is the source item of that view: when its sum first reaches the
- * threshold it gets `counted_at` (once: a conditional write), and the projector counts the view
- * (shared/projection/counters.ts). Anonymous sessions count too; seeking does not count, only
- * playing time does.
+ * The view-counting rule (docs/projections.md, "Counters"; docs/analytics.md "Sessions the
+ * platform started"): an on-demand view counts once per analytics session that the platform
+ * started (`session/start` issued its `session_id`) and whose heartbeats and end report at least
+ * VIEW_SECONDS of actual playback (`playing_seconds`, summed), for the episode the session started
+ * with. The session's playback item is the source item of that view: written by `session/start`;
+ * when its sum first reaches the threshold it gets `counted_at` (once: a conditional write), and
+ * the projector counts the view (shared/projection/counters.ts). Anonymous sessions count too;
+ * seeking does not count, only playing time does.
+ *
+ * What a client cannot do (issue 33): a heartbeat for a session id the platform never issued, for
+ * another episode than the session's, or from another account than the one that started it (a
+ * session started signed in) counts nothing; and a session's counted playing time never exceeds
+ * the wall time since its start plus PLAYING_SLACK_SECONDS (a beat that would pass it counts
+ * nothing). Such beats are still answered 200 and kept in the analytics store (raw events), and
+ * counted in the `playback_not_counted` metric.
+ *
+ * The session id is a UUIDv7: its first 48 bits are the start's receive time (epoch ms), so a
+ * heartbeat knows the session's age without a read, and one conditional UpdateItem both checks the
+ * session and adds the time.
  * Key design (owned here): PK `PLAYBACK#<session id>`, SK `PLAYBACK` → entity `playback`,
- * `content_id`, `played` (seconds), `counted_at`; expires two days after its last heartbeat.
+ * `content_id`, `account_id` (when started signed in), `played` (seconds), `counted_at`; expires
+ * two days after its last heartbeat.
  */
 export const VIEW_SECONDS = 30;
+/** Network and timer jitter allowed on top of the wall time since the session started. */
+export const PLAYING_SLACK_SECONDS = 5;
 
 const key = (sessionId: string) => ({ PK: `PLAYBACK#${sessionId}`, SK: 'PLAYBACK' });
+const expiry = (now: Date) => Math.floor(now.getTime() / 1000) + 2 * 86_400;
 
-/**
- * Adds `seconds` of playback to a session; marks it counted when the sum first reaches
- * VIEW_SECONDS. One UpdateItem per heartbeat, a second one only at the crossing.
- */
-export const recordPlayback = async (sessionId: string, contentId: string, seconds: number, now: Date) => {
-  if (!(seconds > 0)) return;
-  const result = await db.send(
-    new UpdateCommand({
+/** A new session id for a start received at `at`: a UUIDv7 (RFC 9562), its time `at`. */
+export const newSessionId = (at: Date): string => {
+  const bytes = randomBytes(16);
+  bytes.writeUIntBE(at.getTime(), 0, 6);
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x70;
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+};
+
+/** When the session `sessionId` started (epoch ms), or undefined for an id the platform did not issue. */
+export const sessionStartOf = (sessionId: string): number | undefined =>
+  /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i.test(sessionId)
+    ? Number.parseInt(sessionId.replace(/-/g, '').slice(0, 12), 16)
+    : undefined;
+
+/** `session/start` of an on-demand playback: its playback item (nothing played yet). */
+export const openPlayback = async (
+  sessionId: string,
+  contentId: string,
+  accountId: string | undefined,
+  now: Date,
+): Promise<void> => {
+  await db.send(
+    new PutCommand({
       TableName: tableName(),
-      Key: key(sessionId),
-      UpdateExpression:
-        'SET entity = :entity, content_id = if_not_exists(content_id, :content), expires_at_epoch = :expires ADD played :seconds',
-      ExpressionAttributeValues: {
-        ':entity': 'playback',
-        ':content': contentId,
-        ':expires': Math.floor(now.getTime() / 1000) + 2 * 86_400,
-        ':seconds': seconds,
+      Item: {
+        ...key(sessionId),
+        entity: 'playback',
+        content_id: contentId,
+        ...(accountId ? { account_id: accountId } : {}),
+        played: 0,
+        expires_at_epoch: expiry(now),
       },
-      ReturnValues: 'ALL_NEW',
+      ConditionExpression: 'attribute_not_exists(PK)',
     }),
   );
+};
+
+/**
+ * Adds `seconds` of playback to a session the platform started, for its episode and its account;
+ * marks it counted when the sum first reaches VIEW_SECONDS. One conditional UpdateItem per
+ * heartbeat, a second one only at the crossing. Resolves `false` when nothing was counted because
+ * the beat was not the session's (unknown, foreign) or would pass its wall-time budget.
+ */
+export const recordPlayback = async (
+  sessionId: string,
+  contentId: string,
+  accountId: string | undefined,
+  seconds: number,
+  now: Date,
+): Promise<boolean> => {
+  if (!(seconds > 0)) return true;
+  const started = sessionStartOf(sessionId);
+  if (started === undefined) return false;
+  const budget = (now.getTime() - started) / 1000 + PLAYING_SLACK_SECONDS;
+  if (seconds > budget) return false;
+  let result: { Attributes?: Record<string, unknown> };
+  try {
+    result = await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key(sessionId),
+        UpdateExpression: 'SET expires_at_epoch = :expires ADD played :seconds',
+        ConditionExpression: `attribute_exists(PK) AND content_id = :content AND played <= :room AND ${
+          accountId
+            ? '(attribute_not_exists(account_id) OR account_id = :me)'
+            : 'attribute_not_exists(account_id)'
+        }`,
+        ExpressionAttributeValues: {
+          ':content': contentId,
+          ':expires': expiry(now),
+          ':seconds': seconds,
+          ':room': budget - seconds,
+          ...(accountId ? { ':me': accountId } : {}),
+        },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+  } catch (error) {
+    if (isConditionalCheckFailed(error)) return false;
+    throw error;
+  }
   const session = result.Attributes ?? {};
-  if (Number(session.played) < VIEW_SECONDS || session.counted_at !== undefined) return;
+  if (Number(session.played) < VIEW_SECONDS || session.counted_at !== undefined) return true;
   await db
     .send(
       new UpdateCommand({
@@ -54,4 +133,5 @@ export const recordPlayback = async (sessionId: string, contentId: string, secon
     .catch((error: Error) => {
       if (!isConditionalCheckFailed(error)) throw error;
     });
+  return true;
 };

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { DEVICE_TYPES } from '../catalog/model.ts';
 import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
-import { idParam, pageQuery } from '../http/validation.ts';
+import { idParam, pageQuery, windowedDateTime } from '../http/validation.ts';
 
 /**
  * Analytics request schemas (docs/analytics.md). Every event carries the session, the content or
@@ -33,7 +33,7 @@ const eventId = described(
 );
 const clientTime = (field: 'client_ts' | 'timestamp', description: string) =>
   described(
-    z.optional(z.iso.datetime({ offset: true, error: `${field} must be an ISO 8601 timestamp` })),
+    z.optional(windowedDateTime(`${field} must be an ISO 8601 timestamp`)),
     description,
     EXAMPLE_TIME,
   );

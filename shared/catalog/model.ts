@@ -151,10 +151,26 @@ export interface ProgramRecord {
   /** UTC ISO instants; programs of one channel are contiguous and never overlap. */
   start: string;
   end: string;
+  /**
+   * What is broadcast. A program with no show or episode of the catalogue stores a program id here
+   * (`content_type: 'show'`): its own id (the studio) or `pg_show_<creator>` (the demo catalogue's
+   * generic programs); every view answers it as null (`programContent`).
+   */
   content_type: 'show' | 'episode';
   content_id: string;
   rating: RatingId;
 }
+
+/**
+ * What a program broadcasts as the API answers it: a show or episode of the catalogue (`sh_…`,
+ * `ep_…`), or nulls for a program with none (its stored content id is a program id, `pg_…`).
+ */
+export const programContent = (
+  p: Pick<ProgramRecord, 'content_type' | 'content_id'>,
+): { content_type: 'show' | 'episode' | null; content_id: string | null } =>
+  p.content_id.startsWith('pg_')
+    ? { content_type: null, content_id: null }
+    : { content_type: p.content_type, content_id: p.content_id };
 
 /** A demo account (viewer or creator) with its documented password. */
 export interface DemoAccount {

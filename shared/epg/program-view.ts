@@ -1,4 +1,4 @@
-import type { ProgramRecord } from '../catalog/model.ts';
+import { type ProgramRecord, programContent } from '../catalog/model.ts';
 import type { EpgNextProgram, EpgProgram, EpgProgramDetail, EpgProgramProgress } from './schemas.ts';
 import { format12h, isoInZone } from './time.ts';
 
@@ -68,8 +68,7 @@ export const programView = (p: ProgramRecord, zone: string, now: number): EpgPro
     is_upcoming: state === 'upcoming',
     ...(state === 'current' ? programProgress(p, now) : {}),
     ...(state === 'upcoming' ? { starts_in_minutes: startsInMinutes(p, now) } : {}),
-    content_type: p.content_type,
-    content_id: p.content_id,
+    ...programContent(p),
     rating: p.rating,
   };
 };

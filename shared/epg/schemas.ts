@@ -170,11 +170,15 @@ const buildResponses = () => {
       120,
     ),
     content_type: described(
-      z.enum(['show', 'episode']),
-      'What is broadcast: a show or one of its episodes',
+      z.nullable(z.enum(['show', 'episode'])),
+      'What is broadcast: a show or one of its episodes; null for a program with no catalogue content',
       'episode',
     ),
-    content_id: text('Id of the show or episode broadcast', 'ep_0150_s3e04'),
+    content_id: described(
+      z.nullable(z.string()),
+      'Id of the show or episode broadcast; null for a program with no catalogue content',
+      'ep_0150_s3e04',
+    ),
     rating: ratingId,
   };
 

@@ -2,7 +2,13 @@ import { createHash } from 'node:crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue as LambdaAttributeValue, DynamoDBRecord } from 'aws-lambda';
-import type { CreatorRecord, EpisodeRecord, ProgramRecord, ShowRecord } from '../catalog/model.ts';
+import {
+  type CreatorRecord,
+  type EpisodeRecord,
+  type ProgramRecord,
+  programContent,
+  type ShowRecord,
+} from '../catalog/model.ts';
 import type { EntitlementRecord } from '../entitlements/entitlement-repository.ts';
 import {
   CREATOR_PUBLIC_FIELDS,
@@ -158,9 +164,8 @@ const episodeEvents = ({ before, after, ...change }: Change): TypedEvent[] => {
 
 // ── Programs ─────────────────────────────────────────────────────────────────────────────────
 
-/** A program's public fields; one without catalogue content stores its own id as content_id. */
+/** A program's public fields; one without catalogue content has null content (programContent). */
 const programPublic = (p: ProgramRecord) => {
-  const none = p.content_id === p.program_id;
   return {
     program_id: p.program_id,
     channel_id: p.channel_id,
@@ -169,8 +174,7 @@ const programPublic = (p: ProgramRecord) => {
     start: new Date(p.start).toISOString(),
     end: new Date(p.end).toISOString(),
     rating: p.rating,
-    content_type: none ? null : p.content_type,
-    content_id: none ? null : p.content_id,
+    ...programContent(p),
   };
 };
 

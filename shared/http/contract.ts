@@ -1,6 +1,6 @@
 import type * as z from 'zod/mini';
 import type { TooManyRequestsKind } from './errors.ts';
-import type { RouteRow } from './route.ts';
+import { type RouteRow, rateLimitsOf } from './route.ts';
 import type { Schema } from './validation.ts';
 
 /**
@@ -140,11 +140,12 @@ export const errorStatusesOf = (c: Contract): StatusEntry[] => {
     });
     put({ status: 422, description: 'The body failed validation: one entry per field', message: '' });
   }
-  if (c.rateLimit) {
+  const limits = rateLimitsOf(c);
+  if (limits.length > 0) {
     const declared = out.get(429);
     put({
       status: 429,
-      description: `Over the rate limit (${c.rateLimit.limit} per ${c.rateLimit.windowSeconds} s per ${c.rateLimit.by}); retry after Retry-After`,
+      description: `Over the rate limit (${limits.map((l) => `${l.limit} per ${l.windowSeconds} s per ${l.by}`).join('; ')}); retry after Retry-After`,
       message: 'Too many requests, retry later',
       reasons: [...new Set(['rate_limit' as const, ...(declared?.reasons ?? [])])],
     });

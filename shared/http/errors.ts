@@ -26,9 +26,24 @@ export class BadRequestError extends HttpError {
   }
 }
 
+/** RFC 6750 section 3.1: why a bearer token was refused, for the `WWW-Authenticate` challenge. */
+export interface BearerChallenge {
+  error: 'invalid_request' | 'invalid_token';
+  description: string;
+}
+
+/**
+ * 401 with an RFC 6750 challenge: `WWW-Authenticate: Bearer` when no token was sent, with
+ * `error="invalid_token"` (expired, tampered...) or `error="invalid_request"` (a malformed header)
+ * and an `error_description` when one was refused, so a client can tell "refresh" from "sign in".
+ */
 export class UnauthorizedError extends HttpError {
-  constructor(message = 'Missing or invalid bearer token') {
-    super(401, 'UNAUTHORIZED', message, { 'www-authenticate': 'Bearer' });
+  constructor(message = 'Missing or invalid bearer token', challenge?: BearerChallenge) {
+    super(401, 'UNAUTHORIZED', message, {
+      'www-authenticate': challenge
+        ? `Bearer error="${challenge.error}", error_description="${challenge.description.replaceAll('"', "'")}"`
+        : 'Bearer',
+    });
   }
 }
 

@@ -12,6 +12,7 @@ import { jsonBody } from './middleware/json-body.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
 import { requestContext } from './middleware/request-context.ts';
 import { requestLog } from './middleware/request-log.ts';
+import { securityHeaders } from './middleware/security-headers.ts';
 import type { HttpContext, HttpEvent, HttpResponse } from './middleware/state.ts';
 import { validate } from './middleware/validate.ts';
 
@@ -54,7 +55,8 @@ export type LambdaHandler = ((event: HttpEvent, context?: unknown) => Promise<Ht
  * authentication per the contract (401); rate limit (429); JSON parsing (415/400); validation of
  * query and path (400) and body (422). Then `fn`, whose reply becomes the contract's success
  * envelope. Anything thrown becomes its error envelope; every answer gets the rate-limit headers
- * (success only), CORS headers and `x-request-id`, and is logged with its metrics.
+ * (success only), CORS headers, `x-content-type-options: nosniff` (and `cache-control: no-store`
+ * when personal) and `x-request-id`, and is logged with its metrics.
  */
 export const endpoint = <const C extends Contract>(
   contract: C,
@@ -70,6 +72,7 @@ export const endpoint = <const C extends Contract>(
     .use(requestContext(contract))
     .use(requestLog())
     .use(corsHeaders())
+    .use(securityHeaders())
     .use(httpHeaderNormalizer())
     .use(bodyLimit(MAX_BODY_BYTES))
     .use(authenticate())

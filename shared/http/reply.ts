@@ -39,8 +39,12 @@ export const raw = <D>(body: D, headers: Record<string, string> = {}): RawReply<
   headers,
 });
 
-/** 200 with an HTML page (the API reference), no envelope. */
-export const html = (page: string): HtmlReply => ({ kind: 'html', data: page });
+/** 200 with an HTML page (the API reference), no envelope, with its own headers. */
+export const html = (page: string, headers: Record<string, string> = {}): HtmlReply => ({
+  kind: 'html',
+  data: page,
+  headers,
+});
 
 /** 204 with no body. */
 export const noContent = (): NoContentReply => ({ kind: 'no-content' });

@@ -47,8 +47,9 @@ export interface RouteRow {
   dynamo?: { actions: readonly DynamoAction[]; indexes?: readonly IndexName[] };
   /**
    * The IVS calls the function makes, exactly: the stack grants these actions on the account's
-   * IVS channels and stream keys (created at run time, so by ARN pattern), plus, for
-   * CreateChannel, the recording configuration and its ARN in IVS_RECORDING_CONFIGURATION_ARN.
+   * IVS channels and stream keys (created at run time, so by ARN pattern), each on the resource
+   * types IAM authorizes it on (docs/permissions.md); CreateChannel also sets
+   * IVS_RECORDING_CONFIGURATION_ARN.
    */
   ivs?: readonly IvsAction[];
   /**
@@ -71,9 +72,14 @@ export interface RouteRow {
     | 'webhook-dead-letters'
     /** Calls Stripe: reads the Stripe secret (shared/payments/access.ts). */
     | 'stripe'
+    | 'mailer'
   >;
-  /** Per-client request budget enforced by the middleware (429 `rate_limit` past it); needs table write. */
-  rateLimit?: RateLimit;
+  /**
+   * Per-client request budget enforced by the middleware (429 `rate_limit` past it); needs table
+   * write. Several rules (e.g. per account and per IP) are each enforced; with an `ip` rule beside
+   * it, an `account` rule counts only signed-in callers.
+   */
+  rateLimit?: RateLimit | readonly RateLimit[];
   /**
    * Log the request line of one successful request in `every` (per container: the first, then
    * every `every`th), with the reason; failures are always logged, metrics always recorded. For
@@ -87,6 +93,10 @@ export interface RouteRow {
   /** OpenAPI tag. */
   tag: string;
 }
+
+/** A row's rate-limit rules as a list (none, one or several). */
+export const rateLimitsOf = (row: Pick<RouteRow, 'rateLimit'>): readonly RateLimit[] =>
+  row.rateLimit === undefined ? [] : 'limit' in row.rateLimit ? [row.rateLimit] : row.rateLimit;
 
 /** `GET /creators/{id}`: the API Gateway route key, also used by the local server. */
 export const routeKey = (row: Pick<RouteRow, 'method' | 'path'>): string =>

@@ -8,7 +8,7 @@ import {
   spendAttempt,
   type VerificationCode,
 } from './email-verification-repository.ts';
-import { getMailer } from './mailer.ts';
+import { getMailer, UndeliverableAddressError } from '../mail/mailer.ts';
 import type { EmailVerificationSent, EmailVerified } from './schemas.ts';
 
 /**
@@ -80,27 +80,36 @@ export const codeMatches = (
 };
 
 /**
- * Sends `code` to `email`. False when it could not be delivered: logged with the error's name
- * only (never the code or the address) and counted.
+ * Sends `code` to `email`: `sent`, `undeliverable` (the address bounced permanently or
+ * complained: nothing is sent) or `failed` (SES refused or failed after the SDK's retries).
+ * A failure is logged with the error's name only (never the code or the address) and counted.
  */
-export const mailVerificationCode = async (email: string, code: string): Promise<boolean> => {
+export const mailVerificationCode = async (
+  email: string,
+  code: string,
+): Promise<'sent' | 'undeliverable' | 'failed'> => {
   try {
     await getMailer().send({
       to: email,
       subject: 'Your verification code',
       text: `Your verification code is ${code}. It expires in ${VERIFICATION_CODE_TTL_SECONDS / 60} minutes. If you did not create an account, ignore this message.`,
     });
-    return true;
+    return 'sent';
   } catch (error) {
+    if (error instanceof UndeliverableAddressError) {
+      recordMetric('verification_emails_suppressed');
+      return 'undeliverable';
+    }
     logger.error('Verification email not sent', { error: error instanceof Error ? error.name : 'unknown' });
     recordMetric('verification_emails_failed');
-    return false;
+    return 'failed';
   }
 };
 
 /**
  * `POST /auth/email/verification`: a new code for the caller's address, replacing the previous
- * one. 409 when the address is already verified; 503 when the mail could not be sent.
+ * one. 409 when the address is already verified or marked undeliverable (it bounced or
+ * complained); 503 when the mail could not be sent.
  */
 export const requestEmailVerification = async (
   accountId: string,
@@ -111,7 +120,13 @@ export const requestEmailVerification = async (
   if (isEmailVerified(account)) throw new ConflictError('Email is already verified');
   const { code, record } = newVerificationCode(account.account_id, account.email, now);
   await saveVerificationCode(record);
-  if (!(await mailVerificationCode(account.email, code))) {
+  const outcome = await mailVerificationCode(account.email, code);
+  if (outcome === 'undeliverable') {
+    throw new ConflictError(
+      'Mail to this address bounced or was reported as spam: no more codes are sent to it',
+    );
+  }
+  if (outcome === 'failed') {
     throw new ServiceUnavailableError('The verification email could not be sent; retry later', 60);
   }
   return {

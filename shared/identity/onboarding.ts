@@ -173,13 +173,19 @@ export const chooseCategory = async (accountId: string, categoryId: CategoryId):
   return { ...accountView(account), category: categoryId, onboarding: onboardingProgress(account) };
 };
 
+/** Each platform's name as the platform itself writes it. */
+const PLATFORM_LABELS: Readonly<Record<(typeof SOCIAL_PLATFORMS)[number], string>> = {
+  instagram: 'Instagram',
+  youtube: 'YouTube',
+  tiktok: 'TikTok',
+  x: 'X',
+  twitch: 'Twitch',
+};
+
 /** `GET /onboarding/social/platforms` (step 3 choices). */
 export const socialPlatforms = (): SocialPlatforms => ({
   step: 3,
-  platforms: SOCIAL_PLATFORMS.map((id) => ({
-    id,
-    label: id === 'x' ? 'X' : id[0]!.toUpperCase() + id.slice(1),
-  })),
+  platforms: SOCIAL_PLATFORMS.map((id) => ({ id, label: PLATFORM_LABELS[id] })),
 });
 
 /**

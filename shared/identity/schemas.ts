@@ -358,7 +358,7 @@ const buildResponses = () => {
             'Platform id, for POST /onboarding/social/connect',
             'youtube',
           ),
-          label: described(z.string(), 'Display name', 'Youtube'),
+          label: described(z.string(), 'Display name', 'YouTube'),
         }),
       ),
     }),

@@ -1,4 +1,5 @@
 import { JwtVerifier } from 'aws-jwt-verify';
+import { JwtExpiredError } from 'aws-jwt-verify/error';
 import type { Principal } from '../http/auth.ts';
 import { perContainer } from '../aws/local-hook.ts';
 import { UnauthorizedError } from '../http/errors.ts';
@@ -43,7 +44,14 @@ export const verifyAccessToken = async (token: string): Promise<Principal> => {
       accountId: String(payload.sub),
       tokenId: typeof payload.jti === 'string' ? payload.jti : undefined,
     };
-  } catch {
-    throw new UnauthorizedError('Invalid or expired access token');
+  } catch (error) {
+    const expired = error instanceof JwtExpiredError;
+    const description = expired
+      ? 'The access token expired; get a new one with POST /auth/refresh'
+      : 'The access token is invalid';
+    throw new UnauthorizedError(expired ? 'Access token expired' : 'Invalid access token', {
+      error: 'invalid_token',
+      description,
+    });
   }
 };

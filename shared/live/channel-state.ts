@@ -1,4 +1,5 @@
 import { type IvsChannel, ivsChannelKey } from '../ivs/channel-repository.ts';
+import { cdnUrl, liveThumbnailUrlOf } from './media-urls.ts';
 import { GetCommand, UpdateCommand } from '../db/document.ts';
 import type { CreatorRecord } from '../catalog/model.ts';
 import { rankTotalKey } from '../catalog/ranked-list.ts';
@@ -110,11 +111,14 @@ const getCreatorItem = async (creatorId: string): Promise<CreatorItem | undefine
 };
 
 /**
- * A placeholder still per channel, on the channel's playback host (IVS serves no live thumbnails;
- * a thumbnail pipeline would replace this): `https://<playback host>/thumbnails/<channel id>.jpg`.
+ * The live thumbnail: the latest still of the stream's recording (set by Recording Start,
+ * shared/live/recordings.ts), when that came first; until then the creator's avatar, or the CDN's
+ * generic live still. IVS serves no thumbnails on its playback host.
  */
-const thumbnailUrl = (ivs: IvsChannel): string =>
-  `https://${new URL(ivs.playback_url).host}/thumbnails/${ivs.channel_arn.split('/').pop()}.jpg`;
+const thumbnailUrl = (creator: IvsCreator, streamId: string): string =>
+  creator.live_recording?.stream_id === streamId
+    ? liveThumbnailUrlOf(creator.live_recording)
+    : (creator.avatar_url ?? `${cdnUrl()}/thumbnails/live.jpg`);
 
 type IvsCreator = CreatorItem & { ivs: IvsChannel };
 
@@ -129,7 +133,7 @@ const liveOf = (
   stream_id: streamId,
   title: creator.live_title || `${creator.name} is live`,
   started_at: startedAt,
-  thumbnail_url: thumbnailUrl(creator.ivs),
+  thumbnail_url: thumbnailUrl(creator, streamId),
 });
 
 /** One conditional UpdateItem of a creator: true when written, false when its condition refused it. */

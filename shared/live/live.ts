@@ -35,15 +35,17 @@ export const maxConcurrentStreams = () => Number(process.env.MAX_CONCURRENT_STRE
 export const isoPlus = (now: Date, seconds: number) => new Date(now.getTime() + seconds * 1000).toISOString();
 
 /** The session is gone for good: 410 with a message saying why (ended or expired). */
+/** Where a viewer opens a watch session, as the messages name it. */
+const WATCH_PATH = '/creators/{id}/channel/live/watch';
+
 export class SessionGoneError extends HttpError {
   constructor(reason: 'ended' | 'expired') {
-    super(410, 'SESSION_GONE', `Watch session ${reason}; open a new one with POST /live/watch`);
+    super(410, 'SESSION_GONE', `Watch session ${reason}; open a new one with POST ${WATCH_PATH}`);
   }
 }
 
 /** Without an open watch session there is no playback token (409). */
-export const NO_SESSION =
-  'Open a watch session first (POST /creators/{id}/channel/live/watch): playback tokens belong to one';
+export const NO_SESSION = `Open a watch session first (POST ${WATCH_PATH}): playback tokens belong to one`;
 
 /** `session` if it is the caller's on this creator, else 404 (another account's session is indistinguishable from none). */
 export const ownedSession = (
@@ -180,14 +182,17 @@ export const liveMetadata = async (creatorId: string, now: Date): Promise<LiveSt
 export const sessionVersionOf = (session: WatchSessionRecord) =>
   Math.floor(Date.parse(session.started_at) / 1000);
 
-/** `GET /live/qualities`: the caller's session's quality and the options. */
+/** `GET /live/qualities`: the caller's session's quality and the options; 410 once the session ended or expired, as PATCH. */
 export const liveQualities = async (
   creatorId: string,
   accountId: string,
   sessionId: string,
+  now: Date,
 ): Promise<LiveQualities> => {
   const creator = await requireCreator(creatorId);
   const session = await ownSession(accountId, creator, sessionId);
+  const state = stateOf(session, now);
+  if (state !== 'active') throw new SessionGoneError(state);
   return {
     session_id: session.session_id,
     current_quality: session.quality,

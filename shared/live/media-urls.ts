@@ -10,9 +10,32 @@ import type { CreatorRecord } from '../catalog/model.ts';
 /** `{cdn_url}`: the media distribution in front of the recordings bucket (infra/media-cdn.ts). */
 export const cdnUrl = () => (process.env.CDN_URL ?? 'https://cdn.example.com').replace(/\/+$/, '');
 
+/** IVS's own hosts (playback `*.playback.live-video.net`, ingest `*.global-contribute.live-video.net`). */
+const IVS_HOST = /(?:^|\.)live-video\.net\.?$/i;
+
+/**
+ * Is `url` one only the platform may issue: on the media CDN's host (any path, any scheme) or on
+ * an IVS host? Creators can never name these in a request (docs/shows.md "Media URLs"): an upload
+ * or a recording gets its URL from the platform, and the media CDN signs what it serves by the
+ * platform's records (shared/playback/media-signing.ts), never by a URL a client chose.
+ */
+export const isPlatformMediaUrl = (url: string, cdn = cdnUrl()): boolean => {
+  if (!URL.canParse(url)) return false; // not a URL at all: the URL check says so
+  const host = new URL(url).hostname.toLowerCase().replace(/\.$/, '');
+  return host === new URL(cdn).hostname.toLowerCase() || IVS_HOST.test(host);
+};
+
 /** The public URL of an object of the recordings bucket, through the media distribution. */
 export const mediaUrlOf = (key: string, cdn = cdnUrl()): string =>
   `${cdn}/${key.split('/').map(encodeURIComponent).join('/')}`;
+
+/**
+ * The live thumbnail of a recording being written: the still IVS rewrites while live under
+ * `media/latest_thumbnail/` (the recording configuration's LATEST storage), through the media CDN,
+ * which serves thumbnails unsigned (docs/live.md "Live thumbnails").
+ */
+export const liveThumbnailUrlOf = (recording: Pick<LiveRecording, 'prefix'>, cdn = cdnUrl()): string =>
+  mediaUrlOf(`${recording.prefix.replace(/\/+$/, '')}/media/latest_thumbnail/thumb.jpg`, cdn);
 
 // ---- DVR while live ---------------------------------------------------------------------------
 

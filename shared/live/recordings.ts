@@ -1,17 +1,23 @@
 import { createHash } from 'node:crypto';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '../db/document.ts';
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '../db/document.ts';
 import * as z from 'zod/mini';
 import { awsClient, perContainer } from '../aws/local-hook.ts';
 import type { CreatorRecord, EpisodeRecord, SeasonRecord, ShowRecord } from '../catalog/model.ts';
 import { creatorKey } from '../creators/creator-repository.ts';
 import { db } from '../db/client.ts';
-import { queryFirst } from '../db/query.ts';
+import { queryAll, queryFirst } from '../db/query.ts';
 import { recordOf } from '../db/record.ts';
-import { tableName } from '../db/table.ts';
+import { TABLE, tableName } from '../db/table.ts';
 import { cancellationCodes, isConditionalCheckFailed } from '../db/transaction.ts';
 import { logger } from '../observability/index.ts';
-import { cdnUrl, type LiveRecording, mediaUrlOf } from './media-urls.ts';
+import { cdnUrl, type LiveRecording, liveThumbnailUrlOf, mediaUrlOf } from './media-urls.ts';
 import { episodeItem, showItem, showItemKey } from '../shows/show-repository.ts';
 import { newShow } from '../studio/show-writes.ts';
 
@@ -212,12 +218,48 @@ export const noteRecordingStarted = async (
       event: 'Recording Start',
     };
   }
+  await db.send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: {
+        ...pendingRecordingKey(ref.streamId),
+        entity: 'pending-recording',
+        creator_id: ref.creatorId,
+        bucket: ref.bucket,
+        prefix: ref.prefix,
+        stream_id: ref.streamId,
+        [TABLE.ttlAttribute]: Math.floor(startedMs / 1000) + PENDING_RECORDING_DAYS * 86_400,
+      },
+    }),
+  );
+  await setLiveThumbnail(ref.creatorId, ref.streamId, liveThumbnailUrlOf(recording));
   return {
     kind: 'dvr-ready',
     creatorId: ref.creatorId,
     streamId: ref.streamId,
     playlistKey: recording.playlist_key,
   };
+};
+
+/**
+ * The live thumbnail of stream `streamId` (while it is the creator's current one: a Stream Start
+ * that comes later takes it from `live_recording` itself, shared/live/channel-state.ts).
+ */
+const setLiveThumbnail = async (creatorId: string, streamId: string, url: string) => {
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: creatorKey(creatorId),
+        UpdateExpression: 'SET #live.thumbnail_url = :url',
+        ConditionExpression: '#live.stream_id = :stream',
+        ExpressionAttributeNames: { '#live': 'live' },
+        ExpressionAttributeValues: { ':url': url, ':stream': streamId },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionalCheckFailed(error)) throw error;
+  }
 };
 
 // ---- On demand --------------------------------------------------------------------------------
@@ -236,6 +278,16 @@ export const liveShowId = (creatorId: string): string => `sh_${hex(`live-show:${
  * Written with the episode in one transaction on `attribute_not_exists`: the idempotence key.
  */
 export const recordingMarkerKey = (streamId: string) => ({ PK: `RECORDING#${streamId}`, SK: 'RECORDING' });
+
+/**
+ * A recording started and not published yet: PK `RECORDINGS#PENDING`, SK `<stream id>` → the
+ * RecordingRef (entity `pending-recording`, expiring after PENDING_RECORDING_DAYS). Written at
+ * Recording Start, deleted with the episode; what is left once the stream is over is a
+ * recording whose Recording End was lost: `repairLostRecordings` publishes it.
+ */
+const pendingRecordingKey = (streamId: string) => ({ PK: 'RECORDINGS#PENDING', SK: streamId });
+/** How long a pending recording is looked for (the recordings bucket keeps the files longer). */
+export const PENDING_RECORDING_DAYS = 7;
 
 type CreatorItem = CreatorRecord & { live_title?: string };
 type StoredShow = ShowRecord & { version: number };
@@ -427,6 +479,8 @@ export const publishRecording = async (
                 ConditionExpression: 'attribute_not_exists(PK)',
               },
             },
+            // No longer pending (a no-op when Recording Start never came).
+            { Delete: { TableName: tableName(), Key: pendingRecordingKey(streamId) } },
             {
               Update: {
                 TableName: tableName(),
@@ -459,4 +513,59 @@ export const publishRecording = async (
       await pause(attempt);
     }
   }
+};
+
+/** What the live minute's recording repair did. */
+export interface RecordingRepairReport {
+  /** Recordings started and not published whose stream is no longer live. */
+  looked: number;
+  published: number;
+  /** recording-ended.json not there yet (IVS writes it after its reconnect window): next minute. */
+  waiting: number;
+}
+
+/**
+ * The repair of recordings whose Recording End was lost (not delivered, or its function failed
+ * for good): every pending recording (Recording Start seen, no episode yet) whose stream is not
+ * among `liveStreamIds` (ListStreams' LIVE streams, read by the same live minute) is published
+ * from its recording-ended.json as the Recording End would have (`publishRecording`: once per
+ * stream, whatever races it); one whose file is not there yet waits for the next minute. Any
+ * other outcome (published, stale, ignored, dropped) ends its pending state. Reads: one Query of
+ * the pending partition (the recordings in progress), then per finished one what Recording End reads.
+ */
+export const repairLostRecordings = async (
+  liveStreamIds: ReadonlySet<string>,
+  now: Date,
+  deps: RecordingDeps = defaultDeps,
+): Promise<RecordingRepairReport> => {
+  const pending = await queryAll({
+    KeyConditionExpression: 'PK = :pk',
+    FilterExpression: `${TABLE.ttlAttribute} > :now`,
+    ExpressionAttributeValues: { ':pk': 'RECORDINGS#PENDING', ':now': Math.floor(now.getTime() / 1000) },
+  });
+  const report: RecordingRepairReport = { looked: 0, published: 0, waiting: 0 };
+  for (const item of pending) {
+    const ref: RecordingRef = {
+      creatorId: String(item.creator_id),
+      bucket: String(item.bucket),
+      prefix: String(item.prefix),
+      streamId: String(item.stream_id),
+    };
+    if (liveStreamIds.has(ref.streamId)) continue;
+    report.looked++;
+    let outcome: RecordingOutcome;
+    try {
+      outcome = await publishRecording(ref, deps);
+    } catch (error) {
+      if ((error as { name?: string }).name !== 'NoSuchKey') throw error;
+      report.waiting++;
+      continue;
+    }
+    if (outcome.kind === 'recording-published') {
+      report.published++;
+      deps.warn('IVS recording published by the repair: its Recording End was lost', { ...ref });
+    }
+    await db.send(new DeleteCommand({ TableName: tableName(), Key: pendingRecordingKey(ref.streamId) }));
+  }
+  return report;
 };

@@ -268,7 +268,13 @@ const errorResponse = (c: Contract, entry: StatusEntry): Json => {
             },
           }
         : status === 401
-          ? { 'WWW-Authenticate': { description: 'Always `Bearer`', schema: { type: 'string' } } }
+          ? {
+              'WWW-Authenticate': {
+                description:
+                  'RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header',
+                schema: { type: 'string' },
+              },
+            }
           : undefined;
   return {
     description,

@@ -6,6 +6,13 @@ import {
   paymentStatements,
 } from '../payments/access.ts';
 import {
+  type MailDeployment,
+  mailEnvironment,
+  MAIL_PLACEHOLDERS,
+  mailStatements,
+  sendsMail,
+} from '../mail/access.ts';
+import {
   WEBHOOK_PLACEHOLDERS,
   type WebhookDeployment,
   webhookEnvironment,
@@ -61,6 +68,8 @@ export interface Deployment {
   webhooks?: WebhookDeployment;
   /** Payments (infra/payments.ts): the Stripe secret and the payment settings. */
   payments?: PaymentDeployment;
+  /** Mail (infra/mail.ts): the sending identity and the configuration set, for rows that need `mailer`. */
+  mail?: MailDeployment;
 }
 
 /** One IAM statement: every action on every resource (ARNs, no wildcards). */
@@ -92,6 +101,8 @@ const keyOf = (row: Pick<RouteRow, 'method' | 'path'>): string =>
 export const dynamoActionsOf = (row: RouteRow): string[] => {
   const actions = new Set(row.dynamo?.actions ?? []);
   if (row.rateLimit) actions.add('UpdateItem');
+  // The mailer reads the address's suppression item before each send (shared/mail/suppression.ts).
+  if (sendsMail(row)) actions.add('GetItem');
   return [...actions].sort().map((action) => `dynamodb:${action}`);
 };
 
@@ -125,34 +136,25 @@ export const policyOf = (row: RouteRow, d: Deployment): Statement[] => {
   if (row.needs?.includes('recordings-reader')) {
     statements.push({ actions: ['s3:GetObject'], resources: [`${d.recordingsBucketArn}/*`] });
   }
-  // IVS: each action on the resource type it acts on (IAM's service authorization reference);
-  // channels and keys are made at run time, so by ARN pattern. CreateChannel makes the channel
-  // and its stream key and names the recording configuration.
+  // IVS: each action on every resource type IAM authorizes it on (the Service Authorization
+  // Reference: CreateChannel, DeleteChannel and ListStreamKeys on the channel AND its stream key,
+  // CreateStreamKey on the key it makes; docs/permissions.md). Channels and keys are made at run
+  // time, so by ARN pattern. CreateChannel is not authorized on the recording configuration it
+  // names, nor does its `tags` need ivs:TagResource (the reference lists no dependent action).
   const ivs = new Set(row.ivs ?? []);
   const ivsOn = (resources: string[], actions: string[]) => {
     const granted = actions.filter((action) => ivs.has(action as never)).sort();
     if (granted.length > 0) statements.push({ actions: granted.map((a) => `ivs:${a}`), resources });
   };
-  ivsOn(
-    [`${d.ivsArnPrefix}:channel/*`, `${d.ivsArnPrefix}:stream-key/*`, d.ivsRecordingConfigurationArn],
-    ['CreateChannel'],
-  );
-  ivsOn(
-    [`${d.ivsArnPrefix}:channel/*`],
-    [
-      'CreateStreamKey',
-      'DeleteChannel',
-      'GetChannel',
-      'GetStream',
-      'ListStreamKeys',
-      'StartViewerSessionRevocation',
-      'StopStream',
-    ],
-  );
-  ivsOn([`${d.ivsArnPrefix}:stream-key/*`], ['DeleteStreamKey', 'GetStreamKey']);
+  const channels = `${d.ivsArnPrefix}:channel/*`;
+  const streamKeys = `${d.ivsArnPrefix}:stream-key/*`;
+  ivsOn([channels, streamKeys], ['CreateChannel', 'DeleteChannel', 'ListStreamKeys']);
+  ivsOn([channels], ['GetChannel', 'GetStream', 'StartViewerSessionRevocation', 'StopStream']);
+  ivsOn([streamKeys], ['CreateStreamKey', 'DeleteStreamKey', 'GetStreamKey']);
   ivsOn(['*'], ['ListStreams']);
   statements.push(...webhookStatements(row, d.webhooks));
   statements.push(...paymentStatements(row, d.payments));
+  statements.push(...mailStatements(row, d.mail));
   return statements;
 };
 
@@ -182,22 +184,9 @@ export const environmentOf = (row: RouteRow, d: Deployment): Record<string, stri
   if (row.successLog) env.SUCCESS_LOG_EVERY = String(row.successLog.every);
   Object.assign(env, webhookEnvironment(row, d.webhooks));
   Object.assign(env, paymentEnvironment(row, d.payments));
+  Object.assign(env, mailEnvironment(row, d.mail));
   return env;
 };
-
-/**
- * Does a policy resource cover `resource`? Exact ARNs, except patterns ending in `/*` (IVS
- * resources made at run time, a bucket's objects), which cover every ARN under them, as IAM
- * matches them.
- */
-const covers = (pattern: string, resource: string) =>
-  pattern === resource || (pattern.endsWith('/*') && resource.startsWith(pattern.slice(0, -1)));
-
-/** Is `action` on `resource` allowed by `statements`? */
-export const allows = (statements: readonly Statement[], action: string, resource: string): boolean =>
-  statements.some(
-    (s) => s.actions.includes(action) && s.resources.some((pattern) => covers(pattern, resource)),
-  );
 
 /** The names of every variable the stack gives `row`'s function (values aside). */
 export const settingsOf = (row: RouteRow): string[] => {
@@ -229,6 +218,7 @@ export const settingsOf = (row: RouteRow): string[] => {
       recordingsBucketArn: placeholder,
       webhooks: WEBHOOK_PLACEHOLDERS,
       payments: PAYMENT_PLACEHOLDERS,
+      mail: MAIL_PLACEHOLDERS,
     }),
   );
 };

@@ -8,8 +8,11 @@ import { cdnUrl } from '../live/media-urls.ts';
  * to viewers it entitles: an on-demand recording's playlist and a live channel's DVR.
  *
  * An HLS playlist names its renditions and segments by relative URI, so one signature must cover
- * the whole recording: a custom policy whose resource is the playlist's directory with a
- * wildcard (`https://<cdn>/ivs/v1/…/media/hls/*`). The signed URL's query (`Policy`, `Signature`,
+ * the whole recording: a custom policy whose resource is that one recording's HLS prefix with a
+ * wildcard (`https://<cdn>/ivs/v1/<account>/<channel>/<y>/<m>/<d>/<h>/<min>/<recording>/media/hls/*`),
+ * taken from IVS's key layout, never a shorter directory: a URL under `{cdn_url}/ivs/` outside that
+ * layout is not signed at all (CloudFront refuses it). The URLs signed are the platform's records
+ * (a recording's episode, a channel's DVR); creators cannot name a media CDN URL (issue 33). The signed URL's query (`Policy`, `Signature`,
  * `Key-Pair-Id`, `Hash-Algorithm`) is that credential; players send it with every request under
  * the directory (hls.js: `xhrSetup`; AVPlayer and ExoPlayer: as the CloudFront signed cookies of
  * the same names, or appended), as docs/live.md shows.
@@ -34,14 +37,23 @@ export const needsSignature = (url: string, cdn = cdnUrl()): boolean =>
 export const signatureExpiry = (now: Date): number =>
   (Math.floor(now.getTime() / 1000 / WINDOW_SECONDS) + 1) * WINDOW_SECONDS + MEDIA_SIGNATURE_MIN_SECONDS;
 
-/** The custom policy for `url`: every object under its directory, until `expires`. */
-export const mediaPolicy = (url: string, expires: number): string => {
+/** IVS's recording layout: `/ivs/v1/<account>/<channel>/<y>/<m>/<d>/<h>/<min>/<recording>/media/hls/`. */
+const RECORDING_HLS =
+  /^\/ivs\/v1\/\d{12}\/[A-Za-z0-9]+\/\d{4}\/\d{1,2}\/\d{1,2}\/\d{1,2}\/\d{1,2}\/[A-Za-z0-9_-]+\/media\/hls\//;
+
+/** The one recording's HLS prefix `url` is under (origin included), or undefined outside IVS's layout. */
+export const recordingPrefix = (url: string): string | undefined => {
   const { origin, pathname } = new URL(url);
-  const directory = pathname.slice(0, pathname.lastIndexOf('/') + 1);
+  const prefix = RECORDING_HLS.exec(pathname)?.[0];
+  return prefix && !pathname.includes('/../') ? `${origin}${prefix}` : undefined;
+};
+
+/** The custom policy for `url`: every object of its recording's HLS prefix, until `expires`; undefined outside IVS's layout. */
+export const mediaPolicy = (url: string, expires: number): string | undefined => {
+  const prefix = recordingPrefix(url);
+  if (!prefix) return undefined;
   return JSON.stringify({
-    Statement: [
-      { Resource: `${origin}${directory}*`, Condition: { DateLessThan: { 'AWS:EpochTime': expires } } },
-    ],
+    Statement: [{ Resource: `${prefix}*`, Condition: { DateLessThan: { 'AWS:EpochTime': expires } } }],
   });
 };
 
@@ -85,7 +97,9 @@ export const mediaSigner = (key: MediaKey, clock: () => Date = () => new Date())
     const cacheKey = `${expires} ${url}`;
     const cached = cache.get(cacheKey);
     if (cached) return cached;
-    const signed = signedUrl(url, mediaPolicy(url, expires), key.keyPairId, privateKey);
+    const policy = mediaPolicy(url, expires);
+    if (!policy) return url;
+    const signed = signedUrl(url, policy, key.keyPairId, privateKey);
     if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string);
     cache.set(cacheKey, signed);
     return signed;

@@ -1,15 +1,30 @@
+import { NotFoundError } from '../http/errors.ts';
+import { getEpisode, getShow } from '../shows/show-repository.ts';
 import { addReaction, countReactions, reactionsOf, removeReaction } from './reaction-repository.ts';
 import type { Reaction, ReactionInput, ReactionSummary } from './schemas.ts';
 
 /**
+ * Does the content a reaction targets exist? `VIDEO` is an episode and `SERIES` a show, both ours
+ * (as reports check them); `POST` and `COMMENT` live in no table of this back end, so any id of
+ * theirs is accepted (docs/contracts.md "Reaction targets").
+ */
+const targetExists = async ({ targetType, targetId }: ReactionInput): Promise<boolean> => {
+  if (targetType === 'VIDEO') return (await getEpisode(targetId)) !== undefined;
+  if (targetType === 'SERIES') return (await getShow(targetId)) !== undefined;
+  return true;
+};
+
+/**
  * `POST /v3/reactions`: idempotent. `created` is false when the caller already had this reaction
- * (the count is unchanged then).
+ * (the count is unchanged then). 404 for a video or series that does not exist.
  */
 export const react = async (
   accountId: string,
   input: ReactionInput,
   now: Date,
 ): Promise<{ created: boolean; reaction: Reaction }> => {
+  if (!(await targetExists(input)))
+    throw new NotFoundError(`${input.targetType === 'VIDEO' ? 'Video' : 'Series'} not found`);
   const created = await addReaction({ accountId, ...input }, now);
   return { created, reaction: { ...input, reacted: true } };
 };

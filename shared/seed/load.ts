@@ -19,7 +19,7 @@ import { episodeItem, showItem } from '../shows/show-repository.ts';
  * views the projections derive from them (shared/projection/bulk.ts: the same view functions the
  * projector applies to each change), so a seeded table is what replaying its writes would build.
  */
-const catalogItems = (catalog: Catalog, now: Date): Record<string, unknown>[] => {
+export const catalogItems = (catalog: Catalog, now: Date): Record<string, unknown>[] => {
   const DAY = 86_400_000;
   // Demo accounts with a category are creators, as onboarding would have made them
   // (shared/projection/onboarding.ts), numbered after the catalogue's channels.

@@ -84,7 +84,8 @@ export const provisionChannel = async (
       type: 'STANDARD',
       authorized: true,
       recordingConfigurationArn: setting('IVS_RECORDING_CONFIGURATION_ARN'),
-      tags: { creator_id: creator.id },
+      // `stage`: how the stack's teardown finds the channels its API made (infra/runtime-cleanup.ts).
+      tags: { creator_id: creator.id, stage: setting('STAGE') },
     }),
   );
   const arn = made.channel?.arn;

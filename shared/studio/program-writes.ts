@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DeleteCommand, TransactWriteCommand } from '../db/document.ts';
-import type { CreatorRecord, ProgramRecord } from '../catalog/model.ts';
+import { type CreatorRecord, type ProgramRecord, programContent } from '../catalog/model.ts';
 import { db } from '../db/client.ts';
 import { tableName } from '../db/table.ts';
 import { cancellationCodes, isConditionalCheckFailed, type TransactOperation } from '../db/transaction.ts';
@@ -42,8 +42,8 @@ import type { CreateProgramBody, StudioProgram, UpdateProgramBody } from './sche
  * **A program without catalogue content.** ProgramRecord (and the EPG's program object) always has
  * `content_type`/`content_id`. A program with none is stored as `content_type: 'show'` and
  * `content_id` = its own program id (never a show id: those are `sh_…`), the convention of the demo
- * catalogue's generic programs (`pg_show_…`); the studio answers it as `content_type: null,
- * content_id: null` (studioProgram below). Its thumbnail is a generated one under the CDN.
+ * catalogue's generic programs (`pg_show_…`); every view answers it as `content_type: null,
+ * content_id: null` (`programContent`). Its thumbnail is a generated one under the CDN.
  */
 
 const MINUTE = 60_000;
@@ -51,13 +51,11 @@ const ATTEMPTS = 8;
 
 const cdn = () => process.env.CDN_URL ?? 'https://cdn.example.com';
 const newProgramId = () => `pg_${randomBytes(6).toString('hex')}`;
-const hasNoContent = (p: ProgramRecord) => p.content_id === p.program_id;
 const pause = (attempt: number) =>
   new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * (attempt + 1)));
 
 /** A stored program as the studio answers it. */
 export const studioProgram = (p: StoredProgram): StudioProgram => {
-  const none = hasNoContent(p);
   return {
     program_id: p.program_id,
     channel_id: p.channel_id,
@@ -69,8 +67,7 @@ export const studioProgram = (p: StoredProgram): StudioProgram => {
     end_time: new Date(p.end).toISOString(),
     duration_minutes: Math.round((Date.parse(p.end) - Date.parse(p.start)) / MINUTE),
     rating: p.rating,
-    content_type: none ? null : p.content_type,
-    content_id: none ? null : p.content_id,
+    ...programContent(p),
     version: p.version,
   };
 };

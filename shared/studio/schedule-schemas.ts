@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { CATEGORY_IDS, RATING_IDS, TIER_IDS } from '../catalog/model.ts';
 import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
-import { idParam } from '../http/validation.ts';
+import { DATE_WINDOW_YEARS_AHEAD, idParam, inDateWindow, userMediaUrl } from '../http/validation.ts';
 
 /**
  * The creator studio's profile and channel programs (issue 16): request bodies, then responses.
@@ -29,13 +29,9 @@ const profileDescription = described(
   'Stand-up, sketches and unscripted nonsense, a few times a week.',
 );
 const avatarUrl = described(
-  z.nullable(
-    z
-      .url({ protocol: /^https$/, hostname: z.regexes.domain, error: 'must be an https URL' })
-      .check(z.maxLength(2048, { error: 'must be at most 2048 characters' })),
-  ),
-  'Avatar image URL (https), or null to remove it',
-  'https://cdn.example.com/avatars/cr_0001.jpg',
+  z.nullable(userMediaUrl('must be an https URL')),
+  "Avatar image URL (https, at most 2048 characters, not on the platform's media CDN), or null to remove it",
+  'https://images.example.net/avatars/jonas.jpg',
 );
 const category = described(
   z.enum(CATEGORY_IDS, { error: `must be one of: ${CATEGORY_IDS.join(', ')}` }),
@@ -65,7 +61,17 @@ export type UpdateProfileBody = z.infer<typeof updateProfileBody>;
 
 // ---- Programs --------------------------------------------------------------------------------
 
-/** ISO 8601 with an offset (`Z` or `±HH:MM`), on a whole minute. */
+/**
+ * How far back a program may be placed: a day, so a program airing now (or one just missed) can
+ * still be entered or corrected, but not one in 2020 (issue 34 item 8). Forward: the date window
+ * every date shares (DATE_WINDOW_YEARS_AHEAD, shared/http/validation.ts).
+ */
+export const PROGRAM_PAST_HOURS = 24;
+const inProgramWindow = (ms: number, now: number) =>
+  Number.isNaN(ms) || (ms >= now - PROGRAM_PAST_HOURS * 3_600_000 && inDateWindow(ms, now)); // NaN: the format check says so
+const PROGRAM_WINDOW_ERROR = `must be from ${PROGRAM_PAST_HOURS} hours ago to ${DATE_WINDOW_YEARS_AHEAD} years from now`;
+
+/** ISO 8601 with an offset (`Z` or `±HH:MM`), on a whole minute, within the program window. */
 const instant = (example: string, description: string) =>
   described(
     z.iso
@@ -75,13 +81,14 @@ const instant = (example: string, description: string) =>
       })
       .check(
         z.refine((v) => Date.parse(v) % MINUTE === 0, { error: 'must be on a whole minute (no seconds)' }),
+        z.refine((v) => inProgramWindow(Date.parse(v), Date.now()), { error: PROGRAM_WINDOW_ERROR }),
       ),
     description,
     example,
   );
 const startTime = instant(
   '2026-11-24T20:00:00+01:00',
-  'Start, ISO 8601 with a UTC offset (`Z` or `±HH:MM`; a time without one is refused), on a whole minute',
+  'Start, ISO 8601 with a UTC offset (`Z` or `±HH:MM`; a time without one is refused), on a whole minute, from 24 hours ago to 10 years from now',
 );
 const endTime = instant(
   '2026-11-24T21:30:00+01:00',

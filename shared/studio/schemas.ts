@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { CATEGORY_IDS, RATING_IDS } from '../catalog/model.ts';
 import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
-import { idParam } from '../http/validation.ts';
+import { idParam, userMediaUrl, windowedDateTime } from '../http/validation.ts';
 
 /**
  * The creator studio's shows and episodes (issue 16): what a creator sends to publish, edit and
@@ -14,12 +14,7 @@ export const MAX_SEASON = 99;
 export const MAX_EPISODE_NUMBER = 999;
 export const MAX_TAGS = 10;
 
-const https = (what: string) =>
-  z.url({
-    protocol: /^https$/,
-    hostname: z.regexes.domain,
-    error: `${what} must be an https URL`,
-  });
+const https = (what: string) => userMediaUrl(`${what} must be an https URL`);
 const boundedInt = (min: number, max: number) => {
   const error = `must be a whole number between ${min} and ${max}`;
   return z.number({ error }).check(z.int({ error }), z.minimum(min, { error }), z.maximum(max, { error }));
@@ -71,8 +66,8 @@ const tags = described(
 );
 const thumbnailUrl = described(
   https('thumbnail_url'),
-  'Poster image, an https URL (default: the CDN poster path of the show)',
-  'https://cdn.example.com/shows/sh_0001/poster.jpg',
+  "Poster image, an https URL of at most 2048 characters, not on the platform's media CDN (default: the CDN poster path of the show)",
+  'https://images.example.net/late-night-loops/poster.jpg',
 );
 
 const showFields = { title, description, category, rating };
@@ -127,14 +122,14 @@ const isPremium = described(
   false,
 );
 const airDate = described(
-  z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with a time zone offset' }),
-  'First aired: ISO 8601 date-time with `Z` or an offset, stored in UTC (default: now)',
+  windowedDateTime('must be an ISO 8601 date-time with a time zone offset'),
+  'First aired: ISO 8601 date-time with `Z` or an offset, stored in UTC (default: now); from 1970 to 10 years from now',
   '2026-02-23T15:00:00Z',
 );
 const streamUrl = described(
   https('stream_url'),
-  'HLS playlist, an https URL (default: the CDN playlist path of the episode)',
-  'https://cdn.example.com/vod/ep_3f9a0c1b2d4e/master.m3u8',
+  "HLS playlist, an https URL of at most 2048 characters, not on the platform's media CDN or IVS (default: the CDN playlist path of the episode)",
+  'https://video.example.net/loops/ep1/master.m3u8',
 );
 
 const premiumMatchesFree = z.superRefine(

@@ -5,6 +5,7 @@ import { db } from '../db/client.ts';
 import { getByIndex, queryAll } from '../db/query.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
+import { cdnUrl } from '../live/media-urls.ts';
 import { cancellationCodes, isConditionalCheckFailed, type TransactOperation } from '../db/transaction.ts';
 import { ConflictError, NotFoundError } from '../http/errors.ts';
 import { episodeItem, episodeItemKey, showItem, showItemKey } from '../shows/show-repository.ts';
@@ -42,7 +43,6 @@ export type Versioned<T> = T & { version: number };
 export type StoredShow = Versioned<ShowRecord>;
 export type StoredEpisode = Versioned<EpisodeRecord>;
 
-const CDN = 'https://cdn.example.com';
 const SHOW_NOT_FOUND = 'Show not found';
 const EPISODE_NOT_FOUND = 'Episode not found';
 const SHOW_CHANGED = 'The show was changed by another request meanwhile, retry';
@@ -170,7 +170,7 @@ export const createShow = async (
       category: body.category,
       rating: body.rating,
       tags: body.tags ?? [],
-      thumbnail_url: body.thumbnail_url ?? `${CDN}/shows/${id}/poster.jpg`,
+      thumbnail_url: body.thumbnail_url ?? `${cdnUrl()}/shows/${id}/poster.jpg`,
     },
     now,
   );
@@ -351,9 +351,9 @@ export const createEpisode = async (
     duration_seconds: body.duration_seconds,
     views: 0,
     ...accessOf(body.is_free),
-    stream_url: body.stream_url ?? `${CDN}/vod/${id}/master.m3u8`,
+    stream_url: body.stream_url ?? `${cdnUrl()}/vod/${id}/master.m3u8`,
     air_date: new Date(body.air_date ?? now).toISOString(),
-    thumbnail_url: `${CDN}/vod/${id}/thumb.jpg`,
+    thumbnail_url: `${cdnUrl()}/vod/${id}/thumb.jpg`,
   };
   for (let attempt = 1; ; attempt++) {
     const show = await ownShow(creatorId, showId);

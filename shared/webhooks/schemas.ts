@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { EVENT_TYPE_NAMES } from '../events/envelope.ts';
 import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
-import { idParam, pageQuery } from '../http/validation.ts';
+import { idParam, pageQuery, MAX_URL_LENGTH } from '../http/validation.ts';
 
 /**
  * Webhook subscriptions: request and response schemas, the domain's types (docs/webhooks.md).
@@ -58,8 +58,13 @@ export const createSubscriptionBody = z.object({
   ),
   condition: Condition,
   callback: described(
-    z.string({ error: 'is required' }).check(z.minLength(1, { error: 'is required' })),
-    'Where deliveries are POSTed: an https URL whose host resolves to public addresses only',
+    z
+      .string({ error: 'is required' })
+      .check(
+        z.minLength(1, { error: 'is required' }),
+        z.maxLength(MAX_URL_LENGTH, { error: `must be at most ${MAX_URL_LENGTH} characters` }),
+      ),
+    'Where deliveries are POSTed: an https URL of at most 2048 characters whose host resolves to public addresses only',
     EXAMPLE_CALLBACK,
   ),
 });

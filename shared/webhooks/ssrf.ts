@@ -110,7 +110,8 @@ export class CallbackRefusedError extends Error {
 
 export interface CallbackPolicy {
   /**
-   * Local only (`LOCAL_WEBHOOK_CALLBACKS=private`, set by `npm start` and the tests, honoured
+   * Local only (`LOCAL_WEBHOOK_CALLBACKS=private`, set by the tests or the developer, never by
+   * default (issue 33); honoured
    * only when STAGE is `local`): plain http and private or loopback addresses are allowed, so
    * receivers on this machine get deliveries.
    */

@@ -1,10 +1,17 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '../db/document.ts';
+import { createHash } from 'node:crypto';
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '../db/document.ts';
 import { db } from '../db/client.ts';
 import { queryAll } from '../db/query.ts';
 import { tableName } from '../db/table.ts';
 import type { EventType } from '../events/envelope.ts';
 import type { SubscriptionStatus } from './schemas.ts';
-import { isConditionalCheckFailed } from '../db/transaction.ts';
+import { cancellationCodes, isConditionalCheckFailed } from '../db/transaction.ts';
 
 /**
  * Webhook subscriptions and partner approvals in the single table (docs/webhooks.md,
@@ -14,6 +21,9 @@ import { isConditionalCheckFailed } from '../db/transaction.ts';
  *   `<id>`, present ONLY while the subscription is `enabled` (a sparse index: the fan-out's one
  *   Query finds exactly the subscriptions to deliver to, never a Scan or a filter).
  * - partner approval: PK `WEBHOOK_PARTNER#<account>`, SK `APPROVAL` (set by an operator).
+ * - uniqueness: PK `WEBHOOK_UNIQUE#<SHA-256 of owner, type, version, creator, callback>`, SK
+ *   `UNIQUE`; and the owner's count: PK `WEBHOOK_OWNER_COUNT#<account>`, SK `COUNT`
+ *   (`subscriptions`). Both change in the transaction that writes or deletes a subscription.
  * No secret is stored: a subscription's secrets derive from its id and generation in KMS
  * (shared/webhooks/secrets.ts).
  */
@@ -43,6 +53,17 @@ export interface PartnerApproval {
 const key = (id: string) => ({ PK: `WEBHOOK#${id}`, SK: 'SUBSCRIPTION' });
 const partnerKey = (accountId: string) => ({ PK: `WEBHOOK_PARTNER#${accountId}`, SK: 'APPROVAL' });
 const ownerIndex = (owner: string) => `WEBHOOK_OWNER#${owner}`;
+/** One per owner, type, version, creator and callback (hashed: a callback is up to 2,048 characters). */
+const uniqueKey = (
+  r: Pick<SubscriptionRecord, 'owner_id' | 'type' | 'version' | 'creator_id' | 'callback'>,
+) => ({
+  PK: `WEBHOOK_UNIQUE#${createHash('sha256')
+    .update(JSON.stringify([r.owner_id, r.type, r.version, r.creator_id, r.callback]))
+    .digest('base64url')}`,
+  SK: 'UNIQUE',
+});
+/** The owner's count of subscriptions. */
+const countKey = (owner: string) => ({ PK: `WEBHOOK_OWNER_COUNT#${owner}`, SK: 'COUNT' });
 const matchIndex = (type: string, creatorId: string) => `WEBHOOK_MATCH#${type}#${creatorId}`;
 const KEY_ATTRIBUTES = ['PK', 'SK', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK', 'entity'] as const;
 
@@ -52,24 +73,71 @@ const recordOf = (item: Record<string, unknown>): SubscriptionRecord => {
   return record as unknown as SubscriptionRecord;
 };
 
-/** Writes a new subscription (never overwrites one). */
-export const putSubscription = async (record: SubscriptionRecord): Promise<void> => {
-  await db.send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...key(record.id),
-        GSI1PK: ownerIndex(record.owner_id),
-        GSI1SK: `${record.created_at}#${record.id}`,
-        ...(record.status === 'enabled'
-          ? { GSI2PK: matchIndex(record.type, record.creator_id), GSI2SK: record.id }
-          : {}),
-        entity: 'webhook_subscription',
-        ...record,
-      },
-      ConditionExpression: 'attribute_not_exists(PK)',
-    }),
-  );
+/** Why a new subscription was not written. */
+export type PutRefusal = 'duplicate' | 'limit';
+
+/**
+ * Writes a new subscription (never overwrites one) in one transaction with its two guards, so
+ * concurrent creates cannot pass them together (issue 33): a uniqueness item per owner, type,
+ * version, creator and callback (`duplicate` when it exists), and the owner's count of
+ * subscriptions, raised on condition it is below `max` (`limit` otherwise). Resolves undefined
+ * when written.
+ */
+export const putSubscription = async (
+  record: SubscriptionRecord,
+  max: number,
+): Promise<PutRefusal | undefined> => {
+  try {
+    await db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: tableName(),
+              Item: {
+                ...key(record.id),
+                GSI1PK: ownerIndex(record.owner_id),
+                GSI1SK: `${record.created_at}#${record.id}`,
+                ...(record.status === 'enabled'
+                  ? { GSI2PK: matchIndex(record.type, record.creator_id), GSI2SK: record.id }
+                  : {}),
+                entity: 'webhook_subscription',
+                ...record,
+              },
+              ConditionExpression: 'attribute_not_exists(PK)',
+            },
+          },
+          {
+            Put: {
+              TableName: tableName(),
+              Item: {
+                ...uniqueKey(record),
+                entity: 'webhook_subscription_unique',
+                subscription_id: record.id,
+              },
+              ConditionExpression: 'attribute_not_exists(PK)',
+            },
+          },
+          {
+            Update: {
+              TableName: tableName(),
+              Key: countKey(record.owner_id),
+              UpdateExpression: 'SET entity = :entity ADD subscriptions :one',
+              ConditionExpression: 'attribute_not_exists(subscriptions) OR subscriptions < :max',
+              ExpressionAttributeValues: { ':entity': 'webhook_subscription_count', ':one': 1, ':max': max },
+            },
+          },
+        ],
+      }),
+    );
+    return undefined;
+  } catch (error) {
+    const codes = cancellationCodes(error);
+    if (!codes) throw error;
+    if (codes[1] === 'ConditionalCheckFailed') return 'duplicate';
+    if (codes[2] === 'ConditionalCheckFailed') return 'limit';
+    throw error;
+  }
 };
 
 export const getSubscription = async (id: string): Promise<SubscriptionRecord | undefined> => {
@@ -144,20 +212,64 @@ export const changeStatus = async (
   }
 };
 
-/** Deletes `ownerId`'s subscription `id`; false when there is none of theirs. */
+/**
+ * Deletes `ownerId`'s subscription `id` with its uniqueness item and one off the owner's count, in
+ * one transaction; false when there is none of theirs.
+ */
 export const deleteSubscription = async (id: string, ownerId: string): Promise<boolean> => {
+  const { Item } = await db.send(
+    new GetCommand({ TableName: tableName(), Key: key(id), ConsistentRead: true }),
+  );
+  const record = Item ? recordOf(Item) : undefined;
+  if (!record || record.owner_id !== ownerId) return false;
   try {
     await db.send(
-      new DeleteCommand({
-        TableName: tableName(),
-        Key: key(id),
-        ConditionExpression: 'owner_id = :owner',
-        ExpressionAttributeValues: { ':owner': ownerId },
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Delete: {
+              TableName: tableName(),
+              Key: key(id),
+              ConditionExpression: 'owner_id = :owner',
+              ExpressionAttributeValues: { ':owner': ownerId },
+            },
+          },
+          { Delete: { TableName: tableName(), Key: uniqueKey(record) } },
+          {
+            Update: {
+              TableName: tableName(),
+              Key: countKey(ownerId),
+              UpdateExpression: 'ADD subscriptions :minus',
+              ConditionExpression: 'subscriptions > :zero',
+              ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
+            },
+          },
+        ],
       }),
     );
     return true;
   } catch (error) {
-    if (isConditionalCheckFailed(error)) return false;
+    const codes = cancellationCodes(error);
+    if (codes?.[0] === 'ConditionalCheckFailed') return false;
+    // A subscription written before the count existed: delete it without touching the count.
+    if (codes?.[2] === 'ConditionalCheckFailed') {
+      await db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Delete: {
+                TableName: tableName(),
+                Key: key(id),
+                ConditionExpression: 'owner_id = :owner',
+                ExpressionAttributeValues: { ':owner': ownerId },
+              },
+            },
+            { Delete: { TableName: tableName(), Key: uniqueKey(record) } },
+          ],
+        }),
+      );
+      return true;
+    }
     throw error;
   }
 };

@@ -80,17 +80,6 @@ export const createSubscription = async (
       throw new ValidationError([{ field: 'callback', message: error.message }]);
     throw error;
   });
-  const existing = await subscriptionsOf(accountId);
-  const same = (r: SubscriptionRecord) =>
-    r.type === body.type &&
-    r.version === body.version &&
-    r.creator_id === body.condition.creator_id &&
-    r.callback === body.callback;
-  if (existing.some(same)) throw new ConflictError(DUPLICATE);
-  if (existing.length >= MAX_SUBSCRIPTIONS_PER_OWNER)
-    throw new ConflictError(
-      `An account may hold at most ${MAX_SUBSCRIPTIONS_PER_OWNER} webhook subscriptions`,
-    );
   const record: SubscriptionRecord = {
     id: `whs_${randomBytes(16).toString('hex')}`,
     owner_id: accountId,
@@ -104,7 +93,13 @@ export const createSubscription = async (
     secret_generation: 1,
   };
   const secret = await secretOf(record.id, 1);
-  await putSubscription(record);
+  // The duplicate and per-account limits are conditions of the write itself (one transaction).
+  const refusal = await putSubscription(record, MAX_SUBSCRIPTIONS_PER_OWNER);
+  if (refusal === 'duplicate') throw new ConflictError(DUPLICATE);
+  if (refusal === 'limit')
+    throw new ConflictError(
+      `An account may hold at most ${MAX_SUBSCRIPTIONS_PER_OWNER} webhook subscriptions`,
+    );
   try {
     await enqueue(firstAttempt(record.id, { kind: 'verification' }));
   } catch (error) {

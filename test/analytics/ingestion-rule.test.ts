@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler as endLiveSession } from '../../functions/analytics/end-live-session.ts';
 import { handler as recordLiveEvents } from '../../functions/analytics/record-live-events.ts';
 import { handler as recordLiveHeartbeat } from '../../functions/analytics/record-live-heartbeat.ts';
@@ -11,25 +11,30 @@ import { handler as startLiveSession } from '../../functions/analytics/start-liv
 import { handler as startVideoSession } from '../../functions/analytics/start-video-session.ts';
 import { type AnalyticsRecord, useSink } from '../../shared/analytics/sink.ts';
 import { clock } from '../../shared/clock.ts';
+import { db } from '../../shared/db/client.ts';
 import type { LambdaHandler } from '../../shared/http/handler.ts';
 import { apiEvent } from '../support/events.ts';
 
 /**
  * Issue 14 item 9: what real players send. No `event_id` → the server assigns one (only client ids
  * de-duplicate); no client time → the receive time, except in batches; `timestamp` is the client
- * time too. Handlers are called directly; the sink is an in-memory stand-in (anonymous requests
- * touch nothing else).
+ * time too. Handlers are called directly; the sink is an in-memory stand-in, and DynamoDB (the
+ * routes' rate-limit counters, an on-demand start's playback item) a stand-in that accepts every
+ * write within budget.
  */
 const NOW = new Date('2026-11-23T12:00:00.000Z');
 const realNow = clock.now;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+/** A UUID: v4 (event ids the server assigns) or v7 (session ids, carrying the start time). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[47][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 let delivered: AnalyticsRecord[];
 beforeEach(() => {
   delivered = [];
   useSink({ put: async (records) => void delivered.push(...records) });
   clock.now = () => NOW;
+  vi.spyOn(db, 'send').mockResolvedValue({ Attributes: { count: 1 } } as never);
 });
 afterEach(() => {
+  vi.restoreAllMocks();
   useSink(undefined);
   clock.now = realNow;
 });

@@ -404,14 +404,28 @@ describe('analytics from player events to metrics, over time and by dimension', 
       { bucket_ms: T + HOUR, dimension: 'on demand', playing_time_seconds: 180 },
     ]);
     expect(await run('watch_time', 'total', 'device')).toEqual([
-      { dimension: 'appletv', watch_time_seconds: 150, sessions: 3 },
-      { dimension: 'ios', watch_time_seconds: 210, sessions: 3 },
-      { dimension: 'roku', watch_time_seconds: 140, sessions: 2 },
-      { dimension: 'web', watch_time_seconds: 350, sessions: 5 },
+      { dimension: 'appletv', watch_time_seconds: 150, sessions: 3, vod_sessions: 0, live_sessions: 3 },
+      { dimension: 'ios', watch_time_seconds: 210, sessions: 3, vod_sessions: 3, live_sessions: 0 },
+      { dimension: 'roku', watch_time_seconds: 140, sessions: 2, vod_sessions: 2, live_sessions: 0 },
+      { dimension: 'web', watch_time_seconds: 350, sessions: 5, vod_sessions: 5, live_sessions: 0 },
     ]);
     expect(await run('watch_time', 'hour')).toEqual([
-      { bucket_ms: T, dimension: 'all', watch_time_seconds: 570, sessions: 9 },
-      { bucket_ms: T + HOUR, dimension: 'all', watch_time_seconds: 280, sessions: 4 },
+      {
+        bucket_ms: T,
+        dimension: 'all',
+        watch_time_seconds: 570,
+        sessions: 9,
+        vod_sessions: 6,
+        live_sessions: 3,
+      },
+      {
+        bucket_ms: T + HOUR,
+        dimension: 'all',
+        watch_time_seconds: 280,
+        sessions: 4,
+        vod_sessions: 4,
+        live_sessions: 0,
+      },
     ]);
   });
 

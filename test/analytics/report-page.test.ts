@@ -142,6 +142,27 @@ const plotted = (name: string) =>
     };
   }, `chart-${name}`);
 
+describe('npm run analytics -- report', () => {
+  it('says so when the period has no events, and which days have some', async () => {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'analytics/run.ts',
+        'report',
+        '--from',
+        '2026-11-20',
+        '--out',
+        join(dir, 'empty.html'),
+      ],
+      { cwd: resolve(import.meta.dirname, '../..'), env: { ...process.env, ANALYTICS_DIR: dir } },
+    );
+    expect(stdout).toContain('No player events from 2026-11-20 to 2026-11-20 (UTC)');
+    expect(stdout).toContain('Days with events: 2026-11-22');
+  }, 60_000);
+});
+
 describe('the analytics report in a browser', () => {
   it('plots live concurrent viewers (viewer counts per minute, labelled in the zone), not timestamps', async () => {
     const chart = await plotted('live_concurrent_viewers');
@@ -177,6 +198,79 @@ describe('the analytics report in a browser', () => {
       'playback_failures',
     ])
       expect(await plotted(name), name).toBeDefined();
+  });
+
+  it('titles each y axis with a unit that fits beside it, and ticks counts in whole numbers', async () => {
+    const axes = await page.evaluate(() => {
+      const { Chart, document } = globalThis as unknown as { Chart: any; document: any };
+      return [...document.querySelectorAll('canvas')].map((canvas: any) => {
+        const chart = Chart.getChart(canvas);
+        const { title } = chart.options.scales.y;
+        chart.ctx.font = Chart.helpers.toFont(title.font).string;
+        return {
+          name: canvas.id.replace('chart-', ''),
+          title: title.text as string,
+          titleWidth: chart.ctx.measureText(title.text).width as number,
+          axisHeight: chart.scales.y.height as number,
+          ticks: chart.scales.y.ticks.map((t: { value: number }) => t.value) as number[],
+        };
+      });
+    });
+    expect(axes).toHaveLength(9);
+    for (const axis of axes) expect(axis.titleWidth, axis.title).toBeLessThan(axis.axisHeight);
+    expect(Object.fromEntries(axes.map((a) => [a.name, a.title]))).toMatchObject({
+      exits_before_start: '% of sessions started',
+      rebuffering: '% of viewing time',
+      views: 'sessions',
+      startup_time: 'ms',
+    });
+    for (const name of ['views', 'unique_viewers', 'live_concurrent_viewers']) {
+      const { ticks } = axes.find((a) => a.name === name)!;
+      expect(ticks.length, name).toBeGreaterThan(1);
+      expect(
+        ticks.filter((t) => !Number.isInteger(t)),
+        name,
+      ).toEqual([]);
+    }
+  });
+
+  it('draws every chart in a full-page capture, those below the first screen included (no scrolling)', async () => {
+    // As a capture tool does: the window as tall as the page, then one shot (no scrolling).
+    const height = await page.evaluate(
+      () => (globalThis as unknown as { document: any }).document.documentElement.scrollHeight as number,
+    );
+    await page.setViewportSize({ width: 1280, height });
+    const shot = (await page.screenshot()).toString('base64');
+    const boxes = await page.locator('canvas').evaluateAll((canvases) =>
+      canvases.map((c) => {
+        const r = c.getBoundingClientRect();
+        const { scrollX, scrollY } = globalThis as unknown as { scrollX: number; scrollY: number };
+        return { id: c.id, x: r.x + scrollX, y: r.y + scrollY, w: r.width, h: r.height };
+      }),
+    );
+    expect(boxes.at(-1)!.y).toBeGreaterThan(720 * 3); // far below the first screen
+    // Non-white pixels of each chart's box in the capture: axes, labels and lines drawn.
+    const inked = await page.evaluate(
+      async ({ png, boxes }) => {
+        const { Image, document } = globalThis as unknown as { Image: any; document: any };
+        const image = new Image();
+        image.src = `data:image/png;base64,${png}`;
+        await image.decode();
+        const canvas = document.createElement('canvas');
+        canvas.width = image.width;
+        canvas.height = image.height;
+        const ctx = canvas.getContext('2d');
+        ctx.drawImage(image, 0, 0);
+        return boxes.map(({ id, x, y, w, h }) => {
+          const { data } = ctx.getImageData(Math.round(x), Math.round(y), Math.round(w), Math.round(h));
+          let ink = 0;
+          for (let i = 0; i < data.length; i += 4) if (data[i] < 200 || data[i + 1] < 200) ink++;
+          return [id, ink] as const;
+        });
+      },
+      { png: shot, boxes },
+    );
+    for (const [id, ink] of inked) expect(ink, id).toBeGreaterThan(500);
   });
 
   it('shows each metric with its definition and unit, the period in the zone, and titles instead of ids', async () => {

@@ -274,3 +274,21 @@ describe('programItems', () => {
     expect(keys(at(23, 30))).toEqual(['GUIDE#2026-01-01T18', '000007#2026-01-01T23:30:00.000Z']);
   });
 });
+
+describe('what a program broadcasts', () => {
+  it('answers null content for a program created with none (its own id, or a demo generic program), the show or episode otherwise', () => {
+    const now = Date.UTC(2026, 5, 15, 12);
+    const base = program(1, now - HOUR, now + HOUR);
+    const studio = { ...base, content_type: 'show' as const, content_id: base.program_id };
+    const demo = { ...base, content_type: 'show' as const, content_id: 'pg_show_0042' };
+    for (const p of [studio, demo]) {
+      expect(programView(p, 'UTC', now)).toMatchObject({ content_type: null, content_id: null });
+      expect(programDetailView(p, 'UTC', now)).toMatchObject({ content_type: null, content_id: null });
+    }
+    const episode = { ...base, content_type: 'episode' as const, content_id: 'ep_0001_s1e01' };
+    expect(programView(episode, 'UTC', now)).toMatchObject({
+      content_type: 'episode',
+      content_id: 'ep_0001_s1e01',
+    });
+  });
+});

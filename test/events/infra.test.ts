@@ -41,14 +41,15 @@ describe('the Events stack (infra/events.ts)', () => {
       { Action: 'events:PutEvents', Effect: 'Allow', Resource: { 'Fn::GetAtt': [busId, 'Arn'] } },
     ]);
     const dynamo = statements.filter((s) => JSON.stringify(s.Action).includes('dynamodb:'));
-    expect(dynamo).toHaveLength(1);
+    // The stream's reads on its ARN; ListStreams on '*', the only resource IAM authorizes it on.
+    expect(dynamo).toHaveLength(2);
     expect(dynamo[0]?.Action).toEqual([
       'dynamodb:DescribeStream',
       'dynamodb:GetRecords',
       'dynamodb:GetShardIterator',
-      'dynamodb:ListStreams',
     ]);
     expect(JSON.stringify(dynamo[0]?.Resource)).toContain('StreamArn');
+    expect(dynamo[1]).toMatchObject({ Action: 'dynamodb:ListStreams', Resource: '*' });
     for (const s of statements) expect(JSON.stringify(s.Action)).not.toMatch(/:\*"/);
     expect(fn.Properties.Environment.Variables).toMatchObject({
       EVENT_BUS_NAME: { Ref: busId },

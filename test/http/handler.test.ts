@@ -63,6 +63,52 @@ describe('httpHandler', () => {
     expect(parsed.errors.map((e: { field: string }) => e.field).sort()).toEqual(['email', 'password']);
   });
 
+  it('says a missing field or query parameter is required, whatever its schema says of a bad one', async () => {
+    const handler = testEndpoint(
+      {
+        query: z.object({ session_id: z.uuid({ error: 'session_id must be a session id (UUID)' }) }),
+        body: z.object({
+          items: z.array(z.object({ device_type: enumParam('device_type', ['web', 'ios']) })),
+        }),
+      },
+      () => ok({}),
+    );
+    const noQuery = await handler(apiEvent({ route, body: { items: [] } }));
+    expect(noQuery.statusCode).toBe(400);
+    expect(parse(noQuery.body).message).toBe('Missing required query parameter session_id');
+    const badQuery = await handler(apiEvent({ route, query: { session_id: 'x' }, body: { items: [] } }));
+    expect(parse(badQuery.body).message).toBe(
+      'Invalid query parameter session_id: session_id must be a session id (UUID)',
+    );
+    const noDevice = await handler(
+      apiEvent({
+        route,
+        query: { session_id: crypto.randomUUID() },
+        body: { items: [{}, { device_type: 'tv' }] },
+      }),
+    );
+    expect(noDevice.statusCode).toBe(422);
+    expect(parse(noDevice.body).errors).toEqual([
+      { field: 'items.0.device_type', message: 'device_type is required' },
+      { field: 'items.1.device_type', message: 'device_type must be one of: web, ios' },
+    ]);
+  });
+
+  it('answers 422 naming a field the body schema does not know, at any depth (strict bodies)', async () => {
+    const body = z.object({ title: z.string(), tags: z.optional(z.array(z.object({ name: z.string() }))) });
+    const handler = testEndpoint({ body }, () => created({}));
+    const misspelt = await handler(
+      apiEvent({ route, body: { title: 'x', descripton: 'y', tags: [{ name: 'a', colour: 'red' }] } }),
+    );
+    expect(misspelt.statusCode).toBe(422);
+    expect(parse(misspelt.body).errors).toEqual([
+      { field: 'descripton', message: 'descripton is not a field of this request body' },
+      { field: 'tags.0.colour', message: 'tags.0.colour is not a field of this request body' },
+    ]);
+    const fine = await handler(apiEvent({ route, body: { title: 'x', tags: [{ name: 'a' }] } }));
+    expect(fine.statusCode).toBe(201);
+  });
+
   it('answers 400 for malformed JSON and 415 for a non-JSON content type', async () => {
     const handler = testEndpoint({ body: z.object({ a: z.string() }) }, () => ok({}));
     const malformed = await handler(

@@ -77,6 +77,9 @@ describe('order of checks', () => {
     );
     expect(basic.statusCode).toBe(401);
     expect(parse(basic.body).message).toBe('Authorization header must be "Bearer <token>"');
+    expect(basic.headers?.['www-authenticate']).toBe(
+      'Bearer error="invalid_request", error_description="The Authorization header must be \'Bearer <token>\'"',
+    );
     const both = testEndpoint(
       { query: z.object({ n: z.coerce.number() }), body: z.object({ a: z.string() }) },
       () => ok({}),

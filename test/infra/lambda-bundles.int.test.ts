@@ -80,6 +80,12 @@ const deployment: Deployment = {
   },
   recordingsBucketName: 'bundle-test-recordings',
   recordingsBucketArn: 'arn:aws:s3:::bundle-test-recordings',
+  mail: {
+    from: 'no-reply@mail.example.org',
+    identityArn: 'arn:aws:ses:us-east-1:123456789012:identity/mail.example.org',
+    configurationSetName: 'bundle-test',
+    configurationSetArn: 'arn:aws:ses:us-east-1:123456789012:configuration-set/bundle-test',
+  },
 };
 
 /** What the Lambda runtime sets in every function, plus where DynamoDB and the rest of AWS are. */

@@ -125,12 +125,7 @@ describe('the projector on the table stream', () => {
     const onStream = statements.filter((s) => JSON.stringify(s.Resource).includes('StreamArn'));
     expect(onStream).toEqual([
       expect.objectContaining({
-        Action: [
-          'dynamodb:DescribeStream',
-          'dynamodb:GetRecords',
-          'dynamodb:GetShardIterator',
-          'dynamodb:ListStreams',
-        ],
+        Action: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'],
         Resource: streamArn,
       }),
     ]);
@@ -141,9 +136,10 @@ describe('the projector on the table stream', () => {
         Resource: { 'Fn::GetAtt': [queueId, 'Arn'] },
       }),
     ]);
-    // Only X-Ray (no resource-level permissions) has Resource '*'.
+    // Only X-Ray and dynamodb:ListStreams (no resource-level permissions) have Resource '*'.
     const wildcards = statements.filter((s) => resourcesOf(s).some((r) => JSON.stringify(r).includes('*')));
     expect(wildcards.flatMap(actionsOf).sort()).toEqual([
+      'dynamodb:ListStreams',
       'xray:PutTelemetryRecords',
       'xray:PutTraceSegments',
     ]);
@@ -220,7 +216,7 @@ describe('the operator and scheduled functions', () => {
     expect(schedules).toHaveLength(2);
   });
 
-  it("grants the recompute, the audience publisher and the rebuild exactly their rows' DynamoDB actions, nothing on the stream", () => {
+  it("grants the recompute, the audience publisher and the rebuild exactly their rows' DynamoDB actions, nothing on the stream, SQS only on their on-failure queue", () => {
     for (const [row, fn] of [
       [recomputeRow, recomputeFn],
       [audienceRow, audienceFn],
@@ -230,7 +226,13 @@ describe('the operator and scheduled functions', () => {
       const onTable = statements.filter((s) => JSON.stringify(s.Resource) === JSON.stringify(tableArn));
       expect(onTable.flatMap(actionsOf).sort(), row.path).toEqual(dynamoActionsOf(row));
       expect(JSON.stringify(statements), row.path).not.toContain('StreamArn');
-      expect(JSON.stringify(statements), row.path).not.toContain('sqs:');
+      // The scheduled ones send the events their invocations failed on to their own queue
+      // (infra/async-failures.ts); the rebuild, invoked synchronously, sends nowhere.
+      const onQueues = statements.filter((s) => JSON.stringify(s).includes('sqs:'));
+      expect(
+        onQueues.map((s) => JSON.stringify(s.Resource)),
+        row.path,
+      ).toEqual(row === rebuildRow ? [] : [expect.stringMatching(/AsyncFailuresQueue/)]);
     }
   });
 

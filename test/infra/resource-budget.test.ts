@@ -23,8 +23,8 @@ describe.each(['dev', 'prod'] as const)('resource budget of the real route table
 
   it(`keeps every stack, parent and nested, at ${MAX_RESOURCES_PER_STACK} resources or fewer`, () => {
     // The parent, one route stack per domain, the Workers stack (infra/projector.ts) and the
-    // Events stack (infra/events.ts) and the Webhooks stack (infra/webhooks.ts).
-    expect(Object.keys(counts)).toHaveLength(1 + new Set(routes.map((r) => domainOf(r.handler))).size + 3);
+    // Events stack (infra/events.ts), the Webhooks stack (infra/webhooks.ts) and the Mail stack (infra/mail.ts).
+    expect(Object.keys(counts)).toHaveLength(1 + new Set(routes.map((r) => domainOf(r.handler))).size + 4);
     for (const [path, count] of Object.entries(counts)) {
       expect(count, path).toBeLessThanOrEqual(MAX_RESOURCES_PER_STACK);
     }
@@ -42,16 +42,19 @@ describe.each(['dev', 'prod'] as const)('resource budget of the real route table
     const parentFunctions = Object.values(parent.findResources('AWS::Lambda::Function')) as Json[];
     expect(parentFunctions.filter((f) => f.Properties.Environment?.Variables?.ROUTE_KEY)).toEqual([]);
     // The route stacks, the Workers stack (projector, recompute, audiences, rebuild:
-    // infra/projector.ts), the Events stack (infra/events.ts) and the Webhooks stack (infra/webhooks.ts).
+    // infra/projector.ts), the Events stack (infra/events.ts), the Webhooks stack (infra/webhooks.ts)
+    // and the Mail stack (infra/mail.ts).
     expect(types.filter((t) => t === 'AWS::CloudFormation::Stack')).toHaveLength(
-      stack.routeStacks.length + 3,
+      stack.routeStacks.length + 4,
     );
   });
 
-  it('keeps the projector, recompute, audience publisher, IVS events and rebuild in the Workers stack: 38 resources', () => {
+  it('keeps the projector, recompute, audience publisher, IVS events and rebuild in the Workers stack: 50 resources', () => {
     // 5 × (function + role), stream mapping, 4 queues + their TLS-only policies, 2 schedules +
-    // their roles, the IVS rule + its invoke permission, 13 alarms (docs/operations.md lists them).
-    expect(counts[stack.workers.node.path]).toBe(38);
+    // their roles, the IVS rule + its invoke permission, 13 alarms (docs/operations.md lists them),
+    // and 3 × (on-failure queue + its policy, the asynchronous invoke config, its alarm) for the
+    // asynchronously invoked IVS event, recompute and audience functions (infra/async-failures.ts).
+    expect(counts[stack.workers.node.path]).toBe(50);
   });
 
   it('keeps the event bus and its publisher in the Events stack: 13 resources', () => {
@@ -60,11 +63,19 @@ describe.each(['dev', 'prod'] as const)('resource budget of the real route table
     expect(counts[stack.events.node.path]).toBe(13);
   });
 
-  it('keeps the webhook key, outbox, fan-out and sender in the Webhooks stack: 16 resources', () => {
+  it('keeps the mail configuration set, feedback queue and worker in the Mail stack: 13 resources', () => {
+    // The configuration set + its event destination, the feedback queue and its dead-letter queue
+    // + their TLS-only policies, the rule on the default bus, function + role, the SQS mapping,
+    // the dead-letter alarm and 2 of watchFunctions (errors, throttles): docs/identity.md.
+    expect(counts[`${stack.node.path}/Mail`]).toBe(13);
+  });
+
+  it('keeps the webhook key, outbox, fan-out and sender in the Webhooks stack: 20 resources', () => {
     // The HMAC key, the delivery queue and its dead-letter queue + their TLS-only policies, 2 ×
     // (function + role), the SQS mapping, the rule on the bus + its invoke permission, 2 alarms
-    // of its own and 2 of watchFunctions (errors, throttles): docs/webhooks.md.
-    expect(counts[`${stack.node.path}/Webhooks`]).toBe(16);
+    // of its own and 2 of watchFunctions (errors, throttles), and the fan-out's on-failure queue +
+    // its policy, asynchronous invoke config and alarm (infra/async-failures.ts): docs/webhooks.md.
+    expect(counts[`${stack.node.path}/Webhooks`]).toBe(20);
   });
 
   it('puts each domain in its own stack: 5 resources per row plus its Lambda alarms', () => {
@@ -119,7 +130,7 @@ describe('room to grow', () => {
     () => {
       const { stack } = synthStack(syntheticRoutes(200, 10));
       const counts = Object.values(countsOf(stack));
-      expect(counts).toHaveLength(14); // parent, 10 route stacks, Workers, Events, Webhooks
+      expect(counts).toHaveLength(15); // parent, 10 route stacks, Workers, Events, Webhooks, Mail
       for (const count of counts) expect(count).toBeLessThanOrEqual(MAX_RESOURCES_PER_STACK);
     },
     SYNTH_TIMEOUT,

@@ -7,6 +7,7 @@ import { eventPublisherRow } from '../../functions/events/worker.ts';
 import { workers } from '../../functions/workers.ts';
 import { paymentWorkers } from '../../functions/payments/workers.ts';
 import { webhookWorkers } from '../../functions/webhooks/workers.ts';
+import { mailWorkers } from '../../functions/mail/workers.ts';
 import { resolveSettings, SETTINGS, settingsFromContext } from '../../infra/settings.ts';
 import { ApiStack } from '../../infra/stack.ts';
 import { routeKey } from '../../shared/http/route.ts';
@@ -14,7 +15,15 @@ import { cleanUp, newApp, PROD_SETTINGS, SYNTH_TIMEOUT, synthStack } from './syn
 
 afterAll(cleanUp);
 
-const REQUIRED = ['googleClientId', 'alarmEmail', 'siteUrl', 'playbackKeys'] as const;
+const REQUIRED = [
+  'googleClientId',
+  'alarmEmail',
+  'siteUrl',
+  'playbackKeys',
+  'mailFrom',
+  'target',
+  'devTargets',
+] as const;
 
 /** The message synth fails with, or undefined when the stack builds. */
 const prodSynthError = (settings: Partial<Record<(typeof REQUIRED)[number], string>>): string | undefined => {
@@ -30,7 +39,7 @@ const prodSynthError = (settings: Partial<Record<(typeof REQUIRED)[number], stri
 describe('prod settings are required', () => {
   it('fails without any, naming every missing setting in one message', () => {
     const message = prodSynthError({});
-    expect(message).toMatch(/^Stage prod cannot be synthesized: 4 setting\(s\) missing or invalid/);
+    expect(message).toMatch(/^Stage prod cannot be synthesized: 7 setting\(s\) missing or invalid/);
     for (const name of REQUIRED) expect(message).toContain(`  - ${name}: missing (`);
     // Each line says how to pass it.
     expect(message).toContain('-c googleClientId=123456789-abc.apps.googleusercontent.com');
@@ -75,7 +84,12 @@ describe('prod settings are required', () => {
       // Every row's function: the routes', the workers' (projector, recompute, rebuild) and the
       // event publisher's (infra/events.ts), the webhook fan-out's and sender's (infra/webhooks.ts).
       expect(apiFns).toHaveLength(
-        routes.length + workers.length + 1 + webhookWorkers.length + paymentWorkers.length,
+        routes.length +
+          workers.length +
+          1 +
+          webhookWorkers.length +
+          mailWorkers.length +
+          paymentWorkers.length,
       );
       // handle_url is `${SITE_URL}/@<handle>`: every function gets the site origin.
       for (const fn of apiFns)
@@ -120,6 +134,35 @@ describe('prod settings are required', () => {
   });
 });
 
+describe('prod does not share IVS playback key slots with dev', () => {
+  it('refuses a prod target that is also a dev target, naming the quota', () => {
+    const message = prodSynthError({
+      ...PROD_SETTINGS,
+      devTargets: `210987654321/eu-west-1,${PROD_SETTINGS.target}`,
+    });
+    expect(message).toContain('1 setting(s)');
+    expect(message).toMatch(
+      /target: 123456789012\/eu-west-1 is also where dev deploys.*3 playback key pairs per account and region/,
+    );
+    // Another region of the same account has slots of its own; `none` says no dev stack exists.
+    expect(prodSynthError({ ...PROD_SETTINGS, devTargets: '123456789012/us-east-1' })).toBeUndefined();
+    expect(prodSynthError({ ...PROD_SETTINGS, devTargets: 'none' })).toBeUndefined();
+  });
+
+  it('refuses to deploy where the CLI says it is not the target', () => {
+    expect(() =>
+      resolveSettings('prod', PROD_SETTINGS, { account: '999999999999', region: 'eu-west-1' }),
+    ).toThrow(/is not where this deploy goes \(999999999999\/eu-west-1/);
+    expect(
+      resolveSettings('prod', PROD_SETTINGS, { account: '123456789012', region: 'eu-west-1' }).target,
+    ).toBe(PROD_SETTINGS.target);
+    // Dev checks neither.
+    expect(() =>
+      resolveSettings('dev', { target: '123456789012/eu-west-1', devTargets: '123456789012/eu-west-1' }),
+    ).not.toThrow();
+  });
+});
+
 describe('dev keeps working placeholders', () => {
   it(
     'builds with no setting, with the same defaults the local platform uses',
@@ -128,6 +171,7 @@ describe('dev keeps working placeholders', () => {
         googleClientId: 'unset.apps.googleusercontent.com',
         siteUrl: 'https://creators.example.com',
         playbackKeys: 'dev-1',
+        mailFrom: 'no-reply@creators.example.com',
       });
       const { app } = newApp();
       const stack = new ApiStack(app, 'Dev', { stage: 'dev', routes: routes.slice(0, 1), bundle: false });
@@ -157,6 +201,7 @@ describe('dev keeps working placeholders', () => {
           eventPublisherRow,
           ...webhookWorkers,
           ...paymentWorkers,
+          ...mailWorkers,
         ]
           .map(routeKey)
           .sort(),
@@ -196,7 +241,7 @@ describe('settings come from CDK context', () => {
       } catch (error) {
         output = String((error as { stderr: string }).stderr);
       }
-      expect(output).toContain('Stage prod cannot be synthesized: 4 setting(s) missing or invalid');
+      expect(output).toContain('Stage prod cannot be synthesized: 7 setting(s) missing or invalid');
       for (const name of REQUIRED) expect(output).toContain(`  - ${name}: missing`);
     },
     SYNTH_TIMEOUT,

@@ -6,6 +6,7 @@ import { eventPublisherRow } from '../../functions/events/worker.ts';
 import { rebuildRow, workers } from '../../functions/workers.ts';
 import { paymentWorkers } from '../../functions/payments/workers.ts';
 import { webhookWorkers } from '../../functions/webhooks/workers.ts';
+import { mailWorkers } from '../../functions/mail/workers.ts';
 import type { ApiStack } from '../../infra/stack.ts';
 import { TABLE } from '../../shared/db/table.ts';
 import { type RouteRow, routeKey } from '../../shared/http/route.ts';
@@ -27,7 +28,7 @@ const rowFunctions = (template: Template): Record<string, Resource> =>
 
 /** The functions no route invokes: the workers and the event publisher (infra/events.ts). */
 const workerKeys = new Set(
-  [...workers, eventPublisherRow, ...webhookWorkers, ...paymentWorkers].map(routeKey),
+  [...workers, eventPublisherRow, ...webhookWorkers, ...mailWorkers, ...paymentWorkers].map(routeKey),
 );
 
 /** The API functions (those the stack made from route rows, not the workers), by logical id. */
@@ -72,20 +73,23 @@ describe('the stack built from the real route table', () => {
     // The workers (functions/workers.ts) are the only others (test/infra/projector.test.ts), with
     // the event publisher (test/events/infra.test.ts), the playback key pair resource's function
     // (test/infra/secrets.test.ts) and the signing public key resource's (below).
-    // And the webhook fan-out and sender (infra/webhooks.ts).
+    // And the webhook fan-out and sender (infra/webhooks.ts), the mail feedback worker
+    // (infra/mail.ts), the payment workers (infra/payments.ts) and, in dev, the run-time cleanup
+    // resource's (infra/runtime-cleanup.ts).
     expect(node22).toHaveLength(
-      routes.length + workers.length + 3 + webhookWorkers.length + paymentWorkers.length,
+      routes.length + workers.length + 4 + webhookWorkers.length + mailWorkers.length + paymentWorkers.length,
     );
     for (const description of [
       'Imports IVS playback key pairs',
       "Reads the access-token signing key's public half",
+      'On stack deletion: removes the IVS channels',
     ])
       expect(
         node22.filter((fn: any) => String(fn.Properties.Description).startsWith(description)),
         description,
       ).toHaveLength(1);
     expect(Object.keys(rowFunctions(template))).toHaveLength(
-      routes.length + workers.length + 1 + webhookWorkers.length + paymentWorkers.length,
+      routes.length + workers.length + 1 + webhookWorkers.length + mailWorkers.length + paymentWorkers.length,
     );
   });
 

@@ -27,6 +27,9 @@ export const PROD_SETTINGS = {
   alarmEmail: 'oncall@example.org',
   siteUrl: 'https://site.example.org',
   playbackKeys: '2026-11,2027-02',
+  mailFrom: 'no-reply@mail.example.org',
+  target: '123456789012/eu-west-1',
+  devTargets: '210987654321/eu-west-1',
 } as const;
 
 type Json = Record<string, any>;

@@ -6,7 +6,7 @@ import { CreateChannelCommand, CreateRecordingConfigurationCommand, IvsClient } 
 import { GetCommand, PutCommand, UpdateCommand } from '../../shared/db/document.ts';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler } from '../../functions/live/ivs-event.ts';
-import { ivsEventRow } from '../../functions/workers.ts';
+import { audienceRow, ivsEventRow } from '../../functions/workers.ts';
 import { functionContext, LOCAL_RECORDINGS_BUCKET, runAsFunction } from '../../scripts/local/aws.ts';
 import { type IvsStandIn, startIvsStandIn } from '../../scripts/local/ivs/api.ts';
 import { type Broadcaster, createBroadcaster } from '../../scripts/local/ivs/broadcaster.ts';
@@ -17,7 +17,11 @@ import { db } from '../../shared/db/client.ts';
 import { tableName } from '../../shared/db/table.ts';
 import { ivsChannelKey } from '../../shared/ivs/channel-repository.ts';
 import { dvrUrlOf, type LiveRecording } from '../../shared/live/media-urls.ts';
-import { recordingEpisodeId, recordingMarkerKey } from '../../shared/live/recordings.ts';
+import {
+  recordingEpisodeId,
+  recordingMarkerKey,
+  repairLostRecordings,
+} from '../../shared/live/recordings.ts';
 import { subscribePaid } from '../support/payments.ts';
 import { fromNewAddress, type TestApi, testApi } from '../support/api.ts';
 import { waitFor } from '../support/wait.ts';
@@ -252,6 +256,50 @@ const waitForItems = async (creatorId: string, count: number, token?: string) =>
   await waitFor(async () => (await onDemand(creatorId, token)).total === count, `${count} on-demand items`);
   return onDemand(creatorId, token);
 };
+
+describe('a lost Recording End is repaired by the live minute', () => {
+  /** The repair as the audience function runs it every minute: its environment and IAM policy. */
+  const repair = (live: string[]) =>
+    runAsFunction(functionContext(audienceRow), () => repairLostRecordings(new Set(live), new Date()));
+  const markerOf = async (streamId: string) =>
+    (await db.send(new GetCommand({ TableName: tableName(), Key: recordingMarkerKey(streamId) }))).Item;
+
+  it('publishes a recording whose Recording Start came and End never did, once the stream is over and its file is there', async () => {
+    const channel = await provision();
+    const startedAt = new Date(Math.floor(Date.now() / 1000) * 1000 - 600_000);
+    const streamId = `st-${randomUUID()}`;
+    const prefix = prefixOf(channel, startedAt);
+    putObject(`${prefix}/events/recording-started.json`, JSON.stringify(startedJson(channel, startedAt)));
+    expect(
+      await deliver(recordingEvent(channel, 'Recording Start', streamId, prefix, startedAt.getTime())),
+    ).toMatchObject({ kind: 'dvr-ready' });
+    // Still live: left alone. Over, but IVS has not written recording-ended.json yet: waits.
+    await repair([streamId]);
+    expect(await markerOf(streamId)).toBeUndefined();
+    expect((await repair([])).waiting).toBeGreaterThanOrEqual(1);
+    expect(await markerOf(streamId)).toBeUndefined();
+    // The file is there; the Recording End event is lost: the repair publishes it, once.
+    putObject(
+      `${prefix}/events/recording-ended.json`,
+      JSON.stringify(endedJson(channel, startedAt, 300_000)),
+    );
+    expect((await repair([])).published).toBeGreaterThanOrEqual(1);
+    expect(await markerOf(streamId)).toMatchObject({
+      creator_id: channel.creatorId,
+      episode_id: recordingEpisodeId(streamId),
+    });
+    const list = await waitForItems(channel.creatorId, 1);
+    expect(list.content[0]).toMatchObject({ content_id: recordingEpisodeId(streamId), type: 'free' });
+    // Nothing pending for it any more; a late Recording End after all writes nothing.
+    await repair([]);
+    expect(
+      await deliver(
+        recordingEvent(channel, 'Recording End', streamId, prefix, startedAt.getTime() + 300_000, 300_000),
+      ),
+    ).toMatchObject({ kind: 'recording-stale' });
+    expect((await onDemand(channel.creatorId)).total).toBe(1);
+  });
+});
 
 describe('Recording End: the broadcast becomes an on-demand item', () => {
   it("adds a free item to the creator's on-demand list with the recording's duration, thumbnail and playlist", async () => {

@@ -54,7 +54,7 @@ const watch = async (creator: StudioCreator, token: string) => {
   expect(opened.status, JSON.stringify(opened.body)).toBe(200);
   return opened.body.data as {
     session: { session_id: string };
-    stream: { stream_url: string; dvr_url: string; token: string };
+    stream: { stream_url: string; dvr_url: string; token: string; thumbnail_url: string };
   };
 };
 
@@ -147,6 +147,18 @@ describe("a watch session's stream_url in hls.js (Chromium)", () => {
     unsigned.search = '';
     await expectRefused(unsigned.href);
   }, 60_000);
+
+  it("answers a live thumbnail_url that loads: the recording's latest still, through the media CDN", async () => {
+    let url = '';
+    await waitFor(async () => {
+      url = (await watch(first, await viewer())).stream.thumbnail_url;
+      return url.endsWith('/media/latest_thumbnail/thumb.jpg');
+    }, "the live thumbnail to be the recording's");
+    expect(url.startsWith(`${process.env.CDN_URL ?? 'https://cdn.example.com'}/`)).toBe(true);
+    const still = await fetch(viaLocalCdn(url, cdnOrigin));
+    expect(still.status).toBe(200);
+    expect((await still.arrayBuffer()).byteLength).toBeGreaterThan(100);
+  });
 
   it('reports the ingest health IVS reports: starving is `poor`, recovered is `good`', async () => {
     const health = async () =>

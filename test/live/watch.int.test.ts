@@ -76,7 +76,11 @@ describe('watch session lifecycle', () => {
     const claims = playbackClaimsOf(data.stream.token);
     expect(claims['aws:channel-arn']).toMatch(new RegExp(`:channel/${channelIdOfPlaybackUrl(url.href)}$`));
     expect(claims['aws:viewer-id']).toMatch(/^acc_[0-9a-f-]{36}$/);
-    expect(claims['aws:access-control-allow-origin']).toBe('https://creators.example.com');
+    // The web app's origin, and locally the IVS stand-in's loopback origin (its player page).
+    const ivs = new URL(process.env.IVS_ENDPOINT!);
+    expect(claims['aws:access-control-allow-origin']).toBe(
+      `https://creators.example.com,${ivs.origin},http://localhost:${ivs.port}`,
+    );
     const exp = Number(claims.exp) * 1000;
     expect(exp).toBe(Date.parse(data.stream.token_expires_at));
     expect(exp - Date.now()).toBeGreaterThan(60_000);
@@ -162,10 +166,21 @@ describe('watch session lifecycle', () => {
     clock.now = () => later;
     const beat = await api.get(`${base(open.id)}/live/heartbeat?session_id=${sid}`, { token });
     expect(beat.body.data).toMatchObject({ session_valid: false, reason: 'expired' });
-    expect(
-      (await api.patch(`${base(open.id)}/live/watch`, { token, body: { session_id: sid, quality: '480p' } }))
-        .status,
-    ).toBe(410);
+    // The operations on the session answer 410 alike (docs/live.md "A session that has ended").
+    const gone = {
+      status: 'error',
+      code: 410,
+      message: 'Watch session expired; open a new one with POST /creators/{id}/channel/live/watch',
+    };
+    const patched = await api.patch(`${base(open.id)}/live/watch`, {
+      token,
+      body: { session_id: sid, quality: '480p' },
+    });
+    expect({ status: patched.status, body: patched.body }).toEqual({ status: 410, body: gone });
+    const qualities = await api.get(`${base(open.id)}/live/qualities?session_id=${sid}`, { token });
+    expect({ status: qualities.status, body: qualities.body }).toEqual({ status: 410, body: gone });
+    // Playback, which is not addressed to a session, has no open one to play from: 409.
+    expect((await api.get(`${base(open.id)}/live/stream`, { token })).status).toBe(409);
     const ended = await api.delete(`${base(open.id)}/live/watch?session_id=${sid}`, { token });
     // Watched until its lease began: the end of the 2-minute bucket it was last counted in.
     expect(ended.body.data.watch_duration_seconds).toBe(
@@ -178,6 +193,15 @@ describe('watch session lifecycle', () => {
 });
 
 describe('rules', () => {
+  it('says the session_id query parameter is missing when a DELETE sends it in the body', async () => {
+    const token = await viewer();
+    const sid = (await openSession(open, token)).body.data.session.session_id;
+    const res = await api.delete(`${base(open.id)}/live/watch`, { token, body: { session_id: sid } });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('Missing required query parameter session_id');
+    expect((await api.delete(`${base(open.id)}/live/watch?session_id=${sid}`, { token })).status).toBe(200);
+  });
+
   it('404 when the creator has no live stream; offline channel view with a message', async () => {
     const res = await openSession(offline, await viewer());
     expect(res.status).toBe(404);

@@ -120,6 +120,22 @@ describe('a private channel', () => {
     expect(wrong.status).toBe(403);
   });
 
+  it('takes a list of origins, wildcard hostnames too, and echoes the one that asked (IVS syntax)', async () => {
+    const token = playbackToken(signer.privateKey, {
+      'aws:channel-arn': privateArn,
+      'aws:access-control-allow-origin':
+        'https://watch.example.com,http://127.0.0.1:3001,https://*.example.org',
+      exp: exp(),
+    });
+    for (const origin of ['http://127.0.0.1:3001', 'https://app.example.org', 'https://watch.example.com']) {
+      const allowed = await play(privateUrl, token, { origin });
+      expect(allowed.status, origin).toBe(200);
+      expect(allowed.headers.get('access-control-allow-origin'), origin).toBe(origin);
+    }
+    for (const origin of ['http://127.0.0.1:3002', 'https://example.org', 'http://app.example.org'])
+      expect((await play(privateUrl, token, { origin })).status, origin).toBe(403);
+  });
+
   it('refuses a viewer revoked by StartViewerSessionRevocation, up to the revoked session version', async () => {
     const claims = { 'aws:channel-arn': privateArn, 'aws:viewer-id': 'viewer-7', exp: exp() };
     const v1 = playbackToken(signer.privateKey, { ...claims, 'aws:viewer-session-version': 1 });

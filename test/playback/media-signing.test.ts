@@ -85,7 +85,7 @@ describe('a signed recording, as the media CDN checks it', () => {
   });
 
   it("gives AWS's own signer's URL, byte for byte (@aws-sdk/cloudfront-signer as the oracle)", () => {
-    const policy = mediaPolicy(MASTER, signatureExpiry(at));
+    const policy = mediaPolicy(MASTER, signatureExpiry(at))!;
     expect(signed).toBe(
       getSignedUrl({
         url: MASTER,
@@ -111,5 +111,21 @@ describe('a signed recording, as the media CDN checks it', () => {
     const thumb = `${CDN}/ivs/v1/0/AbCd/2026/11/24/15/4/rec1/media/thumbnails/thumb0.jpg`;
     expect(sign(thumb)).toBe(thumb);
     expect(sign('https://cdn.example.org/vod/x.m3u8')).toBe('https://cdn.example.org/vod/x.m3u8');
+  });
+
+  it('signs only one recording of IVS layout, never a directory a URL chose (issue 33, https media CDN)', () => {
+    expect(CDN.startsWith('https://')).toBe(true); // the deployment's shape: an https media CDN
+    for (const chosen of [
+      `${CDN}/ivs/x.m3u8`,
+      `${CDN}/ivs/v1/x.m3u8`,
+      `${CDN}/ivs/v1/000000000000/AbCd/x.m3u8`,
+    ]) {
+      expect(sign(chosen)).toBe(chosen);
+      expect(refusal(`${DIR}/720p30/1.ts`, credentialsOf(sign(chosen)), seconds(at))).toBe(
+        'missing signature',
+      );
+    }
+    const policy = JSON.parse(mediaPolicy(`${DIR}/720p30/playlist.m3u8`, signatureExpiry(at))!);
+    expect(policy.Statement[0].Resource).toBe(`${DIR}/*`);
   });
 });

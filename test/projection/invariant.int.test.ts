@@ -11,6 +11,7 @@ import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { rebuildViews } from '../../shared/projection/rebuild.ts';
 import { type ApiResponse, type RequestOptions, type TestApi, testApi } from '../support/api.ts';
 import { subscribePaid } from '../support/payments.ts';
+import { startSessionsAgo } from '../support/analytics.ts';
 
 /**
  * The projection invariant (issue 16, item 6), tested as a property: random sequences of
@@ -476,14 +477,15 @@ const apply = async (op: Op): Promise<void> => {
     case 'view': {
       const e = pick(model.episodes, op.e);
       if (!e) return;
-      const sessions = Array.from({ length: op.sessions }, () => randomUUID());
+      const started = await startSessionsAgo(call.bind(null, 'POST'), e.id, op.sessions + 1);
+      const sessions = started.slice(0, op.sessions);
       // Each session reaches 30 s of playing time over two heartbeats (sent at once), then plays on.
       const results = await Promise.all(
         sessions.flatMap((s) => [heartbeat(e.id, s, 20), heartbeat(e.id, s, 15)]),
       );
       results.push(...(await Promise.all(sessions.map((s) => heartbeat(e.id, s, 30)))));
       // A session that never reaches 30 s: no view.
-      if (op.short) results.push(await heartbeat(e.id, randomUUID(), 29));
+      if (op.short) results.push(await heartbeat(e.id, started.at(-1)!, 29));
       for (const r of results) expectStatus(r, [200, 202, 204], 'heartbeat');
       bump(model.episodeViews, e.id, op.sessions);
       bump(model.showViews, e.show.id, op.sessions);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
+import { generateCatalog } from '../../shared/seed/generate.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 
 let api: TestApi;
@@ -13,7 +14,8 @@ beforeAll(async () => {
 });
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const target = () => ({ targetType: 'VIDEO', targetId: `ep_test_${randomUUID().slice(0, 8)}` });
+/** A target of its own per test: a post (posts are not stored here, so any id is one). */
+const target = () => ({ targetType: 'POST', targetId: `post_test_${randomUUID().slice(0, 8)}` });
 const summary = async (t: { targetType: string; targetId: string }, token: string) =>
   api.get(`/v3/reactions/summary/${t.targetType}/${t.targetId}`, { token });
 
@@ -71,6 +73,33 @@ describe('reactions', () => {
     expect((await api.delete('/v3/reactions', { body: { ...t, emoji: '🎉' }, token: alice })).status).toBe(
       204,
     );
+  });
+
+  it('answers 404 for a video or series that does not exist, as reports do; accepts one that does', async () => {
+    const catalog = generateCatalog({ now: api.seededAt, seed: 42 });
+    const episode = catalog.episodes[0]!.id;
+    const show = catalog.shows[0]!.id;
+    for (const [targetType, targetId, message] of [
+      ['VIDEO', 'ep_nothing_here', 'Video not found'],
+      ['SERIES', 'sh_nothing_here', 'Series not found'],
+    ] as const) {
+      const res = await api.post('/v3/reactions', {
+        body: { targetType, targetId, emoji: '🔥' },
+        token: alice,
+      });
+      expect(res.status, targetType).toBe(404);
+      expect(res.body).toMatchObject({ success: false, error: { code: 'NOT_FOUND', message } });
+    }
+    for (const [targetType, targetId] of [
+      ['VIDEO', episode],
+      ['SERIES', show],
+    ] as const) {
+      const res = await api.post('/v3/reactions', {
+        body: { targetType, targetId, emoji: '🎬' },
+        token: bob,
+      });
+      expect([200, 201], `${targetType} ${targetId}`).toContain(res.status);
+    }
   });
 
   it('validates the body with the reactions error envelope', async () => {

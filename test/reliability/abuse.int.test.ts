@@ -4,7 +4,9 @@ import { routes } from '../../functions/routes.ts';
 import { clock } from '../../shared/clock.ts';
 import { issueAccessToken, signJwt } from '../../shared/identity/access-token.ts';
 import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '../../shared/identity/token-claims.ts';
-import { routeKey } from '../../shared/http/route.ts';
+import { rateLimitsOf, routeKey } from '../../shared/http/route.ts';
+import { newSessionId } from '../../shared/analytics/playback-count.ts';
+import { waitFor } from '../support/wait.ts';
 import { generateCatalog } from '../../shared/seed/generate.ts';
 import { subscribePaid } from '../support/payments.ts';
 import { type ApiResponse, type TestApi, testApi } from '../support/api.ts';
@@ -178,7 +180,7 @@ describe('object ownership (BOLA) on every authenticated route', () => {
   it('reactions: another account cannot remove a reaction (its DELETE is a no-op on its own record) nor see whose it is', async () => {
     const owner = await viewer();
     const other = await viewer();
-    const target = { targetType: 'VIDEO', targetId: `ep_bola_${randomUUID().slice(0, 8)}` };
+    const target = { targetType: 'POST', targetId: `post_bola_${randomUUID().slice(0, 8)}` };
     expect((await api.post('/v3/reactions', { token: owner, body: { ...target, emoji: '🔥' } })).status).toBe(
       201,
     );
@@ -253,6 +255,95 @@ describe('object ownership (BOLA) on every authenticated route', () => {
   });
 });
 
+describe('views count only for sessions the platform started (issue 33)', () => {
+  it('forged, foreign, other-episode and faster-than-wall-time heartbeats count no view; a real session counts one', async () => {
+    const catalog = generateCatalog({ now: api.seededAt, seed: 42 });
+    const target = catalog.episodes.at(-3)!;
+    const views = async () =>
+      Number(
+        (await api.get(`/shows/${target.show_id}`)).body.data.episodes.find(
+          (e: { episode_id: string }) => e.episode_id === target.id,
+        ).views,
+      );
+    const realNow = clock.now;
+    let now = new Date();
+    clock.now = () => now;
+    onTestFinished(() => {
+      clock.now = realNow;
+    });
+    const at = (seconds: number, t0: Date) => new Date(t0.getTime() + seconds * 1000);
+    const beat = (session_id: string, playing: number, token?: string, content_id = target.id) =>
+      api.post('/analytics/video/session/heartbeat', {
+        token,
+        headers: { 'x-forwarded-for': address() },
+        body: { session_id, content_id, device_type: 'web', position_seconds: 100, playing_seconds: playing },
+      });
+    const start = async (token?: string) => {
+      const res = await api.post('/analytics/video/session/start', {
+        token,
+        headers: { 'x-forwarded-for': address() },
+        body: { content_id: target.id, device_type: 'web' },
+      });
+      expect(res.status).toBe(201);
+      return res.body.data.session_id as string;
+    };
+    const before = await views();
+    const t0 = now;
+    const [owner, other] = [await viewer(), await viewer()];
+    const anonymous = await start();
+    const signedIn = await start(owner);
+    now = at(10, t0);
+    // Session ids the platform never issued (a random UUIDv4, a well-formed UUIDv7): 200, no view.
+    for (const forged of [randomUUID(), newSessionId(t0), newSessionId(at(-3600, t0))]) {
+      const res = await beat(forged, 30);
+      expect(res.status).toBe(200);
+    }
+    // 30 s claimed 10 s after the start: more than the wall time, no view.
+    expect((await beat(anonymous, 30)).status).toBe(200);
+    now = at(40, t0);
+    // Another account's session, or another episode: no view.
+    expect((await beat(signedIn, 30, other)).status).toBe(200);
+    expect((await beat(signedIn, 30)).status).toBe(200);
+    expect((await beat(anonymous, 30, undefined, catalog.episodes.at(-4)!.id)).status).toBe(200);
+    // The real ones: one view each, however long they go on.
+    expect((await beat(anonymous, 30)).status).toBe(200);
+    expect((await beat(signedIn, 30, owner)).status).toBe(200);
+    now = at(80, t0);
+    expect((await beat(anonymous, 30)).status).toBe(200);
+    expect((await beat(signedIn, 30, owner)).status).toBe(200);
+    clock.now = realNow;
+    await waitFor(async () => (await views()) >= before + 2, 'the two real views', 15_000);
+    await new Promise((resolve) => setTimeout(resolve, 1500)); // anything forged would have landed by now
+    expect(await views()).toBe(before + 2);
+  }, 60_000);
+
+  it('analytics routes have per-account and per-IP budgets well above a player (2-6 a minute)', () => {
+    const analytics = routes.filter((r) => r.path.startsWith('/analytics/'));
+    expect(analytics.length).toBeGreaterThanOrEqual(11);
+    for (const row of analytics) {
+      const rules = rateLimitsOf(row);
+      expect(rules.map((r) => r.by).sort(), routeKey(row)).toEqual(['account', 'ip']);
+      for (const rule of rules) expect(rule.limit / (rule.windowSeconds / 60)).toBeGreaterThanOrEqual(60);
+    }
+  });
+
+  it('an address spends its per-IP budget anonymously (600 a minute), another address is not affected', async () => {
+    const realNow = clock.now;
+    const instant = new Date(Math.floor(Date.now() / 60_000) * 60_000 + 1_000);
+    clock.now = () => instant;
+    onTestFinished(() => {
+      clock.now = realNow;
+    });
+    const from = { 'x-forwarded-for': address() };
+    const send = (headers = from) => api.post('/analytics/video/quality', { headers, body: {} });
+    for (let i = 0; i < 600; i++) expect((await send()).status).toBe(422);
+    const over = await send();
+    expect(over.status).toBe(429);
+    expect(over.headers.get('ratelimit-policy')).toBe('600;w=60');
+    expect((await send({ 'x-forwarded-for': address() })).status).toBe(422);
+  }, 120_000);
+});
+
 describe('rate limits on every rate-limited route', () => {
   const limited = routes.filter((r) => r.rateLimit);
 
@@ -266,9 +357,11 @@ describe('rate limits on every rate-limited route', () => {
       clock.now = realNow;
     });
     for (const row of limited) {
-      const rule = row.rateLimit!;
       const headers = { 'x-forwarded-for': address() };
       const token = row.auth === 'none' ? undefined : await viewer();
+      // The rule this client meets first: per account when it sends a token and the row has one.
+      const rules = rateLimitsOf(row);
+      const rule = (token && rules.find((r) => r.by === 'account')) || rules[0]!;
       const send = () =>
         api.request(row.method, concrete(row.path), {
           headers,

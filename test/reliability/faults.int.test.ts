@@ -63,7 +63,7 @@ describe('DynamoDB faults (30% of calls throttled, 5xx or timing out)', () => {
   }, 300_000); // 40 sign-ups, each a scrypt hash: time is not what this test measures (29 s alone, past 120 s at load 15 beside another worker)
 
   it('keeps reaction counters in step with reaction records', async () => {
-    const target = { targetType: 'VIDEO', targetId: `ep_fault_${randomUUID().slice(0, 8)}` };
+    const target = { targetType: 'POST', targetId: `post_fault_${randomUUID().slice(0, 8)}` };
     const tokens = await Promise.all(
       Array.from(
         { length: 12 },

@@ -5,6 +5,7 @@ import * as z from 'zod/mini';
 import { routes } from '../../functions/routes.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { dynamoWrites, type TestApi, testApi } from '../support/api.ts';
+import { studioCreator } from '../support/studio.ts';
 
 /**
  * Property-based fuzzing of every route: requests generated from each contract's zod schemas
@@ -53,7 +54,25 @@ const hostileNumber = fc.oneof(
   fc.double(),
   fc.constantFrom(-1, 0, 1e308, -1e308, Number.MAX_SAFE_INTEGER + 2, 1.5),
 );
+/**
+ * The edges of what a user can store (issue 33): URLs just over 2,048 characters and 50 KB long,
+ * dates outside the window (1970 to 10 years ahead; a program no earlier than a day ago), and
+ * lists far over their bounds.
+ */
+const LONG_URL = (length: number) => `https://images.example.net/${'a'.repeat(length - 27)}`;
+const FAR_DATES = [
+  '9999-12-31T23:00:00Z',
+  '0000-01-01T00:00:00+01:00',
+  '1969-12-31T23:59:59Z',
+  '2020-01-10T20:00:00Z',
+  '+010000-01-01T00:00:00Z',
+] as const;
+const storedEdge = fc.oneof(
+  fc.constantFrom(LONG_URL(2049), LONG_URL(50_000), 'https://cdn.example.com/ivs/x.m3u8', ...FAR_DATES),
+  fc.constantFrom(11, 1000).map((n) => Array.from({ length: n }, (_, i) => `tag${i}`)),
+);
 const jsonish = fc.oneof(
+  storedEdge,
   hostileString,
   hostileNumber,
   fc.boolean(),
@@ -153,6 +172,82 @@ const send = async (
     }
   }
 };
+
+describe('the edges of stored input (issue 33)', () => {
+  it('refuses each edge with a 422 naming the field, on every route that stores it', async () => {
+    const creator = await studioCreator(api, 'music');
+    const as = { token: creator.token };
+    const show = await api.post('/studio/shows', {
+      ...as,
+      body: { title: 'Edges', description: 'd', category: 'music', rating: 'TV-PG' },
+    });
+    expect(show.status).toBe(201);
+    const showId = show.body.data.show_id;
+    const episode = { season: 1, episode_number: 1, title: 'E', duration_seconds: 60, is_free: true };
+    const program = { title: 'P', rating: 'TV-PG', duration_minutes: 30 };
+    const cases: Array<[string, string, Record<string, unknown>, string]> = [
+      ...[LONG_URL(2049), LONG_URL(50_000)].flatMap(
+        (url): Array<[string, string, Record<string, unknown>, string]> => [
+          [
+            'POST',
+            '/studio/shows',
+            { title: 'T', description: 'd', category: 'music', rating: 'TV-PG', thumbnail_url: url },
+            'thumbnail_url',
+          ],
+          ['PATCH', `/studio/shows/${showId}`, { thumbnail_url: url }, 'thumbnail_url'],
+          ['POST', `/studio/shows/${showId}/episodes`, { ...episode, stream_url: url }, 'stream_url'],
+          ['PATCH', '/studio/profile', { avatar_url: url }, 'avatar_url'],
+          [
+            'POST',
+            '/webhooks/subscriptions',
+            {
+              type: 'creator.live',
+              version: '1',
+              condition: { creator_id: creator.creatorId },
+              callback: url,
+            },
+            'callback',
+          ],
+        ],
+      ),
+      ...FAR_DATES.flatMap(
+        (date): Array<[string, string, Record<string, unknown>, string]> => [
+          // A past air date inside the window is fine (2020 aired); a program there is not.
+          ...(date.startsWith('2020')
+            ? []
+            : [
+                ['POST', `/studio/shows/${showId}/episodes`, { ...episode, air_date: date }, 'air_date'] as [
+                  string,
+                  string,
+                  Record<string, unknown>,
+                  string,
+                ],
+              ]),
+          ['POST', '/studio/channel/programs', { ...program, start_time: date }, 'start_time'],
+        ],
+      ),
+      ...FAR_DATES.filter((d) => !d.startsWith('2020')).map(
+        (date): [string, string, Record<string, unknown>, string] => [
+          'POST',
+          '/analytics/video/session/start',
+          { content_id: 'ep_0001_s1e01', device_type: 'web', client_ts: date },
+          'client_ts',
+        ],
+      ),
+      ['PATCH', `/studio/shows/${showId}`, { tags: Array.from({ length: 11 }, (_, i) => `t${i}`) }, 'tags'],
+    ];
+    for (const [method, path, body, field] of cases) {
+      const res = await api.request(method, path, {
+        ...as,
+        body,
+        headers: { 'x-forwarded-for': '10.7.0.1' },
+      });
+      figures.requests++;
+      expect(res.status, `${method} ${path} ${field}=${String(body[field]).slice(0, 40)}`).toBe(422);
+      expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
+    }
+  }, 120_000);
+});
 
 describe('fuzzing every route', () => {
   it(`answers ${RUNS_PER_ROUTE} generated requests per route without a 5xx, in the envelope, writing nothing when rejecting`, async () => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { GetChannelCommand, IvsClient } from '@aws-sdk/client-ivs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { type TestApi, testApi } from '../support/api.ts';
@@ -47,6 +48,14 @@ describe('the studio channel on IVS', () => {
       stream: null,
       stream_health: 'offline',
     });
+    // Tagged with its creator and the stage: how the dev stack's teardown finds it (infra/runtime-cleanup.ts).
+    const ivs = new IvsClient({
+      endpoint: process.env.IVS_ENDPOINT,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    const { channel: inIvs } = await ivs.send(new GetChannelCommand({ arn: channel.channel_arn }));
+    expect(inIvs?.tags).toEqual({ creator_id: me.creatorId, stage: 'local' });
 
     const again = await api.post('/studio/channel', { token: me.token });
     expect(again.status).toBe(200);

@@ -424,7 +424,7 @@ describe('PATCH /studio/profile', () => {
       body: {
         creator_name: '  Ada Lovelace ',
         description: 'Engines and poems.',
-        avatar_url: 'https://cdn.example.com/avatars/ada.jpg',
+        avatar_url: 'https://images.example.net/avatars/ada.jpg',
         category: 'lifestyle',
       },
     });
@@ -435,7 +435,7 @@ describe('PATCH /studio/profile', () => {
       handle: me.handle,
       initials: 'AL',
       description: 'Engines and poems.',
-      avatar_url: 'https://cdn.example.com/avatars/ada.jpg',
+      avatar_url: 'https://images.example.net/avatars/ada.jpg',
       category: 'lifestyle',
       tier: 'silver',
       is_featured: false,
@@ -449,7 +449,7 @@ describe('PATCH /studio/profile', () => {
       name: 'Ada Lovelace',
       initials: 'AL',
       description: 'Engines and poems.',
-      avatar_url: 'https://cdn.example.com/avatars/ada.jpg',
+      avatar_url: 'https://images.example.net/avatars/ada.jpg',
       category: 'lifestyle',
       channel: { ...storedBefore.channel, channel_name: 'Ada Lovelace Live' },
       version: firstVersion,
@@ -462,7 +462,7 @@ describe('PATCH /studio/profile', () => {
       name: 'Ada Lovelace',
       initials: 'AL',
       description: 'Engines and poems.',
-      avatar_url: 'https://cdn.example.com/avatars/ada.jpg',
+      avatar_url: 'https://images.example.net/avatars/ada.jpg',
       category: 'lifestyle',
     });
     const again = await api.patch('/studio/profile', { token: me.token, body: { avatar_url: null } });

@@ -1,17 +1,35 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { routeKey, type RouteRow } from '../../shared/http/route.ts';
-import { allows, type Deployment, policyOf } from '../../shared/platform/access.ts';
+import { allows } from '../../scripts/local/iam.ts';
+import type { Statement } from '../../shared/platform/access.ts';
 
 /**
- * Least privilege, checked both ways against what the integration run recorded
- * (scripts/local/aws.ts appends each distinct call of each function to IAM_USAGE_DIR):
- * - `beyond`: a call a function made that its row does not grant (the guard already refused it);
- * - `unused`: a grant (action on resource) that no request of the run needed.
+ * Least privilege, checked both ways for every function of the stack against what the
+ * integration run recorded (scripts/local/aws.ts appends each distinct request of each function
+ * to IAM_USAGE_DIR: the action and each resource IAM authorizes it on, scripts/local/iam.ts):
+ * - `beyond`: a request a function made that its statements do not allow, as IAM evaluates them
+ *   (the guard already refused it; this catches a refusal the code swallowed);
+ * - `unused`: a grant (action on resource) that no request of the run was allowed by;
+ * - `notExercised`: the grants of a function the run cannot invoke, with the reason it gives
+ *   (listed, never silently skipped).
  */
 export interface PrivilegeReport {
+  /** Every function checked: its kind, how many distinct requests it made, or why it was not run. */
+  functions: string[];
   beyond: string[];
   unused: string[];
+  notExercised: string[];
+}
+
+/** One function of the stack as the report checks it. */
+export interface CheckedFunction {
+  /** What its calls are recorded under (`routeKey` of its row; the custom resource type). */
+  key: string;
+  kind: 'route' | 'worker' | 'schedule' | 'custom resource';
+  /** The statements the stack gives its role (beyond logs and tracing), from the stack's derivation. */
+  statements: readonly Statement[];
+  /** Why the integration run cannot exercise it: its grants are listed, not compared. */
+  notExercised?: string;
 }
 
 export const readUsage = (dir: string): Map<string, Set<string>> => {
@@ -34,34 +52,45 @@ export const readUsage = (dir: string): Map<string, Set<string>> => {
   return used;
 };
 
-export const comparePrivileges = (
-  rows: readonly RouteRow[],
-  deployment: Deployment,
+const split = (call: string) => call.split(' ') as [string, string];
+
+export const comparePrivileges = async (
+  functions: readonly CheckedFunction[],
   used: Map<string, Set<string>>,
-): PrivilegeReport => {
-  const report: PrivilegeReport = { beyond: [], unused: [] };
-  for (const row of rows) {
-    const key = routeKey(row);
-    const policy = policyOf(row, deployment);
-    const calls = used.get(key) ?? new Set<string>();
-    for (const call of calls) {
-      const [action, resource] = call.split(' ') as [string, string];
-      if (!allows(policy, action, resource)) report.beyond.push(`${key}: ${call}`);
+): Promise<PrivilegeReport> => {
+  const report: PrivilegeReport = { functions: [], beyond: [], unused: [], notExercised: [] };
+  for (const fn of functions) {
+    const calls = [...(used.get(fn.key) ?? [])];
+    const grants = fn.statements.flatMap((s) =>
+      s.actions.flatMap((action) => s.resources.map((resource) => ({ action, resource }))),
+    );
+    if (fn.notExercised && calls.length === 0) {
+      report.functions.push(
+        `${fn.kind} ${fn.key}: not exercised by the integration run (${fn.notExercised})`,
+      );
+      for (const { action, resource } of grants)
+        report.notExercised.push(`${fn.kind} ${fn.key}: ${action} ${resource}`);
+      continue;
     }
-    for (const statement of policy) {
-      for (const action of statement.actions) {
-        for (const resource of statement.resources) {
-          // A pattern grant (IVS resources made at run time) is used when any call fell under it.
-          const used = [...calls].some((call) => {
-            const [calledAction, calledResource] = call.split(' ') as [string, string];
-            return (
-              calledAction === action &&
-              allows([{ actions: [action], resources: [resource] }], action, calledResource)
-            );
-          });
-          if (!used) report.unused.push(`${key}: ${action} ${resource}`);
+    report.functions.push(`${fn.kind} ${fn.key}: ${calls.length} distinct requests, ${grants.length} grants`);
+    for (const call of calls) {
+      const [action, resource] = split(call);
+      if (!(await allows(fn.statements, action, resource)))
+        report.beyond.push(`${fn.kind} ${fn.key}: ${call}`);
+    }
+    for (const grant of grants) {
+      // A grant is used when IAM would allow some recorded request by it alone (a pattern grant,
+      // IVS resources made at run time, by any request under it).
+      const alone = [{ actions: [grant.action], resources: [grant.resource] }];
+      let usedByOne = false;
+      for (const call of calls) {
+        const [action, resource] = split(call);
+        if (action === grant.action && (await allows(alone, action, resource))) {
+          usedByOne = true;
+          break;
         }
       }
+      if (!usedByOne) report.unused.push(`${fn.kind} ${fn.key}: ${grant.action} ${grant.resource}`);
     }
   }
   return report;

@@ -52,6 +52,8 @@ export interface Player {
   /** The page's origin, e.g. `http://127.0.0.1:40123`. */
   origin: string;
   play(src: string): Promise<void>;
+  /** Opens a page of someone else's that records `window.playback` the same way (the local platform's player). */
+  open(page: string): Promise<void>;
   waitPlayed(seconds: number, timeoutMs?: number): Promise<Playback>;
   waitFatal(timeoutMs?: number): Promise<Playback['errors'][number]>;
   /** Leaves the stream (about:blank). */
@@ -84,6 +86,9 @@ export const startPlayer = async (port = 0): Promise<Player> => {
     origin,
     play: async (src) => {
       await tab.goto(`${origin}/?src=${encodeURIComponent(src)}`);
+    },
+    open: async (page) => {
+      await tab.goto(page);
     },
     waitPlayed: async (seconds, timeoutMs = 20_000) => {
       await tab

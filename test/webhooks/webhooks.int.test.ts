@@ -2,7 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_SOURCE, type PlatformEvent } from '../../shared/events/envelope.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
-import { putPartnerApproval } from '../../shared/webhooks/subscription-repository.ts';
+import {
+  putPartnerApproval,
+  putSubscription,
+  type SubscriptionRecord,
+} from '../../shared/webhooks/subscription-repository.ts';
 import { type LocalWebhooks, startLocalWebhooks } from '../../scripts/local/webhooks.ts';
 import { localWebhookQueues } from '../../scripts/local/webhooks-outbox.ts';
 import type { EventBridgeEvent } from '../../scripts/local/event-bus.ts';
@@ -246,6 +250,43 @@ describe('webhook subscriptions and signed deliveries', () => {
     expect((await post({ ...body, callback: 'ftp://example.com/x' })).status).toBe(422);
     expect((await post(body)).status).toBe(201);
     expect((await post(body)).status).toBe(409);
+  });
+});
+
+describe('the duplicate and per-account limits hold under concurrency (issue 33)', () => {
+  it('six identical creates at once: one 201, five 409 (a conditional write, not read-then-write)', async () => {
+    const creator = await studioCreator(api, 'gaming');
+    const body = {
+      type: 'creator.live',
+      version: '1',
+      condition: { creator_id: creator.creatorId },
+      callback: `${receiver.url}/race-${randomUUID()}`,
+    };
+    const statuses = await Promise.all(
+      Array.from({ length: 6 }, () => api.post('/webhooks/subscriptions', { token: creator.token, body })),
+    );
+    expect(statuses.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+    const mine = await api.get('/webhooks/subscriptions', { token: creator.token });
+    expect(mine.body.data).toHaveLength(1);
+  });
+
+  it('the per-account limit is a condition of the write: 8 concurrent writes under a limit of 3 leave 3', async () => {
+    const owner = `acc_limit_${randomUUID()}`;
+    const record = (i: number): SubscriptionRecord => ({
+      id: `whs_limit_${randomUUID().replace(/-/g, '')}`,
+      owner_id: owner,
+      type: 'creator.live',
+      version: '1',
+      creator_id: owner,
+      callback: `https://hooks.example.net/${i}`,
+      status: 'webhook_callback_verification_pending',
+      created_at: new Date().toISOString(),
+      status_changed_at: new Date().toISOString(),
+      secret_generation: 1,
+    });
+    const outcomes = await Promise.all(Array.from({ length: 8 }, (_, i) => putSubscription(record(i), 3)));
+    expect(outcomes.filter((o) => o === undefined)).toHaveLength(3);
+    expect(outcomes.filter((o) => o === 'limit')).toHaveLength(5);
   });
 });
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, linkSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   ACCOUNT,
@@ -235,6 +235,12 @@ export const createBroadcaster = (options: BroadcasterOptions): Broadcaster => {
   const writeProgress = (recording: Recording, at: number) => {
     const elapsed = at - recording.startedAt.getTime();
     writeHls(recording, Math.max(0, Math.floor(elapsed / (pattern.segmentSeconds * 1000))), true);
+    // LATEST storage: IVS rewrites the latest thumbnail while live (the live thumbnail_url).
+    const latest = join(recordingDir(recording), LATEST_THUMBNAIL_PATH);
+    if (recording.config.thumbnailConfiguration.storage.includes('LATEST') && !existsSync(latest)) {
+      mkdirSync(join(latest, '..'), { recursive: true });
+      copyFileSync(pattern.thumbnail, latest);
+    }
   };
 
   /** The files IVS has written by Recording End: segments, playlists, thumbnails, metadata. */

@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { allowedOrigin } from '../allowed-origin.ts';
 import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { verify } from 'node:crypto';
@@ -79,13 +80,17 @@ const checkPlaybackToken = (
   if (typeof claims.exp !== 'number' || claims.exp <= nowSeconds)
     return { ok: false, reason: 'token expired' };
   const allowOrigin = claims['aws:access-control-allow-origin'];
-  if (allowOrigin !== undefined && allowOrigin !== '*') {
+  let echo = '*';
+  if (typeof allowOrigin === 'string' && allowOrigin !== '*') {
     // Browsers send Origin on cross-origin requests; a client without one (curl, a native player)
-    // is only refused under aws:strict-origin-enforcement, as IVS does.
+    // is only refused under aws:strict-origin-enforcement, as IVS does. The claim is a list of
+    // origins, wildcard hostnames allowed (scripts/local/allowed-origin.ts).
     const strict = claims['aws:strict-origin-enforcement'] === true;
-    if (requestOrigin === undefined ? strict : requestOrigin !== allowOrigin) {
+    const allowed = requestOrigin === undefined ? undefined : allowedOrigin(allowOrigin, requestOrigin);
+    if (requestOrigin === undefined ? strict : allowed === undefined) {
       return { ok: false, reason: 'origin not allowed by token' };
     }
+    echo = allowed ?? allowOrigin.split(',')[0]!.trim();
   }
   const viewerId = claims['aws:viewer-id'];
   if (typeof viewerId === 'string') {
@@ -94,7 +99,7 @@ const checkPlaybackToken = (
       return { ok: false, reason: 'viewer session revoked' };
     }
   }
-  return { ok: true, allowOrigin: typeof allowOrigin === 'string' ? allowOrigin : '*' };
+  return { ok: true, allowOrigin: echo };
 };
 
 const corsHeaders = (allowOrigin: string) => ({

@@ -33,7 +33,11 @@ const principalOf = async (route: RouteRow | undefined, authorization: string | 
     return undefined;
   }
   const token = bearerToken(authorization);
-  if (!token) throw new UnauthorizedError('Authorization header must be "Bearer <token>"');
+  if (!token)
+    throw new UnauthorizedError('Authorization header must be "Bearer <token>"', {
+      error: 'invalid_request',
+      description: 'The Authorization header must be "Bearer <token>"',
+    });
   return verifyAccessToken(token);
 };
 

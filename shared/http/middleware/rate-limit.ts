@@ -1,8 +1,9 @@
 import { enforceRateLimit } from '../rate-limit.ts';
+import { rateLimitsOf } from '../route.ts';
 import { type HttpMiddleware, type HttpRequest, stateOf, withHeaders } from './state.ts';
 
 /**
- * Applies the route row's request budget (429 with `reason: rate_limit` past it), counted per
+ * Applies the route row's request budgets (429 with `reason: rate_limit` past any), counted per
  * account or per IP address in the table (shared/http/rate-limit.ts), and adds the `RateLimit`
  * headers to a successful answer. Runs after `authenticate()`: an account budget needs the caller.
  * Imported statically on purpose: a dynamic `import()` of it made esbuild wrap lib-dynamodb and
@@ -13,14 +14,20 @@ import { type HttpMiddleware, type HttpRequest, stateOf, withHeaders } from './s
 export const rateLimit = (): HttpMiddleware => ({
   before: async (request: HttpRequest) => {
     const state = stateOf(request);
-    const rule = state.route?.rateLimit;
-    if (!rule) return;
+    const rules = state.route ? rateLimitsOf(state.route) : [];
     const { event } = request;
-    const client =
-      rule.by === 'account' && state.principal
-        ? `acct:${state.principal.accountId}`
-        : `ip:${event.requestContext.http.sourceIp}`;
-    state.limitHeaders = await enforceRateLimit(event.routeKey, client, rule, state.now);
+    const ip = `ip:${event.requestContext.http.sourceIp}`;
+    const perIp = rules.some((rule) => rule.by === 'ip');
+    let strictest: { remaining: number; headers: Record<string, string> } | undefined;
+    for (const rule of rules) {
+      const client = rule.by === 'account' && state.principal ? `acct:${state.principal.accountId}` : ip;
+      // Beside a per-IP rule, a per-account one counts signed-in callers only.
+      if (rule.by === 'account' && !state.principal && perIp) continue;
+      const headers = await enforceRateLimit(event.routeKey, client, rule, state.now);
+      const remaining = Number(/remaining=(\d+)/.exec(headers.ratelimit ?? '')?.[1] ?? Infinity);
+      if (!strictest || remaining < strictest.remaining) strictest = { remaining, headers };
+    }
+    state.limitHeaders = strictest?.headers;
   },
   after: async (request) => {
     const headers = stateOf(request).limitHeaders;

@@ -1,0 +1,67 @@
+import { Duration, Validations } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+
+/**
+ * How Lambda handles an asynchronous invocation (EventBridge rules, EventBridge Scheduler) that
+ * fails: its own retries, then the event with the error to the on-failure queue. Exported so the
+ * tests and docs/operations.md ("Redrive") name the same figures.
+ */
+export const ASYNC_INVOKE = {
+  /** Lambda's retries after the first failure (its maximum). */
+  retryAttempts: 2,
+  /** An event still queued in Lambda after this long goes to the on-failure queue unprocessed. */
+  maxEventAgeHours: 6,
+} as const;
+
+/**
+ * The on-failure destination of an asynchronously invoked function: an SQS queue (SQS-managed
+ * encryption, TLS only, 14 days) that receives Lambda's invocation record (`requestPayload`: the
+ * event, `responsePayload`: the error, `requestContext.functionArn`) once the retries are spent,
+ * and an alarm as soon as one arrives. `npm run redrive` sends the records back
+ * (docs/operations.md "Redrive"); nothing is lost silently.
+ */
+export class AsyncFailures extends Construct {
+  readonly queue: sqs.Queue;
+  readonly alarm: cloudwatch.Alarm;
+
+  constructor(
+    scope: Construct,
+    id: string,
+    props: { fn: lambda.Function; action: SnsAction; description: string },
+  ) {
+    super(scope, id);
+    this.queue = new sqs.Queue(this, 'Queue', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    Validations.of(this.queue).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason:
+        'This queue is itself a dead-letter destination (a function\'s asynchronous on-failure destination); an operator redrives it (docs/operations.md "Redrive").',
+    });
+    props.fn.configureAsyncInvoke({
+      onFailure: new SqsDestination(this.queue),
+      retryAttempts: ASYNC_INVOKE.retryAttempts,
+      maxEventAge: Duration.hours(ASYNC_INVOKE.maxEventAgeHours),
+    });
+    this.alarm = new cloudwatch.Alarm(this, 'Alarm', {
+      metric: this.queue.metricApproximateNumberOfMessagesVisible({
+        statistic: 'Maximum',
+        period: Duration.minutes(5),
+      }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      alarmDescription: `${props.description}: an asynchronous invocation failed after Lambda's ${ASYNC_INVOKE.retryAttempts} retries (or waited over ${ASYNC_INVOKE.maxEventAgeHours} h); its event is in the on-failure queue. See docs/operations.md#redrive`,
+    });
+    this.alarm.addAlarmAction(props.action);
+    this.alarm.addOkAction(props.action);
+  }
+}

@@ -1,0 +1,90 @@
+import { join } from 'node:path';
+import { CustomResource, Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as ivs from 'aws-cdk-lib/aws-ivs';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { bundledFunction, InlinePolicyRole, PROJECT_ROOT } from './api-function.ts';
+import { runtimeCleanupStatements } from './handlers/access.ts';
+
+export interface RuntimeCleanupProps {
+  /** The recording configuration every run-time channel names (infra/live-video.ts). */
+  recordingConfiguration: ivs.CfnRecordingConfiguration;
+  /** `arn:<partition>:ivs:<region>:<account>`. */
+  ivsArnPrefix: string;
+  stage: string;
+  removalPolicy: RemovalPolicy;
+  logRetention: logs.RetentionDays;
+  bundle: boolean;
+}
+
+/**
+ * What lets the stack be deleted once creators have channels (docs/operations.md "Tearing
+ * down"): a `Custom::RuntimeCleanup` resource whose function (infra/handlers/runtime-cleanup.ts)
+ * removes, on Delete, every IVS channel and stream key the API made at run time. It DependsOn the
+ * recording configuration, so CloudFormation deletes it BEFORE the configuration, which IVS
+ * refuses to delete while a channel names it. Chat rooms and provider webhook endpoints join
+ * the same resource as cleaners of their own (and grants here) when they arrive.
+ */
+export class RuntimeCleanup extends Construct {
+  readonly resource: CustomResource;
+  readonly fn: lambda.Function;
+
+  constructor(scope: Construct, id: string, props: RuntimeCleanupProps) {
+    super(scope, id);
+    const role = new InlinePolicyRole(this, 'Role');
+    const logGroup = new logs.LogGroup(this, 'Logs', {
+      retention: props.logRetention,
+      removalPolicy: props.removalPolicy,
+    });
+    this.fn = bundledFunction(
+      this,
+      {
+        runtime: lambda.Runtime.NODEJS_22_X,
+        architecture: lambda.Architecture.ARM_64,
+        memorySize: 256,
+        // Lambda's maximum: at IVS's 5 operations a second, about a thousand channels.
+        timeout: Duration.minutes(15),
+        role,
+        logGroup,
+        description: 'On stack deletion: removes the IVS channels and stream keys the API made at run time',
+      },
+      {
+        entry: join(PROJECT_ROOT, 'infra/handlers/runtime-cleanup.ts'),
+        bundle: props.bundle,
+        placeholder: 'exports.handler = async () => {};',
+      },
+    );
+    const statement = (actions: string[], resources: string[]) =>
+      role.addToPrincipalPolicy(new iam.PolicyStatement({ actions, resources }));
+    statement(['logs:CreateLogStream', 'logs:PutLogEvents'], [logGroup.logGroupArn]);
+    for (const { actions, resources } of runtimeCleanupStatements(props.ivsArnPrefix))
+      statement([...actions], [...resources]);
+    for (const kind of ['channel', 'stream-key'])
+      Validations.of(role).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ivs:<AWS::Region>:<AWS::AccountId>:${kind}/*]`,
+        reason:
+          'The channels and stream keys to remove were made at run time by the API: their ARNs are not known to the stack.',
+      });
+    Validations.of(role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'ivs:ListChannels has no resource-level permissions.',
+    });
+    Validations.of(this.fn).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason: 'nodejs22.x is the runtime the project targets and tests, as for every function of the stack.',
+    });
+
+    this.resource = new CustomResource(this, 'Resource', {
+      serviceToken: this.fn.functionArn,
+      resourceType: 'Custom::RuntimeCleanup',
+      properties: {
+        RecordingConfigurationArn: props.recordingConfiguration.attrArn,
+        Stage: props.stage,
+      },
+    });
+    // Deleted before the recording configuration (and before its own role and function).
+    this.resource.node.addDependency(props.recordingConfiguration, role, logGroup);
+  }
+}

@@ -1,0 +1,78 @@
+import { eventPublisherRow } from '../../functions/events/worker.ts';
+import { routes } from '../../functions/routes.ts';
+import { fanOutRow, senderRow } from '../../functions/webhooks/workers.ts';
+import { audienceRow, ivsEventRow, projectorRow, rebuildRow, recomputeRow } from '../../functions/workers.ts';
+import { mailFeedbackRow } from '../../functions/mail/workers.ts';
+import {
+  keyPairStatements,
+  runtimeCleanupStatements,
+  signingPublicKeyStatements,
+} from '../../infra/handlers/access.ts';
+import { LOCAL_EVENT_BUS_NAME, localBusArn } from '../../scripts/local/event-bus.ts';
+import { publisherStatements } from '../../shared/events/access.ts';
+import { routeKey, type RouteRow } from '../../shared/http/route.ts';
+import { type Deployment, policyOf } from '../../shared/platform/access.ts';
+import type { CheckedFunction } from './least-privilege.ts';
+
+/** What the custom resources' functions are recorded under when a test runs them as their function. */
+export const CUSTOM_RESOURCE_KEYS = {
+  signingPublicKey: 'Custom::SigningPublicKey',
+  keyPair: 'Custom::IvsPlaybackKeyPair+MediaSigningKeyPair',
+  runtimeCleanup: 'Custom::RuntimeCleanup',
+} as const;
+
+/**
+ * Every function of the stack with the statements the stack gives it (the same derivations
+ * infra/ uses), for the least-privilege report: the HTTP routes, the eight workers (stream
+ * readers, schedules, event and queue consumers, the operator's rebuild) and the custom resources'
+ * functions. The local deployment's values stand for the stack's tokens.
+ */
+export const stackFunctions = (d: Deployment): CheckedFunction[] => {
+  const of = (row: RouteRow, kind: CheckedFunction['kind'], notExercised?: string): CheckedFunction => ({
+    key: routeKey(row),
+    kind,
+    statements: policyOf(row, d),
+    ...(notExercised ? { notExercised } : {}),
+  });
+  const publisher = of(eventPublisherRow, 'worker');
+  return [
+    ...routes.map((row) => of(row, 'route')),
+    of(projectorRow, 'worker'),
+    of(
+      rebuildRow,
+      'worker',
+      'invoked by an operator only; on the shared test table it would rewrite the views other files read, so test/projection/invariant.int.test.ts runs the rebuild as the operator (a dry run), not as this function',
+    ),
+    of(recomputeRow, 'schedule'),
+    of(audienceRow, 'schedule'),
+    of(ivsEventRow, 'worker'),
+    {
+      ...publisher,
+      statements: [...publisher.statements, ...publisherStatements(localBusArn(LOCAL_EVENT_BUS_NAME))],
+    },
+    of(fanOutRow, 'worker'),
+    of(senderRow, 'worker'),
+    of(mailFeedbackRow, 'worker'),
+    {
+      key: CUSTOM_RESOURCE_KEYS.signingPublicKey,
+      kind: 'custom resource',
+      statements: signingPublicKeyStatements(d.signingKeyArn),
+    },
+    {
+      key: CUSTOM_RESOURCE_KEYS.keyPair,
+      kind: 'custom resource',
+      statements: keyPairStatements({
+        ivsArnPrefix: d.ivsArnPrefix,
+        playbackSecretArns: [d.playbackKeySecretArn],
+        mediaSecretArns: [d.mediaKeySecretArn],
+      }),
+    },
+    {
+      key: CUSTOM_RESOURCE_KEYS.runtimeCleanup,
+      kind: 'custom resource',
+      statements: runtimeCleanupStatements(d.ivsArnPrefix),
+      notExercised:
+        'runs only when a dev stack is deleted; test/infra/runtime-cleanup.test.ts runs its handler against the IVS stand-in',
+    },
+  ];
+};
