@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { handler as reconcilePayments } from '../../functions/payments/reconcile-payments.ts';
+import { reconcileRow } from '../../functions/payments/workers.ts';
+import { functionContext, runAsFunction } from '../../scripts/local/aws.ts';
+import { db } from '../../shared/db/client.ts';
+import { DeleteCommand } from '../../shared/db/document.ts';
+import { tableName } from '../../shared/db/table.ts';
+import { entitlementKey, getEntitlement } from '../../shared/entitlements/entitlement-repository.ts';
 import type { Catalog, EpisodeRecord, ShowRecord } from '../../shared/catalog/model.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { generateCatalog } from '../../shared/seed/generate.ts';
@@ -95,6 +102,22 @@ const sweep = async (token?: string) => {
 };
 
 const account = async () => (await issueAccessToken(`acc_pw_${randomUUID()}`, new Date())).token;
+
+describe('the daily payments reconcile (run as its function, under its grants)', () => {
+  it('restores a subscription entitlement the table lost from what Stripe reports', async () => {
+    const accountId = `acc_pw_${randomUUID()}`;
+    const { token } = await issueAccessToken(accountId, new Date());
+    const creatorId = shows[0]!.creator_id;
+    await subscribePaid(api, token, creatorId);
+    const target = { kind: 'subscription', creatorId } as const;
+    expect((await getEntitlement(accountId, target))?.status).toBe('active');
+    await db.send(new DeleteCommand({ TableName: tableName(), Key: entitlementKey(accountId, target) }));
+    const report = await runAsFunction(functionContext(reconcileRow), () => reconcilePayments());
+    expect(report.subscriptions).toBeGreaterThanOrEqual(1);
+    expect(report.repaired).toBeGreaterThanOrEqual(1);
+    expect((await getEntitlement(accountId, target))?.status).toBe('active');
+  });
+});
 
 describe('paywall: no playable URL for a locked episode on any endpoint', () => {
   it('anonymous callers get URLs for free episodes only', async () => {
