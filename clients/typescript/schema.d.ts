@@ -1231,7 +1231,7 @@ export interface paths {
         put?: never;
         /**
          * Send a new email-verification code to the caller's address (replaces the previous code)
-         * @description Mails a new 6-digit verification code to the signed-in account's address; it replaces the previous code and is valid 15 minutes for 5 attempts. At most 5 a day per account; 503 when the mail cannot be sent.
+         * @description Mails a new 6-digit verification code to the signed-in account's address; it replaces the previous code and is valid 15 minutes for 5 attempts. At most 5 a day per account; 409 when mail to the address bounced or was reported as spam; 503 when the mail cannot be sent.
          */
         post: operations["sendEmailVerification"];
         delete?: never;
@@ -12250,7 +12250,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -12462,7 +12462,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -12764,7 +12764,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -12901,7 +12901,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -13230,7 +13230,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -13367,7 +13367,7 @@ export interface operations {
             /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
             401: {
                 headers: {
-                    /** @description Always `Bearer` */
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
                     "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
@@ -16925,7 +16925,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The email is already verified */
+            /** @description The email is already verified, or mail to it bounced permanently or was reported as spam (no code is sent to it any more) */
             409: {
                 headers: {
                     [name: string]: unknown;
