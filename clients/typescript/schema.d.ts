@@ -1379,7 +1379,7 @@ export interface paths {
         put?: never;
         /**
          * Add an episode to one of the caller's shows
-         * @description Adds an episode to one of the caller's shows: season (1-99), episode number (1-999), title, length and `is_free` (`false`: access `premium`, for the creator's subscribers), optionally a description, the air date (default now) and the stream URL (default the CDN playlist path of the episode). The show's `seasons` gain the season in the same write, and its version goes up by one; the episode's version is the show's new version (episode versions come from their show's, so an episode created where another was deleted is always newer than it). One episode per season and number: a taken place is a 409.
+         * @description Adds an episode to one of the caller's shows: season (1-99), episode number (1-999), title, length and `is_free` (`false`: access `premium`, for the creator's subscribers; or `access: "ppv"` with `price` and `currency`: bought one by one through POST /checkout), optionally a description, the air date (default now) and the stream URL (default the CDN playlist path of the episode). The show's `seasons` gain the season in the same write, and its version goes up by one; the episode's version is the show's new version (episode versions come from their show's, so an episode created where another was deleted is always newer than it). One episode per season and number: a taken place is a 409.
          */
         post: operations["createStudioEpisode"];
         delete?: never;
@@ -6127,11 +6127,21 @@ export interface components {
              */
             is_premium: boolean;
             /**
-             * @description Access: `free` or `premium` as the creator sets it (`ppv` only ever set by operators)
+             * @description Access: `free`, `premium` (subscribers) or `ppv` (bought one by one at `price` `currency`)
              * @example free
              * @enum {string}
              */
             access: "free" | "premium" | "ppv";
+            /**
+             * @description Pay-per-view price in major units; null unless `ppv`
+             * @example null
+             */
+            price: number | null;
+            /**
+             * @description Currency of `price`; null unless `ppv`
+             * @example null
+             */
+            currency: string | null;
             /**
              * @description First aired (ISO 8601, UTC)
              * @example 2026-02-23T15:00:00.000Z
@@ -18779,6 +18789,23 @@ export interface operations {
                      */
                     is_premium?: boolean;
                     /**
+                     * @description Who plays it: `free` anyone, `premium` the creator's subscribers, `ppv` a viewer who bought it (needs `price` and `currency`); must agree with `is_free` when both are sent
+                     * @example ppv
+                     * @enum {string}
+                     */
+                    access?: "free" | "premium" | "ppv";
+                    /**
+                     * @description Pay-per-view price (with `access: "ppv"` only) in major units (0.50-999.99, at most 2 decimals)
+                     * @example 4.99
+                     */
+                    price?: number;
+                    /**
+                     * @description ISO 4217 currency
+                     * @example USD
+                     * @enum {string}
+                     */
+                    currency?: "USD" | "EUR" | "GBP" | "CAD" | "AUD";
+                    /**
                      * @description Synopsis, at most 2000 characters (trimmed; default empty)
                      * @example The first session.
                      */
@@ -19251,6 +19278,23 @@ export interface operations {
                      * @example false
                      */
                     is_premium?: boolean;
+                    /**
+                     * @description Who plays it: `free` anyone, `premium` the creator's subscribers, `ppv` a viewer who bought it (needs `price` and `currency`); must agree with `is_free` when both are sent
+                     * @example ppv
+                     * @enum {string}
+                     */
+                    access?: "free" | "premium" | "ppv";
+                    /**
+                     * @description Pay-per-view price (with `access: "ppv"` only) in major units (0.50-999.99, at most 2 decimals)
+                     * @example 4.99
+                     */
+                    price?: number;
+                    /**
+                     * @description ISO 4217 currency
+                     * @example USD
+                     * @enum {string}
+                     */
+                    currency?: "USD" | "EUR" | "GBP" | "CAD" | "AUD";
                     /**
                      * @description Synopsis, at most 2000 characters (trimmed; default empty)
                      * @example The first session.

@@ -6,6 +6,7 @@ import {
 } from '../entitlements/entitlement-repository.ts';
 import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
 import { SUBSCRIPTION_STATUSES } from '../catalog/model.ts';
+import { chargeCurrency, chargePrice } from './price.ts';
 
 const targetId = (what: string, example: string) =>
   described(
@@ -40,24 +41,10 @@ export const checkoutBody = z
   );
 export type CheckoutBody = z.infer<typeof checkoutBody>;
 
-const CURRENCIES = ['USD', 'EUR', 'GBP', 'CAD', 'AUD'] as const;
-
 /** `PUT /studio/plan` body. */
 export const planBody = z.strictObject({
-  price: described(
-    z.number({ error: 'must be a number' }).check(
-      z.gte(0.5, { error: 'must be at least 0.50' }),
-      z.lte(999.99, { error: 'must be at most 999.99' }),
-      z.refine((n) => Math.round(n * 100) === n * 100, { error: 'must have at most 2 decimals' }),
-    ),
-    'Price of one period in major units (0.50-999.99, at most 2 decimals)',
-    4.99,
-  ),
-  currency: described(
-    z.enum(CURRENCIES, { error: `must be one of: ${CURRENCIES.join(', ')}` }),
-    'ISO 4217 currency',
-    'USD',
-  ),
+  price: chargePrice('Price of one period'),
+  currency: chargeCurrency(),
   interval: described(
     z.enum(['month', 'year'], { error: 'must be month or year' }),
     'Billing period',
