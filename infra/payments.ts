@@ -10,6 +10,7 @@ import { reconcileRow } from '../functions/payments/workers.ts';
 import { PAYMENT_DEFAULTS, type PaymentDeployment } from '../shared/payments/access.ts';
 import { ApiFunction, type ApiFunctionDefaults, constructIdOf } from './api-function.ts';
 import type { Monitoring } from './monitoring.ts';
+import { AsyncFailures } from './async-failures.ts';
 
 /** The reconcile's figures (docs/payments.md, "Failure figures"). */
 export const PAYMENTS_RECONCILE = {
@@ -38,6 +39,8 @@ export class Payments extends NestedStack {
   readonly reconcile: ApiFunction;
   readonly scheduleFailures: sqs.Queue;
   readonly alarms: cloudwatch.Alarm[] = [];
+  /** The reconcile's on-failure queue: scheduled runs that failed after Lambda's retries (infra/async-failures.ts). */
+  readonly reconcileFailures: AsyncFailures;
 
   constructor(scope: Construct, id: string, props: PaymentsProps) {
     super(scope, id, { description: 'Payments: the Stripe secret, the daily reconcile and its alarms' });
@@ -104,6 +107,13 @@ export class Payments extends NestedStack {
 
     props.monitoring.watchFunctions(this, 'PaymentWorkers', [fn]);
     const action = new SnsAction(props.monitoring.topic);
+    // Scheduler invokes asynchronously: a run that fails after Lambda's retries is kept, with an alarm.
+    this.reconcileFailures = new AsyncFailures(this, 'ReconcileAsyncFailures', {
+      fn,
+      action,
+      description: 'Payments reconcile function',
+    });
+    this.alarms.push(this.reconcileFailures.alarm);
     const alarm = (alarmId: string, metric: cloudwatch.IMetric, threshold: number, description: string) => {
       const created = new cloudwatch.Alarm(this, alarmId, {
         metric,

@@ -188,7 +188,7 @@ export const getPayouts = contract({
   path: '/studio/payouts',
   handler: 'payments/get-payouts',
   dynamo: { actions: ['GetItem', 'Query'] },
-  needs: ['stripe'],
+  needs: ['payment-settings'],
   auth: 'required',
   summary: "The creator's payouts: whether charges and payouts are enabled, and earnings",
   description:

@@ -72,6 +72,8 @@ export interface RouteRow {
     | 'webhook-dead-letters'
     /** Calls Stripe: reads the Stripe secret (shared/payments/access.ts). */
     | 'stripe'
+    /** Reads the payment settings (fee, grace) but never calls Stripe: no grant. */
+    | 'payment-settings'
     | 'mailer'
   >;
   /**

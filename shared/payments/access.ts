@@ -16,32 +16,40 @@ export interface PaymentDeployment {
   applicationFeePercent: string;
 }
 
-const uses = (row: RouteRow, p: PaymentDeployment | undefined): PaymentDeployment | undefined => {
-  if (!row.needs?.includes('stripe')) return undefined;
+const uses = (
+  row: RouteRow,
+  p: PaymentDeployment | undefined,
+  needs: ReadonlyArray<'stripe' | 'payment-settings'>,
+): PaymentDeployment | undefined => {
+  if (!needs.some((need) => row.needs?.includes(need))) return undefined;
   if (!p)
     throw new Error(
-      `Route ${row.method} ${row.path} needs Stripe but the deployment has no payment settings (infra/payments.ts)`,
+      `Route ${row.method} ${row.path} needs payments but the deployment has no payment settings (infra/payments.ts)`,
     );
   return p;
 };
 
+/** `stripe`: GetSecretValue on the Stripe secret; `payment-settings` alone grants nothing. */
 export const paymentStatements = (row: RouteRow, deployment: PaymentDeployment | undefined) => {
-  const p = uses(row, deployment);
+  const p = uses(row, deployment, ['stripe']);
   return p ? [{ actions: ['secretsmanager:GetSecretValue'], resources: [p.stripeSecretArn] }] : [];
 };
 
+/**
+ * `stripe`: the secret's ARN and the payment settings; `payment-settings` (a row that shows the
+ * fee or grace but never calls Stripe, e.g. GET /studio/payouts): the settings only.
+ */
 export const paymentEnvironment = (
   row: RouteRow,
   deployment: PaymentDeployment | undefined,
 ): Record<string, string> => {
-  const p = uses(row, deployment);
-  return p
-    ? {
-        STRIPE_SECRET_ARN: p.stripeSecretArn,
-        PAYMENT_GRACE_DAYS: p.graceDays,
-        APPLICATION_FEE_PERCENT: p.applicationFeePercent,
-      }
-    : {};
+  const p = uses(row, deployment, ['stripe', 'payment-settings']);
+  if (!p) return {};
+  return {
+    ...(row.needs?.includes('stripe') ? { STRIPE_SECRET_ARN: p.stripeSecretArn } : {}),
+    PAYMENT_GRACE_DAYS: p.graceDays,
+    APPLICATION_FEE_PERCENT: p.applicationFeePercent,
+  };
 };
 
 /**

@@ -28,6 +28,7 @@ const CLIENTS_OF: Record<NonNullable<RouteRow['needs']>[number], readonly string
   'webhook-outbox': ['client-sqs'],
   'webhook-dead-letters': ['client-sqs'],
   stripe: ['client-secrets-manager'],
+  'payment-settings': [],
   mailer: ['client-sesv2'],
 };
 
