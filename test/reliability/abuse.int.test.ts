@@ -138,6 +138,14 @@ const OWNERSHIP: Record<string, 'owned' | `caller: ${string}`> = {
   'GET /webhooks/subscriptions/{id}': 'owned',
   'DELETE /webhooks/subscriptions/{id}': 'owned',
   'POST /webhooks/subscriptions/{id}/secret/rotate': 'owned',
+  // Payments (issue 36): no id of another account's in any of them; each acts on the token's
+  // account or its creator (test/payments, test/shows/paywall.int.test.ts).
+  'GET /me/entitlements': 'caller: lists the caller’s own entitlements',
+  'POST /checkout': 'caller: a checkout for the caller’s account (the creator or item is public)',
+  'POST /billing/portal': 'caller: the portal of the caller’s own Stripe customer',
+  'GET /studio/payouts': 'caller: the caller’s own creator’s payouts and earnings',
+  'POST /studio/payouts/onboarding': 'caller: onboards the caller’s own creator’s Stripe account',
+  'PUT /studio/plan': 'caller: sets the caller’s own creator’s plan',
   ...Object.fromEntries(
     routes
       .filter((r) => r.path.startsWith('/analytics/'))
