@@ -11,7 +11,8 @@ import { applyEntitlement } from '../entitlements/entitlement-repository.ts';
 import { getEpisode } from '../shows/show-repository.ts';
 import { getCustomerId, recordCustomer } from './billing-repository.ts';
 import { getPayoutAccount, type PayoutAccount } from './payout-repository.ts';
-import { applicationFeePercent, graceDays, stripe } from './stripe-client.ts';
+import { applicationFeePercent, graceDays } from './settings.ts';
+import { stripe } from './stripe-client.ts';
 import { subscriptionEntitlement } from './stripe-sync.ts';
 
 /**

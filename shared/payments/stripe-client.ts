@@ -1,6 +1,5 @@
 import Stripe from 'stripe';
 import { oncePerContainer } from '../aws/local-hook.ts';
-import { setting } from '../config.ts';
 import { keyFromSecret } from '../playback/key-secret.ts';
 
 /**
@@ -52,11 +51,5 @@ export const stripeClient = (secretKey: string, apiUrl: string): Stripe => {
 export const stripe = /* @__PURE__ */ oncePerContainer(async () =>
   stripeClient((await stripeSecrets()).secret_key, process.env.STRIPE_API_URL || STRIPE_API),
 );
-
-/** Grace after a failed renewal, in days (PAYMENT_GRACE_DAYS, 7 by default in the stack). */
-export const graceDays = (): number => Number(setting('PAYMENT_GRACE_DAYS'));
-
-/** The platform's fee on every charge, in percent (APPLICATION_FEE_PERCENT). */
-export const applicationFeePercent = (): number => Number(setting('APPLICATION_FEE_PERCENT'));
 
 export type { Stripe };

@@ -3,7 +3,8 @@ import { clock } from '../clock.ts';
 import { BadRequestError } from '../http/errors.ts';
 import { eventProcessed, markEventProcessed } from './billing-repository.ts';
 import { setCapabilities } from './payout-repository.ts';
-import { applicationFeePercent, graceDays, stripe, stripeSecrets } from './stripe-client.ts';
+import { applicationFeePercent, graceDays } from './settings.ts';
+import { stripe, stripeSecrets } from './stripe-client.ts';
 import {
   type SyncContext,
   syncCharge,
