@@ -470,7 +470,8 @@ describe('/studio/shows/{id}/episodes', () => {
     }
     const bad = await api.patch(path, { token: owner.token, body: { access: 'ppv' } });
     expect(bad.status).toBe(422);
-    expect(await storedCollection(show.show_id)).toHaveLength(2);
+    // The show and its two episodes: no refused body wrote anything.
+    expect(await storedCollection(show.show_id)).toHaveLength(3);
   });
 
   it('edits an episode in place (new version), moves it to another season, and deletes it', async () => {
