@@ -59,7 +59,8 @@ export const unknownFields = (schema: Schema, input: unknown, path: string[] = [
   if (def.type === 'object' && def.shape && isRecord(input)) {
     const shape = def.shape;
     return Object.entries(input).flatMap(([key, value]) => {
-      const field = shape[key];
+      // Own keys only: `__proto__` in a JSON body is an own key that `shape[key]` would answer with Object.prototype.
+      const field = Object.hasOwn(shape, key) ? shape[key] : undefined;
       return field ? unknownFields(field, value, [...path, key]) : [[...path, key].join('.')];
     });
   }

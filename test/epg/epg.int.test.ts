@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Catalog, CreatorRecord, ProgramRecord } from '../../shared/catalog/model.ts';
+import {
+  type Catalog,
+  type CreatorRecord,
+  type ProgramRecord,
+  programContent,
+} from '../../shared/catalog/model.ts';
 import { clock } from '../../shared/clock.ts';
 import { heartbeatEpg, onAirNow, watchEpg } from '../../shared/epg/schedule.ts';
 import { generateCatalog } from '../../shared/seed/generate.ts';
@@ -51,8 +56,7 @@ const expectProgramObject = (view: any, record: ProgramRecord, offset: string) =
     title: record.title,
     thumbnail_url: record.thumbnail_url,
     duration_minutes: duration,
-    content_type: record.content_type,
-    content_id: record.content_id,
+    ...programContent(record),
     rating: record.rating,
     is_past: now >= end,
     is_current: now >= start && now < end,

@@ -107,6 +107,18 @@ describe('httpHandler', () => {
     ]);
     const fine = await handler(apiEvent({ route, body: { title: 'x', tags: [{ name: 'a' }] } }));
     expect(fine.statusCode).toBe(201);
+    // JSON.parse makes `__proto__` an own key; it is an unknown field, not a lookup on Object.prototype (was a 500).
+    const polluting = await handler(
+      apiEvent({
+        route,
+        rawBody: '{"title":"x","__proto__":{"admin":true}}',
+        headers: { 'content-type': 'application/json' },
+      }),
+    );
+    expect(polluting.statusCode).toBe(422);
+    expect(parse(polluting.body).errors).toEqual([
+      { field: '__proto__', message: '__proto__ is not a field of this request body' },
+    ]);
   });
 
   it('answers 400 for malformed JSON and 415 for a non-JSON content type', async () => {

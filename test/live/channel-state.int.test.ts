@@ -18,6 +18,7 @@ import {
   reconcileLiveChannels,
 } from '../../shared/live/channel-state.ts';
 import { type IvsEvent, parseIvsEvent } from '../../shared/live/ivs-events.ts';
+import { cdnUrl } from '../../shared/live/media-urls.ts';
 import { waitFor } from '../support/wait.ts';
 
 afterEach(() => vi.restoreAllMocks());
@@ -139,7 +140,9 @@ describe('the IVS reducer (applyIvsEvent) against DynamoDB Local', () => {
       stream_id: streamId,
       title: `${channel.name} is live`,
       started_at: new Date(at(0)).toISOString(),
-      thumbnail_url: `https://a1b2c3.us-west-2.playback.live-video.net/thumbnails/${channel.channelArn.split('/').pop()}.jpg`,
+      // No recording has started yet and the creator has no avatar: the CDN's generic live still
+      // (Recording Start sets the recording's latest still; test/live/watch-playback.int.test.ts).
+      thumbnail_url: `${cdnUrl()}/thumbnails/live.jpg`,
     });
     expect(live.stream_health).toBe('healthy');
     expect(live.live_state_ms).toBe(at(0));
