@@ -22,10 +22,11 @@ export const createWebhookSubscription = contract({
   method: 'POST',
   path: '/webhooks/subscriptions',
   handler: 'webhooks/create-subscription',
-  // GetItem: the caller's creator, or their partner approval. Query GSI1: their subscriptions
-  // (duplicates, the limit). PutItem: the subscription. DeleteItem: it again, when its
-  // verification could not be queued (503).
-  dynamo: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'], indexes: ['GSI1'] },
+  // GetItem: the caller's creator, or their partner approval. PutItem and UpdateItem: the
+  // subscription with its uniqueness item and the owner's count, in one transaction (the duplicate
+  // and the limit are its conditions; no Query). DeleteItem: them again, when its verification
+  // could not be queued (503).
+  dynamo: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   needs: ['webhook-secrets', 'webhook-outbox'],
   auth: 'required',
   rateLimit: { limit: 20, windowSeconds: 3600, by: 'account' },

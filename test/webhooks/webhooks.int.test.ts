@@ -200,6 +200,9 @@ describe('webhook subscriptions and signed deliveries', () => {
     expect(mine.body.data.map((s: { id: string }) => s.id)).toContain(id);
     expect(JSON.stringify(mine.body.data)).not.toContain('whsec_');
     expect((await api.get(`/webhooks/subscriptions/${id}`, { token: creatorToken })).status).toBe(200);
+    // The owner may delete it (one transaction: the subscription, its uniqueness item, the count).
+    expect((await api.delete(`/webhooks/subscriptions/${id}`, { token: creatorToken })).status).toBe(204);
+    expect((await api.get(`/webhooks/subscriptions/${id}`, { token: creatorToken })).status).toBe(404);
   });
 
   it('who may subscribe: not to another creator; an approved partner to public types of any creator, not private ones', async () => {
