@@ -27,6 +27,28 @@ export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
 export type WebhookEndpoint = 'platform' | 'connect';
 
+/**
+ * The events each endpoint subscribes to (`enabled_events` when registering it with Stripe): the
+ * types `applyEvent` acts on, and no others, so Stripe sends nothing the platform would only
+ * acknowledge (docs/payments.md, "What a real Stripe account needs").
+ */
+export const SUBSCRIBED_EVENTS: Record<WebhookEndpoint, readonly Stripe.Event.Type[]> = {
+  platform: [
+    'checkout.session.completed',
+    'checkout.session.async_payment_succeeded',
+    'checkout.session.async_payment_failed',
+    'customer.subscription.created',
+    'customer.subscription.updated',
+    'customer.subscription.deleted',
+    'invoice.paid',
+    'invoice.payment_failed',
+    'charge.refunded',
+    'charge.dispute.created',
+    'charge.dispute.closed',
+  ],
+  connect: ['account.updated'],
+};
+
 /** Verifies and parses a delivery; 400 for anything not signed by Stripe within the tolerance. */
 export const verifiedEvent = (
   client: Stripe,

@@ -1,3 +1,4 @@
+import { SUBSCRIBED_EVENTS } from '../../../shared/payments/stripe-webhook.ts';
 import type { StripeStandIn } from './server.ts';
 
 /**
@@ -35,10 +36,9 @@ const createEndpoint = async (
   url: string,
   connect: boolean,
 ): Promise<string> => {
-  const body = new URLSearchParams({
-    url,
-    'enabled_events[0]': '*',
-    description: 'creator streaming (local)',
+  const body = new URLSearchParams({ url, description: 'creator streaming (local)' });
+  SUBSCRIBED_EVENTS[connect ? 'connect' : 'platform'].forEach((type, i) => {
+    body.set(`enabled_events[${i}]`, type);
   });
   if (connect) body.set('connect', 'true');
   const res = await fetch(`${standIn.endpoint}/v1/webhook_endpoints`, {
@@ -55,8 +55,8 @@ const createEndpoint = async (
 };
 
 /**
- * Registers `apiUrl`'s two webhook routes with the stand-in (all events; the Connect one with
- * `connect: true`) and publishes the secret with their signing secrets.
+ * Registers `apiUrl`'s two webhook routes with the stand-in (the events the platform acts on,
+ * SUBSCRIBED_EVENTS; the Connect one with `connect: true`) and publishes the secret with their signing secrets.
  */
 export const connectStripeWebhooks = async (
   standIn: Pick<StripeStandIn, 'endpoint' | 'secretKey'>,
