@@ -140,7 +140,47 @@ export const recordEarning = async (earning: Earning): Promise<boolean> => {
   }
 };
 
-/** Every earning of a creator. */
+/**
+ * What a purchase's refunds and disputes took back from its earning, as the charge says now: one
+ * item per charge (`EARNING#<charge>#reversal`, negative gross, fee and net in proportion), set to
+ * the charge's current state (a won dispute brings it back to 0), and only by a newer observation
+ * than the one it holds, so a slow, older read never overwrites a newer one.
+ */
+export const recordReversal = async (
+  earning: Earning,
+  takenBack: number,
+  observedAt: Date,
+): Promise<void> => {
+  const share = earning.gross > 0 ? takenBack / earning.gross : 0;
+  const fee = Math.round(earning.platform_fee * share);
+  const reversal: Earning = {
+    ...earning,
+    source_id: `${earning.source_id}#reversal`,
+    gross: -takenBack,
+    platform_fee: -fee,
+    net: -(takenBack - fee),
+    paid_at: observedAt.toISOString(),
+  };
+  try {
+    await db.send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          ...earningKey(reversal.creator_id, reversal.source_id),
+          entity: 'earning',
+          ...reversal,
+          observed_at: observedAt.getTime(),
+        },
+        ConditionExpression: 'attribute_not_exists(PK) OR observed_at < :at',
+        ExpressionAttributeValues: { ':at': observedAt.getTime() },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionalCheckFailed(error)) throw error;
+  }
+};
+
+/** Every earning of a creator (reversals included, negative). */
 export const earningsOf = async (creatorId: string): Promise<Earning[]> =>
   (
     await queryAll({

@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import { applyEntitlement, type EntitlementRecord } from '../entitlements/entitlement-repository.ts';
-import { recordEarning } from './payout-repository.ts';
+import { type Earning, recordEarning, recordReversal } from './payout-repository.ts';
 
 /**
  * Applies what Stripe says NOW to the entitlements (docs/payments.md, "Webhooks"). Every event
@@ -131,7 +131,7 @@ export const syncPurchase = async (ctx: SyncContext, id: string): Promise<Entitl
   await applyEntitlement(record);
   if (charge && charge.status === 'succeeded') {
     const fee = charge.application_fee_amount ?? Math.round((charge.amount * ctx.feePercent) / 100);
-    await recordEarning({
+    const earning: Earning = {
       creator_id: creatorId,
       source_id: charge.id,
       kind: 'purchase',
@@ -140,7 +140,12 @@ export const syncPurchase = async (ctx: SyncContext, id: string): Promise<Entitl
       platform_fee: fee,
       net: charge.amount - fee,
       paid_at: iso(charge.created),
-    });
+    };
+    await recordEarning(earning);
+    // Refunds and disputes take money back from the creator too (destination charges: the
+    // transfer is reversed): a lost or open dispute the whole charge, else what was refunded.
+    const takenBack = status === 'disputed' ? charge.amount : charge.amount_refunded;
+    if (takenBack > 0 || charge.refunded || charge.disputed) await recordReversal(earning, takenBack, now);
   }
   return record;
 };

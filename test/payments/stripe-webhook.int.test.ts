@@ -11,6 +11,7 @@ import {
   getEntitlement,
 } from '../../shared/entitlements/entitlement-repository.ts';
 import { eventProcessed } from '../../shared/payments/billing-repository.ts';
+import { earningsOf } from '../../shared/payments/payout-repository.ts';
 import { stripeClient } from '../../shared/payments/stripe-client.ts';
 import { type SyncContext, subscriptionEntitlement } from '../../shared/payments/stripe-sync.ts';
 import { handleDelivery, SIGNATURE_TOLERANCE_SECONDS } from '../../shared/payments/stripe-webhook.ts';
@@ -84,7 +85,8 @@ const subscribed = async () => {
 const purchased = async () => {
   const accountId = `acc_${randomUUID()}`;
   const contentId = `ep_${randomUUID().slice(0, 8)}`;
-  const metadata = { account_id: accountId, creator_id: 'cr_ppv', content_id: contentId };
+  const creatorId = `cr_ppv_${randomUUID().slice(0, 8)}`;
+  const metadata = { account_id: accountId, creator_id: creatorId, content_id: contentId };
   const session = await ctx.stripe.checkout.sessions.create({
     mode: 'payment',
     client_reference_id: accountId,
@@ -97,7 +99,7 @@ const purchased = async () => {
   });
   const { events } = runPayAction(standIn.store, 'complete', session.id);
   const intent = (await ctx.stripe.checkout.sessions.retrieve(session.id)).payment_intent as string;
-  return { accountId, contentId, intent, events: events.map((e) => e.id) };
+  return { accountId, creatorId, contentId, intent, events: events.map((e) => e.id) };
 };
 
 const comparable = (e: EntitlementRecord | undefined) =>
@@ -197,7 +199,7 @@ describe('POST /billing/stripe/webhook (shared/payments/stripe-webhook.ts)', () 
     );
   });
 
-  it('a purchase: refunds and disputes in any order of delivery end in what the charge says', async () => {
+  it('a purchase: refunds and disputes in any order of delivery end in what the charge says, entitlement and earnings', async () => {
     const steps = fc.array(fc.constantFrom('refund', 'dispute', 'win-dispute', 'lose-dispute'), {
       maxLength: 3,
     });
@@ -207,7 +209,7 @@ describe('POST /billing/stripe/webhook (shared/payments/stripe-webhook.ts)', () 
         fc.array(fc.nat(), { minLength: 30, maxLength: 30 }),
         fc.array(fc.nat(9), { minLength: 1 }),
         async (actions, repeats, order) => {
-          const { accountId, contentId, intent, events } = await purchased();
+          const { accountId, creatorId, contentId, intent, events } = await purchased();
           const all = [...events];
           for (const action of actions) {
             try {
@@ -223,13 +225,14 @@ describe('POST /billing/stripe/webhook (shared/payments/stripe-webhook.ts)', () 
             : charge.disputed && !disputes.every((d) => d.status === 'won')
               ? 'disputed'
               : 'active';
-          const stored = await getEntitlement(accountId, {
-            kind: 'purchase',
-            creatorId: 'cr_ppv',
-            contentId,
-          });
+          const stored = await getEntitlement(accountId, { kind: 'purchase', creatorId, contentId });
           expect(stored?.status).toBe(expected);
           expect((await entitlementsOf(accountId)).length).toBe(1);
+          // The creator keeps what the charge still holds: a refund or a dispute not won takes it back.
+          const earnings = await earningsOf(creatorId);
+          const kept = expected === 'disputed' ? 0 : charge.amount - charge.amount_refunded;
+          expect(earnings.reduce((sum, e) => sum + e.gross, 0)).toBe(kept);
+          expect(earnings.reduce((sum, e) => sum + e.net + e.platform_fee, 0)).toBe(kept);
         },
       ),
       { numRuns: 12 },
