@@ -9,7 +9,11 @@ const entitled = {
   message: 'You already subscribe to this creator',
 };
 /** Checkout sessions cost a Stripe call each: 30 an hour per account is plenty for honest use. */
-const checkoutLimit = { limit: 30, windowSeconds: 3600, by: 'account' } as const;
+/** Per account (30 an hour), and at API Gateway for the route as a whole (a flood stops before Lambda). */
+const paymentLimits = {
+  rateLimit: { limit: 30, windowSeconds: 3600, by: 'account' },
+  throttle: { rate: 20, burst: 40 },
+} as const;
 const checkoutDynamo = { actions: ['GetItem', 'PutItem', 'Query'], indexes: ['GSI1', 'GSI3'] } as const;
 const notStudio = {
   description: 'The account has not finished onboarding as a creator',
@@ -25,7 +29,7 @@ export const createCheckout = contract({
   dynamo: checkoutDynamo,
   needs: ['stripe'],
   auth: 'required',
-  rateLimit: checkoutLimit,
+  ...paymentLimits,
   summary: 'Start paying: a subscription to a creator or a pay-per-view item (a Stripe Checkout page)',
   description:
     "Starts a Stripe Checkout Session for the caller: `{creator_id}` subscribes to the creator's plan (Stripe Billing, renews each period), `{content_id}` buys one pay-per-view episode. Send the buyer to `url`. Nothing is unlocked by this call: access comes when Stripe confirms the payment (webhook), usually within seconds; poll `GET /me/entitlements`. A retried request (same caller, item and price, within 30 minutes) answers the same session, so a double click pays once. 409 when the caller already holds it, 404 for an unknown creator or item, 422 for a free item, a premium one (it comes with the subscription) or a creator without a paid plan.",
@@ -46,7 +50,7 @@ export const subscribeCreator = contract({
   dynamo: checkoutDynamo,
   needs: ['stripe'],
   auth: 'required',
-  rateLimit: checkoutLimit,
+  ...paymentLimits,
   summary: 'Subscribe to a creator: starts the same checkout as POST /checkout {creator_id}',
   description:
     "Starts paying for the creator's plan: exactly `POST /checkout` with `{creator_id}` (a Stripe Checkout page; nothing is granted until Stripe confirms the payment). It no longer grants a free month.",
@@ -89,7 +93,7 @@ export const openBillingPortal = contract({
   dynamo: { actions: ['GetItem'] },
   needs: ['stripe'],
   auth: 'required',
-  rateLimit: checkoutLimit,
+  ...paymentLimits,
   summary: "The caller's Stripe customer portal (card, invoices, cancel)",
   description:
     "A short-lived link to Stripe's customer portal for the caller: payment method, invoices and receipts, cancelling. 404 before the caller's first checkout.",
@@ -171,7 +175,7 @@ export const startPayoutOnboarding = contract({
   dynamo: { actions: ['GetItem', 'PutItem'] },
   needs: ['stripe'],
   auth: 'required',
-  rateLimit: checkoutLimit,
+  ...paymentLimits,
   summary: 'Connect payouts: a link to Stripe Connect onboarding',
   description:
     "Makes the creator's Stripe Connect Express account (once) and answers a one-time link to Stripe's onboarding (identity, bank account). When Stripe enables charges, paid prices are allowed and viewers' payments go to the creator, less the platform's fee.",

@@ -17,27 +17,15 @@ import { isConditionalCheckFailed } from '../db/transaction.ts';
  * provider's state can never overwrite a newer one.
  */
 
-export const ENTITLEMENT_KINDS = ['subscription', 'purchase'] as const;
-export type EntitlementKind = (typeof ENTITLEMENT_KINDS)[number];
-
-/**
- * `active`: paid up (a purchase forever, a subscription until `valid_until`); `past_due`: a renewal
- * failed, access holds until `grace_until`; `expired`: the subscription ended; `refunded`,
- * `disputed`: a purchase taken back (a won dispute makes it `active` again); `pending`: checkout
- * completed but the payment has not settled (delayed methods).
- */
-export const ENTITLEMENT_STATUSES = [
-  'active',
-  'past_due',
-  'expired',
-  'refunded',
-  'disputed',
-  'pending',
-] as const;
-export type EntitlementStatus = (typeof ENTITLEMENT_STATUSES)[number];
-
-export const ENTITLEMENT_SOURCES = ['stripe'] as const;
-export type EntitlementSource = (typeof ENTITLEMENT_SOURCES)[number];
+export {
+  ENTITLEMENT_KINDS,
+  ENTITLEMENT_SOURCES,
+  ENTITLEMENT_STATUSES,
+  type EntitlementKind,
+  type EntitlementSource,
+  type EntitlementStatus,
+} from './model.ts';
+import type { EntitlementKind, EntitlementSource, EntitlementStatus } from './model.ts';
 
 /** The provider's ids behind an entitlement (what a support engineer looks up in Stripe). */
 export interface ProviderIds {
