@@ -5,6 +5,7 @@ import { BUCKET_SECONDS } from '../../shared/live/viewer-counter.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { generateCatalog } from '../../shared/seed/generate.ts';
 import { type TestApi, testApi } from '../support/api.ts';
+import { subscribePaid } from '../support/payments.ts';
 import { channelIdOfPlaybackUrl, playbackClaimsOf, viaLocalCdn } from '../support/playback.ts';
 
 let api: TestApi;
@@ -223,8 +224,7 @@ describe('rules', () => {
     const token = await viewer();
     const denied = await openSession(gated, token);
     expect(denied.status).toBe(403);
-    const sub = await api.post(`/creators/${gated.id}/subscription`, { token });
-    expect(sub.body.data.user_subscription).toMatchObject({ is_subscribed: true, status: 'active' });
+    await subscribePaid(api, token, gated.id); // paid on the Stripe stand-in (its creator is onboarded)
     expect((await openSession(gated, token)).status).toBe(200);
     const demo = (await issueAccessToken('acc_demo_viewer', new Date())).token;
     expect((await openSession(gated, demo)).status).toBe(200);
