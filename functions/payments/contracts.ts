@@ -15,6 +15,12 @@ const paymentLimits = {
   throttle: { rate: 20, burst: 40 },
 } as const;
 const checkoutDynamo = { actions: ['GetItem', 'PutItem', 'Query'], indexes: ['GSI1', 'GSI3'] } as const;
+/** What the checkout refuses on its own (besides a body that fails validation). */
+const notForSale = {
+  description:
+    "The creator cannot be paid: no paid plan, or their Stripe payout account cannot take charges yet (every charge is a destination charge to the creator's account); for `content_id`, also a free or premium item (premium comes with the subscription). One entry on `creator_id` or `content_id`",
+  message: 'Validation failed',
+};
 const notStudio = {
   description: 'The account has not finished onboarding as a creator',
   message: 'Finish onboarding (choose a category) to use the studio',
@@ -32,12 +38,13 @@ export const createCheckout = contract({
   ...paymentLimits,
   summary: 'Start paying: a subscription to a creator or a pay-per-view item (a Stripe Checkout page)',
   description:
-    "Starts a Stripe Checkout Session for the caller: `{creator_id}` subscribes to the creator's plan (Stripe Billing, renews each period), `{content_id}` buys one pay-per-view episode. Send the buyer to `url`. Nothing is unlocked by this call: access comes when Stripe confirms the payment (webhook), usually within seconds; poll `GET /me/entitlements`. A retried request (same caller, item and price, within 30 minutes) answers the same session, so a double click pays once. 409 when the caller already holds it, 404 for an unknown creator or item, 422 for a free item, a premium one (it comes with the subscription) or a creator without a paid plan.",
+    "Starts a Stripe Checkout Session for the caller: `{creator_id}` subscribes to the creator's plan (Stripe Billing, renews each period), `{content_id}` buys one pay-per-view episode. Send the buyer to `url`. Nothing is unlocked by this call: access comes when Stripe confirms the payment (webhook), usually within seconds; poll `GET /me/entitlements`. A retried request (same caller, item and price, within 30 minutes) answers the same session, so a double click pays once. Every charge is a destination charge to the creator's Stripe Connect account with the platform's fee. 409 when the caller already holds it, 404 for an unknown creator or item, 422 for a free item, a premium one (it comes with the subscription), a creator without a paid plan, or a creator whose payout account cannot take charges yet (\"This creator cannot take payments yet\", on `creator_id` or `content_id`).",
   request: { body: checkoutBody },
   responses: () => ({
     201: { description: 'The payment page', data: paymentResponses().Checkout },
     404: { description: 'No creator or episode has this id', message: 'Content not found' },
     409: entitled,
+    422: notForSale,
   }),
 });
 
@@ -53,12 +60,13 @@ export const subscribeCreator = contract({
   ...paymentLimits,
   summary: 'Subscribe to a creator: starts the same checkout as POST /checkout {creator_id}',
   description:
-    "Starts paying for the creator's plan: exactly `POST /checkout` with `{creator_id}` (a Stripe Checkout page; nothing is granted until Stripe confirms the payment). It no longer grants a free month.",
+    "Starts paying for the creator's plan: exactly `POST /checkout` with `{creator_id}` (a Stripe Checkout page; nothing is granted until Stripe confirms the payment). It no longer grants a free month. 422 (on `creator_id`) for a creator without a paid plan or whose payout account cannot take charges yet.",
   request: { path: creatorPath },
   responses: () => ({
     201: { description: 'The payment page', data: paymentResponses().Checkout },
     404: creatorNotFound,
     409: entitled,
+    422: notForSale,
   }),
 });
 

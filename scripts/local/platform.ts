@@ -210,12 +210,15 @@ export const startLocalPlatform = async (
     const { provisionDemoChannels, offlineWithChannel, startDemoBroadcasts } = await import(
       './ivs/demo-channels.ts'
     );
+    const { onboardDemoCreators, sellingCreators } = await import('./stripe/demo.ts');
     const seededAt = options.now ?? new Date();
     const catalog = generateCatalog({ now: seededAt, seed: options.seed, scale: options.scale });
     // The creators the seed shows live go live through IVS (scripts/local/ivs/demo-channels.ts):
     // their channels are made while DynamoDB Local boots, the creators loaded offline with them.
-    const [demoChannels] = await Promise.all([
+    // The creators who sell something get onboarded Connect accounts meanwhile (scripts/local/stripe/demo.ts).
+    const [demoChannels, payoutItems] = await Promise.all([
       provisionDemoChannels(live.ivs, catalog.creators, live.recordingConfigurationArn),
+      onboardDemoCreators(stripe, sellingCreators(catalog), seededAt),
       starting,
     ]);
     const withChannel = new Map(demoChannels.map((demo) => [demo.creator.id, offlineWithChannel(demo)]));
@@ -228,7 +231,10 @@ export const startLocalPlatform = async (
     const creators = catalog.creators.map((creator) => withChannel.get(creator.id) ?? creator);
     const [{ items }] = await Promise.all([
       loadCatalog({ ...catalog, creators }, seededAt),
-      batchPut(demoChannels.map(({ creator, channel }) => ivsChannelItem(channel.channel_arn, creator.id))),
+      batchPut([
+        ...demoChannels.map(({ creator, channel }) => ivsChannelItem(channel.channel_arn, creator.id)),
+        ...payoutItems,
+      ]),
     ]);
     projector = await startProjector(tableName());
     // The table stream's second reader: domain events onto the local EventBridge bus.
@@ -248,7 +254,7 @@ export const startLocalPlatform = async (
     return {
       endpoint,
       seededAt,
-      items: items + demoChannels.length,
+      items: items + demoChannels.length + payoutItems.length,
       ivsEndpoint: live.ivs.endpoint,
       eventsEndpoint: events.bus.endpoint,
       stripe,

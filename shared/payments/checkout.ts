@@ -61,9 +61,21 @@ const customerOf = async (client: Stripe, accountId: string, now: Date): Promise
   return recordCustomer(accountId, customer.id, now);
 };
 
-/** Destination charges: the creator's connected account when it may take charges (docs/payments.md). */
-const destinationOf = (payouts: PayoutAccount | undefined) =>
-  payouts?.charges_enabled ? payouts.stripe_account_id : undefined;
+/**
+ * Every paid charge is a destination charge with the platform's fee (docs/payments.md): a creator
+ * whose connected account may not take charges sells nothing (422 on `field`), or the platform
+ * would hold money it has no way to pay out.
+ */
+const destinationOf = (payouts: PayoutAccount | undefined, field: 'creator_id' | 'content_id'): string => {
+  if (!payouts?.charges_enabled)
+    throw new ValidationError([
+      {
+        field,
+        message: 'This creator cannot take payments yet (their Stripe payout account is not set up)',
+      },
+    ]);
+  return payouts.stripe_account_id;
+};
 
 /** The plan on sale: the one set through `PUT /studio/plan`, else the catalogue's. */
 const paidPlan = (creator: CreatorRecord, payouts: PayoutAccount | undefined) => {
@@ -103,9 +115,9 @@ const subscriptionCheckout = async (accountId: string, creatorId: string, now: D
   ]);
   const plan = paidPlan(creator, payouts);
   if (grants(current, now)) throw new ConflictError('You already subscribe to this creator');
+  const destination = destinationOf(payouts, 'creator_id');
   const client = await stripe();
   const customer = await customerOf(client, accountId, now);
-  const destination = destinationOf(payouts);
   const metadata = { account_id: accountId, creator_id: creator.id };
   const session = await client.checkout.sessions.create(
     {
@@ -130,9 +142,8 @@ const subscriptionCheckout = async (accountId: string, creatorId: string, now: D
       ],
       subscription_data: {
         metadata,
-        ...(destination
-          ? { application_fee_percent: applicationFeePercent(), transfer_data: { destination } }
-          : {}),
+        application_fee_percent: applicationFeePercent(),
+        transfer_data: { destination },
       },
       success_url: `${setting('SITE_URL')}/creators/${creator.slug}?checkout=success`,
       cancel_url: `${setting('SITE_URL')}/creators/${creator.slug}?checkout=cancelled`,
@@ -164,8 +175,8 @@ const purchaseCheckout = async (accountId: string, contentId: string, now: Date)
   if (held.some((e) => e.kind === 'purchase' && e.content_id === episode.id && grants(e, now)))
     throw new ConflictError('You already own this item');
   const [client, payouts] = await Promise.all([stripe(), getPayoutAccount(episode.creator_id)]);
+  const destination = destinationOf(payouts, 'content_id');
   const customer = await customerOf(client, accountId, now);
-  const destination = destinationOf(payouts);
   const metadata = { account_id: accountId, creator_id: episode.creator_id, content_id: episode.id };
   const amount = minor(price);
   const session = await client.checkout.sessions.create(
@@ -186,12 +197,8 @@ const purchaseCheckout = async (accountId: string, contentId: string, now: Date)
       ],
       payment_intent_data: {
         metadata,
-        ...(destination
-          ? {
-              application_fee_amount: Math.round((amount * applicationFeePercent()) / 100),
-              transfer_data: { destination },
-            }
-          : {}),
+        application_fee_amount: Math.round((amount * applicationFeePercent()) / 100),
+        transfer_data: { destination },
       },
       success_url: `${setting('SITE_URL')}/watch/${episode.id}?checkout=success`,
       cancel_url: `${setting('SITE_URL')}/watch/${episode.id}?checkout=cancelled`,

@@ -1,8 +1,13 @@
 import { setting } from '../config.ts';
 import { ConflictError } from '../http/errors.ts';
 import { requireStudioCreator } from '../studio/studio-creator.ts';
-import { getPayoutAccount, recordPayoutAccount, setPaidPlan } from './payout-repository.ts';
-import { stripe } from './stripe-client.ts';
+import {
+  getPayoutAccount,
+  type PayoutAccount,
+  recordPayoutAccount,
+  setPaidPlan,
+} from './payout-repository.ts';
+import { type Stripe, stripe } from './stripe-client.ts';
 
 /**
  * Creators get paid (docs/payments.md, "Creators"): a Stripe Connect Express account per creator
@@ -10,28 +15,40 @@ import { stripe } from './stripe-client.ts';
  * Capabilities come back through the Connect webhook's `account.updated`.
  */
 
+/**
+ * Opens the creator's Stripe Connect Express account (once: the idempotency key is the creator's)
+ * and answers its payout record as Stripe reports it; `account.updated` keeps the capabilities
+ * current. Also how the local platform opens the demo creators' (scripts/local/stripe/demo.ts).
+ */
+export const openConnectAccount = async (
+  client: Stripe,
+  creatorId: string,
+  now: Date,
+): Promise<PayoutAccount> => {
+  const account = await client.accounts.create(
+    {
+      type: 'express',
+      metadata: { creator_id: creatorId },
+      capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
+    },
+    { idempotencyKey: `connect-account-${creatorId}` },
+  );
+  return {
+    creator_id: creatorId,
+    stripe_account_id: account.id,
+    charges_enabled: account.charges_enabled,
+    payouts_enabled: account.payouts_enabled,
+    updated_at: now.toISOString(),
+  };
+};
+
 /** `POST /studio/payouts/onboarding`: the Account Link to Stripe's hosted onboarding. */
 export const startOnboarding = async (accountId: string, now: Date): Promise<{ url: string }> => {
   const creator = await requireStudioCreator(accountId);
   const client = await stripe();
-  let payouts = await getPayoutAccount(creator.id);
-  if (!payouts) {
-    const account = await client.accounts.create(
-      {
-        type: 'express',
-        metadata: { creator_id: creator.id },
-        capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
-      },
-      { idempotencyKey: `connect-account-${creator.id}` },
-    );
-    payouts = await recordPayoutAccount({
-      creator_id: creator.id,
-      stripe_account_id: account.id,
-      charges_enabled: account.charges_enabled,
-      payouts_enabled: account.payouts_enabled,
-      updated_at: now.toISOString(),
-    });
-  }
+  const payouts =
+    (await getPayoutAccount(creator.id)) ??
+    (await recordPayoutAccount(await openConnectAccount(client, creator.id, now)));
   const site = setting('SITE_URL');
   const link = await client.accountLinks.create({
     account: payouts.stripe_account_id,

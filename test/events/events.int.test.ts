@@ -19,7 +19,7 @@ import { putEvents } from '../../shared/events/publish.ts';
 import { routeKey } from '../../shared/http/route.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { allows } from '../../scripts/local/iam.ts';
-import { subscribePaid } from '../support/payments.ts';
+import { onboardCreator, subscribePaid } from '../support/payments.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 import { readUsage } from '../support/least-privilege.ts';
 import { type StudioCreator, studioCreator } from '../support/studio.ts';
@@ -30,6 +30,7 @@ let creator: StudioCreator;
 beforeAll(async () => {
   api = await testApi();
   creator = await studioCreator(api, 'music');
+  await onboardCreator(api, creator.token, creator.creatorId);
 });
 
 /** A creator goes live (or off air) as the IVS reducer writes it: the item's `live`, version + 1. */

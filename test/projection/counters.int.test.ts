@@ -6,7 +6,7 @@ import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { projectRecord } from '../../shared/projection/projector.ts';
 import { generateCatalog } from '../../shared/seed/generate.ts';
 import { type TestApi, testApi } from '../support/api.ts';
-import { subscribePaid } from '../support/payments.ts';
+import { onboardCreator, subscribePaid } from '../support/payments.ts';
 import { entitlement } from '../support/entitlements.ts';
 import { entitlementItem } from '../../shared/entitlements/entitlement-repository.ts';
 import { studioCreator } from '../support/studio.ts';
@@ -36,6 +36,7 @@ const settlesAt = (what: string, read: () => Promise<number>, expected: number) 
 describe('counters that move (exactly, under concurrency and repeats)', () => {
   it('subscribers: 8 parallel paid subscriptions count 8, cancels (each sent twice) take one each', async () => {
     const creator = await studioCreator(api, 'sports');
+    await onboardCreator(api, creator.token, creator.creatorId);
     const tokens = await Promise.all(Array.from({ length: 8 }, viewer));
     const path = `/creators/${creator.creatorId}/subscription`;
     // Eight checkouts at once queue ~40 webhook deliveries on one endpoint: this counts, it does not time.

@@ -10,7 +10,7 @@ import { createTable } from '../../shared/db/create-table.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { rebuildViews } from '../../shared/projection/rebuild.ts';
 import { type ApiResponse, type RequestOptions, type TestApi, testApi } from '../support/api.ts';
-import { subscribePaid } from '../support/payments.ts';
+import { onboardCreator, subscribePaid } from '../support/payments.ts';
 import { startSessionsAgo } from '../support/analytics.ts';
 
 /**
@@ -282,6 +282,7 @@ const signUp = async (cat: CategoryId) => {
     'social connect',
   );
   await stream.drain(); // the account's record projected: the creator item is written
+  await onboardCreator(api, token, creatorId); // its plan on sale (a checkout pays the creator)
 
   const source = (await scanSources()).creators.find((c) => c.id === creatorId);
   if (!source) throw new Error(`onboarded creator ${creatorId} did not appear in table ${TABLE}`);

@@ -9,6 +9,7 @@ import { newSessionId } from '../../shared/analytics/playback-count.ts';
 import { waitFor } from '../support/wait.ts';
 import { generateCatalog } from '../../shared/seed/generate.ts';
 import { subscribePaid } from '../support/payments.ts';
+import { sellingCreators } from '../../scripts/local/stripe/demo.ts';
 import { type ApiResponse, type TestApi, testApi } from '../support/api.ts';
 import { lastOpenLiveChannel } from '../support/catalog.ts';
 
@@ -230,11 +231,13 @@ describe('object ownership (BOLA) on every authenticated route', () => {
   it('subscriptions and continue-watching: each account sees and cancels only its own', async () => {
     const owner = await viewer();
     const other = await viewer();
-    await subscribePaid(api, owner, live.id);
-    const cancel = await api.delete(`/creators/${live.id}/subscription`, { token: other });
+    // A demo creator who sells (onboarded for payouts at start: scripts/local/stripe/demo.ts).
+    const seller = sellingCreators(generateCatalog({ now: api.seededAt, seed: 42 })).at(-1)!.id;
+    await subscribePaid(api, owner, seller);
+    const cancel = await api.delete(`/creators/${seller}/subscription`, { token: other });
     expect(cancel.status).toBe(200);
     expect(cancel.body.data.user_subscription.is_subscribed).toBe(false);
-    const detail = await api.get(`/creators/${live.id}`, { token: owner });
+    const detail = await api.get(`/creators/${seller}`, { token: owner });
     expect(detail.body.data[0].user_state.is_subscribed).toBe(true);
     // A heartbeat from the owner records a playhead; the other account's list stays empty.
     const episode = generateCatalog({ now: api.seededAt, seed: 42 }).episodes.find(

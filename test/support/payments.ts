@@ -65,3 +65,21 @@ export const subscribePaid = async (
   );
   return checkout.body.data.checkout_id as string;
 };
+
+/**
+ * Lets a studio-made creator take payments, as the creator does: `POST /studio/payouts/onboarding`
+ * (the Connect account), Stripe's form finished on the stand-in (`npm run pay -- onboard`), then
+ * `account.updated` arrives and `GET /studio/payouts` says `charges_enabled` (within 5 s). Without
+ * it a checkout for the creator's plan or items is a 422 (every charge pays the creator).
+ */
+export const onboardCreator = async (api: TestApi, token: string, creatorId: string): Promise<void> => {
+  const started = await api.post('/studio/payouts/onboarding', { token });
+  if (started.status !== 201)
+    throw new Error(`onboarding: ${started.status} ${JSON.stringify(started.body)}`);
+  await pay('onboard', creatorId);
+  await waitFor(
+    async () => (await api.get('/studio/payouts', { token })).body.data?.charges_enabled === true,
+    'charges_enabled',
+    5000,
+  );
+};
