@@ -4,6 +4,7 @@ import { queryAll } from '../db/query.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
 import { isConditionalCheckFailed } from '../db/transaction.ts';
+import { ConflictError } from '../http/errors.ts';
 
 /**
  * A creator's side of payments (docs/payments.md); this module owns the keys:
@@ -188,3 +189,12 @@ export const earningsOf = async (creatorId: string): Promise<Earning[]> =>
       ExpressionAttributeValues: { ':pk': `CREATOR#${creatorId}`, ':prefix': 'EARNING#' },
     })
   ).map((item) => recordOf<Earning>(item));
+
+/** Refuses a paid price until the creator's account may take charges (409 with the way out). */
+export const requireChargesEnabled = async (creatorId: string): Promise<void> => {
+  const payouts = await getPayoutAccount(creatorId);
+  if (!payouts?.charges_enabled)
+    throw new ConflictError(
+      'Connect payouts first: paid prices need a Stripe account that can take charges (POST /studio/payouts/onboarding)',
+    );
+};

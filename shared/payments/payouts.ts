@@ -1,8 +1,8 @@
 import { setting } from '../config.ts';
-import { ConflictError } from '../http/errors.ts';
 import { requireStudioCreator } from '../studio/studio-creator.ts';
 import {
   getPayoutAccount,
+  requireChargesEnabled,
   type PayoutAccount,
   recordPayoutAccount,
   setPaidPlan,
@@ -57,15 +57,6 @@ export const startOnboarding = async (accountId: string, now: Date): Promise<{ u
     return_url: `${site}/studio/payouts?onboarding=done`,
   });
   return { url: link.url };
-};
-
-/** Refuses a paid price until the creator's account may take charges (409 with the way out). */
-export const requireChargesEnabled = async (creatorId: string): Promise<void> => {
-  const payouts = await getPayoutAccount(creatorId);
-  if (!payouts?.charges_enabled)
-    throw new ConflictError(
-      'Connect payouts first: paid prices need a Stripe account that can take charges (POST /studio/payouts/onboarding)',
-    );
 };
 
 /**

@@ -7,6 +7,7 @@ import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { viewSetKey } from '../../shared/projection/view-set.ts';
 import { episodeViewSource } from '../../shared/projection/views.ts';
 import { type TestApi, testApi } from '../support/api.ts';
+import { onboardCreator } from '../support/payments.ts';
 import { type StudioCreator, studioCreator } from '../support/studio.ts';
 import { waitFor } from '../support/wait.ts';
 
@@ -425,6 +426,15 @@ describe('/studio/shows/{id}/episodes', () => {
 
   it('sells an episode pay-per-view (access ppv with price and currency), and takes it back to premium', async () => {
     const show = await newShow();
+    const ppvBody = { is_free: false, access: 'ppv', price: 2.99, currency: 'EUR' };
+    // A paid price needs payouts that take charges first (issue 36 item 4): 409 with the way out.
+    const early = await api.post(`/studio/shows/${show.show_id}/episodes`, {
+      token: owner.token,
+      body: episodeBody(ppvBody),
+    });
+    expect(early.status).toBe(409);
+    expect(early.body.message).toContain('POST /studio/payouts/onboarding');
+    await onboardCreator(api, owner.token, owner.creatorId);
     const ppv = await newEpisode(show.show_id, {
       is_free: false,
       access: 'ppv',
