@@ -3,7 +3,7 @@
 -- unit: currency units per month
 -- chart: mrr
 -- gaps: zero
-SELECT bucket_ms, dimension, round(sum(monthly_amount) / 100.0, 2) AS mrr, count(*) AS subscribers
+SELECT bucket_ms, dimension, round(sum(monthly_amount) / 100, 2) AS mrr, count(*) AS subscribers
 FROM (
   SELECT b.bucket_ms, p.dimension, p.type, p.monthly_amount,
     row_number() OVER (PARTITION BY b.bucket_ms, p.creator_id, p.account_id ORDER BY p.occurred_at_ms DESC, p.received_at_ms DESC) AS newest

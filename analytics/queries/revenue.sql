@@ -3,7 +3,7 @@
 -- unit: currency units
 -- chart: revenue
 -- gaps: zero
-SELECT bucket_ms, dimension, round(sum(amount) / 100.0, 2) AS revenue, round(sum(platform_fee) / 100.0, 2) AS platform_fee, round(sum(net) / 100.0, 2) AS net
+SELECT bucket_ms, dimension, round(CAST(sum(amount) AS DOUBLE) / 100, 2) AS revenue, round(CAST(sum(platform_fee) AS DOUBLE) / 100, 2) AS platform_fee, round(CAST(sum(net) AS DOUBLE) / 100, 2) AS net
 FROM {{payments}} x
 WHERE in_period AND amount <> 0
 GROUP BY bucket_ms, dimension

@@ -457,7 +457,7 @@ describe('analytics from player events to metrics, over time and by dimension', 
 
   it('every metric answers for every dimension and grain (no query is left out)', async () => {
     const names = [...metrics().keys()];
-    expect(names).toHaveLength(10);
+    expect(names).toHaveLength(14);
     for (const grain of ['minute', 'day'] as const) {
       const all = await runMetrics(dir, { ...DAY, grain, by: 'quality' });
       for (const name of names) expect(all.get(name)?.length, `${name} per ${grain}`).toBeGreaterThan(0);
