@@ -133,7 +133,8 @@ export const eventsSql = (slice: Slice): string => {
 };
 
 /** The newest title of a creator id (payment facts carry the creator, not a content id). */
-const creatorTitle = (id: string) => `coalesce((SELECT max(t.title) FROM ${LATEST_TITLES} t WHERE t.id = ${id}), ${id})`;
+const creatorTitle = (id: string) =>
+  `coalesce((SELECT max(t.title) FROM ${LATEST_TITLES} t WHERE t.id = ${id}), ${id})`;
 
 /**
  * `{{payments}}` for a slice: the payment facts (shared/analytics/payment-facts.ts) that occurred

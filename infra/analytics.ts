@@ -248,15 +248,11 @@ export class Analytics extends Construct {
           name,
           database: database.ref,
           workGroup: workgroup.name,
-          description:
-            `${metric.definition} Unit: ${metric.unit}. Parameters: ${
-              metric.sql.includes('{{events}}')
-                ? "first and last dt ('YYYY-MM-DD'), first and last dt||hour ('YYYY-MM-DDHH'): UTC receive times from 1 h before the period to 3 h after it; from and to (epoch ms, to exclusive)."
-                : 'from and to (epoch ms, to exclusive), repeated for each part of the query that reads the period.'
-            }`.slice(
-              0,
-              1024,
-            ),
+          description: `${metric.definition} Unit: ${metric.unit}. Parameters: ${
+            metric.sql.includes('{{events}}')
+              ? "first and last dt ('YYYY-MM-DD'), first and last dt||hour ('YYYY-MM-DDHH'): UTC receive times from 1 h before the period to 3 h after it; from and to (epoch ms, to exclusive)."
+              : 'from and to (epoch ms, to exclusive), repeated for each part of the query that reads the period.'
+          }`.slice(0, 1024),
           queryString: renderSql(metric.sql, 'athena', {
             fromMs: 0,
             toMs: 0,

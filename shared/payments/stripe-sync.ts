@@ -35,6 +35,7 @@ export const subscriptionEntitlement = (
   const item = sub.items.data[0];
   if (!accountId || !creatorId || !item) return undefined;
   const amount = item.price.unit_amount ?? 0;
+  const interval = item.price.recurring?.interval as NonNullable<EntitlementRecord['price']>['interval'];
   const base = {
     account_id: accountId,
     kind: 'subscription' as const,
@@ -48,7 +49,7 @@ export const subscriptionEntitlement = (
     price: {
       amount,
       currency: item.price.currency,
-      interval: item.price.recurring?.interval ?? 'month',
+      interval: interval ?? 'month',
       platform_fee: Math.round((amount * feePercent) / 100),
     },
   };
@@ -122,8 +123,7 @@ export const syncPurchase = async (ctx: SyncContext, id: string): Promise<Entitl
   const status = await purchaseStatus(ctx.stripe, intent, charge);
   if (!status) return undefined;
   const now = ctx.now();
-  const fee =
-    charge?.application_fee_amount ?? Math.round((intent.amount * ctx.feePercent) / 100);
+  const fee = charge?.application_fee_amount ?? Math.round((intent.amount * ctx.feePercent) / 100);
   const record: EntitlementRecord = {
     account_id: accountId,
     kind: 'purchase',

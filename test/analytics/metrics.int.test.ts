@@ -129,6 +129,32 @@ beforeAll(async () => {
       { entity: 'creator', id: 'cr_kt_b', name: 'Theo Park', category: 'music', channel: {} },
       now,
     );
+    // A subscription to Maya started at 20:00 and expired at 21:00, so every payment metric answers
+    // (their figures: test/analytics/payment-facts.test.ts).
+    const fact = (type: string, ms: number, amount: number) => ({
+      event_id: randomUUID(),
+      family: 'payment' as const,
+      type,
+      creator_id: 'cr_kt_a',
+      account_id: 'acc_kt',
+      kind: 'subscription',
+      currency: 'usd',
+      amount,
+      platform_fee: 0,
+      net: amount,
+      plan_amount: 499,
+      billing_interval: 'month',
+      monthly_amount: 499,
+      occurred_at: at(ms),
+      occurred_at_ms: T + ms,
+      received_at: now.toISOString(),
+      received_at_ms: now.getTime(),
+      client_ts_ms: T + ms,
+    });
+    await fileSink(() => dir).put([
+      fact('subscription.started', 0, 499),
+      fact('subscription.expired', HOUR, 0),
+    ]);
   } finally {
     useSink(undefined);
   }

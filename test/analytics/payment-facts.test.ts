@@ -8,10 +8,7 @@ import { type Row, runMetrics } from '../../analytics/metrics.ts';
 import { exportPaymentFacts, paymentFactsOf } from '../../shared/analytics/payment-facts.ts';
 import { fileSink, useSink } from '../../shared/analytics/sink.ts';
 import { exportTitles } from '../../shared/analytics/title-dimension.ts';
-import {
-  type EntitlementRecord,
-  entitlementItem,
-} from '../../shared/entitlements/entitlement-repository.ts';
+import { type EntitlementRecord, entitlementItem } from '../../shared/entitlements/entitlement-repository.ts';
 
 /**
  * Known truth for the payment metrics (issue 36 item 5): entitlement changes as the table stream
@@ -107,7 +104,11 @@ describe('payment facts and the payment metrics', () => {
       ['subscription.cancelled', 'acc_1', 0, 0, 0],
       ['subscription.expired', 'acc_1', 0, 0, 0],
     ]);
-    expect(facts[1]).toMatchObject({ family: 'payment', monthly_amount: 4990 / 12, occurred_at: at(11 * HOUR) });
+    expect(facts[1]).toMatchObject({
+      family: 'payment',
+      monthly_amount: 4990 / 12,
+      occurred_at: at(11 * HOUR),
+    });
     expect(paymentFactsOf(started, now)[0]!.event_id).toBe(paymentFactsOf(started, now)[0]!.event_id);
   });
 

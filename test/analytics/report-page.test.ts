@@ -216,7 +216,7 @@ describe('the analytics report in a browser', () => {
         };
       });
     });
-    expect(axes).toHaveLength(9);
+    expect(axes).toHaveLength(13);
     for (const axis of axes) expect(axis.titleWidth, axis.title).toBeLessThan(axis.axisHeight);
     expect(Object.fromEntries(axes.map((a) => [a.name, a.title]))).toMatchObject({
       exits_before_start: '% of sessions started',
