@@ -132,10 +132,6 @@ export const eventsSql = (slice: Slice): string => {
     AND e.client_ts_ms >= ${slice.parameters ? '?' : slice.fromMs} AND e.client_ts_ms < ${slice.parameters ? '?' : slice.toMs})`;
 };
 
-/** The newest title of a creator id (payment facts carry the creator, not a content id). */
-const creatorTitle = (id: string) =>
-  `coalesce((SELECT max(t.title) FROM ${LATEST_TITLES} t WHERE t.id = ${id}), ${id})`;
-
 /**
  * `{{payments}}` for a slice: the payment facts (shared/analytics/payment-facts.ts) that occurred
  * before the period ends, one row per `event_id` (a replayed stream record writes its fact
@@ -151,9 +147,10 @@ export const paymentsSql = (slice: Slice): string => {
     grain === 0
       ? `CAST(${slice.fromMs} AS BIGINT)`
       : `CAST(floor((p.occurred_at_ms + ${offset}) / ${grain}) * ${grain} - ${offset} AS BIGINT)`;
-  return `(SELECT p.*, ${bucket} AS bucket_ms, ${creatorTitle('p.creator_id')} AS dimension,
+  return `(SELECT p.*, ${bucket} AS bucket_ms, coalesce(cr.title, p.creator_id) AS dimension,
     p.occurred_at_ms >= ${slice.parameters ? '?' : slice.fromMs} AS in_period
   FROM (SELECT f.*, row_number() OVER (PARTITION BY f.event_id ORDER BY f.received_at_ms) AS copy FROM payments f) p
+  LEFT JOIN ${LATEST_TITLES} cr ON cr.id = p.creator_id
   WHERE p.copy = 1 AND p.occurred_at_ms < ${slice.parameters ? '?' : slice.toMs})`;
 };
 
