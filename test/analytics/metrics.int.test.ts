@@ -129,14 +129,14 @@ beforeAll(async () => {
       { entity: 'creator', id: 'cr_kt_b', name: 'Theo Park', category: 'music', channel: {} },
       now,
     );
-    // A subscription to Maya started at 20:00 and expired at 21:00, so every payment metric answers
-    // (their figures: test/analytics/payment-facts.test.ts).
-    const fact = (type: string, ms: number, amount: number) => ({
+    // Subscriptions to Maya: one started at 20:00, another expired at 21:00, so every payment
+    // metric answers at every grain (their figures: test/analytics/payment-facts.test.ts).
+    const fact = (type: string, ms: number, amount: number, account: string) => ({
       event_id: randomUUID(),
       family: 'payment' as const,
       type,
       creator_id: 'cr_kt_a',
-      account_id: 'acc_kt',
+      account_id: account,
       kind: 'subscription',
       currency: 'usd',
       amount,
@@ -152,8 +152,8 @@ beforeAll(async () => {
       client_ts_ms: T + ms,
     });
     await fileSink(() => dir).put([
-      fact('subscription.started', 0, 499),
-      fact('subscription.expired', HOUR, 0),
+      fact('subscription.started', 0, 499, 'acc_kt_1'),
+      fact('subscription.expired', HOUR, 0, 'acc_kt_2'),
     ]);
   } finally {
     useSink(undefined);
