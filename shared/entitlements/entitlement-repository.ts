@@ -53,6 +53,21 @@ export interface EntitlementRecord {
   /** When the provider state this record reflects was read (epoch ms): writes only move it forward. */
   observed_at: number;
   provider: ProviderIds;
+  /** What the holder pays (absent on records written before prices were kept, and on grants). */
+  price?: EntitlementPrice;
+}
+
+/**
+ * The price of an entitlement, in minor units of `currency` (cents): a subscription's plan per
+ * `interval`, a purchase's charge; `platform_fee` is the platform's share of `amount`. The
+ * analytics payment facts (shared/analytics/payment-facts.ts) carry it.
+ */
+export interface EntitlementPrice {
+  amount: number;
+  currency: string;
+  /** A subscription's billing interval; `null` for a purchase. */
+  interval: 'day' | 'week' | 'month' | 'year' | null;
+  platform_fee: number;
 }
 
 /** What an entitlement is for: a creator's subscription or one item. */

@@ -232,7 +232,7 @@ export const cancelSubscription = async (
   if (subscriptionId && grants(current, now) && !current.cancel_at_period_end) {
     const client = await stripe();
     const updated = await client.subscriptions.update(subscriptionId, { cancel_at_period_end: true });
-    const record = subscriptionEntitlement(updated, clock.now(), graceDays());
+    const record = subscriptionEntitlement(updated, clock.now(), graceDays(), applicationFeePercent());
     if (record) await applyEntitlement(record);
   }
   return {

@@ -38,7 +38,7 @@ export const reconcile = async (
   const report: ReconcileReport = { subscriptions: 0, events: 0, repaired: 0 };
   for await (const sub of ctx.stripe.subscriptions.list({ status: 'all', limit: 100 })) {
     report.subscriptions++;
-    const record = subscriptionEntitlement(sub, ctx.now(), ctx.graceDays);
+    const record = subscriptionEntitlement(sub, ctx.now(), ctx.graceDays, ctx.feePercent);
     if (!record) continue;
     const stored = await getEntitlement(record.account_id, {
       kind: 'subscription',

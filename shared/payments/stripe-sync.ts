@@ -28,11 +28,14 @@ export const subscriptionEntitlement = (
   sub: Stripe.Subscription,
   observedAt: Date,
   graceDaysAfterFailure: number,
+  feePercent: number,
 ): EntitlementRecord | undefined => {
   const accountId = sub.metadata?.account_id;
   const creatorId = sub.metadata?.creator_id;
   const item = sub.items.data[0];
   if (!accountId || !creatorId || !item) return undefined;
+  const amount = item.price.unit_amount ?? 0;
+  const interval = item.price.recurring?.interval as NonNullable<EntitlementRecord['price']>['interval'];
   const base = {
     account_id: accountId,
     kind: 'subscription' as const,
@@ -43,6 +46,12 @@ export const subscriptionEntitlement = (
     started_at: iso(sub.start_date),
     observed_at: observedAt.getTime(),
     provider: { customer_id: idOf(sub.customer), subscription_id: sub.id },
+    price: {
+      amount,
+      currency: item.price.currency,
+      interval: interval ?? 'month',
+      platform_fee: Math.round((amount * feePercent) / 100),
+    },
   };
   switch (sub.status) {
     case 'active':
@@ -79,7 +88,7 @@ export const syncSubscription = async (
   id: string,
 ): Promise<EntitlementRecord | undefined> => {
   const sub = await ctx.stripe.subscriptions.retrieve(id);
-  const record = subscriptionEntitlement(sub, ctx.now(), ctx.graceDays);
+  const record = subscriptionEntitlement(sub, ctx.now(), ctx.graceDays, ctx.feePercent);
   if (record) await applyEntitlement(record);
   return record;
 };
@@ -114,6 +123,7 @@ export const syncPurchase = async (ctx: SyncContext, id: string): Promise<Entitl
   const status = await purchaseStatus(ctx.stripe, intent, charge);
   if (!status) return undefined;
   const now = ctx.now();
+  const fee = charge?.application_fee_amount ?? Math.round((intent.amount * ctx.feePercent) / 100);
   const record: EntitlementRecord = {
     account_id: accountId,
     kind: 'purchase',
@@ -127,10 +137,10 @@ export const syncPurchase = async (ctx: SyncContext, id: string): Promise<Entitl
     started_at: iso(intent.created),
     observed_at: now.getTime(),
     provider: { customer_id: idOf(intent.customer), payment_intent_id: intent.id, charge_id: charge?.id },
+    price: { amount: intent.amount, currency: intent.currency, interval: null, platform_fee: fee },
   };
   await applyEntitlement(record);
   if (charge && charge.status === 'succeeded') {
-    const fee = charge.application_fee_amount ?? Math.round((charge.amount * ctx.feePercent) / 100);
     const earning: Earning = {
       creator_id: creatorId,
       source_id: charge.id,

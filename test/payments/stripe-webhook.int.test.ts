@@ -190,6 +190,7 @@ describe('POST /billing/stripe/webhook (shared/payments/stripe-webhook.ts)', () 
             await ctx.stripe.subscriptions.retrieve(sub),
             new Date(),
             7,
+            ctx.feePercent,
           );
           const stored = await getEntitlement(accountId, { kind: 'subscription', creatorId });
           expect(comparable(stored)).toEqual(comparable(reported));

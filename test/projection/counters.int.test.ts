@@ -104,7 +104,8 @@ describe('counters that move (exactly, under concurrency and repeats)', () => {
     );
     const record = {
       eventName: 'INSERT',
-      dynamodb: { NewImage: marshall(item) },
+      // As the stream sends it: a sequence number (it names the change's events and payment facts).
+      dynamodb: { NewImage: marshall(item), SequenceNumber: '100000000000000000001' },
     } as unknown as DynamoDBRecord;
     await projectRecord(record, new Date());
     await projectRecord(record, new Date());
