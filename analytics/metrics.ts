@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { PAYMENT_COLUMNS } from '../shared/analytics/payment-facts.ts';
 import { TITLE_COLUMNS } from '../shared/analytics/title-dimension.ts';
 
 /**
@@ -131,10 +132,53 @@ export const eventsSql = (slice: Slice): string => {
     AND e.client_ts_ms >= ${slice.parameters ? '?' : slice.fromMs} AND e.client_ts_ms < ${slice.parameters ? '?' : slice.toMs})`;
 };
 
+/**
+ * `{{payments}}` for a slice: the payment facts (shared/analytics/payment-facts.ts) that occurred
+ * before the period ends, one row per `event_id` (a replayed stream record writes its fact
+ * again), with `bucket_ms` (of `occurred_at_ms`), `dimension` (always the creator: payment
+ * metrics are per creator whatever the breakdown) and `in_period`. Facts before the period are
+ * there for the state at its start (MRR); payment facts are few, so every partition is read.
+ * Athena parameters: from and to (epoch ms).
+ */
+export const paymentsSql = (slice: Slice): string => {
+  const grain = GRAINS[slice.grain];
+  const offset = slice.offsetMs ?? 0;
+  const bucket =
+    grain === 0
+      ? `CAST(${slice.fromMs} AS BIGINT)`
+      : `CAST(floor((p.occurred_at_ms + ${offset}) / ${grain}) * ${grain} - ${offset} AS BIGINT)`;
+  return `(SELECT p.*, ${bucket} AS bucket_ms, coalesce(cr.title, p.creator_id) AS dimension,
+    p.occurred_at_ms >= ${slice.parameters ? '?' : slice.fromMs} AS in_period
+  FROM (SELECT f.*, row_number() OVER (PARTITION BY f.event_id ORDER BY f.received_at_ms) AS copy FROM payments f) p
+  LEFT JOIN ${LATEST_TITLES} cr ON cr.id = p.creator_id
+  WHERE p.copy = 1 AND p.occurred_at_ms < ${slice.parameters ? '?' : slice.toMs})`;
+};
+
+/**
+ * `{{buckets}}` for a slice: every bucket of the period, `bucket_ms` and `end_ms` (exclusive,
+ * at most the period's end), for metrics that are a state at each bucket's end (MRR).
+ * Athena parameters: from and to (epoch ms).
+ */
+export const bucketsSql = (dialect: Dialect, slice: Slice): string => {
+  const grain = GRAINS[slice.grain];
+  const offset = slice.offsetMs ?? 0;
+  const from = slice.parameters ? 'CAST(? AS BIGINT)' : `CAST(${slice.fromMs} AS BIGINT)`;
+  const to = slice.parameters ? 'CAST(? AS BIGINT)' : `CAST(${slice.toMs} AS BIGINT)`;
+  if (grain === 0) return `(SELECT ${from} AS bucket_ms, ${to} AS end_ms)`;
+  const first = `CAST(floor((${from} + ${offset}) / ${grain}) * ${grain} - ${offset} AS BIGINT)`;
+  const series =
+    dialect === 'duckdb'
+      ? `(SELECT s.range AS b, ${to} AS t FROM range(${first}, ${to}, ${grain}) s)`
+      : `(SELECT s.b, x.t FROM (SELECT ${first} AS f, ${to} AS t) x CROSS JOIN UNNEST(sequence(x.f, x.t - 1, ${grain})) AS s(b))`;
+  return `(SELECT CAST(b AS BIGINT) AS bucket_ms, CAST(least(b + ${grain}, t) AS BIGINT) AS end_ms FROM ${series} g)`;
+};
+
 /** A metric's SQL for one engine and slice (no placeholder left). */
 export const renderSql = (sql: string, dialect: Dialect, slice: Slice): string =>
   sql
     .replace(/\{\{events\}\}/g, () => eventsSql(slice))
+    .replace(/\{\{payments\}\}/g, () => paymentsSql(slice))
+    .replace(/\{\{buckets\}\}/g, () => bucketsSql(dialect, slice))
     .replace(/\{\{p(\d{2})\((.+?)\)\}\}/g, (_, p: string, expr: string) =>
       dialect === 'duckdb' ? `quantile_cont(${expr}, 0.${p})` : `approx_percentile(${expr}, 0.${p})`,
     );
@@ -249,21 +293,26 @@ export const openAnalytics = async (dir: string, options: { load?: boolean } = {
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
   const families = ['video', 'live'].filter((f) => existsSync(join(dir, `family=${f}`)));
-  if (families.length === 0) {
+  const paid = existsSync(join(dir, 'family=payment'));
+  if (families.length === 0 && !paid) {
     connection.closeSync();
     throw new Error(`No analytics events under ${dir} yet: play something against npm start first`);
   }
-  await connection.run(
-    `CREATE ${options.load ? 'TABLE' : 'VIEW'} events AS SELECT * FROM ${readJson(
-      families.map((f) => globOf(dir, f)),
-      EVENT_COLUMNS,
-    )}`,
-  );
-  await connection.run(
-    existsSync(join(dir, 'family=catalog'))
-      ? `CREATE VIEW titles AS SELECT * FROM ${readJson([globOf(dir, 'catalog')], TITLE_COLUMNS)}`
-      : `CREATE TABLE titles AS SELECT * FROM (VALUES (NULL::VARCHAR, NULL::VARCHAR, NULL::VARCHAR, NULL::VARCHAR, NULL::VARCHAR, NULL::VARCHAR, NULL::BIGINT)) v(${Object.keys(TITLE_COLUMNS).join(', ')}) WHERE false`,
-  );
+  /** A table of `columns` over the files of `families`, or an empty one when there are none. */
+  const table = (name: string, families: string[], columns: Record<string, keyof typeof DUCKDB_TYPES>) =>
+    connection.run(
+      families.length > 0
+        ? `CREATE ${options.load ? 'TABLE' : 'VIEW'} ${name} AS SELECT * FROM ${readJson(
+            families.map((f) => globOf(dir, f)),
+            columns,
+          )}`
+        : `CREATE TABLE ${name} AS SELECT * FROM (VALUES (${Object.values(columns)
+            .map((type) => `NULL::${DUCKDB_TYPES[type]}`)
+            .join(', ')})) v(${Object.keys(columns).join(', ')}) WHERE false`,
+    );
+  await table('events', families, EVENT_COLUMNS);
+  await table('titles', existsSync(join(dir, 'family=catalog')) ? ['catalog'] : [], TITLE_COLUMNS);
+  await table('payments', paid ? ['payment'] : [], PAYMENT_COLUMNS);
   const query = async (sql: string): Promise<Row[]> => {
     const reader = await connection.runAndReadAll(sql);
     return reader

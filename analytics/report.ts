@@ -33,7 +33,10 @@ export interface ReportInput {
   chartJs: string;
 }
 
-/** The order of the report's sections: volume, then quality of experience, then live and top content. */
+/**
+ * The order of the report's sections: volume, then quality of experience, then live and top
+ * content, then payments (per creator).
+ */
 export const REPORT_ORDER = [
   'views',
   'unique_viewers',
@@ -45,6 +48,10 @@ export const REPORT_ORDER = [
   'rebuffering',
   'live_concurrent_viewers',
   'top_content',
+  'revenue',
+  'mrr',
+  'new_subscribers',
+  'churned_subscribers',
 ];
 
 /** The most buckets a chart may have (a minute grain over a day is 1,440). */

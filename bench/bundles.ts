@@ -3,6 +3,7 @@ import { readFileSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { eventPublisherRow } from '../functions/events/worker.ts';
+import { paymentWorkers } from '../functions/payments/workers.ts';
 import { webhookWorkers } from '../functions/webhooks/workers.ts';
 import { routes } from '../functions/routes.ts';
 import { bundleLambdas } from '../scripts/lambda-bundle.ts';
@@ -32,7 +33,7 @@ export const buildBundles = async (): Promise<BundleInfo[]> => {
     ['(floor)', join(ROOT, 'bench/floor-handler.ts')],
     [ENV_FLOOR, join(ROOT, 'bench/floor-handler.ts')],
   ]);
-  for (const row of [...routes, eventPublisherRow, ...webhookWorkers])
+  for (const row of [...routes, eventPublisherRow, ...webhookWorkers, ...paymentWorkers])
     entries.set(row.handler, join(ROOT, 'functions', `${row.handler}.ts`));
   const folderOf = (name: string) => name.replace(/[^a-z0-9-]+/gi, '_');
   const functions = [...entries].filter(([name]) => name !== '(floor)');

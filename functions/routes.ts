@@ -13,6 +13,7 @@ import { epgContracts } from './epg/contracts.ts';
 import { homeContracts } from './home/contracts.ts';
 import { identityContracts } from './identity/contracts.ts';
 import { liveContracts } from './live/contracts.ts';
+import { paymentContracts } from './payments/contracts.ts';
 import { platformContracts } from './platform/contracts.ts';
 import { reactionContracts } from './reactions/contracts.ts';
 import { reportContracts } from './reports/contracts.ts';
@@ -27,6 +28,7 @@ export const routes: readonly Contract[] = [
   ...creatorContracts,
   ...showContracts,
   ...liveContracts,
+  ...paymentContracts,
   ...epgContracts,
   ...identityContracts,
   ...reactionContracts,
@@ -61,7 +63,7 @@ export const tagDescriptions: Readonly<Record<string, string>> = {
   Home: 'The home screen: hero slides, the personalised rows and the live-now strip.',
   Creators: 'Creator directory: browse, filter and sort, search, featured and live creators, detail pages.',
   Shows: 'The on-demand catalogue: shows, episodes, categories, ratings, new releases and most viewed.',
-  Live: "A creator's live channel: status, playback, viewers, watch sessions with heartbeats, follows and subscriptions.",
+  Live: "A creator's live channel: status, playback, viewers, watch sessions with heartbeats, follows (subscribing is under Payments).",
   EPG: 'The electronic programme guide: what is on now and next, schedules per channel and for the guide grid.',
   Onboarding: 'Creating a creator account, checking e-mail and handle, and the onboarding steps.',
   Auth: 'Signing in (password or Google), refreshing and ending sessions, verifying e-mail.',
@@ -70,6 +72,8 @@ export const tagDescriptions: Readonly<Record<string, string>> = {
   Studio:
     "A creator's own studio: their public profile, shows and episodes, and their channel's programme schedule. Signed-in creators only, and only their own.",
   Analytics: 'Player analytics ingestion (sessions, heartbeats, events, errors) and continue watching.',
+  Payments:
+    'Paying: subscriptions to creators and pay-per-view purchases through Stripe Checkout, the customer portal, what the caller holds, and the endpoints Stripe calls (docs/payments.md).',
   Webhooks:
     'Signed push deliveries of platform events (Standard Webhooks): subscribe a callback, verify it, receive `creator.live` and the rest (docs/webhooks.md).',
   Platform: 'The API reference itself and the public keys that verify access tokens.',

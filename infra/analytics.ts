@@ -7,6 +7,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { EVENT_COLUMNS, metrics, renderSql } from '../analytics/metrics.ts';
+import { PAYMENT_COLUMNS } from '../shared/analytics/payment-facts.ts';
 import { TITLE_COLUMNS } from '../shared/analytics/title-dimension.ts';
 
 export interface AnalyticsProps {
@@ -178,42 +179,48 @@ export class Analytics extends Construct {
       },
     });
 
-    // The title dimension (shared/analytics/title-dimension.ts): append-only rows the projector
-    // sends through the same stream as family `catalog`; queries read each id's newest row.
-    const titlesLocation = `s3://${this.bucket.bucketName}/events/family=catalog/`;
-    const titles = new glue.CfnTable(this, 'TitlesTable', {
-      catalogId: Stack.of(this).account,
-      databaseName: database.ref,
-      tableInput: {
-        name: 'titles',
-        tableType: 'EXTERNAL_TABLE',
-        partitionKeys: [
-          { name: 'dt', type: 'string' },
-          { name: 'hour', type: 'string' },
-        ],
-        parameters: {
-          'projection.enabled': 'true',
-          'projection.dt.type': 'date',
-          'projection.dt.format': 'yyyy-MM-dd',
-          'projection.dt.range': '2026-01-01,NOW',
-          'projection.hour.type': 'integer',
-          'projection.hour.range': '0,23',
-          'projection.hour.digits': '2',
-          'storage.location.template': `${titlesLocation}dt=\${dt}/hour=\${hour}/`,
-          classification: 'json',
-        },
-        storageDescriptor: {
-          location: titlesLocation,
-          columns: Object.entries(TITLE_COLUMNS).map(([name, type]) => ({ name, type })),
-          inputFormat: 'org.apache.hadoop.mapred.TextInputFormat',
-          outputFormat: 'org.apache.hadoop.hive.ql.io.HiveIgnoreKeyTextOutputFormat',
-          serdeInfo: {
-            serializationLibrary: 'org.openx.data.jsonserde.JsonSerDe',
-            parameters: { 'ignore.malformed.json': 'true' },
+    // Tables over families the projector sends through the same stream, kept for good: the title
+    // dimension (shared/analytics/title-dimension.ts, family `catalog`; queries read each id's
+    // newest row) and the payment facts (shared/analytics/payment-facts.ts, family `payment`;
+    // queries keep one row per event_id).
+    const familyTable = (id: string, name: string, family: string, columns: Record<string, string>) => {
+      const location = `s3://${this.bucket.bucketName}/events/family=${family}/`;
+      return new glue.CfnTable(this, id, {
+        catalogId: Stack.of(this).account,
+        databaseName: database.ref,
+        tableInput: {
+          name,
+          tableType: 'EXTERNAL_TABLE',
+          partitionKeys: [
+            { name: 'dt', type: 'string' },
+            { name: 'hour', type: 'string' },
+          ],
+          parameters: {
+            'projection.enabled': 'true',
+            'projection.dt.type': 'date',
+            'projection.dt.format': 'yyyy-MM-dd',
+            'projection.dt.range': '2026-01-01,NOW',
+            'projection.hour.type': 'integer',
+            'projection.hour.range': '0,23',
+            'projection.hour.digits': '2',
+            'storage.location.template': `${location}dt=\${dt}/hour=\${hour}/`,
+            classification: 'json',
+          },
+          storageDescriptor: {
+            location,
+            columns: Object.entries(columns).map(([column, type]) => ({ name: column, type })),
+            inputFormat: 'org.apache.hadoop.mapred.TextInputFormat',
+            outputFormat: 'org.apache.hadoop.hive.ql.io.HiveIgnoreKeyTextOutputFormat',
+            serdeInfo: {
+              serializationLibrary: 'org.openx.data.jsonserde.JsonSerDe',
+              parameters: { 'ignore.malformed.json': 'true' },
+            },
           },
         },
-      },
-    });
+      });
+    };
+    const titles = familyTable('TitlesTable', 'titles', 'catalog', TITLE_COLUMNS);
+    const payments = familyTable('PaymentsTable', 'payments', 'payment', PAYMENT_COLUMNS);
 
     const workgroup = new athena.CfnWorkGroup(this, 'WorkGroup', {
       name: `${Stack.of(this).stackName}-analytics`,
@@ -230,7 +237,7 @@ export class Analytics extends Construct {
       },
     });
     this.workgroupName = workgroup.ref;
-    // One named query per metric, per day with no breakdown; the period is four execution
+    // One named query per metric, per day with no breakdown; the period is execution
     // parameters (analytics/metrics.ts `Slice.parameters`). Other grains and breakdowns:
     // `npm run analytics -- sql <metric> --dialect athena --by … --grain …` prints the text.
     for (const [name, metric] of metrics()) {
@@ -241,11 +248,11 @@ export class Analytics extends Construct {
           name,
           database: database.ref,
           workGroup: workgroup.name,
-          description:
-            `${metric.definition} Unit: ${metric.unit}. Parameters: first and last dt ('YYYY-MM-DD'), first and last dt||hour ('YYYY-MM-DDHH'): UTC receive times from 1 h before the period to 3 h after it; from and to (epoch ms, to exclusive).`.slice(
-              0,
-              1024,
-            ),
+          description: `${metric.definition} Unit: ${metric.unit}. Parameters: ${
+            metric.sql.includes('{{events}}')
+              ? "first and last dt ('YYYY-MM-DD'), first and last dt||hour ('YYYY-MM-DDHH'): UTC receive times from 1 h before the period to 3 h after it; from and to (epoch ms, to exclusive)."
+              : 'from and to (epoch ms, to exclusive), repeated for each part of the query that reads the period.'
+          }`.slice(0, 1024),
           queryString: renderSql(metric.sql, 'athena', {
             fromMs: 0,
             toMs: 0,
@@ -257,6 +264,7 @@ export class Analytics extends Construct {
       query.addDependency(workgroup);
       query.addDependency(table);
       query.addDependency(titles);
+      query.addDependency(payments);
     }
 
     this.deliveryFailureAlarm = new cloudwatch.Alarm(this, 'DeliveryFailures', {

@@ -10,6 +10,7 @@ import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { type RouteRow, routeKey } from '../shared/http/route.ts';
 import { type Deployment, environmentOf, policyOf } from '../shared/platform/access.ts';
+import type { PaymentDeployment } from '../shared/payments/access.ts';
 import type { WebhookDeployment } from '../shared/webhooks/access.ts';
 import type { MailDeployment } from '../shared/mail/access.ts';
 import { nodejsBundling } from './bundling.ts';
@@ -51,6 +52,8 @@ export interface ApiResources {
   ivs: { arnPrefix: string; recordingConfigurationArn: string };
   /** Webhooks' HMAC key and queues (infra/webhooks.ts), for rows that need `webhook-*`. */
   webhooks?: WebhookDeployment;
+  /** The Stripe secret and payment settings (infra/payments.ts), for rows that need `stripe`. */
+  payments?: PaymentDeployment;
   /** The sending identity and configuration set (infra/mail.ts), for rows that need `mailer`. */
   mail?: MailDeployment;
 }
@@ -187,6 +190,7 @@ export class ApiFunction extends Construct {
       recordingsBucketName: props.resources.recordings.bucketName,
       recordingsBucketArn: props.resources.recordings.bucketArn,
       webhooks: props.resources.webhooks,
+      payments: props.resources.payments,
       mail: props.resources.mail,
     };
     if (row.ivs?.length) {

@@ -19,6 +19,7 @@ import { PlaybackKeys } from './playback-keys.ts';
 import { SigningPublicKey } from './signing-public-key.ts';
 import { Projector } from './projector.ts';
 import { PlatformEvents } from './events.ts';
+import { Payments } from './payments.ts';
 import { Webhooks } from './webhooks.ts';
 import { Mail } from './mail.ts';
 import { RuntimeCleanup } from './runtime-cleanup.ts';
@@ -272,6 +273,16 @@ export class ApiStack extends Stack {
       removalPolicy: settings.removalPolicy,
     });
     resources.webhooks = webhooks.deployment;
+    // Payments (infra/payments.ts) before the route stacks too: the Stripe routes read its secret.
+    const payments = new Payments(this, 'Payments', {
+      resources,
+      environment,
+      monitoring,
+      logGroup: functionLogs,
+      bundle: props.bundle,
+      removalPolicy: settings.removalPolicy,
+    });
+    resources.payments = payments.deployment;
     // Mail (infra/mail.ts) before the route stacks too: sign-up and the resend route send through it.
     const mail = new Mail(this, 'Mail', {
       resources,

@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import { ivsPortOf } from './local/ivs/port.ts';
 import { startLocalPlatform } from './local/platform.ts';
+import { stripePortOf } from './local/stripe/port.ts';
 import { applyStartSettings } from './local/start-settings.ts';
 
 const { values } = parseArgs({
@@ -20,18 +21,23 @@ const platform = await startLocalPlatform({
   seed: Number(values.seed),
   // The IVS stand-in next to the API, where `npm run broadcast` finds it (scripts/broadcast.ts).
   ivsPort,
+  // The Stripe stand-in, where `npm run pay` finds it (scripts/pay.ts, docs/local-stripe.md).
+  stripePort: stripePortOf(process.env),
 });
 const { startLocalApi } = await import('./local/server.ts');
 // Webhooks: the fan-out on the local bus, the delivery queue and the sender (docs/webhooks.md).
 const webhooks = await (await import('./local/webhooks.ts')).startLocalWebhooks();
 const { routes } = await import('../functions/routes.ts');
 const { server, url } = await startLocalApi(port, process.env.HOST ?? '127.0.0.1');
+// Stripe delivers to this API's webhook routes (registered as in Stripe's dashboard).
+await platform.stripe.connectWebhooks(url);
 
 console.log(`
 Creator streaming platform running at ${url}  (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)
   ${routes.length} routes, ${platform.items} items seeded into DynamoDB at ${platform.endpoint}
   IVS stand-in (channels, playback, broadcasts) at ${platform.ivsEndpoint}: npm run broadcast -- start <creator id>
   Webhooks: POST ${url}/webhooks/subscriptions delivers signed events (${process.env.LOCAL_WEBHOOK_CALLBACKS === 'private' ? 'loopback and private callbacks allowed: LOCAL_WEBHOOK_CALLBACKS=private' : 'public https callbacks only; LOCAL_WEBHOOK_CALLBACKS=private npm start for loopback receivers'}, docs/webhooks.md)
+  Stripe stand-in (checkout pages, subscriptions, Connect, signed webhooks) at ${platform.stripe.endpoint}: npm run pay -- complete <checkout id>
   Media CDN stand-in (recordings, DVR; signed URLs checked) at ${process.env.CDN_URL}
   Mail (SES v2 stand-in at ${platform.ses.endpoint}): verification codes land in ${(await import('./local/ses.ts')).mailboxDir()}/<address>.ndjson
   Domain events (EventBridge stand-in, docs/events.md): curl ${platform.eventsEndpoint}/_local/events

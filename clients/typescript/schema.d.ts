@@ -601,7 +601,7 @@ export interface paths {
         };
         /**
          * The creator's on-demand episodes, locked per the caller's entitlements
-         * @description A page of the creator's episodes as on-demand items, filtered by access type and season. Each item says whether the caller may play it: free items always, premium ones with an active subscription to the creator (anonymous callers get them locked), pay-per-view never yet; a locked item has `stream_url: null`.
+         * @description A page of the creator's episodes as on-demand items, filtered by access type and season. Each item says whether the caller may play it: free items always, premium ones with a subscription to the creator that grants access now, pay-per-view ones once bought (entitlements, docs/payments.md; anonymous callers get both locked); a locked item has `stream_url: null`.
          */
         get: operations["listOndemand"];
         put?: never;
@@ -636,6 +636,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start paying: a subscription to a creator or a pay-per-view item (a Stripe Checkout page)
+         * @description Starts a Stripe Checkout Session for the caller: `{creator_id}` subscribes to the creator's plan (Stripe Billing, renews each period), `{content_id}` buys one pay-per-view episode. Send the buyer to `url`. Nothing is unlocked by this call: access comes when Stripe confirms the payment (webhook), usually within seconds; poll `GET /me/entitlements`. A retried request (same caller, item and price, within 30 minutes) answers the same session, so a double click pays once. Every charge is a destination charge to the creator's Stripe Connect account with the platform's fee. 409 when the caller already holds it, 404 for an unknown creator or item, 422 for a free item, a premium one (it comes with the subscription), a creator without a paid plan, or a creator whose payout account cannot take charges yet ("This creator cannot take payments yet", on `creator_id` or `content_id`).
+         */
+        post: operations["createCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/creators/{id}/subscription": {
         parameters: {
             query?: never;
@@ -646,15 +666,155 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Subscribe to a creator (unlocks gated channels and premium episodes)
-         * @description Subscribes the caller to the creator for a month (no payment in this service): unlocks the creator's gated live channel and premium episodes. An active or cancelled subscription still within its period becomes active again with its dates kept; an expired one starts afresh.
+         * Subscribe to a creator: starts the same checkout as POST /checkout {creator_id}
+         * @description Starts paying for the creator's plan: exactly `POST /checkout` with `{creator_id}` (a Stripe Checkout page; nothing is granted until Stripe confirms the payment). It no longer grants a free month. 422 (on `creator_id`) for a creator without a paid plan or whose payout account cannot take charges yet.
          */
         post: operations["subscribeCreator"];
         /**
-         * Cancel a subscription (access until the renewal date)
-         * @description Cancels the caller's subscription to the creator: access continues until `renewal_date`, then it expires. Idempotent; without a subscription it answers the (empty) state.
+         * Cancel a subscription at the end of the paid period
+         * @description Asks Stripe to cancel the caller's subscription to the creator at the end of the paid period: access holds until `renewal_date`, then it expires; nothing is refunded. Idempotent; without a subscription it answers the (empty) state.
          */
         delete: operations["cancelSubscription"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/billing/portal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The caller's Stripe customer portal (card, invoices, cancel)
+         * @description A short-lived link to Stripe's customer portal for the caller: payment method, invoices and receipts, cancelling. 404 before the caller's first checkout.
+         */
+        post: operations["openBillingPortal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/entitlements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the caller has paid for: subscriptions and purchases
+         * @description Every subscription and purchase of the caller, whatever its state, with `grants_access` (whether it lets them play now: the paywall's own rule). The paywall reads nothing else.
+         */
+        get: operations["listMyEntitlements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/billing/stripe/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stripe's events (signed): payments, subscriptions, refunds, disputes
+         * @description For Stripe only: the platform account's events, signed (`Stripe-Signature`, verified on the raw body with a 300 s tolerance). Each event is processed once; the object it names is read again from Stripe and its current state applied, so order and repeats do not matter (docs/payments.md).
+         */
+        post: operations["receiveStripeWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/billing/stripe/connect-webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stripe Connect's events (signed): creators' accounts
+         * @description For Stripe only: events of the creators' connected accounts (`account.updated`: whether they may take charges and receive payouts), signed with the Connect endpoint's secret.
+         */
+        post: operations["receiveStripeConnectWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/studio/payouts/onboarding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Connect payouts: a link to Stripe Connect onboarding
+         * @description Makes the creator's Stripe Connect Express account (once) and answers a one-time link to Stripe's onboarding (identity, bank account). When Stripe enables charges, paid prices are allowed and viewers' payments go to the creator, less the platform's fee.
+         */
+        post: operations["startPayoutOnboarding"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/studio/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The creator's payouts: whether charges and payouts are enabled, and earnings
+         * @description Whether the creator's Stripe account may take charges and receive payouts, and what viewers paid: gross, the platform's fee and net, all time and per month and currency (major units).
+         */
+        get: operations["getPayouts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/studio/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the creator's subscription price (a Stripe Price)
+         * @description Sets the price of a subscription to the caller (a new Stripe Price): new checkouts pay it; existing subscribers keep theirs until they renew. 409 until Stripe enables charges on the creator's account (POST /studio/payouts/onboarding).
+         */
+        put: operations["setPlan"];
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1219,7 +1379,7 @@ export interface paths {
         put?: never;
         /**
          * Add an episode to one of the caller's shows
-         * @description Adds an episode to one of the caller's shows: season (1-99), episode number (1-999), title, length and `is_free` (`false`: access `premium`, for the creator's subscribers), optionally a description, the air date (default now) and the stream URL (default the CDN playlist path of the episode). The show's `seasons` gain the season in the same write, and its version goes up by one; the episode's version is the show's new version (episode versions come from their show's, so an episode created where another was deleted is always newer than it). One episode per season and number: a taken place is a 409.
+         * @description Adds an episode to one of the caller's shows: season (1-99), episode number (1-999), title, length and `is_free` (`false`: access `premium`, for the creator's subscribers; or `access: "ppv"` with `price` and `currency`: bought one by one through POST /checkout), optionally a description, the air date (default now) and the stream URL (default the CDN playlist path of the episode). The show's `seasons` gain the season in the same write, and its version goes up by one; the episode's version is the show's new version (episode versions come from their show's, so an episode created where another was deleted is always newer than it). One episode per season and number: a taken place is a 409.
          */
         post: operations["createStudioEpisode"];
         delete?: never;
@@ -1835,6 +1995,14 @@ export interface components {
              */
             heartbeat_interval_seconds: number;
         };
+        /** @description A Stripe-hosted page for the caller */
+        BillingLink: {
+            /**
+             * @description Where to send the user
+             * @example https://billing.stripe.com/p/session/test_x
+             */
+            url: string;
+        };
         /** @description The account after onboarding step 2 */
         CategoryChosen: {
             /**
@@ -1953,6 +2121,34 @@ export interface components {
             /** @description Programs overlapping the window, in start order (the first may start before it, the last end after it) */
             schedule: components["schemas"]["EpgProgram"][];
         };
+        /** @description A payment page for a subscription or a pay-per-view purchase */
+        Checkout: {
+            /**
+             * @description The Stripe Checkout Session
+             * @example cs_test_a1B2c3D4
+             */
+            checkout_id: string;
+            /**
+             * @description The hosted payment page to send the buyer to
+             * @example https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4
+             */
+            url: string;
+            /**
+             * @description When the page stops accepting payment (ISO 8601, UTC)
+             * @example 2026-11-29T03:00:00.000Z
+             */
+            expires_at: string;
+            /**
+             * @description What is charged now, in major units of `currency`
+             * @example 4.99
+             */
+            amount: number;
+            /**
+             * @description ISO 4217 currency
+             * @example USD
+             */
+            currency: string;
+        };
         /** @description A TV parental guidelines rating (spec 2.3) */
         ContentRating: {
             /**
@@ -2028,7 +2224,7 @@ export interface components {
              * @example creator.live
              * @enum {string}
              */
-            type: "creator.live" | "creator.offline" | "creator.updated" | "show.published" | "episode.published" | "program.scheduled" | "program.changed" | "subscription.created" | "subscription.cancelled";
+            type: "creator.live" | "creator.offline" | "creator.updated" | "show.published" | "episode.published" | "program.scheduled" | "program.changed" | "subscription.created" | "subscription.cancelled" | "subscription.renewed" | "subscription.past_due" | "subscription.expired" | "purchase.completed" | "purchase.refunded";
             /**
              * @description Payload version
              * @example 1
@@ -2508,7 +2704,7 @@ export interface components {
                  * @description Subscription status; null without a subscription record
                  * @example null
                  */
-                status: ("active" | "cancelled" | "expired") | null;
+                status: ("active" | "cancelled" | "past_due" | "expired") | null;
             };
         };
         /** @description A creator as lists show them (spec 2.2) */
@@ -2837,6 +3033,61 @@ export interface components {
              * @example 2026-01-15T12:03:00.000Z
              */
             email_verified_at: string;
+        };
+        /** @description One thing the caller has paid for */
+        Entitlement: {
+            /**
+             * @description `subscription` (a creator) or `purchase` (one item)
+             * @example subscription
+             * @enum {string}
+             */
+            kind: "subscription" | "purchase";
+            /**
+             * @description The creator
+             * @example cr_0001
+             */
+            creator_id: string;
+            /**
+             * @description The purchased item; null for a subscription
+             * @example null
+             */
+            content_id: string | null;
+            /**
+             * @description `active`; `past_due` (a renewal failed: access until `grace_until`); `expired`; `refunded`, `disputed` (a purchase taken back); `pending` (payment not settled)
+             * @example active
+             * @enum {string}
+             */
+            status: "active" | "past_due" | "expired" | "refunded" | "disputed" | "pending";
+            /**
+             * @description Who took the payment
+             * @example stripe
+             * @enum {string}
+             */
+            source: "stripe";
+            /**
+             * @description Paid up until (ISO 8601); null: no end (a purchase)
+             * @example 2026-12-29T01:00:00.000Z
+             */
+            valid_until: string | null;
+            /**
+             * @description After a failed renewal, access holds until then; else null
+             * @example null
+             */
+            grace_until: string | null;
+            /**
+             * @description Ends at `valid_until` instead of renewing
+             * @example false
+             */
+            cancel_at_period_end: boolean;
+            /**
+             * @description Whether it lets the caller play now
+             * @example true
+             */
+            grants_access: boolean;
+        };
+        /** @description The caller's entitlements */
+        Entitlements: {
+            entitlements: components["schemas"]["Entitlement"][];
         };
         /** @description The program after the one on air, in short */
         EpgNextProgram: {
@@ -4918,6 +5169,97 @@ export interface components {
              */
             total_pages: number;
         };
+        /** @description The creator's payouts: capabilities and earnings */
+        Payouts: {
+            /**
+             * @description A Stripe Connect account exists for the creator
+             * @example true
+             */
+            connected: boolean;
+            /**
+             * @description It may take payments: paid prices are allowed
+             * @example true
+             */
+            charges_enabled: boolean;
+            /**
+             * @description Stripe pays out to the bank account
+             * @example true
+             */
+            payouts_enabled: boolean;
+            /**
+             * @description The platform's fee on each charge, percent
+             * @example 20
+             */
+            application_fee_percent: number;
+            earnings: {
+                /**
+                 * @description All time, major units (summed across currencies: read per_month for each)
+                 * @example 49.9
+                 */
+                gross: number;
+                /**
+                 * @description The platform's fee, all time
+                 * @example 9.98
+                 */
+                platform_fee: number;
+                /**
+                 * @description The creator's share, all time
+                 * @example 39.92
+                 */
+                net: number;
+                per_month: {
+                    /**
+                     * @description Month (YYYY-MM, UTC)
+                     * @example 2026-11
+                     */
+                    month: string;
+                    /**
+                     * @description Currency (lower case, as Stripe reports it)
+                     * @example usd
+                     */
+                    currency: string;
+                    /**
+                     * @description Paid by viewers
+                     * @example 49.9
+                     */
+                    gross: number;
+                    /**
+                     * @description The platform's fee
+                     * @example 9.98
+                     */
+                    platform_fee: number;
+                    /**
+                     * @description The creator's share
+                     * @example 39.92
+                     */
+                    net: number;
+                }[];
+            };
+        };
+        /** @description The creator's subscription plan */
+        Plan: {
+            /**
+             * @description Price of one period
+             * @example 4.99
+             */
+            price: number;
+            /**
+             * @description Currency
+             * @example USD
+             */
+            currency: string;
+            /**
+             * @description Billing period
+             * @example month
+             * @enum {string}
+             */
+            interval: "month" | "year";
+            /**
+             * @description The Stripe Price new checkouts use
+             * @example price_1AbC
+             */
+            price_id: string;
+        };
         /** @description The caller's reaction on a piece of content */
         Reaction: {
             /**
@@ -5667,6 +6009,30 @@ export interface components {
                 label: string;
             }[];
         };
+        /** @description Acknowledgement of a Stripe event */
+        StripeWebhookReceipt: {
+            /**
+             * @description Always true
+             * @example true
+             */
+            received: boolean;
+            /**
+             * @description The Stripe event
+             * @example evt_1AbC
+             */
+            event_id: string;
+            /**
+             * @description Its type
+             * @example invoice.paid
+             */
+            type: string;
+            /**
+             * @description What the platform did with it
+             * @example processed
+             * @enum {string}
+             */
+            outcome: "processed" | "duplicate" | "ignored";
+        };
         /** @description The caller's live channel on IVS, with its ingest settings and stream key */
         StudioChannel: {
             /**
@@ -5781,11 +6147,21 @@ export interface components {
              */
             is_premium: boolean;
             /**
-             * @description Access: `free` or `premium` as the creator sets it (`ppv` only ever set by operators)
+             * @description Access: `free`, `premium` (subscribers) or `ppv` (bought one by one at `price` `currency`)
              * @example free
              * @enum {string}
              */
             access: "free" | "premium" | "ppv";
+            /**
+             * @description Pay-per-view price in major units; null unless `ppv`
+             * @example null
+             */
+            price: number | null;
+            /**
+             * @description Currency of `price`; null unless `ppv`
+             * @example null
+             */
+            currency: string | null;
             /**
              * @description First aired (ISO 8601, UTC)
              * @example 2026-02-23T15:00:00.000Z
@@ -6087,14 +6463,13 @@ export interface components {
              */
             version: number;
         };
-        /** @description The caller's subscription to a creator */
-        SubscriptionState: {
+        /** @description The caller's subscription after cancelling */
+        SubscriptionCancellation: {
             /**
-             * @description Creator id
+             * @description The creator
              * @example cr_0001
              */
             creator_id: string;
-            /** @description The caller's subscription */
             user_subscription: {
                 /**
                  * @description The subscription grants access now
@@ -6102,20 +6477,20 @@ export interface components {
                  */
                 is_subscribed: boolean;
                 /**
-                 * @description When the subscription started (ISO 8601, UTC); null without one
-                 * @example 2025-06-01T12:00:00.000Z
+                 * @description When it started (ISO 8601); null without one
+                 * @example 2026-11-01T12:00:00.000Z
                  */
                 subscribed_at: string | null;
                 /**
-                 * @description When it renews, or for a cancelled one when access ends (ISO 8601, UTC); null without one
-                 * @example 2025-07-01T12:00:00.000Z
+                 * @description End of the paid period (ISO 8601); null without one
+                 * @example 2026-12-01T12:00:00.000Z
                  */
                 renewal_date: string | null;
                 /**
-                 * @description `active`; `cancelled` (access until `renewal_date`); `expired` (past `renewal_date`); null without one
-                 * @example active
+                 * @description `cancelled` after this call (access until `renewal_date`)
+                 * @example cancelled
                  */
-                status: ("active" | "cancelled" | "expired") | null;
+                status: ("active" | "cancelled" | "past_due" | "expired") | null;
             };
         };
         /** @description A creator tier (spec 2.3), highest first in lists */
@@ -6826,7 +7201,7 @@ export interface components {
              * @example creator.live
              * @enum {string}
              */
-            type: "creator.live" | "creator.offline" | "creator.updated" | "show.published" | "episode.published" | "program.scheduled" | "program.changed" | "subscription.created" | "subscription.cancelled";
+            type: "creator.live" | "creator.offline" | "creator.updated" | "show.published" | "episode.published" | "program.scheduled" | "program.changed" | "subscription.created" | "subscription.cancelled" | "subscription.renewed" | "subscription.past_due" | "subscription.expired" | "purchase.completed" | "purchase.refunded";
             /**
              * @description Payload version
              * @example 1
@@ -11847,6 +12222,227 @@ export interface operations {
             };
         };
     };
+    createCheckout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The creator whose plan to subscribe to (id or handle)
+                     * @example cr_0001
+                     */
+                    creator_id?: string;
+                    /**
+                     * @description The pay-per-view episode to buy
+                     * @example ep_0001_s1e03
+                     */
+                    content_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The payment page */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @description A short note for people, on some answers */
+                        message?: string;
+                        data: components["schemas"]["Checkout"];
+                    };
+                };
+            };
+            /** @description A query or path parameter is invalid, or the body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 400,
+                     *       "message": "Malformed JSON body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 401,
+                     *       "message": "Missing or invalid bearer token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No creator or episode has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 404,
+                     *       "message": "Content not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller already holds this subscription or item (it grants access now) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 409,
+                     *       "message": "You already subscribe to this creator"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over 256 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 413,
+                     *       "message": "Request body exceeds 262144 bytes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 415,
+                     *       "message": "Request body must be sent as application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The creator cannot be paid: no paid plan, or their Stripe payout account cannot take charges yet (every charge is a destination charge to the creator's account); for `content_id`, also a free or premium item (premium comes with the subscription). One entry on `creator_id` or `content_id` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 422,
+                     *       "errors": [
+                     *         {
+                     *           "field": "email",
+                     *           "message": "Invalid email address"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Over the rate limit (30 per 3600 s per account); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
+                     *     }
+                     */
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
+                };
+            };
+            /** @description An internal error (nothing internal is disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 500,
+                     *       "message": {
+                     *         "code": "INTERNAL",
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is throttling or unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 503,
+                     *       "message": "Service temporarily unavailable, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     subscribeCreator: {
         parameters: {
             query?: never;
@@ -11862,7 +12458,203 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The caller's subscription, now active */
+            /** @description The payment page */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @description A short note for people, on some answers */
+                        message?: string;
+                        data: components["schemas"]["Checkout"];
+                    };
+                };
+            };
+            /** @description A query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 400,
+                     *       "message": "Invalid query parameter limit: limit must be a whole number between 1 and 100"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 401,
+                     *       "message": "Missing or invalid bearer token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No creator has this id or handle */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 404,
+                     *       "message": "Creator not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller already holds this subscription or item (it grants access now) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 409,
+                     *       "message": "You already subscribe to this creator"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body was sent and is over 256 KiB (this operation reads none) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 413,
+                     *       "message": "Request body exceeds 262144 bytes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The creator cannot be paid: no paid plan, or their Stripe payout account cannot take charges yet (every charge is a destination charge to the creator's account); for `content_id`, also a free or premium item (premium comes with the subscription). One entry on `creator_id` or `content_id` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 422,
+                     *       "errors": [
+                     *         {
+                     *           "field": "email",
+                     *           "message": "Invalid email address"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Over the rate limit (30 per 3600 s per account); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
+                     *     }
+                     */
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
+                };
+            };
+            /** @description An internal error (nothing internal is disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 500,
+                     *       "message": {
+                     *         "code": "INTERNAL",
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is throttling or unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 503,
+                     *       "message": "Service temporarily unavailable, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Creator id (or their handle)
+                 * @example cr_0001
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's subscription after cancelling */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11873,7 +12665,7 @@ export interface operations {
                         status: "success";
                         /** @description A short note for people, on some answers */
                         message?: string;
-                        data: components["schemas"]["SubscriptionState"];
+                        data: components["schemas"]["SubscriptionCancellation"];
                     };
                 };
             };
@@ -11996,22 +12788,16 @@ export interface operations {
             };
         };
     };
-    cancelSubscription: {
+    openBillingPortal: {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                /**
-                 * @description Creator id (or their handle)
-                 * @example cr_0001
-                 */
-                id: string;
-            };
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The caller's subscription after cancelling */
+            /** @description The portal link */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -12022,11 +12808,259 @@ export interface operations {
                         status: "success";
                         /** @description A short note for people, on some answers */
                         message?: string;
-                        data: components["schemas"]["SubscriptionState"];
+                        data: components["schemas"]["BillingLink"];
                     };
                 };
             };
-            /** @description A query or path parameter is invalid */
+            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 401,
+                     *       "message": "Missing or invalid bearer token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller has never started a checkout */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 404,
+                     *       "message": "No billing account yet: buy something first"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body was sent and is over 256 KiB (this operation reads none) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 413,
+                     *       "message": "Request body exceeds 262144 bytes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the rate limit (30 per 3600 s per account); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
+                     *     }
+                     */
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
+                };
+            };
+            /** @description An internal error (nothing internal is disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 500,
+                     *       "message": {
+                     *         "code": "INTERNAL",
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is throttling or unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 503,
+                     *       "message": "Service temporarily unavailable, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listMyEntitlements: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's entitlements */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @description A short note for people, on some answers */
+                        message?: string;
+                        data: components["schemas"]["Entitlements"];
+                    };
+                };
+            };
+            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 401,
+                     *       "message": "Missing or invalid bearer token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body was sent and is over 256 KiB (this operation reads none) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 413,
+                     *       "message": "Request body exceeds 262144 bytes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GatewayThrottled"];
+                };
+            };
+            /** @description An internal error (nothing internal is disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 500,
+                     *       "message": {
+                     *         "code": "INTERNAL",
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is throttling or unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 503,
+                     *       "message": "Service temporarily unavailable, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    receiveStripeWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event was verified and processed (or already was) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @description A short note for people, on some answers */
+                        message?: string;
+                        data: components["schemas"]["StripeWebhookReceipt"];
+                    };
+                };
+            };
+            /** @description The Stripe-Signature header is missing, does not match the body, or is older than 300 s: nothing is read or written */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12036,7 +13070,511 @@ export interface operations {
                      * @example {
                      *       "status": "error",
                      *       "code": 400,
-                     *       "message": "Invalid query parameter limit: limit must be a whole number between 1 and 100"
+                     *       "message": "Invalid Stripe-Signature"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body was sent and is over 256 KiB (this operation reads none) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 413,
+                     *       "message": "Request body exceeds 262144 bytes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GatewayThrottled"];
+                };
+            };
+            /** @description An internal error (nothing internal is disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 500,
+                     *       "message": {
+                     *         "code": "INTERNAL",
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is throttling or unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 503,
+                     *       "message": "Service temporarily unavailable, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    receiveStripeConnectWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event was verified and processed (or already was) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @description A short note for people, on some answers */
+                        message?: string;
+                        data: components["schemas"]["StripeWebhookReceipt"];
+                    };
+                };
+            };
+            /** @description The Stripe-Signature header is missing, does not match the body, or is older than 300 s: nothing is read or written */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 400,
+                     *       "message": "Invalid Stripe-Signature"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body was sent and is over 256 KiB (this operation reads none) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 413,
+                     *       "message": "Request body exceeds 262144 bytes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GatewayThrottled"];
+                };
+            };
+            /** @description An internal error (nothing internal is disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 500,
+                     *       "message": {
+                     *         "code": "INTERNAL",
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is throttling or unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 503,
+                     *       "message": "Service temporarily unavailable, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startPayoutOnboarding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The onboarding link */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @description A short note for people, on some answers */
+                        message?: string;
+                        data: components["schemas"]["BillingLink"];
+                    };
+                };
+            };
+            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 401,
+                     *       "message": "Missing or invalid bearer token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The account has not finished onboarding as a creator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 403,
+                     *       "message": "Finish onboarding (choose a category) to use the studio"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body was sent and is over 256 KiB (this operation reads none) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 413,
+                     *       "message": "Request body exceeds 262144 bytes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the rate limit (30 per 3600 s per account); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
+                     *     }
+                     */
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
+                };
+            };
+            /** @description An internal error (nothing internal is disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 500,
+                     *       "message": {
+                     *         "code": "INTERNAL",
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is throttling or unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 503,
+                     *       "message": "Service temporarily unavailable, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPayouts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Payouts and earnings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @description A short note for people, on some answers */
+                        message?: string;
+                        data: components["schemas"]["Payouts"];
+                    };
+                };
+            };
+            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 401,
+                     *       "message": "Missing or invalid bearer token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The account has not finished onboarding as a creator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 403,
+                     *       "message": "Finish onboarding (choose a category) to use the studio"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body was sent and is over 256 KiB (this operation reads none) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 413,
+                     *       "message": "Request body exceeds 262144 bytes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GatewayThrottled"];
+                };
+            };
+            /** @description An internal error (nothing internal is disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 500,
+                     *       "message": {
+                     *         "code": "INTERNAL",
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is throttling or unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 503,
+                     *       "message": "Service temporarily unavailable, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setPlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Price of one period in major units (0.50-999.99, at most 2 decimals)
+                     * @example 4.99
+                     */
+                    price: number;
+                    /**
+                     * @description ISO 4217 currency
+                     * @example USD
+                     * @enum {string}
+                     */
+                    currency: "USD" | "EUR" | "GBP" | "CAD" | "AUD";
+                    /**
+                     * @description Billing period
+                     * @example month
+                     * @enum {string}
+                     */
+                    interval: "month" | "year";
+                };
+            };
+        };
+        responses: {
+            /** @description The plan now on sale */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @description A short note for people, on some answers */
+                        message?: string;
+                        data: components["schemas"]["Plan"];
+                    };
+                };
+            };
+            /** @description A query or path parameter is invalid, or the body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 400,
+                     *       "message": "Malformed JSON body"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -12060,8 +13598,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No creator has this id or handle */
-            404: {
+            /** @description The account has not finished onboarding as a creator */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12069,14 +13607,30 @@ export interface operations {
                     /**
                      * @example {
                      *       "status": "error",
-                     *       "code": 404,
-                     *       "message": "Creator not found"
+                     *       "code": 403,
+                     *       "message": "Finish onboarding (choose a category) to use the studio"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A body was sent and is over 256 KiB (this operation reads none) */
+            /** @description The creator's Stripe account cannot take charges yet */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 409,
+                     *       "message": "Connect payouts first: paid prices need a Stripe account that can take charges (POST /studio/payouts/onboarding)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over 256 KiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12090,6 +13644,43 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 415,
+                     *       "message": "Request body must be sent as application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body failed validation: one entry per field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 422,
+                     *       "errors": [
+                     *         {
+                     *           "field": "email",
+                     *           "message": "Invalid email address"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
@@ -17239,6 +18830,23 @@ export interface operations {
                      */
                     is_premium?: boolean;
                     /**
+                     * @description Who plays it: `free` anyone, `premium` the creator's subscribers, `ppv` a viewer who bought it (needs `price` and `currency`); must agree with `is_free` when both are sent
+                     * @example ppv
+                     * @enum {string}
+                     */
+                    access?: "free" | "premium" | "ppv";
+                    /**
+                     * @description Pay-per-view price (with `access: "ppv"` only) in major units (0.50-999.99, at most 2 decimals)
+                     * @example 4.99
+                     */
+                    price?: number;
+                    /**
+                     * @description ISO 4217 currency
+                     * @example USD
+                     * @enum {string}
+                     */
+                    currency?: "USD" | "EUR" | "GBP" | "CAD" | "AUD";
+                    /**
                      * @description Synopsis, at most 2000 characters (trimmed; default empty)
                      * @example The first session.
                      */
@@ -17711,6 +19319,23 @@ export interface operations {
                      * @example false
                      */
                     is_premium?: boolean;
+                    /**
+                     * @description Who plays it: `free` anyone, `premium` the creator's subscribers, `ppv` a viewer who bought it (needs `price` and `currency`); must agree with `is_free` when both are sent
+                     * @example ppv
+                     * @enum {string}
+                     */
+                    access?: "free" | "premium" | "ppv";
+                    /**
+                     * @description Pay-per-view price (with `access: "ppv"` only) in major units (0.50-999.99, at most 2 decimals)
+                     * @example 4.99
+                     */
+                    price?: number;
+                    /**
+                     * @description ISO 4217 currency
+                     * @example USD
+                     * @enum {string}
+                     */
+                    currency?: "USD" | "EUR" | "GBP" | "CAD" | "AUD";
                     /**
                      * @description Synopsis, at most 2000 characters (trimmed; default empty)
                      * @example The first session.
@@ -22056,7 +23681,7 @@ export interface operations {
                      * @example creator.live
                      * @enum {string}
                      */
-                    type: "creator.live" | "creator.offline" | "creator.updated" | "show.published" | "episode.published" | "program.scheduled" | "program.changed" | "subscription.created" | "subscription.cancelled";
+                    type: "creator.live" | "creator.offline" | "creator.updated" | "show.published" | "episode.published" | "program.scheduled" | "program.changed" | "subscription.created" | "subscription.cancelled" | "subscription.renewed" | "subscription.past_due" | "subscription.expired" | "purchase.completed" | "purchase.refunded";
                     /**
                      * @description The type's payload version
                      * @example 1

@@ -135,7 +135,7 @@ export const getCreator = contract({
   method: 'GET',
   path: '/creators/{id}',
   handler: 'creators/get-creator',
-  dynamo: { actions: ['BatchGetItem', 'GetItem'], indexes: ['GSI1'] },
+  dynamo: { actions: ['BatchGetItem', 'GetItem', 'Query'], indexes: ['GSI1'] },
   auth: 'optional',
   tag,
   summary: 'Creator detail as an array of typed blocks',

@@ -34,7 +34,7 @@ export const getLiveChannel = contract({
   method: 'GET',
   path: `${base}/live`,
   handler: 'live/get-live-channel',
-  dynamo: { actions: ['BatchGetItem', 'GetItem', 'UpdateItem'], indexes: ['GSI1'] },
+  dynamo: { actions: ['BatchGetItem', 'GetItem', 'Query', 'UpdateItem'], indexes: ['GSI1'] },
   auth: 'optional',
   summary: "Live status of a creator's channel (offline variant with a message)",
   description:
@@ -52,7 +52,7 @@ export const getLiveStream = contract({
   method: 'GET',
   path: `${base}/live/stream`,
   handler: 'live/get-live-stream',
-  dynamo: { actions: ['BatchGetItem', 'GetItem', 'UpdateItem'], indexes: ['GSI1'] },
+  dynamo: { actions: ['BatchGetItem', 'GetItem', 'Query', 'UpdateItem'], indexes: ['GSI1'] },
   needs: ['playback-signer', 'media-signer'],
   auth: 'required',
   summary: "Playback URLs and a playback token of the caller's open watch session",
@@ -234,11 +234,11 @@ export const listOndemand = contract({
   path: `${base}/ondemand`,
   handler: 'live/list-ondemand',
   needs: ['media-signer'],
-  dynamo: { actions: ['BatchGetItem', 'GetItem'], indexes: ['GSI1'] },
+  dynamo: { actions: ['BatchGetItem', 'GetItem', 'Query'], indexes: ['GSI1'] },
   auth: 'optional',
   summary: "The creator's on-demand episodes, locked per the caller's entitlements",
   description:
-    "A page of the creator's episodes as on-demand items, filtered by access type and season. Each item says whether the caller may play it: free items always, premium ones with an active subscription to the creator (anonymous callers get them locked), pay-per-view never yet; a locked item has `stream_url: null`.",
+    "A page of the creator's episodes as on-demand items, filtered by access type and season. Each item says whether the caller may play it: free items always, premium ones with a subscription to the creator that grants access now, pay-per-view ones once bought (entitlements, docs/payments.md; anonymous callers get both locked); a locked item has `stream_url: null`.",
   request: { path: creatorPath, query: ondemandQuery },
   responses: () => ({
     200: { description: 'A page of on-demand items', data: liveResponses().OnDemandPage, meta: Pagination },
@@ -282,45 +282,6 @@ export const unfollowCreator = contract({
   }),
 });
 
-export const subscribeCreator = contract({
-  operationId: 'subscribeCreator',
-  tag,
-  method: 'POST',
-  path: '/creators/{id}/subscription',
-  handler: 'live/subscribe-creator',
-  dynamo: { actions: ['BatchGetItem', 'GetItem', 'PutItem'], indexes: ['GSI1'] },
-  auth: 'required',
-  summary: 'Subscribe to a creator (unlocks gated channels and premium episodes)',
-  description:
-    "Subscribes the caller to the creator for a month (no payment in this service): unlocks the creator's gated live channel and premium episodes. An active or cancelled subscription still within its period becomes active again with its dates kept; an expired one starts afresh.",
-  request: { path: creatorPath },
-  responses: () => ({
-    200: { description: "The caller's subscription, now active", data: liveResponses().SubscriptionState },
-    404: creatorNotFound,
-  }),
-});
-
-export const cancelSubscription = contract({
-  operationId: 'cancelSubscription',
-  tag,
-  method: 'DELETE',
-  path: '/creators/{id}/subscription',
-  handler: 'live/cancel-subscription',
-  dynamo: { actions: ['BatchGetItem', 'GetItem', 'PutItem'], indexes: ['GSI1'] },
-  auth: 'required',
-  summary: 'Cancel a subscription (access until the renewal date)',
-  description:
-    "Cancels the caller's subscription to the creator: access continues until `renewal_date`, then it expires. Idempotent; without a subscription it answers the (empty) state.",
-  request: { path: creatorPath },
-  responses: () => ({
-    200: {
-      description: "The caller's subscription after cancelling",
-      data: liveResponses().SubscriptionState,
-    },
-    404: creatorNotFound,
-  }),
-});
-
 export const liveContracts = [
   getLiveChannel,
   getLiveStream,
@@ -334,6 +295,4 @@ export const liveContracts = [
   listOndemand,
   followCreator,
   unfollowCreator,
-  subscribeCreator,
-  cancelSubscription,
 ] as const;

@@ -108,7 +108,7 @@ export const createStudioEpisode = contract({
   throttle,
   summary: "Add an episode to one of the caller's shows",
   description:
-    "Adds an episode to one of the caller's shows: season (1-99), episode number (1-999), title, length and `is_free` (`false`: access `premium`, for the creator's subscribers), optionally a description, the air date (default now) and the stream URL (default the CDN playlist path of the episode). The show's `seasons` gain the season in the same write, and its version goes up by one; the episode's version is the show's new version (episode versions come from their show's, so an episode created where another was deleted is always newer than it). One episode per season and number: a taken place is a 409.",
+    "Adds an episode to one of the caller's shows: season (1-99), episode number (1-999), title, length and `is_free` (`false`: access `premium`, for the creator's subscribers; or `access: \"ppv\"` with `price` and `currency`: bought one by one through POST /checkout), optionally a description, the air date (default now) and the stream URL (default the CDN playlist path of the episode). The show's `seasons` gain the season in the same write, and its version goes up by one; the episode's version is the show's new version (episode versions come from their show's, so an episode created where another was deleted is always newer than it). One episode per season and number: a taken place is a 409.",
   request: { path: studioShowPath, body: createEpisodeBody },
   responses: () => ({
     201: {

@@ -1,3 +1,4 @@
+import { PAYMENT_DEFAULTS } from '../../shared/payments/access.ts';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createPublicKey, type KeyObject, randomUUID, sign } from 'node:crypto';
 import { appendFileSync, mkdirSync } from 'node:fs';
@@ -71,6 +72,8 @@ const RUNTIME_PASSTHROUGH = [
   // Where DynamoDB Local and the SES stand-in listen (the local "network"), local keys, the local identity provider.
   'DYNAMODB_ENDPOINT',
   'IVS_ENDPOINT',
+  // The Stripe stand-in's API (scripts/local/stripe): a URL setting no stack sets (real Stripe then).
+  'STRIPE_API_URL',
   'AWS_ENDPOINT_URL_SESV2',
   'RECORDINGS_ROOT',
   'LOCAL_KEY_DIR',
@@ -102,14 +105,22 @@ const runtimeEnvironment = (): Record<string, string> => {
 const LOCAL_PLAYBACK_KEY_SECRET_ARN = arn('secretsmanager', 'secret:playback-key-local-AbCdEf');
 /** The secret the local media CDN key stands in for (served by the same stand-in). */
 const LOCAL_MEDIA_KEY_SECRET_ARN = arn('secretsmanager', 'secret:media-key-local-GhIjKl');
-/** The local secrets (each a private key), by ARN. */
-const localSecrets: Record<string, { name: string; privateKey: KeyObject }> = {
-  get [LOCAL_PLAYBACK_KEY_SECRET_ARN]() {
-    return { name: 'playback-key-local', privateKey: localPlaybackKey().privateKey };
+/**
+ * The secret the Stripe keys stand in for: JSON `{ secret_key, webhook_secret,
+ * connect_webhook_secret }` of the Stripe stand-in (scripts/local/stripe, docs/local-stripe.md),
+ * which the local platform puts in the host's LOCAL_STRIPE_SECRET when it starts the stand-in and
+ * registers its webhook endpoints (read per call: it changes when the endpoints are registered).
+ */
+export const LOCAL_STRIPE_SECRET_ARN = arn('secretsmanager', 'secret:stripe-local-MnOpQr');
+const pem = (privateKey: KeyObject) => privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+/** The local secrets (private keys as PEM, the Stripe keys as JSON), by ARN; undefined: not there. */
+const localSecrets: Record<string, { name: string; value: () => string | undefined }> = {
+  [LOCAL_PLAYBACK_KEY_SECRET_ARN]: {
+    name: 'playback-key-local',
+    value: () => pem(localPlaybackKey().privateKey),
   },
-  get [LOCAL_MEDIA_KEY_SECRET_ARN]() {
-    return { name: 'media-key-local', privateKey: localMediaKey().privateKey };
-  },
+  [LOCAL_MEDIA_KEY_SECRET_ARN]: { name: 'media-key-local', value: () => pem(localMediaKey().privateKey) },
+  [LOCAL_STRIPE_SECRET_ARN]: { name: 'stripe-local', value: () => host.LOCAL_STRIPE_SECRET },
 };
 /** The recordings bucket of the local recording configuration; objects live under RECORDINGS_ROOT. */
 export const LOCAL_RECORDINGS_BUCKET = 'local-recordings';
@@ -161,6 +172,7 @@ export const localDeployment = (): Deployment => {
     recordingsBucketName: LOCAL_RECORDINGS_BUCKET,
     recordingsBucketArn: `arn:aws:s3:::${LOCAL_RECORDINGS_BUCKET}`,
     webhooks: LOCAL_WEBHOOKS,
+    payments: { stripeSecretArn: LOCAL_STRIPE_SECRET_ARN, ...PAYMENT_DEFAULTS },
     mail: {
       from: LOCAL_MAIL.from,
       identityArn: arn('ses', `identity/${identityOf(LOCAL_MAIL.from)}`),
@@ -418,11 +430,11 @@ const STAND_INS: Record<string, Record<string, (input: Input) => Promise<unknown
     GetSecretValue: async (input) => {
       const written = writtenSecrets.get(String(input.SecretId));
       if (written !== undefined) return { ARN: String(input.SecretId), SecretString: written };
-      const key = localSecrets[String(input.SecretId)];
-      if (!key)
+      const secret = localSecrets[String(input.SecretId)];
+      const value = secret?.value();
+      if (!secret || value === undefined)
         throw namedError('ResourceNotFoundException', "Secrets Manager can't find the specified secret.");
-      const pem = key.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
-      return { ARN: String(input.SecretId), Name: key.name, SecretString: pem };
+      return { ARN: String(input.SecretId), Name: secret.name, SecretString: value };
     },
   },
   s3: {
@@ -506,6 +518,13 @@ export const useDeploymentSettings = (): void => {
     PLAYBACK_ALLOW_ORIGIN: deployment.playbackAllowOrigin,
     MEDIA_KEY_SECRET_ARN: deployment.mediaKeySecretArn,
     MEDIA_KEY_PAIR_ID: deployment.mediaKeyPairId,
+    ...(deployment.payments
+      ? {
+          STRIPE_SECRET_ARN: deployment.payments.stripeSecretArn,
+          PAYMENT_GRACE_DAYS: deployment.payments.graceDays,
+          APPLICATION_FEE_PERCENT: deployment.payments.applicationFeePercent,
+        }
+      : {}),
   };
   for (const [name, value] of Object.entries(settings)) host[name] ??= value;
 };

@@ -20,6 +20,13 @@ export interface LocalPlatform {
   drain(): Promise<void>;
   /** The EventBridge stand-in the event publisher puts on (scripts/local/event-bus.ts). */
   eventsEndpoint: string;
+  /**
+   * The Stripe stand-in (scripts/local/stripe, docs/local-stripe.md), already in STRIPE_API_URL
+   * and the Stripe secret; `connectWebhooks(apiUrl)` registers that API's webhook routes with it.
+   */
+  stripe: import('./stripe/server.ts').StripeStandIn & {
+    connectWebhooks(apiUrl: string): Promise<import('./stripe/wiring.ts').StripeSecret>;
+  };
   /** The SES v2 stand-in the mailer sends through; it writes each message to the dev mailbox (scripts/local/ses.ts). */
   ses: import('./ses.ts').SesStandIn;
   stop(): Promise<void>;
@@ -145,8 +152,22 @@ const startIvs = async (ivsPort: number) => {
   };
 };
 
+/**
+ * The Stripe stand-in on `port` (0: any), with the functions pointed at it (STRIPE_API_URL and the
+ * Stripe secret; docs/local-stripe.md), before any function context is derived.
+ */
+const startStripe = async (port: number) => {
+  const { startStripeStandIn } = await import('./stripe/server.ts');
+  const { connectStripeWebhooks, useStripeStandIn } = await import('./stripe/wiring.ts');
+  const standIn = await startStripeStandIn({ port });
+  useStripeStandIn(standIn);
+  return Object.assign(standIn, {
+    connectWebhooks: (apiUrl: string) => connectStripeWebhooks(standIn, apiUrl),
+  });
+};
+
 export const startLocalPlatform = async (
-  options: { now?: Date; seed?: number; scale?: number; ivsPort?: number } = {},
+  options: { now?: Date; seed?: number; scale?: number; ivsPort?: number; stripePort?: number } = {},
 ): Promise<LocalPlatform> => {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   process.env.TABLE_NAME ??= 'creator-streaming-local';
@@ -165,6 +186,7 @@ export const startLocalPlatform = async (
   let projector: Awaited<ReturnType<typeof startProjector>> | undefined;
   let events: Awaited<ReturnType<typeof import('./event-bus.ts').startLocalEventPublisher>> | undefined;
   const live = await startIvs(options.ivsPort ?? 0);
+  const stripe = await startStripe(options.stripePort ?? 0);
   // SES v2: the SDK reaches the stand-in through its endpoint setting, which every function's
   // environment carries locally (scripts/local/aws.ts RUNTIME_PASSTHROUGH).
   const ses = await (await import('./ses.ts')).startSesStandIn();
@@ -173,6 +195,7 @@ export const startLocalPlatform = async (
     await projector?.stop();
     await events?.stop();
     await live.ivs.stop();
+    await stripe.stop();
     await ses.stop();
     await (await starting?.catch(() => undefined))?.stop();
   };
@@ -187,12 +210,15 @@ export const startLocalPlatform = async (
     const { provisionDemoChannels, offlineWithChannel, startDemoBroadcasts } = await import(
       './ivs/demo-channels.ts'
     );
+    const { onboardDemoCreators, sellingCreators } = await import('./stripe/demo.ts');
     const seededAt = options.now ?? new Date();
     const catalog = generateCatalog({ now: seededAt, seed: options.seed, scale: options.scale });
     // The creators the seed shows live go live through IVS (scripts/local/ivs/demo-channels.ts):
     // their channels are made while DynamoDB Local boots, the creators loaded offline with them.
-    const [demoChannels] = await Promise.all([
+    // The creators who sell something get onboarded Connect accounts meanwhile (scripts/local/stripe/demo.ts).
+    const [demoChannels, payoutItems] = await Promise.all([
       provisionDemoChannels(live.ivs, catalog.creators, live.recordingConfigurationArn),
+      onboardDemoCreators(stripe, sellingCreators(catalog), seededAt),
       starting,
     ]);
     const withChannel = new Map(demoChannels.map((demo) => [demo.creator.id, offlineWithChannel(demo)]));
@@ -205,7 +231,10 @@ export const startLocalPlatform = async (
     const creators = catalog.creators.map((creator) => withChannel.get(creator.id) ?? creator);
     const [{ items }] = await Promise.all([
       loadCatalog({ ...catalog, creators }, seededAt),
-      batchPut(demoChannels.map(({ creator, channel }) => ivsChannelItem(channel.channel_arn, creator.id))),
+      batchPut([
+        ...demoChannels.map(({ creator, channel }) => ivsChannelItem(channel.channel_arn, creator.id)),
+        ...payoutItems,
+      ]),
     ]);
     projector = await startProjector(tableName());
     // The table stream's second reader: domain events onto the local EventBridge bus.
@@ -225,9 +254,10 @@ export const startLocalPlatform = async (
     return {
       endpoint,
       seededAt,
-      items: items + demoChannels.length,
+      items: items + demoChannels.length + payoutItems.length,
       ivsEndpoint: live.ivs.endpoint,
       eventsEndpoint: events.bus.endpoint,
+      stripe,
       ses,
       drain: async () => {
         await projector!.drain();

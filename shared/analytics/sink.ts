@@ -13,8 +13,11 @@ import { ServiceUnavailableError } from '../http/errors.ts';
  */
 export interface AnalyticsRecord {
   event_id: string;
-  /** `catalog`: a row of the title dimension (shared/analytics/title-dimension.ts), not an event. */
-  family: 'video' | 'live' | 'catalog';
+  /**
+   * `catalog`: a row of the title dimension (shared/analytics/title-dimension.ts), not an event;
+   * `payment`: a payment fact (shared/analytics/payment-facts.ts).
+   */
+  family: 'video' | 'live' | 'catalog' | 'payment';
   type: string;
   /** Every player event has one; catalogue rows have none. */
   session_id?: string;

@@ -209,7 +209,7 @@ export type CreatorSort = (typeof CREATOR_SORTS)[number];
 export const SHOW_SORTS = ['most_popular', 'newest', 'trending'] as const;
 export type ShowSort = (typeof SHOW_SORTS)[number];
 
-export const SUBSCRIPTION_STATUSES = ['active', 'cancelled', 'expired'] as const;
+export const SUBSCRIPTION_STATUSES = ['active', 'cancelled', 'past_due', 'expired'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
 export const REPORT_TARGET_TYPES = ['video', 'show'] as const;

@@ -1,7 +1,8 @@
 import type { CreatorRecord } from '../catalog/model.ts';
 import { formatCount } from '../format.ts';
 import type { ShowWithEpisodes } from '../shows/show-repository.ts';
-import { grantsAccess, type Relationship } from './relationship-repository.ts';
+import { userSubscription } from '../entitlements/subscription-view.ts';
+import type { Relationship } from './relationship-repository.ts';
 import type { CreatorBlock, CreatorDetail } from './schemas.ts';
 
 /**
@@ -14,7 +15,7 @@ export const creatorBlocks = (
   rel: Relationship,
   now: Date,
 ): CreatorDetail => {
-  const isSubscribed = grantsAccess(rel.subscription, now);
+  const subscription = userSubscription(rel.subscription, now);
   const byViews = [...shows].sort(
     (a, b) => b.show.total_views - a.show.total_views || a.show.id.localeCompare(b.show.id),
   );
@@ -49,7 +50,7 @@ export const creatorBlocks = (
       },
       watching_now: creator.live ? creator.watching_now : 0,
       watching_now_formatted: formatCount(creator.live ? creator.watching_now : 0),
-      user_state: { is_following: rel.is_following, is_subscribed: isSubscribed },
+      user_state: { is_following: rel.is_following, is_subscribed: subscription.is_subscribed },
       channel_url: `/creators/${creator.slug}`,
       joined_at: creator.joined_at,
     },
@@ -84,12 +85,7 @@ export const creatorBlocks = (
     {
       type: 'subscribe_banner',
       plan: { price: creator.plan.price, currency: creator.plan.currency, interval: creator.plan.interval },
-      user_subscription: {
-        is_subscribed: isSubscribed,
-        subscribed_at: rel.subscription?.subscribed_at ?? null,
-        renewal_date: rel.subscription?.renewal_date ?? null,
-        status: rel.subscription?.status ?? null,
-      },
+      user_subscription: subscription,
     },
     {
       type: 'premium_content',

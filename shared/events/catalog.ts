@@ -140,6 +140,40 @@ export const EVENT_PAYLOADS = {
       '2026-12-24T18:00:00.000Z',
     ),
   }),
+  'subscription.renewed': z.object({
+    creator_id: id('The creator.', 'cr_0001'),
+    account_id: id('The subscriber (an opaque account id).', 'acc_0001'),
+    renewal_date: instant('The new end of the paid period (the next renewal).', '2027-01-24T18:00:00.000Z'),
+  }),
+  'subscription.past_due': z.object({
+    creator_id: id('The creator.', 'cr_0001'),
+    account_id: id('The subscriber (an opaque account id).', 'acc_0001'),
+    grace_until: instant(
+      'A renewal payment failed: access holds until then unless a retry succeeds.',
+      '2026-12-31T18:00:00.000Z',
+    ),
+  }),
+  'subscription.expired': z.object({
+    creator_id: id('The creator.', 'cr_0001'),
+    account_id: id('The former subscriber (an opaque account id).', 'acc_0001'),
+    ended_at: instant('When access ended.', '2026-12-24T18:00:00.000Z'),
+  }),
+  'purchase.completed': z.object({
+    creator_id: id("The item's creator.", 'cr_0001'),
+    account_id: id('The buyer (an opaque account id).', 'acc_0001'),
+    content_id: id('The pay-per-view item bought.', 'ep_0001_s1e01'),
+    purchased_at: instant('When it was paid.', '2026-11-24T18:00:00.000Z'),
+  }),
+  'purchase.refunded': z.object({
+    creator_id: id("The item's creator.", 'cr_0001'),
+    account_id: id('The buyer (an opaque account id).', 'acc_0001'),
+    content_id: id('The item, locked again for the buyer.', 'ep_0001_s1e01'),
+    reason: described(
+      z.enum(['refund', 'dispute']),
+      '`refund`: refunded in full; `dispute`: the payment is disputed (a won dispute unlocks it again, without a new event).',
+      'refund',
+    ),
+  }),
 } as const satisfies Record<EventType, z.ZodMiniObject>;
 
 export type EventPayload<T extends EventType> = z.infer<(typeof EVENT_PAYLOADS)[T]>;
@@ -166,7 +200,15 @@ export const EVENT_DESCRIPTIONS: Record<EventType, string> = {
   'program.changed': 'A scheduled program changed: retitled, moved in time, re-linked, or removed.',
   'subscription.created':
     'A viewer subscribed to a creator (private: only that creator may subscribe to it).',
-  'subscription.cancelled': 'A viewer cancelled their subscription to a creator (private).',
+  'subscription.cancelled':
+    'A viewer cancelled their subscription to a creator: it ends at the end of the paid period (private).',
+  'subscription.renewed': 'A subscription renewal was paid: the paid period moved on (private).',
+  'subscription.past_due':
+    'A subscription renewal payment failed: access holds through the grace period (private).',
+  'subscription.expired': 'A subscription ended: the viewer lost access to the premium content (private).',
+  'purchase.completed': 'A viewer bought a pay-per-view item (private).',
+  'purchase.refunded':
+    'A pay-per-view purchase was refunded in full or disputed: the item is locked again (private).',
 };
 
 /** Is `type`'s visibility public (any approved partner may subscribe) or private? */

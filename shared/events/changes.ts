@@ -9,7 +9,7 @@ import {
   programContent,
   type ShowRecord,
 } from '../catalog/model.ts';
-import type { SubscriptionRecord } from '../creators/relationship-repository.ts';
+import type { EntitlementRecord } from '../entitlements/entitlement-repository.ts';
 import {
   CREATOR_PUBLIC_FIELDS,
   EVENT_VERSION,
@@ -31,7 +31,7 @@ import type { EventType } from './envelope.ts';
  */
 
 /** The `entity` values whose changes can make events (also the event source mapping's filter). */
-export const PUBLISHED_ENTITIES = ['creator', 'show', 'episode', 'program', 'subscription'] as const;
+export const PUBLISHED_ENTITIES = ['creator', 'show', 'episode', 'program', 'entitlement'] as const;
 
 type Item = Record<string, unknown>;
 
@@ -220,30 +220,81 @@ const programEvents = (change: Change): TypedEvent[] => {
   return [];
 };
 
-// ── Subscriptions ────────────────────────────────────────────────────────────────────────────
+// ── Entitlements (subscriptions and purchases) ───────────────────────────────────────────────
 
-const subscriptionEvents = (change: Change): TypedEvent[] => {
-  const before = change.before as SubscriptionRecord | undefined;
-  const after = change.after as SubscriptionRecord | undefined;
-  if (after?.status === 'active' && before?.status !== 'active')
-    return [
+const HOLDS = new Set(['active', 'past_due']);
+
+/**
+ * A subscription's transitions, from the two images of its entitlement (docs/payments.md, "State
+ * machine"): `created` when it first holds (or holds again after expiring), `renewed` when a paid
+ * period moves `valid_until` on, `past_due` when a renewal fails, `cancelled` when it is set to
+ * end at period end, `expired` when it ends.
+ */
+const subscriptionEvents = (
+  change: Change,
+  before: EntitlementRecord | undefined,
+  after: EntitlementRecord,
+) => {
+  const who = { creator_id: after.creator_id, account_id: after.account_id };
+  const until = after.valid_until ?? after.started_at;
+  const events: TypedEvent[] = [];
+  const held = before !== undefined && HOLDS.has(before.status);
+  if (after.status === 'active' && !held)
+    events.push(
       make(change, 'subscription.created', after.creator_id, {
-        creator_id: after.creator_id,
-        account_id: after.account_id,
-        subscribed_at: after.subscribed_at,
-        renewal_date: after.renewal_date,
+        ...who,
+        subscribed_at: after.started_at,
+        renewal_date: until,
       }),
-    ];
-  if (before?.status === 'active' && after?.status === 'cancelled')
-    return [
+    );
+  else if (after.status === 'active' && held && (before.valid_until ?? '') < until)
+    events.push(make(change, 'subscription.renewed', after.creator_id, { ...who, renewal_date: until }));
+  if (after.status === 'past_due' && before?.status !== 'past_due')
+    events.push(
+      make(change, 'subscription.past_due', after.creator_id, {
+        ...who,
+        grace_until: after.grace_until ?? until,
+      }),
+    );
+  if (HOLDS.has(after.status) && after.cancel_at_period_end && !(held && before.cancel_at_period_end))
+    events.push(
       make(change, 'subscription.cancelled', after.creator_id, {
-        creator_id: after.creator_id,
-        account_id: after.account_id,
-        subscribed_at: after.subscribed_at,
-        access_until: after.renewal_date,
+        ...who,
+        subscribed_at: after.started_at,
+        access_until: until,
+      }),
+    );
+  if (after.status === 'expired' && before !== undefined && before.status !== 'expired')
+    events.push(make(change, 'subscription.expired', after.creator_id, { ...who, ended_at: until }));
+  return events;
+};
+
+/** A purchase completes when it first grants; it is refunded when a refund or a dispute takes it back. */
+const purchaseEvents = (change: Change, before: EntitlementRecord | undefined, after: EntitlementRecord) => {
+  const who = {
+    creator_id: after.creator_id,
+    account_id: after.account_id,
+    content_id: after.content_id ?? '',
+  };
+  if (after.status === 'active' && (before === undefined || before.status === 'pending'))
+    return [make(change, 'purchase.completed', after.creator_id, { ...who, purchased_at: after.started_at })];
+  if ((after.status === 'refunded' || after.status === 'disputed') && before?.status === 'active')
+    return [
+      make(change, 'purchase.refunded', after.creator_id, {
+        ...who,
+        reason: after.status === 'refunded' ? ('refund' as const) : ('dispute' as const),
       }),
     ];
   return [];
+};
+
+const entitlementEvents = (change: Change): TypedEvent[] => {
+  const before = change.before as EntitlementRecord | undefined;
+  const after = change.after as EntitlementRecord | undefined;
+  if (!after) return [];
+  return after.kind === 'subscription'
+    ? subscriptionEvents(change, before, after)
+    : purchaseEvents(change, before, after);
 };
 
 const BY_ENTITY: Record<(typeof PUBLISHED_ENTITIES)[number], (change: Change) => TypedEvent[]> = {
@@ -251,7 +302,7 @@ const BY_ENTITY: Record<(typeof PUBLISHED_ENTITIES)[number], (change: Change) =>
   show: showEvents,
   episode: episodeEvents,
   program: programEvents,
-  subscription: subscriptionEvents,
+  entitlement: entitlementEvents,
 };
 
 const changeOf = (record: DynamoDBRecord): Change => ({

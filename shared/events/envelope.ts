@@ -25,6 +25,11 @@ export const EVENT_TYPES = {
   'program.changed': 'public',
   'subscription.created': 'private',
   'subscription.cancelled': 'private',
+  'subscription.renewed': 'private',
+  'subscription.past_due': 'private',
+  'subscription.expired': 'private',
+  'purchase.completed': 'private',
+  'purchase.refunded': 'private',
 } as const satisfies Record<string, 'public' | 'private'>;
 
 export type EventType = keyof typeof EVENT_TYPES;

@@ -36,6 +36,11 @@ export interface Request<C extends Contract> {
   now: Date;
   /** Lower-cased request headers. */
   headers: Record<string, string | undefined>;
+  /**
+   * The body exactly as sent (base64 bodies from API Gateway decoded), for endpoints that verify
+   * a signature over it (Stripe's webhooks); empty without a body.
+   */
+  rawBody(): string;
 }
 
 export type LambdaHandler = ((event: HttpEvent, context?: unknown) => Promise<HttpResponse>) & {
@@ -89,6 +94,12 @@ export const endpoint = <const C extends Contract>(
         requestId,
         now,
         headers: event.headers ?? {},
+        rawBody: () =>
+          event.body
+            ? event.isBase64Encoded
+              ? Buffer.from(event.body, 'base64').toString('utf8')
+              : event.body
+            : '',
       });
       return successResponse(route, reply);
     }) as unknown as LambdaHandler;

@@ -70,6 +70,10 @@ export interface RouteRow {
     | 'webhook-secrets'
     | 'webhook-outbox'
     | 'webhook-dead-letters'
+    /** Calls Stripe: reads the Stripe secret (shared/payments/access.ts). */
+    | 'stripe'
+    /** Reads the payment settings (fee, grace) but never calls Stripe: no grant. */
+    | 'payment-settings'
     | 'mailer'
   >;
   /**

@@ -1,7 +1,8 @@
 import type { CreatorRecord } from '../catalog/model.ts';
 import type { PublishedCreator } from './audience-publisher.ts';
 import { requireCreator } from '../creators/creator-repository.ts';
-import { getRelationship, grantsAccess } from '../creators/relationship-repository.ts';
+import { getRelationship } from '../creators/relationship-repository.ts';
+import { grants } from '../entitlements/entitlement-repository.ts';
 import { formatCount, formatDuration } from '../format.ts';
 import { ForbiddenError, HttpError, NotFoundError } from '../http/errors.ts';
 import { revokeViewerSession } from '../ivs/revocation.ts';
@@ -139,7 +140,7 @@ export const liveChannel = async (
     channel: channelView(creator, viewers.watching_now),
     user_state: {
       is_following: relationship.is_following,
-      is_subscribed: grantsAccess(relationship.subscription, now),
+      is_subscribed: grants(relationship.subscription, now),
     },
   };
 };
@@ -158,8 +159,7 @@ export const requireLive = async (creatorId: string) => {
 export const requireAccess = async (creator: CreatorRecord, accountId: string, now: Date) => {
   if (!creator.channel.requires_subscription) return;
   const { subscription } = await getRelationship(accountId, creator.id);
-  if (!grantsAccess(subscription, now))
-    throw new ForbiddenError('This channel requires an active subscription');
+  if (!grants(subscription, now)) throw new ForbiddenError('This channel requires an active subscription');
 };
 
 /** `GET /live/viewers`. */

@@ -1,9 +1,9 @@
 import { requireCreator } from '../creators/creator-repository.ts';
-import { getRelationship, grantsAccess } from '../creators/relationship-repository.ts';
+import { getRelationship } from '../creators/relationship-repository.ts';
 import { formatCount, formatDuration } from '../format.ts';
 import { type Pagination, pageSlice, pagination } from '../pagination.ts';
 import { loadMediaSigner } from '../playback/media-key.ts';
-import { episodePlayback, viewerFor } from '../shows/entitlement.ts';
+import { entitledViewer, episodePlayback } from '../shows/entitlement.ts';
 import { listShowsByCreator } from '../shows/show-repository.ts';
 import type { OndemandQuery, OnDemandItem, OnDemandPage } from './schemas.ts';
 
@@ -24,7 +24,7 @@ export const onDemand = async (
     getRelationship(accountId, creator.id),
     loadMediaSigner(),
   ]);
-  const viewer = viewerFor(creator.id, grantsAccess(relationship.subscription, now), play);
+  const viewer = entitledViewer(relationship.entitlements, now, play);
   const episodes = shows
     .flatMap((s) => s.episodes)
     .filter(

@@ -1,5 +1,11 @@
 import type { RouteRow } from '../http/route.ts';
 import {
+  PAYMENT_PLACEHOLDERS,
+  type PaymentDeployment,
+  paymentEnvironment,
+  paymentStatements,
+} from '../payments/access.ts';
+import {
   type MailDeployment,
   mailEnvironment,
   MAIL_PLACEHOLDERS,
@@ -60,6 +66,8 @@ export interface Deployment {
   recordingsBucketArn: string;
   /** Webhooks (infra/webhooks.ts): the secrets' HMAC key, the delivery queue and its dead letters. */
   webhooks?: WebhookDeployment;
+  /** Payments (infra/payments.ts): the Stripe secret and the payment settings. */
+  payments?: PaymentDeployment;
   /** Mail (infra/mail.ts): the sending identity and the configuration set, for rows that need `mailer`. */
   mail?: MailDeployment;
 }
@@ -143,6 +151,7 @@ export const policyOf = (row: RouteRow, d: Deployment): Statement[] => {
   ivsOn([streamKeys], ['CreateStreamKey', 'DeleteStreamKey', 'GetStreamKey']);
   ivsOn(['*'], ['ListStreams']);
   statements.push(...webhookStatements(row, d.webhooks));
+  statements.push(...paymentStatements(row, d.payments));
   statements.push(...mailStatements(row, d.mail));
   return statements;
 };
@@ -174,6 +183,7 @@ export const environmentOf = (row: RouteRow, d: Deployment): Record<string, stri
     env.IVS_RECORDING_CONFIGURATION_ARN = d.ivsRecordingConfigurationArn;
   if (row.successLog) env.SUCCESS_LOG_EVERY = String(row.successLog.every);
   Object.assign(env, webhookEnvironment(row, d.webhooks));
+  Object.assign(env, paymentEnvironment(row, d.payments));
   Object.assign(env, mailEnvironment(row, d.mail));
   return env;
 };
@@ -206,6 +216,7 @@ export const settingsOf = (row: RouteRow): string[] => {
       recordingsBucketName: placeholder,
       recordingsBucketArn: placeholder,
       webhooks: WEBHOOK_PLACEHOLDERS,
+      payments: PAYMENT_PLACEHOLDERS,
       mail: MAIL_PLACEHOLDERS,
     }),
   );

@@ -119,8 +119,12 @@ export const setCounted = async (
   }
 };
 
-/** A subscription counts while its status is `active` (cancelling stops it at once). */
-export const subscriptionCounts = (item: Item | undefined) => item?.status === 'active';
+/**
+ * A subscription entitlement counts while it is paid up or in its grace (`active`, `past_due`)
+ * and not cancelled at period end (cancelling stops the count at once).
+ */
+export const subscriptionCounts = (item: Item | undefined) =>
+  (item?.status === 'active' || item?.status === 'past_due') && item.cancel_at_period_end !== true;
 
 /** Moves a creator's subscribers (and, on a gain, its 7-day window) as a subscription changes. */
 export const countSubscription = async (before: Item | undefined, after: Item | undefined, now: Date) => {

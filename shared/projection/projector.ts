@@ -1,5 +1,6 @@
 import type { AttributeValue as LambdaAttributeValue, DynamoDBRecord } from 'aws-lambda';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { exportPaymentFacts } from '../analytics/payment-facts.ts';
 import { exportTitles } from '../analytics/title-dimension.ts';
 import { GetCommand } from '../db/document.ts';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
@@ -37,7 +38,7 @@ export const PROJECTED_ENTITIES = [
   'show',
   'episode',
   'account',
-  'subscription',
+  'entitlement',
   'follow',
   'playback',
 ] as const;
@@ -105,6 +106,8 @@ export const projectRecord = async (record: DynamoDBRecord, now: Date): Promise<
   const version = after ? versionOf(after) : versionOf(before) + 0.5;
   // The analytics title dimension follows catalogue changes (a side effect that never throws).
   await exportTitles(before, after, now);
+  // Payment facts follow entitlement changes (throws so the stream retries: ids repeat, queries dedupe).
+  await exportPaymentFacts(record, now);
   switch (image.entity) {
     case 'creator': {
       await applyViews(keyOf(image), version, after ? creatorViews(recordOf<CreatorRecord>(after)) : []);
@@ -153,8 +156,8 @@ export const projectRecord = async (record: DynamoDBRecord, now: Date): Promise<
       if (becameCreator(before as Account | undefined, after as Account | undefined))
         await createCreatorFor(recordOf<Account>(after!), now);
       return;
-    case 'subscription':
-      await countSubscription(before, after, now);
+    case 'entitlement':
+      if ((after ?? before)?.kind === 'subscription') await countSubscription(before, after, now);
       return;
     case 'follow':
       if ((before === undefined) !== (after === undefined)) await countFollow(before, after);

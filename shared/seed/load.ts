@@ -1,7 +1,8 @@
 import type { Catalog } from '../catalog/model.ts';
 import { creatorFromAccount } from '../creators/creator-from-account.ts';
 import { creatorItem } from '../creators/creator-repository.ts';
-import { followItem, subscriptionItem } from '../creators/relationship-repository.ts';
+import { followItem } from '../creators/relationship-repository.ts';
+import { entitlementItem } from '../entitlements/entitlement-repository.ts';
 import { batchPut } from '../db/batch.ts';
 import { accountItems } from '../identity/account-repository.ts';
 import { programItems } from '../epg/program-repository.ts';
@@ -51,12 +52,21 @@ export const catalogItems = (catalog: Catalog, now: Date): Record<string, unknow
         relationshipMarkerItem('subscriber', account.account_id, creatorId),
       ),
       ...account.subscriptions.map((creatorId) =>
-        subscriptionItem({
+        // A demo subscription is an entitlement as a paid one is (source `stripe`, no provider
+        // ids: the local Stripe stand-in has no subscription behind it, so no event changes it).
+        entitlementItem({
           account_id: account.account_id,
+          kind: 'subscription',
           creator_id: creatorId,
+          content_id: null,
+          source: 'stripe',
           status: 'active',
-          subscribed_at: new Date(now.getTime() - 30 * DAY).toISOString(),
-          renewal_date: new Date(now.getTime() + 30 * DAY).toISOString(),
+          valid_until: new Date(now.getTime() + 30 * DAY).toISOString(),
+          grace_until: null,
+          cancel_at_period_end: false,
+          started_at: new Date(now.getTime() - 30 * DAY).toISOString(),
+          observed_at: now.getTime(),
+          provider: {},
         }),
       ),
     ]),

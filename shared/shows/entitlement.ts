@@ -1,4 +1,5 @@
 import type { EpisodeRecord } from '../catalog/model.ts';
+import { type EntitlementRecord, grants } from '../entitlements/entitlement-repository.ts';
 import type { MediaSigner } from '../playback/media-signing.ts';
 
 /**
@@ -10,26 +11,42 @@ import type { MediaSigner } from '../playback/media-signing.ts';
  * resolves the viewer and its signer.
  */
 export interface Viewer {
-  /** Creators whose subscription grants this viewer access now (`grantsAccess`). */
+  /** Creators whose subscription grants this viewer access now (`grants`, shared/entitlements). */
   readonly subscribedTo: ReadonlySet<string>;
+  /** Pay-per-view items whose purchase grants this viewer access now. */
+  readonly purchased: ReadonlySet<string>;
   /** The URL this viewer plays for a stored media URL (signed where the CDN requires it). */
   readonly play: MediaSigner;
 }
 
 /** No token, or a view that does not resolve its caller: only free episodes play. */
-export const anonymous = (play: MediaSigner): Viewer => ({ subscribedTo: new Set(), play });
-
-/** The viewer a request resolves for one creator: subscribed to it, or entitled to nothing. */
-export const viewerFor = (creatorId: string, subscribed: boolean, play: MediaSigner): Viewer => ({
-  subscribedTo: subscribed ? new Set([creatorId]) : new Set(),
+export const anonymous = (play: MediaSigner): Viewer => ({
+  subscribedTo: new Set(),
+  purchased: new Set(),
   play,
 });
 
-type Gated = Pick<EpisodeRecord, 'access' | 'creator_id'>;
+/** The viewer a request resolves: what its entitlements grant at `now` (the only input of the paywall). */
+export const entitledViewer = (
+  entitlements: readonly EntitlementRecord[],
+  now: Date,
+  play: MediaSigner,
+): Viewer => {
+  const granting = entitlements.filter((e) => grants(e, now));
+  return {
+    subscribedTo: new Set(granting.filter((e) => e.kind === 'subscription').map((e) => e.creator_id)),
+    purchased: new Set(
+      granting.flatMap((e) => (e.kind === 'purchase' && e.content_id ? [e.content_id] : [])),
+    ),
+    play,
+  };
+};
+
+type Gated = Pick<EpisodeRecord, 'access' | 'creator_id' | 'id'>;
 
 /**
  * Locked unless: the episode is free; or it is premium and the viewer's subscription to its
- * creator grants access. Pay-per-view is locked for everyone until purchase records exist.
+ * creator grants access; or it is pay-per-view and the viewer's purchase of it grants access.
  */
 export const isLocked = (episode: Gated, viewer: Viewer): boolean => {
   switch (episode.access) {
@@ -37,6 +54,8 @@ export const isLocked = (episode: Gated, viewer: Viewer): boolean => {
       return false;
     case 'premium':
       return !viewer.subscribedTo.has(episode.creator_id);
+    case 'ppv':
+      return !viewer.purchased.has(episode.id);
     default:
       return true;
   }

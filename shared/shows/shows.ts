@@ -2,10 +2,10 @@ import type { CreatorRecord, ShowRecord } from '../catalog/model.ts';
 import { CATEGORIES, RATINGS } from '../catalog/reference.ts';
 import { countCreatorsByCategory } from '../creators/creator-listings.ts';
 import { getCreator, getCreators } from '../creators/creator-repository.ts';
-import { getRelationship, grantsAccess } from '../creators/relationship-repository.ts';
+import { getRelationship } from '../creators/relationship-repository.ts';
 import { NotFoundError } from '../http/errors.ts';
 import { type Pagination, pageSlice, pagination } from '../pagination.ts';
-import { anonymous, type Viewer, viewerFor } from './entitlement.ts';
+import { anonymous, entitledViewer, type Viewer } from './entitlement.ts';
 import { loadMediaSigner } from '../playback/media-key.ts';
 import type {
   CategoryPageQuery,
@@ -192,7 +192,7 @@ const findShow = async (idOrSlug: string) => {
 const viewerOf = async (accountId: string | undefined, creatorId: string, now: Date): Promise<Viewer> => {
   if (!accountId) return anonymous(await loadMediaSigner());
   const [rel, play] = await Promise.all([getRelationship(accountId, creatorId), loadMediaSigner()]);
-  return viewerFor(creatorId, grantsAccess(rel.subscription, now), play);
+  return entitledViewer(rel.entitlements, now, play);
 };
 
 /**

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { CATEGORY_IDS, RATING_IDS } from '../catalog/model.ts';
 import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
 import { idParam, userMediaUrl, windowedDateTime } from '../http/validation.ts';
+import { chargeCurrency, chargePrice } from '../payments/price.ts';
 
 /**
  * The creator studio's shows and episodes (issue 16): what a creator sends to publish, edit and
@@ -132,10 +133,37 @@ const streamUrl = described(
   'https://video.example.net/loops/ep1/master.m3u8',
 );
 
+const access = described(
+  z.enum(['free', 'premium', 'ppv'], { error: 'must be free, premium or ppv' }),
+  "Who plays it: `free` anyone, `premium` the creator's subscribers, `ppv` a viewer who bought it (needs `price` and `currency`); must agree with `is_free` when both are sent",
+  'ppv',
+);
+const episodePrice = chargePrice('Pay-per-view price (with `access: "ppv"` only)');
+const episodeCurrency = chargeCurrency();
+
+/** What a body says about access: `is_free`, `is_premium` and `access` agree; `price` and `currency` come with `ppv` only. */
 const premiumMatchesFree = z.superRefine(
-  (body: { is_free?: boolean | undefined; is_premium?: boolean | undefined }, ctx) => {
+  (
+    body: {
+      is_free?: boolean | undefined;
+      is_premium?: boolean | undefined;
+      access?: 'free' | 'premium' | 'ppv' | undefined;
+      price?: number | undefined;
+      currency?: string | undefined;
+    },
+    ctx,
+  ) => {
     if (body.is_free !== undefined && body.is_premium !== undefined && body.is_premium === body.is_free)
       ctx.addIssue({ code: 'custom', path: ['is_premium'], message: 'must be the opposite of is_free' });
+    const isFree = body.is_free ?? (body.is_premium === undefined ? undefined : !body.is_premium);
+    if (body.access !== undefined && isFree !== undefined && isFree !== (body.access === 'free'))
+      ctx.addIssue({ code: 'custom', path: ['access'], message: 'must agree with is_free' });
+    for (const field of ['price', 'currency'] as const) {
+      if (body.access === 'ppv' && body[field] === undefined)
+        ctx.addIssue({ code: 'custom', path: [field], message: 'is required when access is ppv' });
+      if (body.access !== 'ppv' && body[field] !== undefined)
+        ctx.addIssue({ code: 'custom', path: [field], message: 'is allowed only with access ppv' });
+    }
   },
 );
 
@@ -148,6 +176,9 @@ export const createEpisodeBody = z
     duration_seconds: durationSeconds,
     is_free: isFree,
     is_premium: z.optional(isPremium),
+    access: z.optional(access),
+    price: z.optional(episodePrice),
+    currency: z.optional(episodeCurrency),
     description: z.optional(episodeDescription),
     air_date: z.optional(airDate),
     stream_url: z.optional(streamUrl),
@@ -167,6 +198,9 @@ export const updateEpisodeBody = z
     duration_seconds: z.optional(durationSeconds),
     is_free: z.optional(isFree),
     is_premium: z.optional(isPremium),
+    access: z.optional(access),
+    price: z.optional(episodePrice),
+    currency: z.optional(episodeCurrency),
     description: z.optional(episodeDescription),
     air_date: z.optional(airDate),
     stream_url: z.optional(streamUrl),
@@ -255,9 +289,11 @@ const buildResponses = () => {
       is_premium: flag('Needs a subscription to the creator', false),
       access: described(
         z.enum(['free', 'premium', 'ppv']),
-        'Access: `free` or `premium` as the creator sets it (`ppv` only ever set by operators)',
+        'Access: `free`, `premium` (subscribers) or `ppv` (bought one by one at `price` `currency`)',
         'free',
       ),
+      price: described(z.nullable(z.number()), 'Pay-per-view price in major units; null unless `ppv`', null),
+      currency: described(z.nullable(z.string()), 'Currency of `price`; null unless `ppv`', null),
       air_date: text('First aired (ISO 8601, UTC)', '2026-02-23T15:00:00.000Z'),
       stream_url: text('HLS playlist URL', 'https://cdn.example.com/vod/ep_7b21e09c4a5f/master.m3u8'),
       thumbnail_url: text('Still image URL', 'https://cdn.example.com/vod/ep_7b21e09c4a5f/thumb.jpg'),

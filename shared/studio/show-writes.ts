@@ -118,6 +118,8 @@ export const studioEpisode = (episode: StoredEpisode): StudioEpisode => ({
   is_free: episode.access === 'free',
   is_premium: episode.access !== 'free',
   access: episode.access,
+  price: episode.access === 'ppv' ? episode.price : null,
+  currency: episode.access === 'ppv' ? episode.currency : null,
   air_date: episode.air_date,
   stream_url: episode.stream_url,
   thumbnail_url: episode.thumbnail_url,
@@ -326,11 +328,22 @@ const runEpisodeTransaction = async (
   }
 };
 
-const accessOf = (isFree: boolean): Pick<EpisodeRecord, 'access' | 'price' | 'currency'> => ({
-  access: isFree ? 'free' : 'premium',
-  price: null,
-  currency: null,
-});
+/** The access fields a body sets (`access` first, else `is_free`/`is_premium`), or none. */
+const accessOf = (body: {
+  is_free?: boolean | undefined;
+  is_premium?: boolean | undefined;
+  access?: EpisodeRecord['access'] | undefined;
+  price?: number | undefined;
+  currency?: string | undefined;
+}): Pick<EpisodeRecord, 'access' | 'price' | 'currency'> | undefined => {
+  const isFree = body.is_free ?? (body.is_premium === undefined ? undefined : !body.is_premium);
+  const access = body.access ?? (isFree === undefined ? undefined : isFree ? 'free' : 'premium');
+  if (access === undefined) return undefined;
+  // The schema requires price and currency with ppv (shared/studio/schemas.ts).
+  return access === 'ppv'
+    ? { access, price: body.price ?? null, currency: body.currency ?? null }
+    : { access, price: null, currency: null };
+};
 
 /** `POST /studio/shows/{id}/episodes`: the episode and the show's seasons, in one transaction. */
 export const createEpisode = async (
@@ -350,7 +363,7 @@ export const createEpisode = async (
     description: body.description ?? '',
     duration_seconds: body.duration_seconds,
     views: 0,
-    ...accessOf(body.is_free),
+    ...accessOf(body)!,
     stream_url: body.stream_url ?? `${cdnUrl()}/vod/${id}/master.m3u8`,
     air_date: new Date(body.air_date ?? now).toISOString(),
     thumbnail_url: `${cdnUrl()}/vod/${id}/thumb.jpg`,
@@ -431,7 +444,6 @@ const deleteEpisodeOp = (episode: StoredEpisode): TransactOperation => ({
 
 /** The episode's fields after `body` (undefined ones kept), not yet versioned. */
 const edited = (episode: StoredEpisode, body: UpdateEpisodeBody): StoredEpisode => {
-  const isFree = body.is_free ?? (body.is_premium === undefined ? undefined : !body.is_premium);
   return {
     ...episode,
     season: body.season ?? episode.season,
@@ -439,7 +451,7 @@ const edited = (episode: StoredEpisode, body: UpdateEpisodeBody): StoredEpisode 
     title: body.title ?? episode.title,
     description: body.description ?? episode.description,
     duration_seconds: body.duration_seconds ?? episode.duration_seconds,
-    ...(isFree === undefined ? {} : accessOf(isFree)),
+    ...accessOf(body),
     air_date: body.air_date ? new Date(body.air_date).toISOString() : episode.air_date,
     stream_url: body.stream_url ?? episode.stream_url,
   };

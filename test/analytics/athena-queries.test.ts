@@ -30,7 +30,27 @@ describe('the title dimension and the metric queries on Athena', () => {
     });
   });
 
-  it('expires events, never the title rows', () => {
+  it('has a payments table over the payment facts, with partition projection', () => {
+    template.hasResourceProperties('AWS::Glue::Table', {
+      TableInput: Match.objectLike({
+        Name: 'payments',
+        Parameters: Match.objectLike({
+          'projection.enabled': 'true',
+          'storage.location.template': {
+            'Fn::Join': ['', ['s3://', Match.anyValue(), `/events/family=payment/dt=\${dt}/hour=\${hour}/`]],
+          },
+        }),
+        StorageDescriptor: Match.objectLike({
+          Columns: Match.arrayWith([
+            { Name: 'amount', Type: 'bigint' },
+            { Name: 'monthly_amount', Type: 'double' },
+          ]),
+        }),
+      }),
+    });
+  });
+
+  it('expires events, never the title rows nor the payment facts', () => {
     const [bucket] = Object.values(template.findResources('AWS::S3::Bucket')) as Array<{
       Properties: { LifecycleConfiguration: { Rules: Array<{ Prefix: string; ExpirationInDays: number }> } };
     }>;
@@ -48,7 +68,14 @@ describe('the title dimension and the metric queries on Athena', () => {
       Properties: { QueryString: string; Description: string };
     }>;
     expect(queries).toHaveLength(metrics().size);
-    for (const { Properties: q } of queries) {
+    const payments = queries.filter((q) => q.Properties.QueryString.includes('FROM payments f'));
+    expect(payments).toHaveLength(4);
+    for (const { Properties: q } of payments) {
+      // from and to, once per part that reads the period (MRR: its buckets and its facts)
+      expect(q.QueryString.match(/\?/g)?.length, q.QueryString).toBeOneOf([2, 4]);
+      expect(q.Description).toMatch(/Unit: .+Parameters: from and to/);
+    }
+    for (const { Properties: q } of queries.filter((q) => !payments.includes(q))) {
       expect(q.QueryString).toContain('e.dt BETWEEN ? AND ?');
       expect(q.QueryString.match(/\?/g)).toHaveLength(6);
       expect(q.QueryString).toContain('LEFT JOIN');

@@ -129,6 +129,32 @@ beforeAll(async () => {
       { entity: 'creator', id: 'cr_kt_b', name: 'Theo Park', category: 'music', channel: {} },
       now,
     );
+    // Subscriptions to Maya: one started at 20:00, another expired at 21:00, so every payment
+    // metric answers at every grain (their figures: test/analytics/payment-facts.test.ts).
+    const fact = (type: string, ms: number, amount: number, account: string) => ({
+      event_id: randomUUID(),
+      family: 'payment' as const,
+      type,
+      creator_id: 'cr_kt_a',
+      account_id: account,
+      kind: 'subscription',
+      currency: 'usd',
+      amount,
+      platform_fee: 0,
+      net: amount,
+      plan_amount: 499,
+      billing_interval: 'month',
+      monthly_amount: 499,
+      occurred_at: at(ms),
+      occurred_at_ms: T + ms,
+      received_at: now.toISOString(),
+      received_at_ms: now.getTime(),
+      client_ts_ms: T + ms,
+    });
+    await fileSink(() => dir).put([
+      fact('subscription.started', 0, 499, 'acc_kt_1'),
+      fact('subscription.expired', HOUR, 0, 'acc_kt_2'),
+    ]);
   } finally {
     useSink(undefined);
   }
@@ -457,7 +483,7 @@ describe('analytics from player events to metrics, over time and by dimension', 
 
   it('every metric answers for every dimension and grain (no query is left out)', async () => {
     const names = [...metrics().keys()];
-    expect(names).toHaveLength(10);
+    expect(names).toHaveLength(14);
     for (const grain of ['minute', 'day'] as const) {
       const all = await runMetrics(dir, { ...DAY, grain, by: 'quality' });
       for (const name of names) expect(all.get(name)?.length, `${name} per ${grain}`).toBeGreaterThan(0);

@@ -216,7 +216,7 @@ describe('the analytics report in a browser', () => {
         };
       });
     });
-    expect(axes).toHaveLength(9);
+    expect(axes).toHaveLength(13);
     for (const axis of axes) expect(axis.titleWidth, axis.title).toBeLessThan(axis.axisHeight);
     expect(Object.fromEntries(axes.map((a) => [a.name, a.title]))).toMatchObject({
       exits_before_start: '% of sessions started',
@@ -276,7 +276,7 @@ describe('the analytics report in a browser', () => {
   it('shows each metric with its definition and unit, the period in the zone, and titles instead of ids', async () => {
     const text = await page.locator('body').innerText();
     expect(text).toContain('Period: Sun, 22 Nov 2026 00:00 to Sun, 22 Nov 2026 24:00 (Europe/Paris)');
-    expect(await page.locator('section').count()).toBe(10);
+    expect(await page.locator('section').count()).toBe(14);
     for (const section of await page.locator('section').all()) {
       expect(await section.locator('.definition').innerText()).toMatch(/\S.+Unit: \S+/);
     }

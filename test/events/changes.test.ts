@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { EVENT_PAYLOADS } from '../../shared/events/catalog.ts';
 import { eventsOfBatch, eventsOfRecord } from '../../shared/events/changes.ts';
 import { PlatformEvent } from '../../shared/events/envelope.ts';
-import { change, creator, episode, live, program, show, subscription } from './records.ts';
+import { change, creator, episode, live, program, purchase, show, subscription } from './records.ts';
 
 const types = (record: DynamoDBRecord) => eventsOfRecord(record).map((e) => e.type);
 
@@ -134,32 +134,51 @@ describe('catalogue changes', () => {
   });
 });
 
-describe('subscription changes', () => {
-  it('becoming active is subscription.created; active to cancelled is subscription.cancelled', () => {
+describe('entitlement changes (docs/payments.md)', () => {
+  it('a subscription: created, renewed, past_due, cancelled at period end, expired', () => {
     const [created] = valid(change(undefined, subscription('active')));
     expect(created).toMatchObject({
       type: 'subscription.created',
       creator_id: 'cr_0001',
-      data: { account_id: 'acc_1' },
+      data: { account_id: 'acc_1', renewal_date: '2026-12-24T10:00:00.000Z' },
     });
-    expect(types(change(subscription('cancelled'), subscription('active')))).toEqual([
-      'subscription.created',
+    expect(types(change(subscription('expired'), subscription('active')))).toEqual(['subscription.created']);
+    expect(types(change(subscription('pending'), subscription('active')))).toEqual(['subscription.created']);
+    expect(
+      valid(
+        change(subscription('active'), subscription('active', { valid_until: '2027-01-24T10:00:00.000Z' })),
+      ),
+    ).toMatchObject([{ type: 'subscription.renewed', data: { renewal_date: '2027-01-24T10:00:00.000Z' } }]);
+    expect(
+      valid(
+        change(subscription('active'), subscription('past_due', { grace_until: '2026-12-31T10:00:00.000Z' })),
+      ),
+    ).toMatchObject([{ type: 'subscription.past_due', data: { grace_until: '2026-12-31T10:00:00.000Z' } }]);
+    expect(
+      valid(change(subscription('active'), subscription('active', { cancel_at_period_end: true }))),
+    ).toMatchObject([{ type: 'subscription.cancelled', data: { access_until: '2026-12-24T10:00:00.000Z' } }]);
+    expect(types(change(subscription('past_due'), subscription('expired')))).toEqual([
+      'subscription.expired',
     ]);
-    const [cancelled] = valid(change(subscription('active'), subscription('cancelled')));
-    expect(cancelled).toMatchObject({
-      type: 'subscription.cancelled',
-      data: { access_until: '2026-12-24T10:00:00.000Z' },
-    });
   });
 
-  it('a renewal, an expiry or a deletion is no event', () => {
-    expect(
-      types(
-        change(subscription('active'), subscription('active', { renewal_date: '2027-01-24T10:00:00.000Z' })),
-      ),
-    ).toEqual([]);
-    expect(types(change(subscription('cancelled'), subscription('expired')))).toEqual([]);
+  it('the same state rewritten (a replayed webhook) is no event', () => {
+    expect(types(change(subscription('active'), subscription('active', { observed_at: 2 })))).toEqual([]);
+    expect(types(change(subscription('expired'), subscription('expired')))).toEqual([]);
     expect(types(change(subscription('active'), undefined))).toEqual([]);
+  });
+
+  it('a purchase: completed once paid, refunded when refunded or disputed; a won dispute is no event', () => {
+    expect(valid(change(undefined, purchase('active')))).toMatchObject([
+      { type: 'purchase.completed', data: { content_id: 'ep_0001_s1e03' } },
+    ]);
+    expect(valid(change(purchase('active'), purchase('refunded')))).toMatchObject([
+      { type: 'purchase.refunded', data: { reason: 'refund' } },
+    ]);
+    expect(valid(change(purchase('active'), purchase('disputed')))).toMatchObject([
+      { type: 'purchase.refunded', data: { reason: 'dispute' } },
+    ]);
+    expect(types(change(purchase('disputed'), purchase('active')))).toEqual([]);
   });
 });
 

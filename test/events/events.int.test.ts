@@ -19,6 +19,7 @@ import { putEvents } from '../../shared/events/publish.ts';
 import { routeKey } from '../../shared/http/route.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { allows } from '../../scripts/local/iam.ts';
+import { onboardCreator, subscribePaid } from '../support/payments.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 import { readUsage } from '../support/least-privilege.ts';
 import { type StudioCreator, studioCreator } from '../support/studio.ts';
@@ -29,6 +30,7 @@ let creator: StudioCreator;
 beforeAll(async () => {
   api = await testApi();
   creator = await studioCreator(api, 'music');
+  await onboardCreator(api, creator.token, creator.creatorId);
 });
 
 /** A creator goes live (or off air) as the IVS reducer writes it: the item's `live`, version + 1. */
@@ -94,7 +96,7 @@ describe('domain events through npm start (the table stream, the publisher, the 
   it('a subscription is a subscription.created about the creator (no email in it)', async () => {
     const viewerId = `acc_evt_${randomUUID().slice(0, 8)}`;
     const { token } = await issueAccessToken(viewerId, new Date());
-    expect((await api.post(`/creators/${creator.creatorId}/subscription`, { token })).status).toBe(200);
+    await subscribePaid(api, token, creator.creatorId);
     const mine = async () =>
       (await platformEvents('subscription.created')).filter(
         (e) => (e.detail.data as { account_id?: string }).account_id === viewerId,

@@ -1,3 +1,4 @@
+import { type EntitlementRecord, entitlementItem } from '../../shared/entitlements/entitlement-repository.ts';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue as LambdaAttributeValue, DynamoDBRecord } from 'aws-lambda';
 
@@ -112,14 +113,24 @@ export const program = (fields: Item = {}): Item => ({
   version: 1,
   ...fields,
 });
-export const subscription = (status: string, fields: Item = {}): Item => ({
-  PK: 'ACCOUNT#acc_1',
-  SK: 'SUB#cr_0001',
-  entity: 'subscription',
-  account_id: 'acc_1',
-  creator_id: 'cr_0001',
-  status,
-  subscribed_at: '2026-11-24T10:00:00.000Z',
-  renewal_date: '2026-12-24T10:00:00.000Z',
-  ...fields,
-});
+/** A subscription entitlement's item (shared/entitlements), `status` and any field given. */
+export const subscription = (status: string, fields: Item = {}): Item =>
+  entitlementItem({
+    account_id: 'acc_1',
+    kind: 'subscription',
+    creator_id: 'cr_0001',
+    content_id: null,
+    source: 'stripe',
+    status: status as EntitlementRecord['status'],
+    valid_until: '2026-12-24T10:00:00.000Z',
+    grace_until: null,
+    cancel_at_period_end: false,
+    started_at: '2026-11-24T10:00:00.000Z',
+    observed_at: 1,
+    provider: {},
+    ...fields,
+  });
+
+/** A purchase entitlement's item. */
+export const purchase = (status: string, fields: Item = {}): Item =>
+  subscription(status, { kind: 'purchase', content_id: 'ep_0001_s1e03', valid_until: null, ...fields });

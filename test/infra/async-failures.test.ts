@@ -27,13 +27,14 @@ const asyncTargets = (): string[] => {
 describe('asynchronously invoked functions keep the events they fail on', () => {
   const targets = asyncTargets();
 
-  it('finds the IVS event function, the webhook fan-out and the two scheduled functions', () => {
+  it('finds the IVS event function, the webhook fan-out and the three scheduled functions', () => {
     const keys = targets.map((id) => resources[id]!.Properties.Environment.Variables.ROUTE_KEY).sort();
     expect(keys).toEqual([
       'POST $events/ivs',
       'POST $events/webhook-fan-out',
       'POST $schedule/publish-audiences',
       'POST $schedule/recompute-windows',
+      'POST $schedule/reconcile-payments',
     ]);
   });
 

@@ -27,6 +27,8 @@ const CLIENTS_OF: Record<NonNullable<RouteRow['needs']>[number], readonly string
   'webhook-secrets': ['client-kms'],
   'webhook-outbox': ['client-sqs'],
   'webhook-dead-letters': ['client-sqs'],
+  stripe: ['client-secrets-manager'],
+  'payment-settings': [],
   mailer: ['client-sesv2'],
 };
 
@@ -101,5 +103,14 @@ describe('AWS clients and token verifiers in the route bundles', () => {
       inputsOf(row.handler).some((input) => input.includes('aws-jwt-verify/')),
     );
     expect(withVerifier.map((row) => row.handler)).toEqual(rows.filter(verifies).map((row) => row.handler));
+
+    // The `stripe` package (~1 MB of resources) only in the bundles of rows that call Stripe.
+    const withStripe = rows.filter((row) =>
+      inputsOf(row.handler).some((input) => input.includes('node_modules/stripe/')),
+    );
+    expect(withStripe.map((row) => row.handler)).toEqual(
+      rows.filter((row) => row.needs?.includes('stripe')).map((row) => row.handler),
+    );
+    expect(withStripe.length).toBeGreaterThan(0);
   }, 120_000);
 });

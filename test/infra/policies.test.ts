@@ -151,7 +151,8 @@ describe("Lambda's pollers (event source mappings)", () => {
 describe('EventBridge Scheduler', () => {
   it("each schedule's role may invoke its function and send to its dead-letter queue, and nothing else", async () => {
     const schedules = ofType('AWS::Scheduler::Schedule');
-    expect(schedules).toHaveLength(2);
+    // The recompute and the audience publisher (infra/projector.ts), the payments reconcile (infra/payments.ts).
+    expect(schedules).toHaveLength(3);
     const functions = ofType('AWS::Lambda::Function').map(([id]) => id);
     for (const [id, schedule] of schedules) {
       const { Target } = schedule.Properties;
@@ -302,6 +303,7 @@ describe('the least-privilege report (test/support/stack-functions.ts)', () => {
       'worker POST $events/webhook-fan-out',
       'worker POST $queue/webhook-deliveries',
       'worker POST $queue/mail-feedback',
+      'schedule POST $schedule/reconcile-payments',
       'custom resource Custom::SigningPublicKey',
       'custom resource Custom::IvsPlaybackKeyPair+MediaSigningKeyPair',
       'custom resource Custom::RuntimeCleanup',

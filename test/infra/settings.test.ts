@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { routes } from '../../functions/routes.ts';
 import { eventPublisherRow } from '../../functions/events/worker.ts';
 import { workers } from '../../functions/workers.ts';
+import { paymentWorkers } from '../../functions/payments/workers.ts';
 import { webhookWorkers } from '../../functions/webhooks/workers.ts';
 import { mailWorkers } from '../../functions/mail/workers.ts';
 import { resolveSettings, SETTINGS, settingsFromContext } from '../../infra/settings.ts';
@@ -83,7 +84,12 @@ describe('prod settings are required', () => {
       // Every row's function: the routes', the workers' (projector, recompute, rebuild) and the
       // event publisher's (infra/events.ts), the webhook fan-out's and sender's (infra/webhooks.ts).
       expect(apiFns).toHaveLength(
-        routes.length + workers.length + 1 + webhookWorkers.length + mailWorkers.length,
+        routes.length +
+          workers.length +
+          1 +
+          webhookWorkers.length +
+          mailWorkers.length +
+          paymentWorkers.length,
       );
       // handle_url is `${SITE_URL}/@<handle>`: every function gets the site origin.
       for (const fn of apiFns)
@@ -194,6 +200,7 @@ describe('dev keeps working placeholders', () => {
           ...workers,
           eventPublisherRow,
           ...webhookWorkers,
+          ...paymentWorkers,
           ...mailWorkers,
         ]
           .map(routeKey)

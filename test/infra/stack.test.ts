@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { routes } from '../../functions/routes.ts';
 import { eventPublisherRow } from '../../functions/events/worker.ts';
 import { rebuildRow, workers } from '../../functions/workers.ts';
+import { paymentWorkers } from '../../functions/payments/workers.ts';
 import { webhookWorkers } from '../../functions/webhooks/workers.ts';
 import { mailWorkers } from '../../functions/mail/workers.ts';
 import type { ApiStack } from '../../infra/stack.ts';
@@ -26,7 +27,9 @@ const rowFunctions = (template: Template): Record<string, Resource> =>
   );
 
 /** The functions no route invokes: the workers and the event publisher (infra/events.ts). */
-const workerKeys = new Set([...workers, eventPublisherRow, ...webhookWorkers, ...mailWorkers].map(routeKey));
+const workerKeys = new Set(
+  [...workers, eventPublisherRow, ...webhookWorkers, ...mailWorkers, ...paymentWorkers].map(routeKey),
+);
 
 /** The API functions (those the stack made from route rows, not the workers), by logical id. */
 const apiFunctions = (template: Template): Record<string, Resource> =>
@@ -71,9 +74,10 @@ describe('the stack built from the real route table', () => {
     // the event publisher (test/events/infra.test.ts), the playback key pair resource's function
     // (test/infra/secrets.test.ts) and the signing public key resource's (below).
     // And the webhook fan-out and sender (infra/webhooks.ts), the mail feedback worker
-    // (infra/mail.ts) and, in dev, the run-time cleanup resource's (infra/runtime-cleanup.ts).
+    // (infra/mail.ts), the payment workers (infra/payments.ts) and, in dev, the run-time cleanup
+    // resource's (infra/runtime-cleanup.ts).
     expect(node22).toHaveLength(
-      routes.length + workers.length + 4 + webhookWorkers.length + mailWorkers.length,
+      routes.length + workers.length + 4 + webhookWorkers.length + mailWorkers.length + paymentWorkers.length,
     );
     for (const description of [
       'Imports IVS playback key pairs',
@@ -85,7 +89,7 @@ describe('the stack built from the real route table', () => {
         description,
       ).toHaveLength(1);
     expect(Object.keys(rowFunctions(template))).toHaveLength(
-      routes.length + workers.length + 1 + webhookWorkers.length + mailWorkers.length,
+      routes.length + workers.length + 1 + webhookWorkers.length + mailWorkers.length + paymentWorkers.length,
     );
   });
 

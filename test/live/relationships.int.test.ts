@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { generateCatalog } from '../../shared/seed/generate.ts';
+import { subscribePaid } from '../support/payments.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 
 /**
@@ -55,10 +56,15 @@ describe('follow and subscription', () => {
       renewal_date: null,
       status: null,
     });
-    const subscribed = await api.post(`/creators/${live}/subscription`, { token });
+    await subscribePaid(api, token, live);
+    const detail = await api.get(`/creators/${live}`, { token });
+    const banner = detail.body.data.find((b: { type: string }) => b.type === 'subscribe_banner');
+    expect(banner.user_subscription).toMatchObject({ is_subscribed: true, status: 'active' });
+    // Subscribing again while it holds is a 409 (no second payment).
+    expect((await api.post(`/creators/${live}/subscription`, { token })).status).toBe(409);
     const cancelled = await api.delete(`/creators/${live}/subscription`, { token });
     expect(cancelled.body.data.user_subscription).toEqual({
-      ...subscribed.body.data.user_subscription,
+      ...banner.user_subscription,
       status: 'cancelled',
     });
     expect(cancelled.body.data.user_subscription.is_subscribed).toBe(true);

@@ -6,6 +6,7 @@ import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { generateCatalog } from '../../shared/seed/generate.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 import { channelIdOfPlaybackUrl, playbackClaimsOf, viaLocalCdn } from '../support/playback.ts';
+import { subscribePaid } from '../support/payments.ts';
 
 let api: TestApi;
 let open: { id: string; channel: string }; // live, no subscription needed
@@ -223,8 +224,11 @@ describe('rules', () => {
     const token = await viewer();
     const denied = await openSession(gated, token);
     expect(denied.status).toBe(403);
-    const sub = await api.post(`/creators/${gated.id}/subscription`, { token });
-    expect(sub.body.data.user_subscription).toMatchObject({ is_subscribed: true, status: 'active' });
+    // Subscribing is a paid checkout now (issue 36): no access until Stripe says it was paid.
+    const checkout = await api.post(`/creators/${gated.id}/subscription`, { token });
+    expect(checkout.status).toBe(201);
+    expect((await openSession(gated, token)).status).toBe(403);
+    await subscribePaid(api, token, gated.id);
     expect((await openSession(gated, token)).status).toBe(200);
     const demo = (await issueAccessToken('acc_demo_viewer', new Date())).token;
     expect((await openSession(gated, demo)).status).toBe(200);

@@ -6,6 +6,9 @@ import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { projectRecord } from '../../shared/projection/projector.ts';
 import { generateCatalog } from '../../shared/seed/generate.ts';
 import { type TestApi, testApi } from '../support/api.ts';
+import { onboardCreator, subscribePaid } from '../support/payments.ts';
+import { entitlement } from '../support/entitlements.ts';
+import { entitlementItem } from '../../shared/entitlements/entitlement-repository.ts';
 import { studioCreator } from '../support/studio.ts';
 import { waitFor } from '../support/wait.ts';
 import { startSessionsAgo } from '../support/analytics.ts';
@@ -31,20 +34,18 @@ const settlesAt = (what: string, read: () => Promise<number>, expected: number) 
   });
 
 describe('counters that move (exactly, under concurrency and repeats)', () => {
-  it('subscribers: 20 parallel subscribes count 20, repeats count nothing, cancels take one each', async () => {
+  it('subscribers: 8 parallel paid subscriptions count 8, cancels (each sent twice) take one each', async () => {
     const creator = await studioCreator(api, 'sports');
-    const tokens = await Promise.all(Array.from({ length: 20 }, viewer));
+    await onboardCreator(api, creator.token, creator.creatorId);
+    const tokens = await Promise.all(Array.from({ length: 8 }, viewer));
     const path = `/creators/${creator.creatorId}/subscription`;
-    // Every viewer subscribes twice, all at once: a renewal of an active subscription is no new subscriber.
-    const results = await Promise.all([...tokens, ...tokens].map((token) => api.post(path, { token })));
-    expect(results.map((r) => r.status)).toEqual(Array(40).fill(200));
-    await settlesAt('subscribers', async () => (await metrics(creator.creatorId)).subscribers, 20);
+    // Eight checkouts at once queue ~40 webhook deliveries on one endpoint: this counts, it does not time.
+    await Promise.all(tokens.map((token) => subscribePaid(api, token, creator.creatorId, 20_000)));
+    await settlesAt('subscribers', async () => (await metrics(creator.creatorId)).subscribers, 8);
     await Promise.all(
-      tokens.slice(0, 5).flatMap((token) => [api.delete(path, { token }), api.delete(path, { token })]),
+      tokens.slice(0, 3).flatMap((token) => [api.delete(path, { token }), api.delete(path, { token })]),
     );
-    await settlesAt('subscribers', async () => (await metrics(creator.creatorId)).subscribers, 15);
-    await api.post(path, { token: tokens[0]! });
-    await settlesAt('subscribers', async () => (await metrics(creator.creatorId)).subscribers, 16);
+    await settlesAt('subscribers', async () => (await metrics(creator.creatorId)).subscribers, 5);
   });
 
   it('followers: follows count once each, unfollows take one', async () => {
@@ -98,17 +99,13 @@ describe('counters that move (exactly, under concurrency and repeats)', () => {
 
   it('a repeated stream record moves a counter once (the projector itself, twice on one record)', async () => {
     const creator = await studioCreator(api, 'art_design');
-    const item = {
-      PK: `ACCOUNT#acc_replay_${randomUUID()}`,
-      SK: `SUB#${creator.creatorId}`,
-      entity: 'subscription',
-      account_id: 'acc_replay',
-      creator_id: creator.creatorId,
-      status: 'active',
-    };
+    const item = entitlementItem(
+      entitlement({ account_id: `acc_replay_${randomUUID()}`, creator_id: creator.creatorId }),
+    );
     const record = {
       eventName: 'INSERT',
-      dynamodb: { NewImage: marshall(item) },
+      // As the stream sends it: a sequence number (it names the change's events and payment facts).
+      dynamodb: { NewImage: marshall(item), SequenceNumber: '100000000000000000001' },
     } as unknown as DynamoDBRecord;
     await projectRecord(record, new Date());
     await projectRecord(record, new Date());

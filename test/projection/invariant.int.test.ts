@@ -10,6 +10,7 @@ import { createTable } from '../../shared/db/create-table.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { rebuildViews } from '../../shared/projection/rebuild.ts';
 import { type ApiResponse, type RequestOptions, type TestApi, testApi } from '../support/api.ts';
+import { onboardCreator, subscribePaid } from '../support/payments.ts';
 import { startSessionsAgo } from '../support/analytics.ts';
 
 /**
@@ -135,7 +136,8 @@ const model = {
   programs: [] as Program[],
   /** Deleted shows (id, title): search must not find them. */
   deletedShows: [] as Array<{ id: string; title: string }>,
-  subscriptions: new Set<string>(), // `${viewer}|${creator id}`
+  subscriptions: new Set<string>(), // counted: `${viewer}|${creator id}`, paid and not cancelled
+  held: new Set<string>(), // paid and still granting (a cancelled one holds until its period ends)
   follows: new Set<string>(),
   episodeViews: new Map<string, number>(),
   showViews: new Map<string, number>(),
@@ -280,6 +282,7 @@ const signUp = async (cat: CategoryId) => {
     'social connect',
   );
   await stream.drain(); // the account's record projected: the creator item is written
+  await onboardCreator(api, token, creatorId); // its plan on sale (a checkout pays the creator)
 
   const source = (await scanSources()).creators.find((c) => c.id === creatorId);
   if (!source) throw new Error(`onboarded creator ${creatorId} did not appear in table ${TABLE}`);
@@ -439,14 +442,32 @@ const apply = async (op: Op): Promise<void> => {
       model.programs = model.programs.filter((x) => x !== p);
       return;
     }
-    case 'subscribe':
+    case 'subscribe': {
+      // A paid subscription (checkout, payment on the Stripe stand-in, webhook); one still
+      // holding (cancelled at period end included) is a 409 and changes nothing.
+      const c = pick(model.creators, op.c);
+      if (!c) return;
+      const key = `${op.v}|${c.id}`;
+      if (model.held.has(key)) {
+        expectStatus(
+          await call('POST', `/creators/${c.id}/subscription`, { token: viewers[op.v]! }),
+          [409],
+          op.t,
+        );
+        return;
+      }
+      await subscribePaid(api, viewers[op.v]!, c.id);
+      model.held.add(key);
+      model.subscriptions.add(key);
+      return;
+    }
     case 'cancel':
     case 'follow':
     case 'unfollow': {
       const c = pick(model.creators, op.c);
       if (!c) return;
-      const path = op.t === 'subscribe' || op.t === 'cancel' ? 'subscription' : 'follow';
-      const method = op.t === 'subscribe' || op.t === 'follow' ? 'POST' : 'DELETE';
+      const path = op.t === 'cancel' ? 'subscription' : 'follow';
+      const method = op.t === 'follow' ? 'POST' : 'DELETE';
       const res = await call(method, `/creators/${c.id}/${path}`, { token: viewers[op.v]! });
       expectStatus(res, [200], op.t);
       const set = path === 'subscription' ? model.subscriptions : model.follows;

@@ -8,6 +8,8 @@ import { rateLimitsOf, routeKey } from '../../shared/http/route.ts';
 import { newSessionId } from '../../shared/analytics/playback-count.ts';
 import { waitFor } from '../support/wait.ts';
 import { generateCatalog } from '../../shared/seed/generate.ts';
+import { subscribePaid } from '../support/payments.ts';
+import { sellingCreators } from '../../scripts/local/stripe/demo.ts';
 import { type ApiResponse, type TestApi, testApi } from '../support/api.ts';
 import { lastOpenLiveChannel } from '../support/catalog.ts';
 
@@ -137,6 +139,14 @@ const OWNERSHIP: Record<string, 'owned' | `caller: ${string}`> = {
   'GET /webhooks/subscriptions/{id}': 'owned',
   'DELETE /webhooks/subscriptions/{id}': 'owned',
   'POST /webhooks/subscriptions/{id}/secret/rotate': 'owned',
+  // Payments (issue 36): no id of another account's in any of them; each acts on the token's
+  // account or its creator (test/payments, test/shows/paywall.int.test.ts).
+  'GET /me/entitlements': 'caller: lists the caller’s own entitlements',
+  'POST /checkout': 'caller: a checkout for the caller’s account (the creator or item is public)',
+  'POST /billing/portal': 'caller: the portal of the caller’s own Stripe customer',
+  'GET /studio/payouts': 'caller: the caller’s own creator’s payouts and earnings',
+  'POST /studio/payouts/onboarding': 'caller: onboards the caller’s own creator’s Stripe account',
+  'PUT /studio/plan': 'caller: sets the caller’s own creator’s plan',
   ...Object.fromEntries(
     routes
       .filter((r) => r.path.startsWith('/analytics/'))
@@ -221,11 +231,13 @@ describe('object ownership (BOLA) on every authenticated route', () => {
   it('subscriptions and continue-watching: each account sees and cancels only its own', async () => {
     const owner = await viewer();
     const other = await viewer();
-    expect((await api.post(`/creators/${live.id}/subscription`, { token: owner })).status).toBeLessThan(300);
-    const cancel = await api.delete(`/creators/${live.id}/subscription`, { token: other });
+    // A demo creator who sells (onboarded for payouts at start: scripts/local/stripe/demo.ts).
+    const seller = sellingCreators(generateCatalog({ now: api.seededAt, seed: 42 })).at(-1)!.id;
+    await subscribePaid(api, owner, seller);
+    const cancel = await api.delete(`/creators/${seller}/subscription`, { token: other });
     expect(cancel.status).toBe(200);
     expect(cancel.body.data.user_subscription.is_subscribed).toBe(false);
-    const detail = await api.get(`/creators/${live.id}`, { token: owner });
+    const detail = await api.get(`/creators/${seller}`, { token: owner });
     expect(detail.body.data[0].user_state.is_subscribed).toBe(true);
     // A heartbeat from the owner records a playhead; the other account's list stays empty.
     const episode = generateCatalog({ now: api.seededAt, seed: 42 }).episodes.find(

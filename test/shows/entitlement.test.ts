@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { CreatorRecord, EpisodeRecord, ShowRecord } from '../../shared/catalog/model.ts';
 import { heroItem } from '../../shared/home/home-views.ts';
-import {
-  anonymous,
-  episodePlayback,
-  isLocked,
-  type Viewer,
-  viewerFor,
-} from '../../shared/shows/entitlement.ts';
+import { anonymous, episodePlayback, isLocked, type Viewer } from '../../shared/shows/entitlement.ts';
+import { viewerFor } from '../support/entitlements.ts';
 import {
   episodeView,
   mostViewedEpisodeItem,
@@ -44,13 +39,17 @@ const VIEWERS: Array<[string, Viewer]> = [
   ['signed in, not subscribed', viewerFor('cr_1', false, play)],
   ['subscribed to another creator', viewerFor('cr_2', true, play)],
   ['subscribed to the creator', viewerFor('cr_1', true, play)],
+  ['bought the ppv item', viewerFor('cr_1', false, play, ['ep_ppv'])],
+  ['bought another item', viewerFor('cr_1', true, play, ['ep_other'])],
 ];
-/** The rule, spelled out: free plays for all, premium for the creator's subscribers, ppv for nobody yet. */
+/** The rule, spelled out: free plays for all, premium for the creator's subscribers, ppv for its buyers. */
 const EXPECTED_LOCKED: Record<string, Record<EpisodeRecord['access'], boolean>> = {
   anonymous: { free: false, premium: true, ppv: true },
   'signed in, not subscribed': { free: false, premium: true, ppv: true },
   'subscribed to another creator': { free: false, premium: true, ppv: true },
   'subscribed to the creator': { free: false, premium: false, ppv: true },
+  'bought the ppv item': { free: false, premium: true, ppv: false },
+  'bought another item': { free: false, premium: false, ppv: true },
 };
 
 /** Every view that emits an episode's `stream_url`, reduced to its playback fields. */

@@ -1,9 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { handler as reconcilePayments } from '../../functions/payments/reconcile-payments.ts';
+import { reconcileRow } from '../../functions/payments/workers.ts';
+import { functionContext, runAsFunction } from '../../scripts/local/aws.ts';
+import { db } from '../../shared/db/client.ts';
+import { DeleteCommand } from '../../shared/db/document.ts';
+import { tableName } from '../../shared/db/table.ts';
+import { entitlementKey, getEntitlement } from '../../shared/entitlements/entitlement-repository.ts';
 import type { Catalog, EpisodeRecord, ShowRecord } from '../../shared/catalog/model.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { generateCatalog } from '../../shared/seed/generate.ts';
 import { type TestApi, testApi } from '../support/api.ts';
+import { entitlementsOf, pay, subscribePaid } from '../support/payments.ts';
+import { waitFor } from '../support/wait.ts';
 
 /**
  * Issue 14 item 11, paywall bypass (high): a locked episode never carries a playable URL, on any
@@ -94,6 +103,22 @@ const sweep = async (token?: string) => {
 
 const account = async () => (await issueAccessToken(`acc_pw_${randomUUID()}`, new Date())).token;
 
+describe('the daily payments reconcile (run as its function, under its grants)', () => {
+  it('restores a subscription entitlement the table lost from what Stripe reports', async () => {
+    const accountId = `acc_pw_${randomUUID()}`;
+    const { token } = await issueAccessToken(accountId, new Date());
+    const creatorId = shows[0]!.creator_id;
+    await subscribePaid(api, token, creatorId);
+    const target = { kind: 'subscription', creatorId } as const;
+    expect((await getEntitlement(accountId, target))?.status).toBe('active');
+    await db.send(new DeleteCommand({ TableName: tableName(), Key: entitlementKey(accountId, target) }));
+    const report = await runAsFunction(functionContext(reconcileRow), () => reconcilePayments());
+    expect(report.subscriptions).toBeGreaterThanOrEqual(1);
+    expect(report.repaired).toBeGreaterThanOrEqual(1);
+    expect((await getEntitlement(accountId, target))?.status).toBe('active');
+  });
+});
+
 describe('paywall: no playable URL for a locked episode on any endpoint', () => {
   it('anonymous callers get URLs for free episodes only', async () => {
     const { leaks, free, locked } = await sweep();
@@ -128,7 +153,7 @@ describe('paywall: no playable URL for a locked episode on any endpoint', () => 
   it('a subscriber plays the creator’s premium episodes where the caller is known, never pay-per-view', async () => {
     const token = await account();
     const show = shows[0]!;
-    expect((await api.post(`/creators/${show.creator_id}/subscription`, { token })).status).toBe(200);
+    await subscribePaid(api, token, show.creator_id);
     for (const path of [
       `/tv/v3/shows/${show.id}`,
       `/creators/${show.creator_id}/channel/ondemand?limit=100`,
@@ -147,5 +172,38 @@ describe('paywall: no playable URL for a locked episode on any endpoint', () => 
     const other = shows.find((s) => s.creator_id !== show.creator_id)!;
     const elsewhere = playlists((await api.get(`/tv/v3/shows/${other.id}`, { token })).body);
     expect(elsewhere.filter((e) => e.access !== 'free')).toEqual([]);
+  });
+
+  it('a pay-per-view purchase: two parallel checkouts are one payment; paid, the item plays for its buyer only; refunded, it locks again', async () => {
+    const token = await account();
+    const show = shows[1]!;
+    const ppv = catalog.episodes.find((e) => e.show_id === show.id && e.access === 'ppv')!;
+    const plays = async (who: string | undefined) =>
+      playlists(
+        (await api.get(`/creators/${show.creator_id}/channel/ondemand?type=ppv&limit=100`, { token: who }))
+          .body,
+      ).some((e) => e.id === ppv.id);
+    expect(await plays(token)).toBe(false);
+    const free = catalog.episodes.find((e) => e.show_id === show.id && e.access === 'free')!;
+    expect((await api.post('/checkout', { token, body: { content_id: free.id } })).status).toBe(422);
+    expect((await api.post('/checkout', { token, body: { content_id: 'ep_nope' } })).status).toBe(404);
+    const [a, b] = await Promise.all([
+      api.post('/checkout', { token, body: { content_id: ppv.id } }),
+      api.post('/checkout', { token, body: { content_id: ppv.id } }),
+    ]);
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect(a.body.data.checkout_id).toBe(b.body.data.checkout_id);
+    expect(a.body.data).toMatchObject({ amount: ppv.price, currency: ppv.currency });
+    await pay('complete', a.body.data.checkout_id);
+    await waitFor(async () => plays(token), 'the purchase to unlock the item', 5000);
+    const held = await entitlementsOf(api, token);
+    expect(held.filter((e) => e.kind === 'purchase')).toEqual([
+      expect.objectContaining({ content_id: ppv.id, status: 'active', grants_access: true }),
+    ]);
+    expect((await api.post('/checkout', { token, body: { content_id: ppv.id } })).status).toBe(409);
+    expect(await plays(await account())).toBe(false);
+    await pay('refund', a.body.data.checkout_id);
+    await waitFor(async () => !(await plays(token)), 'the refund to lock the item again', 5000);
+    expect((await entitlementsOf(api, token))[0]).toMatchObject({ status: 'refunded', grants_access: false });
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CreatorRecord, EpisodeRecord } from '../../shared/catalog/model.ts';
-import { anonymous, viewerFor } from '../../shared/shows/entitlement.ts';
+import { anonymous } from '../../shared/shows/entitlement.ts';
+import { viewerFor } from '../support/entitlements.ts';
 import { resolveSection } from '../../shared/shows/shows.ts';
 import { accessBadges, gatingContext, tvEpisodeView } from '../../shared/shows/show-views.ts';
 

@@ -7,6 +7,7 @@ import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { viewSetKey } from '../../shared/projection/view-set.ts';
 import { episodeViewSource } from '../../shared/projection/views.ts';
 import { type TestApi, testApi } from '../support/api.ts';
+import { onboardCreator } from '../support/payments.ts';
 import { type StudioCreator, studioCreator } from '../support/studio.ts';
 import { waitFor } from '../support/wait.ts';
 
@@ -421,6 +422,66 @@ describe('/studio/shows/{id}/episodes', () => {
       expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
     }
     expect(await storedCollection(show.show_id)).toHaveLength(1);
+  });
+
+  it('sells an episode pay-per-view (access ppv with price and currency), and takes it back to premium', async () => {
+    const show = await newShow();
+    const ppvBody = { is_free: false, access: 'ppv', price: 2.99, currency: 'EUR' };
+    // A paid price needs payouts that take charges first (issue 36 item 4): 409 with the way out.
+    const early = await api.post(`/studio/shows/${show.show_id}/episodes`, {
+      token: owner.token,
+      body: episodeBody(ppvBody),
+    });
+    expect(early.status).toBe(409);
+    expect(early.body.message).toContain('POST /studio/payouts/onboarding');
+    await onboardCreator(api, owner.token, owner.creatorId);
+    const ppv = await newEpisode(show.show_id, {
+      is_free: false,
+      access: 'ppv',
+      price: 2.99,
+      currency: 'EUR',
+    });
+    expect(ppv).toMatchObject({
+      access: 'ppv',
+      is_free: false,
+      is_premium: true,
+      price: 2.99,
+      currency: 'EUR',
+    });
+    const path = `/studio/shows/${show.show_id}/episodes/${ppv.episode_id}`;
+    const repriced = await api.patch(path, {
+      token: owner.token,
+      body: { access: 'ppv', price: 4.5, currency: 'USD' },
+    });
+    expect(repriced.body.data).toMatchObject({ access: 'ppv', price: 4.5, currency: 'USD' });
+    const premium = await api.patch(path, { token: owner.token, body: { access: 'premium' } });
+    expect(premium.body.data).toMatchObject({ access: 'premium', price: null, currency: null });
+    const free = await newEpisode(show.show_id, { episode_number: 2 });
+    expect(free).toMatchObject({ access: 'free', price: null, currency: null });
+
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ is_free: false, access: 'ppv', currency: 'USD' }, 'price'],
+      [{ is_free: false, access: 'ppv', price: 2.99 }, 'currency'],
+      [{ is_free: false, price: 2.99, currency: 'USD' }, 'price'],
+      [{ is_free: false, access: 'free' }, 'access'],
+      [{ is_free: true, access: 'ppv', price: 2.99, currency: 'USD' }, 'access'],
+      [{ is_free: false, access: 'ppv', price: 0.1, currency: 'USD' }, 'price'],
+      [{ is_free: false, access: 'ppv', price: 2.999, currency: 'USD' }, 'price'],
+      [{ is_free: false, access: 'ppv', price: 2.99, currency: 'XYZ' }, 'currency'],
+      [{ is_free: false, access: 'rent' }, 'access'],
+    ];
+    for (const [overrides, field] of cases) {
+      const res = await api.post(`/studio/shows/${show.show_id}/episodes`, {
+        token: owner.token,
+        body: episodeBody({ episode_number: 3, ...overrides }),
+      });
+      expect(res.status, JSON.stringify(overrides)).toBe(422);
+      expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
+    }
+    const bad = await api.patch(path, { token: owner.token, body: { access: 'ppv' } });
+    expect(bad.status).toBe(422);
+    // The show and its two episodes: no refused body wrote anything.
+    expect(await storedCollection(show.show_id)).toHaveLength(3);
   });
 
   it('edits an episode in place (new version), moves it to another season, and deletes it', async () => {

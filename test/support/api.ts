@@ -1,6 +1,7 @@
 import { inject } from 'vitest';
 import { startLocalApi } from '../../scripts/local/server.ts';
 import { dynamo } from '../../shared/db/client.ts';
+import { connectTestWebhooks } from './payments.ts';
 import { responseProblems } from './openapi-validator.ts';
 
 /** A response as a client sees it. `body` is parsed JSON (or undefined for an empty body). */
@@ -94,8 +95,10 @@ const guardScans = () => {
  * port in this test worker, shared by the worker's tests.
  */
 export const testApi = (): Promise<TestApi> => {
-  started ??= startLocalApi(0, '127.0.0.1', { trustForwardedFor: true }).then(({ url }) => {
+  started ??= startLocalApi(0, '127.0.0.1', { trustForwardedFor: true }).then(async ({ url }) => {
     guardScans();
+    // Stripe (the stand-in global-setup started) delivers to this API's webhook routes, as npm start's.
+    await connectTestWebhooks(url);
     const request = async <T>(
       method: string,
       path: string,

@@ -10,6 +10,7 @@ import {
   recomputeRow,
 } from '../../functions/workers.ts';
 import { mailFeedbackRow } from '../../functions/mail/workers.ts';
+import { paymentWorkers } from '../../functions/payments/workers.ts';
 import {
   keyPairStatements,
   runtimeCleanupStatements,
@@ -30,8 +31,9 @@ export const CUSTOM_RESOURCE_KEYS = {
 
 /**
  * Every function of the stack with the statements the stack gives it (the same derivations
- * infra/ uses), for the least-privilege report: the HTTP routes, the nine workers (stream
- * readers, schedules, event and queue consumers, the operator's rebuild, the media CDN's playlist origin) and the custom resources'
+ * infra/ uses), for the least-privilege report: the HTTP routes, the workers (stream readers,
+ * schedules, event and queue consumers, the operator's rebuild, the media CDN's playlist origin,
+ * the payments reconcile) and the custom resources'
  * functions. The local deployment's values stand for the stack's tokens.
  */
 export const stackFunctions = (d: Deployment): CheckedFunction[] => {
@@ -61,6 +63,8 @@ export const stackFunctions = (d: Deployment): CheckedFunction[] => {
     of(fanOutRow, 'worker'),
     of(senderRow, 'worker'),
     of(mailFeedbackRow, 'worker'),
+    // The daily reconcile (test/shows/paywall.int.test.ts runs it as itself).
+    ...paymentWorkers.map((row) => of(row, 'schedule')),
     {
       key: CUSTOM_RESOURCE_KEYS.signingPublicKey,
       kind: 'custom resource',

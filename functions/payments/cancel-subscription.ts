@@ -1,8 +1,8 @@
 import { endpoint } from '../../shared/http/handler.ts';
 import { ok } from '../../shared/http/reply.ts';
-import { unsubscribe } from '../../shared/live/follows.ts';
+import { cancelSubscription } from '../../shared/payments/checkout.ts';
 import * as contracts from './contracts.ts';
 
 export const handler = endpoint(contracts.cancelSubscription, async ({ path, caller, now }) =>
-  ok(await unsubscribe(path.id, caller().accountId, now)),
+  ok(await cancelSubscription(caller().accountId, path.id, now)),
 );

@@ -1,0 +1,164 @@
+import { GetCommand, UpdateCommand } from '../db/document.ts';
+import { db } from '../db/client.ts';
+import { queryAll } from '../db/query.ts';
+import { recordOf } from '../db/record.ts';
+import { tableName } from '../db/table.ts';
+import { isConditionalCheckFailed } from '../db/transaction.ts';
+
+/**
+ * Entitlements: what an account may play, the one table of truth the paywall reads
+ * (docs/payments.md). One item per account and target:
+ * - a subscription to a creator: PK `ACCOUNT#<account>`, SK `ENTITLEMENT#<creator>#SUB`;
+ * - a purchase of one item:     PK `ACCOUNT#<account>`, SK `ENTITLEMENT#<creator>#PPV#<content>`.
+ * So one Query (`ENTITLEMENT#<creator>#`) answers everything an account holds of one creator, and
+ * one (`ENTITLEMENT#`) everything it holds. This module is the only place these keys and
+ * attribute names appear. Every write is `applyEntitlement`: a conditional put that only moves an
+ * item forward in provider time (`observed_at`), so a slow writer carrying an older read of the
+ * provider's state can never overwrite a newer one.
+ */
+
+export {
+  ENTITLEMENT_KINDS,
+  ENTITLEMENT_SOURCES,
+  ENTITLEMENT_STATUSES,
+  type EntitlementKind,
+  type EntitlementSource,
+  type EntitlementStatus,
+} from './model.ts';
+import type { EntitlementKind, EntitlementSource, EntitlementStatus } from './model.ts';
+
+/** The provider's ids behind an entitlement (what a support engineer looks up in Stripe). */
+export interface ProviderIds {
+  customer_id?: string;
+  subscription_id?: string;
+  payment_intent_id?: string;
+  charge_id?: string;
+}
+
+export interface EntitlementRecord {
+  account_id: string;
+  kind: EntitlementKind;
+  creator_id: string;
+  /** The purchased item (`null` for a subscription). */
+  content_id: string | null;
+  source: EntitlementSource;
+  status: EntitlementStatus;
+  /** Paid up until then (ISO 8601); `null`: no end (a purchase). */
+  valid_until: string | null;
+  /** After a failed renewal: access holds until then (ISO 8601), else `null`. */
+  grace_until: string | null;
+  cancel_at_period_end: boolean;
+  /** When the entitlement first granted access (ISO 8601). */
+  started_at: string;
+  /** When the provider state this record reflects was read (epoch ms): writes only move it forward. */
+  observed_at: number;
+  provider: ProviderIds;
+  /** What the holder pays (absent on records written before prices were kept, and on grants). */
+  price?: EntitlementPrice;
+}
+
+/**
+ * The price of an entitlement, in minor units of `currency` (cents): a subscription's plan per
+ * `interval`, a purchase's charge; `platform_fee` is the platform's share of `amount`. The
+ * analytics payment facts (shared/analytics/payment-facts.ts) carry it.
+ */
+export interface EntitlementPrice {
+  amount: number;
+  currency: string;
+  /** A subscription's billing interval; `null` for a purchase. */
+  interval: 'day' | 'week' | 'month' | 'year' | null;
+  platform_fee: number;
+}
+
+/** What an entitlement is for: a creator's subscription or one item. */
+export type Target =
+  | { kind: 'subscription'; creatorId: string }
+  | { kind: 'purchase'; creatorId: string; contentId: string };
+
+const pk = (accountId: string) => `ACCOUNT#${accountId}`;
+const sk = (target: Target) =>
+  target.kind === 'subscription'
+    ? `ENTITLEMENT#${target.creatorId}#SUB`
+    : `ENTITLEMENT#${target.creatorId}#PPV#${target.contentId}`;
+
+/** The key of one entitlement item (tests and the seed build keys through this). */
+export const entitlementKey = (accountId: string, target: Target) => ({ PK: pk(accountId), SK: sk(target) });
+
+const targetOf = (record: Pick<EntitlementRecord, 'kind' | 'creator_id' | 'content_id'>): Target =>
+  record.kind === 'subscription'
+    ? { kind: 'subscription', creatorId: record.creator_id }
+    : { kind: 'purchase', creatorId: record.creator_id, contentId: record.content_id ?? '' };
+
+/** The item of one entitlement record (the seed writes these). */
+export const entitlementItem = (record: EntitlementRecord) => ({
+  ...entitlementKey(record.account_id, targetOf(record)),
+  entity: 'entitlement',
+  ...record,
+});
+
+/**
+ * Does `e` let its holder play at `now`? Active and paid up (`valid_until` null or ahead), or
+ * `past_due` within its grace. Nothing else grants, whatever arrives later: a subscription whose
+ * renewal failed stops granting when its grace ends even if no event ever comes.
+ */
+export const grants = (e: EntitlementRecord | undefined, now: Date): boolean => {
+  if (!e) return false;
+  const ahead = (iso: string | null) => iso !== null && Date.parse(iso) > now.getTime();
+  if (e.status === 'active') return e.valid_until === null || ahead(e.valid_until);
+  if (e.status === 'past_due') return ahead(e.valid_until) || ahead(e.grace_until);
+  return false;
+};
+
+/** One entitlement, if any. */
+export const getEntitlement = async (
+  accountId: string,
+  target: Target,
+): Promise<EntitlementRecord | undefined> => {
+  const { Item } = await db.send(
+    new GetCommand({ TableName: tableName(), Key: entitlementKey(accountId, target) }),
+  );
+  return Item ? recordOf<EntitlementRecord>(Item) : undefined;
+};
+
+/** Everything `accountId` holds, or (with `creatorId`) holds of one creator: one Query. */
+export const entitlementsOf = async (accountId: string, creatorId?: string): Promise<EntitlementRecord[]> =>
+  (
+    await queryAll({
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: {
+        ':pk': pk(accountId),
+        ':prefix': creatorId === undefined ? 'ENTITLEMENT#' : `ENTITLEMENT#${creatorId}#`,
+      },
+    })
+  ).map((item) => recordOf<EntitlementRecord>(item));
+
+/**
+ * Writes `record` as the entitlement's state unless the stored one was observed later (an equal
+ * observation rewrites the same state): one conditional UpdateItem, keeping the first
+ * `started_at`. False when a later observation is already stored. The table stream carries the
+ * before and after images, from which the domain events are made (shared/events/changes.ts).
+ */
+export const applyEntitlement = async (record: EntitlementRecord): Promise<boolean> => {
+  const { started_at, ...rest } = record;
+  const fields = Object.entries({ ...rest, entity: 'entitlement' });
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: entitlementKey(record.account_id, targetOf(record)),
+        UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :f${i}`).join(', ')}, started_at = if_not_exists(started_at, :started)`,
+        ConditionExpression: 'attribute_not_exists(PK) OR observed_at <= :at',
+        ExpressionAttributeNames: Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
+        ExpressionAttributeValues: {
+          ...Object.fromEntries(fields.map(([, value], i) => [`:f${i}`, value])),
+          ':started': started_at,
+          ':at': record.observed_at,
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionalCheckFailed(error)) return false;
+    throw error;
+  }
+};

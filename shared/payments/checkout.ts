@@ -1,0 +1,254 @@
+import { createHash } from 'node:crypto';
+import type Stripe from 'stripe';
+import type { CreatorRecord, EpisodeRecord } from '../catalog/model.ts';
+import { requireCreator } from '../creators/creator-repository.ts';
+import { entitlementsOf, getEntitlement, grants } from '../entitlements/entitlement-repository.ts';
+import { type UserSubscription, userSubscription } from '../entitlements/subscription-view.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../http/errors.ts';
+import { clock } from '../clock.ts';
+import { setting } from '../config.ts';
+import { applyEntitlement } from '../entitlements/entitlement-repository.ts';
+import { getEpisode } from '../shows/show-repository.ts';
+import { getCustomerId, recordCustomer } from './billing-repository.ts';
+import { getPayoutAccount, type PayoutAccount } from './payout-repository.ts';
+import { applicationFeePercent, graceDays } from './settings.ts';
+import { stripe } from './stripe-client.ts';
+import { subscriptionEntitlement } from './stripe-sync.ts';
+
+/**
+ * Buying (docs/payments.md, "A purchase"): a Stripe Checkout Session for a creator's plan (mode
+ * `subscription`) or one pay-per-view item (mode `payment`). Nothing is granted here: the
+ * entitlement is written when Stripe's webhook says the payment happened (stripe-sync.ts).
+ */
+export interface Checkout {
+  checkout_id: string;
+  url: string;
+  expires_at: string;
+  /** In major units of `currency` (as the interface shows prices). */
+  amount: number;
+  currency: string;
+}
+
+export type CheckoutTarget = { creator_id: string } | { content_id: string };
+
+/** A retried request within this window gets the same session (Stripe keeps idempotency keys 24 h). */
+const WINDOW_MS = 30 * 60_000;
+/** A session expires an hour after it was made (Stripe's minimum is 30 minutes). */
+const SESSION_SECONDS = 60 * 60;
+
+const minor = (amount: number) => Math.round(amount * 100);
+const major = (amount: number) => amount / 100;
+
+/**
+ * The idempotency key of a checkout: the same account, item, price and 30-minute window give the
+ * same key, so a retried (or doubled, or parallel) request answers the same session, and one
+ * session is one payment.
+ */
+export const checkoutKey = (parts: readonly (string | number)[], now: Date): string =>
+  `checkout-${createHash('sha256')
+    .update([...parts, Math.floor(now.getTime() / WINDOW_MS)].join('|'))
+    .digest('hex')
+    .slice(0, 40)}`;
+
+/** The account's Stripe customer: made once (the deterministic key makes a parallel first one the same). */
+const customerOf = async (client: Stripe, accountId: string, now: Date): Promise<string> => {
+  const known = await getCustomerId(accountId);
+  if (known) return known;
+  const customer = await client.customers.create(
+    { metadata: { account_id: accountId } },
+    { idempotencyKey: `customer-${accountId}` },
+  );
+  return recordCustomer(accountId, customer.id, now);
+};
+
+/**
+ * Every paid charge is a destination charge with the platform's fee (docs/payments.md): a creator
+ * whose connected account may not take charges sells nothing (422 on `field`), or the platform
+ * would hold money it has no way to pay out.
+ */
+const destinationOf = (payouts: PayoutAccount | undefined, field: 'creator_id' | 'content_id'): string => {
+  if (!payouts?.charges_enabled)
+    throw new ValidationError([
+      {
+        field,
+        message: 'This creator cannot take payments yet (their Stripe payout account is not set up)',
+      },
+    ]);
+  return payouts.stripe_account_id;
+};
+
+/** The plan on sale: the one set through `PUT /studio/plan`, else the catalogue's. */
+const paidPlan = (creator: CreatorRecord, payouts: PayoutAccount | undefined) => {
+  const plan = payouts?.plan ?? creator.plan;
+  if (!(plan.price > 0))
+    throw new ValidationError([{ field: 'creator_id', message: 'This creator has no paid plan' }]);
+  return plan;
+};
+
+const sellable = (episode: EpisodeRecord) => {
+  if (episode.access !== 'ppv' || episode.price === null || !(episode.price > 0) || !episode.currency)
+    throw new ValidationError([
+      {
+        field: 'content_id',
+        message:
+          episode.access === 'free'
+            ? 'This item is free'
+            : 'This item is not sold on its own (premium items come with a subscription)',
+      },
+    ]);
+  return { price: episode.price, currency: episode.currency };
+};
+
+const answer = (session: Stripe.Checkout.Session, amount: number, currency: string): Checkout => ({
+  checkout_id: session.id,
+  url: session.url ?? '',
+  expires_at: new Date(session.expires_at * 1000).toISOString(),
+  amount,
+  currency,
+});
+
+const subscriptionCheckout = async (accountId: string, creatorId: string, now: Date): Promise<Checkout> => {
+  const creator = await requireCreator(creatorId);
+  const [current, payouts] = await Promise.all([
+    getEntitlement(accountId, { kind: 'subscription', creatorId: creator.id }),
+    getPayoutAccount(creator.id),
+  ]);
+  const plan = paidPlan(creator, payouts);
+  if (grants(current, now)) throw new ConflictError('You already subscribe to this creator');
+  const destination = destinationOf(payouts, 'creator_id');
+  const client = await stripe();
+  const customer = await customerOf(client, accountId, now);
+  const metadata = { account_id: accountId, creator_id: creator.id };
+  const session = await client.checkout.sessions.create(
+    {
+      mode: 'subscription',
+      customer,
+      client_reference_id: accountId,
+      metadata,
+      line_items: [
+        {
+          quantity: 1,
+          ...(payouts?.plan
+            ? { price: payouts.plan.price_id }
+            : {
+                price_data: {
+                  currency: plan.currency.toLowerCase(),
+                  unit_amount: minor(plan.price),
+                  recurring: { interval: plan.interval },
+                  product_data: { name: `${creator.name}: subscription` },
+                },
+              }),
+        },
+      ],
+      subscription_data: {
+        metadata,
+        application_fee_percent: applicationFeePercent(),
+        transfer_data: { destination },
+      },
+      success_url: `${setting('SITE_URL')}/creators/${creator.slug}?checkout=success`,
+      cancel_url: `${setting('SITE_URL')}/creators/${creator.slug}?checkout=cancelled`,
+      expires_at: Math.floor(now.getTime() / 1000) + SESSION_SECONDS,
+    },
+    {
+      idempotencyKey: checkoutKey(
+        [
+          accountId,
+          'sub',
+          creator.id,
+          plan.price,
+          plan.currency,
+          plan.interval,
+          payouts?.plan?.price_id ?? '',
+        ],
+        now,
+      ),
+    },
+  );
+  return answer(session, plan.price, plan.currency);
+};
+
+const purchaseCheckout = async (accountId: string, contentId: string, now: Date): Promise<Checkout> => {
+  const episode = await getEpisode(contentId);
+  if (!episode) throw new NotFoundError('Content not found');
+  const { price, currency } = sellable(episode);
+  const held = await entitlementsOf(accountId, episode.creator_id);
+  if (held.some((e) => e.kind === 'purchase' && e.content_id === episode.id && grants(e, now)))
+    throw new ConflictError('You already own this item');
+  const [client, payouts] = await Promise.all([stripe(), getPayoutAccount(episode.creator_id)]);
+  const destination = destinationOf(payouts, 'content_id');
+  const customer = await customerOf(client, accountId, now);
+  const metadata = { account_id: accountId, creator_id: episode.creator_id, content_id: episode.id };
+  const amount = minor(price);
+  const session = await client.checkout.sessions.create(
+    {
+      mode: 'payment',
+      customer,
+      client_reference_id: accountId,
+      metadata,
+      line_items: [
+        {
+          quantity: 1,
+          price_data: {
+            currency: currency.toLowerCase(),
+            unit_amount: amount,
+            product_data: { name: episode.title },
+          },
+        },
+      ],
+      payment_intent_data: {
+        metadata,
+        application_fee_amount: Math.round((amount * applicationFeePercent()) / 100),
+        transfer_data: { destination },
+      },
+      success_url: `${setting('SITE_URL')}/watch/${episode.id}?checkout=success`,
+      cancel_url: `${setting('SITE_URL')}/watch/${episode.id}?checkout=cancelled`,
+      expires_at: Math.floor(now.getTime() / 1000) + SESSION_SECONDS,
+    },
+    { idempotencyKey: checkoutKey([accountId, 'ppv', episode.id, price, currency], now) },
+  );
+  return answer(session, major(amount), currency);
+};
+
+/** `POST /checkout` (and `POST /creators/{id}/subscription`): a Checkout Session for the caller. */
+export const startCheckout = (accountId: string, target: CheckoutTarget, now: Date): Promise<Checkout> =>
+  'creator_id' in target
+    ? subscriptionCheckout(accountId, target.creator_id, now)
+    : purchaseCheckout(accountId, target.content_id, now);
+
+/**
+ * `DELETE /creators/{id}/subscription`: asks Stripe to cancel at period end (access holds until
+ * `valid_until`); the entitlement changes when Stripe's `customer.subscription.updated` arrives,
+ * and here at once from the subscription Stripe answers (the same sync the webhook runs).
+ */
+export const cancelSubscription = async (
+  accountId: string,
+  creatorId: string,
+  now: Date,
+): Promise<{ creator_id: string; user_subscription: UserSubscription }> => {
+  const creator = await requireCreator(creatorId);
+  const target = { kind: 'subscription', creatorId: creator.id } as const;
+  const current = await getEntitlement(accountId, target);
+  const subscriptionId = current?.provider.subscription_id;
+  if (subscriptionId && grants(current, now) && !current.cancel_at_period_end) {
+    const client = await stripe();
+    const updated = await client.subscriptions.update(subscriptionId, { cancel_at_period_end: true });
+    const record = subscriptionEntitlement(updated, clock.now(), graceDays(), applicationFeePercent());
+    if (record) await applyEntitlement(record);
+  }
+  return {
+    creator_id: creator.id,
+    user_subscription: userSubscription(await getEntitlement(accountId, target), now),
+  };
+};
+
+/** `POST /billing/portal`: the Stripe customer portal for the caller (404 before any checkout). */
+export const billingPortal = async (accountId: string): Promise<{ url: string }> => {
+  const customer = await getCustomerId(accountId);
+  if (!customer) throw new NotFoundError('No billing account yet: buy something first');
+  const client = await stripe();
+  const session = await client.billingPortal.sessions.create({
+    customer,
+    return_url: `${setting('SITE_URL')}/account`,
+  });
+  return { url: session.url };
+};

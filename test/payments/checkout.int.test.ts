@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import type Stripe from 'stripe';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sellingCreators } from '../../scripts/local/stripe/demo.ts';
+import type { Catalog } from '../../shared/catalog/model.ts';
+import { issueAccessToken } from '../../shared/identity/access-token.ts';
+import { stripeClient } from '../../shared/payments/stripe-client.ts';
+import { DEMO_VIEWER, GATED_LIVE_CREATOR_ID, generateCatalog } from '../../shared/seed/generate.ts';
+import { type ApiResponse, type TestApi, testApi } from '../support/api.ts';
+import { onboardCreator, pay, stripeStandIn } from '../support/payments.ts';
+import { type StudioCreator, studioCreator } from '../support/studio.ts';
+
+/**
+ * Issue 36 items 4 and 6: every paid charge pays the creator (a destination charge with the
+ * platform's fee), so a creator whose Stripe account cannot take charges sells nothing; and the
+ * demo creators who sell something can be bought from as soon as the platform is up.
+ */
+let api: TestApi;
+let client: Stripe;
+let creator: StudioCreator;
+let ppvId: string;
+beforeAll(async () => {
+  api = await testApi();
+  const { endpoint, secretKey } = stripeStandIn();
+  client = stripeClient(secretKey, endpoint);
+  creator = await studioCreator(api, 'music');
+  const show = await api.post('/studio/shows', {
+    token: creator.token,
+    body: { title: 'Paid Loops', description: 'Loops for money.', category: 'music', rating: 'TV-PG' },
+  });
+  const episode = await api.post(`/studio/shows/${show.body.data.show_id}/episodes`, {
+    token: creator.token,
+    body: {
+      season: 1,
+      episode_number: 1,
+      title: 'Loop 1',
+      duration_seconds: 1800,
+      is_free: false,
+      access: 'ppv',
+      price: 2.99,
+      currency: 'USD',
+    },
+  });
+  expect(episode.status).toBe(201);
+  ppvId = episode.body.data.episode_id;
+}, 60_000);
+
+const viewer = async () => (await issueAccessToken(`acc_co_${randomUUID()}`, new Date())).token;
+
+const cannotTakePayments = (res: ApiResponse, field: 'creator_id' | 'content_id') => {
+  expect(res.status).toBe(422);
+  expect(res.body.errors).toEqual([
+    { field, message: expect.stringMatching(/^This creator cannot take payments yet/) },
+  ]);
+};
+
+/** The connected account a completed checkout's money went to, and the platform's fee on it. */
+const paidTo = async (checkoutId: string) => {
+  await pay('complete', checkoutId);
+  const session = await client.checkout.sessions.retrieve(checkoutId, {
+    expand: ['subscription', 'payment_intent'],
+  });
+  const subscription = session.subscription as Stripe.Subscription | null;
+  const intent = session.payment_intent as Stripe.PaymentIntent | null;
+  const destination = subscription?.transfer_data?.destination ?? intent?.transfer_data?.destination;
+  const account = await client.accounts.retrieve(
+    typeof destination === 'string' ? destination : (destination?.id ?? 'none'),
+  );
+  return {
+    creator_id: account.metadata?.creator_id,
+    charges_enabled: account.charges_enabled,
+    fee: subscription ? subscription.application_fee_percent : intent?.application_fee_amount,
+  };
+};
+
+describe('POST /checkout pays the creator (shared/payments/checkout.ts)', () => {
+  it('a creator whose payout account cannot take charges sells nothing: 422 on creator_id or content_id', async () => {
+    const token = await viewer();
+    const id = creator.creatorId;
+    cannotTakePayments(await api.post('/checkout', { token, body: { creator_id: id } }), 'creator_id');
+    cannotTakePayments(await api.post(`/creators/${id}/subscription`, { token }), 'creator_id');
+    cannotTakePayments(await api.post('/checkout', { token, body: { content_id: ppvId } }), 'content_id');
+    // Onboarding started, not finished: the account exists but cannot take charges yet.
+    expect((await api.post('/studio/payouts/onboarding', { token: creator.token })).status).toBe(201);
+    cannotTakePayments(await api.post('/checkout', { token, body: { creator_id: id } }), 'creator_id');
+  });
+
+  it("onboarded, a subscription and a pay-per-view item are destination charges to the creator's account, with the platform's fee", async () => {
+    await onboardCreator(api, creator.token, creator.creatorId);
+    const token = await viewer();
+    const plan = await api.post('/checkout', { token, body: { creator_id: creator.creatorId } });
+    expect(plan.status).toBe(201);
+    expect(await paidTo(plan.body.data.checkout_id)).toEqual({
+      creator_id: creator.creatorId,
+      charges_enabled: true,
+      fee: expect.any(Number),
+    });
+    const item = await api.post('/checkout', { token, body: { content_id: ppvId } });
+    expect(item.status).toBe(201);
+    const paid = await paidTo(item.body.data.checkout_id);
+    expect(paid).toMatchObject({ creator_id: creator.creatorId, charges_enabled: true });
+    expect(paid.fee).toBeGreaterThan(0);
+    expect(paid.fee).toBeLessThan(299);
+  });
+});
+
+describe('the demo catalogue sells from the first minute (scripts/local/stripe/demo.ts)', () => {
+  let catalog: Catalog;
+  beforeAll(() => {
+    catalog = generateCatalog({ now: api.seededAt, seed: 42 });
+  });
+
+  it("the demo viewer buys a demo creator's premium plan right after start: 201, paid to the creator's onboarded account", async () => {
+    const sellers = sellingCreators(catalog);
+    // Every creator with premium or pay-per-view content sells, the gated live channel's included.
+    const premium = new Set(catalog.episodes.filter((e) => e.access !== 'free').map((e) => e.creator_id));
+    expect(sellers.map((c) => c.id)).toEqual(expect.arrayContaining([...premium, GATED_LIVE_CREATOR_ID]));
+    const seller = sellers.find(
+      (c) =>
+        c.id !== GATED_LIVE_CREATOR_ID &&
+        catalog.episodes.some((e) => e.creator_id === c.id && e.access === 'premium'),
+    )!;
+    const login = await api.post('/auth/login', {
+      body: { email: DEMO_VIEWER.email, password: DEMO_VIEWER.password },
+    });
+    expect(login.status).toBe(200);
+    const demo = await api.post('/checkout', {
+      token: login.body.data.auth_token,
+      body: { creator_id: seller.id },
+    });
+    expect(demo.status).toBe(201);
+    expect(demo.body.data).toMatchObject({ amount: seller.plan.price, currency: seller.plan.currency });
+    // Paid (by a viewer of its own: the shared demo account stays unsubscribed for other tests).
+    const bought = await api.post('/checkout', { token: await viewer(), body: { creator_id: seller.id } });
+    expect(bought.status).toBe(201);
+    expect(await paidTo(bought.body.data.checkout_id)).toEqual({
+      creator_id: seller.id,
+      charges_enabled: true,
+      fee: expect.any(Number),
+    });
+  });
+
+  it('a demo pay-per-view item can be bought at once', async () => {
+    const ppv = catalog.episodes.find((e) => e.access === 'ppv')!;
+    const checkout = await api.post('/checkout', { token: await viewer(), body: { content_id: ppv.id } });
+    expect(checkout.status).toBe(201);
+    expect(checkout.body.data).toMatchObject({ amount: ppv.price, currency: ppv.currency });
+  });
+});

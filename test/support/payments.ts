@@ -1,0 +1,85 @@
+import { connectStripeWebhooks } from '../../scripts/local/stripe/wiring.ts';
+import type { TestApi } from './api.ts';
+import { waitFor } from './wait.ts';
+
+/** The Stripe stand-in global-setup started (its URL and key are in the environment workers inherit). */
+export const stripeStandIn = () => {
+  const endpoint = process.env.STRIPE_API_URL;
+  const secret = process.env.LOCAL_STRIPE_SECRET;
+  if (!endpoint || !secret)
+    throw new Error('No Stripe stand-in: STRIPE_API_URL and LOCAL_STRIPE_SECRET unset');
+  return { endpoint, secretKey: (JSON.parse(secret) as { secret_key: string }).secret_key };
+};
+
+/** Registers this worker's API as a webhook endpoint of the stand-in (and publishes the signing secrets). */
+export const connectTestWebhooks = async (apiUrl: string): Promise<void> => {
+  await connectStripeWebhooks(stripeStandIn(), apiUrl);
+};
+
+/** Runs a `npm run pay` action on the stand-in (`complete`, `refund`, ...), as the card network would. */
+export const pay = async (
+  action: string,
+  id: string,
+): Promise<{ events: Array<{ id: string; type: string }> }> => {
+  const response = await fetch(`${stripeStandIn().endpoint}/_standin/pay/${action}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ id }),
+  });
+  if (!response.ok) throw new Error(`pay ${action} ${id}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as { events: Array<{ id: string; type: string }> };
+};
+
+/** The caller's entitlements (GET /me/entitlements). */
+export const entitlementsOf = async (api: TestApi, token: string) =>
+  (await api.get('/me/entitlements', { token })).body.data.entitlements as Array<{
+    kind: string;
+    creator_id: string;
+    content_id: string | null;
+    status: string;
+    grants_access: boolean;
+  }>;
+
+/**
+ * Subscribes the token's account to `creatorId` the way a viewer does: checkout, the payment
+ * completed on the stand-in, then the webhook grants it (within 5 s: the issue's figure for one
+ * purchase; a test that starts many at once on a shared stand-in gives them longer).
+ */
+export const subscribePaid = async (
+  api: TestApi,
+  token: string,
+  creatorId: string,
+  timeoutMs = 5000,
+): Promise<string> => {
+  const checkout = await api.post(`/creators/${creatorId}/subscription`, { token });
+  if (checkout.status !== 201)
+    throw new Error(`checkout: ${checkout.status} ${JSON.stringify(checkout.body)}`);
+  await pay('complete', checkout.body.data.checkout_id);
+  await waitFor(
+    async () =>
+      (await entitlementsOf(api, token)).some(
+        (e) => e.kind === 'subscription' && e.creator_id === creatorId && e.grants_access,
+      ),
+    'the subscription entitlement',
+    timeoutMs,
+  );
+  return checkout.body.data.checkout_id as string;
+};
+
+/**
+ * Lets a studio-made creator take payments, as the creator does: `POST /studio/payouts/onboarding`
+ * (the Connect account), Stripe's form finished on the stand-in (`npm run pay -- onboard`), then
+ * `account.updated` arrives and `GET /studio/payouts` says `charges_enabled` (within 5 s). Without
+ * it a checkout for the creator's plan or items is a 422 (every charge pays the creator).
+ */
+export const onboardCreator = async (api: TestApi, token: string, creatorId: string): Promise<void> => {
+  const started = await api.post('/studio/payouts/onboarding', { token });
+  if (started.status !== 201)
+    throw new Error(`onboarding: ${started.status} ${JSON.stringify(started.body)}`);
+  await pay('onboard', creatorId);
+  await waitFor(
+    async () => (await api.get('/studio/payouts', { token })).body.data?.charges_enabled === true,
+    'charges_enabled',
+    5000,
+  );
+};
