@@ -1260,6 +1260,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's account
+         * @description The signed-in account: id, email and whether it is verified, display name and handle, creator or viewer, onboarding status, the `app_account_token` to pass to the app stores' purchase APIs, how it can sign in, second factors (none can be enrolled yet) and whether a creator should be prompted to enrol one.
+         */
+        get: operations["getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the caller's display name or handle
+         * @description Changes the signed-in account's display name and/or handle. A handle is unique ignoring letter case; the old one becomes free at once. The public creator page's name is the studio's (PATCH /studio/profile).
+         */
+        patch: operations["updateMe"];
+        trace?: never;
+    };
     "/v3/reactions": {
         parameters: {
             query?: never;
@@ -1905,10 +1929,10 @@ export interface components {
                 message: string;
             };
             /**
-             * @description On 429 only: `rate_limit` (wait for Retry-After) or `concurrent_streams` (end another watch session first)
+             * @description On 429: `rate_limit` (wait for Retry-After) or `concurrent_streams` (end another watch session first); on 401: `step_up_required` (the action needs a recent sign-in: POST /auth/step-up, then retry)
              * @enum {unknown}
              */
-            reason?: "rate_limit" | "concurrent_streams";
+            reason?: "rate_limit" | "concurrent_streams" | "step_up_required";
         };
         /** @description A body that failed validation: one entry per field (spec 7). */
         ValidationError: {
@@ -4860,6 +4884,78 @@ export interface components {
                 appletv: number;
             };
         };
+        /** @description The caller's own account */
+        Me: {
+            /**
+             * @description Account id (also the creator id)
+             * @example acc_demo_viewer
+             */
+            account_id: string;
+            /**
+             * @description Sign-in email address, lower-cased
+             * @example viewer@demo.stream
+             */
+            email: string;
+            /**
+             * @description The owner proved the address
+             * @example true
+             */
+            email_verified: boolean;
+            /**
+             * @description Display name
+             * @example Demo Viewer
+             */
+            creator_name: string;
+            /**
+             * @description Handle; null when none is set
+             * @example demo_viewer
+             */
+            handle: string | null;
+            /**
+             * @description URL of the page of the handle
+             * @example null
+             */
+            handle_url: string | null;
+            /**
+             * @description `creator` once onboarding is done with a category (a public creator page), else `viewer`
+             * @example viewer
+             * @enum {string}
+             */
+            role: "creator" | "viewer";
+            /**
+             * @description Onboarding state
+             * @example active
+             * @enum {string}
+             */
+            user_status: "onboarding" | "active";
+            /**
+             * @description A stable UUID of this account for the app stores (Apple's `appAccountToken`, Google Play's obfuscated account id); never changes
+             * @example 0b7d1c2e-4f5a-4b6c-8d9e-0f1a2b3c4d5e
+             */
+            app_account_token: string;
+            /**
+             * @description How the account can sign in; without `password`, set one through POST /auth/password/forgot
+             * @example [
+             *       "password"
+             *     ]
+             */
+            sign_in_methods: ("password" | "google")[];
+            /**
+             * @description Second factors enrolled (always empty for now)
+             * @example []
+             */
+            second_factors: components["schemas"]["SecondFactor"][];
+            /**
+             * @description True for a creator with no second factor: the app should prompt them to enrol one
+             * @example false
+             */
+            second_factor_prompt: boolean;
+            /**
+             * @description When the account was created (ISO 8601 UTC)
+             * @example 2026-01-15T12:00:00.000Z
+             */
+            created_at: string;
+        };
         /** @description An episode of the most viewed list (spec 4.3) */
         MostViewedEpisode: {
             /**
@@ -5426,6 +5522,35 @@ export interface components {
              * @example /creators/jonas_vargas
              */
             channel_url: string;
+        };
+        /** @description An enrolled second factor (none can be enrolled yet: docs/accounts.md) */
+        SecondFactor: {
+            /**
+             * @description Factor id
+             * @example f1c2a9e7
+             */
+            id: string;
+            /**
+             * @description Kind of factor: `totp` (an authenticator app, RFC 6238)
+             * @example totp
+             * @enum {string}
+             */
+            type: "totp";
+            /**
+             * @description Name given at enrolment
+             * @example Phone
+             */
+            label: string;
+            /**
+             * @description When it was enrolled (ISO 8601 UTC)
+             * @example 2026-01-15T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description When it last passed a sign-in (ISO 8601 UTC)
+             * @example null
+             */
+            last_used_at: string | null;
         };
         /** @description A token pair; responses carrying one are sent with `Cache-Control: no-store` */
         SessionTokens: {
@@ -13237,7 +13362,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
+            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired; or, with `reason: "step_up_required"`, a valid token whose sign-in is over 10 minutes old: get a fresh one with POST /auth/step-up and retry */
             401: {
                 headers: {
                     /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
@@ -13249,7 +13374,7 @@ export interface operations {
                      * @example {
                      *       "status": "error",
                      *       "code": 401,
-                     *       "message": "Missing or invalid bearer token"
+                     *       "message": "This action needs a recent sign-in: confirm your password with POST /auth/step-up and retry"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -13539,7 +13664,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
+            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired; or, with `reason: "step_up_required"`, a valid token whose sign-in is over 10 minutes old: get a fresh one with POST /auth/step-up and retry */
             401: {
                 headers: {
                     /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
@@ -13551,7 +13676,7 @@ export interface operations {
                      * @example {
                      *       "status": "error",
                      *       "code": 401,
-                     *       "message": "Missing or invalid bearer token"
+                     *       "message": "This action needs a recent sign-in: confirm your password with POST /auth/step-up and retry"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -14876,7 +15001,7 @@ export interface operations {
                      */
                     email: string;
                     /**
-                     * @description Password, 8-256 characters (stored only as a scrypt hash)
+                     * @description Password, 8-256 characters, not one of the most common passwords (stored only as a scrypt hash)
                      * @example correct-horse-1
                      */
                     password: string;
@@ -17184,6 +17309,354 @@ export interface operations {
                 };
             };
             /** @description Over the rate limit (10 per 60 s per account); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
+                     *     }
+                     */
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
+                };
+            };
+            /** @description An internal error (nothing internal is disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 500,
+                     *       "message": {
+                     *         "code": "INTERNAL",
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is throttling or unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 503,
+                     *       "message": "Service temporarily unavailable, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @description A short note for people, on some answers */
+                        message?: string;
+                        data: components["schemas"]["Me"];
+                    };
+                };
+            };
+            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 401,
+                     *       "message": "Missing or invalid bearer token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's account no longer exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 404,
+                     *       "message": "Account not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body was sent and is over 256 KiB (this operation reads none) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 413,
+                     *       "message": "Request body exceeds 262144 bytes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GatewayThrottled"];
+                };
+            };
+            /** @description An internal error (nothing internal is disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 500,
+                     *       "message": {
+                     *         "code": "INTERNAL",
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is throttling or unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 503,
+                     *       "message": "Service temporarily unavailable, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Display name, 1-80 characters (trimmed)
+                     * @example New Name
+                     */
+                    creator_name?: string;
+                    /**
+                     * @description New handle: 3-30 letters, digits or underscores, not starting with acc_ or cr_, unique ignoring letter case (the old one becomes free)
+                     * @example new_handle
+                     */
+                    handle?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The account after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @description A short note for people, on some answers */
+                        message?: string;
+                        data: components["schemas"]["Me"];
+                    };
+                };
+            };
+            /** @description A query or path parameter is invalid, or the body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 400,
+                     *       "message": "Malformed JSON body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 401,
+                     *       "message": "Missing or invalid bearer token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's account no longer exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 404,
+                     *       "message": "Account not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Another account holds the handle (ignoring letter case), or it changed meanwhile */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 409,
+                     *       "message": "Handle already taken"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over 256 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 413,
+                     *       "message": "Request body exceeds 262144 bytes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 415,
+                     *       "message": "Request body must be sent as application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body failed validation: one entry per field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 422,
+                     *       "errors": [
+                     *         {
+                     *           "field": "email",
+                     *           "message": "Invalid email address"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Over the rate limit (20 per 3600 s per account); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -20461,7 +20934,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
+            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired; or, with `reason: "step_up_required"`, a valid token whose sign-in is over 10 minutes old: get a fresh one with POST /auth/step-up and retry */
             401: {
                 headers: {
                     /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
@@ -20473,7 +20946,7 @@ export interface operations {
                      * @example {
                      *       "status": "error",
                      *       "code": 401,
-                     *       "message": "Missing or invalid bearer token"
+                     *       "message": "This action needs a recent sign-in: confirm your password with POST /auth/step-up and retry"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -20623,7 +21096,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
+            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired; or, with `reason: "step_up_required"`, a valid token whose sign-in is over 10 minutes old: get a fresh one with POST /auth/step-up and retry */
             401: {
                 headers: {
                     /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
@@ -20635,7 +21108,7 @@ export interface operations {
                      * @example {
                      *       "status": "error",
                      *       "code": 401,
-                     *       "message": "Missing or invalid bearer token"
+                     *       "message": "This action needs a recent sign-in: confirm your password with POST /auth/step-up and retry"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -20762,7 +21235,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
+            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired; or, with `reason: "step_up_required"`, a valid token whose sign-in is over 10 minutes old: get a fresh one with POST /auth/step-up and retry */
             401: {
                 headers: {
                     /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
@@ -20774,7 +21247,7 @@ export interface operations {
                      * @example {
                      *       "status": "error",
                      *       "code": 401,
-                     *       "message": "Missing or invalid bearer token"
+                     *       "message": "This action needs a recent sign-in: confirm your password with POST /auth/step-up and retry"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

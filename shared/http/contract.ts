@@ -114,7 +114,14 @@ export const errorStatusesOf = (c: Contract): StatusEntry[] => {
         : 'Invalid query parameter limit: limit must be a whole number between 1 and 100',
     });
   }
-  if (c.auth !== 'none') {
+  if (c.stepUp) {
+    put({
+      status: 401,
+      description:
+        'No bearer token, a malformed Authorization header, or a token that is invalid or expired; or, with `reason: "step_up_required"`, a valid token whose sign-in is over 10 minutes old: get a fresh one with POST /auth/step-up and retry',
+      message: 'This action needs a recent sign-in: confirm your password with POST /auth/step-up and retry',
+    });
+  } else if (c.auth !== 'none') {
     put({
       status: 401,
       description:

@@ -1,9 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '../db/document.ts';
 import { batchGet } from '../db/batch.ts';
 import { db } from '../db/client.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
-import { cancellationCodes } from '../db/transaction.ts';
+import { cancellationCodes, isConditionalCheckFailed } from '../db/transaction.ts';
 import type { CategoryId } from '../catalog/model.ts';
 import { ConflictError, NotFoundError } from '../http/errors.ts';
 import type { SocialPlatform, UserStatus } from './schemas.ts';
@@ -21,6 +22,12 @@ import type { SocialPlatform, UserStatus } from './schemas.ts';
  */
 export interface Account {
   account_id: string;
+  /**
+   * A stable UUID per account for the app stores (Apple's `appAccountToken`, Google Play's
+   * obfuscated account id), never the account id itself: set at sign-up, or on the first
+   * `GET /me` for accounts created before it existed (`ensureAppAccountToken`).
+   */
+  app_account_token?: string;
   email: string;
   creator_name: string;
   handle: string | null;
@@ -241,4 +248,41 @@ export const completeStep = async (
     }),
   );
   return accountOf(result.Attributes)!;
+};
+
+/**
+ * The account's `app_account_token`, made on first use for accounts created before sign-up set
+ * it: one conditional UpdateItem (`if_not_exists`), so concurrent first reads agree on one UUID.
+ */
+export const ensureAppAccountToken = async (account: Account): Promise<Account> => {
+  if (account.app_account_token) return account;
+  const result = await db.send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: accountKey(account.account_id),
+      UpdateExpression: 'SET app_account_token = if_not_exists(app_account_token, :token)',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeValues: { ':token': randomUUID() },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  return accountOf(result.Attributes)!;
+};
+
+/** Sets the account's display name (`creator_name`); 404 when the account is gone. */
+export const setDisplayName = async (accountId: string, name: string): Promise<void> => {
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: accountKey(accountId),
+        UpdateExpression: 'SET creator_name = :name',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':name': name },
+      }),
+    );
+  } catch (error) {
+    if (isConditionalCheckFailed(error)) throw new NotFoundError('Account not found');
+    throw error;
+  }
 };
