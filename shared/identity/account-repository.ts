@@ -286,3 +286,84 @@ export const setDisplayName = async (accountId: string, name: string): Promise<v
     throw error;
   }
 };
+
+/**
+ * The transaction operation of a password reset: sets the new hash and marks the email verified
+ * (the code mailed to it proves the address), on condition that the account still has `email`.
+ */
+export const passwordResetUpdate = (accountId: string, email: string, passwordHash: string, at: Date) => ({
+  Update: {
+    TableName: tableName(),
+    Key: accountKey(accountId),
+    UpdateExpression:
+      'SET password_hash = :hash, password_changed_at = :at, email_verified = :true, email_verified_at = if_not_exists(email_verified_at, :at)',
+    ConditionExpression: 'attribute_exists(PK) AND email = :email',
+    ExpressionAttributeValues: {
+      ':hash': passwordHash,
+      ':at': at.toISOString(),
+      ':true': true,
+      ':email': normalizeEmail(email),
+    },
+  },
+});
+
+/**
+ * Replaces the account's password hash, on condition that it is still `previousHash` (the one the
+ * current password was checked against); 409 when it changed meanwhile.
+ */
+export const changePasswordHash = async (
+  accountId: string,
+  previousHash: string,
+  passwordHash: string,
+  at: Date,
+): Promise<void> => {
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: accountKey(accountId),
+        UpdateExpression: 'SET password_hash = :hash, password_changed_at = :at',
+        ConditionExpression: 'password_hash = :previous',
+        ExpressionAttributeValues: {
+          ':hash': passwordHash,
+          ':previous': previousHash,
+          ':at': at.toISOString(),
+        },
+      }),
+    );
+  } catch (error) {
+    if (isConditionalCheckFailed(error)) throw new ConflictError('The password changed meanwhile; retry');
+    throw error;
+  }
+};
+
+/**
+ * The transaction operations that move an account from `oldEmail` to `newEmail` (verified: the
+ * code mailed to it proves it): the account (condition: still `oldEmail`), the new address's
+ * marker (`attribute_not_exists`: no other account took it) and the old one released.
+ */
+export const emailChangeOperations = (accountId: string, oldEmail: string, newEmail: string, at: Date) => [
+  {
+    Update: {
+      TableName: tableName(),
+      Key: accountKey(accountId),
+      UpdateExpression: 'SET email = :new, email_verified = :true, email_verified_at = :at',
+      ConditionExpression: 'attribute_exists(PK) AND email = :old',
+      ExpressionAttributeValues: {
+        ':new': normalizeEmail(newEmail),
+        ':old': normalizeEmail(oldEmail),
+        ':true': true,
+        ':at': at.toISOString(),
+      },
+    },
+  },
+  put({ ...emailKey(newEmail), account_id: accountId }),
+  {
+    Delete: {
+      TableName: tableName(),
+      Key: emailKey(oldEmail),
+      ConditionExpression: 'account_id = :me',
+      ExpressionAttributeValues: { ':me': accountId },
+    },
+  },
+];

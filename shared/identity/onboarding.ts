@@ -16,6 +16,7 @@ import {
 import { recordMetric } from '../observability/index.ts';
 import { mailVerificationCode, newVerificationCode } from './email-verification.ts';
 import { verificationCodeItem } from './email-verification-repository.ts';
+import { assertUncommonPassword } from './common-passwords.ts';
 import { dummyHash, hashPassword, verifyPassword } from './password.ts';
 import { issueSession } from './refresh-tokens.ts';
 import type { CategoryId } from '../catalog/model.ts';
@@ -90,6 +91,7 @@ export const signUp = async (
   now: Date,
   userAgent?: string,
 ): Promise<SignedUpAccount> => {
+  await assertUncommonPassword(input.password, 'password');
   const account = newAccount(
     {
       email: input.email,
