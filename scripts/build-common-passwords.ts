@@ -18,7 +18,7 @@ const version: string = require('@zxcvbn-ts/language-common/package.json').versi
 const kept = [...new Set(passwords.filter((p) => p.length >= MIN_PASSWORD_LENGTH))];
 const digests = [...new Set(kept.map(passwordDigest))].sort((a, b) => a - b);
 const bytes = Buffer.alloc(digests.length * 4);
-digests.forEach((d, i) => bytes.writeUInt32BE(d, i * 4));
+for (const [i, d] of digests.entries()) bytes.writeUInt32BE(d, i * 4);
 const base64 = bytes.toString('base64');
 const lines = base64.match(/.{1,100}/g) ?? [];
 writeFileSync(

@@ -59,6 +59,7 @@ export const updateMe = contract({
   dynamo: { actions: ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'] },
   auth: 'required',
   rateLimit: { limit: 20, windowSeconds: 3600, by: 'account' },
+  throttle: { rate: 10, burst: 20 },
   summary: "Change the caller's display name or handle",
   description:
     "Changes the signed-in account's display name and/or handle. A handle is unique ignoring letter case; the old one becomes free at once. The public creator page's name is the studio's (PATCH /studio/profile).",
@@ -134,6 +135,7 @@ export const stepUp = contract({
   auth: 'required',
   needs: ['token-signer'],
   rateLimit: { limit: 10, windowSeconds: 900, by: 'account' },
+  throttle: { rate: 10, burst: 20 },
   summary: 'Confirm the password for a fresh access token (sensitive actions)',
   description:
     "Checks the caller's password and answers a fresh access token whose `auth_time` is now: sensitive actions (the stream key, payouts, the plan price, email and password changes) accept it for 10 minutes, and the sign-in's refreshes keep it. A Google-only account has no password: it signs in with Google again (POST /onboarding/account/google) instead, which gives a fresh token too.",
@@ -162,6 +164,7 @@ export const changePassword = contract({
   auth: 'required',
   stepUp: true,
   rateLimit: { limit: 10, windowSeconds: 3600, by: 'account' },
+  throttle: { rate: 10, burst: 20 },
   summary: "Change the caller's password; signs out their other devices",
   description:
     'Changes the password (the current one is checked; the new one may not be a common password) and signs out every other session of the account; the caller stays signed in. A notice is mailed to the address. Needs a recent sign-in (step-up).',
@@ -189,6 +192,7 @@ export const changeEmail = contract({
   auth: 'required',
   stepUp: true,
   rateLimit: { limit: 5, windowSeconds: 86_400, by: 'account' },
+  throttle: { rate: 10, burst: 20 },
   summary: "Start changing the caller's email: a code goes to the new address",
   description:
     'Checks the current password and that no account uses the new address, then mails a 6-digit code to it (15 minutes, 5 attempts, replacing an earlier one). The address changes only when POST /me/email/verify confirms the code. Needs a recent sign-in (step-up); 5 a day per account.',
@@ -215,6 +219,7 @@ export const confirmEmailChange = contract({
   needs: ['mailer'],
   auth: 'required',
   rateLimit: { limit: 10, windowSeconds: 60, by: 'account' },
+  throttle: { rate: 10, burst: 20 },
   summary: 'Confirm the new email with the code sent to it',
   description:
     'Moves the account to the new address with the code mailed to it by POST /me/email (which proves it: the address is verified), and mails a notice to the old address. Every submission spends one of the 5 attempts.',
