@@ -4,6 +4,6 @@ import { signUp } from '../../shared/identity/onboarding.ts';
 import { noStore } from '../../shared/identity/no-store.ts';
 import * as contracts from './contracts.ts';
 
-export const handler = endpoint(contracts.createAccount, async ({ body, now }) =>
-  created(await signUp(body, now), noStore),
+export const handler = endpoint(contracts.createAccount, async ({ body, now, headers }) =>
+  created(await signUp(body, now, headers['user-agent']), noStore),
 );

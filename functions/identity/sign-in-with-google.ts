@@ -4,7 +4,7 @@ import { googleSignIn } from '../../shared/identity/google-sign-in.ts';
 import { noStore } from '../../shared/identity/no-store.ts';
 import * as contracts from './contracts.ts';
 
-export const handler = endpoint(contracts.signInWithGoogle, async ({ body, now }) => {
-  const result = await googleSignIn(body, now);
+export const handler = endpoint(contracts.signInWithGoogle, async ({ body, now, headers }) => {
+  const result = await googleSignIn(body, now, headers['user-agent']);
   return result.created ? created(result.body, noStore) : ok(result.body, noStore);
 });

@@ -183,6 +183,7 @@ export const startPayoutOnboarding = contract({
   dynamo: { actions: ['GetItem', 'PutItem'] },
   needs: ['stripe'],
   auth: 'required',
+  stepUp: true,
   ...paymentLimits,
   summary: 'Connect payouts: a link to Stripe Connect onboarding',
   description:
@@ -220,6 +221,7 @@ export const setPlan = contract({
   dynamo: { actions: ['GetItem', 'UpdateItem'] },
   needs: ['stripe'],
   auth: 'required',
+  stepUp: true,
   summary: "Set the creator's subscription price (a Stripe Price)",
   description:
     "Sets the price of a subscription to the caller (a new Stripe Price): new checkouts pay it; existing subscribers keep theirs until they renew. 409 until Stripe enables charges on the creator's account (POST /studio/payouts/onboarding).",

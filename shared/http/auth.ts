@@ -4,6 +4,10 @@ export interface Principal {
   accountId: string;
   /** Token id, for logging correlation; never the token itself. */
   tokenId?: string;
+  /** The token's `auth_time`: when the account last proved who it is (epoch seconds); absent on older tokens. */
+  authTime?: number;
+  /** The token's `sid`: the refresh-token family (sign-in) it was issued for, when it has one. */
+  sessionId?: string;
 }
 
 const BEARER = /^Bearer\s+([A-Za-z0-9\-_=]+\.[A-Za-z0-9\-_=]+\.?[A-Za-z0-9\-_.+/=]*)$/i;

@@ -38,7 +38,12 @@ export interface ErrorResponse {
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 429;
 
-export type Responses = { readonly 200?: SuccessResponse; readonly 201?: SuccessResponse } & {
+export type Responses = {
+  readonly 200?: SuccessResponse;
+  readonly 201?: SuccessResponse;
+  /** Accepted: the request was taken and its effect is not (or not visibly) done, e.g. a mail on its way. */
+  readonly 202?: SuccessResponse;
+} & {
   readonly 204?: { description: string };
 } & { readonly [S in ErrorStatus]?: ErrorResponse };
 
@@ -114,7 +119,14 @@ export const errorStatusesOf = (c: Contract): StatusEntry[] => {
         : 'Invalid query parameter limit: limit must be a whole number between 1 and 100',
     });
   }
-  if (c.auth !== 'none') {
+  if (c.stepUp) {
+    put({
+      status: 401,
+      description:
+        'No bearer token, a malformed Authorization header, or a token that is invalid or expired; or, with `reason: "step_up_required"`, a valid token whose sign-in is over 10 minutes old: get a fresh one with POST /auth/step-up and retry',
+      message: 'This action needs a recent sign-in: confirm your password with POST /auth/step-up and retry',
+    });
+  } else if (c.auth !== 'none') {
     put({
       status: 401,
       description:
@@ -194,6 +206,13 @@ export interface CreatedReply<D, M = undefined> {
   readonly message?: string;
   readonly headers?: Record<string, string>;
 }
+export interface AcceptedReply<D> {
+  readonly kind: 'accepted';
+  readonly data: D;
+  readonly meta_data?: undefined;
+  readonly message?: string;
+  readonly headers?: Record<string, string>;
+}
 export interface RawReply<D> {
   readonly kind: 'raw';
   readonly data: D;
@@ -221,6 +240,7 @@ type ReplyFor200<C extends Contract, R> = C['envelope'] extends 'none'
 export type ReplyOf<C extends Contract> =
   | (ReturnType<C['responses']> extends { 200: infer R } ? ReplyFor200<C, R> : never)
   | (ReturnType<C['responses']> extends { 201: infer R } ? CreatedReply<DataOf<R>, MetaOf<R>> : never)
+  | (ReturnType<C['responses']> extends { 202: infer R } ? AcceptedReply<DataOf<R>> : never)
   | (ReturnType<C['responses']> extends { 204: unknown } ? NoContentReply : never);
 
 /** The handler's validated input, typed from the contract's request schemas. */

@@ -47,6 +47,26 @@ export class UnauthorizedError extends HttpError {
   }
 }
 
+/**
+ * 401 `reason: "step_up_required"`: the token is valid but its sign-in proved who the caller is
+ * too long ago for a sensitive action (shared/http/middleware/step-up.ts). The challenge is RFC
+ * 9470's (`error="insufficient_user_authentication"`, `max_age`): get a fresh token with
+ * POST /auth/step-up and retry.
+ */
+export class StepUpRequiredError extends HttpError {
+  readonly reason = 'step_up_required';
+  constructor(maxAgeSeconds: number) {
+    super(
+      401,
+      'STEP_UP_REQUIRED',
+      'This action needs a recent sign-in: confirm your password with POST /auth/step-up and retry',
+      {
+        'www-authenticate': `Bearer error="insufficient_user_authentication", error_description="A more recent authentication is required", max_age=${maxAgeSeconds}`,
+      },
+    );
+  }
+}
+
 export class ForbiddenError extends HttpError {
   constructor(message = 'Forbidden') {
     super(403, 'FORBIDDEN', message);

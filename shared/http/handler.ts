@@ -13,6 +13,7 @@ import { rateLimit } from './middleware/rate-limit.ts';
 import { requestContext } from './middleware/request-context.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
+import { stepUp } from './middleware/step-up.ts';
 import type { HttpContext, HttpEvent, HttpResponse } from './middleware/state.ts';
 import { validate } from './middleware/validate.ts';
 
@@ -52,7 +53,7 @@ export type LambdaHandler = ((event: HttpEvent, context?: unknown) => Promise<Ht
  * that answers it, whose reply is type-checked against the contract's success responses. One
  * middy chain, one concern per middleware (shared/http/middleware/). The `before` steps run in
  * the order used: request id, contract and clock; header names lower-cased; body size (413);
- * authentication per the contract (401); rate limit (429); JSON parsing (415/400); validation of
+ * authentication per the contract (401); step-up for sensitive rows (401 `step_up_required`); rate limit (429); JSON parsing (415/400); validation of
  * query and path (400) and body (422). Then `fn`, whose reply becomes the contract's success
  * envelope. Anything thrown becomes its error envelope; every answer gets the rate-limit headers
  * (success only), CORS headers, `x-content-type-options: nosniff` (and `cache-control: no-store`
@@ -76,6 +77,7 @@ export const endpoint = <const C extends Contract>(
     .use(httpHeaderNormalizer())
     .use(bodyLimit(MAX_BODY_BYTES))
     .use(authenticate())
+    .use(stepUp())
     .use(rateLimit())
     .use(jsonBody(request.body !== undefined))
     .use(validate(request))

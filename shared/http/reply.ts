@@ -1,4 +1,11 @@
-import type { CreatedReply, NoContentReply, OkReply, RawReply, TextReply } from './contract.ts';
+import type {
+  AcceptedReply,
+  CreatedReply,
+  NoContentReply,
+  OkReply,
+  RawReply,
+  TextReply,
+} from './contract.ts';
 
 /**
  * What a handler returns. The middleware chain turns a Reply into the route's envelope
@@ -8,6 +15,7 @@ import type { CreatedReply, NoContentReply, OkReply, RawReply, TextReply } from 
 export type Reply =
   | OkReply<unknown, unknown>
   | CreatedReply<unknown, unknown>
+  | AcceptedReply<unknown>
   | RawReply<unknown>
   | TextReply
   | NoContentReply;
@@ -32,6 +40,13 @@ export const created = <D, M = undefined>(data: D, extras: ReplyExtras<M> = {}):
   ...extras,
 });
 
+/** 202 with the success envelope: taken, with its effect still to come (or not to be shown). */
+export const accepted = <D>(data: D, headers: Record<string, string> = {}): AcceptedReply<D> => ({
+  kind: 'accepted',
+  data,
+  headers,
+});
+
 /** 200 with `body` as the whole JSON response, no envelope (standard documents such as a JWKS). */
 export const raw = <D>(body: D, headers: Record<string, string> = {}): RawReply<D> => ({
   kind: 'raw',
@@ -51,7 +66,7 @@ export const text = (body: string, contentType: string, headers: Record<string, 
 export const noContent = (): NoContentReply => ({ kind: 'no-content' });
 
 export const statusOf = (reply: Reply): number =>
-  reply.kind === 'created' ? 201 : reply.kind === 'no-content' ? 204 : 200;
+  reply.kind === 'created' ? 201 : reply.kind === 'accepted' ? 202 : reply.kind === 'no-content' ? 204 : 200;
 
 /** 200 for a domain result that already carries `data` and `meta_data` (paginated lists). */
 export const paged = <D, M>({ data, meta_data }: { data: D; meta_data: M }): OkReply<D, M> =>

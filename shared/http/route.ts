@@ -39,6 +39,12 @@ export interface RouteRow {
   /** `required`: 401 without a valid bearer token; `optional`: verified when sent. */
   auth: 'none' | 'optional' | 'required';
   /**
+   * A sensitive action (stream key, payouts, plan price, email or password): the token's
+   * `auth_time` must be within the last 10 minutes, or 401 `reason: "step_up_required"`
+   * (shared/http/middleware/step-up.ts). Only with `auth: 'required'`.
+   */
+  stepUp?: true;
+  /**
    * The DynamoDB calls the function makes, exactly: the stack grants these actions on the table
    * (a transaction needs the action of each of its operations) and Query on the named indexes,
    * nothing else. Omitted: no table access and no TABLE_NAME. A rate-limited row also gets the

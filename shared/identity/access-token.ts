@@ -19,8 +19,23 @@ export const signJwt = async (claims: Record<string, unknown>): Promise<string> 
   return `${header}.${payload}.${b64url(signature)}`;
 };
 
-/** Issues an access token for an account, valid ACCESS_TOKEN_TTL_SECONDS from `now`. */
-export const issueAccessToken = async (accountId: string, now: Date) => {
+/** Which sign-in an access token belongs to (docs/accounts.md, "Tokens and step-up"). */
+export interface TokenSession {
+  /**
+   * When the account last proved who it is (password, Google, a reset code, a step-up): the
+   * token's `auth_time` (OIDC Core 2). A refresh keeps the sign-in's; defaults to `now`.
+   */
+  authTime?: Date;
+  /** The refresh-token family (sign-in) the token was issued for: the token's `sid`. */
+  sessionId?: string;
+}
+
+/**
+ * Issues an access token for an account, valid ACCESS_TOKEN_TTL_SECONDS from `now`, carrying
+ * `auth_time` (the sign-in's primary authentication, `now` unless given) and, when the token
+ * belongs to a sign-in, its family id as `sid`.
+ */
+export const issueAccessToken = async (accountId: string, now: Date, session: TokenSession = {}) => {
   const iat = Math.floor(now.getTime() / 1000);
   const exp = iat + ACCESS_TOKEN_TTL_SECONDS;
   const token = await signJwt({
@@ -31,6 +46,8 @@ export const issueAccessToken = async (accountId: string, now: Date) => {
     exp,
     jti: randomUUID(),
     token_use: 'access',
+    auth_time: Math.floor((session.authTime ?? now).getTime() / 1000),
+    ...(session.sessionId ? { sid: session.sessionId } : {}),
   });
   return { token, expiresAt: new Date(exp * 1000).toISOString() };
 };

@@ -1,9 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '../db/document.ts';
 import { batchGet } from '../db/batch.ts';
 import { db } from '../db/client.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
-import { cancellationCodes } from '../db/transaction.ts';
+import { cancellationCodes, isConditionalCheckFailed } from '../db/transaction.ts';
 import type { CategoryId } from '../catalog/model.ts';
 import { ConflictError, NotFoundError } from '../http/errors.ts';
 import type { SocialPlatform, UserStatus } from './schemas.ts';
@@ -21,6 +22,12 @@ import type { SocialPlatform, UserStatus } from './schemas.ts';
  */
 export interface Account {
   account_id: string;
+  /**
+   * A stable UUID per account for the app stores (Apple's `appAccountToken`, Google Play's
+   * obfuscated account id), never the account id itself: set at sign-up, or on the first
+   * `GET /me` for accounts created before it existed (`ensureAppAccountToken`).
+   */
+  app_account_token?: string;
   email: string;
   creator_name: string;
   handle: string | null;
@@ -242,3 +249,121 @@ export const completeStep = async (
   );
   return accountOf(result.Attributes)!;
 };
+
+/**
+ * The account's `app_account_token`, made on first use for accounts created before sign-up set
+ * it: one conditional UpdateItem (`if_not_exists`), so concurrent first reads agree on one UUID.
+ */
+export const ensureAppAccountToken = async (account: Account): Promise<Account> => {
+  if (account.app_account_token) return account;
+  const result = await db.send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: accountKey(account.account_id),
+      UpdateExpression: 'SET app_account_token = if_not_exists(app_account_token, :token)',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeValues: { ':token': randomUUID() },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  return accountOf(result.Attributes)!;
+};
+
+/** Sets the account's display name (`creator_name`); 404 when the account is gone. */
+export const setDisplayName = async (accountId: string, name: string): Promise<void> => {
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: accountKey(accountId),
+        UpdateExpression: 'SET creator_name = :name',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':name': name },
+      }),
+    );
+  } catch (error) {
+    if (isConditionalCheckFailed(error)) throw new NotFoundError('Account not found');
+    throw error;
+  }
+};
+
+/**
+ * The transaction operation of a password reset: sets the new hash and marks the email verified
+ * (the code mailed to it proves the address), on condition that the account still has `email`.
+ */
+export const passwordResetUpdate = (accountId: string, email: string, passwordHash: string, at: Date) => ({
+  Update: {
+    TableName: tableName(),
+    Key: accountKey(accountId),
+    UpdateExpression:
+      'SET password_hash = :hash, password_changed_at = :at, email_verified = :true, email_verified_at = if_not_exists(email_verified_at, :at)',
+    ConditionExpression: 'attribute_exists(PK) AND email = :email',
+    ExpressionAttributeValues: {
+      ':hash': passwordHash,
+      ':at': at.toISOString(),
+      ':true': true,
+      ':email': normalizeEmail(email),
+    },
+  },
+});
+
+/**
+ * Replaces the account's password hash, on condition that it is still `previousHash` (the one the
+ * current password was checked against); 409 when it changed meanwhile.
+ */
+export const changePasswordHash = async (
+  accountId: string,
+  previousHash: string,
+  passwordHash: string,
+  at: Date,
+): Promise<void> => {
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: accountKey(accountId),
+        UpdateExpression: 'SET password_hash = :hash, password_changed_at = :at',
+        ConditionExpression: 'password_hash = :previous',
+        ExpressionAttributeValues: {
+          ':hash': passwordHash,
+          ':previous': previousHash,
+          ':at': at.toISOString(),
+        },
+      }),
+    );
+  } catch (error) {
+    if (isConditionalCheckFailed(error)) throw new ConflictError('The password changed meanwhile; retry');
+    throw error;
+  }
+};
+
+/**
+ * The transaction operations that move an account from `oldEmail` to `newEmail` (verified: the
+ * code mailed to it proves it): the account (condition: still `oldEmail`), the new address's
+ * marker (`attribute_not_exists`: no other account took it) and the old one released.
+ */
+export const emailChangeOperations = (accountId: string, oldEmail: string, newEmail: string, at: Date) => [
+  {
+    Update: {
+      TableName: tableName(),
+      Key: accountKey(accountId),
+      UpdateExpression: 'SET email = :new, email_verified = :true, email_verified_at = :at',
+      ConditionExpression: 'attribute_exists(PK) AND email = :old',
+      ExpressionAttributeValues: {
+        ':new': normalizeEmail(newEmail),
+        ':old': normalizeEmail(oldEmail),
+        ':true': true,
+        ':at': at.toISOString(),
+      },
+    },
+  },
+  put({ ...emailKey(newEmail), account_id: accountId }),
+  {
+    Delete: {
+      TableName: tableName(),
+      Key: emailKey(oldEmail),
+      ConditionExpression: 'account_id = :me',
+      ExpressionAttributeValues: { ':me': accountId },
+    },
+  },
+];

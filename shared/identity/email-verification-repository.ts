@@ -5,13 +5,19 @@ import { tableName } from '../db/table.ts';
 import { cancellationCodes, isConditionalCheckFailed, type TransactOperation } from '../db/transaction.ts';
 
 /**
- * The pending email-verification code of an account: one item, PK `ACCOUNT#<id>`, SK
- * `EMAIL_VERIFICATION`, holding the address it was sent to, a salt and the SHA-256 of the code
+ * An account's pending one-time code for one purpose: one item, PK `ACCOUNT#<id>`, SK the purpose
+ * (`EMAIL_VERIFICATION`, `PASSWORD_RESET`, `EMAIL_CHANGE`: docs/identity.md, docs/accounts.md),
+ * holding the address it was sent to, a salt and the SHA-256 of the code
  * (never the code), the attempts spent and the expiry (`expires_at_epoch`, also the table's TTL;
- * reads check it, since DynamoDB deletes expired items late). A new code replaces the item.
+ * reads check it, since DynamoDB deletes expired items late). A new code replaces the item of
+ * its purpose.
  */
+export type CodePurpose = 'EMAIL_VERIFICATION' | 'PASSWORD_RESET' | 'EMAIL_CHANGE';
+
 export interface VerificationCode {
   account_id: string;
+  /** What the code is for; absent on email-verification codes written before there were others. */
+  purpose?: CodePurpose;
   email: string;
   code_salt: string;
   code_hash: string;
@@ -21,12 +27,18 @@ export interface VerificationCode {
   expires_at_epoch: number;
 }
 
-const codeKey = (accountId: string) => ({ PK: `ACCOUNT#${accountId}`, SK: 'EMAIL_VERIFICATION' });
+const codeKey = (accountId: string, purpose: CodePurpose = 'EMAIL_VERIFICATION') => ({
+  PK: `ACCOUNT#${accountId}`,
+  SK: purpose,
+});
 
-/** The item of a code (written by sign-up in the account's creation transaction). */
+/** The item of a code (sign-up writes its first one in the account's creation transaction). */
 export const verificationCodeItem = (code: VerificationCode): Record<string, unknown> => ({
-  ...codeKey(code.account_id),
-  entity: 'email_verification',
+  ...codeKey(code.account_id, code.purpose),
+  entity:
+    code.purpose === undefined || code.purpose === 'EMAIL_VERIFICATION'
+      ? 'email_verification'
+      : 'one_time_code',
   ...code,
 });
 
@@ -45,12 +57,13 @@ export const spendAttempt = async (
   accountId: string,
   maxAttempts: number,
   now: Date,
+  purpose: CodePurpose = 'EMAIL_VERIFICATION',
 ): Promise<VerificationCode | undefined> => {
   try {
     const result = await db.send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: codeKey(accountId),
+        Key: codeKey(accountId, purpose),
         UpdateExpression: 'ADD attempts :one',
         ConditionExpression: 'attribute_exists(PK) AND attempts < :max AND expires_at_epoch > :now',
         ExpressionAttributeValues: {
@@ -70,12 +83,12 @@ export const spendAttempt = async (
 
 /**
  * Uses `code` once: one transaction deletes it (condition: still this code, so of two parallel
- * correct submissions only one succeeds) and applies `accountUpdate` (a transaction operation
- * from the account repository). False when either condition failed.
+ * correct submissions only one succeeds) and applies `accountUpdate` (transaction operations
+ * from the account repository). False when any condition failed.
  */
 export const consumeVerificationCode = async (
   code: VerificationCode,
-  accountUpdate: TransactOperation,
+  accountUpdate: TransactOperation | readonly TransactOperation[],
 ): Promise<boolean> => {
   try {
     await db.send(
@@ -84,12 +97,12 @@ export const consumeVerificationCode = async (
           {
             Delete: {
               TableName: tableName(),
-              Key: codeKey(code.account_id),
+              Key: codeKey(code.account_id, code.purpose),
               ConditionExpression: 'code_hash = :hash',
               ExpressionAttributeValues: { ':hash': code.code_hash },
             },
           },
-          accountUpdate,
+          ...(Array.isArray(accountUpdate) ? accountUpdate : [accountUpdate]),
         ],
       }),
     );

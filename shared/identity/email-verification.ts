@@ -3,6 +3,7 @@ import { ConflictError, HttpError, NotFoundError, ServiceUnavailableError } from
 import { logger, recordMetric } from '../observability/index.ts';
 import { emailVerifiedUpdate, getAccount, isEmailVerified } from './account-repository.ts';
 import {
+  type CodePurpose,
   consumeVerificationCode,
   saveVerificationCode,
   spendAttempt,
@@ -22,24 +23,24 @@ export const VERIFICATION_MAX_ATTEMPTS = 5;
 
 /** 400: the code is wrong; says how many attempts the current code has left. */
 export class IncorrectCodeError extends HttpError {
-  constructor(attemptsLeft: number) {
+  constructor(attemptsLeft: number, resend = 'POST /auth/email/verification', what = 'verification code') {
     super(
       400,
       'INCORRECT_CODE',
       attemptsLeft > 0
-        ? `Incorrect verification code: ${attemptsLeft} attempt${attemptsLeft === 1 ? '' : 's'} left`
-        : 'Incorrect verification code: no attempts left, request a new code (POST /auth/email/verification)',
+        ? `Incorrect ${what}: ${attemptsLeft} attempt${attemptsLeft === 1 ? '' : 's'} left`
+        : `Incorrect ${what}: no attempts left, request a new code (${resend})`,
     );
   }
 }
 
 /** 410: no usable code (never sent, expired, already used, or out of attempts). */
 export class VerificationCodeGoneError extends HttpError {
-  constructor() {
+  constructor(resend = 'POST /auth/email/verification', what = 'verification code') {
     super(
       410,
       'CODE_GONE',
-      'No valid verification code: it expired, was already used or had too many wrong attempts; request a new one (POST /auth/email/verification)',
+      `No valid ${what}: it expired, was already used or had too many wrong attempts; request a new one (${resend})`,
     );
   }
 }
@@ -47,18 +48,26 @@ export class VerificationCodeGoneError extends HttpError {
 const hashCode = (salt: string, accountId: string, code: string): string =>
   createHash('sha256').update(`${salt}:${accountId}:${code}`).digest('base64url');
 
-/** A fresh random 6-digit code for the account's current address, and the record that stores its hash. */
+/**
+ * A fresh random code (6 digits unless told) for `purpose` (email verification unless told) sent
+ * to `email`, and the record that stores its hash.
+ */
 export const newVerificationCode = (
   accountId: string,
   email: string,
   now: Date,
+  options: { digits?: number; purpose?: CodePurpose } = {},
 ): { code: string; record: VerificationCode } => {
-  const code = randomInt(0, 1_000_000).toString().padStart(6, '0');
+  const digits = options.digits ?? 6;
+  const code = randomInt(0, 10 ** digits)
+    .toString()
+    .padStart(digits, '0');
   const salt = randomBytes(16).toString('base64url');
   return {
     code,
     record: {
       account_id: accountId,
+      ...(options.purpose && options.purpose !== 'EMAIL_VERIFICATION' ? { purpose: options.purpose } : {}),
       email,
       code_salt: salt,
       code_hash: hashCode(salt, accountId, code),

@@ -47,6 +47,7 @@ const accountForGoogle = async (profile: { sub: string; email: string }) => {
 export const googleSignIn = async (
   input: GoogleSignInBody,
   now: Date,
+  userAgent?: string,
 ): Promise<{ created: false; body: GoogleSignIn } | { created: true; body: GoogleSignUp }> => {
   const profile = await verifyGoogleToken(input.google_token);
   const existing = await accountForGoogle(profile);
@@ -56,7 +57,7 @@ export const googleSignIn = async (
       body: {
         ...accountView(existing),
         is_new_account: false,
-        ...(await issueSession(existing.account_id, now)),
+        ...(await issueSession(existing.account_id, now, userAgent)),
       },
     };
   }
@@ -79,7 +80,7 @@ export const googleSignIn = async (
     body: {
       ...accountView(account),
       is_new_account: true,
-      ...(await issueSession(account.account_id, now)),
+      ...(await issueSession(account.account_id, now, userAgent)),
       onboarding: onboardingProgress(account),
     },
   };

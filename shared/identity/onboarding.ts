@@ -16,6 +16,7 @@ import {
 import { recordMetric } from '../observability/index.ts';
 import { mailVerificationCode, newVerificationCode } from './email-verification.ts';
 import { verificationCodeItem } from './email-verification-repository.ts';
+import { assertUncommonPassword } from './common-passwords.ts';
 import { dummyHash, hashPassword, verifyPassword } from './password.ts';
 import { issueSession } from './refresh-tokens.ts';
 import type { CategoryId } from '../catalog/model.ts';
@@ -72,6 +73,7 @@ export const newAccount = (
   now: Date,
 ): Account => ({
   account_id: `acc_${randomUUID()}`,
+  app_account_token: randomUUID(),
   user_status: 'onboarding',
   completed_steps: [],
   created_at: now.toISOString(),
@@ -84,7 +86,12 @@ export const newAccount = (
  * verification code is written in the account's creation transaction and mailed after it (a mail
  * that cannot be sent is logged and the code can be requested again).
  */
-export const signUp = async (input: CreateAccountBody, now: Date): Promise<SignedUpAccount> => {
+export const signUp = async (
+  input: CreateAccountBody,
+  now: Date,
+  userAgent?: string,
+): Promise<SignedUpAccount> => {
+  await assertUncommonPassword(input.password, 'password');
   const account = newAccount(
     {
       email: input.email,
@@ -100,7 +107,7 @@ export const signUp = async (input: CreateAccountBody, now: Date): Promise<Signe
   await mailVerificationCode(account.email, verification.code);
   return {
     ...accountView(account),
-    ...(await issueSession(account.account_id, now)),
+    ...(await issueSession(account.account_id, now, userAgent)),
     onboarding: onboardingProgress(account),
   };
 };
@@ -154,11 +161,11 @@ export const checkEmail = async (email: string): Promise<EmailAvailability> =>
     : { email, available: true };
 
 /** `POST /auth/login`: one generic 401 for an unknown email or a wrong password, in similar time. */
-export const logIn = async (input: LoginBody, now: Date): Promise<SignedInAccount> => {
+export const logIn = async (input: LoginBody, now: Date, userAgent?: string): Promise<SignedInAccount> => {
   const account = await getAccountByEmail(input.email);
   const valid = await verifyPassword(input.password, account?.password_hash ?? (await dummyHash()));
   if (!account?.password_hash || !valid) throw new UnauthorizedError('Email or password is incorrect');
-  return { ...accountView(account), ...(await issueSession(account.account_id, now)) };
+  return { ...accountView(account), ...(await issueSession(account.account_id, now, userAgent)) };
 };
 
 /** `GET /onboarding/categories` (step 2 choices). */

@@ -9,11 +9,13 @@ import { described, named, responseSchemas, responsesNotBundled } from '../http/
  */
 export const HANDLE_PATTERN = /^(?![Aa][Cc][Cc]_|[Cc][Rr]_)[A-Za-z0-9_]{3,30}$/;
 const HANDLE_ERROR = 'handle must be 3-30 letters, numbers or underscores, not starting with acc_ or cr_';
-const handle = described(
+/** A handle as every route takes it (HANDLE_PATTERN). */
+export const handle = described(
   z.string({ error: 'handle is required' }).check(z.regex(HANDLE_PATTERN, { error: HANDLE_ERROR })),
   'A handle: 3-30 letters, numbers or underscores, not starting with acc_ or cr_ (creator ids)',
 );
-const email = described(
+/** An email address, trimmed, at most 254 characters. */
+export const email = described(
   z.pipe(
     z.string({ error: 'email is required' }).check(z.trim(), z.maxLength(254)),
     z.email({ error: 'email must be a valid email address' }),
@@ -26,7 +28,7 @@ const agreed = described(
   true,
 );
 /** A required string of `min`..`max` characters whose absence says `<name> is required`. */
-const text = (name: string, min: number, max: number) =>
+export const text = (name: string, min: number, max: number) =>
   z.string({ error: `${name} is required` }).check(z.minLength(min), z.maxLength(max));
 
 const HANDLE_RULE =
@@ -35,16 +37,20 @@ const HANDLE_RULE =
 const FAKE_JWT = 'eyJhbGciOiJFUzI1NiJ9.e30.c2ln';
 const FAKE_REFRESH_TOKEN = '3f1c2a9e-7b4d-4e8a-9c21-5d6f7a8b9c0d.ZmFrZS1yZWZyZXNoLXNlY3JldA';
 
+/** A password to set (`name` in the messages): 8-256 characters, checked against the common-passwords list by the domain. */
+export const newPassword = (name: string) =>
+  z
+    .string({ error: `${name} is required` })
+    .check(
+      z.minLength(8, { error: `${name} must be at least 8 characters` }),
+      z.maxLength(256, { error: `${name} must be at most 256 characters` }),
+    );
+
 export const createAccountBody = z.object({
   email: described(email, 'Sign-in email address; stored trimmed and lower-cased', 'new.creator@example.com'),
   password: described(
-    z
-      .string({ error: 'password is required' })
-      .check(
-        z.minLength(8, { error: 'password must be at least 8 characters' }),
-        z.maxLength(256, { error: 'password must be at most 256 characters' }),
-      ),
-    'Password, 8-256 characters (stored only as a scrypt hash)',
+    newPassword('password'),
+    'Password, 8-256 characters, not one of the most common passwords (stored only as a scrypt hash)',
     'correct-horse-1',
   ),
   creator_name: described(

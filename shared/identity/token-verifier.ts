@@ -43,6 +43,8 @@ export const verifyAccessToken = async (token: string): Promise<Principal> => {
     return {
       accountId: String(payload.sub),
       tokenId: typeof payload.jti === 'string' ? payload.jti : undefined,
+      authTime: typeof payload.auth_time === 'number' ? payload.auth_time : undefined,
+      sessionId: typeof payload.sid === 'string' ? payload.sid : undefined,
     };
   } catch (error) {
     const expired = error instanceof JwtExpiredError;

@@ -6,7 +6,14 @@ import { grants } from '../entitlements/entitlement-repository.ts';
 import { formatCount, formatDuration } from '../format.ts';
 import { ForbiddenError, HttpError, NotFoundError } from '../http/errors.ts';
 import { revokeViewerSession } from '../ivs/revocation.ts';
-import { endSession, getSession, type WatchSessionRecord } from './session-repository.ts';
+import {
+  endSession,
+  getSession,
+  maxConcurrentStreams,
+  type WatchSessionRecord,
+} from './session-repository.ts';
+
+export { maxConcurrentStreams };
 import type {
   LiveChannel,
   LiveChannelStatus,
@@ -30,7 +37,6 @@ export const SESSION_TTL_SECONDS = 90;
 /** The lease a session counted in `bucket` holds: SESSION_TTL_SECONDS past the bucket's end. */
 export const leaseUntil = (bucket: number) =>
   new Date(bucketEndMs(bucket) + SESSION_TTL_SECONDS * 1000).toISOString();
-export const maxConcurrentStreams = () => Number(process.env.MAX_CONCURRENT_STREAMS ?? 3);
 
 export const isoPlus = (now: Date, seconds: number) => new Date(now.getTime() + seconds * 1000).toISOString();
 

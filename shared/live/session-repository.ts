@@ -57,6 +57,9 @@ const ttl = (expiresAt: string) => Math.floor(Date.parse(expiresAt) / 1000) + 86
 const isOpen = (session: Pick<WatchSessionRecord, 'ended_at' | 'expires_at'>, now: Date) =>
   session.ended_at === null && Date.parse(session.expires_at) > now.getTime();
 
+/** Watch sessions an account may have open at once (the stream slots; docs/live.md). */
+export const maxConcurrentStreams = () => Number(process.env.MAX_CONCURRENT_STREAMS ?? 3);
+
 /** The account's slots as read now: slot number → the session holding it (open or not), if any. */
 const readSlots = async (accountId: string, maxSlots: number) => {
   const slots = await batchGet(Array.from({ length: maxSlots }, (_, slot) => slotKey(accountId, slot)));
@@ -268,4 +271,17 @@ export const endSession = async (session: WatchSessionRecord, endedAt: string): 
   } catch (error) {
     if (!isConditionalCheckFailed(error)) throw error; // already ended
   }
+};
+
+/**
+ * Ends every watch session the account has open at `now` (a password reset signs the account out
+ * everywhere, docs/accounts.md): one BatchGetItem of its slots, one of their sessions, one
+ * UpdateItem per open session. The number ended.
+ */
+export const endOpenSessionsOf = async (accountId: string, now: Date): Promise<number> => {
+  const open = (await readSlots(accountId, maxConcurrentStreams())).flatMap(({ session }) =>
+    session && isOpen(session, now) ? [session] : [],
+  );
+  await Promise.all(open.map((session) => endSession(session, now.toISOString())));
+  return open.length;
 };

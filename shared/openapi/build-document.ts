@@ -110,9 +110,9 @@ const SHARED_SCHEMAS: Record<string, Json> = {
         ],
       },
       reason: {
-        enum: ['rate_limit', 'concurrent_streams'],
+        enum: ['rate_limit', 'concurrent_streams', 'step_up_required'],
         description:
-          'On 429 only: `rate_limit` (wait for Retry-After) or `concurrent_streams` (end another watch session first)',
+          'On 429: `rate_limit` (wait for Retry-After) or `concurrent_streams` (end another watch session first); on 401: `step_up_required` (the action needs a recent sign-in: POST /auth/step-up, then retry)',
       },
     },
   },
@@ -326,7 +326,7 @@ const successResponse = (c: Contract, spec: SuccessResponse, components: Compone
 const responsesOf = (c: Contract, components: Components): Json => {
   const out: Json = {};
   const responses = c.responses();
-  for (const status of [200, 201] as const) {
+  for (const status of [200, 201, 202] as const) {
     const spec = responses[status];
     if (spec) out[status] = successResponse(c, spec, components);
   }

@@ -115,6 +115,16 @@ const OWNERSHIP: Record<string, 'owned' | `caller: ${string}`> = {
   'GET /v3/reactions/summary/{targetType}/{targetId}': 'owned',
   'POST /reports': 'caller: a report is keyed by the caller',
   'GET /me/continue-watching': 'owned',
+  // The caller's own account (docs/accounts.md; test/accounts/*.int.test.ts).
+  'GET /me': 'caller: the caller’s own account',
+  'PATCH /me': 'caller: the caller’s own account',
+  'POST /auth/step-up': 'caller: checks the caller’s own password, stamps the caller’s own sign-in',
+  'POST /me/password': 'caller: the caller’s own password',
+  'POST /me/email': 'caller: the caller’s own address',
+  'POST /me/email/verify': 'caller: the caller’s own pending change',
+  'GET /me/sessions': 'caller: lists the caller’s own sign-ins',
+  'DELETE /me/sessions': 'caller: revokes the caller’s own other sign-ins',
+  'DELETE /me/sessions/{id}': 'owned',
   // The studio: the caller's creator is the caller's account; another creator's show, episode
   // or program is 404 with nothing changed (test/studio/shows.int.test.ts, schedule.int.test.ts).
   'PATCH /studio/profile': 'caller: edits the caller’s own creator profile',

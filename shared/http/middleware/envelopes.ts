@@ -1,5 +1,11 @@
 import { logger } from '../../observability/index.ts';
-import { HttpError, ServiceUnavailableError, TooManyRequestsError, ValidationError } from '../errors.ts';
+import {
+  HttpError,
+  ServiceUnavailableError,
+  StepUpRequiredError,
+  TooManyRequestsError,
+  ValidationError,
+} from '../errors.ts';
 import { type Reply, statusOf } from '../reply.ts';
 import type { RouteRow } from '../route.ts';
 import { withCors } from './cors-headers.ts';
@@ -49,8 +55,14 @@ const errorBody = (route: RouteRow | undefined, error: HttpError, requestId: str
     return { success: false, error: { code: error.code, message: error.message, ...details }, requestId };
   }
   if (error instanceof ValidationError) return { status: 'error', code: 422, errors: error.errors };
-  // Two different 429s: `rate_limit` (wait for Retry-After) or `concurrent_streams` (end a session).
-  const reason = error instanceof TooManyRequestsError ? { reason: error.kind } : {};
+  // Two different 429s: `rate_limit` (wait for Retry-After) or `concurrent_streams` (end a session);
+  // and a 401 that asks for a step-up rather than a refresh.
+  const reason =
+    error instanceof TooManyRequestsError
+      ? { reason: error.kind }
+      : error instanceof StepUpRequiredError
+        ? { reason: error.reason }
+        : {};
   return { status: 'error', code: error.status, message: error.message, ...reason };
 };
 

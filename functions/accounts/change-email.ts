@@ -1,0 +1,8 @@
+import { endpoint } from '../../shared/http/handler.ts';
+import { ok } from '../../shared/http/reply.ts';
+import { startEmailChange } from '../../shared/identity/credentials.ts';
+import * as contracts from './contracts.ts';
+
+export const handler = endpoint(contracts.changeEmail, async ({ body, caller, now }) =>
+  ok(await startEmailChange(caller(), body, now)),
+);

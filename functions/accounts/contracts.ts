@@ -1,0 +1,308 @@
+import type { Contract } from '../../shared/http/contract.ts';
+import { contract } from '../../shared/http/contract.ts';
+import {
+  accountResponses,
+  changeEmailBody,
+  changePasswordBody,
+  confirmEmailChangeBody,
+  forgotPasswordBody,
+  resetPasswordBody,
+  sessionPath,
+  stepUpBody,
+  updateMeBody,
+} from '../../shared/identity/account-schemas.ts';
+import { noStoreHeaders as headers } from '../../shared/identity/no-store.ts';
+
+/**
+ * The caller's own account (docs/accounts.md): profile, password recovery and changes, email
+ * change, signed-in devices and step-up.
+ */
+const tag = 'Accounts';
+/** Routes that hash or check a password: sized like sign-in (functions/identity/contracts.ts). */
+const hashes = {
+  memory: { mb: 1769, reason: 'scrypt: ~210 MB peak RSS per hash, CPU-bound (one vCPU at 1,769 MB)' },
+} as const;
+const noPassword = {
+  description:
+    'The account signs in with Google only and has no password: set one through POST /auth/password/forgot',
+  message: 'This account signs in with Google and has no password: set one with POST /auth/password/forgot',
+} as const;
+const wrongPassword = {
+  description: 'The current password is wrong',
+  message: 'current_password is incorrect',
+} as const;
+const gone = { description: "The token's account no longer exists", message: 'Account not found' } as const;
+
+export const getMe = contract({
+  operationId: 'getMe',
+  tag,
+  method: 'GET',
+  path: '/me',
+  handler: 'accounts/get-me',
+  dynamo: { actions: ['GetItem', 'UpdateItem'] },
+  auth: 'required',
+  summary: "The caller's account",
+  description:
+    "The signed-in account: id, email and whether it is verified, display name and handle, creator or viewer, onboarding status, the `app_account_token` to pass to the app stores' purchase APIs, how it can sign in, second factors (none can be enrolled yet) and whether a creator should be prompted to enrol one.",
+  responses: () => ({
+    200: { description: 'The account', data: accountResponses().Me },
+    404: gone,
+  }),
+});
+
+export const updateMe = contract({
+  operationId: 'updateMe',
+  tag,
+  method: 'PATCH',
+  path: '/me',
+  handler: 'accounts/update-me',
+  dynamo: { actions: ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'] },
+  auth: 'required',
+  rateLimit: { limit: 20, windowSeconds: 3600, by: 'account' },
+  throttle: { rate: 10, burst: 20 },
+  summary: "Change the caller's display name or handle",
+  description:
+    "Changes the signed-in account's display name and/or handle. A handle is unique ignoring letter case; the old one becomes free at once. The public creator page's name is the studio's (PATCH /studio/profile).",
+  request: { body: updateMeBody },
+  responses: () => ({
+    200: { description: 'The account after the change', data: accountResponses().Me },
+    404: gone,
+    409: {
+      description: 'Another account holds the handle (ignoring letter case), or it changed meanwhile',
+      message: 'Handle already taken',
+    },
+  }),
+});
+
+export const forgotPassword = contract({
+  operationId: 'forgotPassword',
+  tag,
+  method: 'POST',
+  path: '/auth/password/forgot',
+  handler: 'accounts/forgot-password',
+  dynamo: { actions: ['GetItem', 'PutItem', 'UpdateItem'] },
+  needs: ['mailer'],
+  auth: 'none',
+  rateLimit: { limit: 10, windowSeconds: 3600, by: 'ip' },
+  throttle: { rate: 10, burst: 20 },
+  summary: 'Ask for a password-reset code by email',
+  description:
+    'Mails an 8-digit code that resets the password of the account using this address (also how a Google-only account sets a password). The answer is the same 202, with the same body and in the same time (at least one second), whether or not an account uses the address, so it reveals nothing. The code is valid 15 minutes and once, locks after 5 wrong tries; at most 3 are mailed a day per address (the others are silently dropped); 10 requests an hour per client address.',
+  request: { body: forgotPasswordBody },
+  responses: () => ({
+    202: { description: 'Taken (for every address)', data: accountResponses().ResetRequested },
+  }),
+});
+
+export const resetPassword = contract({
+  operationId: 'resetPassword',
+  tag,
+  method: 'POST',
+  path: '/auth/password/reset',
+  handler: 'accounts/reset-password',
+  dynamo: { actions: ['BatchGetItem', 'DeleteItem', 'GetItem', 'UpdateItem'], indexes: ['GSI1'] },
+  ...hashes,
+  auth: 'none',
+  rateLimit: { limit: 10, windowSeconds: 60, by: 'ip' },
+  throttle: { rate: 10, burst: 20 },
+  summary: 'Set a new password with the emailed code; signs out everywhere',
+  description:
+    "Sets the account's password with the code from POST /auth/password/forgot (which also marks the address verified), then revokes every session of the account (all its refresh tokens) and ends its open watch sessions. Sign in again afterwards. Every submission spends one of the code's 5 attempts.",
+  request: { body: resetPasswordBody },
+  responses: () => ({
+    204: { description: 'The password was changed and every session signed out' },
+    400: {
+      description: 'The code is wrong; the message says how many attempts are left',
+      message: 'Incorrect reset code: 4 attempts left',
+    },
+    410: {
+      description:
+        'No usable code for this address: none was sent, it expired, was used or locked after 5 wrong tries (or no account uses the address)',
+      message:
+        'No valid reset code: it expired, was already used or had too many wrong attempts; request a new one (POST /auth/password/forgot)',
+    },
+  }),
+});
+
+export const stepUp = contract({
+  operationId: 'stepUp',
+  tag,
+  method: 'POST',
+  path: '/auth/step-up',
+  handler: 'accounts/step-up',
+  dynamo: { actions: ['GetItem', 'UpdateItem'] },
+  ...hashes,
+  auth: 'required',
+  needs: ['token-signer'],
+  rateLimit: { limit: 10, windowSeconds: 900, by: 'account' },
+  throttle: { rate: 10, burst: 20 },
+  summary: 'Confirm the password for a fresh access token (sensitive actions)',
+  description:
+    "Checks the caller's password and answers a fresh access token whose `auth_time` is now: sensitive actions (the stream key, payouts, the plan price, email and password changes) accept it for 10 minutes, and the sign-in's refreshes keep it. A Google-only account has no password: it signs in with Google again (POST /onboarding/account/google) instead, which gives a fresh token too.",
+  request: { body: stepUpBody },
+  responses: () => ({
+    200: { description: 'A fresh access token', data: accountResponses().StepUpToken, headers },
+    403: { description: 'The password is wrong', message: 'Password is incorrect' },
+    404: gone,
+    409: {
+      description: 'The account signs in with Google only: sign in with Google again instead',
+      message:
+        'This account signs in with Google and has no password: sign in with Google again (POST /onboarding/account/google) for a fresh token',
+    },
+  }),
+});
+
+export const changePassword = contract({
+  operationId: 'changePassword',
+  tag,
+  method: 'POST',
+  path: '/me/password',
+  handler: 'accounts/change-password',
+  dynamo: { actions: ['GetItem', 'UpdateItem'], indexes: ['GSI1'] },
+  needs: ['mailer'],
+  ...hashes,
+  auth: 'required',
+  stepUp: true,
+  rateLimit: { limit: 10, windowSeconds: 3600, by: 'account' },
+  throttle: { rate: 10, burst: 20 },
+  summary: "Change the caller's password; signs out their other devices",
+  description:
+    'Changes the password (the current one is checked; the new one may not be a common password) and signs out every other session of the account; the caller stays signed in. A notice is mailed to the address. Needs a recent sign-in (step-up).',
+  request: { body: changePasswordBody },
+  responses: () => ({
+    200: {
+      description: 'Changed; how many other sessions were signed out',
+      data: accountResponses().SessionsRevoked,
+    },
+    403: wrongPassword,
+    404: gone,
+    409: noPassword,
+  }),
+});
+
+export const changeEmail = contract({
+  operationId: 'changeEmail',
+  tag,
+  method: 'POST',
+  path: '/me/email',
+  handler: 'accounts/change-email',
+  dynamo: { actions: ['GetItem', 'PutItem'] },
+  needs: ['mailer'],
+  ...hashes,
+  auth: 'required',
+  stepUp: true,
+  rateLimit: { limit: 5, windowSeconds: 86_400, by: 'account' },
+  throttle: { rate: 10, burst: 20 },
+  summary: "Start changing the caller's email: a code goes to the new address",
+  description:
+    'Checks the current password and that no account uses the new address, then mails a 6-digit code to it (15 minutes, 5 attempts, replacing an earlier one). The address changes only when POST /me/email/verify confirms the code. Needs a recent sign-in (step-up); 5 a day per account.',
+  request: { body: changeEmailBody },
+  responses: () => ({
+    200: { description: 'A code was mailed to the new address', data: accountResponses().EmailChangeStarted },
+    403: wrongPassword,
+    404: gone,
+    409: {
+      description:
+        'The new address is already registered (or is the current one), or the account has no password (Google only: set one through POST /auth/password/forgot)',
+      message: 'Email already registered',
+    },
+  }),
+});
+
+export const confirmEmailChange = contract({
+  operationId: 'confirmEmailChange',
+  tag,
+  method: 'POST',
+  path: '/me/email/verify',
+  handler: 'accounts/confirm-email-change',
+  dynamo: { actions: ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'] },
+  needs: ['mailer'],
+  auth: 'required',
+  rateLimit: { limit: 10, windowSeconds: 60, by: 'account' },
+  throttle: { rate: 10, burst: 20 },
+  summary: 'Confirm the new email with the code sent to it',
+  description:
+    'Moves the account to the new address with the code mailed to it by POST /me/email (which proves it: the address is verified), and mails a notice to the old address. Every submission spends one of the 5 attempts.',
+  request: { body: confirmEmailChangeBody },
+  responses: () => ({
+    200: { description: 'The address changed', data: accountResponses().EmailChanged },
+    400: {
+      description: 'The code is wrong; the message says how many attempts are left',
+      message: 'Incorrect verification code: 4 attempts left',
+    },
+    404: gone,
+    409: {
+      description: 'Another account took the new address meanwhile',
+      message: 'Email already registered',
+    },
+    410: {
+      description: 'No usable code: none was sent, it expired, was used or had 5 wrong tries',
+      message:
+        'No valid verification code: it expired, was already used or had too many wrong attempts; request a new one (POST /me/email)',
+    },
+  }),
+});
+
+export const listMySessions = contract({
+  operationId: 'listMySessions',
+  tag,
+  method: 'GET',
+  path: '/me/sessions',
+  handler: 'accounts/list-sessions',
+  dynamo: { actions: [], indexes: ['GSI1'] },
+  auth: 'required',
+  summary: "The caller's signed-in devices",
+  description:
+    'Every session of the account that can still refresh (one per sign-in, with every token refreshed from it): its device (from the User-Agent at sign-in), when it signed in and was last refreshed, when it ends, and which one is making this request.',
+  responses: () => ({
+    200: { description: 'The sessions, newest first', data: accountResponses().Sessions },
+  }),
+});
+
+export const signOutSession = contract({
+  operationId: 'signOutSession',
+  tag,
+  method: 'DELETE',
+  path: '/me/sessions/{id}',
+  handler: 'accounts/sign-out-session',
+  dynamo: { actions: ['UpdateItem'] },
+  auth: 'required',
+  summary: 'Sign out one of the caller’s sessions',
+  description:
+    'Revokes one session of the caller (its refresh token stops working; access tokens it issued lapse within 15 minutes). Idempotent for the caller’s own sessions.',
+  request: { path: sessionPath },
+  responses: () => ({
+    204: { description: 'Signed out' },
+    404: { description: 'No session of the caller has this id', message: 'Session not found' },
+  }),
+});
+
+export const signOutOtherSessions = contract({
+  operationId: 'signOutOtherSessions',
+  tag,
+  method: 'DELETE',
+  path: '/me/sessions',
+  handler: 'accounts/sign-out-other-sessions',
+  dynamo: { actions: ['UpdateItem'], indexes: ['GSI1'] },
+  auth: 'required',
+  summary: 'Sign out every other session of the caller',
+  description:
+    'Revokes every session of the account except the one making the request (sign out everywhere else); access tokens they issued lapse within 15 minutes.',
+  responses: () => ({
+    200: { description: 'How many sessions were signed out', data: accountResponses().SessionsRevoked },
+  }),
+});
+
+export const accountContracts: readonly Contract[] = [
+  getMe,
+  updateMe,
+  forgotPassword,
+  resetPassword,
+  stepUp,
+  changePassword,
+  changeEmail,
+  confirmEmailChange,
+  listMySessions,
+  signOutSession,
+  signOutOtherSessions,
+];

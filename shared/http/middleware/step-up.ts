@@ -1,0 +1,28 @@
+import type { Principal } from '../auth.ts';
+import { StepUpRequiredError } from '../errors.ts';
+import { type HttpMiddleware, stateOf } from './state.ts';
+
+/**
+ * Step-up for sensitive actions (docs/accounts.md, "Step-up"): reading or rotating the stream
+ * key, payout onboarding, changing the plan price, changing email or password. Such a route's row
+ * says `stepUp: true`; its caller's access token must carry an `auth_time` (the sign-in's last
+ * primary authentication; refreshes keep it) no older than STEP_UP_MAX_AGE_SECONDS, or the answer
+ * is 401 with `reason: "step_up_required"` and an RFC 9470 challenge. `POST /auth/step-up`
+ * (password) issues a token that passes. A token without `auth_time` (issued before it existed)
+ * never passes.
+ */
+export const STEP_UP_MAX_AGE_SECONDS = 10 * 60;
+
+/** Throws StepUpRequiredError unless `principal` authenticated within the last 10 minutes at `now`. */
+export const assertRecentAuthentication = (principal: Principal, now: Date): void => {
+  const age = Math.floor(now.getTime() / 1000) - (principal.authTime ?? Number.NEGATIVE_INFINITY);
+  if (!(age <= STEP_UP_MAX_AGE_SECONDS)) throw new StepUpRequiredError(STEP_UP_MAX_AGE_SECONDS);
+};
+
+/** Applies the check to rows with `stepUp: true`; runs after `authenticate()`, which set the caller. */
+export const stepUp = (): HttpMiddleware => ({
+  before: async (request) => {
+    const state = stateOf(request);
+    if (state.route?.stepUp && state.principal) assertRecentAuthentication(state.principal, state.now);
+  },
+});

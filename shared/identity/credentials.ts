@@ -1,0 +1,208 @@
+import type { Principal } from '../http/auth.ts';
+import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '../http/errors.ts';
+import { getMailer, UndeliverableAddressError } from '../mail/mailer.ts';
+import { logger, recordMetric } from '../observability/index.ts';
+import { issueAccessToken } from './access-token.ts';
+import {
+  type Account,
+  changePasswordHash,
+  emailChangeOperations,
+  getAccount,
+  isEmailTaken,
+  normalizeEmail,
+} from './account-repository.ts';
+import type {
+  ChangeEmailBody,
+  ChangePasswordBody,
+  EmailChanged,
+  EmailChangeStarted,
+  Sessions,
+  SessionsRevoked,
+  StepUpToken,
+} from './account-schemas.ts';
+import { assertUncommonPassword } from './common-passwords.ts';
+import {
+  codeMatches,
+  IncorrectCodeError,
+  newVerificationCode,
+  VERIFICATION_CODE_TTL_SECONDS,
+  VERIFICATION_MAX_ATTEMPTS,
+  VerificationCodeGoneError,
+} from './email-verification.ts';
+import {
+  consumeVerificationCode,
+  saveVerificationCode,
+  spendAttempt,
+} from './email-verification-repository.ts';
+import { dummyHash, hashPassword, verifyPassword } from './password.ts';
+import { listSessions, renewAuthTime, revokeAllSessions, revokeFamily } from './refresh-tokens.ts';
+
+/**
+ * What a signed-in person does with their own credentials (docs/accounts.md): step-up, password
+ * change, email change, and their signed-in devices. Sensitive routes (password, email) also need
+ * a recent sign-in (shared/http/middleware/step-up.ts), and the current password on top.
+ */
+
+const NO_PASSWORD =
+  'This account signs in with Google and has no password: set one with POST /auth/password/forgot';
+
+const accountOf = async (accountId: string): Promise<Account> => {
+  const account = await getAccount(accountId);
+  if (!account) throw new NotFoundError('Account not found');
+  return account;
+};
+
+/**
+ * The account, once `password` is checked against it: 409 when it has none (Google only; a dummy
+ * hash is checked anyway, so the answer takes the same time), 403 when it is wrong.
+ */
+const withPassword = async (accountId: string, password: string, field: string) => {
+  const account = await accountOf(accountId);
+  const valid = await verifyPassword(password, account.password_hash ?? (await dummyHash()));
+  if (!account.password_hash) throw new ConflictError(NO_PASSWORD);
+  if (!valid) throw new ForbiddenError(`${field} is incorrect`);
+  return account as Account & { password_hash: string };
+};
+
+/**
+ * `POST /auth/step-up`: checks the password and issues an access token whose `auth_time` is now,
+ * and records it on the caller's sign-in so its refreshes keep it. A Google-only account has no
+ * password: it steps up by signing in with Google again (POST /onboarding/account/google), which
+ * starts a new sign-in with a fresh `auth_time` (409 here says so).
+ */
+export const stepUp = async (caller: Principal, password: string, now: Date): Promise<StepUpToken> => {
+  const account = await accountOf(caller.accountId);
+  const valid = await verifyPassword(password, account.password_hash ?? (await dummyHash()));
+  if (!account.password_hash) {
+    throw new ConflictError(
+      'This account signs in with Google and has no password: sign in with Google again (POST /onboarding/account/google) for a fresh token',
+    );
+  }
+  if (!valid) throw new ForbiddenError('Password is incorrect');
+  if (caller.sessionId && !(await renewAuthTime(caller.accountId, caller.sessionId, now))) {
+    throw new UnauthorizedError('This session was signed out: sign in again');
+  }
+  const access = await issueAccessToken(caller.accountId, now, {
+    authTime: now,
+    sessionId: caller.sessionId,
+  });
+  recordMetric('step_ups');
+  return { auth_token: access.token, token_expires_at: access.expiresAt, auth_time: now.toISOString() };
+};
+
+/** A notice to an address about a change to its account; a failure is logged, never fatal. */
+const notify = async (to: string, subject: string, text: string): Promise<void> => {
+  try {
+    await getMailer().send({ to, subject, text });
+  } catch (error) {
+    if (!(error instanceof UndeliverableAddressError))
+      logger.error('Account notice not sent', { error: error instanceof Error ? error.name : 'unknown' });
+  }
+};
+
+/**
+ * `POST /me/password`: current password checked, new one not common, then every other session of
+ * the account is signed out (the caller's stays) and the address gets a notice.
+ */
+export const changePassword = async (
+  caller: Principal,
+  body: ChangePasswordBody,
+  now: Date,
+): Promise<SessionsRevoked> => {
+  await assertUncommonPassword(body.new_password, 'new_password');
+  const account = await withPassword(caller.accountId, body.current_password, 'current_password');
+  await changePasswordHash(
+    account.account_id,
+    account.password_hash,
+    await hashPassword(body.new_password),
+    now,
+  );
+  const revoked = await revokeAllSessions(account.account_id, now, caller.sessionId);
+  await notify(
+    account.email,
+    'Your password was changed',
+    'The password of your account was just changed, and your other devices were signed out. If this was not you, reset your password now (POST /auth/password/forgot) and contact support.',
+  );
+  recordMetric('password_changes');
+  return { sessions_revoked: revoked };
+};
+
+/**
+ * `POST /me/email`: current password checked, the new address free; a 6-digit code (15 minutes,
+ * 5 attempts) is mailed to the new address, replacing any earlier one. Nothing changes yet.
+ */
+export const startEmailChange = async (
+  caller: Principal,
+  body: ChangeEmailBody,
+  now: Date,
+): Promise<EmailChangeStarted> => {
+  const account = await withPassword(caller.accountId, body.current_password, 'current_password');
+  const newEmail = normalizeEmail(body.new_email);
+  if (newEmail === account.email) throw new ConflictError('This is already the account’s address');
+  if (await isEmailTaken(newEmail)) throw new ConflictError('Email already registered');
+  const { code, record } = newVerificationCode(account.account_id, newEmail, now, {
+    purpose: 'EMAIL_CHANGE',
+  });
+  await saveVerificationCode(record);
+  await notify(
+    newEmail,
+    'Confirm your new email address',
+    `Your code to confirm this address is ${code}. It expires in ${VERIFICATION_CODE_TTL_SECONDS / 60} minutes. If you did not ask to change your email, ignore this message.`,
+  );
+  return {
+    new_email: newEmail,
+    expires_at: new Date(record.expires_at_epoch * 1000).toISOString(),
+    max_attempts: VERIFICATION_MAX_ATTEMPTS,
+  };
+};
+
+/**
+ * `POST /me/email/verify`: the code from the new address moves the account to it (one transaction
+ * with both markers) and a notice goes to the old address. 409 when another account took the new
+ * address meanwhile.
+ */
+export const confirmEmailChange = async (
+  accountId: string,
+  code: string,
+  now: Date,
+): Promise<EmailChanged> => {
+  const RESEND = 'POST /me/email';
+  const record = await spendAttempt(accountId, VERIFICATION_MAX_ATTEMPTS, now, 'EMAIL_CHANGE');
+  if (!record) throw new VerificationCodeGoneError(RESEND);
+  if (!codeMatches(record, code))
+    throw new IncorrectCodeError(VERIFICATION_MAX_ATTEMPTS - record.attempts, RESEND);
+  const account = await accountOf(accountId);
+  const used = await consumeVerificationCode(
+    record,
+    emailChangeOperations(accountId, account.email, record.email, now),
+  );
+  if (!used) {
+    if (await isEmailTaken(record.email)) throw new ConflictError('Email already registered');
+    throw new VerificationCodeGoneError(RESEND);
+  }
+  await notify(
+    account.email,
+    'Your email address was changed',
+    `The sign-in address of your account was changed to ${record.email}. If this was not you, contact support at once.`,
+  );
+  recordMetric('email_changes');
+  return { email: record.email, email_verified: true };
+};
+
+/** `GET /me/sessions`: the caller's usable sign-ins, the current one marked. */
+export const mySessions = async (caller: Principal, now: Date): Promise<Sessions> => ({
+  sessions: (await listSessions(caller.accountId, now)).map((s) => ({
+    ...s,
+    current: s.id === caller.sessionId,
+  })),
+});
+
+/** `DELETE /me/sessions/{id}`: 404 unless the session is the caller's. */
+export const signOutSession = async (caller: Principal, id: string): Promise<void> => {
+  if (!(await revokeFamily(caller.accountId, id))) throw new NotFoundError('Session not found');
+};
+
+/** `DELETE /me/sessions`: every session but the caller's own. */
+export const signOutOtherSessions = async (caller: Principal, now: Date): Promise<SessionsRevoked> => ({
+  sessions_revoked: await revokeAllSessions(caller.accountId, now, caller.sessionId),
+});

@@ -1,0 +1,122 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { endOpenSessionsOf } from '../live/session-repository.ts';
+import { getMailer } from '../mail/mailer.ts';
+import { logger, recordMetric } from '../observability/index.ts';
+import { getAccountByEmail, normalizeEmail, passwordResetUpdate } from './account-repository.ts';
+import { RESET_CODE_DIGITS, type ResetPasswordBody, type ResetRequested } from './account-schemas.ts';
+import { assertUncommonPassword } from './common-passwords.ts';
+import {
+  codeMatches,
+  IncorrectCodeError,
+  newVerificationCode,
+  VERIFICATION_CODE_TTL_SECONDS,
+  VERIFICATION_MAX_ATTEMPTS,
+  VerificationCodeGoneError,
+} from './email-verification.ts';
+import {
+  consumeVerificationCode,
+  saveVerificationCode,
+  spendAttempt,
+} from './email-verification-repository.ts';
+import { hashPassword } from './password.ts';
+import { revokeAllSessions } from './refresh-tokens.ts';
+import { takeResetAllowance } from './reset-limit-repository.ts';
+
+/**
+ * Password recovery (docs/accounts.md, "Recovery"), after OWASP's Forgot Password cheat sheet:
+ * - `POST /auth/password/forgot` answers 202 with one body for every address, and takes the same
+ *   time: both branches make the same reads and the same conditional write (the address's daily
+ *   budget), draw and hash a code, and the answer waits until FORGOT_RESPONSE_FLOOR_MS after the
+ *   request began, which covers storing and mailing the code for a real account.
+ * - a code is 8 random digits, stored only as a salted SHA-256 (the one-time-code item, purpose
+ *   `PASSWORD_RESET`), valid 15 minutes, compared in constant time after an attempt is spent,
+ *   locked after 5 wrong tries, used once; at most RESET_DAILY_LIMIT mails a day per address.
+ * - `POST /auth/password/reset` sets the password (and marks the address verified: the code
+ *   proved it), then revokes every refresh-token family of the account and ends its open watch
+ *   sessions.
+ */
+export const RESET_DAILY_LIMIT = 3;
+export const FORGOT_RESPONSE_FLOOR_MS = 1_000;
+const RESEND = 'POST /auth/password/forgot';
+const WHAT = 'reset code';
+
+export const RESET_REQUESTED: ResetRequested = {
+  message: `If an account uses this address, a code to reset its password is on its way. It expires in ${VERIFICATION_CODE_TTL_SECONDS / 60} minutes.`,
+};
+
+const mailResetCode = async (email: string, code: string): Promise<void> => {
+  try {
+    await getMailer().send({
+      to: email,
+      subject: 'Reset your password',
+      text: `Your password reset code is ${code}. It expires in ${VERIFICATION_CODE_TTL_SECONDS / 60} minutes and works once. If you did not ask to reset your password, ignore this message: your password has not changed.`,
+    });
+    recordMetric('password_reset_emails_sent');
+  } catch (error) {
+    // Logged by name only (never the code or the address); the answer stays the same.
+    logger.error('Password reset email not sent', { error: error instanceof Error ? error.name : 'unknown' });
+    recordMetric('password_reset_emails_failed');
+  }
+};
+
+/** The work behind `POST /auth/password/forgot`, the same calls whether or not `email` has an account. */
+const forgot = async (email: string, now: Date): Promise<void> => {
+  const account = await getAccountByEmail(email);
+  const allowed = await takeResetAllowance(email, RESET_DAILY_LIMIT, now);
+  const { code, record } = newVerificationCode(
+    account?.account_id ?? 'acc_none',
+    normalizeEmail(email),
+    now,
+    {
+      digits: RESET_CODE_DIGITS,
+      purpose: 'PASSWORD_RESET',
+    },
+  );
+  if (!account || !allowed) {
+    if (account) recordMetric('password_reset_limited');
+    return;
+  }
+  await saveVerificationCode(record);
+  await mailResetCode(account.email, code);
+};
+
+/** `POST /auth/password/forgot`: the same 202 body for every address, not before the floor. */
+export const requestPasswordReset = async (
+  email: string,
+  now: Date,
+  floorMs = FORGOT_RESPONSE_FLOOR_MS,
+): Promise<ResetRequested> => {
+  const started = performance.now();
+  await forgot(email, now);
+  const elapsed = performance.now() - started;
+  if (elapsed > floorMs) recordMetric('password_reset_over_floor');
+  else await sleep(floorMs - elapsed);
+  return RESET_REQUESTED;
+};
+
+/**
+ * `POST /auth/password/reset`: 410 when there is no usable code for the address (none sent,
+ * expired, used, locked, or no such account: one answer), 400 for a wrong code (with the attempts
+ * left), 422 for a common password. Answers how many sessions were signed out.
+ */
+export const resetPassword = async (input: ResetPasswordBody, now: Date): Promise<void> => {
+  await assertUncommonPassword(input.new_password, 'new_password');
+  const account = await getAccountByEmail(input.email);
+  if (!account) throw new VerificationCodeGoneError(RESEND, WHAT);
+  const record = await spendAttempt(account.account_id, VERIFICATION_MAX_ATTEMPTS, now, 'PASSWORD_RESET');
+  if (!record || record.email !== account.email) throw new VerificationCodeGoneError(RESEND, WHAT);
+  if (!codeMatches(record, input.code))
+    throw new IncorrectCodeError(VERIFICATION_MAX_ATTEMPTS - record.attempts, RESEND, WHAT);
+  const hash = await hashPassword(input.new_password);
+  const used = await consumeVerificationCode(
+    record,
+    passwordResetUpdate(account.account_id, record.email, hash, now),
+  );
+  if (!used) throw new VerificationCodeGoneError(RESEND, WHAT);
+  const [sessions, watching] = await Promise.all([
+    revokeAllSessions(account.account_id, now),
+    endOpenSessionsOf(account.account_id, now),
+  ]);
+  recordMetric('password_resets');
+  logger.info('Password reset', { sessionsRevoked: sessions, watchSessionsEnded: watching });
+};

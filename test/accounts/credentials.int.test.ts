@@ -1,0 +1,295 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { clock } from '../../shared/clock.ts';
+import { issueAccessToken } from '../../shared/identity/access-token.ts';
+import { mintGoogleIdToken } from '../../shared/identity/local-idp.ts';
+import { readMailbox } from '../../scripts/local/ses.ts';
+import { fromNewAddress as from, type TestApi, testApi } from '../support/api.ts';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await testApi();
+});
+
+const unique = () => randomUUID().replace(/-/g, '').slice(0, 12);
+const CHROME_MAC =
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
+const FIREFOX_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:121.0) Gecko/20100101 Firefox/121.0';
+const PASSWORD = 'correct-horse-1';
+
+interface Signed {
+  email: string;
+  accountId: string;
+  token: string;
+  refresh: string;
+}
+
+const signUp = async (userAgent = CHROME_MAC): Promise<Signed> => {
+  const id = unique();
+  const email = `acct.${id}@example.com`;
+  const res = await api.post(
+    '/onboarding/account/create',
+    from({
+      body: { email, password: PASSWORD, creator_name: 'Acct', handle: `a_${id}`, agreed_to_terms: true },
+      headers: { 'user-agent': userAgent },
+    }),
+  );
+  expect(res.status).toBe(201);
+  const d = res.body.data;
+  return { email, accountId: d.creator_id, token: d.auth_token, refresh: d.refresh_token };
+};
+
+const logIn = async (email: string, password = PASSWORD, userAgent = FIREFOX_WINDOWS) => {
+  const res = await api.post(
+    '/auth/login',
+    from({ body: { email, password }, headers: { 'user-agent': userAgent } }),
+  );
+  return res;
+};
+const refresh = (token: string) => api.post('/auth/refresh', from({ body: { refresh_token: token } }));
+
+/** The digits of `length` in the newest mail to `email`. */
+const latestCode = async (email: string, length: number) => {
+  const mail = (await readMailbox(email)).at(-1);
+  const code = mail && new RegExp(`\\b(\\d{${length}})\\b`).exec(mail.text)?.[1];
+  if (!code) throw new Error(`no ${length}-digit code mailed to ${email}`);
+  return code;
+};
+
+/** Signs up with the clock 11 minutes back: the sign-in's auth_time is too old for a step-up route. */
+const staleSignUp = async () => {
+  const realNow = clock.now;
+  clock.now = () => new Date(Date.now() - 11 * 60_000);
+  try {
+    return await signUp();
+  } finally {
+    clock.now = realNow;
+  }
+};
+
+describe('step-up', () => {
+  it('refuses every sensitive action without a recent sign-in, with reason step_up_required', async () => {
+    const stale = await staleSignUp();
+    const calls: Array<[string, string, unknown?]> = [
+      ['GET', '/studio/channel'],
+      ['POST', '/studio/channel'],
+      ['POST', '/studio/channel/stream-key/rotate'],
+      ['POST', '/studio/payouts/onboarding'],
+      ['PUT', '/studio/plan', { monthly_price: 4.99, currency: 'usd' }],
+      ['POST', '/me/password', { current_password: PASSWORD, new_password: 'a-new-long-passphrase' }],
+      ['POST', '/me/email', { new_email: `n.${unique()}@example.com`, current_password: PASSWORD }],
+    ];
+    for (const [method, path, body] of calls) {
+      const res = await api.request(method, path, { token: stale.token, body });
+      expect(res.status, `${method} ${path}`).toBe(401);
+      expect(res.body).toMatchObject({ status: 'error', code: 401, reason: 'step_up_required' });
+      expect(res.headers.get('www-authenticate')).toContain('insufficient_user_authentication');
+    }
+    // A refresh keeps the sign-in's auth_time: still refused.
+    const refreshed = await refresh(stale.refresh);
+    expect(refreshed.status).toBe(200);
+    const again = await api.get('/studio/channel', { token: refreshed.body.data.auth_token });
+    expect(again.body.reason).toBe('step_up_required');
+    // The same token is fine for what is not sensitive.
+    expect((await api.get('/me', { token: stale.token })).status).toBe(200);
+  });
+
+  it('POST /auth/step-up with the password gives a token that passes, and later refreshes keep it', async () => {
+    const stale = await staleSignUp();
+    const wrong = await api.post('/auth/step-up', {
+      token: stale.token,
+      body: { password: 'not-the-password' },
+    });
+    expect(wrong.status).toBe(403);
+    const res = await api.post('/auth/step-up', { token: stale.token, body: { password: PASSWORD } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const fresh = res.body.data.auth_token as string;
+    // Past the step-up check: the account is no creator, so the studio answers 403.
+    expect((await api.get('/studio/channel', { token: fresh })).status).toBe(403);
+    const refreshed = await refresh(stale.refresh);
+    expect((await api.get('/studio/channel', { token: refreshed.body.data.auth_token })).status).toBe(403);
+  });
+
+  it('a token issued before auth_time existed is refused; a Google-only account is told to sign in with Google', async () => {
+    const id = unique();
+    const google = await api.post(
+      '/onboarding/account/google',
+      from({
+        body: {
+          google_token: mintGoogleIdToken({ email: `g.${id}@example.com`, sub: `g-${id}` }),
+          handle: `g_${id}`,
+          agreed_to_terms: true,
+        },
+      }),
+    );
+    expect(google.status).toBe(201);
+    const token = google.body.data.auth_token as string;
+    const res = await api.post('/auth/step-up', { token, body: { password: 'whatever-1' } });
+    expect(res.status).toBe(409);
+    expect(res.body.message).toContain('sign in with Google again');
+    const change = await api.post('/me/password', {
+      token,
+      body: { current_password: 'whatever-1', new_password: 'a-new-long-passphrase' },
+    });
+    expect(change.status).toBe(409);
+    const { token: old } = await issueAccessToken(google.body.data.creator_id, new Date(), {
+      authTime: new Date(Date.now() - 3_600_000),
+    });
+    expect((await api.get('/studio/channel', { token: old })).body.reason).toBe('step_up_required');
+  });
+});
+
+describe('sessions', () => {
+  it('lists the sign-ins with device labels, signs out one, then every other', async () => {
+    const a = await signUp(CHROME_MAC);
+    const b = (await logIn(a.email)).body.data;
+    const c = (await logIn(a.email, PASSWORD, 'okhttp/4.12.0')).body.data;
+    const list = await api.get('/me/sessions', { token: b.auth_token });
+    expect(list.status).toBe(200);
+    const sessions = list.body.data.sessions as Array<{ id: string; device: string; current: boolean }>;
+    expect(sessions.map((s) => s.device).sort()).toEqual([
+      'Chrome on macOS',
+      'Firefox on Windows',
+      'Mobile app',
+    ]);
+    expect(sessions.filter((s) => s.current).map((s) => s.device)).toEqual(['Firefox on Windows']);
+    const first = sessions.find((s) => s.device === 'Chrome on macOS')!;
+
+    expect((await api.delete(`/me/sessions/${first.id}`, { token: b.auth_token })).status).toBe(204);
+    expect((await refresh(a.refresh)).status).toBe(401);
+    const stranger = await signUp();
+    const foreign = await api.delete(`/me/sessions/${sessions[0]!.id}`, { token: stranger.token });
+    expect(foreign.status).toBe(404);
+    expect((await api.delete('/me/sessions/not-a-session', { token: b.auth_token })).status).toBe(400);
+
+    const others = await api.delete('/me/sessions', { token: b.auth_token });
+    expect(others.body.data).toEqual({ sessions_revoked: 1 });
+    expect((await refresh(c.refresh_token)).status).toBe(401);
+    expect((await refresh(b.refresh_token)).status).toBe(200);
+    const left = (await api.get('/me/sessions', { token: b.auth_token })).body.data.sessions;
+    expect(left).toHaveLength(1);
+  });
+});
+
+describe('password recovery', () => {
+  it('answers forgot-password identically for a known and an unknown email: status, body and time', async () => {
+    const known = await signUp();
+    const unknown = `nobody.${unique()}@example.com`;
+    const timings: Record<string, number[]> = { known: [], unknown: [] };
+    const bodies = new Set<string>();
+    for (let i = 0; i < 5; i++) {
+      for (const [kind, email] of [
+        ['known', known.email],
+        ['unknown', unknown],
+      ] as const) {
+        const started = performance.now();
+        const res = await api.post('/auth/password/forgot', from({ body: { email } }));
+        timings[kind]!.push(performance.now() - started);
+        expect(res.status).toBe(202);
+        bodies.add(JSON.stringify(res.body));
+      }
+    }
+    expect(bodies.size).toBe(1);
+    const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+    expect(Math.abs(median(timings.known!) - median(timings.unknown!))).toBeLessThan(150);
+    expect(median(timings.unknown!)).toBeGreaterThanOrEqual(1_000);
+    // At most 3 codes a day per address; nothing goes to an address without an account.
+    const mails = (await readMailbox(known.email)).filter((m) => m.subject === 'Reset your password');
+    expect(mails).toHaveLength(3);
+    expect(await readMailbox(unknown)).toEqual([]);
+  }, 60_000);
+
+  it('a reset sets the password, verifies the address and revokes every session', async () => {
+    const a = await signUp(CHROME_MAC);
+    const b = (await logIn(a.email)).body.data;
+    expect(
+      (await api.post('/auth/password/forgot', from({ body: { email: a.email.toUpperCase() } }))).status,
+    ).toBe(202);
+    const code = await latestCode(a.email, 8);
+    const wrongCode = String((Number(code) + 1) % 100_000_000).padStart(8, '0');
+    const reset = (body: Record<string, unknown>) =>
+      api.post('/auth/password/reset', from({ body: { email: a.email, ...body } }));
+    const wrong = await reset({ code: wrongCode, new_password: 'a-new-long-passphrase' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.message).toBe('Incorrect reset code: 4 attempts left');
+    const common = await reset({ code, new_password: 'password123' });
+    expect(common.status).toBe(422);
+    expect(common.body.errors[0].field).toBe('new_password');
+    expect((await reset({ code, new_password: 'a-new-long-passphrase' })).status).toBe(204);
+
+    expect((await refresh(a.refresh)).status).toBe(401);
+    expect((await refresh(b.refresh_token)).status).toBe(401);
+    expect((await api.get('/me/sessions', { token: a.token })).body.data.sessions).toEqual([]);
+    expect((await logIn(a.email)).status).toBe(401);
+    const signedIn = await logIn(a.email, 'a-new-long-passphrase');
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.body.data.email_verified).toBe(true);
+    expect((await reset({ code, new_password: 'another-long-passphrase' })).status).toBe(410);
+  });
+
+  it('locks a code after 5 wrong tries, and an unknown address gets the same 410', async () => {
+    const a = await signUp();
+    await api.post('/auth/password/forgot', from({ body: { email: a.email } }));
+    const code = await latestCode(a.email, 8);
+    const wrongCode = String((Number(code) + 7) % 100_000_000).padStart(8, '0');
+    const reset = (email: string, c: string) =>
+      api.post(
+        '/auth/password/reset',
+        from({ body: { email, code: c, new_password: 'a-new-long-passphrase' } }),
+      );
+    for (let i = 0; i < 5; i++) expect((await reset(a.email, wrongCode)).status).toBe(400);
+    const locked = await reset(a.email, code);
+    expect(locked.status).toBe(410);
+    const unknown = await reset(`nobody.${unique()}@example.com`, code);
+    expect(unknown.status).toBe(410);
+    expect(unknown.body.message).toBe(locked.body.message);
+  });
+});
+
+describe('password and email changes', () => {
+  it('POST /me/password checks the current password, refuses a common one, signs out the other devices', async () => {
+    const a = await signUp();
+    const other = (await logIn(a.email)).body.data;
+    const change = (body: Record<string, unknown>) => api.post('/me/password', { token: a.token, body });
+    expect(
+      (await change({ current_password: 'wrong-password-1', new_password: 'a-new-long-passphrase' })).status,
+    ).toBe(403);
+    expect((await change({ current_password: PASSWORD, new_password: 'iloveyou1' })).status).toBe(422);
+    const res = await change({ current_password: PASSWORD, new_password: 'a-new-long-passphrase' });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ sessions_revoked: 1 });
+    expect((await refresh(other.refresh_token)).status).toBe(401);
+    expect((await refresh(a.refresh)).status).toBe(200);
+    expect((await logIn(a.email, 'a-new-long-passphrase')).status).toBe(200);
+    expect((await readMailbox(a.email)).at(-1)?.subject).toBe('Your password was changed');
+  });
+
+  it('POST /me/email mails a code to the new address; the change happens on /me/email/verify, with a notice to the old one', async () => {
+    const a = await signUp();
+    const taken = await signUp();
+    const start = (new_email: string) =>
+      api.post('/me/email', { token: a.token, body: { new_email, current_password: PASSWORD } });
+    expect((await start(taken.email)).status).toBe(409);
+    const next = `moved.${unique()}@example.com`;
+    const started = await start(next.toUpperCase());
+    expect(started.status).toBe(200);
+    expect(started.body.data).toMatchObject({ new_email: next, max_attempts: 5 });
+    expect((await api.get('/me', { token: a.token })).body.data.email).toBe(a.email);
+
+    const code = await latestCode(next, 6);
+    const confirmed = await api.post('/me/email/verify', { token: a.token, body: { code } });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body.data).toEqual({ email: next, email_verified: true });
+    expect((await api.get('/me', { token: a.token })).body.data).toMatchObject({
+      email: next,
+      email_verified: true,
+    });
+    expect((await readMailbox(a.email)).at(-1)?.subject).toBe('Your email address was changed');
+    expect((await logIn(next)).status).toBe(200);
+    expect((await logIn(a.email)).status).toBe(401);
+    const old = await api.get(`/onboarding/account/check-email?email=${encodeURIComponent(a.email)}`, from());
+    expect(old.body.data.available).toBe(true);
+    expect((await api.post('/me/email/verify', { token: a.token, body: { code } })).status).toBe(410);
+  });
+});
