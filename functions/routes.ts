@@ -7,6 +7,7 @@
  */
 import type { Contract } from '../shared/http/contract.ts';
 import { routeKey } from '../shared/http/route.ts';
+import { accountContracts } from './accounts/contracts.ts';
 import { analyticsContracts } from './analytics/contracts.ts';
 import { creatorContracts } from './creators/contracts.ts';
 import { epgContracts } from './epg/contracts.ts';
@@ -31,6 +32,7 @@ export const routes: readonly Contract[] = [
   ...paymentContracts,
   ...epgContracts,
   ...identityContracts,
+  ...accountContracts,
   ...reactionContracts,
   ...reportContracts,
   ...studioContracts,
@@ -66,6 +68,8 @@ export const tagDescriptions: Readonly<Record<string, string>> = {
   Live: "A creator's live channel: status, playback, viewers, watch sessions with heartbeats, follows (subscribing is under Payments).",
   EPG: 'The electronic programme guide: what is on now and next, schedules per channel and for the guide grid.',
   Onboarding: 'Creating a creator account, checking e-mail and handle, and the onboarding steps.',
+  Accounts:
+    "The caller's own account: exporting everything the platform keeps about it, deleting it (docs/accounts.md).",
   Auth: 'Signing in (password or Google), refreshing and ending sessions, verifying e-mail.',
   Reactions: 'Emoji reactions on shows and episodes, with per-emoji counts.',
   Reports: 'Reporting content or creators for moderation.',

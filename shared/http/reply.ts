@@ -1,4 +1,4 @@
-import type { CreatedReply, HtmlReply, NoContentReply, OkReply, RawReply } from './contract.ts';
+import type { AcceptedReply, CreatedReply, HtmlReply, NoContentReply, OkReply, RawReply } from './contract.ts';
 
 /**
  * What a handler returns. The middleware chain turns a Reply into the route's envelope
@@ -8,6 +8,7 @@ import type { CreatedReply, HtmlReply, NoContentReply, OkReply, RawReply } from 
 export type Reply =
   | OkReply<unknown, unknown>
   | CreatedReply<unknown, unknown>
+  | AcceptedReply<unknown, unknown>
   | RawReply<unknown>
   | HtmlReply
   | NoContentReply;
@@ -32,6 +33,13 @@ export const created = <D, M = undefined>(data: D, extras: ReplyExtras<M> = {}):
   ...extras,
 });
 
+/** 202 with the success envelope: the work goes on after the answer. */
+export const accepted = <D, M = undefined>(data: D, extras: ReplyExtras<M> = {}): AcceptedReply<D, M> => ({
+  kind: 'accepted',
+  data,
+  ...extras,
+});
+
 /** 200 with `body` as the whole JSON response, no envelope (standard documents such as a JWKS). */
 export const raw = <D>(body: D, headers: Record<string, string> = {}): RawReply<D> => ({
   kind: 'raw',
@@ -50,7 +58,7 @@ export const html = (page: string, headers: Record<string, string> = {}): HtmlRe
 export const noContent = (): NoContentReply => ({ kind: 'no-content' });
 
 export const statusOf = (reply: Reply): number =>
-  reply.kind === 'created' ? 201 : reply.kind === 'no-content' ? 204 : 200;
+  reply.kind === 'created' ? 201 : reply.kind === 'accepted' ? 202 : reply.kind === 'no-content' ? 204 : 200;
 
 /** 200 for a domain result that already carries `data` and `meta_data` (paginated lists). */
 export const paged = <D, M>({ data, meta_data }: { data: D; meta_data: M }): OkReply<D, M> =>

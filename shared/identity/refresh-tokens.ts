@@ -1,18 +1,23 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { GetCommand, PutCommand, UpdateCommand } from '../db/document.ts';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '../db/document.ts';
 import { db } from '../db/client.ts';
 import { tableName } from '../db/table.ts';
 import { UnauthorizedError } from '../http/errors.ts';
 import { issueAccessToken } from './access-token.ts';
 import type { SessionTokens } from './schemas.ts';
 import { isConditionalCheckFailed } from '../db/transaction.ts';
+import { queryAll } from '../db/query.ts';
+import { isActiveAccount } from './account-repository.ts';
 
 /**
  * Rotating refresh tokens with reuse detection. A refresh token is `<family id>.<secret>`; the
  * family item (PK `REFRESH#<family>`, SK `FAMILY`, TTL at its expiry) stores only the SHA-256 of
  * the current secret. Refreshing swaps the hash with a condition on the old one, so one token
  * can be used once; presenting an already-rotated token revokes the whole family (a stolen token
- * and its thief's successors die together). Logout revokes the family.
+ * and its thief's successors die together). Logout revokes the family. The family carries GSI1
+ * `REFRESH_OF#<account>` / `<created_at>#<family>`, so an account's families can be found (its
+ * export and deletion, docs/accounts.md); a refresh is refused once the account is deleted
+ * (a consistent GetItem of the account: the tombstone stops refreshes at once).
  */
 export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 
@@ -37,6 +42,8 @@ export const issueSession = async (accountId: string, now: Date): Promise<Sessio
       TableName: tableName(),
       Item: {
         ...familyKey(family),
+        GSI1PK: `REFRESH_OF#${accountId}`,
+        GSI1SK: `${now.toISOString()}#${family}`,
         account_id: accountId,
         current: sha256(secret),
         revoked: false,
@@ -77,6 +84,7 @@ export const rotateSession = async (token: string, now: Date): Promise<SessionTo
     await revoke(family);
     throw new UnauthorizedError('Refresh token reuse detected: every session of this sign-in was revoked');
   }
+  if (!(await isActiveAccount(String(item.account_id)))) throw new UnauthorizedError('Invalid refresh token');
   const next = newSecret();
   try {
     await db.send(
@@ -120,4 +128,26 @@ export const revokeSession = async (token: string, accountId: string): Promise<v
   } catch (error) {
     if (!isConditionalCheckFailed(error)) throw error;
   }
+};
+
+/** The refresh-token families of an account (revoked and expired ones too), without their secrets' hashes. */
+export const familiesOf = async (
+  accountId: string,
+): Promise<Array<{ family: string; created_at: string; revoked: boolean; expires_at: string }>> =>
+  (
+    await queryAll({
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': `REFRESH_OF#${accountId}` },
+    })
+  ).map((item) => ({
+    family: String(item.PK).slice('REFRESH#'.length),
+    created_at: String(item.created_at),
+    revoked: Boolean(item.revoked),
+    expires_at: new Date(Number(item.expires_at_epoch) * 1000).toISOString(),
+  }));
+
+/** Deletes a refresh-token family (the account's deletion). */
+export const deleteFamily = async (family: string): Promise<void> => {
+  await db.send(new DeleteCommand({ TableName: tableName(), Key: familyKey(family) }));
 };

@@ -1,4 +1,4 @@
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '../db/document.ts';
+import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '../db/document.ts';
 import type { DeviceType, Quality } from '../catalog/model.ts';
 import { batchGet } from '../db/batch.ts';
 import { db } from '../db/client.ts';
@@ -268,4 +268,9 @@ export const endSession = async (session: WatchSessionRecord, endedAt: string): 
   } catch (error) {
     if (!isConditionalCheckFailed(error)) throw error; // already ended
   }
+};
+
+/** Deletes a watch session (the account's deletion; its stream slot goes with the account's partition). */
+export const deleteSession = async (id: string): Promise<void> => {
+  await db.send(new DeleteCommand({ TableName: tableName(), Key: sessionKey(id) }));
 };

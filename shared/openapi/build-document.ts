@@ -326,7 +326,7 @@ const successResponse = (c: Contract, spec: SuccessResponse, components: Compone
 const responsesOf = (c: Contract, components: Components): Json => {
   const out: Json = {};
   const responses = c.responses();
-  for (const status of [200, 201] as const) {
+  for (const status of [200, 201, 202] as const) {
     const spec = responses[status];
     if (spec) out[status] = successResponse(c, spec, components);
   }
