@@ -540,6 +540,13 @@ export const useDeploymentSettings = (): void => {
     PLAYBACK_ALLOW_ORIGIN: deployment.playbackAllowOrigin,
     MEDIA_KEY_SECRET_ARN: deployment.mediaKeySecretArn,
     MEDIA_KEY_PAIR_ID: deployment.mediaKeyPairId,
+    ...(deployment.accounts
+      ? {
+          EXPORTS_BUCKET: deployment.accounts.exportsBucketName,
+          PSEUDONYM_SECRET_ARN: deployment.accounts.pseudonymSecretArn,
+          ACCOUNT_JOBS_QUEUE_URL: deployment.accounts.jobsQueueUrl,
+        }
+      : {}),
     ...(deployment.payments
       ? {
           STRIPE_SECRET_ARN: deployment.payments.stripeSecretArn,
