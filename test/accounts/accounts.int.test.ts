@@ -117,6 +117,7 @@ describe('account deletion (DELETE /me)', () => {
 
   it('an account that touched every entity exports it all, then leaves nothing keyed by or naming it', async () => {
     const me = await signUp();
+    const other = await signUp();
     const seed = catalog();
     const live = seed.creators.filter((c) => c.live && !c.channel.requires_subscription).at(-3)!;
     const show = seed.shows[5]!;
@@ -126,10 +127,10 @@ describe('account deletion (DELETE /me)', () => {
     const login = await api.post('/auth/login', fromNewAddress({ body: { email: me.email, password: 'correct-horse-1' } }));
     expect(login.status).toBe(200);
     expect((await api.post(`/creators/${live.id}/follow`, { token })).status).toBeLessThan(300);
-    const reaction = { targetType: 'show', targetId: show.id };
+    const reaction = { targetType: 'SERIES', targetId: show.id };
     expect((await api.post('/v3/reactions', { token, body: { ...reaction, emoji: '🔥' } })).status).toBe(201);
     const reactionCount = async () =>
-      (await api.get(`/v3/reactions/summary/show/${show.id}`)).body.data.summary.find(
+      (await api.get(`/v3/reactions/summary/SERIES/${show.id}`, { token: other.token })).body.data.summary.find(
         (s: { emoji: string }) => s.emoji === '🔥',
       )?.count ?? 0;
     const countWithMine = await reactionCount();
@@ -146,7 +147,7 @@ describe('account deletion (DELETE /me)', () => {
       token,
       body: { event_id: randomUUID(), content_id: episode.id, device_type: 'ios', client_ts: new Date().toISOString() },
     });
-    expect(started.status).toBe(200);
+    expect(started.status).toBe(201);
     const sessionId: string = started.body.data.session_id;
     const beat = await api.post('/analytics/video/session/heartbeat', {
       token,
