@@ -48,7 +48,9 @@ export class Accounts extends NestedStack {
   readonly alarms: cloudwatch.Alarm[] = [];
 
   constructor(scope: Construct, id: string, props: AccountsProps) {
-    super(scope, id, { description: 'Accounts: exports bucket, pseudonym key, account jobs queue and worker' });
+    super(scope, id, {
+      description: 'Accounts: exports bucket, pseudonym key, account jobs queue and worker',
+    });
     this.bucket = new s3.Bucket(this, 'Exports', {
       blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
       encryption: s3.BucketEncryption.S3_MANAGED,
@@ -105,7 +107,10 @@ export class Accounts extends NestedStack {
       timeout: Duration.seconds(ACCOUNT_JOBS_QUEUE.workerTimeoutSeconds),
     });
     this.worker.fn.addEventSource(
-      new SqsEventSource(this.queue, { batchSize: ACCOUNT_JOBS_QUEUE.batchSize, reportBatchItemFailures: true }),
+      new SqsEventSource(this.queue, {
+        batchSize: ACCOUNT_JOBS_QUEUE.batchSize,
+        reportBatchItemFailures: true,
+      }),
     );
 
     props.monitoring.watchFunctions(this, 'Accounts', [this.worker.fn]);

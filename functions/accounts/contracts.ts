@@ -19,7 +19,7 @@ export const requestAccountExport = contract({
   tag,
   summary: 'Start an export of everything the platform keeps about the caller',
   description:
-    'Starts building one JSON document with everything the platform keeps about the caller\'s account (profile, follows, entitlements and payments, reactions, reports, watch history and continue watching, webhook subscriptions without secrets, sign-ins; schema: docs/export.schema.json). Answers 202 at once; `GET /me/export` tells when it is ready and gives a download URL. One export at a time (409 while one is being built). GDPR articles 15 and 20.',
+    "Starts building one JSON document with everything the platform keeps about the caller's account (profile, follows, entitlements and payments, reactions, reports, watch history and continue watching, webhook subscriptions without secrets, sign-ins; schema: docs/export.schema.json). Answers 202 at once; `GET /me/export` tells when it is ready and gives a download URL. One export at a time (409 while one is being built). GDPR articles 15 and 20.",
   responses: () => ({
     202: { description: 'The export is being built', data: accountResponses().AccountExport },
     409: {
@@ -43,7 +43,10 @@ export const getAccountExport = contract({
     "The latest export of the caller's account. While `pending`, poll (every few seconds); once `ready`, `url` downloads the document for an hour from this answer (ask again for a fresh URL; the document itself is kept a day). `failed`: start another.",
   responses: () => ({
     200: { description: 'The export', data: accountResponses().AccountExport, headers: noStoreHeaders },
-    404: { description: 'No export of this account was requested', message: 'No export of this account was requested' },
+    404: {
+      description: 'No export of this account was requested',
+      message: 'No export of this account was requested',
+    },
   }),
 });
 
@@ -64,9 +67,15 @@ export const deleteMyAccount = contract({
     "Deletes the caller's account (GDPR article 17; the app stores' in-app deletion). The body confirms it: `confirm` is the account's handle or email. From this answer on, sign-in and refresh refuse the account; access tokens already issued expire within 15 minutes, and then every item of the account is purged (by `purge_by`): follows, reactions (their counts go down), entitlements (paid subscriptions are cancelled with Stripe now, no refund of the running period), watch history, reports, webhook subscriptions, sign-ins, exports. Analytics events keep only a keyed hash of the account id. The email and handle stay reserved for 30 days. An `account.deleted` event is published. Repeating the request (with a still-valid token) answers the same.",
   request: { body: deleteAccountBody },
   responses: () => ({
-    202: { description: 'The account is deleted; its data is being purged', data: accountResponses().AccountDeletion },
+    202: {
+      description: 'The account is deleted; its data is being purged',
+      data: accountResponses().AccountDeletion,
+    },
     404: { description: 'The account is gone already', message: 'Account not found' },
-    409: { description: 'The account changed while it was being deleted; retry', message: 'The account changed meanwhile; retry' },
+    409: {
+      description: 'The account changed while it was being deleted; retry',
+      message: 'The account changed meanwhile; retry',
+    },
   }),
 });
 

@@ -26,7 +26,10 @@ export const accountJobsRow = {
   // subscriptions cancelled, the customer deleted. IVS: a creator's channel deleted.
   needs: ['exports-writer', 'stripe'],
   ivs: ['DeleteChannel'],
-  memory: { mb: 512, reason: "an export holds every item of an account in memory while it writes the document" },
+  memory: {
+    mb: 512,
+    reason: 'an export holds every item of an account in memory while it writes the document',
+  },
   summary: 'Account jobs: exports built, deleted accounts purged (docs/accounts.md)',
   tag: 'Workers',
 } as const satisfies RouteRow;

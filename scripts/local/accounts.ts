@@ -13,7 +13,10 @@ export const startLocalAccountJobs = async (options: { delayScale?: number } = {
   installLocalAws();
   configureLocalAccountJobs({ delayScale: options.delayScale ?? 1 });
   const context = functionContext(accountJobsRow);
-  const { handler } = await runAsFunction(context, () => import('../../functions/accounts/run-account-jobs.ts'));
+  const { handler } = await runAsFunction(
+    context,
+    () => import('../../functions/accounts/run-account-jobs.ts'),
+  );
   localAccountJobQueues.jobs.consume((event) => runAsFunction(context, () => handler(event)));
   return {
     /** Resolves once no job is delayed, in flight or being retried. */

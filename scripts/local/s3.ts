@@ -56,10 +56,16 @@ export const presignProblem = (
   const signedAt = Date.parse(
     `${date.slice(0, 4)}-${date.slice(4, 6)}-${date.slice(6, 8)}T${date.slice(9, 11)}:${date.slice(11, 13)}:${date.slice(13, 15)}Z`,
   );
-  if (!Number.isInteger(expires) || expires < 1 || expires > 604_800 || now.getTime() > signedAt + expires * 1000)
+  if (
+    !Number.isInteger(expires) ||
+    expires < 1 ||
+    expires > 604_800 ||
+    now.getTime() > signedAt + expires * 1000
+  )
     return { code: 'AccessDenied', message: 'Request has expired' };
   const [, day, region, service] = credential.split('/');
-  if (!day || !region || !service) return { code: 'AuthorizationQueryParametersError', message: 'Bad credential' };
+  if (!day || !region || !service)
+    return { code: 'AuthorizationQueryParametersError', message: 'Bad credential' };
   const query = [...q.entries()]
     .filter(([name]) => name !== 'X-Amz-Signature')
     .map(([name, value]) => [rfc3986(name), rfc3986(value)] as const)

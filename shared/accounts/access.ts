@@ -35,7 +35,9 @@ export const accountStatements = (row: RouteRow, deployment: AccountsDeployment 
   if (!a) return [];
   const has = (need: (typeof NEEDS)[number]) => row.needs?.includes(need) ?? false;
   return [
-    ...(has('exports-writer') ? [{ actions: ['s3:DeleteObject', 's3:PutObject'], resources: [`${a.exportsBucketArn}/*`] }] : []),
+    ...(has('exports-writer')
+      ? [{ actions: ['s3:DeleteObject', 's3:PutObject'], resources: [`${a.exportsBucketArn}/*`] }]
+      : []),
     ...(has('exports-reader') ? [{ actions: ['s3:GetObject'], resources: [`${a.exportsBucketArn}/*`] }] : []),
     ...(has('analytics-pseudonym')
       ? [{ actions: ['secretsmanager:GetSecretValue'], resources: [a.pseudonymSecretArn] }]

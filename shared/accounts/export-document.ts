@@ -32,7 +32,8 @@ export const buildExportDocument = async (accountId: string, now: Date): Promise
     subscriptionsOf(accountId),
   ]);
   if (!account) throw new Error('The account of this export is gone');
-  const of = (entity: string) => items.filter((item) => item.entity === entity).map((item) => recordOf<Item>(item));
+  const of = (entity: string) =>
+    items.filter((item) => item.entity === entity).map((item) => recordOf<Item>(item));
   const slots = items.filter((item) => item.entity === undefined && typeof item.session_id === 'string');
   const [reports, sessions] = await Promise.all([
     Promise.all(

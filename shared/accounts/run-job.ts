@@ -12,7 +12,11 @@ import { logger } from '../observability/index.ts';
 import { stripe } from '../payments/stripe-client.ts';
 import { removeReaction } from '../reactions/reaction-repository.ts';
 import { deleteReport } from '../reports/report-repository.ts';
-import { deleteOwnerRecords, deleteSubscription, subscriptionsOf } from '../webhooks/subscription-repository.ts';
+import {
+  deleteOwnerRecords,
+  deleteSubscription,
+  subscriptionsOf,
+} from '../webhooks/subscription-repository.ts';
 import { buildExportDocument } from './export-document.ts';
 import { finishExport, getExport } from './export-repository.ts';
 import { deleteExportDocument, putExportDocument } from './export-store.ts';
@@ -37,7 +41,11 @@ const buildExport = async (accountId: string, exportId: string, now: Date): Prom
   const document = await buildExportDocument(accountId, now);
   const objectKey = `exports/${randomUUID()}.json`;
   await putExportDocument(objectKey, document);
-  const finished = await finishExport(accountId, exportId, { status: 'ready', object_key: objectKey, at: now });
+  const finished = await finishExport(accountId, exportId, {
+    status: 'ready',
+    object_key: objectKey,
+    at: now,
+  });
   if (!finished) await deleteExportDocument(objectKey);
   return finished ? 'export ready' : 'export dropped after building';
 };
@@ -86,7 +94,8 @@ export const purgeAccount = async (accountId: string): Promise<string> => {
   for (const exported of of('account_export'))
     if (typeof exported.object_key === 'string') await deleteExportDocument(exported.object_key);
   for (const { family } of await familiesOf(accountId)) await deleteFamily(family);
-  for (const subscription of await subscriptionsOf(accountId)) await deleteSubscription(subscription.id, accountId);
+  for (const subscription of await subscriptionsOf(accountId))
+    await deleteSubscription(subscription.id, accountId);
   await deleteOwnerRecords(accountId);
   const handled = new Set(['reaction', 'report_reference', 'account']);
   await batchPutDelete(

@@ -9,7 +9,10 @@ export const deleteAccountBody = z.object({
   confirm: described(
     z
       .string({ error: 'is required' })
-      .check(z.minLength(1, { error: 'is required' }), z.maxLength(320, { error: 'must be at most 320 characters' })),
+      .check(
+        z.minLength(1, { error: 'is required' }),
+        z.maxLength(320, { error: 'must be at most 320 characters' }),
+      ),
     "The account's handle or email, typed by its owner to confirm the deletion",
     'maya_lopez',
   ),
@@ -27,20 +30,32 @@ const buildResponses = () => ({
         'ready',
       ),
       requested_at: described(z.string(), 'When it was requested', '2026-11-29T10:00:00.000Z'),
-      ready_at: described(z.nullable(z.string()), 'When it was ready (or failed), else null', '2026-11-29T10:00:04.000Z'),
+      ready_at: described(
+        z.nullable(z.string()),
+        'When it was ready (or failed), else null',
+        '2026-11-29T10:00:04.000Z',
+      ),
       url: described(
         z.nullable(z.string()),
         'When ready: a URL that downloads the JSON document (docs/export.schema.json) for an hour from this answer; ask again for a fresh one. Else null',
         'https://exports.example.com/exports/7f1c.json?X-Amz-Signature=...',
       ),
-      url_expires_at: described(z.nullable(z.string()), 'When `url` stops working, else null', '2026-11-29T11:00:04.000Z'),
+      url_expires_at: described(
+        z.nullable(z.string()),
+        'When `url` stops working, else null',
+        '2026-11-29T11:00:04.000Z',
+      ),
     }),
     "An account's data export",
   ),
   AccountDeletion: named(
     'AccountDeletion',
     z.object({
-      status: described(z.literal('deleting'), 'The account is deleted; its data is being purged', 'deleting'),
+      status: described(
+        z.literal('deleting'),
+        'The account is deleted; its data is being purged',
+        'deleting',
+      ),
       deleted_at: described(z.string(), 'When the deletion was requested', '2026-11-29T10:00:00.000Z'),
       purge_by: described(
         z.string(),

@@ -175,8 +175,14 @@ export const EVENT_PAYLOADS = {
     ),
   }),
   'account.deleted': z.object({
-    account_id: id('The deleted account (an opaque id; also its creator id when it was a creator).', 'acc_0001'),
-    deleted_at: instant('When its owner deleted it; its data is purged within 30 minutes.', '2026-11-29T10:00:00.000Z'),
+    account_id: id(
+      'The deleted account (an opaque id; also its creator id when it was a creator).',
+      'acc_0001',
+    ),
+    deleted_at: instant(
+      'When its owner deleted it; its data is purged within 30 minutes.',
+      '2026-11-29T10:00:00.000Z',
+    ),
   }),
 } as const satisfies Record<EventType, z.ZodMiniObject>;
 

@@ -31,7 +31,14 @@ import type { EventType } from './envelope.ts';
  */
 
 /** The `entity` values whose changes can make events (also the event source mapping's filter). */
-export const PUBLISHED_ENTITIES = ['creator', 'show', 'episode', 'program', 'entitlement', 'account'] as const;
+export const PUBLISHED_ENTITIES = [
+  'creator',
+  'show',
+  'episode',
+  'program',
+  'entitlement',
+  'account',
+] as const;
 
 type Item = Record<string, unknown>;
 

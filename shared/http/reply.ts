@@ -1,4 +1,11 @@
-import type { AcceptedReply, CreatedReply, HtmlReply, NoContentReply, OkReply, RawReply } from './contract.ts';
+import type {
+  AcceptedReply,
+  CreatedReply,
+  HtmlReply,
+  NoContentReply,
+  OkReply,
+  RawReply,
+} from './contract.ts';
 
 /**
  * What a handler returns. The middleware chain turns a Reply into the route's envelope

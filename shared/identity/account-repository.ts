@@ -76,7 +76,8 @@ const putMarker = (Item: Record<string, unknown>, now: Date) => ({
 
 /** A marker that is a quarantine reservation still running at `now` holds its value too. */
 const holds = (marker: Record<string, unknown> | undefined, now: Date): boolean =>
-  marker !== undefined && (marker.reserved_until === undefined || String(marker.reserved_until) >= now.toISOString());
+  marker !== undefined &&
+  (marker.reserved_until === undefined || String(marker.reserved_until) >= now.toISOString());
 
 /** Days a deleted account's email and handle stay reserved (docs/accounts.md "Deletion"). */
 export const QUARANTINE_DAYS = 30;
@@ -247,7 +248,9 @@ export const isEmailTaken = async (email: string, now = new Date()): Promise<boo
 /** Which of `handles` are taken (one BatchGetItem of their markers). */
 export const takenHandles = async (handles: readonly string[], now = new Date()): Promise<Set<string>> => {
   const items = await batchGet(handles.map(handleKey));
-  return new Set(items.filter((item) => holds(item, now)).map((item) => String(item.PK).slice('HANDLE#'.length)));
+  return new Set(
+    items.filter((item) => holds(item, now)).map((item) => String(item.PK).slice('HANDLE#'.length)),
+  );
 };
 
 /** Is the account there and not deleted? (A consistent read: the tombstone counts at once.) */

@@ -96,6 +96,8 @@ export const getReport = async (
 export const deleteReport = async (accountId: string, targetType: ReportTargetType, targetId: string) => {
   await Promise.all([
     db.send(new DeleteCommand({ TableName: tableName(), Key: key(targetType, targetId, accountId) })),
-    db.send(new DeleteCommand({ TableName: tableName(), Key: referenceKey(accountId, targetType, targetId) })),
+    db.send(
+      new DeleteCommand({ TableName: tableName(), Key: referenceKey(accountId, targetType, targetId) }),
+    ),
   ]);
 };

@@ -27,8 +27,9 @@ const catalog = () => generateCatalog({ now: api.seededAt, seed: 42 });
 
 beforeAll(async () => {
   api = await testApi();
-  // The deletion's 15-minute wait (an access token's lifetime) in about a second.
-  jobs = await startLocalAccountJobs({ delayScale: 0.001 });
+  // The deletion's 15-minute wait (an access token's lifetime) in 18 s: time for the checks made
+  // while the tombstone stands and the purge has not run.
+  jobs = await startLocalAccountJobs({ delayScale: 0.02 });
 });
 afterAll(() => jobs.stop());
 
@@ -47,7 +48,13 @@ const signUp = async (): Promise<Account> => {
   const created = await api.post(
     '/onboarding/account/create',
     fromNewAddress({
-      body: { email, password: 'correct-horse-1', creator_name: `Leaver ${id}`, handle, agreed_to_terms: true },
+      body: {
+        email,
+        password: 'correct-horse-1',
+        creator_name: `Leaver ${id}`,
+        handle,
+        agreed_to_terms: true,
+      },
     }),
   );
   expect(created.status).toBe(201);
@@ -90,7 +97,7 @@ describe('account export (POST/GET /me/export)', () => {
       const second = await api.post('/me/export', { token: me.token });
       expect(second.status).toBe(409);
     } finally {
-      jobs = await startLocalAccountJobs({ delayScale: 0.001 });
+      jobs = await startLocalAccountJobs({ delayScale: 0.02 });
     }
     const other = await signUp();
     localAccountJobQueues.jobs.failSends = 1;
@@ -108,10 +115,15 @@ describe('account deletion (DELETE /me)', () => {
     expect((await api.delete('/me', { body: { confirm: me.handle } })).status).toBe(401);
     const wrong = await api.delete('/me', { token: me.token, body: { confirm: 'someone_else' } });
     expect(wrong.status).toBe(422);
-    expect(wrong.body.errors).toEqual([{ field: 'confirm', message: "must be this account's handle or email" }]);
+    expect(wrong.body.errors).toEqual([
+      { field: 'confirm', message: "must be this account's handle or email" },
+    ]);
     expect((await api.delete('/me', { token: me.token, body: {} })).status).toBe(422);
     // Nothing happened: the account still signs in.
-    const login = await api.post('/auth/login', fromNewAddress({ body: { email: me.email, password: 'correct-horse-1' } }));
+    const login = await api.post(
+      '/auth/login',
+      fromNewAddress({ body: { email: me.email, password: 'correct-horse-1' } }),
+    );
     expect(login.status).toBe(200);
   });
 
@@ -124,19 +136,26 @@ describe('account deletion (DELETE /me)', () => {
     const episode = seed.episodes.find((e) => e.duration_seconds > 1200)!;
     const token = me.token;
     // A second sign-in: a second refresh family.
-    const login = await api.post('/auth/login', fromNewAddress({ body: { email: me.email, password: 'correct-horse-1' } }));
+    const login = await api.post(
+      '/auth/login',
+      fromNewAddress({ body: { email: me.email, password: 'correct-horse-1' } }),
+    );
     expect(login.status).toBe(200);
     expect((await api.post(`/creators/${live.id}/follow`, { token })).status).toBeLessThan(300);
     const reaction = { targetType: 'SERIES', targetId: show.id };
     expect((await api.post('/v3/reactions', { token, body: { ...reaction, emoji: '🔥' } })).status).toBe(201);
     const reactionCount = async () =>
-      (await api.get(`/v3/reactions/summary/SERIES/${show.id}`, { token: other.token })).body.data.summary.find(
-        (s: { emoji: string }) => s.emoji === '🔥',
-      )?.count ?? 0;
+      (
+        await api.get(`/v3/reactions/summary/SERIES/${show.id}`, { token: other.token })
+      ).body.data.summary.find((s: { emoji: string }) => s.emoji === '🔥')?.count ?? 0;
     const countWithMine = await reactionCount();
     expect(
-      (await api.post('/reports', { token, body: { target_type: 'show', target_id: show.id, category: 'spam' } }))
-        .status,
+      (
+        await api.post('/reports', {
+          token,
+          body: { target_type: 'show', target_id: show.id, category: 'spam' },
+        })
+      ).status,
     ).toBe(201);
     const watch = await api.post(`/creators/${live.id}/channel/live/watch`, {
       token,
@@ -145,7 +164,12 @@ describe('account deletion (DELETE /me)', () => {
     expect(watch.status).toBe(200);
     const started = await api.post('/analytics/video/session/start', {
       token,
-      body: { event_id: randomUUID(), content_id: episode.id, device_type: 'ios', client_ts: new Date().toISOString() },
+      body: {
+        event_id: randomUUID(),
+        content_id: episode.id,
+        device_type: 'ios',
+        client_ts: new Date().toISOString(),
+      },
     });
     expect(started.status).toBe(201);
     const sessionId: string = started.body.data.session_id;
@@ -162,7 +186,11 @@ describe('account deletion (DELETE /me)', () => {
       },
     });
     expect(beat.status).toBe(200);
-    await putPartnerApproval({ account_id: me.id, approved_at: new Date().toISOString(), approved_by: 'test' });
+    await putPartnerApproval({
+      account_id: me.id,
+      approved_at: new Date().toISOString(),
+      approved_by: 'test',
+    });
     const hook = await api.post('/webhooks/subscriptions', {
       token,
       body: {
@@ -211,9 +239,14 @@ describe('account deletion (DELETE /me)', () => {
     const deleted = await api.delete('/me', { token, body: { confirm: me.handle.toUpperCase() } });
     expect(deleted.status).toBe(202);
     expect(deleted.body.data.status).toBe('deleting');
-    const again = await api.post('/auth/login', fromNewAddress({ body: { email: me.email, password: 'correct-horse-1' } }));
+    const again = await api.post(
+      '/auth/login',
+      fromNewAddress({ body: { email: me.email, password: 'correct-horse-1' } }),
+    );
     expect(again.status).toBe(401);
-    expect((await api.post('/auth/refresh', fromNewAddress({ body: { refresh_token: me.refresh } }))).status).toBe(401);
+    expect(
+      (await api.post('/auth/refresh', fromNewAddress({ body: { refresh_token: me.refresh } }))).status,
+    ).toBe(401);
     // A repeat (the token is still valid for its 15 minutes) answers the same.
     const repeat = await api.delete('/me', { token, body: { confirm: me.email } });
     expect(repeat.status).toBe(202);
@@ -236,11 +269,24 @@ describe('account deletion (DELETE /me)', () => {
     const squat = await api.post(
       '/onboarding/account/create',
       fromNewAddress({
-        body: { email: me.email, password: 'correct-horse-1', creator_name: 'Squatter', handle: me.handle, agreed_to_terms: true },
+        body: {
+          email: me.email,
+          password: 'correct-horse-1',
+          creator_name: 'Squatter',
+          handle: me.handle,
+          agreed_to_terms: true,
+        },
       }),
     );
     expect(squat.status).toBe(409);
-    expect((await api.get(`/onboarding/account/check-email?email=${encodeURIComponent(me.email)}`, fromNewAddress())).body.data).toMatchObject({ available: false });
+    expect(
+      (
+        await api.get(
+          `/onboarding/account/check-email?email=${encodeURIComponent(me.email)}`,
+          fromNewAddress(),
+        )
+      ).body.data,
+    ).toMatchObject({ available: false });
     // Analytics: the account's rows were written (its session) and none carries its id.
     const lines = analyticsLines();
     const mine = lines.filter((line) => line.includes(sessionId));
