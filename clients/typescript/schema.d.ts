@@ -2301,7 +2301,7 @@ export interface components {
              * @example creator.live
              * @enum {string}
              */
-            type: "creator.live" | "creator.offline" | "creator.updated" | "show.published" | "episode.published" | "program.scheduled" | "program.changed" | "subscription.created" | "subscription.cancelled" | "subscription.renewed" | "subscription.past_due" | "subscription.expired" | "purchase.completed" | "purchase.refunded";
+            type: "creator.live" | "creator.offline" | "creator.updated" | "show.published" | "episode.published" | "program.scheduled" | "program.changed" | "subscription.created" | "subscription.cancelled" | "subscription.renewed" | "subscription.past_due" | "subscription.expired" | "purchase.completed" | "purchase.refunded" | "account.deleted";
             /**
              * @description Payload version
              * @example 1
@@ -7278,7 +7278,7 @@ export interface components {
              * @example creator.live
              * @enum {string}
              */
-            type: "creator.live" | "creator.offline" | "creator.updated" | "show.published" | "episode.published" | "program.scheduled" | "program.changed" | "subscription.created" | "subscription.cancelled" | "subscription.renewed" | "subscription.past_due" | "subscription.expired" | "purchase.completed" | "purchase.refunded";
+            type: "creator.live" | "creator.offline" | "creator.updated" | "show.published" | "episode.published" | "program.scheduled" | "program.changed" | "subscription.created" | "subscription.cancelled" | "subscription.renewed" | "subscription.past_due" | "subscription.expired" | "purchase.completed" | "purchase.refunded" | "account.deleted";
             /**
              * @description Payload version
              * @example 1
@@ -24221,7 +24221,7 @@ export interface operations {
                      * @example creator.live
                      * @enum {string}
                      */
-                    type: "creator.live" | "creator.offline" | "creator.updated" | "show.published" | "episode.published" | "program.scheduled" | "program.changed" | "subscription.created" | "subscription.cancelled" | "subscription.renewed" | "subscription.past_due" | "subscription.expired" | "purchase.completed" | "purchase.refunded";
+                    type: "creator.live" | "creator.offline" | "creator.updated" | "show.published" | "episode.published" | "program.scheduled" | "program.changed" | "subscription.created" | "subscription.cancelled" | "subscription.renewed" | "subscription.past_due" | "subscription.expired" | "purchase.completed" | "purchase.refunded" | "account.deleted";
                     /**
                      * @description The type's payload version
                      * @example 1
