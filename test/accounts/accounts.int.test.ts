@@ -10,6 +10,8 @@ import { dynamoEndpointConfig } from '../../shared/db/client.ts';
 import { tableName } from '../../shared/db/table.ts';
 import { generateCatalog } from '../../shared/seed/generate.ts';
 import { putPartnerApproval } from '../../shared/webhooks/subscription-repository.ts';
+import { recordCustomer } from '../../shared/payments/billing-repository.ts';
+import { studioCreator } from '../support/studio.ts';
 import { fromNewAddress, type TestApi, testApi } from '../support/api.ts';
 import { waitFor } from '../support/wait.ts';
 
@@ -235,6 +237,10 @@ describe('account deletion (DELETE /me)', () => {
     tampered.searchParams.set('X-Amz-Expires', '604800');
     expect((await fetch(tampered)).status).toBe(403);
 
+    // A Stripe customer of the account (its checkout is test/payments' business): the purge deletes
+    // it at Stripe (the stand-in answers 404 for an unknown one, which counts as gone) and here.
+    await recordCustomer(me.id, `cus_leaver_${randomUUID().slice(0, 8)}`, new Date());
+
     // The deletion: sign-in and refresh stop at once.
     const deleted = await api.delete('/me', { token, body: { confirm: me.handle.toUpperCase() } });
     expect(deleted.status).toBe(202);
@@ -293,5 +299,25 @@ describe('account deletion (DELETE /me)', () => {
     expect(mine.length).toBeGreaterThan(0);
     expect(mine.every((line) => /"account_id":"ak_[A-Za-z0-9_-]{32}"/.test(line))).toBe(true);
     expect(lines.filter((line) => line.includes(me.id))).toEqual([]);
+  }, 120_000);
+
+  it("a creator's deletion deletes their IVS channel (their catalogue is a known gap: docs/accounts.md)", async () => {
+    const creator = await studioCreator(api);
+    const made = await api.post('/studio/channel', { token: creator.token });
+    expect(made.status).toBe(201);
+    const deleted = await api.delete('/me', { token: creator.token, body: { confirm: creator.handle } });
+    expect(deleted.status).toBe(202);
+    await jobs.drain();
+    expect(jobs.deadLetters()).toEqual([]);
+    // The channel is gone on IVS.
+    const { IvsClient, GetChannelCommand } = await import('@aws-sdk/client-ivs');
+    const ivs = new IvsClient({
+      endpoint: process.env.IVS_ENDPOINT,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    await expect(ivs.send(new GetChannelCommand({ arn: made.body.data.channel_arn }))).rejects.toMatchObject({
+      name: 'ResourceNotFoundException',
+    });
   }, 120_000);
 });
