@@ -1,4 +1,4 @@
-import { Duration, NestedStack, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, NestedStack, type RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -56,8 +56,9 @@ export class Accounts extends NestedStack {
       encryption: s3.BucketEncryption.S3_MANAGED,
       enforceSSL: true,
       lifecycleRules: [{ expiration: Duration.days(EXPORT_RETENTION_DAYS) }],
+      // No autoDeleteObjects (its provider is a stack singleton the parent has already): a dev
+      // stack's bucket empties itself within a day (the lifecycle rule) before it can be removed.
       removalPolicy: props.removalPolicy,
-      autoDeleteObjects: props.removalPolicy === RemovalPolicy.DESTROY,
     });
     Validations.of(this.bucket).acknowledge({
       id: 'AwsSolutions-S1',
