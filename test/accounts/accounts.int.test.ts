@@ -299,7 +299,7 @@ describe('account deletion (DELETE /me)', () => {
     expect(mine.length).toBeGreaterThan(0);
     expect(mine.every((line) => /"account_id":"ak_[A-Za-z0-9_-]{32}"/.test(line))).toBe(true);
     expect(lines.filter((line) => line.includes(me.id))).toEqual([]);
-  }, 120_000);
+  }, 240_000);
 
   it("a creator's deletion deletes their IVS channel (their catalogue is a known gap: docs/accounts.md)", async () => {
     const creator = await studioCreator(api);
