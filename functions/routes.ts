@@ -70,7 +70,7 @@ export const tagDescriptions: Readonly<Record<string, string>> = {
   Onboarding: 'Creating a creator account, checking e-mail and handle, and the onboarding steps.',
   Auth: 'Signing in (password or Google), refreshing and ending sessions, verifying e-mail.',
   Accounts:
-    "The caller's own account: profile, password recovery and changes, email change, signed-in devices, and the step-up that sensitive actions need (docs/accounts.md).",
+    "The caller's own account: profile, password recovery and changes, email change, signed-in devices, the step-up that sensitive actions need, exporting everything the platform keeps about it and deleting it (docs/accounts.md).",
   Reactions: 'Emoji reactions on shows and episodes, with per-emoji counts.',
   Reports: 'Reporting content or creators for moderation.',
   Studio:

@@ -1,3 +1,4 @@
+import type { AccountsDeployment } from '../shared/accounts/access.ts';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Duration, Validations } from 'aws-cdk-lib';
@@ -56,6 +57,8 @@ export interface ApiResources {
   payments?: PaymentDeployment;
   /** The sending identity and configuration set (infra/mail.ts), for rows that need `mailer`. */
   mail?: MailDeployment;
+  /** The exports bucket, the pseudonym key and the account jobs queue (infra/accounts.ts). */
+  accounts?: AccountsDeployment;
 }
 
 /** What every API function shares, decided once by the stack. */
@@ -192,6 +195,7 @@ export class ApiFunction extends Construct {
       webhooks: props.resources.webhooks,
       payments: props.resources.payments,
       mail: props.resources.mail,
+      accounts: props.resources.accounts,
     };
     if (row.ivs?.length) {
       for (const kind of ['channel', 'stream-key'])

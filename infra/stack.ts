@@ -22,6 +22,7 @@ import { PlatformEvents } from './events.ts';
 import { Payments } from './payments.ts';
 import { Webhooks } from './webhooks.ts';
 import { Mail } from './mail.ts';
+import { Accounts } from './accounts.ts';
 import { RuntimeCleanup } from './runtime-cleanup.ts';
 import { RouteStack, routesByDomain } from './route-stack.ts';
 import { resolveSettings } from './settings.ts';
@@ -293,6 +294,17 @@ export class ApiStack extends Stack {
       from: deploy.mailFrom,
     });
     resources.mail = mail.deployment;
+    // Accounts (infra/accounts.ts) after payments (its worker cancels with Stripe), before the
+    // route stacks (the export and deletion routes use its queue and bucket; analytics its key).
+    const accounts = new Accounts(this, 'Accounts', {
+      resources,
+      environment,
+      monitoring,
+      logGroup: functionLogs,
+      bundle: props.bundle,
+      removalPolicy: settings.removalPolicy,
+    });
+    resources.accounts = accounts.deployment;
 
     const seen = new Set<string>();
     for (const row of props.routes) {

@@ -27,6 +27,8 @@ const platform = await startLocalPlatform({
 const { startLocalApi } = await import('./local/server.ts');
 // Webhooks: the fan-out on the local bus, the delivery queue and the sender (docs/webhooks.md).
 const webhooks = await (await import('./local/webhooks.ts')).startLocalWebhooks();
+// Account jobs: exports built, deleted accounts purged 15 minutes after the request (docs/accounts.md).
+await (await import('./local/accounts.ts')).startLocalAccountJobs();
 const { routes } = await import('../functions/routes.ts');
 const { server, url } = await startLocalApi(port, process.env.HOST ?? '127.0.0.1');
 // Stripe delivers to this API's webhook routes (registered as in Stripe's dashboard).
@@ -40,6 +42,7 @@ Creator streaming platform running at ${url}  (ready in ${((Date.now() - started
   Stripe stand-in (checkout pages, subscriptions, Connect, signed webhooks) at ${platform.stripe.endpoint}: npm run pay -- complete <checkout id>
   Media CDN stand-in (recordings, DVR; signed URLs checked) at ${process.env.CDN_URL}
   Mail (SES v2 stand-in at ${platform.ses.endpoint}): verification codes land in ${(await import('./local/ses.ts')).mailboxDir()}/<address>.ndjson
+  Account exports (S3 stand-in, presigned URLs checked) at ${process.env.AWS_ENDPOINT_URL_S3}: POST ${url}/me/export
   Domain events (EventBridge stand-in, docs/events.md): curl ${platform.eventsEndpoint}/_local/events
 
 Try:

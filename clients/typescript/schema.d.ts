@@ -1274,7 +1274,11 @@ export interface paths {
         get: operations["getMe"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete the caller's account and everything it holds
+         * @description Deletes the caller's account (GDPR article 17; the app stores' in-app deletion). Needs a recent sign-in (step-up), and the body confirms it: `confirm` is the account's handle or email. From this answer on, sign-in and refresh refuse the account; access tokens already issued expire within 15 minutes, and then every item of the account is purged (by `purge_by`): follows, reactions (their counts go down), entitlements (paid subscriptions are cancelled with Stripe now, no refund of the running period), watch history, reports, webhook subscriptions, sign-ins, exports. Analytics events keep only a keyed hash of the account id. The email and handle stay reserved for 30 days. An `account.deleted` event is published. Repeating the request (with a still-valid token) answers the same.
+         */
+        delete: operations["deleteMyAccount"];
         options?: never;
         head?: never;
         /**
@@ -1443,6 +1447,30 @@ export interface paths {
          * @description Revokes one session of the caller (its refresh token stops working; access tokens it issued lapse within 15 minutes). Idempotent for the caller’s own sessions.
          */
         delete: operations["signOutSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's latest export: its status and, when ready, a download URL (valid one hour)
+         * @description The latest export of the caller's account. While `pending`, poll (every few seconds); once `ready`, `url` downloads the document for an hour from this answer (ask again for a fresh URL; the document itself is kept a day). `failed`: start another.
+         */
+        get: operations["getAccountExport"];
+        put?: never;
+        /**
+         * Start an export of everything the platform keeps about the caller
+         * @description Starts building one JSON document with everything the platform keeps about the caller's account (profile, follows, entitlements and payments, reactions, reports, watch history and continue watching, webhook subscriptions without secrets, sign-ins; schema: docs/export.schema.json). Answers 202 at once; `GET /me/export` tells when it is ready and gives a download URL. One export at a time (409 while one is being built). GDPR articles 15 and 20.
+         */
+        post: operations["requestAccountExport"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2155,6 +2183,59 @@ export interface components {
              */
             requestId: string;
         };
+        /** @description A deletion under way */
+        AccountDeletion: {
+            /**
+             * @description The account is deleted; its data is being purged
+             * @example deleting
+             * @constant
+             */
+            status: "deleting";
+            /**
+             * @description When the deletion was requested
+             * @example 2026-11-29T10:00:00.000Z
+             */
+            deleted_at: string;
+            /**
+             * @description By when every item of the account is gone (docs/accounts.md "Deletion")
+             * @example 2026-11-29T10:30:00.000Z
+             */
+            purge_by: string;
+        };
+        /** @description An account's data export */
+        AccountExport: {
+            /**
+             * @description The export
+             * @example exp_0b6f2d3c4e5f4a1b8c9d0e1f2a3b4c5d
+             */
+            export_id: string;
+            /**
+             * @description `pending` while the document is built, `ready` once it can be downloaded, `failed` when it could not be built (start another)
+             * @example ready
+             * @enum {string}
+             */
+            status: "pending" | "ready" | "failed";
+            /**
+             * @description When it was requested
+             * @example 2026-11-29T10:00:00.000Z
+             */
+            requested_at: string;
+            /**
+             * @description When it was ready (or failed), else null
+             * @example 2026-11-29T10:00:04.000Z
+             */
+            ready_at: string | null;
+            /**
+             * @description When ready: a URL that downloads the JSON document (docs/export.schema.json) for an hour from this answer; ask again for a fresh one. Else null
+             * @example https://exports.example.com/exports/7f1c.json?X-Amz-Signature=...
+             */
+            url: string | null;
+            /**
+             * @description When `url` stops working, else null
+             * @example 2026-11-29T11:00:04.000Z
+             */
+            url_expires_at: string | null;
+        };
         /** @description Analytics events delivered to the analytics store */
         AnalyticsReceipt: {
             /**
@@ -2412,7 +2493,7 @@ export interface components {
              * @example creator.live
              * @enum {string}
              */
-            type: "creator.live" | "creator.offline" | "creator.updated" | "show.published" | "episode.published" | "program.scheduled" | "program.changed" | "subscription.created" | "subscription.cancelled" | "subscription.renewed" | "subscription.past_due" | "subscription.expired" | "purchase.completed" | "purchase.refunded";
+            type: "creator.live" | "creator.offline" | "creator.updated" | "show.published" | "episode.published" | "program.scheduled" | "program.changed" | "subscription.created" | "subscription.cancelled" | "subscription.renewed" | "subscription.past_due" | "subscription.expired" | "purchase.completed" | "purchase.refunded" | "account.deleted";
             /**
              * @description Payload version
              * @example 1
@@ -7594,7 +7675,7 @@ export interface components {
              * @example creator.live
              * @enum {string}
              */
-            type: "creator.live" | "creator.offline" | "creator.updated" | "show.published" | "episode.published" | "program.scheduled" | "program.changed" | "subscription.created" | "subscription.cancelled" | "subscription.renewed" | "subscription.past_due" | "subscription.expired" | "purchase.completed" | "purchase.refunded";
+            type: "creator.live" | "creator.offline" | "creator.updated" | "show.published" | "episode.published" | "program.scheduled" | "program.changed" | "subscription.created" | "subscription.cancelled" | "subscription.renewed" | "subscription.past_due" | "subscription.expired" | "purchase.completed" | "purchase.refunded" | "account.deleted";
             /**
              * @description Payload version
              * @example 1
@@ -17807,6 +17888,222 @@ export interface operations {
             };
         };
     };
+    deleteMyAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The account's handle or email, typed by its owner to confirm the deletion
+                     * @example maya_lopez
+                     */
+                    confirm: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The account is deleted; its data is being purged */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @description A short note for people, on some answers */
+                        message?: string;
+                        data: components["schemas"]["AccountDeletion"];
+                    };
+                };
+            };
+            /** @description A query or path parameter is invalid, or the body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 400,
+                     *       "message": "Malformed JSON body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired; or, with `reason: "step_up_required"`, a valid token whose sign-in is over 10 minutes old: get a fresh one with POST /auth/step-up and retry */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 401,
+                     *       "message": "This action needs a recent sign-in: confirm your password with POST /auth/step-up and retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The account is gone already */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 404,
+                     *       "message": "Account not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The account changed while it was being deleted; retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 409,
+                     *       "message": "The account changed meanwhile; retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over 256 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 413,
+                     *       "message": "Request body exceeds 262144 bytes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 415,
+                     *       "message": "Request body must be sent as application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body failed validation: one entry per field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 422,
+                     *       "errors": [
+                     *         {
+                     *           "field": "email",
+                     *           "message": "Invalid email address"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Over the rate limit (10 per 3600 s per account); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
+                     *     }
+                     */
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
+                };
+            };
+            /** @description An internal error (nothing internal is disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 500,
+                     *       "message": {
+                     *         "code": "INTERNAL",
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is throttling or unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 503,
+                     *       "message": "Service temporarily unavailable, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     updateMe: {
         parameters: {
             query?: never;
@@ -19642,6 +19939,274 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["GatewayThrottled"];
+                };
+            };
+            /** @description An internal error (nothing internal is disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 500,
+                     *       "message": {
+                     *         "code": "INTERNAL",
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is throttling or unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 503,
+                     *       "message": "Service temporarily unavailable, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAccountExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export */
+            200: {
+                headers: {
+                    /** @description `no-store`: the body carries tokens, no browser, proxy or CDN may store it (RFC 6749 5.1) */
+                    "cache-control"?: string;
+                    /** @description `no-cache`, the same for HTTP/1.0 caches */
+                    pragma?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @description A short note for people, on some answers */
+                        message?: string;
+                        data: components["schemas"]["AccountExport"];
+                    };
+                };
+            };
+            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 401,
+                     *       "message": "Missing or invalid bearer token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No export of this account was requested */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 404,
+                     *       "message": "No export of this account was requested"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body was sent and is over 256 KiB (this operation reads none) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 413,
+                     *       "message": "Request body exceeds 262144 bytes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GatewayThrottled"];
+                };
+            };
+            /** @description An internal error (nothing internal is disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 500,
+                     *       "message": {
+                     *         "code": "INTERNAL",
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is throttling or unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 503,
+                     *       "message": "Service temporarily unavailable, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    requestAccountExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export is being built */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @description A short note for people, on some answers */
+                        message?: string;
+                        data: components["schemas"]["AccountExport"];
+                    };
+                };
+            };
+            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 401,
+                     *       "message": "Missing or invalid bearer token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An export of this account is being built already; wait for it (GET /me/export) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 409,
+                     *       "message": "An export of this account is being built"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body was sent and is over 256 KiB (this operation reads none) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 413,
+                     *       "message": "Request body exceeds 262144 bytes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the rate limit (5 per 86400 s per account); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
+                     *     }
+                     */
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
                 };
             };
             /** @description An internal error (nothing internal is disclosed) */
@@ -26077,7 +26642,7 @@ export interface operations {
                      * @example creator.live
                      * @enum {string}
                      */
-                    type: "creator.live" | "creator.offline" | "creator.updated" | "show.published" | "episode.published" | "program.scheduled" | "program.changed" | "subscription.created" | "subscription.cancelled" | "subscription.renewed" | "subscription.past_due" | "subscription.expired" | "purchase.completed" | "purchase.refunded";
+                    type: "creator.live" | "creator.offline" | "creator.updated" | "show.published" | "episode.published" | "program.scheduled" | "program.changed" | "subscription.created" | "subscription.cancelled" | "subscription.renewed" | "subscription.past_due" | "subscription.expired" | "purchase.completed" | "purchase.refunded" | "account.deleted";
                     /**
                      * @description The type's payload version
                      * @example 1

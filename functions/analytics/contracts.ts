@@ -29,7 +29,8 @@ const rateLimit = [
 ] as const;
 const sink = {
   auth: 'optional',
-  needs: ['analytics-sink'],
+  // The pseudonym key: account ids are stored as keyed hashes (shared/analytics/pseudonym.ts).
+  needs: ['analytics-sink', 'analytics-pseudonym'],
   tag,
   rateLimit,
   throttle: { rate: 1000, burst: 2000 },

@@ -1,12 +1,12 @@
 import { PAYMENT_DEFAULTS } from '../../shared/payments/access.ts';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createPublicKey, type KeyObject, randomUUID, sign } from 'node:crypto';
+import { createHmac, createPublicKey, type KeyObject, randomUUID, sign } from 'node:crypto';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { join, resolve } from 'node:path';
 import { type AnalyticsRecord, fileSink } from '../../shared/analytics/sink.ts';
-import { LOCAL_WEBHOOKS, queueArnOfUrl, webhookStandIns } from './webhooks-outbox.ts';
+import { LOCAL_ACCOUNT_JOBS, LOCAL_WEBHOOKS, queueArnOfUrl, webhookStandIns } from './webhooks-outbox.ts';
 import { LOCAL_MAIL } from './ses.ts';
 import { identityOf } from '../../shared/mail/access.ts';
 import { type HookableClient, installClientHook, installContainerId } from '../../shared/aws/local-hook.ts';
@@ -75,6 +75,8 @@ const RUNTIME_PASSTHROUGH = [
   // The Stripe stand-in's API (scripts/local/stripe): a URL setting no stack sets (real Stripe then).
   'STRIPE_API_URL',
   'AWS_ENDPOINT_URL_SESV2',
+  // The S3 stand-in's REST endpoint (scripts/local/s3.ts): the exports bucket and its presigned URLs.
+  'AWS_ENDPOINT_URL_S3',
   'RECORDINGS_ROOT',
   'LOCAL_KEY_DIR',
   'GOOGLE_IDP',
@@ -112,6 +114,10 @@ const LOCAL_MEDIA_KEY_SECRET_ARN = arn('secretsmanager', 'secret:media-key-local
  * registers its webhook endpoints (read per call: it changes when the endpoints are registered).
  */
 export const LOCAL_STRIPE_SECRET_ARN = arn('secretsmanager', 'secret:stripe-local-MnOpQr');
+/** The analytics pseudonym key (docs/accounts.md): derived from the local signing key, stable per machine. */
+const LOCAL_PSEUDONYM_SECRET_ARN = arn('secretsmanager', 'secret:analytics-pseudonym-local-StUvWx');
+/** The exports bucket, served by the S3 stand-in (scripts/local/s3.ts). */
+export const LOCAL_EXPORTS_BUCKET = 'local-exports';
 const pem = (privateKey: KeyObject) => privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
 /** The local secrets (private keys as PEM, the Stripe keys as JSON), by ARN; undefined: not there. */
 const localSecrets: Record<string, { name: string; value: () => string | undefined }> = {
@@ -121,6 +127,11 @@ const localSecrets: Record<string, { name: string; value: () => string | undefin
   },
   [LOCAL_MEDIA_KEY_SECRET_ARN]: { name: 'media-key-local', value: () => pem(localMediaKey().privateKey) },
   [LOCAL_STRIPE_SECRET_ARN]: { name: 'stripe-local', value: () => host.LOCAL_STRIPE_SECRET },
+  [LOCAL_PSEUDONYM_SECRET_ARN]: {
+    name: 'analytics-pseudonym-local',
+    value: () =>
+      createHmac('sha256', pem(localSigningKey().privateKey)).update('analytics-pseudonym').digest('base64'),
+  },
 };
 /** The recordings bucket of the local recording configuration; objects live under RECORDINGS_ROOT. */
 export const LOCAL_RECORDINGS_BUCKET = 'local-recordings';
@@ -178,6 +189,13 @@ export const localDeployment = (): Deployment => {
       identityArn: arn('ses', `identity/${identityOf(LOCAL_MAIL.from)}`),
       configurationSetName: LOCAL_MAIL.configurationSet,
       configurationSetArn: arn('ses', `configuration-set/${LOCAL_MAIL.configurationSet}`),
+    },
+    accounts: {
+      exportsBucketName: LOCAL_EXPORTS_BUCKET,
+      exportsBucketArn: `arn:aws:s3:::${LOCAL_EXPORTS_BUCKET}`,
+      pseudonymSecretArn: LOCAL_PSEUDONYM_SECRET_ARN,
+      jobsQueueUrl: LOCAL_ACCOUNT_JOBS.queueUrl,
+      jobsQueueArn: LOCAL_ACCOUNT_JOBS.queueArn,
     },
   };
 };
@@ -438,7 +456,9 @@ const STAND_INS: Record<string, Record<string, (input: Input) => Promise<unknown
     },
   },
   s3: {
+    // The recordings bucket only; other buckets are the S3 stand-in's (scripts/local/s3.ts).
     GetObject: async (input) => {
+      if (input.Bucket !== LOCAL_RECORDINGS_BUCKET) return undefined;
       const file = join(recordingsRoot(), String(input.Bucket), String(input.Key));
       const body = await readFile(file).catch(() => {
         throw namedError('NoSuchKey', 'The specified key does not exist.');
@@ -483,9 +503,10 @@ const guard = (client: HookableClient, service: string) => {
           const refused = await refusedNeed(invocation.policy, needs);
           if (refused) throw accessDenied(invocation, refused);
         }
-        const standIn = standIns[command];
-        if (standIn)
-          return { output: { $metadata: {}, ...((await standIn(args.input)) as object) }, response: {} };
+        // A stand-in answers undefined for what it does not serve (then the call goes on, to the
+        // endpoint the SDK was given: scripts/local/s3.ts for the exports bucket).
+        const output = await standIns[command]?.(args.input);
+        if (output !== undefined) return { output: { $metadata: {}, ...(output as object) }, response: {} };
         return next(args);
       }) as never,
     { step: 'initialize', name: 'localIamGuard', priority: 'high' } as never,
@@ -518,6 +539,13 @@ export const useDeploymentSettings = (): void => {
     PLAYBACK_ALLOW_ORIGIN: deployment.playbackAllowOrigin,
     MEDIA_KEY_SECRET_ARN: deployment.mediaKeySecretArn,
     MEDIA_KEY_PAIR_ID: deployment.mediaKeyPairId,
+    ...(deployment.accounts
+      ? {
+          EXPORTS_BUCKET: deployment.accounts.exportsBucketName,
+          PSEUDONYM_SECRET_ARN: deployment.accounts.pseudonymSecretArn,
+          ACCOUNT_JOBS_QUEUE_URL: deployment.accounts.jobsQueueUrl,
+        }
+      : {}),
     ...(deployment.payments
       ? {
           STRIPE_SECRET_ARN: deployment.payments.stripeSecretArn,

@@ -191,12 +191,16 @@ export const startLocalPlatform = async (
   // environment carries locally (scripts/local/aws.ts RUNTIME_PASSTHROUGH).
   const ses = await (await import('./ses.ts')).startSesStandIn();
   process.env.AWS_ENDPOINT_URL_SESV2 = ses.endpoint;
+  // S3: the exports bucket and its presigned URLs (scripts/local/s3.ts), for every process after this one too.
+  const s3 = await (await import('./s3.ts')).startS3StandIn();
+  process.env.AWS_ENDPOINT_URL_S3 = s3.endpoint;
   const stop = async () => {
     await projector?.stop();
     await events?.stop();
     await live.ivs.stop();
     await stripe.stop();
     await ses.stop();
+    await s3.stop();
     await (await starting?.catch(() => undefined))?.stop();
   };
   try {

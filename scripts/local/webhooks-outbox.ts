@@ -13,6 +13,9 @@ import type { WebhookDeployment } from '../../shared/webhooks/access.ts';
  *   item the consumer reports failed comes back after the visibility timeout and moves to the
  *   dead-letter queue after 5 receives (the queue's redrive policy on AWS). Without a consumer,
  *   messages wait, as in SQS.
+ * - the **account jobs queue** and its dead-letter queue (shared/accounts/jobs.ts), the same way,
+ *   with a delay scale of its own (`configureLocalAccountJobs`: the tests shrink the deletion's
+ *   15-minute wait).
  * - **KMS** `GenerateMac` (HMAC_SHA_256) with a local 32-byte key in `.local/keys/` (or
  *   LOCAL_KEY_DIR), created on first use.
  */
@@ -34,6 +37,11 @@ export const LOCAL_WEBHOOKS: WebhookDeployment = {
   deadLetterQueueUrl: queueUrl(DEAD_LETTERS),
   deadLetterQueueArn: queueArn(DEAD_LETTERS),
 };
+
+const ACCOUNT_JOBS = 'creator-streaming-local-account-jobs';
+const ACCOUNT_JOBS_DEAD_LETTERS = 'creator-streaming-local-account-jobs-dead-letters';
+/** The local account jobs queue (shared/accounts/jobs.ts). */
+export const LOCAL_ACCOUNT_JOBS = { queueUrl: queueUrl(ACCOUNT_JOBS), queueArn: queueArn(ACCOUNT_JOBS) };
 
 /** `https://sqs.<region>.amazonaws.com/<account>/<name>` → its ARN (what IAM checks). */
 export const queueArnOfUrl = (url: string): string => {
@@ -58,6 +66,11 @@ const settings = { delayScale: 1 };
 export const configureLocalOutbox = (options: { delayScale: number }): void => {
   settings.delayScale = options.delayScale;
 };
+const accountSettings = { delayScale: 1 };
+/** Scale of the account jobs queue's delays (tests: the deletion's 15-minute wait in a second or so). */
+export const configureLocalAccountJobs = (options: { delayScale: number }): void => {
+  accountSettings.delayScale = options.delayScale;
+};
 
 class LocalQueue {
   consumer?: QueueConsumer;
@@ -71,6 +84,7 @@ class LocalQueue {
   constructor(
     readonly url: string,
     private readonly deadLetterQueue?: LocalQueue,
+    private readonly scale: () => number = () => settings.delayScale,
   ) {}
 
   send(body: string, delaySeconds: number): string {
@@ -85,7 +99,7 @@ class LocalQueue {
       () => {
         this.visible(message).finally(() => this.settle());
       },
-      seconds * 1000 * settings.delayScale,
+      seconds * 1000 * this.scale(),
     );
     timer.unref?.();
   }
@@ -138,10 +152,21 @@ class LocalQueue {
 
 const deadLetters = new LocalQueue(LOCAL_WEBHOOKS.deadLetterQueueUrl);
 const deliveries = new LocalQueue(LOCAL_WEBHOOKS.queueUrl, deadLetters);
+const accountJobsDeadLetters = new LocalQueue(queueUrl(ACCOUNT_JOBS_DEAD_LETTERS), undefined, () => 1);
+const accountJobs = new LocalQueue(
+  LOCAL_ACCOUNT_JOBS.queueUrl,
+  accountJobsDeadLetters,
+  () => accountSettings.delayScale,
+);
 const queues = new Map([
   [deliveries.url, deliveries],
   [deadLetters.url, deadLetters],
+  [accountJobs.url, accountJobs],
+  [accountJobsDeadLetters.url, accountJobsDeadLetters],
 ]);
+
+/** The local account jobs queue and its dead-letter queue. */
+export const localAccountJobQueues = { jobs: accountJobs, deadLetters: accountJobsDeadLetters };
 
 /** The local delivery queue and its dead-letter queue. */
 export const localWebhookQueues = { deliveries, deadLetters };

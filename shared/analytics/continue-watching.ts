@@ -1,3 +1,4 @@
+import { accountKeyOf } from './pseudonym.ts';
 import type { Sender } from './ingest.ts';
 import { logger, recordMetric } from '../observability/index.ts';
 import { getEpisode } from '../shows/show-repository.ts';
@@ -43,7 +44,15 @@ export const ingestPlayhead = async (
   const result = await ingest('video', [event], context);
   try {
     const { session_id, content_id, playing_seconds } = event;
-    if (!(await recordPlayback(session_id, content_id, context.accountId, playing_seconds ?? 0, context.now)))
+    if (
+      !(await recordPlayback(
+        session_id,
+        content_id,
+        await accountKeyOf(context.accountId),
+        playing_seconds ?? 0,
+        context.now,
+      ))
+    )
       recordMetric('playback_not_counted');
   } catch (error) {
     logger.warn('Playback time not counted', { error: error instanceof Error ? error.name : 'unknown' });

@@ -1,3 +1,4 @@
+import { accountKeyOf } from './pseudonym.ts';
 import { randomUUID } from 'node:crypto';
 import { newSessionId, openPlayback } from './playback-count.ts';
 import type {
@@ -95,7 +96,9 @@ export const ingest = async (
   events: readonly ClientEvent[],
   context: Sender,
 ): Promise<AnalyticsReceipt> => {
-  const records = events.map((event) => toRecord(event, family, context));
+  // The stored `account_id` is the account's keyed hash, never the id (shared/analytics/pseudonym.ts).
+  const accountId = await accountKeyOf(context.accountId);
+  const records = events.map((event) => toRecord(event, family, { ...context, accountId }));
   await (await getSink()).put(records);
   return { accepted: records.length, received_at: context.now.toISOString() };
 };
@@ -112,7 +115,8 @@ export const startSession = async (
   context: Sender,
 ): Promise<AnalyticsSession> => {
   const session_id = newSessionId(context.now);
-  if ('content_id' in event) await openPlayback(session_id, event.content_id, context.accountId, context.now);
+  if ('content_id' in event)
+    await openPlayback(session_id, event.content_id, await accountKeyOf(context.accountId), context.now);
   await ingest(family, [{ ...event, type: 'start', session_id }], context);
   return { session_id, heartbeat_interval_seconds: HEARTBEAT_INTERVAL_SECONDS };
 };

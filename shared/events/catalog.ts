@@ -174,6 +174,16 @@ export const EVENT_PAYLOADS = {
       'refund',
     ),
   }),
+  'account.deleted': z.object({
+    account_id: id(
+      'The deleted account (an opaque id; also its creator id when it was a creator).',
+      'acc_0001',
+    ),
+    deleted_at: instant(
+      'When its owner deleted it; its data is purged within 30 minutes.',
+      '2026-11-29T10:00:00.000Z',
+    ),
+  }),
 } as const satisfies Record<EventType, z.ZodMiniObject>;
 
 export type EventPayload<T extends EventType> = z.infer<(typeof EVENT_PAYLOADS)[T]>;
@@ -209,6 +219,8 @@ export const EVENT_DESCRIPTIONS: Record<EventType, string> = {
   'purchase.completed': 'A viewer bought a pay-per-view item (private).',
   'purchase.refunded':
     'A pay-per-view purchase was refunded in full or disputed: the item is locked again (private).',
+  'account.deleted':
+    'An account was deleted by its owner: consumers delete what they keep about it (private: only the account itself, as a creator, may subscribe).',
 };
 
 /** Is `type`'s visibility public (any approved partner may subscribe) or private? */

@@ -31,7 +31,14 @@ import type { EventType } from './envelope.ts';
  */
 
 /** The `entity` values whose changes can make events (also the event source mapping's filter). */
-export const PUBLISHED_ENTITIES = ['creator', 'show', 'episode', 'program', 'entitlement'] as const;
+export const PUBLISHED_ENTITIES = [
+  'creator',
+  'show',
+  'episode',
+  'program',
+  'entitlement',
+  'account',
+] as const;
 
 type Item = Record<string, unknown>;
 
@@ -297,12 +304,27 @@ const entitlementEvents = (change: Change): TypedEvent[] => {
     : purchaseEvents(change, before, after);
 };
 
+// ── Accounts ─────────────────────────────────────────────────────────────────────────────────
+
+/** `account.deleted` when the account gets its tombstone (`DELETE /me`; docs/accounts.md). */
+const accountEvents = ({ before, after, ...change }: Change): TypedEvent[] => {
+  if (!after?.deleted_at || before?.deleted_at) return [];
+  const accountId = String(after.account_id);
+  return [
+    make({ ...change, after }, 'account.deleted', accountId, {
+      account_id: accountId,
+      deleted_at: String(after.deleted_at),
+    }),
+  ];
+};
+
 const BY_ENTITY: Record<(typeof PUBLISHED_ENTITIES)[number], (change: Change) => TypedEvent[]> = {
   creator: creatorEvents,
   show: showEvents,
   episode: episodeEvents,
   program: programEvents,
   entitlement: entitlementEvents,
+  account: accountEvents,
 };
 
 const changeOf = (record: DynamoDBRecord): Change => ({

@@ -30,6 +30,7 @@ export const EVENT_TYPES = {
   'subscription.expired': 'private',
   'purchase.completed': 'private',
   'purchase.refunded': 'private',
+  'account.deleted': 'private',
 } as const satisfies Record<string, 'public' | 'private'>;
 
 export type EventType = keyof typeof EVENT_TYPES;

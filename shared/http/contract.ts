@@ -41,7 +41,7 @@ export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 429;
 export type Responses = {
   readonly 200?: SuccessResponse;
   readonly 201?: SuccessResponse;
-  /** Accepted: the request was taken and its effect is not (or not visibly) done, e.g. a mail on its way. */
+  /** Accepted: work taken that finishes later or not visibly (a mail on its way, an export being built). */
   readonly 202?: SuccessResponse;
 } & {
   readonly 204?: { description: string };
@@ -206,10 +206,10 @@ export interface CreatedReply<D, M = undefined> {
   readonly message?: string;
   readonly headers?: Record<string, string>;
 }
-export interface AcceptedReply<D> {
+export interface AcceptedReply<D, M = undefined> {
   readonly kind: 'accepted';
   readonly data: D;
-  readonly meta_data?: undefined;
+  readonly meta_data?: M;
   readonly message?: string;
   readonly headers?: Record<string, string>;
 }
@@ -240,7 +240,7 @@ type ReplyFor200<C extends Contract, R> = C['envelope'] extends 'none'
 export type ReplyOf<C extends Contract> =
   | (ReturnType<C['responses']> extends { 200: infer R } ? ReplyFor200<C, R> : never)
   | (ReturnType<C['responses']> extends { 201: infer R } ? CreatedReply<DataOf<R>, MetaOf<R>> : never)
-  | (ReturnType<C['responses']> extends { 202: infer R } ? AcceptedReply<DataOf<R>> : never)
+  | (ReturnType<C['responses']> extends { 202: infer R } ? AcceptedReply<DataOf<R>, MetaOf<R>> : never)
   | (ReturnType<C['responses']> extends { 204: unknown } ? NoContentReply : never);
 
 /** The handler's validated input, typed from the contract's request schemas. */

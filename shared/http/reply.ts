@@ -15,7 +15,7 @@ import type {
 export type Reply =
   | OkReply<unknown, unknown>
   | CreatedReply<unknown, unknown>
-  | AcceptedReply<unknown>
+  | AcceptedReply<unknown, unknown>
   | RawReply<unknown>
   | TextReply
   | NoContentReply;
@@ -41,10 +41,10 @@ export const created = <D, M = undefined>(data: D, extras: ReplyExtras<M> = {}):
 });
 
 /** 202 with the success envelope: taken, with its effect still to come (or not to be shown). */
-export const accepted = <D>(data: D, headers: Record<string, string> = {}): AcceptedReply<D> => ({
+export const accepted = <D, M = undefined>(data: D, extras: ReplyExtras<M> = {}): AcceptedReply<D, M> => ({
   kind: 'accepted',
   data,
-  headers,
+  ...extras,
 });
 
 /** 200 with `body` as the whole JSON response, no envelope (standard documents such as a JWKS). */

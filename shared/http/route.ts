@@ -81,6 +81,14 @@ export interface RouteRow {
     /** Reads the payment settings (fee, grace) but never calls Stripe: no grant. */
     | 'payment-settings'
     | 'mailer'
+    /** Writes account exports to the exports bucket (shared/accounts/access.ts). */
+    | 'exports-writer'
+    /** Presigns GET URLs of account exports. */
+    | 'exports-reader'
+    /** Reads the analytics pseudonym key (account ids in analytics rows become keyed hashes). */
+    | 'analytics-pseudonym'
+    /** Sends account jobs (exports, deletions) to their queue. */
+    | 'account-jobs'
   >;
   /**
    * Per-client request budget enforced by the middleware (429 `rate_limit` past it); needs table

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '../db/document.ts';
 import { batchGet } from '../db/batch.ts';
 import { db } from '../db/client.ts';
+import { queryAll } from '../db/query.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
 import { cancellationCodes, isConditionalCheckFailed } from '../db/transaction.ts';
@@ -42,6 +43,11 @@ export interface Account {
   category?: CategoryId;
   social?: Array<{ platform: SocialPlatform; connected_at: string; token_sha256: string }>;
   created_at: string;
+  /**
+   * Set by `DELETE /me` (the tombstone): from then on sign-in and refresh refuse the account, and
+   * the account jobs worker purges its items (docs/accounts.md "Deletion").
+   */
+  deleted_at?: string;
 }
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
@@ -61,6 +67,27 @@ const googleKey = (sub: string) => ({ PK: `GOOGLE#${sub}`, SK: 'MARKER' });
 const put = (Item: Record<string, unknown>) => ({
   Put: { TableName: tableName(), Item, ConditionExpression: 'attribute_not_exists(PK)' },
 });
+
+/**
+ * Takes an email, handle or Google marker: free when absent or when it is a deleted account's
+ * reservation whose quarantine has ended (`reserved_until`; TTL removes it some time later).
+ */
+const putMarker = (Item: Record<string, unknown>, now: Date) => ({
+  Put: {
+    TableName: tableName(),
+    Item,
+    ConditionExpression: 'attribute_not_exists(PK) OR reserved_until < :now',
+    ExpressionAttributeValues: { ':now': now.toISOString() },
+  },
+});
+
+/** A marker that is a quarantine reservation still running at `now` holds its value too. */
+const holds = (marker: Record<string, unknown> | undefined, now: Date): boolean =>
+  marker !== undefined &&
+  (marker.reserved_until === undefined || String(marker.reserved_until) >= now.toISOString());
+
+/** Days a deleted account's email and handle stay reserved (docs/accounts.md "Deletion"). */
+export const QUARANTINE_DAYS = 30;
 
 /** Items of an account and its markers (the loader uses this for demo accounts). */
 export const accountItems = (account: Account): Record<string, unknown>[] => [
@@ -91,12 +118,21 @@ export const createAccount = async (
   account: Account,
   alsoPut: readonly Record<string, unknown>[] = [],
 ): Promise<void> => {
-  const items = [...accountItems(account), ...alsoPut];
+  const [accountItem, ...markers] = accountItems(account);
+  const now = new Date(account.created_at);
   const order: Array<'account' | 'email' | 'handle' | 'google'> = ['account', 'email'];
   if (account.handle) order.push('handle');
   if (account.google_sub) order.push('google');
   try {
-    await db.send(new TransactWriteCommand({ TransactItems: items.map(put) }));
+    await db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          put(accountItem!),
+          ...markers.map((marker) => putMarker(marker, now)),
+          ...alsoPut.map(put),
+        ],
+      }),
+    );
   } catch (error) {
     conflictFrom(error, order);
   }
@@ -108,7 +144,7 @@ export const createAccount = async (
  * (attribute_not_exists) and the old one released. 409 when another account holds the handle.
  * A change of letter case only keeps the marker (handles are unique case-insensitively).
  */
-export const setHandle = async (accountId: string, handle: string): Promise<void> => {
+export const setHandle = async (accountId: string, handle: string, now = new Date()): Promise<void> => {
   const current = await getAccount(accountId);
   if (!current) throw new NotFoundError('Account not found');
   const previous = current.handle;
@@ -138,7 +174,11 @@ export const setHandle = async (accountId: string, handle: string): Promise<void
     : undefined;
   const items = sameMarker
     ? [accountUpdate]
-    : [accountUpdate, put({ ...handleKey(handle), account_id: accountId }), ...(release ? [release] : [])];
+    : [
+        accountUpdate,
+        putMarker({ ...handleKey(handle), account_id: accountId }, now),
+        ...(release ? [release] : []),
+      ];
   try {
     await db.send(new TransactWriteCommand({ TransactItems: items }));
   } catch (error) {
@@ -203,19 +243,90 @@ export const getAccount = async (accountId: string): Promise<Account | undefined
 
 const byMarker = async (key: { PK: string; SK: string }): Promise<Account | undefined> => {
   const marker = (await db.send(new GetCommand({ TableName: tableName(), Key: key }))).Item;
-  return marker ? getAccount(String(marker.account_id)) : undefined;
+  return marker?.account_id ? getAccount(String(marker.account_id)) : undefined;
 };
 
 export const getAccountByEmail = (email: string) => byMarker(emailKey(email));
 export const getAccountByGoogleSub = (sub: string) => byMarker(googleKey(sub));
 
-export const isEmailTaken = async (email: string): Promise<boolean> =>
-  Boolean((await db.send(new GetCommand({ TableName: tableName(), Key: emailKey(email) }))).Item);
+export const isEmailTaken = async (email: string, now = new Date()): Promise<boolean> =>
+  holds((await db.send(new GetCommand({ TableName: tableName(), Key: emailKey(email) }))).Item, now);
 
 /** Which of `handles` are taken (one BatchGetItem of their markers). */
-export const takenHandles = async (handles: readonly string[]): Promise<Set<string>> => {
+export const takenHandles = async (handles: readonly string[], now = new Date()): Promise<Set<string>> => {
   const items = await batchGet(handles.map(handleKey));
-  return new Set(items.map((item) => String(item.PK).slice('HANDLE#'.length)));
+  return new Set(
+    items.filter((item) => holds(item, now)).map((item) => String(item.PK).slice('HANDLE#'.length)),
+  );
+};
+
+/** Is the account there and not deleted? (A consistent read: the tombstone counts at once.) */
+export const isActiveAccount = async (accountId: string): Promise<boolean> => {
+  const { Item } = await db.send(
+    new GetCommand({ TableName: tableName(), Key: accountKey(accountId), ConsistentRead: true }),
+  );
+  return Item !== undefined && Item.deleted_at === undefined;
+};
+
+/**
+ * The tombstone of `DELETE /me`: sets `deleted_at` unless set. False when the account was
+ * deleted already (a repeated request); NotFound when there is no such account.
+ */
+export const markDeleted = async (accountId: string, at: Date): Promise<boolean> => {
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: accountKey(accountId),
+        UpdateExpression: 'SET deleted_at = :at',
+        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleted_at)',
+        ExpressionAttributeValues: { ':at': at.toISOString() },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (!isConditionalCheckFailed(error)) throw error;
+    if (!(await getAccount(accountId))) throw new NotFoundError('Account not found');
+    return false;
+  }
+};
+
+/** Every item of the account's partition (`ACCOUNT#<id>`), keys included: its export and its purge. */
+export const accountPartition = (accountId: string): Promise<Record<string, unknown>[]> =>
+  queryAll({
+    KeyConditionExpression: 'PK = :pk',
+    ExpressionAttributeValues: { ':pk': accountKey(accountId).PK },
+    ConsistentRead: true,
+  });
+
+/**
+ * The end of a deleted account's identity, one transaction: its profile item goes, and its email,
+ * handle and Google markers become reservations for QUARANTINE_DAYS (no account id, TTL at the
+ * end), so nobody can take them over at once.
+ */
+export const purgeIdentity = async (account: Account, now: Date): Promise<void> => {
+  const until = new Date(now.getTime() + QUARANTINE_DAYS * 86_400_000);
+  const reservation = (key: { PK: string; SK: string }) => ({
+    Put: {
+      TableName: tableName(),
+      Item: {
+        ...key,
+        entity: 'reservation',
+        reserved_until: until.toISOString(),
+        expires_at_epoch: Math.floor(until.getTime() / 1000),
+      },
+    },
+  });
+  await db.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        { Delete: { TableName: tableName(), Key: accountKey(account.account_id) } },
+        reservation(emailKey(account.email)),
+        ...(account.handle ? [reservation(handleKey(account.handle))] : []),
+        ...(account.google_sub ? [reservation(googleKey(account.google_sub))] : []),
+      ],
+    }),
+  );
 };
 
 /** Records progress on an onboarding step; the account turns `active` when every step is done. */

@@ -1,4 +1,4 @@
-import { ConflictError, ValidationError } from '../http/errors.ts';
+import { ConflictError, UnauthorizedError, ValidationError } from '../http/errors.ts';
 import { recordMetric } from '../observability/index.ts';
 import {
   createAccount,
@@ -51,6 +51,8 @@ export const googleSignIn = async (
 ): Promise<{ created: false; body: GoogleSignIn } | { created: true; body: GoogleSignUp }> => {
   const profile = await verifyGoogleToken(input.google_token);
   const existing = await accountForGoogle(profile);
+  // A deleted account (the tombstone, until its purge) signs in no more (docs/accounts.md).
+  if (existing?.deleted_at) throw new UnauthorizedError('This account was deleted');
   if (existing) {
     return {
       created: false,

@@ -164,7 +164,9 @@ export const checkEmail = async (email: string): Promise<EmailAvailability> =>
 export const logIn = async (input: LoginBody, now: Date, userAgent?: string): Promise<SignedInAccount> => {
   const account = await getAccountByEmail(input.email);
   const valid = await verifyPassword(input.password, account?.password_hash ?? (await dummyHash()));
-  if (!account?.password_hash || !valid) throw new UnauthorizedError('Email or password is incorrect');
+  // A deleted account (the tombstone, until its purge) answers as a wrong password would.
+  if (!account?.password_hash || !valid || account.deleted_at)
+    throw new UnauthorizedError('Email or password is incorrect');
   return { ...accountView(account), ...(await issueSession(account.account_id, now, userAgent)) };
 };
 

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { GetCommand, PutCommand, UpdateCommand } from '../db/document.ts';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '../db/document.ts';
 import { db } from '../db/client.ts';
 import { queryAll } from '../db/query.ts';
 import { tableName } from '../db/table.ts';
@@ -8,6 +8,7 @@ import { issueAccessToken } from './access-token.ts';
 import { deviceLabel } from './device-label.ts';
 import type { SessionTokens } from './schemas.ts';
 import { isConditionalCheckFailed } from '../db/transaction.ts';
+import { isActiveAccount } from './account-repository.ts';
 
 /**
  * Rotating refresh tokens with reuse detection. A refresh token is `<family id>.<secret>`; the
@@ -19,7 +20,9 @@ import { isConditionalCheckFailed } from '../db/transaction.ts';
  * device label, when it was created and last refreshed, and its `auth_time` (epoch seconds of the
  * last primary authentication: the sign-in, or a later step-up), which every access token it
  * issues carries. GSI1 lists an account's families: GSI1PK `SESSIONS#<account>`, GSI1SK
- * `<created_at>#<family>`.
+ * `<created_at>#<family>` (the session list, the account's export and its purge). A refresh is
+ * refused once the account is deleted (a consistent GetItem of the account: the tombstone stops
+ * refreshes at once).
  */
 export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 
@@ -108,6 +111,7 @@ export const rotateSession = async (token: string, now: Date): Promise<SessionTo
     await revoke(family);
     throw new UnauthorizedError('Refresh token reuse detected: every session of this sign-in was revoked');
   }
+  if (!(await isActiveAccount(String(item.account_id)))) throw new UnauthorizedError('Invalid refresh token');
   const next = newSecret();
   try {
     await db.send(
@@ -172,7 +176,7 @@ export const revokeSession = async (token: string, accountId: string): Promise<v
 };
 
 /** The account's families as stored (GSI1; revoked and expired ones included), oldest first. */
-const familiesOf = (accountId: string) =>
+const familyItems = (accountId: string) =>
   queryAll({
     IndexName: 'GSI1',
     KeyConditionExpression: 'GSI1PK = :pk',
@@ -183,7 +187,7 @@ const familyIdOf = (item: Record<string, unknown>) => String(item.PK).slice('REF
 
 /** The account's sign-ins still usable at `now` (neither revoked nor expired), newest first. */
 export const listSessions = async (accountId: string, now: Date): Promise<SignInSession[]> =>
-  (await familiesOf(accountId))
+  (await familyItems(accountId))
     .filter((item) => item.revoked !== true && Number(item.expires_at_epoch) > epoch(now))
     .map((item) => ({
       id: familyIdOf(item),
@@ -225,4 +229,20 @@ export const renewAuthTime = async (accountId: string, family: string, at: Date)
     if (!isConditionalCheckFailed(error)) throw error;
     return false;
   }
+};
+
+/** The refresh-token families of an account (revoked and expired ones too), without their secrets' hashes. */
+export const familiesOf = async (
+  accountId: string,
+): Promise<Array<{ family: string; created_at: string; revoked: boolean; expires_at: string }>> =>
+  (await familyItems(accountId)).map((item) => ({
+    family: familyIdOf(item),
+    created_at: String(item.created_at),
+    revoked: Boolean(item.revoked),
+    expires_at: new Date(Number(item.expires_at_epoch) * 1000).toISOString(),
+  }));
+
+/** Deletes a refresh-token family (the account's deletion). */
+export const deleteFamily = async (family: string): Promise<void> => {
+  await db.send(new DeleteCommand({ TableName: tableName(), Key: familyKey(family) }));
 };

@@ -1,4 +1,4 @@
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '../db/document.ts';
+import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '../db/document.ts';
 import type { DeviceType, Quality } from '../catalog/model.ts';
 import { batchGet } from '../db/batch.ts';
 import { db } from '../db/client.ts';
@@ -284,4 +284,9 @@ export const endOpenSessionsOf = async (accountId: string, now: Date): Promise<n
   );
   await Promise.all(open.map((session) => endSession(session, now.toISOString())));
   return open.length;
+};
+
+/** Deletes a watch session (the account's deletion; its stream slot goes with the account's partition). */
+export const deleteSession = async (id: string): Promise<void> => {
+  await db.send(new DeleteCommand({ TableName: tableName(), Key: sessionKey(id) }));
 };

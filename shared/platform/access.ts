@@ -1,3 +1,9 @@
+import {
+  ACCOUNTS_PLACEHOLDERS,
+  type AccountsDeployment,
+  accountEnvironment,
+  accountStatements,
+} from '../accounts/access.ts';
 import type { RouteRow } from '../http/route.ts';
 import {
   PAYMENT_PLACEHOLDERS,
@@ -70,6 +76,8 @@ export interface Deployment {
   payments?: PaymentDeployment;
   /** Mail (infra/mail.ts): the sending identity and the configuration set, for rows that need `mailer`. */
   mail?: MailDeployment;
+  /** Accounts (infra/accounts.ts): the exports bucket and the analytics pseudonym key. */
+  accounts?: AccountsDeployment;
 }
 
 /** One IAM statement: every action on every resource (ARNs, no wildcards). */
@@ -153,6 +161,7 @@ export const policyOf = (row: RouteRow, d: Deployment): Statement[] => {
   statements.push(...webhookStatements(row, d.webhooks));
   statements.push(...paymentStatements(row, d.payments));
   statements.push(...mailStatements(row, d.mail));
+  statements.push(...accountStatements(row, d.accounts));
   return statements;
 };
 
@@ -185,6 +194,7 @@ export const environmentOf = (row: RouteRow, d: Deployment): Record<string, stri
   Object.assign(env, webhookEnvironment(row, d.webhooks));
   Object.assign(env, paymentEnvironment(row, d.payments));
   Object.assign(env, mailEnvironment(row, d.mail));
+  Object.assign(env, accountEnvironment(row, d.accounts));
   return env;
 };
 
@@ -218,6 +228,7 @@ export const settingsOf = (row: RouteRow): string[] => {
       webhooks: WEBHOOK_PLACEHOLDERS,
       payments: PAYMENT_PLACEHOLDERS,
       mail: MAIL_PLACEHOLDERS,
+      accounts: ACCOUNTS_PLACEHOLDERS,
     }),
   );
 };

@@ -331,3 +331,11 @@ export const deletePartnerApproval = async (accountId: string): Promise<boolean>
   );
   return Attributes !== undefined;
 };
+
+/** Deletes an owner's subscription count and partner approval (the account's deletion, after its subscriptions). */
+export const deleteOwnerRecords = async (ownerId: string): Promise<void> => {
+  await Promise.all([
+    db.send(new DeleteCommand({ TableName: tableName(), Key: countKey(ownerId) })),
+    db.send(new DeleteCommand({ TableName: tableName(), Key: partnerKey(ownerId) })),
+  ]);
+};

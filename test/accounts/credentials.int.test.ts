@@ -78,6 +78,7 @@ describe('step-up', () => {
       ['PUT', '/studio/plan', { monthly_price: 4.99, currency: 'usd' }],
       ['POST', '/me/password', { current_password: PASSWORD, new_password: 'a-new-long-passphrase' }],
       ['POST', '/me/email', { new_email: `n.${unique()}@example.com`, current_password: PASSWORD }],
+      ['DELETE', '/me', { confirm: stale.email }],
     ];
     for (const [method, path, body] of calls) {
       const res = await api.request(method, path, { token: stale.token, body });

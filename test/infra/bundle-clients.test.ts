@@ -30,6 +30,10 @@ const CLIENTS_OF: Record<NonNullable<RouteRow['needs']>[number], readonly string
   stripe: ['client-secrets-manager'],
   'payment-settings': [],
   mailer: ['client-sesv2'],
+  'exports-writer': ['client-s3'],
+  'exports-reader': ['client-s3'],
+  'analytics-pseudonym': ['client-secrets-manager'],
+  'account-jobs': ['client-sqs'],
 };
 
 const granted = (row: RouteRow) =>

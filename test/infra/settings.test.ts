@@ -8,6 +8,7 @@ import { workers } from '../../functions/workers.ts';
 import { paymentWorkers } from '../../functions/payments/workers.ts';
 import { webhookWorkers } from '../../functions/webhooks/workers.ts';
 import { mailWorkers } from '../../functions/mail/workers.ts';
+import { accountWorkers } from '../../functions/accounts/workers.ts';
 import { resolveSettings, SETTINGS, settingsFromContext } from '../../infra/settings.ts';
 import { ApiStack } from '../../infra/stack.ts';
 import { routeKey } from '../../shared/http/route.ts';
@@ -89,7 +90,8 @@ describe('prod settings are required', () => {
           1 +
           webhookWorkers.length +
           mailWorkers.length +
-          paymentWorkers.length,
+          paymentWorkers.length +
+          accountWorkers.length,
       );
       // handle_url is `${SITE_URL}/@<handle>`: every function gets the site origin.
       for (const fn of apiFns)

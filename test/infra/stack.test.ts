@@ -7,6 +7,7 @@ import { rebuildRow, workers } from '../../functions/workers.ts';
 import { paymentWorkers } from '../../functions/payments/workers.ts';
 import { webhookWorkers } from '../../functions/webhooks/workers.ts';
 import { mailWorkers } from '../../functions/mail/workers.ts';
+import { accountWorkers } from '../../functions/accounts/workers.ts';
 import type { ApiStack } from '../../infra/stack.ts';
 import { TABLE } from '../../shared/db/table.ts';
 import { type RouteRow, routeKey } from '../../shared/http/route.ts';
@@ -28,7 +29,14 @@ const rowFunctions = (template: Template): Record<string, Resource> =>
 
 /** The functions no route invokes: the workers and the event publisher (infra/events.ts). */
 const workerKeys = new Set(
-  [...workers, eventPublisherRow, ...webhookWorkers, ...mailWorkers, ...paymentWorkers].map(routeKey),
+  [
+    ...workers,
+    eventPublisherRow,
+    ...webhookWorkers,
+    ...mailWorkers,
+    ...paymentWorkers,
+    ...accountWorkers,
+  ].map(routeKey),
 );
 
 /** The API functions (those the stack made from route rows, not the workers), by logical id. */
@@ -77,7 +85,13 @@ describe('the stack built from the real route table', () => {
     // (infra/mail.ts), the payment workers (infra/payments.ts) and, in dev, the run-time cleanup
     // resource's (infra/runtime-cleanup.ts).
     expect(node22).toHaveLength(
-      routes.length + workers.length + 4 + webhookWorkers.length + mailWorkers.length + paymentWorkers.length,
+      routes.length +
+        workers.length +
+        4 +
+        webhookWorkers.length +
+        mailWorkers.length +
+        paymentWorkers.length +
+        accountWorkers.length,
     );
     for (const description of [
       'Imports IVS playback key pairs',
@@ -89,7 +103,13 @@ describe('the stack built from the real route table', () => {
         description,
       ).toHaveLength(1);
     expect(Object.keys(rowFunctions(template))).toHaveLength(
-      routes.length + workers.length + 1 + webhookWorkers.length + mailWorkers.length + paymentWorkers.length,
+      routes.length +
+        workers.length +
+        1 +
+        webhookWorkers.length +
+        mailWorkers.length +
+        paymentWorkers.length +
+        accountWorkers.length,
     );
   });
 

@@ -11,6 +11,7 @@ import {
 } from '../../functions/workers.ts';
 import { mailFeedbackRow } from '../../functions/mail/workers.ts';
 import { paymentWorkers } from '../../functions/payments/workers.ts';
+import { accountJobsRow } from '../../functions/accounts/workers.ts';
 import {
   keyPairStatements,
   runtimeCleanupStatements,
@@ -63,6 +64,8 @@ export const stackFunctions = (d: Deployment): CheckedFunction[] => {
     of(fanOutRow, 'worker'),
     of(senderRow, 'worker'),
     of(mailFeedbackRow, 'worker'),
+    // Exports and purges (test/accounts/accounts.int.test.ts runs the queue's consumer as itself).
+    of(accountJobsRow, 'worker'),
     // The daily reconcile (test/shows/paywall.int.test.ts runs it as itself).
     ...paymentWorkers.map((row) => of(row, 'schedule')),
     {

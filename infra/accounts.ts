@@ -1,0 +1,135 @@
+import { Duration, NestedStack, type RemovalPolicy, Validations } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { accountJobsRow } from '../functions/accounts/workers.ts';
+import type { AccountsDeployment } from '../shared/accounts/access.ts';
+import { ApiFunction, type ApiFunctionDefaults, constructIdOf } from './api-function.ts';
+import type { Monitoring } from './monitoring.ts';
+
+/** The account jobs queue's figures (docs/accounts.md, docs/operations.md "Redrive"). */
+export const ACCOUNT_JOBS_QUEUE = {
+  batchSize: 1,
+  /** The worker's timeout: an export or a purge of a large account (many items, Stripe, IVS). */
+  workerTimeoutSeconds: 300,
+  /** Six times the worker's timeout (AWS's guidance for SQS event sources). */
+  visibilityTimeoutSeconds: 1800,
+  maxReceiveCount: 3,
+} as const;
+
+/** Export documents are kept this long (their URLs last an hour; ask again for a fresh one). */
+export const EXPORT_RETENTION_DAYS = 1;
+
+export interface AccountsProps extends ApiFunctionDefaults {
+  monitoring: Monitoring;
+  removalPolicy: RemovalPolicy;
+}
+
+/**
+ * Accounts (nested stack `Accounts`; docs/accounts.md):
+ * - the **exports bucket**: private, S3-managed encryption, TLS only, objects expire after
+ *   EXPORT_RETENTION_DAYS; the worker writes documents, `GET /me/export` presigns GET URLs;
+ * - the **pseudonym key** (Secrets Manager, generated): the HMAC key analytics hashes account ids
+ *   with (shared/analytics/pseudonym.ts);
+ * - the **account jobs queue** with its dead-letter queue and alarm, drained by the **account jobs
+ *   worker** (functions/accounts/run-account-jobs.ts): exports built, deleted accounts purged.
+ */
+export class Accounts extends NestedStack {
+  readonly bucket: s3.Bucket;
+  readonly pseudonymKey: secretsmanager.Secret;
+  readonly queue: sqs.Queue;
+  readonly deadLetters: sqs.Queue;
+  readonly worker: ApiFunction;
+  readonly deployment: AccountsDeployment;
+  readonly alarms: cloudwatch.Alarm[] = [];
+
+  constructor(scope: Construct, id: string, props: AccountsProps) {
+    super(scope, id, {
+      description: 'Accounts: exports bucket, pseudonym key, account jobs queue and worker',
+    });
+    this.bucket = new s3.Bucket(this, 'Exports', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      lifecycleRules: [{ expiration: Duration.days(EXPORT_RETENTION_DAYS) }],
+      // No autoDeleteObjects (its provider is a stack singleton the parent has already): a dev
+      // stack's bucket empties itself within a day (the lifecycle rule) before it can be removed.
+      removalPolicy: props.removalPolicy,
+    });
+    Validations.of(this.bucket).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason:
+        'Export documents live a day and are read through presigned URLs the API hands to their owner only; access logs would keep who downloaded personal data longer than the data itself (docs/accounts.md).',
+    });
+    this.pseudonymKey = new secretsmanager.Secret(this, 'PseudonymKey', {
+      description: 'The HMAC key analytics replaces account ids with (docs/accounts.md "Analytics")',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy: props.removalPolicy,
+    });
+    Validations.of(this.pseudonymKey).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'Rotating the pseudonym key would split every account into two pseudonyms in the analytics store (unique viewers counted twice); it is never rotated (docs/accounts.md).',
+    });
+    this.deadLetters = new sqs.Queue(this, 'JobDeadLetters', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    Validations.of(this.deadLetters).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason:
+        'This queue is the dead-letter queue of the account jobs queue; an operator redrives it (docs/operations.md "Redrive").',
+    });
+    this.queue = new sqs.Queue(this, 'Jobs', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      visibilityTimeout: Duration.seconds(ACCOUNT_JOBS_QUEUE.visibilityTimeoutSeconds),
+      retentionPeriod: Duration.days(14),
+      deadLetterQueue: { queue: this.deadLetters, maxReceiveCount: ACCOUNT_JOBS_QUEUE.maxReceiveCount },
+    });
+    this.deployment = {
+      exportsBucketName: this.bucket.bucketName,
+      exportsBucketArn: this.bucket.bucketArn,
+      pseudonymSecretArn: this.pseudonymKey.secretArn,
+      jobsQueueUrl: this.queue.queueUrl,
+      jobsQueueArn: this.queue.queueArn,
+    };
+    this.worker = new ApiFunction(this, constructIdOf(accountJobsRow.handler), {
+      resources: { ...props.resources, accounts: this.deployment },
+      environment: props.environment,
+      logGroup: props.logGroup,
+      bundle: props.bundle,
+      row: accountJobsRow,
+      timeout: Duration.seconds(ACCOUNT_JOBS_QUEUE.workerTimeoutSeconds),
+    });
+    this.worker.fn.addEventSource(
+      new SqsEventSource(this.queue, {
+        batchSize: ACCOUNT_JOBS_QUEUE.batchSize,
+        reportBatchItemFailures: true,
+      }),
+    );
+
+    props.monitoring.watchFunctions(this, 'Accounts', [this.worker.fn]);
+    const action = new SnsAction(props.monitoring.topic);
+    const alarm = new cloudwatch.Alarm(this, 'JobDeadLettersAlarm', {
+      metric: this.deadLetters.metricApproximateNumberOfMessagesVisible({
+        statistic: 'Maximum',
+        period: Duration.minutes(5),
+      }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      alarmDescription:
+        'An account job failed 3 times: an export was not built, or a deleted account was not purged (a GDPR deadline). See docs/operations.md#redrive',
+    });
+    alarm.addAlarmAction(action);
+    alarm.addOkAction(action);
+    this.alarms.push(alarm);
+  }
+}

@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import { ConflictError, NotFoundError, ValidationError } from '../http/errors.ts';
+import { getAccount, markDeleted, normalizeEmail } from '../identity/account-repository.ts';
+import { dropPendingExport, type ExportRecord, getExport, startExport } from './export-repository.ts';
+import { EXPORT_URL_SECONDS, exportDocumentUrl } from './export-store.ts';
+import { enqueueAccountJob, PURGE_DELAY_SECONDS } from './jobs.ts';
+import type { DeleteAccountBody } from './schemas.ts';
+
+/**
+ * The account routes' use cases (docs/accounts.md): an export is requested and read back, an
+ * account deleted. The work itself is the account jobs worker's (shared/accounts/run-job.ts).
+ */
+
+/** Within this long of the request, every item of a deleted account is gone (the purge's wait plus its work, retries included). */
+export const PURGE_WITHIN_MINUTES = 30;
+
+const view = async (record: ExportRecord, now: Date) => {
+  const url =
+    record.status === 'ready' && record.object_key
+      ? await exportDocumentUrl(record.object_key, `account-export-${record.requested_at.slice(0, 10)}.json`)
+      : null;
+  return {
+    export_id: record.export_id,
+    status: record.status,
+    requested_at: record.requested_at,
+    ready_at: record.ready_at ?? null,
+    url,
+    url_expires_at: url ? new Date(now.getTime() + EXPORT_URL_SECONDS * 1000).toISOString() : null,
+  };
+};
+
+/** `POST /me/export`: a new pending export and its job (409 while one is pending). */
+export const requestExport = async (accountId: string, now: Date) => {
+  const record: ExportRecord = {
+    export_id: `exp_${randomUUID().replaceAll('-', '')}`,
+    account_id: accountId,
+    status: 'pending',
+    requested_at: now.toISOString(),
+  };
+  await startExport(record, now);
+  try {
+    await enqueueAccountJob({ kind: 'export', account_id: accountId, export_id: record.export_id });
+  } catch (error) {
+    await dropPendingExport(accountId, record.export_id);
+    throw error;
+  }
+  return view(record, now);
+};
+
+/** `GET /me/export`: the latest export (404 when none was requested). */
+export const exportStatus = async (accountId: string, now: Date) => {
+  const record = await getExport(accountId);
+  if (!record) throw new NotFoundError('No export of this account was requested');
+  return view(record, now);
+};
+
+/**
+ * `DELETE /me`: the tombstone (sign-in and refresh refuse the account from now on), then the
+ * purge job, delayed by an access token's lifetime. A repeated request (the first's job could not
+ * be queued) queues it again. The confirmation must name the account (its handle or email).
+ */
+export const deleteAccount = async (accountId: string, body: DeleteAccountBody, now: Date) => {
+  const account = await getAccount(accountId);
+  if (!account) throw new NotFoundError('Account not found');
+  const confirm = body.confirm.trim();
+  const matches =
+    normalizeEmail(confirm) === account.email ||
+    (account.handle !== null && confirm.replace(/^@/, '').toLowerCase() === account.handle.toLowerCase());
+  if (!matches)
+    throw new ValidationError([{ field: 'confirm', message: "must be this account's handle or email" }]);
+  if (account.deleted_at === undefined && !(await markDeleted(accountId, now)))
+    throw new ConflictError('The account changed meanwhile; retry');
+  const deletedAt = account.deleted_at ?? now.toISOString();
+  await enqueueAccountJob({ kind: 'delete', account_id: accountId }, PURGE_DELAY_SECONDS);
+  return {
+    status: 'deleting' as const,
+    deleted_at: deletedAt,
+    purge_by: new Date(Date.parse(deletedAt) + PURGE_WITHIN_MINUTES * 60_000).toISOString(),
+  };
+};

@@ -1,0 +1,42 @@
+import * as z from 'zod/mini';
+import { awsClient, perContainer } from '../aws/local-hook.ts';
+import { setting } from '../config.ts';
+import { ACCESS_TOKEN_TTL_SECONDS } from '../identity/access-token.ts';
+
+/**
+ * The account jobs queue (SQS; ACCOUNT_JOBS_QUEUE_URL; infra/accounts.ts): what the API asks and
+ * the account jobs worker (functions/accounts/run-account-jobs.ts) carries out, with SQS's
+ * retries, a dead-letter queue and its alarm. Locally the same SQS calls are served by the local
+ * platform's queue stand-in (scripts/local/webhooks-outbox.ts).
+ */
+export const AccountJob = z.object({
+  kind: z.enum(['export', 'delete']),
+  account_id: z.string().check(z.minLength(1)),
+  /** The export's id (`export` jobs): a job for an export no longer pending is dropped. */
+  export_id: z.optional(z.string()),
+});
+export type AccountJob = z.infer<typeof AccountJob>;
+
+/**
+ * How long a deletion waits before its purge: the lifetime of an access token. Sign-in and
+ * refresh stop at the request, so no token is issued after it; a token issued before it has
+ * expired by then, so nothing can write an item of the account after the purge
+ * (docs/accounts.md "Deletion"). SQS's longest message delay is exactly 900 s.
+ */
+export const PURGE_DELAY_SECONDS = ACCESS_TOKEN_TTL_SECONDS;
+
+const sqs = /* @__PURE__ */ perContainer(() =>
+  import('@aws-sdk/client-sqs').then((sdk) => ({ sdk, client: awsClient(new sdk.SQSClient({}), 'sqs') })),
+);
+
+/** Enqueues `job`, handled after `delaySeconds` (0-900). */
+export const enqueueAccountJob = async (job: AccountJob, delaySeconds = 0): Promise<void> => {
+  const { sdk, client } = await sqs();
+  await client.send(
+    new sdk.SendMessageCommand({
+      QueueUrl: setting('ACCOUNT_JOBS_QUEUE_URL'),
+      MessageBody: JSON.stringify(job),
+      DelaySeconds: delaySeconds,
+    }),
+  );
+};
