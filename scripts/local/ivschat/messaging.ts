@@ -129,6 +129,12 @@ export const createMessaging = (options: MessagingOptions): MessagingServer => {
       { MessageId: messageId, MessageID: messageId, ...(reason ? { Reason: reason } : {}) },
       requestId,
     );
+  /** Ends a connection from the server's side: out of the room at once, then the close handshake. */
+  const drop = (connection: Connection, reason: string) => {
+    connections.delete(connection);
+    clearTimeout(connection.sessionTimer);
+    connection.socket.close(CLOSE_NORMAL, reason);
+  };
   const disconnectUser = (roomArn: string, userId: string, reason?: string, requestId?: string) => {
     event(
       roomArn,
@@ -137,8 +143,7 @@ export const createMessaging = (options: MessagingOptions): MessagingServer => {
       requestId,
     );
     for (const connection of inRoom(roomArn))
-      if (connection.grant.userId === userId)
-        connection.socket.close(CLOSE_NORMAL, 'Disconnected by moderator');
+      if (connection.grant.userId === userId) drop(connection, 'Disconnected by moderator');
   };
 
   const require = (connection: Connection, capability: Capability) => {
@@ -281,7 +286,7 @@ export const createMessaging = (options: MessagingOptions): MessagingServer => {
     // The session ends at its duration: the client hears 401 (the SDK then reconnects with a new token).
     const sessionTimer = setTimeout(() => {
       error(connection, CHAT_ERROR.unauthorized, 'The session has expired');
-      socket.close(CLOSE_NORMAL, 'Session expired');
+      drop(connection, 'Session expired');
     }, grant.sessionDurationMs);
     sessionTimer.unref();
     const connection: Connection = { socket, grant, ip, sessionTimer };
@@ -319,7 +324,7 @@ export const createMessaging = (options: MessagingOptions): MessagingServer => {
     deleteMessage: (roomArn, messageId, reason) => deleteMessage(roomArn, messageId, reason),
     disconnectUser: (roomArn, userId, reason) => disconnectUser(roomArn, userId, reason),
     closeRoom: (roomArn) => {
-      for (const connection of inRoom(roomArn)) connection.socket.close(CLOSE_NORMAL, 'Room deleted');
+      for (const connection of inRoom(roomArn)) drop(connection, 'Room deleted');
     },
     connected: (roomArn) => inRoom(roomArn).map((c) => c.grant.userId),
     close: () => {
