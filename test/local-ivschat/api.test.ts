@@ -105,7 +105,7 @@ describe('rooms', () => {
     ]) {
       const error = await rejection(client.send(new CreateRoomCommand(input)));
       expect(error, JSON.stringify(input)).toBeInstanceOf(ValidationException);
-      expect((error as ValidationException).fieldList?.[0]?.name.split('.')[0]).toBe(Object.keys(input)[0]);
+      expect((error as ValidationException).fieldList?.[0]?.name?.split('.')[0]).toBe(Object.keys(input)[0]);
     }
     const notArn = await rejection(client.send(new GetRoomCommand({ identifier: 'room-1' })));
     expect(notArn).toBeInstanceOf(ValidationException);
@@ -171,7 +171,10 @@ describe('logging configurations', () => {
     const two = await rejection(
       client.send(
         new CreateLoggingConfigurationCommand({
-          destinationConfiguration: { firehose: { deliveryStreamName: 'a' }, s3: { bucketName: 'bucket' } },
+          destinationConfiguration: {
+            firehose: { deliveryStreamName: 'a' },
+            s3: { bucketName: 'bucket' },
+          } as never,
         }),
       ),
     );

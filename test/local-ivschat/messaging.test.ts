@@ -84,7 +84,8 @@ const token = async (
 
 interface ChatClient {
   frames: Frame[];
-  send(action: Record<string, unknown>): void;
+  /** Sends an action (a string is sent as it is). */
+  send(action: Record<string, unknown> | string): void;
   /** Resolves with the first frame (received so far or later) that matches. */
   next(match: (frame: Frame) => boolean, timeoutMs?: number): Promise<Frame>;
   closed: Promise<{ code: number; reason: string }>;
@@ -110,7 +111,7 @@ const connect = (chatToken: string): Promise<ChatClient> =>
       resolve({
         frames,
         closed,
-        send: (action) => socket.send(JSON.stringify(action)),
+        send: (action) => socket.send(typeof action === 'string' ? action : JSON.stringify(action)),
         close: () => socket.close(),
         next: (match, timeoutMs = 3000) =>
           new Promise((found, fail) => {
