@@ -139,11 +139,11 @@ afterAll(async () => {
 });
 
 const seen = (userId: string) =>
-  page.evaluate((id) => (window as never as { seen(id: string): Seen }).seen(id), userId);
+  page.evaluate((id) => (globalThis as never as { seen(id: string): Seen }).seen(id), userId);
 const call = <T>(fn: string, ...args: string[]) =>
   page.evaluate(
     ([name, values]) =>
-      (window as never as Record<string, (...a: string[]) => Promise<unknown>>)[name as string]!(
+      (globalThis as never as Record<string, (...a: string[]) => Promise<unknown>>)[name as string]!(
         ...(values as string[]),
       ),
     [fn, args] as const,
