@@ -75,6 +75,8 @@ const RUNTIME_PASSTHROUGH = [
   // The Stripe stand-in's API (scripts/local/stripe): a URL setting no stack sets (real Stripe then).
   'STRIPE_API_URL',
   'AWS_ENDPOINT_URL_SESV2',
+  // The IVS Chat stand-in's control plane (scripts/local/ivschat, docs/local-ivschat.md).
+  'AWS_ENDPOINT_URL_IVSCHAT',
   'RECORDINGS_ROOT',
   'LOCAL_KEY_DIR',
   'GOOGLE_IDP',
