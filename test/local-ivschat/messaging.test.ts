@@ -8,7 +8,7 @@ import {
   IvschatClient,
   SendEventCommand,
 } from '@aws-sdk/client-ivschat';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import type { ReviewRequest } from '../../scripts/local/ivschat/review.ts';
 import { type IvsChatStandIn, startIvsChatStandIn } from '../../scripts/local/ivschat/server.ts';
@@ -160,6 +160,28 @@ describe('connecting', () => {
     await client.send(new DeleteRoomCommand({ identifier: roomArn }));
     expect((await connected.closed).code).toBe(1000);
     await expect(connect(orphan)).rejects.toThrow('HTTP 404');
+  });
+});
+
+describe('sessions', () => {
+  it("ends a connection at its token's session duration with ERROR 401, then closes it", async () => {
+    const roomArn = await room();
+    const { token: chatToken } = await client.send(
+      new CreateChatTokenCommand({ roomIdentifier: roomArn, userId: 'ac_1', sessionDurationInMinutes: 1 }),
+    );
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const viewer = await connect(chatToken!);
+      vi.advanceTimersByTime(59_000);
+      expect(chat.messaging.connected(roomArn)).toEqual(['ac_1']);
+      vi.advanceTimersByTime(1_000);
+      expect(chat.messaging.connected(roomArn)).toEqual([]);
+      vi.useRealTimers();
+      expect(await viewer.next((f) => f.Type === 'ERROR')).toMatchObject({ ErrorCode: 401 });
+      expect((await viewer.closed).code).toBe(1000);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
