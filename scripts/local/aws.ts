@@ -77,6 +77,8 @@ const RUNTIME_PASSTHROUGH = [
   'AWS_ENDPOINT_URL_SESV2',
   // The S3 stand-in's REST endpoint (scripts/local/s3.ts): the exports bucket and its presigned URLs.
   'AWS_ENDPOINT_URL_S3',
+  // The IVS Chat stand-in's control plane (scripts/local/ivschat, docs/local-ivschat.md).
+  'AWS_ENDPOINT_URL_IVSCHAT',
   'RECORDINGS_ROOT',
   'LOCAL_KEY_DIR',
   'GOOGLE_IDP',

@@ -29,6 +29,11 @@ export interface LocalPlatform {
   };
   /** The SES v2 stand-in the mailer sends through; it writes each message to the dev mailbox (scripts/local/ses.ts). */
   ses: import('./ses.ts').SesStandIn;
+  /**
+   * The Amazon IVS Chat stand-in (scripts/local/ivschat, docs/local-ivschat.md): its control plane
+   * in AWS_ENDPOINT_URL_IVSCHAT, its messaging WebSocket in IVSCHAT_MESSAGING_ENDPOINT.
+   */
+  ivschat: import('./ivschat/server.ts').IvsChatStandIn;
   stop(): Promise<void>;
 }
 
@@ -166,8 +171,30 @@ const startStripe = async (port: number) => {
   });
 };
 
+/**
+ * The IVS Chat stand-in on `port` (0: any): the SDK reaches its control plane through
+ * AWS_ENDPOINT_URL_IVSCHAT (passed to every function, scripts/local/aws.ts); rooms' message review
+ * handlers are invoked through the local Lambda service (scripts/local/lambda.ts).
+ * IVSCHAT_MESSAGING_ENDPOINT names its WebSocket, where IVS has wss://edge.ivschat.<region>.amazonaws.com.
+ */
+const startIvsChat = async (port: number) => {
+  const { startIvsChatStandIn } = await import('./ivschat/server.ts');
+  const { invokeLocalFunction } = await import('./lambda.ts');
+  const standIn = await startIvsChatStandIn({ port, invoke: invokeLocalFunction });
+  process.env.AWS_ENDPOINT_URL_IVSCHAT = standIn.endpoint;
+  process.env.IVSCHAT_MESSAGING_ENDPOINT = standIn.messagingEndpoint;
+  return standIn;
+};
+
 export const startLocalPlatform = async (
-  options: { now?: Date; seed?: number; scale?: number; ivsPort?: number; stripePort?: number } = {},
+  options: {
+    now?: Date;
+    seed?: number;
+    scale?: number;
+    ivsPort?: number;
+    stripePort?: number;
+    ivschatPort?: number;
+  } = {},
 ): Promise<LocalPlatform> => {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   process.env.TABLE_NAME ??= 'creator-streaming-local';
@@ -187,6 +214,7 @@ export const startLocalPlatform = async (
   let events: Awaited<ReturnType<typeof import('./event-bus.ts').startLocalEventPublisher>> | undefined;
   const live = await startIvs(options.ivsPort ?? 0);
   const stripe = await startStripe(options.stripePort ?? 0);
+  const ivschat = await startIvsChat(options.ivschatPort ?? 0);
   // SES v2: the SDK reaches the stand-in through its endpoint setting, which every function's
   // environment carries locally (scripts/local/aws.ts RUNTIME_PASSTHROUGH).
   const ses = await (await import('./ses.ts')).startSesStandIn();
@@ -199,6 +227,7 @@ export const startLocalPlatform = async (
     await events?.stop();
     await live.ivs.stop();
     await stripe.stop();
+    await ivschat.stop();
     await ses.stop();
     await s3.stop();
     await (await starting?.catch(() => undefined))?.stop();
@@ -263,6 +292,7 @@ export const startLocalPlatform = async (
       eventsEndpoint: events.bus.endpoint,
       stripe,
       ses,
+      ivschat,
       drain: async () => {
         await projector!.drain();
         await events!.drain();
