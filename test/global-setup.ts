@@ -2,6 +2,7 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startLocalPlatform } from '../scripts/local/platform.ts';
+import { startIvsChatControl } from './support/ivschat-control.ts';
 import { comparePrivileges, readUsage } from './support/least-privilege.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -35,6 +36,9 @@ export default async function setup(project: TestProject) {
   rmSync(usageDir, { recursive: true, force: true });
   process.env.IAM_USAGE_DIR = usageDir;
   const platform = await startLocalPlatform({ seed: 42 });
+  // IVS Chat's control plane: the platform's stand-in when it has one, else the tests' minimal one.
+  const chat = process.env.AWS_ENDPOINT_URL_IVSCHAT ? undefined : await startIvsChatControl();
+  if (chat) process.env.AWS_ENDPOINT_URL_IVSCHAT = chat.endpoint;
   project.provide('seededAt', platform.seededAt.toISOString());
   // Imported only now, as scripts/start.ts does: the contracts reach modules that create the
   // shared DynamoDB client, which reads DYNAMODB_ENDPOINT when first loaded.
@@ -42,6 +46,7 @@ export default async function setup(project: TestProject) {
   const { localDeployment } = await import('../scripts/local/aws.ts');
   return async () => {
     await platform.stop();
+    await chat?.stop();
     const report = await comparePrivileges(stackFunctions(localDeployment()), readUsage(usageDir));
     mkdirSync(usageDir, { recursive: true });
     writeFileSync(join(usageDir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);

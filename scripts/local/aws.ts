@@ -75,6 +75,8 @@ const RUNTIME_PASSTHROUGH = [
   // The Stripe stand-in's API (scripts/local/stripe): a URL setting no stack sets (real Stripe then).
   'STRIPE_API_URL',
   'AWS_ENDPOINT_URL_SESV2',
+  // The IVS Chat stand-in's control plane (and messaging WebSocket): read by the SDK itself.
+  'AWS_ENDPOINT_URL_IVSCHAT',
   'RECORDINGS_ROOT',
   'LOCAL_KEY_DIR',
   'GOOGLE_IDP',
@@ -141,6 +143,16 @@ const localPlaybackOrigins = (): string => {
   return [site, ...new Set(loopback)].join(',');
 };
 
+/**
+ * Local IVS Chat: rooms in the IVS stand-ins' account and region (as `ivsArnPrefix`, whatever the
+ * local region), the review handler as the stack names its function, one logging configuration.
+ */
+export const LOCAL_CHAT = {
+  arnPrefix: 'arn:aws:ivschat:us-east-1:000000000000',
+  reviewHandlerArn: 'arn:aws:lambda:us-east-1:000000000000:function:creator-streaming-local-chat-review',
+  loggingConfigurationArn: 'arn:aws:ivschat:us-east-1:000000000000:logging-configuration/local',
+} as const;
+
 /** The local deployment: the values the stack's tokens resolve to on AWS, as local names. */
 export const localDeployment = (): Deployment => {
   const tableName = host.TABLE_NAME ?? 'creator-streaming-local';
@@ -174,6 +186,7 @@ export const localDeployment = (): Deployment => {
     recordingsBucketArn: `arn:aws:s3:::${LOCAL_RECORDINGS_BUCKET}`,
     webhooks: LOCAL_WEBHOOKS,
     payments: { stripeSecretArn: LOCAL_STRIPE_SECRET_ARN, ...PAYMENT_DEFAULTS },
+    chat: LOCAL_CHAT,
     mail: {
       from: LOCAL_MAIL.from,
       identityArn: arn('ses', `identity/${identityOf(LOCAL_MAIL.from)}`),
@@ -317,6 +330,14 @@ const namedBy = (service: string, input: Input): string[] => {
       return [arn('kms', `key/${String(input.KeyId)}`)];
     case 'ivs':
       return [...named(input.arn), ...named(input.channelArn), ...named(input.recordingConfigurationArn)];
+    case 'ivschat':
+      // Rooms by `identifier` (DeleteRoom, UpdateRoom) or `roomIdentifier` (tokens, messages,
+      // users, events); CreateRoom names its logging configurations (no resource type of it).
+      return [
+        ...named(input.identifier),
+        ...named(input.roomIdentifier),
+        ...((input.loggingConfigurationIdentifiers as string[] | undefined) ?? []),
+      ];
     case 'sqs':
       return [queueArnOfUrl(String(input.QueueUrl))];
     case 'secretsmanager':
@@ -357,7 +378,12 @@ const callsOf = (service: string, commandName: string, input: Input): Call[] => 
       };
     });
   }
-  const scope = service === 'ivs' ? IVS_SCOPE : arn(service, '').slice(0, -1);
+  const scope =
+    service === 'ivs'
+      ? IVS_SCOPE
+      : service === 'ivschat'
+        ? LOCAL_CHAT.arnPrefix
+        : arn(service, '').slice(0, -1);
   return [{ action: `${service}:${command}`, named: namedBy(service, input), scope }];
 };
 
@@ -519,6 +545,9 @@ export const useDeploymentSettings = (): void => {
     PLAYBACK_ALLOW_ORIGIN: deployment.playbackAllowOrigin,
     MEDIA_KEY_SECRET_ARN: deployment.mediaKeySecretArn,
     MEDIA_KEY_PAIR_ID: deployment.mediaKeyPairId,
+    STAGE: deployment.common.STAGE ?? 'local',
+    CHAT_REVIEW_HANDLER_ARN: LOCAL_CHAT.reviewHandlerArn,
+    CHAT_LOGGING_CONFIGURATION_ARN: LOCAL_CHAT.loggingConfigurationArn,
     ...(deployment.payments
       ? {
           STRIPE_SECRET_ARN: deployment.payments.stripeSecretArn,

@@ -1,3 +1,4 @@
+import { CHAT_PLACEHOLDERS, type ChatDeployment, chatEnvironment, chatStatements } from '../chat/access.ts';
 import type { RouteRow } from '../http/route.ts';
 import {
   PAYMENT_PLACEHOLDERS,
@@ -70,6 +71,8 @@ export interface Deployment {
   payments?: PaymentDeployment;
   /** Mail (infra/mail.ts): the sending identity and the configuration set, for rows that need `mailer`. */
   mail?: MailDeployment;
+  /** Live chat (infra/chat.ts): the account's IVS Chat rooms, the review handler, the logging configuration. */
+  chat?: ChatDeployment;
 }
 
 /** One IAM statement: every action on every resource (ARNs, no wildcards). */
@@ -155,6 +158,7 @@ export const policyOf = (row: RouteRow, d: Deployment): Statement[] => {
   statements.push(...webhookStatements(row, d.webhooks));
   statements.push(...paymentStatements(row, d.payments));
   statements.push(...mailStatements(row, d.mail));
+  statements.push(...chatStatements(row, d.chat));
   return statements;
 };
 
@@ -185,6 +189,7 @@ export const environmentOf = (row: RouteRow, d: Deployment): Record<string, stri
   Object.assign(env, webhookEnvironment(row, d.webhooks));
   Object.assign(env, paymentEnvironment(row, d.payments));
   Object.assign(env, mailEnvironment(row, d.mail));
+  Object.assign(env, chatEnvironment(row, d.chat));
   return env;
 };
 
@@ -219,6 +224,7 @@ export const settingsOf = (row: RouteRow): string[] => {
       webhooks: WEBHOOK_PLACEHOLDERS,
       payments: PAYMENT_PLACEHOLDERS,
       mail: MAIL_PLACEHOLDERS,
+      chat: CHAT_PLACEHOLDERS,
     }),
   );
 };

@@ -1,0 +1,26 @@
+import { IvschatClient } from '@aws-sdk/client-ivschat';
+import { awsClient, perContainer } from '../aws/local-hook.ts';
+
+/**
+ * The Amazon IVS Chat control-plane client of a container (created on first use). Locally the
+ * SDK reaches the IVS Chat stand-in through its endpoint setting (`AWS_ENDPOINT_URL_IVSCHAT`,
+ * which the SDK reads itself), as the SES client does; on AWS the default chain and region apply.
+ *
+ * Retries: IVS Chat's control plane allows 5 requests a second for room operations and
+ * CreateChatToken/DeleteMessage/DisconnectUser/SendEvent 100 a second (docs/chat.md "Quotas");
+ * the standard retry mode backs off with jitter on throttling, and past it the caller sees a 503.
+ */
+export const ivsChatClient = /* @__PURE__ */ perContainer(() =>
+  awsClient(new IvschatClient({ maxAttempts: 4, retryMode: 'standard' }), 'ivschat'),
+);
+
+/**
+ * Where clients open the messaging WebSocket: IVS Chat's regional edge, or, when the control
+ * plane is reached through an endpoint override (`AWS_ENDPOINT_URL_IVSCHAT`), the same host over
+ * `ws(s)`: the override names one server for both, as IVS's endpoint pair does per region.
+ */
+export const messagingEndpoint = (): string => {
+  const override = process.env.AWS_ENDPOINT_URL_IVSCHAT;
+  if (override) return override.replace(/^http/, 'ws').replace(/\/$/, '');
+  return `wss://edge.ivschat.${process.env.AWS_REGION ?? 'us-east-1'}.amazonaws.com`;
+};
