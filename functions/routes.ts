@@ -8,6 +8,7 @@
 import type { Contract } from '../shared/http/contract.ts';
 import { routeKey } from '../shared/http/route.ts';
 import { analyticsContracts } from './analytics/contracts.ts';
+import { chatContracts } from './chat/contracts.ts';
 import { creatorContracts } from './creators/contracts.ts';
 import { epgContracts } from './epg/contracts.ts';
 import { homeContracts } from './home/contracts.ts';
@@ -36,6 +37,7 @@ export const routes: readonly Contract[] = [
   ...studioContracts,
   ...studioScheduleContracts,
   ...studioChannelContracts,
+  ...chatContracts,
   ...analyticsContracts,
   ...webhookContracts,
   ...platformContracts,
@@ -69,6 +71,7 @@ export const tagDescriptions: Readonly<Record<string, string>> = {
   Auth: 'Signing in (password or Google), refreshing and ending sessions, verifying e-mail.',
   Reactions: 'Emoji reactions on shows and episodes, with per-emoji counts.',
   Reports: 'Reporting content or creators for moderation.',
+  Chat: "Live chat beside a channel on Amazon IVS Chat: tokens whose capabilities the server decides, and the creator's and moderators' moderation (docs/chat.md).",
   Studio:
     "A creator's own studio: their public profile, shows and episodes, and their channel's programme schedule. Signed-in creators only, and only their own.",
   Analytics: 'Player analytics ingestion (sessions, heartbeats, events, errors) and continue watching.',

@@ -118,6 +118,7 @@ const useLocalIvsWithLocalTable = () => {
 const useLocalChatWithLocalTable = () => {
   if (!process.env.DYNAMODB_ENDPOINT) return;
   process.env.STAGE ??= 'local';
+  process.env.AWS_REGION ??= 'us-east-1';
   process.env.CHAT_REVIEW_HANDLER_ARN ??= LOCAL_CHAT.reviewHandlerArn;
   process.env.CHAT_LOGGING_CONFIGURATION_ARN ??= LOCAL_CHAT.loggingConfigurationArn;
 };
