@@ -76,13 +76,11 @@ export const chatSettingsBody = z.object({
 export const studioChatQuery = z.object({
   channel: z.optional(
     described(
-      z
-        .string()
-        .check(
-          z.regex(/^(acc|cr)_[A-Za-z0-9_-]{1,64}$/, {
-            error: 'channel must be a creator id (acc_… or cr_…)',
-          }),
-        ),
+      z.string().check(
+        z.regex(/^(acc|cr)_[A-Za-z0-9_-]{1,64}$/, {
+          error: 'channel must be a creator id (acc_… or cr_…)',
+        }),
+      ),
       "The creator id of a channel the caller moderates (default: the caller's own channel)",
       'acc_0123456789ab',
     ),
