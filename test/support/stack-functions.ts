@@ -1,7 +1,14 @@
 import { eventPublisherRow } from '../../functions/events/worker.ts';
 import { routes } from '../../functions/routes.ts';
 import { fanOutRow, senderRow } from '../../functions/webhooks/workers.ts';
-import { audienceRow, ivsEventRow, projectorRow, rebuildRow, recomputeRow } from '../../functions/workers.ts';
+import {
+  audienceRow,
+  chatReviewRow,
+  ivsEventRow,
+  projectorRow,
+  rebuildRow,
+  recomputeRow,
+} from '../../functions/workers.ts';
 import { mailFeedbackRow } from '../../functions/mail/workers.ts';
 import { paymentWorkers } from '../../functions/payments/workers.ts';
 import {
@@ -54,6 +61,8 @@ export const stackFunctions = (d: Deployment): CheckedFunction[] => {
     of(fanOutRow, 'worker'),
     of(senderRow, 'worker'),
     of(mailFeedbackRow, 'worker'),
+    // IVS Chat's review handler (test/chat/chat.int.test.ts runs it as itself).
+    of(chatReviewRow, 'worker'),
     // The daily reconcile (test/shows/paywall.int.test.ts runs it as itself).
     ...paymentWorkers.map((row) => of(row, 'schedule')),
     {
