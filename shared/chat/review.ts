@@ -98,8 +98,11 @@ const CONFUSABLES: Record<string, string> = {
   l: 'i',
 };
 
-const INVISIBLE =
-  /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u2064\u206A-\u206F\uFE00-\uFE0F\uFEFF]/g;
+// biome-ignore lint/complexity/useRegexLiterals: a literal trips noMisleadingCharacterClass on the joiners and selectors this class removes one by one
+const INVISIBLE = new RegExp(
+  '[\\u00AD\\u034F\\u061C\\u115F\\u1160\\u17B4\\u17B5\\u180B-\\u180F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u206A-\\u206F\\uFE00-\\uFE0F\\uFEFF]',
+  'g',
+); // a string: selectors are matched alone on purpose
 
 /**
  * Text folded for matching: NFKC (full-width and styled letters to plain ones), lower case,
@@ -150,7 +153,11 @@ export const hasBlockedTerm = (content: string, terms: FoldedTerms): boolean => 
 };
 
 const EMOTE = /:[a-z0-9_+-]{1,32}:/gi;
-const EMOJI = /[\p{Extended_Pictographic}\p{Emoji_Modifier}\p{Regional_Indicator}\u200D\uFE0F\u20E3]/gu;
+// biome-ignore lint/complexity/useRegexLiterals: a literal trips noMisleadingCharacterClass on the joiners and selectors this class removes one by one
+const EMOJI = new RegExp(
+  '[\\p{Extended_Pictographic}\\p{Emoji_Modifier}\\p{Regional_Indicator}\\u200D\\uFE0F\\u20E3]',
+  'gu',
+); // a string: joiners are matched alone on purpose
 /** Only emotes (`:name:` codes, emoji) and spaces. */
 export const isEmoteOnly = (content: string): boolean =>
   content.replace(EMOTE, '').replace(EMOJI, '').trim() === '' && content.trim() !== '';

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { chatReviewRow } from '../../functions/workers.ts';
+import { functionContext, runAsFunction } from '../../scripts/local/aws.ts';
 import { suspendCreator, unsuspendCreator } from '../../shared/studio/operator-writes.ts';
 import { fromNewAddress, type TestApi, testApi } from '../support/api.ts';
 import { controlCalls } from '../support/ivschat-control.ts';
@@ -251,6 +253,21 @@ describe('moderation', () => {
       (await api.delete(`/studio/chat/moderators/${mod.accountId}`, { token: creator.token })).status,
     ).toBe(404);
     expect((await token(mod)).body.data.capabilities).toEqual(['SEND_MESSAGE']);
+  });
+
+  it('the review handler, run as its function, reads the room and its settings and refuses a blocked term with the reason', async () => {
+    await api.put('/studio/chat/settings', { token: creator.token, body: { blocked_terms: ['spoiler'] } });
+    const { handler } = await import('../../functions/chat/review-message.ts');
+    const review = (Content: string) =>
+      runAsFunction(functionContext(chatReviewRow), () =>
+        handler({ Content, RoomArn: roomArn, Sender: { UserId: 'acc_someone', Attributes: { badges: '' } } }),
+      );
+    expect(await review('the ѕр0iler is')).toEqual({
+      ReviewResult: 'DENY',
+      Attributes: { reason: 'blocked_term' },
+    });
+    expect(await review('hello')).toEqual({ ReviewResult: 'ALLOW' });
+    await api.put('/studio/chat/settings', { token: creator.token, body: {} });
   });
 
   it('deleting a message goes to IVS Chat with its reason; every action is recorded and announced as an event', async () => {
