@@ -119,6 +119,8 @@ const useLocalChatWithLocalTable = () => {
   if (!process.env.DYNAMODB_ENDPOINT) return;
   process.env.STAGE ??= 'local';
   process.env.AWS_REGION ??= 'us-east-1';
+  process.env.AWS_ACCESS_KEY_ID ??= 'local';
+  process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
   process.env.CHAT_REVIEW_HANDLER_ARN ??= LOCAL_CHAT.reviewHandlerArn;
   process.env.CHAT_LOGGING_CONFIGURATION_ARN ??= LOCAL_CHAT.loggingConfigurationArn;
 };

@@ -309,7 +309,10 @@ describe('moderation', () => {
   });
 
   it('suspending the creator closes the room; lifting it opens a new one', async () => {
-    process.env.AWS_REGION ??= 'us-east-1'; // the operator's shell (these run outside any function)
+    // The operator's shell (these run outside any function): a region and the stand-in's dummy credentials.
+    process.env.AWS_REGION ??= 'us-east-1';
+    process.env.AWS_ACCESS_KEY_ID ??= 'local';
+    process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
     await suspendCreator(creator.creatorId, new Date());
     expect((await controlCalls()).rooms).not.toContain(roomArn);
     await unsuspendCreator(creator.creatorId);
