@@ -115,6 +115,11 @@ if (!values.fast) {
   } finally {
     await server.stop();
   }
+  // Chat: the message review handler's warm path (p99 against IVS Chat's 200 ms).
+  const { runChatReviewBench } = await import('./chat-review.ts');
+  const chatReview = await timed('chat review', () => runChatReviewBench());
+  Object.assign(report, chatReview.report);
+  md.push(...chatReview.markdown);
   // Cost: dollars per 1,000 viewer hours and per million browse requests beside the floor.
   const { runCostBench } = await import('./cost.ts');
   const cost = await timed('cost model', runCostBench);

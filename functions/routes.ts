@@ -9,6 +9,7 @@ import type { Contract } from '../shared/http/contract.ts';
 import { routeKey } from '../shared/http/route.ts';
 import { accountContracts } from './accounts/contracts.ts';
 import { analyticsContracts } from './analytics/contracts.ts';
+import { chatContracts } from './chat/contracts.ts';
 import { creatorContracts } from './creators/contracts.ts';
 import { epgContracts } from './epg/contracts.ts';
 import { homeContracts } from './home/contracts.ts';
@@ -38,6 +39,7 @@ export const routes: readonly Contract[] = [
   ...studioContracts,
   ...studioScheduleContracts,
   ...studioChannelContracts,
+  ...chatContracts,
   ...analyticsContracts,
   ...webhookContracts,
   ...platformContracts,
@@ -73,6 +75,7 @@ export const tagDescriptions: Readonly<Record<string, string>> = {
     "The caller's own account: profile, password recovery and changes, email change, signed-in devices, the step-up that sensitive actions need, exporting everything the platform keeps about it and deleting it (docs/accounts.md).",
   Reactions: 'Emoji reactions on shows and episodes, with per-emoji counts.',
   Reports: 'Reporting content or creators for moderation.',
+  Chat: "Live chat beside a channel on Amazon IVS Chat: tokens whose capabilities the server decides, and the creator's and moderators' moderation (docs/chat.md).",
   Studio:
     "A creator's own studio: their public profile, shows and episodes, and their channel's programme schedule. Signed-in creators only, and only their own.",
   Analytics: 'Player analytics ingestion (sessions, heartbeats, events, errors) and continue watching.',

@@ -118,6 +118,21 @@ export const mediaPlaylistRow = {
   tag: 'Workers',
 } as const satisfies RouteRow;
 
+/**
+ * IVS Chat's message review handler (functions/chat/review-message.ts, docs/chat.md "Review"):
+ * invoked by IVS Chat for every message of every room, synchronously, within 200 ms.
+ */
+export const chatReviewRow = {
+  method: 'POST',
+  path: '$chat/review',
+  handler: 'chat/review-message',
+  auth: 'none',
+  // GetItem: a room's lookup item (once per container) and its channel's settings (every 10 s).
+  dynamo: { actions: ['GetItem'] },
+  summary: 'Chat review: every chat message against the channel rules (ALLOW or DENY with a reason)',
+  tag: 'Workers',
+} as const satisfies RouteRow;
+
 export const workers: readonly RouteRow[] = [
   projectorRow,
   rebuildRow,
@@ -125,4 +140,5 @@ export const workers: readonly RouteRow[] = [
   audienceRow,
   ivsEventRow,
   mediaPlaylistRow,
+  chatReviewRow,
 ];

@@ -13,6 +13,7 @@ import { type RouteRow, routeKey } from '../shared/http/route.ts';
 import { type Deployment, environmentOf, policyOf } from '../shared/platform/access.ts';
 import type { PaymentDeployment } from '../shared/payments/access.ts';
 import type { WebhookDeployment } from '../shared/webhooks/access.ts';
+import type { ChatDeployment } from '../shared/chat/access.ts';
 import type { MailDeployment } from '../shared/mail/access.ts';
 import { nodejsBundling } from './bundling.ts';
 
@@ -59,6 +60,8 @@ export interface ApiResources {
   mail?: MailDeployment;
   /** The exports bucket, the pseudonym key and the account jobs queue (infra/accounts.ts). */
   accounts?: AccountsDeployment;
+  /** IVS Chat rooms, the review handler and logging configuration (infra/chat.ts), for rows with `ivsChat`. */
+  chat?: ChatDeployment;
 }
 
 /** What every API function shares, decided once by the stack. */
@@ -196,7 +199,14 @@ export class ApiFunction extends Construct {
       payments: props.resources.payments,
       mail: props.resources.mail,
       accounts: props.resources.accounts,
+      chat: props.resources.chat,
     };
+    if (row.ivsChat?.length)
+      Validations.of(role).acknowledge({
+        id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ivschat:<AWS::Region>:<AWS::AccountId>:room/*]',
+        reason:
+          "IVS Chat rooms are created at run time by the API (one per channel), so their ARNs are not known to the stack: the grant names the account's rooms in this region, for only the IVS Chat actions the route row lists.",
+      });
     if (row.ivs?.length) {
       for (const kind of ['channel', 'stream-key'])
         Validations.of(role).acknowledge({

@@ -21,6 +21,7 @@ import { Projector } from './projector.ts';
 import { PlatformEvents } from './events.ts';
 import { Payments } from './payments.ts';
 import { Webhooks } from './webhooks.ts';
+import { Chat, ChatLogs } from './chat.ts';
 import { Mail } from './mail.ts';
 import { Accounts } from './accounts.ts';
 import { RuntimeCleanup } from './runtime-cleanup.ts';
@@ -305,6 +306,25 @@ export class ApiStack extends Stack {
       removalPolicy: settings.removalPolicy,
     });
     resources.accounts = accounts.deployment;
+    // Chat (infra/chat.ts) before the route stacks: POST /studio/channel makes rooms naming its handler.
+    const chatLogs = new ChatLogs(this, 'ChatLogs', { removalPolicy: settings.removalPolicy });
+    const chat = new Chat(this, 'Chat', {
+      resources,
+      environment,
+      monitoring,
+      logGroup: functionLogs,
+      bundle: props.bundle,
+      loggingConfigurationArn: chatLogs.loggingConfiguration.attrArn,
+    });
+    resources.chat = chat.deployment;
+    new CfnOutput(this, 'ChatReviewHandlerArn', {
+      value: chat.review.fn.functionArn,
+      description: 'For `npm run operator -- chat-room` (CHAT_REVIEW_HANDLER_ARN; docs/chat.md)',
+    });
+    new CfnOutput(this, 'ChatLoggingConfigurationArn', {
+      value: chatLogs.loggingConfiguration.attrArn,
+      description: 'For `npm run operator -- chat-room` (CHAT_LOGGING_CONFIGURATION_ARN; docs/chat.md)',
+    });
 
     const seen = new Set<string>();
     for (const row of props.routes) {

@@ -8,6 +8,11 @@
  *   TABLE_NAME=... npm run operator -- stop-stream <creator id> [reason] [--by <operator>]
  *   TABLE_NAME=... npm run operator -- approve-partner <account id> [--by <operator>]
  *   TABLE_NAME=... npm run operator -- revoke-partner <account id>
+ *   TABLE_NAME=... STAGE=... CHAT_REVIEW_HANDLER_ARN=... CHAT_LOGGING_CONFIGURATION_ARN=... npm run operator -- chat-room <creator id>|all
+ *     (the one-off for channels made before live chat: a room for one channel, or for every
+ *     channel without one; the ARNs are the stack outputs ChatReviewHandlerArn and
+ *     ChatLoggingConfigurationArn; docs/chat.md "Rooms"). Against DynamoDB Local, the local
+ *     deployment's values and the running `npm start`'s IVS Chat stand-in are used.
  *
  * Credentials and region come from the default AWS chain (AWS_PROFILE, AWS_REGION, ...);
  * DYNAMODB_ENDPOINT points it at DynamoDB Local instead (shared/db/client.ts), and then IVS calls
@@ -28,6 +33,8 @@ import {
   unsuspendCreator,
 } from '../shared/studio/operator-writes.ts';
 import { approvePartner, revokePartner } from '../shared/webhooks/partners.ts';
+import { backfillChatRooms, ensureChatRoom } from '../shared/chat/room-writes.ts';
+import { LOCAL_CHAT } from './local/aws.ts';
 import { ivsPortOf } from './local/ivs/port.ts';
 
 const USAGE = [
@@ -37,6 +44,7 @@ const USAGE = [
   '       npm run operator -- stop-stream <creator id> [reason] [--by <operator>]',
   "       npm run operator -- approve-partner <account id> [--by <operator>]   (webhooks: any creator's public events)",
   '       npm run operator -- revoke-partner <account id>   (and revoke their subscriptions to other creators)',
+  '       npm run operator -- chat-room <creator id>|all   (live chat: a room for channels made before chat)',
 ].join('\n');
 
 const fail = (message: string): never => {
@@ -103,6 +111,20 @@ const useLocalIvsWithLocalTable = () => {
     process.env.IVS_ENDPOINT = `http://127.0.0.1:${ivsPortOf(process.env)}`;
 };
 
+/**
+ * Against DynamoDB Local, chat rooms are the local deployment's (scripts/local/aws.ts) on the
+ * running `npm start`'s IVS Chat stand-in (AWS_ENDPOINT_URL_IVSCHAT, which it sets and prints).
+ */
+const useLocalChatWithLocalTable = () => {
+  if (!process.env.DYNAMODB_ENDPOINT) return;
+  process.env.STAGE ??= 'local';
+  process.env.AWS_REGION ??= 'us-east-1';
+  process.env.AWS_ACCESS_KEY_ID ??= 'local';
+  process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
+  process.env.CHAT_REVIEW_HANDLER_ARN ??= LOCAL_CHAT.reviewHandlerArn;
+  process.env.CHAT_LOGGING_CONFIGURATION_ARN ??= LOCAL_CHAT.loggingConfigurationArn;
+};
+
 const describeStop = (r: StopStreamResult) =>
   [
     `${r.creatorId}: channel ${r.channelArn}`,
@@ -136,6 +158,15 @@ const main = async () => {
     );
     return;
   }
+  if (command === 'chat-room') {
+    useLocalChatWithLocalTable();
+    if (creatorId === 'all') {
+      const made = await backfillChatRooms((id, change) => console.log(`  ${id}: ${change}`));
+      console.log(`chat-room: ${made} room(s) created`);
+    } else console.log(`chat-room: ${creatorId}: ${await ensureChatRoom(creatorId)}`);
+    return;
+  }
+  if (command === 'suspend' || command === 'unsuspend') useLocalChatWithLocalTable();
   const run: Record<string, () => Promise<OperatedCreator>> = {
     'set-flags': () => setEditorialFlags(creatorId, flags),
     suspend: () => suspendCreator(creatorId, new Date()),

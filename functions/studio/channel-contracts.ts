@@ -33,12 +33,13 @@ export const createStudioChannel = contract({
   handler: 'studio/create-channel',
   dynamo: { actions: ['GetItem', 'PutItem', 'UpdateItem'] },
   ivs: ['CreateChannel', 'DeleteChannel', 'ListStreamKeys', 'GetStreamKey'],
+  ivsChat: ['CreateRoom', 'DeleteRoom'],
   auth: 'required',
   stepUp: true,
   rateLimit,
   throttle,
-  summary: "Create the caller's live channel on IVS",
-  description: `Provisions the caller's channel on Amazon IVS: low latency, private (playback needs a token from a watch session), recorded (broadcasts become on-demand content). Answers 201 with the ingest settings and the stream key the first time, and 200 with the same channel on every later call (a creator has one channel; concurrent calls make one). ${ivsActionsNote}`,
+  summary: "Create the caller's live channel on IVS, with its chat room",
+  description: `Provisions the caller's channel on Amazon IVS: low latency, private (playback needs a token from a watch session), recorded (broadcasts become on-demand content), with its Amazon IVS Chat room (every message reviewed by the platform's handler; docs/chat.md). Answers 201 with the ingest settings and the stream key the first time, and 200 with the same channel on every later call (a creator has one channel; concurrent calls make one). ${ivsActionsNote}`,
   responses: () => ({
     200: {
       description: 'The channel already existed: it, unchanged',

@@ -77,8 +77,10 @@ const RUNTIME_PASSTHROUGH = [
   'AWS_ENDPOINT_URL_SESV2',
   // The S3 stand-in's REST endpoint (scripts/local/s3.ts): the exports bucket and its presigned URLs.
   'AWS_ENDPOINT_URL_S3',
-  // The IVS Chat stand-in's control plane (scripts/local/ivschat, docs/local-ivschat.md).
+  // The IVS Chat stand-in's control plane (scripts/local/ivschat, docs/local-ivschat.md): read by the SDK itself.
   'AWS_ENDPOINT_URL_IVSCHAT',
+  // Its messaging WebSocket, which the chat token route names to clients (shared/chat/client.ts).
+  'IVSCHAT_MESSAGING_ENDPOINT',
   'RECORDINGS_ROOT',
   'LOCAL_KEY_DIR',
   'GOOGLE_IDP',
@@ -154,6 +156,26 @@ const localPlaybackOrigins = (): string => {
   return [site, ...new Set(loopback)].join(',');
 };
 
+/**
+ * The local ARN of `row`'s function, under which the local Lambda service (./lambda.ts) serves it
+ * for what AWS services invoke by ARN: `arn:aws:lambda:us-east-1:000000000000:function:
+ * creator-streaming-local-<handler, dashed>` (the stand-ins' account and region).
+ */
+export const localFunctionArn = (row: Pick<RouteRow, 'handler'>): string =>
+  `arn:aws:lambda:us-east-1:000000000000:function:creator-streaming-local-${row.handler.replace(/[^a-zA-Z0-9-_]/g, '-')}`;
+
+/**
+ * Local IVS Chat: rooms in the stand-in's account and region (as `ivsArnPrefix`, whatever the local
+ * region), the review handler under the ARN the platform serves it at (scripts/local/platform.ts,
+ * serveLocalFunction(chatReviewRow, ...)), one logging configuration the platform creates in the
+ * stand-in at start, as the stack's ChatLogs does.
+ */
+export const LOCAL_CHAT = {
+  arnPrefix: 'arn:aws:ivschat:us-east-1:000000000000',
+  reviewHandlerArn: localFunctionArn({ handler: 'chat/review-message' }),
+  loggingConfigurationArn: 'arn:aws:ivschat:us-east-1:000000000000:logging-configuration/local',
+};
+
 /** The local deployment: the values the stack's tokens resolve to on AWS, as local names. */
 export const localDeployment = (): Deployment => {
   const tableName = host.TABLE_NAME ?? 'creator-streaming-local';
@@ -186,6 +208,7 @@ export const localDeployment = (): Deployment => {
     recordingsBucketArn: `arn:aws:s3:::${LOCAL_RECORDINGS_BUCKET}`,
     webhooks: LOCAL_WEBHOOKS,
     payments: { stripeSecretArn: LOCAL_STRIPE_SECRET_ARN, ...PAYMENT_DEFAULTS },
+    chat: LOCAL_CHAT,
     mail: {
       from: LOCAL_MAIL.from,
       identityArn: arn('ses', `identity/${identityOf(LOCAL_MAIL.from)}`),
@@ -336,6 +359,14 @@ const namedBy = (service: string, input: Input): string[] => {
       return [arn('kms', `key/${String(input.KeyId)}`)];
     case 'ivs':
       return [...named(input.arn), ...named(input.channelArn), ...named(input.recordingConfigurationArn)];
+    case 'ivschat':
+      // Rooms by `identifier` (DeleteRoom, UpdateRoom) or `roomIdentifier` (tokens, messages,
+      // users, events); CreateRoom names its logging configurations (no resource type of it).
+      return [
+        ...named(input.identifier),
+        ...named(input.roomIdentifier),
+        ...((input.loggingConfigurationIdentifiers as string[] | undefined) ?? []),
+      ];
     case 'sqs':
       return [queueArnOfUrl(String(input.QueueUrl))];
     case 'secretsmanager':
@@ -376,7 +407,12 @@ const callsOf = (service: string, commandName: string, input: Input): Call[] => 
       };
     });
   }
-  const scope = service === 'ivs' ? IVS_SCOPE : arn(service, '').slice(0, -1);
+  const scope =
+    service === 'ivs'
+      ? IVS_SCOPE
+      : service === 'ivschat'
+        ? LOCAL_CHAT.arnPrefix
+        : arn(service, '').slice(0, -1);
   return [{ action: `${service}:${command}`, named: namedBy(service, input), scope }];
 };
 
@@ -548,6 +584,9 @@ export const useDeploymentSettings = (): void => {
           ACCOUNT_JOBS_QUEUE_URL: deployment.accounts.jobsQueueUrl,
         }
       : {}),
+    STAGE: deployment.common.STAGE ?? 'local',
+    CHAT_REVIEW_HANDLER_ARN: LOCAL_CHAT.reviewHandlerArn,
+    CHAT_LOGGING_CONFIGURATION_ARN: LOCAL_CHAT.loggingConfigurationArn,
     ...(deployment.payments
       ? {
           STRIPE_SECRET_ARN: deployment.payments.stripeSecretArn,

@@ -1,5 +1,7 @@
 import type { RouteRow } from '../../shared/http/route.ts';
-import { functionContext, runAsFunction } from './aws.ts';
+import { functionContext, localFunctionArn, runAsFunction } from './aws.ts';
+
+export { localFunctionArn };
 
 /**
  * The local stand-in for Lambda's Invoke, for what AWS services invoke by function ARN (IVS
@@ -10,10 +12,6 @@ import { functionContext, runAsFunction } from './aws.ts';
  */
 
 const served = new Map<string, (payload: unknown) => Promise<unknown>>();
-
-/** The local ARN of `row`'s function: `arn:aws:lambda:local:000000000000:function:<handler, dashed>`. */
-export const localFunctionArn = (row: RouteRow): string =>
-  `arn:aws:lambda:local:000000000000:function:${row.handler.replace(/[^a-zA-Z0-9-_]/g, '-')}`;
 
 /** Serves `handler` as `row`'s function under `localFunctionArn(row)`, which it answers. */
 export const serveLocalFunction = (row: RouteRow, handler: (payload: never) => Promise<unknown>): string => {

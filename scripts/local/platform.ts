@@ -180,7 +180,19 @@ const startStripe = async (port: number) => {
 const startIvsChat = async (port: number) => {
   const { startIvsChatStandIn } = await import('./ivschat/server.ts');
   const { invokeLocalFunction } = await import('./lambda.ts');
+  const { LOCAL_CHAT } = await import('./aws.ts');
   const standIn = await startIvsChatStandIn({ port, invoke: invokeLocalFunction });
+  // The deployment's logging configuration, which every room names (the stack's ChatLogs makes it on AWS).
+  const at = new Date();
+  standIn.state.loggingConfigurations.set(LOCAL_CHAT.loggingConfigurationArn, {
+    arn: LOCAL_CHAT.loggingConfigurationArn,
+    id: LOCAL_CHAT.loggingConfigurationArn.split('/').at(-1) ?? 'local',
+    name: 'creator-streaming-local-chat-logs',
+    createTime: at,
+    updateTime: at,
+    destinationConfiguration: { s3: { bucketName: 'creator-streaming-local-chat-logs' } },
+    tags: {},
+  });
   process.env.AWS_ENDPOINT_URL_IVSCHAT = standIn.endpoint;
   process.env.IVSCHAT_MESSAGING_ENDPOINT = standIn.messagingEndpoint;
   return standIn;
@@ -273,10 +285,17 @@ export const startLocalPlatform = async (
     // The table stream's second reader: domain events onto the local EventBridge bus.
     const { startLocalEventPublisher } = await import('./event-bus.ts');
     events = await startLocalEventPublisher({ tableName: tableName() });
-    const { ivsEventRow } = await import('../../functions/workers.ts');
+    const { chatReviewRow, ivsEventRow } = await import('../../functions/workers.ts');
     const { handler: onIvsEvent } = await import('../../functions/live/ivs-event.ts');
     const { functionContext, runAsFunction } = await import('./aws.ts');
     const ivsEvents = functionContext(ivsEventRow);
+    // IVS Chat invokes rooms' review handler by ARN: served as its function (scripts/local/lambda.ts)
+    // under the ARN the rooms name (LOCAL_CHAT.reviewHandlerArn, CHAT_REVIEW_HANDLER_ARN).
+    const { handler: reviewChatMessage } = await import('../../functions/chat/review-message.ts');
+    const { serveLocalFunction } = await import('./lambda.ts');
+    const { LOCAL_CHAT } = await import('./aws.ts');
+    if (serveLocalFunction(chatReviewRow, reviewChatMessage) !== LOCAL_CHAT.reviewHandlerArn)
+      throw new Error('The chat review handler is served under another ARN than the rooms name');
     const broadcaster = live.connect((event) => runAsFunction(ivsEvents, () => onIvsEvent(event)));
     // Ready only once every demo channel is live in the lists: their Stream Start events applied
     // (each awaited by the broadcaster), then projected; then the minute's audiences, projected.

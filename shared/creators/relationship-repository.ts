@@ -50,6 +50,14 @@ export const getRelationship = async (
   };
 };
 
+/** When `accountId` followed `creatorId` (ISO 8601), or null when they do not follow. */
+export const followedAt = async (accountId: string, creatorId: string): Promise<string | null> => {
+  const { Item } = await db.send(
+    new GetCommand({ TableName: tableName(), Key: followKey(accountId, creatorId) }),
+  );
+  return Item ? String(Item.followed_at) : null;
+};
+
 /** Records a follow (idempotent). */
 export const putFollow = async (accountId: string, creatorId: string, at: Date) => {
   await db.send(

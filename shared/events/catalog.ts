@@ -65,6 +65,14 @@ const programFields = () => ({
   content_id: described(z.nullable(z.string()), 'The show or episode it plays, or null.', 'ep_0001_s1e01'),
 });
 
+/** Every chat moderation event: who acted on which channel, when (docs/chat.md "Moderation"). */
+const chatFields = () => ({
+  creator_id: id('The channel (its creator).', 'cr_0001'),
+  by: id('Who acted: the creator or one of their moderators (an opaque account id).', 'acc_0001'),
+  at: instant('When.', '2026-11-29T18:00:00.000Z'),
+});
+const chatTarget = () => id('The account acted on (an opaque account id).', 'acc_0002');
+
 /** The payload schema of each event type (`data` of the envelope). */
 export const EVENT_PAYLOADS = {
   'creator.live': z.object({
@@ -184,6 +192,25 @@ export const EVENT_PAYLOADS = {
       '2026-11-29T10:00:00.000Z',
     ),
   }),
+  'chat.user_banned': z.object({
+    ...chatFields(),
+    account_id: chatTarget(),
+    reason: text('Why.', 'spam'),
+    duration_seconds: described(
+      z.nullable(z.number().check(z.int())),
+      'A timeout of this many seconds; null: banned until lifted.',
+      600,
+    ),
+  }),
+  'chat.user_unbanned': z.object({ ...chatFields(), account_id: chatTarget() }),
+  'chat.message_deleted': z.object({
+    ...chatFields(),
+    message_id: id('The IVS Chat message.', 'QpUjHvz7Vcc7'),
+    reason: described(z.nullable(z.string()), 'Why, when given.', 'spam'),
+  }),
+  'chat.moderator_added': z.object({ ...chatFields(), account_id: chatTarget() }),
+  'chat.moderator_removed': z.object({ ...chatFields(), account_id: chatTarget() }),
+  'chat.settings_changed': z.object({ ...chatFields() }),
 } as const satisfies Record<EventType, z.ZodMiniObject>;
 
 export type EventPayload<T extends EventType> = z.infer<(typeof EVENT_PAYLOADS)[T]>;
@@ -221,6 +248,12 @@ export const EVENT_DESCRIPTIONS: Record<EventType, string> = {
     'A pay-per-view purchase was refunded in full or disputed: the item is locked again (private).',
   'account.deleted':
     'An account was deleted by its owner: consumers delete what they keep about it (private: only the account itself, as a creator, may subscribe).',
+  'chat.user_banned': "An account was banned or timed out from a channel's chat (private).",
+  'chat.user_unbanned': 'A chat ban was lifted (private).',
+  'chat.message_deleted': 'A chat message was deleted by the creator or a moderator (private).',
+  'chat.moderator_added': 'A creator appointed a chat moderator (private).',
+  'chat.moderator_removed': 'A creator removed a chat moderator (private).',
+  'chat.settings_changed': "A channel's chat rules changed: slow mode, modes or blocked terms (private).",
 };
 
 /** Is `type`'s visibility public (any approved partner may subscribe) or private? */

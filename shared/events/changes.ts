@@ -9,6 +9,7 @@ import {
   programContent,
   type ShowRecord,
 } from '../catalog/model.ts';
+import type { ChatAction } from '../chat/chat-repository.ts';
 import type { EntitlementRecord } from '../entitlements/entitlement-repository.ts';
 import {
   CREATOR_PUBLIC_FIELDS,
@@ -38,6 +39,7 @@ export const PUBLISHED_ENTITIES = [
   'program',
   'entitlement',
   'account',
+  'chat-action',
 ] as const;
 
 type Item = Record<string, unknown>;
@@ -318,6 +320,53 @@ const accountEvents = ({ before, after, ...change }: Change): TypedEvent[] => {
   ];
 };
 
+// ── Chat moderation ──────────────────────────────────────────────────────────────────────────
+
+/** A moderation action's record (written once, never changed) is its event (shared/chat/chat-repository.ts). */
+const chatEvents = ({ before, after, ...change }: Change): TypedEvent[] => {
+  if (before || !after) return [];
+  const a = after as unknown as ChatAction;
+  const common = { creator_id: a.creator_id, by: a.by, at: a.at };
+  const target = a.target_account_id ?? '';
+  const made = (() => {
+    switch (a.action) {
+      case 'user_banned':
+        return make({ ...change, after }, 'chat.user_banned', a.creator_id, {
+          ...common,
+          account_id: target,
+          reason: a.reason ?? '',
+          duration_seconds: a.duration_seconds,
+        });
+      case 'user_unbanned':
+        return make({ ...change, after }, 'chat.user_unbanned', a.creator_id, {
+          ...common,
+          account_id: target,
+        });
+      case 'message_deleted':
+        return make({ ...change, after }, 'chat.message_deleted', a.creator_id, {
+          ...common,
+          message_id: a.message_id ?? '',
+          reason: a.reason,
+        });
+      case 'moderator_added':
+        return make({ ...change, after }, 'chat.moderator_added', a.creator_id, {
+          ...common,
+          account_id: target,
+        });
+      case 'moderator_removed':
+        return make({ ...change, after }, 'chat.moderator_removed', a.creator_id, {
+          ...common,
+          account_id: target,
+        });
+      case 'settings_changed':
+        return make({ ...change, after }, 'chat.settings_changed', a.creator_id, common);
+      default:
+        return undefined;
+    }
+  })();
+  return made ? [made] : [];
+};
+
 const BY_ENTITY: Record<(typeof PUBLISHED_ENTITIES)[number], (change: Change) => TypedEvent[]> = {
   creator: creatorEvents,
   show: showEvents,
@@ -325,6 +374,7 @@ const BY_ENTITY: Record<(typeof PUBLISHED_ENTITIES)[number], (change: Change) =>
   program: programEvents,
   entitlement: entitlementEvents,
   account: accountEvents,
+  'chat-action': chatEvents,
 };
 
 const changeOf = (record: DynamoDBRecord): Change => ({

@@ -31,6 +31,12 @@ export const EVENT_TYPES = {
   'purchase.completed': 'private',
   'purchase.refunded': 'private',
   'account.deleted': 'private',
+  'chat.user_banned': 'private',
+  'chat.user_unbanned': 'private',
+  'chat.message_deleted': 'private',
+  'chat.moderator_added': 'private',
+  'chat.moderator_removed': 'private',
+  'chat.settings_changed': 'private',
 } as const satisfies Record<string, 'public' | 'private'>;
 
 export type EventType = keyof typeof EVENT_TYPES;

@@ -28,6 +28,16 @@ export type IvsAction =
   | 'StopStream'
   | 'StartViewerSessionRevocation';
 
+/** Amazon IVS Chat control-plane actions a function may call (on the account's rooms: shared/chat/access.ts). */
+export type IvsChatAction =
+  | 'CreateRoom'
+  | 'DeleteRoom'
+  | 'UpdateRoom'
+  | 'CreateChatToken'
+  | 'DeleteMessage'
+  | 'DisconnectUser'
+  | 'SendEvent';
+
 /** One row of the route table (`functions/routes.ts`). Rows are data: no imports of handlers. */
 export interface RouteRow {
   /** `ANY` only with the `$default` path: the catch-all for requests no other route matches. */
@@ -58,6 +68,12 @@ export interface RouteRow {
    * IVS_RECORDING_CONFIGURATION_ARN.
    */
   ivs?: readonly IvsAction[];
+  /**
+   * The IVS Chat calls the function makes, exactly: granted on the account's rooms (made at run
+   * time, so `room/*`); CreateRoom also sets CHAT_REVIEW_HANDLER_ARN and
+   * CHAT_LOGGING_CONFIGURATION_ARN (shared/chat/access.ts).
+   */
+  ivsChat?: readonly IvsChatAction[];
   /**
    * Memory (MB) when the default 256 does not fit, with the reason: Lambda allocates CPU in
    * proportion to memory, so CPU-bound work is sized here too.

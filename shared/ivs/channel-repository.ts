@@ -11,6 +11,11 @@ export interface IvsChannel {
   channel_arn: string;
   playback_url: string;
   ingest_endpoint: string;
+  /**
+   * The channel's IVS Chat room (docs/chat.md): made with the channel; channels made before chat
+   * get theirs from `npm run operator -- chat-rooms`; removed while the creator is suspended.
+   */
+  chat_room_arn?: string;
 }
 
 /** The key of the lookup item of an IVS channel. */

@@ -4,6 +4,7 @@ import {
   accountEnvironment,
   accountStatements,
 } from '../accounts/access.ts';
+import { CHAT_PLACEHOLDERS, type ChatDeployment, chatEnvironment, chatStatements } from '../chat/access.ts';
 import type { RouteRow } from '../http/route.ts';
 import {
   PAYMENT_PLACEHOLDERS,
@@ -78,6 +79,8 @@ export interface Deployment {
   mail?: MailDeployment;
   /** Accounts (infra/accounts.ts): the exports bucket and the analytics pseudonym key. */
   accounts?: AccountsDeployment;
+  /** Live chat (infra/chat.ts): the account's IVS Chat rooms, the review handler, the logging configuration. */
+  chat?: ChatDeployment;
 }
 
 /** One IAM statement: every action on every resource (ARNs, no wildcards). */
@@ -162,6 +165,7 @@ export const policyOf = (row: RouteRow, d: Deployment): Statement[] => {
   statements.push(...paymentStatements(row, d.payments));
   statements.push(...mailStatements(row, d.mail));
   statements.push(...accountStatements(row, d.accounts));
+  statements.push(...chatStatements(row, d.chat));
   return statements;
 };
 
@@ -195,6 +199,7 @@ export const environmentOf = (row: RouteRow, d: Deployment): Record<string, stri
   Object.assign(env, paymentEnvironment(row, d.payments));
   Object.assign(env, mailEnvironment(row, d.mail));
   Object.assign(env, accountEnvironment(row, d.accounts));
+  Object.assign(env, chatEnvironment(row, d.chat));
   return env;
 };
 
@@ -229,6 +234,7 @@ export const settingsOf = (row: RouteRow): string[] => {
       payments: PAYMENT_PLACEHOLDERS,
       mail: MAIL_PLACEHOLDERS,
       accounts: ACCOUNTS_PLACEHOLDERS,
+      chat: CHAT_PLACEHOLDERS,
     }),
   );
 };

@@ -28,6 +28,11 @@ const buildResponses = () => {
         'The IVS playback URL (a private channel: players get it with a token from a watch session)',
         'https://a1b2c3d4e5f6.us-east-1.playback.live-video.net/api/video/v1/us-east-1.123456789012.channel.AbCdEf123456.m3u8',
       ),
+      chat_room_arn: described(
+        z.nullable(z.string()),
+        "The channel's IVS Chat room; null while it has none (a channel made before chat, until the operator's `chat-rooms`; a suspended creator's)",
+        'arn:aws:ivschat:us-east-1:123456789012:room/AbCdEf123456',
+      ),
       latency_mode: described(z.literal('low'), 'IVS low-latency streaming', 'low'),
       is_live: described(z.boolean(), 'The channel is broadcasting now (from IVS events)', false),
       stream: described(

@@ -9,6 +9,7 @@ export const studioChannel = (state: StudioChannelState): StudioChannel => ({
   ingest_url: ingestUrlOf(state.channel.ingest_endpoint),
   stream_key: state.streamKey,
   playback_url: state.channel.playback_url,
+  chat_room_arn: state.channel.chat_room_arn ?? null,
   latency_mode: 'low',
   is_live: state.live !== null,
   stream: state.live

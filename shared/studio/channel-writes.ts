@@ -16,6 +16,8 @@ import { transactWriteIf } from '../db/transaction.ts';
 import { NotFoundError } from '../http/errors.ts';
 import { type IvsChannel, ivsChannelItem } from '../ivs/channel-repository.ts';
 import { ivsClient } from '../ivs/client.ts';
+import { roomLookupItem } from '../chat/chat-repository.ts';
+import { createRoom, deleteRoom } from '../chat/rooms.ts';
 
 /**
  * A creator's channel on Amazon IVS (docs/live.md "Channels on IVS"): provisioned once through
@@ -67,9 +69,10 @@ const stateOf = (
 /**
  * Provisions the creator's IVS channel: LOW latency, private (`authorized`: playback needs our
  * token), recorded to the stack's recording configuration; named after the creator and tagged
- * with its id. The channel goes onto the creator item and its lookup item in one transaction,
- * on condition the creator has none yet: of two concurrent calls one wins, and the other deletes
- * the channel it made and answers the winner's (so a creator never owns two channels).
+ * with its id; and its IVS Chat room beside it (shared/chat/rooms.ts), made in parallel. The
+ * channel and room go onto the creator item and their lookup items in one transaction, on
+ * condition the creator has none yet: of two concurrent calls one wins, and the other deletes the
+ * channel and room it made and answers the winner's (so a creator never owns two of either).
  * `created` says whether this call made it.
  */
 export const provisionChannel = async (
@@ -77,17 +80,29 @@ export const provisionChannel = async (
 ): Promise<StudioChannelState & { created: boolean }> => {
   const existing = await storedCreator(creator.id);
   if (existing?.ivs) return { ...(await channelState(creator.id)), created: false };
-  const made = await ivsClient().send(
-    new CreateChannelCommand({
-      name: creator.id,
-      latencyMode: 'LOW',
-      type: 'STANDARD',
-      authorized: true,
-      recordingConfigurationArn: setting('IVS_RECORDING_CONFIGURATION_ARN'),
-      // `stage`: how the stack's teardown finds the channels its API made (infra/runtime-cleanup.ts).
-      tags: { creator_id: creator.id, stage: setting('STAGE') },
-    }),
-  );
+  const [channelMade, roomMade] = await Promise.allSettled([
+    ivsClient().send(
+      new CreateChannelCommand({
+        name: creator.id,
+        latencyMode: 'LOW',
+        type: 'STANDARD',
+        authorized: true,
+        recordingConfigurationArn: setting('IVS_RECORDING_CONFIGURATION_ARN'),
+        // `stage`: how the stack's teardown finds the channels its API made (infra/runtime-cleanup.ts).
+        tags: { creator_id: creator.id, stage: setting('STAGE') },
+      }),
+    ),
+    createRoom(creator.id),
+  ]);
+  // One of the two failed: the other is removed, so a retry starts from nothing.
+  if (channelMade.status === 'rejected' || roomMade.status === 'rejected') {
+    if (channelMade.status === 'fulfilled' && channelMade.value.channel?.arn)
+      await ivsClient().send(new DeleteChannelCommand({ arn: channelMade.value.channel.arn }));
+    if (roomMade.status === 'fulfilled') await deleteRoom(roomMade.value);
+    throw channelMade.status === 'rejected' ? channelMade.reason : (roomMade as PromiseRejectedResult).reason;
+  }
+  const made = channelMade.value;
+  const roomArn = roomMade.value;
   const arn = made.channel?.arn;
   if (!arn || !made.channel?.playbackUrl || !made.channel.ingestEndpoint)
     throw new Error('IVS CreateChannel answered without the channel');
@@ -95,6 +110,7 @@ export const provisionChannel = async (
     channel_arn: arn,
     playback_url: made.channel.playbackUrl,
     ingest_endpoint: made.channel.ingestEndpoint,
+    chat_room_arn: roomArn,
   };
   const won = await transactWriteIf([
     {
@@ -113,9 +129,10 @@ export const provisionChannel = async (
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },
+    { Put: { TableName: tableName(), Item: roomLookupItem(roomArn, creator.id) } },
   ]);
   if (!won) {
-    await ivsClient().send(new DeleteChannelCommand({ arn }));
+    await Promise.all([ivsClient().send(new DeleteChannelCommand({ arn })), deleteRoom(roomArn)]);
     return { ...(await channelState(creator.id)), created: false };
   }
   return {

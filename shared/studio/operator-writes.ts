@@ -5,6 +5,7 @@ import { queryAll } from '../db/query.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
 import { isConditionalCheckFailed } from '../db/transaction.ts';
+import { closeChatRoom, ensureChatRoom } from '../chat/room-writes.ts';
 
 /**
  * An operator's writes on a creator (`npm run operator`, scripts/operator.ts): the editorial
@@ -100,7 +101,8 @@ const markCatalogue = async (creatorId: string, suspended: boolean): Promise<voi
 };
 
 /**
- * Suspends the creator: `suspended_at` = `now` (ISO), and its shows and episodes are hidden too.
+ * Suspends the creator: `suspended_at` = `now` (ISO), and its shows and episodes are hidden too;
+ * its chat room is closed (deleted on IVS Chat: every connection ends; docs/chat.md "Rooms").
  * Suspending again moves the instant.
  */
 export const suspendCreator = async (creatorId: string, now: Date): Promise<OperatedCreator> => {
@@ -109,12 +111,18 @@ export const suspendCreator = async (creatorId: string, now: Date): Promise<Oper
     values: { ':at': now.toISOString() },
   });
   await markCatalogue(creatorId, true);
+  await closeChatRoom(creatorId);
   return creator;
 };
 
-/** Lifts a suspension (removes `suspended_at`; a creator that was not suspended stays as it was, version + 1). */
+/**
+ * Lifts a suspension (removes `suspended_at`; a creator that was not suspended stays as it was,
+ * version + 1); a channel gets a new chat room (the old one was deleted; settings, moderators
+ * and bans are the creator's and carry over).
+ */
 export const unsuspendCreator = async (creatorId: string): Promise<OperatedCreator> => {
   const creator = await update(creatorId, { update: 'REMOVE suspended_at' });
   await markCatalogue(creatorId, false);
+  await ensureChatRoom(creatorId);
   return creator;
 };

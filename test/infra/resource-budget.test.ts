@@ -24,8 +24,9 @@ describe.each(['dev', 'prod'] as const)('resource budget of the real route table
   it(`keeps every stack, parent and nested, at ${MAX_RESOURCES_PER_STACK} resources or fewer`, () => {
     // The parent, one route stack per domain, the Workers stack (infra/projector.ts) and the
     // Events stack (infra/events.ts), the Webhooks stack (infra/webhooks.ts), the Mail stack (infra/mail.ts)
-    // the MediaPlaylists stack (infra/media-playlists.ts) and the Payments stack (infra/payments.ts).
-    expect(Object.keys(counts)).toHaveLength(1 + new Set(routes.map((r) => domainOf(r.handler))).size + 6);
+    // the MediaPlaylists stack (infra/media-playlists.ts), the Payments stack (infra/payments.ts), the
+    // Accounts stack (infra/accounts.ts) and the Chat stack (infra/chat.ts).
+    expect(Object.keys(counts)).toHaveLength(1 + new Set(routes.map((r) => domainOf(r.handler))).size + 8);
     for (const [path, count] of Object.entries(counts)) {
       expect(count, path).toBeLessThanOrEqual(MAX_RESOURCES_PER_STACK);
     }
@@ -44,10 +45,10 @@ describe.each(['dev', 'prod'] as const)('resource budget of the real route table
     expect(parentFunctions.filter((f) => f.Properties.Environment?.Variables?.ROUTE_KEY)).toEqual([]);
     // The route stacks, the Workers stack (projector, recompute, audiences, rebuild:
     // infra/projector.ts), the Events stack (infra/events.ts), the Webhooks stack (infra/webhooks.ts),
-    // the Mail stack (infra/mail.ts), the MediaPlaylists stack (infra/media-playlists.ts) and the
-    // Payments stack (infra/payments.ts).
+    // the Mail stack (infra/mail.ts), the MediaPlaylists stack (infra/media-playlists.ts), the
+    // Payments stack (infra/payments.ts), the Accounts stack (infra/accounts.ts) and the Chat stack (infra/chat.ts).
     expect(types.filter((t) => t === 'AWS::CloudFormation::Stack')).toHaveLength(
-      stack.routeStacks.length + 6,
+      stack.routeStacks.length + 8,
     );
   });
 
@@ -138,7 +139,7 @@ describe('room to grow', () => {
     () => {
       const { stack } = synthStack(syntheticRoutes(200, 10));
       const counts = Object.values(countsOf(stack));
-      expect(counts).toHaveLength(17); // parent, 10 route stacks, Workers, Events, Webhooks, Mail, MediaPlaylists, Payments
+      expect(counts).toHaveLength(19); // parent, 10 route stacks, Workers, Events, Webhooks, Mail, MediaPlaylists, Payments, Accounts, Chat
       for (const count of counts) expect(count).toBeLessThanOrEqual(MAX_RESOURCES_PER_STACK);
     },
     SYNTH_TIMEOUT,

@@ -3,6 +3,7 @@ import { routes } from '../../functions/routes.ts';
 import { fanOutRow, senderRow } from '../../functions/webhooks/workers.ts';
 import {
   audienceRow,
+  chatReviewRow,
   ivsEventRow,
   mediaPlaylistRow,
   projectorRow,
@@ -66,6 +67,8 @@ export const stackFunctions = (d: Deployment): CheckedFunction[] => {
     of(mailFeedbackRow, 'worker'),
     // Exports and purges (test/accounts/accounts.int.test.ts runs the queue's consumer as itself).
     of(accountJobsRow, 'worker'),
+    // IVS Chat's review handler (test/chat/chat.int.test.ts runs it as itself).
+    of(chatReviewRow, 'worker'),
     // The daily reconcile (test/shows/paywall.int.test.ts runs it as itself).
     ...paymentWorkers.map((row) => of(row, 'schedule')),
     {

@@ -1,0 +1,61 @@
+import type { RouteRow } from '../http/route.ts';
+
+/**
+ * What a row's `ivsChat` actions grant and set (called by shared/platform/access.ts, so the stack
+ * and the local platform derive them the same way). Every IVS Chat action the code calls is
+ * authorized on the room resource type only (the Service Authorization Reference: CreateRoom,
+ * DeleteRoom, UpdateRoom, CreateChatToken, DeleteMessage, DisconnectUser, SendEvent all list
+ * `room`, required, and no dependent actions; CreateRoom is not authorized on the logging
+ * configuration it names, and its tags need no ivschat:TagResource). Rooms are made at run time,
+ * so by ARN pattern `room/*` of the account and region. CreateRoom also sets the two ARNs every
+ * room names: the review handler and the logging configuration (infra/chat.ts).
+ */
+export interface ChatDeployment {
+  /** `arn:aws:ivschat:<region>:<account>`. */
+  arnPrefix: string;
+  /** The message review handler (a Lambda function ARN) every room calls. */
+  reviewHandlerArn: string;
+  /** The logging configuration every room writes its messages to. */
+  loggingConfigurationArn: string;
+}
+
+const uses = (row: RouteRow, chat: ChatDeployment | undefined): ChatDeployment | undefined => {
+  if (!row.ivsChat?.length) return undefined;
+  if (!chat)
+    throw new Error(
+      `Route ${row.method} ${row.path} calls IVS Chat but the deployment has no chat settings (infra/chat.ts)`,
+    );
+  return chat;
+};
+
+/** `ivschat:<action>` on the account's rooms, for the actions the row names. */
+export const chatStatements = (row: RouteRow, deployment: ChatDeployment | undefined) => {
+  const chat = uses(row, deployment);
+  if (!chat) return [];
+  return [
+    {
+      actions: [...new Set(row.ivsChat)].sort().map((action) => `ivschat:${action}`),
+      resources: [`${chat.arnPrefix}:room/*`],
+    },
+  ];
+};
+
+/** With CreateRoom: the review handler and logging configuration every room names. */
+export const chatEnvironment = (
+  row: RouteRow,
+  deployment: ChatDeployment | undefined,
+): Record<string, string> => {
+  const chat = uses(row, deployment);
+  if (!chat || !row.ivsChat?.includes('CreateRoom')) return {};
+  return {
+    CHAT_REVIEW_HANDLER_ARN: chat.reviewHandlerArn,
+    CHAT_LOGGING_CONFIGURATION_ARN: chat.loggingConfigurationArn,
+  };
+};
+
+/** Placeholders for `settingsOf` (names only). */
+export const CHAT_PLACEHOLDERS: ChatDeployment = {
+  arnPrefix: 'x',
+  reviewHandlerArn: 'x',
+  loggingConfigurationArn: 'x',
+};

@@ -1,0 +1,207 @@
+import { randomUUID } from 'node:crypto';
+import { GetCommand } from '../db/document.ts';
+import { db } from '../db/client.ts';
+import { recordOf } from '../db/record.ts';
+import { tableName } from '../db/table.ts';
+import { type TransactOperation, transactWriteIf } from '../db/transaction.ts';
+
+/**
+ * Live chat's items (docs/chat.md "Data"): the one module that knows their keys.
+ * - room lookup: PK `CHATROOM#<room arn>`, SK `ROOM` → `creator_id` (entity `chat-room`), written
+ *   with the channel (shared/studio/channel-writes.ts): how the review handler finds the settings
+ *   of the room a message is in;
+ * - settings:    PK `CHAT#<creator>`, SK `SETTINGS` (entity `chat-settings`);
+ * - moderator:   PK `CHAT#<creator>`, SK `MOD#<account>` (entity `chat-moderator`);
+ * - ban:         PK `CHAT#<creator>`, SK `BAN#<account>` (entity `chat-ban`), by account id, so a
+ *   ban sticks across name changes; `until` null is permanent, else a timeout;
+ * - action:      PK `CHAT#<creator>`, SK `ACTION#<at>#<id>` (entity `chat-action`): the record of
+ *   every moderation action (who, what, when), written in the same transaction as the change it
+ *   records; its insert on the table stream becomes the domain event (shared/events/changes.ts).
+ */
+
+/** A channel's chat rules (`PUT /studio/chat/settings`); absent item = all off. */
+export interface ChatSettings {
+  slow_mode_seconds: number;
+  followers_only_minutes: number | null;
+  subscribers_only: boolean;
+  emote_only: boolean;
+  established_only_minutes: number | null;
+  blocked_terms: string[];
+}
+
+export const DEFAULT_CHAT_SETTINGS: ChatSettings = {
+  slow_mode_seconds: 0,
+  followers_only_minutes: null,
+  subscribers_only: false,
+  emote_only: false,
+  established_only_minutes: null,
+  blocked_terms: [],
+};
+
+export interface ChatBan {
+  account_id: string;
+  /** ISO 8601 end of a timeout; null: permanent until lifted. */
+  until: string | null;
+  reason: string;
+  by: string;
+  at: string;
+}
+
+export interface ChatModerator {
+  account_id: string;
+  added_by: string;
+  added_at: string;
+}
+
+export const CHAT_ACTIONS = [
+  'user_banned',
+  'user_unbanned',
+  'message_deleted',
+  'moderator_added',
+  'moderator_removed',
+  'settings_changed',
+] as const;
+export type ChatActionKind = (typeof CHAT_ACTIONS)[number];
+
+/** One moderation action as recorded. */
+export interface ChatAction {
+  creator_id: string;
+  action: ChatActionKind;
+  /** The account that acted (the creator or one of their moderators). */
+  by: string;
+  at: string;
+  /** The account acted on (bans, moderators), else null. */
+  target_account_id: string | null;
+  /** The deleted message's id, else null. */
+  message_id: string | null;
+  reason: string | null;
+  /** A ban's length; null for a permanent ban and other actions. */
+  duration_seconds: number | null;
+}
+
+const chatPk = (creatorId: string) => `CHAT#${creatorId}`;
+export const roomLookupKey = (roomArn: string) => ({ PK: `CHATROOM#${roomArn}`, SK: 'ROOM' });
+const settingsKey = (creatorId: string) => ({ PK: chatPk(creatorId), SK: 'SETTINGS' });
+const moderatorKey = (creatorId: string, accountId: string) => ({
+  PK: chatPk(creatorId),
+  SK: `MOD#${accountId}`,
+});
+const banKey = (creatorId: string, accountId: string) => ({ PK: chatPk(creatorId), SK: `BAN#${accountId}` });
+
+/** The lookup item of a room, written in the channel's provisioning transaction. */
+export const roomLookupItem = (roomArn: string, creatorId: string): Record<string, unknown> => ({
+  ...roomLookupKey(roomArn),
+  entity: 'chat-room',
+  creator_id: creatorId,
+});
+
+const get = async (Key: { PK: string; SK: string }, consistent = false) =>
+  (await db.send(new GetCommand({ TableName: tableName(), Key, ConsistentRead: consistent }))).Item;
+
+/** The creator whose channel a room is, if the room is one of ours. */
+export const creatorOfRoom = async (roomArn: string): Promise<string | undefined> => {
+  const item = await get(roomLookupKey(roomArn));
+  return item ? String(item.creator_id) : undefined;
+};
+
+/** The channel's chat settings (defaults when never set). */
+export const getChatSettings = async (creatorId: string): Promise<ChatSettings> => {
+  const item = await get(settingsKey(creatorId));
+  return item
+    ? { ...DEFAULT_CHAT_SETTINGS, ...recordOf<Partial<ChatSettings>>(item) }
+    : DEFAULT_CHAT_SETTINGS;
+};
+
+/** The account's ban on the channel, if one is stored (expired timeouts included: see `isBanned`). */
+export const getBan = async (creatorId: string, accountId: string): Promise<ChatBan | undefined> => {
+  const item = await get(banKey(creatorId, accountId), true);
+  return item ? recordOf<ChatBan>(item) : undefined;
+};
+
+/** Is `ban` in force at `now`? */
+export const isBanned = (ban: ChatBan | undefined, now: Date): boolean =>
+  ban !== undefined && (ban.until === null || Date.parse(ban.until) > now.getTime());
+
+/** Does the creator have `accountId` as a chat moderator? */
+export const isModerator = async (creatorId: string, accountId: string): Promise<boolean> =>
+  (await get(moderatorKey(creatorId, accountId))) !== undefined;
+
+const actionItem = (action: ChatAction): TransactOperation => ({
+  Put: {
+    TableName: tableName(),
+    Item: {
+      PK: chatPk(action.creator_id),
+      SK: `ACTION#${action.at}#${randomUUID()}`,
+      entity: 'chat-action',
+      ...action,
+    },
+  },
+});
+
+/** Writes `changes` and the record of `action` in one transaction (false: a condition failed). */
+const recorded = (action: ChatAction, changes: TransactOperation[]) =>
+  transactWriteIf([...changes, actionItem(action)]);
+
+/** Stores the channel's settings and records the change. */
+export const putChatSettings = (
+  creatorId: string,
+  settings: ChatSettings,
+  action: ChatAction,
+): Promise<boolean> =>
+  recorded(action, [
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...settingsKey(creatorId), entity: 'chat-settings', ...settings },
+      },
+    },
+  ]);
+
+/** Appoints a moderator (idempotent: appointing again records again) and records it. */
+export const putModerator = (creatorId: string, moderator: ChatModerator, action: ChatAction) =>
+  recorded(action, [
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...moderatorKey(creatorId, moderator.account_id), entity: 'chat-moderator', ...moderator },
+      },
+    },
+  ]);
+
+/** Removes a moderator and records it; false when they were not one. */
+export const deleteModerator = (creatorId: string, accountId: string, action: ChatAction) =>
+  recorded(action, [
+    {
+      Delete: {
+        TableName: tableName(),
+        Key: moderatorKey(creatorId, accountId),
+        ConditionExpression: 'attribute_exists(PK)',
+      },
+    },
+  ]);
+
+/** Stores a ban (replacing any earlier one) and records it. */
+export const putBan = (creatorId: string, ban: ChatBan, action: ChatAction) =>
+  recorded(action, [
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...banKey(creatorId, ban.account_id), entity: 'chat-ban', ...ban },
+      },
+    },
+  ]);
+
+/** Lifts a ban and records it; false when there was none. */
+export const deleteBan = (creatorId: string, accountId: string, action: ChatAction) =>
+  recorded(action, [
+    {
+      Delete: {
+        TableName: tableName(),
+        Key: banKey(creatorId, accountId),
+        ConditionExpression: 'attribute_exists(PK)',
+      },
+    },
+  ]);
+
+/** Records an action that changes no item of ours (a deleted message lives in IVS only). */
+export const recordAction = (action: ChatAction) => recorded(action, []);

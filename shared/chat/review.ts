@@ -1,0 +1,208 @@
+import type { ChatSettings } from './chat-repository.ts';
+
+/**
+ * The message review (docs/chat.md "Review"): what IVS Chat's review handler decides for one
+ * message, as a pure function of the message, the channel's settings, the time and the per-user
+ * slow-mode state. No network: the handler (functions/chat/review-message.ts) gives it cached
+ * settings. Every DENY carries its reason in the response's attributes (`reason`).
+ */
+
+/** Longest message we accept, in characters (code points); IVS's own cap on the room is 500. */
+export const MAX_MESSAGE_CHARS = 300;
+
+export type DenyReason =
+  | 'too_long'
+  | 'blocked_term'
+  | 'emote_only'
+  | 'slow_mode'
+  | 'subscribers_only'
+  | 'empty';
+
+/** What IVS Chat sends the handler (the fields we read). */
+export interface ReviewEvent {
+  Content: string;
+  MessageId?: string;
+  RoomArn: string;
+  Attributes?: Record<string, string>;
+  Sender: { UserId: string; Attributes?: Record<string, string>; Ip?: string };
+}
+
+/** What the handler answers IVS Chat. */
+export interface ReviewResponse {
+  ReviewResult: 'ALLOW' | 'DENY';
+  Content?: string;
+  Attributes?: Record<string, string>;
+}
+
+/**
+ * Look-alikes folded onto the letter they imitate (after NFKC and accent stripping): Cyrillic and
+ * Greek letters that render as Latin ones, and the digits and signs of "leet" spelling. A subset
+ * of Unicode's confusables (UTS #39) for the Latin alphabet, the ones seen in evasion.
+ */
+const CONFUSABLES: Record<string, string> = {
+  а: 'a',
+  в: 'b',
+  е: 'e',
+  ё: 'e',
+  к: 'k',
+  м: 'm',
+  н: 'h',
+  о: 'o',
+  р: 'p',
+  с: 'c',
+  т: 't',
+  у: 'y',
+  х: 'x',
+  і: 'i',
+  ї: 'i',
+  ј: 'j',
+  ѕ: 's',
+  ԁ: 'd',
+  ɡ: 'g',
+  һ: 'h',
+  ӏ: 'i',
+  ո: 'n',
+  ս: 'u',
+  α: 'a',
+  β: 'b',
+  ε: 'e',
+  η: 'n',
+  ι: 'i',
+  κ: 'k',
+  ν: 'v',
+  ο: 'o',
+  ρ: 'p',
+  τ: 't',
+  υ: 'u',
+  χ: 'x',
+  ω: 'w',
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  ø: 'o',
+  ł: 'i',
+  đ: 'd',
+  ı: 'i',
+  '0': 'o',
+  '1': 'i',
+  '3': 'e',
+  '4': 'a',
+  '5': 's',
+  '7': 't',
+  '8': 'b',
+  '@': 'a',
+  $: 's',
+  '!': 'i',
+  '|': 'i',
+  // `1` stands for `i` and `l` alike: both fold to `i` (in the terms too), as a skeleton does.
+  l: 'i',
+};
+
+// biome-ignore lint/complexity/useRegexLiterals: a literal trips noMisleadingCharacterClass on the joiners and selectors this class removes one by one
+const INVISIBLE = new RegExp(
+  '[\\u00AD\\u034F\\u061C\\u115F\\u1160\\u17B4\\u17B5\\u180B-\\u180F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u206A-\\u206F\\uFE00-\\uFE0F\\uFEFF]',
+  'g',
+); // a string: selectors are matched alone on purpose
+
+/**
+ * Text folded for matching: NFKC (full-width and styled letters to plain ones), lower case,
+ * accents stripped (NFD, marks removed), invisible characters removed, look-alikes folded.
+ */
+export const foldText = (text: string): string => {
+  const plain = text
+    .normalize('NFKC')
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .replace(INVISIBLE, '');
+  let out = '';
+  for (const ch of plain) out += CONFUSABLES[ch] ?? ch;
+  return out;
+};
+
+const words = (folded: string) => folded.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+
+/** A blocked-term list folded once (the handler caches it with the settings). */
+export interface FoldedTerms {
+  /** Whole-word sequences, e.g. ` bad word `. */
+  phrases: string[];
+  /** Terms of 4+ letters with separators removed: also caught inside `s.p.o.i.l.e.r`. */
+  squeezed: string[];
+}
+
+export const foldTerms = (terms: readonly string[]): FoldedTerms => {
+  const phrases: string[] = [];
+  const squeezed: string[] = [];
+  for (const term of terms) {
+    const w = words(foldText(term));
+    if (w.length === 0) continue;
+    phrases.push(` ${w.join(' ')} `);
+    const joined = w.join('');
+    if (joined.length >= 4) squeezed.push(joined);
+  }
+  return { phrases, squeezed };
+};
+
+/** Does `content` hold a blocked term (whole words, or a 4+ letter term with anything between its letters)? */
+export const hasBlockedTerm = (content: string, terms: FoldedTerms): boolean => {
+  if (terms.phrases.length === 0) return false;
+  const w = words(foldText(content));
+  const spaced = ` ${w.join(' ')} `;
+  const squeezed = w.join('');
+  return terms.phrases.some((p) => spaced.includes(p)) || terms.squeezed.some((t) => squeezed.includes(t));
+};
+
+const EMOTE = /:[a-z0-9_+-]{1,32}:/gi;
+// biome-ignore lint/complexity/useRegexLiterals: a literal trips noMisleadingCharacterClass on the joiners and selectors this class removes one by one
+const EMOJI = new RegExp(
+  '[\\p{Extended_Pictographic}\\p{Emoji_Modifier}\\p{Regional_Indicator}\\u200D\\uFE0F\\u20E3]',
+  'gu',
+); // a string: joiners are matched alone on purpose
+/** Only emotes (`:name:` codes, emoji) and spaces. */
+export const isEmoteOnly = (content: string): boolean =>
+  content.replace(EMOTE, '').replace(EMOJI, '').trim() === '' && content.trim() !== '';
+
+/** Last accepted message per room and user, for slow mode (a container's memory). */
+export type SlowModeState = Map<string, number>;
+
+const badgesOf = (event: ReviewEvent) =>
+  new Set((event.Sender.Attributes?.badges ?? '').split(',').filter(Boolean));
+
+const deny = (reason: DenyReason): ReviewResponse => ({ ReviewResult: 'DENY', Attributes: { reason } });
+
+/**
+ * The decision for one message. Checked in order: empty, length, blocked terms (for everyone,
+ * moderators included), then, for viewers only (the creator and moderators are exempt, by the
+ * badges our token put in the sender's attributes): subscribers-only (a token issued before the
+ * mode was switched on), emote-only, slow mode. An allowed message counts for slow mode.
+ */
+export const reviewMessage = (
+  event: ReviewEvent,
+  settings: ChatSettings & { folded: FoldedTerms },
+  nowMs: number,
+  slow: SlowModeState,
+): ReviewResponse => {
+  const content = event.Content ?? '';
+  if (content.trim() === '') return deny('empty');
+  if ([...content].length > MAX_MESSAGE_CHARS) return deny('too_long');
+  if (hasBlockedTerm(content, settings.folded)) return deny('blocked_term');
+  const badges = badgesOf(event);
+  const exempt = badges.has('creator') || badges.has('moderator');
+  if (!exempt) {
+    if (settings.subscribers_only && !badges.has('subscriber')) return deny('subscribers_only');
+    if (settings.emote_only && !isEmoteOnly(content)) return deny('emote_only');
+    const key = `${event.RoomArn}|${event.Sender.UserId}`;
+    const last = slow.get(key);
+    if (
+      settings.slow_mode_seconds > 0 &&
+      last !== undefined &&
+      nowMs - last < settings.slow_mode_seconds * 1000
+    )
+      return deny('slow_mode');
+    slow.delete(key);
+    slow.set(key, nowMs);
+    // Bounded memory: the least recent sender goes first (a Map iterates in insertion order).
+    if (slow.size > 50_000) slow.delete(slow.keys().next().value as string);
+  }
+  return { ReviewResult: 'ALLOW' };
+};

@@ -1,0 +1,103 @@
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '../db/document.ts';
+import { creatorKey } from '../creators/creator-repository.ts';
+import { db } from '../db/client.ts';
+import { ScanCommand } from '../db/scan.ts';
+import { tableName } from '../db/table.ts';
+import { isConditionalCheckFailed } from '../db/transaction.ts';
+import type { IvsChannel } from '../ivs/channel-repository.ts';
+import { roomLookupItem, roomLookupKey } from './chat-repository.ts';
+import { createRoom, deleteRoom } from './rooms.ts';
+
+/**
+ * An operator's writes on chat rooms (`npm run operator -- chat-room`, `suspend`, `unsuspend`;
+ * docs/chat.md "Rooms"): the room of a channel made before chat, and closing a suspended
+ * creator's room (its connections end, no token can be had for it) and opening a new one when the
+ * suspension is lifted. Operator code: never on a request path (the backfill scans the table).
+ */
+
+export type RoomChange = 'created' | 'exists' | 'closed' | 'none' | 'no-channel';
+
+const channelOf = async (creatorId: string): Promise<IvsChannel | undefined> =>
+  (
+    await db.send(
+      new GetCommand({ TableName: tableName(), Key: creatorKey(creatorId), ConsistentRead: true }),
+    )
+  ).Item?.ivs as IvsChannel | undefined;
+
+/**
+ * Gives the creator's channel its room when it has none: the room is made, then set on the
+ * creator on condition it still has none (a concurrent run's room wins; this one's is deleted).
+ */
+export const ensureChatRoom = async (creatorId: string): Promise<RoomChange> => {
+  const channel = await channelOf(creatorId);
+  if (!channel) return 'no-channel';
+  if (channel.chat_room_arn) return 'exists';
+  const roomArn = await createRoom(creatorId);
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: creatorKey(creatorId),
+        UpdateExpression: 'SET ivs.chat_room_arn = :room ADD version :one',
+        ConditionExpression: 'attribute_exists(ivs) AND attribute_not_exists(ivs.chat_room_arn)',
+        ExpressionAttributeValues: { ':room': roomArn, ':one': 1 },
+      }),
+    );
+  } catch (error) {
+    await deleteRoom(roomArn);
+    if (isConditionalCheckFailed(error)) return 'exists';
+    throw error;
+  }
+  await db.send(new PutCommand({ TableName: tableName(), Item: roomLookupItem(roomArn, creatorId) }));
+  return 'created';
+};
+
+/** Closes the creator's room: deleted on IVS Chat (every connection ends), then forgotten. */
+export const closeChatRoom = async (creatorId: string): Promise<RoomChange> => {
+  const roomArn = (await channelOf(creatorId))?.chat_room_arn;
+  if (!roomArn) return 'none';
+  await deleteRoom(roomArn);
+  await db.send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: creatorKey(creatorId),
+      UpdateExpression: 'REMOVE ivs.chat_room_arn ADD version :one',
+      ConditionExpression: 'ivs.chat_room_arn = :room',
+      ExpressionAttributeValues: { ':room': roomArn, ':one': 1 },
+    }),
+  );
+  await db.send(new DeleteCommand({ TableName: tableName(), Key: roomLookupKey(roomArn) }));
+  return 'closed';
+};
+
+/**
+ * The one-off backfill: a room for every channel that has none, suspended creators excepted
+ * (their room opens when the suspension is lifted). One Scan of the creator profiles; rooms are
+ * made one after another (IVS Chat allows 5 CreateRoom a second; the client retries throttling).
+ */
+export const backfillChatRooms = async (
+  onCreator: (creatorId: string, change: RoomChange) => void = () => {},
+): Promise<number> => {
+  let made = 0;
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db.send(
+      new ScanCommand({
+        TableName: tableName(),
+        FilterExpression:
+          'SK = :profile AND attribute_exists(ivs) AND attribute_not_exists(ivs.chat_room_arn) AND attribute_not_exists(suspended_at)',
+        ExpressionAttributeValues: { ':profile': 'PROFILE' },
+        ProjectionExpression: 'id',
+        ExclusiveStartKey,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      const creatorId = String(item.id);
+      const change = await ensureChatRoom(creatorId);
+      if (change === 'created') made++;
+      onCreator(creatorId, change);
+    }
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return made;
+};

@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import { CreateChatTokenCommand } from '@aws-sdk/client-ivschat';
+import { requireCreator } from '../creators/creator-repository.ts';
+import { followedAt } from '../creators/relationship-repository.ts';
+import { getEntitlement, grants } from '../entitlements/entitlement-repository.ts';
+import { ForbiddenError, NotFoundError } from '../http/errors.ts';
+import { getAccount } from '../identity/account-repository.ts';
+import { getBan, getChatSettings, isModerator } from './chat-repository.ts';
+import { ivsChatClient, messagingEndpoint } from './client.ts';
+import { type ChatViewer, decideChatAccess } from './policy.ts';
+import type { ChatToken } from './schemas.ts';
+
+/**
+ * `POST /creators/{id}/channel/chat/token` (docs/chat.md "Tokens"): what the server knows of the
+ * caller, the decision (shared/chat/policy.ts), then IVS Chat's CreateChatToken with exactly the
+ * decided capabilities and attributes. Signed-in users are IVS users by account id (what bans
+ * and DisconnectUser name); anonymous readers get a fresh id each time.
+ */
+
+/** How long a chat session lasts before the client asks for a new token (and the rules apply again). */
+export const CHAT_SESSION_MINUTES = 60;
+
+const viewerOf = async (creatorId: string, accountId: string, now: Date): Promise<ChatViewer> => {
+  const [account, followed, subscription, moderator, ban] = await Promise.all([
+    getAccount(accountId),
+    followedAt(accountId, creatorId),
+    getEntitlement(accountId, { kind: 'subscription', creatorId }),
+    isModerator(creatorId, accountId),
+    getBan(creatorId, accountId),
+  ]);
+  return {
+    accountId,
+    displayName: account?.handle ?? account?.creator_name ?? accountId,
+    accountCreatedAt: account?.created_at ?? now.toISOString(),
+    followedAt: followed,
+    subscribed: grants(subscription, now),
+    moderator,
+    ban,
+  };
+};
+
+export const issueChatToken = async (
+  creatorIdOrHandle: string,
+  accountId: string | undefined,
+  now: Date,
+): Promise<ChatToken> => {
+  const creator = await requireCreator(creatorIdOrHandle);
+  const roomArn = creator.ivs?.chat_room_arn;
+  if (!roomArn) throw new NotFoundError('This channel has no chat');
+  const [settings, viewer] = await Promise.all([
+    getChatSettings(creator.id),
+    accountId ? viewerOf(creator.id, accountId, now) : undefined,
+  ]);
+  const decision = decideChatAccess({
+    channel: { creatorId: creator.id, requiresSubscription: Boolean(creator.channel.requires_subscription) },
+    settings,
+    viewer,
+    now,
+  });
+  if (decision.kind === 'refused') throw new ForbiddenError(decision.message);
+  const made = await ivsChatClient().send(
+    new CreateChatTokenCommand({
+      roomIdentifier: roomArn,
+      userId: accountId ?? `anon_${randomUUID()}`,
+      capabilities: decision.capabilities,
+      attributes: decision.attributes,
+      sessionDurationInMinutes: CHAT_SESSION_MINUTES,
+    }),
+  );
+  if (!made.token) throw new Error('IVS Chat CreateChatToken answered without a token');
+  return {
+    token: made.token,
+    token_expires_at: (made.tokenExpirationTime ?? now).toISOString(),
+    session_expires_at: (made.sessionExpirationTime ?? now).toISOString(),
+    endpoint: messagingEndpoint(),
+    capabilities: decision.capabilities,
+    read_only_reason: decision.readOnlyReason,
+  };
+};

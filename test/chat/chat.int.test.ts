@@ -1,0 +1,344 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { chatReviewRow } from '../../functions/workers.ts';
+import { functionContext, runAsFunction } from '../../scripts/local/aws.ts';
+import { suspendCreator, unsuspendCreator } from '../../shared/studio/operator-writes.ts';
+import { fromNewAddress, type TestApi, testApi } from '../support/api.ts';
+import { GetRoomCommand } from '@aws-sdk/client-ivschat';
+import { chatControl, type ChatFrame, connectChat } from '../support/chat-socket.ts';
+import { type StudioCreator, studioCreator } from '../support/studio.ts';
+import { waitFor } from '../support/wait.ts';
+
+let api: TestApi;
+let creator: StudioCreator;
+let roomArn: string;
+beforeAll(async () => {
+  api = await testApi();
+  creator = await studioCreator(api, 'gaming');
+  const made = await api.post('/studio/channel', { token: creator.token });
+  expect(made.status).toBe(201);
+  roomArn = made.body.data.chat_room_arn;
+}, 120_000);
+
+/** A signed-up account that is not a creator: a viewer. */
+const viewer = async () => {
+  const id = randomUUID().replace(/-/g, '').slice(0, 12);
+  const res = await api.post(
+    '/onboarding/account/create',
+    fromNewAddress({
+      body: {
+        email: `chat.${id}@example.com`,
+        password: 'correct-horse-1',
+        creator_name: `Viewer ${id}`,
+        handle: `chat_${id}`,
+        agreed_to_terms: true,
+      },
+    }),
+  );
+  expect(res.status).toBe(201);
+  return {
+    token: res.body.data.auth_token as string,
+    accountId: res.body.data.creator_id as string,
+    handle: `chat_${id}`,
+  };
+};
+
+const token = (who?: { token: string }, path = `/creators/${creator.creatorId}/channel/chat/token`) =>
+  api.post(path, fromNewAddress(who ? { token: who.token } : {}));
+
+/** The room as IVS Chat (the platform's stand-in) holds it. */
+const getRoom = (arn: string) => chatControl().send(new GetRoomCommand({ identifier: arn }));
+
+/** Connects with a token from the token route (its `endpoint` and `token`). */
+const join = (issued: { body: { data: { endpoint: string; token: string } } }) =>
+  connectChat(issued.body.data.endpoint, issued.body.data.token);
+
+/** Sends a message and answers the MESSAGE frame the room delivers for it (its Sender as IVS shows it). */
+const say = async (socket: Awaited<ReturnType<typeof connectChat>>, content: string) => {
+  const requestId = randomUUID();
+  socket.send({ Action: 'SEND_MESSAGE', RequestId: requestId, Content: content });
+  return socket.next((f) => f.RequestId === requestId);
+};
+
+const eventNamed = (name: string, userId?: string) => (f: ChatFrame) =>
+  f.Type === 'EVENT' &&
+  f.EventName === name &&
+  (userId === undefined || (f.Attributes as Record<string, string>).UserId === userId);
+
+describe('a chat room per channel', () => {
+  it('POST /studio/channel made the room beside the channel: review handler, fallback, logging, tags', async () => {
+    expect(roomArn).toMatch(/^arn:aws:ivschat:us-east-1:000000000000:room\/\w+$/);
+    const room = await getRoom(roomArn);
+    expect(room).toMatchObject({
+      name: creator.creatorId,
+      messageReviewHandler: {
+        uri: expect.stringMatching(/^arn:aws:lambda:.+:function:.+chat-review-message$/),
+        fallbackResult: 'ALLOW',
+      },
+      loggingConfigurationIdentifiers: [expect.stringMatching(/:logging-configuration\//)],
+      maximumMessageLength: 500,
+      tags: { creator_id: creator.creatorId, stage: 'local' },
+    });
+    expect((await api.get('/studio/channel', { token: creator.token })).body.data.chat_room_arn).toBe(
+      roomArn,
+    );
+  });
+});
+
+describe('POST /creators/{id}/channel/chat/token', () => {
+  it('anonymous: read-only; a viewer: SEND_MESSAGE with name and badges; the creator: all three; by handle too', async () => {
+    const anonymous = await token();
+    expect(anonymous.status).toBe(200);
+    expect(anonymous.headers.get('cache-control')).toBe('no-store');
+    expect(anonymous.body.data).toMatchObject({
+      token: expect.any(String),
+      endpoint: process.env.IVSCHAT_MESSAGING_ENDPOINT,
+      capabilities: [],
+      read_only_reason: 'sign_in',
+    });
+    expect(Date.parse(anonymous.body.data.session_expires_at)).toBeGreaterThan(Date.now());
+
+    const v = await viewer();
+    const mine = await token(v, `/creators/${creator.handle}/channel/chat/token`);
+    expect(mine.body.data).toMatchObject({ capabilities: ['SEND_MESSAGE'], read_only_reason: null });
+    // The token joins the channel's room and speaks as the account, with its name and badges
+    // (through the room's review handler, served as its function by the platform).
+    const socket = await join(mine);
+    expect(await say(socket, 'hello')).toMatchObject({
+      Type: 'MESSAGE',
+      Content: 'hello',
+      Sender: { UserId: v.accountId, Attributes: { display_name: v.handle, badges: '' } },
+    });
+    socket.close();
+
+    const own = await token(creator);
+    expect(own.body.data.capabilities).toEqual(['SEND_MESSAGE', 'DELETE_MESSAGE', 'DISCONNECT_USER']);
+    expect((await token(undefined, '/creators/no_such_handle/channel/chat/token')).status).toBe(404);
+  });
+
+  it('followers-only: a viewer reads only until they follow; the settings are recorded as an event', async () => {
+    const v = await viewer();
+    const set = await api.put('/studio/chat/settings', {
+      token: creator.token,
+      body: { followers_only_minutes: 0, blocked_terms: [' spoiler ', 'spoiler'] },
+    });
+    expect(set.status).toBe(200);
+    expect(set.body.data).toEqual({
+      slow_mode_seconds: 0,
+      followers_only_minutes: 0,
+      subscribers_only: false,
+      emote_only: false,
+      established_only_minutes: null,
+      blocked_terms: ['spoiler'],
+    });
+    expect((await token(v)).body.data).toMatchObject({
+      capabilities: [],
+      read_only_reason: 'followers_only',
+    });
+    expect((await api.post(`/creators/${creator.creatorId}/follow`, { token: v.token })).status).toBe(200);
+    expect((await token(v)).body.data.capabilities).toEqual(['SEND_MESSAGE']);
+    await api.put('/studio/chat/settings', { token: creator.token, body: {} });
+    expect(
+      (await api.put('/studio/chat/settings', { token: creator.token, body: { slow_mode_seconds: -1 } }))
+        .status,
+    ).toBe(422);
+    expect((await api.put('/studio/chat/settings', { body: {} })).status).toBe(401);
+    expect((await api.put('/studio/chat/settings', { token: v.token, body: {} })).status).toBe(403);
+  });
+});
+
+describe('moderation', () => {
+  it('a moderator gets moderator capabilities and may ban for the channel; a ban disconnects, clears and refuses tokens for every request shape', async () => {
+    const mod = await viewer();
+    const troll = await viewer();
+    expect((await api.put(`/studio/chat/moderators/${mod.accountId}`, { token: mod.token })).status).toBe(
+      403,
+    );
+    const appointed = await api.put(`/studio/chat/moderators/${mod.accountId}`, { token: creator.token });
+    expect(appointed.status).toBe(200);
+    expect(appointed.body.data).toMatchObject({ account_id: mod.accountId, added_by: creator.creatorId });
+    expect(
+      (await api.put(`/studio/chat/moderators/${creator.creatorId}`, { token: creator.token })).status,
+    ).toBe(409);
+    expect((await api.put('/studio/chat/moderators/acc_nobody000000', { token: creator.token })).status).toBe(
+      404,
+    );
+    expect((await token(mod)).body.data.capabilities).toEqual([
+      'SEND_MESSAGE',
+      'DELETE_MESSAGE',
+      'DISCONNECT_USER',
+    ]);
+    const modSocket = await join(await token(mod));
+    expect((await say(modSocket, 'hi all')).Sender).toMatchObject({
+      UserId: mod.accountId,
+      Attributes: { badges: 'moderator' },
+    });
+    modSocket.close();
+
+    // A moderator names the channel; without it, it is their own (they are no creator: 403).
+    // In the room when the ban comes: the troll and an anonymous watcher.
+    const trollSocket = await join(await token(troll));
+    const watcher = await join(await token());
+    const ban = { account_id: troll.accountId, duration_seconds: null, reason: 'spam' };
+    expect((await api.post('/studio/chat/bans', { token: mod.token, body: ban })).status).toBe(403);
+    expect(
+      (await api.post('/studio/chat/bans?channel=acc_elsewhere0000', { token: mod.token, body: ban })).status,
+    ).toBe(403);
+    expect((await api.post('/studio/chat/bans?channel=nope', { token: mod.token, body: ban })).status).toBe(
+      400,
+    );
+    const banned = await api.post(`/studio/chat/bans?channel=${creator.creatorId}`, {
+      token: mod.token,
+      body: ban,
+    });
+    expect(banned.status).toBe(201);
+    expect(banned.body.data).toMatchObject({ account_id: troll.accountId, until: null, by: mod.accountId });
+    // IVS Chat disconnected the troll and the room was told to clear their messages.
+    expect((await trollSocket.closed).code).toBe(1000);
+    await watcher.next(eventNamed('aws:DISCONNECT_USER', troll.accountId));
+    await watcher.next(eventNamed('app:DELETE_BY_USER', troll.accountId));
+    watcher.close();
+    // The creator and moderators cannot be banned by a moderator.
+    for (const account_id of [creator.creatorId, mod.accountId])
+      expect(
+        (
+          await api.post(`/studio/chat/bans?channel=${creator.creatorId}`, {
+            token: mod.token,
+            body: { ...ban, account_id },
+          })
+        ).status,
+      ).toBeGreaterThanOrEqual(403);
+
+    // No request shape gets the banned account a token.
+    const shapes: Array<{
+      path: string;
+      body?: unknown;
+      rawBody?: string;
+      headers?: Record<string, string>;
+    }> = [
+      { path: creator.creatorId },
+      { path: creator.handle },
+      { path: creator.handle.toUpperCase() },
+      {
+        path: creator.creatorId,
+        body: { capabilities: ['SEND_MESSAGE', 'DELETE_MESSAGE', 'DISCONNECT_USER'] },
+      },
+      { path: creator.creatorId, body: { user_id: mod.accountId, moderator: true, badges: 'creator' } },
+      { path: `${creator.creatorId}?as=${mod.accountId}&capabilities=SEND_MESSAGE` },
+      {
+        path: creator.creatorId,
+        rawBody: '{"capabilities":',
+        headers: { 'content-type': 'application/json' },
+      },
+      { path: creator.creatorId, headers: { 'x-account-id': mod.accountId, 'x-forwarded-for': '10.0.0.1' } },
+    ];
+    for (const shape of shapes) {
+      const [p, q] = shape.path.split('?');
+      const res = await api.post(`/creators/${p}/channel/chat/token${q ? `?${q}` : ''}`, {
+        token: troll.token,
+        ...(shape.body ? { body: shape.body } : {}),
+        ...(shape.rawBody ? { rawBody: shape.rawBody } : {}),
+        ...fromNewAddress({ headers: shape.headers }),
+      });
+      expect(res.status, JSON.stringify(shape)).toBeGreaterThanOrEqual(400);
+      expect(res.body?.data).toBeUndefined();
+    }
+    // And a viewer's request asking for more gets exactly a viewer's token.
+    const plain = await viewer();
+    const asking = await api.post(`/creators/${creator.creatorId}/channel/chat/token`, {
+      token: plain.token,
+      body: { capabilities: ['DELETE_MESSAGE', 'DISCONNECT_USER'], attributes: { badges: 'creator' } },
+    });
+    expect(asking.status === 200 ? asking.body.data.capabilities : []).not.toContain('DELETE_MESSAGE');
+
+    // Lifting: tokens again; lifting twice: 404.
+    expect((await api.delete(`/studio/chat/bans/${troll.accountId}`, { token: creator.token })).status).toBe(
+      204,
+    );
+    expect((await token(troll)).status).toBe(200);
+    expect((await api.delete(`/studio/chat/bans/${troll.accountId}`, { token: creator.token })).status).toBe(
+      404,
+    );
+
+    // A timeout refuses tokens too.
+    await api.post('/studio/chat/bans', { token: creator.token, body: { ...ban, duration_seconds: 600 } });
+    expect((await token(troll)).status).toBe(403);
+
+    expect(
+      (await api.delete(`/studio/chat/moderators/${mod.accountId}`, { token: creator.token })).status,
+    ).toBe(204);
+    expect(
+      (await api.delete(`/studio/chat/moderators/${mod.accountId}`, { token: creator.token })).status,
+    ).toBe(404);
+    expect((await token(mod)).body.data.capabilities).toEqual(['SEND_MESSAGE']);
+  });
+
+  it('the review handler, run as its function, reads the room and its settings and refuses a blocked term with the reason', async () => {
+    await api.put('/studio/chat/settings', { token: creator.token, body: { blocked_terms: ['spoiler'] } });
+    const { handler } = await import('../../functions/chat/review-message.ts');
+    const review = (Content: string) =>
+      runAsFunction(functionContext(chatReviewRow), () =>
+        handler({ Content, RoomArn: roomArn, Sender: { UserId: 'acc_someone', Attributes: { badges: '' } } }),
+      );
+    expect(await review('the ѕр0iler is')).toEqual({
+      ReviewResult: 'DENY',
+      Attributes: { reason: 'blocked_term' },
+    });
+    expect(await review('hello')).toEqual({ ReviewResult: 'ALLOW' });
+    await api.put('/studio/chat/settings', { token: creator.token, body: {} });
+  });
+
+  it('deleting a message goes to IVS Chat with its reason; every action is recorded and announced as an event', async () => {
+    const watcher = await join(await token());
+    const res = await api.delete('/studio/chat/messages/QpUjHvz7Vcc7?reason=spoiler', {
+      token: creator.token,
+    });
+    expect(res.status).toBe(204);
+    expect((await watcher.next(eventNamed('aws:DELETE_MESSAGE'))).Attributes).toMatchObject({
+      MessageId: 'QpUjHvz7Vcc7',
+      Reason: 'spoiler',
+    });
+    watcher.close();
+    const events = async (type: string) => {
+      const r = await fetch(`${process.env.EVENTS_ENDPOINT}/_local/events?detail-type=${type}`);
+      return (
+        (await r.json()) as {
+          events: Array<{ detail: { creator_id: string; data: Record<string, unknown> } }>;
+        }
+      ).events.filter((e) => e.detail.creator_id === creator.creatorId);
+    };
+    await waitFor(
+      async () => (await events('chat.message_deleted')).length > 0,
+      'chat.message_deleted',
+      30_000,
+    );
+    expect((await events('chat.message_deleted'))[0]?.detail.data).toMatchObject({
+      by: creator.creatorId,
+      message_id: 'QpUjHvz7Vcc7',
+      reason: 'spoiler',
+    });
+    for (const type of [
+      'chat.user_banned',
+      'chat.user_unbanned',
+      'chat.moderator_added',
+      'chat.moderator_removed',
+      'chat.settings_changed',
+    ])
+      await waitFor(async () => (await events(type)).length > 0, type, 30_000);
+  });
+
+  it('suspending the creator closes the room; lifting it opens a new one', async () => {
+    // The operator's shell (these run outside any function): a region and the stand-in's dummy credentials.
+    process.env.AWS_REGION ??= 'us-east-1';
+    process.env.AWS_ACCESS_KEY_ID ??= 'local';
+    process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
+    await suspendCreator(creator.creatorId, new Date());
+    await expect(getRoom(roomArn)).rejects.toMatchObject({ name: 'ResourceNotFoundException' });
+    await unsuspendCreator(creator.creatorId);
+    const reopened = (await api.get('/studio/channel', { token: creator.token })).body.data.chat_room_arn;
+    expect(reopened).toMatch(/:room\//);
+    expect(reopened).not.toBe(roomArn);
+    expect((await getRoom(reopened)).arn).toBe(reopened);
+    expect((await token()).status).toBe(200);
+  });
+});

@@ -1,0 +1,107 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_CHAT_SETTINGS } from '../../shared/chat/chat-repository.ts';
+import * as repository from '../../shared/chat/chat-repository.ts';
+import {
+  foldTerms,
+  foldText,
+  hasBlockedTerm,
+  MAX_MESSAGE_CHARS,
+  reviewMessage,
+} from '../../shared/chat/review.ts';
+import { REVIEW_FALLBACK } from '../../shared/chat/rooms.ts';
+import { handler, LOAD_BUDGET_MS } from '../../functions/chat/review-message.ts';
+
+const ROOM = 'arn:aws:ivschat:us-east-1:000000000000:room/abc';
+const event = (Content: string, badges = '', UserId = 'acc_v') => ({
+  Content,
+  RoomArn: ROOM,
+  Sender: { UserId, Attributes: { display_name: 'v', badges } },
+});
+const settings = (s: Partial<typeof DEFAULT_CHAT_SETTINGS> = {}) => {
+  const all = { ...DEFAULT_CHAT_SETTINGS, ...s };
+  return { ...all, folded: foldTerms(all.blocked_terms) };
+};
+
+describe('the review rules (shared/chat/review.ts)', () => {
+  it('blocked terms are found through case, accents, full-width, Cyrillic and Greek look-alikes, leet, invisible characters and separators', () => {
+    const terms = foldTerms(['spoiler', 'bad word']);
+    for (const text of [
+      'SPOILER ahead',
+      'spöiler',
+      'ｓｐｏｉｌｅｒ',
+      'ѕрօіlеr'.replace('օ', 'о'), // Cyrillic ѕ р о і е
+      'sp0i1er',
+      'spo\u200Biler',
+      's.p.o.i.l.e.r',
+      'what a BAD   WORD',
+      'bad-word',
+    ])
+      expect(hasBlockedTerm(text, terms), text).toBe(true);
+    for (const text of ['spoil the fun', 'a word that is bad', 'hello'])
+      expect(hasBlockedTerm(text, terms), text).toBe(false);
+    expect(foldText('Ｍａｙａ')).toBe('maya');
+  });
+
+  it('every DENY carries its reason; the creator and moderators are exempt from slow mode and emote-only, not from blocked terms', () => {
+    const slow = new Map<string, number>();
+    const s = settings({ slow_mode_seconds: 10, emote_only: true, blocked_terms: ['spoiler'] });
+    expect(reviewMessage(event(':wave: 🎉'), s, 0, slow)).toEqual({ ReviewResult: 'ALLOW' });
+    expect(reviewMessage(event(':wave:'), s, 5_000, slow)).toEqual({
+      ReviewResult: 'DENY',
+      Attributes: { reason: 'slow_mode' },
+    });
+    expect(reviewMessage(event(':wave:'), s, 10_000, slow).ReviewResult).toBe('ALLOW');
+    expect(reviewMessage(event('hello', '', 'acc_w'), s, 0, slow)).toMatchObject({
+      Attributes: { reason: 'emote_only' },
+    });
+    expect(reviewMessage(event('hello', 'moderator'), s, 10_001, slow).ReviewResult).toBe('ALLOW');
+    expect(reviewMessage(event('hello', 'creator'), s, 10_002, slow).ReviewResult).toBe('ALLOW');
+    expect(reviewMessage(event('spoiler', 'creator'), s, 0, slow)).toMatchObject({
+      Attributes: { reason: 'blocked_term' },
+    });
+    expect(reviewMessage(event('x'.repeat(MAX_MESSAGE_CHARS + 1), 'creator'), s, 0, slow)).toMatchObject({
+      Attributes: { reason: 'too_long' },
+    });
+    expect(reviewMessage(event('   '), s, 0, slow)).toMatchObject({ Attributes: { reason: 'empty' } });
+    const subs = settings({ subscribers_only: true });
+    expect(reviewMessage(event('hi', '', 'acc_s'), subs, 0, slow)).toMatchObject({
+      Attributes: { reason: 'subscribers_only' },
+    });
+    expect(reviewMessage(event('hi', 'subscriber', 'acc_s'), subs, 0, slow).ReviewResult).toBe('ALLOW');
+  });
+});
+
+describe('the review handler falls back as the room states (functions/chat/review-message.ts)', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('settings that cannot be read: the fallback, not an error', async () => {
+    vi.spyOn(repository, 'creatorOfRoom').mockRejectedValue(new Error('DynamoDB unavailable'));
+    await expect(handler(event('anything at all', '', 'acc_t1'))).resolves.toEqual({
+      ReviewResult: REVIEW_FALLBACK,
+    });
+  });
+
+  it('settings that take too long: the fallback within the budget, well inside IVS 200 ms', async () => {
+    vi.spyOn(repository, 'creatorOfRoom').mockReturnValue(new Promise(() => {}));
+    const started = performance.now();
+    const result = await handler({ ...event('hello'), RoomArn: `${ROOM}-slow` });
+    expect(result).toEqual({ ReviewResult: REVIEW_FALLBACK });
+    expect(performance.now() - started).toBeLessThan(LOAD_BUDGET_MS + 60);
+  });
+
+  it('cached settings are applied: a blocked term is refused with its reason', async () => {
+    vi.spyOn(repository, 'creatorOfRoom').mockResolvedValue('acc_creator');
+    const load = vi
+      .spyOn(repository, 'getChatSettings')
+      .mockResolvedValue({ ...DEFAULT_CHAT_SETTINGS, blocked_terms: ['spoiler'] });
+    const room = `${ROOM}-cached`;
+    expect(await handler({ ...event('the SP0ILER is'), RoomArn: room })).toEqual({
+      ReviewResult: 'DENY',
+      Attributes: { reason: 'blocked_term' },
+    });
+    expect(await handler({ ...event('fine', '', 'acc_x'), RoomArn: room })).toEqual({
+      ReviewResult: 'ALLOW',
+    });
+    expect(load).toHaveBeenCalledTimes(1);
+  });
+});
