@@ -4,6 +4,7 @@ import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
 import { isConditionalCheckFailed } from '../db/transaction.ts';
 import { ConflictError } from '../http/errors.ts';
+import type { ExportStatus } from './export-model.ts';
 
 /**
  * An account's data export (docs/accounts.md "Export"): one item per account, PK
@@ -13,8 +14,6 @@ import { ConflictError } from '../http/errors.ts';
  * is pending: the put's condition, no read first. A pending export older than
  * STALE_EXPORT_MINUTES (its worker died past every retry) may be replaced.
  */
-export const EXPORT_STATUSES = ['pending', 'ready', 'failed'] as const;
-export type ExportStatus = (typeof EXPORT_STATUSES)[number];
 
 export interface ExportRecord {
   export_id: string;

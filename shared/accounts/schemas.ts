@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
-import { EXPORT_STATUSES } from './export-repository.ts';
+import { EXPORT_STATUSES } from './export-model.ts';
 
 /** Request and response schemas of the account routes (docs/accounts.md). */
 

@@ -112,15 +112,11 @@ export const getChatSettings = async (creatorId: string): Promise<ChatSettings> 
     : DEFAULT_CHAT_SETTINGS;
 };
 
-/** The account's ban on the channel, if one is stored (expired timeouts included: see `isBanned`). */
+/** The account's ban on the channel, if one is stored (expired timeouts included: see `isBanned`, shared/chat/policy.ts). */
 export const getBan = async (creatorId: string, accountId: string): Promise<ChatBan | undefined> => {
   const item = await get(banKey(creatorId, accountId), true);
   return item ? recordOf<ChatBan>(item) : undefined;
 };
-
-/** Is `ban` in force at `now`? */
-export const isBanned = (ban: ChatBan | undefined, now: Date): boolean =>
-  ban !== undefined && (ban.until === null || Date.parse(ban.until) > now.getTime());
 
 /** Does the creator have `accountId` as a chat moderator? */
 export const isModerator = async (creatorId: string, accountId: string): Promise<boolean> =>

@@ -1,4 +1,4 @@
-import { type ChatBan, type ChatSettings, isBanned } from './chat-repository.ts';
+import type { ChatBan, ChatSettings } from './chat-repository.ts';
 
 /**
  * Who may do what in a channel's chat (docs/chat.md "Tokens"): a pure function of what the server
@@ -11,6 +11,10 @@ export const CHAT_CAPABILITIES = ['SEND_MESSAGE', 'DELETE_MESSAGE', 'DISCONNECT_
 export type ChatCapability = (typeof CHAT_CAPABILITIES)[number];
 
 export type ChatBadge = 'creator' | 'moderator' | 'subscriber';
+
+/** Is `ban` in force at `now`? */
+export const isBanned = (ban: ChatBan | undefined, now: Date): boolean =>
+  ban !== undefined && (ban.until === null || Date.parse(ban.until) > now.getTime());
 
 /** Why a token is read-only (the client shows it beside a disabled input). */
 export const READ_ONLY_REASONS = [
