@@ -23,9 +23,11 @@ export const accountJobsRow = {
     indexes: ['GSI1'],
   },
   // S3: the export document written (PutObject), deleted with the account (DeleteObject). Stripe:
-  // subscriptions cancelled, the customer deleted. IVS: a creator's channel deleted.
+  // subscriptions cancelled, the customer deleted. IVS: a creator's channel deleted; IVS Chat:
+  // its chat room.
   needs: ['exports-writer', 'stripe'],
   ivs: ['DeleteChannel'],
+  ivsChat: ['DeleteRoom'],
   memory: {
     mb: 512,
     reason: 'an export holds every item of an account in memory while it writes the document',

@@ -7,6 +7,7 @@ import type { EntitlementRecord } from '../entitlements/entitlement-repository.t
 import { accountPartition, getAccount, purgeIdentity } from '../identity/account-repository.ts';
 import { deleteFamily, familiesOf } from '../identity/refresh-tokens.ts';
 import { ivsClient } from '../ivs/client.ts';
+import { deleteRoom } from '../chat/rooms.ts';
 import { deleteSession } from '../live/session-repository.ts';
 import { logger } from '../observability/index.ts';
 import { stripe } from '../payments/stripe-client.ts';
@@ -54,7 +55,7 @@ const keyOf = (item: Item) => ({ PK: item.PK, SK: item.SK });
 
 /**
  * Purges a deleted account (one with the tombstone; any other is left alone): the provider's
- * subscriptions cancelled now and its customer deleted, a creator's IVS channel deleted and payout
+ * subscriptions cancelled now and its customer deleted, a creator's IVS channel and chat room deleted and payout
  * account detached, then every item keyed by the account: reactions through their counters,
  * reports with their references, watch sessions its slots name, its export document, refresh
  * families, webhook subscriptions with their uniqueness and count items, the partition's other
@@ -79,6 +80,7 @@ export const purgeAccount = async (accountId: string): Promise<string> => {
       .catch((error: Error) => {
         if (error.name !== 'ResourceNotFoundException') throw error;
       });
+    if (creator.ivs.chat_room_arn) await deleteRoom(creator.ivs.chat_room_arn);
   }
   for (const reaction of of('reaction'))
     await removeReaction({

@@ -14,6 +14,8 @@ import { recordCustomer } from '../../shared/payments/billing-repository.ts';
 import { studioCreator } from '../support/studio.ts';
 import { fromNewAddress, type TestApi, testApi } from '../support/api.ts';
 import { waitFor } from '../support/wait.ts';
+import { chatControl } from '../support/chat-socket.ts';
+import { GetRoomCommand } from '@aws-sdk/client-ivschat';
 
 /**
  * Issue 38 items 6 and 7 (docs/accounts.md): an account that touches every entity exports
@@ -307,7 +309,7 @@ describe('account deletion (DELETE /me)', () => {
     expect(lines.filter((line) => line.includes(me.id))).toEqual([]);
   }, 240_000);
 
-  it("a creator's deletion deletes their IVS channel (their catalogue is a known gap: docs/accounts.md)", async () => {
+  it("a creator's deletion deletes their IVS channel and chat room (their catalogue is a known gap: docs/accounts.md)", async () => {
     const creator = await studioCreator(api);
     const made = await api.post('/studio/channel', { token: creator.token });
     expect(made.status).toBe(201);
@@ -325,5 +327,9 @@ describe('account deletion (DELETE /me)', () => {
     await expect(ivs.send(new GetChannelCommand({ arn: made.body.data.channel_arn }))).rejects.toMatchObject({
       name: 'ResourceNotFoundException',
     });
+    // And its chat room on IVS Chat (the platform's stand-in).
+    await expect(
+      chatControl().send(new GetRoomCommand({ identifier: made.body.data.chat_room_arn })),
+    ).rejects.toMatchObject({ name: 'ResourceNotFoundException' });
   }, 120_000);
 });
