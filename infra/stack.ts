@@ -295,17 +295,6 @@ export class ApiStack extends Stack {
       from: deploy.mailFrom,
     });
     resources.mail = mail.deployment;
-    // Accounts (infra/accounts.ts) after payments (its worker cancels with Stripe), before the
-    // route stacks (the export and deletion routes use its queue and bucket; analytics its key).
-    const accounts = new Accounts(this, 'Accounts', {
-      resources,
-      environment,
-      monitoring,
-      logGroup: functionLogs,
-      bundle: props.bundle,
-      removalPolicy: settings.removalPolicy,
-    });
-    resources.accounts = accounts.deployment;
     // Chat (infra/chat.ts) before the route stacks: POST /studio/channel makes rooms naming its handler.
     const chatLogs = new ChatLogs(this, 'ChatLogs', { removalPolicy: settings.removalPolicy });
     const chat = new Chat(this, 'Chat', {
@@ -325,6 +314,18 @@ export class ApiStack extends Stack {
       value: chatLogs.loggingConfiguration.attrArn,
       description: 'For `npm run operator -- chat-room` (CHAT_LOGGING_CONFIGURATION_ARN; docs/chat.md)',
     });
+    // Accounts (infra/accounts.ts) after payments and chat (its worker cancels with Stripe and
+    // deletes a creator's chat room), before the route stacks (the export and deletion routes use
+    // its queue and bucket; analytics its key).
+    const accounts = new Accounts(this, 'Accounts', {
+      resources,
+      environment,
+      monitoring,
+      logGroup: functionLogs,
+      bundle: props.bundle,
+      removalPolicy: settings.removalPolicy,
+    });
+    resources.accounts = accounts.deployment;
 
     const seen = new Set<string>();
     for (const row of props.routes) {
