@@ -114,7 +114,7 @@ export class Accounts extends NestedStack {
       }),
     );
 
-    props.monitoring.watchFunctions(this, 'Accounts', [this.worker.fn]);
+    props.monitoring.watchFunctions(this, 'AccountJobs', [this.worker.fn]);
     const action = new SnsAction(props.monitoring.topic);
     const alarm = new cloudwatch.Alarm(this, 'JobDeadLettersAlarm', {
       metric: this.deadLetters.metricApproximateNumberOfMessagesVisible({
