@@ -1,4 +1,4 @@
-import { exportStatus } from '../../shared/accounts/accounts.ts';
+import { exportStatus } from '../../shared/accounts/export-status.ts';
 import { endpoint } from '../../shared/http/handler.ts';
 import { ok } from '../../shared/http/reply.ts';
 import { noStore } from '../../shared/identity/no-store.ts';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ConflictError, NotFoundError, ValidationError } from '../http/errors.ts';
 import { getAccount, markDeleted, normalizeEmail } from '../identity/account-repository.ts';
-import { dropPendingExport, type ExportRecord, getExport, startExport } from './export-repository.ts';
-import { EXPORT_URL_SECONDS, exportDocumentUrl } from './export-store.ts';
+import { dropPendingExport, type ExportRecord, startExport } from './export-repository.ts';
+import { exportView } from './export-model.ts';
 import { enqueueAccountJob, PURGE_DELAY_SECONDS } from './jobs.ts';
 import type { DeleteAccountBody } from './schemas.ts';
 
@@ -13,21 +13,6 @@ import type { DeleteAccountBody } from './schemas.ts';
 
 /** Within this long of the request, every item of a deleted account is gone (the purge's wait plus its work, retries included). */
 export const PURGE_WITHIN_MINUTES = 30;
-
-const view = async (record: ExportRecord, now: Date) => {
-  const url =
-    record.status === 'ready' && record.object_key
-      ? await exportDocumentUrl(record.object_key, `account-export-${record.requested_at.slice(0, 10)}.json`)
-      : null;
-  return {
-    export_id: record.export_id,
-    status: record.status,
-    requested_at: record.requested_at,
-    ready_at: record.ready_at ?? null,
-    url,
-    url_expires_at: url ? new Date(now.getTime() + EXPORT_URL_SECONDS * 1000).toISOString() : null,
-  };
-};
 
 /** `POST /me/export`: a new pending export and its job (409 while one is pending). */
 export const requestExport = async (accountId: string, now: Date) => {
@@ -44,14 +29,7 @@ export const requestExport = async (accountId: string, now: Date) => {
     await dropPendingExport(accountId, record.export_id);
     throw error;
   }
-  return view(record, now);
-};
-
-/** `GET /me/export`: the latest export (404 when none was requested). */
-export const exportStatus = async (accountId: string, now: Date) => {
-  const record = await getExport(accountId);
-  if (!record) throw new NotFoundError('No export of this account was requested');
-  return view(record, now);
+  return exportView(record, null, now);
 };
 
 /**

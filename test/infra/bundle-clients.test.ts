@@ -41,6 +41,7 @@ const granted = (row: RouteRow) =>
     ...new Set([
       ...(row.needs ?? []).flatMap((need) => CLIENTS_OF[need]),
       ...(row.ivs?.length ? ['client-ivs'] : []),
+      ...(row.ivsChat?.length ? ['client-ivschat'] : []),
     ]),
   ].sort();
 
