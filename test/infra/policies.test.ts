@@ -303,6 +303,7 @@ describe('the least-privilege report (test/support/stack-functions.ts)', () => {
       'worker POST $events/webhook-fan-out',
       'worker POST $queue/webhook-deliveries',
       'worker POST $queue/mail-feedback',
+      'worker POST $queue/account-jobs',
       'worker POST $chat/review',
       'schedule POST $schedule/reconcile-payments',
       'custom resource Custom::SigningPublicKey',

@@ -204,6 +204,7 @@ describe('dev keeps working placeholders', () => {
           ...webhookWorkers,
           ...paymentWorkers,
           ...mailWorkers,
+          ...accountWorkers,
         ]
           .map(routeKey)
           .sort(),
