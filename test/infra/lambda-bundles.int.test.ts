@@ -1,3 +1,4 @@
+import { PAYMENT_DEFAULTS } from '../../shared/payments/access.ts';
 import { spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import {
@@ -85,6 +86,10 @@ const deployment: Deployment = {
     identityArn: 'arn:aws:ses:us-east-1:123456789012:identity/mail.example.org',
     configurationSetName: 'bundle-test',
     configurationSetArn: 'arn:aws:ses:us-east-1:123456789012:configuration-set/bundle-test',
+  },
+  payments: {
+    stripeSecretArn: 'arn:aws:secretsmanager:us-east-1:123456789012:secret:bundle-test-stripe-AbCdEf',
+    ...PAYMENT_DEFAULTS,
   },
 };
 
