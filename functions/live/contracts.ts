@@ -234,7 +234,7 @@ export const listOndemand = contract({
   path: `${base}/ondemand`,
   handler: 'live/list-ondemand',
   needs: ['media-signer'],
-  dynamo: { actions: ['BatchGetItem', 'GetItem', 'Query'], indexes: ['GSI1'] },
+  dynamo: { actions: ['GetItem', 'Query'], indexes: ['GSI1'] },
   auth: 'optional',
   summary: "The creator's on-demand episodes, locked per the caller's entitlements",
   description:

@@ -14,7 +14,6 @@ const paymentLimits = {
   rateLimit: { limit: 30, windowSeconds: 3600, by: 'account' },
   throttle: { rate: 20, burst: 40 },
 } as const;
-const checkoutDynamo = { actions: ['GetItem', 'PutItem', 'Query'], indexes: ['GSI1', 'GSI3'] } as const;
 /** What the checkout refuses on its own (besides a body that fails validation). */
 const notForSale = {
   description:
@@ -32,7 +31,9 @@ export const createCheckout = contract({
   method: 'POST',
   path: '/checkout',
   handler: 'payments/create-checkout',
-  dynamo: checkoutDynamo,
+  // A creator by id (GetItem) or handle (GSI1); an item by id (GSI3) and what the caller holds of
+  // its creator (Query); the Stripe customer (GetItem, PutItem).
+  dynamo: { actions: ['GetItem', 'PutItem', 'Query'], indexes: ['GSI1', 'GSI3'] },
   needs: ['stripe'],
   auth: 'required',
   ...paymentLimits,
@@ -54,7 +55,8 @@ export const subscribeCreator = contract({
   method: 'POST',
   path: '/creators/{id}/subscription',
   handler: 'payments/subscribe-creator',
-  dynamo: checkoutDynamo,
+  // The creator by id or handle, the subscription entitlement and the customer: no item lookup.
+  dynamo: { actions: ['GetItem', 'PutItem'], indexes: ['GSI1'] },
   needs: ['stripe'],
   auth: 'required',
   ...paymentLimits,

@@ -198,7 +198,7 @@ export const getTvShow = contract({
   path: '/tv/v3/shows/{id}',
   handler: 'shows/get-tv-show',
   needs: ['media-signer'],
-  dynamo: { actions: ['BatchGetItem', 'GetItem', 'Query'], indexes: ['GSI2'] },
+  dynamo: { actions: ['GetItem', 'Query'], indexes: ['GSI2'] },
   auth: 'optional',
   tag,
   summary: 'TV show detail: seasons with episodes, lock state and gating context',

@@ -40,6 +40,14 @@ const minor = (amount: number) => Math.round(amount * 100);
 const major = (amount: number) => amount / 100;
 
 /**
+ * When a session made at `now` expires: an hour after the end of its idempotency window, so every
+ * request of one window sends Stripe the same parameters (a reused idempotency key with different
+ * parameters is an error at Stripe) and the session lives 60 to 90 minutes (Stripe: 30 min to 24 h).
+ */
+export const sessionExpiry = (now: Date): number =>
+  ((Math.floor(now.getTime() / WINDOW_MS) + 1) * WINDOW_MS) / 1000 + SESSION_SECONDS;
+
+/**
  * The idempotency key of a checkout: the same account, item, price and 30-minute window give the
  * same key, so a retried (or doubled, or parallel) request answers the same session, and one
  * session is one payment.
@@ -147,7 +155,7 @@ const subscriptionCheckout = async (accountId: string, creatorId: string, now: D
       },
       success_url: `${setting('SITE_URL')}/creators/${creator.slug}?checkout=success`,
       cancel_url: `${setting('SITE_URL')}/creators/${creator.slug}?checkout=cancelled`,
-      expires_at: Math.floor(now.getTime() / 1000) + SESSION_SECONDS,
+      expires_at: sessionExpiry(now),
     },
     {
       idempotencyKey: checkoutKey(
@@ -202,7 +210,7 @@ const purchaseCheckout = async (accountId: string, contentId: string, now: Date)
       },
       success_url: `${setting('SITE_URL')}/watch/${episode.id}?checkout=success`,
       cancel_url: `${setting('SITE_URL')}/watch/${episode.id}?checkout=cancelled`,
-      expires_at: Math.floor(now.getTime() / 1000) + SESSION_SECONDS,
+      expires_at: sessionExpiry(now),
     },
     { idempotencyKey: checkoutKey([accountId, 'ppv', episode.id, price, currency], now) },
   );

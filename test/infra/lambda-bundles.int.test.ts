@@ -1,3 +1,4 @@
+import { PAYMENT_DEFAULTS } from '../../shared/payments/access.ts';
 import { spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import {
@@ -42,6 +43,13 @@ const NO_AWS = 'http://127.0.0.1:9';
 
 /** The media signing key's secret, served by the stand-in below to the functions that sign media URLs. */
 const MEDIA_KEY_SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:media-key-AbCdEf';
+/** The Stripe secret (made-up keys), served below: the webhook routes read it before checking a signature. */
+const STRIPE_SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:bundle-test-stripe-AbCdEf';
+const STRIPE_SECRET = JSON.stringify({
+  secret_key: 'sk_test_bundle',
+  webhook_secret: 'whsec_bundle',
+  connect_webhook_secret: 'whsec_bundle_connect',
+});
 const mediaKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
 /** The signing key's public half: fresh, so the test checks the JWKS route publishes exactly it. */
 const signingKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey;
@@ -86,6 +94,10 @@ const deployment: Deployment = {
     configurationSetName: 'bundle-test',
     configurationSetArn: 'arn:aws:ses:us-east-1:123456789012:configuration-set/bundle-test',
   },
+  payments: {
+    stripeSecretArn: STRIPE_SECRET_ARN,
+    ...PAYMENT_DEFAULTS,
+  },
 };
 
 /** What the Lambda runtime sets in every function, plus where DynamoDB and the rest of AWS are. */
@@ -109,7 +121,7 @@ const runtimeEnvironment = (standIn: string): Record<string, string> => ({
 });
 
 /**
- * Secrets Manager GetSecretValue of the media key (the JSON protocol the SDK speaks); anything
+ * Secrets Manager GetSecretValue of the media key and the Stripe secret (the JSON protocol the SDK speaks); anything
  * else, KMS included, is refused: no function reads the signing key's public half from KMS.
  */
 const awsStandIn = createServer((request, response) => {
@@ -125,6 +137,13 @@ const awsStandIn = createServer((request, response) => {
     ) {
       const pem = mediaKey.export({ type: 'pkcs8', format: 'pem' }).toString();
       response.end(JSON.stringify({ ARN: MEDIA_KEY_SECRET_ARN, Name: 'media-key', SecretString: pem }));
+      return;
+    }
+    if (
+      request.headers['x-amz-target'] === 'secretsmanager.GetSecretValue' &&
+      JSON.parse(body).SecretId === STRIPE_SECRET_ARN
+    ) {
+      response.end(JSON.stringify({ ARN: STRIPE_SECRET_ARN, Name: 'stripe', SecretString: STRIPE_SECRET }));
       return;
     }
     response.statusCode = 400;

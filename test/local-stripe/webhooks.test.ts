@@ -13,11 +13,14 @@ let standIn: StripeStandIn;
 let stripe: Stripe;
 let receiver: Receiver;
 let secrets: { webhook_secret: string; connect_webhook_secret: string };
+/** The stand-in's delivery is tested on every event type (the platform registers fewer: SUBSCRIBED_EVENTS). */
+const ALL_EVENTS = { platform: ['*'], connect: ['*'] };
+
 beforeAll(async () => {
   standIn = await startStandIn({ retryBaseMs: 25, maxAttempts: 4 });
   stripe = clientFor(standIn);
   receiver = await startReceiver();
-  secrets = await connectStripeWebhooks(standIn, receiver.url);
+  secrets = await connectStripeWebhooks(standIn, receiver.url, ALL_EVENTS);
 });
 afterAll(async () => {
   await standIn.stop();
@@ -181,7 +184,7 @@ describe('shuffle', () => {
     const sink = await startReceiver();
     try {
       const client = clientFor(shuffled);
-      const keys = await connectStripeWebhooks(shuffled, sink.url);
+      const keys = await connectStripeWebhooks(shuffled, sink.url, ALL_EVENTS);
       const price = await client.prices.create({
         currency: 'usd',
         unit_amount: 300,

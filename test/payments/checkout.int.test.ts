@@ -1,3 +1,5 @@
+import { createEpisode } from '../../shared/studio/show-writes.ts';
+import type { CreateEpisodeBody } from '../../shared/studio/schemas.ts';
 import { randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -28,9 +30,13 @@ beforeAll(async () => {
     token: creator.token,
     body: { title: 'Paid Loops', description: 'Loops for money.', category: 'music', rating: 'TV-PG' },
   });
-  const episode = await api.post(`/studio/shows/${show.body.data.show_id}/episodes`, {
-    token: creator.token,
-    body: {
+  // A pay-per-view item of a creator who cannot take payments (the studio refuses a paid price
+  // before onboarding with a 409, tested in test/studio/shows.int.test.ts; an account whose
+  // charges Stripe disables later is in this state): written as the studio's route writes it.
+  const episode = await createEpisode(
+    creator.creatorId,
+    show.body.data.show_id,
+    {
       season: 1,
       episode_number: 1,
       title: 'Loop 1',
@@ -39,10 +45,10 @@ beforeAll(async () => {
       access: 'ppv',
       price: 2.99,
       currency: 'USD',
-    },
-  });
-  expect(episode.status).toBe(201);
-  ppvId = episode.body.data.episode_id;
+    } as CreateEpisodeBody,
+    new Date(),
+  );
+  ppvId = episode.id;
 }, 60_000);
 
 const viewer = async () => (await issueAccessToken(`acc_co_${randomUUID()}`, new Date())).token;
@@ -83,6 +89,13 @@ describe('POST /checkout pays the creator (shared/payments/checkout.ts)', () => 
     // Onboarding started, not finished: the account exists but cannot take charges yet.
     expect((await api.post('/studio/payouts/onboarding', { token: creator.token })).status).toBe(201);
     cannotTakePayments(await api.post('/checkout', { token, body: { creator_id: id } }), 'creator_id');
+    // Nor can it put a price on sale: 409 until Stripe enables charges.
+    const plan = await api.put('/studio/plan', {
+      token: creator.token,
+      body: { price: 7.5, currency: 'EUR', interval: 'year' },
+    });
+    expect(plan.status).toBe(409);
+    expect(plan.body.message).toMatch(/^Connect payouts first/);
   });
 
   it("onboarded, a subscription and a pay-per-view item are destination charges to the creator's account, with the platform's fee", async () => {
@@ -101,6 +114,47 @@ describe('POST /checkout pays the creator (shared/payments/checkout.ts)', () => 
     expect(paid).toMatchObject({ creator_id: creator.creatorId, charges_enabled: true });
     expect(paid.fee).toBeGreaterThan(0);
     expect(paid.fee).toBeLessThan(299);
+  });
+
+  it('PUT /studio/plan puts a new price on sale: the next checkout (by handle) charges it, validation first', async () => {
+    const bad = await api.put('/studio/plan', {
+      token: creator.token,
+      body: { price: 7.505, currency: 'XYZ', interval: 'week' },
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual([
+      'currency',
+      'interval',
+      'price',
+    ]);
+    const plan = await api.put('/studio/plan', {
+      token: creator.token,
+      body: { price: 7.5, currency: 'EUR', interval: 'year' },
+    });
+    expect(plan.status).toBe(200);
+    expect(plan.body.data).toEqual({
+      price: 7.5,
+      currency: 'EUR',
+      interval: 'year',
+      price_id: expect.any(String),
+    });
+    const price = await client.prices.retrieve(plan.body.data.price_id);
+    expect(price).toMatchObject({ unit_amount: 750, currency: 'eur', recurring: { interval: 'year' } });
+    const byHandle = await api.post('/checkout', {
+      token: await viewer(),
+      body: { creator_id: creator.handle },
+    });
+    expect(byHandle.status).toBe(201);
+    expect(byHandle.body.data).toMatchObject({ amount: 7.5, currency: 'EUR' });
+    // A viewer is not a studio: 403.
+    expect(
+      (
+        await api.put('/studio/plan', {
+          token: await viewer(),
+          body: { price: 1, currency: 'USD', interval: 'month' },
+        })
+      ).status,
+    ).toBe(403);
   });
 });
 

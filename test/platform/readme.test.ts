@@ -1,3 +1,4 @@
+import { sellingCreators } from '../../scripts/local/stripe/demo.ts';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -22,7 +23,8 @@ describe('README figures', () => {
     const catalog = generateCatalog({ now, seed: 42 });
     // As npm start loads it (scripts/local/platform.ts): the creators the seed shows live loaded
     // offline with an IVS channel (they then go live through the IVS stand-in), plus each one's
-    // channel lookup item, and each selling creator's payout account (scripts/local/stripe/demo.ts).
+    // channel lookup item, and the payout account of each demo creator who sells
+    // (scripts/local/stripe/demo.ts).
     const live = catalog.creators.filter((c) => c.live !== null);
     const creators = catalog.creators.map((c) => (c.live ? { ...c, live: null, watching_now: 0 } : c));
     const seeded =

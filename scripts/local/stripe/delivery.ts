@@ -37,8 +37,6 @@ export interface ShuffleSettings {
 }
 
 export interface DeliveryOptions {
-  /** Deliveries in flight at once per endpoint (default 8). */
-  concurrency?: number;
   /** First retry after this many ms, doubling each time (Stripe: hours; locally: seconds). */
   retryBaseMs?: number;
   /** Attempts before giving up on an event for an endpoint (Stripe: 3 days of retries). */
@@ -59,11 +57,6 @@ export interface Deliverer {
   stop(): void;
 }
 
-interface Line {
-  waiting: Job[];
-  inFlight: number;
-}
-
 interface Job {
   event: StripeEvent;
   endpoint: WebhookEndpoint;
@@ -77,10 +70,9 @@ export const createDeliverer = (store: () => Store, options: DeliveryOptions = {
   const maxAttempts = options.maxAttempts ?? 8;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const random = options.random ?? Math.random;
-  const concurrency = options.concurrency ?? 8;
   const attempts: DeliveryAttempt[] = [];
   const timers = new Set<NodeJS.Timeout>();
-  const lines = new Map<string, Line>();
+  const chains = new Map<string, Promise<void>>();
   let outstanding = 0;
   let waiters: Array<() => void> = [];
   let stopped = false;
@@ -149,28 +141,13 @@ export const createDeliverer = (store: () => Store, options: DeliveryOptions = {
     timers.add(timer);
   };
 
-  /**
-   * Up to `concurrency` jobs per endpoint are in flight at once (Stripe sends concurrently and
-   * promises no order); the rest wait in line, and a retry re-enters at the back.
-   */
+  /** Jobs to one endpoint go one after another (a retry re-enters at the back). */
   const enqueue = (job: Job) => {
     if (stopped) return;
     outstanding += 1;
-    const line = lines.get(job.endpoint.id) ?? { waiting: [], inFlight: 0 };
-    lines.set(job.endpoint.id, line);
-    line.waiting.push(job);
-    pump(line);
-  };
-  const pump = (line: Line) => {
-    while (line.inFlight < concurrency && line.waiting.length > 0) {
-      const next = line.waiting.shift()!;
-      line.inFlight += 1;
-      void send(next).finally(() => {
-        line.inFlight -= 1;
-        settle();
-        pump(line);
-      });
-    }
+    const previous = chains.get(job.endpoint.id) ?? Promise.resolve();
+    const next = previous.then(() => send(job)).finally(settle);
+    chains.set(job.endpoint.id, next);
   };
 
   const shuffled = <T>(items: T[]): T[] => {

@@ -31,13 +31,17 @@ const publish = (standIn: Pick<StripeStandIn, 'endpoint'>, secret: StripeSecret)
 export const useStripeStandIn = (standIn: Pick<StripeStandIn, 'endpoint' | 'secretKey'>): void =>
   publish(standIn, { secret_key: standIn.secretKey, webhook_secret: '', connect_webhook_secret: '' });
 
+/** Which event types each endpoint listens to (`['*']`: all, as the stand-in's own tests register). */
+export type EnabledEvents = Record<'platform' | 'connect', readonly string[]>;
+
 const createEndpoint = async (
   standIn: Pick<StripeStandIn, 'endpoint' | 'secretKey'>,
   url: string,
   connect: boolean,
+  events: EnabledEvents,
 ): Promise<string> => {
   const body = new URLSearchParams({ url, description: 'creator streaming (local)' });
-  SUBSCRIBED_EVENTS[connect ? 'connect' : 'platform'].forEach((type, i) => {
+  events[connect ? 'connect' : 'platform'].forEach((type, i) => {
     body.set(`enabled_events[${i}]`, type);
   });
   if (connect) body.set('connect', 'true');
@@ -61,11 +65,12 @@ const createEndpoint = async (
 export const connectStripeWebhooks = async (
   standIn: Pick<StripeStandIn, 'endpoint' | 'secretKey'>,
   apiUrl: string,
+  events: EnabledEvents = SUBSCRIBED_EVENTS,
 ): Promise<StripeSecret> => {
   const secret: StripeSecret = {
     secret_key: standIn.secretKey,
-    webhook_secret: await createEndpoint(standIn, `${apiUrl}${WEBHOOK_PATH}`, false),
-    connect_webhook_secret: await createEndpoint(standIn, `${apiUrl}${CONNECT_WEBHOOK_PATH}`, true),
+    webhook_secret: await createEndpoint(standIn, `${apiUrl}${WEBHOOK_PATH}`, false, events),
+    connect_webhook_secret: await createEndpoint(standIn, `${apiUrl}${CONNECT_WEBHOOK_PATH}`, true, events),
   };
   publish(standIn, secret);
   return secret;
