@@ -8,6 +8,7 @@
 import type { Contract } from '../shared/http/contract.ts';
 import { routeKey } from '../shared/http/route.ts';
 import { accountContracts } from './accounts/contracts.ts';
+import { secondFactorContracts } from './accounts/mfa-contracts.ts';
 import { analyticsContracts } from './analytics/contracts.ts';
 import { chatContracts } from './chat/contracts.ts';
 import { creatorContracts } from './creators/contracts.ts';
@@ -34,6 +35,7 @@ export const routes: readonly Contract[] = [
   ...epgContracts,
   ...identityContracts,
   ...accountContracts,
+  ...secondFactorContracts,
   ...reactionContracts,
   ...reportContracts,
   ...studioContracts,

@@ -41,10 +41,11 @@ export const getMe = contract({
   path: '/me',
   handler: 'accounts/get-me',
   dynamo: { actions: ['GetItem', 'UpdateItem'] },
+  needs: ['second-factor-policy'],
   auth: 'required',
   summary: "The caller's account",
   description:
-    "The signed-in account: id, email and whether it is verified, display name and handle, creator or viewer, onboarding status, the `app_account_token` to pass to the app stores' purchase APIs, how it can sign in, second factors (none can be enrolled yet) and whether a creator should be prompted to enrol one.",
+    "The signed-in account: id, email and whether it is verified, display name and handle, creator or viewer, onboarding status, the `app_account_token` to pass to the app stores' purchase APIs, how it can sign in, its second factors, whether a creator should be prompted to enrol one and whether the operator requires creators to.",
   responses: () => ({
     200: { description: 'The account', data: accountResponses().Me },
     404: gone,
@@ -58,6 +59,7 @@ export const updateMe = contract({
   path: '/me',
   handler: 'accounts/update-me',
   dynamo: { actions: ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'] },
+  needs: ['second-factor-policy'],
   auth: 'required',
   rateLimit: { limit: 20, windowSeconds: 3600, by: 'account' },
   throttle: { rate: 10, burst: 20 },
@@ -134,16 +136,20 @@ export const stepUp = contract({
   dynamo: { actions: ['GetItem', 'UpdateItem'] },
   ...hashes,
   auth: 'required',
-  needs: ['token-signer'],
+  needs: ['token-signer', 'totp-decrypt'],
   rateLimit: { limit: 10, windowSeconds: 900, by: 'account' },
   throttle: { rate: 10, burst: 20 },
-  summary: 'Confirm the password for a fresh access token (sensitive actions)',
+  summary: 'Confirm the password (and second factor) for a fresh access token (sensitive actions)',
   description:
-    "Checks the caller's password and answers a fresh access token whose `auth_time` is now: sensitive actions (the stream key, payouts, the plan price, email and password changes) accept it for 10 minutes, and the sign-in's refreshes keep it. A Google-only account has no password: it signs in with Google again (POST /onboarding/account/google) instead, which gives a fresh token too.",
+    "Checks the caller's password and, when the account has a second factor, the code from the authenticator app (`code`) or a recovery code, and answers a fresh access token whose `auth_time` is now: sensitive actions (the stream key, payouts, the plan price, email and password changes, the second factor, deleting the account) accept it for 10 minutes, and the sign-in's refreshes keep it. A Google-only account has no password: it signs in with Google again (POST /onboarding/account/google) instead, which gives a fresh token too.",
   request: { body: stepUpBody },
   responses: () => ({
     200: { description: 'A fresh access token', data: accountResponses().StepUpToken, headers },
-    403: { description: 'The password is wrong', message: 'Password is incorrect' },
+    403: {
+      description:
+        'The password is wrong; or the account has a second factor and no code was sent, the code is wrong, or it was used already (a code works once)',
+      message: 'Password is incorrect',
+    },
     404: gone,
     409: {
       description: 'The account signs in with Google only: sign in with Google again instead',

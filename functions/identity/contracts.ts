@@ -1,5 +1,6 @@
 import { contract } from '../../shared/http/contract.ts';
 import { noStoreHeaders as headers } from '../../shared/identity/no-store.ts';
+import { secondFactorResponses } from '../../shared/identity/second-factor-schemas.ts';
 import {
   categoryBody,
   checkEmailQuery,
@@ -73,7 +74,7 @@ export const signInWithGoogle = contract({
   ...guard(20, 10),
   summary: 'Step 1: sign up or sign in with a Google ID token',
   description:
-    'Onboarding step 1 with Google: verifies a Google ID token and signs its account in (200), or creates one (201, `handle` required, email already verified). An existing password account with the same address is linked only if its email is verified. The tokens come with `Cache-Control: no-store`.',
+    'Onboarding step 1 with Google: verifies a Google ID token and signs its account in (200), or creates one (201, `handle` required, email already verified). An existing password account with the same address is linked only if its email is verified. The tokens come with `Cache-Control: no-store`. An existing account with a second factor gets 202 with a challenge instead of tokens: send it with the authenticator code to POST /auth/mfa.',
   request: { body: googleSignInBody },
   responses: () => ({
     200: {
@@ -85,6 +86,12 @@ export const signInWithGoogle = contract({
       description:
         'A new account was created and signed in (`is_new_account` true, with onboarding progress)',
       data: identityResponses().GoogleSignUp,
+      headers,
+    },
+    202: {
+      description:
+        'An existing account with a second factor: no tokens yet; finish with POST /auth/mfa within 5 minutes',
+      data: secondFactorResponses().MfaChallenge,
       headers,
     },
     401: {
@@ -252,12 +259,18 @@ export const logIn = contract({
   ...guard(10, 20),
   summary: 'Sign in with email and password',
   description:
-    'Signs an account in with its email (any letter case) and password, and returns the account with a new token pair (`Cache-Control: no-store`). An unknown email and a wrong password get the same 401, in similar time.',
+    'Signs an account in with its email (any letter case) and password, and returns the account with a new token pair (`Cache-Control: no-store`). An unknown email and a wrong password get the same 401, in similar time. An account with a second factor gets 202 with a challenge instead of tokens: send it with the authenticator code to POST /auth/mfa.',
   request: { body: loginBody },
   responses: () => ({
     200: {
       description: 'Signed in: the account and a new token pair',
       data: identityResponses().SignedInAccount,
+      headers,
+    },
+    202: {
+      description:
+        'The password is right and the account has a second factor: no tokens yet; finish with POST /auth/mfa within 5 minutes',
+      data: secondFactorResponses().MfaChallenge,
       headers,
     },
     401: {

@@ -1,6 +1,15 @@
 import { PAYMENT_DEFAULTS } from '../../shared/payments/access.ts';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createHmac, createPublicKey, type KeyObject, randomUUID, sign } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHmac,
+  createPublicKey,
+  type KeyObject,
+  randomBytes,
+  randomUUID,
+  sign,
+} from 'node:crypto';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
@@ -15,6 +24,7 @@ import { LOCAL_GOOGLE_CLIENT_ID } from '../../shared/identity/local-idp.ts';
 import {
   localMediaKey,
   localPlaybackKey,
+  localSecondFactorKey,
   localSigningKey,
   localSigningPublicJwk,
 } from '../../shared/identity/local-key.ts';
@@ -41,7 +51,8 @@ import { type Call, type Need, needsOfCall, refusedNeed } from './iam.ts';
  *   (the local IVS playback key, or what PutSecretValue wrote in this process), S3 GetObject
  *   (recordings under RECORDINGS_ROOT or .local/recordings), KMS Sign and GetPublicKey with the
  *   local signing key (whose public JWK the local
- *   deployment gives verifying functions, as the stack's deploy-time resource does), Firehose
+ *   deployment gives verifying functions, as the stack's deploy-time resource does), KMS Encrypt
+ *   and Decrypt with the local second-factor key (TOTP secrets), Firehose
  *   PutRecordBatch into NDJSON files (ANALYTICS_DIR or .local/analytics). DynamoDB calls go on
  *   to DynamoDB Local.
  * Code outside an invocation (seeding, test set-up) runs with the process's own environment and
@@ -221,6 +232,12 @@ export const localDeployment = (): Deployment => {
       pseudonymSecretArn: LOCAL_PSEUDONYM_SECRET_ARN,
       jobsQueueUrl: LOCAL_ACCOUNT_JOBS.queueUrl,
       jobsQueueArn: LOCAL_ACCOUNT_JOBS.queueArn,
+    },
+    secondFactor: {
+      keyId: localSecondFactorKey().keyId,
+      keyArn: arn('kms', `key/${localSecondFactorKey().keyId}`),
+      // The operator's setting (docs/operations.md, Context `creatorSecondFactor`).
+      creators: host.CREATOR_SECOND_FACTOR === 'required' ? 'required' : 'prompt',
     },
   };
 };
@@ -458,12 +475,52 @@ const kmsKey = (keyId: unknown) => {
 
 const writtenSecrets = new Map<string, string>();
 
+/**
+ * KMS Encrypt/Decrypt with the local second-factor key: AES-256-GCM, the encryption context as
+ * additional data (a ciphertext opens only under the context it was made with, as on KMS), the
+ * blob `key id length | key id | iv | tag | ciphertext`.
+ */
+const symmetricKey = (keyId: unknown) => {
+  const key = localSecondFactorKey();
+  if (keyId !== key.keyId) throw notFound(`Key '${String(keyId)}' does not exist`);
+  return key;
+};
+const contextBytes = (context: unknown) =>
+  Buffer.from(JSON.stringify(Object.entries((context ?? {}) as Record<string, string>).sort()));
+const invalidCiphertext = () => namedError('InvalidCiphertextException', 'The ciphertext is invalid');
+
 const STAND_INS: Record<string, Record<string, (input: Input) => Promise<unknown>>> = {
   kms: {
     Sign: async (input) => {
       const { privateKey, kid } = kmsKey(input.KeyId);
       const signature = sign('sha256', Buffer.from(input.Message as Uint8Array), privateKey);
       return { KeyId: kid, Signature: new Uint8Array(signature), SigningAlgorithm: input.SigningAlgorithm };
+    },
+    Encrypt: async (input) => {
+      const { keyId, secret } = symmetricKey(input.KeyId);
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', secret, iv).setAAD(contextBytes(input.EncryptionContext));
+      const sealed = Buffer.concat([cipher.update(input.Plaintext as Uint8Array), cipher.final()]);
+      const id = Buffer.from(keyId);
+      const blob = Buffer.concat([Buffer.from([id.length]), id, iv, cipher.getAuthTag(), sealed]);
+      return { KeyId: keyId, CiphertextBlob: new Uint8Array(blob), EncryptionAlgorithm: 'SYMMETRIC_DEFAULT' };
+    },
+    Decrypt: async (input) => {
+      const { keyId, secret } = symmetricKey(input.KeyId);
+      const blob = Buffer.from(input.CiphertextBlob as Uint8Array);
+      const idLength = blob[0] ?? 0;
+      if (blob.subarray(1, 1 + idLength).toString() !== keyId) throw invalidCiphertext();
+      const iv = blob.subarray(1 + idLength, 13 + idLength);
+      const tag = blob.subarray(13 + idLength, 29 + idLength);
+      try {
+        const decipher = createDecipheriv('aes-256-gcm', secret, iv)
+          .setAAD(contextBytes(input.EncryptionContext))
+          .setAuthTag(tag);
+        const plain = Buffer.concat([decipher.update(blob.subarray(29 + idLength)), decipher.final()]);
+        return { KeyId: keyId, Plaintext: new Uint8Array(plain), EncryptionAlgorithm: 'SYMMETRIC_DEFAULT' };
+      } catch {
+        throw invalidCiphertext();
+      }
     },
     // What the stack's signing-public-key resource reads at deploy (infra/handlers/signing-public-key.ts).
     GetPublicKey: async (input) => {
@@ -584,6 +641,7 @@ export const useDeploymentSettings = (): void => {
           ACCOUNT_JOBS_QUEUE_URL: deployment.accounts.jobsQueueUrl,
         }
       : {}),
+    ...(deployment.secondFactor ? { SECOND_FACTOR_KEY_ID: deployment.secondFactor.keyId } : {}),
     STAGE: deployment.common.STAGE ?? 'local',
     CHAT_REVIEW_HANDLER_ARN: LOCAL_CHAT.reviewHandlerArn,
     CHAT_LOGGING_CONFIGURATION_ARN: LOCAL_CHAT.loggingConfigurationArn,

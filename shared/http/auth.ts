@@ -8,6 +8,8 @@ export interface Principal {
   authTime?: number;
   /** The token's `sid`: the refresh-token family (sign-in) it was issued for, when it has one. */
   sessionId?: string;
+  /** The token's `amr` has `mfa`: its sign-in (or a step-up) passed the account's second factor. */
+  secondFactor?: boolean;
 }
 
 const BEARER = /^Bearer\s+([A-Za-z0-9\-_=]+\.[A-Za-z0-9\-_=]+\.?[A-Za-z0-9\-_.+/=]*)$/i;

@@ -1,6 +1,6 @@
 import type * as z from 'zod/mini';
 import type { TooManyRequestsKind } from './errors.ts';
-import { type RouteRow, rateLimitsOf } from './route.ts';
+import { isStudioRoute, type RouteRow, rateLimitsOf } from './route.ts';
 import type { Schema } from './validation.ts';
 
 /**
@@ -134,6 +134,16 @@ export const errorStatusesOf = (c: Contract): StatusEntry[] => {
           ? 'No bearer token, a malformed Authorization header, or a token that is invalid or expired'
           : 'A bearer token was sent and is invalid or expired (send none to call anonymously)',
       message: 'Missing or invalid bearer token',
+    });
+  }
+  if (isStudioRoute(c)) {
+    const own = out.get(403);
+    out.set(403, {
+      status: 403,
+      description: `${own ? `${own.description}; or, with` : 'With'} \`reason: "second_factor_required"\`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code)`,
+      message:
+        own?.message ??
+        'Creators must use a second factor: enrol one (POST /me/mfa/totp, then confirm it), or if you have one, sign in with it or step up with its code (POST /auth/step-up)',
     });
   }
   // The body limit guards every route, those that take no body included (their body is ignored).

@@ -67,6 +67,21 @@ export class StepUpRequiredError extends HttpError {
   }
 }
 
+/**
+ * 403 `reason: "second_factor_required"`: the operator requires creators to use a second factor
+ * and this token's sign-in did not pass one (shared/http/middleware/step-up.ts).
+ */
+export class SecondFactorRequiredError extends HttpError {
+  readonly reason = 'second_factor_required';
+  constructor() {
+    super(
+      403,
+      'SECOND_FACTOR_REQUIRED',
+      'Creators must use a second factor: enrol one (POST /me/mfa/totp, then confirm it), or if you have one, sign in with it or step up with its code (POST /auth/step-up)',
+    );
+  }
+}
+
 export class ForbiddenError extends HttpError {
   constructor(message = 'Forbidden') {
     super(403, 'FORBIDDEN', message);

@@ -105,6 +105,11 @@ export interface RouteRow {
     | 'analytics-pseudonym'
     /** Sends account jobs (exports, deletions) to their queue. */
     | 'account-jobs'
+    /** Encrypts / decrypts TOTP secrets with the second-factor key (shared/identity/second-factor-access.ts). */
+    | 'totp-encrypt'
+    | 'totp-decrypt'
+    /** Reads the operator's creator second-factor setting (CREATOR_SECOND_FACTOR); no grant. */
+    | 'second-factor-policy'
   >;
   /**
    * Per-client request budget enforced by the middleware (429 `rate_limit` past it); needs table
@@ -132,6 +137,13 @@ export interface RouteRow {
   /** OpenAPI tag. */
   tag: string;
 }
+
+/**
+ * A studio route: a creator acting as one (their profile, shows, channel, stream key, payouts,
+ * plan). With the operator's `creatorSecondFactor: required` these need a token whose sign-in
+ * passed a second factor (shared/http/middleware/step-up.ts).
+ */
+export const isStudioRoute = (row: Pick<RouteRow, 'path'>): boolean => row.path.startsWith('/studio/');
 
 /** A row's rate-limit rules as a list (none, one or several). */
 export const rateLimitsOf = (row: Pick<RouteRow, 'rateLimit'>): readonly RateLimit[] =>

@@ -28,6 +28,11 @@ export interface TokenSession {
   authTime?: Date;
   /** The refresh-token family (sign-in) the token was issued for: the token's `sid`. */
   sessionId?: string;
+  /**
+   * The sign-in (or a later step-up) passed the account's second factor: the token carries
+   * `amr: ["mfa"]` (RFC 8176), which creator routes may require (docs/accounts.md).
+   */
+  secondFactor?: boolean;
 }
 
 /**
@@ -48,6 +53,7 @@ export const issueAccessToken = async (accountId: string, now: Date, session: To
     token_use: 'access',
     auth_time: Math.floor((session.authTime ?? now).getTime() / 1000),
     ...(session.sessionId ? { sid: session.sessionId } : {}),
+    ...(session.secondFactor ? { amr: ['mfa'] } : {}),
   });
   return { token, expiresAt: new Date(exp * 1000).toISOString() };
 };

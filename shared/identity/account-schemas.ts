@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
 import { email, handle, newPassword, text } from './schemas.ts';
+import { stepUpProof, secondFactorSchema } from './second-factor-schemas.ts';
 
 /**
  * Request and response schemas of the account routes (`/me`, password recovery and changes,
@@ -87,7 +88,10 @@ export const confirmEmailChangeBody = z.object({
 
 export const stepUpBody = z.object({
   password: described(text('password', 1, 256), "The account's password", 'demo-password-1'),
+  // With a second factor enrolled, one of these too (docs/accounts.md "Second factor").
+  ...stepUpProof,
 });
+export type StepUpBody = z.infer<typeof stepUpBody>;
 
 export const sessionPath = z.object({
   id: described(
@@ -105,17 +109,7 @@ const buildResponses = () => {
   const int = (description: string, example: number) =>
     described(z.number().check(z.int()), description, example);
 
-  const SecondFactor = named(
-    'SecondFactor',
-    z.object({
-      id: described(z.string(), 'Factor id', 'f1c2a9e7'),
-      type: described(z.enum(['totp']), 'Kind of factor: `totp` (an authenticator app, RFC 6238)', 'totp'),
-      label: described(z.string(), 'Name given at enrolment', 'Phone'),
-      created_at: timestamp('When it was enrolled', '2026-01-15T12:00:00.000Z'),
-      last_used_at: described(z.nullable(z.string()), 'When it last passed a sign-in (ISO 8601 UTC)', null),
-    }),
-    'An enrolled second factor (none can be enrolled yet: docs/accounts.md)',
-  );
+  const SecondFactor = secondFactorSchema();
 
   const Me = named(
     'Me',
@@ -142,10 +136,19 @@ const buildResponses = () => {
         'How the account can sign in; without `password`, set one through POST /auth/password/forgot',
         ['password'],
       ),
-      second_factors: described(z.array(SecondFactor), 'Second factors enrolled (always empty for now)', []),
+      second_factors: described(
+        z.array(SecondFactor),
+        'Second factors enrolled and confirmed (a TOTP authenticator: POST /me/mfa/totp)',
+        [],
+      ),
       second_factor_prompt: described(
         z.boolean(),
         'True for a creator with no second factor: the app should prompt them to enrol one',
+        false,
+      ),
+      second_factor_required: described(
+        z.boolean(),
+        'True for a creator when the operator requires a second factor of creators: the studio refuses them (403 `second_factor_required`) until they enrol one and sign in (or step up) with it',
         false,
       ),
       created_at: timestamp('When the account was created', '2026-01-15T12:00:00.000Z'),

@@ -2,7 +2,6 @@ import type { Principal } from '../http/auth.ts';
 import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '../http/errors.ts';
 import { getMailer, UndeliverableAddressError } from '../mail/mailer.ts';
 import { logger, recordMetric } from '../observability/index.ts';
-import { issueAccessToken } from './access-token.ts';
 import {
   type Account,
   changePasswordHash,
@@ -18,7 +17,6 @@ import type {
   EmailChangeStarted,
   Sessions,
   SessionsRevoked,
-  StepUpToken,
 } from './account-schemas.ts';
 import { assertUncommonPassword } from './common-passwords.ts';
 import {
@@ -35,12 +33,12 @@ import {
   spendAttempt,
 } from './email-verification-repository.ts';
 import { dummyHash, hashPassword, verifyPassword } from './password.ts';
-import { listSessions, renewAuthTime, revokeAllSessions, revokeFamily } from './refresh-tokens.ts';
+import { listSessions, revokeAllSessions, revokeFamily } from './refresh-tokens.ts';
 
 /**
- * What a signed-in person does with their own credentials (docs/accounts.md): step-up, password
- * change, email change, and their signed-in devices. Sensitive routes (password, email) also need
- * a recent sign-in (shared/http/middleware/step-up.ts), and the current password on top.
+ * What a signed-in person does with their own credentials (docs/accounts.md): password change,
+ * email change, and their signed-in devices (step-up: step-up.ts). Sensitive routes (password,
+ * email) also need a recent sign-in (shared/http/middleware/step-up.ts), and the current password on top.
  */
 
 const NO_PASSWORD =
@@ -62,32 +60,6 @@ const withPassword = async (accountId: string, password: string, field: string) 
   if (!account.password_hash) throw new ConflictError(NO_PASSWORD);
   if (!valid) throw new ForbiddenError(`${field} is incorrect`);
   return account as Account & { password_hash: string };
-};
-
-/**
- * `POST /auth/step-up`: checks the password and issues an access token whose `auth_time` is now,
- * and records it on the caller's sign-in so its refreshes keep it. A Google-only account has no
- * password: it steps up by signing in with Google again (POST /onboarding/account/google), which
- * starts a new sign-in with a fresh `auth_time` (409 here says so).
- */
-export const stepUp = async (caller: Principal, password: string, now: Date): Promise<StepUpToken> => {
-  const account = await accountOf(caller.accountId);
-  const valid = await verifyPassword(password, account.password_hash ?? (await dummyHash()));
-  if (!account.password_hash) {
-    throw new ConflictError(
-      'This account signs in with Google and has no password: sign in with Google again (POST /onboarding/account/google) for a fresh token',
-    );
-  }
-  if (!valid) throw new ForbiddenError('Password is incorrect');
-  if (caller.sessionId && !(await renewAuthTime(caller.accountId, caller.sessionId, now))) {
-    throw new UnauthorizedError('This session was signed out: sign in again');
-  }
-  const access = await issueAccessToken(caller.accountId, now, {
-    authTime: now,
-    sessionId: caller.sessionId,
-  });
-  recordMetric('step_ups');
-  return { auth_token: access.token, token_expires_at: access.expiresAt, auth_time: now.toISOString() };
 };
 
 /** A notice to an address about a change to its account; a failure is logged, never fatal. */

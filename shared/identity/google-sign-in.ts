@@ -10,6 +10,8 @@ import {
 import { verifyGoogleToken } from './google.ts';
 import { accountView, newAccount, onboardingProgress } from './onboarding.ts';
 import { issueSession } from './refresh-tokens.ts';
+import { signInOrChallenge } from './mfa-challenge.ts';
+import type { MfaChallenge } from './second-factor-schemas.ts';
 import type { GoogleSignIn, GoogleSignInBody, GoogleSignUp } from './schemas.ts';
 
 // Google sign-in in a module of its own: only its function bundles the Google ID token verifier
@@ -48,19 +50,22 @@ export const googleSignIn = async (
   input: GoogleSignInBody,
   now: Date,
   userAgent?: string,
-): Promise<{ created: false; body: GoogleSignIn } | { created: true; body: GoogleSignUp }> => {
+): Promise<
+  | { created: false; body: GoogleSignIn }
+  | { created: true; body: GoogleSignUp }
+  | { created: false; challenge: MfaChallenge }
+> => {
   const profile = await verifyGoogleToken(input.google_token);
   const existing = await accountForGoogle(profile);
   // A deleted account (the tombstone, until its purge) signs in no more (docs/accounts.md).
   if (existing?.deleted_at) throw new UnauthorizedError('This account was deleted');
   if (existing) {
+    // An account with a second factor gets a challenge instead of tokens (mfa-challenge.ts).
+    const outcome = await signInOrChallenge(existing.account_id, 'google', now, userAgent);
+    if ('challenge' in outcome) return { created: false, challenge: outcome.challenge };
     return {
       created: false,
-      body: {
-        ...accountView(existing),
-        is_new_account: false,
-        ...(await issueSession(existing.account_id, now, userAgent)),
-      },
+      body: { ...accountView(existing), is_new_account: false, ...outcome.tokens },
     };
   }
   if (!input.handle)

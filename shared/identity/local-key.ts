@@ -90,3 +90,12 @@ export const localSigningPublicJwk = (): string => {
   const { kid, privateKey } = localSigningKey();
   return JSON.stringify(jwkOf(createPublicKey(privateKey).export({ format: 'der', type: 'spki' }), kid));
 };
+
+/**
+ * The local stand-in for the stack's second-factor KMS key (symmetric, AES-256): the local KMS
+ * stand-in (scripts/local/aws.ts) encrypts and decrypts TOTP secrets with it, as KMS does.
+ */
+export const localSecondFactorKey = () => ({
+  keyId: 'second-factor-local',
+  secret: loadLocalSecret('second-factor-key'),
+});

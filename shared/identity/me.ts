@@ -10,15 +10,21 @@ import {
   setHandle,
 } from './account-repository.ts';
 import { handleUrl } from './onboarding.ts';
+import type { SecondFactorView } from './second-factor-schemas.ts';
+import { creatorsMustUseSecondFactor, secondFactorsOf } from './second-factor-view.ts';
 
 /**
- * `GET /me` and `PATCH /me` (docs/accounts.md): the caller's own account. Second factors cannot
- * be enrolled yet (issue 38 item 5 leaves TOTP for later), so `second_factors` is empty and
- * `second_factor_prompt` is true for every creator: the apps show the enrolment prompt once
- * enrolment exists.
+ * `GET /me` and `PATCH /me` (docs/accounts.md): the caller's own account, with its confirmed
+ * second factors; `second_factor_prompt` is true for a creator without one (the apps show the
+ * enrolment prompt) and `second_factor_required` when the operator makes one mandatory for
+ * creators (the studio then refuses them without it).
  */
-export const meView = (account: Account & { app_account_token: string }): Me => {
+export const meView = (
+  account: Account & { app_account_token: string },
+  secondFactors: SecondFactorView[],
+): Me => {
   const role = isCreatorAccount(account) ? 'creator' : 'viewer';
+  const creatorWithout = role === 'creator' && secondFactors.length === 0;
   return {
     account_id: account.account_id,
     email: account.email,
@@ -33,8 +39,9 @@ export const meView = (account: Account & { app_account_token: string }): Me => 
       ...(account.password_hash ? (['password'] as const) : []),
       ...(account.google_sub ? (['google'] as const) : []),
     ],
-    second_factors: [],
-    second_factor_prompt: role === 'creator',
+    second_factors: secondFactors,
+    second_factor_prompt: creatorWithout,
+    second_factor_required: role === 'creator' && creatorsMustUseSecondFactor(),
     created_at: account.created_at,
   };
 };
@@ -43,8 +50,11 @@ export const meView = (account: Account & { app_account_token: string }): Me => 
 export const getMe = async (accountId: string): Promise<Me> => {
   const account = await getAccount(accountId);
   if (!account) throw new NotFoundError('Account not found');
-  const withToken = await ensureAppAccountToken(account);
-  return meView({ ...withToken, app_account_token: withToken.app_account_token! });
+  const [withToken, factors] = await Promise.all([
+    ensureAppAccountToken(account),
+    secondFactorsOf(accountId),
+  ]);
+  return meView({ ...withToken, app_account_token: withToken.app_account_token! }, factors);
 };
 
 /**

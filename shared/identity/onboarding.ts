@@ -19,6 +19,8 @@ import { verificationCodeItem } from './email-verification-repository.ts';
 import { assertUncommonPassword } from './common-passwords.ts';
 import { dummyHash, hashPassword, verifyPassword } from './password.ts';
 import { issueSession } from './refresh-tokens.ts';
+import { signInOrChallenge } from './mfa-challenge.ts';
+import type { MfaChallenge } from './second-factor-schemas.ts';
 import type { CategoryId } from '../catalog/model.ts';
 import {
   type CategoryChosen,
@@ -160,14 +162,22 @@ export const checkEmail = async (email: string): Promise<EmailAvailability> =>
     ? { email, available: false, message: 'This email is already registered' }
     : { email, available: true };
 
-/** `POST /auth/login`: one generic 401 for an unknown email or a wrong password, in similar time. */
-export const logIn = async (input: LoginBody, now: Date, userAgent?: string): Promise<SignedInAccount> => {
+/**
+ * `POST /auth/login`: one generic 401 for an unknown email or a wrong password, in similar time.
+ * An account with a second factor gets a challenge instead of tokens (mfa-challenge.ts).
+ */
+export const logIn = async (
+  input: LoginBody,
+  now: Date,
+  userAgent?: string,
+): Promise<{ signedIn: SignedInAccount } | { challenge: MfaChallenge }> => {
   const account = await getAccountByEmail(input.email);
   const valid = await verifyPassword(input.password, account?.password_hash ?? (await dummyHash()));
   // A deleted account (the tombstone, until its purge) answers as a wrong password would.
   if (!account?.password_hash || !valid || account.deleted_at)
     throw new UnauthorizedError('Email or password is incorrect');
-  return { ...accountView(account), ...(await issueSession(account.account_id, now, userAgent)) };
+  const outcome = await signInOrChallenge(account.account_id, 'password', now, userAgent);
+  return 'challenge' in outcome ? outcome : { signedIn: { ...accountView(account), ...outcome.tokens } };
 };
 
 /** `GET /onboarding/categories` (step 2 choices). */

@@ -51,11 +51,16 @@ export interface SignInSession {
   expires_at: string;
 }
 
-/** The token pair a sign-in returns; `userAgent` labels the device in the session list. */
+/**
+ * The token pair a sign-in returns; `userAgent` labels the device in the session list.
+ * `secondFactor`: the sign-in passed the account's second factor (its tokens, refreshed ones
+ * included, carry `amr: ["mfa"]`).
+ */
 export const issueSession = async (
   accountId: string,
   now: Date,
   userAgent?: string,
+  secondFactor = false,
 ): Promise<SessionTokens> => {
   const family = randomUUID();
   const secret = newSecret();
@@ -75,11 +80,12 @@ export const issueSession = async (
         created_at: now.toISOString(),
         last_used_at: now.toISOString(),
         auth_time: epoch(now),
+        ...(secondFactor ? { second_factor: true } : {}),
         expires_at_epoch: expires,
       },
     }),
   );
-  const access = await issueAccessToken(accountId, now, { authTime: now, sessionId: family });
+  const access = await issueAccessToken(accountId, now, { authTime: now, sessionId: family, secondFactor });
   return {
     auth_token: access.token,
     token_expires_at: access.expiresAt,
@@ -139,7 +145,11 @@ export const rotateSession = async (token: string, now: Date): Promise<SessionTo
   const authTime = new Date(
     typeof item.auth_time === 'number' ? item.auth_time * 1000 : Date.parse(String(item.created_at)),
   );
-  const access = await issueAccessToken(String(item.account_id), now, { authTime, sessionId: family });
+  const access = await issueAccessToken(String(item.account_id), now, {
+    authTime,
+    sessionId: family,
+    secondFactor: item.second_factor === true,
+  });
   return {
     auth_token: access.token,
     token_expires_at: access.expiresAt,
@@ -213,15 +223,25 @@ export const revokeAllSessions = async (accountId: string, now: Date, keep?: str
  * its refreshes issue carry the new `auth_time`; false when the family is revoked or not the
  * account's.
  */
-export const renewAuthTime = async (accountId: string, family: string, at: Date): Promise<boolean> => {
+export const renewAuthTime = async (
+  accountId: string,
+  family: string,
+  at: Date,
+  secondFactor = false,
+): Promise<boolean> => {
   try {
     await db.send(
       new UpdateCommand({
         TableName: tableName(),
         Key: familyKey(family),
-        UpdateExpression: 'SET auth_time = :at',
+        UpdateExpression: secondFactor ? 'SET auth_time = :at, second_factor = :t' : 'SET auth_time = :at',
         ConditionExpression: 'account_id = :account AND revoked = :f',
-        ExpressionAttributeValues: { ':at': epoch(at), ':account': accountId, ':f': false },
+        ExpressionAttributeValues: {
+          ':at': epoch(at),
+          ':account': accountId,
+          ':f': false,
+          ...(secondFactor ? { ':t': true } : {}),
+        },
       }),
     );
     return true;

@@ -45,6 +45,7 @@ export const verifyAccessToken = async (token: string): Promise<Principal> => {
       tokenId: typeof payload.jti === 'string' ? payload.jti : undefined,
       authTime: typeof payload.auth_time === 'number' ? payload.auth_time : undefined,
       sessionId: typeof payload.sid === 'string' ? payload.sid : undefined,
+      secondFactor: Array.isArray(payload.amr) && payload.amr.includes('mfa'),
     };
   } catch (error) {
     const expired = error instanceof JwtExpiredError;

@@ -110,9 +110,9 @@ const SHARED_SCHEMAS: Record<string, Json> = {
         ],
       },
       reason: {
-        enum: ['rate_limit', 'concurrent_streams', 'step_up_required'],
+        enum: ['rate_limit', 'concurrent_streams', 'step_up_required', 'second_factor_required'],
         description:
-          'On 429: `rate_limit` (wait for Retry-After) or `concurrent_streams` (end another watch session first); on 401: `step_up_required` (the action needs a recent sign-in: POST /auth/step-up, then retry)',
+          'On 429: `rate_limit` (wait for Retry-After) or `concurrent_streams` (end another watch session first); on 401: `step_up_required` (the action needs a recent sign-in: POST /auth/step-up, then retry); on 403: `second_factor_required` (the operator requires creators to use a second factor: enrol one, POST /me/mfa/totp, and sign in or step up with it)',
       },
     },
   },

@@ -20,6 +20,12 @@ import {
   sendsMail,
 } from '../mail/access.ts';
 import {
+  SECOND_FACTOR_PLACEHOLDERS,
+  type SecondFactorDeployment,
+  secondFactorEnvironment,
+  secondFactorStatements,
+} from '../identity/second-factor-access.ts';
+import {
   WEBHOOK_PLACEHOLDERS,
   type WebhookDeployment,
   webhookEnvironment,
@@ -81,6 +87,8 @@ export interface Deployment {
   accounts?: AccountsDeployment;
   /** Live chat (infra/chat.ts): the account's IVS Chat rooms, the review handler, the logging configuration. */
   chat?: ChatDeployment;
+  /** The second factor (stack: the TOTP key, the `creatorSecondFactor` setting). */
+  secondFactor?: SecondFactorDeployment;
 }
 
 /** One IAM statement: every action on every resource (ARNs, no wildcards). */
@@ -166,6 +174,7 @@ export const policyOf = (row: RouteRow, d: Deployment): Statement[] => {
   statements.push(...mailStatements(row, d.mail));
   statements.push(...accountStatements(row, d.accounts));
   statements.push(...chatStatements(row, d.chat));
+  statements.push(...secondFactorStatements(row, d.secondFactor));
   return statements;
 };
 
@@ -200,6 +209,7 @@ export const environmentOf = (row: RouteRow, d: Deployment): Record<string, stri
   Object.assign(env, mailEnvironment(row, d.mail));
   Object.assign(env, accountEnvironment(row, d.accounts));
   Object.assign(env, chatEnvironment(row, d.chat));
+  Object.assign(env, secondFactorEnvironment(row, d.secondFactor));
   return env;
 };
 
@@ -235,6 +245,7 @@ export const settingsOf = (row: RouteRow): string[] => {
       mail: MAIL_PLACEHOLDERS,
       accounts: ACCOUNTS_PLACEHOLDERS,
       chat: CHAT_PLACEHOLDERS,
+      secondFactor: SECOND_FACTOR_PLACEHOLDERS,
     }),
   );
 };

@@ -34,6 +34,9 @@ const CLIENTS_OF: Record<NonNullable<RouteRow['needs']>[number], readonly string
   'exports-reader': ['client-s3'],
   'analytics-pseudonym': ['client-secrets-manager'],
   'account-jobs': ['client-sqs'],
+  'totp-encrypt': ['client-kms'],
+  'totp-decrypt': ['client-kms'],
+  'second-factor-policy': [],
 };
 
 const granted = (row: RouteRow) =>

@@ -2,6 +2,7 @@ import { logger } from '../../observability/index.ts';
 import {
   HttpError,
   ServiceUnavailableError,
+  SecondFactorRequiredError,
   StepUpRequiredError,
   TooManyRequestsError,
   ValidationError,
@@ -60,7 +61,7 @@ const errorBody = (route: RouteRow | undefined, error: HttpError, requestId: str
   const reason =
     error instanceof TooManyRequestsError
       ? { reason: error.kind }
-      : error instanceof StepUpRequiredError
+      : error instanceof StepUpRequiredError || error instanceof SecondFactorRequiredError
         ? { reason: error.reason }
         : {};
   return { status: 'error', code: error.status, message: error.message, ...reason };

@@ -1,5 +1,6 @@
 import type { Principal } from '../auth.ts';
-import { StepUpRequiredError } from '../errors.ts';
+import { SecondFactorRequiredError, StepUpRequiredError } from '../errors.ts';
+import { isStudioRoute } from '../route.ts';
 import { type HttpMiddleware, stateOf } from './state.ts';
 
 /**
@@ -19,10 +20,25 @@ export const assertRecentAuthentication = (principal: Principal, now: Date): voi
   if (!(age <= STEP_UP_MAX_AGE_SECONDS)) throw new StepUpRequiredError(STEP_UP_MAX_AGE_SECONDS);
 };
 
-/** Applies the check to rows with `stepUp: true`; runs after `authenticate()`, which set the caller. */
+/**
+ * The operator's `creatorSecondFactor: required` (CREATOR_SECOND_FACTOR, given to studio
+ * functions): a studio route refuses a token whose sign-in (or step-up) did not pass a second
+ * factor, 403 `reason: "second_factor_required"`. Read from the token (`amr`), no table read.
+ */
+export const assertCreatorSecondFactor = (principal: Principal): void => {
+  if (process.env.CREATOR_SECOND_FACTOR === 'required' && !principal.secondFactor)
+    throw new SecondFactorRequiredError();
+};
+
+/**
+ * Applies the checks to rows with `stepUp: true` and to studio rows; runs after
+ * `authenticate()`, which set the caller.
+ */
 export const stepUp = (): HttpMiddleware => ({
   before: async (request) => {
     const state = stateOf(request);
-    if (state.route?.stepUp && state.principal) assertRecentAuthentication(state.principal, state.now);
+    if (!state.route || !state.principal) return;
+    if (isStudioRoute(state.route)) assertCreatorSecondFactor(state.principal);
+    if (state.route.stepUp) assertRecentAuthentication(state.principal, state.now);
   },
 });

@@ -1,0 +1,143 @@
+import type { Contract } from '../../shared/http/contract.ts';
+import { contract } from '../../shared/http/contract.ts';
+import { noStoreHeaders as headers } from '../../shared/identity/no-store.ts';
+import {
+  completeMfaSignInBody,
+  confirmTotpBody,
+  enrolTotpBody,
+  secondFactorResponses,
+  signedInAfterMfa,
+} from '../../shared/identity/second-factor-schemas.ts';
+
+/**
+ * The second factor (docs/accounts.md "Second factor"): TOTP enrolment, its confirmation and
+ * removal, and the second step of a sign-in that asks for it.
+ */
+const tag = 'Accounts';
+
+export const enrolTotp = contract({
+  operationId: 'enrolTotp',
+  tag,
+  method: 'POST',
+  path: '/me/mfa/totp',
+  handler: 'accounts/enrol-mfa-totp',
+  // GetItem: the account and its factor. PutItem: the pending factor.
+  dynamo: { actions: ['GetItem', 'PutItem'] },
+  needs: ['totp-encrypt'],
+  auth: 'required',
+  stepUp: true,
+  rateLimit: { limit: 10, windowSeconds: 3600, by: 'account' },
+  throttle: { rate: 5, burst: 10 },
+  summary: 'Start enrolling an authenticator app (TOTP) as a second factor',
+  description:
+    'Makes a new TOTP secret (RFC 6238: SHA-1, 6 digits, 30 seconds) and answers it, in base32 and as an otpauth:// URI to show as a QR code. This answer is the only time the secret is shown; it is stored encrypted with KMS. The factor is not active until POST /me/mfa/totp/confirm checks a first code, within 15 minutes (enrolling again replaces an unconfirmed secret). Needs a recent sign-in (step-up). 409 when an authenticator is enrolled already.',
+  request: { body: enrolTotpBody },
+  responses: () => ({
+    201: {
+      description: 'A secret to add to the authenticator app',
+      data: secondFactorResponses().TotpEnrolment,
+      headers,
+    },
+    404: { description: "The token's account no longer exists", message: 'Account not found' },
+    409: {
+      description: 'An authenticator is enrolled already: remove it first',
+      message:
+        'A TOTP authenticator is enrolled already: remove it first (DELETE /me/mfa/totp) to enrol another',
+    },
+  }),
+});
+
+export const confirmTotp = contract({
+  operationId: 'confirmTotp',
+  tag,
+  method: 'POST',
+  path: '/me/mfa/totp/confirm',
+  handler: 'accounts/confirm-mfa-totp',
+  // GetItem: the pending factor. UpdateItem: its activation; the sign-in's second factor.
+  dynamo: { actions: ['GetItem', 'UpdateItem'] },
+  needs: ['totp-decrypt', 'token-signer'],
+  auth: 'required',
+  rateLimit: { limit: 10, windowSeconds: 900, by: 'account' },
+  throttle: { rate: 5, burst: 10 },
+  summary: 'Confirm the authenticator app with a first code; answers 10 recovery codes',
+  description:
+    'Checks a code from the authenticator app against the secret of POST /me/mfa/totp and activates the factor: from now on sign-in (password or Google) and step-up ask for its code. Answers 10 single-use recovery codes, shown this once (only their hashes are kept), and an access token of this sign-in that carries the second factor. Not a step-up route: the secret, given after a step-up, and the code are the proof.',
+  request: { body: confirmTotpBody },
+  responses: () => ({
+    200: { description: 'Active; the recovery codes', data: secondFactorResponses().TotpConfirmed, headers },
+    400: {
+      description: 'The code is not the current one of the secret (or the phone’s clock is off)',
+      message:
+        'Incorrect code: enter the code the authenticator app shows now (check that the phone’s clock is set automatically)',
+    },
+    404: {
+      description: 'No enrolment to confirm: none was started, or it lapsed after 15 minutes',
+      message:
+        'No TOTP enrolment to confirm (none was started, or it lapsed after 15 minutes): start one with POST /me/mfa/totp',
+    },
+    409: {
+      description: 'The authenticator is confirmed already',
+      message: 'This TOTP authenticator is confirmed already',
+    },
+  }),
+});
+
+export const removeTotp = contract({
+  operationId: 'removeTotp',
+  tag,
+  method: 'DELETE',
+  path: '/me/mfa/totp',
+  handler: 'accounts/remove-mfa-totp',
+  dynamo: { actions: ['DeleteItem'] },
+  auth: 'required',
+  stepUp: true,
+  rateLimit: { limit: 10, windowSeconds: 3600, by: 'account' },
+  throttle: { rate: 5, burst: 10 },
+  summary: 'Remove the authenticator app (the second factor) and its recovery codes',
+  description:
+    'Removes the TOTP factor, confirmed or not, with its unused recovery codes: sign-in asks for the password (or Google) only again. Needs a recent sign-in (step-up), which for an account with the factor means its code.',
+  responses: () => ({
+    204: { description: 'Removed' },
+    404: { description: 'No second factor is enrolled', message: 'No second factor is enrolled' },
+  }),
+});
+
+export const completeMfaSignIn = contract({
+  operationId: 'completeMfaSignIn',
+  tag: 'Auth',
+  method: 'POST',
+  path: '/auth/mfa',
+  handler: 'accounts/complete-mfa-sign-in',
+  // UpdateItem: the challenge's attempt, the factor's last step or recovery codes. DeleteItem: the
+  // challenge, used once. GetItem: the account and its factor. PutItem: the new sign-in.
+  dynamo: { actions: ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'] },
+  needs: ['totp-decrypt', 'token-signer'],
+  auth: 'none',
+  rateLimit: { limit: 20, windowSeconds: 60, by: 'ip' },
+  throttle: { rate: 10, burst: 20 },
+  summary: 'Finish a sign-in with the second factor (authenticator code or recovery code)',
+  description:
+    'The second step of a sign-in whose first step (POST /auth/login or POST /onboarding/account/google) answered 202 with a challenge: send the challenge token with the code the authenticator app shows (`code`) or one recovery code (`recovery_code`). A code is accepted once (a code of a time step already used is refused) and one 30-second step either side of now; each recovery code works once. The challenge lives 5 minutes and allows 5 submissions, each spending one; then sign in again. Answers the account and its token pair (`Cache-Control: no-store`), whose tokens carry the second factor (`amr: ["mfa"]`).',
+  request: { body: completeMfaSignInBody },
+  responses: () => ({
+    200: { description: 'Signed in: the account and a new token pair', data: signedInAfterMfa(), headers },
+    400: {
+      description:
+        'The code or recovery code is wrong, or the code was used already; the message says how many attempts the challenge has left',
+      message: 'Incorrect code: 4 attempts left',
+    },
+    401: {
+      description:
+        'The challenge token is unknown, expired (5 minutes), used, or out of attempts (5): sign in again',
+      message:
+        'This sign-in challenge expired, was used or had too many wrong codes: sign in again (POST /auth/login)',
+    },
+  }),
+});
+
+export const secondFactorContracts: readonly Contract[] = [
+  enrolTotp,
+  confirmTotp,
+  removeTotp,
+  completeMfaSignIn,
+];

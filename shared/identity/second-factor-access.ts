@@ -1,0 +1,62 @@
+import { isStudioRoute, type RouteRow } from '../http/route.ts';
+
+/**
+ * What the second-factor capabilities of a route row grant and set (called by
+ * shared/platform/access.ts, so the stack and the local platform derive them the same way;
+ * docs/accounts.md "Second factor"):
+ * - `totp-encrypt`: kms:Encrypt on the second-factor key (enrolment stores a new secret);
+ *   SECOND_FACTOR_KEY_ID.
+ * - `totp-decrypt`: kms:Decrypt on it (the functions that check codes); SECOND_FACTOR_KEY_ID.
+ * - `second-factor-policy`: CREATOR_SECOND_FACTOR (`prompt` or `required`, the operator's
+ *   `creatorSecondFactor` setting), no grant. Every studio route gets it too: with `required`, the
+ *   studio refuses a token whose sign-in did not pass a second factor (403
+ *   `second_factor_required`, shared/http/middleware/step-up.ts).
+ */
+export interface SecondFactorDeployment {
+  /** The symmetric KMS key that encrypts TOTP secrets. */
+  keyId: string;
+  keyArn: string;
+  /** The operator's setting: `required` makes a second factor mandatory for creators. */
+  creators: 'prompt' | 'required';
+}
+
+const NEEDS = ['totp-encrypt', 'totp-decrypt', 'second-factor-policy'] as const;
+const has = (row: RouteRow, need: (typeof NEEDS)[number]) => row.needs?.includes(need) ?? false;
+
+const needed = (row: RouteRow, d: SecondFactorDeployment | undefined) => {
+  const uses = NEEDS.some((need) => has(row, need)) || isStudioRoute(row);
+  if (uses && !d)
+    throw new Error(
+      `Route ${row.method} ${row.path} needs the second-factor settings but the deployment has none (infra/stack.ts)`,
+    );
+  return uses ? d : undefined;
+};
+
+export const secondFactorStatements = (row: RouteRow, deployment: SecondFactorDeployment | undefined) => {
+  const d = needed(row, deployment);
+  if (!d) return [];
+  const actions = [
+    ...(has(row, 'totp-decrypt') ? ['kms:Decrypt'] : []),
+    ...(has(row, 'totp-encrypt') ? ['kms:Encrypt'] : []),
+  ];
+  return actions.length > 0 ? [{ actions, resources: [d.keyArn] }] : [];
+};
+
+export const secondFactorEnvironment = (
+  row: RouteRow,
+  deployment: SecondFactorDeployment | undefined,
+): Record<string, string> => {
+  const d = needed(row, deployment);
+  if (!d) return {};
+  return {
+    ...(has(row, 'totp-encrypt') || has(row, 'totp-decrypt') ? { SECOND_FACTOR_KEY_ID: d.keyId } : {}),
+    ...(has(row, 'second-factor-policy') || isStudioRoute(row) ? { CREATOR_SECOND_FACTOR: d.creators } : {}),
+  };
+};
+
+/** Placeholders for `settingsOf` (names only). */
+export const SECOND_FACTOR_PLACEHOLDERS: SecondFactorDeployment = {
+  keyId: 'x',
+  keyArn: 'x',
+  creators: 'prompt',
+};

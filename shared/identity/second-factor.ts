@@ -1,0 +1,215 @@
+import { randomBytes } from 'node:crypto';
+import type { Principal } from '../http/auth.ts';
+import {
+  BadRequestError,
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  ValidationError,
+} from '../http/errors.ts';
+import { recordMetric } from '../observability/index.ts';
+import { issueAccessToken } from './access-token.ts';
+import { getAccount } from './account-repository.ts';
+import { ChallengeGoneError, MAX_CHALLENGE_ATTEMPTS, parseChallengeToken } from './mfa-challenge.ts';
+import { accountView } from './onboarding.ts';
+import { issueSession, renewAuthTime } from './refresh-tokens.ts';
+import type { SignedInAccount } from './schemas.ts';
+import type { CompleteMfaSignInBody, TotpConfirmed, TotpEnrolment } from './second-factor-schemas.ts';
+import {
+  acceptStep,
+  activateTotp,
+  consumeChallenge,
+  deleteTotpFactor,
+  getTotpFactor,
+  putPendingTotp,
+  spendChallengeAttempt,
+  type TotpFactor,
+  useRecoveryCode,
+} from './second-factor-repository.ts';
+import { factorView } from './second-factor-view.ts';
+import {
+  base32Of,
+  matchingStep,
+  newRecoveryCodes,
+  newTotpSecret,
+  otpauthUri,
+  recoveryCodeHash,
+} from './totp.ts';
+import { decryptTotpSecret, encryptTotpSecret } from './totp-secret-box.ts';
+
+/**
+ * The TOTP second factor's use cases (docs/accounts.md "Second factor"): enrolment (a pending
+ * factor, confirmed by a first code, which answers the recovery codes), removal, the code checks
+ * sign-in and step-up share, and the end of a challenged sign-in (`POST /auth/mfa`).
+ */
+
+/** Minutes a started enrolment waits for its confirmation. */
+const ENROLMENT_TTL_SECONDS = 15 * 60;
+const epoch = (date: Date) => Math.floor(date.getTime() / 1000);
+
+const ENROL_AGAIN =
+  'No TOTP enrolment to confirm (none was started, or it lapsed after 15 minutes): start one with POST /me/mfa/totp';
+
+/**
+ * `POST /me/mfa/totp` (step-up): a new secret, encrypted with KMS, kept as a pending factor for 15
+ * minutes; the answer is the only time the secret leaves the service. 409 with an active factor.
+ */
+export const enrolTotp = async (
+  caller: Principal,
+  label: string | undefined,
+  now: Date,
+): Promise<TotpEnrolment> => {
+  const account = await getAccount(caller.accountId);
+  if (!account) throw new NotFoundError('Account not found');
+  const active = new ConflictError(
+    'A TOTP authenticator is enrolled already: remove it first (DELETE /me/mfa/totp) to enrol another',
+  );
+  if ((await getTotpFactor(account.account_id))?.state === 'active') throw active;
+  const secret = newTotpSecret();
+  const expires = epoch(now) + ENROLMENT_TTL_SECONDS;
+  const factorId = randomBytes(6).toString('hex');
+  const stored = await putPendingTotp({
+    account_id: account.account_id,
+    factor_id: factorId,
+    state: 'pending',
+    label: label ?? 'Authenticator app',
+    secret_ciphertext: await encryptTotpSecret(account.account_id, secret),
+    created_at: now.toISOString(),
+    expires_at_epoch: expires,
+  });
+  if (!stored) throw active;
+  return {
+    factor_id: factorId,
+    secret: base32Of(secret),
+    otpauth_uri: otpauthUri(secret, account.email),
+    expires_at: new Date(expires * 1000).toISOString(),
+  };
+};
+
+/**
+ * `POST /me/mfa/totp/confirm`: the first code activates the pending factor (its time step is the
+ * first accepted) and the answer carries 10 recovery codes (only their hashes are kept) and an
+ * access token of the caller's sign-in that carries the second factor.
+ */
+export const confirmTotp = async (caller: Principal, code: string, now: Date): Promise<TotpConfirmed> => {
+  const factor = await getTotpFactor(caller.accountId);
+  if (factor?.state === 'active') throw new ConflictError('This TOTP authenticator is confirmed already');
+  if (!factor || (factor.expires_at_epoch ?? 0) <= epoch(now)) throw new NotFoundError(ENROL_AGAIN);
+  const step = matchingStep(await decryptTotpSecret(caller.accountId, factor.secret_ciphertext), code, now);
+  if (step === undefined)
+    throw new BadRequestError(
+      'Incorrect code: enter the code the authenticator app shows now (check that the phone’s clock is set automatically)',
+    );
+  const { codes, hashes } = newRecoveryCodes(caller.accountId);
+  if (!(await activateTotp(caller.accountId, factor.factor_id, step, hashes, now)))
+    throw new NotFoundError(ENROL_AGAIN);
+  const authTime = caller.authTime === undefined ? now : new Date(caller.authTime * 1000);
+  if (caller.sessionId) await renewAuthTime(caller.accountId, caller.sessionId, authTime, true);
+  const access = await issueAccessToken(caller.accountId, now, {
+    authTime,
+    sessionId: caller.sessionId,
+    secondFactor: true,
+  });
+  recordMetric('second_factors_enrolled');
+  return {
+    factor: factorView({
+      ...factor,
+      confirmed_at: now.toISOString(),
+      last_used_at: now.toISOString(),
+      recovery_hashes: new Set(hashes),
+    }),
+    recovery_codes: codes,
+    auth_token: access.token,
+    token_expires_at: access.expiresAt,
+  };
+};
+
+/** `DELETE /me/mfa/totp` (step-up): removes the factor and its recovery codes; 404 without one. */
+export const removeTotp = async (caller: Principal): Promise<void> => {
+  if (!(await deleteTotpFactor(caller.accountId))) throw new NotFoundError('No second factor is enrolled');
+  recordMetric('second_factors_removed');
+};
+
+/** A second-factor proof: a current code or one recovery code. */
+export interface SecondFactorProof {
+  code?: string;
+  recovery_code?: string;
+}
+
+/**
+ * Checks `proof` against the account's active factor: `ok` (the code's step is recorded as used,
+ * or the recovery code is spent), `wrong`, or `replayed` (a correct code of a step already used).
+ */
+export const checkSecondFactor = async (
+  factor: TotpFactor,
+  proof: SecondFactorProof,
+  now: Date,
+): Promise<'ok' | 'wrong' | 'replayed'> => {
+  if (proof.recovery_code !== undefined) {
+    const hash = recoveryCodeHash(factor.account_id, proof.recovery_code);
+    return (await useRecoveryCode(factor.account_id, hash, now)) ? 'ok' : 'wrong';
+  }
+  if (proof.code === undefined) return 'wrong';
+  const secret = await decryptTotpSecret(factor.account_id, factor.secret_ciphertext);
+  const step = matchingStep(secret, proof.code, now);
+  if (step === undefined) return 'wrong';
+  return (await acceptStep(factor.account_id, step, now)) ? 'ok' : 'replayed';
+};
+
+/**
+ * Step-up's second factor (`POST /auth/step-up`, after the password): none needed (false) when
+ * the account has no active factor; else a code or a recovery code must pass (403 otherwise), and
+ * the step-up then carries the second factor (true).
+ */
+export const stepUpSecondFactor = async (accountId: string, proof: SecondFactorProof, now: Date) => {
+  if (proof.code !== undefined && proof.recovery_code !== undefined)
+    throw new ValidationError([{ field: 'code', message: 'send code or recovery_code, not both' }]);
+  const factor = await getTotpFactor(accountId);
+  if (factor?.state !== 'active') return false;
+  if (proof.code === undefined && proof.recovery_code === undefined)
+    throw new ForbiddenError(
+      'This account has a second factor: send the code from the authenticator app (`code`) or a recovery code with the password',
+    );
+  const outcome = await checkSecondFactor(factor, proof, now);
+  if (outcome === 'replayed') throw new ForbiddenError('This code was used already: wait for the next one');
+  if (outcome === 'wrong') throw new ForbiddenError('Code is incorrect');
+  recordMetric('step_ups_second_factor');
+  return true;
+};
+
+/**
+ * `POST /auth/mfa`: the second step of a challenged sign-in. Each submission spends one of the
+ * challenge's 5 attempts first; a correct code (of a step not used before) or an unused recovery
+ * code uses the challenge once and answers the sign-in's tokens, which carry the second factor.
+ */
+export const completeMfaSignIn = async (
+  body: CompleteMfaSignInBody,
+  now: Date,
+  userAgent?: string,
+): Promise<SignedInAccount> => {
+  const { accountId, challengeId, secretHash } = parseChallengeToken(body.challenge_token);
+  const challenge = await spendChallengeAttempt(
+    accountId,
+    challengeId,
+    secretHash,
+    MAX_CHALLENGE_ATTEMPTS,
+    now,
+  );
+  if (!challenge) throw new ChallengeGoneError();
+  const [account, factor] = await Promise.all([getAccount(accountId), getTotpFactor(accountId)]);
+  if (!account || account.deleted_at || factor?.state !== 'active') throw new ChallengeGoneError();
+  const outcome = await checkSecondFactor(factor, body, now);
+  if (outcome !== 'ok') {
+    recordMetric('mfa_failures');
+    const left = MAX_CHALLENGE_ATTEMPTS - challenge.attempts;
+    const tries = `${left} attempt${left === 1 ? '' : 's'} left`;
+    throw new BadRequestError(
+      outcome === 'replayed'
+        ? `This code was used already: wait for the next one (${tries})`
+        : `Incorrect ${body.recovery_code === undefined ? 'code' : 'recovery code'}: ${tries}`,
+    );
+  }
+  if (!(await consumeChallenge(accountId, challengeId, secretHash))) throw new ChallengeGoneError();
+  recordMetric(body.recovery_code === undefined ? 'mfa_sign_ins' : 'mfa_recovery_sign_ins');
+  return { ...accountView(account), ...(await issueSession(accountId, now, userAgent, true)) };
+};
