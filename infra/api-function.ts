@@ -15,6 +15,7 @@ import type { PaymentDeployment } from '../shared/payments/access.ts';
 import type { WebhookDeployment } from '../shared/webhooks/access.ts';
 import type { ChatDeployment } from '../shared/chat/access.ts';
 import type { MailDeployment } from '../shared/mail/access.ts';
+import type { SecondFactorDeployment } from '../shared/identity/second-factor-access.ts';
 import { nodejsBundling } from './bundling.ts';
 
 /** The repository root: bundling runs from here with the committed lockfile. */
@@ -62,6 +63,8 @@ export interface ApiResources {
   accounts?: AccountsDeployment;
   /** IVS Chat rooms, the review handler and logging configuration (infra/chat.ts), for rows with `ivsChat`. */
   chat?: ChatDeployment;
+  /** The TOTP secrets' key and the creators' second-factor setting (infra/stack.ts). */
+  secondFactor?: SecondFactorDeployment;
 }
 
 /** What every API function shares, decided once by the stack. */
@@ -200,6 +203,7 @@ export class ApiFunction extends Construct {
       mail: props.resources.mail,
       accounts: props.resources.accounts,
       chat: props.resources.chat,
+      secondFactor: props.resources.secondFactor,
     };
     if (row.ivsChat?.length)
       Validations.of(role).acknowledge({

@@ -1,7 +1,8 @@
 /**
  * CDK entry (`cdk.json`: `npx tsx infra/app.ts`). Context:
  * - `stage` dev|prod (stage settings in infra/stage.ts)
- * - `googleClientId`, `alarmEmail`, `siteUrl`, `playbackKeys`, `mailFrom`, `target`, `devTargets`: the deploy settings, checked
+ * - `googleClientId`, `alarmEmail`, `siteUrl`, `playbackKeys`, `mailFrom`, `target`, `devTargets`,
+ *   `creatorSecondFactor`: the deploy settings, checked
  *   in infra/settings.ts: prod fails synth naming every one missing; dev uses placeholders
  * - `bundle` false only in tests (placeholder code instead of esbuild bundles)
  * The AwsSolutions cdk-nag pack runs on every synth.

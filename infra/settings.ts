@@ -30,6 +30,12 @@ export interface DeploySettings {
    * cannot hold prod's generations, a dev stack's and a rotation (docs/operations.md "Quotas").
    */
   devTargets?: string;
+  /**
+   * `required`: creators must sign in with a second factor to use the studio (env
+   * `CREATOR_SECOND_FACTOR` of the studio functions and `GET /me`); `prompt`: they are only
+   * prompted to enrol one (docs/accounts.md "Second factor").
+   */
+  creatorSecondFactor?: 'prompt' | 'required';
 }
 
 export type SettingName = keyof DeploySettings;
@@ -127,6 +133,12 @@ export const SETTINGS: Record<SettingName, SettingRule> = {
     meaning: 'the AWS account and region this stage deploys to, <account id>/<region>',
     example: '123456789012/eu-west-1',
     parse: (value) => (TARGET.test(value) ? value : undefined),
+  },
+  creatorSecondFactor: {
+    meaning:
+      'whether creators must use a second factor in the studio (required) or are only prompted to enrol one (prompt)',
+    example: 'required',
+    parse: (value) => (value === 'prompt' || value === 'required' ? value : undefined),
   },
   devTargets: {
     meaning:

@@ -59,6 +59,8 @@ export interface ApiStackProps extends StackProps {
   mailFrom?: string;
   /** `<account>/<region>` this stage deploys to, and where dev stacks are (infra/settings.ts). */
   target?: string;
+  /** `required`: creators must use a second factor in the studio (infra/settings.ts). */
+  creatorSecondFactor?: string;
   devTargets?: string;
 }
 
@@ -126,6 +128,14 @@ export class ApiStack extends Stack {
       removalPolicy: settings.removalPolicy,
       logRetention: settings.logRetention,
       bundle: props.bundle,
+    });
+
+    // TOTP secrets (docs/accounts.md "Second factor"): encrypted under the account's encryption
+    // context; enrolment may only Encrypt, the code checks only Decrypt (shared/identity/second-factor-access.ts).
+    const secondFactorKey = new kms.Key(this, 'SecondFactorKey', {
+      description: 'Encrypts the TOTP secrets of second factors',
+      enableKeyRotation: true,
+      removalPolicy: settings.removalPolicy,
     });
 
     // One log group for every API function: Lambda names each stream after its function.
@@ -197,6 +207,11 @@ export class ApiStack extends Stack {
       ivs: {
         arnPrefix: liveVideo.arnPrefix,
         recordingConfigurationArn: liveVideo.recordingConfiguration.attrArn,
+      },
+      secondFactor: {
+        keyId: secondFactorKey.keyId,
+        keyArn: secondFactorKey.keyArn,
+        creators: deploy.creatorSecondFactor ?? 'prompt',
       },
     };
     const environmentWith = (cdnUrl: string) =>

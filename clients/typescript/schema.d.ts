@@ -1011,7 +1011,7 @@ export interface paths {
         put?: never;
         /**
          * Step 1: sign up or sign in with a Google ID token
-         * @description Onboarding step 1 with Google: verifies a Google ID token and signs its account in (200), or creates one (201, `handle` required, email already verified). An existing password account with the same address is linked only if its email is verified. The tokens come with `Cache-Control: no-store`.
+         * @description Onboarding step 1 with Google: verifies a Google ID token and signs its account in (200), or creates one (201, `handle` required, email already verified). An existing password account with the same address is linked only if its email is verified. The tokens come with `Cache-Control: no-store`. An existing account with a second factor gets 202 with a challenge instead of tokens: send it with the authenticator code to POST /auth/mfa.
          */
         post: operations["signInWithGoogle"];
         delete?: never;
@@ -1171,7 +1171,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with email and password
-         * @description Signs an account in with its email (any letter case) and password, and returns the account with a new token pair (`Cache-Control: no-store`). An unknown email and a wrong password get the same 401, in similar time.
+         * @description Signs an account in with its email (any letter case) and password, and returns the account with a new token pair (`Cache-Control: no-store`). An unknown email and a wrong password get the same 401, in similar time. An account with a second factor gets 202 with a challenge instead of tokens: send it with the authenticator code to POST /auth/mfa.
          */
         post: operations["logIn"];
         delete?: never;
@@ -1269,7 +1269,7 @@ export interface paths {
         };
         /**
          * The caller's account
-         * @description The signed-in account: id, email and whether it is verified, display name and handle, creator or viewer, onboarding status, the `app_account_token` to pass to the app stores' purchase APIs, how it can sign in, second factors (none can be enrolled yet) and whether a creator should be prompted to enrol one.
+         * @description The signed-in account: id, email and whether it is verified, display name and handle, creator or viewer, onboarding status, the `app_account_token` to pass to the app stores' purchase APIs, how it can sign in, its second factors, whether a creator should be prompted to enrol one and whether the operator requires creators to.
          */
         get: operations["getMe"];
         put?: never;
@@ -1338,8 +1338,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Confirm the password for a fresh access token (sensitive actions)
-         * @description Checks the caller's password and answers a fresh access token whose `auth_time` is now: sensitive actions (the stream key, payouts, the plan price, email and password changes) accept it for 10 minutes, and the sign-in's refreshes keep it. A Google-only account has no password: it signs in with Google again (POST /onboarding/account/google) instead, which gives a fresh token too.
+         * Confirm the password (and second factor) for a fresh access token (sensitive actions)
+         * @description Checks the caller's password and, when the account has a second factor, the code from the authenticator app (`code`) or a recovery code, and answers a fresh access token whose `auth_time` is now: sensitive actions (the stream key, payouts, the plan price, email and password changes, the second factor, deleting the account) accept it for 10 minutes, and the sign-in's refreshes keep it. A Google-only account has no password: it signs in with Google again (POST /onboarding/account/google) instead, which gives a fresh token too.
          */
         post: operations["stepUp"];
         delete?: never;
@@ -1470,6 +1470,70 @@ export interface paths {
          * @description Starts building one JSON document with everything the platform keeps about the caller's account (profile, follows, entitlements and payments, reactions, reports, watch history and continue watching, webhook subscriptions without secrets, sign-ins; schema: docs/export.schema.json). Answers 202 at once; `GET /me/export` tells when it is ready and gives a download URL. One export at a time (409 while one is being built). GDPR articles 15 and 20.
          */
         post: operations["requestAccountExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/mfa/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start enrolling an authenticator app (TOTP) as a second factor
+         * @description Makes a new TOTP secret (RFC 6238: SHA-1, 6 digits, 30 seconds) and answers it, in base32 and as an otpauth:// URI to show as a QR code. This answer is the only time the secret is shown; it is stored encrypted with KMS. The factor is not active until POST /me/mfa/totp/confirm checks a first code, within 15 minutes (enrolling again replaces an unconfirmed secret). Needs a recent sign-in (step-up). 409 when an authenticator is enrolled already.
+         */
+        post: operations["enrolTotp"];
+        /**
+         * Remove the authenticator app (the second factor) and its recovery codes
+         * @description Removes the TOTP factor, confirmed or not, with its unused recovery codes: sign-in asks for the password (or Google) only again. Needs a recent sign-in (step-up), which for an account with the factor means its code.
+         */
+        delete: operations["removeTotp"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/mfa/totp/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm the authenticator app with a first code; answers 10 recovery codes
+         * @description Checks a code from the authenticator app against the secret of POST /me/mfa/totp and activates the factor: from now on sign-in (password or Google) and step-up ask for its code. Answers 10 single-use recovery codes, shown this once (only their hashes are kept), and an access token of this sign-in that carries the second factor. Not a step-up route: the secret, given after a step-up, and the code are the proof.
+         */
+        post: operations["confirmTotp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/mfa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finish a sign-in with the second factor (authenticator code or recovery code)
+         * @description The second step of a sign-in whose first step (POST /auth/login or POST /onboarding/account/google) answered 202 with a challenge: send the challenge token with the code the authenticator app shows (`code`) or one recovery code (`recovery_code`). A code is accepted once (a code of a time step already used is refused) and one 30-second step either side of now; each recovery code works once. The challenge lives 5 minutes and allows 5 submissions, each spending one; then sign in again. Answers the account and its token pair (`Cache-Control: no-store`), whose tokens carry the second factor (`amr: ["mfa"]`).
+         */
+        post: operations["completeMfaSignIn"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2265,10 +2329,10 @@ export interface components {
                 message: string;
             };
             /**
-             * @description On 429: `rate_limit` (wait for Retry-After) or `concurrent_streams` (end another watch session first); on 401: `step_up_required` (the action needs a recent sign-in: POST /auth/step-up, then retry)
+             * @description On 429: `rate_limit` (wait for Retry-After) or `concurrent_streams` (end another watch session first); on 401: `step_up_required` (the action needs a recent sign-in: POST /auth/step-up, then retry); on 403: `second_factor_required` (the operator requires creators to use a second factor: enrol one, POST /me/mfa/totp, and sign in or step up with it)
              * @enum {unknown}
              */
-            reason?: "rate_limit" | "concurrent_streams" | "step_up_required";
+            reason?: "rate_limit" | "concurrent_streams" | "step_up_required" | "second_factor_required";
         };
         /** @description A body that failed validation: one entry per field (spec 7). */
         ValidationError: {
@@ -5452,7 +5516,7 @@ export interface components {
              */
             sign_in_methods: ("password" | "google")[];
             /**
-             * @description Second factors enrolled (always empty for now)
+             * @description Second factors enrolled and confirmed (a TOTP authenticator: POST /me/mfa/totp)
              * @example []
              */
             second_factors: components["schemas"]["SecondFactor"][];
@@ -5462,10 +5526,42 @@ export interface components {
              */
             second_factor_prompt: boolean;
             /**
+             * @description True for a creator when the operator requires a second factor of creators: the studio refuses them (403 `second_factor_required`) until they enrol one and sign in (or step up) with it
+             * @example false
+             */
+            second_factor_required: boolean;
+            /**
              * @description When the account was created (ISO 8601 UTC)
              * @example 2026-01-15T12:00:00.000Z
              */
             created_at: string;
+        };
+        /** @description The password (or Google) was right and the account has a second factor: no tokens yet; finish with POST /auth/mfa. Sent with `Cache-Control: no-store` */
+        MfaChallenge: {
+            /**
+             * @description Always true: the sign-in needs the second factor
+             * @example true
+             * @constant
+             */
+            mfa_required: true;
+            /**
+             * @description Send it to POST /auth/mfa with the code (or a recovery code): valid 5 minutes, 5 tries, once
+             * @example acc_3f1c2a9e.7b4d4e8a-9c21-5d6f-7a8b-9c0d3f1c2a9e.ZmFrZS1jaGFsbGVuZ2Utc2VjcmV0
+             */
+            challenge_token: string;
+            /**
+             * @description When the challenge lapses (5 minutes) (ISO 8601 UTC)
+             * @example 2026-01-15T12:05:00.000Z
+             */
+            challenge_expires_at: string;
+            /**
+             * @description What POST /auth/mfa accepts: `totp` (field `code`) or `recovery_code`
+             * @example [
+             *       "totp",
+             *       "recovery_code"
+             *     ]
+             */
+            methods: ("totp" | "recovery_code")[];
         };
         /** @description An episode of the most viewed list (spec 4.3) */
         MostViewedEpisode: {
@@ -6042,7 +6138,7 @@ export interface components {
              */
             channel_url: string;
         };
-        /** @description An enrolled second factor (none can be enrolled yet: docs/accounts.md) */
+        /** @description An enrolled second factor (never its secret) */
         SecondFactor: {
             /**
              * @description Factor id
@@ -6066,10 +6162,15 @@ export interface components {
              */
             created_at: string;
             /**
-             * @description When it last passed a sign-in (ISO 8601 UTC)
-             * @example null
+             * @description When it last passed a sign-in or step-up (ISO 8601 UTC)
+             * @example 2026-01-16T08:00:00.000Z
              */
             last_used_at: string | null;
+            /**
+             * @description Unused recovery codes (of 10)
+             * @example 10
+             */
+            recovery_codes_left: number;
         };
         /** @description A signed-in device: one sign-in and every token refreshed from it */
         Session: {
@@ -7285,6 +7386,51 @@ export interface components {
              * @example 130.1K
              */
             total_views_formatted: string;
+        };
+        /** @description The factor is active: sign-ins and step-ups now ask for its code; sent with `Cache-Control: no-store` */
+        TotpConfirmed: {
+            factor: components["schemas"]["SecondFactor"];
+            /**
+             * @description Ten single-use recovery codes for when the authenticator is lost. Shown this once (only their hashes are kept): store them safely
+             * @example [
+             *       "ABCDE-23456",
+             *       "FGHJK-78923"
+             *     ]
+             */
+            recovery_codes: string[];
+            /**
+             * @description A fresh access token for this sign-in that carries the second factor (`amr: ["mfa"]`)
+             * @example eyJhbGciOiJFUzI1NiJ9.e30.c2ln
+             */
+            auth_token: string;
+            /**
+             * @description When the access token expires (ISO 8601 UTC)
+             * @example 2026-01-15T12:15:00.000Z
+             */
+            token_expires_at: string;
+        };
+        /** @description A TOTP factor to add to an authenticator app, not active until confirmed; sent with `Cache-Control: no-store` */
+        TotpEnrolment: {
+            /**
+             * @description Id of the factor being enrolled
+             * @example f1c2a9e7
+             */
+            factor_id: string;
+            /**
+             * @description The TOTP secret, base32, to type into an authenticator app by hand. Shown this once: it is never answered again
+             * @example JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP
+             */
+            secret: string;
+            /**
+             * @description The same secret as an otpauth:// URI (SHA1, 6 digits, 30 s) to show as a QR code
+             * @example otpauth://totp/Creator%20Streaming:viewer%40demo.stream?issuer=Creator%20Streaming&secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&algorithm=SHA1&digits=6&period=30
+             */
+            otpauth_uri: string;
+            /**
+             * @description Confirm with a code (POST /me/mfa/totp/confirm) before this, or enrol again (ISO 8601 UTC)
+             * @example 2026-01-15T12:15:00.000Z
+             */
+            expires_at: string;
         };
         /** @description The TV variant of a creator page: the detail blocks plus the channels and their current and next programmes */
         TvCreatorDetail: {
@@ -13989,7 +14135,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The account has not finished onboarding as a creator */
+            /** @description The account has not finished onboarding as a creator; or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14126,7 +14272,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The account has not finished onboarding as a creator */
+            /** @description The account has not finished onboarding as a creator; or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14291,7 +14437,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The account has not finished onboarding as a creator */
+            /** @description The account has not finished onboarding as a creator; or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15869,6 +16015,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description An existing account with a second factor: no tokens yet; finish with POST /auth/mfa within 5 minutes */
+            202: {
+                headers: {
+                    /** @description `no-store`: the body carries tokens, no browser, proxy or CDN may store it (RFC 6749 5.1) */
+                    "cache-control"?: string;
+                    /** @description `no-cache`, the same for HTTP/1.0 caches */
+                    pragma?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @description A short note for people, on some answers */
+                        message?: string;
+                        data: components["schemas"]["MfaChallenge"];
+                    };
+                };
+            };
             /** @description A query or path parameter is invalid, or the body is not valid JSON */
             400: {
                 headers: {
@@ -17104,6 +17269,25 @@ export interface operations {
                         /** @description A short note for people, on some answers */
                         message?: string;
                         data: components["schemas"]["SignedInAccount"];
+                    };
+                };
+            };
+            /** @description The password is right and the account has a second factor: no tokens yet; finish with POST /auth/mfa within 5 minutes */
+            202: {
+                headers: {
+                    /** @description `no-store`: the body carries tokens, no browser, proxy or CDN may store it (RFC 6749 5.1) */
+                    "cache-control"?: string;
+                    /** @description `no-cache`, the same for HTTP/1.0 caches */
+                    pragma?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @description A short note for people, on some answers */
+                        message?: string;
+                        data: components["schemas"]["MfaChallenge"];
                     };
                 };
             };
@@ -18909,6 +19093,16 @@ export interface operations {
                      * @example demo-password-1
                      */
                     password: string;
+                    /**
+                     * @description The 6-digit code the authenticator app shows now (surrounding spaces ignored)
+                     * @example 123456
+                     */
+                    code?: string;
+                    /**
+                     * @description One of the recovery codes given at enrolment (any letter case; the dash is optional); each works once
+                     * @example ABCDE-23456
+                     */
+                    recovery_code?: string;
                 };
             };
         };
@@ -18966,7 +19160,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The password is wrong */
+            /** @description The password is wrong; or the account has a second factor and no code was sent, the code is wrong, or it was used already (a code works once) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20467,6 +20661,773 @@ export interface operations {
             };
         };
     };
+    enrolTotp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description A name for the authenticator, 1-40 characters (default "Authenticator app")
+                     * @example Phone
+                     */
+                    label?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A secret to add to the authenticator app */
+            201: {
+                headers: {
+                    /** @description `no-store`: the body carries tokens, no browser, proxy or CDN may store it (RFC 6749 5.1) */
+                    "cache-control"?: string;
+                    /** @description `no-cache`, the same for HTTP/1.0 caches */
+                    pragma?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @description A short note for people, on some answers */
+                        message?: string;
+                        data: components["schemas"]["TotpEnrolment"];
+                    };
+                };
+            };
+            /** @description A query or path parameter is invalid, or the body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 400,
+                     *       "message": "Malformed JSON body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired; or, with `reason: "step_up_required"`, a valid token whose sign-in is over 10 minutes old: get a fresh one with POST /auth/step-up and retry */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 401,
+                     *       "message": "This action needs a recent sign-in: confirm your password with POST /auth/step-up and retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's account no longer exists */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 404,
+                     *       "message": "Account not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An authenticator is enrolled already: remove it first */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 409,
+                     *       "message": "A TOTP authenticator is enrolled already: remove it first (DELETE /me/mfa/totp) to enrol another"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over 256 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 413,
+                     *       "message": "Request body exceeds 262144 bytes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 415,
+                     *       "message": "Request body must be sent as application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body failed validation: one entry per field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 422,
+                     *       "errors": [
+                     *         {
+                     *           "field": "email",
+                     *           "message": "Invalid email address"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Over the rate limit (10 per 3600 s per account); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
+                     *     }
+                     */
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
+                };
+            };
+            /** @description An internal error (nothing internal is disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 500,
+                     *       "message": {
+                     *         "code": "INTERNAL",
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is throttling or unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 503,
+                     *       "message": "Service temporarily unavailable, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeTotp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired; or, with `reason: "step_up_required"`, a valid token whose sign-in is over 10 minutes old: get a fresh one with POST /auth/step-up and retry */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 401,
+                     *       "message": "This action needs a recent sign-in: confirm your password with POST /auth/step-up and retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No second factor is enrolled */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 404,
+                     *       "message": "No second factor is enrolled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body was sent and is over 256 KiB (this operation reads none) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 413,
+                     *       "message": "Request body exceeds 262144 bytes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the rate limit (10 per 3600 s per account); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
+                     *     }
+                     */
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
+                };
+            };
+            /** @description An internal error (nothing internal is disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 500,
+                     *       "message": {
+                     *         "code": "INTERNAL",
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is throttling or unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 503,
+                     *       "message": "Service temporarily unavailable, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    confirmTotp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The 6-digit code the authenticator app shows now, after adding the secret
+                     * @example 123456
+                     */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Active; the recovery codes */
+            200: {
+                headers: {
+                    /** @description `no-store`: the body carries tokens, no browser, proxy or CDN may store it (RFC 6749 5.1) */
+                    "cache-control"?: string;
+                    /** @description `no-cache`, the same for HTTP/1.0 caches */
+                    pragma?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @description A short note for people, on some answers */
+                        message?: string;
+                        data: components["schemas"]["TotpConfirmed"];
+                    };
+                };
+            };
+            /** @description The code is not the current one of the secret (or the phone’s clock is off) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 400,
+                     *       "message": "Incorrect code: enter the code the authenticator app shows now (check that the phone’s clock is set automatically)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 401,
+                     *       "message": "Missing or invalid bearer token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No enrolment to confirm: none was started, or it lapsed after 15 minutes */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 404,
+                     *       "message": "No TOTP enrolment to confirm (none was started, or it lapsed after 15 minutes): start one with POST /me/mfa/totp"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The authenticator is confirmed already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 409,
+                     *       "message": "This TOTP authenticator is confirmed already"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over 256 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 413,
+                     *       "message": "Request body exceeds 262144 bytes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 415,
+                     *       "message": "Request body must be sent as application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body failed validation: one entry per field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 422,
+                     *       "errors": [
+                     *         {
+                     *           "field": "email",
+                     *           "message": "Invalid email address"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Over the rate limit (10 per 900 s per account); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
+                     *     }
+                     */
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
+                };
+            };
+            /** @description An internal error (nothing internal is disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 500,
+                     *       "message": {
+                     *         "code": "INTERNAL",
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is throttling or unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 503,
+                     *       "message": "Service temporarily unavailable, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    completeMfaSignIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The `challenge_token` of the 202 answer of POST /auth/login or POST /onboarding/account/google
+                     * @example acc_3f1c2a9e.7b4d4e8a-9c21-5d6f-7a8b-9c0d3f1c2a9e.ZmFrZS1jaGFsbGVuZ2Utc2VjcmV0
+                     */
+                    challenge_token: string;
+                    /**
+                     * @description The 6-digit code the authenticator app shows now (surrounding spaces ignored)
+                     * @example 123456
+                     */
+                    code?: string;
+                    /**
+                     * @description One of the recovery codes given at enrolment (any letter case; the dash is optional); each works once
+                     * @example ABCDE-23456
+                     */
+                    recovery_code?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Signed in: the account and a new token pair */
+            200: {
+                headers: {
+                    /** @description `no-store`: the body carries tokens, no browser, proxy or CDN may store it (RFC 6749 5.1) */
+                    "cache-control"?: string;
+                    /** @description `no-cache`, the same for HTTP/1.0 caches */
+                    pragma?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @description A short note for people, on some answers */
+                        message?: string;
+                        data: components["schemas"]["SignedInAccount"];
+                    };
+                };
+            };
+            /** @description The code or recovery code is wrong, or the code was used already; the message says how many attempts the challenge has left */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 400,
+                     *       "message": "Incorrect code: 4 attempts left"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The challenge token is unknown, expired (5 minutes), used, or out of attempts (5): sign in again */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 401,
+                     *       "message": "This sign-in challenge expired, was used or had too many wrong codes: sign in again (POST /auth/login)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over 256 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 413,
+                     *       "message": "Request body exceeds 262144 bytes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 415,
+                     *       "message": "Request body must be sent as application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body failed validation: one entry per field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 422,
+                     *       "errors": [
+                     *         {
+                     *           "field": "email",
+                     *           "message": "Invalid email address"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Over the rate limit (20 per 60 s per ip); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
+                     *     }
+                     */
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
+                };
+            };
+            /** @description An internal error (nothing internal is disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 500,
+                     *       "message": {
+                     *         "code": "INTERNAL",
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is throttling or unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 503,
+                     *       "message": "Service temporarily unavailable, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     addReaction: {
         parameters: {
             query?: never;
@@ -21395,7 +22356,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The account has not finished onboarding (no creator yet), so it cannot publish */
+            /** @description The account has not finished onboarding (no creator yet), so it cannot publish; or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21583,7 +22544,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The account has not finished onboarding (no creator yet), so it cannot publish */
+            /** @description The account has not finished onboarding (no creator yet), so it cannot publish; or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21815,7 +22776,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The account has not finished onboarding (no creator yet), so it cannot publish */
+            /** @description The account has not finished onboarding (no creator yet), so it cannot publish; or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22096,7 +23057,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The account has not finished onboarding (no creator yet), so it cannot publish */
+            /** @description The account has not finished onboarding (no creator yet), so it cannot publish; or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22321,7 +23282,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The account has not finished onboarding (no creator yet), so it cannot publish */
+            /** @description The account has not finished onboarding (no creator yet), so it cannot publish; or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22586,7 +23547,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The account has not finished onboarding (no creator yet), so it cannot publish */
+            /** @description The account has not finished onboarding (no creator yet), so it cannot publish; or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22834,7 +23795,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The account has not finished onboarding: it is no creator yet */
+            /** @description The account has not finished onboarding: it is no creator yet; or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23073,7 +24034,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The account has not finished onboarding: it is no creator yet */
+            /** @description The account has not finished onboarding: it is no creator yet; or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23277,7 +24238,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The account has not finished onboarding: it is no creator yet */
+            /** @description The account has not finished onboarding: it is no creator yet; or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23492,7 +24453,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The account has not finished onboarding: it is no creator yet */
+            /** @description The account has not finished onboarding: it is no creator yet; or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23700,7 +24661,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The account has not finished onboarding (no creator yet), so it has no channel */
+            /** @description The account has not finished onboarding (no creator yet), so it has no channel; or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23862,7 +24823,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The account has not finished onboarding (no creator yet), so it has no channel */
+            /** @description The account has not finished onboarding (no creator yet), so it has no channel; or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24001,7 +24962,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The account has not finished onboarding (no creator yet), so it has no channel */
+            /** @description The account has not finished onboarding (no creator yet), so it has no channel; or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24394,7 +25355,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller is not a creator (onboarding unfinished), or `channel` names a channel they do not moderate, or the action is the creator's only (appointing moderators) or not allowed on its target (banning the creator, a moderator banning a moderator) */
+            /** @description The caller is not a creator (onboarding unfinished), or `channel` names a channel they do not moderate, or the action is the creator's only (appointing moderators) or not allowed on its target (banning the creator, a moderator banning a moderator); or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24606,7 +25567,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller is not a creator (onboarding unfinished), or `channel` names a channel they do not moderate, or the action is the creator's only (appointing moderators) or not allowed on its target (banning the creator, a moderator banning a moderator) */
+            /** @description The caller is not a creator (onboarding unfinished), or `channel` names a channel they do not moderate, or the action is the creator's only (appointing moderators) or not allowed on its target (banning the creator, a moderator banning a moderator); or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24789,7 +25750,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller is not a creator (onboarding unfinished), or `channel` names a channel they do not moderate, or the action is the creator's only (appointing moderators) or not allowed on its target (banning the creator, a moderator banning a moderator) */
+            /** @description The caller is not a creator (onboarding unfinished), or `channel` names a channel they do not moderate, or the action is the creator's only (appointing moderators) or not allowed on its target (banning the creator, a moderator banning a moderator); or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24984,7 +25945,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller is not a creator (onboarding unfinished), or `channel` names a channel they do not moderate, or the action is the creator's only (appointing moderators) or not allowed on its target (banning the creator, a moderator banning a moderator) */
+            /** @description The caller is not a creator (onboarding unfinished), or `channel` names a channel they do not moderate, or the action is the creator's only (appointing moderators) or not allowed on its target (banning the creator, a moderator banning a moderator); or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -25210,7 +26171,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller is not a creator (onboarding unfinished), or `channel` names a channel they do not moderate, or the action is the creator's only (appointing moderators) or not allowed on its target (banning the creator, a moderator banning a moderator) */
+            /** @description The caller is not a creator (onboarding unfinished), or `channel` names a channel they do not moderate, or the action is the creator's only (appointing moderators) or not allowed on its target (banning the creator, a moderator banning a moderator); or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -25388,7 +26349,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller is not a creator (onboarding unfinished), or `channel` names a channel they do not moderate, or the action is the creator's only (appointing moderators) or not allowed on its target (banning the creator, a moderator banning a moderator) */
+            /** @description The caller is not a creator (onboarding unfinished), or `channel` names a channel they do not moderate, or the action is the creator's only (appointing moderators) or not allowed on its target (banning the creator, a moderator banning a moderator); or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -23,6 +23,7 @@ const REQUIRED = [
   'playbackKeys',
   'mailFrom',
   'target',
+  'creatorSecondFactor',
   'devTargets',
 ] as const;
 
@@ -40,7 +41,7 @@ const prodSynthError = (settings: Partial<Record<(typeof REQUIRED)[number], stri
 describe('prod settings are required', () => {
   it('fails without any, naming every missing setting in one message', () => {
     const message = prodSynthError({});
-    expect(message).toMatch(/^Stage prod cannot be synthesized: 7 setting\(s\) missing or invalid/);
+    expect(message).toMatch(/^Stage prod cannot be synthesized: 8 setting\(s\) missing or invalid/);
     for (const name of REQUIRED) expect(message).toContain(`  - ${name}: missing (`);
     // Each line says how to pass it.
     expect(message).toContain('-c googleClientId=123456789-abc.apps.googleusercontent.com');

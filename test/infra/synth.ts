@@ -30,6 +30,7 @@ export const PROD_SETTINGS = {
   mailFrom: 'no-reply@mail.example.org',
   target: '123456789012/eu-west-1',
   devTargets: '210987654321/eu-west-1',
+  creatorSecondFactor: 'required',
 } as const;
 
 type Json = Record<string, any>;

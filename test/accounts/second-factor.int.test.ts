@@ -1,0 +1,316 @@
+import { randomUUID } from 'node:crypto';
+import { Secret } from 'otpauth';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { clock } from '../../shared/clock.ts';
+import { issueAccessToken } from '../../shared/identity/access-token.ts';
+import { mintGoogleIdToken } from '../../shared/identity/local-idp.ts';
+import { totpCodeAt } from '../../shared/identity/totp.ts';
+import { fromNewAddress as from, type TestApi, testApi } from '../support/api.ts';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await testApi();
+});
+
+const unique = () => randomUUID().replace(/-/g, '').slice(0, 12);
+const PASSWORD = 'correct-horse-1';
+const payload = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString('utf8'));
+
+interface Enrolled {
+  email: string;
+  accountId: string;
+  /** A fresh access token (auth_time now) carrying the second factor. */
+  token: string;
+  secret: Uint8Array;
+  recoveryCodes: string[];
+  /** When the confirming code was made: its time step is spent. */
+  enrolledAt: Date;
+}
+
+const signUp = async () => {
+  const id = unique();
+  const email = `mfa.${id}@example.com`;
+  const res = await api.post(
+    '/onboarding/account/create',
+    from({
+      body: { email, password: PASSWORD, creator_name: 'Mfa', handle: `m_${id}`, agreed_to_terms: true },
+    }),
+  );
+  expect(res.status).toBe(201);
+  return { email, accountId: res.body.data.creator_id as string, token: res.body.data.auth_token as string };
+};
+
+/** The code an authenticator app shows at `at`. */
+const codeOf = (secret: Uint8Array, at = new Date()) => totpCodeAt(secret, at);
+const plus = (date: Date, seconds: number) => new Date(date.getTime() + seconds * 1000);
+
+/**
+ * Runs `fn` with the service's clock stopped at `at`, so a code made for `at` is checked in its
+ * own time step whatever the machine's load (a test never straddles a 30-second boundary).
+ */
+const asOf = async <T>(at: Date, fn: () => Promise<T>): Promise<T> => {
+  const realNow = clock.now;
+  clock.now = () => at;
+  try {
+    return await fn();
+  } finally {
+    clock.now = realNow;
+  }
+};
+
+/** A new account with a confirmed authenticator. */
+const enrolled = async (): Promise<Enrolled> => {
+  const account = await signUp();
+  const start = await api.post('/me/mfa/totp', { token: account.token, body: { label: 'Phone' } });
+  expect(start.status).toBe(201);
+  expect(start.headers.get('cache-control')).toBe('no-store');
+  const secret = new Uint8Array(Secret.fromBase32(start.body.data.secret).buffer);
+  const enrolledAt = new Date();
+  const confirm = await asOf(enrolledAt, () =>
+    api.post('/me/mfa/totp/confirm', { token: account.token, body: { code: codeOf(secret, enrolledAt) } }),
+  );
+  expect(confirm.status).toBe(200);
+  return {
+    ...account,
+    token: confirm.body.data.auth_token,
+    secret,
+    recoveryCodes: confirm.body.data.recovery_codes,
+    enrolledAt,
+  };
+};
+
+const logIn = (email: string, password = PASSWORD) =>
+  api.post('/auth/login', from({ body: { email, password } }));
+const finish = (body: Record<string, unknown>) => api.post('/auth/mfa', from({ body }));
+
+/** A password sign-in's challenge token. */
+const challengeFor = async (email: string): Promise<string> => {
+  const res = await logIn(email);
+  expect(res.status).toBe(202);
+  return res.body.data.challenge_token;
+};
+
+describe('TOTP enrolment', () => {
+  it('answers the secret once, activates with a first code, gives 10 recovery codes and shows the factor in GET /me', async () => {
+    const account = await signUp();
+    const before = await api.get('/me', { token: account.token });
+    expect(before.body.data.second_factors).toEqual([]);
+
+    const start = await api.post('/me/mfa/totp', { token: account.token, body: {} });
+    expect(start.status).toBe(201);
+    const { secret, otpauth_uri } = start.body.data;
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+    expect(new URL(otpauth_uri).searchParams.get('secret')).toBe(secret);
+    const bytes = new Uint8Array(Secret.fromBase32(secret).buffer);
+    // Not active yet: sign-in still gives tokens.
+    expect((await logIn(account.email)).status).toBe(200);
+    expect((await api.get('/me', { token: account.token })).body.data.second_factors).toEqual([]);
+
+    const wrong = await api.post('/me/mfa/totp/confirm', { token: account.token, body: { code: '000000' } });
+    expect(wrong.status).toBe(400);
+    const confirm = await api.post('/me/mfa/totp/confirm', {
+      token: account.token,
+      body: { code: codeOf(bytes) },
+    });
+    expect(confirm.status).toBe(200);
+    const { recovery_codes, factor, auth_token } = confirm.body.data;
+    expect(recovery_codes).toHaveLength(10);
+    expect(new Set(recovery_codes).size).toBe(10);
+    expect(factor).toMatchObject({ type: 'totp', label: 'Authenticator app', recovery_codes_left: 10 });
+    expect(payload(auth_token).amr).toEqual(['mfa']);
+
+    const me = (await api.get('/me', { token: account.token })).body.data;
+    expect(me.second_factors).toEqual([expect.objectContaining({ id: factor.id, type: 'totp' })]);
+    // The secret is never answered again, nor anything of it.
+    expect(JSON.stringify(me)).not.toContain(secret);
+    expect((await api.post('/me/mfa/totp', { token: auth_token, body: {} })).status).toBe(409);
+    expect(
+      (await api.post('/me/mfa/totp/confirm', { token: auth_token, body: { code: codeOf(bytes) } })).status,
+    ).toBe(409);
+  });
+
+  it('needs a recent sign-in to enrol and to remove', async () => {
+    const stale = await asOf(plus(new Date(), -11 * 60), signUp);
+    const res = await api.post('/me/mfa/totp', { token: stale.token, body: {} });
+    expect(res.status).toBe(401);
+    expect(res.body.reason).toBe('step_up_required');
+    const removal = await api.delete('/me/mfa/totp', { token: stale.token });
+    expect(removal.body.reason).toBe('step_up_required');
+  });
+});
+
+describe('sign-in with a second factor', () => {
+  it('answers a challenge instead of tokens, and tokens for the right code', async () => {
+    const account = await enrolled();
+    const res = await logIn(account.email);
+    expect(res.status).toBe(202);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.body.data).toMatchObject({ mfa_required: true, methods: ['totp', 'recovery_code'] });
+    expect(res.body.data.auth_token).toBeUndefined();
+    expect(res.body.data.refresh_token).toBeUndefined();
+    // A wrong password still gets the same 401 as before, no challenge.
+    expect((await logIn(account.email, 'not-the-password')).status).toBe(401);
+
+    // The next step's code: the enrolment used the current one.
+    const next = plus(account.enrolledAt, 30);
+    const done = await asOf(next, () =>
+      finish({ challenge_token: res.body.data.challenge_token, code: codeOf(account.secret, next) }),
+    );
+    expect(done.status).toBe(200);
+    expect(done.body.data.creator_id).toBe(account.accountId);
+    expect(payload(done.body.data.auth_token).amr).toEqual(['mfa']);
+    // Its refreshes keep the second factor.
+    const refreshed = await api.post(
+      '/auth/refresh',
+      from({ body: { refresh_token: done.body.data.refresh_token } }),
+    );
+    expect(payload(refreshed.body.data.auth_token).amr).toEqual(['mfa']);
+    // The challenge works once.
+    const again = await asOf(plus(next, 30), () =>
+      finish({
+        challenge_token: res.body.data.challenge_token,
+        code: codeOf(account.secret, plus(next, 30)),
+      }),
+    );
+    expect(again.status).toBe(401);
+  });
+
+  it('refuses a wrong code, then a replayed one, and locks the challenge after 5 submissions', async () => {
+    const account = await enrolled();
+    const challenge = await challengeFor(account.email);
+    const wrong = await finish({ challenge_token: challenge, code: '000000' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.message).toBe('Incorrect code: 4 attempts left');
+
+    // The code the enrolment used (its step) is spent: replaying it is refused.
+    const replay = await asOf(account.enrolledAt, () =>
+      finish({ challenge_token: challenge, code: codeOf(account.secret, account.enrolledAt) }),
+    );
+    expect(replay.status).toBe(400);
+    expect(replay.body.message).toContain('used already');
+    for (const left of [2, 1, 0]) {
+      const res = await finish({ challenge_token: challenge, code: '000000' });
+      expect(res.body.message).toBe(`Incorrect code: ${left} attempt${left === 1 ? '' : 's'} left`);
+    }
+    // Locked: even the right code of the next step no longer helps.
+    const next = plus(account.enrolledAt, 30);
+    const locked = await asOf(next, () =>
+      finish({ challenge_token: challenge, code: codeOf(account.secret, next) }),
+    );
+    expect(locked.status).toBe(401);
+    expect(locked.body.message).toContain('sign in again');
+    // A new sign-in gets a new challenge, which the right code finishes.
+    const fresh = await challengeFor(account.email);
+    const ok = await asOf(next, () => finish({ challenge_token: fresh, code: codeOf(account.secret, next) }));
+    expect(ok.status).toBe(200);
+    // ... and that code cannot be used again in another sign-in.
+    const other = await challengeFor(account.email);
+    const replayed = await asOf(next, () =>
+      finish({ challenge_token: other, code: codeOf(account.secret, next) }),
+    );
+    expect(replayed.status).toBe(400);
+    expect(replayed.body.message).toContain('used already');
+  });
+
+  it('refuses a tampered or unknown challenge token and malformed bodies', async () => {
+    const account = await enrolled();
+    const challenge = await challengeFor(account.email);
+    const [id, cid] = challenge.split('.');
+    expect((await finish({ challenge_token: `${id}.${cid}.forged`, code: '123456' })).status).toBe(401);
+    expect((await finish({ challenge_token: 'nonsense', code: '123456' })).status).toBe(401);
+    expect((await finish({ challenge_token: challenge })).status).toBe(422);
+    expect(
+      (await finish({ challenge_token: challenge, code: '123456', recovery_code: 'ABCDE-23456' })).status,
+    ).toBe(422);
+    expect((await finish({ challenge_token: challenge, code: '12345' })).status).toBe(422);
+  });
+
+  it('takes each recovery code once', async () => {
+    const account = await enrolled();
+    const [first, second] = account.recoveryCodes;
+    const a = await finish({
+      challenge_token: await challengeFor(account.email),
+      recovery_code: first!.toLowerCase(),
+    });
+    expect(a.status).toBe(200);
+    const b = await finish({ challenge_token: await challengeFor(account.email), recovery_code: first });
+    expect(b.status).toBe(400);
+    expect(b.body.message).toBe('Incorrect recovery code: 4 attempts left');
+    const c = await finish({
+      challenge_token: await challengeFor(account.email),
+      recovery_code: second!.replace('-', ''),
+    });
+    expect(c.status).toBe(200);
+    const me = (await api.get('/me', { token: c.body.data.auth_token })).body.data;
+    expect(me.second_factors[0].recovery_codes_left).toBe(8);
+  });
+
+  it('challenges a Google sign-in too', async () => {
+    const id = unique();
+    const google = (sub: string, email: string) =>
+      api.post(
+        '/onboarding/account/google',
+        from({
+          body: { google_token: mintGoogleIdToken({ email, sub }), handle: `g_${id}`, agreed_to_terms: true },
+        }),
+      );
+    const email = `g.${id}@example.com`;
+    const created = await google(`g-${id}`, email);
+    expect(created.status).toBe(201);
+    const token = created.body.data.auth_token;
+    const start = await api.post('/me/mfa/totp', { token, body: {} });
+    const secret = new Uint8Array(Secret.fromBase32(start.body.data.secret).buffer);
+    const now = new Date();
+    const confirmed = await asOf(now, () =>
+      api.post('/me/mfa/totp/confirm', { token, body: { code: codeOf(secret, now) } }),
+    );
+    expect(confirmed.status).toBe(200);
+
+    const again = await google(`g-${id}`, email);
+    expect(again.status).toBe(202);
+    expect(again.body.data.auth_token).toBeUndefined();
+    const next = plus(now, 30);
+    const done = await asOf(next, () =>
+      finish({ challenge_token: again.body.data.challenge_token, code: codeOf(secret, next) }),
+    );
+    expect(done.status).toBe(200);
+  });
+});
+
+describe('step-up with a second factor', () => {
+  it('asks for the code besides the password, and removing the factor needs it', async () => {
+    const account = await enrolled();
+    // A token whose sign-in was 11 minutes ago: too old for a sensitive action.
+    const { token: stale } = await issueAccessToken(account.accountId, new Date(), {
+      authTime: plus(new Date(), -11 * 60),
+      secondFactor: true,
+    });
+    const refused = await api.delete('/me/mfa/totp', { token: stale });
+    expect(refused.status).toBe(401);
+    expect(refused.body.reason).toBe('step_up_required');
+
+    const passwordOnly = await api.post('/auth/step-up', { token: stale, body: { password: PASSWORD } });
+    expect(passwordOnly.status).toBe(403);
+    expect(passwordOnly.body.message).toContain('second factor');
+    const wrongCode = await api.post('/auth/step-up', {
+      token: stale,
+      body: { password: PASSWORD, code: '000000' },
+    });
+    expect(wrongCode.status).toBe(403);
+    const next = plus(account.enrolledAt, 30);
+    const stepped = await asOf(next, () =>
+      api.post('/auth/step-up', {
+        token: stale,
+        body: { password: PASSWORD, code: codeOf(account.secret, next) },
+      }),
+    );
+    expect(stepped.status).toBe(200);
+    expect(payload(stepped.body.data.auth_token).amr).toEqual(['mfa']);
+
+    const removed = await api.delete('/me/mfa/totp', { token: stepped.body.data.auth_token });
+    expect(removed.status).toBe(204);
+    expect((await api.delete('/me/mfa/totp', { token: stepped.body.data.auth_token })).status).toBe(404);
+    // Without the factor, sign-in gives tokens again.
+    expect((await logIn(account.email)).status).toBe(200);
+  });
+});
