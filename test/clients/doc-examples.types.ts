@@ -22,7 +22,8 @@ export const readmeClient = async () => {
   const signIn = await api.POST('/auth/login', {
     body: { email: 'viewer@demo.stream', password: 'demo-password-1' },
   });
-  const token = signIn.data?.data.auth_token;
+  const account = signIn.data?.data; // 202 instead for an account with a second factor: POST /auth/mfa
+  const token = account && 'auth_token' in account ? account.auth_token : undefined;
   const viewer = createApiClient('http://127.0.0.1:3000', { token: () => token }); // Bearer on every call
   const { data: watch, error } = await viewer.POST('/creators/{id}/channel/live/watch', {
     params: { path: { id: 'cr_0001' } }, // live; the demo viewer subscribes

@@ -49,6 +49,8 @@ const endWatch = () =>
 
 type CreatorPage = Body<typeof listCreators>;
 type SignedIn = Body<typeof signIn>;
+/** The 200 of POST /auth/login (a 202 carries a second-factor challenge instead). */
+type SignedInData = Extract<SignedIn['data'], { auth_token: string }>;
 type Watch = Body<typeof openWatch>;
 type Heartbeat = Body<typeof heartbeat>;
 type Ended = Body<typeof endWatch>;
@@ -66,8 +68,9 @@ export type Checks = [
   Expect<Equal<CreatorPage['data']['creators'][number]['subscribers_formatted'], string>>,
   Expect<Equal<CreatorPage['data']['creators'][number], Schemas['CreatorSummary']>>,
   Expect<Equal<CreatorPage['meta_data']['total'], number>>,
-  Expect<Equal<SignedIn['data']['auth_token'], string>>,
-  Expect<Equal<SignedIn['data'], Schemas['SignedInAccount']>>,
+  Expect<Equal<SignedInData['auth_token'], string>>,
+  Expect<Equal<SignedInData, Schemas['SignedInAccount']>>,
+  Expect<Equal<Exclude<SignedIn['data'], SignedInData>, Schemas['MfaChallenge']>>,
   Expect<Equal<Watch['data']['session']['session_id'], string>>,
   Expect<Equal<Heartbeat['data']['session_valid'], boolean>>,
   Expect<Equal<Ended['data']['watch_duration_seconds'], number>>,
