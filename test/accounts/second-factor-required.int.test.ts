@@ -33,7 +33,7 @@ describe('a second factor required of creators (creatorSecondFactor: required)',
     for (const [method, path] of [
       ['GET', '/studio/channel'],
       ['GET', '/studio/payouts'],
-      ['GET', '/studio/shows'],
+      ['POST', '/studio/shows'],
     ] as const) {
       const refused = await api.request(method, path, { token: creator.token });
       expect(refused.status, path).toBe(403);

@@ -246,7 +246,7 @@ describe('the platform bus', () => {
 describe('KMS keys', () => {
   it('every key policy is the one the local guard assumes: the account delegates the key to IAM', () => {
     const keys = ofType('AWS::KMS::Key');
-    expect(keys).toHaveLength(2);
+    expect(keys).toHaveLength(3); // access-token signing, webhook secrets, TOTP secrets
     for (const [id, key] of keys) expect(resolve(key.Properties.KeyPolicy), id).toEqual(KEY_POLICY(ACCOUNT));
   });
 });

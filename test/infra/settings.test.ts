@@ -126,6 +126,18 @@ describe('prod settings are required', () => {
         });
         expect(fn.Properties.Environment!.Variables!.PLAYBACK_ALLOW_ORIGIN).toBe(PROD_SETTINGS.siteUrl);
       }
+      // creatorSecondFactor: every studio function and GET/PATCH /me, and nothing else.
+      const policy = apiFns.filter((f) => f.Properties.Environment!.Variables!.CREATOR_SECOND_FACTOR);
+      expect(policy.map((f) => String(f.Properties.Environment!.Variables!.ROUTE_KEY)).sort()).toEqual(
+        routes
+          .filter((row) => row.path.startsWith('/studio/') || row.needs?.includes('second-factor-policy'))
+          .map((row) => `${row.method} ${row.path}`)
+          .sort(),
+      );
+      for (const fn of policy)
+        expect(fn.Properties.Environment!.Variables!.CREATOR_SECOND_FACTOR).toBe(
+          PROD_SETTINGS.creatorSecondFactor,
+        );
     },
     SYNTH_TIMEOUT,
   );
@@ -245,7 +257,7 @@ describe('settings come from CDK context', () => {
       } catch (error) {
         output = String((error as { stderr: string }).stderr);
       }
-      expect(output).toContain('Stage prod cannot be synthesized: 7 setting(s) missing or invalid');
+      expect(output).toContain('Stage prod cannot be synthesized: 8 setting(s) missing or invalid');
       for (const name of REQUIRED) expect(output).toContain(`  - ${name}: missing`);
     },
     SYNTH_TIMEOUT,
