@@ -98,6 +98,11 @@ const deployment: Deployment = {
     stripeSecretArn: STRIPE_SECRET_ARN,
     ...PAYMENT_DEFAULTS,
   },
+  secondFactor: {
+    keyId: 'bundle-test-second-factor-key',
+    keyArn: 'arn:aws:kms:us-east-1:123456789012:key/bundle-test-second-factor-key',
+    creators: 'prompt',
+  },
 };
 
 /** What the Lambda runtime sets in every function, plus where DynamoDB and the rest of AWS are. */
