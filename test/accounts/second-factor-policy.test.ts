@@ -3,7 +3,9 @@ import { routes } from '../../functions/routes.ts';
 import { errorStatusesOf } from '../../shared/http/contract.ts';
 import { SecondFactorRequiredError } from '../../shared/http/errors.ts';
 import { assertCreatorSecondFactor } from '../../shared/http/middleware/step-up.ts';
-import { isStudioRoute } from '../../shared/http/route.ts';
+import { isStudioRoute, routeKey } from '../../shared/http/route.ts';
+import { policyOf } from '../../shared/platform/access.ts';
+import { localDeployment } from '../../scripts/local/aws.ts';
 
 const caller = (secondFactor: boolean) => ({ accountId: 'acc_1', secondFactor });
 
@@ -45,5 +47,26 @@ describe("the operator's creator second-factor setting", () => {
         'DELETE /me/mfa/totp',
       ].sort(),
     );
+  });
+});
+
+describe('the TOTP key', () => {
+  it('may be used to encrypt by enrolment only, to decrypt by the code checks only, by no function for both', () => {
+    const d = localDeployment();
+    const keyArn = d.secondFactor!.keyArn;
+    const uses = Object.fromEntries(
+      routes.flatMap((row) => {
+        const actions = policyOf(row, d)
+          .filter((statement) => statement.resources.includes(keyArn))
+          .flatMap((statement) => statement.actions);
+        return actions.length > 0 ? [[routeKey(row), actions]] : [];
+      }),
+    );
+    expect(uses).toEqual({
+      'POST /me/mfa/totp': ['kms:Encrypt'],
+      'POST /me/mfa/totp/confirm': ['kms:Decrypt'],
+      'POST /auth/mfa': ['kms:Decrypt'],
+      'POST /auth/step-up': ['kms:Decrypt'],
+    });
   });
 });
