@@ -282,9 +282,21 @@ describe('moderation', () => {
       );
     expect(await review('the ѕр0iler is')).toEqual({
       ReviewResult: 'DENY',
-      Attributes: { reason: 'blocked_term' },
+      Attributes: { Reason: 'blocked_term' },
     });
     expect(await review('hello')).toEqual({ ReviewResult: 'ALLOW' });
+    // Through the room: IVS Chat answers the sender a 406 whose ErrorMessage is the handler's
+    // `Attributes.Reason` (the Chat user guide's review handler response), and delivers nothing.
+    const v = await viewer();
+    const socket = await join(await token(v));
+    const requestId = randomUUID();
+    socket.send({ Action: 'SEND_MESSAGE', RequestId: requestId, Content: 'the SP0ILER is' });
+    expect(await socket.next((f) => f.RequestId === requestId)).toMatchObject({
+      Type: 'ERROR',
+      ErrorCode: 406,
+      ErrorMessage: 'blocked_term',
+    });
+    socket.close();
     await api.put('/studio/chat/settings', { token: creator.token, body: {} });
   });
 
