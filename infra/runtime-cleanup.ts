@@ -69,7 +69,11 @@ export class RuntimeCleanup extends Construct {
     statement(['logs:CreateLogStream', 'logs:PutLogEvents'], [logGroup.logGroupArn]);
     for (const { actions, resources } of runtimeCleanupStatements(props.ivsArnPrefix, props.chatArnPrefix))
       statement([...actions], [...resources]);
-    for (const resource of ['ivs:<AWS::Region>:<AWS::AccountId>:channel', 'ivs:<AWS::Region>:<AWS::AccountId>:stream-key', 'ivschat:<AWS::Region>:<AWS::AccountId>:room'])
+    for (const resource of [
+      'ivs:<AWS::Region>:<AWS::AccountId>:channel',
+      'ivs:<AWS::Region>:<AWS::AccountId>:stream-key',
+      'ivschat:<AWS::Region>:<AWS::AccountId>:room',
+    ])
       Validations.of(role).acknowledge({
         id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:${resource}/*]`,
         reason:

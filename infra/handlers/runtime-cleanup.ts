@@ -136,7 +136,8 @@ export const removeRooms = async (
       if (!room.arn) continue;
       const stage = room.tags?.[STAGE_TAG];
       if (stage === undefined || stage === props.Stage) arns.push(room.arn);
-      else options.warn?.('room of another stage on this logging configuration: left', { arn: room.arn, stage });
+      else
+        options.warn?.('room of another stage on this logging configuration: left', { arn: room.arn, stage });
     }
     nextToken = page.nextToken;
   } while (nextToken);

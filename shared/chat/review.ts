@@ -173,7 +173,10 @@ const badgesOf = (event: ReviewEvent) =>
  * ErrorMessage is that value (the Chat user guide, "Message Review Handler"), so the client can
  * say why (docs/chat.md "Review").
  */
-const deny = (reason: DenyReason): ReviewResponse => ({ ReviewResult: 'DENY', Attributes: { Reason: reason } });
+const deny = (reason: DenyReason): ReviewResponse => ({
+  ReviewResult: 'DENY',
+  Attributes: { Reason: reason },
+});
 
 /**
  * The decision for one message. Checked in order: empty, length, blocked terms (for everyone,

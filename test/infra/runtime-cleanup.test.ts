@@ -151,7 +151,10 @@ describe('Custom::RuntimeCleanup', () => {
     expect(left).toEqual(expect.arrayContaining([otherStage, otherStack]));
     // CloudFormation retries a Delete: nothing more to do. A stack from before chat names no
     // logging configuration: its rooms cleaner does nothing.
-    expect((await apply(clients, event('Delete', recording, ours))).data).toEqual({ channels: '0', rooms: '0' });
+    expect((await apply(clients, event('Delete', recording, ours))).data).toEqual({
+      channels: '0',
+      rooms: '0',
+    });
     expect((await apply(clients, event('Delete', recording))).data).toEqual({ channels: '0', rooms: '0' });
   });
 });
