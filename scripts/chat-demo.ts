@@ -106,8 +106,8 @@ const live = await fetch(`${IVS}/_local/broadcast/start`, {
 say(`   broadcast start (as npm run broadcast -- start ${creatorId}) -> ${live.status}`);
 for (let i = 0; i < 60; i++) {
   const detail = await call('GET', `/creators/${creatorId}`);
-  if (detail.body?.data?.live) {
-    say(`   GET /creators/${creatorId}: live since ${detail.body.data.live.started_at}`);
+  if (detail.body?.data?.[0]?.is_live) {
+    say(`   GET /creators/${creatorId}: is_live true`);
     break;
   }
   await new Promise((r) => setTimeout(r, 500));

@@ -367,13 +367,22 @@ describe('moderation', () => {
 });
 
 describe('rooms for channels made before chat: `npm run operator -- chat-room` (docs/chat.md "Rooms")', () => {
+  /**
+   * The operator's shell: this run's table (DynamoDB Local) and the stand-in's port as `npm start`
+   * names it (IVSCHAT_PORT), no endpoint variable: the command must find the stand-in itself and
+   * never reach for IVS Chat on AWS.
+   */
+  const operatorEnv = () => {
+    const { AWS_ENDPOINT_URL_IVSCHAT: endpoint, ...env } = process.env;
+    return { ...env, TABLE_NAME: tableName(), IVSCHAT_PORT: new URL(endpoint!).port };
+  };
   /** The operator's command in its own process, against this run's table and IVS Chat stand-in. */
   const operator = async (args: string[]) => {
     try {
       const { stdout } = await promisify(execFile)(
         process.execPath,
         ['--import', 'tsx', 'scripts/operator.ts', ...args],
-        { cwd: resolve(import.meta.dirname, '../..'), env: { ...process.env, TABLE_NAME: tableName() } },
+        { cwd: resolve(import.meta.dirname, '../..'), env: operatorEnv() },
       );
       return { code: 0, stdout };
     } catch (error) {
