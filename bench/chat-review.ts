@@ -1,11 +1,15 @@
+import { resolve } from 'node:path';
 import { DEFAULT_CHAT_SETTINGS } from '../shared/chat/chat-repository.ts';
 import { foldTerms, reviewMessage, type SlowModeState } from '../shared/chat/review.ts';
+import { chatCost, chatCostMarkdown } from './chat-cost.ts';
 
 /**
  * The chat review handler's warm path (docs/chat.md "Review"): the rules over cached settings,
  * which is all a warm handler does between two settings loads (every 10 s per room). Settings as
  * busy as a channel can make them: 200 blocked terms, slow mode, emote-only off; messages of every
  * kind (plain, look-alike evasion, long, emoji) from 5,000 senders. IVS waits at most 200 ms.
+ * The report also carries the chat cost model at that handler time (bench/chat-cost.ts).
+ * `npx tsx bench/chat-review.ts` runs this part alone.
  */
 export const runChatReviewBench = (iterations = 20_000) => {
   const terms = Array.from({ length: 200 }, (_, i) => `blocked${i}term`);
@@ -40,12 +44,17 @@ export const runChatReviewBench = (iterations = 20_000) => {
   }
   times.sort((a, b) => a - b);
   const at = (p: number) => times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))] as number;
-  const report = { chatReview: { iterations, p50Ms: at(50), p99Ms: at(99), maxMs: at(100) } };
+  const cost = chatCost(at(50));
+  const report = { chatReview: { iterations, p50Ms: at(50), p99Ms: at(99), maxMs: at(100) }, chatCost: cost };
   const markdown = [
     '',
     '## Chat message review (warm path)',
     '',
     `The review rules over cached settings (200 blocked terms, slow mode), ${iterations} messages of six kinds from 5,000 senders: p50 ${at(50).toFixed(3)} ms, p99 ${at(99).toFixed(3)} ms, max ${at(100).toFixed(3)} ms (IVS Chat waits 200 ms; the handler gives a settings load 120 ms before it answers the fallback).`,
+    ...chatCostMarkdown(cost),
   ];
   return { report, markdown };
 };
+
+if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename))
+  console.log(runChatReviewBench().markdown.join('\n'));

@@ -111,6 +111,13 @@ if (cost && budget.cost) {
       broken.push(`cost ${j.name}: $${j.dollars.total.toFixed(3)} > $${limit.usd}`);
   }
 }
+// The chat review handler's warm path (bench/chat-review.ts; in the --fast report too).
+const chatReview = report.chatReview as { p99Ms: number } | undefined;
+if (budget.chatReview) {
+  if (!chatReview) broken.push('chat review: no figure in the report (bench/chat-review.ts)');
+  else if (chatReview.p99Ms > budget.chatReview.p99Ms)
+    broken.push(`chat review: p99 ${chatReview.p99Ms.toFixed(3)} ms > ${budget.chatReview.p99Ms}`);
+}
 if (broken.length > 0) {
   console.error(`Budgets broken (${broken.length}):\n  ${broken.join('\n  ')}`);
   process.exit(1);

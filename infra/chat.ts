@@ -25,6 +25,8 @@ export const CHAT_LOG_DAYS = 30;
  * configuration writing to it.
  */
 export class ChatLogs extends Construct {
+  /** `arn:<partition>:ivschat:<region>:<account>`: the account's rooms (made at run time). */
+  readonly arnPrefix = `arn:${Aws.PARTITION}:ivschat:${Aws.REGION}:${Aws.ACCOUNT_ID}`;
   readonly bucket: s3.Bucket;
   readonly loggingConfiguration: ivschat.CfnLoggingConfiguration;
 

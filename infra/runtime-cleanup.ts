@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { CustomResource, Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as ivs from 'aws-cdk-lib/aws-ivs';
+import type * as ivschat from 'aws-cdk-lib/aws-ivschat';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -13,6 +14,10 @@ export interface RuntimeCleanupProps {
   recordingConfiguration: ivs.CfnRecordingConfiguration;
   /** `arn:<partition>:ivs:<region>:<account>`. */
   ivsArnPrefix: string;
+  /** The logging configuration every run-time chat room names (infra/chat.ts `ChatLogs`). */
+  chatLoggingConfiguration: ivschat.CfnLoggingConfiguration;
+  /** `arn:<partition>:ivschat:<region>:<account>`. */
+  chatArnPrefix: string;
   stage: string;
   removalPolicy: RemovalPolicy;
   logRetention: logs.RetentionDays;
@@ -22,10 +27,12 @@ export interface RuntimeCleanupProps {
 /**
  * What lets the stack be deleted once creators have channels (docs/operations.md "Tearing
  * down"): a `Custom::RuntimeCleanup` resource whose function (infra/handlers/runtime-cleanup.ts)
- * removes, on Delete, every IVS channel and stream key the API made at run time. It DependsOn the
- * recording configuration, so CloudFormation deletes it BEFORE the configuration, which IVS
- * refuses to delete while a channel names it. Chat rooms and provider webhook endpoints join
- * the same resource as cleaners of their own (and grants here) when they arrive.
+ * removes, on Delete, every IVS channel and stream key and every IVS Chat room the API made at run
+ * time. It DependsOn the recording configuration and the chat logging configuration, so
+ * CloudFormation deletes it BEFORE them: IVS refuses to delete a recording configuration while a
+ * channel names it, and a logging configuration rooms still name is not left to IVS Chat's
+ * undocumented behaviour. Provider webhook endpoints join the same resource as a cleaner of their
+ * own (and grants here) when they arrive.
  */
 export class RuntimeCleanup extends Construct {
   readonly resource: CustomResource;
@@ -48,7 +55,8 @@ export class RuntimeCleanup extends Construct {
         timeout: Duration.minutes(15),
         role,
         logGroup,
-        description: 'On stack deletion: removes the IVS channels and stream keys the API made at run time',
+        description:
+          'On stack deletion: removes the IVS channels, stream keys and IVS Chat rooms the API made at run time',
       },
       {
         entry: join(PROJECT_ROOT, 'infra/handlers/runtime-cleanup.ts'),
@@ -59,17 +67,21 @@ export class RuntimeCleanup extends Construct {
     const statement = (actions: string[], resources: string[]) =>
       role.addToPrincipalPolicy(new iam.PolicyStatement({ actions, resources }));
     statement(['logs:CreateLogStream', 'logs:PutLogEvents'], [logGroup.logGroupArn]);
-    for (const { actions, resources } of runtimeCleanupStatements(props.ivsArnPrefix))
+    for (const { actions, resources } of runtimeCleanupStatements(props.ivsArnPrefix, props.chatArnPrefix))
       statement([...actions], [...resources]);
-    for (const kind of ['channel', 'stream-key'])
+    for (const resource of [
+      'ivs:<AWS::Region>:<AWS::AccountId>:channel',
+      'ivs:<AWS::Region>:<AWS::AccountId>:stream-key',
+      'ivschat:<AWS::Region>:<AWS::AccountId>:room',
+    ])
       Validations.of(role).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ivs:<AWS::Region>:<AWS::AccountId>:${kind}/*]`,
+        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:${resource}/*]`,
         reason:
-          'The channels and stream keys to remove were made at run time by the API: their ARNs are not known to the stack.',
+          'The channels, stream keys and chat rooms to remove were made at run time by the API: their ARNs are not known to the stack.',
       });
     Validations.of(role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
-      reason: 'ivs:ListChannels has no resource-level permissions.',
+      reason: 'ivs:ListChannels and ivschat:ListRooms have no resource-level permissions.',
     });
     Validations.of(this.fn).acknowledge({
       id: 'AwsSolutions-L1',
@@ -81,10 +93,16 @@ export class RuntimeCleanup extends Construct {
       resourceType: 'Custom::RuntimeCleanup',
       properties: {
         RecordingConfigurationArn: props.recordingConfiguration.attrArn,
+        ChatLoggingConfigurationArn: props.chatLoggingConfiguration.attrArn,
         Stage: props.stage,
       },
     });
-    // Deleted before the recording configuration (and before its own role and function).
-    this.resource.node.addDependency(props.recordingConfiguration, role, logGroup);
+    // Deleted before the recording and chat logging configurations (and its own role and function).
+    this.resource.node.addDependency(
+      props.recordingConfiguration,
+      props.chatLoggingConfiguration,
+      role,
+      logGroup,
+    );
   }
 }

@@ -167,14 +167,18 @@ export class ApiStack extends Stack {
     // ── Live video (IVS) ─────────────────────────────────────────────────────────────────────────
     const liveVideo = new LiveVideo(this, 'LiveVideo', { removalPolicy: settings.removalPolicy });
     new CfnOutput(this, 'RecordingsBucket', { value: liveVideo.recordings.bucketName });
-    // Dev: run-time channels (and stream keys) removed before the recording configuration on
-    // deletion. Prod retains the configuration and the creators' channels with the table.
+    // Where every chat room logs (infra/chat.ts); the run-time cleanup deletes rooms before it.
+    const chatLogs = new ChatLogs(this, 'ChatLogs', { removalPolicy: settings.removalPolicy });
+    // Dev: run-time channels (and stream keys) and chat rooms removed before the recording and
+    // chat logging configurations on deletion. Prod retains them with the table.
     this.cleanup =
       settings.removalPolicy !== RemovalPolicy.DESTROY
         ? undefined
         : new RuntimeCleanup(this, 'RuntimeCleanup', {
             recordingConfiguration: liveVideo.recordingConfiguration,
             ivsArnPrefix: liveVideo.arnPrefix,
+            chatLoggingConfiguration: chatLogs.loggingConfiguration,
+            chatArnPrefix: chatLogs.arnPrefix,
             stage: props.stage,
             removalPolicy: settings.removalPolicy,
             logRetention: settings.logRetention,
@@ -311,7 +315,6 @@ export class ApiStack extends Stack {
     });
     resources.mail = mail.deployment;
     // Chat (infra/chat.ts) before the route stacks: POST /studio/channel makes rooms naming its handler.
-    const chatLogs = new ChatLogs(this, 'ChatLogs', { removalPolicy: settings.removalPolicy });
     const chat = new Chat(this, 'Chat', {
       resources,
       environment,

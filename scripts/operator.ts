@@ -36,6 +36,7 @@ import { approvePartner, revokePartner } from '../shared/webhooks/partners.ts';
 import { backfillChatRooms, ensureChatRoom } from '../shared/chat/room-writes.ts';
 import { LOCAL_CHAT } from './local/aws.ts';
 import { ivsPortOf } from './local/ivs/port.ts';
+import { ivschatPortOf } from './local/ivschat/port.ts';
 
 const USAGE = [
   'usage: npm run operator -- set-flags <creator id> [--featured true|false] [--hot true|false] [--tier ambassador|platinum|gold|silver]',
@@ -113,10 +114,13 @@ const useLocalIvsWithLocalTable = () => {
 
 /**
  * Against DynamoDB Local, chat rooms are the local deployment's (scripts/local/aws.ts) on the
- * running `npm start`'s IVS Chat stand-in (AWS_ENDPOINT_URL_IVSCHAT, which it sets and prints).
+ * running `npm start`'s IVS Chat stand-in: AWS_ENDPOINT_URL_IVSCHAT when set, else its port as
+ * `npm start` chooses it (IVSCHAT_PORT, else PORT + 3), so a local table never leads to a call to
+ * IVS Chat on AWS.
  */
 const useLocalChatWithLocalTable = () => {
   if (!process.env.DYNAMODB_ENDPOINT) return;
+  process.env.AWS_ENDPOINT_URL_IVSCHAT ??= `http://127.0.0.1:${ivschatPortOf(process.env)}`;
   process.env.STAGE ??= 'local';
   process.env.AWS_REGION ??= 'us-east-1';
   process.env.AWS_ACCESS_KEY_ID ??= 'local';

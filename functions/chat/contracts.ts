@@ -16,7 +16,7 @@ import { creatorPath } from '../../shared/live/schemas.ts';
 const tag = 'Chat';
 /** Moderation: a busy channel's moderators act often, but 600 an hour per account is ample. */
 const rateLimit = { limit: 600, windowSeconds: 3600, by: 'account' } as const;
-/** IVS Chat allows 100 a second for tokens and message operations (docs/chat.md "Quotas"). */
+/** IVS Chat allows 100 a second for DeleteMessage, DisconnectUser and SendEvent (docs/chat.md "Quotas"). */
 const moderationThrottle = { rate: 20, burst: 40 } as const;
 
 const notYours = {

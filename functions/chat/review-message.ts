@@ -54,7 +54,7 @@ export const handler = async (event: ReviewEvent): Promise<ReviewResponse> => {
     return { ReviewResult: REVIEW_FALLBACK };
   }
   if (result.ReviewResult === 'DENY') {
-    logger.info('chat message denied', { roomArn: event.RoomArn, reason: result.Attributes?.reason });
+    logger.info('chat message denied', { roomArn: event.RoomArn, reason: result.Attributes?.Reason });
     recordMetric('chat_messages_denied');
     metrics.publishStoredMetrics();
   }

@@ -50,14 +50,16 @@ export const keyPairStatements = (keys: {
 
 /**
  * `Custom::RuntimeCleanup` (dev): on stack deletion, stops the streams and deletes the stream keys
- * and channels the API made at run time. ListChannels has no resource-level permissions (IAM's
- * `*`); each other action on the resource types the Service Authorization Reference lists for it.
+ * and channels, and deletes the IVS Chat rooms, the API made at run time. ListChannels and
+ * ListRooms have no resource-level permissions (IAM's `*`); each other action on the resource
+ * types the Service Authorization Reference lists for it (DeleteRoom: `room`).
  */
-export const runtimeCleanupStatements = (ivsArnPrefix: string): Statement[] => [
-  { actions: ['ivs:ListChannels'], resources: ['*'] },
+export const runtimeCleanupStatements = (ivsArnPrefix: string, chatArnPrefix: string): Statement[] => [
+  { actions: ['ivs:ListChannels', 'ivschat:ListRooms'], resources: ['*'] },
   {
     actions: ['ivs:DeleteChannel', 'ivs:ListStreamKeys', 'ivs:StopStream'],
     resources: [`${ivsArnPrefix}:channel/*`, `${ivsArnPrefix}:stream-key/*`],
   },
   { actions: ['ivs:DeleteStreamKey'], resources: [`${ivsArnPrefix}:stream-key/*`] },
+  { actions: ['ivschat:DeleteRoom'], resources: [`${chatArnPrefix}:room/*`] },
 ];

@@ -6,6 +6,7 @@ import {
   ListStreamKeysCommand,
   StopStreamCommand,
 } from '@aws-sdk/client-ivs';
+import { DeleteRoomCommand, IvschatClient, ListRoomsCommand } from '@aws-sdk/client-ivschat';
 import { type CloudFormationEvent, respond } from './cloudformation.ts';
 
 /**
@@ -16,13 +17,18 @@ import { type CloudFormationEvent, respond } from './cloudformation.ts';
  * no channel refers to it any more (IVS refuses to delete a configuration in use).
  *
  * One cleaner per kind of run-time resource, run in order; each answers how many it removed.
- * Today: IVS channels (with their stream keys). Chat rooms and provider webhook endpoints add a
- * cleaner each, and a property naming what finds them.
+ * Today: IVS channels (with their stream keys) and IVS Chat rooms. Provider webhook endpoints add
+ * a cleaner, and a property naming what finds them.
  */
 export interface CleanupProperties {
   /** The stack's recording configuration: every channel the API makes names it. */
   RecordingConfigurationArn: string;
-  /** The stage the API tags its channels with (`stage`, shared/studio/channel-writes.ts). */
+  /**
+   * The stack's chat logging configuration: every room the API makes names it
+   * (shared/chat/rooms.ts), and it is deleted after the rooms (infra/chat.ts `ChatLogs`).
+   */
+  ChatLoggingConfigurationArn?: string;
+  /** The stage the API tags its channels and rooms with (`stage`, shared/studio/channel-writes.ts). */
   Stage: string;
 }
 
@@ -30,6 +36,7 @@ export type CleanupEvent = CloudFormationEvent<CleanupProperties>;
 
 export interface CleanupClients {
   ivs: Pick<IvsClient, 'send'>;
+  ivschat: Pick<IvschatClient, 'send'>;
 }
 
 /** The tag the API puts on every channel it makes, valued with its stage. */
@@ -106,8 +113,46 @@ export const removeChannels = async (
   return arns.length;
 };
 
-/** Every cleaner, in order (chat rooms and webhook endpoints join here). */
-export const CLEANERS = { channels: removeChannels } as const;
+/**
+ * The stage's IVS Chat rooms: those naming the stack's chat logging configuration (IVS Chat
+ * filters on it) and tagged with the stage or untagged, as for channels; deleted one at a time
+ * (IVS Chat allows 5 DeleteRoom a second; the client retries throttling). Deleting a room ends
+ * its connections. Without the property (a stack from before chat), nothing.
+ */
+export const removeRooms = async (
+  clients: CleanupClients,
+  props: CleanupProperties,
+  options: { warn?: (message: string, fields: Record<string, unknown>) => void } = {},
+): Promise<number> => {
+  const loggingConfigurationIdentifier = props.ChatLoggingConfigurationArn;
+  if (!loggingConfigurationIdentifier) return 0;
+  const arns: string[] = [];
+  let nextToken: string | undefined;
+  do {
+    const page = await clients.ivschat.send(
+      new ListRoomsCommand({ loggingConfigurationIdentifier, maxResults: 50, nextToken }),
+    );
+    for (const room of page.rooms ?? []) {
+      if (!room.arn) continue;
+      const stage = room.tags?.[STAGE_TAG];
+      if (stage === undefined || stage === props.Stage) arns.push(room.arn);
+      else
+        options.warn?.('room of another stage on this logging configuration: left', { arn: room.arn, stage });
+    }
+    nextToken = page.nextToken;
+  } while (nextToken);
+  for (const identifier of arns) {
+    try {
+      await clients.ivschat.send(new DeleteRoomCommand({ identifier }));
+    } catch (error) {
+      if (!named(error, 'ResourceNotFoundException')) throw error;
+    }
+  }
+  return arns.length;
+};
+
+/** Every cleaner, in order (webhook endpoints join here). */
+export const CLEANERS = { channels: removeChannels, rooms: removeRooms } as const;
 
 /** Applies an event: on Delete, every cleaner; answers what each removed. */
 export const apply = async (
@@ -128,7 +173,10 @@ export const apply = async (
 let clients: CleanupClients | undefined;
 
 export const handler = async (event: CleanupEvent): Promise<void> => {
-  clients ??= { ivs: new IvsClient({ maxAttempts: 8, retryMode: 'standard' }) };
+  clients ??= {
+    ivs: new IvsClient({ maxAttempts: 8, retryMode: 'standard' }),
+    ivschat: new IvschatClient({ maxAttempts: 8, retryMode: 'standard' }),
+  };
   try {
     await respond(event, await apply(clients, event));
   } catch (error) {

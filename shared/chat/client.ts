@@ -6,8 +6,8 @@ import { awsClient, perContainer } from '../aws/local-hook.ts';
  * SDK reaches the IVS Chat stand-in through its endpoint setting (`AWS_ENDPOINT_URL_IVSCHAT`,
  * which the SDK reads itself), as the SES client does; on AWS the default chain and region apply.
  *
- * Retries: IVS Chat's control plane allows 5 requests a second for room operations and
- * CreateChatToken/DeleteMessage/DisconnectUser/SendEvent 100 a second (docs/chat.md "Quotas");
+ * Retries: IVS Chat's control plane allows 5 requests a second for room operations, 200 for
+ * CreateChatToken and 100 for DeleteMessage/DisconnectUser/SendEvent (docs/chat.md "Quotas");
  * the standard retry mode backs off with jitter on throttling, and past it the caller sees a 503.
  */
 export const ivsChatClient = /* @__PURE__ */ perContainer(() =>

@@ -4,7 +4,7 @@ import type { ChatSettings } from './chat-repository.ts';
  * The message review (docs/chat.md "Review"): what IVS Chat's review handler decides for one
  * message, as a pure function of the message, the channel's settings, the time and the per-user
  * slow-mode state. No network: the handler (functions/chat/review-message.ts) gives it cached
- * settings. Every DENY carries its reason in the response's attributes (`reason`).
+ * settings. Every DENY carries its reason in the response's attributes (`Reason`).
  */
 
 /** Longest message we accept, in characters (code points); IVS's own cap on the room is 500. */
@@ -168,7 +168,15 @@ export type SlowModeState = Map<string, number>;
 const badgesOf = (event: ReviewEvent) =>
   new Set((event.Sender.Attributes?.badges ?? '').split(',').filter(Boolean));
 
-const deny = (reason: DenyReason): ReviewResponse => ({ ReviewResult: 'DENY', Attributes: { reason } });
+/**
+ * A DENY with its reason in `Attributes.Reason`: IVS Chat answers the sender an ERROR 406 whose
+ * ErrorMessage is that value (the Chat user guide, "Message Review Handler"), so the client can
+ * say why (docs/chat.md "Review").
+ */
+const deny = (reason: DenyReason): ReviewResponse => ({
+  ReviewResult: 'DENY',
+  Attributes: { Reason: reason },
+});
 
 /**
  * The decision for one message. Checked in order: empty, length, blocked terms (for everyone,

@@ -1,7 +1,13 @@
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chatReviewRow } from '../../functions/workers.ts';
 import { functionContext, runAsFunction } from '../../scripts/local/aws.ts';
+import { closeChatRoom, ensureChatRoom } from '../../shared/chat/room-writes.ts';
+import { SETTINGS_TTL_MS } from '../../shared/chat/review-settings.ts';
+import { tableName } from '../../shared/db/table.ts';
 import { suspendCreator, unsuspendCreator } from '../../shared/studio/operator-writes.ts';
 import { fromNewAddress, type TestApi, testApi } from '../support/api.ts';
 import { GetRoomCommand } from '@aws-sdk/client-ivschat';
@@ -282,9 +288,26 @@ describe('moderation', () => {
       );
     expect(await review('the ѕр0iler is')).toEqual({
       ReviewResult: 'DENY',
-      Attributes: { reason: 'blocked_term' },
+      Attributes: { Reason: 'blocked_term' },
     });
     expect(await review('hello')).toEqual({ ReviewResult: 'ALLOW' });
+    // Through the room: IVS Chat answers the sender a 406 whose ErrorMessage is the handler's
+    // `Attributes.Reason` (the Chat user guide's review handler response), and delivers nothing.
+    // The served handler's container caches settings for SETTINGS_TTL_MS: the new term reaches it
+    // within that time (docs/chat.md "Review").
+    const v = await viewer();
+    const socket = await join(await token(v));
+    let answer: ChatFrame | undefined;
+    const deadline = Date.now() + SETTINGS_TTL_MS + 5_000;
+    while (Date.now() < deadline) {
+      const requestId = randomUUID();
+      socket.send({ Action: 'SEND_MESSAGE', RequestId: requestId, Content: 'the SP0ILER is' });
+      answer = await socket.next((f) => f.RequestId === requestId);
+      if (answer.Type === 'ERROR') break;
+      await new Promise((r) => setTimeout(r, 1_000));
+    }
+    expect(answer).toMatchObject({ Type: 'ERROR', ErrorCode: 406, ErrorMessage: 'blocked_term' });
+    socket.close();
     await api.put('/studio/chat/settings', { token: creator.token, body: {} });
   });
 
@@ -341,4 +364,75 @@ describe('moderation', () => {
     expect((await getRoom(reopened)).arn).toBe(reopened);
     expect((await token()).status).toBe(200);
   });
+});
+
+describe('rooms for channels made before chat: `npm run operator -- chat-room` (docs/chat.md "Rooms")', () => {
+  /**
+   * The operator's shell: this run's table (DynamoDB Local) and the stand-in's port as `npm start`
+   * names it (IVSCHAT_PORT), no endpoint variable: the command must find the stand-in itself and
+   * never reach for IVS Chat on AWS.
+   */
+  const operatorEnv = () => {
+    const { AWS_ENDPOINT_URL_IVSCHAT: endpoint, ...env } = process.env;
+    return { ...env, TABLE_NAME: tableName(), IVSCHAT_PORT: new URL(endpoint!).port };
+  };
+  /** The operator's command in its own process, against this run's table and IVS Chat stand-in. */
+  const operator = async (args: string[]) => {
+    try {
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ['--import', 'tsx', 'scripts/operator.ts', ...args],
+        { cwd: resolve(import.meta.dirname, '../..'), env: operatorEnv() },
+      );
+      return { code: 0, stdout };
+    } catch (error) {
+      const e = error as { code: number; stdout: string; stderr: string };
+      return { code: e.code, stdout: `${e.stdout}${e.stderr}` };
+    }
+  };
+  const roomOf = async (c: StudioCreator) =>
+    (await api.get('/studio/channel', { token: c.token })).body.data.chat_room_arn as string | null;
+
+  it('gives a channel without a room its room (handler, fallback, logging, tags), once; `all` skips suspended creators', async () => {
+    process.env.AWS_REGION ??= 'us-east-1';
+    process.env.AWS_ACCESS_KEY_ID ??= 'local';
+    process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
+    const [early, suspended] = [await studioCreator(api, 'music'), await studioCreator(api, 'music')];
+    for (const c of [early, suspended])
+      expect((await api.post('/studio/channel', { token: c.token })).status).toBe(201);
+    // Channels as they were before live chat: no room.
+    await closeChatRoom(early.creatorId);
+    await suspendCreator(suspended.creatorId, new Date()); // its room closes with the suspension
+    expect(await roomOf(early)).toBeNull();
+    expect(
+      (await api.post(`/creators/${early.creatorId}/channel/chat/token`, fromNewAddress({}))).status,
+    ).toBe(404);
+
+    const one = await operator(['chat-room', early.creatorId]);
+    expect(one).toEqual({ code: 0, stdout: `chat-room: ${early.creatorId}: created\n` });
+    const made = await roomOf(early);
+    expect(await getRoom(made!)).toMatchObject({
+      name: early.creatorId,
+      messageReviewHandler: { uri: expect.stringMatching(/chat-review-message$/), fallbackResult: 'ALLOW' },
+      loggingConfigurationIdentifiers: [expect.stringMatching(/:logging-configuration\//)],
+      tags: { creator_id: early.creatorId, stage: 'local' },
+    });
+    // Once: a second run leaves the room as it is (the command's write, in process here: each
+    // command run is a Node process of its own, ~30-60 s on this loaded machine).
+    expect(await ensureChatRoom(early.creatorId)).toBe('exists');
+    expect(await roomOf(early)).toBe(made);
+    // The token route serves the new room.
+    expect(
+      (await api.post(`/creators/${early.creatorId}/channel/chat/token`, fromNewAddress({}))).status,
+    ).toBe(200);
+
+    // Every channel without a room: this one again, not the suspended creator's.
+    await closeChatRoom(early.creatorId);
+    const all = await operator(['chat-room', 'all']);
+    expect(all.code, all.stdout).toBe(0);
+    expect(all.stdout).toContain(`  ${early.creatorId}: created\n`);
+    expect(all.stdout).not.toContain(suspended.creatorId);
+    expect(all.stdout).toMatch(/^chat-room: \d+ room\(s\) created$/m);
+    expect(await roomOf(early)).toMatch(/:room\//);
+  }, 400_000);
 });

@@ -48,24 +48,24 @@ describe('the review rules (shared/chat/review.ts)', () => {
     expect(reviewMessage(event(':wave: 🎉'), s, 0, slow)).toEqual({ ReviewResult: 'ALLOW' });
     expect(reviewMessage(event(':wave:'), s, 5_000, slow)).toEqual({
       ReviewResult: 'DENY',
-      Attributes: { reason: 'slow_mode' },
+      Attributes: { Reason: 'slow_mode' },
     });
     expect(reviewMessage(event(':wave:'), s, 10_000, slow).ReviewResult).toBe('ALLOW');
     expect(reviewMessage(event('hello', '', 'acc_w'), s, 0, slow)).toMatchObject({
-      Attributes: { reason: 'emote_only' },
+      Attributes: { Reason: 'emote_only' },
     });
     expect(reviewMessage(event('hello', 'moderator'), s, 10_001, slow).ReviewResult).toBe('ALLOW');
     expect(reviewMessage(event('hello', 'creator'), s, 10_002, slow).ReviewResult).toBe('ALLOW');
     expect(reviewMessage(event('spoiler', 'creator'), s, 0, slow)).toMatchObject({
-      Attributes: { reason: 'blocked_term' },
+      Attributes: { Reason: 'blocked_term' },
     });
     expect(reviewMessage(event('x'.repeat(MAX_MESSAGE_CHARS + 1), 'creator'), s, 0, slow)).toMatchObject({
-      Attributes: { reason: 'too_long' },
+      Attributes: { Reason: 'too_long' },
     });
-    expect(reviewMessage(event('   '), s, 0, slow)).toMatchObject({ Attributes: { reason: 'empty' } });
+    expect(reviewMessage(event('   '), s, 0, slow)).toMatchObject({ Attributes: { Reason: 'empty' } });
     const subs = settings({ subscribers_only: true });
     expect(reviewMessage(event('hi', '', 'acc_s'), subs, 0, slow)).toMatchObject({
-      Attributes: { reason: 'subscribers_only' },
+      Attributes: { Reason: 'subscribers_only' },
     });
     expect(reviewMessage(event('hi', 'subscriber', 'acc_s'), subs, 0, slow).ReviewResult).toBe('ALLOW');
   });
@@ -97,7 +97,7 @@ describe('the review handler falls back as the room states (functions/chat/revie
     const room = `${ROOM}-cached`;
     expect(await handler({ ...event('the SP0ILER is'), RoomArn: room })).toEqual({
       ReviewResult: 'DENY',
-      Attributes: { reason: 'blocked_term' },
+      Attributes: { Reason: 'blocked_term' },
     });
     expect(await handler({ ...event('fine', '', 'acc_x'), RoomArn: room })).toEqual({
       ReviewResult: 'ALLOW',

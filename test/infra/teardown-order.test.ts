@@ -13,6 +13,9 @@ describe('a dev stack tears down once creators have channels (infra/runtime-clea
     ([, r]) => r.Type === 'AWS::IVS::RecordingConfiguration',
   )!;
   const cleanups = Object.entries(resources).filter(([, r]) => r.Type === 'Custom::RuntimeCleanup');
+  const [chatLogsId] = Object.entries(resources).find(
+    ([, r]) => r.Type === 'AWS::IVSChat::LoggingConfiguration',
+  )!;
 
   it('deletes the run-time channels BEFORE the recording configuration: the cleanup DependsOn it', () => {
     expect(cleanups).toHaveLength(1);
@@ -22,6 +25,9 @@ describe('a dev stack tears down once creators have channels (infra/runtime-clea
     expect(cleanup.Properties.RecordingConfigurationArn).toEqual({ 'Fn::GetAtt': [configId, 'Arn'] });
     expect(cleanup.Properties.Stage).toBe('dev');
     expect(resources[configId]!.DeletionPolicy).toBe('Delete');
+    // And the run-time chat rooms before the chat logging configuration they name.
+    expect(cleanup.DependsOn).toContain(chatLogsId);
+    expect(cleanup.Properties.ChatLoggingConfigurationArn).toEqual({ 'Fn::GetAtt': [chatLogsId, 'Arn'] });
     // Its function keeps its grants until it has run: the role is deleted after it too.
     const fnId = cleanup.Properties.ServiceToken['Fn::GetAtt'][0] as string;
     const roleId = resources[fnId]!.Properties.Role['Fn::GetAtt'][0] as string;
@@ -36,6 +42,8 @@ describe('a dev stack tears down once creators have channels (infra/runtime-clea
       'ivs:ListStreamKeys',
       'ivs:DeleteStreamKey',
       'ivs:DeleteChannel',
+      'ivschat:ListRooms',
+      'ivschat:DeleteRoom',
     ])
       expect(actions).toContain(action);
   });

@@ -88,9 +88,9 @@ export const stackFunctions = (d: Deployment): CheckedFunction[] => {
     {
       key: CUSTOM_RESOURCE_KEYS.runtimeCleanup,
       kind: 'custom resource',
-      statements: runtimeCleanupStatements(d.ivsArnPrefix),
+      statements: runtimeCleanupStatements(d.ivsArnPrefix, d.chat!.arnPrefix),
       notExercised:
-        'runs only when a dev stack is deleted; test/infra/runtime-cleanup.test.ts runs its handler against the IVS stand-in',
+        'runs only when a dev stack is deleted; test/infra/runtime-cleanup.test.ts runs its handler against the IVS and IVS Chat stand-ins',
     },
   ];
 };
