@@ -410,6 +410,16 @@ const namedBy = (service: string, input: Input): string[] => {
   }
 };
 
+/**
+ * Operations the Service Authorization Reference's operations table maps to a second action when
+ * they create with tags (tag on create): IVS Chat's CreateRoom and CreateLoggingConfiguration also
+ * need `ivschat:TagResource` on what they make.
+ */
+const TAG_ON_CREATE: Record<string, Record<string, string>> = {
+  // The resource each makes, by its ARN's resource part (any id: the call cannot know it).
+  ivschat: { CreateRoom: 'room/*', CreateLoggingConfiguration: 'logging-configuration/*' },
+};
+
 const callsOf = (service: string, commandName: string, input: Input): Call[] => {
   const command = commandName.replace(/Command$/, '');
   if (service === 'dynamodb') return dynamoCalls(command, input);
@@ -430,7 +440,10 @@ const callsOf = (service: string, commandName: string, input: Input): Call[] => 
       : service === 'ivschat'
         ? LOCAL_CHAT.arnPrefix
         : arn(service, '').slice(0, -1);
-  return [{ action: `${service}:${command}`, named: namedBy(service, input), scope }];
+  const call = { action: `${service}:${command}`, named: namedBy(service, input), scope };
+  const made = TAG_ON_CREATE[service]?.[command];
+  const tagged = made && Object.keys((input.tags ?? {}) as Input).length > 0;
+  return tagged ? [call, { action: `${service}:TagResource`, named: [`${scope}:${made}`], scope }] : [call];
 };
 
 /** The requests IAM authorizes for one SDK command (./iam.ts `needsOfCall`). */

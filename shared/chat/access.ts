@@ -6,7 +6,10 @@ import type { RouteRow } from '../http/route.ts';
  * authorized on the room resource type only (the Service Authorization Reference: CreateRoom,
  * DeleteRoom, UpdateRoom, CreateChatToken, DeleteMessage, DisconnectUser, SendEvent all list
  * `room`, required, and no dependent actions; CreateRoom is not authorized on the logging
- * configuration it names, and its tags need no ivschat:TagResource). Rooms are made at run time,
+ * configuration it names). The reference's operations table maps CreateRoom to
+ * `ivschat:CreateRoom` AND `ivschat:TagResource` (tag on create: rooms are made with tags), so a
+ * row that creates rooms gets TagResource on them too, and the local guard asks for both
+ * (scripts/local/aws.ts `TAG_ON_CREATE`). Rooms are made at run time,
  * so by ARN pattern `room/*` of the account and region. CreateRoom also sets the two ARNs every
  * room names: the review handler and the logging configuration (infra/chat.ts).
  */
@@ -32,9 +35,11 @@ const uses = (row: RouteRow, chat: ChatDeployment | undefined): ChatDeployment |
 export const chatStatements = (row: RouteRow, deployment: ChatDeployment | undefined) => {
   const chat = uses(row, deployment);
   if (!chat) return [];
+  const actions = new Set<string>(row.ivsChat);
+  if (actions.has('CreateRoom')) actions.add('TagResource');
   return [
     {
-      actions: [...new Set(row.ivsChat)].sort().map((action) => `ivschat:${action}`),
+      actions: [...actions].sort().map((action) => `ivschat:${action}`),
       resources: [`${chat.arnPrefix}:room/*`],
     },
   ];

@@ -141,6 +141,34 @@ describe('IVS calls, as IAM authorizes them (the Service Authorization Reference
   });
 });
 
+describe('IVS Chat calls', () => {
+  const rooms = `${d.chat!.arnPrefix}:room/*`;
+  const input = {
+    name: 'cr_1',
+    messageReviewHandler: { uri: d.chat!.reviewHandlerArn, fallbackResult: 'ALLOW' },
+    loggingConfigurationIdentifiers: [d.chat!.loggingConfigurationArn],
+    tags: { creator_id: 'cr_1' },
+  };
+
+  it('CreateRoom with tags also needs ivschat:TagResource (the operations table: tag on create); without tags it does not', async () => {
+    const needs = await needsOf('ivschat', 'CreateRoomCommand', input);
+    expect(needs.map((n) => n.action)).toEqual(['ivschat:CreateRoom', 'ivschat:TagResource']);
+    const untagged = await needsOf('ivschat', 'CreateRoomCommand', { ...input, tags: undefined });
+    expect(untagged.map((n) => n.action)).toEqual(['ivschat:CreateRoom']);
+    const createOnly = [{ actions: ['ivschat:CreateRoom'], resources: [rooms] }];
+    expect(await refusedNeed(createOnly, needs)).toEqual({ action: 'ivschat:TagResource', resource: rooms });
+  });
+
+  it("the channel route's grant covers creating a tagged room, and only rooms", async () => {
+    const create = policyOf(routesByKey.get('POST /studio/channel')!, d);
+    expect(await refused(create, 'ivschat', 'CreateRoomCommand', input)).toBeUndefined();
+    const chat = create.filter((s) => s.actions.some((a) => a.startsWith('ivschat:')));
+    expect(chat).toEqual([
+      { actions: ['ivschat:CreateRoom', 'ivschat:DeleteRoom', 'ivschat:TagResource'], resources: [rooms] },
+    ]);
+  });
+});
+
 describe('other services', () => {
   const table = (name: string) => `arn:aws:dynamodb:local:000000000000:table/${name}`;
 
