@@ -121,6 +121,12 @@ describe('error metrics by code', () => {
       503,
       'UNAVAILABLE',
     ],
+    [
+      'an account quota (IVS Chat rooms)',
+      () => failing(Object.assign(new Error('quota'), { name: 'ServiceQuotaExceededException' })),
+      503,
+      'UNAVAILABLE',
+    ],
     ['unmapped error', () => failing(new Error('boom')), 500, 'INTERNAL'],
     ['not found', () => failing(new NotFoundError()), 404, 'NOT_FOUND'],
     ['conflict', () => failing(new ConflictError('Handle taken')), 409, 'CONFLICT'],

@@ -25,6 +25,10 @@ const TRANSIENT = new Set([
   'InternalServerError',
   'ServiceUnavailable',
   'ServiceUnavailableException',
+  // An account quota of a service we call (IVS Chat rooms, IVS channels): nothing the caller did
+  // wrong, and only an operator's quota increase clears it (docs/chat.md "Quotas"); its own
+  // alarm is the 5xx rate.
+  'ServiceQuotaExceededException',
   'TransactionConflictException',
   'TimeoutError',
   'RequestTimeout',
