@@ -105,6 +105,10 @@ export interface RouteRow {
     | 'analytics-pseudonym'
     /** Sends account jobs (exports, deletions) to their queue. */
     | 'account-jobs'
+    /** Publishes live state to the Event API (appsync:EventPublish; shared/realtime/access.ts). */
+    | 'realtime-publisher'
+    /** Names the Event API's real-time endpoint to subscribers (no grant). */
+    | 'realtime-endpoint'
   >;
   /**
    * Per-client request budget enforced by the middleware (429 `rate_limit` past it); needs table

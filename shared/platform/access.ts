@@ -25,6 +25,12 @@ import {
   webhookEnvironment,
   webhookStatements,
 } from '../webhooks/access.ts';
+import {
+  REALTIME_PLACEHOLDERS,
+  type RealtimeDeployment,
+  realtimeEnvironment,
+  realtimeStatements,
+} from '../realtime/access.ts';
 
 /**
  * What a function may do and what it is given, derived from its route row alone: its IAM policy
@@ -81,6 +87,8 @@ export interface Deployment {
   accounts?: AccountsDeployment;
   /** Live chat (infra/chat.ts): the account's IVS Chat rooms, the review handler, the logging configuration. */
   chat?: ChatDeployment;
+  /** Live state pushed to viewers (infra/realtime.ts): the AppSync Event API. */
+  realtime?: RealtimeDeployment;
 }
 
 /** One IAM statement: every action on every resource (ARNs, no wildcards). */
@@ -166,6 +174,7 @@ export const policyOf = (row: RouteRow, d: Deployment): Statement[] => {
   statements.push(...mailStatements(row, d.mail));
   statements.push(...accountStatements(row, d.accounts));
   statements.push(...chatStatements(row, d.chat));
+  statements.push(...realtimeStatements(row, d.realtime));
   return statements;
 };
 
@@ -200,6 +209,7 @@ export const environmentOf = (row: RouteRow, d: Deployment): Record<string, stri
   Object.assign(env, mailEnvironment(row, d.mail));
   Object.assign(env, accountEnvironment(row, d.accounts));
   Object.assign(env, chatEnvironment(row, d.chat));
+  Object.assign(env, realtimeEnvironment(row, d.realtime));
   return env;
 };
 
@@ -235,6 +245,7 @@ export const settingsOf = (row: RouteRow): string[] => {
       mail: MAIL_PLACEHOLDERS,
       accounts: ACCOUNTS_PLACEHOLDERS,
       chat: CHAT_PLACEHOLDERS,
+      realtime: REALTIME_PLACEHOLDERS,
     }),
   );
 };

@@ -34,6 +34,8 @@ const CLIENTS_OF: Record<NonNullable<RouteRow['needs']>[number], readonly string
   'exports-reader': ['client-s3'],
   'analytics-pseudonym': ['client-secrets-manager'],
   'account-jobs': ['client-sqs'],
+  'realtime-publisher': [],
+  'realtime-endpoint': [],
 };
 
 const granted = (row: RouteRow) =>
