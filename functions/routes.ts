@@ -18,6 +18,7 @@ import { liveContracts } from './live/contracts.ts';
 import { paymentContracts } from './payments/contracts.ts';
 import { platformContracts } from './platform/contracts.ts';
 import { reactionContracts } from './reactions/contracts.ts';
+import { realtimeContracts } from './realtime/contracts.ts';
 import { reportContracts } from './reports/contracts.ts';
 import { showContracts } from './shows/contracts.ts';
 import { studioContracts } from './studio/contracts.ts';
@@ -35,6 +36,7 @@ export const routes: readonly Contract[] = [
   ...identityContracts,
   ...accountContracts,
   ...reactionContracts,
+  ...realtimeContracts,
   ...reportContracts,
   ...studioContracts,
   ...studioScheduleContracts,

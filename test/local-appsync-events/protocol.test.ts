@@ -1,11 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import {
   type AppSyncEventsStandIn,
   type AuthorizerEvent,
   startAppSyncEventsStandIn,
 } from '../../scripts/local/appsync-events/server.ts';
 import { PublishError, publishEvents } from '../../shared/realtime/event-api.ts';
+import { connectEvents } from '../support/appsync-events.ts';
 
 /**
  * The AppSync Events stand-in's protocol, driven by a `ws` client speaking the Event API's
@@ -42,52 +43,11 @@ afterEach(() => {
   for (const socket of sockets.splice(0)) socket.terminate();
 });
 
-type Frame = Record<string, unknown> & { type: string };
-/** A client connection: frames received so far, and a wait for the next one matching. */
+/** A client of the stand-in, closed after each test. */
 const connect = async (token: string | undefined, protocols?: string[]) => {
-  const header = Buffer.from(
-    JSON.stringify({ host: 'local', ...(token ? { Authorization: token } : {}) }),
-  ).toString('base64url');
-  const socket = new WebSocket(
-    events.realtimeEndpoint,
-    protocols ?? ['aws-appsync-event-ws', `header-${header}`],
-  );
-  sockets.push(socket);
-  const frames: Frame[] = [];
-  const waiters: Array<{ match: (f: Frame) => boolean; resolve: (f: Frame) => void }> = [];
-  socket.on('message', (data) => {
-    const frame = JSON.parse(data.toString()) as Frame;
-    frames.push(frame);
-    for (const waiter of [...waiters])
-      if (waiter.match(frame)) {
-        waiters.splice(waiters.indexOf(waiter), 1);
-        waiter.resolve(frame);
-      }
-  });
-  const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
-  const next = (match: (f: Frame) => boolean, ms = 3000) =>
-    new Promise<Frame>((resolve, reject) => {
-      const seen = frames.find(match);
-      if (seen) {
-        frames.splice(frames.indexOf(seen), 1);
-        return resolve(seen);
-      }
-      const timer = setTimeout(() => reject(new Error('no matching frame')), ms);
-      waiters.push({
-        match,
-        resolve: (f) => {
-          clearTimeout(timer);
-          frames.splice(frames.indexOf(f), 1);
-          resolve(f);
-        },
-      });
-    });
-  await new Promise<void>((resolve, reject) => {
-    socket.once('open', () => resolve());
-    socket.once('error', reject);
-  });
-  const send = (frame: Record<string, unknown>) => socket.send(JSON.stringify(frame));
-  return { socket, frames, next, send, closed };
+  const client = await connectEvents(events.realtimeEndpoint, token, protocols);
+  sockets.push(client.socket);
+  return client;
 };
 
 const asPublisher = async <T>(fn: () => Promise<T>, key = 'publisher'): Promise<T> => {
@@ -130,7 +90,7 @@ describe('the AppSync Events stand-in', () => {
     client.send({
       type: 'subscribe',
       id: 's1',
-      channel: '/live/cr_0001',
+      channel: '/live/cr-0001',
       authorization: { Authorization: 'viewer' },
     });
     expect(await client.next((f) => f.id === 's1')).toEqual({ type: 'subscribe_success', id: 's1' });
@@ -142,7 +102,7 @@ describe('the AppSync Events stand-in', () => {
     });
     await client.next((f) => f.type === 'subscribe_success' && f.id === 's2');
     const result = await asPublisher(() =>
-      publishEvents('/live/cr_0001', [{ v: 1, kind: 'audience', watching: 3 }]),
+      publishEvents('/live/cr-0001', [{ v: 1, kind: 'audience', watching: 3 }]),
     );
     expect(result).toEqual({ failed: [], successful: [{ identifier: expect.any(String), index: 0 }] });
     const data = await client.next((f) => f.type === 'data' && f.id === 's1');
@@ -152,7 +112,7 @@ describe('the AppSync Events stand-in', () => {
     expect(await client.next((f) => f.id === 's1')).toEqual({ type: 'unsubscribe_success', id: 's1' });
     client.send({ type: 'unsubscribe', id: 's1' });
     expect((await client.next((f) => f.id === 's1')).type).toBe('unsubscribe_error');
-    await asPublisher(() => publishEvents('/live/cr_0001', [{ n: 2 }]));
+    await asPublisher(() => publishEvents('/live/cr-0001', [{ n: 2 }]));
     await client.next((f) => f.type === 'data' && f.id === 's2');
     expect(client.frames.filter((f) => f.type === 'data' && f.id === 's1')).toEqual([]);
   });
@@ -180,6 +140,7 @@ describe('the AppSync Events stand-in', () => {
     });
     expect(await subscribe('d', 'live/x')).toMatchObject({ type: 'subscribe_error' });
     expect(await subscribe('e', '/live/a/b/c/d/e/f')).toMatchObject({ type: 'subscribe_error' });
+    expect(await subscribe('f', '/live/cr_0001')).toMatchObject({ type: 'subscribe_error' });
     expect(await subscribe('b', '/live/x')).toMatchObject({ type: 'subscribe_error' });
     client.send({ type: 'publish', id: 'p', channel: '/live/x', events: ['{}'] });
     expect(await client.next((f) => f.id === 'p')).toMatchObject({ type: 'publish_error' });
@@ -191,14 +152,14 @@ describe('the AppSync Events stand-in', () => {
   });
 
   it('publishes over HTTP only with a valid signature of a caller IAM allows', async () => {
-    const refused = await asPublisher(() => publishEvents('/live/cr_1', [{}]), 'someone-else').catch(
+    const refused = await asPublisher(() => publishEvents('/live/cr-1', [{}]), 'someone-else').catch(
       (e) => e,
     );
     expect(refused).toBeInstanceOf(PublishError);
     expect(refused).toMatchObject({ status: 401, errorType: 'UnauthorizedException' });
     const forged = await asPublisher(async () => {
       process.env.AWS_SECRET_ACCESS_KEY = 'not-the-secret';
-      return publishEvents('/live/cr_1', [{}]).catch((e) => e);
+      return publishEvents('/live/cr-1', [{}]).catch((e) => e);
     });
     expect(forged).toMatchObject({ status: 403, errorType: 'ForbiddenException' });
     const unsigned = await fetch(`${events.httpEndpoint}/event`, {
@@ -206,9 +167,9 @@ describe('the AppSync Events stand-in', () => {
       body: JSON.stringify({ channel: '/live/x', events: ['{}'] }),
     });
     expect(unsigned.status).toBe(401);
-    const tooMany = await asPublisher(() => publishEvents('/live/cr_1', [1, 2, 3, 4, 5, 6]).catch((e) => e));
+    const tooMany = await asPublisher(() => publishEvents('/live/cr-1', [1, 2, 3, 4, 5, 6]).catch((e) => e));
     expect(tooMany).toMatchObject({ status: 400, errorType: 'BadRequestException' });
-    const otherNamespace = await asPublisher(() => publishEvents('/chat/cr_1', [{}]).catch((e) => e));
+    const otherNamespace = await asPublisher(() => publishEvents('/chat/cr-1', [{}]).catch((e) => e));
     expect(otherNamespace).toMatchObject({ status: 400 });
   });
 });

@@ -106,7 +106,10 @@ interface Connection {
   keepAlive: NodeJS.Timeout;
 }
 
-/** A channel path's segments, or an error message (AppSync: 1-5 segments of [A-Za-z0-9-], ≤ 50 chars each). */
+/**
+ * A channel path's segments, or an error message. AppSync: 1 to 5 segments of letters, digits and
+ * dashes (no underscores), at most 50 characters each; a subscription may end in `/*`.
+ */
 export const channelSegments = (channel: string, wildcard: boolean): string[] | string => {
   if (!channel.startsWith('/')) return 'Channel must start with /';
   const segments = channel.slice(1).split('/');
@@ -114,7 +117,7 @@ export const channelSegments = (channel: string, wildcard: boolean): string[] | 
     return `Channel must have 1 to ${LIMITS.channelSegments} segments`;
   for (const [i, segment] of segments.entries()) {
     if (wildcard && segment === '*' && i === segments.length - 1 && i > 0) continue;
-    if (!/^[A-Za-z0-9-_]{1,50}$/.test(segment)) return `Invalid channel segment '${segment}'`;
+    if (!/^[A-Za-z0-9-]{1,50}$/.test(segment)) return `Invalid channel segment '${segment}'`;
   }
   return segments;
 };
