@@ -228,6 +228,7 @@ const startAppSyncEvents = async (port: number) => {
   process.env.LOCAL_APPSYNC_EVENTS_HTTP_URL = standIn.httpEndpoint;
   process.env.LOCAL_APPSYNC_EVENTS_REALTIME_URL = standIn.realtimeEndpoint;
   let timer: NodeJS.Timeout | undefined;
+  const stopStandIn = standIn.stop;
   const tick = async () => {
     const { handler } = await import('../../functions/realtime/publish-ticks.ts');
     return runAsFunction(functionContext(realtimeTickRow), () => handler({ ticks: 1 })).catch(
@@ -248,7 +249,7 @@ const startAppSyncEvents = async (port: number) => {
     stop: async () => {
       clearTimeout(timer);
       timer = undefined;
-      await standIn.stop();
+      await stopStandIn();
     },
   });
 };

@@ -106,7 +106,7 @@ export const publishTick = async (
       const creatorId = creator.id;
       const [audience, program] = await Promise.all([
         audienceOf(creator, now),
-        heartbeatEpg(creator.channel, 'UTC', now),
+        heartbeatEpg(creator, 'UTC', now),
       ]);
       aggregator.offer(channel, 'state', stateOf(creator), { creatorId });
       aggregator.offer(channel, 'audience', audience, { creatorId });
