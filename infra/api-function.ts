@@ -14,6 +14,7 @@ import { type Deployment, environmentOf, policyOf } from '../shared/platform/acc
 import type { PaymentDeployment } from '../shared/payments/access.ts';
 import type { WebhookDeployment } from '../shared/webhooks/access.ts';
 import type { ChatDeployment } from '../shared/chat/access.ts';
+import type { RealtimeDeployment } from '../shared/realtime/access.ts';
 import type { MailDeployment } from '../shared/mail/access.ts';
 import { nodejsBundling } from './bundling.ts';
 
@@ -62,6 +63,8 @@ export interface ApiResources {
   accounts?: AccountsDeployment;
   /** IVS Chat rooms, the review handler and logging configuration (infra/chat.ts), for rows with `ivsChat`. */
   chat?: ChatDeployment;
+  /** The Event API (infra/realtime.ts), for rows that need `realtime-*`. */
+  realtime?: RealtimeDeployment;
 }
 
 /** What every API function shares, decided once by the stack. */
@@ -200,6 +203,7 @@ export class ApiFunction extends Construct {
       mail: props.resources.mail,
       accounts: props.resources.accounts,
       chat: props.resources.chat,
+      realtime: props.resources.realtime,
     };
     if (row.ivsChat?.length)
       Validations.of(role).acknowledge({
