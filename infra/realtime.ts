@@ -3,7 +3,6 @@ import * as appsync from 'aws-cdk-lib/aws-appsync';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import * as logs from 'aws-cdk-lib/aws-logs';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import type { Construct } from 'constructs';
 import { realtimeAuthorizerRow, realtimeTickRow } from '../functions/realtime/workers.ts';
@@ -124,8 +123,8 @@ export class Realtime extends NestedStack {
       },
     });
 
-    // Alarms: publishes AppSync refused or failed (the tick function's own count), the function
-    // failing, the schedule not delivering, and the authoriser's errors and throttles.
+    // Alarms: publishes AppSync refused or failed (the tick function's own count), the schedule
+    // not delivering, and both functions' errors and throttles (watchFunctions).
     const action = new SnsAction(props.monitoring.topic);
     const alarm = (alarmId: string, alarmProps: cloudwatch.AlarmProps) => {
       const created = new cloudwatch.Alarm(this, alarmId, {
@@ -150,14 +149,6 @@ export class Realtime extends NestedStack {
       alarmDescription:
         'The Event API refused or failed 5+ realtime publishes in 5 minutes (IAM, quota, outage): viewers see stale live state. See docs/realtime.md#quotas',
     });
-    alarm('TickErrorsAlarm', {
-      metric: this.ticks.fn.metricErrors({ statistic: 'Sum', period: Duration.minutes(5) }),
-      threshold: 2,
-      evaluationPeriods: 1,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      alarmDescription:
-        'The realtime tick function failed twice in 5 minutes: live state is not pushed. See docs/realtime.md',
-    });
     alarm('TickUndeliveredAlarm', {
       metric: failures.metricApproximateNumberOfMessagesVisible({
         statistic: 'Maximum',
@@ -169,6 +160,8 @@ export class Realtime extends NestedStack {
       alarmDescription:
         'EventBridge Scheduler could not invoke the realtime tick function. See docs/realtime.md',
     });
-    this.alarms.push(...props.monitoring.watchFunctions(this, 'RealtimeAuthorizer', [this.authorizer.fn]));
+    this.alarms.push(
+      ...props.monitoring.watchFunctions(this, 'Realtime', [this.authorizer.fn, this.ticks.fn]),
+    );
   }
 }

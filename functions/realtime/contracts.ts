@@ -1,6 +1,6 @@
 import { contract } from '../../shared/http/contract.ts';
 import { creatorPath } from '../../shared/live/schemas.ts';
-import { liveReactionBody, realtimeResponses } from '../../shared/realtime/schemas.ts';
+import { cueBody, liveReactionBody, realtimeResponses } from '../../shared/realtime/schemas.ts';
 
 const tag = 'Live';
 const base = '/creators/{id}/channel/live';
@@ -57,4 +57,40 @@ export const getRealtimeAccess = contract({
   }),
 });
 
-export const realtimeContracts = [sendLiveReaction, getRealtimeAccess] as const;
+export const sendCue = contract({
+  operationId: 'sendStudioCue',
+  tag: 'Studio',
+  method: 'POST',
+  path: '/studio/channel/cues',
+  handler: 'realtime/send-cue',
+  // GetItem: the caller's creator. UpdateItem: the second's two cue counters (one transaction).
+  dynamo: { actions: ['GetItem', 'UpdateItem'] },
+  ivs: ['PutMetadata'],
+  auth: 'required',
+  summary: 'Place a cue in the live stream (IVS timed metadata), in step with the picture',
+  description:
+    "Puts `{ type, payload }` (at most 1 KB as JSON) into the caller's live stream as Amazon IVS timed metadata, so every player surfaces it at the same moment of the video (a poll opening, a product shown). IVS takes 5 a second per channel and 155 per account: the call waits for the first second with room within 3 s (`sent_at`), else 429 `rate_limit` with Retry-After. 409 when the channel is not broadcasting, 404 before `POST /studio/channel`, 403 before onboarding is finished.",
+  request: { body: cueBody },
+  responses: () => ({
+    202: { description: 'The cue is in the stream', data: realtimeResponses().CueSent },
+    403: {
+      description: 'The account has not finished onboarding',
+      message: 'Finish onboarding (choose a category) to use the studio',
+    },
+    404: {
+      description: 'The caller has no channel yet',
+      message: 'No channel yet: create it with POST /studio/channel',
+    },
+    409: {
+      description: 'The channel is not broadcasting',
+      message: 'The channel is not broadcasting: cues go into a live stream',
+    },
+    429: {
+      description: "No room in the channel's or the account's IVS budget within 3 s",
+      message: 'Cue rate reached: IVS takes 5 cues a second per channel; retry in a few seconds',
+      reasons: ['rate_limit'],
+    },
+  }),
+});
+
+export const realtimeContracts = [sendLiveReaction, getRealtimeAccess, sendCue] as const;

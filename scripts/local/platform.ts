@@ -293,12 +293,12 @@ export const startLocalPlatform = async (
   const s3 = await (await import('./s3.ts')).startS3StandIn();
   process.env.AWS_ENDPOINT_URL_S3 = s3.endpoint;
   const stop = async () => {
+    await appsyncEvents.stop();
     await projector?.stop();
     await events?.stop();
     await live.ivs.stop();
     await stripe.stop();
     await ivschat.stop();
-    await appsyncEvents.stop();
     await ses.stop();
     await s3.stop();
     await (await starting?.catch(() => undefined))?.stop();

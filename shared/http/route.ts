@@ -26,7 +26,9 @@ export type IvsAction =
   | 'GetStream'
   | 'ListStreams'
   | 'StopStream'
-  | 'StartViewerSessionRevocation';
+  | 'StartViewerSessionRevocation'
+  /** Timed metadata into a live stream (video-synchronised cues: shared/realtime/cues.ts). */
+  | 'PutMetadata';
 
 /** Amazon IVS Chat control-plane actions a function may call (on the account's rooms: shared/chat/access.ts). */
 export type IvsChatAction =

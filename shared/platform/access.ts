@@ -166,7 +166,7 @@ export const policyOf = (row: RouteRow, d: Deployment): Statement[] => {
   const channels = `${d.ivsArnPrefix}:channel/*`;
   const streamKeys = `${d.ivsArnPrefix}:stream-key/*`;
   ivsOn([channels, streamKeys], ['CreateChannel', 'DeleteChannel', 'ListStreamKeys']);
-  ivsOn([channels], ['GetChannel', 'GetStream', 'StartViewerSessionRevocation', 'StopStream']);
+  ivsOn([channels], ['GetChannel', 'GetStream', 'PutMetadata', 'StartViewerSessionRevocation', 'StopStream']);
   ivsOn([streamKeys], ['CreateStreamKey', 'DeleteStreamKey', 'GetStreamKey']);
   ivsOn(['*'], ['ListStreams']);
   statements.push(...webhookStatements(row, d.webhooks));

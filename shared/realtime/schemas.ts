@@ -8,6 +8,35 @@ export const liveReactionBody = z.object({
 });
 export type LiveReactionInput = z.infer<typeof liveReactionBody>;
 
+/** The IVS timed metadata limit a cue's JSON must fit (shared/realtime/cues.ts). */
+export const CUE_MAX_BYTES = 1024;
+
+/** `POST /studio/channel/cues`: a cue type and its payload, at most 1 KB together as JSON. */
+export const cueBody = z
+  .object({
+    type: described(
+      z.string().check(
+        z.regex(/^[a-z][a-z0-9_.-]{0,39}$/, {
+          error: 'type must be 1-40 lower-case letters, digits, _ . - (a letter first)',
+        }),
+      ),
+      'What the cue is, for the player (`poll.open`, `product.show`, ...)',
+      'poll.open',
+    ),
+    payload: described(
+      z._default(z.record(z.string(), z.unknown()), {}),
+      'Anything the player needs for it (JSON object)',
+      { poll_id: 'p1', question: 'Encore?' },
+    ),
+  })
+  .check(
+    z.refine((cue) => Buffer.byteLength(JSON.stringify(cue)) <= CUE_MAX_BYTES, {
+      error: 'the cue is over 1 KB as JSON (IVS timed metadata limit)',
+      path: ['payload'],
+    }),
+  );
+export type CueInput = z.infer<typeof cueBody>;
+
 /** The response schemas (built for the document and the tests only; Lambda bundles leave them out). */
 const buildResponses = () => {
   const LiveReactionCounted = named(
@@ -61,10 +90,29 @@ const buildResponses = () => {
     }),
     "How to subscribe to a creator's live channel: the endpoint, the channel and a short-lived token for it",
   );
-  return { LiveReactionCounted, RealtimeAccess };
+  const CueSent = named(
+    'CueSent',
+    z.object({
+      type: described(z.string(), 'The cue type', 'poll.open'),
+      scheduled_at: described(
+        z.string(),
+        'The second the scheduler booked for it in the IVS budget (ISO, a whole second)',
+        '2026-11-29T08:00:01.000Z',
+      ),
+      sent_at: described(
+        z.string(),
+        'When IVS took it into the stream (ISO): players show it at that moment of the picture',
+        '2026-11-29T08:00:01.000Z',
+      ),
+      bytes: described(z.number().check(z.int()), 'Its size as timed metadata (at most 1024)', 54),
+    }),
+    'A cue put into the live stream as IVS timed metadata',
+  );
+  return { LiveReactionCounted, RealtimeAccess, CueSent };
 };
 export const realtimeResponses =
   process.env.LAMBDA_BUNDLE_RESPONSES === 'none' ? responsesNotBundled : responseSchemas(buildResponses);
 type Built = ReturnType<typeof buildResponses>;
 export type LiveReactionCounted = z.infer<Built['LiveReactionCounted']>;
 export type RealtimeAccess = z.infer<Built['RealtimeAccess']>;
+export type CueSent = z.infer<Built['CueSent']>;
