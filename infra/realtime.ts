@@ -61,10 +61,6 @@ export class Realtime extends NestedStack {
         defaultPublishAuthModeTypes: [appsync.AppSyncAuthorizationType.IAM],
         defaultSubscribeAuthModeTypes: [appsync.AppSyncAuthorizationType.LAMBDA],
       },
-      logConfig: {
-        fieldLogLevel: appsync.AppSyncFieldLogLevel.ERROR,
-        retention: logs.RetentionDays.ONE_MONTH,
-      },
     });
     this.api.addChannelNamespace(LIVE_NAMESPACE, {
       authorizationConfig: {
@@ -161,7 +157,7 @@ export class Realtime extends NestedStack {
         'EventBridge Scheduler could not invoke the realtime tick function. See docs/realtime.md',
     });
     this.alarms.push(
-      ...props.monitoring.watchFunctions(this, 'Realtime', [this.authorizer.fn, this.ticks.fn]),
+      ...props.monitoring.watchFunctions(this, 'RealtimeWorkers', [this.authorizer.fn, this.ticks.fn]),
     );
   }
 }
