@@ -228,6 +228,7 @@ const startAppSyncEvents = async (port: number) => {
   process.env.LOCAL_APPSYNC_EVENTS_HTTP_URL = standIn.httpEndpoint;
   process.env.LOCAL_APPSYNC_EVENTS_REALTIME_URL = standIn.realtimeEndpoint;
   let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
   const stopStandIn = standIn.stop;
   const tick = async () => {
     const { handler } = await import('../../functions/realtime/publish-ticks.ts');
@@ -241,7 +242,15 @@ const startAppSyncEvents = async (port: number) => {
       // Each tick just after its boundary, as the function's loop does on AWS.
       const next = () => {
         const wait = tickStartMs(tickOf(new Date()) + 1) + 300 - Date.now();
-        timer = setTimeout(() => void tick().finally(next), Math.max(wait, 0));
+        timer = setTimeout(
+          () => {
+            running = tick().finally(() => {
+              running = undefined;
+              if (timer) next();
+            });
+          },
+          Math.max(wait, 0),
+        );
         timer.unref();
       };
       next();
@@ -249,6 +258,7 @@ const startAppSyncEvents = async (port: number) => {
     stop: async () => {
       clearTimeout(timer);
       timer = undefined;
+      await running;
       await stopStandIn();
     },
   });
