@@ -120,6 +120,10 @@ if (!values.fast) {
   const chatReview = await timed('chat review', () => runChatReviewBench());
   Object.assign(report, chatReview.report);
   md.push(...chatReview.markdown);
+  const { runRealtimeBench } = await import('./realtime.ts');
+  const realtime = await timed('realtime', () => runRealtimeBench());
+  Object.assign(report, realtime.report);
+  md.push(...realtime.markdown);
   // Cost: dollars per 1,000 viewer hours and per million browse requests beside the floor.
   const { runCostBench } = await import('./cost.ts');
   const cost = await timed('cost model', runCostBench);
