@@ -21,6 +21,9 @@ export const sendLiveReaction = contract({
   dynamo: { actions: ['GetItem', 'Query', 'UpdateItem'], indexes: ['GSI1'] },
   // A burst of taps is the point, a flood is not: 10 a second per account, sustained over a minute.
   rateLimit: { limit: 600, windowSeconds: 60, by: 'account' },
+  // And across all accounts, before Lambda: the 10,000 a second one hot channel may see (one
+  // counter write each; docs/realtime.md "Reactions").
+  throttle: { rate: 10_000, burst: 10_000 },
   auth: 'required',
   summary: 'React live on a channel: counted into the tick, pushed as per-emoji totals',
   description:
