@@ -69,15 +69,21 @@ afterAll(async () => {
 });
 
 type Received = Array<{ at: number; message: { kind: string; data: Record<string, any> } }>;
+/** The page's globals (the functions `evaluate` serialises run in the page: no closures over test code). */
+type PageGlobals = {
+  call(url: string, method: string, token?: string, body?: unknown): Promise<{ status: number; body: any }>;
+  subscribe(access: unknown): Promise<void>;
+  received: Received;
+};
 
 it('shows the audience and the reaction totals moving within two ticks', async () => {
   const url = (path: string) => `${api.url}${path}`;
   const access = await viewerPage.evaluate(
-    ([u]) => (window as any).call(u, 'GET'),
-    [url(`/creators/${creator.id}/channel/live/realtime`)],
+    (u) => (globalThis as unknown as PageGlobals).call(u, 'GET'),
+    url(`/creators/${creator.id}/channel/live/realtime`),
   );
   expect(access.status).toBe(200);
-  await viewerPage.evaluate((a) => (window as any).subscribe(a), access.body.data);
+  await viewerPage.evaluate((a) => (globalThis as unknown as PageGlobals).subscribe(a), access.body.data);
   const before = (await api.get(`/creators/${creator.id}/channel/live/viewers`)).body.data.viewers
     .watching_now;
 
@@ -89,7 +95,7 @@ it('shows the audience and the reaction totals moving within two ticks', async (
   const acted = Date.now();
   const statuses = await otherPage.evaluate(
     async ([watchUrl, reactUrl, channel, t]) => {
-      const call = (window as any).call;
+      const call = (globalThis as unknown as PageGlobals).call;
       const out: number[] = [];
       for (const token of t as string[]) {
         out.push((await call(watchUrl, 'POST', token, { channel_id: channel, device_type: 'web' })).status);
@@ -120,7 +126,7 @@ it('shows the audience and the reaction totals moving within two ticks', async (
   const audienceMoved = () =>
     received.some((r) => r.message.kind === 'audience' && r.message.data.watching_now >= before + 2);
   while (Date.now() < deadline) {
-    received = await viewerPage.evaluate(() => (window as any).received as Received);
+    received = await viewerPage.evaluate(() => (globalThis as unknown as PageGlobals).received as Received);
     if (audienceMoved() && summed().get('🎸') === 4 && summed().get('💜') === 2) break;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
