@@ -1,4 +1,8 @@
-import { verifyRealtimeToken } from './tokens.ts';
+import { JwtVerifier } from 'aws-jwt-verify';
+import { perContainer } from '../aws/local-hook.ts';
+import { publicJwks } from '../identity/jwks.ts';
+import { TOKEN_ISSUER } from '../identity/token-claims.ts';
+import { REALTIME_AUDIENCE, type RealtimeClaims } from './tokens.ts';
 
 /**
  * The Event API's Lambda authoriser (AWS_LAMBDA auth mode of connect and of the `live`
@@ -7,6 +11,35 @@ import { verifyRealtimeToken } from './tokens.ts';
  * (the namespace publishes with IAM). AppSync caches an answer for `ttlOverride` seconds: at most
  * until the token expires.
  */
+const verifier = /* @__PURE__ */ perContainer(() => {
+  const v = JwtVerifier.create({
+    issuer: TOKEN_ISSUER,
+    audience: REALTIME_AUDIENCE,
+    jwksUri: `${TOKEN_ISSUER}/.well-known/jwks.json`,
+    customJwtCheck: ({ header, payload }) => {
+      if (header.alg !== 'ES256') throw new Error('Unexpected algorithm');
+      if (payload.token_use !== 'realtime') throw new Error('Not a realtime token');
+      if (!Array.isArray(payload.channels)) throw new Error('No channels');
+    },
+  });
+  v.cacheJwks(publicJwks());
+  return v;
+});
+
+/** The token's claims, or undefined when it is not a valid, unexpired realtime token. */
+export const verifyRealtimeToken = (token: string): RealtimeClaims | undefined => {
+  try {
+    const payload = verifier().verifySync(token);
+    return {
+      sub: String(payload.sub),
+      channels: (payload.channels as unknown[]).map(String),
+      exp: Number(payload.exp),
+    };
+  } catch {
+    return undefined;
+  }
+};
+
 export interface AuthorizerEvent {
   authorizationToken: string;
   requestContext: {

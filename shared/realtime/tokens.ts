@@ -1,6 +1,3 @@
-import { JwtVerifier } from 'aws-jwt-verify';
-import { perContainer } from '../aws/local-hook.ts';
-import { publicJwks } from '../identity/jwks.ts';
 import { TOKEN_ISSUER } from '../identity/token-claims.ts';
 
 /**
@@ -8,7 +5,8 @@ import { TOKEN_ISSUER } from '../identity/token-claims.ts';
  * (the access tokens' signer, KMS), audience REALTIME_AUDIENCE and `token_use: realtime`, so an
  * access token is never one and a realtime token never opens the API; `channels` names what it
  * may subscribe to; REALTIME_TOKEN_SECONDS of life (a connection stays open past it; a new
- * connection or subscribe needs a new token). Verified offline by the Event API's authoriser.
+ * connection or subscribe needs a new token). Verified offline by the Event API's authoriser
+ * (./authorizer.ts), so a signer's bundle carries no verifier (test/infra/bundle-auth.test.ts).
  */
 export const REALTIME_AUDIENCE = 'creator-streaming-realtime';
 export const REALTIME_TOKEN_SECONDS = 5 * 60;
@@ -32,33 +30,4 @@ export const realtimeClaims = (subject: string, channels: string[], now: Date) =
     iat,
     exp: iat + REALTIME_TOKEN_SECONDS,
   };
-};
-
-const verifier = /* @__PURE__ */ perContainer(() => {
-  const v = JwtVerifier.create({
-    issuer: TOKEN_ISSUER,
-    audience: REALTIME_AUDIENCE,
-    jwksUri: `${TOKEN_ISSUER}/.well-known/jwks.json`,
-    customJwtCheck: ({ header, payload }) => {
-      if (header.alg !== 'ES256') throw new Error('Unexpected algorithm');
-      if (payload.token_use !== 'realtime') throw new Error('Not a realtime token');
-      if (!Array.isArray(payload.channels)) throw new Error('No channels');
-    },
-  });
-  v.cacheJwks(publicJwks());
-  return v;
-});
-
-/** The token's claims, or undefined when it is not a valid, unexpired realtime token. */
-export const verifyRealtimeToken = (token: string): RealtimeClaims | undefined => {
-  try {
-    const payload = verifier().verifySync(token);
-    return {
-      sub: String(payload.sub),
-      channels: (payload.channels as unknown[]).map(String),
-      exp: Number(payload.exp),
-    };
-  } catch {
-    return undefined;
-  }
 };
