@@ -123,6 +123,10 @@ if (!values.fast) {
   } finally {
     await server.stop();
   }
+  const { runRealtimeBench } = await import('./realtime.ts');
+  const realtime = await timed('realtime', () => runRealtimeBench());
+  Object.assign(report, realtime.report);
+  md.push(...realtime.markdown);
   // Cost: dollars per 1,000 viewer hours and per million browse requests beside the floor.
   const { runCostBench } = await import('./cost.ts');
   const cost = await timed('cost model', runCostBench);

@@ -19,6 +19,7 @@ import { liveContracts } from './live/contracts.ts';
 import { paymentContracts } from './payments/contracts.ts';
 import { platformContracts } from './platform/contracts.ts';
 import { reactionContracts } from './reactions/contracts.ts';
+import { realtimeContracts } from './realtime/contracts.ts';
 import { reportContracts } from './reports/contracts.ts';
 import { showContracts } from './shows/contracts.ts';
 import { studioContracts } from './studio/contracts.ts';
@@ -37,6 +38,7 @@ export const routes: readonly Contract[] = [
   ...accountContracts,
   ...secondFactorContracts,
   ...reactionContracts,
+  ...realtimeContracts,
   ...reportContracts,
   ...studioContracts,
   ...studioScheduleContracts,

@@ -14,6 +14,7 @@ import { type Deployment, environmentOf, policyOf } from '../shared/platform/acc
 import type { PaymentDeployment } from '../shared/payments/access.ts';
 import type { WebhookDeployment } from '../shared/webhooks/access.ts';
 import type { ChatDeployment } from '../shared/chat/access.ts';
+import type { RealtimeDeployment } from '../shared/realtime/access.ts';
 import type { MailDeployment } from '../shared/mail/access.ts';
 import type { SecondFactorDeployment } from '../shared/identity/second-factor-access.ts';
 import { nodejsBundling } from './bundling.ts';
@@ -65,6 +66,8 @@ export interface ApiResources {
   chat?: ChatDeployment;
   /** The TOTP secrets' key and the creators' second-factor setting (infra/stack.ts). */
   secondFactor?: SecondFactorDeployment;
+  /** The Event API (infra/realtime.ts), for rows that need `realtime-*`. */
+  realtime?: RealtimeDeployment;
 }
 
 /** What every API function shares, decided once by the stack. */
@@ -204,6 +207,7 @@ export class ApiFunction extends Construct {
       accounts: props.resources.accounts,
       chat: props.resources.chat,
       secondFactor: props.resources.secondFactor,
+      realtime: props.resources.realtime,
     };
     if (row.ivsChat?.length)
       Validations.of(role).acknowledge({

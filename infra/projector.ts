@@ -90,7 +90,7 @@ export interface ProjectorProps extends ApiFunctionDefaults {
 }
 
 /** An SQS queue that only keeps failures: encrypted, TLS only, 14 days (SQS's maximum). */
-const failureQueue = (scope: Construct, id: string, reason: string): sqs.Queue => {
+export const failureQueue = (scope: Construct, id: string, reason: string): sqs.Queue => {
   const queue = new sqs.Queue(scope, id, {
     encryption: sqs.QueueEncryption.SQS_MANAGED,
     enforceSSL: true,

@@ -22,6 +22,7 @@ import { PlatformEvents } from './events.ts';
 import { Payments } from './payments.ts';
 import { Webhooks } from './webhooks.ts';
 import { Chat, ChatLogs } from './chat.ts';
+import { Realtime } from './realtime.ts';
 import { Mail } from './mail.ts';
 import { Accounts } from './accounts.ts';
 import { RuntimeCleanup } from './runtime-cleanup.ts';
@@ -332,6 +333,15 @@ export class ApiStack extends Stack {
       value: chatLogs.loggingConfiguration.attrArn,
       description: 'For `npm run operator -- chat-room` (CHAT_LOGGING_CONFIGURATION_ARN; docs/chat.md)',
     });
+    // Realtime (infra/realtime.ts) before the route stacks: GET .../live/realtime names its endpoint.
+    const realtime = new Realtime(this, 'Realtime', {
+      resources,
+      environment,
+      monitoring,
+      logGroup: functionLogs,
+      bundle: props.bundle,
+    });
+    resources.realtime = realtime.deployment;
     // Accounts (infra/accounts.ts) after payments and chat (its worker cancels with Stripe and
     // deletes a creator's chat room), before the route stacks (the export and deletion routes use
     // its queue and bucket; analytics its key).

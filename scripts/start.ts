@@ -5,6 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { ivsPortOf } from './local/ivs/port.ts';
+import { appsyncEventsPortOf } from './local/appsync-events/port.ts';
 import { ivschatPortOf } from './local/ivschat/port.ts';
 import { startLocalPlatform } from './local/platform.ts';
 import { stripePortOf } from './local/stripe/port.ts';
@@ -26,6 +27,8 @@ const platform = await startLocalPlatform({
   stripePort: stripePortOf(process.env),
   // The IVS Chat stand-in (docs/local-ivschat.md), at a port the web app's developers can name.
   ivschatPort: ivschatPortOf(process.env),
+  // The AppSync Events stand-in (docs/local-appsync-events.md): live state pushed every 5 s.
+  appsyncEventsPort: appsyncEventsPortOf(process.env),
 });
 const { startLocalApi } = await import('./local/server.ts');
 // Webhooks: the fan-out on the local bus, the delivery queue and the sender (docs/webhooks.md).
@@ -44,6 +47,7 @@ Creator streaming platform running at ${url}  (ready in ${((Date.now() - started
   Webhooks: POST ${url}/webhooks/subscriptions delivers signed events (${process.env.LOCAL_WEBHOOK_CALLBACKS === 'private' ? 'loopback and private callbacks allowed: LOCAL_WEBHOOK_CALLBACKS=private' : 'public https callbacks only; LOCAL_WEBHOOK_CALLBACKS=private npm start for loopback receivers'}, docs/webhooks.md)
   Stripe stand-in (checkout pages, subscriptions, Connect, signed webhooks) at ${platform.stripe.endpoint}: npm run pay -- complete <checkout id>
   IVS Chat stand-in (rooms, chat tokens, review handler) at ${platform.ivschat.endpoint}, messaging WebSocket at ${platform.ivschat.messagingEndpoint} (docs/local-ivschat.md)
+  AppSync Events stand-in (live state pushed every 5 s) at ${platform.appsyncEvents.realtimeEndpoint}: curl ${url}/creators/cr_0004/channel/live/realtime (cr_0001 needs the demo viewer's bearer; docs/realtime.md)
   Media CDN stand-in (recordings, DVR; signed URLs checked) at ${process.env.CDN_URL}
   Mail (SES v2 stand-in at ${platform.ses.endpoint}): verification codes land in ${(await import('./local/ses.ts')).mailboxDir()}/<address>.ndjson
   Account exports (S3 stand-in, presigned URLs checked) at ${process.env.AWS_ENDPOINT_URL_S3}: POST ${url}/me/export

@@ -1584,6 +1584,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/creators/{id}/channel/live/reactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * React live on a channel: counted into the tick, pushed as per-emoji totals
+         * @description Counts one emoji reaction into the live channel's current tick (5 s). Nobody is sent this reaction: once the tick ends, subscribers of the channel's realtime channel get one `reactions` message with the tick's per-emoji totals (docs/realtime.md), so a burst of 10,000 reactions a second is still one message per tick. 409 when the channel is not live, 403 on a channel the caller's subscription does not open, 429 `rate_limit` past 600 a minute per account.
+         */
+        post: operations["sendLiveReaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/creators/{id}/channel/live/realtime": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Subscribe to a channel's live state: endpoint, channel and a short-lived token
+         * @description How to receive a channel's live state pushed (audience, reactions, state, program; docs/realtime.md) instead of polling: the AppSync Events WebSocket endpoint, the creator's channel and the live list's, and a token for both valid 5 minutes (the connection outlives it). An open channel answers anyone, signed in or not; a channel that requires a subscription answers only an account whose subscription grants access now (401 anonymous, 403 without it), and the Event API refuses its channel to any other token.
+         */
+        get: operations["getRealtimeAccess"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/studio/channel/cues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Place a cue in the live stream (IVS timed metadata), in step with the picture
+         * @description Puts `{ type, payload }` (at most 1 KB as JSON) into the caller's live stream as Amazon IVS timed metadata, so every player surfaces it at the same moment of the video (a poll opening, a product shown). IVS takes 5 a second per channel and 155 per account: the call waits for the first second with room within 3 s (`sent_at`), else 429 `rate_limit` with Retry-After. 409 when the channel is not broadcasting, 404 before `POST /studio/channel`, 403 before onboarding is finished.
+         */
+        post: operations["sendStudioCue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/reports": {
         parameters: {
             query?: never;
@@ -3489,6 +3549,29 @@ export interface components {
              */
             joined_at: string;
         };
+        /** @description A cue put into the live stream as IVS timed metadata */
+        CueSent: {
+            /**
+             * @description The cue type
+             * @example poll.open
+             */
+            type: string;
+            /**
+             * @description The second the scheduler booked for it in the IVS budget (ISO, a whole second)
+             * @example 2026-11-29T08:00:01.000Z
+             */
+            scheduled_at: string;
+            /**
+             * @description When IVS took it into the stream (ISO): players show it at that moment of the picture
+             * @example 2026-11-29T08:00:01.000Z
+             */
+            sent_at: string;
+            /**
+             * @description Its size as timed metadata (at most 1024)
+             * @example 54
+             */
+            bytes: number;
+        };
         /** @description The program on air on a channel and the next one */
         CurrentSchedule: {
             /**
@@ -5168,6 +5251,29 @@ export interface components {
              */
             frame_rate?: number;
         };
+        /** @description A live reaction counted into its tick's totals; subscribers see the totals in the channel's next `reactions` message */
+        LiveReactionCounted: {
+            /**
+             * @description The creator whose channel the reaction was counted on
+             * @example cr_0001
+             */
+            creator_id: string;
+            /**
+             * @description The emoji counted
+             * @example 🔥
+             */
+            emoji: string;
+            /**
+             * @description The tick it was counted in (epoch seconds / 5)
+             * @example 357418080
+             */
+            tick: number;
+            /**
+             * @description The length of a tick
+             * @example 5
+             */
+            tick_seconds: number;
+        };
         /** @description A reaction the viewer sent during a live session, in a batch. Carries `client_ts` or `timestamp`. */
         LiveReactionEvent: {
             /**
@@ -6005,6 +6111,56 @@ export interface components {
              *     ]
              */
             userReactions: string[];
+        };
+        /** @description How to subscribe to a creator's live channel: the endpoint, the channel and a short-lived token for it */
+        RealtimeAccess: {
+            /**
+             * @description The Event API's real-time WebSocket endpoint: connect with the subprotocols `aws-appsync-event-ws` and `header-<base64url of {"host", "Authorization": auth.token}>`
+             * @example wss://example.appsync-realtime-api.us-east-1.amazonaws.com/event/realtime
+             */
+            endpoint: string;
+            /**
+             * @description The `host` to put in the authorization header (the API host)
+             * @example example.appsync-api.us-east-1.amazonaws.com
+             */
+            host: string;
+            /**
+             * @description The creator's channel to subscribe to
+             * @example /live/cr-0001
+             */
+            channel: string;
+            /**
+             * @description The live list's channel (the same token admits it)
+             * @example /live/home
+             */
+            home_channel: string;
+            /**
+             * @description At most one message per kind per channel per tick
+             * @example 5
+             */
+            tick_seconds: number;
+            /**
+             * @description The payload schema version (`v`) of the messages
+             * @example 1
+             */
+            message_version: number;
+            auth: {
+                /**
+                 * @description The authorisation mode: a token our authoriser checks
+                 * @constant
+                 */
+                type: "AWS_LAMBDA";
+                /**
+                 * @description The `Authorization` value for the connection and each subscribe
+                 * @example eyJhbGciOiJFUzI1NiJ9...
+                 */
+                token: string;
+                /**
+                 * @description When the token stops admitting new connections and subscriptions (ISO)
+                 * @example 2026-11-29T08:15:00.000Z
+                 */
+                expires_at: string;
+            };
         };
         /** @description A content report as filed for moderation */
         Report: {
@@ -22020,6 +22176,652 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ReactionsError"];
+                };
+            };
+        };
+    };
+    sendLiveReaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Creator id (or their handle)
+                 * @example cr_0001
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Exactly one emoji, counted into the current tick of the channel
+                     * @example 🔥
+                     */
+                    emoji: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Counted into the tick's totals */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @description A short note for people, on some answers */
+                        message?: string;
+                        data: components["schemas"]["LiveReactionCounted"];
+                    };
+                };
+            };
+            /** @description A query or path parameter is invalid, or the body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 400,
+                     *       "message": "Malformed JSON body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 401,
+                     *       "message": "Missing or invalid bearer token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The channel requires a subscription and the caller's does not grant access now */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 403,
+                     *       "message": "This channel requires an active subscription"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No creator has this id or handle */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 404,
+                     *       "message": "Creator not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The channel is not live now */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 409,
+                     *       "message": "The channel is not live: reactions are counted only during a broadcast"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over 256 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 413,
+                     *       "message": "Request body exceeds 262144 bytes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 415,
+                     *       "message": "Request body must be sent as application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body failed validation: one entry per field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 422,
+                     *       "errors": [
+                     *         {
+                     *           "field": "email",
+                     *           "message": "Invalid email address"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Over the rate limit (600 per 60 s per account); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
+                     *     }
+                     */
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
+                };
+            };
+            /** @description An internal error (nothing internal is disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 500,
+                     *       "message": {
+                     *         "code": "INTERNAL",
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is throttling or unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 503,
+                     *       "message": "Service temporarily unavailable, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRealtimeAccess: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Creator id (or their handle)
+                 * @example cr_0001
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection details */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @description A short note for people, on some answers */
+                        message?: string;
+                        data: components["schemas"]["RealtimeAccess"];
+                    };
+                };
+            };
+            /** @description A query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 400,
+                     *       "message": "Invalid query parameter limit: limit must be a whole number between 1 and 100"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bearer token was sent and is invalid or expired (send none to call anonymously) */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 401,
+                     *       "message": "Missing or invalid bearer token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The channel requires a subscription and the caller's does not grant access now */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 403,
+                     *       "message": "This channel requires an active subscription"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No creator has this id or handle */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 404,
+                     *       "message": "Creator not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body was sent and is over 256 KiB (this operation reads none) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 413,
+                     *       "message": "Request body exceeds 262144 bytes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GatewayThrottled"];
+                };
+            };
+            /** @description An internal error (nothing internal is disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 500,
+                     *       "message": {
+                     *         "code": "INTERNAL",
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is throttling or unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 503,
+                     *       "message": "Service temporarily unavailable, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sendStudioCue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description What the cue is, for the player (`poll.open`, `product.show`, ...)
+                     * @example poll.open
+                     */
+                    type: string;
+                    /**
+                     * @description Anything the player needs for it (JSON object)
+                     * @default {}
+                     * @example {
+                     *       "poll_id": "p1",
+                     *       "question": "Encore?"
+                     *     }
+                     */
+                    payload?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The cue is in the stream */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @description A short note for people, on some answers */
+                        message?: string;
+                        data: components["schemas"]["CueSent"];
+                    };
+                };
+            };
+            /** @description A query or path parameter is invalid, or the body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 400,
+                     *       "message": "Malformed JSON body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 401,
+                     *       "message": "Missing or invalid bearer token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The account has not finished onboarding; or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 403,
+                     *       "message": "Finish onboarding (choose a category) to use the studio"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller has no channel yet */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 404,
+                     *       "message": "No channel yet: create it with POST /studio/channel"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The channel is not broadcasting */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 409,
+                     *       "message": "The channel is not broadcasting: cues go into a live stream"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over 256 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 413,
+                     *       "message": "Request body exceeds 262144 bytes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 415,
+                     *       "message": "Request body must be sent as application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body failed validation: one entry per field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 422,
+                     *       "errors": [
+                     *         {
+                     *           "field": "email",
+                     *           "message": "Invalid email address"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description No room in the channel's or the account's IVS budget within 3 s. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Cue rate reached: IVS takes 5 cues a second per channel; retry in a few seconds",
+                     *       "reason": "rate_limit"
+                     *     }
+                     */
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
+                };
+            };
+            /** @description An internal error (nothing internal is disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 500,
+                     *       "message": {
+                     *         "code": "INTERNAL",
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is throttling or unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 503,
+                     *       "message": "Service temporarily unavailable, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

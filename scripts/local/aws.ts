@@ -187,6 +187,18 @@ export const LOCAL_CHAT = {
   loggingConfigurationArn: 'arn:aws:ivschat:us-east-1:000000000000:logging-configuration/local',
 };
 
+/**
+ * The local Event API: the AppSync Events stand-in (scripts/local/appsync-events) whose endpoints
+ * the local platform puts in the host's LOCAL_APPSYNC_EVENTS_HTTP_URL and ..._REALTIME_URL when it
+ * starts it (unset: nothing listens there).
+ */
+export const LOCAL_APPSYNC_EVENTS_API_ARN = 'arn:aws:appsync:us-east-1:000000000000:apis/localevents';
+const localRealtime = () => ({
+  apiArn: LOCAL_APPSYNC_EVENTS_API_ARN,
+  httpUrl: host.LOCAL_APPSYNC_EVENTS_HTTP_URL ?? 'http://127.0.0.1:3004',
+  realtimeUrl: host.LOCAL_APPSYNC_EVENTS_REALTIME_URL ?? 'ws://127.0.0.1:3004/event/realtime',
+});
+
 /** The local deployment: the values the stack's tokens resolve to on AWS, as local names. */
 export const localDeployment = (): Deployment => {
   const tableName = host.TABLE_NAME ?? 'creator-streaming-local';
@@ -220,6 +232,7 @@ export const localDeployment = (): Deployment => {
     webhooks: LOCAL_WEBHOOKS,
     payments: { stripeSecretArn: LOCAL_STRIPE_SECRET_ARN, ...PAYMENT_DEFAULTS },
     chat: LOCAL_CHAT,
+    realtime: localRealtime(),
     mail: {
       from: LOCAL_MAIL.from,
       identityArn: arn('ses', `identity/${identityOf(LOCAL_MAIL.from)}`),
@@ -252,14 +265,48 @@ export interface FunctionContext {
 const invocations = new AsyncLocalStorage<FunctionContext>();
 const contexts = new Map<string, FunctionContext>();
 
+/**
+ * Each function's own access key id (its role's credentials on Lambda), so that a stand-in that
+ * authorises SigV4-signed HTTP calls itself (AppSync Events' publish, which no SDK command makes)
+ * knows whose policy to evaluate: `authorizeLocalCall`. The secret stays `local`.
+ */
+const accessKeyOf = (key: string) =>
+  `LOCAL${createHmac('sha256', 'local').update(key).digest('hex').slice(0, 15).toUpperCase()}`;
+const byAccessKey = new Map<string, FunctionContext>();
+
 /** The context a function made from `row` gets: its environment and its policy. */
 export const contextOf = (row: RouteRow): FunctionContext => {
   const deployment = localDeployment();
-  return {
-    routeKey: routeKey(row),
-    env: { ...runtimeEnvironment(), ...environmentOf(row, deployment) },
+  const key = routeKey(row);
+  const context = {
+    routeKey: key,
+    env: { ...runtimeEnvironment(), AWS_ACCESS_KEY_ID: accessKeyOf(key), ...environmentOf(row, deployment) },
     policy: policyOf(row, deployment),
   };
+  byAccessKey.set(accessKeyOf(key), context);
+  return context;
+};
+
+/**
+ * IAM for a signed HTTP call a stand-in received (scripts/local/appsync-events): may the function
+ * whose access key signed it do `action` on `resource`? Recorded for the least-privilege report
+ * like the SDK calls the guard sees. Unknown keys (not a function's) are refused.
+ */
+export const authorizeLocalCall = async (request: {
+  accessKeyId: string;
+  action: string;
+  resource: string;
+}): Promise<boolean> => {
+  const context = byAccessKey.get(request.accessKeyId);
+  if (!context) return false;
+  const [, , service = '', region = '', account = ''] = request.resource.split(':');
+  const needs = await needsOfCall({
+    action: request.action,
+    named: [request.resource],
+    scope: `arn:aws:${service}:${region}:${account}`,
+  });
+  for (const need of needs) record(context, need);
+  return (await refusedNeed(context.policy, needs)) === undefined;
 };
 
 /** The context of `row`'s function, derived once per process. */

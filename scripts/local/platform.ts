@@ -34,6 +34,12 @@ export interface LocalPlatform {
    * in AWS_ENDPOINT_URL_IVSCHAT, its messaging WebSocket in IVSCHAT_MESSAGING_ENDPOINT.
    */
   ivschat: import('./ivschat/server.ts').IvsChatStandIn;
+  /**
+   * The AWS AppSync Events stand-in (scripts/local/appsync-events, docs/local-appsync-events.md):
+   * publish with IAM, connect and subscribe through the realtime authoriser; the aggregator's
+   * ticks (functions/realtime/publish-ticks.ts) run every 5 s. `tick()` runs one now.
+   */
+  appsyncEvents: import('./appsync-events/server.ts').AppSyncEventsStandIn & { tick(): Promise<unknown> };
   stop(): Promise<void>;
 }
 
@@ -198,6 +204,66 @@ const startIvsChat = async (port: number) => {
   return standIn;
 };
 
+/**
+ * The AppSync Events stand-in on `port` (0: any), its endpoints in the local deployment (the host's
+ * LOCAL_APPSYNC_EVENTS_HTTP_URL and ..._REALTIME_URL: scripts/local/aws.ts) before any function
+ * context is derived. Publishes are authorised by the signing function's policy
+ * (`authorizeLocalCall`); connections and subscriptions by the realtime authoriser, run as its
+ * function as AppSync invokes it. `startTicks` runs the aggregator's ticks every 5 s as the tick
+ * function (EventBridge Scheduler runs it each minute for 12 ticks on AWS: infra/realtime.ts).
+ */
+const startAppSyncEvents = async (port: number) => {
+  const { startAppSyncEventsStandIn } = await import('./appsync-events/server.ts');
+  const { authorizeLocalCall, functionContext, runAsFunction } = await import('./aws.ts');
+  const { realtimeAuthorizerRow, realtimeTickRow } = await import('../../functions/realtime/workers.ts');
+  const { tickOf, tickStartMs } = await import('../../shared/realtime/messages.ts');
+  const standIn = await startAppSyncEventsStandIn({
+    port,
+    authorizePublish: authorizeLocalCall,
+    authorizer: async (event) => {
+      const { handler } = await import('../../functions/realtime/authorize-subscriber.ts');
+      return runAsFunction(functionContext(realtimeAuthorizerRow), () => handler(event));
+    },
+  });
+  process.env.LOCAL_APPSYNC_EVENTS_HTTP_URL = standIn.httpEndpoint;
+  process.env.LOCAL_APPSYNC_EVENTS_REALTIME_URL = standIn.realtimeEndpoint;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+  const stopStandIn = standIn.stop;
+  const tick = async () => {
+    const { handler } = await import('../../functions/realtime/publish-ticks.ts');
+    return runAsFunction(functionContext(realtimeTickRow), () => handler({ ticks: 1 })).catch(
+      (error: Error) => console.error(`realtime/publish-ticks failed: ${error.name}: ${error.message}`),
+    );
+  };
+  return Object.assign(standIn, {
+    tick,
+    startTicks: () => {
+      // Each tick just after its boundary, as the function's loop does on AWS.
+      const next = () => {
+        const wait = tickStartMs(tickOf(new Date()) + 1) + 300 - Date.now();
+        timer = setTimeout(
+          () => {
+            running = tick().finally(() => {
+              running = undefined;
+              if (timer) next();
+            });
+          },
+          Math.max(wait, 0),
+        );
+        timer.unref();
+      };
+      next();
+    },
+    stop: async () => {
+      clearTimeout(timer);
+      timer = undefined;
+      await running;
+      await stopStandIn();
+    },
+  });
+};
+
 export const startLocalPlatform = async (
   options: {
     now?: Date;
@@ -206,6 +272,7 @@ export const startLocalPlatform = async (
     ivsPort?: number;
     stripePort?: number;
     ivschatPort?: number;
+    appsyncEventsPort?: number;
   } = {},
 ): Promise<LocalPlatform> => {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -227,6 +294,7 @@ export const startLocalPlatform = async (
   const live = await startIvs(options.ivsPort ?? 0);
   const stripe = await startStripe(options.stripePort ?? 0);
   const ivschat = await startIvsChat(options.ivschatPort ?? 0);
+  const appsyncEvents = await startAppSyncEvents(options.appsyncEventsPort ?? 0);
   // SES v2: the SDK reaches the stand-in through its endpoint setting, which every function's
   // environment carries locally (scripts/local/aws.ts RUNTIME_PASSTHROUGH).
   const ses = await (await import('./ses.ts')).startSesStandIn();
@@ -235,6 +303,7 @@ export const startLocalPlatform = async (
   const s3 = await (await import('./s3.ts')).startS3StandIn();
   process.env.AWS_ENDPOINT_URL_S3 = s3.endpoint;
   const stop = async () => {
+    await appsyncEvents.stop();
     await projector?.stop();
     await events?.stop();
     await live.ivs.stop();
@@ -303,6 +372,7 @@ export const startLocalPlatform = async (
     await projector.drain();
     await projector.publishAudiences();
     await projector.drain();
+    appsyncEvents.startTicks();
     return {
       endpoint,
       seededAt,
@@ -312,6 +382,7 @@ export const startLocalPlatform = async (
       stripe,
       ses,
       ivschat,
+      appsyncEvents,
       drain: async () => {
         await projector!.drain();
         await events!.drain();

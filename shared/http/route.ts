@@ -26,7 +26,9 @@ export type IvsAction =
   | 'GetStream'
   | 'ListStreams'
   | 'StopStream'
-  | 'StartViewerSessionRevocation';
+  | 'StartViewerSessionRevocation'
+  /** Timed metadata into a live stream (video-synchronised cues: shared/realtime/cues.ts). */
+  | 'PutMetadata';
 
 /** Amazon IVS Chat control-plane actions a function may call (on the account's rooms: shared/chat/access.ts). */
 export type IvsChatAction =
@@ -110,6 +112,10 @@ export interface RouteRow {
     | 'totp-decrypt'
     /** Reads the operator's creator second-factor setting (CREATOR_SECOND_FACTOR); no grant. */
     | 'second-factor-policy'
+    /** Publishes live state to the Event API (appsync:EventPublish; shared/realtime/access.ts). */
+    | 'realtime-publisher'
+    /** Names the Event API's real-time endpoint to subscribers (no grant). */
+    | 'realtime-endpoint'
   >;
   /**
    * Per-client request budget enforced by the middleware (429 `rate_limit` past it); needs table

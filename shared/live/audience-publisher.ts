@@ -37,7 +37,7 @@ export interface AudienceReport {
 }
 
 /** Creator ids in the live list (one Query page per 1 MB of entries: a few hundred channels). */
-const liveCreatorIds = async (): Promise<string[]> =>
+export const liveCreatorIds = async (): Promise<string[]> =>
   (
     await queryAll({
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :entry)',

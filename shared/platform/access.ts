@@ -31,6 +31,12 @@ import {
   webhookEnvironment,
   webhookStatements,
 } from '../webhooks/access.ts';
+import {
+  REALTIME_PLACEHOLDERS,
+  type RealtimeDeployment,
+  realtimeEnvironment,
+  realtimeStatements,
+} from '../realtime/access.ts';
 
 /**
  * What a function may do and what it is given, derived from its route row alone: its IAM policy
@@ -89,6 +95,8 @@ export interface Deployment {
   chat?: ChatDeployment;
   /** The second factor (stack: the TOTP key, the `creatorSecondFactor` setting). */
   secondFactor?: SecondFactorDeployment;
+  /** Live state pushed to viewers (infra/realtime.ts): the AppSync Event API. */
+  realtime?: RealtimeDeployment;
 }
 
 /** One IAM statement: every action on every resource (ARNs, no wildcards). */
@@ -166,7 +174,7 @@ export const policyOf = (row: RouteRow, d: Deployment): Statement[] => {
   const channels = `${d.ivsArnPrefix}:channel/*`;
   const streamKeys = `${d.ivsArnPrefix}:stream-key/*`;
   ivsOn([channels, streamKeys], ['CreateChannel', 'DeleteChannel', 'ListStreamKeys']);
-  ivsOn([channels], ['GetChannel', 'GetStream', 'StartViewerSessionRevocation', 'StopStream']);
+  ivsOn([channels], ['GetChannel', 'GetStream', 'PutMetadata', 'StartViewerSessionRevocation', 'StopStream']);
   ivsOn([streamKeys], ['CreateStreamKey', 'DeleteStreamKey', 'GetStreamKey']);
   ivsOn(['*'], ['ListStreams']);
   statements.push(...webhookStatements(row, d.webhooks));
@@ -175,6 +183,7 @@ export const policyOf = (row: RouteRow, d: Deployment): Statement[] => {
   statements.push(...accountStatements(row, d.accounts));
   statements.push(...chatStatements(row, d.chat));
   statements.push(...secondFactorStatements(row, d.secondFactor));
+  statements.push(...realtimeStatements(row, d.realtime));
   return statements;
 };
 
@@ -210,6 +219,7 @@ export const environmentOf = (row: RouteRow, d: Deployment): Record<string, stri
   Object.assign(env, accountEnvironment(row, d.accounts));
   Object.assign(env, chatEnvironment(row, d.chat));
   Object.assign(env, secondFactorEnvironment(row, d.secondFactor));
+  Object.assign(env, realtimeEnvironment(row, d.realtime));
   return env;
 };
 
@@ -246,6 +256,7 @@ export const settingsOf = (row: RouteRow): string[] => {
       accounts: ACCOUNTS_PLACEHOLDERS,
       chat: CHAT_PLACEHOLDERS,
       secondFactor: SECOND_FACTOR_PLACEHOLDERS,
+      realtime: REALTIME_PLACEHOLDERS,
     }),
   );
 };

@@ -37,6 +37,9 @@ const emoji = described(
   '🔥',
 );
 
+/** One emoji (the rule above), for other bodies that carry one (live reactions: shared/realtime/schemas.ts). */
+export const oneEmoji = emoji;
+
 export const reactionBody = z.object({ targetType, targetId, emoji });
 
 export const reactionSummaryPath = z.object({ targetType, targetId });

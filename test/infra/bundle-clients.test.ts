@@ -37,6 +37,8 @@ const CLIENTS_OF: Record<NonNullable<RouteRow['needs']>[number], readonly string
   'totp-encrypt': ['client-kms'],
   'totp-decrypt': ['client-kms'],
   'second-factor-policy': [],
+  'realtime-publisher': [],
+  'realtime-endpoint': [],
 };
 
 const granted = (row: RouteRow) =>

@@ -151,8 +151,9 @@ describe("Lambda's pollers (event source mappings)", () => {
 describe('EventBridge Scheduler', () => {
   it("each schedule's role may invoke its function and send to its dead-letter queue, and nothing else", async () => {
     const schedules = ofType('AWS::Scheduler::Schedule');
-    // The recompute and the audience publisher (infra/projector.ts), the payments reconcile (infra/payments.ts).
-    expect(schedules).toHaveLength(3);
+    // The recompute and the audience publisher (infra/projector.ts), the payments reconcile
+    // (infra/payments.ts), the realtime ticks (infra/realtime.ts).
+    expect(schedules).toHaveLength(4);
     const functions = ofType('AWS::Lambda::Function').map(([id]) => id);
     for (const [id, schedule] of schedules) {
       const { Target } = schedule.Properties;
@@ -305,6 +306,8 @@ describe('the least-privilege report (test/support/stack-functions.ts)', () => {
       'worker POST $queue/mail-feedback',
       'worker POST $queue/account-jobs',
       'worker POST $chat/review',
+      'schedule POST $schedule/realtime-ticks',
+      'worker POST $appsync/authorize',
       'schedule POST $schedule/reconcile-payments',
       'custom resource Custom::SigningPublicKey',
       'custom resource Custom::IvsPlaybackKeyPair+MediaSigningKeyPair',

@@ -25,8 +25,8 @@ describe.each(['dev', 'prod'] as const)('resource budget of the real route table
     // The parent, one route stack per domain, the Workers stack (infra/projector.ts) and the
     // Events stack (infra/events.ts), the Webhooks stack (infra/webhooks.ts), the Mail stack (infra/mail.ts)
     // the MediaPlaylists stack (infra/media-playlists.ts), the Payments stack (infra/payments.ts), the
-    // Accounts stack (infra/accounts.ts) and the Chat stack (infra/chat.ts).
-    expect(Object.keys(counts)).toHaveLength(1 + new Set(routes.map((r) => domainOf(r.handler))).size + 8);
+    // Accounts stack (infra/accounts.ts), the Chat stack (infra/chat.ts) and the Realtime stack (infra/realtime.ts).
+    expect(Object.keys(counts)).toHaveLength(1 + new Set(routes.map((r) => domainOf(r.handler))).size + 9);
     for (const [path, count] of Object.entries(counts)) {
       expect(count, path).toBeLessThanOrEqual(MAX_RESOURCES_PER_STACK);
     }
@@ -46,9 +46,10 @@ describe.each(['dev', 'prod'] as const)('resource budget of the real route table
     // The route stacks, the Workers stack (projector, recompute, audiences, rebuild:
     // infra/projector.ts), the Events stack (infra/events.ts), the Webhooks stack (infra/webhooks.ts),
     // the Mail stack (infra/mail.ts), the MediaPlaylists stack (infra/media-playlists.ts), the
-    // Payments stack (infra/payments.ts), the Accounts stack (infra/accounts.ts) and the Chat stack (infra/chat.ts).
+    // Payments stack (infra/payments.ts), the Accounts stack (infra/accounts.ts), the Chat stack
+    // (infra/chat.ts) and the Realtime stack (infra/realtime.ts).
     expect(types.filter((t) => t === 'AWS::CloudFormation::Stack')).toHaveLength(
-      stack.routeStacks.length + 8,
+      stack.routeStacks.length + 9,
     );
   });
 
@@ -139,7 +140,7 @@ describe('room to grow', () => {
     () => {
       const { stack } = synthStack(syntheticRoutes(200, 10));
       const counts = Object.values(countsOf(stack));
-      expect(counts).toHaveLength(19); // parent, 10 route stacks, Workers, Events, Webhooks, Mail, MediaPlaylists, Payments, Accounts, Chat
+      expect(counts).toHaveLength(20); // parent, 10 route stacks, Workers, Events, Webhooks, Mail, MediaPlaylists, Payments, Accounts, Chat, Realtime
       for (const count of counts) expect(count).toBeLessThanOrEqual(MAX_RESOURCES_PER_STACK);
     },
     SYNTH_TIMEOUT,

@@ -9,6 +9,7 @@ import { paymentWorkers } from '../../functions/payments/workers.ts';
 import { webhookWorkers } from '../../functions/webhooks/workers.ts';
 import { mailWorkers } from '../../functions/mail/workers.ts';
 import { accountWorkers } from '../../functions/accounts/workers.ts';
+import { realtimeWorkers } from '../../functions/realtime/workers.ts';
 import { resolveSettings, SETTINGS, settingsFromContext } from '../../infra/settings.ts';
 import { ApiStack } from '../../infra/stack.ts';
 import { routeKey } from '../../shared/http/route.ts';
@@ -92,7 +93,8 @@ describe('prod settings are required', () => {
           webhookWorkers.length +
           mailWorkers.length +
           paymentWorkers.length +
-          accountWorkers.length,
+          accountWorkers.length +
+          realtimeWorkers.length,
       );
       // handle_url is `${SITE_URL}/@<handle>`: every function gets the site origin.
       for (const fn of apiFns)
@@ -218,6 +220,7 @@ describe('dev keeps working placeholders', () => {
           ...paymentWorkers,
           ...mailWorkers,
           ...accountWorkers,
+          ...realtimeWorkers,
         ]
           .map(routeKey)
           .sort(),

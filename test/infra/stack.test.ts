@@ -8,6 +8,7 @@ import { paymentWorkers } from '../../functions/payments/workers.ts';
 import { webhookWorkers } from '../../functions/webhooks/workers.ts';
 import { mailWorkers } from '../../functions/mail/workers.ts';
 import { accountWorkers } from '../../functions/accounts/workers.ts';
+import { realtimeWorkers } from '../../functions/realtime/workers.ts';
 import type { ApiStack } from '../../infra/stack.ts';
 import { TABLE } from '../../shared/db/table.ts';
 import { type RouteRow, routeKey } from '../../shared/http/route.ts';
@@ -36,6 +37,7 @@ const workerKeys = new Set(
     ...mailWorkers,
     ...paymentWorkers,
     ...accountWorkers,
+    ...realtimeWorkers,
   ].map(routeKey),
 );
 
@@ -91,7 +93,8 @@ describe('the stack built from the real route table', () => {
         webhookWorkers.length +
         mailWorkers.length +
         paymentWorkers.length +
-        accountWorkers.length,
+        accountWorkers.length +
+        realtimeWorkers.length,
     );
     for (const description of [
       'Imports IVS playback key pairs',
@@ -109,7 +112,8 @@ describe('the stack built from the real route table', () => {
         webhookWorkers.length +
         mailWorkers.length +
         paymentWorkers.length +
-        accountWorkers.length,
+        accountWorkers.length +
+        realtimeWorkers.length,
     );
   });
 
@@ -169,7 +173,7 @@ describe('the stack built from the real route table', () => {
     const verifying = fns.filter(
       (fn) => fn.Properties.Environment.Variables.SIGNING_PUBLIC_JWK !== undefined,
     );
-    const rows = [...routes, ...workers].filter(
+    const rows = [...routes, ...workers, ...realtimeWorkers].filter(
       (row) => row.auth !== 'none' || row.needs?.includes('token-verifier'),
     );
     expect(verifying.map(routeKeyOf).sort()).toEqual(rows.map(routeKey).sort());

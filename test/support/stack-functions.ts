@@ -13,6 +13,7 @@ import {
 import { mailFeedbackRow } from '../../functions/mail/workers.ts';
 import { paymentWorkers } from '../../functions/payments/workers.ts';
 import { accountJobsRow } from '../../functions/accounts/workers.ts';
+import { realtimeAuthorizerRow, realtimeTickRow } from '../../functions/realtime/workers.ts';
 import {
   keyPairStatements,
   runtimeCleanupStatements,
@@ -69,6 +70,10 @@ export const stackFunctions = (d: Deployment): CheckedFunction[] => {
     of(accountJobsRow, 'worker'),
     // IVS Chat's review handler (test/chat/chat.int.test.ts runs it as itself).
     of(chatReviewRow, 'worker'),
+    // The realtime ticks (every 5 s in the test platform) and the Event API's authoriser
+    // (test/realtime/realtime.int.test.ts connects and subscribes through it).
+    of(realtimeTickRow, 'schedule'),
+    of(realtimeAuthorizerRow, 'worker'),
     // The daily reconcile (test/shows/paywall.int.test.ts runs it as itself).
     ...paymentWorkers.map((row) => of(row, 'schedule')),
     {

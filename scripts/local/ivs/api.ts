@@ -119,6 +119,10 @@ export class IvsState {
   readonly playbackKeyPairs = new Map<string, PlaybackKeyPairRecord>();
   /** Live streams by channel ARN. */
   readonly streams = new Map<string, LiveStream>();
+  /** Timed metadata put on each live channel (PutMetadata), newest last: the media playlist carries it. */
+  readonly metadata = new Map<string, Array<{ at: Date; metadata: string }>>();
+  /** PutMetadata's quotas: 5 a second per channel, 155 a second per account (IVS's defaults). */
+  private readonly metadataBuckets = new Map<string, TokenBucket>();
   /** `viewerSessionVersionsLessThanOrEqualTo` by channel ARN and viewer id. */
   private readonly revocations = new Map<string, number>();
   private readonly stopListeners: StopStreamListener[] = [];
@@ -140,6 +144,16 @@ export class IvsState {
     return upTo !== undefined && sessionVersion <= upTo;
   }
 
+  /** Takes a PutMetadata call from the channel's and the account's buckets; false: throttled. */
+  takeMetadataSlot(channelArn: string): boolean {
+    const bucket = (key: string, rate: number) => {
+      const existing = this.metadataBuckets.get(key) ?? new TokenBucket(rate, rate, Date.now);
+      this.metadataBuckets.set(key, existing);
+      return existing;
+    };
+    return bucket(channelArn, METADATA_CHANNEL_TPS).take() && bucket('account', METADATA_ACCOUNT_TPS).take();
+  }
+
   /** StopStream disconnects the encoder: the broadcaster listens to end the stream with its events. */
   onStopStream(listener: StopStreamListener): void {
     this.stopListeners.push(listener);
@@ -150,6 +164,11 @@ export class IvsState {
     for (const listener of this.stopListeners) listener(channelArn);
   }
 }
+
+/** IVS PutMetadata quotas: calls a second per channel and per account, and the payload's bytes. */
+export const METADATA_CHANNEL_TPS = 5;
+export const METADATA_ACCOUNT_TPS = 155;
+export const METADATA_MAX_BYTES = 1024;
 
 /** A token bucket: `ratePerSecond` refill, `burst` capacity. */
 class TokenBucket {
@@ -515,6 +534,27 @@ const OPERATIONS: Record<string, Operation> = {
         nextToken,
       };
     },
+  ),
+  // Timed metadata into the live stream: ChannelNotBroadcasting when offline, ThrottlingException
+  // past 5 a second on the channel or 155 on the account, at most 1 KB (UTF-8).
+  PutMetadata: operation(
+    z.object({
+      channelArn,
+      metadata: z
+        .string()
+        .min(1)
+        .refine((text) => Buffer.byteLength(text) <= METADATA_MAX_BYTES, 'metadata is over 1 KB'),
+    }),
+    (input, { state }) => {
+      liveStream(state, input.channelArn);
+      if (!state.takeMetadataSlot(input.channelArn))
+        throw new IvsError('ThrottlingException', 'Rate exceeded');
+      const list = state.metadata.get(input.channelArn) ?? [];
+      list.push({ at: new Date(), metadata: input.metadata });
+      state.metadata.set(input.channelArn, list.slice(-100));
+      return {};
+    },
+    { status: 204 },
   ),
   StopStream: operation(z.object({ channelArn }), (input, { state }) => {
     liveStream(state, input.channelArn);

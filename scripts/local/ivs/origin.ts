@@ -174,6 +174,7 @@ export const createOriginHandler = (state: IvsState, pattern: TestPattern, optio
           startedAt: stream.startTime.getTime(),
           now: now(),
           segmentUri: (seq) => `s${seq}.ts${query}`,
+          metadata: state.metadata.get(channel.arn),
         }),
       );
     } else {

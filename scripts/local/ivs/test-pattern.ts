@@ -169,6 +169,14 @@ export interface LivePlaylistOptions {
   windowSize?: number;
   /** The URI of the segment with media sequence number `sequence` (it plays `file`). */
   segmentUri: (sequence: number, file: string) => string;
+  /**
+   * Timed metadata put on the channel (PutMetadata): each one of the window (or the window's length
+   * before it) becomes an `EXT-X-DATERANGE` (class `com.amazon.ivs.metadata`, the text base64 in
+   * `X-METADATA`) at the time it was put, after an `EXT-X-PROGRAM-DATE-TIME` anchoring the window
+   * (RFC 8216 4.3.2.7). IVS itself carries timed metadata as ID3 in the segments; a DATERANGE is
+   * what the stand-in can add without rewriting the test pattern's segments (docs/local-ivs.md).
+   */
+  metadata?: ReadonlyArray<{ at: Date; metadata: string }>;
 }
 
 /** Which pattern file plays at a media sequence number: the pattern loops. */
@@ -192,8 +200,24 @@ export const liveMediaPlaylist = (pattern: TestPattern, options: LivePlaylistOpt
     `#EXT-X-MEDIA-SEQUENCE:${first}`,
     `#EXT-X-DISCONTINUITY-SEQUENCE:${Math.max(0, Math.ceil(first / count) - 1)}`,
   ];
+  // Cues from a window's length before it to its end: a player a few segments behind the live
+  // edge (hls.js starts three back) still gets one put just before its position.
+  const segmentMs = pattern.segmentSeconds * 1000;
+  const windowStart = options.startedAt + first * segmentMs;
+  const cues = (options.metadata ?? []).filter(
+    (cue) =>
+      cue.at.getTime() >= windowStart - windowSize * segmentMs &&
+      cue.at.getTime() < windowStart + windowSize * segmentMs,
+  );
   for (let sequence = first; sequence < first + windowSize; sequence++) {
     if (sequence > 0 && sequence % count === 0) lines.push('#EXT-X-DISCONTINUITY');
+    if (sequence === first && cues.length > 0) {
+      lines.push(`#EXT-X-PROGRAM-DATE-TIME:${new Date(windowStart).toISOString()}`);
+      for (const cue of cues)
+        lines.push(
+          `#EXT-X-DATERANGE:ID="cue-${cue.at.getTime()}",CLASS="com.amazon.ivs.metadata",START-DATE="${cue.at.toISOString()}",X-METADATA="${Buffer.from(cue.metadata).toString('base64')}"`,
+        );
+    }
     lines.push(
       `#EXTINF:${pattern.segmentSeconds.toFixed(3)},`,
       options.segmentUri(sequence, segmentFileAt(pattern, sequence)),

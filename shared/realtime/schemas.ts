@@ -1,0 +1,118 @@
+import * as z from 'zod/mini';
+import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
+import { oneEmoji } from '../reactions/schemas.ts';
+
+/** `POST /creators/{id}/channel/live/reactions`: one emoji. */
+export const liveReactionBody = z.object({
+  emoji: described(oneEmoji, 'Exactly one emoji, counted into the current tick of the channel', '🔥'),
+});
+export type LiveReactionInput = z.infer<typeof liveReactionBody>;
+
+/** The IVS timed metadata limit a cue's JSON must fit (shared/realtime/cues.ts). */
+export const CUE_MAX_BYTES = 1024;
+
+/** `POST /studio/channel/cues`: a cue type and its payload, at most 1 KB together as JSON. */
+export const cueBody = z
+  .object({
+    type: described(
+      z.string().check(
+        z.regex(/^[a-z][a-z0-9_.-]{0,39}$/, {
+          error: 'type must be 1-40 lower-case letters, digits, _ . - (a letter first)',
+        }),
+      ),
+      'What the cue is, for the player (`poll.open`, `product.show`, ...)',
+      'poll.open',
+    ),
+    payload: described(
+      z._default(z.record(z.string(), z.unknown()), {}),
+      'Anything the player needs for it (JSON object)',
+      { poll_id: 'p1', question: 'Encore?' },
+    ),
+  })
+  .check(
+    z.refine((cue) => Buffer.byteLength(JSON.stringify(cue)) <= CUE_MAX_BYTES, {
+      error: 'the cue is over 1 KB as JSON (IVS timed metadata limit)',
+      path: ['payload'],
+    }),
+  );
+export type CueInput = z.infer<typeof cueBody>;
+
+/** The response schemas (built for the document and the tests only; Lambda bundles leave them out). */
+const buildResponses = () => {
+  const LiveReactionCounted = named(
+    'LiveReactionCounted',
+    z.object({
+      creator_id: described(z.string(), 'The creator whose channel the reaction was counted on', 'cr_0001'),
+      emoji: described(z.string(), 'The emoji counted', '🔥'),
+      tick: described(z.number().check(z.int()), 'The tick it was counted in (epoch seconds / 5)', 357418080),
+      tick_seconds: described(z.number().check(z.int()), 'The length of a tick', 5),
+    }),
+    "A live reaction counted into its tick's totals; subscribers see the totals in the channel's next `reactions` message",
+  );
+  const RealtimeAccess = named(
+    'RealtimeAccess',
+    z.object({
+      endpoint: described(
+        z.string(),
+        'The Event API\'s real-time WebSocket endpoint: connect with the subprotocols `aws-appsync-event-ws` and `header-<base64url of {"host", "Authorization": auth.token}>`',
+        'wss://example.appsync-realtime-api.us-east-1.amazonaws.com/event/realtime',
+      ),
+      host: described(
+        z.string(),
+        'The `host` to put in the authorization header (the API host)',
+        'example.appsync-api.us-east-1.amazonaws.com',
+      ),
+      channel: described(z.string(), "The creator's channel to subscribe to", '/live/cr-0001'),
+      home_channel: described(z.string(), "The live list's channel (the same token admits it)", '/live/home'),
+      tick_seconds: described(
+        z.number().check(z.int()),
+        'At most one message per kind per channel per tick',
+        5,
+      ),
+      message_version: described(
+        z.number().check(z.int()),
+        'The payload schema version (`v`) of the messages',
+        1,
+      ),
+      auth: z.object({
+        type: described(z.literal('AWS_LAMBDA'), 'The authorisation mode: a token our authoriser checks'),
+        token: described(
+          z.string(),
+          'The `Authorization` value for the connection and each subscribe',
+          'eyJhbGciOiJFUzI1NiJ9...',
+        ),
+        expires_at: described(
+          z.string(),
+          'When the token stops admitting new connections and subscriptions (ISO)',
+          '2026-11-29T08:15:00.000Z',
+        ),
+      }),
+    }),
+    "How to subscribe to a creator's live channel: the endpoint, the channel and a short-lived token for it",
+  );
+  const CueSent = named(
+    'CueSent',
+    z.object({
+      type: described(z.string(), 'The cue type', 'poll.open'),
+      scheduled_at: described(
+        z.string(),
+        'The second the scheduler booked for it in the IVS budget (ISO, a whole second)',
+        '2026-11-29T08:00:01.000Z',
+      ),
+      sent_at: described(
+        z.string(),
+        'When IVS took it into the stream (ISO): players show it at that moment of the picture',
+        '2026-11-29T08:00:01.000Z',
+      ),
+      bytes: described(z.number().check(z.int()), 'Its size as timed metadata (at most 1024)', 54),
+    }),
+    'A cue put into the live stream as IVS timed metadata',
+  );
+  return { LiveReactionCounted, RealtimeAccess, CueSent };
+};
+export const realtimeResponses =
+  process.env.LAMBDA_BUNDLE_RESPONSES === 'none' ? responsesNotBundled : responseSchemas(buildResponses);
+type Built = ReturnType<typeof buildResponses>;
+export type LiveReactionCounted = z.infer<Built['LiveReactionCounted']>;
+export type RealtimeAccess = z.infer<Built['RealtimeAccess']>;
+export type CueSent = z.infer<Built['CueSent']>;

@@ -1,0 +1,171 @@
+import { perContainer } from '../aws/local-hook.ts';
+import type { CreatorRecord } from '../catalog/model.ts';
+import { creatorKey } from '../creators/creator-repository.ts';
+import { batchGet } from '../db/batch.ts';
+import { recordOf } from '../db/record.ts';
+import { heartbeatEpg } from '../epg/schedule.ts';
+import { liveCreatorIds } from '../live/audience-publisher.ts';
+import { channelViewers } from '../live/live.ts';
+import { streamHealthOf } from '../live/stream-views.ts';
+import { TickAggregator } from './aggregator.ts';
+import { EVENTS_PER_PUBLISH, publishEvents } from './event-api.ts';
+import {
+  type AudienceData,
+  creatorChannel,
+  HOME_CHANNEL,
+  HOME_LIMIT,
+  type HomeData,
+  type LiveMessage,
+  type ReactionsData,
+  type StateData,
+  TICK_SECONDS,
+  tickOf,
+} from './messages.ts';
+import { tickReactionTotals } from './reaction-counter.ts';
+
+/**
+ * One tick of the aggregator (docs/realtime.md "Who publishes"): the sources are the items the
+ * other paths already write, read here once per tick, never once per viewer or per reaction:
+ * - the IVS event reducer and the minute's reconcile write each creator's live state and health
+ *   (`live`, `stream_health`): `state`;
+ * - the projector keeps the live list (`RANK#creators#live`), which names the channels to look at
+ *   and gives `/live/home`;
+ * - the watch sessions' live counters, which the audience publisher folds into `watching_now`
+ *   once a minute, give `audience` (the viewers endpoint's figures, read through the same
+ *   5-second container cache);
+ * - the programme guide gives `program` (the heartbeat's `epg` block; republished when the
+ *   programs on air or next change, not as their minutes tick);
+ * - the reactions path's counters of the tick that just ended give `reactions`.
+ * Each kind goes through the aggregator, which lets through only what changed; each channel's
+ * messages go out in one publish (up to 5 events per call).
+ */
+
+export interface TickReport {
+  tick: number;
+  channels: number;
+  messages: number;
+  publishes: number;
+  failures: number;
+}
+
+/** What a container keeps between ticks: the aggregator and the live list it last published. */
+export interface TickMemory {
+  aggregator: TickAggregator;
+  live: Set<string>;
+}
+const memoryOf = /* @__PURE__ */ perContainer<TickMemory>(() => ({
+  aggregator: new TickAggregator(),
+  live: new Set(),
+}));
+
+export type Publish = (channel: string, events: readonly unknown[]) => Promise<unknown>;
+
+const audienceOf = async (creator: CreatorRecord, now: Date): Promise<AudienceData> => {
+  const viewers = await channelViewers(creator, now);
+  return {
+    watching_now: viewers.watching_now,
+    peak_today: viewers.peak_today,
+    peak_all_time: viewers.peak_all_time,
+    by_device: viewers.by_device,
+  };
+};
+
+const stateOf = (creator: CreatorRecord): StateData => ({
+  is_live: creator.live !== null && !creator.suspended_at,
+  stream_health: creator.suspended_at ? 'offline' : streamHealthOf(creator),
+  title: creator.live?.title ?? null,
+  started_at: creator.live?.started_at ?? null,
+});
+
+const reactionsOf = (totals: Map<string, number> | undefined): ReactionsData => {
+  const list = [...(totals ?? new Map<string, number>())]
+    .map(([emoji, count]) => ({ emoji, count }))
+    .sort((a, b) => b.count - a.count || a.emoji.localeCompare(b.emoji));
+  return { tick_seconds: TICK_SECONDS, totals: list, total: list.reduce((sum, e) => sum + e.count, 0) };
+};
+
+/** Runs one tick as of `now`: snapshots offered, changes published. */
+export const publishTick = async (
+  now: Date,
+  options: { publish?: Publish; memory?: TickMemory } = {},
+): Promise<TickReport> => {
+  const publish = options.publish ?? publishEvents;
+  const memory = options.memory ?? memoryOf();
+  const { aggregator, live: wasLive } = memory;
+  const tick = tickOf(now);
+  const creators = (await batchGet((await liveCreatorIds()).map(creatorKey)))
+    .map((item) => recordOf<CreatorRecord>(item))
+    .filter((c) => c.live && !c.suspended_at);
+  const totals = await tickReactionTotals(
+    creators.map((c) => c.id),
+    tick - 1,
+  );
+  await Promise.all(
+    creators.map(async (creator) => {
+      const channel = creatorChannel(creator.id);
+      const creatorId = creator.id;
+      const [audience, program] = await Promise.all([
+        audienceOf(creator, now),
+        heartbeatEpg(creator, 'UTC', now),
+      ]);
+      aggregator.offer(channel, 'state', stateOf(creator), { creatorId });
+      aggregator.offer(channel, 'audience', audience, { creatorId });
+      aggregator.offer(channel, 'program', program, {
+        creatorId,
+        fingerprint: `${program.current_program?.program_id ?? '-'}/${program.next_program?.program_id ?? '-'}`,
+      });
+      const reactions = reactionsOf(totals.get(creator.id));
+      // Every tick's totals are news (a new tick), but one empty tick after another is not.
+      aggregator.offer(channel, 'reactions', reactions, {
+        creatorId,
+        fingerprint: reactions.total === 0 ? 'none' : String(tick),
+      });
+    }),
+  );
+  // Channels that were live and are not: one last `state` (offline), then forgotten.
+  const liveNow = new Set(creators.map((c) => c.id));
+  const offline = [...wasLive].filter((id) => !liveNow.has(id));
+  for (const creatorId of offline)
+    aggregator.offer(creatorChannel(creatorId), 'state', stateOf({ live: null } as CreatorRecord), {
+      creatorId,
+    });
+  const ranked = [...creators].sort((a, b) => b.watching_now - a.watching_now || a.id.localeCompare(b.id));
+  const home: HomeData = {
+    live: ranked.slice(0, HOME_LIMIT).map((c) => ({ creator_id: c.id, watching_now: c.watching_now })),
+    went_live: [...liveNow].filter((id) => !wasLive.has(id)).sort(),
+    went_offline: offline.sort(),
+  };
+  aggregator.offer(HOME_CHANNEL, 'home', home, { fingerprint: JSON.stringify(home.live) });
+  const messages = aggregator.flush(tick, now);
+  for (const creatorId of offline) aggregator.forget(creatorChannel(creatorId));
+  memory.live = liveNow;
+  let publishes = 0;
+  let failures = 0;
+  await Promise.all(
+    [...messages].map(async ([channel, list]: [string, LiveMessage[]]) => {
+      for (let i = 0; i < list.length; i += EVENTS_PER_PUBLISH) {
+        publishes++;
+        try {
+          await publish(channel, list.slice(i, i + EVENTS_PER_PUBLISH));
+        } catch (error) {
+          failures++;
+          console.error(
+            JSON.stringify({
+              level: 'ERROR',
+              message: 'realtime publish failed',
+              channel,
+              error: (error as Error).message,
+            }),
+          );
+        }
+      }
+    }),
+  );
+  return {
+    tick,
+    channels: creators.length,
+    messages: [...messages.values()].reduce((sum, list) => sum + list.length, 0),
+    publishes,
+    failures,
+  };
+};

@@ -1,0 +1,192 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { issueAccessToken } from '../../shared/identity/access-token.ts';
+import type { AudienceData, LiveMessage, ReactionsData } from '../../shared/realtime/messages.ts';
+import { generateCatalog } from '../../shared/seed/generate.ts';
+import { type TestApi, testApi } from '../support/api.ts';
+import { connectEvents, type EventsClient, eventOf } from '../support/appsync-events.ts';
+import { subscribePaid } from '../support/payments.ts';
+
+/**
+ * Live state pushed through the Event API (docs/realtime.md), end to end on the test platform:
+ * the AppSync Events stand-in, the realtime authoriser run as its function, the aggregator's
+ * ticks every 5 s run as the tick function (scripts/local/platform.ts).
+ */
+let api: TestApi;
+let open: { id: string; channel: string; slug: string }; // live, no subscription needed; no other file uses it
+let offline: { id: string };
+const gated = { id: 'cr_0001', channel: 'ch_0001' };
+const TWO_TICKS_MS = 2 * 5_000 + 3_000; // two ticks, and the load of a shared test machine
+
+beforeAll(async () => {
+  api = await testApi();
+  const catalog = generateCatalog({ now: api.seededAt, seed: 42 });
+  const o = catalog.creators.filter((c) => c.live && !c.channel.requires_subscription).at(-1)!;
+  open = { id: o.id, channel: o.channel.channel_id, slug: o.slug };
+  offline = { id: catalog.creators.find((c) => !c.live)!.id };
+});
+
+const clients: EventsClient[] = [];
+afterEach(() => {
+  for (const client of clients.splice(0)) client.close();
+});
+
+const viewer = async () => (await issueAccessToken(`acc_${randomUUID()}`, new Date())).token;
+const realtime = (id: string, token?: string) => api.get(`/creators/${id}/channel/live/realtime`, { token });
+const connect = async (endpoint: string, token: string) => {
+  const client = await connectEvents(endpoint, token);
+  clients.push(client);
+  return client;
+};
+/** The next message of `kind` satisfying `match`, within `ms`. */
+const nextMessage = async <D>(
+  client: EventsClient,
+  kind: string,
+  match: (data: D) => boolean,
+  ms = TWO_TICKS_MS,
+): Promise<LiveMessage<D>> => {
+  const frame = await client.next((f) => {
+    if (f.type !== 'data') return false;
+    const message = eventOf<LiveMessage<D>>(f);
+    return message.kind === kind && match(message.data);
+  }, ms);
+  return eventOf<LiveMessage<D>>(frame);
+};
+
+describe('GET /creators/{id}/channel/live/realtime', () => {
+  it('gives anyone an open channel: endpoint, channel and a token the Event API admits for it only', async () => {
+    const res = await realtime(open.id);
+    expect(res.status).toBe(200);
+    const access = res.body.data;
+    expect(access).toMatchObject({
+      endpoint: expect.stringMatching(/^ws:\/\/127\.0\.0\.1:\d+\/event\/realtime$/),
+      channel: `/live/${open.id.replace('_', '-')}`,
+      home_channel: '/live/home',
+      tick_seconds: 5,
+      message_version: 1,
+      auth: { type: 'AWS_LAMBDA', token: expect.any(String), expires_at: expect.any(String) },
+    });
+    const client = await connect(access.endpoint, access.auth.token);
+    expect(await client.subscribe('mine', access.channel, access.auth.token)).toEqual({
+      type: 'subscribe_success',
+      id: 'mine',
+    });
+    expect((await client.subscribe('home', '/live/home', access.auth.token)).type).toBe('subscribe_success');
+    // The refusal: this token does not open another channel, a gated one least of all.
+    const refused = await client.subscribe('other', '/live/cr-0001', access.auth.token);
+    expect(refused).toMatchObject({
+      type: 'subscribe_error',
+      errors: [{ errorType: 'UnauthorizedException' }],
+    });
+    // Nor does an access token, or nothing.
+    expect((await client.subscribe('api', access.channel, await viewer())).type).toBe('subscribe_error');
+    expect((await client.subscribe('none', access.channel, undefined)).type).toBe('subscribe_error');
+    // A connection without a realtime token is refused outright.
+    const stranger = await connectEvents(access.endpoint, await viewer());
+    clients.push(stranger);
+    expect((await stranger.next((f) => f.type === 'connection_error')).errors).toEqual([
+      expect.objectContaining({ errorType: 'UnauthorizedException' }),
+    ]);
+  });
+
+  it('admits only entitled viewers to a channel that requires a subscription (401, 403, then 200)', async () => {
+    expect((await realtime(gated.id)).status).toBe(401);
+    const token = await viewer();
+    const refused = await realtime(gated.id, token);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({
+      status: 'error',
+      message: 'This channel requires an active subscription',
+    });
+    await subscribePaid(api, token, gated.id);
+    const admitted = await realtime(gated.id, token);
+    expect(admitted.status).toBe(200);
+    const { endpoint, channel, auth } = admitted.body.data;
+    expect(channel).toBe('/live/cr-0001');
+    const client = await connect(endpoint, auth.token);
+    expect((await client.subscribe('gated', channel, auth.token)).type).toBe('subscribe_success');
+  });
+
+  it('answers 404 for an unknown creator and 400 for a malformed id', async () => {
+    expect((await realtime('cr_9999999')).status).toBe(404);
+    expect((await realtime('bad id!')).status).toBe(400);
+    // The handle names the creator too (the channel is still the id's).
+    const byHandle = await realtime(open.slug);
+    expect(byHandle.status).toBe(200);
+    expect(byHandle.body.data.channel).toBe(`/live/${open.id.replace('_', '-')}`);
+  });
+});
+
+describe('live state on the channel', () => {
+  it('pushes reactions as per-emoji totals of a tick, and two new viewers within two ticks', async () => {
+    const access = (await realtime(open.id)).body.data;
+    const client = await connect(access.endpoint, access.auth.token);
+    expect((await client.subscribe('s', access.channel, access.auth.token)).type).toBe('subscribe_success');
+    const [alice, bob] = [await viewer(), await viewer()];
+    const react = (token: string, emoji: string) =>
+      api.post(`/creators/${open.id}/channel/live/reactions`, { token, body: { emoji } });
+    const sent = await Promise.all([
+      react(alice, '🦄'),
+      react(alice, '🦄'),
+      react(bob, '🦄'),
+      react(bob, '🐙'),
+    ]);
+    expect(sent.map((r) => r.status)).toEqual([202, 202, 202, 202]);
+    expect(sent[0]?.body.data).toEqual({
+      creator_id: open.id,
+      emoji: '🦄',
+      tick: expect.any(Number),
+      tick_seconds: 5,
+    });
+    // The four may fall in two ticks: sum what arrives until all are counted.
+    const seen = new Map<string, number>();
+    const deadline = Date.now() + TWO_TICKS_MS + 5_000;
+    while ((seen.get('🦄') ?? 0) < 3 || (seen.get('🐙') ?? 0) < 1) {
+      const message = await nextMessage<ReactionsData>(
+        client,
+        'reactions',
+        (d) => d.total > 0,
+        deadline - Date.now(),
+      );
+      expect(message).toMatchObject({
+        v: 1,
+        kind: 'reactions',
+        creator_id: open.id,
+        tick: expect.any(Number),
+      });
+      for (const { emoji, count } of message.data.totals) seen.set(emoji, (seen.get(emoji) ?? 0) + count);
+    }
+    expect(Object.fromEntries(seen)).toMatchObject({ '🦄': 3, '🐙': 1 });
+
+    const before = (await api.get(`/creators/${open.id}/channel/live/viewers`)).body.data.viewers
+      .watching_now;
+    for (const token of [alice, bob]) {
+      const opened = await api.post(`/creators/${open.id}/channel/live/watch`, {
+        token,
+        body: { channel_id: open.channel, device_type: 'web' },
+      });
+      expect(opened.status).toBe(200);
+    }
+    const audience = await nextMessage<AudienceData>(client, 'audience', (d) => d.watching_now >= before + 2);
+    expect(audience.data.by_device.web).toBeGreaterThanOrEqual(2);
+  });
+
+  it('refuses a reaction on an offline channel (409), an unknown creator (404), a bad emoji (422) and anonymous (401)', async () => {
+    const token = await viewer();
+    const react = (id: string, body: unknown) =>
+      api.post(`/creators/${id}/channel/live/reactions`, { token, body });
+    expect((await react(offline.id, { emoji: '🔥' })).status).toBe(409);
+    expect((await react('cr_9999999', { emoji: '🔥' })).status).toBe(404);
+    expect((await react(open.id, { emoji: 'hello' })).status).toBe(422);
+    expect((await react(open.id, {})).status).toBe(422);
+    const byHandle = await react(open.slug, { emoji: '🎉' });
+    expect(byHandle.status).toBe(202);
+    expect(byHandle.body.data.creator_id).toBe(open.id);
+    const anonymous = await api.post(`/creators/${open.id}/channel/live/reactions`, {
+      body: { emoji: '🔥' },
+    });
+    expect(anonymous.status).toBe(401);
+    // A gated channel: only with the subscription.
+    expect((await react(gated.id, { emoji: '🔥' })).status).toBe(403);
+  });
+});
