@@ -32,7 +32,16 @@ export class AsyncFailures extends Construct {
   constructor(
     scope: Construct,
     id: string,
-    props: { fn: lambda.Function; action: SnsAction; description: string },
+    props: {
+      fn: lambda.Function;
+      action: SnsAction;
+      description: string;
+      /**
+       * For a function whose next scheduled run replaces a failed one (the realtime ticks): no
+       * retries and a short event age, so a retry never overlaps the next run. Default ASYNC_INVOKE.
+       */
+      replacedByNextRun?: { maxEventAge: Duration };
+    },
   ) {
     super(scope, id);
     this.queue = new sqs.Queue(this, 'Queue', {
@@ -47,8 +56,8 @@ export class AsyncFailures extends Construct {
     });
     props.fn.configureAsyncInvoke({
       onFailure: new SqsDestination(this.queue),
-      retryAttempts: ASYNC_INVOKE.retryAttempts,
-      maxEventAge: Duration.hours(ASYNC_INVOKE.maxEventAgeHours),
+      retryAttempts: props.replacedByNextRun ? 0 : ASYNC_INVOKE.retryAttempts,
+      maxEventAge: props.replacedByNextRun?.maxEventAge ?? Duration.hours(ASYNC_INVOKE.maxEventAgeHours),
     });
     this.alarm = new cloudwatch.Alarm(this, 'Alarm', {
       metric: this.queue.metricApproximateNumberOfMessagesVisible({
@@ -59,7 +68,9 @@ export class AsyncFailures extends Construct {
       evaluationPeriods: 1,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      alarmDescription: `${props.description}: an asynchronous invocation failed after Lambda's ${ASYNC_INVOKE.retryAttempts} retries (or waited over ${ASYNC_INVOKE.maxEventAgeHours} h); its event is in the on-failure queue. See docs/operations.md#redrive`,
+      alarmDescription: props.replacedByNextRun
+        ? `${props.description}: a scheduled run failed (no retry: the next run replaces it); its event is in the on-failure queue, for the error. See docs/operations.md#redrive`
+        : `${props.description}: an asynchronous invocation failed after Lambda's ${ASYNC_INVOKE.retryAttempts} retries (or waited over ${ASYNC_INVOKE.maxEventAgeHours} h); its event is in the on-failure queue. See docs/operations.md#redrive`,
     });
     this.alarm.addAlarmAction(props.action);
     this.alarm.addOkAction(props.action);

@@ -9,6 +9,7 @@ import { realtimeAuthorizerRow, realtimeTickRow } from '../functions/realtime/wo
 import { LIVE_NAMESPACE, type RealtimeDeployment } from '../shared/realtime/access.ts';
 import { ApiFunction, type ApiFunctionDefaults, constructIdOf } from './api-function.ts';
 import type { Monitoring } from './monitoring.ts';
+import { AsyncFailures } from './async-failures.ts';
 import { failureQueue } from './projector.ts';
 
 export interface RealtimeProps extends ApiFunctionDefaults {
@@ -119,6 +120,14 @@ export class Realtime extends NestedStack {
       },
     });
 
+    // Scheduler invokes asynchronously: a run that fails is kept with its error and alarmed, not
+    // retried (a retry would overlap the next minute's run, which republishes everything anyway).
+    const tickFailures = new AsyncFailures(this, 'TickAsyncFailures', {
+      fn: this.ticks.fn,
+      action: new SnsAction(props.monitoring.topic),
+      description: 'Realtime tick function',
+      replacedByNextRun: { maxEventAge: Duration.seconds(60) },
+    });
     // Alarms: publishes AppSync refused or failed (the tick function's own count), the schedule
     // not delivering, and both functions' errors and throttles (watchFunctions).
     const action = new SnsAction(props.monitoring.topic);
@@ -157,6 +166,7 @@ export class Realtime extends NestedStack {
         'EventBridge Scheduler could not invoke the realtime tick function. See docs/realtime.md',
     });
     this.alarms.push(
+      tickFailures.alarm,
       ...props.monitoring.watchFunctions(this, 'RealtimeWorkers', [this.authorizer.fn, this.ticks.fn]),
     );
   }

@@ -27,12 +27,13 @@ const asyncTargets = (): string[] => {
 describe('asynchronously invoked functions keep the events they fail on', () => {
   const targets = asyncTargets();
 
-  it('finds the IVS event function, the webhook fan-out and the three scheduled functions', () => {
+  it('finds the IVS event function, the webhook fan-out and the four scheduled functions', () => {
     const keys = targets.map((id) => resources[id]!.Properties.Environment.Variables.ROUTE_KEY).sort();
     expect(keys).toEqual([
       'POST $events/ivs',
       'POST $events/webhook-fan-out',
       'POST $schedule/publish-audiences',
+      'POST $schedule/realtime-ticks',
       'POST $schedule/recompute-windows',
       'POST $schedule/reconcile-payments',
     ]);
@@ -44,10 +45,13 @@ describe('asynchronously invoked functions keep the events they fail on', () => 
     for (const id of targets) {
       const config = configs.find((c) => idOf(c.FunctionName) === id);
       expect(config, id).toBeDefined();
+      // The realtime ticks are not retried: the next minute's run replaces a failed one.
+      const replaced =
+        resources[id]!.Properties.Environment.Variables.ROUTE_KEY === 'POST $schedule/realtime-ticks';
       expect(config).toMatchObject({
         Qualifier: '$LATEST',
-        MaximumRetryAttempts: ASYNC_INVOKE.retryAttempts,
-        MaximumEventAgeInSeconds: ASYNC_INVOKE.maxEventAgeHours * 3600,
+        MaximumRetryAttempts: replaced ? 0 : ASYNC_INVOKE.retryAttempts,
+        MaximumEventAgeInSeconds: replaced ? 60 : ASYNC_INVOKE.maxEventAgeHours * 3600,
       });
       const queueId = idOf(config!.DestinationConfig.OnFailure.Destination)!;
       expect(resources[queueId]?.Type, id).toBe('AWS::SQS::Queue');
