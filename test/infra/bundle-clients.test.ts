@@ -28,6 +28,8 @@ const CLIENTS_OF: Record<NonNullable<RouteRow['needs']>[number], readonly string
   'webhook-outbox': ['client-sqs'],
   'webhook-dead-letters': ['client-sqs'],
   stripe: ['client-secrets-manager'],
+  'app-store': ['client-secrets-manager'],
+  'google-play': ['client-secrets-manager'],
   'payment-settings': [],
   mailer: ['client-sesv2'],
   'exports-writer': ['client-s3'],

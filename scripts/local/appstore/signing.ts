@@ -11,7 +11,7 @@ import * as x509 from '@peculiar/x509';
  * carrying 1.2.840.113635.100.6.11.1 (Apple's App Store receipt signing marker); all three valid
  * at the data's `signedDate` (online checks off) or now (on). Keys are P-256, signatures ES256.
  */
-x509.cryptoProvider.set(webcrypto as unknown as Crypto);
+x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
 
 const EC = { name: 'ECDSA', namedCurve: 'P-256' } as const;
 const SIGNING = { name: 'ECDSA', hash: 'SHA-256' } as const;
@@ -62,8 +62,8 @@ const certificate = async (params: {
     notBefore: params.notBefore,
     notAfter: params.notAfter,
     signingAlgorithm: SIGNING,
-    publicKey: params.publicKey as unknown as CryptoKey,
-    signingKey: params.signingKey as unknown as CryptoKey,
+    publicKey: params.publicKey as never,
+    signingKey: params.signingKey as never,
     extensions: [
       new x509.BasicConstraintsExtension(params.ca, undefined, true),
       new x509.KeyUsagesExtension(
