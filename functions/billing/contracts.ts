@@ -65,7 +65,10 @@ export const linkAppleTransaction = contract({
     "The iOS app sends StoreKit's signed transaction right after a purchase (or a restore), so access does not wait for Apple's notification. Verified as the notifications are; it must carry the caller's `app_account_token` (`GET /me`) as its `appAccountToken`. Answers the caller's entitlement as it now stands. 403 for another account's purchase, 422 for a product this platform does not sell.",
   request: { body: appleTransactionBody },
   responses: () => ({
-    200: { description: "The caller's entitlement for what the transaction bought", data: storeResponses().Entitlement },
+    200: {
+      description: "The caller's entitlement for what the transaction bought",
+      data: storeResponses().Entitlement,
+    },
     400: {
       description: 'Not signed by the App Store for this app and environment',
       message: 'Invalid signed_transaction: its signature or certificate chain is not valid',

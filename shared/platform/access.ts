@@ -19,7 +19,12 @@ import {
   mailStatements,
   sendsMail,
 } from '../mail/access.ts';
-import { STORE_PLACEHOLDERS, type StoreDeployment, storeEnvironment, storeStatements } from '../stores/access.ts';
+import {
+  STORE_PLACEHOLDERS,
+  type StoreDeployment,
+  storeEnvironment,
+  storeStatements,
+} from '../stores/access.ts';
 import {
   WEBHOOK_PLACEHOLDERS,
   type WebhookDeployment,

@@ -31,7 +31,11 @@ export interface StoreDeployment {
 
 type StoreNeed = 'app-store' | 'google-play';
 
-const uses = (row: RouteRow, s: StoreDeployment | undefined, need: StoreNeed): StoreDeployment | undefined => {
+const uses = (
+  row: RouteRow,
+  s: StoreDeployment | undefined,
+  need: StoreNeed,
+): StoreDeployment | undefined => {
   if (!row.needs?.includes(need)) return undefined;
   if (!s)
     throw new Error(

@@ -45,7 +45,9 @@ const applyChange = async (change: AppleChange, now: Date, caller?: string) => {
 /** `POST /billing/apple/notifications`: one signed notification. */
 export const receiveAppleNotification = async (signedPayload: string, now: Date): Promise<StoreReceipt> => {
   const verifier = await appleVerifier();
-  const notification = await verifiedBy('signedPayload', () => verifier.verifyAndDecodeNotification(signedPayload));
+  const notification = await verifiedBy('signedPayload', () =>
+    verifier.verifyAndDecodeNotification(signedPayload),
+  );
   const id = notification.notificationUUID ?? '';
   const type = String(notification.notificationType ?? '');
   const receipt = { received: true as const, notification_id: id, type };
@@ -60,7 +62,9 @@ export const receiveAppleNotification = async (signedPayload: string, now: Date)
     verifier.verifyAndDecodeTransaction(data.signedTransactionInfo!),
   );
   const renewal = data.signedRenewalInfo
-    ? await verifiedBy('signedRenewalInfo', () => verifier.verifyAndDecodeRenewalInfo(data.signedRenewalInfo!))
+    ? await verifiedBy('signedRenewalInfo', () =>
+        verifier.verifyAndDecodeRenewalInfo(data.signedRenewalInfo!),
+      )
     : undefined;
   const { outcome } = await applyChange(
     {

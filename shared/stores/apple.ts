@@ -50,7 +50,11 @@ const iso = (ms: number) => new Date(ms).toISOString();
 export const isSubscription = (t: AppleTransaction): boolean => t.type === 'Auto-Renewable Subscription';
 
 /** The entitlement record one signed App Store state means for `owner`. */
-export const appleEntitlement = (change: AppleChange, owner: AppleOwner, feePercent: number): EntitlementRecord => {
+export const appleEntitlement = (
+  change: AppleChange,
+  owner: AppleOwner,
+  feePercent: number,
+): EntitlementRecord => {
   const { transaction: t, renewal, type, signedAt } = change;
   const subscription = owner.contentId === undefined;
   const expires = t.expiresDate ?? null;
@@ -78,7 +82,8 @@ export const appleEntitlement = (change: AppleChange, owner: AppleOwner, feePerc
   };
   const taken = type === 'REVOKE' ? ('revoked' as const) : ('refunded' as const);
   if (!subscription) {
-    const status = t.revocationDate !== undefined || type === 'REFUND' || type === 'REVOKE' ? taken : 'active';
+    const status =
+      t.revocationDate !== undefined || type === 'REFUND' || type === 'REVOKE' ? taken : 'active';
     return {
       ...base,
       kind: 'purchase',
@@ -103,9 +108,11 @@ export const appleEntitlement = (change: AppleChange, owner: AppleOwner, feePerc
   if (type === 'GRACE_PERIOD_EXPIRED') return { ...sub, status: 'past_due' };
   if (type === 'DID_FAIL_TO_RENEW' || renewal?.isInBillingRetryPeriod === true) {
     const grace = renewal?.gracePeriodExpiresDate;
-    const inGrace = grace !== undefined && (type !== 'DID_FAIL_TO_RENEW' || change.subtype === 'GRACE_PERIOD');
+    const inGrace =
+      grace !== undefined && (type !== 'DID_FAIL_TO_RENEW' || change.subtype === 'GRACE_PERIOD');
     return { ...sub, status: 'past_due', grace_until: inGrace ? iso(grace) : null };
   }
-  if (expires !== null && expires <= signedAt) return { ...sub, status: 'expired', cancel_at_period_end: false };
+  if (expires !== null && expires <= signedAt)
+    return { ...sub, status: 'expired', cancel_at_period_end: false };
   return { ...sub, status: 'active' };
 };

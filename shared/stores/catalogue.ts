@@ -16,7 +16,9 @@ import type { EntitlementPrice } from '../entitlements/entitlement-repository.ts
  * the price point chosen for the product, and what it charged is recorded as it reports it
  * (`storePrice`), never our catalogue's figure.
  */
-export type StoreTarget = { kind: 'subscription'; creatorId: string } | { kind: 'purchase'; contentId: string };
+export type StoreTarget =
+  | { kind: 'subscription'; creatorId: string }
+  | { kind: 'purchase'; contentId: string };
 
 const KIND = { subscription: 'sub', purchase: 'ppv' } as const;
 const OUR_ID = /^[A-Za-z0-9_-]{1,120}$/;
@@ -44,7 +46,10 @@ export const targetOfProduct = (prefix: string, productId: string): StoreTarget 
 /** Digits after the decimal point of an ISO 4217 currency (JPY 0, USD 2, BHD 3). */
 const exponentOf = (currency: string): number => {
   try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+    return (
+      new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ??
+      2
+    );
   } catch {
     return 2;
   }

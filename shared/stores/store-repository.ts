@@ -14,7 +14,10 @@ import { isConditionalCheckFailed } from '../db/transaction.ts';
  */
 export type Store = 'apple' | 'google';
 
-const notificationKey = (store: Store, id: string) => ({ PK: `STORE_NOTIFICATION#${store}#${id}`, SK: 'NOTIFICATION' });
+const notificationKey = (store: Store, id: string) => ({
+  PK: `STORE_NOTIFICATION#${store}#${id}`,
+  SK: 'NOTIFICATION',
+});
 const purchaseKey = (token: string) => ({ PK: `PLAY_PURCHASE#${token}`, SK: 'LINK' });
 const KEEP_DAYS = 30;
 

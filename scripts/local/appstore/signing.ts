@@ -67,7 +67,9 @@ const certificate = async (params: {
     extensions: [
       new x509.BasicConstraintsExtension(params.ca, undefined, true),
       new x509.KeyUsagesExtension(
-        params.ca ? x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign : x509.KeyUsageFlags.digitalSignature,
+        params.ca
+          ? x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign
+          : x509.KeyUsageFlags.digitalSignature,
         true,
       ),
       ...(params.oid ? [new x509.Extension(params.oid, false, NULL_VALUE)] : []),
@@ -79,7 +81,12 @@ export const makeTestChain = async (options: ChainOptions = {}): Promise<TestCha
   const name = options.name ?? 'Local';
   const notBefore = options.notBefore ?? new Date(Date.now() - 365 * 86_400_000);
   const notAfter = options.notAfter ?? new Date(Date.now() + 10 * 365 * 86_400_000);
-  const [rootKeys, otherRootKeys, intermediateKeys, leafKeys] = await Promise.all([keys(), keys(), keys(), keys()]);
+  const [rootKeys, otherRootKeys, intermediateKeys, leafKeys] = await Promise.all([
+    keys(),
+    keys(),
+    keys(),
+    keys(),
+  ]);
   const rootName = `CN=${name} Test Root CA, O=Creator Streaming (local)`;
   const intermediateName = `CN=${name} Test WWDR Intermediate, O=Creator Streaming (local)`;
   const root = await certificate({
