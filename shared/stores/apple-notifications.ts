@@ -1,3 +1,4 @@
+import { getEntitlement } from '../entitlements/entitlement-repository.ts';
 import { entitlementView } from '../entitlements/my-entitlements.ts';
 import { ForbiddenError, ValidationError } from '../http/errors.ts';
 import { setting } from '../config.ts';
@@ -100,5 +101,12 @@ export const linkAppleTransaction = async (accountId: string, signedTransaction:
     throw new ValidationError([
       { field: 'signed_transaction', message: 'is not for a product this platform sells' },
     ]);
-  return entitlementView(record, now);
+  // As it now stands: a newer state already stored, or another source's paid-up one, is what holds.
+  const stored = await getEntitlement(
+    accountId,
+    record.kind === 'subscription'
+      ? { kind: 'subscription', creatorId: record.creator_id }
+      : { kind: 'purchase', creatorId: record.creator_id, contentId: record.content_id ?? '' },
+  );
+  return entitlementView(stored ?? record, now);
 };
