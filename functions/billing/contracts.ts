@@ -1,5 +1,11 @@
 import { contract } from '../../shared/http/contract.ts';
-import { appleNotificationBody, appleTransactionBody, storeResponses } from '../../shared/stores/schemas.ts';
+import {
+  appleNotificationBody,
+  appleTransactionBody,
+  googlePurchaseBody,
+  googlePushBody,
+  storeResponses,
+} from '../../shared/stores/schemas.ts';
 
 /**
  * The app stores' routes (issue 37, docs/payments.md "App stores"): what Apple and Google call
@@ -81,4 +87,63 @@ export const linkAppleTransaction = contract({
   }),
 });
 
-export const storeContracts = [receiveAppleNotification, linkAppleTransaction] as const;
+export const receiveGoogleNotification = contract({
+  ...storeCallback,
+  operationId: 'receiveGoogleNotification',
+  path: '/billing/google/notifications',
+  handler: 'billing/receive-google-notification',
+  // The processed mark and the purchase link (GetItem, PutItem); the account by its app token
+  // (GetItem); a PPV item's creator (GSI3); the entitlement (GetItem, UpdateItem).
+  dynamo: { actions: ['GetItem', 'PutItem', 'UpdateItem'], indexes: ['GSI3'] },
+  needs: ['google-play', 'payment-settings'],
+  summary: "Google Play's Real-time developer notifications (a Pub/Sub push with Google's OIDC token)",
+  description:
+    "For Pub/Sub only: the push subscription of the Play Console's Real-time developer notifications topic. Believed only with the push's OIDC token (`Authorization: Bearer`, signed by Google for the configured audience and the subscription's service account). Each `messageId` is processed once; the purchase it names is read from the Play Developer API (`purchases.subscriptionsv2.get`, `purchases.products.get`), its state applied to the entitlement of the account it belongs to (the obfuscated account id is the `app_account_token`, or the app linked it), and acknowledged once stored (docs/payments.md).",
+  request: { body: googlePushBody },
+  responses: () => ({
+    200: receipt(),
+    400: { description: 'Not a Pub/Sub push body', message: 'Malformed request' },
+    401: {
+      description:
+        "No valid OIDC token of the push subscription's service account: nothing is read or written",
+      message: 'Invalid Pub/Sub push token',
+    },
+  }),
+});
+
+export const linkGooglePurchase = contract({
+  ...appLimits,
+  tag,
+  method: 'POST',
+  operationId: 'linkGooglePurchase',
+  path: '/billing/google/purchases',
+  handler: 'billing/link-google-purchase',
+  // The account by its app token, the link and the entitlement (GetItem, PutItem, UpdateItem); a PPV item (GSI3).
+  dynamo: { actions: ['GetItem', 'PutItem', 'UpdateItem'], indexes: ['GSI3'] },
+  needs: ['google-play', 'payment-settings'],
+  summary: 'Unlock a Google Play purchase at once: link its purchase token to the caller',
+  description:
+    "The Android app sends the purchase token Play Billing answered, right after the purchase, so access does not wait for the notification. The purchase is read from the Play Developer API and linked to the caller (the first account to link it keeps it), then applied and acknowledged. 403 when the purchase carries another account's `app_account_token` or another account linked it first, 422 for a product this platform does not sell or a token Google Play does not know.",
+  request: { body: googlePurchaseBody },
+  responses: () => ({
+    200: {
+      description: "The caller's entitlement for what the purchase bought",
+      data: storeResponses().Entitlement,
+    },
+    403: {
+      description: 'The purchase belongs to another account',
+      message: 'This purchase was made by another account',
+    },
+    422: {
+      description: 'Not a product this platform sells, or not a purchase Google Play knows',
+      message: 'Validation failed',
+    },
+  }),
+});
+
+export const storeContracts = [
+  receiveAppleNotification,
+  linkAppleTransaction,
+  receiveGoogleNotification,
+  linkGooglePurchase,
+] as const;

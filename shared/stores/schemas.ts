@@ -26,6 +26,58 @@ export const appleTransactionBody = z.strictObject({
   signed_transaction: jws("StoreKit 2's `Transaction.jwsRepresentation` of the purchase"),
 });
 
+/** `POST /billing/google/notifications`: a Pub/Sub push (Real-time developer notifications). */
+export const googlePushBody = z.object({
+  message: z.object({
+    data: described(
+      z
+        .string({ error: 'must be a string' })
+        .check(
+          z.maxLength(65_536, { error: 'must be at most 65536 characters' }),
+          z.regex(/^[A-Za-z0-9+/=]*$/, { error: 'must be base64' }),
+        ),
+      'The developer notification, base64 JSON',
+      'eyJ2ZXJzaW9uIjoiMS4wIn0=',
+    ),
+    messageId: described(
+      z
+        .string({ error: 'must be a string' })
+        .check(
+          z.minLength(1, { error: 'is required' }),
+          z.maxLength(256, { error: 'must be at most 256 characters' }),
+        ),
+      "Pub/Sub's message id (deduplication)",
+      '136969346945',
+    ),
+  }),
+  subscription: z.optional(z.string()),
+});
+
+/** `POST /billing/google/purchases`: what Play Billing answered the app. */
+export const googlePurchaseBody = z.strictObject({
+  purchase_token: described(
+    z
+      .string({ error: 'must be a string' })
+      .check(
+        z.minLength(1, { error: 'is required' }),
+        z.maxLength(1024, { error: 'must be at most 1024 characters' }),
+        z.regex(/^[A-Za-z0-9._:-]+$/, { error: 'must be a Play purchase token' }),
+      ),
+    "Play Billing's `Purchase.getPurchaseToken()`",
+    'opaque-token-up-to-1024-characters',
+  ),
+  product_id: described(
+    z
+      .string({ error: 'must be a string' })
+      .check(
+        z.minLength(1, { error: 'is required' }),
+        z.maxLength(200, { error: 'must be at most 200 characters' }),
+      ),
+    'The product bought (`tv.creators.sub.<creator id>` or `tv.creators.ppv.<content id>`)',
+    'tv.creators.sub.cr_0001',
+  ),
+});
+
 const buildResponses = () => {
   const StoreReceipt = named(
     'StoreNotificationReceipt',

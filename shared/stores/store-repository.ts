@@ -67,6 +67,12 @@ export const linkedAccountOf = async (purchaseToken: string): Promise<string | u
   return Item?.account_id ? String(Item.account_id) : undefined;
 };
 
+/** The product a linked Google Play purchase token is for, if linked. */
+export const linkedProductOf = async (purchaseToken: string): Promise<string | undefined> => {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: purchaseKey(purchaseToken) }));
+  return Item?.product_id ? String(Item.product_id) : undefined;
+};
+
 /**
  * Links a purchase token to `accountId` unless it is linked already; answers the account it is
  * linked to (the first link wins: a token replayed by another account does not move the purchase).
