@@ -49,6 +49,11 @@ export const googlePushBody = z.object({
       "Pub/Sub's message id (deduplication)",
       '136969346945',
     ),
+    message_id: z.optional(z.string()),
+    publishTime: z.optional(z.string()),
+    publish_time: z.optional(z.string()),
+    attributes: z.optional(z.record(z.string(), z.string())),
+    orderingKey: z.optional(z.string()),
   }),
   subscription: z.optional(z.string()),
 });
