@@ -32,6 +32,8 @@ export interface LocalPlatform {
    * test chain's root is in the App Store secret; `connect(url)` names where it sends notifications.
    */
   appStore: import('./appstore/server.ts').AppStoreStandIn;
+  /** The Google Play stand-in (scripts/local/play): Play Developer API, OIDC keys, Pub/Sub pushes to `connect(url)`. */
+  play: import('./play/server.ts').PlayStandIn;
   /** The SES v2 stand-in the mailer sends through; it writes each message to the dev mailbox (scripts/local/ses.ts). */
   ses: import('./ses.ts').SesStandIn;
   /**
@@ -189,18 +191,38 @@ const startAppStore = async (port: number) => {
     port,
     app: { bundleId: STORE_DEFAULTS.appleBundleId, environment: STORE_DEFAULTS.appleEnvironment },
     productPrefix: STORE_DEFAULTS.productPrefix,
-    appTokenOf: async (accountId) => {
-      const { ensureAppAccountToken, getAccount } = await import(
-        '../../shared/identity/account-repository.ts'
-      );
-      const account = await getAccount(accountId);
-      return account ? (await ensureAppAccountToken(account)).app_account_token : undefined;
-    },
+    appTokenOf,
   });
   process.env.LOCAL_APP_STORE_SECRET = JSON.stringify({
     root_certificates: [standIn.chain.root.toString('base64')],
   });
   process.env.APP_STORE_API_URL = standIn.endpoint;
+  return standIn;
+};
+
+/** The account's app_account_token, made as `GET /me` makes it (what the stores' stand-ins sign for). */
+const appTokenOf = async (accountId: string) => {
+  const { ensureAppAccountToken, getAccount } = await import('../../shared/identity/account-repository.ts');
+  const account = await getAccount(accountId);
+  return account ? (await ensureAppAccountToken(account)).app_account_token : undefined;
+};
+
+/**
+ * The Google Play stand-in on `port` (0: any): PLAY_API_URL, PLAY_PUSH_JWKS_URL and its service
+ * account in the Play secret (LOCAL_PLAY_SECRET), before any function context is derived.
+ */
+const startPlay = async (port: number) => {
+  const { startPlayStandIn, usePlayStandIn } = await import('./play/server.ts');
+  const { STORE_DEFAULTS } = await import('../../shared/stores/access.ts');
+  const standIn = await startPlayStandIn({
+    port,
+    packageName: STORE_DEFAULTS.playPackageName,
+    productPrefix: STORE_DEFAULTS.productPrefix,
+    pushAudience: STORE_DEFAULTS.playPushAudience,
+    pushServiceAccount: STORE_DEFAULTS.playPushServiceAccount,
+    appTokenOf,
+  });
+  usePlayStandIn(standIn);
   return standIn;
 };
 
@@ -240,6 +262,7 @@ export const startLocalPlatform = async (
     stripePort?: number;
     ivschatPort?: number;
     appStorePort?: number;
+    playPort?: number;
   } = {},
 ): Promise<LocalPlatform> => {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -262,6 +285,7 @@ export const startLocalPlatform = async (
   const stripe = await startStripe(options.stripePort ?? 0);
   const ivschat = await startIvsChat(options.ivschatPort ?? 0);
   const appStore = await startAppStore(options.appStorePort ?? 0);
+  const play = await startPlay(options.playPort ?? 0);
   // SES v2: the SDK reaches the stand-in through its endpoint setting, which every function's
   // environment carries locally (scripts/local/aws.ts RUNTIME_PASSTHROUGH).
   const ses = await (await import('./ses.ts')).startSesStandIn();
@@ -276,6 +300,7 @@ export const startLocalPlatform = async (
     await stripe.stop();
     await ivschat.stop();
     await appStore.stop();
+    await play.stop();
     await ses.stop();
     await s3.stop();
     await (await starting?.catch(() => undefined))?.stop();
@@ -349,6 +374,7 @@ export const startLocalPlatform = async (
       ses,
       ivschat,
       appStore,
+      play,
       drain: async () => {
         await projector!.drain();
         await events!.drain();

@@ -1,6 +1,7 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type PlayStandIn, startPlayStandIn, usePlayStandIn } from '../../scripts/local/play/server.ts';
+import { payStore } from '../../scripts/local/stores-pay.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import {
   createAccount,
@@ -40,6 +41,7 @@ beforeAll(async () => {
   usePlayStandIn(play);
   api = await testApi();
   play.connect(`${api.url}/billing/google/notifications`);
+  process.env.PLAY_PORT = new URL(play.endpoint).port;
   const catalog = generateCatalog({ seed: 42, now: api.seededAt });
   creatorId = catalog.episodes.find((e) => e.access === 'premium')!.creator_id;
   ppvId = catalog.episodes.find((e) => e.access === 'ppv')!.id;
@@ -205,5 +207,21 @@ describe('POST /billing/google/purchases', () => {
     } finally {
       play.connect(`${api.url}/billing/google/notifications`);
     }
+  });
+});
+
+describe('npm run pay -- google', () => {
+  it('PURCHASED unlocks, REVOKED locks; an unknown account exits 1, bad usage 2', async () => {
+    const v = await viewer();
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    expect(await payStore(['google', 'PURCHASED', v.accountId, creatorId])).toBe(0);
+    expect(await held(v.token)).toMatchObject({ source: 'google', grants_access: true });
+    expect(await payStore(['google', 'REVOKED', v.accountId, creatorId])).toBe(0);
+    expect(await held(v.token)).toMatchObject({ status: 'revoked', grants_access: false });
+    expect(await payStore(['google', 'PURCHASED', 'acc_nobody', creatorId])).toBe(1);
+    expect(await payStore(['google', 'NOPE', v.accountId, creatorId])).toBe(2);
+    log.mockRestore();
+    error.mockRestore();
   });
 });
