@@ -1,5 +1,5 @@
 import { createSign } from 'node:crypto';
-import { oncePerContainer } from '../aws/local-hook.ts';
+import { oncePerContainer, perContainer } from '../aws/local-hook.ts';
 import { setting } from '../config.ts';
 import { keyFromSecret } from '../playback/key-secret.ts';
 
@@ -58,13 +58,15 @@ const playSecret = /* @__PURE__ */ oncePerContainer(async (): Promise<PlaySecret
   };
 });
 
-let token: { value: string; until: number } | undefined;
+/** The container's OAuth token (each function's container asks for its own, with its own secret read). */
+const tokenCache = /* @__PURE__ */ perContainer((): { token?: { value: string; until: number } } => ({}));
 
 const b64url = (value: string | Buffer) => Buffer.from(value).toString('base64url');
 
 /** An OAuth access token for the service account (JWT bearer grant, RS256). */
 const accessToken = async (): Promise<string> => {
-  if (token && token.until > Date.now()) return token.value;
+  const cache = tokenCache();
+  if (cache.token && cache.token.until > Date.now()) return cache.token.value;
   const secret = await playSecret();
   const now = Math.floor(Date.now() / 1000);
   const head = `${b64url(JSON.stringify({ alg: 'RS256', typ: 'JWT' }))}.${b64url(
@@ -88,8 +90,8 @@ const accessToken = async (): Promise<string> => {
   });
   if (!res.ok) throw new Error(`Google OAuth token: ${res.status} ${await res.text()}`);
   const body = (await res.json()) as { access_token: string; expires_in?: number };
-  token = { value: body.access_token, until: Date.now() + ((body.expires_in ?? 3600) - 60) * 1000 };
-  return token.value;
+  cache.token = { value: body.access_token, until: Date.now() + ((body.expires_in ?? 3600) - 60) * 1000 };
+  return cache.token.value;
 };
 
 /** A purchase the Play Developer API does not know (404/410): a forged or foreign token. */
