@@ -9,6 +9,7 @@ import type { Contract } from '../shared/http/contract.ts';
 import { routeKey } from '../shared/http/route.ts';
 import { accountContracts } from './accounts/contracts.ts';
 import { secondFactorContracts } from './accounts/mfa-contracts.ts';
+import { storeContracts } from './billing/contracts.ts';
 import { analyticsContracts } from './analytics/contracts.ts';
 import { chatContracts } from './chat/contracts.ts';
 import { creatorContracts } from './creators/contracts.ts';
@@ -33,6 +34,7 @@ export const routes: readonly Contract[] = [
   ...showContracts,
   ...liveContracts,
   ...paymentContracts,
+  ...storeContracts,
   ...epgContracts,
   ...identityContracts,
   ...accountContracts,
@@ -84,7 +86,7 @@ export const tagDescriptions: Readonly<Record<string, string>> = {
     "A creator's own studio: their public profile, shows and episodes, and their channel's programme schedule. Signed-in creators only, and only their own.",
   Analytics: 'Player analytics ingestion (sessions, heartbeats, events, errors) and continue watching.',
   Payments:
-    'Paying: subscriptions to creators and pay-per-view purchases through Stripe Checkout, the customer portal, what the caller holds, and the endpoints Stripe calls (docs/payments.md).',
+    'Paying: subscriptions to creators and pay-per-view purchases through Stripe Checkout, the customer portal, what the caller holds, the endpoints Stripe calls, and the App Store and Google Play purchases of the apps (docs/payments.md).',
   Webhooks:
     'Signed push deliveries of platform events (Standard Webhooks): subscribe a callback, verify it, receive `creator.live` and the rest (docs/webhooks.md).',
   Platform: 'The API reference itself and the public keys that verify access tokens.',

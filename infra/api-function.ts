@@ -12,6 +12,7 @@ import { Construct } from 'constructs';
 import { type RouteRow, routeKey } from '../shared/http/route.ts';
 import { type Deployment, environmentOf, policyOf } from '../shared/platform/access.ts';
 import type { PaymentDeployment } from '../shared/payments/access.ts';
+import type { StoreDeployment } from '../shared/stores/access.ts';
 import type { WebhookDeployment } from '../shared/webhooks/access.ts';
 import type { ChatDeployment } from '../shared/chat/access.ts';
 import type { RealtimeDeployment } from '../shared/realtime/access.ts';
@@ -58,6 +59,7 @@ export interface ApiResources {
   webhooks?: WebhookDeployment;
   /** The Stripe secret and payment settings (infra/payments.ts), for rows that need `stripe`. */
   payments?: PaymentDeployment;
+  stores?: StoreDeployment;
   /** The sending identity and configuration set (infra/mail.ts), for rows that need `mailer`. */
   mail?: MailDeployment;
   /** The exports bucket, the pseudonym key and the account jobs queue (infra/accounts.ts). */
@@ -203,6 +205,7 @@ export class ApiFunction extends Construct {
       recordingsBucketArn: props.resources.recordings.bucketArn,
       webhooks: props.resources.webhooks,
       payments: props.resources.payments,
+      stores: props.resources.stores,
       mail: props.resources.mail,
       accounts: props.resources.accounts,
       chat: props.resources.chat,

@@ -8,6 +8,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { reconcileRow } from '../functions/payments/workers.ts';
 import { PAYMENT_DEFAULTS, type PaymentDeployment } from '../shared/payments/access.ts';
+import { STORE_DEFAULTS, type StoreDeployment } from '../shared/stores/access.ts';
 import { ApiFunction, type ApiFunctionDefaults, constructIdOf } from './api-function.ts';
 import type { Monitoring } from './monitoring.ts';
 import { AsyncFailures } from './async-failures.ts';
@@ -36,6 +37,8 @@ export interface PaymentsProps extends ApiFunctionDefaults {
 export class Payments extends NestedStack {
   readonly secret: secretsmanager.Secret;
   readonly deployment: PaymentDeployment;
+  /** The app stores' secrets (created empty, an operator fills them) and the apps' identities. */
+  readonly stores: StoreDeployment;
   readonly reconcile: ApiFunction;
   readonly scheduleFailures: sqs.Queue;
   readonly alarms: cloudwatch.Alarm[] = [];
@@ -55,6 +58,24 @@ export class Payments extends NestedStack {
         "Stripe's keys are rolled in Stripe's dashboard (a new restricted key, new endpoint secrets), then put here by an operator; Secrets Manager cannot rotate them (docs/payments.md).",
     });
     this.deployment = { stripeSecretArn: this.secret.secretArn, ...PAYMENT_DEFAULTS };
+    // The app stores (docs/payments.md, "App stores: a real setup"): Apple's root certificates and
+    // App Store Server API key; Google Play's service account key. Empty until an operator fills them.
+    const storeSecret = (id: string, description: string, reason: string) => {
+      const secret = new secretsmanager.Secret(this, id, { description, removalPolicy: props.removalPolicy });
+      Validations.of(secret).acknowledge({ id: 'AwsSolutions-SMG4', reason });
+      return secret;
+    };
+    const appStore = storeSecret(
+      'AppStoreSecret',
+      'App Store: {"root_certificates":[base64 DER of AppleRootCA-G3...],"issuer_id","key_id","private_key"}, put in by an operator (docs/payments.md)',
+      "Apple's roots change with Apple's PKI and the App Store Server API key is rolled in App Store Connect; an operator puts the new values here (docs/payments.md).",
+    );
+    const play = storeSecret(
+      'PlaySecret',
+      'Google Play: the service account JSON key (client_email, private_key, token_uri) of the Play Developer API, put in by an operator (docs/payments.md)',
+      "Google service account keys are rolled in Google Cloud's console, then put here by an operator; Secrets Manager cannot rotate them (docs/payments.md).",
+    );
+    this.stores = { appStoreSecretArn: appStore.secretArn, playSecretArn: play.secretArn, ...STORE_DEFAULTS };
     this.reconcile = new ApiFunction(this, constructIdOf(reconcileRow.handler), {
       resources: { ...props.resources, payments: this.deployment },
       environment: props.environment,

@@ -305,6 +305,7 @@ export class ApiStack extends Stack {
       removalPolicy: settings.removalPolicy,
     });
     resources.payments = payments.deployment;
+    resources.stores = payments.stores;
     // Mail (infra/mail.ts) before the route stacks too: sign-up and the resend route send through it.
     const mail = new Mail(this, 'Mail', {
       resources,

@@ -13,10 +13,16 @@
  *   dispute        the cardholder disputes the latest payment
  *   win-dispute    the dispute is won (lose-dispute: lost)
  * `npm run pay -- onboard <creator id | acct_ id>` completes a creator's Connect onboarding.
+ * `npm run pay -- apple <type> <account id> <creator id>`: the App Store's side (scripts/local/stores-pay.ts).
  * Prints the events Stripe sent, then how the webhook deliveries went.
  */
 import { PAY_ACTIONS } from './local/stripe/control.ts';
 import { stripePortOf } from './local/stripe/port.ts';
+import { payStore } from './local/stores-pay.ts';
+
+// The app stores: `npm run pay -- apple|google <type> <account id> <creator id>` (scripts/local/stores-pay.ts).
+if (process.argv[2] === 'apple' || process.argv[2] === 'google')
+  process.exit(await payStore(process.argv.slice(2)));
 
 const [action, id, amount] = process.argv.slice(2);
 if (!action || !(PAY_ACTIONS as readonly string[]).includes(action) || !id) {

@@ -9,6 +9,8 @@ import { appsyncEventsPortOf } from './local/appsync-events/port.ts';
 import { ivschatPortOf } from './local/ivschat/port.ts';
 import { startLocalPlatform } from './local/platform.ts';
 import { stripePortOf } from './local/stripe/port.ts';
+import { appStorePortOf } from './local/appstore/port.ts';
+import { playPortOf } from './local/play/port.ts';
 import { applyStartSettings } from './local/start-settings.ts';
 
 const { values } = parseArgs({
@@ -29,6 +31,9 @@ const platform = await startLocalPlatform({
   ivschatPort: ivschatPortOf(process.env),
   // The AppSync Events stand-in (docs/local-appsync-events.md): live state pushed every 5 s.
   appsyncEventsPort: appsyncEventsPortOf(process.env),
+  // The App Store stand-in, where `npm run pay -- apple` finds it (docs/payments.md, "App stores: locally").
+  appStorePort: appStorePortOf(process.env),
+  playPort: playPortOf(process.env),
 });
 const { startLocalApi } = await import('./local/server.ts');
 // Webhooks: the fan-out on the local bus, the delivery queue and the sender (docs/webhooks.md).
@@ -39,6 +44,10 @@ const { routes } = await import('../functions/routes.ts');
 const { server, url } = await startLocalApi(port, process.env.HOST ?? '127.0.0.1');
 // Stripe delivers to this API's webhook routes (registered as in Stripe's dashboard).
 await platform.stripe.connectWebhooks(url);
+// The App Store sends its notifications to this API (App Store Connect's notification URL).
+platform.appStore.connect(`${url}/billing/apple/notifications`);
+// Pub/Sub pushes Google Play's notifications to this API (the push subscription's endpoint).
+platform.play.connect(`${url}/billing/google/notifications`);
 
 console.log(`
 Creator streaming platform running at ${url}  (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)
@@ -46,6 +55,8 @@ Creator streaming platform running at ${url}  (ready in ${((Date.now() - started
   IVS stand-in (channels, playback, broadcasts) at ${platform.ivsEndpoint}: npm run broadcast -- start <creator id>
   Webhooks: POST ${url}/webhooks/subscriptions delivers signed events (${process.env.LOCAL_WEBHOOK_CALLBACKS === 'private' ? 'loopback and private callbacks allowed: LOCAL_WEBHOOK_CALLBACKS=private' : 'public https callbacks only; LOCAL_WEBHOOK_CALLBACKS=private npm start for loopback receivers'}, docs/webhooks.md)
   Stripe stand-in (checkout pages, subscriptions, Connect, signed webhooks) at ${platform.stripe.endpoint}: npm run pay -- complete <checkout id>
+  App Store stand-in (signed V2 notifications) at ${platform.appStore.endpoint}: npm run pay -- apple SUBSCRIBED <account id> <creator id>
+  Google Play stand-in (Play Developer API, Pub/Sub pushes) at ${platform.play.endpoint}: npm run pay -- google PURCHASED <account id> <creator id>
   IVS Chat stand-in (rooms, chat tokens, review handler) at ${platform.ivschat.endpoint}, messaging WebSocket at ${platform.ivschat.messagingEndpoint} (docs/local-ivschat.md)
   AppSync Events stand-in (live state pushed every 5 s) at ${platform.appsyncEvents.realtimeEndpoint}: curl ${url}/creators/cr_0004/channel/live/realtime (cr_0001 needs the demo viewer's bearer; docs/realtime.md)
   Media CDN stand-in (recordings, DVR; signed URLs checked) at ${process.env.CDN_URL}

@@ -820,6 +820,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/billing/apple/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * App Store Server Notifications V2 (signed by Apple): the apps' subscriptions and purchases
+         * @description For Apple only: the App Store's notifications about in-app subscriptions and purchases (`signedPayload`, a JWS whose x5c chain must lead to the configured Apple root, for this app's bundle id and environment; verified with Apple's library before anything is read or written). Each `notificationUUID` is processed once; the state it carries is applied to the entitlement of the account whose `app_account_token` the transaction carries (docs/payments.md). 400 for anything Apple did not sign for this app.
+         */
+        post: operations["receiveAppleNotification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/billing/apple/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unlock an App Store purchase at once: the signed transaction StoreKit answered the app
+         * @description The iOS app sends StoreKit's signed transaction right after a purchase (or a restore), so access does not wait for Apple's notification. Verified as the notifications are; it must carry the caller's `app_account_token` (`GET /me`) as its `appAccountToken`. Answers the caller's entitlement as it now stands. 403 for another account's purchase, 422 for a product this platform does not sell.
+         */
+        post: operations["linkAppleTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/billing/google/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Google Play's Real-time developer notifications (a Pub/Sub push with Google's OIDC token)
+         * @description For Pub/Sub only: the push subscription of the Play Console's Real-time developer notifications topic. Believed only with the push's OIDC token (`Authorization: Bearer`, signed by Google for the configured audience and the subscription's service account). Each `messageId` is processed once; the purchase it names is read from the Play Developer API (`purchases.subscriptionsv2.get`, `purchases.products.get`), its state applied to the entitlement of the account it belongs to (the obfuscated account id is the `app_account_token`, or the app linked it), and acknowledged once stored (docs/payments.md).
+         */
+        post: operations["receiveGoogleNotification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/billing/google/purchases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unlock a Google Play purchase at once: link its purchase token to the caller
+         * @description The Android app sends the purchase token Play Billing answered, right after the purchase, so access does not wait for the notification. The purchase is read from the Play Developer API and linked to the caller (the first account to link it keeps it), then applied and acknowledged. 403 when the purchase carries another account's `app_account_token` or another account linked it first, 422 for a product this platform does not sell or a token Google Play does not know.
+         */
+        post: operations["linkGooglePurchase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/creators/{id}/channel/schedule": {
         parameters: {
             query?: never;
@@ -3715,17 +3795,17 @@ export interface components {
              */
             content_id: string | null;
             /**
-             * @description `active`; `past_due` (a renewal failed: access until `grace_until`); `expired`; `refunded`, `disputed` (a purchase taken back); `pending` (payment not settled)
+             * @description `active`; `past_due` (a renewal failed: access until `grace_until`); `expired`; `refunded`, `disputed` (taken back); `pending` (payment not settled); `revoked` (an app store withdrew it: Family Sharing ended, Google revoked)
              * @example active
              * @enum {string}
              */
-            status: "active" | "past_due" | "expired" | "refunded" | "disputed" | "pending";
+            status: "active" | "past_due" | "expired" | "refunded" | "disputed" | "pending" | "revoked";
             /**
-             * @description Who took the payment
+             * @description Who took the payment: `stripe` (web), `apple` (App Store), `google` (Google Play)
              * @example stripe
              * @enum {string}
              */
-            source: "stripe";
+            source: "stripe" | "apple" | "google";
             /**
              * @description Paid up until (ISO 8601); null: no end (a purchase)
              * @example 2026-12-29T01:00:00.000Z
@@ -6953,6 +7033,30 @@ export interface components {
              * @example 2026-01-15T12:00:00.000Z
              */
             auth_time: string;
+        };
+        /** @description Acknowledgement of an app store notification */
+        StoreNotificationReceipt: {
+            /**
+             * @description Always true
+             * @example true
+             */
+            received: boolean;
+            /**
+             * @description The notification's id (Apple's notificationUUID, Pub/Sub's messageId)
+             * @example 002e14d5-51f5-4503-b5a8-c3a1af68eb20
+             */
+            notification_id: string;
+            /**
+             * @description Its type
+             * @example SUBSCRIBED
+             */
+            type: string;
+            /**
+             * @description `processed`; `duplicate` (processed before: nothing done); `ignored` (nothing to apply: no purchase in it, a product or account this platform does not know, or a paid-up entitlement from another source kept)
+             * @example processed
+             * @enum {string}
+             */
+            outcome: "processed" | "duplicate" | "ignored";
         };
         /** @description Acknowledgement of a Stripe event */
         StripeWebhookReceipt: {
@@ -14690,6 +14794,756 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["GatewayThrottled"];
+                };
+            };
+            /** @description An internal error (nothing internal is disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 500,
+                     *       "message": {
+                     *         "code": "INTERNAL",
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is throttling or unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 503,
+                     *       "message": "Service temporarily unavailable, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    receiveAppleNotification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The notification, signed by the App Store (a JWS with the x5c chain)
+                     * @example eyJhbGciOiJFUzI1NiIsIng1YyI6WyJNSUlF...
+                     */
+                    signedPayload: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The notification was verified and applied (or was already, or had nothing to apply) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @description A short note for people, on some answers */
+                        message?: string;
+                        data: components["schemas"]["StoreNotificationReceipt"];
+                    };
+                };
+            };
+            /** @description Not signed by the App Store for this app and environment (broken chain, wrong bundle id or environment, bad signature): nothing is read or written */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 400,
+                     *       "message": "Invalid signedPayload: its signature or certificate chain is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over 256 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 413,
+                     *       "message": "Request body exceeds 262144 bytes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 415,
+                     *       "message": "Request body must be sent as application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body failed validation: one entry per field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 422,
+                     *       "errors": [
+                     *         {
+                     *           "field": "email",
+                     *           "message": "Invalid email address"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GatewayThrottled"];
+                };
+            };
+            /** @description An internal error (nothing internal is disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 500,
+                     *       "message": {
+                     *         "code": "INTERNAL",
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is throttling or unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 503,
+                     *       "message": "Service temporarily unavailable, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    linkAppleTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description StoreKit 2's `Transaction.jwsRepresentation` of the purchase
+                     * @example eyJhbGciOiJFUzI1NiIsIng1YyI6WyJNSUlF...
+                     */
+                    signed_transaction: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The caller's entitlement for what the transaction bought */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @description A short note for people, on some answers */
+                        message?: string;
+                        data: components["schemas"]["Entitlement"];
+                    };
+                };
+            };
+            /** @description Not signed by the App Store for this app and environment */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 400,
+                     *       "message": "Invalid signed_transaction: its signature or certificate chain is not valid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 401,
+                     *       "message": "Missing or invalid bearer token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The transaction's appAccountToken is not the caller's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 403,
+                     *       "message": "This purchase was not made by this account (its appAccountToken is not yours)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over 256 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 413,
+                     *       "message": "Request body exceeds 262144 bytes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 415,
+                     *       "message": "Request body must be sent as application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The product is not one this platform sells */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 422,
+                     *       "errors": [
+                     *         {
+                     *           "field": "email",
+                     *           "message": "Invalid email address"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Over the rate limit (30 per 3600 s per account); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
+                     *     }
+                     */
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
+                };
+            };
+            /** @description An internal error (nothing internal is disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 500,
+                     *       "message": {
+                     *         "code": "INTERNAL",
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is throttling or unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 503,
+                     *       "message": "Service temporarily unavailable, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    receiveGoogleNotification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    message: {
+                        /**
+                         * @description The developer notification, base64 JSON
+                         * @example eyJ2ZXJzaW9uIjoiMS4wIn0=
+                         */
+                        data: string;
+                        /**
+                         * @description Pub/Sub's message id (deduplication)
+                         * @example 136969346945
+                         */
+                        messageId: string;
+                        message_id?: string;
+                        publishTime?: string;
+                        publish_time?: string;
+                        attributes?: {
+                            [key: string]: string;
+                        };
+                        orderingKey?: string;
+                    };
+                    subscription?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The notification was verified and applied (or was already, or had nothing to apply) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @description A short note for people, on some answers */
+                        message?: string;
+                        data: components["schemas"]["StoreNotificationReceipt"];
+                    };
+                };
+            };
+            /** @description Not a Pub/Sub push body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 400,
+                     *       "message": "Malformed request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid OIDC token of the push subscription's service account: nothing is read or written */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 401,
+                     *       "message": "Invalid Pub/Sub push token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over 256 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 413,
+                     *       "message": "Request body exceeds 262144 bytes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 415,
+                     *       "message": "Request body must be sent as application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body failed validation: one entry per field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 422,
+                     *       "errors": [
+                     *         {
+                     *           "field": "email",
+                     *           "message": "Invalid email address"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GatewayThrottled"];
+                };
+            };
+            /** @description An internal error (nothing internal is disclosed) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 500,
+                     *       "message": {
+                     *         "code": "INTERNAL",
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is throttling or unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 503,
+                     *       "message": "Service temporarily unavailable, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    linkGooglePurchase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Play Billing's `Purchase.getPurchaseToken()`
+                     * @example opaque-token-up-to-1024-characters
+                     */
+                    purchase_token: string;
+                    /**
+                     * @description The product bought (`tv.creators.sub.<creator id>` or `tv.creators.ppv.<content id>`)
+                     * @example tv.creators.sub.cr_0001
+                     */
+                    product_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The caller's entitlement for what the purchase bought */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @description A short note for people, on some answers */
+                        message?: string;
+                        data: components["schemas"]["Entitlement"];
+                    };
+                };
+            };
+            /** @description A query or path parameter is invalid, or the body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 400,
+                     *       "message": "Malformed JSON body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 401,
+                     *       "message": "Missing or invalid bearer token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The purchase belongs to another account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 403,
+                     *       "message": "This purchase was made by another account"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over 256 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 413,
+                     *       "message": "Request body exceeds 262144 bytes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 415,
+                     *       "message": "Request body must be sent as application/json"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a product this platform sells, or not a purchase Google Play knows */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 422,
+                     *       "errors": [
+                     *         {
+                     *           "field": "email",
+                     *           "message": "Invalid email address"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Over the rate limit (30 per 3600 s per account); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
+                     *     }
+                     */
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
                 };
             };
             /** @description An internal error (nothing internal is disclosed) */

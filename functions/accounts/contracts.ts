@@ -40,7 +40,8 @@ export const getMe = contract({
   method: 'GET',
   path: '/me',
   handler: 'accounts/get-me',
-  dynamo: { actions: ['GetItem', 'UpdateItem'] },
+  // UpdateItem and PutItem: the app_account_token and its marker, made once for older accounts.
+  dynamo: { actions: ['GetItem', 'PutItem', 'UpdateItem'] },
   needs: ['second-factor-policy'],
   auth: 'required',
   summary: "The caller's account",

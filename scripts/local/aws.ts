@@ -1,4 +1,5 @@
 import { PAYMENT_DEFAULTS } from '../../shared/payments/access.ts';
+import { STORE_DEFAULTS } from '../../shared/stores/access.ts';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   createCipheriv,
@@ -85,6 +86,10 @@ const RUNTIME_PASSTHROUGH = [
   'IVS_ENDPOINT',
   // The Stripe stand-in's API (scripts/local/stripe): a URL setting no stack sets (real Stripe then).
   'STRIPE_API_URL',
+  // The app stores' stand-ins (scripts/local/appstore, scripts/local/play): URL settings no stack sets.
+  'APP_STORE_API_URL',
+  'PLAY_API_URL',
+  'PLAY_PUSH_JWKS_URL',
   'AWS_ENDPOINT_URL_SESV2',
   // The S3 stand-in's REST endpoint (scripts/local/s3.ts): the exports bucket and its presigned URLs.
   'AWS_ENDPOINT_URL_S3',
@@ -129,6 +134,14 @@ const LOCAL_MEDIA_KEY_SECRET_ARN = arn('secretsmanager', 'secret:media-key-local
  * registers its webhook endpoints (read per call: it changes when the endpoints are registered).
  */
 export const LOCAL_STRIPE_SECRET_ARN = arn('secretsmanager', 'secret:stripe-local-MnOpQr');
+/**
+ * The app stores' secrets (docs/payments.md, "App stores"): the App Store's (`{root_certificates,
+ * ...}`: the local test CA's root, made when the App Store stand-in starts) and Google Play's (a
+ * service account key for the Play stand-in), put in the host's LOCAL_APP_STORE_SECRET and
+ * LOCAL_PLAY_SECRET by the local platform (read per call).
+ */
+export const LOCAL_APP_STORE_SECRET_ARN = arn('secretsmanager', 'secret:app-store-local-YzAbCd');
+export const LOCAL_PLAY_SECRET_ARN = arn('secretsmanager', 'secret:play-local-EfGhIj');
 /** The analytics pseudonym key (docs/accounts.md): derived from the local signing key, stable per machine. */
 const LOCAL_PSEUDONYM_SECRET_ARN = arn('secretsmanager', 'secret:analytics-pseudonym-local-StUvWx');
 /** The exports bucket, served by the S3 stand-in (scripts/local/s3.ts). */
@@ -142,6 +155,8 @@ const localSecrets: Record<string, { name: string; value: () => string | undefin
   },
   [LOCAL_MEDIA_KEY_SECRET_ARN]: { name: 'media-key-local', value: () => pem(localMediaKey().privateKey) },
   [LOCAL_STRIPE_SECRET_ARN]: { name: 'stripe-local', value: () => host.LOCAL_STRIPE_SECRET },
+  [LOCAL_APP_STORE_SECRET_ARN]: { name: 'app-store-local', value: () => host.LOCAL_APP_STORE_SECRET },
+  [LOCAL_PLAY_SECRET_ARN]: { name: 'play-local', value: () => host.LOCAL_PLAY_SECRET },
   [LOCAL_PSEUDONYM_SECRET_ARN]: {
     name: 'analytics-pseudonym-local',
     value: () =>
@@ -231,6 +246,11 @@ export const localDeployment = (): Deployment => {
     recordingsBucketArn: `arn:aws:s3:::${LOCAL_RECORDINGS_BUCKET}`,
     webhooks: LOCAL_WEBHOOKS,
     payments: { stripeSecretArn: LOCAL_STRIPE_SECRET_ARN, ...PAYMENT_DEFAULTS },
+    stores: {
+      appStoreSecretArn: LOCAL_APP_STORE_SECRET_ARN,
+      playSecretArn: LOCAL_PLAY_SECRET_ARN,
+      ...STORE_DEFAULTS,
+    },
     chat: LOCAL_CHAT,
     realtime: localRealtime(),
     mail: {
@@ -710,6 +730,20 @@ export const useDeploymentSettings = (): void => {
           STRIPE_SECRET_ARN: deployment.payments.stripeSecretArn,
           PAYMENT_GRACE_DAYS: deployment.payments.graceDays,
           APPLICATION_FEE_PERCENT: deployment.payments.applicationFeePercent,
+        }
+      : {}),
+    ...(deployment.stores
+      ? {
+          APP_STORE_SECRET_ARN: deployment.stores.appStoreSecretArn,
+          APPLE_BUNDLE_ID: deployment.stores.appleBundleId,
+          APPLE_APP_ID: deployment.stores.appleAppId,
+          APPLE_ENVIRONMENT: deployment.stores.appleEnvironment,
+          APPLE_ONLINE_CHECKS: deployment.stores.appleOnlineChecks,
+          PLAY_SECRET_ARN: deployment.stores.playSecretArn,
+          GOOGLE_PLAY_PACKAGE: deployment.stores.playPackageName,
+          PLAY_PUSH_AUDIENCE: deployment.stores.playPushAudience,
+          PLAY_PUSH_SERVICE_ACCOUNT: deployment.stores.playPushServiceAccount,
+          STORE_PRODUCT_PREFIX: deployment.stores.productPrefix,
         }
       : {}),
   };

@@ -27,6 +27,13 @@ export interface LocalPlatform {
   stripe: import('./stripe/server.ts').StripeStandIn & {
     connectWebhooks(apiUrl: string): Promise<import('./stripe/wiring.ts').StripeSecret>;
   };
+  /**
+   * The App Store stand-in (scripts/local/appstore, docs/payments.md "App stores: locally"): its
+   * test chain's root is in the App Store secret; `connect(url)` names where it sends notifications.
+   */
+  appStore: import('./appstore/server.ts').AppStoreStandIn;
+  /** The Google Play stand-in (scripts/local/play): Play Developer API, OIDC keys, Pub/Sub pushes to `connect(url)`. */
+  play: import('./play/server.ts').PlayStandIn;
   /** The SES v2 stand-in the mailer sends through; it writes each message to the dev mailbox (scripts/local/ses.ts). */
   ses: import('./ses.ts').SesStandIn;
   /**
@@ -178,6 +185,54 @@ const startStripe = async (port: number) => {
 };
 
 /**
+ * The App Store stand-in on `port` (0: any): its root certificate in the App Store secret (the
+ * host's LOCAL_APP_STORE_SECRET, as an operator puts Apple's root in the stack's secret) and its
+ * App Store Server API in APP_STORE_API_URL, before any function context is derived. It finds an
+ * account's app_account_token as `GET /me` makes it (shared/identity/account-repository.ts).
+ */
+const startAppStore = async (port: number) => {
+  const { startAppStoreStandIn } = await import('./appstore/server.ts');
+  const { STORE_DEFAULTS } = await import('../../shared/stores/access.ts');
+  const standIn = await startAppStoreStandIn({
+    port,
+    app: { bundleId: STORE_DEFAULTS.appleBundleId, environment: STORE_DEFAULTS.appleEnvironment },
+    productPrefix: STORE_DEFAULTS.productPrefix,
+    appTokenOf,
+  });
+  process.env.LOCAL_APP_STORE_SECRET = JSON.stringify({
+    root_certificates: [standIn.chain.root.toString('base64')],
+  });
+  process.env.APP_STORE_API_URL = standIn.endpoint;
+  return standIn;
+};
+
+/** The account's app_account_token, made as `GET /me` makes it (what the stores' stand-ins sign for). */
+const appTokenOf = async (accountId: string) => {
+  const { ensureAppAccountToken, getAccount } = await import('../../shared/identity/account-repository.ts');
+  const account = await getAccount(accountId);
+  return account ? (await ensureAppAccountToken(account)).app_account_token : undefined;
+};
+
+/**
+ * The Google Play stand-in on `port` (0: any): PLAY_API_URL, PLAY_PUSH_JWKS_URL and its service
+ * account in the Play secret (LOCAL_PLAY_SECRET), before any function context is derived.
+ */
+const startPlay = async (port: number) => {
+  const { startPlayStandIn, usePlayStandIn } = await import('./play/server.ts');
+  const { STORE_DEFAULTS } = await import('../../shared/stores/access.ts');
+  const standIn = await startPlayStandIn({
+    port,
+    packageName: STORE_DEFAULTS.playPackageName,
+    productPrefix: STORE_DEFAULTS.productPrefix,
+    pushAudience: STORE_DEFAULTS.playPushAudience,
+    pushServiceAccount: STORE_DEFAULTS.playPushServiceAccount,
+    appTokenOf,
+  });
+  usePlayStandIn(standIn);
+  return standIn;
+};
+
+/**
  * The IVS Chat stand-in on `port` (0: any): the SDK reaches its control plane through
  * AWS_ENDPOINT_URL_IVSCHAT (passed to every function, scripts/local/aws.ts); rooms' message review
  * handlers are invoked through the local Lambda service (scripts/local/lambda.ts).
@@ -273,6 +328,8 @@ export const startLocalPlatform = async (
     stripePort?: number;
     ivschatPort?: number;
     appsyncEventsPort?: number;
+    appStorePort?: number;
+    playPort?: number;
   } = {},
 ): Promise<LocalPlatform> => {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -295,6 +352,8 @@ export const startLocalPlatform = async (
   const stripe = await startStripe(options.stripePort ?? 0);
   const ivschat = await startIvsChat(options.ivschatPort ?? 0);
   const appsyncEvents = await startAppSyncEvents(options.appsyncEventsPort ?? 0);
+  const appStore = await startAppStore(options.appStorePort ?? 0);
+  const play = await startPlay(options.playPort ?? 0);
   // SES v2: the SDK reaches the stand-in through its endpoint setting, which every function's
   // environment carries locally (scripts/local/aws.ts RUNTIME_PASSTHROUGH).
   const ses = await (await import('./ses.ts')).startSesStandIn();
@@ -309,6 +368,8 @@ export const startLocalPlatform = async (
     await live.ivs.stop();
     await stripe.stop();
     await ivschat.stop();
+    await appStore.stop();
+    await play.stop();
     await ses.stop();
     await s3.stop();
     await (await starting?.catch(() => undefined))?.stop();
@@ -383,6 +444,8 @@ export const startLocalPlatform = async (
       ses,
       ivschat,
       appsyncEvents,
+      appStore,
+      play,
       drain: async () => {
         await projector!.drain();
         await events!.drain();

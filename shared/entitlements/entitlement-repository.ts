@@ -33,6 +33,15 @@ export interface ProviderIds {
   subscription_id?: string;
   payment_intent_id?: string;
   charge_id?: string;
+  /** App stores: the store's product id (shared/stores/catalogue.ts). */
+  product_id?: string;
+  /** Apple: the subscription's (or purchase's) first transaction, stable across renewals. */
+  original_transaction_id?: string;
+  /** Apple: the latest transaction applied. */
+  transaction_id?: string;
+  /** Google Play: the purchase token (stable across renewals) and the latest order id. */
+  purchase_token?: string;
+  order_id?: string;
 }
 
 export interface EntitlementRecord {

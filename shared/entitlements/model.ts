@@ -11,7 +11,8 @@ export type EntitlementKind = (typeof ENTITLEMENT_KINDS)[number];
  * `active`: paid up (a purchase forever, a subscription until `valid_until`); `past_due`: a renewal
  * failed, access holds until `grace_until`; `expired`: the subscription ended; `refunded`,
  * `disputed`: a purchase taken back (a won dispute makes it `active` again); `pending`: checkout
- * completed but the payment has not settled (delayed methods).
+ * completed but the payment has not settled (delayed methods); `revoked`: an app store took it back
+ * for another reason than a refund (Apple's REVOKE: Family Sharing withdrawn; Google's REVOKED).
  */
 export const ENTITLEMENT_STATUSES = [
   'active',
@@ -20,8 +21,10 @@ export const ENTITLEMENT_STATUSES = [
   'refunded',
   'disputed',
   'pending',
+  'revoked',
 ] as const;
 export type EntitlementStatus = (typeof ENTITLEMENT_STATUSES)[number];
 
-export const ENTITLEMENT_SOURCES = ['stripe'] as const;
+/** Who took the payment: Stripe (web), Apple's App Store, Google Play (docs/payments.md, "App stores"). */
+export const ENTITLEMENT_SOURCES = ['stripe', 'apple', 'google'] as const;
 export type EntitlementSource = (typeof ENTITLEMENT_SOURCES)[number];

@@ -98,6 +98,10 @@ export interface RouteRow {
     | 'stripe'
     /** Reads the payment settings (fee, grace) but never calls Stripe: no grant. */
     | 'payment-settings'
+    /** Verifies App Store signed data, calls the App Store Server API (shared/stores/access.ts). */
+    | 'app-store'
+    /** Calls the Google Play Developer API, verifies Pub/Sub push tokens. */
+    | 'google-play'
     | 'mailer'
     /** Writes account exports to the exports bucket (shared/accounts/access.ts). */
     | 'exports-writer'

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '../db/document.ts';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '../db/document.ts';
 import { batchGet } from '../db/batch.ts';
 import { db } from '../db/client.ts';
 import { queryAll } from '../db/query.ts';
@@ -16,6 +16,8 @@ import type { SocialPlatform, UserStatus } from './schemas.ts';
  * - email marker:   PK `EMAIL#<trimmed lower-case email>`, SK `MARKER` → account_id
  * - handle marker:  PK `HANDLE#<lower-case handle>`, SK `MARKER` → account_id
  * - Google marker:  PK `GOOGLE#<sub>`, SK `MARKER` → account_id
+ * - app store token: PK `APP_ACCOUNT_TOKEN#<uuid>`, SK `MARKER` → account_id (the account a store
+ *   notification's `appAccountToken` / obfuscated account id names; docs/payments.md, "App stores")
  * An account and its markers are written in one transaction with attribute_not_exists
  * conditions, so two racing sign-ups can never both take an email or a handle.
  * A Google identity is linked to an existing account only while that account's email is verified
@@ -63,6 +65,7 @@ const accountKey = (id: string) => ({ PK: `ACCOUNT#${id}`, SK: 'PROFILE' });
 const emailKey = (email: string) => ({ PK: `EMAIL#${normalizeEmail(email)}`, SK: 'MARKER' });
 const handleKey = (handle: string) => ({ PK: `HANDLE#${handle.toLowerCase()}`, SK: 'MARKER' });
 const googleKey = (sub: string) => ({ PK: `GOOGLE#${sub}`, SK: 'MARKER' });
+const appTokenKey = (token: string) => ({ PK: `APP_ACCOUNT_TOKEN#${token.toLowerCase()}`, SK: 'MARKER' });
 
 const put = (Item: Record<string, unknown>) => ({
   Put: { TableName: tableName(), Item, ConditionExpression: 'attribute_not_exists(PK)' },
@@ -95,6 +98,9 @@ export const accountItems = (account: Account): Record<string, unknown>[] => [
   { ...emailKey(account.email), account_id: account.account_id },
   ...(account.handle ? [{ ...handleKey(account.handle), account_id: account.account_id }] : []),
   ...(account.google_sub ? [{ ...googleKey(account.google_sub), account_id: account.account_id }] : []),
+  ...(account.app_account_token
+    ? [{ ...appTokenKey(account.app_account_token), account_id: account.account_id }]
+    : []),
 ];
 
 /** Maps a cancelled uniqueness transaction to the 409 naming what was taken. */
@@ -249,6 +255,12 @@ const byMarker = async (key: { PK: string; SK: string }): Promise<Account | unde
 export const getAccountByEmail = (email: string) => byMarker(emailKey(email));
 export const getAccountByGoogleSub = (sub: string) => byMarker(googleKey(sub));
 
+/** The id of the account whose `app_account_token` this is (an app store names accounts so), if any. */
+export const accountIdOfAppToken = async (token: string): Promise<string | undefined> => {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: appTokenKey(token) }));
+  return Item?.account_id ? String(Item.account_id) : undefined;
+};
+
 export const isEmailTaken = async (email: string, now = new Date()): Promise<boolean> =>
   holds((await db.send(new GetCommand({ TableName: tableName(), Key: emailKey(email) }))).Item, now);
 
@@ -324,6 +336,9 @@ export const purgeIdentity = async (account: Account, now: Date): Promise<void> 
         reservation(emailKey(account.email)),
         ...(account.handle ? [reservation(handleKey(account.handle))] : []),
         ...(account.google_sub ? [reservation(googleKey(account.google_sub))] : []),
+        ...(account.app_account_token
+          ? [{ Delete: { TableName: tableName(), Key: appTokenKey(account.app_account_token) } }]
+          : []),
       ],
     }),
   );
@@ -377,7 +392,15 @@ export const ensureAppAccountToken = async (account: Account): Promise<Account> 
       ReturnValues: 'ALL_NEW',
     }),
   );
-  return accountOf(result.Attributes)!;
+  const updated = accountOf(result.Attributes)!;
+  // Its marker (the stores name the account by it): the same value whoever wrote the token first.
+  await db.send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...appTokenKey(updated.app_account_token!), account_id: updated.account_id },
+    }),
+  );
+  return updated;
 };
 
 /** Sets the account's display name (`creator_name`); 404 when the account is gone. */

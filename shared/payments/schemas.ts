@@ -87,10 +87,14 @@ const buildResponses = () => {
       content_id: described(z.nullable(z.string()), 'The purchased item; null for a subscription', null),
       status: described(
         z.enum(ENTITLEMENT_STATUSES),
-        '`active`; `past_due` (a renewal failed: access until `grace_until`); `expired`; `refunded`, `disputed` (a purchase taken back); `pending` (payment not settled)',
+        '`active`; `past_due` (a renewal failed: access until `grace_until`); `expired`; `refunded`, `disputed` (taken back); `pending` (payment not settled); `revoked` (an app store withdrew it: Family Sharing ended, Google revoked)',
         'active',
       ),
-      source: described(z.enum(ENTITLEMENT_SOURCES), 'Who took the payment', 'stripe'),
+      source: described(
+        z.enum(ENTITLEMENT_SOURCES),
+        'Who took the payment: `stripe` (web), `apple` (App Store), `google` (Google Play)',
+        'stripe',
+      ),
       valid_until: when('Paid up until (ISO 8601); null: no end (a purchase)', '2026-12-29T01:00:00.000Z'),
       grace_until: when('After a failed renewal, access holds until then; else null', null),
       cancel_at_period_end: flag('Ends at `valid_until` instead of renewing', false),
@@ -167,7 +171,7 @@ const buildResponses = () => {
     }),
     "The creator's subscription plan",
   );
-  return { Checkout, Link, Entitlements, SubscriptionCancelled, WebhookReceipt, Payouts, Plan };
+  return { Checkout, Link, Entitlement, Entitlements, SubscriptionCancelled, WebhookReceipt, Payouts, Plan };
 };
 
 export const paymentResponses =

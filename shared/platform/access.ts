@@ -26,6 +26,12 @@ import {
   secondFactorStatements,
 } from '../identity/second-factor-access.ts';
 import {
+  STORE_PLACEHOLDERS,
+  type StoreDeployment,
+  storeEnvironment,
+  storeStatements,
+} from '../stores/access.ts';
+import {
   WEBHOOK_PLACEHOLDERS,
   type WebhookDeployment,
   webhookEnvironment,
@@ -87,6 +93,8 @@ export interface Deployment {
   webhooks?: WebhookDeployment;
   /** Payments (infra/payments.ts): the Stripe secret and the payment settings. */
   payments?: PaymentDeployment;
+  /** App stores (infra/payments.ts): the App Store and Play secrets, the apps' identities. */
+  stores?: StoreDeployment;
   /** Mail (infra/mail.ts): the sending identity and the configuration set, for rows that need `mailer`. */
   mail?: MailDeployment;
   /** Accounts (infra/accounts.ts): the exports bucket and the analytics pseudonym key. */
@@ -179,6 +187,7 @@ export const policyOf = (row: RouteRow, d: Deployment): Statement[] => {
   ivsOn(['*'], ['ListStreams']);
   statements.push(...webhookStatements(row, d.webhooks));
   statements.push(...paymentStatements(row, d.payments));
+  statements.push(...storeStatements(row, d.stores));
   statements.push(...mailStatements(row, d.mail));
   statements.push(...accountStatements(row, d.accounts));
   statements.push(...chatStatements(row, d.chat));
@@ -215,6 +224,7 @@ export const environmentOf = (row: RouteRow, d: Deployment): Record<string, stri
   if (row.successLog) env.SUCCESS_LOG_EVERY = String(row.successLog.every);
   Object.assign(env, webhookEnvironment(row, d.webhooks));
   Object.assign(env, paymentEnvironment(row, d.payments));
+  Object.assign(env, storeEnvironment(row, d.stores));
   Object.assign(env, mailEnvironment(row, d.mail));
   Object.assign(env, accountEnvironment(row, d.accounts));
   Object.assign(env, chatEnvironment(row, d.chat));
@@ -252,6 +262,7 @@ export const settingsOf = (row: RouteRow): string[] => {
       recordingsBucketArn: placeholder,
       webhooks: WEBHOOK_PLACEHOLDERS,
       payments: PAYMENT_PLACEHOLDERS,
+      stores: STORE_PLACEHOLDERS,
       mail: MAIL_PLACEHOLDERS,
       accounts: ACCOUNTS_PLACEHOLDERS,
       chat: CHAT_PLACEHOLDERS,

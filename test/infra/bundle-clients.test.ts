@@ -28,6 +28,8 @@ const CLIENTS_OF: Record<NonNullable<RouteRow['needs']>[number], readonly string
   'webhook-outbox': ['client-sqs'],
   'webhook-dead-letters': ['client-sqs'],
   stripe: ['client-secrets-manager'],
+  'app-store': ['client-secrets-manager'],
+  'google-play': ['client-secrets-manager'],
   'payment-settings': [],
   mailer: ['client-sesv2'],
   'exports-writer': ['client-s3'],
@@ -82,7 +84,11 @@ describe('AWS clients and token verifiers in the route bundles', () => {
     // access tokens (not the JWKS route, which only publishes the key), and Google sign-in, which verifies Google's ID token
     // (shared/identity/google-sign-in.ts; the other onboarding routes carried it through
     // shared/identity/onboarding.ts before).
-    const verifies = (row: RouteRow) => row.auth !== 'none' || row.handler === 'identity/sign-in-with-google';
+    // Google sign-in checks Google's ID tokens; Google Play's push route checks Pub/Sub's OIDC tokens.
+    const verifies = (row: RouteRow) =>
+      row.auth !== 'none' ||
+      row.handler === 'identity/sign-in-with-google' ||
+      row.handler === 'billing/receive-google-notification';
     // No bundle carries the default credential chain (ini files, SSO, web identity, the metadata
     // services and the STS/SSO clients): credentials come from Lambda's environment
     // (shared/aws/env-credentials.ts), in the stack's bundling too.

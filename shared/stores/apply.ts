@@ -1,0 +1,44 @@
+import {
+  applyEntitlement,
+  type EntitlementRecord,
+  getEntitlement,
+  grants,
+} from '../entitlements/entitlement-repository.ts';
+import { getEpisode } from '../shows/show-repository.ts';
+import { type StoreTarget, targetOfProduct } from './catalogue.ts';
+
+/**
+ * Where every store's state lands (both stores, every route and the reconcile): the product id
+ * resolved through the catalogue (a pay-per-view item to its creator), then `applyEntitlement`,
+ * unless another source holds an entitlement to the same thing that still grants (a viewer who
+ * subscribed on the web and again in the app keeps the one that is paid up: a store's EXPIRED
+ * never takes away a live Stripe subscription, and the other way round).
+ */
+export interface StoreItem {
+  creatorId: string;
+  contentId?: string;
+}
+
+/** What a store product id sells, resolved to a creator (undefined: not ours, or the item is gone). */
+export const itemOfProduct = async (prefix: string, productId: string): Promise<StoreItem | undefined> => {
+  const target: StoreTarget | undefined = targetOfProduct(prefix, productId);
+  if (!target) return undefined;
+  if (target.kind === 'subscription') return { creatorId: target.creatorId };
+  const episode = await getEpisode(target.contentId);
+  return episode ? { creatorId: episode.creator_id, contentId: episode.id } : undefined;
+};
+
+/**
+ * Writes a store's entitlement record unless a granting one from another source is there.
+ * Answers whether it was written (false: kept the other source's, or a later observation is stored).
+ */
+export const applyStoreEntitlement = async (record: EntitlementRecord, now: Date): Promise<boolean> => {
+  const current = await getEntitlement(
+    record.account_id,
+    record.kind === 'subscription'
+      ? { kind: 'subscription', creatorId: record.creator_id }
+      : { kind: 'purchase', creatorId: record.creator_id, contentId: record.content_id ?? '' },
+  );
+  if (current && current.source !== record.source && grants(current, now)) return false;
+  return applyEntitlement(record);
+};
