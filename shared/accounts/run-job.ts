@@ -22,6 +22,7 @@ import { buildExportDocument } from './export-document.ts';
 import { finishExport, getExport } from './export-repository.ts';
 import { deleteExportDocument, putExportDocument } from './export-store.ts';
 import type { AccountJob } from './jobs.ts';
+import { EXPORT_KEY_PREFIX } from './access.ts';
 
 type Item = Record<string, unknown>;
 
@@ -40,7 +41,7 @@ const buildExport = async (accountId: string, exportId: string, now: Date): Prom
   if (pending?.export_id !== exportId || pending.status !== 'pending' || !account || account.deleted_at)
     return 'export dropped (replaced, or the account deleted)';
   const document = await buildExportDocument(accountId, now);
-  const objectKey = `exports/${randomUUID()}.json`;
+  const objectKey = `${EXPORT_KEY_PREFIX}${randomUUID()}.json`;
   await putExportDocument(objectKey, document);
   const finished = await finishExport(accountId, exportId, {
     status: 'ready',

@@ -1,4 +1,3 @@
-import { sellingCreators } from '../../scripts/local/stripe/demo.ts';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
