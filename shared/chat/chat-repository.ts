@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '../db/document.ts';
+import { batchGet } from '../db/batch.ts';
 import { db } from '../db/client.ts';
+import { queryAll } from '../db/query.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
 import { type TransactOperation, transactWriteIf } from '../db/transaction.ts';
@@ -16,7 +18,11 @@ import { type TransactOperation, transactWriteIf } from '../db/transaction.ts';
  *   ban sticks across name changes; `until` null is permanent, else a timeout;
  * - action:      PK `CHAT#<creator>`, SK `ACTION#<at>#<id>` (entity `chat-action`): the record of
  *   every moderation action (who, what, when), written in the same transaction as the change it
- *   records; its insert on the table stream becomes the domain event (shared/events/changes.ts).
+ *   records; its insert on the table stream becomes the domain event (shared/events/changes.ts);
+ * - reference:   PK `ACCOUNT#<account>`, SK `CHATREF#<PK>#<SK>` (entity `chat-reference`): one per
+ *   item of another creator's chat that names the account (its ban or moderator item, an action
+ *   on it or by it as a moderator), written in the same transaction: how an account's export and
+ *   its deletion find what chats keep about it without a Scan (docs/accounts.md).
  */
 
 /** A channel's chat rules (`PUT /studio/chat/settings`); absent item = all off. */
@@ -122,21 +128,74 @@ export const getBan = async (creatorId: string, accountId: string): Promise<Chat
 export const isModerator = async (creatorId: string, accountId: string): Promise<boolean> =>
   (await get(moderatorKey(creatorId, accountId))) !== undefined;
 
-const actionItem = (action: ChatAction): TransactOperation => ({
+type Key = { PK: string; SK: string };
+
+const referenceKey = (accountId: string, key: Key): Key => ({
+  PK: `ACCOUNT#${accountId}`,
+  SK: `CHATREF#${key.PK}#${key.SK}`,
+});
+
+const reference = (accountId: string, key: Key): TransactOperation => ({
   Put: {
     TableName: tableName(),
-    Item: {
-      PK: chatPk(action.creator_id),
-      SK: `ACTION#${action.at}#${randomUUID()}`,
-      entity: 'chat-action',
-      ...action,
-    },
+    Item: { ...referenceKey(accountId, key), entity: 'chat-reference', ref_pk: key.PK, ref_sk: key.SK },
   },
 });
 
-/** Writes `changes` and the record of `action` in one transaction (false: a condition failed). */
-const recorded = (action: ChatAction, changes: TransactOperation[]) =>
-  transactWriteIf([...changes, actionItem(action)]);
+/**
+ * Writes `changes` and the record of `action` in one transaction (false: a condition failed),
+ * with a reference for every other account the action names (`stored`: the ban or moderator item
+ * it puts, which names its target too).
+ */
+const recorded = (action: ChatAction, changes: TransactOperation[], stored?: Key) => {
+  const actionKey = { PK: chatPk(action.creator_id), SK: `ACTION#${action.at}#${randomUUID()}` };
+  const named = [...new Set([action.target_account_id, action.by])].filter(
+    (id): id is string => id !== null && id !== action.creator_id,
+  );
+  const references = named.flatMap((id) => [
+    reference(id, actionKey),
+    ...(stored && id === action.target_account_id ? [reference(id, stored)] : []),
+  ]);
+  return transactWriteIf([
+    ...changes,
+    { Put: { TableName: tableName(), Item: { ...actionKey, entity: 'chat-action', ...action } } },
+    ...references,
+  ]);
+};
+
+/**
+ * The keys a deleted account's purge removes from the chats: with `creatorId` (the account was a
+ * creator) its whole chat (settings, moderators, bans, the action log) and its room's lookup item;
+ * and the items of other creators' chats its references (`partition`: its account partition's
+ * items) point to. Items written before references existed are not found (docs/accounts.md).
+ */
+export const chatKeysOf = async (
+  partition: readonly Record<string, unknown>[],
+  creator?: { id: string; roomArn?: string },
+): Promise<Key[]> => {
+  const referenced = partition
+    .filter((item) => item.entity === 'chat-reference')
+    .map((item) => ({ PK: String(item.ref_pk), SK: String(item.ref_sk) }));
+  if (!creator) return referenced;
+  const own = await queryAll({
+    KeyConditionExpression: 'PK = :pk',
+    ExpressionAttributeValues: { ':pk': chatPk(creator.id) },
+    ProjectionExpression: 'PK, SK',
+    ConsistentRead: true,
+  });
+  return [
+    ...referenced,
+    ...own.map((item) => ({ PK: String(item.PK), SK: String(item.SK) })),
+    ...(creator.roomArn ? [roomLookupKey(creator.roomArn)] : []),
+  ];
+};
+
+/** What other creators' chats keep about the account (its export): the items its references name. */
+export const chatRecordsAbout = async (partition: readonly Record<string, unknown>[]) =>
+  (await batchGet(await chatKeysOf(partition))).map((item) => {
+    const { PK: _pk, SK: _sk, entity, ...record } = item;
+    return { kind: String(entity), ...record };
+  });
 
 /** Stores the channel's settings and records the change. */
 export const putChatSettings = (
@@ -155,14 +214,18 @@ export const putChatSettings = (
 
 /** Appoints a moderator (idempotent: appointing again records again) and records it. */
 export const putModerator = (creatorId: string, moderator: ChatModerator, action: ChatAction) =>
-  recorded(action, [
-    {
-      Put: {
-        TableName: tableName(),
-        Item: { ...moderatorKey(creatorId, moderator.account_id), entity: 'chat-moderator', ...moderator },
+  recorded(
+    action,
+    [
+      {
+        Put: {
+          TableName: tableName(),
+          Item: { ...moderatorKey(creatorId, moderator.account_id), entity: 'chat-moderator', ...moderator },
+        },
       },
-    },
-  ]);
+    ],
+    moderatorKey(creatorId, moderator.account_id),
+  );
 
 /** Removes a moderator and records it; false when they were not one. */
 export const deleteModerator = (creatorId: string, accountId: string, action: ChatAction) =>
@@ -178,14 +241,18 @@ export const deleteModerator = (creatorId: string, accountId: string, action: Ch
 
 /** Stores a ban (replacing any earlier one) and records it. */
 export const putBan = (creatorId: string, ban: ChatBan, action: ChatAction) =>
-  recorded(action, [
-    {
-      Put: {
-        TableName: tableName(),
-        Item: { ...banKey(creatorId, ban.account_id), entity: 'chat-ban', ...ban },
+  recorded(
+    action,
+    [
+      {
+        Put: {
+          TableName: tableName(),
+          Item: { ...banKey(creatorId, ban.account_id), entity: 'chat-ban', ...ban },
+        },
       },
-    },
-  ]);
+    ],
+    banKey(creatorId, ban.account_id),
+  );
 
 /** Lifts a ban and records it; false when there was none. */
 export const deleteBan = (creatorId: string, accountId: string, action: ChatAction) =>
