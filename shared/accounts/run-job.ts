@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DeleteChannelCommand } from '@aws-sdk/client-ivs';
 import type { ReportTargetType } from '../catalog/model.ts';
 import { batchPutDelete } from '../db/batch.ts';
+import { recordOf } from '../db/record.ts';
 import type { CreatorRecord } from '../catalog/model.ts';
 import { chatKeysOf } from '../chat/chat-repository.ts';
 import { creatorPartition } from '../creators/creator-repository.ts';
@@ -88,7 +89,7 @@ export const purgeAccount = async (accountId: string, now: Date): Promise<string
   const items = await accountPartition(accountId);
   const of = (entity: string) => items.filter((item) => item.entity === entity);
   await closePaymentsOf(
-    of('entitlement') as unknown as EntitlementRecord[],
+    of('entitlement').map((item) => recordOf<EntitlementRecord>(item)),
     of('stripe_customer').map((c) => String(c.customer_id)),
     now,
   );

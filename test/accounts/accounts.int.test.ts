@@ -8,6 +8,15 @@ import { startLocalAccountJobs } from '../../scripts/local/accounts.ts';
 import { localAccountJobQueues } from '../../scripts/local/webhooks-outbox.ts';
 import { dynamoEndpointConfig } from '../../shared/db/client.ts';
 import { tableName } from '../../shared/db/table.ts';
+import {
+  type Account as StoredAccount,
+  createAccount,
+  getAccountByEmail,
+  isEmailTaken,
+  markDeleted,
+  purgeIdentity,
+  takenHandles,
+} from '../../shared/identity/account-repository.ts';
 import { generateCatalog } from '../../shared/seed/generate.ts';
 import { putPartnerApproval } from '../../shared/webhooks/subscription-repository.ts';
 import { readMailbox } from '../../scripts/local/ses.ts';
@@ -418,4 +427,40 @@ describe('account deletion (DELETE /me)', () => {
       chatControl().send(new GetRoomCommand({ identifier: made.body.data.chat_room_arn })),
     ).rejects.toMatchObject({ name: 'ResourceNotFoundException' });
   }, 120_000);
+
+  it("keeps a deleted account's email and handle for 30 days (an injected clock), then frees them", async () => {
+    const id = randomUUID().replace(/-/g, '').slice(0, 12);
+    const deletedAt = new Date('2026-01-01T00:00:00.000Z');
+    const day = (n: number) => new Date(deletedAt.getTime() + n * 86_400_000);
+    const account = (accountId: string, at: Date): StoredAccount => ({
+      account_id: accountId,
+      email: `quarantine.${id}@example.com`,
+      creator_name: 'Q',
+      handle: `q_${id}`,
+      user_status: 'onboarding',
+      completed_steps: [],
+      created_at: at.toISOString(),
+    });
+    const first = account(`acc_q1${id}`, day(-10));
+    await createAccount(first);
+    expect(await markDeleted(first.account_id, deletedAt)).toBe(true);
+    await purgeIdentity(first, deletedAt);
+    // The reservation names no account and expires (TTL) at the end of the quarantine.
+    const [reservation] = await itemsNaming(`EMAIL#quarantine.${id}@example.com`);
+    expect(reservation).toMatchObject({ entity: 'reservation', reserved_until: day(30).toISOString() });
+    expect(reservation!.expires_at_epoch).toBe(day(30).getTime() / 1000);
+    expect(JSON.stringify(reservation)).not.toContain(first.account_id);
+    // Day 29: both taken (sign-up's transaction and the reads agree).
+    expect(await isEmailTaken(first.email, day(29))).toBe(true);
+    expect(await takenHandles([first.handle!], day(29))).toEqual(new Set([first.handle]));
+    await expect(createAccount(account(`acc_q2${id}`, day(29)))).rejects.toMatchObject({
+      message: 'Email already registered',
+    });
+    // Day 31: free, though DynamoDB's TTL may not have removed the reservation yet.
+    expect(await isEmailTaken(first.email, day(31))).toBe(false);
+    expect(await takenHandles([first.handle!], day(31))).toEqual(new Set());
+    const second = account(`acc_q3${id}`, day(31));
+    await createAccount(second);
+    expect((await getAccountByEmail(first.email))?.account_id).toBe(second.account_id);
+  });
 });
