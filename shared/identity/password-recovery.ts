@@ -2,7 +2,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { endOpenSessionsOf } from '../live/session-repository.ts';
 import { getMailer } from '../mail/mailer.ts';
 import { logger, recordMetric } from '../observability/index.ts';
-import { type Account, getAccountByEmail, normalizeEmail, passwordResetUpdate } from './account-repository.ts';
+import {
+  type Account,
+  getAccountByEmail,
+  normalizeEmail,
+  passwordResetUpdate,
+} from './account-repository.ts';
 import { RESET_CODE_DIGITS, type ResetPasswordBody, type ResetRequested } from './account-schemas.ts';
 import { assertUncommonPassword } from './common-passwords.ts';
 import {
