@@ -327,6 +327,11 @@ describe('account deletion (DELETE /me)', () => {
     expect(
       (await api.post('/auth/refresh', fromNewAddress({ body: { refresh_token: me.refresh } }))).status,
     ).toBe(401);
+    // A repeat (the token is still valid for its 15 minutes) answers the same.
+    const repeat = await api.delete('/me', { token: fresh, body: { confirm: me.email } });
+    expect(repeat.status).toBe(202);
+    expect(repeat.body.data.deleted_at).toBe(deleted.body.data.deleted_at);
+
     // A deleted account (its purge pending) gets the unknown address's answer: the same 202 in
     // the same time, and no code; a reset finds no code (410).
     const forgot = async (email: string) => {
@@ -335,22 +340,31 @@ describe('account deletion (DELETE /me)', () => {
       return { status: res.status, body: JSON.stringify(res.body), ms: performance.now() - began };
     };
     const mailsBefore = (await readMailbox(me.email)).length;
-    const [gone, unknown] = [await forgot(me.email), await forgot(`nobody.${randomUUID()}@example.com`)];
-    expect(gone.status).toBe(202);
-    expect(gone.body).toBe(unknown.body);
-    expect(gone.ms).toBeGreaterThanOrEqual(1000);
-    expect(Math.abs(gone.ms - unknown.ms)).toBeLessThan(250);
+    const nobody = `nobody.${randomUUID()}@example.com`;
+    const answers: Record<'gone' | 'unknown', Array<Awaited<ReturnType<typeof forgot>>>> = {
+      gone: [],
+      unknown: [],
+    };
+    for (let i = 0; i < 3; i++) {
+      answers.gone.push(await forgot(me.email));
+      answers.unknown.push(await forgot(nobody));
+    }
+    const all = [...answers.gone, ...answers.unknown];
+    expect(new Set(all.map((a) => `${a.status} ${a.body}`)).size).toBe(1);
+    expect(all[0]!.status).toBe(202);
+    const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[1]!;
+    const [goneMs, unknownMs] = [
+      median(answers.gone.map((a) => a.ms)),
+      median(answers.unknown.map((a) => a.ms)),
+    ];
+    expect(goneMs).toBeGreaterThanOrEqual(1000);
+    expect(Math.abs(goneMs - unknownMs)).toBeLessThan(250);
     expect((await readMailbox(me.email)).length).toBe(mailsBefore);
     const reset = await api.post(
       '/auth/password/reset',
       fromNewAddress({ body: { email: me.email, code: '12345678', new_password: 'a-new-long-passphrase' } }),
     );
     expect(reset.status).toBe(410);
-    // A repeat (the token is still valid for its 15 minutes) answers the same.
-    const repeat = await api.delete('/me', { token: fresh, body: { confirm: me.email } });
-    expect(repeat.status).toBe(202);
-    expect(repeat.body.data.deleted_at).toBe(deleted.body.data.deleted_at);
-
     // The purge, then the projector's counter markers and list entries: nothing in the table names
     // the account (view sets of deleted sources excepted: keys only, gone by TTL; see below).
     await jobs.drain();
@@ -404,7 +418,7 @@ describe('account deletion (DELETE /me)', () => {
     expect(lines.filter((line) => line.includes(me.creatorId))).toEqual([]);
   }, 300_000);
 
-  it("a creator's deletion deletes their IVS channel and chat room (their catalogue is a known gap: docs/accounts.md)", async () => {
+  it("a creator's deletion deletes their IVS channel and chat room", async () => {
     const creator = await studioCreator(api);
     const made = await api.post('/studio/channel', { token: creator.token });
     expect(made.status).toBe(201);
