@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalAccountJobs } from '../../scripts/local/accounts.ts';
 import { localAccountJobQueues } from '../../scripts/local/webhooks-outbox.ts';
 import { dynamoEndpointConfig } from '../../shared/db/client.ts';
-import { tableName } from '../../shared/db/table.ts';
+import { TABLE, tableName } from '../../shared/db/table.ts';
 import {
   type Account as StoredAccount,
   createAccount,
@@ -368,12 +368,18 @@ describe('account deletion (DELETE /me)', () => {
     // The purge, then the projector's counter markers and list entries: nothing in the table names
     // the account (view sets of deleted sources excepted: keys only, gone by TTL; see below).
     await jobs.drain();
+    // A deleted source's view set stays two days, keys and version only, so that a late stream
+    // record cannot bring its views back (docs/projections.md): the creator profile's names it.
+    const isViewSetTombstone = (item: Record<string, unknown>) =>
+      String(item.PK).startsWith('VIEWSET#') &&
+      Number(item[TABLE.ttlAttribute]) * 1000 < Date.now() + 3 * 86_400_000;
     let left: Record<string, unknown>[] = [];
-    for (let i = 0; i < 60; i++) {
-      left = await itemsNaming(me.creatorId);
+    const until = Date.now() + 60_000;
+    do {
+      left = (await itemsNaming(me.creatorId)).filter((item) => !isViewSetTombstone(item));
       if (left.length === 0) break;
-      await new Promise((r) => setTimeout(r, 1000));
-    }
+      await new Promise((r) => setTimeout(r, 2000));
+    } while (Date.now() < until);
     expect(left.map((item) => `${item.PK} ${item.SK}`)).toEqual([]);
     expect(jobs.deadLetters()).toEqual([]);
     // Its subscription was cancelled at Stripe (nothing more is charged) and not written again by
@@ -416,7 +422,7 @@ describe('account deletion (DELETE /me)', () => {
     expect(mine.length).toBeGreaterThan(0);
     expect(mine.every((line) => /"account_id":"ak_[A-Za-z0-9_-]{32}"/.test(line))).toBe(true);
     expect(lines.filter((line) => line.includes(me.creatorId))).toEqual([]);
-  }, 300_000);
+  }, 480_000);
 
   it("a creator's deletion deletes their IVS channel and chat room", async () => {
     const creator = await studioCreator(api);
