@@ -4,7 +4,7 @@ import type { ReportTargetType } from '../catalog/model.ts';
 import { batchPutDelete } from '../db/batch.ts';
 import { recordOf } from '../db/record.ts';
 import type { CreatorRecord } from '../catalog/model.ts';
-import { chatKeysOf } from '../chat/chat-repository.ts';
+import { purgeChatsOf } from '../chat/chat-repository.ts';
 import { creatorPartition } from '../creators/creator-repository.ts';
 import type { EntitlementRecord } from '../entitlements/entitlement-repository.ts';
 import { channelScheduleKeys } from '../epg/program-repository.ts';
@@ -94,7 +94,7 @@ export const purgeAccount = async (accountId: string, now: Date): Promise<string
     now,
   );
   const creator = await purgeCreatorSide(accountId, now);
-  await batchPutDelete([], await chatKeysOf(items, creator));
+  await purgeChatsOf(items, creator);
   for (const reaction of of('reaction'))
     await removeReaction({
       accountId,

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand } from '../db/document.ts';
-import { batchGet } from '../db/batch.ts';
+import { GetCommand, UpdateCommand } from '../db/document.ts';
+import { batchGet, batchPutDelete } from '../db/batch.ts';
 import { db } from '../db/client.ts';
 import { queryAll } from '../db/query.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
-import { type TransactOperation, transactWriteIf } from '../db/transaction.ts';
+import { isConditionalCheckFailed, type TransactOperation, transactWriteIf } from '../db/transaction.ts';
 
 /**
  * Live chat's items (docs/chat.md "Data"): the one module that knows their keys.
@@ -135,26 +135,33 @@ const referenceKey = (accountId: string, key: Key): Key => ({
   SK: `CHATREF#${key.PK}#${key.SK}`,
 });
 
-const reference = (accountId: string, key: Key): TransactOperation => ({
+/** A reference: the account is the item's `target` (banned, appointed, acted on) or its `actor` (a moderator). */
+type Role = 'target' | 'actor';
+
+const reference = (accountId: string, key: Key, role: Role): TransactOperation => ({
   Put: {
     TableName: tableName(),
-    Item: { ...referenceKey(accountId, key), entity: 'chat-reference', ref_pk: key.PK, ref_sk: key.SK },
+    Item: { ...referenceKey(accountId, key), entity: 'chat-reference', ref_pk: key.PK, ref_sk: key.SK, role },
   },
 });
 
+/** What stands in for a deleted account that acted as a moderator (the record stays the creator's). */
+export const DELETED_ACTOR = 'deleted-account';
+
 /**
  * Writes `changes` and the record of `action` in one transaction (false: a condition failed),
- * with a reference for every other account the action names (`stored`: the ban or moderator item
- * it puts, which names its target too).
+ * with references for every other account the action names, to the action and to `stored` (the
+ * ban or moderator item it puts, which names them too).
  */
 const recorded = (action: ChatAction, changes: TransactOperation[], stored?: Key) => {
   const actionKey = { PK: chatPk(action.creator_id), SK: `ACTION#${action.at}#${randomUUID()}` };
-  const named = [...new Set([action.target_account_id, action.by])].filter(
-    (id): id is string => id !== null && id !== action.creator_id,
-  );
-  const references = named.flatMap((id) => [
-    reference(id, actionKey),
-    ...(stored && id === action.target_account_id ? [reference(id, stored)] : []),
+  const named = new Map<string, Role>();
+  if (action.by !== action.creator_id) named.set(action.by, 'actor');
+  if (action.target_account_id !== null && action.target_account_id !== action.creator_id)
+    named.set(action.target_account_id, 'target');
+  const references = [...named].flatMap(([id, role]) => [
+    reference(id, actionKey, role),
+    ...(stored ? [reference(id, stored, role)] : []),
   ]);
   return transactWriteIf([
     ...changes,
@@ -163,36 +170,71 @@ const recorded = (action: ChatAction, changes: TransactOperation[], stored?: Key
   ]);
 };
 
+const keyOf = (item: Record<string, unknown>): Key => ({ PK: String(item.PK), SK: String(item.SK) });
+
 /**
- * The keys a deleted account's purge removes from the chats: with `creatorId` (the account was a
- * creator) its whole chat (settings, moderators, bans, the action log) and its room's lookup item;
- * and the items of other creators' chats its references (`partition`: its account partition's
- * items) point to. Items written before references existed are not found (docs/accounts.md).
+ * A deleted account's purge in the chats (docs/accounts.md "Deletion"): the items of other
+ * creators' chats its references (`partition`: its account partition's items) point to are
+ * deleted where it is their target (its bans, its appointments, actions on it) and keep the
+ * record with DELETED_ACTOR where it acted as a moderator; with `creator` (the account was a
+ * creator) its whole chat goes (settings, moderators, bans, the action log), with the references
+ * other accounts hold to it, and its room's lookup item. Items written before references existed
+ * are not found.
  */
-export const chatKeysOf = async (
+export const purgeChatsOf = async (
   partition: readonly Record<string, unknown>[],
   creator?: { id: string; roomArn?: string },
-): Promise<Key[]> => {
-  const referenced = partition
-    .filter((item) => item.entity === 'chat-reference')
-    .map((item) => ({ PK: String(item.ref_pk), SK: String(item.ref_sk) }));
-  if (!creator) return referenced;
-  const own = await queryAll({
-    KeyConditionExpression: 'PK = :pk',
-    ExpressionAttributeValues: { ':pk': chatPk(creator.id) },
-    ProjectionExpression: 'PK, SK',
-    ConsistentRead: true,
-  });
-  return [
-    ...referenced,
-    ...own.map((item) => ({ PK: String(item.PK), SK: String(item.SK) })),
-    ...(creator.roomArn ? [roomLookupKey(creator.roomArn)] : []),
-  ];
+): Promise<void> => {
+  const references = partition.filter((item) => item.entity === 'chat-reference');
+  for (const ref of references.filter((r) => r.role === 'actor')) {
+    const key = { PK: String(ref.ref_pk), SK: String(ref.ref_sk) };
+    const field = key.SK.startsWith('MOD#') ? 'added_by' : 'by';
+    await db
+      .send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: key,
+          UpdateExpression: 'SET #by = :deleted',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeNames: { '#by': field },
+          ExpressionAttributeValues: { ':deleted': DELETED_ACTOR },
+        }),
+      )
+      .catch((error: Error) => {
+        if (!isConditionalCheckFailed(error)) throw error;
+      });
+  }
+  const deletes = references
+    .filter((r) => r.role !== 'actor')
+    .map((r) => ({ PK: String(r.ref_pk), SK: String(r.ref_sk) }));
+  if (creator) {
+    const own = await queryAll({
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': chatPk(creator.id) },
+      ConsistentRead: true,
+    });
+    for (const item of own) {
+      const key = keyOf(item);
+      deletes.push(key);
+      const others = [item.account_id, item.target_account_id, item.by, item.added_by].filter(
+        (id): id is string => typeof id === 'string' && id !== creator.id,
+      );
+      for (const id of new Set(others)) deletes.push(referenceKey(id, key));
+    }
+    if (creator.roomArn) deletes.push(roomLookupKey(creator.roomArn));
+  }
+  await batchPutDelete([], deletes);
 };
 
 /** What other creators' chats keep about the account (its export): the items its references name. */
 export const chatRecordsAbout = async (partition: readonly Record<string, unknown>[]) =>
-  (await batchGet(await chatKeysOf(partition))).map((item) => {
+  (
+    await batchGet(
+      partition
+        .filter((item) => item.entity === 'chat-reference')
+        .map((item) => ({ PK: String(item.ref_pk), SK: String(item.ref_sk) })),
+    )
+  ).map((item) => {
     const { PK: _pk, SK: _sk, entity, ...record } = item;
     return { kind: String(entity), ...record };
   });

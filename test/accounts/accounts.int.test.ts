@@ -294,12 +294,13 @@ describe('account deletion (DELETE /me)', () => {
       webhook_subscriptions: [expect.objectContaining({ id: hook.body.data.id, type: 'creator.live' })],
     });
     expect(document.payments.stripe_customer_id).toMatch(/^cus_/);
-    // In the host's chat: appointed, removed, a ban made as moderator, banned (4 actions, the ban).
+    // In the host's chat: appointed, removed, a ban made as moderator, banned (4 actions, 2 bans).
     expect(document.chat_moderation.map((r: { kind: string }) => r.kind).sort()).toEqual([
       'chat-action',
       'chat-action',
       'chat-action',
       'chat-action',
+      'chat-ban',
       'chat-ban',
     ]);
     expect(document.sign_ins).toHaveLength(2);
