@@ -1,11 +1,11 @@
-import { Duration, NestedStack, type RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, NestedStack, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
-import type { Construct } from 'constructs';
+import { Construct } from 'constructs';
 import { accountJobsRow } from '../functions/accounts/workers.ts';
 import type { AccountsDeployment } from '../shared/accounts/access.ts';
 import { ApiFunction, type ApiFunctionDefaults, constructIdOf } from './api-function.ts';
@@ -24,22 +24,49 @@ export const ACCOUNT_JOBS_QUEUE = {
 /** Export documents are kept this long (their URLs last an hour; ask again for a fresh one). */
 export const EXPORT_RETENTION_DAYS = 1;
 
+/**
+ * The exports bucket (in the main stack, whose bucket auto-deletion provider it shares, as every
+ * bucket of the stack does): private, S3-managed encryption, TLS only, objects expire after
+ * EXPORT_RETENTION_DAYS; a dev stack's delete empties it first. The account jobs worker writes
+ * documents under `exports/` (random keys), `GET /me/export` presigns GET URLs for them.
+ */
+export class ExportsBucket extends Construct {
+  readonly bucket: s3.Bucket;
+
+  constructor(scope: Construct, id: string, props: { removalPolicy: RemovalPolicy }) {
+    super(scope, id);
+    this.bucket = new s3.Bucket(this, 'Bucket', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      lifecycleRules: [{ expiration: Duration.days(EXPORT_RETENTION_DAYS) }],
+      removalPolicy: props.removalPolicy,
+      autoDeleteObjects: props.removalPolicy === RemovalPolicy.DESTROY,
+    });
+    Validations.of(this.bucket).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason:
+        'Export documents live a day and are read through presigned URLs the API hands to their owner only; access logs would keep who downloaded personal data longer than the data itself (docs/accounts.md).',
+    });
+  }
+}
+
 export interface AccountsProps extends ApiFunctionDefaults {
   monitoring: Monitoring;
   removalPolicy: RemovalPolicy;
+  /** The exports bucket (`ExportsBucket`, in the main stack). */
+  exports: s3.IBucket;
 }
 
 /**
- * Accounts (nested stack `Accounts`; docs/accounts.md):
- * - the **exports bucket**: private, S3-managed encryption, TLS only, objects expire after
- *   EXPORT_RETENTION_DAYS; the worker writes documents, `GET /me/export` presigns GET URLs;
+ * Accounts (nested stack `Accounts`; docs/accounts.md), beside the exports bucket it is handed:
  * - the **pseudonym key** (Secrets Manager, generated): the HMAC key analytics hashes account ids
  *   with (shared/analytics/pseudonym.ts);
  * - the **account jobs queue** with its dead-letter queue and alarm, drained by the **account jobs
  *   worker** (functions/accounts/run-account-jobs.ts): exports built, deleted accounts purged.
  */
 export class Accounts extends NestedStack {
-  readonly bucket: s3.Bucket;
+  readonly bucket: s3.IBucket;
   readonly pseudonymKey: secretsmanager.Secret;
   readonly queue: sqs.Queue;
   readonly deadLetters: sqs.Queue;
@@ -49,22 +76,9 @@ export class Accounts extends NestedStack {
 
   constructor(scope: Construct, id: string, props: AccountsProps) {
     super(scope, id, {
-      description: 'Accounts: exports bucket, pseudonym key, account jobs queue and worker',
+      description: 'Accounts: pseudonym key, account jobs queue and worker',
     });
-    this.bucket = new s3.Bucket(this, 'Exports', {
-      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
-      encryption: s3.BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
-      lifecycleRules: [{ expiration: Duration.days(EXPORT_RETENTION_DAYS) }],
-      // No autoDeleteObjects (its provider is a stack singleton the parent has already): a dev
-      // stack's bucket empties itself within a day (the lifecycle rule) before it can be removed.
-      removalPolicy: props.removalPolicy,
-    });
-    Validations.of(this.bucket).acknowledge({
-      id: 'AwsSolutions-S1',
-      reason:
-        'Export documents live a day and are read through presigned URLs the API hands to their owner only; access logs would keep who downloaded personal data longer than the data itself (docs/accounts.md).',
-    });
+    this.bucket = props.exports;
     this.pseudonymKey = new secretsmanager.Secret(this, 'PseudonymKey', {
       description: 'The HMAC key analytics replaces account ids with (docs/accounts.md "Analytics")',
       generateSecretString: { passwordLength: 64, excludePunctuation: true },

@@ -1,4 +1,4 @@
-import type { AccountsDeployment } from '../shared/accounts/access.ts';
+import { type AccountsDeployment, EXPORT_KEY_PREFIX } from '../shared/accounts/access.ts';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Duration, Validations } from 'aws-cdk-lib';
@@ -64,6 +64,8 @@ export interface ApiResources {
   mail?: MailDeployment;
   /** The exports bucket, the pseudonym key and the account jobs queue (infra/accounts.ts). */
   accounts?: AccountsDeployment;
+  /** The exports bucket's CfnBucket `Names.uniqueId` (how cdk-nag names its ARN in a nested stack). */
+  exports?: { uniqueId: string };
   /** IVS Chat rooms, the review handler and logging configuration (infra/chat.ts), for rows with `ivsChat`. */
   chat?: ChatDeployment;
   /** The TOTP secrets' key and the creators' second-factor setting (infra/stack.ts). */
@@ -233,6 +235,15 @@ export class ApiFunction extends Construct {
           "IVS names each recording's objects at run time (a prefix per broadcast): the grant is s3:GetObject on the recordings bucket's objects only, to read a recording's metadata.",
       });
     }
+    if (
+      (row.needs?.includes('exports-writer') || row.needs?.includes('exports-reader')) &&
+      props.resources.exports
+    )
+      Validations.of(role).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<referenceto${props.resources.exports.uniqueId}Arn>/${EXPORT_KEY_PREFIX}*]`,
+        reason:
+          "Export documents get random names at run time, never an account id (docs/accounts.md \"Export\"), so no narrower key is known in advance: the grant covers only the exports bucket's export objects (the EXPORT_KEY_PREFIX prefix), for only the object actions the row's capability lists; each request reaches one account's document through the export item the caller owns.",
+      });
     for (const statement of policyOf(row, deployment)) {
       role.addToPrincipalPolicy(
         new iam.PolicyStatement({ actions: [...statement.actions], resources: [...statement.resources] }),

@@ -24,7 +24,7 @@ import { Webhooks } from './webhooks.ts';
 import { Chat, ChatLogs } from './chat.ts';
 import { Realtime } from './realtime.ts';
 import { Mail } from './mail.ts';
-import { Accounts } from './accounts.ts';
+import { Accounts, ExportsBucket } from './accounts.ts';
 import { RuntimeCleanup } from './runtime-cleanup.ts';
 import { RouteStack, routesByDomain } from './route-stack.ts';
 import { resolveSettings } from './settings.ts';
@@ -346,7 +346,10 @@ export class ApiStack extends Stack {
     // Accounts (infra/accounts.ts) after payments and chat (its worker cancels with Stripe and
     // deletes a creator's chat room), before the route stacks (the export and deletion routes use
     // its queue and bucket; analytics its key).
+    const exports = new ExportsBucket(this, 'Exports', { removalPolicy: settings.removalPolicy });
+    resources.exports = { uniqueId: Names.uniqueId(exports.bucket.node.defaultChild as Construct) };
     const accounts = new Accounts(this, 'Accounts', {
+      exports: exports.bucket,
       resources,
       environment,
       monitoring,

@@ -13,18 +13,20 @@ export const accountJobsRow = {
   handler: 'accounts/run-account-jobs',
   auth: 'none',
   // GetItem: the account, its export, creator, payout account, reports, watch sessions, reaction
-  // records, webhook subscriptions. Query: the account's partition; GSI1: its refresh families and
-  // webhook subscriptions. UpdateItem: the export's status, reaction counter shards, the webhook
-  // owner count (in their transactions). DeleteItem: every item of the account. PutItem: the
-  // quarantine reservations of its email and handle (in the purge's last transaction).
-  // BatchWriteItem: the partition's remaining items.
+  // records, webhook subscriptions. BatchGetItem: the chat records its chat references name (the
+  // export). Query: the account's, creator's, chat's and schedule's partitions; GSI1: its refresh
+  // families, webhook subscriptions and a creator's shows. UpdateItem: the export's status,
+  // reaction counter shards, the webhook owner count (in their transactions), a closed
+  // entitlement. DeleteItem: every item of the account, a creator's shows and episodes (in
+  // transactions). PutItem: the quarantine reservations of its email and handle (in the purge's
+  // last transaction), a detached payout account's record. BatchWriteItem: the rest.
   dynamo: {
-    actions: ['GetItem', 'Query', 'UpdateItem', 'DeleteItem', 'PutItem', 'BatchWriteItem'],
+    actions: ['GetItem', 'BatchGetItem', 'Query', 'UpdateItem', 'DeleteItem', 'PutItem', 'BatchWriteItem'],
     indexes: ['GSI1'],
   },
   // S3: the export document written (PutObject), deleted with the account (DeleteObject). Stripe:
-  // subscriptions cancelled, the customer deleted. IVS: a creator's channel deleted; IVS Chat:
-  // its chat room.
+  // subscriptions cancelled, the customer deleted, a creator's Connect account detached. IVS: a
+  // creator's channel deleted; IVS Chat: its chat room.
   needs: ['exports-writer', 'stripe'],
   ivs: ['DeleteChannel'],
   ivsChat: ['DeleteRoom'],

@@ -1,9 +1,16 @@
 import type { RouteRow } from '../http/route.ts';
 
 /**
+ * Where export documents are written in the exports bucket (random names under it: no account id
+ * in an object key); the only objects the export grants reach.
+ */
+export const EXPORT_KEY_PREFIX = 'exports/';
+
+/**
  * What the account capabilities of a route row grant and set (called by shared/platform/access.ts,
  * so the stack and the local platform derive them the same way; docs/accounts.md):
- * - `exports-writer`: s3:PutObject and s3:DeleteObject on the exports bucket's objects; EXPORTS_BUCKET.
+ * - `exports-writer`: s3:PutObject and s3:DeleteObject on the exports bucket's objects under
+ *   EXPORT_KEY_PREFIX; EXPORTS_BUCKET.
  * - `exports-reader`: s3:GetObject on them (a presigned GET URL acts with its signer's grant);
  *   EXPORTS_BUCKET.
  * - `account-jobs`: sqs:SendMessage on the account jobs queue (exports to build, deletions to
@@ -34,11 +41,12 @@ export const accountStatements = (row: RouteRow, deployment: AccountsDeployment 
   const a = needed(row, deployment);
   if (!a) return [];
   const has = (need: (typeof NEEDS)[number]) => row.needs?.includes(need) ?? false;
+  const documents = `${a.exportsBucketArn}/${EXPORT_KEY_PREFIX}*`;
   return [
     ...(has('exports-writer')
-      ? [{ actions: ['s3:DeleteObject', 's3:PutObject'], resources: [`${a.exportsBucketArn}/*`] }]
+      ? [{ actions: ['s3:DeleteObject', 's3:PutObject'], resources: [documents] }]
       : []),
-    ...(has('exports-reader') ? [{ actions: ['s3:GetObject'], resources: [`${a.exportsBucketArn}/*`] }] : []),
+    ...(has('exports-reader') ? [{ actions: ['s3:GetObject'], resources: [documents] }] : []),
     ...(has('analytics-pseudonym')
       ? [{ actions: ['secretsmanager:GetSecretValue'], resources: [a.pseudonymSecretArn] }]
       : []),

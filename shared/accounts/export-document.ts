@@ -1,4 +1,5 @@
 import type { ReportTargetType } from '../catalog/model.ts';
+import { chatRecordsAbout } from '../chat/chat-repository.ts';
 import { getCreator } from '../creators/creator-repository.ts';
 import { recordOf } from '../db/record.ts';
 import { accountPartition, getAccount, isEmailVerified } from '../identity/account-repository.ts';
@@ -19,8 +20,8 @@ export const ANALYTICS_NOTE =
  * The export document of an account (shared/accounts/export-schema.ts), read from every place the
  * platform keeps the account's data: its partition (follows, entitlements, reactions, playheads,
  * report references, the Stripe customer, stream slots), its creator and payout account, its
- * reports, refresh-token families (GSI1), webhook subscriptions (GSI1) and the watch sessions its
- * slots name. Checked against the schema before it is returned (a drift is a bug, not a document).
+ * reports, refresh-token families (GSI1), webhook subscriptions (GSI1), the watch sessions its
+ * slots name and the chat records its chat references name. Checked against the schema before it is returned (a drift is a bug, not a document).
  */
 export const buildExportDocument = async (accountId: string, now: Date): Promise<ExportDocument> => {
   const [account, items, creator, payout, families, subscriptions] = await Promise.all([
@@ -35,13 +36,14 @@ export const buildExportDocument = async (accountId: string, now: Date): Promise
   const of = (entity: string) =>
     items.filter((item) => item.entity === entity).map((item) => recordOf<Item>(item));
   const slots = items.filter((item) => item.entity === undefined && typeof item.session_id === 'string');
-  const [reports, sessions] = await Promise.all([
+  const [reports, sessions, chat] = await Promise.all([
     Promise.all(
       of('report_reference').map((r) =>
         getReport(accountId, r.target_type as ReportTargetType, String(r.target_id)),
       ),
     ),
     Promise.all(slots.map((slot) => getSession(String(slot.session_id)))),
+    chatRecordsAbout(items),
   ]);
   const customer = of('stripe_customer')[0];
   const document: ExportDocument = {
@@ -73,6 +75,7 @@ export const buildExportDocument = async (accountId: string, now: Date): Promise
     sign_ins: families.map(({ created_at, revoked, expires_at }) => ({ created_at, revoked, expires_at })),
     // No secret is stored with a subscription (they derive from its id in KMS): listed as kept.
     webhook_subscriptions: subscriptions as unknown as ExportDocument['webhook_subscriptions'],
+    chat_moderation: chat as ExportDocument['chat_moderation'],
     analytics: { note: ANALYTICS_NOTE },
   };
   return ExportDocument.parse(document);

@@ -47,6 +47,11 @@ export const ExportDocument = z.object({
   webhook_subscriptions: z.array(
     record({ id: z.string(), type: z.string(), callback: z.string(), status: z.string() }),
   ),
+  /**
+   * What creators' chats keep about the account: its bans and moderator appointments (`kind`
+   * `chat-ban`, `chat-moderator`) and the moderation actions on it or by it (`chat-action`).
+   */
+  chat_moderation: z.array(record({ kind: z.string(), creator_id: z.optional(z.string()) })),
   /** Analytics: what the table holds (playback counts in progress); the event store holds pseudonymised rows only. */
   analytics: z.object({
     note: z.string(),

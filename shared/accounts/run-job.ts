@@ -1,16 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteChannelCommand } from '@aws-sdk/client-ivs';
 import type { ReportTargetType } from '../catalog/model.ts';
-import { getCreator } from '../creators/creator-repository.ts';
 import { batchPutDelete } from '../db/batch.ts';
+import { recordOf } from '../db/record.ts';
+import type { CreatorRecord } from '../catalog/model.ts';
+import { purgeChatsOf } from '../chat/chat-repository.ts';
+import { creatorPartition } from '../creators/creator-repository.ts';
 import type { EntitlementRecord } from '../entitlements/entitlement-repository.ts';
+import { channelScheduleKeys } from '../epg/program-repository.ts';
+import { NotFoundError } from '../http/errors.ts';
+import { type IvsChannel, ivsChannelKey } from '../ivs/channel-repository.ts';
+import { closePaymentsOf, detachPayoutAccount } from '../payments/account-closure.ts';
+import type { PayoutAccount } from '../payments/payout-repository.ts';
+import { showIdsOfCreator } from '../shows/show-repository.ts';
+import { deleteShow } from '../studio/show-writes.ts';
 import { accountPartition, getAccount, purgeIdentity } from '../identity/account-repository.ts';
 import { deleteFamily, familiesOf } from '../identity/refresh-tokens.ts';
 import { ivsClient } from '../ivs/client.ts';
 import { deleteRoom } from '../chat/rooms.ts';
 import { deleteSession } from '../live/session-repository.ts';
 import { logger } from '../observability/index.ts';
-import { stripe } from '../payments/stripe-client.ts';
 import { removeReaction } from '../reactions/reaction-repository.ts';
 import { deleteReport } from '../reports/report-repository.ts';
 import {
@@ -22,6 +31,7 @@ import { buildExportDocument } from './export-document.ts';
 import { finishExport, getExport } from './export-repository.ts';
 import { deleteExportDocument, putExportDocument } from './export-store.ts';
 import type { AccountJob } from './jobs.ts';
+import { EXPORT_KEY_PREFIX } from './access.ts';
 
 type Item = Record<string, unknown>;
 
@@ -32,7 +42,7 @@ type Item = Record<string, unknown>;
  */
 export const runAccountJob = async (job: AccountJob, now: Date): Promise<string> => {
   if (job.kind === 'export') return buildExport(job.account_id, String(job.export_id), now);
-  return purgeAccount(job.account_id);
+  return purgeAccount(job.account_id, now);
 };
 
 const buildExport = async (accountId: string, exportId: string, now: Date): Promise<string> => {
@@ -40,7 +50,7 @@ const buildExport = async (accountId: string, exportId: string, now: Date): Prom
   if (pending?.export_id !== exportId || pending.status !== 'pending' || !account || account.deleted_at)
     return 'export dropped (replaced, or the account deleted)';
   const document = await buildExportDocument(accountId, now);
-  const objectKey = `exports/${randomUUID()}.json`;
+  const objectKey = `${EXPORT_KEY_PREFIX}${randomUUID()}.json`;
   await putExportDocument(objectKey, document);
   const finished = await finishExport(accountId, exportId, {
     status: 'ready',
@@ -54,16 +64,22 @@ const buildExport = async (accountId: string, exportId: string, now: Date): Prom
 const keyOf = (item: Item) => ({ PK: item.PK, SK: item.SK });
 
 /**
- * Purges a deleted account (one with the tombstone; any other is left alone): the provider's
- * subscriptions cancelled now and its customer deleted, a creator's IVS channel and chat room deleted and payout
- * account detached, then every item keyed by the account: reactions through their counters,
- * reports with their references, watch sessions its slots name, its export document, refresh
- * families, webhook subscriptions with their uniqueness and count items, the partition's other
- * items (follows and entitlements: the projector moves their counters), and last the profile,
- * whose email, handle and Google markers become quarantine reservations. A repeat after a failure
- * starts where the last run stopped (what is gone is not read again).
+ * Purges a deleted account (one with the tombstone; any other is left alone), in this order:
+ * - at Stripe: its paid subscriptions cancelled now and their entitlements closed, its customer
+ *   deleted (shared/payments/account-closure.ts);
+ * - a creator's side: the IVS channel and its chat room deleted, the payout account detached
+ *   (subscriptions to the creator cancelled), the catalogue unpublished (every show with its
+ *   episodes deleted: the projector takes their list entries and search cards down), the
+ *   channel's schedule, the whole chat (settings, moderators, bans, log), the IVS and room lookup
+ *   items and the creator partition (profile, payout account, earnings);
+ * - what others' chats keep about it (its chat references), reactions through their counters,
+ *   reports with their references, watch sessions its slots name, its export document, refresh
+ *   families, webhook subscriptions with their uniqueness and count items, the partition's other
+ *   items (follows and entitlements: the projector moves their counters);
+ * - last the profile, whose email, handle and Google markers become quarantine reservations.
+ * A repeat after a failure starts where the last run stopped (what is gone is not read again).
  */
-export const purgeAccount = async (accountId: string): Promise<string> => {
+export const purgeAccount = async (accountId: string, now: Date): Promise<string> => {
   const account = await getAccount(accountId);
   if (!account) return 'purge: nothing left';
   if (!account.deleted_at) {
@@ -72,16 +88,13 @@ export const purgeAccount = async (accountId: string): Promise<string> => {
   }
   const items = await accountPartition(accountId);
   const of = (entity: string) => items.filter((item) => item.entity === entity);
-  await cancelWithProvider(of('entitlement') as unknown as EntitlementRecord[], of('stripe_customer'));
-  const creator = await getCreator(accountId);
-  if (creator?.ivs) {
-    await ivsClient()
-      .send(new DeleteChannelCommand({ arn: creator.ivs.channel_arn }))
-      .catch((error: Error) => {
-        if (error.name !== 'ResourceNotFoundException') throw error;
-      });
-    if (creator.ivs.chat_room_arn) await deleteRoom(creator.ivs.chat_room_arn);
-  }
+  await closePaymentsOf(
+    of('entitlement').map((item) => recordOf<EntitlementRecord>(item)),
+    of('stripe_customer').map((c) => String(c.customer_id)),
+    now,
+  );
+  const creator = await purgeCreatorSide(accountId, now);
+  await purgeChatsOf(items, creator);
   for (const reaction of of('reaction'))
     await removeReaction({
       accountId,
@@ -104,24 +117,43 @@ export const purgeAccount = async (accountId: string): Promise<string> => {
     [],
     items.filter((item) => !handled.has(String(item.entity))).map(keyOf) as Array<Record<string, unknown>>,
   );
-  await purgeIdentity(account, new Date());
+  await purgeIdentity(account, now);
   return 'purged';
 };
 
 /**
- * Ends the account's paid relationships with Stripe now (no refund of the running period): each
- * subscription cancelled, then the customer deleted (Stripe keeps its own records of charges).
+ * A deleted creator's side (none for a viewer): IVS channel and chat room, payout account,
+ * catalogue, schedule, lookup items and the creator partition. Answers the creator's id and chat
+ * room for the chat purge.
  */
-const cancelWithProvider = async (entitlements: EntitlementRecord[], customers: Item[]) => {
-  const subscriptions = entitlements
-    .filter((e) => e.kind === 'subscription' && e.provider?.subscription_id)
-    .map((e) => String(e.provider.subscription_id));
-  const customerIds = customers.map((c) => String(c.customer_id));
-  if (subscriptions.length === 0 && customerIds.length === 0) return;
-  const client = await stripe();
-  const gone = (error: { code?: string; statusCode?: number }) => {
-    if (error.statusCode !== 404) throw error;
-  };
-  for (const id of subscriptions) await client.subscriptions.cancel(id).catch(gone);
-  for (const id of customerIds) await client.customers.del(id).catch(gone);
+const purgeCreatorSide = async (
+  accountId: string,
+  now: Date,
+): Promise<{ id: string; roomArn?: string } | undefined> => {
+  const partition = await creatorPartition(accountId);
+  const profile = partition.find((item) => item.entity === 'creator') as
+    | (CreatorRecord & { ivs?: IvsChannel })
+    | undefined;
+  if (!profile) return undefined;
+  const payouts = partition.find((item) => item.entity === 'payout_account');
+  const ivs = profile.ivs;
+  if (ivs) {
+    await ivsClient()
+      .send(new DeleteChannelCommand({ arn: ivs.channel_arn }))
+      .catch((error: Error) => {
+        if (error.name !== 'ResourceNotFoundException') throw error;
+      });
+    if (ivs.chat_room_arn) await deleteRoom(ivs.chat_room_arn);
+  }
+  if (payouts) await detachPayoutAccount(payouts as unknown as PayoutAccount, now);
+  for (const showId of await showIdsOfCreator(accountId))
+    await deleteShow(accountId, showId).catch((error: Error) => {
+      if (!(error instanceof NotFoundError)) throw error;
+    });
+  await batchPutDelete([], [
+    ...(profile.channel?.channel_id ? await channelScheduleKeys(profile.channel.channel_id) : []),
+    ...(ivs ? [ivsChannelKey(ivs.channel_arn)] : []),
+    ...partition.map(keyOf),
+  ] as Array<Record<string, unknown>>);
+  return { id: accountId, roomArn: ivs?.chat_room_arn };
 };

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand } from '../db/document.ts';
+import { GetCommand, UpdateCommand } from '../db/document.ts';
+import { batchGet, batchPutDelete } from '../db/batch.ts';
 import { db } from '../db/client.ts';
+import { queryAll } from '../db/query.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
-import { type TransactOperation, transactWriteIf } from '../db/transaction.ts';
+import { isConditionalCheckFailed, type TransactOperation, transactWriteIf } from '../db/transaction.ts';
 
 /**
  * Live chat's items (docs/chat.md "Data"): the one module that knows their keys.
@@ -16,7 +18,11 @@ import { type TransactOperation, transactWriteIf } from '../db/transaction.ts';
  *   ban sticks across name changes; `until` null is permanent, else a timeout;
  * - action:      PK `CHAT#<creator>`, SK `ACTION#<at>#<id>` (entity `chat-action`): the record of
  *   every moderation action (who, what, when), written in the same transaction as the change it
- *   records; its insert on the table stream becomes the domain event (shared/events/changes.ts).
+ *   records; its insert on the table stream becomes the domain event (shared/events/changes.ts);
+ * - reference:   PK `ACCOUNT#<account>`, SK `CHATREF#<PK>#<SK>` (entity `chat-reference`): one per
+ *   item of another creator's chat that names the account (its ban or moderator item, an action
+ *   on it or by it as a moderator), written in the same transaction: how an account's export and
+ *   its deletion find what chats keep about it without a Scan (docs/accounts.md).
  */
 
 /** A channel's chat rules (`PUT /studio/chat/settings`); absent item = all off. */
@@ -122,21 +128,116 @@ export const getBan = async (creatorId: string, accountId: string): Promise<Chat
 export const isModerator = async (creatorId: string, accountId: string): Promise<boolean> =>
   (await get(moderatorKey(creatorId, accountId))) !== undefined;
 
-const actionItem = (action: ChatAction): TransactOperation => ({
+type Key = { PK: string; SK: string };
+
+const referenceKey = (accountId: string, key: Key): Key => ({
+  PK: `ACCOUNT#${accountId}`,
+  SK: `CHATREF#${key.PK}#${key.SK}`,
+});
+
+/** A reference: the account is the item's `target` (banned, appointed, acted on) or its `actor` (a moderator). */
+type Role = 'target' | 'actor';
+
+const reference = (accountId: string, key: Key, role: Role): TransactOperation => ({
   Put: {
     TableName: tableName(),
-    Item: {
-      PK: chatPk(action.creator_id),
-      SK: `ACTION#${action.at}#${randomUUID()}`,
-      entity: 'chat-action',
-      ...action,
-    },
+    Item: { ...referenceKey(accountId, key), entity: 'chat-reference', ref_pk: key.PK, ref_sk: key.SK, role },
   },
 });
 
-/** Writes `changes` and the record of `action` in one transaction (false: a condition failed). */
-const recorded = (action: ChatAction, changes: TransactOperation[]) =>
-  transactWriteIf([...changes, actionItem(action)]);
+/** What stands in for a deleted account that acted as a moderator (the record stays the creator's). */
+export const DELETED_ACTOR = 'deleted-account';
+
+/**
+ * Writes `changes` and the record of `action` in one transaction (false: a condition failed),
+ * with references for every other account the action names, to the action and to `stored` (the
+ * ban or moderator item it puts, which names them too).
+ */
+const recorded = (action: ChatAction, changes: TransactOperation[], stored?: Key) => {
+  const actionKey = { PK: chatPk(action.creator_id), SK: `ACTION#${action.at}#${randomUUID()}` };
+  const named = new Map<string, Role>();
+  if (action.by !== action.creator_id) named.set(action.by, 'actor');
+  if (action.target_account_id !== null && action.target_account_id !== action.creator_id)
+    named.set(action.target_account_id, 'target');
+  const references = [...named].flatMap(([id, role]) => [
+    reference(id, actionKey, role),
+    ...(stored ? [reference(id, stored, role)] : []),
+  ]);
+  return transactWriteIf([
+    ...changes,
+    { Put: { TableName: tableName(), Item: { ...actionKey, entity: 'chat-action', ...action } } },
+    ...references,
+  ]);
+};
+
+const keyOf = (item: Record<string, unknown>): Key => ({ PK: String(item.PK), SK: String(item.SK) });
+
+/**
+ * A deleted account's purge in the chats (docs/accounts.md "Deletion"): the items of other
+ * creators' chats its references (`partition`: its account partition's items) point to are
+ * deleted where it is their target (its bans, its appointments, actions on it) and keep the
+ * record with DELETED_ACTOR where it acted as a moderator; with `creator` (the account was a
+ * creator) its whole chat goes (settings, moderators, bans, the action log), with the references
+ * other accounts hold to it, and its room's lookup item. Items written before references existed
+ * are not found.
+ */
+export const purgeChatsOf = async (
+  partition: readonly Record<string, unknown>[],
+  creator?: { id: string; roomArn?: string },
+): Promise<void> => {
+  const references = partition.filter((item) => item.entity === 'chat-reference');
+  for (const ref of references.filter((r) => r.role === 'actor')) {
+    const key = { PK: String(ref.ref_pk), SK: String(ref.ref_sk) };
+    const field = key.SK.startsWith('MOD#') ? 'added_by' : 'by';
+    await db
+      .send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: key,
+          UpdateExpression: 'SET #by = :deleted',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeNames: { '#by': field },
+          ExpressionAttributeValues: { ':deleted': DELETED_ACTOR },
+        }),
+      )
+      .catch((error: Error) => {
+        if (!isConditionalCheckFailed(error)) throw error;
+      });
+  }
+  const deletes = references
+    .filter((r) => r.role !== 'actor')
+    .map((r) => ({ PK: String(r.ref_pk), SK: String(r.ref_sk) }));
+  if (creator) {
+    const own = await queryAll({
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': chatPk(creator.id) },
+      ConsistentRead: true,
+    });
+    for (const item of own) {
+      const key = keyOf(item);
+      deletes.push(key);
+      const others = [item.account_id, item.target_account_id, item.by, item.added_by].filter(
+        (id): id is string => typeof id === 'string' && id !== creator.id,
+      );
+      for (const id of new Set(others)) deletes.push(referenceKey(id, key));
+    }
+    if (creator.roomArn) deletes.push(roomLookupKey(creator.roomArn));
+  }
+  await batchPutDelete([], deletes);
+};
+
+/** What other creators' chats keep about the account (its export): the items its references name. */
+export const chatRecordsAbout = async (partition: readonly Record<string, unknown>[]) =>
+  (
+    await batchGet(
+      partition
+        .filter((item) => item.entity === 'chat-reference')
+        .map((item) => ({ PK: String(item.ref_pk), SK: String(item.ref_sk) })),
+    )
+  ).map((item) => {
+    const { PK: _pk, SK: _sk, entity, ...record } = item;
+    return { kind: String(entity), ...record };
+  });
 
 /** Stores the channel's settings and records the change. */
 export const putChatSettings = (
@@ -155,14 +256,18 @@ export const putChatSettings = (
 
 /** Appoints a moderator (idempotent: appointing again records again) and records it. */
 export const putModerator = (creatorId: string, moderator: ChatModerator, action: ChatAction) =>
-  recorded(action, [
-    {
-      Put: {
-        TableName: tableName(),
-        Item: { ...moderatorKey(creatorId, moderator.account_id), entity: 'chat-moderator', ...moderator },
+  recorded(
+    action,
+    [
+      {
+        Put: {
+          TableName: tableName(),
+          Item: { ...moderatorKey(creatorId, moderator.account_id), entity: 'chat-moderator', ...moderator },
+        },
       },
-    },
-  ]);
+    ],
+    moderatorKey(creatorId, moderator.account_id),
+  );
 
 /** Removes a moderator and records it; false when they were not one. */
 export const deleteModerator = (creatorId: string, accountId: string, action: ChatAction) =>
@@ -178,14 +283,18 @@ export const deleteModerator = (creatorId: string, accountId: string, action: Ch
 
 /** Stores a ban (replacing any earlier one) and records it. */
 export const putBan = (creatorId: string, ban: ChatBan, action: ChatAction) =>
-  recorded(action, [
-    {
-      Put: {
-        TableName: tableName(),
-        Item: { ...banKey(creatorId, ban.account_id), entity: 'chat-ban', ...ban },
+  recorded(
+    action,
+    [
+      {
+        Put: {
+          TableName: tableName(),
+          Item: { ...banKey(creatorId, ban.account_id), entity: 'chat-ban', ...ban },
+        },
       },
-    },
-  ]);
+    ],
+    banKey(creatorId, ban.account_id),
+  );
 
 /** Lifts a ban and records it; false when there was none. */
 export const deleteBan = (creatorId: string, accountId: string, action: ChatAction) =>

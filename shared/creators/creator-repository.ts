@@ -2,7 +2,7 @@ import { GetCommand } from '../db/document.ts';
 import type { CreatorRecord } from '../catalog/model.ts';
 import { batchGet } from '../db/batch.ts';
 import { db } from '../db/client.ts';
-import { getByIndex } from '../db/query.ts';
+import { getByIndex, queryAll } from '../db/query.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
 import { NotFoundError } from '../http/errors.ts';
@@ -63,3 +63,14 @@ export const requireCreator = async (idOrSlug: string): Promise<CreatorRecord> =
 /** Creators by id, in the order given (unknown ids are left out). One BatchGetItem per 100. */
 export const getCreators = async (ids: readonly string[]): Promise<CreatorRecord[]> =>
   (await batchGet(ids.map(key))).flatMap((item) => creatorOf(item) ?? []);
+
+/**
+ * Every item of a creator's partition (`CREATOR#<id>`: the profile, suspended or not, and what
+ * other modules keep there: payouts, earnings), read consistently: a deleted account's purge.
+ */
+export const creatorPartition = (creatorId: string): Promise<Record<string, unknown>[]> =>
+  queryAll({
+    KeyConditionExpression: 'PK = :pk',
+    ExpressionAttributeValues: { ':pk': key(creatorId).PK },
+    ConsistentRead: true,
+  });

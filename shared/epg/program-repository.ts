@@ -231,3 +231,14 @@ export const listProgramsStartingAfter = async (query: {
   );
   return (result.Items ?? []).map((item) => recordOf<ProgramRecord>(item));
 };
+
+/** The keys of every item of a channel's schedule (its programs and its lock): a deleted creator's purge. */
+export const channelScheduleKeys = async (channelId: string): Promise<Array<{ PK: string; SK: string }>> =>
+  (
+    await queryAll({
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': pk(channelId) },
+      ProjectionExpression: 'PK, SK',
+      ConsistentRead: true,
+    })
+  ).map((item) => ({ PK: String(item.PK), SK: String(item.SK) }));

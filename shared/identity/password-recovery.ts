@@ -2,7 +2,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { endOpenSessionsOf } from '../live/session-repository.ts';
 import { getMailer } from '../mail/mailer.ts';
 import { logger, recordMetric } from '../observability/index.ts';
-import { getAccountByEmail, normalizeEmail, passwordResetUpdate } from './account-repository.ts';
+import {
+  type Account,
+  getAccountByEmail,
+  normalizeEmail,
+  passwordResetUpdate,
+} from './account-repository.ts';
 import { RESET_CODE_DIGITS, type ResetPasswordBody, type ResetRequested } from './account-schemas.ts';
 import { assertUncommonPassword } from './common-passwords.ts';
 import {
@@ -59,9 +64,12 @@ const mailResetCode = async (email: string, code: string): Promise<void> => {
   }
 };
 
+/** A deleted account (its purge pending) recovers nothing: it is answered as an unknown address. */
+const usable = (account: Account | undefined) => (account?.deleted_at === undefined ? account : undefined);
+
 /** The work behind `POST /auth/password/forgot`, the same calls whether or not `email` has an account. */
 const forgot = async (email: string, now: Date): Promise<void> => {
-  const account = await getAccountByEmail(email);
+  const account = usable(await getAccountByEmail(email));
   const allowed = await takeResetAllowance(email, RESET_DAILY_LIMIT, now);
   const { code, record } = newVerificationCode(
     account?.account_id ?? 'acc_none',
@@ -101,7 +109,7 @@ export const requestPasswordReset = async (
  */
 export const resetPassword = async (input: ResetPasswordBody, now: Date): Promise<void> => {
   await assertUncommonPassword(input.new_password, 'new_password');
-  const account = await getAccountByEmail(input.email);
+  const account = usable(await getAccountByEmail(input.email));
   if (!account) throw new VerificationCodeGoneError(RESEND, WHAT);
   const record = await spendAttempt(account.account_id, VERIFICATION_MAX_ATTEMPTS, now, 'PASSWORD_RESET');
   if (!record || record.email !== account.email) throw new VerificationCodeGoneError(RESEND, WHAT);

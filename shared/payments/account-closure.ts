@@ -1,0 +1,88 @@
+import { applyEntitlement, type EntitlementRecord } from '../entitlements/entitlement-repository.ts';
+import { type PayoutAccount, recordDetachment } from './payout-repository.ts';
+import { type Stripe, stripe } from './stripe-client.ts';
+
+/**
+ * What a deleted account's purge does at Stripe (docs/accounts.md "Deletion"): its paid
+ * subscriptions cancelled now (no refund of the running period) and their entitlements closed, its
+ * customer deleted; a creator's payout account detached. Each step is idempotent (a cancelled
+ * subscription, a deleted customer: Stripe's 404 counts as done), so a retried purge repeats them.
+ */
+
+/** Subscriptions still billing (anything else has ended at Stripe). */
+const BILLING = new Set(['active', 'trialing', 'past_due', 'unpaid', 'incomplete']);
+
+const gone = (error: { statusCode?: number }): undefined => {
+  if (error.statusCode !== 404) throw error;
+  return undefined;
+};
+
+/**
+ * Cancels `subscriptionId` at once unless it has ended (a retried purge finds it cancelled). Its
+ * `account_id` metadata is cleared first, so a webhook that re-reads it afterwards (the
+ * cancellation's own `customer.subscription.deleted`, arriving after the purge) finds no account
+ * to write an entitlement for (shared/payments/stripe-sync.ts).
+ */
+const cancelNow = async (client: Stripe, subscriptionId: string): Promise<void> => {
+  const sub = await client.subscriptions.retrieve(subscriptionId).catch(gone);
+  if (!sub || !BILLING.has(sub.status)) return;
+  await client.subscriptions.update(subscriptionId, { metadata: { account_id: '' } });
+  await client.subscriptions.cancel(subscriptionId).catch(gone);
+};
+
+/**
+ * The account's own payments: each paid subscription cancelled at Stripe and its entitlement
+ * closed (`expired` now: the subscription's end and churn reach the events and the analysts as
+ * any ending does, before the purge deletes the item), then the customer deleted (Stripe keeps
+ * its own records of the charges).
+ */
+export const closePaymentsOf = async (
+  entitlements: readonly EntitlementRecord[],
+  customerIds: readonly string[],
+  now: Date,
+): Promise<number> => {
+  const subscriptions = entitlements.filter((e) => e.kind === 'subscription' && e.provider?.subscription_id);
+  if (subscriptions.length === 0 && customerIds.length === 0) return 0;
+  const client = await stripe();
+  for (const entitlement of subscriptions) {
+    await cancelNow(client, String(entitlement.provider.subscription_id));
+    if (entitlement.status !== 'expired')
+      await applyEntitlement({
+        ...entitlement,
+        status: 'expired',
+        valid_until: now.toISOString(),
+        grace_until: null,
+        cancel_at_period_end: false,
+        observed_at: now.getTime(),
+      });
+  }
+  for (const id of customerIds) await client.customers.del(id).catch(gone);
+  return subscriptions.length;
+};
+
+/**
+ * Detaches a deleted creator's Stripe Connect account from the platform: every subscription
+ * still billing for the creator is cancelled (their subscribers' entitlements expire through the
+ * webhook as any cancellation's do), so nothing is charged to it again; the account loses its
+ * `creator_id` metadata (a later `account.updated` names no creator) and records when it was
+ * detached; the detachment is recorded here by the Stripe account id (no account id:
+ * `recordDetachment`). The account itself stays at Stripe so the creator can still be paid what
+ * it holds (Stripe refuses to delete an account with a balance). New checkouts for the creator
+ * are refused already: the payout item is gone with the creator's partition.
+ */
+export const detachPayoutAccount = async (payouts: PayoutAccount, now: Date): Promise<number> => {
+  const client = await stripe();
+  const found = await client.subscriptions.search({
+    query: `metadata['creator_id']:'${payouts.creator_id}'`,
+    limit: 100,
+  });
+  const billing = found.data.filter((sub) => BILLING.has(sub.status));
+  for (const sub of billing) await client.subscriptions.cancel(sub.id).catch(gone);
+  await client.accounts
+    .update(payouts.stripe_account_id, {
+      metadata: { creator_id: '', detached_at: now.toISOString() },
+    })
+    .catch(gone);
+  await recordDetachment(payouts.stripe_account_id, now);
+  return billing.length;
+};
