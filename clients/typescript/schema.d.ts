@@ -14847,7 +14847,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * @description The notification, signed by the App Store (a JWS with the x5c chain)
-                     * @example eyJhbGciOiJFUzI1NiIsIng1YyI6WyJNSUlF...
+                     * @example eyJhbGciOiJFUzI1NiIsIng1YyI6WyJNSUlCLi4uIl19.eyJub3RpZmljYXRpb25UeXBlIjoiU1VCU0NSSUJFRCJ9.MEUCIQDxYz
                      */
                     signedPayload: string;
                 };
@@ -15003,7 +15003,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * @description StoreKit 2's `Transaction.jwsRepresentation` of the purchase
-                     * @example eyJhbGciOiJFUzI1NiIsIng1YyI6WyJNSUlF...
+                     * @example eyJhbGciOiJFUzI1NiIsIng1YyI6WyJNSUlCLi4uIl19.eyJub3RpZmljYXRpb25UeXBlIjoiU1VCU0NSSUJFRCJ9.MEUCIQDxYz
                      */
                     signed_transaction: string;
                 };

@@ -13,7 +13,8 @@ const jws = (what: string) =>
         z.regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, { error: 'must be a compact JWS' }),
       ),
     what,
-    'eyJhbGciOiJFUzI1NiIsIng1YyI6WyJNSUlF...',
+    // Header (ES256 with the x5c chain), payload, signature: shortened, but a compact JWS's shape.
+    'eyJhbGciOiJFUzI1NiIsIng1YyI6WyJNSUlCLi4uIl19.eyJub3RpZmljYXRpb25UeXBlIjoiU1VCU0NSSUJFRCJ9.MEUCIQDxYz',
   );
 
 /** `POST /billing/apple/notifications`: App Store Server Notifications V2's body (other fields ignored). */
