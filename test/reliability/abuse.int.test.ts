@@ -157,6 +157,33 @@ const OWNERSHIP: Record<string, 'owned' | `caller: ${string}`> = {
   'GET /studio/payouts': 'caller: the caller’s own creator’s payouts and earnings',
   'POST /studio/payouts/onboarding': 'caller: onboards the caller’s own creator’s Stripe account',
   'PUT /studio/plan': 'caller: sets the caller’s own creator’s plan',
+  // App stores (issue 37): a signed transaction or purchase token is the caller's only when its
+  // appAccountToken / link says so, else 403 (test/stores/apple.int.test.ts, google.int.test.ts).
+  'POST /billing/apple/transactions': 'caller: the transaction’s appAccountToken must be the caller’s',
+  'POST /billing/google/purchases':
+    'caller: links a purchase to the caller; one linked to another account is refused',
+  // Export, deletion and the second factor act on the token's account (test/accounts/*).
+  'POST /me/export': 'caller: exports the caller’s own account',
+  'GET /me/export': 'caller: the caller’s own export',
+  'DELETE /me': 'caller: deletes the caller’s own account',
+  'POST /me/mfa/totp': 'caller: enrols the caller’s own second factor',
+  'POST /me/mfa/totp/confirm': 'caller: confirms the caller’s own pending factor',
+  'DELETE /me/mfa/totp': 'caller: removes the caller’s own second factor',
+  // Live state (issue 40): counts and subscribe tokens for the caller; cues on the caller's channel.
+  'POST /creators/{id}/channel/live/reactions':
+    'caller: counts into the channel’s tick totals, nothing of another account',
+  'GET /creators/{id}/channel/live/realtime':
+    'caller: a subscribe token decided by the caller’s own entitlement',
+  'POST /studio/channel/cues': 'caller: cues on the caller’s own channel',
+  // Chat (issue 39): capabilities from the caller's own account; moderation on the caller's own
+  // channel or one they were appointed to, else 403/404 (test/chat/chat.int.test.ts).
+  'POST /creators/{id}/channel/chat/token': 'caller: capabilities decided from the caller’s own account',
+  'PUT /studio/chat/settings': 'caller: a channel the caller owns or moderates',
+  'PUT /studio/chat/moderators/{account_id}': 'caller: appoints on the caller’s own channel',
+  'DELETE /studio/chat/moderators/{account_id}': 'caller: removes from the caller’s own channel',
+  'POST /studio/chat/bans': 'caller: a channel the caller owns or moderates',
+  'DELETE /studio/chat/bans/{account_id}': 'caller: a channel the caller owns or moderates',
+  'DELETE /studio/chat/messages/{message_id}': 'caller: a message in a room the caller owns or moderates',
   ...Object.fromEntries(
     routes
       .filter((r) => r.path.startsWith('/analytics/'))
