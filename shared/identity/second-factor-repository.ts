@@ -148,10 +148,20 @@ export const useRecoveryCode = (accountId: string, hash: string, now: Date): Pro
 
 /** Removes the account's TOTP factor (pending or active) and its recovery codes. */
 export const deleteTotpFactor = async (accountId: string): Promise<boolean> => {
-  const out = await db.send(
-    new DeleteCommand({ TableName: tableName(), Key: factorKey(accountId), ReturnValues: 'ALL_OLD' }),
-  );
-  return out.Attributes !== undefined;
+  try {
+    // On condition it exists: removing no factor writes nothing (and answers 404).
+    await db.send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: factorKey(accountId),
+        ConditionExpression: 'attribute_exists(PK)',
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionalCheckFailed(error)) return false;
+    throw error;
+  }
 };
 
 // ── Sign-in challenges ───────────────────────────────────────────────────────────────────────

@@ -44,6 +44,9 @@ const requests: Record<string, (c: Context) => { query?: string; body?: unknown 
   'GET /creators/{id}/channel/live/heartbeat': (c) => ({ query: `session_id=${c.session()}` }),
   'PATCH /creators/{id}/channel/live/watch': (c) => ({ body: { session_id: c.session(), quality: '480p' } }),
   'DELETE /creators/{id}/channel/live/watch': (c) => ({ query: `session_id=${c.session()}` }),
+  'POST /creators/{id}/channel/live/reactions': () => ({ body: { emoji: '🔥' } }),
+  'GET /creators/{id}/channel/live/realtime': () => ({}),
+  'POST /creators/{id}/channel/chat/token': () => ({}),
 };
 
 let api: TestApi;
@@ -79,7 +82,10 @@ describe('a creator in the path, by id or handle', () => {
     for (const [key, make] of Object.entries(requests)) {
       const [method, pattern] = key.split(' ') as [string, string];
       const byHandle = await call(method, pattern.replace('{id}', live.slug), token, make(context));
-      if (byHandle.status >= 300)
+      // The seeded channels have no chat room yet (npm run operator -- chat-room all gives them
+      // one): the handle resolved when the answer is the channel's "no chat", not "Creator not found".
+      const noRoom = key.endsWith('/chat/token') && byHandle.body?.message === 'This channel has no chat';
+      if (byHandle.status >= 300 && !noRoom)
         failures.push(`${key}: ${byHandle.status} ${JSON.stringify(byHandle.body)}`);
       if (key === 'POST /creators/{id}/channel/live/watch') sessionId = byHandle.body.data.session.session_id;
     }
