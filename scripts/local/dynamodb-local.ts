@@ -92,7 +92,9 @@ export const startDynamoDbLocal = async (options: { port?: number } = {}): Promi
     stderr = (stderr + String(chunk)).slice(-4000);
   });
   try {
-    await waitForPort(port, child, 30_000);
+    // A JVM starts in 2-5 s idle; on a 2-core machine under a parallel test run it has taken
+    // over 30 s, so the limit only catches a JVM that never starts.
+    await waitForPort(port, child, 120_000);
   } catch (error) {
     child.kill('SIGKILL');
     throw new Error(`${(error as Error).message}\n${stderr}`);
