@@ -39,13 +39,16 @@ const SESSION_SECONDS = 60 * 60;
 const minor = (amount: number) => Math.round(amount * 100);
 const major = (amount: number) => amount / 100;
 
+/** The 30-minute idempotency window `now` falls in (its index since the epoch). */
+const windowOf = (now: Date): number => Math.floor(now.getTime() / WINDOW_MS);
+
 /**
  * When a session made at `now` expires: an hour after the end of its idempotency window, so every
  * request of one window sends Stripe the same parameters (a reused idempotency key with different
  * parameters is an error at Stripe) and the session lives 60 to 90 minutes (Stripe: 30 min to 24 h).
  */
 export const sessionExpiry = (now: Date): number =>
-  ((Math.floor(now.getTime() / WINDOW_MS) + 1) * WINDOW_MS) / 1000 + SESSION_SECONDS;
+  ((windowOf(now) + 1) * WINDOW_MS) / 1000 + SESSION_SECONDS;
 
 /**
  * The idempotency key of a checkout: the same account, item, price and 30-minute window give the
@@ -54,7 +57,7 @@ export const sessionExpiry = (now: Date): number =>
  */
 export const checkoutKey = (parts: readonly (string | number)[], now: Date): string =>
   `checkout-${createHash('sha256')
-    .update([...parts, Math.floor(now.getTime() / WINDOW_MS)].join('|'))
+    .update([...parts, windowOf(now)].join('|'))
     .digest('hex')
     .slice(0, 40)}`;
 
