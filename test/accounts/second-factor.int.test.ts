@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Secret } from 'otpauth';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { buildExportDocument } from '../../shared/accounts/export-document.ts';
 import { clock } from '../../shared/clock.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { mintGoogleIdToken } from '../../shared/identity/local-idp.ts';
@@ -127,6 +128,24 @@ describe('TOTP enrolment', () => {
     expect(
       (await api.post('/me/mfa/totp/confirm', { token: auth_token, body: { code: codeOf(bytes) } })).status,
     ).toBe(409);
+  });
+
+  it("is in the account's export (issue 38 item 6): type, label, dates, codes left; never the secret or a code", async () => {
+    const account = await enrolled();
+    const document = await buildExportDocument(account.accountId, new Date());
+    expect(document.second_factors).toEqual([
+      {
+        id: expect.any(String),
+        type: 'totp',
+        label: 'Phone',
+        created_at: expect.any(String),
+        last_used_at: expect.any(String),
+        recovery_codes_left: 10,
+      },
+    ]);
+    const text = JSON.stringify(document);
+    expect(text).not.toMatch(/secret|recovery_hashes|last_step/);
+    for (const code of account.recoveryCodes) expect(text).not.toContain(code);
   });
 
   it('needs a recent sign-in to enrol and to remove', async () => {
