@@ -307,6 +307,9 @@ describe('step-up with a second factor', () => {
     const refused = await api.delete('/me/mfa/totp', { token: stale });
     expect(refused.status).toBe(401);
     expect(refused.body.reason).toBe('step_up_required');
+    // The refusal says what the step-up takes: a caller with a factor sends its code too (the npm
+    // start walk-through of issue 38 sent the password alone, as the message then said, and got 403).
+    expect(refused.body.message).toMatch(/password \(and, if the account has a second factor, its code\)/);
 
     const passwordOnly = await api.post('/auth/step-up', { token: stale, body: { password: PASSWORD } });
     expect(passwordOnly.status).toBe(403);
