@@ -55,7 +55,7 @@ Creator streaming platform running at ${url}  (ready in ${((Date.now() - started
   IVS Chat stand-in (rooms, chat tokens, review handler) at ${platform.ivschat.endpoint}, messaging WebSocket at ${platform.ivschat.messagingEndpoint} (docs/local-ivschat.md)
   AppSync Events stand-in (live state pushed every 5 s) at ${platform.appsyncEvents.realtimeEndpoint}: curl ${url}/creators/cr_0004/channel/live/realtime (cr_0001 needs the demo viewer's bearer; docs/realtime.md)
   Media CDN stand-in (recordings, DVR; signed URLs checked) at ${process.env.CDN_URL}
-  Mail (SES v2 stand-in at ${platform.ses.endpoint}): verification codes land in ${(await import('./local/ses.ts')).mailboxDir()}/<address>.ndjson
+  Mail (SES v2 stand-in at ${platform.ses.endpoint}): codes (email verification, password reset, email change) land in ${(await import('./local/ses.ts')).mailboxDir()}/<address, @ as %40>.ndjson
   Account exports (S3 stand-in, presigned URLs checked) at ${process.env.AWS_ENDPOINT_URL_S3}: POST ${url}/me/export
   Domain events (EventBridge stand-in, docs/events.md): curl ${platform.eventsEndpoint}/_local/events
 
