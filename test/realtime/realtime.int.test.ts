@@ -1,7 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
-import type { AudienceData, LiveMessage, ReactionsData } from '../../shared/realtime/messages.ts';
+import { BUCKET_SECONDS, countPresence } from '../../shared/live/viewer-counter.ts';
+import { TickAggregator } from '../../shared/realtime/aggregator.ts';
+import {
+  type AudienceData,
+  creatorChannel,
+  type LiveMessage,
+  type ReactionsData,
+  tickOf,
+  tickStartMs,
+} from '../../shared/realtime/messages.ts';
+import { countLiveReaction } from '../../shared/realtime/reaction-counter.ts';
+import { publishTick, type TickMemory } from '../../shared/realtime/tick.ts';
 import { generateCatalog } from '../../shared/seed/generate.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 import { connectEvents, type EventsClient, eventOf } from '../support/appsync-events.ts';
@@ -188,5 +199,49 @@ describe('live state on the channel', () => {
     expect(anonymous.status).toBe(401);
     // A gated channel: only with the subscription.
     expect((await react(gated.id, { emoji: '🔥' })).status).toBe(403);
+  });
+});
+
+describe('the tick under a loaded machine (publishTick at instants two days ahead, its own memory)', () => {
+  it('loses no reaction to a skipped tick or a late write, and reads the audience afresh each tick', async () => {
+    // Two days ahead, 30 s into a viewer-count bucket: the platform's own ticks never read these
+    // counters, and the four ticks below fall in one bucket.
+    const bucketMs = BUCKET_SECONDS * 1000;
+    const base = tickOf(new Date(Math.floor((Date.now() + 2 * 86_400_000) / bucketMs) * bucketMs + 30_000));
+    const at = (tick: number, ms: number) => new Date(tickStartMs(tick) + ms);
+    const memory: TickMemory = { aggregator: new TickAggregator(), live: new Set() };
+    const tick = async (now: Date) => {
+      const sent: LiveMessage[] = [];
+      await publishTick(now, {
+        memory,
+        publish: async (channel, events) => {
+          if (channel === creatorChannel(open.id)) sent.push(...(events as LiveMessage[]));
+        },
+      });
+      return (kind: string) => sent.find((m) => m.kind === kind);
+    };
+    const totals = (message: LiveMessage | undefined) =>
+      Object.fromEntries(
+        (message?.data as ReactionsData | undefined)?.totals.map((e) => [e.emoji, e.count]) ?? [],
+      );
+
+    // A tick 0.8 s late reads the audience; two viewers arrive; the next tick, 0.3 s after its
+    // boundary (4.5 s later, inside the request paths' 5 s cache), must see them.
+    expect((await tick(at(base, 800)))('audience')?.data).toMatchObject({ watching_now: 0 });
+    await Promise.all([0, 1].map(() => countPresence(open.channel, 'web', at(base, 900))));
+    expect((await tick(at(base + 1, 300)))('audience')?.data).toMatchObject({ watching_now: 2 });
+
+    // Reactions in tick base+2; the tick of base+3 never runs (the one before ran long): the tick
+    // of base+4 publishes them.
+    await countLiveReaction(open.id, '🦄', base + 2);
+    await countLiveReaction(open.id, '🦄', base + 2);
+    expect(totals((await tick(at(base + 4, 300)))('reactions'))).toEqual({ '🦄': 2 });
+
+    // A reaction of tick base+3 written after that tick was read (a slow request): the next tick
+    // publishes it, and only it.
+    await countLiveReaction(open.id, '🐙', base + 3);
+    expect(totals((await tick(at(base + 5, 300)))('reactions'))).toEqual({ '🐙': 1 });
+    // The same tick run again (an overlapping run) publishes nothing twice.
+    expect(totals((await tick(at(base + 5, 900)))('reactions'))).toEqual({});
   });
 });
