@@ -139,7 +139,10 @@ export const publishTick = async (
     went_live: [...liveNow].filter((id) => !wasLive.has(id)).sort(),
     went_offline: offline.sort(),
   };
-  aggregator.offer(HOME_CHANNEL, 'home', home, { fingerprint: JSON.stringify(home.live) });
+  // The whole snapshot is its fingerprint: a channel going live or offline outside the first 50
+  // changes `went_live` / `went_offline` only, and is news (the tick after, with both empty, is a
+  // new snapshot too: one more message per change).
+  aggregator.offer(HOME_CHANNEL, 'home', home);
   const messages = aggregator.flush(tick, now);
   for (const creatorId of offline) aggregator.forget(creatorChannel(creatorId));
   memory.live = liveNow;
