@@ -75,9 +75,13 @@ export const ownSession = async (
 export const stateOf = (session: WatchSessionRecord, now: Date): 'active' | 'ended' | 'expired' =>
   session.ended_at ? 'ended' : Date.parse(session.expires_at) <= now.getTime() ? 'expired' : 'active';
 
-/** Viewers of a channel now, with today's and all-time peaks raised as needed. */
-export const channelViewers = async (creator: CreatorRecord, now: Date): Promise<LiveViewerStats> => {
-  const { current, peaks } = await channelAudience(creator.channel.channel_id, now);
+/** Viewers of a channel now, with today's and all-time peaks raised as needed (`maxAgeMs`: channelAudience's). */
+export const channelViewers = async (
+  creator: CreatorRecord,
+  now: Date,
+  options?: { maxAgeMs?: number },
+): Promise<LiveViewerStats> => {
+  const { current, peaks } = await channelAudience(creator.channel.channel_id, now, options);
   const peakAllTime = Math.max(peaks.allTime, creator.peak_all_time);
   return {
     watching_now: current.total,

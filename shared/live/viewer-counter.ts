@@ -109,11 +109,11 @@ const readAudience = async (channelId: string, now: Date, known?: Audience): Pro
   };
 };
 
-/** The channel as this container knows it: read again after CACHE_MS or when a bucket closes. */
-const audienceOf = async (channelId: string, now: Date): Promise<Audience> => {
+/** The channel as this container knows it: read again after `maxAgeMs` or when a bucket closes. */
+const audienceOf = async (channelId: string, now: Date, maxAgeMs = CACHE_MS): Promise<Audience> => {
   const audiences = audiencesOf();
   const known = audiences.get(channelId);
-  if (known && known.bucket === bucketOf(now) && now.getTime() - known.at < CACHE_MS) return known;
+  if (known && known.bucket === bucketOf(now) && now.getTime() - known.at < maxAgeMs) return known;
   const audience = await readAudience(channelId, now, known);
   audiences.set(channelId, audience);
   return audience;
@@ -160,10 +160,11 @@ export const recordPeak = async (channelId: string, value: number, now: Date) =>
 /**
  * A channel's audience as a request shows it: viewers now (the last complete bucket, or the
  * current one when larger, i.e. sessions opened since) and the peaks, raised to viewers now when
- * needed.
+ * needed. `maxAgeMs`: how old a container's read may be (default the 5-second cache; 0 reads
+ * afresh, as the realtime tick does once per tick).
  */
-export const channelAudience = async (channelId: string, now: Date) => {
-  const [current, previous] = (await audienceOf(channelId, now)).counts;
+export const channelAudience = async (channelId: string, now: Date, { maxAgeMs = CACHE_MS } = {}) => {
+  const [current, previous] = (await audienceOf(channelId, now, maxAgeMs)).counts;
   const latest = current.total > previous.total ? current : previous;
   const peaks = await recordPeak(channelId, latest.total, now);
   return { current: latest, peaks };
