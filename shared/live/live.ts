@@ -24,6 +24,8 @@ import type {
   WatchEnded,
 } from './schemas.ts';
 import { QUALITY_OPTIONS, streamMetadata, streamSummary } from './stream-views.ts';
+import { perContainer } from '../aws/local-hook.ts';
+import { creatorReuseMs, viewerShardsOf } from './audience-scale.ts';
 import { bucketEndMs, channelAudience } from './viewer-counter.ts';
 
 /**
@@ -77,7 +79,7 @@ export const stateOf = (session: WatchSessionRecord, now: Date): 'active' | 'end
 
 /** Viewers of a channel now, with today's and all-time peaks raised as needed. */
 export const channelViewers = async (creator: CreatorRecord, now: Date): Promise<LiveViewerStats> => {
-  const { current, peaks } = await channelAudience(creator.channel.channel_id, now);
+  const { current, peaks } = await channelAudience(creator.channel.channel_id, now, viewerShardsOf(creator));
   const peakAllTime = Math.max(peaks.allTime, creator.peak_all_time);
   return {
     watching_now: current.total,
@@ -159,6 +161,24 @@ export const requireLive = async (creatorId: string) => {
     live: NonNullable<CreatorRecord['live']>;
     ivs: NonNullable<CreatorRecord['ivs']>;
   };
+};
+
+/** The creator items this container read on the live paths, and when (see `requireCreatorOnAir`). */
+const onAir = /* @__PURE__ */ perContainer(() => new Map<string, { creator: CreatorRecord; at: number }>());
+
+/**
+ * The creator as a heartbeat or a live reaction needs it (404 when unknown): read again unless
+ * this container read it less than `creatorReuseMs` ago (5 s from 50,000 viewers, else never
+ * reused), so on a big channel reads of its one creator item follow warm containers, not viewers
+ * (docs/capacity.md).
+ */
+export const requireCreatorOnAir = async (creatorIdOrSlug: string, now: Date): Promise<CreatorRecord> => {
+  const known = onAir().get(creatorIdOrSlug);
+  const age = known ? now.getTime() - known.at : -1;
+  if (known && age >= 0 && age < creatorReuseMs(known.creator)) return known.creator;
+  const creator = await requireCreator(creatorIdOrSlug);
+  onAir().set(creatorIdOrSlug, { creator, at: now.getTime() });
+  return creator;
 };
 
 /** 403 unless the channel is open or the account holds a subscription that grants access now. */

@@ -3,18 +3,22 @@ import { batchGet } from '../db/batch.ts';
 import { db } from '../db/client.ts';
 import { UpdateCommand } from '../db/document.ts';
 import { tableName } from '../db/table.ts';
+import { MIN_REACTION_SHARDS } from '../live/audience-scale.ts';
 import { TICK_SECONDS } from './messages.ts';
 
 /**
  * Live reactions, counted per channel per tick (docs/realtime.md "Reactions"): each reaction is
- * one atomic ADD on one of REACTION_SHARDS counter items of its tick, PK
- * `LIVEREACT#<creator>#<tick>#<shard>`, SK `COUNT`, an attribute per emoji (`e:<emoji>`). Ten
- * shards spread a burst over ten items (DynamoDB's per-item ceiling is ~1,000 writes a second:
- * 10,000 reactions a second on one channel). The aggregator reads a tick's shards once, after it
- * ends, and publishes one `reactions` message: the cost of a reaction is one write, whatever the
- * number of viewers. Items expire by TTL a day later.
+ * one atomic ADD on one of the channel's counter items of its tick, PK
+ * `LIVEREACT#<creator>#<tick>#<shard>`, SK `COUNT`, an attribute per emoji (`e:<emoji>`). The
+ * shards spread a burst over items (DynamoDB's per-partition ceiling is 1,000 writes a second);
+ * how many follows the channel's audience scale (`reactionShardsFor`,
+ * shared/live/audience-scale.ts: 10 up to 25,000 viewers, 512 at 1 million), and the writer and
+ * the tick derive it from the same creator item. The aggregator reads a tick's shards once, after
+ * it ends, and publishes one `reactions` message: the cost of a reaction is one write, whatever
+ * the number of viewers. Items expire by TTL a day later.
  */
-export const REACTION_SHARDS = 10;
+/** Shards of a channel whose audience scale is unknown to the caller: the fewest there are. */
+export const REACTION_SHARDS = MIN_REACTION_SHARDS;
 const PREFIX = 'e:';
 
 export const reactionCounterKey = (creatorId: string, tick: number, shard: number) => ({
@@ -22,12 +26,13 @@ export const reactionCounterKey = (creatorId: string, tick: number, shard: numbe
   SK: 'COUNT',
 });
 
-/** Counts one `emoji` into `tick`'s totals of `creatorId`'s channel (a random shard). */
+/** Counts one `emoji` into `tick`'s totals of `creatorId`'s channel (a random one of its `shards`). */
 export const countLiveReaction = async (
   creatorId: string,
   emoji: string,
   tick: number,
-  shard = randomInt(REACTION_SHARDS),
+  shards = REACTION_SHARDS,
+  shard = randomInt(shards),
 ): Promise<void> => {
   await db.send(
     new UpdateCommand({
@@ -40,14 +45,14 @@ export const countLiveReaction = async (
   );
 };
 
-/** Per-emoji totals of `tick` for each creator (one BatchGetItem per 10 channels). */
+/** Per-emoji totals of `tick` for each creator, over its `shards` (one BatchGetItem per 10 small channels). */
 export const tickReactionTotals = async (
-  creatorIds: readonly string[],
+  channels: ReadonlyArray<{ creatorId: string; shards: number }>,
   tick: number,
 ): Promise<Map<string, Map<string, number>>> => {
-  const totals = new Map(creatorIds.map((id) => [id, new Map<string, number>()]));
-  const keys = creatorIds.flatMap((id) =>
-    Array.from({ length: REACTION_SHARDS }, (_, shard) => reactionCounterKey(id, tick, shard)),
+  const totals = new Map(channels.map(({ creatorId }) => [creatorId, new Map<string, number>()]));
+  const keys = channels.flatMap(({ creatorId, shards }) =>
+    Array.from({ length: shards }, (_, shard) => reactionCounterKey(creatorId, tick, shard)),
   );
   for (const item of await batchGet(keys)) {
     // PK `LIVEREACT#<creator>#<tick>#<shard>`: creator ids hold no '#'.

@@ -21,6 +21,7 @@ import {
   TICK_SECONDS,
   tickOf,
 } from './messages.ts';
+import { reactionShardsOf } from '../live/audience-scale.ts';
 import { tickReactionTotals } from './reaction-counter.ts';
 
 /**
@@ -97,7 +98,7 @@ export const publishTick = async (
     .map((item) => recordOf<CreatorRecord>(item))
     .filter((c) => c.live && !c.suspended_at);
   const totals = await tickReactionTotals(
-    creators.map((c) => c.id),
+    creators.map((c) => ({ creatorId: c.id, shards: reactionShardsOf(c) })),
     tick - 1,
   );
   await Promise.all(
