@@ -153,9 +153,9 @@ export const liveChannel = async (
   };
 };
 
-/** The live creator on its IVS channel, or 404 when it has no live stream (spec 7). */
-export const requireLive = async (creatorId: string) => {
-  const creator = await requireCreator(creatorId);
+/** The live creator on its IVS channel, or 404 when it has no live stream (spec 7); read as `requireCreatorOnAir`. */
+export const requireLive = async (creatorId: string, now: Date) => {
+  const creator = await requireCreatorOnAir(creatorId, now);
   if (!creator.live || !creator.ivs) throw new NotFoundError('No active live stream for this creator');
   return creator as CreatorRecord & {
     live: NonNullable<CreatorRecord['live']>;
@@ -167,7 +167,8 @@ export const requireLive = async (creatorId: string) => {
 const onAir = /* @__PURE__ */ perContainer(() => new Map<string, { creator: CreatorRecord; at: number }>());
 
 /**
- * The creator as a heartbeat or a live reaction needs it (404 when unknown): read again unless
+ * The creator as the live paths need it (watch open and DELETE, heartbeat, live reaction, `/live/stream`;
+ * 404 when unknown): read again unless
  * this container read it less than `creatorReuseMs` ago (5 s from 50,000 viewers, else never
  * reused), so on a big channel reads of its one creator item follow warm containers, not viewers
  * (docs/capacity.md).
@@ -237,7 +238,7 @@ export const stopWatching = async (
   sessionId: string,
   now: Date,
 ): Promise<{ message: string; data: WatchEnded }> => {
-  const creator = await requireCreator(creatorId);
+  const creator = await requireCreatorOnAir(creatorId, now);
   const session = await ownSession(accountId, creator, sessionId);
   const state = stateOf(session, now);
   // A lapsed session watched until the end of the bucket it was last counted in (its lease's start).

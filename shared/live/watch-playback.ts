@@ -63,7 +63,7 @@ export const liveStream = async (
   q: StreamQuery,
   now: Date,
 ): Promise<LivePlayback> => {
-  const creator = await requireLive(creatorId);
+  const creator = await requireLive(creatorId, now);
   await requireAccess(creator, accountId, now);
   const session = await openSessionOn(
     accountId,
@@ -116,7 +116,7 @@ export const startWatching = async (
   input: OpenWatchBody,
   now: Date,
 ): Promise<WatchStarted> => {
-  const creator = await requireLive(creatorId);
+  const creator = await requireLive(creatorId, now);
   if (input.channel_id !== creator.channel.channel_id)
     throw new NotFoundError('Channel not found for this creator');
   await requireAccess(creator, accountId, now);
