@@ -24,6 +24,8 @@ import type {
   WatchEnded,
 } from './schemas.ts';
 import { QUALITY_OPTIONS, streamMetadata, streamSummary } from './stream-views.ts';
+import { perContainer } from '../aws/local-hook.ts';
+import { creatorReuseMs, viewerShardsOf } from './audience-scale.ts';
 import { bucketEndMs, channelAudience } from './viewer-counter.ts';
 
 /**
@@ -81,7 +83,10 @@ export const channelViewers = async (
   now: Date,
   options?: { maxAgeMs?: number },
 ): Promise<LiveViewerStats> => {
-  const { current, peaks } = await channelAudience(creator.channel.channel_id, now, options);
+  const { current, peaks } = await channelAudience(creator.channel.channel_id, now, {
+    shards: viewerShardsOf(creator),
+    ...options,
+  });
   const peakAllTime = Math.max(peaks.allTime, creator.peak_all_time);
   return {
     watching_now: current.total,
@@ -155,14 +160,33 @@ export const liveChannel = async (
   };
 };
 
-/** The live creator on its IVS channel, or 404 when it has no live stream (spec 7). */
-export const requireLive = async (creatorId: string) => {
-  const creator = await requireCreator(creatorId);
+/** The live creator on its IVS channel, or 404 when it has no live stream (spec 7); read as `requireCreatorOnAir`. */
+export const requireLive = async (creatorId: string, now: Date) => {
+  const creator = await requireCreatorOnAir(creatorId, now);
   if (!creator.live || !creator.ivs) throw new NotFoundError('No active live stream for this creator');
   return creator as CreatorRecord & {
     live: NonNullable<CreatorRecord['live']>;
     ivs: NonNullable<CreatorRecord['ivs']>;
   };
+};
+
+/** The creator items this container read on the live paths, and when (see `requireCreatorOnAir`). */
+const onAir = /* @__PURE__ */ perContainer(() => new Map<string, { creator: CreatorRecord; at: number }>());
+
+/**
+ * The creator as the live paths need it (watch open and DELETE, heartbeat, live reaction, `/live/stream`;
+ * 404 when unknown): read again unless
+ * this container read it less than `creatorReuseMs` ago (5 s from 50,000 viewers, else never
+ * reused), so on a big channel reads of its one creator item follow warm containers, not viewers
+ * (docs/capacity.md).
+ */
+export const requireCreatorOnAir = async (creatorIdOrSlug: string, now: Date): Promise<CreatorRecord> => {
+  const known = onAir().get(creatorIdOrSlug);
+  const age = known ? now.getTime() - known.at : -1;
+  if (known && age >= 0 && age < creatorReuseMs(known.creator)) return known.creator;
+  const creator = await requireCreator(creatorIdOrSlug);
+  onAir().set(creatorIdOrSlug, { creator, at: now.getTime() });
+  return creator;
 };
 
 /** 403 unless the channel is open or the account holds a subscription that grants access now. */
@@ -221,7 +245,7 @@ export const stopWatching = async (
   sessionId: string,
   now: Date,
 ): Promise<{ message: string; data: WatchEnded }> => {
-  const creator = await requireCreator(creatorId);
+  const creator = await requireCreatorOnAir(creatorId, now);
   const session = await ownSession(accountId, creator, sessionId);
   const state = stateOf(session, now);
   // A lapsed session watched until the end of the bucket it was last counted in (its lease's start).

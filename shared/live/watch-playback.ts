@@ -17,6 +17,7 @@ import {
   ownedSession,
   ownSession,
   requireAccess,
+  requireCreatorOnAir,
   requireLive,
   sessionVersionOf,
   SessionGoneError,
@@ -40,6 +41,7 @@ import type {
   WatchStarted,
 } from './schemas.ts';
 import { QUALITY_OPTIONS, streamHealthOf, streamUrls } from './stream-views.ts';
+import { viewerShardsOf } from './audience-scale.ts';
 import { bucketOf, bucketStartSeconds, countPresence } from './viewer-counter.ts';
 
 /**
@@ -61,7 +63,7 @@ export const liveStream = async (
   q: StreamQuery,
   now: Date,
 ): Promise<LivePlayback> => {
-  const creator = await requireLive(creatorId);
+  const creator = await requireLive(creatorId, now);
   await requireAccess(creator, accountId, now);
   const session = await openSessionOn(
     accountId,
@@ -114,7 +116,7 @@ export const startWatching = async (
   input: OpenWatchBody,
   now: Date,
 ): Promise<WatchStarted> => {
-  const creator = await requireLive(creatorId);
+  const creator = await requireLive(creatorId, now);
   if (input.channel_id !== creator.channel.channel_id)
     throw new NotFoundError('Channel not found for this creator');
   await requireAccess(creator, accountId, now);
@@ -143,7 +145,7 @@ export const startWatching = async (
       'concurrent_streams',
     );
   }
-  await countPresence(creator.channel.channel_id, input.device_type, now);
+  await countPresence(creator.channel.channel_id, input.device_type, now, viewerShardsOf(creator));
   recordMetric('watch_sessions_opened');
   const { token, urls } = await playback(session, creator, now);
   const [viewers, epg] = await Promise.all([
@@ -224,7 +226,10 @@ export const heartbeat = async (
   now: Date,
 ): Promise<Heartbeat> => {
   // The creator and the session in parallel; the session eventually consistent (getSession).
-  const [creator, found] = await Promise.all([requireCreator(creatorId), getSession(sessionId, false)]);
+  const [creator, found] = await Promise.all([
+    requireCreatorOnAir(creatorId, now),
+    getSession(sessionId, false),
+  ]);
   const session = ownedSession(found, accountId, creator);
   const state = stateOf(session, now);
   const bucket = bucketOf(now);
@@ -243,7 +248,9 @@ export const heartbeat = async (
   const [token, epg] = await Promise.all([
     sessionToken(session, creator, now),
     heartbeatEpg(creator, session.timezone, now),
-    beat.outcome === 'counted' ? countPresence(session.channel_id, session.device_type, now) : undefined,
+    beat.outcome === 'counted'
+      ? countPresence(session.channel_id, session.device_type, now, viewerShardsOf(creator))
+      : undefined,
   ]);
   const viewers = publishedViewers(creator);
   return {

@@ -3,19 +3,23 @@ import { batchGet } from '../db/batch.ts';
 import { db } from '../db/client.ts';
 import { UpdateCommand } from '../db/document.ts';
 import { tableName } from '../db/table.ts';
+import { MIN_REACTION_SHARDS } from '../live/audience-scale.ts';
 import { TICK_SECONDS } from './messages.ts';
 
 /**
  * Live reactions, counted per channel per tick (docs/realtime.md "Reactions"): each reaction is
- * one atomic ADD on one of REACTION_SHARDS counter items of its tick, PK
- * `LIVEREACT#<creator>#<tick>#<shard>`, SK `COUNT`, an attribute per emoji (`e:<emoji>`). Ten
- * shards spread a burst over ten items (DynamoDB's per-item ceiling is ~1,000 writes a second:
- * 10,000 reactions a second on one channel). The aggregator reads a tick's shards after it ends,
- * and once more on the next tick for the writes that landed late (`unpublishedReactions`), and
- * publishes one `reactions` message a tick: the cost of a reaction is one write, whatever the
+ * one atomic ADD on one of the channel's counter items of its tick, PK
+ * `LIVEREACT#<creator>#<tick>#<shard>`, SK `COUNT`, an attribute per emoji (`e:<emoji>`). The
+ * shards spread a burst over items (DynamoDB's per-partition ceiling is 1,000 writes a second);
+ * how many follows the channel's audience scale (`reactionShardsFor`,
+ * shared/live/audience-scale.ts: 10 up to 25,000 viewers, 512 at 1 million), and the writer and
+ * the tick derive it from the same creator item. The aggregator reads a tick's shards after it
+ * ends, and once more on the next tick for the writes that landed late (`unpublishedReactions`),
+ * and publishes one `reactions` message a tick: the cost of a reaction is one write, whatever the
  * number of viewers. Items expire by TTL a day later.
  */
-export const REACTION_SHARDS = 10;
+/** Shards of a channel whose audience scale is unknown to the caller: the fewest there are. */
+export const REACTION_SHARDS = MIN_REACTION_SHARDS;
 const PREFIX = 'e:';
 
 export const reactionCounterKey = (creatorId: string, tick: number, shard: number) => ({
@@ -23,12 +27,13 @@ export const reactionCounterKey = (creatorId: string, tick: number, shard: numbe
   SK: 'COUNT',
 });
 
-/** Counts one `emoji` into `tick`'s totals of `creatorId`'s channel (a random shard). */
+/** Counts one `emoji` into `tick`'s totals of `creatorId`'s channel (a random one of its `shards`). */
 export const countLiveReaction = async (
   creatorId: string,
   emoji: string,
   tick: number,
-  shard = randomInt(REACTION_SHARDS),
+  shards = REACTION_SHARDS,
+  shard = randomInt(shards),
 ): Promise<void> => {
   await db.send(
     new UpdateCommand({
@@ -41,17 +46,26 @@ export const countLiveReaction = async (
   );
 };
 
-/** Per-emoji counts of each of `ticks` for each creator: creator → tick → emoji → count (one BatchGetItem per 10 channel-ticks). */
+/** A live channel and how many reaction shards it counts into (`reactionShardsOf` of its creator). */
+export interface ReactionChannel {
+  creatorId: string;
+  shards: number;
+}
+
+/** Per-emoji counts of each of `ticks` for each channel: creator → tick → emoji → count (BatchGetItem over every shard). */
 export const reactionCounts = async (
-  creatorIds: readonly string[],
+  channels: readonly ReactionChannel[],
   ticks: readonly number[],
 ): Promise<Map<string, Map<number, Map<string, number>>>> => {
   const counts = new Map(
-    creatorIds.map((id) => [id, new Map(ticks.map((tick) => [tick, new Map<string, number>()]))]),
+    channels.map(({ creatorId }) => [
+      creatorId,
+      new Map(ticks.map((tick) => [tick, new Map<string, number>()])),
+    ]),
   );
-  const keys = creatorIds.flatMap((id) =>
+  const keys = channels.flatMap(({ creatorId, shards }) =>
     ticks.flatMap((tick) =>
-      Array.from({ length: REACTION_SHARDS }, (_, shard) => reactionCounterKey(id, tick, shard)),
+      Array.from({ length: shards }, (_, shard) => reactionCounterKey(creatorId, tick, shard)),
     ),
   );
   for (const item of await batchGet(keys)) {
@@ -93,7 +107,7 @@ export const CATCH_UP_TICKS = 6;
  * at most a tick late; one counted more than a tick late is never shown.
  */
 export const unpublishedReactions = async (
-  creatorIds: readonly string[],
+  channels: readonly ReactionChannel[],
   tick: number,
   read: ReactionsRead | undefined,
 ): Promise<{ totals: Map<string, Map<string, number>>; read: ReactionsRead }> => {
@@ -101,7 +115,7 @@ export const unpublishedReactions = async (
   const behind = read ? last - read.through : -1;
   const first = read && behind >= 0 && behind <= CATCH_UP_TICKS ? read.through : last;
   const ticks = Array.from({ length: last - first + 1 }, (_, i) => first + i);
-  const counts = await reactionCounts(creatorIds, ticks);
+  const counts = await reactionCounts(channels, ticks);
   const totals = new Map<string, Map<string, number>>();
   const seen = new Map<string, Map<string, number>>();
   for (const [creatorId, byTick] of counts) {

@@ -5,6 +5,7 @@ import { batchGet } from '../db/batch.ts';
 import { recordOf } from '../db/record.ts';
 import { heartbeatEpg } from '../epg/schedule.ts';
 import { liveCreatorIds } from '../live/audience-publisher.ts';
+import { reactionShardsOf } from '../live/audience-scale.ts';
 import { channelViewers } from '../live/live.ts';
 import { streamHealthOf } from '../live/stream-views.ts';
 import { TickAggregator } from './aggregator.ts';
@@ -100,7 +101,7 @@ export const publishTick = async (
     .map((item) => recordOf<CreatorRecord>(item))
     .filter((c) => c.live && !c.suspended_at);
   const { totals, read } = await unpublishedReactions(
-    creators.map((c) => c.id),
+    creators.map((c) => ({ creatorId: c.id, shards: reactionShardsOf(c) })),
     tick,
     memory.reactions,
   );
