@@ -2,7 +2,7 @@ import { JwtVerifier } from 'aws-jwt-verify';
 import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
 import { perContainer } from '../aws/local-hook.ts';
 import { setting } from '../config.ts';
-import { getEntitlement } from '../entitlements/entitlement-repository.ts';
+import { type EntitlementRecord, getEntitlement } from '../entitlements/entitlement-repository.ts';
 import { entitlementView } from '../entitlements/my-entitlements.ts';
 import { ForbiddenError, UnauthorizedError, ValidationError } from '../http/errors.ts';
 import { accountIdOfAppToken } from '../identity/account-repository.ts';
@@ -106,17 +106,26 @@ type Kind = { subscription: true; productId?: string } | { subscription: false; 
 const ownerOf = async (purchaseToken: string, obfuscated: string | undefined) =>
   (await linkedAccountOf(purchaseToken)) ?? (obfuscated ? await accountIdOfAppToken(obfuscated) : undefined);
 
+/** A purchase as the Play Developer API answers it now: its entitlement, and what is left to do. */
+export interface PlayState {
+  record: EntitlementRecord;
+  /** When it was read (the write's `now`). */
+  observedAt: Date;
+  /** Acknowledges it (a purchase Google still waits for: after its entitlement is stored). */
+  acknowledge?: () => Promise<unknown>;
+}
+
 /**
- * Reads the purchase from the Play Developer API, applies its state to its account's entitlement
- * and acknowledges it if needed. Undefined when the purchase, its product or its account is not
- * one of ours.
+ * Reads the purchase from the Play Developer API: the entitlement its state means for its
+ * account (nothing written). Undefined when the purchase, its product or its account is not one
+ * of ours.
  */
-export const syncPlayPurchase = async (
+export const readPlayPurchase = async (
   purchaseToken: string,
   kind: Kind,
   flags: { revoked?: boolean; voided?: boolean } = {},
   accountHint?: string,
-) => {
+): Promise<PlayState | undefined> => {
   const prefix = setting('STORE_PRODUCT_PREFIX');
   if (kind.subscription) {
     const sub = await getSubscription(purchaseToken);
@@ -130,38 +139,51 @@ export const syncPlayPurchase = async (
     const record = googleSubscriptionEntitlement(
       sub,
       { accountId, ...item },
-      {
-        purchaseToken,
-        observedAt,
-        feePercent: applicationFeePercent(),
-        ...flags,
-      },
+      { purchaseToken, observedAt, feePercent: applicationFeePercent(), ...flags },
     );
-    const written = await applyStoreEntitlement(record, observedAt);
-    if (sub.acknowledgementState === 'ACKNOWLEDGEMENT_STATE_PENDING' && record.status === 'active')
-      await acknowledgeSubscription(productId, purchaseToken);
-    return { record, written };
+    const pending =
+      sub.acknowledgementState === 'ACKNOWLEDGEMENT_STATE_PENDING' && record.status === 'active';
+    return {
+      record,
+      observedAt,
+      ...(pending ? { acknowledge: () => acknowledgeSubscription(productId, purchaseToken) } : {}),
+    };
   }
   const purchase = await getProduct(kind.productId, purchaseToken);
   const observedAt = new Date();
   const item = await itemOfProduct(prefix, kind.productId);
   const accountId = accountHint ?? (await ownerOf(purchaseToken, purchase.obfuscatedExternalAccountId));
   if (!item?.contentId || !accountId) return undefined;
-  // Remembered, so that a later voided-purchase notification (token only) finds the product.
-  await linkPurchase(purchaseToken, accountId, kind.productId, observedAt);
   const record = googleProductEntitlement(
     purchase,
     { accountId, ...item },
-    {
-      productId: kind.productId,
-      purchaseToken,
-      observedAt,
-      ...flags,
-    },
+    { productId: kind.productId, purchaseToken, observedAt, ...flags },
   );
+  const pending = purchase.acknowledgementState === 0 && record.status === 'active';
+  return {
+    record,
+    observedAt,
+    ...(pending ? { acknowledge: () => acknowledgeProduct(kind.productId, purchaseToken) } : {}),
+  };
+};
+
+/**
+ * Reads the purchase, applies its state to its account's entitlement and acknowledges it if
+ * needed. Undefined when the purchase, its product or its account is not one of ours.
+ */
+export const syncPlayPurchase = async (
+  purchaseToken: string,
+  kind: Kind,
+  flags: { revoked?: boolean; voided?: boolean } = {},
+  accountHint?: string,
+) => {
+  const state = await readPlayPurchase(purchaseToken, kind, flags, accountHint);
+  if (!state) return undefined;
+  const { record, observedAt } = state;
+  // Remembered, so that a later voided-purchase notification (token only) finds the product.
+  if (!kind.subscription) await linkPurchase(purchaseToken, record.account_id, kind.productId, observedAt);
   const written = await applyStoreEntitlement(record, observedAt);
-  if (purchase.acknowledgementState === 0 && record.status === 'active')
-    await acknowledgeProduct(kind.productId, purchaseToken);
+  await state.acknowledge?.();
   return { record, written };
 };
 

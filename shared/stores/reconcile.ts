@@ -9,7 +9,7 @@ import { appleEntitlement } from './apple.ts';
 import { subscriptionStatus } from './app-store-api.ts';
 import { appleVerifier } from './apple-verifier.ts';
 import { applyStoreEntitlement } from './apply.ts';
-import { syncPlayPurchase } from './google-notifications.ts';
+import { readPlayPurchase } from './google-notifications.ts';
 import { UnknownPurchaseError } from './play-client.ts';
 
 /**
@@ -93,16 +93,19 @@ const check = async (stored: EntitlementRecord, now: Date): Promise<boolean> => 
   }
   const token = stored.provider.purchase_token;
   if (!token) throw new Error('no purchase_token');
-  const synced = await withRetries(() =>
-    syncPlayPurchase(
+  const state = await withRetries(() =>
+    readPlayPurchase(
       token,
       { subscription: true, productId: stored.provider.product_id },
       {},
       stored.account_id,
     ),
   );
-  if (!synced) throw new Error(`purchase ${token} is not for a product of this platform`);
-  return synced.written && differsInState(stored, synced.record);
+  if (!state) throw new Error(`purchase ${token} is not for a product of this platform`);
+  const changed =
+    differsInState(stored, state.record) && (await applyStoreEntitlement(state.record, state.observedAt));
+  await state.acknowledge?.();
+  return changed;
 };
 
 const describe = (error: unknown): string =>
