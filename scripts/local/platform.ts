@@ -69,7 +69,7 @@ const startProjector = async (table: string) => {
   // the stores' stand-ins every 6 hours.
   const { recomputeRow, audienceRow } = await import('../../functions/workers.ts');
   const { storeReconcileRow } = await import('../../functions/payments/workers.ts');
-  const { STORE_RECONCILE } = await import('../../shared/stores/reconcile.ts');
+  const { STORE_RECONCILE } = await import('../../shared/stores/reconcile-window.ts');
   const { handler: recompute } = await import('../../functions/projector/recompute-windows.ts');
   const { handler: publishAudiences } = await import('../../functions/projector/publish-audiences.ts');
   const { handler: reconcileStores } = await import('../../functions/billing/reconcile-stores.ts');

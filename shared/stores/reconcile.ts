@@ -11,6 +11,7 @@ import { appleVerifier } from './apple-verifier.ts';
 import { applyStoreEntitlement } from './apply.ts';
 import { readPlayPurchase } from './google-notifications.ts';
 import { UnknownPurchaseError } from './play-client.ts';
+import { STORE_RECONCILE } from './reconcile-window.ts';
 
 /**
  * The store reconcile (docs/payments.md, "App stores: reconcile"): what a lost or late store
@@ -25,18 +26,6 @@ import { UnknownPurchaseError } from './play-client.ts';
  * then the entitlement is left as it is and counted in `errors` (its key in `failures`), so an
  * outage never takes access away; the next run checks it again.
  */
-export const STORE_RECONCILE = {
-  /** How often the schedule runs it (infra/payments.ts; the local platform likewise). */
-  everyHours: 6,
-  /** Subscriptions whose access ended up to two days ago (a lost DID_RENEW / RENEWED) ... */
-  lookbackHours: 48,
-  /** ... or ends within the next day (a lost EXPIRED, REFUND or REVOKE before it matters). */
-  horizonHours: 24,
-  /** Calls per entitlement (the first and two retries). */
-  attempts: 3,
-  /** Entitlements checked at once (each is one or two store calls). */
-  parallel: 8,
-} as const;
 
 export interface StoreReconcileReport {
   /** Store subscriptions read from their store. */
