@@ -76,6 +76,8 @@ const records = [
   change(33 * HOUR, { ...purchase, status: 'refunded' }, purchase),
   change(34 * HOUR, cancelled, monthly),
   change(44 * HOUR, expired, cancelled),
+  // Bought in the iOS app: the same creator's revenue, in a row of its own store.
+  change(13 * HOUR, { ...purchase, account_id: 'acc_4', content_id: 'ep_y', source: 'apple' }),
 ];
 
 const run = async (name: string): Promise<Row[]> =>
@@ -103,7 +105,9 @@ describe('payment facts and the payment metrics', () => {
       ['purchase.refunded', 'acc_3', -299, -30, -269],
       ['subscription.cancelled', 'acc_1', 0, 0, 0],
       ['subscription.expired', 'acc_1', 0, 0, 0],
+      ['purchase.completed', 'acc_4', 299, 30, 269],
     ]);
+    expect(facts.map((f) => f.source)).toEqual([...Array(6).fill('stripe'), 'apple']);
     expect(facts[1]).toMatchObject({
       family: 'payment',
       monthly_amount: 4990 / 12,
@@ -112,10 +116,32 @@ describe('payment facts and the payment metrics', () => {
     expect(paymentFactsOf(started, now)[0]!.event_id).toBe(paymentFactsOf(started, now)[0]!.event_id);
   });
 
-  it('revenue per creator per day: payments less refunds, with fee and net', async () => {
+  it('revenue per creator and store per day: payments less refunds, with fee and net', async () => {
     expect(await run('revenue')).toEqual([
-      { bucket_ms: DAY1, dimension: 'Maya Pays', revenue: 57.88, platform_fee: 5.79, net: 52.09 },
-      { bucket_ms: DAY1 + 24 * HOUR, dimension: 'Maya Pays', revenue: -2.99, platform_fee: -0.3, net: -2.69 },
+      {
+        bucket_ms: DAY1,
+        dimension: 'Maya Pays',
+        store: 'apple',
+        revenue: 2.99,
+        platform_fee: 0.3,
+        net: 2.69,
+      },
+      {
+        bucket_ms: DAY1,
+        dimension: 'Maya Pays',
+        store: 'stripe',
+        revenue: 57.88,
+        platform_fee: 5.79,
+        net: 52.09,
+      },
+      {
+        bucket_ms: DAY1 + 24 * HOUR,
+        dimension: 'Maya Pays',
+        store: 'stripe',
+        revenue: -2.99,
+        platform_fee: -0.3,
+        net: -2.69,
+      },
     ]);
   });
 
