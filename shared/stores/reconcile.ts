@@ -9,7 +9,7 @@ import { appleEntitlement } from './apple.ts';
 import { subscriptionStatus } from './app-store-api.ts';
 import { appleVerifier } from './apple-verifier.ts';
 import { applyStoreEntitlement } from './apply.ts';
-import { readPlayPurchase } from './google-notifications.ts';
+import { readPlayPurchase } from './google-sync.ts';
 import { UnknownPurchaseError } from './play-client.ts';
 import { STORE_RECONCILE } from './reconcile-window.ts';
 
