@@ -77,6 +77,8 @@ const records = [
   change(33 * HOUR, { ...purchase, status: 'refunded' }, purchase),
   change(34 * HOUR, cancelled, monthly),
   change(44 * HOUR, expired, cancelled),
+  // Bought in the iOS app: the same creator's revenue, in a row of its own store.
+  change(13 * HOUR, { ...purchase, account_id: 'acc_4', content_id: 'ep_y', source: 'apple' }),
 ];
 
 const run = async (name: string): Promise<Row[]> =>
@@ -99,7 +101,9 @@ describe('payment facts and the payment metrics', () => {
     const facts = (await Promise.all(records.slice(1).map((r) => paymentFactsOf(r, now)))).flat();
     // The account is its keyed pseudonym, the one its player events carry (docs/accounts.md
     // "Analytics"): never the id, and the same value for the same account.
-    const [ak1, ak2, ak3] = await Promise.all(['acc_1', 'acc_2', 'acc_3'].map((a) => accountKeyOf(a)));
+    const [ak1, ak2, ak3, ak4] = await Promise.all(
+      ['acc_1', 'acc_2', 'acc_3', 'acc_4'].map((a) => accountKeyOf(a)),
+    );
     expect(ak1).toMatch(/^ak_[A-Za-z0-9_-]{32}$/);
     expect(facts.map((f) => [f.type, f.account_id, f.amount, f.platform_fee, f.net])).toEqual([
       ['subscription.started', ak1, 499, 50, 449],
@@ -108,8 +112,10 @@ describe('payment facts and the payment metrics', () => {
       ['purchase.refunded', ak3, -299, -30, -269],
       ['subscription.cancelled', ak1, 0, 0, 0],
       ['subscription.expired', ak1, 0, 0, 0],
+      ['purchase.completed', ak4, 299, 30, 269],
     ]);
     expect(JSON.stringify(facts)).not.toMatch(/acc_\d/);
+    expect(facts.map((f) => f.source)).toEqual([...Array(6).fill('stripe'), 'apple']);
     expect(facts[1]).toMatchObject({
       family: 'payment',
       monthly_amount: 4990 / 12,
@@ -120,10 +126,32 @@ describe('payment facts and the payment metrics', () => {
     );
   });
 
-  it('revenue per creator per day: payments less refunds, with fee and net', async () => {
+  it('revenue per creator and store per day: payments less refunds, with fee and net', async () => {
     expect(await run('revenue')).toEqual([
-      { bucket_ms: DAY1, dimension: 'Maya Pays', revenue: 57.88, platform_fee: 5.79, net: 52.09 },
-      { bucket_ms: DAY1 + 24 * HOUR, dimension: 'Maya Pays', revenue: -2.99, platform_fee: -0.3, net: -2.69 },
+      {
+        bucket_ms: DAY1,
+        dimension: 'Maya Pays',
+        store: 'apple',
+        revenue: 2.99,
+        platform_fee: 0.3,
+        net: 2.69,
+      },
+      {
+        bucket_ms: DAY1,
+        dimension: 'Maya Pays',
+        store: 'stripe',
+        revenue: 57.88,
+        platform_fee: 5.79,
+        net: 52.09,
+      },
+      {
+        bucket_ms: DAY1 + 24 * HOUR,
+        dimension: 'Maya Pays',
+        store: 'stripe',
+        revenue: -2.99,
+        platform_fee: -0.3,
+        net: -2.69,
+      },
     ]);
   });
 

@@ -217,8 +217,8 @@ describe.each([
 });
 
 describe('the operator and scheduled functions', () => {
-  it('are four schedules in all (these two, the payments reconcile (infra/payments.ts) and the realtime ticks (infra/realtime.ts))', () => {
-    expect(schedules).toHaveLength(4);
+  it('are five schedules in all (these two, the payments and app-store reconciles (infra/payments.ts) and the realtime ticks (infra/realtime.ts))', () => {
+    expect(schedules).toHaveLength(5);
   });
 
   it("grants the recompute, the audience publisher and the rebuild exactly their rows' DynamoDB actions, nothing on the stream, SQS only on their on-failure queue", () => {
