@@ -4,6 +4,7 @@ import {
   createVerify,
   generateKeyPairSync,
   type KeyObject,
+  randomInt,
   randomUUID,
 } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -117,7 +118,10 @@ export const startPlayStandIn = async (options: PlayStandInOptions): Promise<Pla
   const accessTokens = new Set<string>();
   let pushUrl: string | undefined;
   let outage: number | undefined;
-  let messages = 1_000_000;
+  // Pub/Sub message ids are unique numeric strings: each stand-in starts at a random point, so two
+  // stand-ins writing to one table (the test files share DynamoDB Local) never replay each other's
+  // ids into the receiver's deduplication (a full run once found a purchase 'deduplicated').
+  let messages = randomInt(1, 2 ** 40) * 1_000;
   let endpoint = '';
 
   const pushToken = (claims: Record<string, unknown> = {}, key: KeyObject = google.privateKey) => {
