@@ -267,10 +267,12 @@ const requestFor = (row: RouteRow) => {
   const expected =
     row.path === '$default'
       ? [404]
-      : // Seeded channels have no chat room (POST /studio/channel and the operator's command make
-        // them, docs/chat.md): the token route reads the channel and answers so.
+      : // A seeded channel has no chat room until a room is made for it (the operator's command,
+        // docs/chat.md), which another file may have done first: 404 'no chat' before; after, this
+        // channel requires a subscription, so the anonymous caller gets 403 before any IVS Chat
+        // call. Either way the bundle read the channel from DynamoDB on its real path.
         routeKey(row) === 'POST /creators/{id}/channel/chat/token'
-        ? [404]
+        ? [403, 404]
         : row.auth === 'required'
           ? [401]
           : reads
