@@ -3,7 +3,7 @@ import type { ChatSettings } from './chat-repository.ts';
 /**
  * The message review (docs/chat.md "Review"): what IVS Chat's review handler decides for one
  * message, as a pure function of the message, the channel's settings, the time and the per-user
- * slow-mode state. No network: the handler (functions/chat/review-message.ts) gives it cached
+ * slow-mode state. No network: the handler (shared/chat/review-runtime.ts) gives it cached
  * settings. Every DENY carries its reason in the response's attributes (`Reason`).
  */
 

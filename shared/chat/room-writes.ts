@@ -1,7 +1,8 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '../db/document.ts';
+import { allRankedIds } from '../catalog/ranked-list.ts';
 import { creatorKey } from '../creators/creator-repository.ts';
+import { CREATOR_LISTS } from '../creators/creator-ranking.ts';
 import { db } from '../db/client.ts';
-import { ScanCommand } from '../db/scan.ts';
 import { tableName } from '../db/table.ts';
 import { isConditionalCheckFailed } from '../db/transaction.ts';
 import type { IvsChannel } from '../ivs/channel-repository.ts';
@@ -12,25 +13,33 @@ import { createRoom, deleteRoom } from './rooms.ts';
  * An operator's writes on chat rooms (`npm run operator -- chat-room`, `suspend`, `unsuspend`;
  * docs/chat.md "Rooms"): the room of a channel made before chat, and closing a suspended
  * creator's room (its connections end, no token can be had for it) and opening a new one when the
- * suspension is lifted. Operator code: never on a request path (the backfill scans the table).
+ * suspension is lifted. Operator code: never on a request path.
  */
 
-export type RoomChange = 'created' | 'exists' | 'closed' | 'none' | 'no-channel';
+export type RoomChange = 'created' | 'exists' | 'closed' | 'none' | 'no-channel' | 'suspended';
 
-const channelOf = async (creatorId: string): Promise<IvsChannel | undefined> =>
-  (
-    await db.send(
-      new GetCommand({ TableName: tableName(), Key: creatorKey(creatorId), ConsistentRead: true }),
-    )
-  ).Item?.ivs as IvsChannel | undefined;
+/** The creator's channel, and whether the creator is suspended (a consistent read). */
+const channelOf = async (creatorId: string) => {
+  const { Item } = await db.send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: creatorKey(creatorId),
+      ConsistentRead: true,
+      ProjectionExpression: 'ivs, suspended_at',
+    }),
+  );
+  return { channel: Item?.ivs as IvsChannel | undefined, suspended: Item?.suspended_at !== undefined };
+};
 
 /**
  * Gives the creator's channel its room when it has none: the room is made, then set on the
  * creator on condition it still has none (a concurrent run's room wins; this one's is deleted).
+ * A suspended creator gets none: its room opens when the suspension is lifted.
  */
 export const ensureChatRoom = async (creatorId: string): Promise<RoomChange> => {
-  const channel = await channelOf(creatorId);
+  const { channel, suspended } = await channelOf(creatorId);
   if (!channel) return 'no-channel';
+  if (suspended) return 'suspended';
   if (channel.chat_room_arn) return 'exists';
   const roomArn = await createRoom(creatorId);
   try {
@@ -54,7 +63,7 @@ export const ensureChatRoom = async (creatorId: string): Promise<RoomChange> => 
 
 /** Closes the creator's room: deleted on IVS Chat (every connection ends), then forgotten. */
 export const closeChatRoom = async (creatorId: string): Promise<RoomChange> => {
-  const roomArn = (await channelOf(creatorId))?.chat_room_arn;
+  const roomArn = (await channelOf(creatorId)).channel?.chat_room_arn;
   if (!roomArn) return 'none';
   await deleteRoom(roomArn);
   await db.send(
@@ -71,33 +80,20 @@ export const closeChatRoom = async (creatorId: string): Promise<RoomChange> => {
 };
 
 /**
- * The one-off backfill: a room for every channel that has none, suspended creators excepted
- * (their room opens when the suspension is lifted). One Scan of the creator profiles; rooms are
+ * The one-off backfill: a room for every channel that has none. It visits the `channels` list
+ * (every public creator, in channel-number order; a suspended creator is in none, and is refused
+ * by ensureChatRoom if the list has not caught up), one Query page at a time, no Scan; rooms are
  * made one after another (IVS Chat allows 5 CreateRoom a second; the client retries throttling).
+ * `onCreator` hears every channel whose room changed or was refused.
  */
 export const backfillChatRooms = async (
   onCreator: (creatorId: string, change: RoomChange) => void = () => {},
 ): Promise<number> => {
   let made = 0;
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new ScanCommand({
-        TableName: tableName(),
-        FilterExpression:
-          'SK = :profile AND attribute_exists(ivs) AND attribute_not_exists(ivs.chat_room_arn) AND attribute_not_exists(suspended_at)',
-        ExpressionAttributeValues: { ':profile': 'PROFILE' },
-        ProjectionExpression: 'id',
-        ExclusiveStartKey,
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      const creatorId = String(item.id);
-      const change = await ensureChatRoom(creatorId);
-      if (change === 'created') made++;
-      onCreator(creatorId, change);
-    }
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
+  for await (const creatorId of allRankedIds(CREATOR_LISTS.channels)) {
+    const change = await ensureChatRoom(creatorId);
+    if (change === 'created') made++;
+    if (change !== 'exists' && change !== 'no-channel') onCreator(creatorId, change);
+  }
   return made;
 };

@@ -9,7 +9,8 @@ import {
   reviewMessage,
 } from '../../shared/chat/review.ts';
 import { REVIEW_FALLBACK } from '../../shared/chat/rooms.ts';
-import { handler, LOAD_BUDGET_MS } from '../../functions/chat/review-message.ts';
+import { handler } from '../../functions/chat/review-message.ts';
+import { LOAD_BUDGET_MS } from '../../shared/chat/review-runtime.ts';
 
 const ROOM = 'arn:aws:ivschat:us-east-1:000000000000:room/abc';
 const event = (Content: string, badges = '', UserId = 'acc_v') => ({

@@ -4,7 +4,7 @@ import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 import { playbackClaimsOf, viaLocalCdn } from '../support/playback.ts';
 import { type Player, startPlayer } from '../support/player.ts';
-import { type StudioCreator, studioCreator } from '../support/studio.ts';
+import { broadcast, type StudioCreator, studioCreator } from '../support/studio.ts';
 import { waitFor } from '../support/wait.ts';
 
 /**
@@ -20,15 +20,6 @@ let api: TestApi;
 let player: Player;
 let creator: StudioCreator;
 let live = false;
-
-const broadcast = async (action: 'start' | 'stop', creatorId: string) => {
-  const res = await fetch(`${process.env.IVS_ENDPOINT}/_local/broadcast/${action}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ channel: creatorId }),
-  });
-  expect(res.status, await res.clone().text()).toBe(200);
-};
 
 beforeAll(async () => {
   delete process.env.PLAYBACK_ALLOW_ORIGIN; // the default, as npm start has it

@@ -8,7 +8,7 @@ import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 import { playbackClaimsOf, viaLocalCdn } from '../support/playback.ts';
 import { type Player, startPlayer } from '../support/player.ts';
-import { type StudioCreator, studioCreator } from '../support/studio.ts';
+import { broadcast, type StudioCreator, studioCreator } from '../support/studio.ts';
 import { waitFor } from '../support/wait.ts';
 
 /**
@@ -26,15 +26,6 @@ let cdnOrigin: string;
 let first: StudioCreator;
 let second: StudioCreator;
 const realNow = clock.now;
-
-const broadcast = async (action: 'start' | 'stop' | 'starve' | 'recover', creatorId: string) => {
-  const res = await fetch(`${process.env.IVS_ENDPOINT}/_local/broadcast/${action}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ channel: creatorId }),
-  });
-  expect(res.status, await res.clone().text()).toBe(200);
-};
 
 const goLive = async (creator: StudioCreator) => {
   expect((await api.post('/studio/channel', { token: creator.token })).status).toBe(201);

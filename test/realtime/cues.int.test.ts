@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestApi, testApi } from '../support/api.ts';
-import { type StudioCreator, studioCreator } from '../support/studio.ts';
+import { broadcast, type StudioCreator, studioCreator } from '../support/studio.ts';
 import { waitFor } from '../support/wait.ts';
 
 /**
@@ -11,14 +11,6 @@ import { waitFor } from '../support/wait.ts';
 let api: TestApi;
 let me: StudioCreator;
 
-const broadcast = async (action: 'start' | 'stop', creatorId: string) => {
-  const res = await fetch(`${process.env.IVS_ENDPOINT}/_local/broadcast/${action}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ channel: creatorId }),
-  });
-  expect(res.status, await res.clone().text()).toBe(200);
-};
 const cue = (body: unknown, token = me.token) => api.post('/studio/channel/cues', { token, body });
 const isLive = async () =>
   (await api.get(`/creators/${me.creatorId}/channel/live`)).body.data.is_live === true;

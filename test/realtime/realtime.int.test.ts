@@ -19,7 +19,7 @@ import { generateCatalog } from '../../shared/seed/generate.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 import { connectEvents, type EventsClient, eventOf } from '../support/appsync-events.ts';
 import { subscribePaid } from '../support/payments.ts';
-import { studioCreator } from '../support/studio.ts';
+import { broadcast, studioCreator } from '../support/studio.ts';
 
 /**
  * Live state pushed through the Event API (docs/realtime.md), end to end on the test platform:
@@ -67,15 +67,6 @@ const nextMessage = async <D>(
   return eventOf<LiveMessage<D>>(frame);
 };
 
-/** The IVS stand-in's broadcast control, as `npm run broadcast` uses it. */
-const broadcast = async (action: 'start' | 'stop', creatorId: string) => {
-  const res = await fetch(`${process.env.IVS_ENDPOINT}/_local/broadcast/${action}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ channel: creatorId }),
-  });
-  expect(res.status, await res.clone().text()).toBe(200);
-};
 /** A hang guard for the whole path (IVS event, reducer, table stream, projector, tick), not a measure. */
 const PATH_MS = 45_000;
 

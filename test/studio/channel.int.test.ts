@@ -3,23 +3,13 @@ import { GetChannelCommand, IvsClient } from '@aws-sdk/client-ivs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { type TestApi, testApi } from '../support/api.ts';
-import { studioCreator } from '../support/studio.ts';
+import { broadcast, studioCreator } from '../support/studio.ts';
 import { waitFor } from '../support/wait.ts';
 
 let api: TestApi;
 beforeAll(async () => {
   api = await testApi();
 });
-
-/** What an encoder going live or leaving makes IVS do, through the local stand-in's broadcast control. */
-const broadcast = async (action: 'start' | 'stop', creatorId: string) => {
-  const res = await fetch(`${process.env.IVS_ENDPOINT}/_local/broadcast/${action}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ channel: creatorId }),
-  });
-  expect(res.status, await res.clone().text()).toBe(200);
-};
 
 const liveIds = async (): Promise<string[]> => {
   const ids: string[] = [];

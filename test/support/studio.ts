@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
 import type { CategoryId } from '../../shared/catalog/model.ts';
 import { fromNewAddress, type TestApi } from './api.ts';
 import { waitFor } from './wait.ts';
@@ -52,4 +53,18 @@ export const studioCreator = async (api: TestApi, category: CategoryId = 'music'
     60_000, // a hang guard (it polls every 50 ms): the projection took over 5 s under load 24
   );
   return { token, creatorId, handle, category, email: `studio.${id}@example.com`, refresh };
+};
+
+/**
+ * What an encoder makes IVS do, through the IVS stand-in's broadcast control (as `npm run
+ * broadcast` uses it): `start` and `stop` a stream, `starve` and `recover` its health. Fails the
+ * test on any answer but 200.
+ */
+export const broadcast = async (action: 'start' | 'stop' | 'starve' | 'recover', creatorId: string) => {
+  const res = await fetch(`${process.env.IVS_ENDPOINT}/_local/broadcast/${action}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ channel: creatorId }),
+  });
+  expect(res.status, await res.clone().text()).toBe(200);
 };
