@@ -4,7 +4,8 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
-import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { failureQueue, workQueue } from './queues.ts';
 import { Construct } from 'constructs';
 import { accountJobsRow } from '../functions/accounts/workers.ts';
 import type { AccountsDeployment } from '../shared/accounts/access.ts';
@@ -89,23 +90,12 @@ export class Accounts extends NestedStack {
       reason:
         'Rotating the pseudonym key would split every account into two pseudonyms in the analytics store (unique viewers counted twice); it is never rotated (docs/accounts.md).',
     });
-    this.deadLetters = new sqs.Queue(this, 'JobDeadLetters', {
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-    });
-    Validations.of(this.deadLetters).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason:
-        'This queue is the dead-letter queue of the account jobs queue; an operator redrives it (docs/operations.md "Redrive").',
-    });
-    this.queue = new sqs.Queue(this, 'Jobs', {
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      visibilityTimeout: Duration.seconds(ACCOUNT_JOBS_QUEUE.visibilityTimeoutSeconds),
-      retentionPeriod: Duration.days(14),
-      deadLetterQueue: { queue: this.deadLetters, maxReceiveCount: ACCOUNT_JOBS_QUEUE.maxReceiveCount },
-    });
+    this.deadLetters = failureQueue(
+      this,
+      'JobDeadLetters',
+      'This queue is the dead-letter queue of the account jobs queue; an operator redrives it (docs/operations.md "Redrive").',
+    );
+    this.queue = workQueue(this, 'Jobs', { settings: ACCOUNT_JOBS_QUEUE, deadLetters: this.deadLetters });
     this.deployment = {
       exportsBucketName: this.bucket.bucketName,
       exportsBucketArn: this.bucket.bucketArn,

@@ -1,9 +1,10 @@
-import { Duration, Validations } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
-import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { failureQueue } from './queues.ts';
 import { Construct } from 'constructs';
 
 /**
@@ -44,16 +45,11 @@ export class AsyncFailures extends Construct {
     },
   ) {
     super(scope, id);
-    this.queue = new sqs.Queue(this, 'Queue', {
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-    });
-    Validations.of(this.queue).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason:
-        'This queue is itself a dead-letter destination (a function\'s asynchronous on-failure destination); an operator redrives it (docs/operations.md "Redrive").',
-    });
+    this.queue = failureQueue(
+      this,
+      'Queue',
+      'This queue is itself a dead-letter destination (a function\'s asynchronous on-failure destination); an operator redrives it (docs/operations.md "Redrive").',
+    );
     props.fn.configureAsyncInvoke({
       onFailure: new SqsDestination(this.queue),
       retryAttempts: props.replacedByNextRun ? 0 : ASYNC_INVOKE.retryAttempts,

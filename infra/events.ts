@@ -1,4 +1,4 @@
-import { Duration, NestedStack, Validations } from 'aws-cdk-lib';
+import { Duration, NestedStack } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -6,7 +6,8 @@ import * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
-import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { failureQueue } from './queues.ts';
 import type { Construct } from 'constructs';
 import { eventPublisherRow } from '../functions/events/worker.ts';
 import { publisherEnvironment, publisherStatements } from '../shared/events/access.ts';
@@ -127,16 +128,11 @@ export class PlatformEvents extends NestedStack {
         new iam.PolicyStatement({ actions: [...statement.actions], resources: [...statement.resources] }),
       );
     }
-    this.failures = new sqs.Queue(this, 'EventPublisherFailures', {
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-    });
-    Validations.of(this.failures).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason:
-        "This queue is itself a dead-letter destination (the event stream mapping's on-failure destination); nothing redrives from it automatically: an operator inspects it (docs/events.md).",
-    });
+    this.failures = failureQueue(
+      this,
+      'EventPublisherFailures',
+      "This queue is itself a dead-letter destination (the event stream mapping's on-failure destination); nothing redrives from it automatically: an operator inspects it (docs/events.md).",
+    );
     this.mapping = new lambda.EventSourceMapping(this, 'EventStreamMapping', {
       target: fn,
       eventSourceArn: streamArn,

@@ -1,11 +1,12 @@
-import { Aws, Duration, NestedStack, Validations } from 'aws-cdk-lib';
+import { Aws, Duration, NestedStack } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as ses from 'aws-cdk-lib/aws-ses';
-import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { failureQueue, workQueue } from './queues.ts';
 import type { Construct } from 'constructs';
 import { mailFeedbackRow } from '../functions/mail/workers.ts';
 import { identityOf, type MailDeployment } from '../shared/mail/access.ts';
@@ -66,22 +67,14 @@ export class Mail extends NestedStack {
         },
       },
     });
-    this.deadLetters = new sqs.Queue(this, 'FeedbackDeadLetters', {
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-    });
-    Validations.of(this.deadLetters).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason:
-        'This queue is the dead-letter queue of the mail feedback queue; an operator redrives it (docs/operations.md "Redrive").',
-    });
-    this.queue = new sqs.Queue(this, 'Feedback', {
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      visibilityTimeout: Duration.seconds(MAIL_FEEDBACK_QUEUE.visibilityTimeoutSeconds),
-      retentionPeriod: Duration.days(14),
-      deadLetterQueue: { queue: this.deadLetters, maxReceiveCount: MAIL_FEEDBACK_QUEUE.maxReceiveCount },
+    this.deadLetters = failureQueue(
+      this,
+      'FeedbackDeadLetters',
+      'This queue is the dead-letter queue of the mail feedback queue; an operator redrives it (docs/operations.md "Redrive").',
+    );
+    this.queue = workQueue(this, 'Feedback', {
+      settings: MAIL_FEEDBACK_QUEUE,
+      deadLetters: this.deadLetters,
     });
     new events.Rule(this, 'FeedbackRule', {
       description: "SES bounces and complaints of the stack's configuration set to the mail feedback queue",

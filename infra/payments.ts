@@ -4,7 +4,8 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
-import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { failureQueue } from './queues.ts';
 import type { Construct } from 'constructs';
 import { reconcileRow, storeReconcileRow } from '../functions/payments/workers.ts';
 import type { RouteRow } from '../shared/http/route.ts';
@@ -181,12 +182,7 @@ export class Payments extends NestedStack {
       row: o.row,
       timeout: PAYMENTS_RECONCILE.timeout,
     });
-    const scheduleFailures = new sqs.Queue(this, `${o.id}ScheduleFailures`, {
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-    });
-    Validations.of(scheduleFailures).acknowledge({ id: 'AwsSolutions-SQS3', reason: o.dlqReason });
+    const scheduleFailures = failureQueue(this, `${o.id}ScheduleFailures`, o.dlqReason);
     const fn = reconcile.fn;
     const role = new iam.Role(this, `${o.id}ScheduleRole`, {
       assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', {

@@ -1,4 +1,5 @@
-import { Duration, NestedStack, Validations } from 'aws-cdk-lib';
+import { failureQueue } from './queues.ts';
+import { Duration, NestedStack } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -8,7 +9,7 @@ import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
-import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { audienceRow, ivsEventRow, projectorRow, rebuildRow, recomputeRow } from '../functions/workers.ts';
 import type { RouteRow } from '../shared/http/route.ts';
@@ -88,17 +89,6 @@ export interface ProjectorProps extends ApiFunctionDefaults {
   /** Its topic receives every alarm here; its dashboard gets a projector row. */
   monitoring: Monitoring;
 }
-
-/** An SQS queue that only keeps failures: encrypted, TLS only, 14 days (SQS's maximum). */
-export const failureQueue = (scope: Construct, id: string, reason: string): sqs.Queue => {
-  const queue = new sqs.Queue(scope, id, {
-    encryption: sqs.QueueEncryption.SQS_MANAGED,
-    enforceSSL: true,
-    retentionPeriod: Duration.days(14),
-  });
-  Validations.of(queue).acknowledge({ id: 'AwsSolutions-SQS3', reason });
-  return queue;
-};
 
 /**
  * The functions no route invokes, in their own nested stack (`Workers`) so the parent and the

@@ -10,7 +10,7 @@ import { LIVE_NAMESPACE, type RealtimeDeployment } from '../shared/realtime/acce
 import { ApiFunction, type ApiFunctionDefaults, constructIdOf } from './api-function.ts';
 import type { Monitoring } from './monitoring.ts';
 import { AsyncFailures } from './async-failures.ts';
-import { failureQueue } from './projector.ts';
+import { failureQueue } from './queues.ts';
 
 export interface RealtimeProps extends ApiFunctionDefaults {
   monitoring: Monitoring;

@@ -1,11 +1,12 @@
-import { Duration, NestedStack, type RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, NestedStack, type RemovalPolicy } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { failureQueue, workQueue } from './queues.ts';
 import type { Construct } from 'constructs';
 import { fanOutRow, senderRow } from '../functions/webhooks/workers.ts';
 import { EVENT_SOURCE } from '../shared/events/envelope.ts';
@@ -65,22 +66,15 @@ export class Webhooks extends NestedStack {
       keyUsage: kms.KeyUsage.GENERATE_VERIFY_MAC,
       removalPolicy: props.removalPolicy,
     });
-    this.deadLetters = new sqs.Queue(this, 'DeadLetters', {
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-    });
-    Validations.of(this.deadLetters).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason:
-        'This queue is the dead-letter queue: deliveries that failed for about three days, and messages our sender failed on 5 times. An operator inspects and replays it (docs/webhooks.md).',
-    });
-    this.queue = new sqs.Queue(this, 'Deliveries', {
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      visibilityTimeout: Duration.seconds(WEBHOOK_QUEUE.visibilityTimeoutSeconds),
-      retentionPeriod: Duration.days(4),
-      deadLetterQueue: { queue: this.deadLetters, maxReceiveCount: WEBHOOK_QUEUE.maxReceiveCount },
+    this.deadLetters = failureQueue(
+      this,
+      'DeadLetters',
+      'This queue is the dead-letter queue: deliveries that failed for about three days, and messages our sender failed on 5 times. An operator inspects and replays it (docs/webhooks.md).',
+    );
+    this.queue = workQueue(this, 'Deliveries', {
+      settings: WEBHOOK_QUEUE,
+      deadLetters: this.deadLetters,
+      retentionDays: 4,
     });
     this.deployment = {
       keyId: this.key.keyId,
