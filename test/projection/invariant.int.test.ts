@@ -12,6 +12,7 @@ import { rebuildViews } from '../../shared/projection/rebuild.ts';
 import { type ApiResponse, type RequestOptions, type TestApi, testApi } from '../support/api.ts';
 import { onboardCreator, subscribePaid } from '../support/payments.ts';
 import { startSessionsAgo } from '../support/analytics.ts';
+import { inParallel } from '../support/parallel.ts';
 
 /**
  * The projection invariant (issue 16, item 6), tested as a property: random sequences of
@@ -43,6 +44,8 @@ delete process.env.IAM_USAGE_DIR;
  */
 const NUM_RUNS = Number(process.env.INVARIANT_RUNS ?? 4);
 const MAX_OPS = Number(process.env.INVARIANT_MAX_OPS ?? 10);
+/** List and search requests of a check in flight at once (docs/conventions.md "Test time"). */
+const CHECKS_AT_ONCE = 4;
 const ADMIN = new DynamoDBClient({
   endpoint: process.env.DYNAMODB_ENDPOINT,
   region: 'local',
@@ -592,6 +595,9 @@ const checkInvariant = async (runNo: number) => {
   const shows = sources.shows;
   const showById = new Map(shows.map((s) => [s.id as string, s]));
 
+  // The list and search checks, run side by side once collected (read-only requests).
+  const checks: Array<() => Promise<void>> = [];
+  const later = (check: () => Promise<void>) => checks.push(check);
   // (b) Lists: creators per category, tier and sort, every page.
   const cats = ['all', ...new Set(creators.map((c) => c.category as string))];
   const tiers = ['all', ...new Set(creators.map((c) => c.tier as string))];
@@ -608,38 +614,43 @@ const checkInvariant = async (runNo: number) => {
         tier === 'all' ? '' : `tier=${tier}`,
         `sort=${sort}`,
       ].filter(Boolean);
-      await expectList(`/creators?${query.join('&')}`, 100, creatorIds, expected);
+      later(() => expectList(`/creators?${query.join('&')}`, 100, creatorIds, expected));
     }
   // Paging: small pages concatenate to the whole list.
-  await expectList(
-    `/creators?sort=${sort}`,
-    2,
-    creatorIds,
-    [...creators].sort(creatorSorts[sort]).map((c) => c.id),
+  later(() =>
+    expectList(
+      `/creators?sort=${sort}`,
+      2,
+      creatorIds,
+      [...creators].sort(creatorSorts[sort]).map((c) => c.id),
+    ),
   );
   // A filter nobody matches: empty, total 0.
   const emptyCat = CATEGORY_IDS.find((c) => !creators.some((x) => x.category === c));
-  if (emptyCat) await expectList(`/creators?category=${emptyCat}`, 10, creatorIds, []);
+  if (emptyCat) later(() => expectList(`/creators?category=${emptyCat}`, 10, creatorIds, []));
   const emptyTier = TIER_IDS.find((t) => !creators.some((x) => x.tier === t));
-  if (emptyTier) await expectList(`/creators?tier=${emptyTier}`, 10, creatorIds, []);
+  if (emptyTier) later(() => expectList(`/creators?tier=${emptyTier}`, 10, creatorIds, []));
   // Featured: the featured public creators, most popular first.
-  await expectList(
-    '/creators/featured',
-    100,
-    creatorIds,
-    creators
-      .filter((c) => c.is_featured)
-      .sort(creatorSorts.most_popular)
-      .map((c) => c.id),
+  later(() =>
+    expectList(
+      '/creators/featured',
+      100,
+      creatorIds,
+      creators
+        .filter((c) => c.is_featured)
+        .sort(creatorSorts.most_popular)
+        .map((c) => c.id),
+    ),
   );
   // Categories: creators per category.
-  const categories = await call('GET', '/categories');
-  expectStatus(categories, [200], 'GET /categories');
-  expect(Object.fromEntries(categories.body.data.map((c: any) => [c.id, c.creator_count]))).toEqual(
-    Object.fromEntries(CATEGORY_IDS.map((id) => [id, creators.filter((c) => c.category === id).length])),
-  );
+  later(async () => {
+    const categories = await call('GET', '/categories');
+    expectStatus(categories, [200], 'GET /categories');
+    expect(Object.fromEntries(categories.body.data.map((c: any) => [c.id, c.creator_count]))).toEqual(
+      Object.fromEntries(CATEGORY_IDS.map((id) => [id, creators.filter((c) => c.category === id).length])),
+    );
+  });
 
-  phase('creator lists');
   // Shows: per sort, each category and rating present, both flags each way, a full combination.
   const flagQuery = (name: string, value: boolean | undefined) =>
     value === undefined ? '' : `${name}=${value}`;
@@ -678,16 +689,17 @@ const checkInvariant = async (runNo: number) => {
       flagQuery('is_featured', f.is_featured),
       `sort=${sort}`,
     ].filter(Boolean);
-    await expectList(`/shows?${query.join('&')}`, 100, showIds, expected);
+    later(() => expectList(`/shows?${query.join('&')}`, 100, showIds, expected));
   }
-  await expectList(
-    `/shows?sort=${sort}`,
-    2,
-    showIds,
-    [...shows].sort(showSorts[sort]).map((s) => s.id),
+  later(() =>
+    expectList(
+      `/shows?sort=${sort}`,
+      2,
+      showIds,
+      [...shows].sort(showSorts[sort]).map((s) => s.id),
+    ),
   );
 
-  phase('show lists');
   // Most viewed episodes: views desc, ties by episode id; per category of the episode's show.
   const episodeOrder = (a: Source, b: Source) => Number(b.views) - Number(a.views) || byString(a.id, b.id);
   const episodes = sources.episodes.filter((e) => showById.has(e.show_id));
@@ -697,40 +709,47 @@ const checkInvariant = async (runNo: number) => {
       .filter((e) => cat === 'all' || showById.get(e.show_id)!.category === cat)
       .sort(episodeOrder)
       .map((e) => e.id);
-    await expectList(
-      `/shows/episodes/most-viewed${cat === 'all' ? '' : `?category=${cat}`}`,
-      cat === 'all' ? 3 : 100,
-      episodeIds,
-      expected,
+    later(() =>
+      expectList(
+        `/shows/episodes/most-viewed${cat === 'all' ? '' : `?category=${cat}`}`,
+        cat === 'all' ? 3 : 100,
+        episodeIds,
+        expected,
+      ),
     );
   }
 
-  phase('episode lists');
   // Search (a rotating sample of 3 creators and 4 shows per run, and the shows deleted since the
   // last check): a creator by name and by handle, a show by its title; a deleted show no more.
   const sample = <T>(list: T[], n: number) =>
     list.length <= n ? list : Array.from({ length: n }, (_, i) => list[(runNo * n + i) % list.length]!);
   for (const c of sample(creators, 3)) {
     for (const q of [c.name as string, String(c.slug).replace(/_/g, ' ')]) {
-      const res = await call('GET', `/creators/search?q=${encodeURIComponent(q)}&limit=100`);
-      expectStatus(res, [200], 'creator search');
-      expect(creatorIds(res.body), `search ${q}`).toContain(c.id);
+      later(async () => {
+        const res = await call('GET', `/creators/search?q=${encodeURIComponent(q)}&limit=100`);
+        expectStatus(res, [200], 'creator search');
+        expect(creatorIds(res.body), `search ${q}`).toContain(c.id);
+      });
     }
   }
-  for (const s of sample(shows, 4)) {
-    const res = await call('GET', `/shows/search?q=${encodeURIComponent(s.title)}&limit=100`);
-    expectStatus(res, [200], 'show search');
-    expect(showIds(res.body), `search ${s.title}`).toContain(s.id);
-    // Its card carries its creator's name, which follows a rename (the projector's fan-out).
-    const hit = res.body.data.shows.find((x: any) => x.id === s.id);
-    const owner = sources.creators.find((c) => c.id === s.creator_id);
-    expect(hit.creator.name, `creator name on ${s.title}`).toBe(owner?.name ?? '');
-  }
-  for (const d of model.deletedShows.splice(0)) {
-    const res = await call('GET', `/shows/search?q=${encodeURIComponent(d.title)}&limit=100`);
-    expect(showIds(res.body), `search for deleted ${d.title}`).not.toContain(d.id);
-  }
-  phase('search');
+  for (const s of sample(shows, 4))
+    later(async () => {
+      const res = await call('GET', `/shows/search?q=${encodeURIComponent(s.title)}&limit=100`);
+      expectStatus(res, [200], 'show search');
+      expect(showIds(res.body), `search ${s.title}`).toContain(s.id);
+      // Its card carries its creator's name, which follows a rename (the projector's fan-out).
+      const hit = res.body.data.shows.find((x: any) => x.id === s.id);
+      const owner = sources.creators.find((c) => c.id === s.creator_id);
+      expect(hit.creator.name, `creator name on ${s.title}`).toBe(owner?.name ?? '');
+    });
+  for (const d of model.deletedShows.splice(0))
+    later(async () => {
+      const res = await call('GET', `/shows/search?q=${encodeURIComponent(d.title)}&limit=100`);
+      expect(showIds(res.body), `search for deleted ${d.title}`).not.toContain(d.id);
+    });
+  // Every list and search request above is a read of settled views: issued side by side.
+  await inParallel(checks, CHECKS_AT_ONCE, (check) => check());
+  phase('lists and search');
   // (c) Counters: what the operations made.
   const count = (set: Set<string>, id: string) => [...set].filter((k) => k.endsWith(`|${id}`)).length;
   for (const c of model.creators) {
