@@ -18,6 +18,7 @@ import { loadWithoutStream } from './load.ts';
 import { SAMPLE_REQUESTS } from './requests.ts';
 
 const TABLE = 'bench-lambda-init';
+const CDN_URL = 'https://cdn.example.com';
 
 /** What one fresh process reports: ms to import the bundle, ms to answer, ms since the process began. */
 interface Sample {
@@ -74,7 +75,15 @@ export const runLambdaInit = async (
       TABLE,
       async () =>
         execFileSync(process.execPath, ['--import', 'tsx', 'scripts/seed.ts'], {
-          env: { ...process.env, DYNAMODB_ENDPOINT: local.endpoint, TABLE_NAME: TABLE, AWS_REGION: 'local' },
+          // The seed requires CDN_URL since issue 33 (the catalogue's media URLs are under it); the
+          // functions below get the same one (commonEnvironment's cdnUrl).
+          env: {
+            ...process.env,
+            DYNAMODB_ENDPOINT: local.endpoint,
+            TABLE_NAME: TABLE,
+            AWS_REGION: 'local',
+            CDN_URL: CDN_URL,
+          },
           stdio: 'ignore',
         }),
       { streamAfter: false },
@@ -95,7 +104,7 @@ export const runLambdaInit = async (
       ...commonEnvironment({
         stage: 'dev',
         siteUrl: 'https://creators.example.com',
-        cdnUrl: 'https://cdn.example.com',
+        cdnUrl: CDN_URL,
       }),
     };
     // The function's own log lines share stdout: the figures are the line marked `@@`.
