@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { BENCH_DIR } from './bundles.ts';
+import { BENCH_DIR, ENV_FLOOR } from './bundles.ts';
 
 const { values } = parseArgs({ options: { fast: { type: 'boolean', default: false } } });
 if (values.fast)
@@ -26,6 +26,13 @@ if (!existsSync(reportFile)) {
 const report = JSON.parse(readFileSync(reportFile, 'utf8'));
 const broken: string[] = [];
 
+// Cold-start ratios are budgeted against the fair floor (issue 41): the floor handler built as the
+// functions are (ENV_FLOOR). A report whose ratios are to another floor says nothing about these
+// budgets, so it is refused, not read.
+if (report.coldImportFloor !== ENV_FLOOR)
+  broken.push(
+    `cold imports: the report's ratios are not to the floor ${ENV_FLOOR} (a report from before issue 41); run the bench again`,
+  );
 const bundles = report.bundles as Array<{ name: string; bytes: number; gzipBytes: number; ratio: number }>;
 const ratios = bundles
   .filter((b) => !b.name.startsWith('(')) // the floors are not functions
@@ -43,8 +50,10 @@ for (const b of bundles) {
     broken.push(`${b.name}: cold import ${b.ratio.toFixed(2)}x floor > ${budget.coldImportRatioToFloor}`);
 }
 // Lambda-like cold starts (bench/lambda-init.ts; only in the full report, never in the --fast one).
-const lambdaInit = report.lambdaInit as { rows: Array<{ ratio: number }> } | undefined;
-if (lambdaInit && budget.lambdaInitMedianRatioToFloor) {
+const lambdaInit = report.lambdaInit as { floorName?: string; rows: Array<{ ratio: number }> } | undefined;
+if (lambdaInit && lambdaInit.floorName !== ENV_FLOOR)
+  broken.push(`Lambda-like init: the report's ratios are not to the floor ${ENV_FLOOR}; run the bench again`);
+else if (lambdaInit && budget.lambdaInitMedianRatioToFloor) {
   const sorted = lambdaInit.rows.map((r) => r.ratio).sort((x, y) => x - y);
   const median = sorted[Math.floor(sorted.length / 2)]!;
   if (median > budget.lambdaInitMedianRatioToFloor)

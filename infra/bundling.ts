@@ -15,10 +15,13 @@ export const ESM_REQUIRE_BANNER =
 
 /**
  * Packages every bundle takes from elsewhere: the default credential chain becomes credentials
- * from the environment, which is where Lambda puts them (shared/aws/env-credentials.ts).
+ * from the environment, which is where Lambda puts them (shared/aws/env-credentials.ts), and
+ * `whatwg-url` (node-fetch's fallback for a Node without `url.URL`) Node's own URL
+ * (shared/platform/whatwg-url.ts).
  */
 export const LAMBDA_BUNDLE_ALIAS = {
   '@aws-sdk/credential-provider-node': resolve(import.meta.dirname, '../shared/aws/env-credentials.ts'),
+  'whatwg-url': resolve(import.meta.dirname, '../shared/platform/whatwg-url.ts'),
 } as const;
 
 export const LAMBDA_BUNDLING = {

@@ -29,7 +29,9 @@ const derToJose = (der: Uint8Array): Buffer => {
 };
 
 const kmsSigner = (keyId: string): Signer => {
-  const kms = import('@aws-sdk/client-kms').then((sdk) => ({
+  // KMSClient and SignCommand only, not the package's namespace: a namespace import keeps every
+  // command, error and enum of the package in the bundle (issue 41, docs/performance.md).
+  const kms = import('./kms-sign.ts').then((sdk) => ({
     sdk,
     client: awsClient(new sdk.KMSClient({}), 'kms'),
   }));

@@ -1,9 +1,12 @@
+// Apple's verifier module and its Environment enum, not the library's index: the index also loads
+// the App Store Server API client, the receipt utility and the promotional offer signer, which
+// the verifying functions never use (docs/performance.md, issue 41). The verifier is the same code.
 import {
-  Environment,
   SignedDataVerifier,
   VerificationException,
   VerificationStatus,
-} from '@apple/app-store-server-library';
+} from '@apple/app-store-server-library/dist/jws_verification.js';
+import { Environment } from '@apple/app-store-server-library/dist/models/Environment.js';
 import { oncePerContainer } from '../aws/local-hook.ts';
 import { setting } from '../config.ts';
 import { BadRequestError, ServiceUnavailableError } from '../http/errors.ts';

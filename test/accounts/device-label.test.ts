@@ -36,3 +36,31 @@ describe('the common-passwords filter', () => {
       expect(await isCommonPassword(p), p).toBe(false);
   });
 });
+
+describe('the common-passwords filter as stored (issue 41: Rice-coded gaps)', () => {
+  it('decodes to exactly the digests of the list’s 8+ character passwords, sorted', async () => {
+    const { createRequire } = await import('node:module');
+    const { decodeDigests, MIN_PASSWORD_LENGTH, passwordDigest } = await import(
+      '../../shared/identity/common-passwords.ts'
+    );
+    const data = await import('../../shared/identity/common-passwords.data.ts');
+    const list: string[] = createRequire(import.meta.url)('@zxcvbn-ts/language-common/src/passwords.json');
+    const expected = [
+      ...new Set(list.filter((p) => p.length >= MIN_PASSWORD_LENGTH).map(passwordDigest)),
+    ].sort((a, b) => a - b);
+    const stored = decodeDigests(
+      Buffer.from(data.COMMON_PASSWORD_DIGESTS, 'base64'),
+      data.COMMON_PASSWORD_RICE_BITS,
+      data.COMMON_PASSWORD_COUNT,
+    );
+    expect(stored.length).toBe(expected.length);
+    expect([...stored]).toEqual(expected);
+  });
+
+  it('round-trips any sorted digests, the largest and gaps of a whole quotient included', async () => {
+    const { decodeDigests, encodeDigests } = await import('../../shared/identity/common-passwords.ts');
+    const digests = [0, 1, 2 ** 17, 2 ** 17 + 1, 3_000_000_000, 2 ** 32 - 1];
+    const { riceBits, bytes } = encodeDigests(digests);
+    expect([...decodeDigests(bytes, riceBits, digests.length)]).toEqual(digests);
+  });
+});

@@ -113,7 +113,14 @@ describe('AWS clients and token verifiers in the route bundles', () => {
     ).toEqual([]);
     expect(nodejsBundling().esbuildArgs).toEqual({
       '--alias:@aws-sdk/credential-provider-node': LAMBDA_BUNDLE_ALIAS['@aws-sdk/credential-provider-node'],
+      '--alias:whatwg-url': LAMBDA_BUNDLE_ALIAS['whatwg-url'],
     });
+    // Node's URL for whatwg-url (issue 41): no bundle carries it or its tr46 tables.
+    expect(
+      rows.filter((row) =>
+        inputsOf(row.handler).some((input) => /node_modules\/(whatwg-url|tr46)\//.test(input)),
+      ),
+    ).toEqual([]);
 
     const withVerifier = rows.filter((row) =>
       inputsOf(row.handler).some((input) => input.includes('aws-jwt-verify/')),
