@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BENCH_DIR } from './bundles.ts';
+import { phaseBudgetOf } from './phases.ts';
 
 const { values } = parseArgs({ options: { fast: { type: 'boolean', default: false } } });
 if (values.fast)
@@ -110,6 +111,25 @@ if (cost && budget.cost) {
     if (j.dollars.total > limit.usd)
       broken.push(`cost ${j.name}: $${j.dollars.total.toFixed(3)} > $${limit.usd}`);
   }
+}
+// Dependent DynamoDB phases per endpoint (bench/phases.ts; in the --fast report too).
+const dbPhases = report.dbPhases as Array<{ name: string; phases: number; status: number }> | undefined;
+if (budget.dbPhases) {
+  if (!dbPhases) broken.push('DynamoDB phases: no figures in the report (bench/phases.ts)');
+  for (const row of dbPhases ?? []) {
+    const limit = phaseBudgetOf(budget.dbPhases, row.name);
+    if (row.phases > limit) broken.push(`${row.name}: ${row.phases} dependent DynamoDB phases > ${limit}`);
+  }
+}
+// Throughput (bench/throughput.ts; full report only): every workload answered only what it expects.
+for (const r of (report.throughput ?? []) as Array<{
+  name: string;
+  statuses?: Record<string, number>;
+  unexpected?: Record<string, number>;
+}>) {
+  if (!r.unexpected) broken.push(`throughput ${r.name}: no status counts (a report from before issue 41)`);
+  else if (Object.keys(r.unexpected).length > 0)
+    broken.push(`throughput ${r.name}: statuses it does not expect ${JSON.stringify(r.statuses)}`);
 }
 // The chat review handler's warm path (bench/chat-review.ts; in the --fast report too).
 const chatReview = report.chatReview as { p99Ms: number } | undefined;

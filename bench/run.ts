@@ -100,11 +100,32 @@ const chatReview = await timed('chat review', () => runChatReviewBench());
 Object.assign(report, chatReview.report);
 md.push(...chatReview.markdown);
 
+// On the local platform with the seed's channels live through the IVS stand-in, in a child process:
+// the dependent DynamoDB phases per endpoint (a count, so in the --fast report and CI too), and in
+// the full run the throughput workloads, successes only (bench/phases.ts, bench/throughput.ts).
+const { runChild } = await import('./child.ts');
+const { phaseMarkdown } = await import('./phases.ts');
+const live = await timed(values.fast ? 'DynamoDB phases' : 'DynamoDB phases and throughput', () =>
+  runChild<{
+    dbPhases: import('./phases.ts').PhaseRow[];
+    throughput?: import('./throughput.ts').ThroughputResult[];
+  }>('bench/phases.ts', values.fast ? [] : ['--throughput']),
+);
+report.dbPhases = live.dbPhases;
+md.push(...phaseMarkdown(live.dbPhases));
+let failures: string[] = [];
+if (live.throughput) {
+  const { throughputFailures, throughputMarkdown } = await import('./throughput.ts');
+  report.throughput = live.throughput;
+  md.push('', ...throughputMarkdown(live.throughput));
+  failures = throughputFailures(live.throughput);
+}
+
 if (!values.fast) {
   const { runServerBench } = await import('./server-bench.ts');
   // DynamoDB Local stays up with the 1x and 10x tables for the projection part, which runs on
   // them rather than loading the same catalogues again (the 10x load is minutes).
-  const server = await timed('warm, growth and throughput (loads 1x and 10x)', () =>
+  const server = await timed('warm and growth (loads 1x and 10x)', () =>
     runServerBench({ iterations: Number(values.iterations), keep: true }),
   );
   Object.assign(report, server.report);
@@ -157,4 +178,8 @@ writeFileSync(
 );
 writeFileSync(join(BENCH_DIR, values.fast ? 'report-fast.md' : 'report.md'), `${md.join('\n')}\n`);
 console.log(md.join('\n'));
+if (failures.length > 0) {
+  console.error(`Throughput workloads answered statuses they do not expect:\n  ${failures.join('\n  ')}`);
+  process.exit(1);
+}
 process.exit(0);

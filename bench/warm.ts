@@ -3,6 +3,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { matchRoute, toEvent } from '../scripts/local/server.ts';
 import { dynamo } from '../shared/db/client.ts';
 import type { LambdaHandler } from '../shared/http/handler.ts';
+import { phasesOf } from './phases.ts';
 import type { SampleRequest } from './requests.ts';
 
 /** One DynamoDB call a request made: its command and wire input, when it ran, what it consumed. */
@@ -110,6 +111,8 @@ export interface WarmResult {
   bareP99: number;
   ratio: number;
   calls: number;
+  /** Dependent DynamoDB phases of the recorded request (phasesOf). */
+  phases: number;
   commands: string[];
   capacity: number;
   scans: number;
@@ -195,6 +198,7 @@ export const measureWarm = async (
       bareP99: percentile(bareTimes, 99),
       ratio: calls.length === 0 ? Number.NaN : p50 / bareP50,
       calls: calls.length,
+      phases: phasesOf(calls),
       commands: calls.map((c) => c.name.replace(/Command$/, '')),
       capacity: calls.reduce((sum, c) => sum + c.capacity, 0),
       scans: calls.filter((c) => c.name === 'ScanCommand').length,
