@@ -50,7 +50,7 @@ const MINUTE = 60_000;
 const HOUR = 3_600_000;
 
 /** A channel as the EPG needs it: the creator record carries it (every creator has one channel). */
-type Channel = Pick<CreatorRecord, 'channel'>;
+type Channel = { channel: Pick<CreatorRecord['channel'], 'channel_id'> };
 
 const programsIn = (channel: Channel, from: number, to: number): Promise<ProgramRecord[]> =>
   listProgramsOverlapping({ channelId: channel.channel.channel_id, from, to });

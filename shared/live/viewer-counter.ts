@@ -34,21 +34,33 @@ export const viewerCounterKey = (channelId: string, bucket: number, shard: numbe
   SK: 'COUNT',
 });
 
-/** Counts one viewer's presence in the current bucket (a random shard). */
+/**
+ * Counts one viewer's presence in the current bucket (a random shard), or with `by: -1` takes back
+ * a count made ahead of a claim that then failed (a heartbeat counts alongside its claim: one
+ * round trip, issue 41). This container's own audience of the channel, when it has one for the
+ * bucket, shows the count at once: an open reads the audience alongside its other reads, before
+ * the count, and answers it with this viewer in it.
+ */
 export const countPresence = async (
   channelId: string,
   device: DeviceType,
   at: Date,
   shard = randomInt(VIEWER_SHARDS),
+  by: 1 | -1 = 1,
 ) => {
   const bucket = bucketOf(at);
+  const known = audiencesOf().get(channelId);
+  if (known?.bucket === bucket) {
+    known.counts[0].total += by;
+    known.counts[0].byDevice[device] += by;
+  }
   await db.send(
     new UpdateCommand({
       TableName: tableName(),
       Key: viewerCounterKey(channelId, bucket, shard),
       UpdateExpression: 'ADD #total :one, #device :one SET expires_at_epoch = :expires',
       ExpressionAttributeNames: { '#total': 'total', '#device': device },
-      ExpressionAttributeValues: { ':one': 1, ':expires': (bucket + 4) * BUCKET_SECONDS + 86_400 },
+      ExpressionAttributeValues: { ':one': by, ':expires': (bucket + 4) * BUCKET_SECONDS + 86_400 },
     }),
   );
 };
@@ -109,14 +121,31 @@ const readAudience = async (channelId: string, now: Date, known?: Audience): Pro
   };
 };
 
+/** What this container knows of the channel, if it is still fresh at `now`. */
+const freshAudience = (channelId: string, now: Date): Audience | undefined => {
+  const known = audiencesOf().get(channelId);
+  return known && known.bucket === bucketOf(now) && now.getTime() - known.at < CACHE_MS ? known : undefined;
+};
+
 /** The channel as this container knows it: read again after CACHE_MS or when a bucket closes. */
 const audienceOf = async (channelId: string, now: Date): Promise<Audience> => {
-  const audiences = audiencesOf();
-  const known = audiences.get(channelId);
-  if (known && known.bucket === bucketOf(now) && now.getTime() - known.at < CACHE_MS) return known;
-  const audience = await readAudience(channelId, now, known);
-  audiences.set(channelId, audience);
+  const fresh = freshAudience(channelId, now);
+  if (fresh) return fresh;
+  const audience = await readAudience(channelId, now, audiencesOf().get(channelId));
+  audiencesOf().set(channelId, audience);
   return audience;
+};
+
+/**
+ * Reads the channel's audience ahead, as `audienceOf` would, but keeps it only when `keep` is
+ * called: a request reads it alongside the reads that check the channel id it was given (issue
+ * 41), and keeps it once that id proved to be the creator's, so no id a caller makes up stays in
+ * the container's memory.
+ */
+export const readAudienceAhead = async (channelId: string, now: Date): Promise<{ keep: () => void }> => {
+  if (freshAudience(channelId, now)) return { keep: () => {} };
+  const audience = await readAudience(channelId, now, audiencesOf().get(channelId));
+  return { keep: () => audiencesOf().set(channelId, audience) };
 };
 
 /** Sets a peak item to `value` if higher; returns the stored peak (ALL_OLD when the check fails). */
