@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BENCH_DIR } from './bundles.ts';
-import { phaseBudgetOf } from './phases.ts';
+import { phaseBudgetOf } from './critical-path.ts';
 
 const { values } = parseArgs({ options: { fast: { type: 'boolean', default: false } } });
 if (values.fast)

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { LambdaHandler } from '../shared/http/handler.ts';
 import type { SampleRequest } from './requests.ts';
+import { phaseBudgetOf, phasesOf } from './critical-path.ts';
 import type { Call } from './warm.ts';
 
 /**
@@ -33,23 +34,6 @@ const rowOf = (name: string, route: string, status: number, calls: Call[]) => ({
   calls: calls.length,
   commands: [...calls].sort((a, b) => a.start - b.start).map((c) => c.name.replace(/Command$/, '')),
 });
-
-/**
- * Dependent DynamoDB phases on a request's critical path: the longest chain of calls each of which
- * started only after the one before it in the chain had ended (calls that overlap are one phase).
- * On AWS each phase is a network round trip the request waits for, so their number, not the
- * number of calls, sets the latency floor (issue 41).
- */
-export const phasesOf = (calls: readonly Pick<Call, 'start' | 'end'>[]): number => {
-  const ordered = [...calls].sort((a, b) => a.start - b.start);
-  const depth: number[] = [];
-  ordered.forEach((call, i) => {
-    let before = 0;
-    for (let j = 0; j < i; j++) if (ordered[j]!.end <= call.start) before = Math.max(before, depth[j]!);
-    depth.push(before + 1);
-  });
-  return Math.max(0, ...depth);
-};
 
 /** Measures the phases on the local platform already running (DYNAMODB_ENDPOINT, TABLE_NAME set). */
 export const measurePhases = async (options: {
@@ -152,12 +136,6 @@ export const measurePhases = async (options: {
   }
   return rows;
 };
-
-/** The phase budget of an endpoint row (bench/budget.json `dbPhases`). */
-export const phaseBudgetOf = (
-  budget: { catalogueReads: number; endpoints?: Record<string, number> },
-  name: string,
-): number => budget.endpoints?.[name] ?? budget.catalogueReads;
 
 /** The phase table of the report. */
 export const phaseMarkdown = (rows: readonly PhaseRow[]): string[] => {

@@ -3,7 +3,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { matchRoute, toEvent } from '../scripts/local/server.ts';
 import { dynamo } from '../shared/db/client.ts';
 import type { LambdaHandler } from '../shared/http/handler.ts';
-import { phasesOf } from './phases.ts';
+import { phasesOf } from './critical-path.ts';
 import type { SampleRequest } from './requests.ts';
 
 /** One DynamoDB call a request made: its command and wire input, when it ran, what it consumed. */

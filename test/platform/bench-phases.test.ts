@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { phaseBudgetOf, phasesOf } from '../../bench/phases.ts';
+import { phaseBudgetOf, phasesOf } from '../../bench/critical-path.ts';
 
 /** Issue 41: the bench counts the DynamoDB round trips a request waits for one after another. */
 describe('dependent DynamoDB phases (bench/phases.ts)', () => {
