@@ -37,9 +37,7 @@ export const viewerCounterKey = (channelId: string, bucket: number, shard: numbe
 /**
  * Counts one viewer's presence in the current bucket (a random shard), or with `by: -1` takes back
  * a count made ahead of a claim that then failed (a heartbeat counts alongside its claim: one
- * round trip, issue 41). This container's own audience of the channel, when it has one for the
- * bucket, shows the count at once: an open reads the audience alongside its other reads, before
- * the count, and answers it with this viewer in it.
+ * round trip, issue 41).
  */
 export const countPresence = async (
   channelId: string,
@@ -49,11 +47,6 @@ export const countPresence = async (
   by: 1 | -1 = 1,
 ) => {
   const bucket = bucketOf(at);
-  const known = audiencesOf().get(channelId);
-  if (known?.bucket === bucket) {
-    known.counts[0].total += by;
-    known.counts[0].byDevice[device] += by;
-  }
   await db.send(
     new UpdateCommand({
       TableName: tableName(),
@@ -140,12 +133,25 @@ const audienceOf = async (channelId: string, now: Date): Promise<Audience> => {
  * Reads the channel's audience ahead, as `audienceOf` would, but keeps it only when `keep` is
  * called: a request reads it alongside the reads that check the channel id it was given (issue
  * 41), and keeps it once that id proved to be the creator's, so no id a caller makes up stays in
- * the container's memory.
+ * the container's memory. `keep(device)`: with the viewer this request counts in the current
+ * bucket (the read came before that count), so the audience answered includes it, as when the
+ * audience was read after the count.
  */
-export const readAudienceAhead = async (channelId: string, now: Date): Promise<{ keep: () => void }> => {
+export const readAudienceAhead = async (
+  channelId: string,
+  now: Date,
+): Promise<{ keep: (counted?: DeviceType) => void }> => {
   if (freshAudience(channelId, now)) return { keep: () => {} };
   const audience = await readAudience(channelId, now, audiencesOf().get(channelId));
-  return { keep: () => audiencesOf().set(channelId, audience) };
+  return {
+    keep: (counted) => {
+      if (counted) {
+        audience.counts[0].total += 1;
+        audience.counts[0].byDevice[counted] += 1;
+      }
+      audiencesOf().set(channelId, audience);
+    },
+  };
 };
 
 /** Sets a peak item to `value` if higher; returns the stored peak (ALL_OLD when the check fails). */

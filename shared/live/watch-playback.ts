@@ -139,7 +139,6 @@ export const startWatching = async (
   ]);
   if (channelId !== creator.channel.channel_id) throw new NotFoundError('Channel not found for this creator');
   await checkAccess(creator, accountId, creatorId, subscription, now);
-  audience.keep();
   const session = await openSession(
     {
       session_id: randomUUID(),
@@ -166,11 +165,9 @@ export const startWatching = async (
       'concurrent_streams',
     );
   }
-  // The count first: this container's audience shows it at once (countPresence), so the viewers
-  // answered include this viewer, as when the audience was read after the count.
-  const counted = countPresence(channelId, input.device_type, now);
+  audience.keep(input.device_type); // with this viewer, counted below
   const [, { token, urls }, viewers] = await Promise.all([
-    counted,
+    countPresence(channelId, input.device_type, now),
     playback(session, creator, now),
     channelViewers(creator, now),
   ]);
