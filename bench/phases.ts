@@ -108,7 +108,8 @@ export const measurePhases = async (options: {
     await step('live stream (playback URLs of the open session)', 'GET', `${live}/stream`);
     await step('heartbeat, EPG not cached', 'GET', `${live}/heartbeat?session_id=${sid}`);
     await step('heartbeat', 'GET', `${live}/heartbeat?session_id=${sid}`);
-    const later = Date.now() + BUCKET_SECONDS * 1000;
+    // A second into the next bucket: within the lease the open gave (90 s past its bucket's end).
+    const later = (Math.floor(Date.now() / 1000 / BUCKET_SECONDS) + 1) * BUCKET_SECONDS * 1000 + 1000;
     clock.now = () => new Date(later);
     await step('heartbeat, first of a bucket', 'GET', `${live}/heartbeat?session_id=${sid}`);
     await step('change quality (PATCH watch)', 'PATCH', `${live}/watch`, {
