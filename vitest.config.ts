@@ -21,7 +21,9 @@ export default defineConfig({
     // One worker (Vitest's default on the 2-core CI machine: availableParallelism() - 1). Two
     // overlap the integration files' waits on DynamoDB Local, but a clean-clone CI run with two
     // failed test/platform/table-stream.int.test.ts (drain() timed against 2 s, stop()) under the
-    // doubled load; VITEST_MAX_WORKERS=2 runs two for whoever wants to try (docs/conventions.md).
+    // doubled load. That drain bound is now 30 s against a minute-long poll; two workers stay off
+    // until a full CI run with two is measured against one. VITEST_MAX_WORKERS=2 runs two for
+    // whoever wants to try (docs/conventions.md "Test time").
     maxWorkers: Number(process.env.VITEST_MAX_WORKERS ?? 1),
     projects: [
       {

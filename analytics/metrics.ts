@@ -136,7 +136,9 @@ export const eventsSql = (slice: Slice): string => {
  * `{{payments}}` for a slice: the payment facts (shared/analytics/payment-facts.ts) that occurred
  * before the period ends, one row per `event_id` (a replayed stream record writes its fact
  * again), with `bucket_ms` (of `occurred_at_ms`), `dimension` (always the creator: payment
- * metrics are per creator whatever the breakdown) and `in_period`. Facts before the period are
+ * metrics are per creator whatever the breakdown), `store` (who took the payment, the fact's
+ * `source`: `stripe`, `apple`, `google`; facts written before it was kept are Stripe's) and
+ * `in_period`. Facts before the period are
  * there for the state at its start (MRR); payment facts are few, so every partition is read.
  * Athena parameters: from and to (epoch ms).
  */
@@ -147,7 +149,7 @@ export const paymentsSql = (slice: Slice): string => {
     grain === 0
       ? `CAST(${slice.fromMs} AS BIGINT)`
       : `CAST(floor((p.occurred_at_ms + ${offset}) / ${grain}) * ${grain} - ${offset} AS BIGINT)`;
-  return `(SELECT p.*, ${bucket} AS bucket_ms, coalesce(cr.title, p.creator_id) AS dimension,
+  return `(SELECT p.*, ${bucket} AS bucket_ms, coalesce(cr.title, p.creator_id) AS dimension, coalesce(p.source, 'stripe') AS store,
     p.occurred_at_ms >= ${slice.parameters ? '?' : slice.fromMs} AS in_period
   FROM (SELECT f.*, row_number() OVER (PARTITION BY f.event_id ORDER BY f.received_at_ms) AS copy FROM payments f) p
   LEFT JOIN ${LATEST_TITLES} cr ON cr.id = p.creator_id

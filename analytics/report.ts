@@ -104,7 +104,11 @@ const sortedTotals = (result: MetricResult): Row[] => {
     : result.totals;
 };
 
-/** The chart's data: one labelled point per bucket, one dataset per breakdown value. */
+/** A row's series: its breakdown value, and the store when the metric splits by it (revenue). */
+const seriesOf = (row: Row): string =>
+  row.store === undefined ? String(row.dimension) : `${String(row.dimension)} · ${String(row.store)}`;
+
+/** The chart's data: one labelled point per bucket, one dataset per breakdown value (and store). */
 export const chartData = (
   result: MetricResult,
   buckets: number[],
@@ -114,12 +118,12 @@ export const chartData = (
   const column = result.metric.chart!;
   const values = new Map<string, Map<number, number>>();
   for (const row of result.series) {
-    const key = String(row.dimension);
+    const key = seriesOf(row);
     if (!values.has(key)) values.set(key, new Map());
     values.get(key)!.set(Number(row.bucket_ms), Number(row[column]));
   }
   // Largest first (by the period's total where there is one), so colours are stable and meaningful.
-  const order = new Map(sortedTotals(result).map((r, i) => [String(r.dimension), i]));
+  const order = new Map(sortedTotals(result).map((r, i) => [seriesOf(r), i]));
   const keys = [...values.keys()].sort(
     (a, b) => (order.get(a) ?? 1e9) - (order.get(b) ?? 1e9) || a.localeCompare(b),
   );

@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (all parts, projections included: bench/projection.ts; Lambda-like cold starts: bench/lambda-init.ts) / `npm run bench -- --fast`
+ * `npm run bench` (all parts, projections included: bench/projection.ts; Lambda-like cold starts: bench/lambda-init.ts; the capacity plan: bench/capacity.ts) / `npm run bench -- --fast`
  * (bundles and cold imports only, as CI runs it). Writes .local/bench/report.md and report.json; `npm run bench:check` compares the
  * report with bench/budget.json.
  */
@@ -148,6 +148,11 @@ if (!values.fast) {
   const realtime = await timed('realtime', () => runRealtimeBench());
   Object.assign(report, realtime.report);
   md.push(...realtime.markdown);
+  // Capacity at 100k, 1M and 10M viewers: per-key rates from the real write paths, against the quotas.
+  const { runCapacityBench } = await import('./capacity.ts');
+  const capacity = await timed('capacity plan', runCapacityBench);
+  Object.assign(report, capacity.report);
+  md.push(...capacity.markdown);
   // Cost: dollars per 1,000 viewer hours and per million browse requests beside the floor.
   const { runCostBench } = await import('./cost.ts');
   const cost = await timed('cost model', runCostBench);

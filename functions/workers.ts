@@ -21,8 +21,10 @@ export const projectorRow = {
     indexes: ['GSI1', 'GSI3'],
   },
   memory: { mb: 512, reason: 'a batch of 100 records, each a few reads and writes; more CPU, faster drains' },
-  // Firehose PutRecordBatch: catalogue changes append the analytics title dimension (docs/analytics.md).
-  needs: ['analytics-sink'],
+  // Firehose PutRecordBatch: catalogue changes append the analytics title dimension and money
+  // events the payment facts (docs/analytics.md); the pseudonym key: a fact's account is its keyed
+  // hash (shared/analytics/pseudonym.ts).
+  needs: ['analytics-sink', 'analytics-pseudonym'],
   summary: 'Projector: keeps every view of the catalogue true from the table stream (docs/projections.md)',
   tag: 'Workers',
 } as const satisfies RouteRow;

@@ -149,6 +149,17 @@ export const constructIdOf = (handler: string): string =>
     .map((part) => part[0]!.toUpperCase() + part.slice(1))
     .join('');
 
+/** Throws, naming the row and the file, when the row's handler file does not exist (bundling needs it). */
+export const assertHandlerFile = (row: RouteRow): void => {
+  const entry = handlerEntry(row.handler);
+  if (!existsSync(entry)) {
+    throw new Error(
+      `Route ${routeKey(row)}: handler file functions/${row.handler}.ts does not exist (${entry}). ` +
+        'Add the handler or remove the row from the route table.',
+    );
+  }
+};
+
 /**
  * The one place every Lambda default lives: one function per route-table row, bundled by the
  * local esbuild (never Docker) as a minified ESM bundle with source maps, nodejs22.x on arm64,
@@ -163,12 +174,7 @@ export class ApiFunction extends Construct {
     const { row } = props;
     this.row = row;
     const entry = handlerEntry(row.handler);
-    if (props.bundle && !existsSync(entry)) {
-      throw new Error(
-        `Route ${routeKey(row)}: handler file functions/${row.handler}.ts does not exist (${entry}). ` +
-          'Add the handler or remove the row from the route table.',
-      );
-    }
+    if (props.bundle) assertHandlerFile(row);
 
     const role = new InlinePolicyRole(this, 'Role');
     // Logs go to the shared group (Lambda names each stream after the function).

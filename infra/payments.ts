@@ -6,9 +6,11 @@ import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { reconcileRow } from '../functions/payments/workers.ts';
+import { reconcileRow, storeReconcileRow } from '../functions/payments/workers.ts';
+import type { RouteRow } from '../shared/http/route.ts';
 import { PAYMENT_DEFAULTS, type PaymentDeployment } from '../shared/payments/access.ts';
 import { STORE_DEFAULTS, type StoreDeployment } from '../shared/stores/access.ts';
+import { STORE_RECONCILE } from '../shared/stores/reconcile-window.ts';
 import { ApiFunction, type ApiFunctionDefaults, constructIdOf } from './api-function.ts';
 import type { Monitoring } from './monitoring.ts';
 import { AsyncFailures } from './async-failures.ts';
@@ -40,10 +42,13 @@ export class Payments extends NestedStack {
   /** The app stores' secrets (created empty, an operator fills them) and the apps' identities. */
   readonly stores: StoreDeployment;
   readonly reconcile: ApiFunction;
+  /** The app-store reconcile (every 6 hours: shared/stores/reconcile.ts). */
+  readonly storeReconcile: ApiFunction;
   readonly scheduleFailures: sqs.Queue;
   readonly alarms: cloudwatch.Alarm[] = [];
   /** The reconcile's on-failure queue: scheduled runs that failed after Lambda's retries (infra/async-failures.ts). */
   readonly reconcileFailures: AsyncFailures;
+  readonly storeReconcileFailures: AsyncFailures;
 
   constructor(scope: Construct, id: string, props: PaymentsProps) {
     super(scope, id, { description: 'Payments: the Stripe secret, the daily reconcile and its alarms' });
@@ -76,104 +81,175 @@ export class Payments extends NestedStack {
       "Google service account keys are rolled in Google Cloud's console, then put here by an operator; Secrets Manager cannot rotate them (docs/payments.md).",
     );
     this.stores = { appStoreSecretArn: appStore.secretArn, playSecretArn: play.secretArn, ...STORE_DEFAULTS };
-    this.reconcile = new ApiFunction(this, constructIdOf(reconcileRow.handler), {
+    const stripeRun = this.scheduled(props, {
+      id: 'Reconcile',
+      row: reconcileRow,
       resources: { ...props.resources, payments: this.deployment },
+      every: PAYMENTS_RECONCILE.every,
+      name: 'payments reconcile',
+      schedule: 'Daily: entitlements reconciled with Stripe (payments reconcile function)',
+      dlqReason:
+        "This queue is itself a dead-letter queue (the reconcile schedule's); nothing redrives from it: the next daily run reconciles anyway.",
+      failedMeans: 'entitlements may drift from Stripe until the next run',
+    });
+    this.reconcile = stripeRun.reconcile;
+    this.scheduleFailures = stripeRun.scheduleFailures;
+    this.reconcileFailures = stripeRun.failures;
+    const storeRun = this.scheduled(props, {
+      id: 'StoreReconcile',
+      row: storeReconcileRow,
+      resources: { ...props.resources, payments: this.deployment, stores: this.stores },
+      every: Duration.hours(STORE_RECONCILE.everyHours),
+      name: 'app-store reconcile',
+      schedule:
+        'Every 6 hours: app-store subscriptions close to expiry re-read from Apple and Google (app-store reconcile function)',
+      dlqReason:
+        "This queue is itself a dead-letter queue (the store reconcile schedule's); nothing redrives from it: the next run, 6 hours later, checks the same subscriptions.",
+      failedMeans: 'a lost store notification stays unrepaired until the next run',
+    });
+    this.storeReconcile = storeRun.reconcile;
+    this.storeReconcileFailures = storeRun.failures;
+    props.monitoring.watchFunctions(this, 'PaymentWorkers', [this.reconcile.fn, this.storeReconcile.fn]);
+    const action = new SnsAction(props.monitoring.topic);
+    this.alarm(
+      'PaymentRepairs',
+      paymentMetric('PaymentRepairs', Duration.days(1)),
+      PAYMENTS_RECONCILE.repairAlarmThreshold,
+      'The payments reconcile repaired entitlements: Stripe webhooks were missed or mis-applied. See docs/payments.md#failure-figures',
+      action,
+    );
+    this.alarm(
+      'StoreDrift',
+      paymentMetric('StoreDrift', Duration.hours(STORE_RECONCILE.everyHours)),
+      1,
+      'The app-store reconcile corrected entitlements: App Store or Play notifications were lost or mis-applied. See docs/payments.md#failure-figures',
+      action,
+    );
+    this.alarm(
+      'StoreCheckErrors',
+      paymentMetric('StoreCheckErrors', Duration.hours(STORE_RECONCILE.everyHours)),
+      1,
+      'The app-store reconcile could not ask Apple or Google about some subscriptions (left unchanged; an outage, a revoked key, an unknown purchase). See docs/payments.md#failure-figures',
+      action,
+    );
+  }
+
+  private alarm(
+    alarmId: string,
+    metric: cloudwatch.IMetric,
+    threshold: number,
+    description: string,
+    action: SnsAction,
+  ): void {
+    const created = new cloudwatch.Alarm(this, alarmId, {
+      metric,
+      threshold,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      alarmDescription: description,
+    });
+    created.addAlarmAction(action);
+    created.addOkAction(action);
+    this.alarms.push(created);
+  }
+
+  /**
+   * One scheduled reconcile: its function (from its row), an EventBridge Scheduler schedule (3
+   * retries, a dead-letter queue, a role that may invoke only it), its on-failure queue, and the
+   * alarms: the run failed, the schedule could not deliver.
+   */
+  private scheduled(
+    props: PaymentsProps,
+    o: {
+      id: string;
+      row: RouteRow;
+      resources: ApiFunctionDefaults['resources'];
+      every: Duration;
+      /** `payments reconcile`: what alarms and descriptions call it. */
+      name: string;
+      schedule: string;
+      dlqReason: string;
+      failedMeans: string;
+    },
+  ) {
+    const reconcile = new ApiFunction(this, constructIdOf(o.row.handler), {
+      resources: o.resources,
       environment: props.environment,
       logGroup: props.logGroup,
       bundle: props.bundle,
-      row: reconcileRow,
+      row: o.row,
       timeout: PAYMENTS_RECONCILE.timeout,
     });
-    this.scheduleFailures = new sqs.Queue(this, 'ReconcileScheduleFailures', {
+    const scheduleFailures = new sqs.Queue(this, `${o.id}ScheduleFailures`, {
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       retentionPeriod: Duration.days(14),
     });
-    Validations.of(this.scheduleFailures).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason:
-        "This queue is itself a dead-letter queue (the reconcile schedule's); nothing redrives from it: the next daily run reconciles anyway.",
-    });
-    const fn = this.reconcile.fn;
-    const role = new iam.Role(this, 'ReconcileScheduleRole', {
+    Validations.of(scheduleFailures).acknowledge({ id: 'AwsSolutions-SQS3', reason: o.dlqReason });
+    const fn = reconcile.fn;
+    const role = new iam.Role(this, `${o.id}ScheduleRole`, {
       assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', {
         conditions: { StringEquals: { 'aws:SourceAccount': this.account } },
       }),
-      description: 'EventBridge Scheduler: invokes the payments reconcile function, nothing else',
+      description: `EventBridge Scheduler: invokes the ${o.name} function, nothing else`,
       inlinePolicies: {
         invoke: new iam.PolicyDocument({
           statements: [
             new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [fn.functionArn] }),
-            new iam.PolicyStatement({
-              actions: ['sqs:SendMessage'],
-              resources: [this.scheduleFailures.queueArn],
-            }),
+            new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: [scheduleFailures.queueArn] }),
           ],
         }),
       },
     });
-    new scheduler.Schedule(this, 'ReconcileSchedule', {
-      description: 'Daily: entitlements reconciled with Stripe (payments reconcile function)',
-      schedule: scheduler.ScheduleExpression.rate(PAYMENTS_RECONCILE.every),
+    new scheduler.Schedule(this, `${o.id}Schedule`, {
+      description: o.schedule,
+      schedule: scheduler.ScheduleExpression.rate(o.every),
       timeWindow: scheduler.TimeWindow.off(),
       target: {
         bind: () => ({
           arn: fn.functionArn,
           role,
           retryPolicy: { maximumRetryAttempts: 3, maximumEventAgeInSeconds: 3600 },
-          deadLetterConfig: { arn: this.scheduleFailures.queueArn },
+          deadLetterConfig: { arn: scheduleFailures.queueArn },
         }),
       },
     });
-
-    props.monitoring.watchFunctions(this, 'PaymentWorkers', [fn]);
     const action = new SnsAction(props.monitoring.topic);
     // Scheduler invokes asynchronously: a run that fails after Lambda's retries is kept, with an alarm.
-    this.reconcileFailures = new AsyncFailures(this, 'ReconcileAsyncFailures', {
+    const failures = new AsyncFailures(this, `${o.id}AsyncFailures`, {
       fn,
       action,
-      description: 'Payments reconcile function',
+      description: `${o.name[0]!.toUpperCase()}${o.name.slice(1)} function`,
     });
-    this.alarms.push(this.reconcileFailures.alarm);
-    const alarm = (alarmId: string, metric: cloudwatch.IMetric, threshold: number, description: string) => {
-      const created = new cloudwatch.Alarm(this, alarmId, {
-        metric,
-        threshold,
-        evaluationPeriods: 1,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-        alarmDescription: description,
-      });
-      created.addAlarmAction(action);
-      created.addOkAction(action);
-      this.alarms.push(created);
-    };
-    alarm(
-      'ReconcileErrors',
+    this.alarms.push(failures.alarm);
+    this.alarm(
+      `${o.id}Errors`,
       fn.metricErrors({ statistic: 'Sum', period: Duration.days(1) }),
       1,
-      'The payments reconcile failed: entitlements may drift from Stripe until the next run. See docs/payments.md#failure-figures',
+      `The ${o.name} failed: ${o.failedMeans}. See docs/payments.md#failure-figures`,
+      action,
     );
-    alarm(
-      'ReconcileUndelivered',
-      this.scheduleFailures.metricApproximateNumberOfMessagesVisible({
+    this.alarm(
+      `${o.id}Undelivered`,
+      scheduleFailures.metricApproximateNumberOfMessagesVisible({
         statistic: 'Maximum',
         period: Duration.minutes(5),
       }),
       1,
-      'EventBridge Scheduler could not invoke the payments reconcile. See docs/payments.md#failure-figures',
+      `EventBridge Scheduler could not invoke the ${o.name}. See docs/payments.md#failure-figures`,
+      action,
     );
-    alarm(
-      'PaymentRepairs',
-      new cloudwatch.Metric({
-        namespace: 'CreatorStreaming',
-        metricName: 'PaymentRepairs',
-        dimensionsMap: { service: 'creator-streaming' },
-        statistic: 'Sum',
-        period: Duration.days(1),
-      }),
-      PAYMENTS_RECONCILE.repairAlarmThreshold,
-      'The payments reconcile repaired entitlements: Stripe webhooks were missed or mis-applied. See docs/payments.md#failure-figures',
-    );
+    return { reconcile, scheduleFailures, failures };
   }
 }
+
+/** A metric the reconcile functions publish (namespace and service as every function's). */
+const paymentMetric = (metricName: string, period: Duration) =>
+  new cloudwatch.Metric({
+    namespace: 'CreatorStreaming',
+    metricName,
+    dimensionsMap: { service: 'creator-streaming' },
+    statistic: 'Sum',
+    period,
+  });

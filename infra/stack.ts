@@ -11,7 +11,7 @@ import { TABLE } from '../shared/db/table.ts';
 import { commonEnvironment } from '../shared/platform/access.ts';
 import { CORS } from '../shared/http/cors.ts';
 import { type RouteRow, routeKey } from '../shared/http/route.ts';
-import type { ApiFunction, ApiResources } from './api-function.ts';
+import { type ApiFunction, type ApiResources, assertHandlerFile } from './api-function.ts';
 import { MediaPlaylists } from './media-playlists.ts';
 import { Monitoring } from './monitoring.ts';
 import { MediaCdn } from './media-cdn.ts';
@@ -87,6 +87,16 @@ export class ApiStack extends Stack {
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
+    // The route table is checked before anything is built: a bundled synthesis bundles every
+    // worker first (20-30 s of esbuild), so a duplicate row or a missing handler file named at the
+    // end was found only after all that.
+    const seen = new Set<string>();
+    for (const row of props.routes) {
+      const key = routeKey(row);
+      if (seen.has(key)) throw new Error(`Route ${key} appears twice in the route table`);
+      seen.add(key);
+      if (props.bundle) assertHandlerFile(row);
+    }
     const settings = STAGES[props.stage];
     const deploy = resolveSettings(props.stage, props);
 
@@ -359,12 +369,6 @@ export class ApiStack extends Stack {
     });
     resources.accounts = accounts.deployment;
 
-    const seen = new Set<string>();
-    for (const row of props.routes) {
-      const key = routeKey(row);
-      if (seen.has(key)) throw new Error(`Route ${key} appears twice in the route table`);
-      seen.add(key);
-    }
     this.routeStacks = [...routesByDomain(props.routes)].map(
       ([domain, rows]) =>
         new RouteStack(this, `${domain}Routes`, {

@@ -5,7 +5,7 @@
  * `start` emits IVS's Session Created and Stream Start events into the platform, which shows the
  * creator live within a couple of seconds; `stop` ends the stream and its recording.
  */
-import { ivsPortOf } from './local/ivs/port.ts';
+import { standInPort } from './local/ports.ts';
 
 const ACTIONS = ['start', 'stop', 'starve', 'recover'];
 const [action, creatorId] = process.argv.slice(2);
@@ -13,7 +13,7 @@ if (!action || !ACTIONS.includes(action) || !creatorId) {
   console.error('usage: npm run broadcast -- <start|stop|starve|recover> <creator id>');
   process.exit(2);
 }
-const base = `http://127.0.0.1:${ivsPortOf(process.env)}`;
+const base = `http://127.0.0.1:${standInPort('ivs', process.env)}`;
 try {
   const res = await fetch(`${base}/_local/broadcast/${action}`, {
     method: 'POST',

@@ -9,10 +9,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
-import { ivsPortOf } from './local/ivs/port.ts';
+import { standInPort } from './local/ports.ts';
 
 const API = process.env.API_URL ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`;
-const IVS = `http://127.0.0.1:${ivsPortOf(process.env)}`;
+const IVS = `http://127.0.0.1:${standInPort('ivs', process.env)}`;
 const say = (line: string) => console.log(line);
 
 const call = async (method: string, path: string, token?: string, body?: unknown) => {

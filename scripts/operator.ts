@@ -35,8 +35,7 @@ import {
 import { approvePartner, revokePartner } from '../shared/webhooks/partners.ts';
 import { backfillChatRooms, ensureChatRoom } from '../shared/chat/room-writes.ts';
 import { LOCAL_CHAT } from './local/aws.ts';
-import { ivsPortOf } from './local/ivs/port.ts';
-import { ivschatPortOf } from './local/ivschat/port.ts';
+import { standInPort } from './local/ports.ts';
 
 const USAGE = [
   'usage: npm run operator -- set-flags <creator id> [--featured true|false] [--hot true|false] [--tier ambassador|platinum|gold|silver]',
@@ -109,7 +108,7 @@ const options = () => {
  */
 const useLocalIvsWithLocalTable = () => {
   if (!process.env.IVS_ENDPOINT && process.env.DYNAMODB_ENDPOINT)
-    process.env.IVS_ENDPOINT = `http://127.0.0.1:${ivsPortOf(process.env)}`;
+    process.env.IVS_ENDPOINT = `http://127.0.0.1:${standInPort('ivs', process.env)}`;
 };
 
 /**
@@ -120,7 +119,7 @@ const useLocalIvsWithLocalTable = () => {
  */
 const useLocalChatWithLocalTable = () => {
   if (!process.env.DYNAMODB_ENDPOINT) return;
-  process.env.AWS_ENDPOINT_URL_IVSCHAT ??= `http://127.0.0.1:${ivschatPortOf(process.env)}`;
+  process.env.AWS_ENDPOINT_URL_IVSCHAT ??= `http://127.0.0.1:${standInPort('ivschat', process.env)}`;
   process.env.STAGE ??= 'local';
   process.env.AWS_REGION ??= 'us-east-1';
   process.env.AWS_ACCESS_KEY_ID ??= 'local';

@@ -17,7 +17,7 @@
  * Prints the events Stripe sent, then how the webhook deliveries went.
  */
 import { PAY_ACTIONS } from './local/stripe/control.ts';
-import { stripePortOf } from './local/stripe/port.ts';
+import { standInPort } from './local/ports.ts';
 import { payStore } from './local/stores-pay.ts';
 
 // The app stores: `npm run pay -- apple|google <type> <account id> <creator id>` (scripts/local/stores-pay.ts).
@@ -29,7 +29,7 @@ if (!action || !(PAY_ACTIONS as readonly string[]).includes(action) || !id) {
   console.error(`usage: npm run pay -- <${PAY_ACTIONS.join('|')}> <checkout id | creator id> [amount]`);
   process.exit(2);
 }
-const base = `http://127.0.0.1:${stripePortOf(process.env)}`;
+const base = `http://127.0.0.1:${standInPort('stripe', process.env)}`;
 interface Outcome {
   object: { id: string; object: string; status?: string };
   events: Array<{ id: string; type: string; account?: string }>;

@@ -4,13 +4,8 @@
  * written as NDJSON under .local/analytics. Options: --scale N (10x demo data for benchmarks).
  */
 import { parseArgs } from 'node:util';
-import { ivsPortOf } from './local/ivs/port.ts';
-import { appsyncEventsPortOf } from './local/appsync-events/port.ts';
-import { ivschatPortOf } from './local/ivschat/port.ts';
+import { standInPort } from './local/ports.ts';
 import { startLocalPlatform } from './local/platform.ts';
-import { stripePortOf } from './local/stripe/port.ts';
-import { appStorePortOf } from './local/appstore/port.ts';
-import { playPortOf } from './local/play/port.ts';
 import { applyStartSettings } from './local/start-settings.ts';
 
 const { values } = parseArgs({
@@ -18,7 +13,7 @@ const { values } = parseArgs({
 });
 const started = Date.now();
 const port = Number(process.env.PORT ?? 3000);
-const ivsPort = ivsPortOf(process.env);
+const ivsPort = standInPort('ivs', process.env);
 applyStartSettings(process.env, ivsPort);
 const platform = await startLocalPlatform({
   scale: Number(values.scale),
@@ -26,14 +21,14 @@ const platform = await startLocalPlatform({
   // The IVS stand-in next to the API, where `npm run broadcast` finds it (scripts/broadcast.ts).
   ivsPort,
   // The Stripe stand-in, where `npm run pay` finds it (scripts/pay.ts, docs/local-stripe.md).
-  stripePort: stripePortOf(process.env),
+  stripePort: standInPort('stripe', process.env),
   // The IVS Chat stand-in (docs/local-ivschat.md), at a port the web app's developers can name.
-  ivschatPort: ivschatPortOf(process.env),
+  ivschatPort: standInPort('ivschat', process.env),
   // The AppSync Events stand-in (docs/local-appsync-events.md): live state pushed every 5 s.
-  appsyncEventsPort: appsyncEventsPortOf(process.env),
+  appsyncEventsPort: standInPort('appsyncEvents', process.env),
   // The App Store stand-in, where `npm run pay -- apple` finds it (docs/payments.md, "App stores: locally").
-  appStorePort: appStorePortOf(process.env),
-  playPort: playPortOf(process.env),
+  appStorePort: standInPort('appStore', process.env),
+  playPort: standInPort('play', process.env),
 });
 const { startLocalApi } = await import('./local/server.ts');
 // Webhooks: the fan-out on the local bus, the delivery queue and the sender (docs/webhooks.md).
@@ -60,7 +55,7 @@ Creator streaming platform running at ${url}  (ready in ${((Date.now() - started
   IVS Chat stand-in (rooms, chat tokens, review handler) at ${platform.ivschat.endpoint}, messaging WebSocket at ${platform.ivschat.messagingEndpoint} (docs/local-ivschat.md)
   AppSync Events stand-in (live state pushed every 5 s) at ${platform.appsyncEvents.realtimeEndpoint}: curl ${url}/creators/cr_0004/channel/live/realtime (cr_0001 needs the demo viewer's bearer; docs/realtime.md)
   Media CDN stand-in (recordings, DVR; signed URLs checked) at ${process.env.CDN_URL}
-  Mail (SES v2 stand-in at ${platform.ses.endpoint}): verification codes land in ${(await import('./local/ses.ts')).mailboxDir()}/<address>.ndjson
+  Mail (SES v2 stand-in at ${platform.ses.endpoint}): codes (email verification, password reset, email change) land in ${(await import('./local/ses.ts')).mailboxDir()}/<address, @ as %40>.ndjson
   Account exports (S3 stand-in, presigned URLs checked) at ${process.env.AWS_ENDPOINT_URL_S3}: POST ${url}/me/export
   Domain events (EventBridge stand-in, docs/events.md): curl ${platform.eventsEndpoint}/_local/events
 

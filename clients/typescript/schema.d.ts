@@ -14389,7 +14389,7 @@ export interface operations {
                      * @example {
                      *       "status": "error",
                      *       "code": 401,
-                     *       "message": "This action needs a recent sign-in: confirm your password with POST /auth/step-up and retry"
+                     *       "message": "This action needs a recent sign-in: confirm your password (and, if the account has a second factor, its code) with POST /auth/step-up and retry"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -14691,7 +14691,7 @@ export interface operations {
                      * @example {
                      *       "status": "error",
                      *       "code": 401,
-                     *       "message": "This action needs a recent sign-in: confirm your password with POST /auth/step-up and retry"
+                     *       "message": "This action needs a recent sign-in: confirm your password (and, if the account has a second factor, its code) with POST /auth/step-up and retry"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -19363,7 +19363,7 @@ export interface operations {
                      * @example {
                      *       "status": "error",
                      *       "code": 401,
-                     *       "message": "This action needs a recent sign-in: confirm your password with POST /auth/step-up and retry"
+                     *       "message": "This action needs a recent sign-in: confirm your password (and, if the account has a second factor, its code) with POST /auth/step-up and retry"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -20401,7 +20401,7 @@ export interface operations {
                      * @example {
                      *       "status": "error",
                      *       "code": 401,
-                     *       "message": "This action needs a recent sign-in: confirm your password with POST /auth/step-up and retry"
+                     *       "message": "This action needs a recent sign-in: confirm your password (and, if the account has a second factor, its code) with POST /auth/step-up and retry"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -20638,7 +20638,7 @@ export interface operations {
                      * @example {
                      *       "status": "error",
                      *       "code": 401,
-                     *       "message": "This action needs a recent sign-in: confirm your password with POST /auth/step-up and retry"
+                     *       "message": "This action needs a recent sign-in: confirm your password (and, if the account has a second factor, its code) with POST /auth/step-up and retry"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -21737,7 +21737,7 @@ export interface operations {
                      * @example {
                      *       "status": "error",
                      *       "code": 401,
-                     *       "message": "This action needs a recent sign-in: confirm your password with POST /auth/step-up and retry"
+                     *       "message": "This action needs a recent sign-in: confirm your password (and, if the account has a second factor, its code) with POST /auth/step-up and retry"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -21919,7 +21919,7 @@ export interface operations {
                      * @example {
                      *       "status": "error",
                      *       "code": 401,
-                     *       "message": "This action needs a recent sign-in: confirm your password with POST /auth/step-up and retry"
+                     *       "message": "This action needs a recent sign-in: confirm your password (and, if the account has a second factor, its code) with POST /auth/step-up and retry"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -26311,7 +26311,7 @@ export interface operations {
                      * @example {
                      *       "status": "error",
                      *       "code": 401,
-                     *       "message": "This action needs a recent sign-in: confirm your password with POST /auth/step-up and retry"
+                     *       "message": "This action needs a recent sign-in: confirm your password (and, if the account has a second factor, its code) with POST /auth/step-up and retry"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -26473,7 +26473,7 @@ export interface operations {
                      * @example {
                      *       "status": "error",
                      *       "code": 401,
-                     *       "message": "This action needs a recent sign-in: confirm your password with POST /auth/step-up and retry"
+                     *       "message": "This action needs a recent sign-in: confirm your password (and, if the account has a second factor, its code) with POST /auth/step-up and retry"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -26612,7 +26612,7 @@ export interface operations {
                      * @example {
                      *       "status": "error",
                      *       "code": 401,
-                     *       "message": "This action needs a recent sign-in: confirm your password with POST /auth/step-up and retry"
+                     *       "message": "This action needs a recent sign-in: confirm your password (and, if the account has a second factor, its code) with POST /auth/step-up and retry"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

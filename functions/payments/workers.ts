@@ -20,4 +20,22 @@ export const reconcileRow = {
   tag: 'Workers',
 } as const satisfies RouteRow;
 
-export const paymentWorkers: readonly RouteRow[] = [reconcileRow];
+/**
+ * Every 6 hours (EventBridge Scheduler): the app-store subscriptions close to expiry re-read from
+ * their store (docs/payments.md, "App stores: reconcile").
+ */
+export const storeReconcileRow = {
+  method: 'POST',
+  path: '$schedule/reconcile-stores',
+  handler: 'billing/reconcile-stores',
+  auth: 'none',
+  // Query GSI1: the store subscriptions whose access ends in the window (the renewal index).
+  // GetItem: the entitlement as stored (applyStoreEntitlement). UpdateItem: a corrected entitlement.
+  dynamo: { actions: ['GetItem', 'UpdateItem'], indexes: ['GSI1'] },
+  needs: ['app-store', 'google-play', 'payment-settings'],
+  summary:
+    'Stores reconcile: app-store subscriptions close to expiry re-read from Apple and Google (6-hourly)',
+  tag: 'Workers',
+} as const satisfies RouteRow;
+
+export const paymentWorkers: readonly RouteRow[] = [reconcileRow, storeReconcileRow];

@@ -19,8 +19,11 @@ export const startLocalAccountJobs = async (options: { delayScale?: number } = {
   );
   localAccountJobQueues.jobs.consume((event) => runAsFunction(context, () => handler(event)));
   return {
-    /** Resolves once no job is delayed, in flight or being retried. */
-    drain: () => localAccountJobQueues.jobs.drained(),
+    /**
+     * Resolves once no job is delayed, in flight or being retried; `elapse`: their delays (the
+     * deletion's 15 minutes, retries' visibility timeouts) pass at once.
+     */
+    drain: (options: { elapse?: boolean } = {}) => localAccountJobQueues.jobs.drained(options),
     /** Bodies of the jobs in the dead-letter queue. */
     deadLetters: () => localAccountJobQueues.deadLetters.waiting.map((m) => m.body),
     stop: () => localAccountJobQueues.jobs.consume(undefined),

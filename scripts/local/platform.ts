@@ -62,13 +62,17 @@ const startProjector = async (table: string) => {
   const { handler } = await import('../../functions/projector/project-changes.ts');
   installLocalAws();
   const context = functionContext(projectorRow);
-  // The scheduled functions, as EventBridge Scheduler runs them on AWS (infra/projector.ts): the
-  // hourly recompute of the time windows, and the audiences every minute (`publishAudiences` runs
-  // it once more: at start, once the seed's channels are live, so they show what the live counters
-  // say from the first request).
+  // The scheduled functions, as EventBridge Scheduler runs them on AWS (infra/projector.ts,
+  // infra/payments.ts): the hourly recompute of the time windows, the audiences every minute
+  // (`publishAudiences` runs it once more: at start, once the seed's channels are live, so they
+  // show what the live counters say from the first request), and the app-store reconcile against
+  // the stores' stand-ins every 6 hours.
   const { recomputeRow, audienceRow } = await import('../../functions/workers.ts');
+  const { storeReconcileRow } = await import('../../functions/payments/workers.ts');
+  const { STORE_RECONCILE } = await import('../../shared/stores/reconcile-window.ts');
   const { handler: recompute } = await import('../../functions/projector/recompute-windows.ts');
   const { handler: publishAudiences } = await import('../../functions/projector/publish-audiences.ts');
+  const { handler: reconcileStores } = await import('../../functions/billing/reconcile-stores.ts');
   const scheduled = (row: RouteRow, run: () => Promise<unknown>) => {
     const scheduledContext = functionContext(row);
     return () =>
@@ -77,7 +81,11 @@ const startProjector = async (table: string) => {
       );
   };
   const audiences = scheduled(audienceRow, publishAudiences);
-  const timers = [setInterval(scheduled(recomputeRow, recompute), 3_600_000), setInterval(audiences, 60_000)];
+  const timers = [
+    setInterval(scheduled(recomputeRow, recompute), 3_600_000),
+    setInterval(audiences, 60_000),
+    setInterval(scheduled(storeReconcileRow, reconcileStores), STORE_RECONCILE.everyHours * 3_600_000),
+  ];
   for (const timer of timers) timer.unref();
   const stream = await startTableStream({
     tableName: table,
@@ -185,13 +193,13 @@ const startStripe = async (port: number) => {
 };
 
 /**
- * The App Store stand-in on `port` (0: any): its root certificate in the App Store secret (the
- * host's LOCAL_APP_STORE_SECRET, as an operator puts Apple's root in the stack's secret) and its
+ * The App Store stand-in on `port` (0: any): its root certificate and API key in the App Store
+ * secret (the host's LOCAL_APP_STORE_SECRET, as an operator puts Apple's in the stack's secret) and its
  * App Store Server API in APP_STORE_API_URL, before any function context is derived. It finds an
  * account's app_account_token as `GET /me` makes it (shared/identity/account-repository.ts).
  */
 const startAppStore = async (port: number) => {
-  const { startAppStoreStandIn } = await import('./appstore/server.ts');
+  const { startAppStoreStandIn, useAppStoreStandIn } = await import('./appstore/server.ts');
   const { STORE_DEFAULTS } = await import('../../shared/stores/access.ts');
   const standIn = await startAppStoreStandIn({
     port,
@@ -199,10 +207,7 @@ const startAppStore = async (port: number) => {
     productPrefix: STORE_DEFAULTS.productPrefix,
     appTokenOf,
   });
-  process.env.LOCAL_APP_STORE_SECRET = JSON.stringify({
-    root_certificates: [standIn.chain.root.toString('base64')],
-  });
-  process.env.APP_STORE_API_URL = standIn.endpoint;
+  useAppStoreStandIn(standIn);
   return standIn;
 };
 

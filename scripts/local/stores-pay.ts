@@ -1,6 +1,5 @@
-import { appStorePortOf } from './appstore/port.ts';
+import { standInPort } from './ports.ts';
 import { APPLE_PAY_TYPES } from './appstore/types.ts';
-import { playPortOf } from './play/port.ts';
 import { GOOGLE_PAY_TYPES } from './play/types.ts';
 
 /**
@@ -20,7 +19,7 @@ export const payStore = async (args: readonly string[]): Promise<number> => {
       );
       return 2;
     }
-    const base_url = `http://127.0.0.1:${appStorePortOf(process.env)}`;
+    const base_url = `http://127.0.0.1:${standInPort('appStore', process.env)}`;
     let res: Response;
     try {
       res = await fetch(`${base_url}/_standin/notify`, {
@@ -65,7 +64,7 @@ export const payStore = async (args: readonly string[]): Promise<number> => {
       );
       return 2;
     }
-    const base_url = `http://127.0.0.1:${playPortOf(process.env)}`;
+    const base_url = `http://127.0.0.1:${standInPort('play', process.env)}`;
     let res: Response;
     try {
       res = await fetch(`${base_url}/_standin/notify`, {

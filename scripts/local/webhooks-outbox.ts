@@ -93,15 +93,21 @@ class LocalQueue {
     return message.id;
   }
 
+  /** Each delayed message's "the delay has passed" (what its timer runs). */
+  private readonly delayed = new Set<() => void>();
+  /** While set, delays pass at once (`drained({ elapse: true })`). */
+  private elapsing = false;
+
   private later(message: Message, seconds: number) {
     this.pending++;
-    const timer = setTimeout(
-      () => {
-        this.visible(message).finally(() => this.settle());
-      },
-      seconds * 1000 * this.scale(),
-    );
+    const due = () => {
+      clearTimeout(timer);
+      this.delayed.delete(due);
+      this.visible(message).finally(() => this.settle());
+    };
+    const timer = setTimeout(due, this.elapsing ? 0 : seconds * 1000 * this.scale());
     timer.unref?.();
+    this.delayed.add(due);
   }
 
   private settle() {
@@ -144,9 +150,22 @@ class LocalQueue {
     if (consumer) for (const message of this.waiting.splice(0)) this.later(message, 0);
   }
 
-  /** Resolves once no message is delayed, in flight or being retried. */
-  drained(): Promise<void> {
-    return this.pending === 0 ? Promise.resolve() : new Promise((resolve) => this.idle.push(resolve));
+  /**
+   * Resolves once no message is delayed, in flight or being retried. `elapse`: every delay (the
+   * ones waiting and the ones sent until then) passes at once, as if the clock had jumped: a test
+   * that has made its checks within a delay runs what follows it now instead of waiting it out.
+   */
+  async drained(options: { elapse?: boolean } = {}): Promise<void> {
+    if (this.pending === 0) return;
+    const idle = new Promise<void>((resolve) => this.idle.push(resolve));
+    if (!options.elapse) return idle;
+    this.elapsing = true;
+    try {
+      for (const due of [...this.delayed]) due();
+      await idle;
+    } finally {
+      this.elapsing = false;
+    }
   }
 }
 

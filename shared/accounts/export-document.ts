@@ -4,6 +4,7 @@ import { getCreator } from '../creators/creator-repository.ts';
 import { recordOf } from '../db/record.ts';
 import { accountPartition, getAccount, isEmailVerified } from '../identity/account-repository.ts';
 import { familiesOf } from '../identity/refresh-tokens.ts';
+import { secondFactorsOf } from '../identity/second-factor-view.ts';
 import { getSession } from '../live/session-repository.ts';
 import { getPayoutAccount } from '../payments/payout-repository.ts';
 import { getReport } from '../reports/report-repository.ts';
@@ -14,23 +15,24 @@ type Item = Record<string, unknown>;
 
 /** What the analytics section says (docs/accounts.md "Analytics"). */
 export const ANALYTICS_NOTE =
-  'Player analytics events are stored with a keyed hash in place of the account id (never the id itself), so they cannot be selected by account; what the platform keeps by account (continue watching) is in continue_watching.';
+  'Analytics events (player events and payment facts) are stored with a keyed hash in place of the account id (never the id itself), so they cannot be selected by account; what the platform keeps by account (continue watching) is in continue_watching.';
 
 /**
  * The export document of an account (shared/accounts/export-schema.ts), read from every place the
  * platform keeps the account's data: its partition (follows, entitlements, reactions, playheads,
  * report references, the Stripe customer, stream slots), its creator and payout account, its
- * reports, refresh-token families (GSI1), webhook subscriptions (GSI1), the watch sessions its
+ * reports, second factor, refresh-token families (GSI1), webhook subscriptions (GSI1), the watch sessions its
  * slots name and the chat records its chat references name. Checked against the schema before it is returned (a drift is a bug, not a document).
  */
 export const buildExportDocument = async (accountId: string, now: Date): Promise<ExportDocument> => {
-  const [account, items, creator, payout, families, subscriptions] = await Promise.all([
+  const [account, items, creator, payout, families, subscriptions, secondFactors] = await Promise.all([
     getAccount(accountId),
     accountPartition(accountId),
     getCreator(accountId),
     getPayoutAccount(accountId),
     familiesOf(accountId),
     subscriptionsOf(accountId),
+    secondFactorsOf(accountId),
   ]);
   if (!account) throw new Error('The account of this export is gone');
   const of = (entity: string) =>
@@ -72,6 +74,7 @@ export const buildExportDocument = async (accountId: string, now: Date): Promise
     reports: reports.filter((r) => r !== undefined) as unknown as ExportDocument['reports'],
     continue_watching: of('progress') as ExportDocument['continue_watching'],
     watch_sessions: sessions.filter((s) => s !== undefined) as unknown as ExportDocument['watch_sessions'],
+    second_factors: secondFactors,
     sign_ins: families.map(({ created_at, revoked, expires_at }) => ({ created_at, revoked, expires_at })),
     // No secret is stored with a subscription (they derive from its id in KMS): listed as kept.
     webhook_subscriptions: subscriptions as unknown as ExportDocument['webhook_subscriptions'],

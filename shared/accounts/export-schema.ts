@@ -42,6 +42,17 @@ export const ExportDocument = z.object({
   ),
   /** Live watch sessions the account's stream slots still name (older ones expire within a day). */
   watch_sessions: z.array(record({ session_id: z.string(), creator_id: z.string(), started_at: instant })),
+  /** Second factors enrolled: type, label, dates, recovery codes left (never the secret or a code). */
+  second_factors: z.array(
+    z.object({
+      id: z.string(),
+      type: z.literal('totp'),
+      label: z.string(),
+      created_at: instant,
+      last_used_at: z.nullable(z.string()),
+      recovery_codes_left: z.number(),
+    }),
+  ),
   /** Signed-in devices: refresh-token families (no token material). */
   sign_ins: z.array(z.object({ created_at: instant, revoked: z.boolean(), expires_at: instant })),
   webhook_subscriptions: z.array(
@@ -52,7 +63,7 @@ export const ExportDocument = z.object({
    * `chat-ban`, `chat-moderator`) and the moderation actions on it or by it (`chat-action`).
    */
   chat_moderation: z.array(record({ kind: z.string(), creator_id: z.optional(z.string()) })),
-  /** Analytics: what the table holds (playback counts in progress); the event store holds pseudonymised rows only. */
+  /** Analytics: the event store holds pseudonymised rows only (player events and payment facts). */
   analytics: z.object({
     note: z.string(),
   }),

@@ -4,6 +4,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { EntitlementRecord } from '../entitlements/entitlement-repository.ts';
 import { eventsOfRecord } from '../events/changes.ts';
 import { logger, recordMetric } from '../observability/index.ts';
+import { accountKeyOf } from './pseudonym.ts';
 import { type AnalyticsRecord, getSink } from './sink.ts';
 
 /**
@@ -12,7 +13,8 @@ import { type AnalyticsRecord, getSink } from './sink.ts';
  * transitions as the domain events (shared/events/changes.ts), whose id each fact takes as its
  * `event_id`: a replayed stream record writes a fact with the same id, and the queries keep one
  * row per `event_id`. Money is in minor units of `currency` (cents), signed: what the event moved
- * (a refund or dispute is negative; a cancellation or expiry moves nothing).
+ * (a refund or dispute is negative; a cancellation or expiry moves nothing). The paying account
+ * is its keyed pseudonym, as in every analytics row (shared/analytics/pseudonym.ts).
  */
 export const PAYMENT_FACT_TYPES = {
   'subscription.created': 'subscription.started',
@@ -31,6 +33,7 @@ export const PAYMENT_COLUMNS = {
   account_id: 'string',
   kind: 'string',
   content_id: 'string',
+  source: 'string',
   currency: 'string',
   amount: 'bigint',
   platform_fee: 'bigint',
@@ -49,43 +52,49 @@ const MONTHS = { day: 12 / 365, week: 12 / 52, month: 1, year: 12 } as const;
 const imageOf = (image: Record<string, LambdaAttributeValue> | undefined) =>
   image ? (unmarshall(image as Record<string, AttributeValue>) as EntitlementRecord) : undefined;
 
-/** The payment facts of one stream record (none for anything but an entitlement's money event). */
-export const paymentFactsOf = (record: DynamoDBRecord, now: Date): AnalyticsRecord[] => {
+/**
+ * The payment facts of one stream record (none for anything but an entitlement's money event).
+ * `account_id` is the account's pseudonym (the key is read only when there is a fact).
+ */
+export const paymentFactsOf = async (record: DynamoDBRecord, now: Date): Promise<AnalyticsRecord[]> => {
   const after = imageOf(record.dynamodb?.NewImage);
   if (!after || (after as { entity?: unknown }).entity !== 'entitlement') return [];
-  const price = after.price ?? { amount: 0, currency: '', interval: null, platform_fee: 0 };
-  return eventsOfRecord(record).flatMap((event) => {
+  const events = eventsOfRecord(record).flatMap((event) => {
     const mapped = PAYMENT_FACT_TYPES[event.type as keyof typeof PAYMENT_FACT_TYPES];
-    if (!mapped) return [];
+    return mapped ? [{ event, mapped }] : [];
+  });
+  if (events.length === 0) return [];
+  const account_id = await accountKeyOf(after.account_id);
+  const price = after.price ?? { amount: 0, currency: '', interval: null, platform_fee: 0 };
+  return events.map(({ event, mapped }): AnalyticsRecord => {
     const type = mapped === 'purchase.refunded' && after.status === 'disputed' ? 'purchase.disputed' : mapped;
     const sign = type === 'purchase.refunded' || type === 'purchase.disputed' ? -1 : 1;
     const moves = type !== 'subscription.cancelled' && type !== 'subscription.expired';
     const amount = moves ? sign * price.amount : 0;
     const fee = moves ? sign * price.platform_fee : 0;
     const occurred = Date.parse(event.time);
-    return [
-      {
-        event_id: event.id,
-        family: 'payment',
-        type,
-        creator_id: after.creator_id,
-        account_id: after.account_id,
-        kind: after.kind,
-        content_id: after.content_id,
-        currency: price.currency,
-        amount,
-        platform_fee: fee,
-        net: amount - fee,
-        plan_amount: price.amount,
-        billing_interval: price.interval,
-        monthly_amount: price.interval ? price.amount / MONTHS[price.interval] : null,
-        occurred_at: event.time,
-        occurred_at_ms: occurred,
-        received_at: now.toISOString(),
-        received_at_ms: now.getTime(),
-        client_ts_ms: occurred,
-      },
-    ];
+    return {
+      event_id: event.id,
+      family: 'payment',
+      type,
+      creator_id: after.creator_id,
+      account_id,
+      kind: after.kind,
+      content_id: after.content_id,
+      source: after.source,
+      currency: price.currency,
+      amount,
+      platform_fee: fee,
+      net: amount - fee,
+      plan_amount: price.amount,
+      billing_interval: price.interval,
+      monthly_amount: price.interval ? price.amount / MONTHS[price.interval] : null,
+      occurred_at: event.time,
+      occurred_at_ms: occurred,
+      received_at: now.toISOString(),
+      received_at_ms: now.getTime(),
+      client_ts_ms: occurred,
+    };
   });
 };
 
@@ -95,7 +104,7 @@ export const paymentFactsOf = (record: DynamoDBRecord, now: Date): AnalyticsReco
  * keep one row per id): a lost fact would be lost revenue in the report.
  */
 export const exportPaymentFacts = async (record: DynamoDBRecord, now: Date): Promise<void> => {
-  const facts = paymentFactsOf(record, now);
+  const facts = await paymentFactsOf(record, now);
   if (facts.length === 0) return;
   try {
     await (await getSink()).put(facts);

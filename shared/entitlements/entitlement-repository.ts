@@ -11,8 +11,10 @@ import { isConditionalCheckFailed } from '../db/transaction.ts';
  * - a subscription to a creator: PK `ACCOUNT#<account>`, SK `ENTITLEMENT#<creator>#SUB`;
  * - a purchase of one item:     PK `ACCOUNT#<account>`, SK `ENTITLEMENT#<creator>#PPV#<content>`.
  * So one Query (`ENTITLEMENT#<creator>#`) answers everything an account holds of one creator, and
- * one (`ENTITLEMENT#`) everything it holds. This module is the only place these keys and
- * attribute names appear. Every write is `applyEntitlement`: a conditional put that only moves an
+ * one (`ENTITLEMENT#`) everything it holds. An app store's subscription that still grants or may
+ * (`active`, `past_due`) is also in GSI1 by the day its access ends (`renewalIndex`), so the store
+ * reconcile finds those close to expiry with one Query per day, never a Scan. This module is the
+ * only place these keys and attribute names appear. Every write is `applyEntitlement`: a conditional put that only moves an
  * item forward in provider time (`observed_at`), so a slow writer carrying an older read of the
  * provider's state can never overwrite a newer one.
  */
@@ -105,6 +107,64 @@ export const entitlementItem = (record: EntitlementRecord) => ({
   ...record,
 });
 
+/** The fields that make an entitlement's state: a reconcile rewrites a record that differs in one. */
+const STATE_FIELDS: ReadonlyArray<keyof EntitlementRecord> = [
+  'status',
+  'valid_until',
+  'grace_until',
+  'cancel_at_period_end',
+];
+
+/** Does `stored` say something else than `now` (or is there none)? What both reconciles count as drift. */
+export const differsInState = (stored: EntitlementRecord | undefined, now: EntitlementRecord): boolean =>
+  !stored || STATE_FIELDS.some((field) => stored[field] !== now[field]);
+
+/**
+ * GSI1 of a store subscription close to expiry: GSI1PK `STORE_RENEWAL#<yyyy-mm-dd>` (the UTC day
+ * its access ends: `valid_until`, or `grace_until` when later), GSI1SK `<that instant>#<account>#<creator>`.
+ * Only `active` and `past_due` store subscriptions are in it: Stripe's reconcile lists Stripe's
+ * subscriptions itself, and an expired, refunded or revoked one ends there (a new purchase
+ * arrives as a notification).
+ */
+const renewalIndex = (record: EntitlementRecord): { GSI1PK: string; GSI1SK: string } | undefined => {
+  if (record.source === 'stripe' || record.kind !== 'subscription') return undefined;
+  if (record.status !== 'active' && record.status !== 'past_due') return undefined;
+  const ends = [record.valid_until, record.grace_until]
+    .filter((iso): iso is string => iso !== null)
+    .sort()
+    .at(-1);
+  if (!ends) return undefined;
+  return {
+    GSI1PK: `STORE_RENEWAL#${ends.slice(0, 10)}`,
+    GSI1SK: `${ends}#${record.account_id}#${record.creator_id}`,
+  };
+};
+
+/**
+ * The store subscriptions whose access ends in [from, to] (`active` or `past_due` when written):
+ * one Query on GSI1 per UTC day of the window, paged through.
+ */
+export const storeRenewalsDue = async (from: Date, to: Date): Promise<EntitlementRecord[]> => {
+  const days: string[] = [];
+  for (let day = Date.parse(from.toISOString().slice(0, 10)); day <= to.getTime(); day += 86_400_000)
+    days.push(new Date(day).toISOString().slice(0, 10));
+  const pages = await Promise.all(
+    days.map((day) =>
+      queryAll({
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK BETWEEN :from AND :to',
+        ExpressionAttributeValues: {
+          ':pk': `STORE_RENEWAL#${day}`,
+          ':from': from.toISOString(),
+          // Every key of the last instant sorts below `<instant>$` ('$' follows '#').
+          ':to': `${to.toISOString()}$`,
+        },
+      }),
+    ),
+  );
+  return pages.flat().map((item) => recordOf<EntitlementRecord>(item));
+};
+
 /**
  * Does `e` let its holder play at `now`? Active and paid up (`valid_until` null or ahead), or
  * `past_due` within its grace. Nothing else grants, whatever arrives later: a subscription whose
@@ -144,18 +204,19 @@ export const entitlementsOf = async (accountId: string, creatorId?: string): Pro
 /**
  * Writes `record` as the entitlement's state unless the stored one was observed later (an equal
  * observation rewrites the same state): one conditional UpdateItem, keeping the first
- * `started_at`. False when a later observation is already stored. The table stream carries the
+ * `started_at`, and moving the item in (or out of) the store renewal index. False when a later observation is already stored. The table stream carries the
  * before and after images, from which the domain events are made (shared/events/changes.ts).
  */
 export const applyEntitlement = async (record: EntitlementRecord): Promise<boolean> => {
   const { started_at, ...rest } = record;
-  const fields = Object.entries({ ...rest, entity: 'entitlement' });
+  const index = renewalIndex(record);
+  const fields = Object.entries({ ...rest, entity: 'entitlement', ...index });
   try {
     await db.send(
       new UpdateCommand({
         TableName: tableName(),
         Key: entitlementKey(record.account_id, targetOf(record)),
-        UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :f${i}`).join(', ')}, started_at = if_not_exists(started_at, :started)`,
+        UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :f${i}`).join(', ')}, started_at = if_not_exists(started_at, :started)${index ? '' : ' REMOVE GSI1PK, GSI1SK'}`,
         ConditionExpression: 'attribute_not_exists(PK) OR observed_at <= :at',
         ExpressionAttributeNames: Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
         ExpressionAttributeValues: {

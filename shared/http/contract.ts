@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini';
-import type { TooManyRequestsKind } from './errors.ts';
+import { STEP_UP_MESSAGE, type TooManyRequestsKind } from './errors.ts';
 import { isStudioRoute, type RouteRow, rateLimitsOf } from './route.ts';
 import type { Schema } from './validation.ts';
 
@@ -124,7 +124,7 @@ export const errorStatusesOf = (c: Contract): StatusEntry[] => {
       status: 401,
       description:
         'No bearer token, a malformed Authorization header, or a token that is invalid or expired; or, with `reason: "step_up_required"`, a valid token whose sign-in is over 10 minutes old: get a fresh one with POST /auth/step-up and retry',
-      message: 'This action needs a recent sign-in: confirm your password with POST /auth/step-up and retry',
+      message: STEP_UP_MESSAGE,
     });
   } else if (c.auth !== 'none') {
     put({

@@ -53,17 +53,16 @@ export class UnauthorizedError extends HttpError {
  * 9470's (`error="insufficient_user_authentication"`, `max_age`): get a fresh token with
  * POST /auth/step-up and retry.
  */
+/** What a step-up refusal tells the caller to do (the answer and the API document's example). */
+export const STEP_UP_MESSAGE =
+  'This action needs a recent sign-in: confirm your password (and, if the account has a second factor, its code) with POST /auth/step-up and retry';
+
 export class StepUpRequiredError extends HttpError {
   readonly reason = 'step_up_required';
   constructor(maxAgeSeconds: number) {
-    super(
-      401,
-      'STEP_UP_REQUIRED',
-      'This action needs a recent sign-in: confirm your password with POST /auth/step-up and retry',
-      {
-        'www-authenticate': `Bearer error="insufficient_user_authentication", error_description="A more recent authentication is required", max_age=${maxAgeSeconds}`,
-      },
-    );
+    super(401, 'STEP_UP_REQUIRED', STEP_UP_MESSAGE, {
+      'www-authenticate': `Bearer error="insufficient_user_authentication", error_description="A more recent authentication is required", max_age=${maxAgeSeconds}`,
+    });
   }
 }
 

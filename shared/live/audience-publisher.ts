@@ -7,7 +7,8 @@ import { db } from '../db/client.ts';
 import { queryAll } from '../db/query.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
-import { VIEWER_SHARDS, bucketOf, recordPeak, viewerCounterKey } from './viewer-counter.ts';
+import { viewerShardsOf } from './audience-scale.ts';
+import { bucketOf, recordPeak, viewerCounterKey } from './viewer-counter.ts';
 import { isConditionalCheckFailed } from '../db/transaction.ts';
 
 /**
@@ -23,7 +24,8 @@ import { isConditionalCheckFailed } from '../db/transaction.ts';
  * The same figure answers every heartbeat (shared/live/live.ts `publishedViewers`), so a heartbeat
  * reads no counters: `watching_previous` (the count it replaced) gives the heartbeat's `delta`, and
  * a count that stopped moving is written once more to bring the delta back to 0. A count that rose
- * raises the channel's peaks here (heartbeats no longer do).
+ * raises the channel's peaks here (heartbeats no longer do), and the creator's `peak_all_time`
+ * with it: the audience scale its counters are spread for (shared/live/audience-scale.ts).
  */
 
 /** A creator item with what the publisher keeps on it beside `watching_now`. */
@@ -46,12 +48,15 @@ export const liveCreatorIds = async (): Promise<string[]> =>
     })
   ).map((entry) => String(entry.id));
 
-/** Viewers per channel in `bucket`: one BatchGetItem per 100 counter items (6 channels). */
-const bucketCounts = async (channelIds: readonly string[], bucket: number): Promise<Map<string, number>> => {
-  const keys = channelIds.flatMap((channel) =>
-    Array.from({ length: VIEWER_SHARDS }, (_, shard) => viewerCounterKey(channel, bucket, shard)),
+/** Viewers per channel in `bucket`: one BatchGetItem per 100 counter items (6 small channels). */
+const bucketCounts = async (
+  channels: ReadonlyArray<{ channelId: string; shards: number }>,
+  bucket: number,
+): Promise<Map<string, number>> => {
+  const keys = channels.flatMap(({ channelId, shards }) =>
+    Array.from({ length: shards }, (_, shard) => viewerCounterKey(channelId, bucket, shard)),
   );
-  const counts = new Map(channelIds.map((channel) => [channel, 0]));
+  const counts = new Map(channels.map(({ channelId }) => [channelId, 0]));
   for (const item of await batchGet(keys)) {
     // PK `VIEWERS#<channel>#<bucket>#<shard>`: channel ids hold no '#'.
     const channel = String(item.PK).split('#')[1] ?? '';
@@ -66,6 +71,7 @@ const publish = async (
   watching: number,
   previous: number,
   bucket: number,
+  peak: number,
 ): Promise<boolean> => {
   try {
     await db.send(
@@ -73,10 +79,17 @@ const publish = async (
         TableName: tableName(),
         Key: creatorKey(creatorId),
         UpdateExpression:
-          'SET watching_now = :n, watching_previous = :p, watching_bucket = :b ADD version :one',
+          'SET watching_now = :n, watching_previous = :p, watching_bucket = :b, peak_all_time = :peak ADD version :one',
         ConditionExpression:
           'attribute_type(live, :map) AND (attribute_not_exists(watching_bucket) OR watching_bucket < :b)',
-        ExpressionAttributeValues: { ':n': watching, ':p': previous, ':b': bucket, ':one': 1, ':map': 'M' },
+        ExpressionAttributeValues: {
+          ':n': watching,
+          ':p': previous,
+          ':b': bucket,
+          ':peak': peak,
+          ':one': 1,
+          ':map': 'M',
+        },
       }),
     );
     return true;
@@ -93,7 +106,7 @@ export const publishAudiences = async (now: Date): Promise<AudienceReport> => {
     .map((item) => recordOf<PublishedCreator & { watching_bucket?: number }>(item))
     .filter((c) => c.live && !c.suspended_at && (c.watching_bucket ?? -1) < bucket);
   const counts = await bucketCounts(
-    creators.map((c) => c.channel.channel_id),
+    creators.map((c) => ({ channelId: c.channel.channel_id, shards: viewerShardsOf(c) })),
     bucket,
   );
   let published = 0;
@@ -101,8 +114,11 @@ export const publishAudiences = async (now: Date): Promise<AudienceReport> => {
     const watching = counts.get(creator.channel.channel_id) ?? 0;
     const settled = (creator.watching_previous ?? creator.watching_now) === creator.watching_now;
     if (watching === creator.watching_now && settled) continue;
-    if (await publish(creator.id, watching, creator.watching_now, bucket)) published++;
-    if (watching > creator.watching_now) await recordPeak(creator.channel.channel_id, watching, now);
+    // The peak first: the audience scale (shared/live/audience-scale.ts) never shrinks under a reader.
+    if (watching > creator.watching_now)
+      await recordPeak(creator.channel.channel_id, watching, now, viewerShardsOf(creator));
+    const peak = Math.max(creator.peak_all_time ?? 0, watching);
+    if (await publish(creator.id, watching, creator.watching_now, bucket, peak)) published++;
   }
   return { channels: creators.length, published };
 };

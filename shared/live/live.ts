@@ -24,6 +24,8 @@ import type {
   WatchEnded,
 } from './schemas.ts';
 import { QUALITY_OPTIONS, streamMetadata, streamSummary } from './stream-views.ts';
+import { perContainer } from '../aws/local-hook.ts';
+import { creatorReuseMs, viewerShardsOf } from './audience-scale.ts';
 import { bucketEndMs, channelAudience } from './viewer-counter.ts';
 
 /**
@@ -67,23 +69,35 @@ export const ownedSession = (
 
 /**
  * The creator and the caller's own session on it (a strongly consistent read), read in parallel
- * (one round trip, issue 41); 404 for either.
+ * (one round trip, issue 41); 404 for either. With `onAir` (the request's time) the creator is
+ * read as `requireCreatorOnAir` reads it (DELETE watch), else afresh.
  */
 export const creatorAndOwnSession = async (
   creatorId: string,
   accountId: string,
   sessionId: string,
+  onAir?: Date,
 ): Promise<{ creator: CreatorRecord; session: WatchSessionRecord }> => {
-  const [creator, found] = await Promise.all([requireCreator(creatorId), getSession(sessionId)]);
+  const [creator, found] = await Promise.all([
+    onAir ? requireCreatorOnAir(creatorId, onAir) : requireCreator(creatorId),
+    getSession(sessionId),
+  ]);
   return { creator, session: ownedSession(found, accountId, creator) };
 };
 
 export const stateOf = (session: WatchSessionRecord, now: Date): 'active' | 'ended' | 'expired' =>
   session.ended_at ? 'ended' : Date.parse(session.expires_at) <= now.getTime() ? 'expired' : 'active';
 
-/** Viewers of a channel now, with today's and all-time peaks raised as needed. */
-export const channelViewers = async (creator: CreatorRecord, now: Date): Promise<LiveViewerStats> => {
-  const { current, peaks } = await channelAudience(creator.channel.channel_id, now);
+/** Viewers of a channel now, with today's and all-time peaks raised as needed (`maxAgeMs`: channelAudience's). */
+export const channelViewers = async (
+  creator: CreatorRecord,
+  now: Date,
+  options?: { maxAgeMs?: number },
+): Promise<LiveViewerStats> => {
+  const { current, peaks } = await channelAudience(creator.channel.channel_id, now, {
+    shards: viewerShardsOf(creator),
+    ...options,
+  });
   const peakAllTime = Math.max(peaks.allTime, creator.peak_all_time);
   return {
     watching_now: current.total,
@@ -157,9 +171,9 @@ export const liveChannel = async (
   };
 };
 
-/** The live creator on its IVS channel, or 404 when it has no live stream (spec 7). */
-export const requireLive = async (creatorId: string) => {
-  const creator = await requireCreator(creatorId);
+/** The live creator on its IVS channel, or 404 when it has no live stream (spec 7); read as `requireCreatorOnAir`. */
+export const requireLive = async (creatorId: string, now: Date) => {
+  const creator = await requireCreatorOnAir(creatorId, now);
   if (!creator.live || !creator.ivs) throw new NotFoundError('No active live stream for this creator');
   return creator as CreatorRecord & {
     live: NonNullable<CreatorRecord['live']>;
@@ -186,6 +200,25 @@ export const checkAccess = async (
   if (!creator.channel.requires_subscription) return;
   const subscription = creator.id === asked ? readAhead : await subscriptionOf(accountId, creator.id);
   if (!grants(subscription, now)) throw new ForbiddenError('This channel requires an active subscription');
+};
+
+/** The creator items this container read on the live paths, and when (see `requireCreatorOnAir`). */
+const onAir = /* @__PURE__ */ perContainer(() => new Map<string, { creator: CreatorRecord; at: number }>());
+
+/**
+ * The creator as the live paths need it (watch open and DELETE, heartbeat, live reaction, `/live/stream`;
+ * 404 when unknown): read again unless
+ * this container read it less than `creatorReuseMs` ago (5 s from 50,000 viewers, else never
+ * reused), so on a big channel reads of its one creator item follow warm containers, not viewers
+ * (docs/capacity.md).
+ */
+export const requireCreatorOnAir = async (creatorIdOrSlug: string, now: Date): Promise<CreatorRecord> => {
+  const known = onAir().get(creatorIdOrSlug);
+  const age = known ? now.getTime() - known.at : -1;
+  if (known && age >= 0 && age < creatorReuseMs(known.creator)) return known.creator;
+  const creator = await requireCreator(creatorIdOrSlug);
+  onAir().set(creatorIdOrSlug, { creator, at: now.getTime() });
+  return creator;
 };
 
 /** 403 unless the channel is open or the account holds a subscription that grants access now. */
@@ -242,7 +275,7 @@ export const stopWatching = async (
   sessionId: string,
   now: Date,
 ): Promise<{ message: string; data: WatchEnded }> => {
-  const { creator, session } = await creatorAndOwnSession(creatorId, accountId, sessionId);
+  const { creator, session } = await creatorAndOwnSession(creatorId, accountId, sessionId, now);
   const state = stateOf(session, now);
   // A lapsed session watched until the end of the bucket it was last counted in (its lease's start).
   const endedAt =

@@ -6,23 +6,28 @@ import { batchGet, primaryKeyOf as keyOf } from '../db/batch.ts';
 import { db } from '../db/client.ts';
 import { tableName } from '../db/table.ts';
 import { isConditionalCheckFailed } from '../db/transaction.ts';
+import { MIN_VIEWER_SHARDS } from './audience-scale.ts';
 
 /**
  * Concurrent viewers, counted from heartbeats (see docs/live.md):
  * every watch session writes once per 3-minute bucket (on open, or its first heartbeat in the
- * bucket, the one that renews its lease: shared/live/session-repository.ts) to one of
- * VIEWER_SHARDS counter items, PK `VIEWERS#<channel>#<bucket>#<shard>`, SK `COUNT`, adding 1 to
+ * bucket, the one that renews its lease: shared/live/session-repository.ts) to one of the
+ * channel's counter items, PK `VIEWERS#<channel>#<bucket>#<shard>`, SK `COUNT`, adding 1 to
  * `total` and to its device. watching_now = the sum over the shards of the last complete bucket.
- * Those writes come in the first 30 s of a bucket (every session's first beat in it): 100,000
- * viewers = 3,333 writes/s over 16 shards ≈ 208 writes/s per item for 30 s, none for the other
- * 150 s (DynamoDB's per-item ceiling is ~1,000). Items expire by TTL.
+ * Those writes come in the first 30 s of a bucket (every session's first beat in it), so the
+ * number of shards follows the channel's audience scale (`viewerShardsFor`,
+ * shared/live/audience-scale.ts: 16 up to 120,000 viewers, 256 at 1 million): at most ~250
+ * writes/s per item for 30 s, none for the other 150 s (DynamoDB's per-partition ceiling is
+ * 1,000). Writers and readers pass the same `shards`, derived from the creator item. Items expire
+ * by TTL.
  * A container reads a channel's shards and peaks in one BatchGetItem and reuses it for up to
  * CACHE_MS, so the peak items (`VIEWERS#<channel>#PEAK`, `DAY#<date>` / `ALL`) are written only
  * when a container sees a count above the peak it knows: their writes follow warm containers,
  * not viewers.
  */
 export const BUCKET_SECONDS = 180;
-export const VIEWER_SHARDS = 16;
+/** Shards of a channel whose audience scale is unknown to the caller: the fewest there are. */
+export const VIEWER_SHARDS = MIN_VIEWER_SHARDS;
 
 export const bucketOf = (at: Date) => Math.floor(at.getTime() / 1000 / BUCKET_SECONDS);
 /** When `bucket` starts (epoch seconds). */
@@ -35,15 +40,16 @@ export const viewerCounterKey = (channelId: string, bucket: number, shard: numbe
 });
 
 /**
- * Counts one viewer's presence in the current bucket (a random shard), or with `by: -1` takes back
- * a count made ahead of a claim that then failed (a heartbeat counts alongside its claim: one
- * round trip, issue 41).
+ * Counts one viewer's presence in the current bucket (a random one of the channel's `shards`), or
+ * with `by: -1` takes back a count made ahead of a claim that then failed (a heartbeat counts
+ * alongside its claim: one round trip, issue 41).
  */
 export const countPresence = async (
   channelId: string,
   device: DeviceType,
   at: Date,
-  shard = randomInt(VIEWER_SHARDS),
+  shards = VIEWER_SHARDS,
+  shard = randomInt(shards),
   by: 1 | -1 = 1,
 ) => {
   const bucket = bucketOf(at);
@@ -63,9 +69,10 @@ export interface ViewerCount {
   byDevice: Record<DeviceType, number>;
 }
 
-/** What a container knows of a channel: two buckets' counts and the peaks, as of `at`. */
+/** What a container knows of a channel: two buckets' counts over `shards` and the peaks, as of `at`. */
 interface Audience {
   at: number;
+  shards: number;
   bucket: number;
   day: string;
   counts: [current: ViewerCount, previous: ViewerCount];
@@ -80,12 +87,17 @@ const audiencesOf = /* @__PURE__ */ perContainer(() => new Map<string, Audience>
 
 const peakKey = (channelId: string, sk: string) => ({ PK: `VIEWERS#${channelId}#PEAK`, SK: sk });
 
-/** One BatchGetItem: the shards of the current bucket and the one before it, and both peaks (34 keys). */
-const readAudience = async (channelId: string, now: Date, known?: Audience): Promise<Audience> => {
+/** One BatchGetItem per 100 keys: the `shards` of the current bucket and the one before it, and both peaks (34 keys for 16 shards). */
+const readAudience = async (
+  channelId: string,
+  now: Date,
+  shards: number,
+  known?: Audience,
+): Promise<Audience> => {
   const bucket = bucketOf(now);
   const day = now.toISOString().slice(0, 10);
   const shardKeys = (b: number) =>
-    Array.from({ length: VIEWER_SHARDS }, (_, shard) => viewerCounterKey(channelId, b, shard));
+    Array.from({ length: shards }, (_, shard) => viewerCounterKey(channelId, b, shard));
   const keys = [
     ...[bucket, bucket - 1].flatMap(shardKeys),
     peakKey(channelId, `DAY#${day}`),
@@ -106,6 +118,7 @@ const readAudience = async (channelId: string, now: Date, known?: Audience): Pro
   // The read is eventually consistent: never forget a peak this container already knew.
   return {
     at: now.getTime(),
+    shards,
     bucket,
     day,
     counts: [sum(bucket), sum(bucket - 1)],
@@ -114,17 +127,32 @@ const readAudience = async (channelId: string, now: Date, known?: Audience): Pro
   };
 };
 
-/** What this container knows of the channel, if it is still fresh at `now`. */
-const freshAudience = (channelId: string, now: Date): Audience | undefined => {
+/** What this container knows of the channel, if read over at least `shards` less than `maxAgeMs` ago in this bucket. */
+const freshAudience = (
+  channelId: string,
+  now: Date,
+  shards: number,
+  maxAgeMs = CACHE_MS,
+): Audience | undefined => {
   const known = audiencesOf().get(channelId);
-  return known && known.bucket === bucketOf(now) && now.getTime() - known.at < CACHE_MS ? known : undefined;
+  return known &&
+    known.shards >= shards &&
+    known.bucket === bucketOf(now) &&
+    now.getTime() - known.at < maxAgeMs
+    ? known
+    : undefined;
 };
 
-/** The channel as this container knows it: read again after CACHE_MS or when a bucket closes. */
-const audienceOf = async (channelId: string, now: Date): Promise<Audience> => {
-  const fresh = freshAudience(channelId, now);
+/** The channel as this container knows it: read again after `maxAgeMs`, when a bucket closes or over more shards. */
+const audienceOf = async (
+  channelId: string,
+  now: Date,
+  shards: number,
+  maxAgeMs = CACHE_MS,
+): Promise<Audience> => {
+  const fresh = freshAudience(channelId, now, shards, maxAgeMs);
   if (fresh) return fresh;
-  const audience = await readAudience(channelId, now, audiencesOf().get(channelId));
+  const audience = await readAudience(channelId, now, shards, audiencesOf().get(channelId));
   audiencesOf().set(channelId, audience);
   return audience;
 };
@@ -133,18 +161,24 @@ const audienceOf = async (channelId: string, now: Date): Promise<Audience> => {
  * Reads the channel's audience ahead, as `audienceOf` would, but keeps it only when `keep` is
  * called: a request reads it alongside the reads that check the channel id it was given (issue
  * 41), and keeps it once that id proved to be the creator's, so no id a caller makes up stays in
- * the container's memory. `keep(device)`: with the viewer this request counts in the current
- * bucket (the read came before that count), so the audience answered includes it, as when the
- * audience was read after the count.
+ * the container's memory. The channel's shards are not known before its creator item is read: the
+ * read ahead takes as many as this container last read of it (else the fewest), and `keep(shards,
+ * device)` keeps it only if that covers the `shards` the creator item gives (a channel whose
+ * audience scale grew is read again by `channelAudience`, one round trip later). `device`: the
+ * viewer this request counts in the current bucket (the read came before that count), so the
+ * audience answered includes it, as when the audience was read after the count.
  */
 export const readAudienceAhead = async (
   channelId: string,
   now: Date,
-): Promise<{ keep: (counted?: DeviceType) => void }> => {
-  if (freshAudience(channelId, now)) return { keep: () => {} };
-  const audience = await readAudience(channelId, now, audiencesOf().get(channelId));
+): Promise<{ keep: (shards: number, counted?: DeviceType) => void }> => {
+  const known = audiencesOf().get(channelId);
+  const guess = known?.shards ?? VIEWER_SHARDS;
+  if (freshAudience(channelId, now, guess)) return { keep: () => {} };
+  const audience = await readAudience(channelId, now, guess, known);
   return {
-    keep: (counted) => {
+    keep: (shards, counted) => {
+      if (shards > audience.shards) return;
       if (counted) {
         audience.counts[0].total += 1;
         audience.counts[0].byDevice[counted] += 1;
@@ -181,8 +215,8 @@ const writePeak = async (channelId: string, sk: string, value: number): Promise<
  * `value` is above the peak this container knows for it (read with the counts, or learned from
  * its last write). Returns the peaks, never below `value`.
  */
-export const recordPeak = async (channelId: string, value: number, now: Date) => {
-  const known = await audienceOf(channelId, now);
+export const recordPeak = async (channelId: string, value: number, now: Date, shards = VIEWER_SHARDS) => {
+  const known = await audienceOf(channelId, now, shards);
   const [today, allTime] = await Promise.all([
     value > known.peakToday ? writePeak(channelId, `DAY#${known.day}`, value) : known.peakToday,
     value > known.peakAllTime ? writePeak(channelId, 'ALL', value) : known.peakAllTime,
@@ -195,11 +229,17 @@ export const recordPeak = async (channelId: string, value: number, now: Date) =>
 /**
  * A channel's audience as a request shows it: viewers now (the last complete bucket, or the
  * current one when larger, i.e. sessions opened since) and the peaks, raised to viewers now when
- * needed.
+ * needed. `shards`: the channel's (`viewerShardsFor` of its audience scale); `maxAgeMs`: how old a
+ * container's read may be (default the 5-second cache; 0 reads afresh, as the realtime tick does
+ * once per tick).
  */
-export const channelAudience = async (channelId: string, now: Date) => {
-  const [current, previous] = (await audienceOf(channelId, now)).counts;
+export const channelAudience = async (
+  channelId: string,
+  now: Date,
+  { shards = VIEWER_SHARDS, maxAgeMs = CACHE_MS }: { shards?: number; maxAgeMs?: number } = {},
+) => {
+  const [current, previous] = (await audienceOf(channelId, now, shards, maxAgeMs)).counts;
   const latest = current.total > previous.total ? current : previous;
-  const peaks = await recordPeak(channelId, latest.total, now);
+  const peaks = await recordPeak(channelId, latest.total, now, shards);
   return { current: latest, peaks };
 };

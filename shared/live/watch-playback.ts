@@ -1,6 +1,5 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { CreatorRecord } from '../catalog/model.ts';
-import { requireCreator } from '../creators/creator-repository.ts';
 import { heartbeatEpg, watchEpg } from '../epg/schedule.ts';
 import { ConflictError, NotFoundError, TooManyRequestsError } from '../http/errors.ts';
 import { recordMetric } from '../observability/index.ts';
@@ -17,6 +16,7 @@ import {
   ownedSession,
   creatorAndOwnSession,
   checkAccess,
+  requireCreatorOnAir,
   requireLive,
   subscriptionOf,
   sessionVersionOf,
@@ -42,13 +42,8 @@ import type {
   WatchStarted,
 } from './schemas.ts';
 import { QUALITY_OPTIONS, streamHealthOf, streamUrls } from './stream-views.ts';
-import {
-  bucketOf,
-  bucketStartSeconds,
-  countPresence,
-  readAudienceAhead,
-  VIEWER_SHARDS,
-} from './viewer-counter.ts';
+import { viewerShardsOf } from './audience-scale.ts';
+import { bucketOf, bucketStartSeconds, countPresence, readAudienceAhead } from './viewer-counter.ts';
 
 /**
  * The watch flow that plays: opening a session, changing its quality, its heartbeats and
@@ -70,7 +65,7 @@ export const liveStream = async (
   now: Date,
 ): Promise<LivePlayback> => {
   const [creator, slots, subscription] = await Promise.all([
-    requireLive(creatorId),
+    requireLive(creatorId, now),
     readSlotItems(accountId, maxConcurrentStreams()),
     subscriptionOf(accountId, creatorId),
   ]);
@@ -131,7 +126,7 @@ export const startWatching = async (
 ): Promise<WatchStarted> => {
   const channelId = input.channel_id;
   const [creator, slots, subscription, audience, epg] = await Promise.all([
-    requireLive(creatorId),
+    requireLive(creatorId, now),
     readSlotItems(accountId, maxConcurrentStreams()),
     subscriptionOf(accountId, creatorId),
     readAudienceAhead(channelId, now),
@@ -165,9 +160,10 @@ export const startWatching = async (
       'concurrent_streams',
     );
   }
-  audience.keep(input.device_type); // with this viewer, counted below
+  const shards = viewerShardsOf(creator);
+  audience.keep(shards, input.device_type); // with this viewer, counted below
   const [, { token, urls }, viewers] = await Promise.all([
-    countPresence(channelId, input.device_type, now),
+    countPresence(channelId, input.device_type, now, shards),
     playback(session, creator, now),
     channelViewers(creator, now),
   ]);
@@ -245,7 +241,10 @@ export const heartbeat = async (
   now: Date,
 ): Promise<Heartbeat> => {
   // The creator and the session in parallel; the session eventually consistent (getSession).
-  const [creator, found] = await Promise.all([requireCreator(creatorId), getSession(sessionId, false)]);
+  const [creator, found] = await Promise.all([
+    requireCreatorOnAir(creatorId, now),
+    getSession(sessionId, false),
+  ]);
   const session = ownedSession(found, accountId, creator);
   const state = stateOf(session, now);
   const bucket = bucketOf(now);
@@ -253,17 +252,18 @@ export const heartbeat = async (
   // a claim that fails (ended or beaten by the same session's concurrent beat) takes the count back.
   const claims =
     state === 'active' && (session.counted_from ?? Number.NEGATIVE_INFINITY) < bucketStartSeconds(bucket);
-  const shard = randomInt(VIEWER_SHARDS);
+  const shards = viewerShardsOf(creator);
+  const shard = randomInt(shards);
   const [beat, token, epg] = await Promise.all([
     state === 'active'
       ? heartbeatSession(session, now, bucket, leaseUntil(bucket))
       : { outcome: 'gone' as const },
     state === 'active' ? sessionToken(session, creator, now) : undefined,
     state === 'active' ? heartbeatEpg(creator, session.timezone, now) : undefined,
-    claims ? countPresence(session.channel_id, session.device_type, now, shard) : undefined,
+    claims ? countPresence(session.channel_id, session.device_type, now, shards, shard) : undefined,
   ]);
   if (claims && beat.outcome !== 'counted')
-    await countPresence(session.channel_id, session.device_type, now, shard, -1);
+    await countPresence(session.channel_id, session.device_type, now, shards, shard, -1);
   if (beat.outcome === 'gone' || !token || !epg) {
     return {
       session_id: session.session_id,

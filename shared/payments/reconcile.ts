@@ -1,9 +1,5 @@
 import type Stripe from 'stripe';
-import {
-  applyEntitlement,
-  type EntitlementRecord,
-  getEntitlement,
-} from '../entitlements/entitlement-repository.ts';
+import { applyEntitlement, differsInState, getEntitlement } from '../entitlements/entitlement-repository.ts';
 import { eventProcessed, markEventProcessed } from './billing-repository.ts';
 import { type SyncContext, subscriptionEntitlement } from './stripe-sync.ts';
 import { applyEvent } from './stripe-webhook.ts';
@@ -22,15 +18,6 @@ export interface ReconcileReport {
   repaired: number;
 }
 
-const SAME: ReadonlyArray<keyof EntitlementRecord> = [
-  'status',
-  'valid_until',
-  'grace_until',
-  'cancel_at_period_end',
-];
-const differs = (stored: EntitlementRecord | undefined, now: EntitlementRecord) =>
-  !stored || SAME.some((field) => stored[field] !== now[field]);
-
 export const reconcile = async (
   ctx: SyncContext,
   options: { eventDays: number },
@@ -44,7 +31,7 @@ export const reconcile = async (
       kind: 'subscription',
       creatorId: record.creator_id,
     });
-    if (differs(stored, record) && (await applyEntitlement(record))) report.repaired++;
+    if (differsInState(stored, record) && (await applyEntitlement(record))) report.repaired++;
   }
   const since = Math.floor(ctx.now().getTime() / 1000) - options.eventDays * 86_400;
   for await (const event of ctx.stripe.events.list({ created: { gte: since }, limit: 100 })) {

@@ -50,7 +50,10 @@ export interface AudienceData {
   by_device: Record<string, number>;
 }
 
-/** `reactions`: per-emoji totals of the tick before `tick` (the last complete one), most first. */
+/**
+ * `reactions`: per-emoji totals of the tick before `tick` (the last complete one), with any counted
+ * since the last message (a tick that ran late, a write that landed late), most first.
+ */
 export interface ReactionsData {
   tick_seconds: number;
   totals: Array<{ emoji: string; count: number }>;

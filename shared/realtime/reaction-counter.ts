@@ -3,18 +3,23 @@ import { batchGet } from '../db/batch.ts';
 import { db } from '../db/client.ts';
 import { UpdateCommand } from '../db/document.ts';
 import { tableName } from '../db/table.ts';
+import { MIN_REACTION_SHARDS } from '../live/audience-scale.ts';
 import { TICK_SECONDS } from './messages.ts';
 
 /**
  * Live reactions, counted per channel per tick (docs/realtime.md "Reactions"): each reaction is
- * one atomic ADD on one of REACTION_SHARDS counter items of its tick, PK
- * `LIVEREACT#<creator>#<tick>#<shard>`, SK `COUNT`, an attribute per emoji (`e:<emoji>`). Ten
- * shards spread a burst over ten items (DynamoDB's per-item ceiling is ~1,000 writes a second:
- * 10,000 reactions a second on one channel). The aggregator reads a tick's shards once, after it
- * ends, and publishes one `reactions` message: the cost of a reaction is one write, whatever the
+ * one atomic ADD on one of the channel's counter items of its tick, PK
+ * `LIVEREACT#<creator>#<tick>#<shard>`, SK `COUNT`, an attribute per emoji (`e:<emoji>`). The
+ * shards spread a burst over items (DynamoDB's per-partition ceiling is 1,000 writes a second);
+ * how many follows the channel's audience scale (`reactionShardsFor`,
+ * shared/live/audience-scale.ts: 10 up to 25,000 viewers, 512 at 1 million), and the writer and
+ * the tick derive it from the same creator item. The aggregator reads a tick's shards after it
+ * ends, and once more on the next tick for the writes that landed late (`unpublishedReactions`),
+ * and publishes one `reactions` message a tick: the cost of a reaction is one write, whatever the
  * number of viewers. Items expire by TTL a day later.
  */
-export const REACTION_SHARDS = 10;
+/** Shards of a channel whose audience scale is unknown to the caller: the fewest there are. */
+export const REACTION_SHARDS = MIN_REACTION_SHARDS;
 const PREFIX = 'e:';
 
 export const reactionCounterKey = (creatorId: string, tick: number, shard: number) => ({
@@ -22,12 +27,13 @@ export const reactionCounterKey = (creatorId: string, tick: number, shard: numbe
   SK: 'COUNT',
 });
 
-/** Counts one `emoji` into `tick`'s totals of `creatorId`'s channel (a random shard). */
+/** Counts one `emoji` into `tick`'s totals of `creatorId`'s channel (a random one of its `shards`). */
 export const countLiveReaction = async (
   creatorId: string,
   emoji: string,
   tick: number,
-  shard = randomInt(REACTION_SHARDS),
+  shards = REACTION_SHARDS,
+  shard = randomInt(shards),
 ): Promise<void> => {
   await db.send(
     new UpdateCommand({
@@ -40,24 +46,89 @@ export const countLiveReaction = async (
   );
 };
 
-/** Per-emoji totals of `tick` for each creator (one BatchGetItem per 10 channels). */
-export const tickReactionTotals = async (
-  creatorIds: readonly string[],
-  tick: number,
-): Promise<Map<string, Map<string, number>>> => {
-  const totals = new Map(creatorIds.map((id) => [id, new Map<string, number>()]));
-  const keys = creatorIds.flatMap((id) =>
-    Array.from({ length: REACTION_SHARDS }, (_, shard) => reactionCounterKey(id, tick, shard)),
+/** A live channel and how many reaction shards it counts into (`reactionShardsOf` of its creator). */
+export interface ReactionChannel {
+  creatorId: string;
+  shards: number;
+}
+
+/** Per-emoji counts of each of `ticks` for each channel: creator → tick → emoji → count (BatchGetItem over every shard). */
+export const reactionCounts = async (
+  channels: readonly ReactionChannel[],
+  ticks: readonly number[],
+): Promise<Map<string, Map<number, Map<string, number>>>> => {
+  const counts = new Map(
+    channels.map(({ creatorId }) => [
+      creatorId,
+      new Map(ticks.map((tick) => [tick, new Map<string, number>()])),
+    ]),
+  );
+  const keys = channels.flatMap(({ creatorId, shards }) =>
+    ticks.flatMap((tick) =>
+      Array.from({ length: shards }, (_, shard) => reactionCounterKey(creatorId, tick, shard)),
+    ),
   );
   for (const item of await batchGet(keys)) {
     // PK `LIVEREACT#<creator>#<tick>#<shard>`: creator ids hold no '#'.
-    const counts = totals.get(String(item.PK).split('#')[1] ?? '');
-    if (!counts) continue;
+    const [, creatorId = '', tick = ''] = String(item.PK).split('#');
+    const tickCounts = counts.get(creatorId)?.get(Number(tick));
+    if (!tickCounts) continue;
     for (const [name, value] of Object.entries(item))
       if (name.startsWith(PREFIX)) {
         const emoji = name.slice(PREFIX.length);
-        counts.set(emoji, (counts.get(emoji) ?? 0) + Number(value));
+        tickCounts.set(emoji, (tickCounts.get(emoji) ?? 0) + Number(value));
       }
   }
-  return totals;
+  return counts;
+};
+
+/**
+ * What a container's ticks have read of the reactions counters: the last tick read (`through`)
+ * and, per creator, its counts as read then.
+ */
+export interface ReactionsRead {
+  through: number;
+  seen: Map<string, Map<string, number>>;
+}
+
+/**
+ * How many ticks back a tick catches up on counters it has not read (ticks skipped while the one
+ * before ran long, or a late invocation). Past it, the container's memory is treated as gone (a
+ * frozen container: another container has published those ticks since), and the tick reads only
+ * the tick that ended, as a cold container does.
+ */
+export const CATCH_UP_TICKS = 6;
+
+/**
+ * The reactions a tick at `tick` publishes, per creator, and what it read: every tick since the
+ * last one read up to the one that just ended (a tick that ran late skipped none), plus what
+ * arrived in the last one read after it was read (a reaction whose write landed after its tick was
+ * read: a slow or cold request, an eventually consistent read). Each reaction is published once,
+ * at most a tick late; one counted more than a tick late is never shown.
+ */
+export const unpublishedReactions = async (
+  channels: readonly ReactionChannel[],
+  tick: number,
+  read: ReactionsRead | undefined,
+): Promise<{ totals: Map<string, Map<string, number>>; read: ReactionsRead }> => {
+  const last = tick - 1;
+  const behind = read ? last - read.through : -1;
+  const first = read && behind >= 0 && behind <= CATCH_UP_TICKS ? read.through : last;
+  const ticks = Array.from({ length: last - first + 1 }, (_, i) => first + i);
+  const counts = await reactionCounts(channels, ticks);
+  const totals = new Map<string, Map<string, number>>();
+  const seen = new Map<string, Map<string, number>>();
+  for (const [creatorId, byTick] of counts) {
+    const sum = new Map<string, number>();
+    for (const [t, emojis] of byTick) {
+      const already = t === read?.through ? read.seen.get(creatorId) : undefined;
+      for (const [emoji, count] of emojis) {
+        const fresh = count - (already?.get(emoji) ?? 0);
+        if (fresh > 0) sum.set(emoji, (sum.get(emoji) ?? 0) + fresh);
+      }
+    }
+    totals.set(creatorId, sum);
+    seen.set(creatorId, byTick.get(last) ?? new Map());
+  }
+  return { totals, read: { through: last, seen } };
 };

@@ -1,7 +1,8 @@
 import { requireCreator } from '../creators/creator-repository.ts';
 import { ConflictError, UnauthorizedError } from '../http/errors.ts';
 import { signJwt } from '../identity/access-token.ts';
-import { requireAccess } from '../live/live.ts';
+import { reactionShardsOf } from '../live/audience-scale.ts';
+import { requireAccess, requireCreatorOnAir } from '../live/live.ts';
 import { creatorChannel, HOME_CHANNEL, MESSAGE_VERSION, TICK_SECONDS, tickOf } from './messages.ts';
 import { countLiveReaction } from './reaction-counter.ts';
 import type { LiveReactionCounted, RealtimeAccess } from './schemas.ts';
@@ -19,12 +20,12 @@ export const reactLive = async (
   emoji: string,
   now: Date,
 ): Promise<LiveReactionCounted> => {
-  const creator = await requireCreator(creatorIdOrSlug);
+  const creator = await requireCreatorOnAir(creatorIdOrSlug, now);
   if (!creator.live || creator.suspended_at)
     throw new ConflictError('The channel is not live: reactions are counted only during a broadcast');
   await requireAccess(creator, accountId, now);
   const tick = tickOf(now);
-  await countLiveReaction(creator.id, emoji, tick);
+  await countLiveReaction(creator.id, emoji, tick, reactionShardsOf(creator));
   return { creator_id: creator.id, emoji, tick, tick_seconds: TICK_SECONDS };
 };
 

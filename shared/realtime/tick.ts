@@ -5,6 +5,7 @@ import { batchGet } from '../db/batch.ts';
 import { recordOf } from '../db/record.ts';
 import { heartbeatEpg } from '../epg/schedule.ts';
 import { liveCreatorIds } from '../live/audience-publisher.ts';
+import { reactionShardsOf } from '../live/audience-scale.ts';
 import { channelViewers } from '../live/live.ts';
 import { streamHealthOf } from '../live/stream-views.ts';
 import { TickAggregator } from './aggregator.ts';
@@ -21,7 +22,7 @@ import {
   TICK_SECONDS,
   tickOf,
 } from './messages.ts';
-import { tickReactionTotals } from './reaction-counter.ts';
+import { type ReactionsRead, unpublishedReactions } from './reaction-counter.ts';
 
 /**
  * One tick of the aggregator (docs/realtime.md "Who publishes"): the sources are the items the
@@ -31,11 +32,13 @@ import { tickReactionTotals } from './reaction-counter.ts';
  * - the projector keeps the live list (`RANK#creators#live`), which names the channels to look at
  *   and gives `/live/home`;
  * - the watch sessions' live counters, which the audience publisher folds into `watching_now`
- *   once a minute, give `audience` (the viewers endpoint's figures, read through the same
- *   5-second container cache);
+ *   once a minute, give `audience` (the viewers endpoint's figures, read afresh each tick: the
+ *   request paths' 5-second container cache would hold a tick that follows a late one to the
+ *   counts of the tick before);
  * - the programme guide gives `program` (the heartbeat's `epg` block; republished when the
  *   programs on air or next change, not as their minutes tick);
- * - the reactions path's counters of the tick that just ended give `reactions`.
+ * - the reactions path's counters of the ticks since the last one read give `reactions`
+ *   (shared/realtime/reaction-counter.ts `unpublishedReactions`: none lost to a late tick or write).
  * Each kind goes through the aggregator, which lets through only what changed; each channel's
  * messages go out in one publish (up to 5 events per call).
  */
@@ -48,10 +51,11 @@ export interface TickReport {
   failures: number;
 }
 
-/** What a container keeps between ticks: the aggregator and the live list it last published. */
+/** What a container keeps between ticks: the aggregator, the live list it last published, what it read of the reactions. */
 export interface TickMemory {
   aggregator: TickAggregator;
   live: Set<string>;
+  reactions?: ReactionsRead;
 }
 const memoryOf = /* @__PURE__ */ perContainer<TickMemory>(() => ({
   aggregator: new TickAggregator(),
@@ -61,7 +65,7 @@ const memoryOf = /* @__PURE__ */ perContainer<TickMemory>(() => ({
 export type Publish = (channel: string, events: readonly unknown[]) => Promise<unknown>;
 
 const audienceOf = async (creator: CreatorRecord, now: Date): Promise<AudienceData> => {
-  const viewers = await channelViewers(creator, now);
+  const viewers = await channelViewers(creator, now, { maxAgeMs: 0 });
   return {
     watching_now: viewers.watching_now,
     peak_today: viewers.peak_today,
@@ -96,9 +100,10 @@ export const publishTick = async (
   const creators = (await batchGet((await liveCreatorIds()).map(creatorKey)))
     .map((item) => recordOf<CreatorRecord>(item))
     .filter((c) => c.live && !c.suspended_at);
-  const totals = await tickReactionTotals(
-    creators.map((c) => c.id),
-    tick - 1,
+  const { totals, read } = await unpublishedReactions(
+    creators.map((c) => ({ creatorId: c.id, shards: reactionShardsOf(c) })),
+    tick,
+    memory.reactions,
   );
   await Promise.all(
     creators.map(async (creator) => {
@@ -135,10 +140,14 @@ export const publishTick = async (
     went_live: [...liveNow].filter((id) => !wasLive.has(id)).sort(),
     went_offline: offline.sort(),
   };
-  aggregator.offer(HOME_CHANNEL, 'home', home, { fingerprint: JSON.stringify(home.live) });
+  // The whole snapshot is its fingerprint: a channel going live or offline outside the first 50
+  // changes `went_live` / `went_offline` only, and is news (the tick after, with both empty, is a
+  // new snapshot too: one more message per change).
+  aggregator.offer(HOME_CHANNEL, 'home', home);
   const messages = aggregator.flush(tick, now);
   for (const creatorId of offline) aggregator.forget(creatorChannel(creatorId));
   memory.live = liveNow;
+  memory.reactions = read;
   let publishes = 0;
   let failures = 0;
   await Promise.all(

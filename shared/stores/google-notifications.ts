@@ -6,24 +6,12 @@ import { getEntitlement } from '../entitlements/entitlement-repository.ts';
 import { entitlementView } from '../entitlements/my-entitlements.ts';
 import { ForbiddenError, UnauthorizedError, ValidationError } from '../http/errors.ts';
 import { accountIdOfAppToken } from '../identity/account-repository.ts';
-import { applicationFeePercent } from '../payments/settings.ts';
 import type { StoreReceipt } from './apple-notifications.ts';
-import { applyStoreEntitlement, itemOfProduct } from './apply.ts';
+import { type Kind, syncPlayPurchase } from './google-sync.ts';
+import { itemOfProduct } from './apply.ts';
+import { REVOKED, SUBSCRIPTION_NOTIFICATION_TYPES } from './google.ts';
+import { getProduct, getSubscription, UnknownPurchaseError } from './play-client.ts';
 import {
-  googleProductEntitlement,
-  googleSubscriptionEntitlement,
-  REVOKED,
-  SUBSCRIPTION_NOTIFICATION_TYPES,
-} from './google.ts';
-import {
-  acknowledgeProduct,
-  acknowledgeSubscription,
-  getProduct,
-  getSubscription,
-  UnknownPurchaseError,
-} from './play-client.ts';
-import {
-  linkedAccountOf,
   linkedProductOf,
   linkPurchase,
   markNotificationProcessed,
@@ -98,71 +86,6 @@ const decode = (data: string): DeveloperNotification => {
   throw new ValidationError([
     { field: 'message.data', message: 'must be a base64 JSON developer notification' },
   ]);
-};
-
-type Kind = { subscription: true; productId?: string } | { subscription: false; productId: string };
-
-/** The account a purchase belongs to: the link the app made, else its obfuscated account id (the app token). */
-const ownerOf = async (purchaseToken: string, obfuscated: string | undefined) =>
-  (await linkedAccountOf(purchaseToken)) ?? (obfuscated ? await accountIdOfAppToken(obfuscated) : undefined);
-
-/**
- * Reads the purchase from the Play Developer API, applies its state to its account's entitlement
- * and acknowledges it if needed. Undefined when the purchase, its product or its account is not
- * one of ours.
- */
-export const syncPlayPurchase = async (
-  purchaseToken: string,
-  kind: Kind,
-  flags: { revoked?: boolean; voided?: boolean } = {},
-  accountHint?: string,
-) => {
-  const prefix = setting('STORE_PRODUCT_PREFIX');
-  if (kind.subscription) {
-    const sub = await getSubscription(purchaseToken);
-    const observedAt = new Date();
-    const productId = sub.lineItems?.[0]?.productId ?? kind.productId;
-    const item = productId ? await itemOfProduct(prefix, productId) : undefined;
-    const accountId =
-      accountHint ??
-      (await ownerOf(purchaseToken, sub.externalAccountIdentifiers?.obfuscatedExternalAccountId));
-    if (!item || !accountId || item.contentId !== undefined || !productId) return undefined;
-    const record = googleSubscriptionEntitlement(
-      sub,
-      { accountId, ...item },
-      {
-        purchaseToken,
-        observedAt,
-        feePercent: applicationFeePercent(),
-        ...flags,
-      },
-    );
-    const written = await applyStoreEntitlement(record, observedAt);
-    if (sub.acknowledgementState === 'ACKNOWLEDGEMENT_STATE_PENDING' && record.status === 'active')
-      await acknowledgeSubscription(productId, purchaseToken);
-    return { record, written };
-  }
-  const purchase = await getProduct(kind.productId, purchaseToken);
-  const observedAt = new Date();
-  const item = await itemOfProduct(prefix, kind.productId);
-  const accountId = accountHint ?? (await ownerOf(purchaseToken, purchase.obfuscatedExternalAccountId));
-  if (!item?.contentId || !accountId) return undefined;
-  // Remembered, so that a later voided-purchase notification (token only) finds the product.
-  await linkPurchase(purchaseToken, accountId, kind.productId, observedAt);
-  const record = googleProductEntitlement(
-    purchase,
-    { accountId, ...item },
-    {
-      productId: kind.productId,
-      purchaseToken,
-      observedAt,
-      ...flags,
-    },
-  );
-  const written = await applyStoreEntitlement(record, observedAt);
-  if (purchase.acknowledgementState === 0 && record.status === 'active')
-    await acknowledgeProduct(kind.productId, purchaseToken);
-  return { record, written };
 };
 
 /** What a notification names: the purchase, its kind, and whether it says revoked or voided. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Secret } from 'otpauth';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { buildExportDocument } from '../../shared/accounts/export-document.ts';
 import { clock } from '../../shared/clock.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { mintGoogleIdToken } from '../../shared/identity/local-idp.ts';
@@ -127,6 +128,24 @@ describe('TOTP enrolment', () => {
     expect(
       (await api.post('/me/mfa/totp/confirm', { token: auth_token, body: { code: codeOf(bytes) } })).status,
     ).toBe(409);
+  });
+
+  it("is in the account's export (issue 38 item 6): type, label, dates, codes left; never the secret or a code", async () => {
+    const account = await enrolled();
+    const document = await buildExportDocument(account.accountId, new Date());
+    expect(document.second_factors).toEqual([
+      {
+        id: expect.any(String),
+        type: 'totp',
+        label: 'Phone',
+        created_at: expect.any(String),
+        last_used_at: expect.any(String),
+        recovery_codes_left: 10,
+      },
+    ]);
+    const text = JSON.stringify(document);
+    expect(text).not.toMatch(/secret|recovery_hashes|last_step/);
+    for (const code of account.recoveryCodes) expect(text).not.toContain(code);
   });
 
   it('needs a recent sign-in to enrol and to remove', async () => {
@@ -288,6 +307,9 @@ describe('step-up with a second factor', () => {
     const refused = await api.delete('/me/mfa/totp', { token: stale });
     expect(refused.status).toBe(401);
     expect(refused.body.reason).toBe('step_up_required');
+    // The refusal says what the step-up takes: a caller with a factor sends its code too (the npm
+    // start walk-through of issue 38 sent the password alone, as the message then said, and got 403).
+    expect(refused.body.message).toMatch(/password \(and, if the account has a second factor, its code\)/);
 
     const passwordOnly = await api.post('/auth/step-up', { token: stale, body: { password: PASSWORD } });
     expect(passwordOnly.status).toBe(403);

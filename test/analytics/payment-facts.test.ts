@@ -6,6 +6,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Row, runMetrics } from '../../analytics/metrics.ts';
 import { exportPaymentFacts, paymentFactsOf } from '../../shared/analytics/payment-facts.ts';
+import { accountKeyOf } from '../../shared/analytics/pseudonym.ts';
 import { fileSink, useSink } from '../../shared/analytics/sink.ts';
 import { exportTitles } from '../../shared/analytics/title-dimension.ts';
 import { type EntitlementRecord, entitlementItem } from '../../shared/entitlements/entitlement-repository.ts';
@@ -76,6 +77,8 @@ const records = [
   change(33 * HOUR, { ...purchase, status: 'refunded' }, purchase),
   change(34 * HOUR, cancelled, monthly),
   change(44 * HOUR, expired, cancelled),
+  // Bought in the iOS app: the same creator's revenue, in a row of its own store.
+  change(13 * HOUR, { ...purchase, account_id: 'acc_4', content_id: 'ep_y', source: 'apple' }),
 ];
 
 const run = async (name: string): Promise<Row[]> =>
@@ -93,29 +96,62 @@ afterAll(() => {
 });
 
 describe('payment facts and the payment metrics', () => {
-  it('makes one fact per money event, signed, in minor units', () => {
+  it('makes one fact per money event, signed, in minor units, naming the account by its pseudonym', async () => {
     const now = new Date(DAY1 + 47 * HOUR);
-    const facts = records.slice(1).flatMap((r) => paymentFactsOf(r, now));
+    const facts = (await Promise.all(records.slice(1).map((r) => paymentFactsOf(r, now)))).flat();
+    // The account is its keyed pseudonym, the one its player events carry (docs/accounts.md
+    // "Analytics"): never the id, and the same value for the same account.
+    const [ak1, ak2, ak3, ak4] = await Promise.all(
+      ['acc_1', 'acc_2', 'acc_3', 'acc_4'].map((a) => accountKeyOf(a)),
+    );
+    expect(ak1).toMatch(/^ak_[A-Za-z0-9_-]{32}$/);
     expect(facts.map((f) => [f.type, f.account_id, f.amount, f.platform_fee, f.net])).toEqual([
-      ['subscription.started', 'acc_1', 499, 50, 449],
-      ['subscription.started', 'acc_2', 4990, 499, 4491],
-      ['purchase.completed', 'acc_3', 299, 30, 269],
-      ['purchase.refunded', 'acc_3', -299, -30, -269],
-      ['subscription.cancelled', 'acc_1', 0, 0, 0],
-      ['subscription.expired', 'acc_1', 0, 0, 0],
+      ['subscription.started', ak1, 499, 50, 449],
+      ['subscription.started', ak2, 4990, 499, 4491],
+      ['purchase.completed', ak3, 299, 30, 269],
+      ['purchase.refunded', ak3, -299, -30, -269],
+      ['subscription.cancelled', ak1, 0, 0, 0],
+      ['subscription.expired', ak1, 0, 0, 0],
+      ['purchase.completed', ak4, 299, 30, 269],
     ]);
+    expect(JSON.stringify(facts)).not.toMatch(/acc_\d/);
+    expect(facts.map((f) => f.source)).toEqual([...Array(6).fill('stripe'), 'apple']);
     expect(facts[1]).toMatchObject({
       family: 'payment',
       monthly_amount: 4990 / 12,
       occurred_at: at(11 * HOUR),
     });
-    expect(paymentFactsOf(started, now)[0]!.event_id).toBe(paymentFactsOf(started, now)[0]!.event_id);
+    expect((await paymentFactsOf(started, now))[0]!.event_id).toBe(
+      (await paymentFactsOf(started, now))[0]!.event_id,
+    );
   });
 
-  it('revenue per creator per day: payments less refunds, with fee and net', async () => {
+  it('revenue per creator and store per day: payments less refunds, with fee and net', async () => {
     expect(await run('revenue')).toEqual([
-      { bucket_ms: DAY1, dimension: 'Maya Pays', revenue: 57.88, platform_fee: 5.79, net: 52.09 },
-      { bucket_ms: DAY1 + 24 * HOUR, dimension: 'Maya Pays', revenue: -2.99, platform_fee: -0.3, net: -2.69 },
+      {
+        bucket_ms: DAY1,
+        dimension: 'Maya Pays',
+        store: 'apple',
+        revenue: 2.99,
+        platform_fee: 0.3,
+        net: 2.69,
+      },
+      {
+        bucket_ms: DAY1,
+        dimension: 'Maya Pays',
+        store: 'stripe',
+        revenue: 57.88,
+        platform_fee: 5.79,
+        net: 52.09,
+      },
+      {
+        bucket_ms: DAY1 + 24 * HOUR,
+        dimension: 'Maya Pays',
+        store: 'stripe',
+        revenue: -2.99,
+        platform_fee: -0.3,
+        net: -2.69,
+      },
     ]);
   });
 

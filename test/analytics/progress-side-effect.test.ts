@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler as endVideoSession } from '../../functions/analytics/end-video-session.ts';
 import { handler as recordVideoHeartbeat } from '../../functions/analytics/record-video-heartbeat.ts';
 import { newSessionId } from '../../shared/analytics/playback-count.ts';
+import { accountKeyOf } from '../../shared/analytics/pseudonym.ts';
 import { type AnalyticsRecord, useSink } from '../../shared/analytics/sink.ts';
 import { db } from '../../shared/db/client.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
@@ -135,10 +136,12 @@ describe('video heartbeat and session end when the continue-watching write fails
           family: 'video',
           type: path,
           content_id: episode.id,
-          account_id: accountId,
+          // The account's keyed pseudonym, never its id (docs/accounts.md "Analytics").
+          account_id: await accountKeyOf(accountId),
           position_seconds: 120,
         }),
       ]);
+      expect(JSON.stringify(delivered)).not.toContain(accountId);
       expect(addMetric).toHaveBeenCalledWith('progress_write_failures', expect.anything(), 1);
       const warning = warn.mock.calls.find(([message]) => String(message).includes('progress not saved'));
       expect(JSON.stringify(warning)).toContain('AccessDeniedException');

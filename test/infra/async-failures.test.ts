@@ -27,7 +27,7 @@ const asyncTargets = (): string[] => {
 describe('asynchronously invoked functions keep the events they fail on', () => {
   const targets = asyncTargets();
 
-  it('finds the IVS event function, the webhook fan-out and the four scheduled functions', () => {
+  it('finds the IVS event function, the webhook fan-out and the five scheduled functions', () => {
     const keys = targets.map((id) => resources[id]!.Properties.Environment.Variables.ROUTE_KEY).sort();
     expect(keys).toEqual([
       'POST $events/ivs',
@@ -36,6 +36,7 @@ describe('asynchronously invoked functions keep the events they fail on', () => 
       'POST $schedule/realtime-ticks',
       'POST $schedule/recompute-windows',
       'POST $schedule/reconcile-payments',
+      'POST $schedule/reconcile-stores',
     ]);
   });
 

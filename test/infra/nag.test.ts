@@ -44,14 +44,30 @@ describe('cdk-nag AwsSolutions checks', () => {
     );
   }
 
+  /**
+   * ONE prod synthesis with two unreviewed tables, one in the stack and one in a route stack, for
+   * the two liveness checks below (each whole-stack synthesis with the checks costs 5-6 s alone).
+   */
+  let unreviewed: { failed: boolean; violations: string[]; nestedPath: string } | undefined;
+  const withUnreviewed = () => {
+    if (unreviewed) return unreviewed;
+    let nestedPath = '';
+    const { failed, violations } = findings('prod', (stack) => {
+      new dynamodb.Table(stack, 'Unreviewed', {
+        partitionKey: { name: 'id', type: dynamodb.AttributeType.STRING },
+      });
+      nestedPath = new dynamodb.Table(stack.routeStacks[0]!, 'Unreviewed', {
+        partitionKey: { name: 'id', type: dynamodb.AttributeType.STRING },
+      }).node.path;
+    });
+    unreviewed = { failed, violations, nestedPath };
+    return unreviewed;
+  };
+
   it(
     'still reports a finding nobody acknowledged (the check is live)',
     () => {
-      const { failed, violations } = findings('prod', (stack) => {
-        new dynamodb.Table(stack, 'Unreviewed', {
-          partitionKey: { name: 'id', type: dynamodb.AttributeType.STRING },
-        });
-      });
+      const { failed, violations } = withUnreviewed();
       expect(violations).toEqual(
         expect.arrayContaining([expect.stringMatching(/^AwsSolutions-DDB3 Nag\/Unreviewed/)]),
       );
@@ -63,14 +79,9 @@ describe('cdk-nag AwsSolutions checks', () => {
   it(
     'reports a finding inside a route stack (nested stacks are checked too)',
     () => {
-      let path = '';
-      const { failed, violations } = findings('prod', (stack) => {
-        path = new dynamodb.Table(stack.routeStacks[0]!, 'Unreviewed', {
-          partitionKey: { name: 'id', type: dynamodb.AttributeType.STRING },
-        }).node.path;
-      });
-      expect(path).toMatch(/^Nag\/\w+Routes\/Unreviewed$/);
-      expect(violations).toEqual(expect.arrayContaining([`AwsSolutions-DDB3 ${path}/Resource`]));
+      const { failed, violations, nestedPath } = withUnreviewed();
+      expect(nestedPath).toMatch(/^Nag\/\w+Routes\/Unreviewed$/);
+      expect(violations).toEqual(expect.arrayContaining([`AwsSolutions-DDB3 ${nestedPath}/Resource`]));
       expect(failed).toBe(true);
     },
     SYNTH_TIMEOUT,

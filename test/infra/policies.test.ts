@@ -151,9 +151,9 @@ describe("Lambda's pollers (event source mappings)", () => {
 describe('EventBridge Scheduler', () => {
   it("each schedule's role may invoke its function and send to its dead-letter queue, and nothing else", async () => {
     const schedules = ofType('AWS::Scheduler::Schedule');
-    // The recompute and the audience publisher (infra/projector.ts), the payments reconcile
-    // (infra/payments.ts), the realtime ticks (infra/realtime.ts).
-    expect(schedules).toHaveLength(4);
+    // The recompute and the audience publisher (infra/projector.ts), the payments and app-store
+    // reconciles (infra/payments.ts), the realtime ticks (infra/realtime.ts).
+    expect(schedules).toHaveLength(5);
     const functions = ofType('AWS::Lambda::Function').map(([id]) => id);
     for (const [id, schedule] of schedules) {
       const { Target } = schedule.Properties;
@@ -309,6 +309,7 @@ describe('the least-privilege report (test/support/stack-functions.ts)', () => {
       'schedule POST $schedule/realtime-ticks',
       'worker POST $appsync/authorize',
       'schedule POST $schedule/reconcile-payments',
+      'schedule POST $schedule/reconcile-stores',
       'custom resource Custom::SigningPublicKey',
       'custom resource Custom::IvsPlaybackKeyPair+MediaSigningKeyPair',
       'custom resource Custom::RuntimeCleanup',

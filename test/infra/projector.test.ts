@@ -143,15 +143,20 @@ describe('the projector on the table stream', () => {
       'xray:PutTelemetryRecords',
       'xray:PutTraceSegments',
     ]);
-    // Nothing else: logs, table (and indexes), stream, queue, X-Ray, and the analytics stream
-    // (the title dimension, shared/analytics/title-dimension.ts).
+    // Nothing else: logs, table (and indexes), stream, queue, X-Ray, the analytics stream (the
+    // title dimension and the payment facts) and the pseudonym key (a payment fact names its
+    // account by its keyed hash, shared/analytics/pseudonym.ts), that secret only.
     const known = new Set([...onTable, ...onIndexes, ...onStream, ...sqsActions, ...wildcards]);
     const rest = statements.filter((s) => !known.has(s));
     expect(rest.flatMap(actionsOf).sort()).toEqual([
       'firehose:PutRecordBatch',
       'logs:CreateLogStream',
       'logs:PutLogEvents',
+      'secretsmanager:GetSecretValue',
     ]);
+    const secret = rest.find((s) => actionsOf(s).includes('secretsmanager:GetSecretValue'))!;
+    expect(resourcesOf(secret)).toHaveLength(1);
+    expect(JSON.stringify(resourcesOf(secret))).toMatch(/PseudonymKey/);
   });
 
   it('sizes and times the functions: projector 1 min, recompute 5 min, rebuild 15 min, memory from the rows', () => {
@@ -212,8 +217,8 @@ describe.each([
 });
 
 describe('the operator and scheduled functions', () => {
-  it('are four schedules in all (these two, the payments reconcile (infra/payments.ts) and the realtime ticks (infra/realtime.ts))', () => {
-    expect(schedules).toHaveLength(4);
+  it('are five schedules in all (these two, the payments and app-store reconciles (infra/payments.ts) and the realtime ticks (infra/realtime.ts))', () => {
+    expect(schedules).toHaveLength(5);
   });
 
   it("grants the recompute, the audience publisher and the rebuild exactly their rows' DynamoDB actions, nothing on the stream, SQS only on their on-failure queue", () => {

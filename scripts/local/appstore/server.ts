@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createPublicKey, createVerify, generateKeyPairSync, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { productIdOf } from '../../../shared/stores/catalogue.ts';
@@ -19,10 +19,14 @@ import { makeTestChain, type TestChain } from './signing.ts';
  * in the App Store secret, as an operator puts Apple's root there), to the notification URL the
  * platform registered (App Store Connect's "App Store Server Notifications" URL). It also serves
  * the App Store Server API call the reconcile makes (`GET /inApps/v1/subscriptions/{id}`:
- * getAllSubscriptionStatuses).
+ * getAllSubscriptionStatuses), for a bearer token signed with the In-App Purchase key it issued
+ * (`apiKey`, what goes in the App Store secret beside the root: ES256, audience
+ * appstoreconnect-v1, its issuer and key id, the bundle id).
  *
  * Control API (not Apple's), for `npm run pay -- apple` and tests: `POST /_standin/notify` with
- * `{ type: "<NOTIFICATION_TYPE>[:<SUBTYPE>]", account_id, target: "<creator id>" | "ppv:<content id>" }`.
+ * `{ type: "<NOTIFICATION_TYPE>[:<SUBTYPE>]", account_id, target: "<creator id>" | "ppv:<content id>",
+ * deliver?: false }` (`deliver: false`: the happening without its notification, as if Apple's
+ * delivery were lost; what the reconcile repairs).
  */
 export { APPLE_PAY_TYPES } from './types.ts';
 import { APPLE_PAY_TYPES } from './types.ts';
@@ -57,10 +61,22 @@ interface Holding {
 export interface AppStoreStandIn {
   endpoint: string;
   chain: TestChain;
+  /** The App Store Server API key it accepts (App Store Connect's In-App Purchase key). */
+  apiKey: { issuer_id: string; key_id: string; private_key: string };
   /** Where notifications go (the platform's `POST /billing/apple/notifications`). */
   connect(notificationUrl: string): void;
-  notify(input: { type: string; account_id: string; target: string }): Promise<NotifyOutcome>;
+  notify(input: NotifyInput): Promise<NotifyOutcome>;
+  /** While set, every App Store Server API call answers this status (an outage); undefined ends it. */
+  outage(status: number | undefined): void;
   stop(): Promise<void>;
+}
+
+export interface NotifyInput {
+  type: string;
+  account_id: string;
+  target: string;
+  /** false: the state changes, the notification is never delivered (a lost delivery). */
+  deliver?: boolean;
 }
 
 export interface NotifyOutcome {
@@ -73,7 +89,7 @@ export interface NotifyOutcome {
   };
   delivery:
     | { url: string; status: number; body: unknown }
-    | { url: null; status: 0; body: 'no notification URL registered' };
+    | { url: null; status: 0; body: 'no notification URL registered' | 'not delivered (deliver: false)' };
 }
 
 class ControlError extends Error {
@@ -93,6 +109,33 @@ export const startAppStoreStandIn = async (options: AppStoreStandInOptions): Pro
   const graceMs = options.graceMs ?? 16 * DAY;
   const holdings = new Map<string, Holding>();
   let notificationUrl: string | undefined;
+  let outage: number | undefined;
+  const apiKeyPair = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const apiKey = {
+    issuer_id: randomUUID(),
+    key_id: `LOCAL${randomUUID().slice(0, 5).toUpperCase()}`,
+    private_key: apiKeyPair.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+  };
+  const apiPublicKey = createPublicKey(apiKeyPair.privateKey);
+  /** Is this the bearer token Apple's API wants: ES256 by our key, for this app? */
+  const authorized = (header: string | undefined): boolean => {
+    const [head, body, sig] = (header?.replace(/^Bearer /, '') ?? '').split('.');
+    if (!head || !body || !sig) return false;
+    const ok = createVerify('SHA256')
+      .update(`${head}.${body}`)
+      .verify({ key: apiPublicKey, dsaEncoding: 'ieee-p1363' }, Buffer.from(sig, 'base64url'));
+    const h = JSON.parse(Buffer.from(head, 'base64url').toString()) as { alg?: string; kid?: string };
+    const c = JSON.parse(Buffer.from(body, 'base64url').toString()) as Record<string, unknown>;
+    return (
+      ok &&
+      h.alg === 'ES256' &&
+      h.kid === apiKey.key_id &&
+      c.iss === apiKey.issuer_id &&
+      c.aud === 'appstoreconnect-v1' &&
+      c.bid === options.app.bundleId &&
+      Number(c.exp) * 1000 > Date.now()
+    );
+  };
 
   const sign = (h: Holding) => {
     h.lastSigned = Math.max(Date.now(), h.lastSigned + 1);
@@ -213,11 +256,7 @@ export const startAppStoreStandIn = async (options: AppStoreStandInOptions): Pro
     }
   };
 
-  const notify = async (input: {
-    type: string;
-    account_id: string;
-    target: string;
-  }): Promise<NotifyOutcome> => {
+  const notify = async (input: NotifyInput): Promise<NotifyOutcome> => {
     const [type = '', asked] = String(input.type).split(':');
     const target = String(input.target ?? '');
     const purchase = target.startsWith('ppv:');
@@ -275,8 +314,15 @@ export const startAppStoreStandIn = async (options: AppStoreStandInOptions): Pro
       product_id: productId,
       original_transaction_id: h.originalTransactionId,
     };
-    if (!notificationUrl)
-      return { notification, delivery: { url: null, status: 0, body: 'no notification URL registered' } };
+    if (!notificationUrl || input.deliver === false)
+      return {
+        notification,
+        delivery: {
+          url: null,
+          status: 0,
+          body: notificationUrl ? 'not delivered (deliver: false)' : 'no notification URL registered',
+        },
+      };
     const res = await fetch(notificationUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -339,7 +385,7 @@ export const startAppStoreStandIn = async (options: AppStoreStandInOptions): Pro
     try {
       const url = new URL(req.url ?? '/', 'http://local');
       if (req.method === 'POST' && url.pathname === '/_standin/notify') {
-        let input: { type: string; account_id: string; target: string };
+        let input: NotifyInput;
         try {
           input = JSON.parse(await readBody(req));
         } catch {
@@ -349,9 +395,10 @@ export const startAppStoreStandIn = async (options: AppStoreStandInOptions): Pro
       }
       const status = /^\/inApps\/v1\/subscriptions\/([^/]+)$/.exec(url.pathname);
       if (req.method === 'GET' && status) {
-        // The App Store Server API wants a bearer JWT signed with the API key (ES256); its presence is checked.
-        if (!req.headers.authorization?.startsWith('Bearer '))
+        if (!authorized(req.headers.authorization))
           return json(res, 401, { errorCode: 4010000, errorMessage: 'Unauthenticated' });
+        if (outage !== undefined)
+          return json(res, outage, { errorCode: 5000000, errorMessage: 'An unknown error occurred.' });
         const found = statuses(decodeURIComponent(status[1]!));
         return found
           ? json(res, 200, found)
@@ -369,14 +416,31 @@ export const startAppStoreStandIn = async (options: AppStoreStandInOptions): Pro
   return {
     endpoint: `http://127.0.0.1:${port}`,
     chain,
+    apiKey,
     connect: (url) => {
       notificationUrl = url;
     },
     notify,
+    outage: (status) => {
+      outage = status;
+    },
     stop: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
   };
+};
+
+/**
+ * Points the functions at `standIn`: its App Store Server API in APP_STORE_API_URL, its root and
+ * API key in the App Store secret (the host's LOCAL_APP_STORE_SECRET), as an operator puts Apple's
+ * root and the In-App Purchase key in the stack's.
+ */
+export const useAppStoreStandIn = (standIn: AppStoreStandIn): void => {
+  process.env.APP_STORE_API_URL = standIn.endpoint;
+  process.env.LOCAL_APP_STORE_SECRET = JSON.stringify({
+    root_certificates: [standIn.chain.root.toString('base64')],
+    ...standIn.apiKey,
+  });
 };

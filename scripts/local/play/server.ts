@@ -4,6 +4,7 @@ import {
   createVerify,
   generateKeyPairSync,
   type KeyObject,
+  randomInt,
   randomUUID,
 } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -23,7 +24,8 @@ export { GOOGLE_PAY_TYPES } from './types.ts';
  * - Google's OIDC keys (`GET /oauth2/v3/certs`) and Pub/Sub push: each happening changes the
  *   purchase and pushes a Real-time developer notification to the registered URL with an OIDC
  *   token (iss https://accounts.google.com, the push audience, the service account's email).
- * Control API (not Google's): `POST /_standin/notify` `{ type, account_id, target }`.
+ * Control API (not Google's): `POST /_standin/notify` `{ type, account_id, target, deliver? }`
+ * (`deliver: false`: the purchase changes, the push is never sent: a lost delivery).
  */
 export interface PlayStandInOptions {
   port?: number;
@@ -58,9 +60,19 @@ export interface PlayStandIn {
   connect(pushUrl: string): void;
   /** An OIDC token as Pub/Sub signs it (tests vary the claims or the key). */
   pushToken(claims?: Record<string, unknown>, key?: KeyObject): string;
-  notify(input: { type: string; account_id: string; target: string }): Promise<PlayOutcome>;
+  notify(input: PlayNotifyInput): Promise<PlayOutcome>;
   purchase(token: string): Purchase | undefined;
+  /** While set, every Play Developer API call answers this status (an outage); undefined ends it. */
+  outage(status: number | undefined): void;
   stop(): Promise<void>;
+}
+
+export interface PlayNotifyInput {
+  type: string;
+  account_id: string;
+  target: string;
+  /** false: the purchase changes, no push is sent (a lost delivery). */
+  deliver?: boolean;
 }
 
 export interface PlayOutcome {
@@ -105,7 +117,11 @@ export const startPlayStandIn = async (options: PlayStandInOptions): Promise<Pla
   const byOwner = new Map<string, Purchase>();
   const accessTokens = new Set<string>();
   let pushUrl: string | undefined;
-  let messages = 1_000_000;
+  let outage: number | undefined;
+  // Pub/Sub message ids are unique numeric strings: each stand-in starts at a random point, so two
+  // stand-ins writing to one table (the test files share DynamoDB Local) never replay each other's
+  // ids into the receiver's deduplication (a full run once found a purchase 'deduplicated').
+  let messages = randomInt(1, 2 ** 40) * 1_000;
   let endpoint = '';
 
   const pushToken = (claims: Record<string, unknown> = {}, key: KeyObject = google.privateKey) => {
@@ -163,11 +179,7 @@ export const startPlayStandIn = async (options: PlayStandInOptions): Promise<Pla
     }
   };
 
-  const notify = async (input: {
-    type: string;
-    account_id: string;
-    target: string;
-  }): Promise<PlayOutcome> => {
+  const notify = async (input: PlayNotifyInput): Promise<PlayOutcome> => {
     const type = String(input.type);
     if (!(GOOGLE_PAY_TYPES as readonly string[]).includes(type))
       throw new ControlError(400, `Unknown type ${type} (${GOOGLE_PAY_TYPES.join(', ')})`);
@@ -238,8 +250,15 @@ export const startPlayStandIn = async (options: PlayStandInOptions): Promise<Pla
             };
     const messageId = String(messages++);
     const out = { message_id: messageId, type, purchase_token: p.token, product_id: p.productId };
-    if (!pushUrl)
-      return { notification: out, delivery: { url: null, status: 0, body: 'no push endpoint registered' } };
+    if (!pushUrl || input.deliver === false)
+      return {
+        notification: out,
+        delivery: {
+          url: null,
+          status: 0,
+          body: pushUrl ? 'not delivered (deliver: false)' : 'no push endpoint registered',
+        },
+      };
     const res = await fetch(pushUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${pushToken()}` },
@@ -303,7 +322,11 @@ export const startPlayStandIn = async (options: PlayStandInOptions): Promise<Pla
   };
   const apiError = (res: ServerResponse, status: number, message: string) =>
     json(res, status, {
-      error: { code: status, message, status: status === 404 ? 'NOT_FOUND' : 'UNAUTHENTICATED' },
+      error: {
+        code: status,
+        message,
+        status: status === 404 ? 'NOT_FOUND' : status === 401 ? 'UNAUTHENTICATED' : 'UNAVAILABLE',
+      },
     });
 
   const publicKey = createPublicKey(account.privateKey);
@@ -325,7 +348,7 @@ export const startPlayStandIn = async (options: PlayStandInOptions): Promise<Pla
       const url = new URL(req.url ?? '/', 'http://local');
       const path = decodeURIComponent(url.pathname);
       if (req.method === 'POST' && path === '/_standin/notify') {
-        let input: { type: string; account_id: string; target: string };
+        let input: PlayNotifyInput;
         try {
           input = JSON.parse(await readBody(req));
         } catch {
@@ -355,6 +378,7 @@ export const startPlayStandIn = async (options: PlayStandInOptions): Promise<Pla
         const bearer = req.headers.authorization?.replace(/^Bearer /, '');
         if (!bearer || !accessTokens.has(bearer))
           return apiError(res, 401, 'Request had invalid authentication credentials.');
+        if (outage !== undefined) return apiError(res, outage, 'The service is currently unavailable.');
         const [, pkg, kind, productId, token, ack] = api;
         const p = purchases.get(token ?? '');
         if (pkg !== options.packageName || !p || (kind === 'products' && p.productId !== productId))
@@ -392,6 +416,9 @@ export const startPlayStandIn = async (options: PlayStandInOptions): Promise<Pla
     pushToken,
     notify,
     purchase: (token) => purchases.get(token),
+    outage: (status) => {
+      outage = status;
+    },
     stop: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

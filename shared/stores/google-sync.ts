@@ -1,0 +1,100 @@
+import { setting } from '../config.ts';
+import type { EntitlementRecord } from '../entitlements/entitlement-repository.ts';
+import { accountIdOfAppToken } from '../identity/account-repository.ts';
+import { applicationFeePercent } from '../payments/settings.ts';
+import { applyStoreEntitlement, itemOfProduct } from './apply.ts';
+import { googleProductEntitlement, googleSubscriptionEntitlement } from './google.ts';
+import { acknowledgeProduct, acknowledgeSubscription, getProduct, getSubscription } from './play-client.ts';
+import { linkedAccountOf, linkPurchase } from './store-repository.ts';
+
+/**
+ * A Google Play purchase read from the Play Developer API and applied (docs/payments.md, "App
+ * stores: Google Play"): what the notification handler, the app's purchase links and the store
+ * reconcile share. No Pub/Sub token verification here, so the reconcile's bundle carries none.
+ */
+export type Kind = { subscription: true; productId?: string } | { subscription: false; productId: string };
+
+/** The account a purchase belongs to: the link the app made, else its obfuscated account id (the app token). */
+const ownerOf = async (purchaseToken: string, obfuscated: string | undefined) =>
+  (await linkedAccountOf(purchaseToken)) ?? (obfuscated ? await accountIdOfAppToken(obfuscated) : undefined);
+
+/** A purchase as the Play Developer API answers it now: its entitlement, and what is left to do. */
+export interface PlayState {
+  record: EntitlementRecord;
+  /** When it was read (the write's `now`). */
+  observedAt: Date;
+  /** Acknowledges it (a purchase Google still waits for: after its entitlement is stored). */
+  acknowledge?: () => Promise<unknown>;
+}
+
+/**
+ * Reads the purchase from the Play Developer API: the entitlement its state means for its
+ * account (nothing written). Undefined when the purchase, its product or its account is not one
+ * of ours.
+ */
+export const readPlayPurchase = async (
+  purchaseToken: string,
+  kind: Kind,
+  flags: { revoked?: boolean; voided?: boolean } = {},
+  accountHint?: string,
+): Promise<PlayState | undefined> => {
+  const prefix = setting('STORE_PRODUCT_PREFIX');
+  if (kind.subscription) {
+    const sub = await getSubscription(purchaseToken);
+    const observedAt = new Date();
+    const productId = sub.lineItems?.[0]?.productId ?? kind.productId;
+    const item = productId ? await itemOfProduct(prefix, productId) : undefined;
+    const accountId =
+      accountHint ??
+      (await ownerOf(purchaseToken, sub.externalAccountIdentifiers?.obfuscatedExternalAccountId));
+    if (!item || !accountId || item.contentId !== undefined || !productId) return undefined;
+    const record = googleSubscriptionEntitlement(
+      sub,
+      { accountId, ...item },
+      { purchaseToken, observedAt, feePercent: applicationFeePercent(), ...flags },
+    );
+    const pending =
+      sub.acknowledgementState === 'ACKNOWLEDGEMENT_STATE_PENDING' && record.status === 'active';
+    return {
+      record,
+      observedAt,
+      ...(pending ? { acknowledge: () => acknowledgeSubscription(productId, purchaseToken) } : {}),
+    };
+  }
+  const purchase = await getProduct(kind.productId, purchaseToken);
+  const observedAt = new Date();
+  const item = await itemOfProduct(prefix, kind.productId);
+  const accountId = accountHint ?? (await ownerOf(purchaseToken, purchase.obfuscatedExternalAccountId));
+  if (!item?.contentId || !accountId) return undefined;
+  const record = googleProductEntitlement(
+    purchase,
+    { accountId, ...item },
+    { productId: kind.productId, purchaseToken, observedAt, ...flags },
+  );
+  const pending = purchase.acknowledgementState === 0 && record.status === 'active';
+  return {
+    record,
+    observedAt,
+    ...(pending ? { acknowledge: () => acknowledgeProduct(kind.productId, purchaseToken) } : {}),
+  };
+};
+
+/**
+ * Reads the purchase, applies its state to its account's entitlement and acknowledges it if
+ * needed. Undefined when the purchase, its product or its account is not one of ours.
+ */
+export const syncPlayPurchase = async (
+  purchaseToken: string,
+  kind: Kind,
+  flags: { revoked?: boolean; voided?: boolean } = {},
+  accountHint?: string,
+) => {
+  const state = await readPlayPurchase(purchaseToken, kind, flags, accountHint);
+  if (!state) return undefined;
+  const { record, observedAt } = state;
+  // Remembered, so that a later voided-purchase notification (token only) finds the product.
+  if (!kind.subscription) await linkPurchase(purchaseToken, record.account_id, kind.productId, observedAt);
+  const written = await applyStoreEntitlement(record, observedAt);
+  await state.acknowledge?.();
+  return { record, written };
+};
