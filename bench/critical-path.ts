@@ -22,7 +22,51 @@ export const phasesOf = (calls: readonly { start: number; end: number }[]): numb
 };
 
 /** The phase budget of an endpoint row (bench/budget.json `dbPhases`). */
-export const phaseBudgetOf = (
-  budget: { catalogueReads: number; endpoints?: Record<string, number> },
-  name: string,
-): number => budget.endpoints?.[name] ?? budget.catalogueReads;
+export const phaseBudgetOf = (budget: PhaseBudget, name: string): number =>
+  budget.endpoints?.[name] ?? budget.catalogueReads;
+
+/** bench/budget.json `dbPhases`: the catalogue reads' budget and each other endpoint's by name. */
+export interface PhaseBudget {
+  catalogueReads: number;
+  endpoints?: Record<string, number>;
+}
+
+/** One endpoint's measured phases, as bench/phases.ts records them. */
+export interface MeasuredPhases {
+  name: string;
+  route: string;
+  status: number;
+  phases: number;
+}
+
+/**
+ * What breaks the phase budget, one line each: an endpoint over its budget, one not answered 2xx
+ * (its phases would say nothing), an endpoint budgeted by name but not measured. `npm run
+ * bench:check` on the full report and test/platform/phases.int.test.ts (so `npm test`) both judge
+ * with it.
+ */
+export const phaseProblems = (rows: readonly MeasuredPhases[], budget: PhaseBudget): string[] => [
+  ...rows.flatMap((r) => {
+    const limit = phaseBudgetOf(budget, r.name);
+    return [
+      ...(r.status < 200 || r.status >= 300 ? [`${r.name}: answered ${r.status}`] : []),
+      ...(r.phases > limit ? [`${r.name}: ${r.phases} dependent DynamoDB phases > ${limit}`] : []),
+    ];
+  }),
+  ...Object.keys(budget.endpoints ?? {})
+    .filter((name) => !rows.some((r) => r.name === name))
+    .map((name) => `${name}: budgeted in bench/budget.json but not measured`),
+];
+
+/** The phase table (markdown): endpoint, route, status, measured phases and budget. */
+export const phaseTable = (
+  rows: readonly (MeasuredPhases & { calls?: number; commands?: readonly string[] })[],
+  budget: PhaseBudget | undefined,
+): string[] => [
+  '| endpoint | route | status | phases | budget | calls | commands, in start order |',
+  '|---|---|---|---|---|---|---|',
+  ...rows.map(
+    (r) =>
+      `| ${r.name} | ${r.route} | ${r.status} | ${r.phases} | ${budget ? phaseBudgetOf(budget, r.name) : 'n/a'} | ${r.calls ?? ''} | ${(r.commands ?? []).join(', ')} |`,
+  ),
+];

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { LambdaHandler } from '../shared/http/handler.ts';
 import type { SampleRequest } from './requests.ts';
-import { phaseBudgetOf, phasesOf } from './critical-path.ts';
+import { type PhaseBudget, phasesOf, phaseTable } from './critical-path.ts';
 import type { Call } from './warm.ts';
 
 /**
@@ -139,22 +139,18 @@ export const measurePhases = async (options: {
 };
 
 /** The phase table of the report. */
-export const phaseMarkdown = (rows: readonly PhaseRow[]): string[] => {
-  const budget = JSON.parse(readFileSync(join(import.meta.dirname, 'budget.json'), 'utf8')).dbPhases;
-  return [
-    '',
-    '## Dependent DynamoDB phases per request',
-    '',
-    'Round trips to the table a request waits for one after another: the longest chain of calls each starting only after the one before it ended (bench/phases.ts). Catalogue reads warm, as in the warm table; the watch flow on a channel live through the IVS stand-in, each request run as its function.',
-    '',
-    '| endpoint | route | status | phases | budget | calls | commands, in start order |',
-    '|---|---|---|---|---|---|---|',
-    ...rows.map(
-      (r) =>
-        `| ${r.name} | ${r.route} | ${r.status} | ${r.phases} | ${budget ? phaseBudgetOf(budget, r.name) : 'n/a'} | ${r.calls} | ${r.commands.join(', ')} |`,
-    ),
-  ];
-};
+export const phaseMarkdown = (rows: readonly PhaseRow[]): string[] => [
+  '',
+  '## Dependent DynamoDB phases per request',
+  '',
+  'Round trips to the table a request waits for one after another: the longest chain of calls each starting only after the one before it ended (bench/phases.ts). Catalogue reads warm, as in the warm table; the watch flow on a channel live through the IVS stand-in, each request run as its function.',
+  '',
+  ...phaseTable(rows, phaseBudget()),
+];
+
+/** bench/budget.json `dbPhases`. */
+export const phaseBudget = (): PhaseBudget =>
+  JSON.parse(readFileSync(join(import.meta.dirname, 'budget.json'), 'utf8')).dbPhases;
 
 /**
  * The part of the bench that runs on the local platform with the seed's channels live through the
@@ -191,12 +187,28 @@ export const runLivePlatformBench = async (options: { throughput: boolean }) => 
   }
 };
 
+/**
+ * `npx tsx bench/phases.ts [--throughput] [--json FILE]`: this part alone (the phase table, and with
+ * --throughput the throughput table; exit 1 when a workload saw a status it does not expect).
+ */
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
   const { values } = parseArgs({
     options: { throughput: { type: 'boolean', default: false }, json: { type: 'string' } },
   });
   const result = await runLivePlatformBench({ throughput: values.throughput });
-  if (values.json) writeFileSync(values.json, JSON.stringify(result, null, 2));
-  else console.log(phaseMarkdown(result.dbPhases).join('\n'));
+  if (values.json) {
+    writeFileSync(values.json, JSON.stringify(result, null, 2));
+    process.exit(0);
+  }
+  console.log(phaseMarkdown(result.dbPhases).join('\n'));
+  if (result.throughput) {
+    const { throughputFailures, throughputMarkdown } = await import('./throughput.ts');
+    console.log(['', ...throughputMarkdown(result.throughput)].join('\n'));
+    const failures = throughputFailures(result.throughput);
+    if (failures.length > 0) {
+      console.error(`Throughput workloads answered statuses they do not expect:\n  ${failures.join('\n  ')}`);
+      process.exit(1);
+    }
+  }
   process.exit(0);
 }

@@ -100,21 +100,22 @@ const chatReview = await timed('chat review', () => runChatReviewBench());
 Object.assign(report, chatReview.report);
 md.push(...chatReview.markdown);
 
-// On the local platform with the seed's channels live through the IVS stand-in, in a child process:
-// the dependent DynamoDB phases per endpoint (a count, so in the --fast report and CI too), and in
-// the full run the throughput workloads, successes only (bench/phases.ts, bench/throughput.ts).
-const { runChild } = await import('./child.ts');
-const { phaseMarkdown } = await import('./phases.ts');
-const live = await timed(values.fast ? 'DynamoDB phases' : 'DynamoDB phases and throughput', () =>
-  runChild<{
-    dbPhases: import('./phases.ts').PhaseRow[];
-    throughput?: import('./throughput.ts').ThroughputResult[];
-  }>('bench/phases.ts', values.fast ? [] : ['--throughput']),
-);
-report.dbPhases = live.dbPhases;
-md.push(...phaseMarkdown(live.dbPhases));
 let failures: string[] = [];
-if (live.throughput) {
+if (!values.fast) {
+  // On the local platform with the seed's channels live through the IVS stand-in, in a child
+  // process: the dependent DynamoDB phases per endpoint and the throughput workloads, successes
+  // only (bench/phases.ts, bench/throughput.ts). Not in --fast: `npm test` holds the phases to
+  // their budgets through test/platform/phases.int.test.ts on the integration tests' platform.
+  const { runChild } = await import('./child.ts');
+  const { phaseMarkdown } = await import('./phases.ts');
+  const live = await timed('DynamoDB phases and throughput', () =>
+    runChild<{
+      dbPhases: import('./phases.ts').PhaseRow[];
+      throughput: import('./throughput.ts').ThroughputResult[];
+    }>('bench/phases.ts', ['--throughput']),
+  );
+  report.dbPhases = live.dbPhases;
+  md.push(...phaseMarkdown(live.dbPhases));
   const { throughputFailures, throughputMarkdown } = await import('./throughput.ts');
   report.throughput = live.throughput;
   md.push('', ...throughputMarkdown(live.throughput));
