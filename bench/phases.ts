@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { LambdaHandler } from '../shared/http/handler.ts';
 import type { SampleRequest } from './requests.ts';
 import { type PhaseBudget, phasesOf, phaseTable } from './critical-path.ts';
 import type { Call } from './warm.ts';
@@ -43,7 +42,7 @@ export const measurePhases = async (options: {
   live: { id: string; channel: string };
 }): Promise<PhaseRow[]> => {
   const { clock } = await import('../shared/clock.ts');
-  const { matchRoute, toEvent } = await import('../scripts/local/server.ts');
+  const { loadHandler, matchRoute, toEvent } = await import('../scripts/local/server.ts');
   const { functionContext, runAsFunction } = await import('../scripts/local/aws.ts');
   const { issueAccessToken } = await import('../shared/identity/access-token.ts');
   const { BUCKET_SECONDS } = await import('../shared/live/viewer-counter.ts');
@@ -66,7 +65,7 @@ export const measurePhases = async (options: {
     const url = new URL(`http://127.0.0.1${path}`);
     const match = matchRoute(method, url.pathname);
     if (!match) throw new Error(`No route for ${method} ${path}`);
-    const { handler } = (await import(`../functions/${match.row.handler}.ts`)) as { handler: LambdaHandler };
+    const handler = await loadHandler(match.row);
     const event = toEvent(
       {
         method,

@@ -1,8 +1,7 @@
 import * as ddb from '@aws-sdk/client-dynamodb';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { matchRoute, toEvent } from '../scripts/local/server.ts';
+import { loadHandler, matchRoute, toEvent } from '../scripts/local/server.ts';
 import { dynamo } from '../shared/db/client.ts';
-import type { LambdaHandler } from '../shared/http/handler.ts';
 import { phasesOf } from './critical-path.ts';
 import type { SampleRequest } from './requests.ts';
 
@@ -118,8 +117,6 @@ export interface WarmResult {
   scans: number;
 }
 
-const handlers = new Map<string, Promise<LambdaHandler>>();
-
 /**
  * Warm in-process latency of each sample (handler called directly) next to its bare DynamoDB
  * calls. Each handler call is followed by one replay of its calls, and the iterations are spread
@@ -145,14 +142,7 @@ export const measureWarm = async (
       sample.auth && options.token ? { authorization: `Bearer ${options.token}` } : {};
     const event = (): APIGatewayProxyEventV2 =>
       toEvent({ method: 'GET', url, headers, body: undefined }, match.row, match.pathParameters);
-    let loaded = handlers.get(match.row.handler);
-    if (!loaded) {
-      loaded = import(`../functions/${match.row.handler}.ts`).then(
-        (m: { handler: LambdaHandler }) => m.handler,
-      );
-      handlers.set(match.row.handler, loaded);
-    }
-    const handler = await loaded;
+    const handler = await loadHandler(match.row);
     // Warm up (module init, JWKS cache, connection pool), then record one request's calls.
     for (let i = 0; i < 5; i++) await handler(event());
     recording = [];
