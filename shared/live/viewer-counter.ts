@@ -162,23 +162,22 @@ const audienceOf = async (
  * called: a request reads it alongside the reads that check the channel id it was given (issue
  * 41), and keeps it once that id proved to be the creator's, so no id a caller makes up stays in
  * the container's memory. The channel's shards are not known before its creator item is read: the
- * read ahead takes as many as this container last read of it (else the fewest), and `keep(shards,
- * device)` keeps it only if that covers the `shards` the creator item gives (a channel whose
- * audience scale grew is read again by `channelAudience`, one round trip later). `device`: the
- * viewer this request counts in the current bucket (the read came before that count), so the
- * audience answered includes it, as when the audience was read after the count.
+ * read ahead takes as many as this container last read of it (else the fewest); a read over fewer
+ * shards than the creator item gives is not fresh for `channelAudience`, which reads the channel
+ * again (one round trip later, once per container as a channel's audience scale grows).
+ * `keep(device)`: with the viewer this request counts in the current bucket (the read came before
+ * that count), so the audience answered includes it, as when the audience was read after the count.
  */
 export const readAudienceAhead = async (
   channelId: string,
   now: Date,
-): Promise<{ keep: (shards: number, counted?: DeviceType) => void }> => {
+): Promise<{ keep: (counted?: DeviceType) => void }> => {
   const known = audiencesOf().get(channelId);
   const guess = known?.shards ?? VIEWER_SHARDS;
   if (freshAudience(channelId, now, guess)) return { keep: () => {} };
   const audience = await readAudience(channelId, now, guess, known);
   return {
-    keep: (shards, counted) => {
-      if (shards > audience.shards) return;
+    keep: (counted) => {
       if (counted) {
         audience.counts[0].total += 1;
         audience.counts[0].byDevice[counted] += 1;

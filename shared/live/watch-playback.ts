@@ -161,7 +161,7 @@ export const startWatching = async (
     );
   }
   const shards = viewerShardsOf(creator);
-  audience.keep(shards, input.device_type); // with this viewer, counted below
+  audience.keep(input.device_type); // with this viewer, counted below
   const [, { token, urls }, viewers] = await Promise.all([
     countPresence(channelId, input.device_type, now, shards),
     playback(session, creator, now),
