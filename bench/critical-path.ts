@@ -37,6 +37,8 @@ export interface MeasuredPhases {
   route: string;
   status: number;
   phases: number;
+  /** The response's body when it was not 2xx. */
+  error?: string;
 }
 
 /**
@@ -49,7 +51,7 @@ export const phaseProblems = (rows: readonly MeasuredPhases[], budget: PhaseBudg
   ...rows.flatMap((r) => {
     const limit = phaseBudgetOf(budget, r.name);
     return [
-      ...(r.status < 200 || r.status >= 300 ? [`${r.name}: answered ${r.status}`] : []),
+      ...(r.status < 200 || r.status >= 300 ? [`${r.name}: answered ${r.status} ${r.error ?? ''}`] : []),
       ...(r.phases > limit ? [`${r.name}: ${r.phases} dependent DynamoDB phases > ${limit}`] : []),
     ];
   }),

@@ -23,6 +23,7 @@ export interface PhaseRow {
   phases: number;
   calls: number;
   commands: string[];
+  error?: string;
 }
 
 const rowOf = (name: string, route: string, status: number, calls: Call[]) => ({
@@ -58,6 +59,7 @@ export const measurePhases = async (options: {
       phases: w.phases,
       calls: w.calls,
       commands: w.commands,
+      ...(w.error === undefined ? {} : { error: w.error }),
     });
 
   const { token } = await issueAccessToken(`acc_phases_${randomUUID()}`, new Date());

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import * as ddb from '@aws-sdk/client-dynamodb';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { loadHandler, matchRoute, toEvent } from '../scripts/local/server.ts';
@@ -14,7 +15,12 @@ export interface Call {
   capacity: number;
 }
 
-let recording: Call[] | undefined;
+/**
+ * The calls of the request being recorded, in its own async context: calls the process makes
+ * meanwhile for something else (the local platform's projector, audience publisher and realtime
+ * tick share the client in bench/phases.ts) are not the request's and are left out.
+ */
+const recording = new AsyncLocalStorage<Call[]>();
 let installed = false;
 
 /**
@@ -37,7 +43,7 @@ const install = () => {
       const consumed = Array.isArray(output.ConsumedCapacity)
         ? output.ConsumedCapacity.reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0)
         : (output.ConsumedCapacity?.CapacityUnits ?? 0);
-      recording?.push({
+      recording.getStore()?.push({
         name,
         input: structuredClone(input),
         start,
@@ -54,12 +60,7 @@ const install = () => {
 export const recordCalls = async <T>(fn: () => Promise<T>): Promise<{ result: T; calls: Call[] }> => {
   install();
   const calls: Call[] = [];
-  recording = calls;
-  try {
-    return { result: await fn(), calls };
-  } finally {
-    recording = undefined;
-  }
+  return { result: await recording.run(calls, fn), calls };
 };
 
 const bare = new ddb.DynamoDBClient({
@@ -112,6 +113,8 @@ export interface WarmResult {
   calls: number;
   /** Dependent DynamoDB phases of the recorded request (phasesOf). */
   phases: number;
+  /** The recorded response's body when it was not 2xx (its first 300 characters). */
+  error?: string;
   commands: string[];
   capacity: number;
   scans: number;
@@ -145,10 +148,7 @@ export const measureWarm = async (
     const handler = await loadHandler(match.row);
     // Warm up (module init, JWKS cache, connection pool), then record one request's calls.
     for (let i = 0; i < 5; i++) await handler(event());
-    recording = [];
-    const first = await handler(event());
-    const calls = recording;
-    recording = undefined;
+    const { result: first, calls } = await recordCalls(() => handler(event()));
     prepared.push({
       sample,
       handler,
@@ -189,6 +189,7 @@ export const measureWarm = async (
       ratio: calls.length === 0 ? Number.NaN : p50 / bareP50,
       calls: calls.length,
       phases: phasesOf(calls),
+      ...((first.statusCode ?? 0) >= 300 ? { error: String(first.body).slice(0, 300) } : {}),
       commands: calls.map((c) => c.name.replace(/Command$/, '')),
       capacity: calls.reduce((sum, c) => sum + c.capacity, 0),
       scans: calls.filter((c) => c.name === 'ScanCommand').length,
