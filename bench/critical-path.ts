@@ -51,7 +51,9 @@ export const phaseProblems = (rows: readonly MeasuredPhases[], budget: PhaseBudg
   ...rows.flatMap((r) => {
     const limit = phaseBudgetOf(budget, r.name);
     return [
-      ...(r.status < 200 || r.status >= 300 ? [`${r.name}: answered ${r.status} ${r.error ?? ''}`] : []),
+      ...(r.status < 200 || r.status >= 300
+        ? [`${r.name}: answered ${r.status}${r.error ? `: ${r.error}` : ''}`]
+        : []),
       ...(r.phases > limit ? [`${r.name}: ${r.phases} dependent DynamoDB phases > ${limit}`] : []),
     ];
   }),

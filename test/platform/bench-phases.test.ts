@@ -25,7 +25,7 @@ describe('dependent DynamoDB phases (bench/phases.ts)', () => {
     expect(phaseProblems([row('home', 2), row('watch open', 3), row('heartbeat', 1)], budget)).toEqual([]);
     expect(phaseProblems([row('list shows', 3), row('watch open', 4, 404)], budget)).toEqual([
       'list shows: 3 dependent DynamoDB phases > 2',
-      'watch open: answered 404 ',
+      'watch open: answered 404',
       'watch open: 4 dependent DynamoDB phases > 3',
       'heartbeat: budgeted in bench/budget.json but not measured',
     ]);
