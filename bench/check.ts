@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BENCH_DIR, ENV_FLOOR } from './bundles.ts';
+import { type MeasuredPhases, phaseProblems } from './critical-path.ts';
 
 const { values } = parseArgs({ options: { fast: { type: 'boolean', default: false } } });
 if (values.fast)
@@ -119,6 +120,23 @@ if (cost && budget.cost) {
     if (j.dollars.total > limit.usd)
       broken.push(`cost ${j.name}: $${j.dollars.total.toFixed(3)} > $${limit.usd}`);
   }
+}
+// Dependent DynamoDB phases per endpoint (bench/phases.ts; in the full report only: `npm test`
+// holds them through test/platform/phases.int.test.ts, so the --fast run starts no platform).
+if (budget.dbPhases && !values.fast) {
+  const dbPhases = report.dbPhases as MeasuredPhases[] | undefined;
+  if (!dbPhases) broken.push('DynamoDB phases: no figures in the report (bench/phases.ts)');
+  else broken.push(...phaseProblems(dbPhases, budget.dbPhases));
+}
+// Throughput (bench/throughput.ts; full report only): every workload answered only what it expects.
+for (const r of (report.throughput ?? []) as Array<{
+  name: string;
+  statuses?: Record<string, number>;
+  unexpected?: Record<string, number>;
+}>) {
+  if (!r.unexpected) broken.push(`throughput ${r.name}: no status counts (a report from before issue 41)`);
+  else if (Object.keys(r.unexpected).length > 0)
+    broken.push(`throughput ${r.name}: statuses it does not expect ${JSON.stringify(r.statuses)}`);
 }
 // The chat review handler's warm path (bench/chat-review.ts; in the --fast report too).
 const chatReview = report.chatReview as { p99Ms: number } | undefined;

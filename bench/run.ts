@@ -95,11 +95,33 @@ const chatReview = await timed('chat review', () => runChatReviewBench());
 Object.assign(report, chatReview.report);
 md.push(...chatReview.markdown);
 
+let failures: string[] = [];
+if (!values.fast) {
+  // On the local platform with the seed's channels live through the IVS stand-in, in a child
+  // process: the dependent DynamoDB phases per endpoint and the throughput workloads, successes
+  // only (bench/phases.ts, bench/throughput.ts). Not in --fast: `npm test` holds the phases to
+  // their budgets through test/platform/phases.int.test.ts on the integration tests' platform.
+  const { runChild } = await import('./child.ts');
+  const { phaseMarkdown } = await import('./phases.ts');
+  const live = await timed('DynamoDB phases and throughput', () =>
+    runChild<{
+      dbPhases: import('./phases.ts').PhaseRow[];
+      throughput: import('./throughput.ts').ThroughputResult[];
+    }>('bench/phases.ts', ['--throughput']),
+  );
+  report.dbPhases = live.dbPhases;
+  md.push(...phaseMarkdown(live.dbPhases));
+  const { throughputFailures, throughputMarkdown } = await import('./throughput.ts');
+  report.throughput = live.throughput;
+  md.push('', ...throughputMarkdown(live.throughput));
+  failures = throughputFailures(live.throughput);
+}
+
 if (!values.fast) {
   const { runServerBench } = await import('./server-bench.ts');
   // DynamoDB Local stays up with the 1x and 10x tables for the projection part, which runs on
   // them rather than loading the same catalogues again (the 10x load is minutes).
-  const server = await timed('warm, growth and throughput (loads 1x and 10x)', () =>
+  const server = await timed('warm and growth (loads 1x and 10x)', () =>
     runServerBench({ iterations: Number(values.iterations), keep: true }),
   );
   Object.assign(report, server.report);
@@ -157,4 +179,8 @@ writeFileSync(
 );
 writeFileSync(join(BENCH_DIR, values.fast ? 'report-fast.md' : 'report.md'), `${md.join('\n')}\n`);
 console.log(md.join('\n'));
+if (failures.length > 0) {
+  console.error(`Throughput workloads answered statuses they do not expect:\n  ${failures.join('\n  ')}`);
+  process.exit(1);
+}
 process.exit(0);

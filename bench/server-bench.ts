@@ -8,7 +8,7 @@ const fmt = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) :
 /**
  * The timing-heavy part: DynamoDB Local with the demo catalogue at scale 1 and at scale 10 (two
  * tables, same run), warm in-process latency next to the bare DynamoDB calls, consumed capacity,
- * growth, and local-platform throughput under autocannon.
+ * growth (the throughput of the local platform is bench/phases.ts's part, with live channels).
  */
 export const runServerBench = async (options: {
   iterations: number;
@@ -110,8 +110,6 @@ export const runServerBench = async (options: {
         big: b,
       };
     });
-    const { measureThroughput } = await import('./throughput.ts');
-    const throughput = options.only ? { markdown: [], results: [] } : await measureThroughput(token);
 
     const markdown = ['', '## Warm requests (in-process handler vs its bare DynamoDB calls, scale 1)', ''];
     markdown.push(
@@ -139,10 +137,9 @@ export const runServerBench = async (options: {
         `| ${g.name} | ${fmt(g.small.p50)} | ${fmt(g.big.p50)} | ${fmt(g.latencyRatio)} | ${fmt(g.small.capacity, 1)} | ${fmt(g.big.capacity, 1)} | ${fmt(g.capacityRatio)} |`,
       );
     }
-    markdown.push('', ...throughput.markdown);
     kept = options.keep === true;
     return {
-      report: { warm, growth, throughput: throughput.results },
+      report: { warm, growth },
       markdown,
       loaded,
       stop: () => local.stop(),

@@ -1,8 +1,9 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import * as ddb from '@aws-sdk/client-dynamodb';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { matchRoute, toEvent } from '../scripts/local/server.ts';
+import { loadHandler, matchRoute, toEvent } from '../scripts/local/server.ts';
 import { dynamo } from '../shared/db/client.ts';
-import type { LambdaHandler } from '../shared/http/handler.ts';
+import { phasesOf } from './critical-path.ts';
 import type { SampleRequest } from './requests.ts';
 
 /** One DynamoDB call a request made: its command and wire input, when it ran, what it consumed. */
@@ -14,7 +15,12 @@ export interface Call {
   capacity: number;
 }
 
-let recording: Call[] | undefined;
+/**
+ * The calls of the request being recorded, in its own async context: calls the process makes
+ * meanwhile for something else (the local platform's projector, audience publisher and realtime
+ * tick share the client in bench/phases.ts) are not the request's and are left out.
+ */
+const recording = new AsyncLocalStorage<Call[]>();
 let installed = false;
 
 /**
@@ -37,7 +43,7 @@ const install = () => {
       const consumed = Array.isArray(output.ConsumedCapacity)
         ? output.ConsumedCapacity.reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0)
         : (output.ConsumedCapacity?.CapacityUnits ?? 0);
-      recording?.push({
+      recording.getStore()?.push({
         name,
         input: structuredClone(input),
         start,
@@ -54,12 +60,7 @@ const install = () => {
 export const recordCalls = async <T>(fn: () => Promise<T>): Promise<{ result: T; calls: Call[] }> => {
   install();
   const calls: Call[] = [];
-  recording = calls;
-  try {
-    return { result: await fn(), calls };
-  } finally {
-    recording = undefined;
-  }
+  return { result: await recording.run(calls, fn), calls };
 };
 
 const bare = new ddb.DynamoDBClient({
@@ -110,12 +111,14 @@ export interface WarmResult {
   bareP99: number;
   ratio: number;
   calls: number;
+  /** Dependent DynamoDB phases of the recorded request (phasesOf). */
+  phases: number;
+  /** The recorded response's body when it was not 2xx (its first 300 characters). */
+  error?: string;
   commands: string[];
   capacity: number;
   scans: number;
 }
-
-const handlers = new Map<string, Promise<LambdaHandler>>();
 
 /**
  * Warm in-process latency of each sample (handler called directly) next to its bare DynamoDB
@@ -142,20 +145,10 @@ export const measureWarm = async (
       sample.auth && options.token ? { authorization: `Bearer ${options.token}` } : {};
     const event = (): APIGatewayProxyEventV2 =>
       toEvent({ method: 'GET', url, headers, body: undefined }, match.row, match.pathParameters);
-    let loaded = handlers.get(match.row.handler);
-    if (!loaded) {
-      loaded = import(`../functions/${match.row.handler}.ts`).then(
-        (m: { handler: LambdaHandler }) => m.handler,
-      );
-      handlers.set(match.row.handler, loaded);
-    }
-    const handler = await loaded;
+    const handler = await loadHandler(match.row);
     // Warm up (module init, JWKS cache, connection pool), then record one request's calls.
     for (let i = 0; i < 5; i++) await handler(event());
-    recording = [];
-    const first = await handler(event());
-    const calls = recording;
-    recording = undefined;
+    const { result: first, calls } = await recordCalls(() => handler(event()));
     prepared.push({
       sample,
       handler,
@@ -195,6 +188,8 @@ export const measureWarm = async (
       bareP99: percentile(bareTimes, 99),
       ratio: calls.length === 0 ? Number.NaN : p50 / bareP50,
       calls: calls.length,
+      phases: phasesOf(calls),
+      ...((first.statusCode ?? 0) >= 300 ? { error: String(first.body).slice(0, 300) } : {}),
       commands: calls.map((c) => c.name.replace(/Command$/, '')),
       capacity: calls.reduce((sum, c) => sum + c.capacity, 0),
       scans: calls.filter((c) => c.name === 'ScanCommand').length,

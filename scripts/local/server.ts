@@ -52,7 +52,8 @@ const compiled = routes
 const fallback = routes.find((row) => row.path === '$default');
 const modules = new Map<string, Promise<LambdaHandler>>();
 
-const loadHandler = (row: RouteRow): Promise<LambdaHandler> => {
+/** A route's handler, imported once (by file URL: also from code Vite transforms, as the bench under a test). */
+export const loadHandler = (row: RouteRow): Promise<LambdaHandler> => {
   let loaded = modules.get(row.handler);
   if (!loaded) {
     const url = pathToFileURL(join(FUNCTIONS_DIR, `${row.handler}.ts`)).href;

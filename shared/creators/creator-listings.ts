@@ -1,6 +1,6 @@
 import type { CategoryId, CreatorRecord, TierId } from '../catalog/model.ts';
 import { CATEGORY_IDS } from '../catalog/model.ts';
-import { readRankedPage, readRankedTotals } from '../catalog/ranked-list.ts';
+import { ascValueOf, readRankedEntries, readRankedPage, readRankedTotals } from '../catalog/ranked-list.ts';
 import { getCreators } from './creator-repository.ts';
 import { CREATOR_LISTS, creatorListName } from './creator-ranking.ts';
 import type { CreatorSort } from '../catalog/model.ts';
@@ -36,9 +36,18 @@ export const listFeaturedCreators = (page: number, limit: number): Promise<Creat
 export const listLiveCreators = (page: number, limit: number): Promise<CreatorPage> =>
   pageOf(CREATOR_LISTS.live, page, limit);
 
-/** A page of channels' creators in channel-number order. */
-export const listChannels = (page: number, limit: number): Promise<CreatorPage> =>
-  pageOf(CREATOR_LISTS.channels, page, limit);
+/**
+ * A page of channels in channel-number order: each one's creator id and channel number (from the
+ * list's rank key), with the total; one round trip, so the guide reads the creators and the
+ * programs of that number range at once (issue 41).
+ */
+export const listChannelNumbers = async (
+  page: number,
+  limit: number,
+): Promise<{ channels: Array<{ creatorId: string; channelNumber: number }>; total: number }> => {
+  const { entries, total } = await readRankedEntries(CREATOR_LISTS.channels, page, limit);
+  return { channels: entries.map((e) => ({ creatorId: e.id, channelNumber: ascValueOf(e.key) })), total };
+};
 
 /** Number of creators per category (one BatchGetItem over the lists' totals). */
 export const countCreatorsByCategory = async (): Promise<Map<CategoryId, number>> => {

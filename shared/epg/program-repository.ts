@@ -149,9 +149,9 @@ export const listProgramsOverlapping = async (window: {
   return items.map((item) => recordOf<ProgramRecord>(item));
 };
 
-/** A channel on a guide page: its id and number. */
+/** A channel on a guide page: its number, and its id where known (the ranked list gives numbers only). */
 export interface GuideChannel {
-  channelId: string;
+  channelId?: string;
   channelNumber: number;
 }
 
@@ -160,9 +160,11 @@ export interface GuideChannel {
  * channels, from the guide index (GSI2, above): one Query per 6-hour block of starts in
  * [from − MAX_PROGRAM_MINUTES, to), all in parallel, each over the page's channel-number range
  * (`GSI2SK BETWEEN`), so the number of calls does not grow with the page (one channel: one Query
- * of its own programs on the table). Channels in the range
- * that are not on the page (suspended, private) are read and dropped. Returns every requested
- * channel id, with `[]` when it has no programs, each list sorted by start. Eventually consistent
+ * of its own programs on the table, when its id is given). Channels in the range that are not on
+ * the page (suspended, private) are read too: the caller picks its channels by id (the page's
+ * numbers come before its creators, read at the same time: issue 41). Returns every channel id
+ * given, with `[]` when it has no programs, and any other channel of the range with programs,
+ * each list sorted by start. Eventually consistent
  * (an index): a program written a moment ago may show a moment later.
  */
 export const listGuidePrograms = async (
@@ -170,13 +172,13 @@ export const listGuidePrograms = async (
   from: number,
   to: number,
 ): Promise<Map<string, ProgramRecord[]>> => {
-  const result = new Map<string, ProgramRecord[]>(channels.map((c) => [c.channelId, []]));
+  const result = new Map<string, ProgramRecord[]>(
+    channels.flatMap((c) => (c.channelId ? [[c.channelId, []]] : [])),
+  );
   if (channels.length === 0 || !(to > from)) return result;
-  // One channel: its own Query on the table reads only its programs, in one call.
-  if (channels.length === 1) {
-    const { channelId } = channels[0]!;
-    return result.set(channelId, await listProgramsOverlapping({ channelId, from, to }));
-  }
+  // One channel by its id: its own Query on the table reads only its programs, in one call.
+  const channelId = channels.length === 1 ? channels[0]!.channelId : undefined;
+  if (channelId) return result.set(channelId, await listProgramsOverlapping({ channelId, from, to }));
   const numbers = channels.map((c) => c.channelNumber);
   const lo = `${channelSortKey(Math.min(...numbers))}#`;
   const hi = `${channelSortKey(Math.max(...numbers))}#~`;
@@ -203,7 +205,9 @@ export const listGuidePrograms = async (
   // Buckets in time order, each in (channel, start) order: a channel's programs come out sorted.
   for (const item of pages.flat()) {
     const program = recordOf<ProgramRecord>(item);
-    result.get(program.channel_id)?.push(program);
+    const programs = result.get(program.channel_id);
+    if (programs) programs.push(program);
+    else result.set(program.channel_id, [program]);
   }
   return result;
 };

@@ -1,7 +1,7 @@
 import { perContainer } from '../aws/local-hook.ts';
 import type { CreatorRecord, ProgramRecord } from '../catalog/model.ts';
-import { listChannels } from '../creators/creator-listings.ts';
-import { getCreatorByChannel, requireCreator } from '../creators/creator-repository.ts';
+import { listChannelNumbers } from '../creators/creator-listings.ts';
+import { getCreatorByChannel, getCreators, requireCreator } from '../creators/creator-repository.ts';
 import { formatCount } from '../format.ts';
 import { NotFoundError } from '../http/errors.ts';
 import { type Pagination, pagination } from '../pagination.ts';
@@ -50,7 +50,7 @@ const MINUTE = 60_000;
 const HOUR = 3_600_000;
 
 /** A channel as the EPG needs it: the creator record carries it (every creator has one channel). */
-type Channel = Pick<CreatorRecord, 'channel'>;
+type Channel = { channel: Pick<CreatorRecord['channel'], 'channel_id'> };
 
 const programsIn = (channel: Channel, from: number, to: number): Promise<ProgramRecord[]> =>
   listProgramsOverlapping({ channelId: channel.channel.channel_id, from, to });
@@ -328,21 +328,29 @@ export const guideSchedule = async (
   now: Date,
 ): Promise<{ data: GuideSchedule; meta_data: Pagination }> => {
   const { start, end } = guideWindow(q, now.getTime());
+  // Two round trips (issue 41): the page's channel numbers (or the one channel's id), then its
+  // creators and programs at once.
   let creators: CreatorRecord[];
+  let programs: Map<string, ProgramRecord[]>;
   let total: number;
   if (q.channel_id) {
-    const one = await getCreatorByChannel(q.channel_id);
+    const channelId = q.channel_id;
+    const [one, own] = await Promise.all([
+      getCreatorByChannel(channelId),
+      q.page === 1 ? listGuidePrograms([{ channelId, channelNumber: 0 }], start, end) : new Map(),
+    ]);
     if (!one) throw new NotFoundError('Channel not found');
     creators = q.page === 1 ? [one] : [];
+    programs = own;
     total = 1;
   } else {
-    ({ creators, total } = await listChannels(q.page, q.limit));
+    const page = await listChannelNumbers(q.page, q.limit);
+    [creators, programs] = await Promise.all([
+      getCreators(page.channels.map((c) => c.creatorId)),
+      listGuidePrograms(page.channels, start, end),
+    ]);
+    total = page.total;
   }
-  const programs = await listGuidePrograms(
-    creators.map((c) => ({ channelId: c.channel.channel_id, channelNumber: c.channel.channel_number })),
-    start,
-    end,
-  );
   return {
     data: {
       timezone: q.timezone,

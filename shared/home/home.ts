@@ -3,8 +3,8 @@ import { ServiceUnavailableError } from '../http/errors.ts';
 import { type Pagination, pagination } from '../pagination.ts';
 import { loadMediaSigner } from '../playback/media-key.ts';
 import { anonymous } from '../shows/entitlement.ts';
-import { listShows } from '../shows/show-listings.ts';
-import { getFirstEpisodes } from '../shows/show-repository.ts';
+import { showListPage } from '../shows/show-listings.ts';
+import { getFirstEpisodes, getShows } from '../shows/show-repository.ts';
 import { getHomeLayout } from './home-repository.ts';
 import { heroItem, liveStreamSummary } from './home-views.ts';
 import type { HeroSlide, HomeLiveStream, HomeSection } from './schemas.ts';
@@ -37,12 +37,14 @@ export const HERO_ITEMS = 5;
  * (shows without episodes are skipped). Public: entitlements are an anonymous viewer's.
  */
 export const heroSlides = async (): Promise<HeroSlide[]> => {
-  const { shows } = await listShows(
+  const { entries } = await showListPage(
     { category: 'all', rating: 'all', isNew: null, isFeatured: true, sort: 'most_popular' },
     1,
     HERO_ITEMS,
   );
-  const [first, play] = await Promise.all([getFirstEpisodes(shows.map((s) => s.id)), loadMediaSigner()]);
+  // The shows and their first episodes at once: both need only the ids (two round trips, issue 41).
+  const ids = entries.map((e) => e.id);
+  const [shows, first, play] = await Promise.all([getShows(ids), getFirstEpisodes(ids), loadMediaSigner()]);
   const viewer = anonymous(play);
   return shows.flatMap((show) => {
     const episode = first.get(show.id);

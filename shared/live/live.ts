@@ -2,7 +2,7 @@ import type { CreatorRecord } from '../catalog/model.ts';
 import type { PublishedCreator } from './audience-publisher.ts';
 import { requireCreator } from '../creators/creator-repository.ts';
 import { getRelationship } from '../creators/relationship-repository.ts';
-import { grants } from '../entitlements/entitlement-repository.ts';
+import { type EntitlementRecord, entitlementsOf, grants } from '../entitlements/entitlement-repository.ts';
 import { formatCount, formatDuration } from '../format.ts';
 import { ForbiddenError, HttpError, NotFoundError } from '../http/errors.ts';
 import { revokeViewerSession } from '../ivs/revocation.ts';
@@ -67,12 +67,23 @@ export const ownedSession = (
   return session;
 };
 
-/** The caller's own session (a strongly consistent read), or 404. */
-export const ownSession = async (
+/**
+ * The creator and the caller's own session on it (a strongly consistent read), read in parallel
+ * (one round trip, issue 41); 404 for either. With `onAir` (the request's time) the creator is
+ * read as `requireCreatorOnAir` reads it (DELETE watch), else afresh.
+ */
+export const creatorAndOwnSession = async (
+  creatorId: string,
   accountId: string,
-  creator: CreatorRecord,
   sessionId: string,
-): Promise<WatchSessionRecord> => ownedSession(await getSession(sessionId), accountId, creator);
+  onAir?: Date,
+): Promise<{ creator: CreatorRecord; session: WatchSessionRecord }> => {
+  const [creator, found] = await Promise.all([
+    onAir ? requireCreatorOnAir(creatorId, onAir) : requireCreator(creatorId),
+    getSession(sessionId),
+  ]);
+  return { creator, session: ownedSession(found, accountId, creator) };
+};
 
 export const stateOf = (session: WatchSessionRecord, now: Date): 'active' | 'ended' | 'expired' =>
   session.ended_at ? 'ended' : Date.parse(session.expires_at) <= now.getTime() ? 'expired' : 'active';
@@ -170,6 +181,27 @@ export const requireLive = async (creatorId: string, now: Date) => {
   };
 };
 
+/** The account's subscription to the creator, if any (one Query). */
+export const subscriptionOf = async (accountId: string, creatorId: string) =>
+  (await entitlementsOf(accountId, creatorId)).find((e) => e.kind === 'subscription');
+
+/**
+ * 403 unless the channel is open or the account's subscription grants access now, given the
+ * subscription read ahead (alongside the creator, issue 41) under the creator id the caller
+ * named (`asked`): read again under the creator's id when the caller named it by its slug.
+ */
+export const checkAccess = async (
+  creator: CreatorRecord,
+  accountId: string,
+  asked: string,
+  readAhead: EntitlementRecord | undefined,
+  now: Date,
+) => {
+  if (!creator.channel.requires_subscription) return;
+  const subscription = creator.id === asked ? readAhead : await subscriptionOf(accountId, creator.id);
+  if (!grants(subscription, now)) throw new ForbiddenError('This channel requires an active subscription');
+};
+
 /** The creator items this container read on the live paths, and when (see `requireCreatorOnAir`). */
 const onAir = /* @__PURE__ */ perContainer(() => new Map<string, { creator: CreatorRecord; at: number }>());
 
@@ -191,9 +223,8 @@ export const requireCreatorOnAir = async (creatorIdOrSlug: string, now: Date): P
 
 /** 403 unless the channel is open or the account holds a subscription that grants access now. */
 export const requireAccess = async (creator: CreatorRecord, accountId: string, now: Date) => {
-  if (!creator.channel.requires_subscription) return;
-  const { subscription } = await getRelationship(accountId, creator.id);
-  if (!grants(subscription, now)) throw new ForbiddenError('This channel requires an active subscription');
+  if (creator.channel.requires_subscription)
+    await checkAccess(creator, accountId, creator.id, await subscriptionOf(accountId, creator.id), now);
 };
 
 /** `GET /live/viewers`. */
@@ -223,8 +254,7 @@ export const liveQualities = async (
   sessionId: string,
   now: Date,
 ): Promise<LiveQualities> => {
-  const creator = await requireCreator(creatorId);
-  const session = await ownSession(accountId, creator, sessionId);
+  const { session } = await creatorAndOwnSession(creatorId, accountId, sessionId);
   const state = stateOf(session, now);
   if (state !== 'active') throw new SessionGoneError(state);
   return {
@@ -245,8 +275,7 @@ export const stopWatching = async (
   sessionId: string,
   now: Date,
 ): Promise<{ message: string; data: WatchEnded }> => {
-  const creator = await requireCreatorOnAir(creatorId, now);
-  const session = await ownSession(accountId, creator, sessionId);
+  const { creator, session } = await creatorAndOwnSession(creatorId, accountId, sessionId, now);
   const state = stateOf(session, now);
   // A lapsed session watched until the end of the bucket it was last counted in (its lease's start).
   const endedAt =

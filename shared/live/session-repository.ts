@@ -11,7 +11,8 @@ import { bucketStartSeconds } from './viewer-counter.ts';
  * Watch sessions and the per-account concurrency guard (see docs/live.md):
  * - session:     PK `SESSION#<id>`, SK `SESSION`; TTL a day after `expires_at` (reads never trust
  *                TTL: a session past `expires_at` is expired whatever DynamoDB still holds)
- * - stream slot: PK `ACCOUNT#<account>`, SK `STREAM_SLOT#<0..max-1>` → the session_id holding it.
+ * - stream slot: PK `ACCOUNT#<account>`, SK `STREAM_SLOT#<0..max-1>` → the session_id holding it
+ *                and its `started_at` (which slot an open tries first without reading sessions).
  * A slot has no expiry of its own: it is free when absent or when the session it names has ended
  * or lapsed. Opening a session claims such a slot in one transaction with a ConditionCheck on the
  * session it replaces (still ended or lapsed) and the new session's Put, so no race can open more
@@ -60,33 +61,126 @@ const isOpen = (session: Pick<WatchSessionRecord, 'ended_at' | 'expires_at'>, no
 /** Watch sessions an account may have open at once (the stream slots; docs/live.md). */
 export const maxConcurrentStreams = () => Number(process.env.MAX_CONCURRENT_STREAMS ?? 3);
 
-/** The account's slots as read now: slot number → the session holding it (open or not), if any. */
-const readSlots = async (accountId: string, maxSlots: number) => {
-  const slots = await batchGet(Array.from({ length: maxSlots }, (_, slot) => slotKey(accountId, slot)));
+/** A stream slot as its item says: the session holding it and when that session started. */
+export interface SlotItem {
+  slot: number;
+  id: string;
+  /** The holder's start; absent on slot items written before issue 41. */
+  started_at?: string;
+}
+
+/** The account's slot items (one BatchGetItem): who holds each slot, not whether it is open. */
+export const readSlotItems = async (accountId: string, maxSlots: number): Promise<SlotItem[]> =>
+  (await batchGet(Array.from({ length: maxSlots }, (_, slot) => slotKey(accountId, slot)))).map((item) => ({
+    slot: Number(String(item.SK).split('#')[1]),
+    id: String(item.session_id),
+    ...(typeof item.started_at === 'string' ? { started_at: item.started_at } : {}),
+  }));
+
+/** The slots with the sessions holding them (open or not), one BatchGetItem. */
+const withHolders = async (slots: readonly SlotItem[]) => {
   const holders = new Map(
-    (await batchGet(slots.map((slot) => sessionKey(String(slot.session_id))))).map((item) => {
+    (await batchGet(slots.map((slot) => sessionKey(slot.id)))).map((item) => {
       const session = recordOf<WatchSessionRecord>(item, { withoutTtl: true });
       return [session.session_id, session];
     }),
   );
-  return slots.map((slot) => ({
-    slot: Number(String(slot.SK).split('#')[1]),
-    id: String(slot.session_id),
-    session: holders.get(String(slot.session_id)),
-  }));
+  return slots.map((slot) => ({ ...slot, session: holders.get(slot.id) }));
+};
+
+/** The account's slots as read now: slot number → the session holding it (open or not), if any. */
+const readSlots = async (accountId: string, maxSlots: number) =>
+  withHolders(await readSlotItems(accountId, maxSlots));
+
+/**
+ * One transaction claiming `slot` for `record`: the slot item (absent, or still naming `holder`),
+ * `holder`'s session ended or lapsed (checked here, so a holder renewed meanwhile keeps it), and
+ * the new session. False when a condition failed or another transaction conflicted.
+ */
+const claimSlot = async (record: WatchSessionRecord, holder: string | undefined, now: Date) => {
+  const operations: TransactOperation[] = [
+    {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...slotKey(record.account_id, record.slot),
+          session_id: record.session_id,
+          started_at: record.started_at,
+        },
+        ...(holder
+          ? {
+              ConditionExpression: 'session_id = :holder',
+              ExpressionAttributeValues: { ':holder': holder },
+            }
+          : { ConditionExpression: 'attribute_not_exists(PK)' }),
+      },
+    },
+    ...(holder
+      ? [
+          {
+            ConditionCheck: {
+              TableName: tableName(),
+              Key: sessionKey(holder),
+              ConditionExpression: 'attribute_not_exists(PK) OR ended_at <> :null OR expires_at <= :now',
+              ExpressionAttributeValues: { ':null': null, ':now': now.toISOString() },
+            },
+          },
+        ]
+      : []),
+    {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...sessionKey(record.session_id),
+          entity: 'watch_session',
+          ...record,
+          expires_at_epoch: ttl(record.expires_at),
+        },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+  ];
+  try {
+    await db.send(new TransactWriteCommand({ TransactItems: operations }));
+    return true;
+  } catch (error) {
+    if (!cancellationCodes(error)) throw error;
+    return false; // taken, renewed or conflicting meanwhile
+  }
+};
+
+/**
+ * The slot an open tries first from the slot items alone, without reading their sessions: the
+ * lowest slot with no item, else the one whose holder started first (the likeliest to have ended;
+ * items without a start first of all).
+ */
+const likeliestFree = (slots: readonly SlotItem[], maxSlots: number): { slot: number; holder?: string } => {
+  for (let slot = 0; slot < maxSlots; slot++) if (!slots.some((s) => s.slot === slot)) return { slot };
+  const oldest = [...slots].sort((a, b) => (a.started_at ?? '').localeCompare(b.started_at ?? ''))[0]!;
+  return { slot: oldest.slot, holder: oldest.id };
 };
 
 /**
  * Writes the session into a free slot of its account: one absent, or held by a session that has
- * ended or lapsed (checked again inside the transaction, so a holder renewed meanwhile keeps it).
- * Returns undefined when every slot is held by an open session (the caller answers 429). A slot
- * lost to a concurrent open is passed over; two rounds, each from a fresh read.
+ * ended or lapsed (checked inside the transaction). Returns undefined when every slot is held by
+ * an open session (the caller answers 429).
+ * Given the account's slot items as read (`slots`, read by the caller alongside its other reads),
+ * it first claims the likeliest free slot with no further read: one transaction, so an open waits
+ * for one write after its reads (issue 41). When that claim fails (the holder is open, or a
+ * concurrent open took the slot) it reads the slots and their sessions and tries each free slot;
+ * a slot lost to a concurrent open is passed over; two such rounds, each from a fresh read.
  */
 export const openSession = async (
   session: Omit<WatchSessionRecord, 'slot'>,
   maxSlots: number,
   now: Date,
+  slots?: readonly SlotItem[],
 ): Promise<WatchSessionRecord | undefined> => {
+  if (slots) {
+    const { slot, holder } = likeliestFree(slots, maxSlots);
+    const record: WatchSessionRecord = { ...session, slot };
+    if (await claimSlot(record, holder, now)) return record;
+  }
   for (let round = 0; round < 2; round++) {
     const held = await readSlots(session.account_id, maxSlots);
     let contended = false;
@@ -94,52 +188,8 @@ export const openSession = async (
       const holder = held.find((h) => h.slot === slot);
       if (holder?.session && isOpen(holder.session, now)) continue;
       const record: WatchSessionRecord = { ...session, slot };
-      const operations: TransactOperation[] = [
-        {
-          Put: {
-            TableName: tableName(),
-            Item: { ...slotKey(session.account_id, slot), session_id: session.session_id },
-            ...(holder
-              ? {
-                  ConditionExpression: 'session_id = :holder',
-                  ExpressionAttributeValues: { ':holder': holder.id },
-                }
-              : { ConditionExpression: 'attribute_not_exists(PK)' }),
-          },
-        },
-        ...(holder
-          ? [
-              {
-                ConditionCheck: {
-                  TableName: tableName(),
-                  Key: sessionKey(holder.id),
-                  ConditionExpression: 'attribute_not_exists(PK) OR ended_at <> :null OR expires_at <= :now',
-                  ExpressionAttributeValues: { ':null': null, ':now': now.toISOString() },
-                },
-              },
-            ]
-          : []),
-        {
-          Put: {
-            TableName: tableName(),
-            Item: {
-              ...sessionKey(session.session_id),
-              entity: 'watch_session',
-              ...record,
-              expires_at_epoch: ttl(session.expires_at),
-            },
-            ConditionExpression: 'attribute_not_exists(PK)',
-          },
-        },
-      ];
-      try {
-        await db.send(new TransactWriteCommand({ TransactItems: operations }));
-        return record;
-      } catch (error) {
-        const codes = cancellationCodes(error);
-        if (!codes) throw error;
-        contended = true; // taken, renewed or conflicting meanwhile: the next slot, then a fresh read
-      }
+      if (await claimSlot(record, holder?.id, now)) return record;
+      contended = true; // the next slot, then a fresh read
     }
     if (!contended) return undefined;
   }
@@ -147,18 +197,17 @@ export const openSession = async (
 };
 
 /**
- * The account's open watch session on `creatorId`'s current stream, if any: the sessions its
- * stream slots hold (one BatchGetItem of the `maxSlots` slot items, one of their sessions),
- * neither ended nor expired at `now`. The newest when there are several (two devices).
+ * The account's open watch session on `creatorId`'s current stream, if any, among the sessions its
+ * stream slots hold (`slots`, from readSlotItems; one BatchGetItem of their sessions), neither
+ * ended nor expired at `now`. The newest when there are several (two devices).
  */
 export const openSessionOn = async (
-  accountId: string,
   creatorId: string,
   streamId: string,
-  maxSlots: number,
+  slots: readonly SlotItem[],
   now: Date,
 ): Promise<WatchSessionRecord | undefined> =>
-  (await readSlots(accountId, maxSlots))
+  (await withHolders(slots))
     .flatMap(({ session }) => (session ? [session] : []))
     .filter((s) => s.creator_id === creatorId && s.stream_id === streamId && isOpen(s, now))
     .sort((a, b) => b.started_at.localeCompare(a.started_at))[0];

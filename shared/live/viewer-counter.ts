@@ -39,13 +39,18 @@ export const viewerCounterKey = (channelId: string, bucket: number, shard: numbe
   SK: 'COUNT',
 });
 
-/** Counts one viewer's presence in the current bucket (a random one of the channel's `shards`). */
+/**
+ * Counts one viewer's presence in the current bucket (a random one of the channel's `shards`), or
+ * with `by: -1` takes back a count made ahead of a claim that then failed (a heartbeat counts
+ * alongside its claim: one round trip, issue 41).
+ */
 export const countPresence = async (
   channelId: string,
   device: DeviceType,
   at: Date,
   shards = VIEWER_SHARDS,
   shard = randomInt(shards),
+  by: 1 | -1 = 1,
 ) => {
   const bucket = bucketOf(at);
   await db.send(
@@ -54,7 +59,7 @@ export const countPresence = async (
       Key: viewerCounterKey(channelId, bucket, shard),
       UpdateExpression: 'ADD #total :one, #device :one SET expires_at_epoch = :expires',
       ExpressionAttributeNames: { '#total': 'total', '#device': device },
-      ExpressionAttributeValues: { ':one': 1, ':expires': (bucket + 4) * BUCKET_SECONDS + 86_400 },
+      ExpressionAttributeValues: { ':one': by, ':expires': (bucket + 4) * BUCKET_SECONDS + 86_400 },
     }),
   );
 };
@@ -64,9 +69,10 @@ export interface ViewerCount {
   byDevice: Record<DeviceType, number>;
 }
 
-/** What a container knows of a channel: two buckets' counts and the peaks, as of `at`. */
+/** What a container knows of a channel: two buckets' counts over `shards` and the peaks, as of `at`. */
 interface Audience {
   at: number;
+  shards: number;
   bucket: number;
   day: string;
   counts: [current: ViewerCount, previous: ViewerCount];
@@ -112,6 +118,7 @@ const readAudience = async (
   // The read is eventually consistent: never forget a peak this container already knew.
   return {
     at: now.getTime(),
+    shards,
     bucket,
     day,
     counts: [sum(bucket), sum(bucket - 1)],
@@ -120,19 +127,64 @@ const readAudience = async (
   };
 };
 
-/** The channel as this container knows it: read again after `maxAgeMs` or when a bucket closes. */
+/** What this container knows of the channel, if read over at least `shards` less than `maxAgeMs` ago in this bucket. */
+const freshAudience = (
+  channelId: string,
+  now: Date,
+  shards: number,
+  maxAgeMs = CACHE_MS,
+): Audience | undefined => {
+  const known = audiencesOf().get(channelId);
+  return known &&
+    known.shards >= shards &&
+    known.bucket === bucketOf(now) &&
+    now.getTime() - known.at < maxAgeMs
+    ? known
+    : undefined;
+};
+
+/** The channel as this container knows it: read again after `maxAgeMs`, when a bucket closes or over more shards. */
 const audienceOf = async (
   channelId: string,
   now: Date,
   shards: number,
   maxAgeMs = CACHE_MS,
 ): Promise<Audience> => {
-  const audiences = audiencesOf();
-  const known = audiences.get(channelId);
-  if (known && known.bucket === bucketOf(now) && now.getTime() - known.at < maxAgeMs) return known;
-  const audience = await readAudience(channelId, now, shards, known);
-  audiences.set(channelId, audience);
+  const fresh = freshAudience(channelId, now, shards, maxAgeMs);
+  if (fresh) return fresh;
+  const audience = await readAudience(channelId, now, shards, audiencesOf().get(channelId));
+  audiencesOf().set(channelId, audience);
   return audience;
+};
+
+/**
+ * Reads the channel's audience ahead, as `audienceOf` would, but keeps it only when `keep` is
+ * called: a request reads it alongside the reads that check the channel id it was given (issue
+ * 41), and keeps it once that id proved to be the creator's, so no id a caller makes up stays in
+ * the container's memory. The channel's shards are not known before its creator item is read: the
+ * read ahead takes as many as this container last read of it (else the fewest); a read over fewer
+ * shards than the creator item gives is not fresh for `channelAudience`, which reads the channel
+ * again (one round trip later, once per container as a channel's audience scale grows).
+ * `keep(device)`: with the viewer this request counts in the current bucket (the read came before
+ * that count), so the audience answered includes it, as when the audience was read after the count.
+ */
+export const readAudienceAhead = async (
+  channelId: string,
+  now: Date,
+): Promise<{ keep: (counted?: DeviceType) => void }> => {
+  const known = audiencesOf().get(channelId);
+  const guess = known?.shards ?? VIEWER_SHARDS;
+  if (freshAudience(channelId, now, guess)) return { keep: () => {} };
+  const audience = await readAudience(channelId, now, guess, known);
+  return {
+    keep: (counted) => {
+      if (counted) {
+        audience.counts[0].total += 1;
+        audience.counts[0].byDevice[counted] += 1;
+      }
+      audiencesOf().set(channelId, audience);
+    },
+  };
 };
 
 /** Sets a peak item to `value` if higher; returns the stored peak (ALL_OLD when the check fails). */

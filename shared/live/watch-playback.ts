@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import type { CreatorRecord } from '../catalog/model.ts';
-import { requireCreator } from '../creators/creator-repository.ts';
 import { heartbeatEpg, watchEpg } from '../epg/schedule.ts';
 import { ConflictError, NotFoundError, TooManyRequestsError } from '../http/errors.ts';
 import { recordMetric } from '../observability/index.ts';
@@ -15,10 +14,11 @@ import {
   maxConcurrentStreams,
   NO_SESSION,
   ownedSession,
-  ownSession,
-  requireAccess,
+  creatorAndOwnSession,
+  checkAccess,
   requireCreatorOnAir,
   requireLive,
+  subscriptionOf,
   sessionVersionOf,
   SessionGoneError,
   stateOf,
@@ -28,6 +28,7 @@ import {
   heartbeatSession,
   openSession,
   openSessionOn,
+  readSlotItems,
   updateLiveSession,
   type WatchSessionRecord,
 } from './session-repository.ts';
@@ -42,7 +43,7 @@ import type {
 } from './schemas.ts';
 import { QUALITY_OPTIONS, streamHealthOf, streamUrls } from './stream-views.ts';
 import { viewerShardsOf } from './audience-scale.ts';
-import { bucketOf, bucketStartSeconds, countPresence } from './viewer-counter.ts';
+import { bucketOf, bucketStartSeconds, countPresence, readAudienceAhead } from './viewer-counter.ts';
 
 /**
  * The watch flow that plays: opening a session, changing its quality, its heartbeats and
@@ -63,18 +64,18 @@ export const liveStream = async (
   q: StreamQuery,
   now: Date,
 ): Promise<LivePlayback> => {
-  const creator = await requireLive(creatorId, now);
-  await requireAccess(creator, accountId, now);
-  const session = await openSessionOn(
-    accountId,
-    creator.id,
-    creator.live.stream_id,
-    maxConcurrentStreams(),
-    now,
-  );
+  const [creator, slots, subscription] = await Promise.all([
+    requireLive(creatorId, now),
+    readSlotItems(accountId, maxConcurrentStreams()),
+    subscriptionOf(accountId, creatorId),
+  ]);
+  await checkAccess(creator, accountId, creatorId, subscription, now);
+  const [session, viewers] = await Promise.all([
+    openSessionOn(creator.id, creator.live.stream_id, slots, now),
+    channelViewers(creator, now),
+  ]);
   if (!session) throw new ConflictError(NO_SESSION);
   const { token, urls } = await playback(session, creator, now);
-  const viewers = await channelViewers(creator, now);
   return {
     stream_id: creator.live.stream_id,
     is_live: true,
@@ -109,23 +110,36 @@ const playback = async (session: WatchSessionRecord, creator: CreatorRecord, now
   return { token, urls: streamUrls(creator, { token: token.token, play }) };
 };
 
-/** `POST /live/watch`: opens a session (404 offline, 403 not subscribed, 429 at the stream limit). */
+/**
+ * `POST /live/watch`: opens a session (404 offline, 403 not subscribed, 429 at the stream limit).
+ * Three dependent round trips to the table (issue 41, bench/phases.ts): the creator, the account's
+ * stream slots, its subscription, the channel's audience and its programs, all read at once (the
+ * channel's from the id in the body, used only once it proved to be the creator's); one
+ * transaction claiming a slot (shared/live/session-repository.ts); the viewer's count, with any
+ * peak it raises.
+ */
 export const startWatching = async (
   creatorId: string,
   accountId: string,
   input: OpenWatchBody,
   now: Date,
 ): Promise<WatchStarted> => {
-  const creator = await requireLive(creatorId, now);
-  if (input.channel_id !== creator.channel.channel_id)
-    throw new NotFoundError('Channel not found for this creator');
-  await requireAccess(creator, accountId, now);
+  const channelId = input.channel_id;
+  const [creator, slots, subscription, audience, epg] = await Promise.all([
+    requireLive(creatorId, now),
+    readSlotItems(accountId, maxConcurrentStreams()),
+    subscriptionOf(accountId, creatorId),
+    readAudienceAhead(channelId, now),
+    watchEpg({ channel: { channel_id: channelId } }, input.timezone, now),
+  ]);
+  if (channelId !== creator.channel.channel_id) throw new NotFoundError('Channel not found for this creator');
+  await checkAccess(creator, accountId, creatorId, subscription, now);
   const session = await openSession(
     {
       session_id: randomUUID(),
       account_id: accountId,
       creator_id: creator.id,
-      channel_id: creator.channel.channel_id,
+      channel_id: channelId,
       stream_id: creator.live.stream_id,
       device_type: input.device_type,
       quality: input.quality,
@@ -138,6 +152,7 @@ export const startWatching = async (
     },
     maxConcurrentStreams(),
     now,
+    slots,
   );
   if (!session) {
     throw new TooManyRequestsError(
@@ -145,13 +160,14 @@ export const startWatching = async (
       'concurrent_streams',
     );
   }
-  await countPresence(creator.channel.channel_id, input.device_type, now, viewerShardsOf(creator));
-  recordMetric('watch_sessions_opened');
-  const { token, urls } = await playback(session, creator, now);
-  const [viewers, epg] = await Promise.all([
+  const shards = viewerShardsOf(creator);
+  audience.keep(input.device_type); // with this viewer, counted below
+  const [, { token, urls }, viewers] = await Promise.all([
+    countPresence(channelId, input.device_type, now, shards),
+    playback(session, creator, now),
     channelViewers(creator, now),
-    watchEpg(creator, input.timezone, now),
   ]);
+  recordMetric('watch_sessions_opened');
   return {
     session: {
       session_id: session.session_id,
@@ -194,8 +210,7 @@ export const changeQuality = async (
   input: ChangeWatchBody,
   now: Date,
 ): Promise<WatchQualityChanged> => {
-  const creator = await requireCreator(creatorId);
-  const session = await ownSession(accountId, creator, input.session_id);
+  const { creator, session } = await creatorAndOwnSession(creatorId, accountId, input.session_id);
   const state = stateOf(session, now);
   if (state !== 'active') throw new SessionGoneError(state);
   const changed = {
@@ -233,11 +248,23 @@ export const heartbeat = async (
   const session = ownedSession(found, accountId, creator);
   const state = stateOf(session, now);
   const bucket = bucketOf(now);
-  const beat =
+  // The first beat of a bucket claims it and counts the viewer at once (one round trip, issue 41);
+  // a claim that fails (ended or beaten by the same session's concurrent beat) takes the count back.
+  const claims =
+    state === 'active' && (session.counted_from ?? Number.NEGATIVE_INFINITY) < bucketStartSeconds(bucket);
+  const shards = viewerShardsOf(creator);
+  const shard = randomInt(shards);
+  const [beat, token, epg] = await Promise.all([
     state === 'active'
-      ? await heartbeatSession(session, now, bucket, leaseUntil(bucket))
-      : { outcome: 'gone' as const };
-  if (beat.outcome === 'gone') {
+      ? heartbeatSession(session, now, bucket, leaseUntil(bucket))
+      : { outcome: 'gone' as const },
+    state === 'active' ? sessionToken(session, creator, now) : undefined,
+    state === 'active' ? heartbeatEpg(creator, session.timezone, now) : undefined,
+    claims ? countPresence(session.channel_id, session.device_type, now, shards, shard) : undefined,
+  ]);
+  if (claims && beat.outcome !== 'counted')
+    await countPresence(session.channel_id, session.device_type, now, shards, shard, -1);
+  if (beat.outcome === 'gone' || !token || !epg) {
     return {
       session_id: session.session_id,
       session_valid: false,
@@ -245,13 +272,6 @@ export const heartbeat = async (
       expires_at: session.expires_at,
     };
   }
-  const [token, epg] = await Promise.all([
-    sessionToken(session, creator, now),
-    heartbeatEpg(creator, session.timezone, now),
-    beat.outcome === 'counted'
-      ? countPresence(session.channel_id, session.device_type, now, viewerShardsOf(creator))
-      : undefined,
-  ]);
   const viewers = publishedViewers(creator);
   return {
     session_id: session.session_id,

@@ -192,26 +192,35 @@ export const searchIndex = async <D>(
   const add = (items: Item[], idAt: number) => {
     for (const item of items) docOf(item, String(item.SK).split('#')[idAt]!);
   };
-  // A word's candidates are complete when its prefix read ended and, for a typo-tolerant word,
-  // its typo reads ended too (they are only needed then: typos rank below a full page of prefixes).
-  const wordComplete = async (word: string): Promise<boolean> => {
-    const prefix = await readIndex(`SEARCH#${kind}#${word[0]}`, word, limit, keep, 2);
-    add(prefix.items, 2);
-    if (!prefix.complete || word.length < TYPO_MIN_LENGTH) return prefix.complete;
-    const variants = [...new Set([word, ...deletions(word)])];
-    const typos = await Promise.all(
-      variants.map((v) => readIndex(`TYPO#${kind}#${v}`, undefined, limit, keep, 1)),
-    );
-    for (const read of typos) add(read.items, 1);
-    return typos.every((read) => read.complete);
-  };
+  // Two round trips whatever the number of words (issue 41): every word's prefix read and the
+  // phrase read at once, then the typo reads of every word that needs them at once. A word's
+  // candidates are complete when its prefix read ended and, for a typo-tolerant word, its typo
+  // reads ended too (they are only needed then: typos rank below a full page of prefixes). Each
+  // word's typos waiting for its own prefix read only made a slow word's typos start after a fast
+  // word's had ended: the same reads, measured one round trip longer.
   const phrase = words.slice(0, PHRASE_WORDS).join('.');
-  const [complete] = await Promise.all([
-    Promise.all(words.map(wordComplete)),
+  const [prefixes] = await Promise.all([
+    Promise.all(words.map((word) => readIndex(`SEARCH#${kind}#${word[0]}`, word, limit, keep, 2))),
     words.length > 1
       ? readIndex(`SEARCH#${kind}#${phrase[0]}`, phrase, limit, keep, 2).then((read) => add(read.items, 2))
       : undefined,
   ]);
+  for (const read of prefixes) add(read.items, 2);
+  const typos = await Promise.all(
+    words.map((word, i) =>
+      prefixes[i]!.complete && word.length >= TYPO_MIN_LENGTH
+        ? Promise.all(
+            [...new Set([word, ...deletions(word)])].map((v) =>
+              readIndex(`TYPO#${kind}#${v}`, undefined, limit, keep, 1),
+            ),
+          )
+        : undefined,
+    ),
+  );
+  for (const reads of typos) for (const read of reads ?? []) add(read.items, 1);
+  const complete = words.map(
+    (_, i) => prefixes[i]!.complete && (typos[i] ?? []).every((read) => read.complete),
+  );
   const hits: SearchHit<D>[] = [];
   for (const [id, doc] of candidates) {
     if (!keepDoc(doc)) continue;

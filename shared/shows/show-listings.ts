@@ -1,6 +1,12 @@
 import type { CategoryId, EpisodeRecord, RatingId, ShowRecord } from '../catalog/model.ts';
 import { CATEGORY_IDS } from '../catalog/model.ts';
-import { readRankedPage, readRankedPages, readRankedTotals } from '../catalog/ranked-list.ts';
+import {
+  type PageEntry,
+  readRankedEntries,
+  readRankedPage,
+  readRankedPages,
+  readRankedTotals,
+} from '../catalog/ranked-list.ts';
 import { getEpisodesAt, getShows } from './show-repository.ts';
 import { episodeListName, episodePositionOf, flag, showListName } from './show-ranking.ts';
 import type { ShowSort } from '../catalog/model.ts';
@@ -24,18 +30,22 @@ export interface ShowPage {
   total: number;
 }
 
-/** A page of shows matching a filter in a sort order: ranked-list BatchGetItem, then BatchGetItem of the shows. */
-export const listShows = async (filter: ShowFilter, page: number, limit: number): Promise<ShowPage> => {
-  const list = showListName(
-    filter.category,
-    filter.rating,
-    flag(filter.isNew),
-    flag(filter.isFeatured),
-    filter.sort,
+/**
+ * The entries of a page of shows matching a filter in a sort order (each show's id and, where the
+ * entry records it, its creator's), with the total: one round trip (the list's Query beside its
+ * total). The caller reads the shows (`getShows`) together with whatever else the entries name
+ * (their creators, first episodes), so a page takes two round trips, not three (issue 41).
+ */
+export const showListPage = (
+  filter: ShowFilter,
+  page: number,
+  limit: number,
+): Promise<{ entries: PageEntry[]; total: number }> =>
+  readRankedEntries(
+    showListName(filter.category, filter.rating, flag(filter.isNew), flag(filter.isFeatured), filter.sort),
+    page,
+    limit,
   );
-  const { ids, total } = await readRankedPage(list, page, limit);
-  return { shows: await getShows(ids), total };
-};
 
 const mostPopularOf = (category: CategoryId) => showListName(category, 'all', 'any', 'any', 'most_popular');
 

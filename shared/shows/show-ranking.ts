@@ -77,7 +77,12 @@ export const showListEntries = (s: ShowRecord): ListEntry[] => {
       for (const rating of ['all', s.rating] as const)
         for (const isNew of ['any', flag(s.is_new)] as const)
           for (const isFeatured of ['any', flag(s.is_featured)] as const)
-            entries.push({ list: showListName(category, rating, isNew, isFeatured, sort), key, id: s.id });
+            entries.push({
+              list: showListName(category, rating, isNew, isFeatured, sort),
+              key,
+              id: s.id,
+              creatorId: s.creator_id,
+            });
   }
   return entries;
 };

@@ -30,11 +30,11 @@ import type {
 import {
   countShowsByCategory,
   listMostViewedEpisodes,
-  listShows,
   listTopShowsByCategory,
+  showListPage,
   type ShowFilter,
 } from './show-listings.ts';
-import { getShowWithEpisodes, listShowsByCreator } from './show-repository.ts';
+import { getShows, getShowWithEpisodes, listShowsByCreator } from './show-repository.ts';
 import { searchShows } from './show-search.ts';
 import {
   creatorSeriesItem,
@@ -46,11 +46,12 @@ import {
   tvShowDetail,
 } from './show-views.ts';
 
+/** Creators by id (one BatchGetItem). */
+const creatorsById = async (ids: readonly string[]): Promise<Map<string, CreatorRecord>> =>
+  new Map((await getCreators([...new Set(ids)])).map((c) => [c.id, c]));
+
 /** The creators of some shows, by id (one BatchGetItem). */
-const creatorsOf = async (shows: readonly ShowRecord[]): Promise<Map<string, CreatorRecord>> => {
-  const creators = await getCreators([...new Set(shows.map((s) => s.creator_id))]);
-  return new Map(creators.map((c) => [c.id, c]));
-};
+const creatorsOf = (shows: readonly ShowRecord[]) => creatorsById(shows.map((s) => s.creator_id));
 
 /**
  * The effective flag filter of `section` plus `is_new`/`is_featured`: `section=new_releases` means
@@ -71,8 +72,15 @@ export const resolveSection = (
 
 const pageOfShows = async (filter: ShowFilter | null, page: number, limit: number) => {
   if (!filter) return { shows: [], creators: new Map<string, CreatorRecord>(), total: 0 };
-  const { shows, total } = await listShows(filter, page, limit);
-  return { shows, creators: await creatorsOf(shows), total };
+  const { entries, total } = await showListPage(filter, page, limit);
+  // The shows and, from the entries, their creators at once; entries projected before they
+  // recorded the creator: the creators after the shows (a round trip more).
+  const creatorIds = entries.flatMap((e) => (e.creatorId === undefined ? [] : [e.creatorId]));
+  const [shows, creators] = await Promise.all([
+    getShows(entries.map((e) => e.id)),
+    creatorIds.length === entries.length ? creatorsById(creatorIds) : undefined,
+  ]);
+  return { shows, creators: creators ?? (await creatorsOf(shows)), total };
 };
 
 /** `GET /shows`: filtered, sorted page with `filters_applied` (unset filters null). */

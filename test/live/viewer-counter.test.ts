@@ -133,3 +133,40 @@ describe('viewer counters under 100,000 concurrent viewers', () => {
     expect(readWorst).toBeLessThan(3_000);
   }, 300_000);
 });
+
+describe("the watch open's audience read ahead (merge of issue 41's fewer phases with adaptive shards)", () => {
+  const now = new Date(Date.UTC(2026, 10, 29, 20, 0, 5));
+
+  it('is not kept when it covered fewer shards than the creator item gives: the count reads them all', async () => {
+    vi.resetModules();
+    const counter = await import('../../shared/live/viewer-counter.ts');
+    // A channel grown to 256 shards, two viewers counted on a shard above the first 16.
+    await counter.countPresence('ch_grown', 'web', now, 256, 200);
+    await counter.countPresence('ch_grown', 'ios', now, 256, 200);
+    const ahead = await counter.readAudienceAhead('ch_grown', now); // this container knew nothing: 16
+    ahead.keep();
+    const { current } = await counter.channelAudience('ch_grown', now, { shards: 256 });
+    expect(current.total).toBe(2);
+  });
+
+  it('is kept when it covered them, with the viewer the open counts', async () => {
+    vi.resetModules();
+    const counter = await import('../../shared/live/viewer-counter.ts');
+    await counter.countPresence('ch_small', 'web', now, 16, 3);
+    const ahead = await counter.readAudienceAhead('ch_small', now);
+    await counter.countPresence('ch_small', 'roku', now, 16, 4); // the open's own count
+    ahead.keep('roku');
+    const readsBefore = [...table.reads.values()].reduce(
+      (n, s) => n + [...s.values()].reduce((a, b) => a + b, 0),
+      0,
+    );
+    const { current } = await counter.channelAudience('ch_small', now, { shards: 16 });
+    const readsAfter = [...table.reads.values()].reduce(
+      (n, s) => n + [...s.values()].reduce((a, b) => a + b, 0),
+      0,
+    );
+    expect(current.total).toBe(2);
+    expect(current.byDevice.roku).toBe(1);
+    expect(readsAfter).toBe(readsBefore); // answered from the read ahead
+  });
+});

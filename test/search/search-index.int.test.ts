@@ -19,23 +19,26 @@ const searchIds = (query: string, options: { window: number; keep?: (doc: Doc) =
 describe('search index (bounded reads, docs/search.md)', () => {
   it('ranks an exact full title above titles that start with it, however popular they are', async () => {
     const word = uniqueWord();
+    // Not a real word as the second either: the table is shared, and these cards are not shows'
+    // (with "Laughs", the bench's `midnight laughs` sample read them and answered 500).
+    const second = uniqueWord();
     const id = (n: number) => `sh_${word}_${n}`;
     await index([
-      { id: id(0), text: `${word} Laughs`, popularity: 1 },
+      { id: id(0), text: `${word} ${second}`, popularity: 1 },
       // Thirty far more popular titles that start with it: each word's read is full of them.
       ...Array.from({ length: 30 }, (_, i) => ({
         id: id(i + 2),
-        text: `${word} Laughs ${i + 2}`,
+        text: `${word} ${second} ${i + 2}`,
         popularity: 1_000_000 + i,
       })),
     ]);
     for (const window of [1, 20]) {
-      const { hits } = await searchIds(`${word} laughs`, { window });
+      const { hits } = await searchIds(`${word} ${second}`, { window });
       expect(hits[0]?.id, `window ${window}`).toBe(id(0));
       expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score);
     }
     // With a typo in the first word the exact title still leads (it matches every word exactly but one).
-    const typo = `${word.slice(0, 4)}${word.slice(5)} laughs`;
+    const typo = `${word.slice(0, 4)}${word.slice(5)} ${second}`;
     const { hits } = await searchIds(typo, { window: 40 });
     expect(hits.map((h) => h.id)).toContain(id(0));
   });
