@@ -62,7 +62,7 @@ report(
 );
 report('PK/SK attribute literals in tests', perFile(tests, keyAttr));
 report(
-  'key prefix literals (`X#${…}`) outside entity modules and shared/db (code)',
+  'key prefix literals (`X#<id>`) outside entity modules and shared/db (code)',
   perFile(code.filter(outside), keyPrefix),
 );
 report('key prefix literals in tests', perFile(tests, keyPrefix));
