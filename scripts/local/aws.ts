@@ -99,7 +99,8 @@ const RUNTIME_PASSTHROUGH = [
   'IVSCHAT_MESSAGING_ENDPOINT',
   'RECORDINGS_ROOT',
   'LOCAL_KEY_DIR',
-  'GOOGLE_IDP',
+  // The local identity provider's key set (scripts/local/google-idp.ts): a URL setting no stack sets.
+  'GOOGLE_JWKS_URI',
   // Developer switch: relax or switch off per-IP rate limits locally (docs/conventions.md).
   'LOCAL_RATE_LIMITS',
   // Developer switch: webhook callbacks on loopback and private addresses (docs/webhooks.md).

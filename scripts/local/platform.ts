@@ -339,8 +339,6 @@ export const startLocalPlatform = async (
 ): Promise<LocalPlatform> => {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   process.env.TABLE_NAME ??= 'creator-streaming-local';
-  // Google sign-in verifies tokens from the local identity provider (shared/identity/local-idp.ts).
-  process.env.GOOGLE_IDP ??= 'local';
   // DynamoDB Local (a JVM, ~2 s to boot) starts while the catalogue is generated: its port is
   // chosen first, so the shared client can be configured now.
   let starting: Promise<DynamoDbLocal> | undefined;
@@ -359,6 +357,10 @@ export const startLocalPlatform = async (
   const appsyncEvents = await startAppSyncEvents(options.appsyncEventsPort ?? 0);
   const appStore = await startAppStore(options.appStorePort ?? 0);
   const play = await startPlay(options.playPort ?? 0);
+  // Google sign-in verifies tokens of the local identity provider (shared/identity/local-idp.ts):
+  // its key set is served as Google serves its own, named by GOOGLE_JWKS_URI (a URL setting).
+  const googleIdp = await (await import('./google-idp.ts')).startGoogleIdpStandIn();
+  process.env.GOOGLE_JWKS_URI = googleIdp.jwksUrl;
   // SES v2: the SDK reaches the stand-in through its endpoint setting, which every function's
   // environment carries locally (scripts/local/aws.ts RUNTIME_PASSTHROUGH).
   const ses = await (await import('./ses.ts')).startSesStandIn();
@@ -375,6 +377,7 @@ export const startLocalPlatform = async (
     await ivschat.stop();
     await appStore.stop();
     await play.stop();
+    await googleIdp.stop();
     await ses.stop();
     await s3.stop();
     await (await starting?.catch(() => undefined))?.stop();

@@ -1,6 +1,14 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { TransactWriteCommand, type TransactWriteCommandInput } from './document.ts';
+import type * as doc from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  PutCommand,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+  UpdateCommand,
+} from './document.ts';
 import { db } from './client.ts';
+import { tableName } from './table.ts';
 
 /** One operation of a TransactWriteItems call. */
 export type TransactOperation = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -37,6 +45,43 @@ export const transactWriteIf = async (operations: TransactOperation[]): Promise<
     return true;
   } catch (error) {
     if (isConditionFailure(error)) return false;
+    throw error;
+  }
+};
+
+type Untabled<T> = Omit<T, 'TableName'>;
+
+/** One conditional single-item write (`TableName` is filled in). */
+export type SingleWrite =
+  | { Put: Untabled<doc.PutCommandInput> }
+  | { Update: Untabled<doc.UpdateCommandInput> }
+  | { Delete: Untabled<doc.DeleteCommandInput> };
+
+/**
+ * What a conditional write did: `written` with the item's attributes when `ReturnValues` asked
+ * for them, or refused because its condition failed (nothing written).
+ */
+export type WriteOutcome =
+  | { written: true; attributes: Record<string, unknown> | undefined }
+  | { written: false };
+
+/**
+ * The one conditional single-item write (PutItem, UpdateItem or DeleteItem): a failed condition
+ * is an outcome, `{ written: false }`, never an exception; any other error is thrown. Entity
+ * modules map the outcome to their own answer (a boolean, `'exists'`, a typed domain error).
+ */
+export const writeIf = async (write: SingleWrite): Promise<WriteOutcome> => {
+  const TableName = tableName();
+  try {
+    const result =
+      'Put' in write
+        ? await db.send(new PutCommand({ TableName, ...write.Put }))
+        : 'Update' in write
+          ? await db.send(new UpdateCommand({ TableName, ...write.Update }))
+          : await db.send(new DeleteCommand({ TableName, ...write.Delete }));
+    return { written: true, attributes: result.Attributes };
+  } catch (error) {
+    if (isConditionalCheckFailed(error)) return { written: false };
     throw error;
   }
 };

@@ -1,10 +1,12 @@
 import { JwtVerifier } from 'aws-jwt-verify';
+import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
 import { UnauthorizedError } from '../http/errors.ts';
 
 /**
  * Verifies Google ID tokens with aws-jwt-verify: issuer accounts.google.com, audience = our
- * GOOGLE_CLIENT_ID, RS256 only, expiry. Keys come from Google's JWKS (GOOGLE_JWKS_URI) on AWS;
- * with GOOGLE_IDP=local, from the local identity provider (shared/identity/local-idp.ts).
+ * GOOGLE_CLIENT_ID, RS256 only, expiry. Keys come from Google's JWKS; GOOGLE_JWKS_URI names
+ * another key set (the local platform's identity provider, scripts/local/google-idp.ts), which
+ * no stack sets: the same code verifies both.
  */
 export interface GoogleProfile {
   sub: string;
@@ -14,26 +16,39 @@ export interface GoogleProfile {
 
 const ISSUERS = ['https://accounts.google.com', 'accounts.google.com'];
 
-type Verifier = { verify(token: string): Promise<Record<string, unknown>> };
-let verifier: Promise<Verifier> | undefined;
+/**
+ * A JWKS cache that fetches with the platform's `fetch` (5 s timeout): aws-jwt-verify's own
+ * fetcher speaks HTTPS only, and a URL setting may name a local stand-in on plain HTTP
+ * (GOOGLE_JWKS_URI, PLAY_PUSH_JWKS_URL). Google's own key sets are HTTPS either way.
+ */
+export const fetchedJwksCache = () =>
+  new SimpleJwksCache({
+    fetcher: {
+      fetch: async (uri) => {
+        const res = await fetch(uri, { signal: AbortSignal.timeout(5000) });
+        if (!res.ok) throw new Error(`JWKS ${uri}: ${res.status}`);
+        return res.arrayBuffer();
+      },
+    },
+  });
 
-const createVerifier = async (): Promise<Verifier> => {
-  const local = process.env.GOOGLE_IDP === 'local';
-  const { LOCAL_GOOGLE_CLIENT_ID, localIdpJwks } = local ? await import('./local-idp.ts') : ({} as never);
-  const audience = process.env.GOOGLE_CLIENT_ID ?? (local ? LOCAL_GOOGLE_CLIENT_ID : undefined);
+type Verifier = { verify(token: string): Promise<Record<string, unknown>> };
+let verifier: Verifier | undefined;
+
+const createVerifier = (): Verifier => {
+  const audience = process.env.GOOGLE_CLIENT_ID;
   if (!audience) throw new Error('GOOGLE_CLIENT_ID is not configured');
-  const v = JwtVerifier.create(
+  return JwtVerifier.create(
     ISSUERS.map((issuer) => ({
       issuer,
       audience,
-      jwksUri: process.env.GOOGLE_JWKS_URI ?? 'https://www.googleapis.com/oauth2/v3/certs',
+      jwksUri: process.env.GOOGLE_JWKS_URI || 'https://www.googleapis.com/oauth2/v3/certs',
       customJwtCheck: ({ header }: { header: { alg?: string } }) => {
         if (header.alg !== 'RS256') throw new Error('Unexpected algorithm');
       },
     })),
-  );
-  if (local) for (const issuer of ISSUERS) v.cacheJwks(localIdpJwks() as never, issuer);
-  return v as unknown as Verifier;
+    { jwksCache: fetchedJwksCache() },
+  ) as unknown as Verifier;
 };
 
 /** The verified Google profile; any invalid or expired token is a 401 (spec 5). */
@@ -41,7 +56,7 @@ export const verifyGoogleToken = async (token: string): Promise<GoogleProfile> =
   verifier ??= createVerifier();
   let payload: Record<string, unknown>;
   try {
-    payload = await (await verifier).verify(token);
+    payload = await verifier.verify(token);
   } catch {
     throw new UnauthorizedError('Invalid or expired Google token');
   }

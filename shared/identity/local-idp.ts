@@ -5,7 +5,8 @@ import { loadLocalKey } from './local-key.ts';
  * A local identity provider that stands in for Google on the local platform and in tests: its
  * own RSA key pair (in `.local/keys/`, or LOCAL_KEY_DIR), a JWKS, and a minting function for
  * RS256 ID tokens shaped like Google's. The service verifies these with exactly the code that
- * verifies Google's tokens; only the key set differs (GOOGLE_IDP=local).
+ * verifies Google's tokens; only the key set differs (the local platform serves it and names it in
+ * GOOGLE_JWKS_URI: scripts/local/google-idp.ts).
  */
 export const LOCAL_IDP_ISSUER = 'https://accounts.google.com';
 export const LOCAL_GOOGLE_CLIENT_ID = 'local-google-client-id.apps.googleusercontent.com';

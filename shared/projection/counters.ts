@@ -1,7 +1,10 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '../db/document.ts';
-import { creatorKey } from '../creators/creator-repository.ts';
-import { tableName } from '../db/table.ts';
+import type { EpisodeRecord } from '../catalog/model.ts';
+import { addCreatorCountersOperation } from '../creators/creator-repository.ts';
+import { addEpisodeViewsOperation, addShowCountersOperation } from '../shows/show-repository.ts';
+import { TABLE, tableName } from '../db/table.ts';
+import { updateOf } from '../db/update.ts';
 import { db } from '../db/client.ts';
 import type { TransactOperation } from '../db/transaction.ts';
 import type { Item } from './views.ts';
@@ -42,38 +45,15 @@ export const trendBucketKey = (kind: 'subscribers' | 'views', day: string, id: s
 
 export const dayOf = (at: Date) => at.toISOString().slice(0, 10);
 
-/** `ADD` of counters (and version) on one item, on condition it exists. */
-export const addTo = (
-  key: { PK: string; SK: string },
-  counters: Record<string, number>,
-): TransactOperation => {
-  const names: Record<string, string> = { '#version': 'version' };
-  const values: Record<string, number> = { ':one': 1 };
-  const adds = ['#version :one'];
-  for (const [i, [field, delta]] of Object.entries(counters).entries()) {
-    names[`#c${i}`] = field;
-    values[`:c${i}`] = delta;
-    adds.push(`#c${i} :c${i}`);
-  }
-  return {
-    Update: {
-      TableName: tableName(),
-      Key: key,
-      UpdateExpression: `ADD ${adds.join(', ')}`,
-      ConditionExpression: 'attribute_exists(PK)',
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    },
-  };
-};
-
 /** `ADD n :delta` on a trend bucket (created by the first add). */
 export const addToBucket = (key: { PK: string; SK: string }, delta: number): TransactOperation => ({
   Update: {
     TableName: tableName(),
     Key: key,
-    UpdateExpression: 'ADD n :delta SET expires_at_epoch = if_not_exists(expires_at_epoch, :expires)',
-    ExpressionAttributeValues: { ':delta': delta, ':expires': Math.floor(Date.now() / 1000) + 30 * 86_400 },
+    ...updateOf({
+      add: { n: delta },
+      setIfAbsent: { [TABLE.ttlAttribute]: Math.floor(Date.now() / 1000) + 30 * 86_400 },
+    }),
   },
 });
 
@@ -139,10 +119,10 @@ export const countSubscription = async (before: Item | undefined, after: Item | 
     counted,
     counted
       ? [
-          addTo(creatorKey(creatorId), { subscribers: 1, subscribers_7d: 1 }),
+          addCreatorCountersOperation(creatorId, { subscribers: 1, subscribers_7d: 1 }),
           addToBucket(trendBucketKey('subscribers', dayOf(now), creatorId), 1),
         ]
-      : [addTo(creatorKey(creatorId), { subscribers: delta })],
+      : [addCreatorCountersOperation(creatorId, { subscribers: delta })],
   );
 };
 
@@ -151,7 +131,7 @@ export const countFollow = async (before: Item | undefined, after: Item | undefi
   const image = (after ?? before)!;
   const creatorId = String(image.creator_id);
   await setCounted('follower', `${image.account_id}#${creatorId}`, after !== undefined, [
-    addTo(creatorKey(creatorId), { followers: after !== undefined ? 1 : -1 }),
+    addCreatorCountersOperation(creatorId, { followers: after !== undefined ? 1 : -1 }),
   ]);
 };
 
@@ -163,18 +143,19 @@ export const countFollow = async (before: Item | undefined, after: Item | undefi
 export const countView = async (
   before: Item | undefined,
   after: Item | undefined,
-  episodeOf: (
-    contentId: string,
-  ) => Promise<{ key: { PK: string; SK: string }; showId: string; creatorId: string } | undefined>,
+  episodeOf: (contentId: string) => Promise<EpisodeRecord | undefined>,
   now: Date,
 ) => {
   if (!after?.counted_at || before?.counted_at) return;
   const episode = await episodeOf(String(after.content_id));
   if (!episode) return; // not a catalogue episode (a trailer, a deleted one): no view to count
   await setCounted('view', String(after.PK).slice('PLAYBACK#'.length), true, [
-    addTo(episode.key, { views: 1 }),
-    addTo({ PK: `SHOW#${episode.showId}`, SK: 'PROFILE' }, { total_views: 1, views_7d: 1 }),
-    addTo(creatorKey(episode.creatorId), { views: 1 }),
-    addToBucket(trendBucketKey('views', dayOf(now), episode.showId), 1),
+    addEpisodeViewsOperation(
+      { showId: episode.show_id, season: episode.season, episode: episode.episode_number },
+      1,
+    ),
+    addShowCountersOperation(episode.show_id, { total_views: 1, views_7d: 1 }),
+    addCreatorCountersOperation(episode.creator_id, { views: 1 }),
+    addToBucket(trendBucketKey('views', dayOf(now), episode.show_id), 1),
   ]);
 };

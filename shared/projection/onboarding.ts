@@ -1,11 +1,11 @@
-import { PutCommand, UpdateCommand } from '../db/document.ts';
+import { UpdateCommand } from '../db/document.ts';
 import type { CategoryId } from '../catalog/model.ts';
 import { creatorFromAccount, isCreatorAccount } from '../creators/creator-from-account.ts';
-import { creatorItem } from '../creators/creator-repository.ts';
+import { createCreator } from '../creators/creator-repository.ts';
 import { db } from '../db/client.ts';
 import { tableName } from '../db/table.ts';
+import { updateOf } from '../db/update.ts';
 import type { Account } from '../identity/account-repository.ts';
-import { isConditionalCheckFailed } from '../db/transaction.ts';
 
 /**
  * Onboarding's projection: an account that completes onboarding with a category becomes a public
@@ -26,9 +26,7 @@ const nextChannelNumber = async (): Promise<number> => {
     new UpdateCommand({
       TableName: tableName(),
       Key: counterKey,
-      UpdateExpression: 'ADD #value :one',
-      ExpressionAttributeNames: { '#value': 'value' },
-      ExpressionAttributeValues: { ':one': 1 },
+      ...updateOf({ add: { value: 1 } }),
       ReturnValues: 'UPDATED_NEW',
     }),
   );
@@ -46,17 +44,5 @@ export const createCreatorFor = async (account: Account, now: Date): Promise<'cr
     await nextChannelNumber(),
     now,
   );
-  try {
-    await db.send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...creatorItem(creator), version: 1 },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      }),
-    );
-    return 'created';
-  } catch (error) {
-    if (isConditionalCheckFailed(error)) return 'exists';
-    throw error;
-  }
+  return createCreator(creator);
 };

@@ -11,7 +11,7 @@ import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
 import type { Account } from '../identity/account-repository.ts';
 import { creatorKey } from '../creators/creator-repository.ts';
-import { episodeItemKey, getEpisode, showItemKey } from '../shows/show-repository.ts';
+import { getEpisode, showItemKey } from '../shows/show-repository.ts';
 import type { CreatorLite } from '../shows/show-views.ts';
 import { countFollow, countSubscription, countView } from './counters.ts';
 import { becameCreator, createCreatorFor } from './onboarding.ts';
@@ -82,18 +82,6 @@ const projectEpisode = async (item: Item, version: number, category: CategoryId 
     category ? episodeViews(recordOf<EpisodeRecord>(item), category) : [],
   );
 
-/** The episode a playback session played, where its counters live. */
-const episodeByContentId = async (contentId: string) => {
-  const episode = await getEpisode(contentId);
-  return episode
-    ? {
-        key: episodeItemKey(episode.show_id, episode.season, episode.episode_number),
-        showId: episode.show_id,
-        creatorId: episode.creator_id,
-      }
-    : undefined;
-};
-
 /** Handles one stream record; throws when it must be retried. */
 export const projectRecord = async (record: DynamoDBRecord, now: Date): Promise<void> => {
   const before = imageOf(record.dynamodb?.OldImage);
@@ -163,7 +151,7 @@ export const projectRecord = async (record: DynamoDBRecord, now: Date): Promise<
       if ((before === undefined) !== (after === undefined)) await countFollow(before, after);
       return;
     case 'playback':
-      await countView(before, after, episodeByContentId, now);
+      await countView(before, after, getEpisode, now);
       return;
     default:
   }

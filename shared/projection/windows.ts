@@ -2,9 +2,10 @@ import { QueryCommand, UpdateCommand } from '../db/document.ts';
 import { queryAll } from '../db/query.ts';
 import { db } from '../db/client.ts';
 import { tableName } from '../db/table.ts';
-import { isConditionalCheckFailed, transactWriteIf } from '../db/transaction.ts';
-import { creatorKey } from '../creators/creator-repository.ts';
-import { showItemKey } from '../shows/show-repository.ts';
+import { transactWriteIf } from '../db/transaction.ts';
+import { updateOf } from '../db/update.ts';
+import { addCreatorCountersOperation } from '../creators/creator-repository.ts';
+import { addShowCountersOperation, markShowNotNew } from '../shows/show-repository.ts';
 import { showListName } from '../shows/show-ranking.ts';
 import { dayOf, trendBucketKey } from './counters.ts';
 
@@ -35,8 +36,6 @@ const expireBuckets = async (kind: 'subscribers' | 'views', day: string): Promis
   for (const bucket of buckets) {
     const id = String(bucket.SK);
     const n = Number(bucket.n ?? 0);
-    const target = kind === 'subscribers' ? creatorKey(id) : showItemKey(id);
-    const field = kind === 'subscribers' ? 'subscribers_7d' : 'views_7d';
     const done = await transactWriteIf([
       {
         Delete: {
@@ -46,16 +45,9 @@ const expireBuckets = async (kind: 'subscribers' | 'views', day: string): Promis
           ExpressionAttributeValues: { ':n': n },
         },
       },
-      {
-        Update: {
-          TableName: tableName(),
-          Key: target,
-          UpdateExpression: 'ADD #field :minus, version :one',
-          ConditionExpression: 'attribute_exists(PK)',
-          ExpressionAttributeNames: { '#field': field },
-          ExpressionAttributeValues: { ':minus': -n, ':one': 1 },
-        },
-      },
+      kind === 'subscribers'
+        ? addCreatorCountersOperation(id, { subscribers_7d: -n })
+        : addShowCountersOperation(id, { views_7d: -n }),
     ]);
     if (done) moved++;
     // The counted item is gone: the bucket has nothing left to take from.
@@ -65,8 +57,7 @@ const expireBuckets = async (kind: 'subscribers' | 'views', day: string): Promis
           new UpdateCommand({
             TableName: tableName(),
             Key: trendBucketKey(kind, day, id),
-            UpdateExpression: 'SET n = :zero',
-            ExpressionAttributeValues: { ':zero': 0 },
+            ...updateOf({ set: { n: 0 } }),
           }),
         )
         .catch(() => undefined);
@@ -96,20 +87,7 @@ const expireNewShows = async (now: Date): Promise<number> => {
     for (const entry of page.Items ?? []) {
       const released = 9_000_000_000_000_000 - Number(String(entry.SK).slice(2, 18));
       if (released >= cutoff) return expired;
-      await db
-        .send(
-          new UpdateCommand({
-            TableName: tableName(),
-            Key: showItemKey(String(entry.id)),
-            UpdateExpression: 'SET is_new = :false ADD version :one',
-            ConditionExpression: 'is_new = :true',
-            ExpressionAttributeValues: { ':false': false, ':true': true, ':one': 1 },
-          }),
-        )
-        .then(() => expired++)
-        .catch((error: Error) => {
-          if (!isConditionalCheckFailed(error)) throw error;
-        });
+      if (await markShowNotNew(String(entry.id))) expired++;
     }
     start = page.LastEvaluatedKey;
     if (!start) return expired;

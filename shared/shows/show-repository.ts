@@ -5,6 +5,8 @@ import { db } from '../db/client.ts';
 import { getByIndex, queryAll, queryFirst } from '../db/query.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
+import { type TransactOperation, writeIf } from '../db/transaction.ts';
+import { updateOf, withCondition } from '../db/update.ts';
 import { type EpisodePosition, showOrder } from './show-ranking.ts';
 
 /**
@@ -170,3 +172,71 @@ export const getShow = async (id: string): Promise<ShowRecord | undefined> => {
   const result = await db.send(new GetCommand({ TableName: tableName(), Key: showKey(id) }));
   return result.Item && visible(result.Item) ? recordOf<ShowRecord>(result.Item) : undefined;
 };
+
+// ---- Named writes ------------------------------------------------------------------------------
+
+/** The show or episode exists (never recreate an item deleted meanwhile). */
+const EXISTS = { expression: 'attribute_exists(PK)' };
+
+/**
+ * Marks (or unmarks) every show and episode of a creator `creator_suspended` (`version` + 1), so
+ * the projector takes their views down (or puts them back) and reads hide them. One Query on GSI1
+ * (the creator's shows with their episodes), then one conditional UpdateItem per item: work
+ * bounded by that creator's catalogue; an item deleted since the Query is left alone.
+ */
+export const setCatalogueSuspended = async (
+  creatorId: string,
+  options: { suspended: boolean },
+): Promise<void> => {
+  const items = await queryAll({
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk',
+    ExpressionAttributeValues: { ':pk': creatorShowsPk(creatorId) },
+    ProjectionExpression: 'PK, SK',
+  });
+  const spec = options.suspended
+    ? { set: { creator_suspended: true }, add: { version: 1 } }
+    : { remove: ['creator_suspended'], add: { version: 1 } };
+  for (const item of items)
+    await writeIf({
+      Update: { Key: { PK: item.PK, SK: item.SK }, ...withCondition(updateOf(spec), EXISTS) },
+    });
+};
+
+/** The counters the projector moves on a show (views and their 7-day window). */
+export type ShowCounters = Partial<Record<'total_views' | 'views_7d', number>>;
+
+/** The transaction operation adding `counters` (and `version` 1) to a show, on condition it exists. */
+export const addShowCountersOperation = (showId: string, counters: ShowCounters): TransactOperation => ({
+  Update: {
+    TableName: tableName(),
+    Key: showKey(showId),
+    ...withCondition(updateOf({ add: { ...counters, version: 1 } }), EXISTS),
+  },
+});
+
+/** The transaction operation adding `views` (and `version` 1) to an episode, on condition it exists. */
+export const addEpisodeViewsOperation = (
+  at: { showId: string; season: number; episode: number },
+  views: number,
+): TransactOperation => ({
+  Update: {
+    TableName: tableName(),
+    Key: episodeKey(at.showId, at.season, at.episode),
+    ...withCondition(updateOf({ add: { views, version: 1 } }), EXISTS),
+  },
+});
+
+/** A show is no longer new (`is_new` false, `version` + 1); false when it was not new (or is gone). */
+export const markShowNotNew = async (showId: string): Promise<boolean> =>
+  (
+    await writeIf({
+      Update: {
+        Key: showKey(showId),
+        ...withCondition(updateOf({ set: { is_new: false }, add: { version: 1 } }), {
+          expression: 'is_new = :c0',
+          values: { ':c0': true },
+        }),
+      },
+    })
+  ).written;

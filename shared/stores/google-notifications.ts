@@ -1,11 +1,11 @@
 import { JwtVerifier } from 'aws-jwt-verify';
-import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
 import { perContainer } from '../aws/local-hook.ts';
 import { setting } from '../config.ts';
 import { getEntitlement } from '../entitlements/entitlement-repository.ts';
 import { entitlementView } from '../entitlements/my-entitlements.ts';
 import { ForbiddenError, UnauthorizedError, ValidationError } from '../http/errors.ts';
 import { accountIdOfAppToken } from '../identity/account-repository.ts';
+import { fetchedJwksCache } from '../identity/google.ts';
 import type { StoreReceipt } from './apple-notifications.ts';
 import { type Kind, syncPlayPurchase } from './google-sync.ts';
 import { itemOfProduct } from './apply.ts';
@@ -42,17 +42,7 @@ const pushVerifier = /* @__PURE__ */ perContainer(() =>
           throw new Error('Not the push subscription service account');
       },
     },
-    {
-      jwksCache: new SimpleJwksCache({
-        fetcher: {
-          fetch: async (uri) => {
-            const res = await fetch(uri, { signal: AbortSignal.timeout(5000) });
-            if (!res.ok) throw new Error(`JWKS ${uri}: ${res.status}`);
-            return res.arrayBuffer();
-          },
-        },
-      }),
-    },
+    { jwksCache: fetchedJwksCache() },
   ),
 );
 

@@ -6,11 +6,9 @@ import {
   GetStreamKeyCommand,
   ListStreamKeysCommand,
 } from '@aws-sdk/client-ivs';
-import { GetCommand } from '../db/document.ts';
 import type { CreatorRecord } from '../catalog/model.ts';
 import { setting } from '../config.ts';
-import { creatorKey } from '../creators/creator-repository.ts';
-import { db } from '../db/client.ts';
+import { attachCreatorChannelOperation, getStoredCreator } from '../creators/creator-repository.ts';
 import { tableName } from '../db/table.ts';
 import { transactWriteIf } from '../db/transaction.ts';
 import { NotFoundError } from '../http/errors.ts';
@@ -36,12 +34,8 @@ export interface StudioChannelState {
 type CreatorWithChannel = CreatorRecord & { ivs?: IvsChannel; stream_health?: string };
 
 /** The creator item as stored now (strongly consistent: a provisioning may have just written it). */
-const storedCreator = async (creatorId: string): Promise<CreatorWithChannel | undefined> =>
-  (
-    await db.send(
-      new GetCommand({ TableName: tableName(), Key: creatorKey(creatorId), ConsistentRead: true }),
-    )
-  ).Item as CreatorWithChannel | undefined;
+const storedCreator = (creatorId: string): Promise<CreatorWithChannel | undefined> =>
+  getStoredCreator(creatorId);
 
 /** The ARN of the channel's one stream key (IVS allows one per channel), if it has one. */
 const streamKeyArn = async (channelArn: string): Promise<string | undefined> =>
@@ -113,15 +107,7 @@ export const provisionChannel = async (
     chat_room_arn: roomArn,
   };
   const won = await transactWriteIf([
-    {
-      Update: {
-        TableName: tableName(),
-        Key: creatorKey(creator.id),
-        UpdateExpression: 'SET ivs = :ivs ADD version :one',
-        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(ivs)',
-        ExpressionAttributeValues: { ':ivs': channel, ':one': 1 },
-      },
-    },
+    attachCreatorChannelOperation(creator.id, channel),
     {
       Put: {
         TableName: tableName(),

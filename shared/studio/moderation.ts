@@ -5,11 +5,7 @@ import {
   ListStreamKeysCommand,
   StopStreamCommand,
 } from '@aws-sdk/client-ivs';
-import { GetCommand, UpdateCommand } from '../db/document.ts';
-import { creatorKey } from '../creators/creator-repository.ts';
-import { db } from '../db/client.ts';
-import { tableName } from '../db/table.ts';
-import type { IvsChannel } from '../ivs/channel-repository.ts';
+import { getStoredCreator, recordCreatorModeration } from '../creators/creator-repository.ts';
 import { ivsClient } from '../ivs/client.ts';
 import { UnknownCreatorError } from './operator-writes.ts';
 
@@ -87,19 +83,6 @@ const streamKeyArns = async (channelArn: string): Promise<string[]> => {
   return arns;
 };
 
-/** Records the moderation on the creator item (`version` + 1, like every operator write). */
-const recordModeration = async (creatorId: string, moderation: ModerationRecord): Promise<void> => {
-  await db.send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: creatorKey(creatorId),
-      UpdateExpression: 'SET moderation = :moderation ADD version :one',
-      ConditionExpression: 'attribute_exists(ivs)',
-      ExpressionAttributeValues: { ':moderation': moderation, ':one': 1 },
-    }),
-  );
-};
-
 /**
  * Stops the creator's live stream for moderation: records it, deletes the channel's stream keys,
  * StopStream, then a new key (see the module comment). `by` and `reason` are recorded as given.
@@ -108,11 +91,9 @@ export const stopStreamForModeration = async (
   creatorId: string,
   options: { by: string; reason: string; now: Date },
 ): Promise<StopStreamResult> => {
-  const { Item } = await db.send(
-    new GetCommand({ TableName: tableName(), Key: creatorKey(creatorId), ConsistentRead: true }),
-  );
-  if (!Item) throw new UnknownCreatorError(creatorId);
-  const ivs = Item.ivs as IvsChannel | undefined;
+  const creator = await getStoredCreator(creatorId);
+  if (!creator) throw new UnknownCreatorError(creatorId);
+  const ivs = creator.ivs;
   if (!ivs) throw new NoChannelError(creatorId);
   const channelArn = ivs.channel_arn;
 
@@ -123,7 +104,8 @@ export const stopStreamForModeration = async (
     at: options.now.toISOString(),
     stream_id: await liveStreamId(channelArn),
   };
-  await recordModeration(creatorId, moderation);
+  // Recorded on the creator item (`version` + 1, like every operator write).
+  if (!(await recordCreatorModeration(creatorId, { ...moderation }))) throw new NoChannelError(creatorId);
 
   const deletedKeys = await streamKeyArns(channelArn);
   for (const arn of deletedKeys) await ivsClient().send(new DeleteStreamKeyCommand({ arn }));

@@ -110,17 +110,17 @@ export class CallbackRefusedError extends Error {
 
 export interface CallbackPolicy {
   /**
-   * Local only (`LOCAL_WEBHOOK_CALLBACKS=private`, set by the tests or the developer, never by
-   * default (issue 33); honoured
-   * only when STAGE is `local`): plain http and private or loopback addresses are allowed, so
-   * receivers on this machine get deliveries.
+   * `LOCAL_WEBHOOK_CALLBACKS=private`, a setting no stack sets (only the local platform passes it
+   * through, when the tests or the developer set it; never by default, issue 33): plain http and
+   * private or loopback addresses are allowed, so receivers on this machine get deliveries. No
+   * branch on the stage (issue 35): what a function may do follows from its settings alone.
    */
   allowPrivate: boolean;
 }
 
 /** The policy of this function: private callbacks only by the explicit local setting. */
 export const callbackPolicy = (env: NodeJS.ProcessEnv = process.env): CallbackPolicy => ({
-  allowPrivate: env.STAGE === 'local' && env.LOCAL_WEBHOOK_CALLBACKS === 'private',
+  allowPrivate: env.LOCAL_WEBHOOK_CALLBACKS === 'private',
 });
 
 /** The URL's host as an address or a name: `[::1]` → `::1`. */

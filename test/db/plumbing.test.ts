@@ -2,6 +2,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { recordOf } from '../../shared/db/record.ts';
 import { cancellationCodes, isConditionFailure } from '../../shared/db/transaction.ts';
+import { updateOf, withCondition } from '../../shared/db/update.ts';
 
 const cancelled = (...codes: string[]) =>
   new TransactionCanceledException({
@@ -52,5 +53,51 @@ describe('transaction cancellation', () => {
   it('tells a failed condition from a conflict', () => {
     expect(isConditionFailure(cancelled('None', 'ConditionalCheckFailed'))).toBe(true);
     expect(isConditionFailure(cancelled('TransactionConflict', 'None'))).toBe(false);
+  });
+});
+
+describe('updateOf (shared/db/update.ts)', () => {
+  it('generates names and values for SET, if-absent SET, ADD and REMOVE, map members included', () => {
+    expect(
+      updateOf({
+        set: { name: 'A', 'channel.channel_name': 'A TV', skipped: undefined },
+        setIfAbsent: { joined: 't' },
+        add: { version: 1 },
+        remove: ['suspended_at'],
+      }),
+    ).toEqual({
+      UpdateExpression: 'SET #u0 = :u0, #u1.#u2 = :u1, #u3 = if_not_exists(#u3, :u2) ADD #u4 :u3 REMOVE #u5',
+      ExpressionAttributeNames: {
+        '#u0': 'name',
+        '#u1': 'channel',
+        '#u2': 'channel_name',
+        '#u3': 'joined',
+        '#u4': 'version',
+        '#u5': 'suspended_at',
+      },
+      ExpressionAttributeValues: { ':u0': 'A', ':u1': 'A TV', ':u2': 't', ':u3': 1 },
+    });
+  });
+
+  it('leaves the values out of a REMOVE alone and refuses an empty update', () => {
+    expect(updateOf({ remove: ['a'] })).toEqual({
+      UpdateExpression: 'REMOVE #u0',
+      ExpressionAttributeNames: { '#u0': 'a' },
+    });
+    expect(() => updateOf({ set: { a: undefined } })).toThrow(RangeError);
+  });
+
+  it("merges a condition's names and values", () => {
+    expect(
+      withCondition(updateOf({ add: { n: 1 } }), {
+        expression: '#c0 < :c0',
+        names: { '#c0': 'n' },
+        values: { ':c0': 5 },
+      }),
+    ).toMatchObject({
+      ConditionExpression: '#c0 < :c0',
+      ExpressionAttributeNames: { '#u0': 'n', '#c0': 'n' },
+      ExpressionAttributeValues: { ':u0': 1, ':c0': 5 },
+    });
   });
 });

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { GetCommand, PutCommand } from '../../shared/db/document.ts';
 import { describe, expect, it } from 'vitest';
 import { creatorFromAccount } from '../../shared/creators/creator-from-account.ts';
-import { creatorItem } from '../../shared/creators/creator-repository.ts';
+import { creatorItem, creatorKey } from '../../shared/creators/creator-repository.ts';
 import { db } from '../../shared/db/client.ts';
 import { tableName } from '../../shared/db/table.ts';
 import {
@@ -34,8 +34,7 @@ const newCreator = async (): Promise<string> => {
 };
 
 const stored = async (id: string) =>
-  (await db.send(new GetCommand({ TableName: tableName(), Key: { PK: `CREATOR#${id}`, SK: 'PROFILE' } })))
-    .Item!;
+  (await db.send(new GetCommand({ TableName: tableName(), Key: creatorKey(id) }))).Item!;
 
 describe('operator writes (shared/studio/operator-writes.ts)', () => {
   it('sets editorial flags and tier, each call adding 1 to the version, leaving the rest alone', async () => {
@@ -101,9 +100,7 @@ describe('operator writes (shared/studio/operator-writes.ts)', () => {
     await expect(setEditorialFlags(ghost, { is_hot: true })).rejects.toBeInstanceOf(UnknownCreatorError);
     await expect(suspendCreator(ghost, new Date())).rejects.toThrow(`no creator has the id "${ghost}"`);
     await expect(unsuspendCreator(ghost)).rejects.toBeInstanceOf(UnknownCreatorError);
-    const item = await db.send(
-      new GetCommand({ TableName: tableName(), Key: { PK: `CREATOR#${ghost}`, SK: 'PROFILE' } }),
-    );
+    const item = await db.send(new GetCommand({ TableName: tableName(), Key: creatorKey(ghost) }));
     expect(item.Item).toBeUndefined();
   });
 });

@@ -6,6 +6,7 @@ import { db } from '../../shared/db/client.ts';
 import { tableName } from '../../shared/db/table.ts';
 import { scheduleKey } from '../../shared/epg/program-repository.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
+import { creatorKey } from '../../shared/creators/creator-repository.ts';
 import { episodeItem, showItem } from '../../shared/shows/show-repository.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 import { type StudioCreator, studioCreator } from '../support/studio.ts';
@@ -417,7 +418,7 @@ describe('PATCH /studio/profile', () => {
       return res.body.data.find((block: { type: string }) => block.type === 'user');
     };
     const before = await userBlock();
-    const profileKey = { PK: `CREATOR#${me.creatorId}`, SK: 'PROFILE' };
+    const profileKey = creatorKey(me.creatorId);
     const storedBefore = (await db.send(new GetCommand({ TableName: tableName(), Key: profileKey }))).Item!;
     const res = await api.patch('/studio/profile', {
       token: me.token,

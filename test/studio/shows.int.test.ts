@@ -5,6 +5,7 @@ import { db } from '../../shared/db/client.ts';
 import { tableName } from '../../shared/db/table.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { viewSetKey } from '../../shared/projection/view-set.ts';
+import { showItemKey } from '../../shared/shows/show-repository.ts';
 import { episodeViewSource } from '../../shared/projection/views.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 import { onboardCreator } from '../support/payments.ts';
@@ -55,7 +56,7 @@ const storedShow = async (id: string) =>
     await db.send(
       new GetCommand({
         TableName: tableName(),
-        Key: { PK: `SHOW#${id}`, SK: 'PROFILE' },
+        Key: showItemKey(id),
         ConsistentRead: true,
       }),
     )
@@ -67,7 +68,7 @@ const storedCollection = async (id: string) =>
       new QueryCommand({
         TableName: tableName(),
         KeyConditionExpression: 'PK = :pk',
-        ExpressionAttributeValues: { ':pk': `SHOW#${id}` },
+        ExpressionAttributeValues: { ':pk': showItemKey(id).PK },
         ConsistentRead: true,
       }),
     )
