@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, UpdateCommand } from '../db/document.ts';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '../db/document.ts';
 import { batchGet, batchPutDelete } from '../db/batch.ts';
 import { db } from '../db/client.ts';
 import { queryAll } from '../db/query.ts';
@@ -86,7 +86,7 @@ export interface ChatAction {
 }
 
 const chatPk = (creatorId: string) => `CHAT#${creatorId}`;
-export const roomLookupKey = (roomArn: string) => ({ PK: `CHATROOM#${roomArn}`, SK: 'ROOM' });
+const roomLookupKey = (roomArn: string) => ({ PK: `CHATROOM#${roomArn}`, SK: 'ROOM' });
 const settingsKey = (creatorId: string) => ({ PK: chatPk(creatorId), SK: 'SETTINGS' });
 const moderatorKey = (creatorId: string, accountId: string) => ({
   PK: chatPk(creatorId),
@@ -100,6 +100,16 @@ export const roomLookupItem = (roomArn: string, creatorId: string): Record<strin
   entity: 'chat-room',
   creator_id: creatorId,
 });
+
+/** Records that `roomArn` is the room of `creatorId`'s channel (a room made outside provisioning). */
+export const putRoomLookup = async (roomArn: string, creatorId: string): Promise<void> => {
+  await db.send(new PutCommand({ TableName: tableName(), Item: roomLookupItem(roomArn, creatorId) }));
+};
+
+/** Forgets the lookup item of a deleted room. */
+export const deleteRoomLookup = async (roomArn: string): Promise<void> => {
+  await db.send(new DeleteCommand({ TableName: tableName(), Key: roomLookupKey(roomArn) }));
+};
 
 const get = async (Key: { PK: string; SK: string }, consistent = false) =>
   (await db.send(new GetCommand({ TableName: tableName(), Key, ConsistentRead: consistent }))).Item;

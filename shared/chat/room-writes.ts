@@ -1,12 +1,11 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '../db/document.ts';
 import { allRankedIds } from '../catalog/ranked-list.ts';
-import { creatorKey } from '../creators/creator-repository.ts';
 import { CREATOR_LISTS } from '../creators/creator-ranking.ts';
-import { db } from '../db/client.ts';
-import { tableName } from '../db/table.ts';
-import { isConditionalCheckFailed } from '../db/transaction.ts';
-import type { IvsChannel } from '../ivs/channel-repository.ts';
-import { roomLookupItem, roomLookupKey } from './chat-repository.ts';
+import {
+  clearCreatorChatRoom,
+  getStoredCreator,
+  setCreatorChatRoom,
+} from '../creators/creator-repository.ts';
+import { deleteRoomLookup, putRoomLookup } from './chat-repository.ts';
 import { createRoom, deleteRoom } from './rooms.ts';
 
 /**
@@ -20,15 +19,8 @@ export type RoomChange = 'created' | 'exists' | 'closed' | 'none' | 'no-channel'
 
 /** The creator's channel, and whether the creator is suspended (a consistent read). */
 const channelOf = async (creatorId: string) => {
-  const { Item } = await db.send(
-    new GetCommand({
-      TableName: tableName(),
-      Key: creatorKey(creatorId),
-      ConsistentRead: true,
-      ProjectionExpression: 'ivs, suspended_at',
-    }),
-  );
-  return { channel: Item?.ivs as IvsChannel | undefined, suspended: Item?.suspended_at !== undefined };
+  const creator = await getStoredCreator(creatorId);
+  return { channel: creator?.ivs, suspended: creator?.suspended_at !== undefined };
 };
 
 /**
@@ -42,22 +34,16 @@ export const ensureChatRoom = async (creatorId: string): Promise<RoomChange> => 
   if (suspended) return 'suspended';
   if (channel.chat_room_arn) return 'exists';
   const roomArn = await createRoom(creatorId);
-  try {
-    await db.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: creatorKey(creatorId),
-        UpdateExpression: 'SET ivs.chat_room_arn = :room ADD version :one',
-        ConditionExpression: 'attribute_exists(ivs) AND attribute_not_exists(ivs.chat_room_arn)',
-        ExpressionAttributeValues: { ':room': roomArn, ':one': 1 },
-      }),
-    );
-  } catch (error) {
+  // A concurrent run's room wins; this one's is deleted (also when the write fails).
+  const set = await setCreatorChatRoom(creatorId, roomArn).catch(async (error) => {
     await deleteRoom(roomArn);
-    if (isConditionalCheckFailed(error)) return 'exists';
     throw error;
+  });
+  if (!set) {
+    await deleteRoom(roomArn);
+    return 'exists';
   }
-  await db.send(new PutCommand({ TableName: tableName(), Item: roomLookupItem(roomArn, creatorId) }));
+  await putRoomLookup(roomArn, creatorId);
   return 'created';
 };
 
@@ -66,16 +52,9 @@ export const closeChatRoom = async (creatorId: string): Promise<RoomChange> => {
   const roomArn = (await channelOf(creatorId)).channel?.chat_room_arn;
   if (!roomArn) return 'none';
   await deleteRoom(roomArn);
-  await db.send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: creatorKey(creatorId),
-      UpdateExpression: 'REMOVE ivs.chat_room_arn ADD version :one',
-      ConditionExpression: 'ivs.chat_room_arn = :room',
-      ExpressionAttributeValues: { ':room': roomArn, ':one': 1 },
-    }),
-  );
-  await db.send(new DeleteCommand({ TableName: tableName(), Key: roomLookupKey(roomArn) }));
+  // false: a concurrent run already gave the channel another room; this one is gone either way.
+  await clearCreatorChatRoom(creatorId, roomArn);
+  await deleteRoomLookup(roomArn);
   return 'closed';
 };
 

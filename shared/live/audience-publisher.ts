@@ -1,15 +1,11 @@
-import { UpdateCommand } from '../db/document.ts';
 import type { CreatorRecord } from '../catalog/model.ts';
 import { CREATOR_LISTS } from '../creators/creator-ranking.ts';
-import { creatorKey } from '../creators/creator-repository.ts';
+import { creatorKey, setCreatorAudience } from '../creators/creator-repository.ts';
 import { batchGet } from '../db/batch.ts';
-import { db } from '../db/client.ts';
 import { queryAll } from '../db/query.ts';
 import { recordOf } from '../db/record.ts';
-import { tableName } from '../db/table.ts';
 import { viewerShardsOf } from './audience-scale.ts';
 import { bucketOf, recordPeak, viewerCounterKey } from './viewer-counter.ts';
-import { isConditionalCheckFailed } from '../db/transaction.ts';
 
 /**
  * `watching_now` in lists, from the live counters (docs/live.md "Viewers in lists"): once a
@@ -65,40 +61,6 @@ const bucketCounts = async (
   return counts;
 };
 
-/** Writes `watching` (and `previous`, the count it replaces) for `bucket` unless a later bucket was written or the channel went offline. */
-const publish = async (
-  creatorId: string,
-  watching: number,
-  previous: number,
-  bucket: number,
-  peak: number,
-): Promise<boolean> => {
-  try {
-    await db.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: creatorKey(creatorId),
-        UpdateExpression:
-          'SET watching_now = :n, watching_previous = :p, watching_bucket = :b, peak_all_time = :peak ADD version :one',
-        ConditionExpression:
-          'attribute_type(live, :map) AND (attribute_not_exists(watching_bucket) OR watching_bucket < :b)',
-        ExpressionAttributeValues: {
-          ':n': watching,
-          ':p': previous,
-          ':b': bucket,
-          ':peak': peak,
-          ':one': 1,
-          ':map': 'M',
-        },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionalCheckFailed(error)) return false;
-    throw error;
-  }
-};
-
 /** Publishes the last complete bucket's viewers of every live channel, as of `now`. */
 export const publishAudiences = async (now: Date): Promise<AudienceReport> => {
   const bucket = bucketOf(now) - 1;
@@ -118,7 +80,8 @@ export const publishAudiences = async (now: Date): Promise<AudienceReport> => {
     if (watching > creator.watching_now)
       await recordPeak(creator.channel.channel_id, watching, now, viewerShardsOf(creator));
     const peak = Math.max(creator.peak_all_time ?? 0, watching);
-    if (await publish(creator.id, watching, creator.watching_now, bucket, peak)) published++;
+    if (await setCreatorAudience(creator.id, { watching, previous: creator.watching_now, bucket, peak }))
+      published++;
   }
   return { channels: creators.length, published };
 };

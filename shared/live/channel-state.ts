@@ -1,10 +1,15 @@
 import { type IvsChannel, ivsChannelKey } from '../ivs/channel-repository.ts';
 import { cdnUrl, liveThumbnailUrlOf } from './media-urls.ts';
-import { GetCommand, UpdateCommand } from '../db/document.ts';
+import { GetCommand } from '../db/document.ts';
 import type { CreatorRecord } from '../catalog/model.ts';
 import { rankTotalKey } from '../catalog/ranked-list.ts';
 import { CREATOR_LISTS } from '../creators/creator-ranking.ts';
-import { creatorKey } from '../creators/creator-repository.ts';
+import {
+  creatorKey,
+  setCreatorLive,
+  setCreatorOffline,
+  setCreatorStreamHealth,
+} from '../creators/creator-repository.ts';
 import { batchGet } from '../db/batch.ts';
 import { db } from '../db/client.ts';
 import { queryAll } from '../db/query.ts';
@@ -12,7 +17,6 @@ import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
 import { logger } from '../observability/index.ts';
 import { type IvsEvent, type LimitBreach, type RecordingStateChange, eventTimeMs } from './ivs-events.ts';
-import { isConditionalCheckFailed } from '../db/transaction.ts';
 
 /**
  * A creator's live state from Amazon IVS (docs/ivs-events.md): the reducer of IVS's EventBridge
@@ -136,72 +140,6 @@ const liveOf = (
   thumbnail_url: thumbnailUrl(creator, streamId),
 });
 
-/** One conditional UpdateItem of a creator: true when written, false when its condition refused it. */
-const updateCreatorIf = async (
-  creatorId: string,
-  update: { expression: string; condition: string; values: Record<string, unknown> },
-): Promise<boolean> => {
-  try {
-    await db.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: creatorKey(creatorId),
-        UpdateExpression: `${update.expression} ADD version :one`,
-        ConditionExpression: update.condition,
-        ExpressionAttributeValues: { ...update.values, ':one': 1 },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionalCheckFailed(error)) return false;
-    throw error;
-  }
-};
-
-/** The state change at `:t` is newer than the one recorded. */
-const NEWER_STATE = '(attribute_not_exists(live_state_ms) OR live_state_ms < :t)';
-
-/**
- * Live with `live` from time `t`. Also at the recorded time when that change was about another
- * stream (the previous stream's End in the same second); never over this stream's own End. A
- * known `health` is as of `t`; without one (a Stream Start) the stream is assumed healthy and its
- * first health event applies whatever its time.
- */
-const goLive = (
-  creatorId: string,
-  live: NonNullable<CreatorRecord['live']>,
-  t: number,
-  health?: StreamHealth,
-) =>
-  updateCreatorIf(creatorId, {
-    expression: [
-      'SET live = :live, live_state_ms = :t, live_state_stream_id = :sid, stream_health = :health',
-      health ? ', health_ms = :t' : ' REMOVE health_ms',
-    ].join(''),
-    condition: `attribute_exists(ivs) AND (${NEWER_STATE} OR (live_state_ms = :t AND live_state_stream_id <> :sid))`,
-    values: { ':live': live, ':t': t, ':sid': live.stream_id, ':health': health ?? 'healthy' },
-  });
-
-/** Offline: no stream, no health, and no viewers (the next stream starts from 0, not this one's count). */
-const OFFLINE =
-  'SET live = :null, live_state_ms = :t, live_state_stream_id = :sid, watching_now = :zero REMOVE stream_health, health_ms';
-
-/** Offline at `t` by an event naming stream `streamId`: newer, or this stream's End in the second it started. */
-const endStream = (creatorId: string, streamId: string, t: number) =>
-  updateCreatorIf(creatorId, {
-    expression: OFFLINE,
-    condition: `attribute_exists(ivs) AND (${NEWER_STATE} OR (live_state_ms = :t AND live.stream_id = :sid))`,
-    values: { ':null': null, ':t': t, ':sid': streamId, ':zero': 0 },
-  });
-
-/** Health of the current stream `streamId` as of `t`. */
-const setHealth = (creatorId: string, streamId: string, health: StreamHealth, t: number) =>
-  updateCreatorIf(creatorId, {
-    expression: 'SET stream_health = :health, health_ms = :t',
-    condition: 'live.stream_id = :sid AND (attribute_not_exists(health_ms) OR health_ms < :t)',
-    values: { ':health': health, ':sid': streamId, ':t': t },
-  });
-
 const limitBreachOutcome = (event: LimitBreach, deps: ChannelStateDeps): IvsOutcome => {
   const outcome: IvsOutcome = {
     kind: 'limit-breach',
@@ -286,7 +224,7 @@ export const applyIvsEvent = async (
 
   if (event['detail-type'] === 'IVS Stream Health Change') {
     const health = event.detail.event_name === 'Starvation Start' ? 'starving' : 'healthy';
-    return outcome(await setHealth(creatorId, streamId, health, t), {
+    return outcome(await setCreatorStreamHealth(creatorId, { streamId, health, t }), {
       kind: 'health-changed',
       creatorId,
       streamId,
@@ -305,15 +243,22 @@ export const applyIvsEvent = async (
         });
         return { kind: 'ignored', reason: 'unknown-channel', eventName, channelArn };
       }
-      return outcome(await goLive(creatorId, liveOf(creator, streamId, new Date(t).toISOString()), t), {
-        kind: 'went-live',
-        creatorId,
-        streamId,
-      });
+      return outcome(
+        await setCreatorLive(creatorId, { live: liveOf(creator, streamId, new Date(t).toISOString()), t }),
+        {
+          kind: 'went-live',
+          creatorId,
+          streamId,
+        },
+      );
     }
     case 'Stream End':
     case 'Stream Failure':
-      return outcome(await endStream(creatorId, streamId, t), { kind: 'went-offline', creatorId, streamId });
+      return outcome(await setCreatorOffline(creatorId, { streamId, t, by: 'event' }), {
+        kind: 'went-offline',
+        creatorId,
+        streamId,
+      });
     default:
       // Session Created/Ended bracket the encoder's connection, not what viewers can watch; a
       // takeover keeps the stream live.
@@ -403,13 +348,13 @@ export const reconcileLiveChannels = async (
     if (creator.live?.stream_id !== stream.streamId) {
       const live = liveOf(creator, stream.streamId, stream.startTime.toISOString());
       corrections.push(
-        goLive(creatorId, live, t, health).then((done) => {
+        setCreatorLive(creatorId, { live, t, ...(health ? { health } : {}) }).then((done) => {
           if (done) report.wentLive++;
         }),
       );
     } else if (health && health !== creator.stream_health) {
       corrections.push(
-        setHealth(creatorId, stream.streamId, health, t).then((done) => {
+        setCreatorStreamHealth(creatorId, { streamId: stream.streamId, health, t }).then((done) => {
           if (done) report.healthChanged++;
         }),
       );
@@ -418,11 +363,7 @@ export const reconcileLiveChannels = async (
   for (const creator of creators.values()) {
     if (!onIvs(creator) || !creator.live || listed.has(creator.ivs.channel_arn)) continue;
     corrections.push(
-      updateCreatorIf(creator.id, {
-        expression: OFFLINE,
-        condition: `live.stream_id = :sid AND ${NEWER_STATE}`,
-        values: { ':null': null, ':t': t, ':sid': creator.live.stream_id, ':zero': 0 },
-      }).then((done) => {
+      setCreatorOffline(creator.id, { streamId: creator.live.stream_id, t, by: 'reconcile' }).then((done) => {
         if (done) report.wentOffline++;
       }),
     );

@@ -1,14 +1,12 @@
 import { createHash } from 'node:crypto';
-import {
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '../db/document.ts';
+import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand } from '../db/document.ts';
 import * as z from 'zod/mini';
 import type { CreatorRecord, EpisodeRecord, SeasonRecord, ShowRecord } from '../catalog/model.ts';
-import { creatorKey } from '../creators/creator-repository.ts';
+import {
+  getStoredCreator,
+  setCreatorLiveRecording,
+  setCreatorLiveThumbnail,
+} from '../creators/creator-repository.ts';
 import { db } from '../db/client.ts';
 import { queryAll, queryFirst } from '../db/query.ts';
 import { recordOf } from '../db/record.ts';
@@ -188,26 +186,13 @@ export const noteRecordingStarted = async (
     playlist_key: keyIn(ref.prefix, hls.path, hls.playlist),
     started_ms: startedMs,
   };
-  try {
-    await db.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: creatorKey(ref.creatorId),
-        UpdateExpression: 'SET live_recording = :recording',
-        ConditionExpression:
-          'attribute_exists(ivs) AND (attribute_not_exists(live_recording) OR live_recording.started_ms <= :t)',
-        ExpressionAttributeValues: { ':recording': recording, ':t': startedMs },
-      }),
-    );
-  } catch (error) {
-    if (!isConditionalCheckFailed(error)) throw error;
+  if (!(await setCreatorLiveRecording(ref.creatorId, recording)))
     return {
       kind: 'recording-stale',
       creatorId: ref.creatorId,
       streamId: ref.streamId,
       event: 'Recording Start',
     };
-  }
   await db.send(
     new PutCommand({
       TableName: tableName(),
@@ -222,34 +207,18 @@ export const noteRecordingStarted = async (
       },
     }),
   );
-  await setLiveThumbnail(ref.creatorId, ref.streamId, liveThumbnailUrlOf(recording));
+  // The live thumbnail while this stream is the current one (a Stream Start that comes later takes
+  // it from `live_recording` itself, shared/live/channel-state.ts).
+  await setCreatorLiveThumbnail(ref.creatorId, {
+    streamId: ref.streamId,
+    url: liveThumbnailUrlOf(recording),
+  });
   return {
     kind: 'dvr-ready',
     creatorId: ref.creatorId,
     streamId: ref.streamId,
     playlistKey: recording.playlist_key,
   };
-};
-
-/**
- * The live thumbnail of stream `streamId` (while it is the creator's current one: a Stream Start
- * that comes later takes it from `live_recording` itself, shared/live/channel-state.ts).
- */
-const setLiveThumbnail = async (creatorId: string, streamId: string, url: string) => {
-  try {
-    await db.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: creatorKey(creatorId),
-        UpdateExpression: 'SET #live.thumbnail_url = :url',
-        ConditionExpression: '#live.stream_id = :stream',
-        ExpressionAttributeNames: { '#live': 'live' },
-        ExpressionAttributeValues: { ':url': url, ':stream': streamId },
-      }),
-    );
-  } catch (error) {
-    if (!isConditionalCheckFailed(error)) throw error;
-  }
 };
 
 // ---- On demand --------------------------------------------------------------------------------
@@ -405,15 +374,14 @@ export const publishRecording = async (
   const foreign = foreignBucket(ref, deps);
   if (foreign) return foreign;
   if (await getItem(recordingMarkerKey(streamId))) return stale;
-  const creatorItem = await getItem(creatorKey(creatorId));
-  const creator = creatorItem && recordOf<CreatorItem & { ivs?: unknown }>(creatorItem);
+  const creator = await getStoredCreator(creatorId);
   if (!creator?.ivs) {
     deps.warn('IVS recording of a creator without an IVS channel: ignored', { ...ref });
     return { kind: 'recording-ignored', creatorId, streamId, reason: 'no-ivs-creator' };
   }
   // A stream an operator stopped for moderation (shared/studio/moderation.ts records it before
   // StopStream, so before this Recording End) does not become on-demand content.
-  if ((creator as { moderation?: { stream_id?: string | null } }).moderation?.stream_id === streamId) {
+  if ((creator.moderation as { stream_id?: string | null } | undefined)?.stream_id === streamId) {
     deps.warn('IVS recording of a stream stopped for moderation: not published', { ...ref });
     return { kind: 'recording-ignored', creatorId, streamId, reason: 'moderated' };
   }
