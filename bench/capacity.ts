@@ -198,7 +198,6 @@ export interface LimitRow {
 /** The measurement itself (starts its own DynamoDB Local). */
 export const measureCapacity = async (): Promise<CapacityResult> => {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  process.env.GOOGLE_IDP ??= 'local';
   process.env.LOCAL_RATE_LIMITS = 'off';
   process.env.LOG_LEVEL = 'ERROR';
   process.env.TABLE_NAME = 'bench-capacity';

@@ -147,7 +147,6 @@ export interface EndpointResult {
 /** The measurement itself, in this process (starts its own DynamoDB Local). */
 export const measureCost = async () => {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  process.env.GOOGLE_IDP ??= 'local';
   process.env.LOCAL_RATE_LIMITS = 'off';
   // Log and metrics output as on Lambda (INFO request lines, EMF metrics), measured, not shown.
   process.env.LOG_LEVEL = 'INFO';

@@ -115,7 +115,6 @@ export interface LoadedTable {
 const startBenchPlatform = async (scale: number, loaded?: LoadedTable) => {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   process.env.TABLE_NAME = loaded?.table ?? `bench-projection-s${scale}`;
-  process.env.GOOGLE_IDP ??= 'local';
   const { freePort, startDynamoDbLocal } = await import('../scripts/local/dynamodb-local.ts');
   const port = loaded ? undefined : await freePort();
   process.env.DYNAMODB_ENDPOINT = loaded?.endpoint ?? `http://127.0.0.1:${port}`;

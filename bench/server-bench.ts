@@ -25,7 +25,6 @@ export const runServerBench = async (options: {
   let kept = false;
   process.env.DYNAMODB_ENDPOINT = local.endpoint;
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
-  process.env.GOOGLE_IDP ??= 'local';
   try {
     // Handlers run in process here (outside any function context): the local AWS stand-ins and
     // the deployment's settings in the environment, as the tests have them.
