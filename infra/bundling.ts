@@ -36,6 +36,19 @@ export const LAMBDA_BUNDLING = {
   sourcesContent: false,
 } as const;
 
+/** LAMBDA_BUNDLING as esbuild build options (the bench's and the tests' own builds of a function). */
+export const lambdaEsbuildOptions = () => ({
+  bundle: true,
+  format: LAMBDA_BUNDLING.format,
+  platform: LAMBDA_BUNDLING.platform,
+  target: LAMBDA_BUNDLING.target,
+  mainFields: [...LAMBDA_BUNDLING.mainFields],
+  banner: { js: LAMBDA_BUNDLING.banner },
+  minify: LAMBDA_BUNDLING.minify,
+  sourcemap: LAMBDA_BUNDLING.sourcemap,
+  sourcesContent: LAMBDA_BUNDLING.sourcesContent,
+});
+
 /**
  * Every Lambda bundle's `define`: `process.env.LAMBDA_BUNDLE_RESPONSES` = `"none"` makes each
  * module's response schemas (`<domain>Responses`, built by `responseSchemas` in

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { routes } from '../functions/routes.ts';
-import { bundleDefineOf, LAMBDA_BUNDLE_ALIAS, LAMBDA_BUNDLING } from '../infra/bundling.ts';
+import { bundleDefineOf, LAMBDA_BUNDLE_ALIAS, lambdaEsbuildOptions } from '../infra/bundling.ts';
 
 const FUNCTIONS = resolve(import.meta.dirname, '../functions');
 
@@ -41,15 +41,7 @@ export const bundleLambdas = async (
         entryPoints: Object.fromEntries(group.map(([name, entry]) => [`${name}/index`, entry])),
         outdir: outDir,
         outExtension: { '.js': '.mjs' },
-        bundle: true,
-        format: LAMBDA_BUNDLING.format,
-        platform: LAMBDA_BUNDLING.platform,
-        target: LAMBDA_BUNDLING.target,
-        mainFields: [...LAMBDA_BUNDLING.mainFields],
-        banner: { js: LAMBDA_BUNDLING.banner },
-        minify: LAMBDA_BUNDLING.minify,
-        sourcemap: LAMBDA_BUNDLING.sourcemap,
-        sourcesContent: LAMBDA_BUNDLING.sourcesContent,
+        ...lambdaEsbuildOptions(),
         define: JSON.parse(define) as Record<string, string>,
         alias: options.defaultCredentials ? {} : { ...LAMBDA_BUNDLE_ALIAS },
         logLevel: 'error',

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleDefineOf, LAMBDA_BUNDLE_ALIAS, LAMBDA_BUNDLING } from '../../infra/bundling.ts';
+import { bundleDefineOf, LAMBDA_BUNDLE_ALIAS, lambdaEsbuildOptions } from '../../infra/bundling.ts';
 import { signedTransaction } from '../../scripts/local/appstore/notifications.ts';
 import { makeTestChain, type TestChain } from '../../scripts/local/appstore/signing.ts';
 
@@ -27,13 +27,7 @@ beforeAll(async () => {
   const result = await build({
     entryPoints: [resolve(import.meta.dirname, 'fixtures/apple-verify.ts')],
     outfile: file,
-    bundle: true,
-    format: LAMBDA_BUNDLING.format,
-    platform: LAMBDA_BUNDLING.platform,
-    target: LAMBDA_BUNDLING.target,
-    mainFields: [...LAMBDA_BUNDLING.mainFields],
-    banner: { js: LAMBDA_BUNDLING.banner },
-    minify: LAMBDA_BUNDLING.minify,
+    ...lambdaEsbuildOptions(),
     define: bundleDefineOf(undefined),
     alias: { ...LAMBDA_BUNDLE_ALIAS },
     metafile: true,
