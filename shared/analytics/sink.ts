@@ -2,7 +2,7 @@ import { appendFile, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { awsClient } from '../aws/local-hook.ts';
 import { setting } from '../config.ts';
-import { ServiceUnavailableError } from '../http/errors.ts';
+import { ServiceUnavailableError } from '../errors/errors.ts';
 
 /**
  * Where accepted analytics events go. On AWS: Kinesis Data Firehose (ANALYTICS_STREAM_NAME),

@@ -7,7 +7,7 @@ import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
 import { type TransactOperation, writeIf } from '../db/transaction.ts';
 import { type UpdateSpec, updateOf, withCondition } from '../db/update.ts';
-import { NotFoundError } from '../http/errors.ts';
+import { NotFoundError } from '../errors/errors.ts';
 import type { IvsChannel } from '../ivs/channel-repository.ts';
 
 /**

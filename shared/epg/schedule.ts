@@ -3,7 +3,7 @@ import type { CreatorRecord, ProgramRecord } from '../catalog/model.ts';
 import { listChannelNumbers } from '../creators/creator-listings.ts';
 import { getCreatorByChannel, getCreators, requireCreator } from '../creators/creator-repository.ts';
 import { formatCount } from '../format.ts';
-import { NotFoundError } from '../http/errors.ts';
+import { NotFoundError } from '../errors/errors.ts';
 import { type Pagination, pagination } from '../pagination.ts';
 import {
   listGuidePrograms,

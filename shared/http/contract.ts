@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini';
-import { STEP_UP_MESSAGE, type TooManyRequestsKind } from './errors.ts';
+import { STEP_UP_MESSAGE, type TooManyRequestsKind } from '../errors/errors.ts';
 import { isStudioRoute, type RouteRow, rateLimitsOf } from './route.ts';
 import type { Schema } from './validation.ts';
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { UpdateCommand } from '../db/document.ts';
 import { db } from '../db/client.ts';
 import { tableName } from '../db/table.ts';
-import { TooManyRequestsError } from './errors.ts';
+import { TooManyRequestsError } from '../errors/errors.ts';
 
 /** A route's request budget: `limit` requests per `windowSeconds` per client. */
 export interface RateLimit {

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
 import { isPlatformMediaUrl } from '../live/media-urls.ts';
-import { BadRequestError, type FieldError, ValidationError } from './errors.ts';
+import { BadRequestError, type FieldError, ValidationError } from '../errors/errors.ts';
 import { described } from './schema-meta.ts';
 
 /**

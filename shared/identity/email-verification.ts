@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import { ConflictError, HttpError, NotFoundError, ServiceUnavailableError } from '../http/errors.ts';
+import { ConflictError, HttpError, NotFoundError, ServiceUnavailableError } from '../errors/errors.ts';
 import { logger, recordMetric } from '../observability/index.ts';
 import { emailVerifiedUpdate, getAccount, isEmailVerified } from './account-repository.ts';
 import {

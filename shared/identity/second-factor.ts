@@ -6,7 +6,7 @@ import {
   ForbiddenError,
   NotFoundError,
   ValidationError,
-} from '../http/errors.ts';
+} from '../errors/errors.ts';
 import { recordMetric } from '../observability/index.ts';
 import { issueAccessToken } from './access-token.ts';
 import { getAccount } from './account-repository.ts';

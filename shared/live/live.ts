@@ -4,7 +4,7 @@ import { requireCreator } from '../creators/creator-repository.ts';
 import { getRelationship } from '../creators/relationship-repository.ts';
 import { type EntitlementRecord, entitlementsOf, grants } from '../entitlements/entitlement-repository.ts';
 import { formatCount, formatDuration } from '../format.ts';
-import { ForbiddenError, HttpError, NotFoundError } from '../http/errors.ts';
+import { ForbiddenError, HttpError, NotFoundError } from '../errors/errors.ts';
 import { revokeViewerSession } from '../ivs/revocation.ts';
 import {
   endSession,

@@ -1,7 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { CreatorRecord } from '../catalog/model.ts';
 import { heartbeatEpg, watchEpg } from '../epg/schedule.ts';
-import { ConflictError, NotFoundError, TooManyRequestsError } from '../http/errors.ts';
+import { ConflictError, NotFoundError, TooManyRequestsError } from '../errors/errors.ts';
 import { recordMetric } from '../observability/index.ts';
 import { signPlaybackToken } from '../playback/ivs-token.ts';
 import { loadMediaSigner } from '../playback/media-key.ts';

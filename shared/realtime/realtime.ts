@@ -1,5 +1,5 @@
 import { requireCreator } from '../creators/creator-repository.ts';
-import { ConflictError, UnauthorizedError } from '../http/errors.ts';
+import { ConflictError, UnauthorizedError } from '../errors/errors.ts';
 import { signJwt } from '../identity/access-token.ts';
 import { reactionShardsOf } from '../live/audience-scale.ts';
 import { requireAccess, requireCreatorOnAir } from '../live/live.ts';

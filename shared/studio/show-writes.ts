@@ -7,7 +7,7 @@ import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
 import { cdnUrl } from '../live/media-urls.ts';
 import { cancellationCodes, isConditionalCheckFailed, type TransactOperation } from '../db/transaction.ts';
-import { ConflictError, NotFoundError } from '../http/errors.ts';
+import { ConflictError, NotFoundError } from '../errors/errors.ts';
 import { episodeItem, episodeItemKey, showItem, showItemKey } from '../shows/show-repository.ts';
 import type {
   CreateEpisodeBody,

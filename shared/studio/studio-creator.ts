@@ -1,6 +1,6 @@
 import type { CreatorRecord } from '../catalog/model.ts';
 import { getCreator } from '../creators/creator-repository.ts';
-import { ForbiddenError } from '../http/errors.ts';
+import { ForbiddenError } from '../errors/errors.ts';
 
 /**
  * The studio's caller as a creator: the public creator their account became when onboarding

@@ -6,7 +6,7 @@ import {
   NotFoundError,
   ServiceUnavailableError,
   ValidationError,
-} from '../http/errors.ts';
+} from '../errors/errors.ts';
 import { logger } from '../observability/index.ts';
 import { pageSlice, pagination } from '../pagination.ts';
 import { requireStudioCreator } from '../studio/studio-creator.ts';

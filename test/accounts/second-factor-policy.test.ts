@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { routes } from '../../functions/routes.ts';
 import { errorStatusesOf } from '../../shared/http/contract.ts';
-import { SecondFactorRequiredError } from '../../shared/http/errors.ts';
+import { SecondFactorRequiredError } from '../../shared/errors/errors.ts';
 import { assertCreatorSecondFactor } from '../../shared/http/middleware/step-up.ts';
 import { isStudioRoute, routeKey } from '../../shared/http/route.ts';
 import { policyOf } from '../../shared/platform/access.ts';

@@ -1,5 +1,5 @@
 import { bearerToken, type Principal } from '../auth.ts';
-import { UnauthorizedError } from '../errors.ts';
+import { UnauthorizedError } from '../../errors/errors.ts';
 import type { RouteRow } from '../route.ts';
 import { type HttpMiddleware, stateOf } from './state.ts';
 

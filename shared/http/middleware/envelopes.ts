@@ -6,7 +6,7 @@ import {
   StepUpRequiredError,
   TooManyRequestsError,
   ValidationError,
-} from '../errors.ts';
+} from '../../errors/errors.ts';
 import { type Reply, statusOf } from '../reply.ts';
 import type { RouteRow } from '../route.ts';
 import { withCors } from './cors-headers.ts';

@@ -1,5 +1,5 @@
 import type { Principal } from '../auth.ts';
-import { SecondFactorRequiredError, StepUpRequiredError } from '../errors.ts';
+import { SecondFactorRequiredError, StepUpRequiredError } from '../../errors/errors.ts';
 import { isStudioRoute } from '../route.ts';
 import { type HttpMiddleware, stateOf } from './state.ts';
 
