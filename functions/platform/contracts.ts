@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { contract } from '../../shared/http/contract.ts';
-import { described, named, responseSchemas, responsesNotBundled } from '../../shared/http/schema-meta.ts';
-import { enumParam } from '../../shared/http/validation.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../../shared/schema/schema-meta.ts';
+import { enumParam } from '../../shared/schema/validation.ts';
 import { identityResponses } from '../../shared/identity/schemas.ts';
 import {
   SWAGGER_UI_ASSET_NAMES,

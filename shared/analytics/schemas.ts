@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { DEVICE_TYPES } from '../catalog/model.ts';
-import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
-import { idParam, pageQuery, windowedDateTime } from '../http/validation.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../schema/schema-meta.ts';
+import { idParam, pageQuery, windowedDateTime } from '../schema/validation.ts';
 
 /**
  * Analytics request schemas (docs/analytics.md). Every event carries the session, the content or

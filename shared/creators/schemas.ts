@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { CATEGORY_IDS, TIER_IDS } from '../catalog/model.ts';
-import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
-import { enumParam, idParam, pageQuery } from '../http/validation.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../schema/schema-meta.ts';
+import { enumParam, idParam, pageQuery } from '../schema/validation.ts';
 import { Pagination } from '../pagination.ts';
 import { totalRelation } from '../search/schemas.ts';
 import { CREATOR_SORTS } from '../catalog/model.ts';

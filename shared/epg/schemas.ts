@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { RATING_IDS } from '../catalog/model.ts';
-import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
-import { idParam, MAX_PAGE_SIZE, pageQuery, wholeNumberParam } from '../http/validation.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../schema/schema-meta.ts';
+import { idParam, MAX_PAGE_SIZE, pageQuery, wholeNumberParam } from '../schema/validation.ts';
 import { isValidTimeZone, parseClock, parseDate } from './time.ts';
 
 const timezone = described(

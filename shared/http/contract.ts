@@ -1,7 +1,7 @@
 import type * as z from 'zod/mini';
 import { STEP_UP_MESSAGE, type TooManyRequestsKind } from '../errors/errors.ts';
 import { isStudioRoute, type RouteRow, rateLimitsOf } from './route.ts';
-import type { Schema } from './validation.ts';
+import type { Schema } from '../schema/validation.ts';
 
 /**
  * One endpoint's whole contract as one value, in the spirit of Hono's `createRoute`: the route

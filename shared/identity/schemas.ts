@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { CATEGORY_IDS } from '../catalog/model.ts';
-import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../schema/schema-meta.ts';
 
 /**
  * 3-30 letters, digits or underscores, not starting with `acc_` or `cr_` (any case): those are

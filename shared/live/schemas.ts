@@ -3,8 +3,8 @@ import { DEVICE_TYPES, QUALITY_VALUES } from '../catalog/model.ts';
 import { SUBSCRIPTION_STATUSES } from '../catalog/model.ts';
 import { epgResponses } from '../epg/schemas.ts';
 import { isValidTimeZone } from '../epg/time.ts';
-import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
-import { boolParam, enumParam, idParam, pageQuery, wholeNumberParam } from '../http/validation.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../schema/schema-meta.ts';
+import { boolParam, enumParam, idParam, pageQuery, wholeNumberParam } from '../schema/validation.ts';
 
 const quality = described(
   z.enum(QUALITY_VALUES, { error: `quality must be one of: ${QUALITY_VALUES.join(', ')}` }),

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { described } from '../http/schema-meta.ts';
+import { described } from '../schema/schema-meta.ts';
 
 /** The currencies a creator may charge in (a plan, a pay-per-view episode). */
 export const CURRENCIES = ['USD', 'EUR', 'GBP', 'CAD', 'AUD'] as const;

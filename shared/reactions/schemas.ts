@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
-import { idParam } from '../http/validation.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../schema/schema-meta.ts';
+import { idParam } from '../schema/validation.ts';
 
 /** Reaction target types (spec 2.3). */
 export const TARGET_TYPES = ['VIDEO', 'POST', 'COMMENT', 'SERIES'] as const;

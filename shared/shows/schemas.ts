@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 import { CATEGORY_IDS, RATING_IDS } from '../catalog/model.ts';
 import { searchText } from '../creators/schemas.ts';
-import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
-import { boolParam, enumParam, idParam, pageQuery } from '../http/validation.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../schema/schema-meta.ts';
+import { boolParam, enumParam, idParam, pageQuery } from '../schema/validation.ts';
 import { Pagination } from '../pagination.ts';
 import { totalRelation } from '../search/schemas.ts';
 import { SHOW_SORTS } from '../catalog/model.ts';

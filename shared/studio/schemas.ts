@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { CATEGORY_IDS, RATING_IDS } from '../catalog/model.ts';
-import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
-import { idParam, userMediaUrl, windowedDateTime } from '../http/validation.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../schema/schema-meta.ts';
+import { idParam, userMediaUrl, windowedDateTime } from '../schema/validation.ts';
 import { chargeCurrency, chargePrice } from '../payments/price.ts';
 
 /**

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { EVENT_TYPE_NAMES } from '../events/envelope.ts';
-import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
-import { idParam, pageQuery, MAX_URL_LENGTH } from '../http/validation.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../schema/schema-meta.ts';
+import { idParam, pageQuery, MAX_URL_LENGTH } from '../schema/validation.ts';
 
 /**
  * Webhook subscriptions: request and response schemas, the domain's types (docs/webhooks.md).

@@ -5,7 +5,7 @@ import { clock } from '../../shared/clock.ts';
 import { ConflictError, NotFoundError, TooManyRequestsError } from '../../shared/errors/errors.ts';
 import { MAX_BODY_BYTES } from '../../shared/http/handler.ts';
 import { created, noContent, ok } from '../../shared/http/reply.ts';
-import { enumParam, pageQuery } from '../../shared/http/validation.ts';
+import { enumParam, pageQuery } from '../../shared/schema/validation.ts';
 import { testEndpoint } from '../support/endpoints.ts';
 import { apiEvent } from '../support/events.ts';
 
