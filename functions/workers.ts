@@ -1,4 +1,4 @@
-import type { RouteRow } from '../shared/http/route.ts';
+import type { RouteRow } from '../shared/routing/route.ts';
 
 /**
  * Functions that no HTTP route invokes, described by the same row fields the routes use for what

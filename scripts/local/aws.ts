@@ -20,7 +20,7 @@ import { LOCAL_ACCOUNT_JOBS, LOCAL_WEBHOOKS, queueArnOfUrl, webhookStandIns } fr
 import { LOCAL_MAIL } from './ses.ts';
 import { identityOf } from '../../shared/mail/access.ts';
 import { type HookableClient, installClientHook, installContainerId } from '../../shared/aws/local-hook.ts';
-import { routeKey, type RouteRow } from '../../shared/http/route.ts';
+import { routeKey, type RouteRow } from '../../shared/routing/route.ts';
 import { LOCAL_GOOGLE_CLIENT_ID } from '../../shared/identity/local-idp.ts';
 import {
   localMediaKey,

@@ -1,6 +1,6 @@
 import { createPublicKey } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { RouteRow } from '../../shared/http/route.ts';
+import type { RouteRow } from '../../shared/routing/route.ts';
 import { type DynamoDbLocal, freePort, startDynamoDbLocal } from './dynamodb-local.ts';
 
 /**

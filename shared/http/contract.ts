@@ -1,6 +1,6 @@
 import type * as z from 'zod/mini';
 import { STEP_UP_MESSAGE, type TooManyRequestsKind } from '../errors/errors.ts';
-import { isStudioRoute, type RouteRow, rateLimitsOf } from './route.ts';
+import { isStudioRoute, type RouteRow, rateLimitsOf } from '../routing/route.ts';
 import type { Schema } from '../schema/validation.ts';
 
 /**

@@ -5,7 +5,7 @@ import {
   accountStatements,
 } from '../accounts/access.ts';
 import { CHAT_PLACEHOLDERS, type ChatDeployment, chatEnvironment, chatStatements } from '../chat/access.ts';
-import type { RouteRow } from '../http/route.ts';
+import type { RouteRow } from '../routing/route.ts';
 import {
   PAYMENT_PLACEHOLDERS,
   type PaymentDeployment,

@@ -3,7 +3,7 @@ import { routes } from '../../functions/routes.ts';
 import { errorStatusesOf } from '../../shared/http/contract.ts';
 import { SecondFactorRequiredError } from '../../shared/errors/errors.ts';
 import { assertCreatorSecondFactor } from '../../shared/http/middleware/step-up.ts';
-import { isStudioRoute, routeKey } from '../../shared/http/route.ts';
+import { isStudioRoute, routeKey } from '../../shared/routing/route.ts';
 import { policyOf } from '../../shared/platform/access.ts';
 import { localDeployment } from '../../scripts/local/aws.ts';
 

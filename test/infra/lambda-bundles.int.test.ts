@@ -20,7 +20,7 @@ import { handlerEntry } from '../../infra/api-function.ts';
 import { bundledFilePath } from '../../infra/bundling.ts';
 import { ensureNode22, NODE22_VERSION } from '../../scripts/fetch-node22.ts';
 import { bundleLambdas } from '../../scripts/lambda-bundle.ts';
-import { type RouteRow, routeKey } from '../../shared/http/route.ts';
+import { type RouteRow, routeKey } from '../../shared/routing/route.ts';
 import { jwkOf } from '../../shared/identity/signing-jwk.ts';
 import { commonEnvironment, type Deployment, environmentOf } from '../../shared/platform/access.ts';
 import { PAYMENT_DEFAULTS } from '../../shared/payments/access.ts';

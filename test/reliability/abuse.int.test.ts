@@ -4,7 +4,7 @@ import { routes } from '../../functions/routes.ts';
 import { clock } from '../../shared/clock.ts';
 import { issueAccessToken, signJwt } from '../../shared/identity/access-token.ts';
 import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '../../shared/identity/token-claims.ts';
-import { rateLimitsOf, routeKey } from '../../shared/http/route.ts';
+import { rateLimitsOf, routeKey } from '../../shared/routing/route.ts';
 import { newSessionId } from '../../shared/analytics/playback-count.ts';
 import { waitFor } from '../support/wait.ts';
 import { generateCatalog } from '../../shared/seed/generate.ts';

@@ -8,7 +8,7 @@ import {
   ValidationError,
 } from '../../errors/errors.ts';
 import { type Reply, statusOf } from '../reply.ts';
-import type { RouteRow } from '../route.ts';
+import type { RouteRow } from '../../routing/route.ts';
 import { withCors } from './cors-headers.ts';
 import { withRequestId } from './request-context.ts';
 import { type HttpMiddleware, type HttpResponse, stateOf } from './state.ts';

@@ -1,5 +1,12 @@
 import type { IndexName } from '../db/table.ts';
-import type { RateLimit } from './rate-limit.ts';
+
+/** A route's request budget: `limit` requests per `windowSeconds` per client. */
+export interface RateLimit {
+  limit: number;
+  windowSeconds: number;
+  /** Who the budget belongs to: the caller's IP address, or the signed-in account (IP when anonymous). */
+  by: 'ip' | 'account';
+}
 
 /** The DynamoDB actions a function may be granted on the table (Scan never is). */
 export type DynamoAction =
