@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import { assertSettings } from '../platform/access.ts';
-import type { Principal } from './auth.ts';
+import type { Principal } from '../identity/principal.ts';
 import type { Contract, InputOf, ReplyOf } from './contract.ts';
 import { UnauthorizedError } from '../errors/errors.ts';
 import { authenticate, BUNDLED_WITHOUT_VERIFIER } from './middleware/authenticate.ts';

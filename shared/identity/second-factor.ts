@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Principal } from '../http/auth.ts';
+import type { Principal } from './principal.ts';
 import {
   BadRequestError,
   ConflictError,

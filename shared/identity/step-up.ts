@@ -1,4 +1,4 @@
-import type { Principal } from '../http/auth.ts';
+import type { Principal } from './principal.ts';
 import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '../errors/errors.ts';
 import { recordMetric } from '../observability/index.ts';
 import { issueAccessToken } from './access-token.ts';

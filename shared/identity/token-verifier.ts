@@ -1,6 +1,6 @@
 import { JwtVerifier } from 'aws-jwt-verify';
 import { JwtExpiredError } from 'aws-jwt-verify/error';
-import type { Principal } from '../http/auth.ts';
+import type { Principal } from './principal.ts';
 import { perContainer } from '../aws/local-hook.ts';
 import { UnauthorizedError } from '../errors/errors.ts';
 import { publicJwks } from './jwks.ts';

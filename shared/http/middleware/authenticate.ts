@@ -1,4 +1,4 @@
-import { bearerToken, type Principal } from '../auth.ts';
+import { bearerToken, type Principal } from '../../identity/principal.ts';
 import { UnauthorizedError } from '../../errors/errors.ts';
 import type { RouteRow } from '../../routing/route.ts';
 import { type HttpMiddleware, stateOf } from './state.ts';

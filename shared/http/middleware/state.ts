@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { clock } from '../../clock.ts';
-import type { Principal } from '../auth.ts';
+import type { Principal } from '../../identity/principal.ts';
 import type { RouteRow } from '../../routing/route.ts';
 
 /** What the middlewares learn about one request and hand on to the next ones and the handler. */
