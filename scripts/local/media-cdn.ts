@@ -5,7 +5,7 @@ import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import { localMediaKey } from '../../shared/identity/local-key.ts';
-import { cdnUrl } from '../../shared/live/media-urls.ts';
+import { cdnUrl } from '../../shared/catalog/media-urls.ts';
 import { needsSignature } from '../../shared/playback/media-signing.ts';
 import { mediaPlaylistRow } from '../../functions/workers.ts';
 import { handler as recordedPlaylist } from '../../functions/live/media-playlist.ts';

@@ -1,5 +1,5 @@
 import type { IvsChannel } from '../ivs/channel-repository.ts';
-import type { LiveRecording } from '../live/media-urls.ts';
+import type { LiveRecording } from './media-urls.ts';
 /**
  * Stored records of the catalogue: what the seed generator produces and the repositories store.
  * Response shapes (spec 2.2-2.5) are built from these by the domain modules; these are internal.

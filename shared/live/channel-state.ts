@@ -1,5 +1,5 @@
 import { type IvsChannel, ivsChannelKey } from '../ivs/channel-repository.ts';
-import { cdnUrl, liveThumbnailUrlOf } from './media-urls.ts';
+import { cdnUrl, liveThumbnailUrlOf } from '../catalog/media-urls.ts';
 import { GetCommand } from '../db/document.ts';
 import type { CreatorRecord } from '../catalog/model.ts';
 import { rankTotalKey } from '../catalog/ranked-list.ts';

@@ -1,5 +1,5 @@
 import type { CreatorRecord } from '../catalog/model.ts';
-import { cdnUrl, dvrUrlOf } from './media-urls.ts';
+import { cdnUrl, dvrUrlOf } from '../catalog/media-urls.ts';
 import { formatDuration } from '../format.ts';
 import type { MediaSigner } from '../playback/media-signing.ts';
 import type { LiveQualityOption, LiveStreamMetadata, LiveStreamSummary } from './schemas.ts';

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
-import { isPlatformMediaUrl } from '../live/media-urls.ts';
+import { isPlatformMediaUrl } from '../catalog/media-urls.ts';
 import { BadRequestError, type FieldError, ValidationError } from '../errors/errors.ts';
 import { described } from './schema-meta.ts';
 

@@ -11,7 +11,7 @@ import {
   TIER_IDS,
   type TierId,
 } from '../catalog/model.ts';
-import { cdnUrl } from '../live/media-urls.ts';
+import { cdnUrl } from '../catalog/media-urls.ts';
 import { createRandom, type Random } from './random.ts';
 import {
   AVATAR_COLORS,

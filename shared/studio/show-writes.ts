@@ -5,7 +5,7 @@ import { db } from '../db/client.ts';
 import { getByIndex, queryAll } from '../db/query.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
-import { cdnUrl } from '../live/media-urls.ts';
+import { cdnUrl } from '../catalog/media-urls.ts';
 import { cancellationCodes, isConditionalCheckFailed, type TransactOperation } from '../db/transaction.ts';
 import { ConflictError, NotFoundError } from '../errors/errors.ts';
 import { episodeItem, episodeItemKey, showItem, showItemKey } from '../shows/show-repository.ts';

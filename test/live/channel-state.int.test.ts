@@ -18,7 +18,7 @@ import {
   reconcileLiveChannels,
 } from '../../shared/live/channel-state.ts';
 import { type IvsEvent, parseIvsEvent } from '../../shared/live/ivs-events.ts';
-import { cdnUrl } from '../../shared/live/media-urls.ts';
+import { cdnUrl } from '../../shared/catalog/media-urls.ts';
 import { waitFor } from '../support/wait.ts';
 
 afterEach(() => vi.restoreAllMocks());

@@ -17,7 +17,7 @@ import { db } from '../../shared/db/client.ts';
 import { applyEntitlement } from '../../shared/entitlements/entitlement-repository.ts';
 import { tableName } from '../../shared/db/table.ts';
 import { ivsChannelKey } from '../../shared/ivs/channel-repository.ts';
-import { dvrUrlOf, type LiveRecording } from '../../shared/live/media-urls.ts';
+import { dvrUrlOf, type LiveRecording } from '../../shared/catalog/media-urls.ts';
 import {
   recordingEpisodeId,
   recordingMarkerKey,

@@ -1,4 +1,4 @@
-import type { CreatorRecord } from '../catalog/model.ts';
+import type { CreatorRecord } from './model.ts';
 
 /**
  * URLs of recorded media (pure): objects of the recordings bucket through the media CDN
