@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { CATEGORY_IDS, RATING_IDS } from '../catalog/model.ts';
 import { described, named, responseSchemas, responsesNotBundled } from '../schema/schema-meta.ts';
 import { idParam, userMediaUrl, windowedDateTime } from '../schema/validation.ts';
-import { chargeCurrency, chargePrice } from '../payments/price.ts';
+import { chargeCurrency, chargePrice } from '../catalog/price.ts';
 
 /**
  * The creator studio's shows and episodes (issue 16): what a creator sends to publish, edit and
