@@ -13,7 +13,7 @@ import { recordOf } from '../db/record.ts';
 import { TABLE, tableName } from '../db/table.ts';
 import { cancellationCodes, isConditionalCheckFailed } from '../db/transaction.ts';
 import { logger } from '../observability/index.ts';
-import { readRecordingsObject } from './recordings-bucket.ts';
+import { readRecordingsObject } from '../playback/recordings-bucket.ts';
 import { cdnUrl, type LiveRecording, liveThumbnailUrlOf, mediaUrlOf } from '../catalog/media-urls.ts';
 import { episodeItem, showItem, showItemKey } from '../shows/show-repository.ts';
 import { newShow } from '../studio/show-writes.ts';
