@@ -9,7 +9,7 @@ import {
 } from '../errors/errors.ts';
 import { logger } from '../observability/index.ts';
 import { pageSlice, pagination } from '../pagination.ts';
-import { requireStudioCreator } from '../studio/studio-creator.ts';
+import { requireStudioCreator } from '../creators/studio-creator.ts';
 import { firstAttempt } from './messages.ts';
 import { enqueue } from './outbox.ts';
 import {

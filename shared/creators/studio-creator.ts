@@ -1,5 +1,5 @@
 import type { CreatorRecord } from '../catalog/model.ts';
-import { getCreator } from '../creators/creator-repository.ts';
+import { getCreator } from './creator-repository.ts';
 import { ForbiddenError } from '../errors/errors.ts';
 
 /**
