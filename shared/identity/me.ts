@@ -1,4 +1,4 @@
-import { isCreatorAccount } from '../creators/creator-from-account.ts';
+import { isCreatorAccount } from './creator-from-account.ts';
 import { NotFoundError } from '../errors/errors.ts';
 import type { Me, UpdateMeBody } from './account-schemas.ts';
 import {

@@ -1,6 +1,6 @@
 import { UpdateCommand } from '../db/document.ts';
 import type { CategoryId } from '../catalog/model.ts';
-import { creatorFromAccount, isCreatorAccount } from '../creators/creator-from-account.ts';
+import { creatorFromAccount, isCreatorAccount } from '../identity/creator-from-account.ts';
 import { createCreator } from '../creators/creator-repository.ts';
 import { db } from '../db/client.ts';
 import { tableName } from '../db/table.ts';

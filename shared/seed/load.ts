@@ -1,5 +1,5 @@
 import type { Catalog } from '../catalog/model.ts';
-import { creatorFromAccount } from '../creators/creator-from-account.ts';
+import { creatorFromAccount } from '../identity/creator-from-account.ts';
 import { creatorItem } from '../creators/creator-repository.ts';
 import { followItem } from '../creators/relationship-repository.ts';
 import { entitlementItem } from '../entitlements/entitlement-repository.ts';

@@ -5,7 +5,7 @@ import { handler } from '../../functions/live/ivs-event.ts';
 import type { CreatorRecord } from '../../shared/catalog/model.ts';
 import { rankTotalKey, readRankedPage } from '../../shared/catalog/ranked-list.ts';
 import { CREATOR_LISTS } from '../../shared/creators/creator-ranking.ts';
-import { creatorFromAccount } from '../../shared/creators/creator-from-account.ts';
+import { creatorFromAccount } from '../../shared/identity/creator-from-account.ts';
 import { creatorItem, creatorKey } from '../../shared/creators/creator-repository.ts';
 import { db } from '../../shared/db/client.ts';
 import { ivsChannelKey } from '../../shared/ivs/channel-repository.ts';

@@ -11,7 +11,7 @@ import { functionContext, LOCAL_RECORDINGS_BUCKET, runAsFunction } from '../../s
 import { type IvsStandIn, startIvsStandIn } from '../../scripts/local/ivs/api.ts';
 import { type Broadcaster, createBroadcaster } from '../../scripts/local/ivs/broadcaster.ts';
 import type { CreatorRecord } from '../../shared/catalog/model.ts';
-import { creatorFromAccount } from '../../shared/creators/creator-from-account.ts';
+import { creatorFromAccount } from '../../shared/identity/creator-from-account.ts';
 import { creatorItem, creatorKey } from '../../shared/creators/creator-repository.ts';
 import { db } from '../../shared/db/client.ts';
 import { applyEntitlement } from '../../shared/entitlements/entitlement-repository.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CreatorRecord } from '../../shared/catalog/model.ts';
-import { creatorFromAccount } from '../../shared/creators/creator-from-account.ts';
+import { creatorFromAccount } from '../../shared/identity/creator-from-account.ts';
 import { dvrUrlOf, type LiveRecording, mediaUrlOf } from '../../shared/catalog/media-urls.ts';
 import {
   recordingEndedDocument,

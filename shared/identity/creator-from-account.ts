@@ -1,5 +1,5 @@
 import type { CategoryId, CreatorRecord } from '../catalog/model.ts';
-import type { Account } from '../identity/account-repository.ts';
+import type { Account } from './account-repository.ts';
 
 /**
  * When an account becomes a public creator: onboarding completed (`user_status` active) with a
