@@ -1,4 +1,6 @@
+import * as z from 'zod/mini';
 import type { CreatorRecord } from './model.ts';
+import { MAX_URL_LENGTH } from '../schema/validation.ts';
 
 /**
  * URLs of recorded media (pure): objects of the recordings bucket through the media CDN
@@ -64,3 +66,18 @@ export const dvrUrlOf = (
   if (!creator.live || !recording || recording.stream_id !== creator.live.stream_id) return undefined;
   return mediaUrlOf(recording.playlist_key, cdn);
 };
+
+/**
+ * An https URL on a domain name a user stores (a poster, a playlist, an avatar): at most
+ * MAX_URL_LENGTH characters, and never on the platform's own media hosts (the media CDN, IVS):
+ * those URLs the platform issues itself (`isPlatformMediaUrl` above).
+ * `error` is the message for a value that is not an https URL.
+ */
+export const userMediaUrl = (error: string) =>
+  z.url({ protocol: /^https$/, hostname: z.regexes.domain, error }).check(
+    z.maxLength(MAX_URL_LENGTH, { error: `must be at most ${MAX_URL_LENGTH} characters` }),
+    z.refine((url) => !isPlatformMediaUrl(url), {
+      error:
+        "must not point at the platform's media CDN or IVS: uploads and recordings get their URLs from the platform",
+    }),
+  );

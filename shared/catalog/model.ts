@@ -1,4 +1,3 @@
-import type { IvsChannel } from '../ivs/channel-repository.ts';
 import type { LiveRecording } from './media-urls.ts';
 /**
  * Stored records of the catalogue: what the seed generator produces and the repositories store.
@@ -15,6 +14,18 @@ export const CATEGORY_IDS = [
   'education',
 ] as const;
 export type CategoryId = (typeof CATEGORY_IDS)[number];
+
+/** What provisioning stores on a creator item whose channel is on IVS. */
+export interface IvsChannel {
+  channel_arn: string;
+  playback_url: string;
+  ingest_endpoint: string;
+  /**
+   * The channel's IVS Chat room (docs/chat.md): made with the channel; channels made before chat
+   * get theirs from `npm run operator -- chat-rooms`; removed while the creator is suspended.
+   */
+  chat_room_arn?: string;
+}
 
 export const TIER_IDS = ['ambassador', 'platinum', 'gold', 'silver'] as const;
 export type TierId = (typeof TIER_IDS)[number];

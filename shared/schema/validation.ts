@@ -1,6 +1,5 @@
 import * as z from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
-import { isPlatformMediaUrl } from '../catalog/media-urls.ts';
 import { BadRequestError, type FieldError, ValidationError } from '../errors/errors.ts';
 import { described } from './schema-meta.ts';
 
@@ -159,21 +158,6 @@ export const idParam = described(
 
 /** Longest URL a user can store, in characters (what browsers and CDNs reliably carry). */
 export const MAX_URL_LENGTH = 2048;
-
-/**
- * An https URL on a domain name a user stores (a poster, a playlist, an avatar): at most
- * MAX_URL_LENGTH characters, and never on the platform's own media hosts (the media CDN, IVS):
- * those URLs the platform issues itself (shared/live/media-urls.ts `isPlatformMediaUrl`).
- * `error` is the message for a value that is not an https URL.
- */
-export const userMediaUrl = (error: string) =>
-  z.url({ protocol: /^https$/, hostname: z.regexes.domain, error }).check(
-    z.maxLength(MAX_URL_LENGTH, { error: `must be at most ${MAX_URL_LENGTH} characters` }),
-    z.refine((url) => !isPlatformMediaUrl(url), {
-      error:
-        "must not point at the platform's media CDN or IVS: uploads and recordings get their URLs from the platform",
-    }),
-  );
 
 /** The date window of every date a user sends: from 1970-01-01 (UTC) to this many years after now. */
 export const DATE_WINDOW_YEARS_AHEAD = 10;

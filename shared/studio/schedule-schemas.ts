@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import { CATEGORY_IDS, RATING_IDS, TIER_IDS } from '../catalog/model.ts';
 import { described, named, responseSchemas, responsesNotBundled } from '../schema/schema-meta.ts';
-import { DATE_WINDOW_YEARS_AHEAD, idParam, inDateWindow, userMediaUrl } from '../schema/validation.ts';
+import { DATE_WINDOW_YEARS_AHEAD, idParam, inDateWindow } from '../schema/validation.ts';
+import { userMediaUrl } from '../catalog/media-urls.ts';
 
 /**
  * The creator studio's profile and channel programs (issue 16): request bodies, then responses.

@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import { CATEGORY_IDS, RATING_IDS } from '../catalog/model.ts';
 import { described, named, responseSchemas, responsesNotBundled } from '../schema/schema-meta.ts';
-import { idParam, userMediaUrl, windowedDateTime } from '../schema/validation.ts';
+import { idParam, windowedDateTime } from '../schema/validation.ts';
+import { userMediaUrl } from '../catalog/media-urls.ts';
 import { chargeCurrency, chargePrice } from '../catalog/price.ts';
 
 /**
