@@ -2,8 +2,8 @@ import type { CreatorRecord } from '../catalog/model.ts';
 import { formatCount } from '../format.ts';
 import type { ShowWithEpisodes } from '../shows/show-repository.ts';
 import { userSubscription } from '../entitlements/subscription-view.ts';
-import type { Relationship } from './relationship-repository.ts';
-import type { CreatorBlock, CreatorDetail } from './schemas.ts';
+import type { Relationship } from '../creators/relationship-repository.ts';
+import type { CreatorBlock, CreatorDetail } from '../creators/schemas.ts';
 
 /**
  * `GET /creators/:id` blocks (spec 2.4), in render order. Pure: blocks whose content the creator

@@ -2,9 +2,9 @@ import type { ProgramRecord } from '../catalog/model.ts';
 import { onAirNow } from '../epg/schedule.ts';
 import { listShowsByCreator } from '../shows/show-repository.ts';
 import { creatorBlocks } from './creator-blocks.ts';
-import { requireCreator } from './creator-repository.ts';
-import { getRelationship } from './relationship-repository.ts';
-import type { CreatorChannelProgram, CreatorDetail, TvCreatorDetail } from './schemas.ts';
+import { requireCreator } from '../creators/creator-repository.ts';
+import { getRelationship } from '../creators/relationship-repository.ts';
+import type { CreatorChannelProgram, CreatorDetail, TvCreatorDetail } from '../creators/schemas.ts';
 
 /** `GET /creators/:id`: the detail blocks, with the caller's follow/subscription state when signed in. */
 export const creatorDetail = async (
