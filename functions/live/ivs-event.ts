@@ -1,4 +1,4 @@
-import { handleIvsEvent, type IvsEventResult, isWarning } from '../../shared/live/ivs-event-handling.ts';
+import { handleIvsEvent, type IvsEventResult, isWarning } from '../../shared/channels/ivs-event-handling.ts';
 import { metrics, recordMetric } from '../../shared/observability/index.ts';
 
 /**

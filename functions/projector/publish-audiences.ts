@@ -1,7 +1,7 @@
-import { listLiveStreams } from '../../shared/ivs/live-streams.ts';
-import { reconcileLiveChannels } from '../../shared/live/channel-state.ts';
+import { listLiveStreams } from '../../shared/channels/live-streams.ts';
+import { reconcileLiveChannels } from '../../shared/channels/channel-state.ts';
 import { publishAudiences } from '../../shared/live/audience-publisher.ts';
-import { repairLostRecordings } from '../../shared/live/recordings.ts';
+import { repairLostRecordings } from '../../shared/channels/recordings.ts';
 
 /**
  * Every minute (EventBridge Scheduler, infra/projector.ts), the live lists' upkeep: first the

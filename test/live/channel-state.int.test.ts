@@ -9,15 +9,15 @@ import { creatorFromAccount } from '../../shared/identity/creator-from-account.t
 import { creatorItem, creatorKey } from '../../shared/creators/creator-repository.ts';
 import { db } from '../../shared/db/client.ts';
 import { ivsChannelKey } from '../../shared/ivs/channel-repository.ts';
-import { listLiveStreams } from '../../shared/ivs/live-streams.ts';
+import { listLiveStreams } from '../../shared/channels/live-streams.ts';
 import { tableName } from '../../shared/db/table.ts';
 import {
   type IvsOutcome,
   type LiveStream,
   applyIvsEvent,
   reconcileLiveChannels,
-} from '../../shared/live/channel-state.ts';
-import { type IvsEvent, parseIvsEvent } from '../../shared/live/ivs-events.ts';
+} from '../../shared/channels/channel-state.ts';
+import { type IvsEvent, parseIvsEvent } from '../../shared/channels/ivs-events.ts';
 import { cdnUrl } from '../../shared/catalog/media-urls.ts';
 import { waitFor } from '../support/wait.ts';
 

@@ -22,7 +22,7 @@ import {
   recordingEpisodeId,
   recordingMarkerKey,
   repairLostRecordings,
-} from '../../shared/live/recordings.ts';
+} from '../../shared/channels/recordings.ts';
 import { entitlement } from '../support/entitlements.ts';
 import { fromNewAddress, type TestApi, testApi } from '../support/api.ts';
 import { waitFor } from '../support/wait.ts';

@@ -6,7 +6,7 @@ import {
   recordingEndedDocument,
   recordingEpisode,
   recordingEpisodeId,
-} from '../../shared/live/recordings.ts';
+} from '../../shared/channels/recordings.ts';
 
 /** The pure parts of shared/live/recordings.ts: the metadata schema, the episode's fields, the DVR URL. */
 const CDN = 'https://d111111abcdef8.cloudfront.net';

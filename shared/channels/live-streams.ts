@@ -1,6 +1,6 @@
 import { ListStreamsCommand } from '@aws-sdk/client-ivs';
-import type { LiveStream } from '../live/channel-state.ts';
-import { ivsClient } from './client.ts';
+import type { LiveStream } from './channel-state.ts';
+import { ivsClient } from '../ivs/client.ts';
 
 /**
  * Every stream live on IVS now (ListStreams, paged by 100): what the per-minute reconcile
