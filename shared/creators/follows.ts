@@ -1,11 +1,16 @@
-import { requireCreator } from '../creators/creator-repository.ts';
-import { deleteFollow, putFollow } from '../creators/relationship-repository.ts';
-import type { FollowState } from './schemas.ts';
+import { requireCreator } from './creator-repository.ts';
+import { deleteFollow, putFollow } from './relationship-repository.ts';
 
 /**
  * Following (designed; the spec shows only its state): free and separate from paying. Paid
  * subscriptions are entitlements bought through checkout (shared/payments, docs/payments.md).
  */
+
+/** A caller's follow state of a creator (the FollowState response schema, functions/live/contracts.ts). */
+export interface FollowState {
+  creator_id: string;
+  is_following: boolean;
+}
 
 export const follow = async (creatorId: string, accountId: string, now: Date): Promise<FollowState> => {
   const creator = await requireCreator(creatorId);
