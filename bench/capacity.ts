@@ -227,7 +227,7 @@ const measureOn = async (endpoint: string): Promise<CapacityResult> => {
   const { useSink } = await import('../shared/analytics/sink.ts');
   const { issueAccessToken } = await import('../shared/identity/access-token.ts');
   const { publishTick } = await import('../shared/realtime/tick.ts');
-  const { BUCKET_SECONDS } = await import('../shared/live/viewer-counter.ts');
+  const { BUCKET_SECONDS } = await import('../shared/audience/viewer-counter.ts');
   installLocalAws();
   useDeploymentSettings();
   const admin = new DynamoDBClient({

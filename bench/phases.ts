@@ -46,7 +46,7 @@ export const measurePhases = async (options: {
   const { loadHandler, matchRoute, toEvent } = await import('../scripts/local/server.ts');
   const { functionContext, runAsFunction } = await import('../scripts/local/aws.ts');
   const { issueAccessToken } = await import('../shared/identity/access-token.ts');
-  const { BUCKET_SECONDS } = await import('../shared/live/viewer-counter.ts');
+  const { BUCKET_SECONDS } = await import('../shared/audience/viewer-counter.ts');
   const { measureWarm, recordCalls } = await import('./warm.ts');
   const rows: PhaseRow[] = [];
   const log = (what: string) => console.error(`[bench] ${new Date().toISOString()} phases: ${what}`);

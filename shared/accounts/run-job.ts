@@ -18,7 +18,7 @@ import { accountPartition, getAccount, purgeIdentity } from '../identity/account
 import { deleteFamily, familiesOf } from '../identity/refresh-tokens.ts';
 import { ivsClient } from '../ivs/client.ts';
 import { deleteRoom } from '../chat/rooms.ts';
-import { deleteSession } from '../live/session-repository.ts';
+import { deleteSession } from '../audience/session-repository.ts';
 import { logger } from '../observability/index.ts';
 import { removeReaction } from '../reactions/reaction-repository.ts';
 import { deleteReport } from '../reports/report-repository.ts';

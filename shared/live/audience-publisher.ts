@@ -4,8 +4,8 @@ import { creatorKey, setCreatorAudience } from '../creators/creator-repository.t
 import { batchGet } from '../db/batch.ts';
 import { queryAll } from '../db/query.ts';
 import { recordOf } from '../db/record.ts';
-import { viewerShardsOf } from './audience-scale.ts';
-import { bucketOf, recordPeak, viewerCounterKey } from './viewer-counter.ts';
+import { viewerShardsOf } from '../audience/audience-scale.ts';
+import { bucketOf, recordPeak, viewerCounterKey } from '../audience/viewer-counter.ts';
 
 /**
  * `watching_now` in lists, from the live counters (docs/live.md "Viewers in lists"): once a

@@ -11,7 +11,7 @@ import {
   getSession,
   maxConcurrentStreams,
   type WatchSessionRecord,
-} from './session-repository.ts';
+} from '../audience/session-repository.ts';
 
 export { maxConcurrentStreams };
 import type {
@@ -25,8 +25,8 @@ import type {
 } from './schemas.ts';
 import { QUALITY_OPTIONS, streamMetadata, streamSummary } from './stream-views.ts';
 import { perContainer } from '../aws/local-hook.ts';
-import { creatorReuseMs, viewerShardsOf } from './audience-scale.ts';
-import { bucketEndMs, channelAudience } from './viewer-counter.ts';
+import { creatorReuseMs, viewerShardsOf } from '../audience/audience-scale.ts';
+import { bucketEndMs, channelAudience } from '../audience/viewer-counter.ts';
 
 /**
  * Seconds between heartbeats (spec 8), and how long a session outlives the viewer-count bucket of

@@ -31,7 +31,7 @@ import {
   readSlotItems,
   updateLiveSession,
   type WatchSessionRecord,
-} from './session-repository.ts';
+} from '../audience/session-repository.ts';
 import type {
   ChangeWatchBody,
   Heartbeat,
@@ -42,8 +42,13 @@ import type {
   WatchStarted,
 } from './schemas.ts';
 import { QUALITY_OPTIONS, streamHealthOf, streamUrls } from './stream-views.ts';
-import { viewerShardsOf } from './audience-scale.ts';
-import { bucketOf, bucketStartSeconds, countPresence, readAudienceAhead } from './viewer-counter.ts';
+import { viewerShardsOf } from '../audience/audience-scale.ts';
+import {
+  bucketOf,
+  bucketStartSeconds,
+  countPresence,
+  readAudienceAhead,
+} from '../audience/viewer-counter.ts';
 
 /**
  * The watch flow that plays: opening a session, changing its quality, its heartbeats and

@@ -3,7 +3,7 @@ import { batchGet } from '../db/batch.ts';
 import { db } from '../db/client.ts';
 import { UpdateCommand } from '../db/document.ts';
 import { tableName } from '../db/table.ts';
-import { MIN_REACTION_SHARDS } from '../live/audience-scale.ts';
+import { MIN_REACTION_SHARDS } from '../audience/audience-scale.ts';
 import { TICK_SECONDS } from './messages.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { requireCreator } from '../creators/creator-repository.ts';
 import { ConflictError, UnauthorizedError } from '../errors/errors.ts';
 import { signJwt } from '../identity/access-token.ts';
-import { reactionShardsOf } from '../live/audience-scale.ts';
+import { reactionShardsOf } from '../audience/audience-scale.ts';
 import { requireAccess, requireCreatorOnAir } from '../live/live.ts';
 import { creatorChannel, HOME_CHANNEL, MESSAGE_VERSION, TICK_SECONDS, tickOf } from './messages.ts';
 import { countLiveReaction } from './reaction-counter.ts';

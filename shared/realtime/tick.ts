@@ -5,7 +5,7 @@ import { batchGet } from '../db/batch.ts';
 import { recordOf } from '../db/record.ts';
 import { heartbeatEpg } from '../epg/schedule.ts';
 import { liveCreatorIds } from '../live/audience-publisher.ts';
-import { reactionShardsOf } from '../live/audience-scale.ts';
+import { reactionShardsOf } from '../audience/audience-scale.ts';
 import { channelViewers } from '../live/live.ts';
 import { streamHealthOf } from '../live/stream-views.ts';
 import { TickAggregator } from './aggregator.ts';

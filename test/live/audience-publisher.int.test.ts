@@ -6,7 +6,7 @@ import { tableName } from '../../shared/db/table.ts';
 import { type PublishedCreator, publishAudiences } from '../../shared/live/audience-publisher.ts';
 import { publishedViewers } from '../../shared/live/live.ts';
 import { recordOf } from '../../shared/db/record.ts';
-import { BUCKET_SECONDS, channelAudience, countPresence } from '../../shared/live/viewer-counter.ts';
+import { BUCKET_SECONDS, channelAudience, countPresence } from '../../shared/audience/viewer-counter.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 import { studioCreator } from '../support/studio.ts';
 import { waitFor } from '../support/wait.ts';

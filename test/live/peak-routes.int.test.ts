@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../shared/db/client.ts';
 import { tableName } from '../../shared/db/table.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
-import { bucketOf, viewerCounterKey } from '../../shared/live/viewer-counter.ts';
+import { bucketOf, viewerCounterKey } from '../../shared/audience/viewer-counter.ts';
 import { generateCatalog } from '../../shared/seed/generate.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 

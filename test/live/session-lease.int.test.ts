@@ -3,7 +3,7 @@ import { TransactWriteCommand, UpdateCommand } from '../../shared/db/document.ts
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '../../shared/db/client.ts';
 import { leaseUntil } from '../../shared/live/live.ts';
-import { BUCKET_SECONDS, bucketOf } from '../../shared/live/viewer-counter.ts';
+import { BUCKET_SECONDS, bucketOf } from '../../shared/audience/viewer-counter.ts';
 import { heartbeat, startWatching } from '../../shared/live/watch-playback.ts';
 import { generateCatalog } from '../../shared/seed/generate.ts';
 import { type TestApi, testApi } from '../support/api.ts';

@@ -4,7 +4,7 @@ import { db } from '../../shared/db/client.ts';
 import { leaseUntil, publishedViewers, stopWatching } from '../../shared/live/live.ts';
 import { requireCreator } from '../../shared/creators/creator-repository.ts';
 import { heartbeat, startWatching } from '../../shared/live/watch-playback.ts';
-import { BUCKET_SECONDS, bucketOf, channelAudience } from '../../shared/live/viewer-counter.ts';
+import { BUCKET_SECONDS, bucketOf, channelAudience } from '../../shared/audience/viewer-counter.ts';
 import { generateCatalog } from '../../shared/seed/generate.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 

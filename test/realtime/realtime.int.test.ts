@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
-import { BUCKET_SECONDS, countPresence } from '../../shared/live/viewer-counter.ts';
+import { BUCKET_SECONDS, countPresence } from '../../shared/audience/viewer-counter.ts';
 import { TickAggregator } from '../../shared/realtime/aggregator.ts';
 import {
   type AudienceData,
