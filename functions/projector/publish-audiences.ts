@@ -1,6 +1,6 @@
 import { listLiveStreams } from '../../shared/channels/live-streams.ts';
 import { reconcileLiveChannels } from '../../shared/channels/channel-state.ts';
-import { publishAudiences } from '../../shared/live/audience-publisher.ts';
+import { publishAudiences } from '../../shared/watch/audience-publisher.ts';
 import { repairLostRecordings } from '../../shared/channels/recordings.ts';
 
 /**

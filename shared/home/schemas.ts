@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { CATEGORY_IDS, RATING_IDS } from '../catalog/model.ts';
 import { described, named, responseSchemas, responsesNotBundled } from '../schema/schema-meta.ts';
 import { pageQuery } from '../schema/validation.ts';
-import { liveResponses } from '../live/schemas.ts';
+import { liveResponses } from '../watch/schemas.ts';
 
 export const listLiveStreamsQuery = z.object({ ...pageQuery(10) });
 

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { TransactWriteCommand, UpdateCommand } from '../../shared/db/document.ts';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '../../shared/db/client.ts';
-import { leaseUntil } from '../../shared/live/live.ts';
+import { leaseUntil } from '../../shared/watch/watch-sessions.ts';
 import { BUCKET_SECONDS, bucketOf } from '../../shared/audience/viewer-counter.ts';
-import { heartbeat, startWatching } from '../../shared/live/watch-playback.ts';
+import { heartbeat, startWatching } from '../../shared/watch/watch-playback.ts';
 import { generateCatalog } from '../../shared/seed/generate.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 

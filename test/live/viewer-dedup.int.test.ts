@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '../../shared/db/client.ts';
-import { leaseUntil, publishedViewers, stopWatching } from '../../shared/live/live.ts';
+import { leaseUntil, publishedViewers, stopWatching } from '../../shared/watch/watch-sessions.ts';
 import { requireCreator } from '../../shared/creators/creator-repository.ts';
-import { heartbeat, startWatching } from '../../shared/live/watch-playback.ts';
+import { heartbeat, startWatching } from '../../shared/watch/watch-playback.ts';
 import { BUCKET_SECONDS, bucketOf, channelAudience } from '../../shared/audience/viewer-counter.ts';
 import { generateCatalog } from '../../shared/seed/generate.ts';
 import { type TestApi, testApi } from '../support/api.ts';

@@ -22,7 +22,7 @@ import {
   sessionVersionOf,
   SessionGoneError,
   stateOf,
-} from './live.ts';
+} from './watch-sessions.ts';
 import {
   getSession,
   heartbeatSession,
