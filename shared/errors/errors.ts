@@ -99,6 +99,13 @@ export class ConflictError extends HttpError {
   }
 }
 
+/** 410: what the caller named is gone for good (an ended or expired watch session); `code` says what. */
+export class GoneError extends HttpError {
+  constructor(code: string, message: string) {
+    super(410, code, message);
+  }
+}
+
 export class PayloadTooLargeError extends HttpError {
   constructor(limitBytes: number) {
     super(413, 'PAYLOAD_TOO_LARGE', `Request body exceeds ${limitBytes} bytes`);

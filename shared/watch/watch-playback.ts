@@ -1,6 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { CreatorRecord } from '../catalog/model.ts';
-import { heartbeatEpg, watchEpg } from '../epg/schedule.ts';
+import { heartbeatEpg, watchEpg } from '../epg/on-air.ts';
 import { ConflictError, NotFoundError, TooManyRequestsError } from '../errors/errors.ts';
 import { recordMetric } from '../observability/index.ts';
 import { signPlaybackToken } from '../playback/ivs-token.ts';
@@ -15,14 +15,13 @@ import {
   NO_SESSION,
   ownedSession,
   creatorAndOwnSession,
-  checkAccess,
   requireCreatorOnAir,
   requireLive,
-  subscriptionOf,
   sessionVersionOf,
-  SessionGoneError,
+  sessionGone,
   stateOf,
 } from './watch-sessions.ts';
+import { checkAccess, subscriptionOf } from '../entitlements/channel-access.ts';
 import {
   getSession,
   heartbeatSession,
@@ -217,12 +216,12 @@ export const changeQuality = async (
 ): Promise<WatchQualityChanged> => {
   const { creator, session } = await creatorAndOwnSession(creatorId, accountId, input.session_id);
   const state = stateOf(session, now);
-  if (state !== 'active') throw new SessionGoneError(state);
+  if (state !== 'active') throw sessionGone(state);
   const changed = {
     quality: input.quality,
     ...(input.device_type ? { device_type: input.device_type } : {}),
   };
-  if (!(await updateLiveSession(session, changed, now))) throw new SessionGoneError('expired');
+  if (!(await updateLiveSession(session, changed, now))) throw sessionGone('expired');
   const { token, urls } = await playback(session, creator, now);
   return {
     session_id: session.session_id,

@@ -2,9 +2,9 @@ import type { CreatorRecord } from '../catalog/model.ts';
 import type { PublishedCreator } from './audience-publisher.ts';
 import { requireCreator } from '../creators/creator-repository.ts';
 import { getRelationship } from '../creators/relationship-repository.ts';
-import { type EntitlementRecord, entitlementsOf, grants } from '../entitlements/entitlement-repository.ts';
+import { grants } from '../entitlements/entitlement-repository.ts';
 import { formatCount, formatDuration } from '../format.ts';
-import { ForbiddenError, HttpError, NotFoundError } from '../errors/errors.ts';
+import { GoneError, NotFoundError } from '../errors/errors.ts';
 import { revokeViewerSession } from '../ivs/revocation.ts';
 import {
   endSession,
@@ -42,15 +42,12 @@ export const leaseUntil = (bucket: number) =>
 
 export const isoPlus = (now: Date, seconds: number) => new Date(now.getTime() + seconds * 1000).toISOString();
 
-/** The session is gone for good: 410 with a message saying why (ended or expired). */
 /** Where a viewer opens a watch session, as the messages name it. */
 const WATCH_PATH = '/creators/{id}/channel/live/watch';
 
-export class SessionGoneError extends HttpError {
-  constructor(reason: 'ended' | 'expired') {
-    super(410, 'SESSION_GONE', `Watch session ${reason}; open a new one with POST ${WATCH_PATH}`);
-  }
-}
+/** The session is gone for good: 410 with a message saying why (ended or expired). */
+export const sessionGone = (reason: 'ended' | 'expired') =>
+  new GoneError('SESSION_GONE', `Watch session ${reason}; open a new one with POST ${WATCH_PATH}`);
 
 /** Without an open watch session there is no playback token (409). */
 export const NO_SESSION = `Open a watch session first (POST ${WATCH_PATH}): playback tokens belong to one`;
@@ -181,27 +178,6 @@ export const requireLive = async (creatorId: string, now: Date) => {
   };
 };
 
-/** The account's subscription to the creator, if any (one Query). */
-export const subscriptionOf = async (accountId: string, creatorId: string) =>
-  (await entitlementsOf(accountId, creatorId)).find((e) => e.kind === 'subscription');
-
-/**
- * 403 unless the channel is open or the account's subscription grants access now, given the
- * subscription read ahead (alongside the creator, issue 41) under the creator id the caller
- * named (`asked`): read again under the creator's id when the caller named it by its slug.
- */
-export const checkAccess = async (
-  creator: CreatorRecord,
-  accountId: string,
-  asked: string,
-  readAhead: EntitlementRecord | undefined,
-  now: Date,
-) => {
-  if (!creator.channel.requires_subscription) return;
-  const subscription = creator.id === asked ? readAhead : await subscriptionOf(accountId, creator.id);
-  if (!grants(subscription, now)) throw new ForbiddenError('This channel requires an active subscription');
-};
-
 /** The creator items this container read on the live paths, and when (see `requireCreatorOnAir`). */
 const onAir = /* @__PURE__ */ perContainer(() => new Map<string, { creator: CreatorRecord; at: number }>());
 
@@ -219,12 +195,6 @@ export const requireCreatorOnAir = async (creatorIdOrSlug: string, now: Date): P
   const creator = await requireCreator(creatorIdOrSlug);
   onAir().set(creatorIdOrSlug, { creator, at: now.getTime() });
   return creator;
-};
-
-/** 403 unless the channel is open or the account holds a subscription that grants access now. */
-export const requireAccess = async (creator: CreatorRecord, accountId: string, now: Date) => {
-  if (creator.channel.requires_subscription)
-    await checkAccess(creator, accountId, creator.id, await subscriptionOf(accountId, creator.id), now);
 };
 
 /** `GET /live/viewers`. */
@@ -256,7 +226,7 @@ export const liveQualities = async (
 ): Promise<LiveQualities> => {
   const { session } = await creatorAndOwnSession(creatorId, accountId, sessionId);
   const state = stateOf(session, now);
-  if (state !== 'active') throw new SessionGoneError(state);
+  if (state !== 'active') throw sessionGone(state);
   return {
     session_id: session.session_id,
     current_quality: session.quality,
