@@ -1,5 +1,5 @@
 import type { ProgramRecord } from '../catalog/model.ts';
-import { onAirNow } from '../epg/schedule.ts';
+import { onAirNow } from '../epg/on-air.ts';
 import { listShowsByCreator } from '../shows/show-repository.ts';
 import { creatorBlocks } from './creator-blocks.ts';
 import { requireCreator } from '../creators/creator-repository.ts';

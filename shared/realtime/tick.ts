@@ -3,7 +3,7 @@ import type { CreatorRecord } from '../catalog/model.ts';
 import { creatorKey } from '../creators/creator-repository.ts';
 import { batchGet } from '../db/batch.ts';
 import { recordOf } from '../db/record.ts';
-import { heartbeatEpg } from '../epg/schedule.ts';
+import { heartbeatEpg } from '../epg/on-air.ts';
 import { liveCreatorIds } from '../watch/audience-publisher.ts';
 import { reactionShardsOf } from '../audience/audience-scale.ts';
 import { channelViewers } from '../watch/watch-sessions.ts';
