@@ -8,6 +8,12 @@ export interface RateLimit {
   by: 'ip' | 'account';
 }
 
+/** One IAM statement: every action on every resource (ARNs, no wildcards). */
+export interface Statement {
+  actions: readonly string[];
+  resources: readonly string[];
+}
+
 /** The DynamoDB actions a function may be granted on the table (Scan never is). */
 export type DynamoAction =
   | 'GetItem'
