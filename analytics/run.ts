@@ -109,7 +109,7 @@ if (command === 'export-titles') {
     } while (start);
   } else {
     // The demo catalogue's rows (npm start seeds the table without the projector seeing it).
-    const { generateCatalog } = await import('../shared/seed/generate.ts');
+    const { generateCatalog } = await import('../scripts/seed/generate.ts');
     rows = catalogTitleRows(
       generateCatalog({ now, seed: Number(options.seed), scale: Number(options.scale) }),
     );

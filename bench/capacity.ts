@@ -215,8 +215,8 @@ export const measureCapacity = async (): Promise<CapacityResult> => {
 const measureOn = async (endpoint: string): Promise<CapacityResult> => {
   const { DynamoDBClient, UpdateItemCommand } = await import('@aws-sdk/client-dynamodb');
   const { createTable } = await import('../shared/db/create-table.ts');
-  const { generateCatalog } = await import('../shared/seed/generate.ts');
-  const { loadCatalog } = await import('../shared/seed/load.ts');
+  const { generateCatalog } = await import('../scripts/seed/generate.ts');
+  const { loadCatalog } = await import('../scripts/seed/load.ts');
   const { installLocalAws, useDeploymentSettings, functionContext, runAsFunction } = await import(
     '../scripts/local/aws.ts'
   );

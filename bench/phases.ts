@@ -171,7 +171,7 @@ export const runLivePlatformBench = async (options: { throughput: boolean }) => 
     const { installLocalAws, useDeploymentSettings } = await import('../scripts/local/aws.ts');
     installLocalAws();
     useDeploymentSettings();
-    const { generateCatalog } = await import('../shared/seed/generate.ts');
+    const { generateCatalog } = await import('../scripts/seed/generate.ts');
     const { issueAccessToken } = await import('../shared/identity/access-token.ts');
     const { SAMPLE_REQUESTS } = await import('./requests.ts');
     const creator = generateCatalog({ now: platform.seededAt, seed: 42 }).creators.find(

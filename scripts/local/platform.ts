@@ -386,8 +386,8 @@ export const startLocalPlatform = async (
     // Imported only now: the shared DynamoDB client reads DYNAMODB_ENDPOINT when first loaded.
     const { createTable } = await import('../../shared/db/create-table.ts');
     const { tableName } = await import('../../shared/db/table.ts');
-    const { generateCatalog } = await import('../../shared/seed/generate.ts');
-    const { loadCatalog } = await import('../../shared/seed/load.ts');
+    const { generateCatalog } = await import('../seed/generate.ts');
+    const { loadCatalog } = await import('../seed/load.ts');
     const { batchPut } = await import('../../shared/db/batch.ts');
     const { ivsChannelItem } = await import('../../shared/ivs/channel-repository.ts');
     const { provisionDemoChannels, offlineWithChannel, startDemoBroadcasts } = await import(

@@ -10,8 +10,8 @@ import {
   type ShowRecord,
   TIER_IDS,
   type TierId,
-} from '../catalog/model.ts';
-import { cdnUrl } from '../catalog/media-urls.ts';
+} from '../../shared/catalog/model.ts';
+import { cdnUrl } from '../../shared/catalog/media-urls.ts';
 import { createRandom, type Random } from './random.ts';
 import {
   AVATAR_COLORS,

@@ -1,17 +1,17 @@
-import type { Catalog } from '../catalog/model.ts';
-import { creatorFromAccount } from '../identity/creator-from-account.ts';
-import { creatorItem } from '../creators/creator-repository.ts';
-import { followItem } from '../creators/relationship-repository.ts';
-import { entitlementItem } from '../entitlements/entitlement-repository.ts';
-import { batchPut } from '../db/batch.ts';
-import { accountItems } from '../identity/account-repository.ts';
-import { programItems } from '../epg/program-repository.ts';
-import { defaultHomeLayout } from '../home/default-layout.ts';
-import { homeLayoutItems } from '../home/home-repository.ts';
-import { catalogViewItems } from '../projection/bulk.ts';
-import { relationshipMarkerItem } from '../projection/counters.ts';
-import { channelCounterItem } from '../projection/onboarding.ts';
-import { episodeItem, showItem } from '../shows/show-repository.ts';
+import type { Catalog } from '../../shared/catalog/model.ts';
+import { creatorFromAccount } from '../../shared/identity/creator-from-account.ts';
+import { creatorItem } from '../../shared/creators/creator-repository.ts';
+import { followItem } from '../../shared/creators/relationship-repository.ts';
+import { entitlementItem } from '../../shared/entitlements/entitlement-repository.ts';
+import { batchPut } from '../../shared/db/batch.ts';
+import { accountItems } from '../../shared/identity/account-repository.ts';
+import { programItems } from '../../shared/epg/program-repository.ts';
+import { defaultHomeLayout } from '../../shared/home/default-layout.ts';
+import { homeLayoutItems } from '../../shared/home/home-repository.ts';
+import { catalogViewItems } from '../../shared/projection/bulk.ts';
+import { relationshipMarkerItem } from '../../shared/projection/counters.ts';
+import { channelCounterItem } from '../../shared/projection/onboarding.ts';
+import { episodeItem, showItem } from '../../shared/shows/show-repository.ts';
 
 /**
  * The items of a generated catalogue: its source items (creators, shows, episodes, programs,

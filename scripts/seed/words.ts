@@ -1,4 +1,4 @@
-import type { CategoryId } from '../catalog/model.ts';
+import type { CategoryId } from '../../shared/catalog/model.ts';
 
 /** Given names and family names from many cultures, for believable creator names. */
 export const FIRST_NAMES = [

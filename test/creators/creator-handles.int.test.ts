@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../functions/routes.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { routeKey } from '../../shared/routing/route.ts';
-import { generateCatalog } from '../../shared/seed/generate.ts';
+import { generateCatalog } from '../../scripts/seed/generate.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 
 /**

@@ -24,7 +24,7 @@ import { type RouteRow, routeKey } from '../../shared/routing/route.ts';
 import { jwkOf } from '../../shared/identity/signing-jwk.ts';
 import { commonEnvironment, type Deployment, environmentOf } from '../../shared/platform/access.ts';
 import { PAYMENT_DEFAULTS } from '../../shared/payments/access.ts';
-import { generateCatalog } from '../../shared/seed/generate.ts';
+import { generateCatalog } from '../../scripts/seed/generate.ts';
 import { creatorChannel } from '../../shared/realtime/messages.ts';
 import { STORE_DEFAULTS } from '../../shared/stores/access.ts';
 import { apiEvent } from '../support/events.ts';

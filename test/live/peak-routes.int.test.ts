@@ -5,7 +5,7 @@ import { db } from '../../shared/db/client.ts';
 import { tableName } from '../../shared/db/table.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { bucketOf, viewerCounterKey } from '../../shared/audience/viewer-counter.ts';
-import { generateCatalog } from '../../shared/seed/generate.ts';
+import { generateCatalog } from '../../scripts/seed/generate.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 
 /**

@@ -5,7 +5,7 @@ import { db } from '../../shared/db/client.ts';
 import { leaseUntil } from '../../shared/watch/watch-sessions.ts';
 import { BUCKET_SECONDS, bucketOf } from '../../shared/audience/viewer-counter.ts';
 import { heartbeat, startWatching } from '../../shared/watch/watch-playback.ts';
-import { generateCatalog } from '../../shared/seed/generate.ts';
+import { generateCatalog } from '../../scripts/seed/generate.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 
 /**

@@ -5,7 +5,7 @@ import { leaseUntil, publishedViewers, stopWatching } from '../../shared/watch/w
 import { requireCreator } from '../../shared/creators/creator-repository.ts';
 import { heartbeat, startWatching } from '../../shared/watch/watch-playback.ts';
 import { BUCKET_SECONDS, bucketOf, channelAudience } from '../../shared/audience/viewer-counter.ts';
-import { generateCatalog } from '../../shared/seed/generate.ts';
+import { generateCatalog } from '../../scripts/seed/generate.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 
 /**

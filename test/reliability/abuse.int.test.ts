@@ -7,7 +7,7 @@ import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '../../shared/identity/token-claims
 import { rateLimitsOf, routeKey } from '../../shared/routing/route.ts';
 import { newSessionId } from '../../shared/analytics/playback-count.ts';
 import { waitFor } from '../support/wait.ts';
-import { generateCatalog } from '../../shared/seed/generate.ts';
+import { generateCatalog } from '../../scripts/seed/generate.ts';
 import { subscribePaid } from '../support/payments.ts';
 import { sellingCreators } from '../../scripts/local/stripe/demo.ts';
 import { type ApiResponse, type TestApi, testApi } from '../support/api.ts';

@@ -8,7 +8,7 @@ import { ConflictError, NotFoundError } from '../../shared/errors/errors.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { submitReport } from '../../shared/reports/reports.ts';
 import { createReportBody } from '../../shared/reports/schemas.ts';
-import { generateCatalog } from '../../shared/seed/generate.ts';
+import { generateCatalog } from '../../scripts/seed/generate.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 
 let api: TestApi;
