@@ -6,7 +6,7 @@ import {
   type Schema,
   type StatusEntry,
   type SuccessResponse,
-} from '../http/contract.ts';
+} from '../../shared/http/contract.ts';
 
 /**
  * Builds the OpenAPI 3.1 document from the endpoints' contracts alone (no handler is imported):
