@@ -21,14 +21,14 @@ import { LOCAL_MAIL } from './ses.ts';
 import { identityOf } from '../../shared/mail/access.ts';
 import { type HookableClient, installClientHook, installContainerId } from '../../shared/aws/local-hook.ts';
 import { routeKey, type RouteRow } from '../../shared/routing/route.ts';
-import { LOCAL_GOOGLE_CLIENT_ID } from '../../shared/identity/local-idp.ts';
+import { LOCAL_GOOGLE_CLIENT_ID } from './local-idp.ts';
 import {
   localMediaKey,
   localPlaybackKey,
   localSecondFactorKey,
   localSigningKey,
   localSigningPublicJwk,
-} from '../../shared/identity/local-key.ts';
+} from './local-key.ts';
 import {
   commonEnvironment,
   type Deployment,

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { localIdpJwks } from '../../shared/identity/local-idp.ts';
+import { localIdpJwks } from './local-idp.ts';
 
 /**
  * The local identity provider's key set over HTTP, as Google serves its own: the local platform

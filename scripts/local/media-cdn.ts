@@ -4,7 +4,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize } from 'node:path';
-import { localMediaKey } from '../../shared/identity/local-key.ts';
+import { localMediaKey } from './local-key.ts';
 import { cdnUrl } from '../../shared/catalog/media-urls.ts';
 import { needsSignature } from '../../shared/playback/media-signing.ts';
 import { mediaPlaylistRow } from '../../functions/workers.ts';

@@ -129,7 +129,7 @@ const startIvs = async (ivsPort: number) => {
     '@aws-sdk/client-ivs'
   );
   const { LOCAL_RECORDINGS_BUCKET, recordingsRoot } = await import('./aws.ts');
-  const { localPlaybackKey } = await import('../../shared/identity/local-key.ts');
+  const { localPlaybackKey } = await import('./local-key.ts');
   const admin = new IvsClient({
     endpoint: ivs.endpoint,
     region: 'us-east-1',

@@ -8,7 +8,7 @@ import {
 } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { jwkOf } from './signing-jwk.ts';
+import { jwkOf } from '../../shared/identity/signing-jwk.ts';
 
 /**
  * Key material for the local platform and tests, kept in the git-ignored `.local/keys/` (or
