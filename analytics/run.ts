@@ -83,7 +83,8 @@ if (command === 'export-titles') {
   const { catalogTitleRows, titleRecord, titleRowsOf } = await import(
     '../shared/analytics/title-dimension.ts'
   );
-  const { fileSink, getSink } = await import('../shared/analytics/sink.ts');
+  const { getSink } = await import('../shared/analytics/sink.ts');
+  const { fileSink } = await import('../scripts/local/file-sink.ts');
   const now = new Date();
   let rows: ReturnType<typeof catalogTitleRows>;
   if (options['from-table']) {
