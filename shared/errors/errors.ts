@@ -1,18 +1,34 @@
 /**
- * Typed errors thrown by domain code. One place (`shared/http/middleware/envelopes.ts`) maps them
- * to HTTP statuses and the spec's envelopes; nothing else builds an error response.
+ * Typed errors thrown by domain code: a kind, a machine-readable code and a message, no HTTP
+ * status. One place (`shared/http/middleware/envelopes.ts`) maps each kind to its status and the
+ * spec's envelopes; nothing else builds an error response.
  */
 export interface FieldError {
   field: string;
   message: string;
 }
 
-export class HttpError extends Error {
+/** What went wrong, in the caller's terms (envelopes.ts `STATUS_OF` gives each its HTTP status). */
+export type ErrorKind =
+  | 'bad_request'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'gone'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'validation'
+  | 'too_many_requests'
+  | 'unavailable';
+
+export class DomainError extends Error {
   constructor(
-    readonly status: number,
+    readonly kind: ErrorKind,
     /** Machine-readable code, used by the reactions envelope (`error.code`). */
     readonly code: string,
     message: string,
+    /** What the caller needs to retry or authenticate (`WWW-Authenticate`, `Retry-After`). */
     readonly headers: Record<string, string> = {},
   ) {
     super(message);
@@ -20,9 +36,9 @@ export class HttpError extends Error {
   }
 }
 
-export class BadRequestError extends HttpError {
+export class BadRequestError extends DomainError {
   constructor(message: string) {
-    super(400, 'BAD_REQUEST', message);
+    super('bad_request', 'BAD_REQUEST', message);
   }
 }
 
@@ -37,9 +53,9 @@ export interface BearerChallenge {
  * `error="invalid_token"` (expired, tampered...) or `error="invalid_request"` (a malformed header)
  * and an `error_description` when one was refused, so a client can tell "refresh" from "sign in".
  */
-export class UnauthorizedError extends HttpError {
+export class UnauthorizedError extends DomainError {
   constructor(message = 'Missing or invalid bearer token', challenge?: BearerChallenge) {
-    super(401, 'UNAUTHORIZED', message, {
+    super('unauthorized', 'UNAUTHORIZED', message, {
       'www-authenticate': challenge
         ? `Bearer error="${challenge.error}", error_description="${challenge.description.replaceAll('"', "'")}"`
         : 'Bearer',
@@ -57,10 +73,10 @@ export class UnauthorizedError extends HttpError {
 export const STEP_UP_MESSAGE =
   'This action needs a recent sign-in: confirm your password (and, if the account has a second factor, its code) with POST /auth/step-up and retry';
 
-export class StepUpRequiredError extends HttpError {
+export class StepUpRequiredError extends DomainError {
   readonly reason = 'step_up_required';
   constructor(maxAgeSeconds: number) {
-    super(401, 'STEP_UP_REQUIRED', STEP_UP_MESSAGE, {
+    super('unauthorized', 'STEP_UP_REQUIRED', STEP_UP_MESSAGE, {
       'www-authenticate': `Bearer error="insufficient_user_authentication", error_description="A more recent authentication is required", max_age=${maxAgeSeconds}`,
     });
   }
@@ -70,80 +86,89 @@ export class StepUpRequiredError extends HttpError {
  * 403 `reason: "second_factor_required"`: the operator requires creators to use a second factor
  * and this token's sign-in did not pass one (shared/http/middleware/step-up.ts).
  */
-export class SecondFactorRequiredError extends HttpError {
+export class SecondFactorRequiredError extends DomainError {
   readonly reason = 'second_factor_required';
   constructor() {
     super(
-      403,
+      'forbidden',
       'SECOND_FACTOR_REQUIRED',
       'Creators must use a second factor: enrol one (POST /me/mfa/totp, then confirm it), or if you have one, sign in with it or step up with its code (POST /auth/step-up)',
     );
   }
 }
 
-export class ForbiddenError extends HttpError {
+export class ForbiddenError extends DomainError {
   constructor(message = 'Forbidden') {
-    super(403, 'FORBIDDEN', message);
+    super('forbidden', 'FORBIDDEN', message);
   }
 }
 
-export class NotFoundError extends HttpError {
+export class NotFoundError extends DomainError {
   constructor(message = 'Not found') {
-    super(404, 'NOT_FOUND', message);
+    super('not_found', 'NOT_FOUND', message);
   }
 }
 
-export class ConflictError extends HttpError {
+export class ConflictError extends DomainError {
   constructor(message: string) {
-    super(409, 'CONFLICT', message);
+    super('conflict', 'CONFLICT', message);
   }
 }
 
 /** 410: what the caller named is gone for good (an ended or expired watch session); `code` says what. */
-export class GoneError extends HttpError {
+export class GoneError extends DomainError {
   constructor(code: string, message: string) {
-    super(410, code, message);
+    super('gone', code, message);
   }
 }
 
-export class PayloadTooLargeError extends HttpError {
+export class PayloadTooLargeError extends DomainError {
   constructor(limitBytes: number) {
-    super(413, 'PAYLOAD_TOO_LARGE', `Request body exceeds ${limitBytes} bytes`);
+    super('payload_too_large', 'PAYLOAD_TOO_LARGE', `Request body exceeds ${limitBytes} bytes`);
   }
 }
 
-export class UnsupportedMediaTypeError extends HttpError {
+export class UnsupportedMediaTypeError extends DomainError {
   constructor() {
-    super(415, 'UNSUPPORTED_MEDIA_TYPE', 'Request body must be sent as application/json');
+    super(
+      'unsupported_media_type',
+      'UNSUPPORTED_MEDIA_TYPE',
+      'Request body must be sent as application/json',
+    );
   }
 }
 
 /** 422 with the spec's `errors: [{field, message}]` body. */
-export class ValidationError extends HttpError {
+export class ValidationError extends DomainError {
   constructor(readonly errors: FieldError[]) {
-    super(422, 'VALIDATION_ERROR', 'Validation failed');
+    super('validation', 'VALIDATION_ERROR', 'Validation failed');
   }
 }
 
 /**
- * 429. `kind` tells a client which limit it hit: `rate_limit` (slow down and retry after the
+ * 429. `reason` tells a client which limit it hit: `rate_limit` (slow down and retry after the
  * header) or `concurrent_streams` (close another session first).
  */
 export type TooManyRequestsKind = 'rate_limit' | 'concurrent_streams';
 
-export class TooManyRequestsError extends HttpError {
+export class TooManyRequestsError extends DomainError {
   constructor(
     message: string,
-    readonly kind: TooManyRequestsKind,
+    readonly reason: TooManyRequestsKind,
     headers: Record<string, string> = {},
   ) {
-    super(429, kind === 'rate_limit' ? 'RATE_LIMITED' : 'CONCURRENT_STREAM_LIMIT', message, headers);
+    super(
+      'too_many_requests',
+      reason === 'rate_limit' ? 'RATE_LIMITED' : 'CONCURRENT_STREAM_LIMIT',
+      message,
+      headers,
+    );
   }
 }
 
 /** 503 with `Retry-After`: a dependency is throttling or failing; the client may retry. */
-export class ServiceUnavailableError extends HttpError {
+export class ServiceUnavailableError extends DomainError {
   constructor(message = 'Service temporarily unavailable, retry shortly', retryAfterSeconds = 1) {
-    super(503, 'UNAVAILABLE', message, { 'retry-after': String(retryAfterSeconds) });
+    super('unavailable', 'UNAVAILABLE', message, { 'retry-after': String(retryAfterSeconds) });
   }
 }

@@ -22,7 +22,7 @@ describe("the operator's creator second-factor setting", () => {
     expect(() => assertCreatorSecondFactor(caller(false))).toThrow(SecondFactorRequiredError);
     expect(() => assertCreatorSecondFactor(caller(true))).not.toThrow();
     const error = new SecondFactorRequiredError();
-    expect([error.status, error.reason]).toEqual([403, 'second_factor_required']);
+    expect([error.kind, error.reason]).toEqual(['forbidden', 'second_factor_required']);
   });
 
   it('is documented as a 403 on every studio route, and every sensitive action asks for a step-up', () => {

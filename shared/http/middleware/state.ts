@@ -21,7 +21,7 @@ export interface RequestState {
   limitHeaders?: Record<string, string>;
   /** Validated query, path and body (schema outputs). */
   input?: { query: unknown; path: unknown; body: unknown };
-  /** The HttpError code of a failed request (`INTERNAL` for an unmapped error), for the metrics. */
+  /** The DomainError code of a failed request (`INTERNAL` for an unmapped error), for the metrics. */
   errorCode?: string;
 }
 
