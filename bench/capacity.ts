@@ -571,7 +571,7 @@ export const planSize = (
       'DynamoDB: busiest partition (share of 3,000 RCU / 1,000 WCU)',
       1,
       { oneChannel: worst(oneChannel), spread: worst(spread) },
-      'not adjustable: more shards (shared/live/audience-scale.ts) or reuse per container',
+      'not adjustable: more shards (shared/audience/audience-scale.ts) or reuse per container',
     ),
     row(
       'DynamoDB on-demand table: read units/s',

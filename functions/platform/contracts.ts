@@ -13,7 +13,7 @@ const tag = 'Platform';
 
 // ---- Responses -------------------------------------------------------------------------------
 
-/** The document's own schema, built on the first call (shared/http/schema-meta.ts `responseSchemas`). */
+/** The document's own schema, built on the first call (shared/schema/schema-meta.ts `responseSchemas`). */
 const buildResponses = () => ({
   OpenApiDocument: named(
     'OpenApiDocument',

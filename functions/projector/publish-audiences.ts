@@ -7,7 +7,7 @@ import { repairLostRecordings } from '../../shared/channels/recordings.ts';
  * Every minute (EventBridge Scheduler, infra/projector.ts), the live lists' upkeep: first the
  * reconcile of the channels' live state with IVS (what late, lost or reordered IVS events left
  * wrong: docs/ivs-events.md), the repair of recordings whose Recording End was lost
- * (shared/live/recordings.ts), then the live counters' viewers onto the live list.
+ * (shared/channels/recordings.ts), then the live counters' viewers onto the live list.
  */
 export const handler = async () => {
   // `now` before ListStreams: a change IVS reports after it is newer than this reconcile.

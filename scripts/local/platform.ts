@@ -357,7 +357,7 @@ export const startLocalPlatform = async (
   const appsyncEvents = await startAppSyncEvents(options.appsyncEventsPort ?? 0);
   const appStore = await startAppStore(options.appStorePort ?? 0);
   const play = await startPlay(options.playPort ?? 0);
-  // Google sign-in verifies tokens of the local identity provider (shared/identity/local-idp.ts):
+  // Google sign-in verifies tokens of the local identity provider (scripts/local/local-idp.ts):
   // its key set is served as Google serves its own, named by GOOGLE_JWKS_URI (a URL setting).
   const googleIdp = await (await import('./google-idp.ts')).startGoogleIdpStandIn();
   process.env.GOOGLE_JWKS_URI = googleIdp.jwksUrl;

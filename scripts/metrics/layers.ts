@@ -6,9 +6,30 @@
  */
 export const LAYERS = {
   /** Plumbing and models every layer uses: the table, typed domain errors, zod helpers, the catalogue model. */
-  leaves: ['aws', 'errors', 'db', 'observability', 'schema', 'routing', 'catalog', 'playback', 'mail', 'search'],
+  leaves: [
+    'aws',
+    'errors',
+    'db',
+    'observability',
+    'schema',
+    'routing',
+    'catalog',
+    'playback',
+    'mail',
+    'search',
+  ],
   /** One folder per entity family: keys, named reads and writes, and the logic of that entity alone. */
-  entities: ['audience', 'entitlements', 'identity', 'ivs', 'creators', 'shows', 'epg', 'reactions', 'reports'],
+  entities: [
+    'audience',
+    'entitlements',
+    'identity',
+    'ivs',
+    'creators',
+    'shows',
+    'epg',
+    'reactions',
+    'reports',
+  ],
   /** Use cases composing several entities (the creator page, the watch response, studio, workers' jobs). */
   'use cases': [
     'chat',

@@ -35,7 +35,7 @@ export interface GenerateOptions {
   scale?: number;
   /**
    * `{cdn_url}`, the media CDN every media URL of the catalogue is under (avatars, posters,
-   * streams, stills); default the platform's `CDN_URL` (shared/live/media-urls.ts `cdnUrl`), as
+   * streams, stills); default the platform's `CDN_URL` (shared/catalog/media-urls.ts `cdnUrl`), as
    * the studio builds the URLs of what creators add.
    */
   cdn?: string;

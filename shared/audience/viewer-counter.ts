@@ -11,12 +11,12 @@ import { MIN_VIEWER_SHARDS } from './audience-scale.ts';
 /**
  * Concurrent viewers, counted from heartbeats (see docs/live.md):
  * every watch session writes once per 3-minute bucket (on open, or its first heartbeat in the
- * bucket, the one that renews its lease: shared/live/session-repository.ts) to one of the
+ * bucket, the one that renews its lease: shared/audience/session-repository.ts) to one of the
  * channel's counter items, PK `VIEWERS#<channel>#<bucket>#<shard>`, SK `COUNT`, adding 1 to
  * `total` and to its device. watching_now = the sum over the shards of the last complete bucket.
  * Those writes come in the first 30 s of a bucket (every session's first beat in it), so the
  * number of shards follows the channel's audience scale (`viewerShardsFor`,
- * shared/live/audience-scale.ts: 16 up to 120,000 viewers, 256 at 1 million): at most ~250
+ * shared/audience/audience-scale.ts: 16 up to 120,000 viewers, 256 at 1 million): at most ~250
  * writes/s per item for 30 s, none for the other 150 s (DynamoDB's per-partition ceiling is
  * 1,000). Writers and readers pass the same `shards`, derived from the creator item. Items expire
  * by TTL.

@@ -1,11 +1,11 @@
 import * as z from 'zod/mini';
-import type { CreatorRecord } from './model.ts';
+import type { CreatorRecord, LiveRecording } from './model.ts';
 import { MAX_URL_LENGTH } from '../schema/validation.ts';
 
 /**
  * URLs of recorded media (pure): objects of the recordings bucket through the media CDN
  * (`{cdn_url}`, infra/media-cdn.ts), and the DVR playlist of a live channel. Kept apart from
- * shared/live/recordings.ts (which reads S3 and writes the table) so that every bundle that shows
+ * shared/channels/recordings.ts (which reads S3 and writes the table) so that every bundle that shows
  * a stream can build these URLs without loading those clients.
  */
 
@@ -40,17 +40,6 @@ export const liveThumbnailUrlOf = (recording: Pick<LiveRecording, 'prefix'>, cdn
   mediaUrlOf(`${recording.prefix.replace(/\/+$/, '')}/media/latest_thumbnail/thumb.jpg`, cdn);
 
 // ---- DVR while live ---------------------------------------------------------------------------
-
-/** On the creator item from Recording Start: the recording being written of stream `stream_id`. */
-export interface LiveRecording {
-  stream_id: string;
-  bucket: string;
-  prefix: string;
-  /** `<prefix>/<media.hls.path>/<media.hls.playlist>` of recording-started.json. */
-  playlist_key: string;
-  /** The Recording Start's time (epoch ms): a later recording's start replaces this one. */
-  started_ms: number;
-}
 
 /**
  * The DVR playlist of a live creator: the master playlist of the recording IVS is writing of the

@@ -59,7 +59,7 @@ export type IvsOutcome =
       channelArn: string;
     }
   /**
-   * Acted on by the handler (shared/live/recordings.ts: the DVR playlist while live, the
+   * Acted on by the handler (shared/channels/recordings.ts: the DVR playlist while live, the
    * on-demand item at the end): reported here, not applied.
    */
   | {
@@ -116,7 +116,7 @@ const getCreatorItem = async (creatorId: string): Promise<CreatorItem | undefine
 
 /**
  * The live thumbnail: the latest still of the stream's recording (set by Recording Start,
- * shared/live/recordings.ts), when that came first; until then the creator's avatar, or the CDN's
+ * shared/channels/recordings.ts), when that came first; until then the creator's avatar, or the CDN's
  * generic live still. IVS serves no thumbnails on its playback host.
  */
 const thumbnailUrl = (creator: IvsCreator, streamId: string): string =>
@@ -192,7 +192,7 @@ const recordingOutcome = (event: RecordingStateChange, creatorId: string): IvsOu
  * Applies one IVS event to its creator's live state (docs/ivs-events.md has the rules):
  * Stream Start → live; Stream End / Stream Failure → offline; Starvation Start / End → the
  * current stream's health; Recording Start / End (and failures) and Limit Breach are reported,
- * not applied (the handler acts on recordings: shared/live/recordings.ts); the session and
+ * not applied (the handler acts on recordings: shared/channels/recordings.ts); the session and
  * takeover events change nothing. Events of a channel no creator owns
  * (a deleted channel's late events) are ignored with a warning.
  */

@@ -15,7 +15,7 @@ export const isWarning = (result: IvsEventResult): boolean =>
 /**
  * One IVS document (docs/ivs-events.md): parsed, applied to the creator's live state, then the
  * recordings acted on (the DVR playlist at Recording Start, the on-demand item at Recording End,
- * shared/live/recordings.ts). An invalid document is a result, not an error; DynamoDB and S3
+ * shared/channels/recordings.ts). An invalid document is a result, not an error; DynamoDB and S3
  * errors throw, so the event is retried.
  */
 export const handleIvsEvent = async (event: unknown): Promise<IvsEventResult> => {

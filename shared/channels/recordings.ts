@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand } from '../db/document.ts';
 import * as z from 'zod/mini';
-import type { CreatorRecord, EpisodeRecord, SeasonRecord, ShowRecord } from '../catalog/model.ts';
+import type {
+  CreatorRecord,
+  EpisodeRecord,
+  LiveRecording,
+  SeasonRecord,
+  ShowRecord,
+} from '../catalog/model.ts';
 import {
   getStoredCreator,
   setCreatorLiveRecording,
@@ -14,7 +20,7 @@ import { TABLE, tableName } from '../db/table.ts';
 import { cancellationCodes, isConditionalCheckFailed } from '../db/transaction.ts';
 import { logger } from '../observability/index.ts';
 import { readRecordingsObject } from '../playback/recordings-bucket.ts';
-import { cdnUrl, type LiveRecording, liveThumbnailUrlOf, mediaUrlOf } from '../catalog/media-urls.ts';
+import { cdnUrl, liveThumbnailUrlOf, mediaUrlOf } from '../catalog/media-urls.ts';
 import { episodeItem, showItem, showItemKey } from '../shows/show-repository.ts';
 import { newShow } from '../studio/show-writes.ts';
 
@@ -208,7 +214,7 @@ export const noteRecordingStarted = async (
     }),
   );
   // The live thumbnail while this stream is the current one (a Stream Start that comes later takes
-  // it from `live_recording` itself, shared/live/channel-state.ts).
+  // it from `live_recording` itself, shared/channels/channel-state.ts).
   await setCreatorLiveThumbnail(ref.creatorId, {
     streamId: ref.streamId,
     url: liveThumbnailUrlOf(recording),

@@ -95,7 +95,7 @@ export type GuideQuery = z.infer<typeof guideQuery>;
 /**
  * The response schemas, built on the first call of the export below: only the OpenAPI document
  * and the tests call it (through the contracts' `responses`); Lambda bundles leave them out
- * (`responseSchemas`, shared/http/schema-meta.ts).
+ * (`responseSchemas`, shared/schema/schema-meta.ts).
  */
 const buildResponses = () => {
   const int = (description: string, example: number) =>

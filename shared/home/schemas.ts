@@ -11,7 +11,7 @@ export const listLiveStreamsQuery = z.object({ ...pageQuery(10) });
 /**
  * The response schemas, built on the first call of the export below: only the OpenAPI document
  * and the tests call it (through the contracts' `responses`); Lambda bundles leave them out
- * (`responseSchemas`, shared/http/schema-meta.ts).
+ * (`responseSchemas`, shared/schema/schema-meta.ts).
  */
 const buildResponses = () => {
   const position = described(z.number().check(z.int()), 'Place on the screen, from 1 at the top', 1);

@@ -62,7 +62,7 @@ export interface Contract extends RouteRow {
   /**
    * Every response it can give, as a function: only the OpenAPI document and the tests call it,
    * so a Lambda's cold start builds none of the response schemas (each domain builds its own on
-   * the first call, `responseSchemas` in shared/http/schema-meta.ts; docs/performance.md).
+   * the first call, `responseSchemas` in shared/schema/schema-meta.ts; docs/performance.md).
    */
   responses: () => Responses;
 }

@@ -6,7 +6,7 @@ import { stepUpProof, secondFactorSchema } from './second-factor-schemas.ts';
 /**
  * Request and response schemas of the account routes (`/me`, password recovery and changes,
  * sessions, step-up: docs/accounts.md). The response schemas are built on the first call
- * (shared/http/schema-meta.ts `responseSchemas`), so no Lambda bundle carries them.
+ * (shared/schema/schema-meta.ts `responseSchemas`), so no Lambda bundle carries them.
  */
 
 const digits = (name: string, count: number, what: string) =>

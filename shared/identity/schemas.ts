@@ -155,7 +155,7 @@ export const verifyEmailBody = z.object({
 /**
  * The response schemas, built on the first call of the export below: only the OpenAPI document
  * and the tests call it (through the contracts' `responses`); Lambda bundles leave them out
- * (`responseSchemas`, shared/http/schema-meta.ts).
+ * (`responseSchemas`, shared/schema/schema-meta.ts).
  */
 const buildResponses = () => {
   /** Account `user_status` values (spec 3): `active` once every onboarding step is done. */

@@ -51,7 +51,7 @@ export type ReactionInput = z.infer<typeof reactionBody>;
 /**
  * The response schemas, built on the first call of the export below: only the OpenAPI document
  * and the tests call it (through the contracts' `responses`); Lambda bundles leave them out
- * (`responseSchemas`, shared/http/schema-meta.ts).
+ * (`responseSchemas`, shared/schema/schema-meta.ts).
  */
 const buildResponses = () => {
   const targetTypeOut = described(z.enum(TARGET_TYPES), 'Kind of content', 'VIDEO');

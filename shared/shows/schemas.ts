@@ -78,7 +78,7 @@ export const seriesQuery = z.object({ ...pageQuery(10) });
 /**
  * The response schemas, built on the first call of the export below: only the OpenAPI document
  * and the tests call it (through the contracts' `responses`); Lambda bundles leave them out
- * (`responseSchemas`, shared/http/schema-meta.ts).
+ * (`responseSchemas`, shared/schema/schema-meta.ts).
  */
 const buildResponses = () => {
   const int = (description: string, example: number) =>

@@ -6,7 +6,7 @@ import { described, named, responseSchemas, responsesNotBundled } from '../schem
 /**
  * The response schemas, built on the first call of the export below: only the OpenAPI document
  * and the tests call it (through the contracts' `responses`); Lambda bundles leave them out
- * (`responseSchemas`, shared/http/schema-meta.ts).
+ * (`responseSchemas`, shared/schema/schema-meta.ts).
  */
 const buildResponses = () => {
   const text = (description: string, example: string) => described(z.string(), description, example);

@@ -222,7 +222,7 @@ export const studioEpisodePath = z.object({
 /**
  * The response schemas, built on the first call of the export below: only the OpenAPI document
  * and the tests call it (through the contracts' `responses`); Lambda bundles leave them out
- * (`responseSchemas`, shared/http/schema-meta.ts).
+ * (`responseSchemas`, shared/schema/schema-meta.ts).
  */
 const buildResponses = () => {
   const int = (text: string, example: number) => described(z.number().check(z.int()), text, example);

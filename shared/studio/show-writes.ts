@@ -131,7 +131,7 @@ export const studioEpisode = (episode: StoredEpisode): StudioEpisode => ({
 
 /**
  * A new show of `creator` (version 1, nothing watched yet, released at `released`): what the
- * studio makes and what the creator's first recording makes (shared/live/recordings.ts).
+ * studio makes and what the creator's first recording makes (shared/channels/recordings.ts).
  */
 export const newShow = (
   creator: CreatorRecord,

@@ -1,6 +1,5 @@
-import type { CreatorRecord } from '../catalog/model.ts';
 import { CREATOR_LISTS } from '../creators/creator-ranking.ts';
-import { creatorKey, setCreatorAudience } from '../creators/creator-repository.ts';
+import { creatorKey, setCreatorAudience, type PublishedCreator } from '../creators/creator-repository.ts';
 import { batchGet } from '../db/batch.ts';
 import { queryAll } from '../db/query.ts';
 import { recordOf } from '../db/record.ts';
@@ -17,15 +16,12 @@ import { bucketOf, recordPeak, viewerCounterKey } from '../audience/viewer-count
  * overlapping or repeated run moving a count backwards), so a quiet channel costs one read a
  * minute and a channel whose viewers left is written 0 once. The work is bounded by the number
  * of live channels, never by the catalogue.
- * The same figure answers every heartbeat (shared/live/live.ts `publishedViewers`), so a heartbeat
+ * The same figure answers every heartbeat (shared/watch/watch-sessions.ts `publishedViewers`), so a heartbeat
  * reads no counters: `watching_previous` (the count it replaced) gives the heartbeat's `delta`, and
  * a count that stopped moving is written once more to bring the delta back to 0. A count that rose
  * raises the channel's peaks here (heartbeats no longer do), and the creator's `peak_all_time`
- * with it: the audience scale its counters are spread for (shared/live/audience-scale.ts).
+ * with it: the audience scale its counters are spread for (shared/audience/audience-scale.ts).
  */
-
-/** A creator item with what the publisher keeps on it beside `watching_now`. */
-export type PublishedCreator = CreatorRecord & { watching_previous?: number };
 
 export interface AudienceReport {
   /** Live channels looked at. */
@@ -76,7 +72,7 @@ export const publishAudiences = async (now: Date): Promise<AudienceReport> => {
     const watching = counts.get(creator.channel.channel_id) ?? 0;
     const settled = (creator.watching_previous ?? creator.watching_now) === creator.watching_now;
     if (watching === creator.watching_now && settled) continue;
-    // The peak first: the audience scale (shared/live/audience-scale.ts) never shrinks under a reader.
+    // The peak first: the audience scale (shared/audience/audience-scale.ts) never shrinks under a reader.
     if (watching > creator.watching_now)
       await recordPeak(creator.channel.channel_id, watching, now, viewerShardsOf(creator));
     const peak = Math.max(creator.peak_all_time ?? 0, watching);

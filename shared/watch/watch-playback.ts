@@ -52,7 +52,7 @@ import {
 /**
  * The watch flow that plays: opening a session, changing its quality, its heartbeats and
  * `GET /live/stream`, each answering the session's playback URLs (an IVS playback token, the DVR
- * signed for the media CDN). Apart from shared/live/live.ts (the channel's status, viewers,
+ * signed for the media CDN). Apart from shared/watch/watch-sessions.ts (the channel's status, viewers,
  * metadata, qualities and ending a session) so that only these four functions carry the
  * signing code and the Secrets Manager client (bench/ bundle budgets).
  */
@@ -119,7 +119,7 @@ const playback = async (session: WatchSessionRecord, creator: CreatorRecord, now
  * Three dependent round trips to the table (issue 41, bench/phases.ts): the creator, the account's
  * stream slots, its subscription, the channel's audience and its programs, all read at once (the
  * channel's from the id in the body, used only once it proved to be the creator's); one
- * transaction claiming a slot (shared/live/session-repository.ts); the viewer's count, with any
+ * transaction claiming a slot (shared/audience/session-repository.ts); the viewer's count, with any
  * peak it raises.
  */
 export const startWatching = async (

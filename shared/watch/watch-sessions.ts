@@ -1,6 +1,5 @@
 import type { CreatorRecord } from '../catalog/model.ts';
-import type { PublishedCreator } from './audience-publisher.ts';
-import { requireCreator } from '../creators/creator-repository.ts';
+import { type PublishedCreator, requireCreator } from '../creators/creator-repository.ts';
 import { getRelationship } from '../creators/relationship-repository.ts';
 import { grants } from '../entitlements/entitlement-repository.ts';
 import { formatCount, formatDuration } from '../format.ts';
@@ -32,7 +31,7 @@ import { bucketEndMs, channelAudience } from '../audience/viewer-counter.ts';
  * Seconds between heartbeats (spec 8), and how long a session outlives the viewer-count bucket of
  * its last counted heartbeat (3 missed beats): a session's lease runs to SESSION_TTL_SECONDS past
  * the end of the bucket it was last counted in, renewed by the first heartbeat of each bucket
- * (shared/live/session-repository.ts), so 90 to 90 + BUCKET_SECONDS (270) s after that heartbeat.
+ * (shared/audience/session-repository.ts), so 90 to 90 + BUCKET_SECONDS (270) s after that heartbeat.
  */
 export const HEARTBEAT_SECONDS = 30;
 export const SESSION_TTL_SECONDS = 90;
@@ -109,7 +108,7 @@ export const channelViewers = async (
 
 /**
  * Viewers as a heartbeat shows them: the count the audience publisher last wrote on the creator
- * item (once a minute, from the live counters: shared/live/audience-publisher.ts), so a heartbeat
+ * item (once a minute, from the live counters: shared/watch/audience-publisher.ts), so a heartbeat
  * reads no counters (docs/cost.md: that read was 25 of a heartbeat's 27.5 read units). Up to about
  * 90 s behind the counters, the same number the live lists show; never below 1 while the channel
  * is live (the caller is watching). `delta`: the last change the publisher saw, 0 once it settles.

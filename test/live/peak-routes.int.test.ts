@@ -10,7 +10,7 @@ import { type TestApi, testApi } from '../support/api.ts';
 
 /**
  * Every route that shows a channel's viewers raises the stored peaks when it is the first to see
- * a new high (shared/live/viewer-counter.ts), so each of them needs the conditional UpdateItem on
+ * a new high (shared/audience/viewer-counter.ts), so each of them needs the conditional UpdateItem on
  * the peak items besides the BatchGetItem that reads the audience. Each route runs here in its
  * own container state (scripts/local/aws.ts), cold, against a count pushed above the stored peak
  * by another writer: the peak it answers, and the stored one, must be the new high.

@@ -61,7 +61,7 @@ describe('a watch session counts once per bucket', () => {
         session_valid: true,
         expires_at: leaseUntil(bucketOf(at(ms))), // the open's lease: these beats write nothing
         stream: { token: expect.any(String) },
-        // Heartbeats answer the published count (shared/live/live.ts publishedViewers), never
+        // Heartbeats answer the published count (shared/watch/watch-sessions.ts publishedViewers), never
         // the counters: no heartbeat can inflate it; the counters are checked below.
         viewers: publishedViewers(await requireCreator(live.id)),
       });
