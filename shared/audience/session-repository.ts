@@ -17,8 +17,8 @@ import { bucketStartSeconds } from './viewer-counter.ts';
  * or lapsed. Opening a session claims such a slot in one transaction with a ConditionCheck on the
  * session it replaces (still ended or lapsed) and the new session's Put, so no race can open more
  * than `max`, and heartbeats never write slots.
- * A session is a lease renewed once per viewer-count bucket (BUCKET_SECONDS, shared/live/
- * viewer-counter.ts): the first heartbeat in a bucket claims it (`counted_from`, a condition on
+ * A session is a lease renewed once per viewer-count bucket (BUCKET_SECONDS,
+ * shared/audience/viewer-counter.ts): the first heartbeat in a bucket claims it (`counted_from`, a condition on
  * the one write it makes) and moves `expires_at` to SESSION_TTL_SECONDS past the bucket's end; the
  * other heartbeats of that bucket write nothing (docs/cost.md: one write per bucket instead of one
  * per beat). So a session that stops heartbeating expires SESSION_TTL_SECONDS after the end of the
