@@ -83,7 +83,8 @@ if (command === 'export-titles') {
   const { catalogTitleRows, titleRecord, titleRowsOf } = await import(
     '../shared/analytics/title-dimension.ts'
   );
-  const { fileSink, getSink } = await import('../shared/analytics/sink.ts');
+  const { getSink } = await import('../shared/analytics/sink.ts');
+  const { fileSink } = await import('../scripts/local/file-sink.ts');
   const now = new Date();
   let rows: ReturnType<typeof catalogTitleRows>;
   if (options['from-table']) {
@@ -109,7 +110,7 @@ if (command === 'export-titles') {
     } while (start);
   } else {
     // The demo catalogue's rows (npm start seeds the table without the projector seeing it).
-    const { generateCatalog } = await import('../shared/seed/generate.ts');
+    const { generateCatalog } = await import('../scripts/seed/generate.ts');
     rows = catalogTitleRows(
       generateCatalog({ now, seed: Number(options.seed), scale: Number(options.scale) }),
     );

@@ -214,8 +214,8 @@ export const measureCapacity = async (): Promise<CapacityResult> => {
 const measureOn = async (endpoint: string): Promise<CapacityResult> => {
   const { DynamoDBClient, UpdateItemCommand } = await import('@aws-sdk/client-dynamodb');
   const { createTable } = await import('../shared/db/create-table.ts');
-  const { generateCatalog } = await import('../shared/seed/generate.ts');
-  const { loadCatalog } = await import('../shared/seed/load.ts');
+  const { generateCatalog } = await import('../scripts/seed/generate.ts');
+  const { loadCatalog } = await import('../scripts/seed/load.ts');
   const { installLocalAws, useDeploymentSettings, functionContext, runAsFunction } = await import(
     '../scripts/local/aws.ts'
   );
@@ -226,7 +226,7 @@ const measureOn = async (endpoint: string): Promise<CapacityResult> => {
   const { useSink } = await import('../shared/analytics/sink.ts');
   const { issueAccessToken } = await import('../shared/identity/access-token.ts');
   const { publishTick } = await import('../shared/realtime/tick.ts');
-  const { BUCKET_SECONDS } = await import('../shared/live/viewer-counter.ts');
+  const { BUCKET_SECONDS } = await import('../shared/audience/viewer-counter.ts');
   installLocalAws();
   useDeploymentSettings();
   const admin = new DynamoDBClient({
@@ -570,7 +570,7 @@ export const planSize = (
       'DynamoDB: busiest partition (share of 3,000 RCU / 1,000 WCU)',
       1,
       { oneChannel: worst(oneChannel), spread: worst(spread) },
-      'not adjustable: more shards (shared/live/audience-scale.ts) or reuse per container',
+      'not adjustable: more shards (shared/audience/audience-scale.ts) or reuse per container',
     ),
     row(
       'DynamoDB on-demand table: read units/s',

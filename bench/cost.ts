@@ -165,8 +165,8 @@ export const measureCost = async () => {
 const measureOn = async (endpoint: string) => {
   const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
   const { createTable } = await import('../shared/db/create-table.ts');
-  const { generateCatalog } = await import('../shared/seed/generate.ts');
-  const { loadCatalog } = await import('../shared/seed/load.ts');
+  const { generateCatalog } = await import('../scripts/seed/generate.ts');
+  const { loadCatalog } = await import('../scripts/seed/load.ts');
   const { installLocalAws, useDeploymentSettings, functionContext, runAsFunction } = await import(
     '../scripts/local/aws.ts'
   );

@@ -46,7 +46,7 @@ export const measurePhases = async (options: {
   const { loadHandler, matchRoute, toEvent } = await import('../scripts/local/server.ts');
   const { functionContext, runAsFunction } = await import('../scripts/local/aws.ts');
   const { issueAccessToken } = await import('../shared/identity/access-token.ts');
-  const { BUCKET_SECONDS } = await import('../shared/live/viewer-counter.ts');
+  const { BUCKET_SECONDS } = await import('../shared/audience/viewer-counter.ts');
   const { measureWarm, recordCalls } = await import('./warm.ts');
   const rows: PhaseRow[] = [];
   const log = (what: string) => console.error(`[bench] ${new Date().toISOString()} phases: ${what}`);
@@ -171,7 +171,7 @@ export const runLivePlatformBench = async (options: { throughput: boolean }) => 
     const { installLocalAws, useDeploymentSettings } = await import('../scripts/local/aws.ts');
     installLocalAws();
     useDeploymentSettings();
-    const { generateCatalog } = await import('../shared/seed/generate.ts');
+    const { generateCatalog } = await import('../scripts/seed/generate.ts');
     const { issueAccessToken } = await import('../shared/identity/access-token.ts');
     const { SAMPLE_REQUESTS } = await import('./requests.ts');
     const creator = generateCatalog({ now: platform.seededAt, seed: 42 }).creators.find(

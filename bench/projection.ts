@@ -122,8 +122,8 @@ const startBenchPlatform = async (scale: number, loaded?: LoadedTable) => {
   try {
     const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
     const { createTable } = await import('../shared/db/create-table.ts');
-    const { generateCatalog } = await import('../shared/seed/generate.ts');
-    const { loadCatalog } = await import('../shared/seed/load.ts');
+    const { generateCatalog } = await import('../scripts/seed/generate.ts');
+    const { loadCatalog } = await import('../scripts/seed/load.ts');
     const { installLocalAws, functionContext, runAsFunction } = await import('../scripts/local/aws.ts');
     const { startTableStream } = await import('../scripts/local/table-stream.ts');
     const { projectorRow } = await import('../functions/workers.ts');

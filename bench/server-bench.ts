@@ -32,8 +32,8 @@ export const runServerBench = async (options: {
     installLocalAws();
     useDeploymentSettings();
     const { createTable } = await import('../shared/db/create-table.ts');
-    const { generateCatalog } = await import('../shared/seed/generate.ts');
-    const { loadCatalog } = await import('../shared/seed/load.ts');
+    const { generateCatalog } = await import('../scripts/seed/generate.ts');
+    const { loadCatalog } = await import('../scripts/seed/load.ts');
     const { measureWarm, ROUNDS } = await import('./warm.ts');
     const { issueAccessToken } = await import('../shared/identity/access-token.ts');
     const admin = new DynamoDBClient({

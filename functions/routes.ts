@@ -6,7 +6,7 @@
  * file, `endpoint(contract, fn)`.
  */
 import type { Contract } from '../shared/http/contract.ts';
-import { routeKey } from '../shared/http/route.ts';
+import { routeKey } from '../shared/routing/route.ts';
 import { accountContracts } from './accounts/contracts.ts';
 import { secondFactorContracts } from './accounts/mfa-contracts.ts';
 import { storeContracts } from './billing/contracts.ts';

@@ -1,4 +1,4 @@
-import type { RouteRow } from '../shared/http/route.ts';
+import type { RouteRow } from '../shared/routing/route.ts';
 
 /**
  * Functions that no HTTP route invokes, described by the same row fields the routes use for what
@@ -62,9 +62,9 @@ export const recomputeRow = {
 
 /**
  * Every minute, the live lists' upkeep: the reconcile of the channels' live state with IVS
- * (ListStreams; shared/live/channel-state.ts), then `watching_now` of live channels from the live
+ * (ListStreams; shared/channels/channel-state.ts), then `watching_now` of live channels from the live
  * counters onto their creator items, so the live list shows and ranks by them
- * (shared/live/audience-publisher.ts).
+ * (shared/watch/audience-publisher.ts).
  */
 export const audienceRow = {
   method: 'POST',
@@ -85,7 +85,7 @@ export const audienceRow = {
 
 /**
  * IVS events (EventBridge rule on `aws.ivs`: stream state, health, recording, limit breaches)
- * reduced into the creators' live state (shared/live/channel-state.ts, docs/ivs-events.md).
+ * reduced into the creators' live state (shared/channels/channel-state.ts, docs/ivs-events.md).
  */
 export const ivsEventRow = {
   method: 'POST',

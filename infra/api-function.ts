@@ -9,7 +9,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { type RouteRow, routeKey } from '../shared/http/route.ts';
+import { type RouteRow, routeKey } from '../shared/routing/route.ts';
 import { type Deployment, environmentOf, policyOf } from '../shared/platform/access.ts';
 import type { PaymentDeployment } from '../shared/payments/access.ts';
 import type { StoreDeployment } from '../shared/stores/access.ts';

@@ -52,7 +52,7 @@ export const lambdaEsbuildOptions = () => ({
 /**
  * Every Lambda bundle's `define`: `process.env.LAMBDA_BUNDLE_RESPONSES` = `"none"` makes each
  * module's response schemas (`<domain>Responses`, built by `responseSchemas` in
- * shared/http/schema-meta.ts) a folded-away branch, so the bundles carry neither those schemas
+ * shared/schema/schema-meta.ts) a folded-away branch, so the bundles carry neither those schemas
  * nor their documentation: only the OpenAPI document and the tests read a contract's `responses`.
  */
 export const LAMBDA_BUNDLE_DEFINE = { 'process.env.LAMBDA_BUNDLE_RESPONSES': '"none"' } as const;

@@ -60,7 +60,7 @@ export class MediaCdn extends Construct {
 
     const origin = origins.S3BucketOrigin.withOriginAccessControl(props.recordings);
     // Playlists change while a broadcast is recorded: IVS appends to a recording's rendition
-    // playlists as it writes them (the DVR plays them: shared/live/recordings.ts `dvrUrlOf`) and
+    // playlists as it writes them (the DVR plays them: shared/channels/recordings.ts `dvrUrlOf`) and
     // turns them VOD at the end. Cached for a second or two, so viewers at an edge share one
     // origin read per reload and neither the DVR nor the finished recording is served stale.
     const playlists = new cloudfront.CachePolicy(this, 'Playlists', {

@@ -8,7 +8,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { failureQueue } from './queues.ts';
 import type { Construct } from 'constructs';
 import { reconcileRow, storeReconcileRow } from '../functions/payments/workers.ts';
-import type { RouteRow } from '../shared/http/route.ts';
+import type { RouteRow } from '../shared/routing/route.ts';
 import { PAYMENT_DEFAULTS, type PaymentDeployment } from '../shared/payments/access.ts';
 import { STORE_DEFAULTS, type StoreDeployment } from '../shared/stores/access.ts';
 import { STORE_RECONCILE } from '../shared/stores/reconcile-window.ts';

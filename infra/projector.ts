@@ -12,7 +12,7 @@ import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { audienceRow, ivsEventRow, projectorRow, rebuildRow, recomputeRow } from '../functions/workers.ts';
-import type { RouteRow } from '../shared/http/route.ts';
+import type { RouteRow } from '../shared/routing/route.ts';
 import { PROJECTED_ENTITIES } from '../shared/projection/projector.ts';
 import { ApiFunction, type ApiFunctionDefaults, constructIdOf } from './api-function.ts';
 import type { Monitoring } from './monitoring.ts';

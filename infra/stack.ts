@@ -10,7 +10,7 @@ import type { Construct } from 'constructs';
 import { TABLE } from '../shared/db/table.ts';
 import { commonEnvironment } from '../shared/platform/access.ts';
 import { CORS } from '../shared/http/cors.ts';
-import { type RouteRow, routeKey } from '../shared/http/route.ts';
+import { type RouteRow, routeKey } from '../shared/routing/route.ts';
 import { type ApiFunction, type ApiResources, assertHandlerFile } from './api-function.ts';
 import { MediaPlaylists } from './media-playlists.ts';
 import { Monitoring } from './monitoring.ts';

@@ -3,7 +3,7 @@
  * `POST /onboarding/account/google` against `npm start`:
  *   npx tsx scripts/mint-google-token.ts you@example.com ["Your Name"]
  */
-import { mintGoogleIdToken } from '../shared/identity/local-idp.ts';
+import { mintGoogleIdToken } from './local/local-idp.ts';
 
 const [email, name] = process.argv.slice(2);
 if (!email) {

@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { apiDescription, routes, tagDescriptions } from '../functions/routes.ts';
-import { buildDocument } from '../shared/openapi/build-document.ts';
+import { buildDocument } from './openapi/build-document.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 export const OPENAPI_FILE = resolve(ROOT, 'docs/openapi.json');

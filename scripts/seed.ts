@@ -18,8 +18,8 @@ import { DescribeTableCommand, ResourceNotFoundException } from '@aws-sdk/client
 import { ScanCommand } from '../shared/db/scan.ts';
 import { parseArgs } from 'node:util';
 import { db, dynamo } from '../shared/db/client.ts';
-import { generateCatalog } from '../shared/seed/generate.ts';
-import { loadCatalog } from '../shared/seed/load.ts';
+import { generateCatalog } from './seed/generate.ts';
+import { loadCatalog } from './seed/load.ts';
 
 const fail = (message: string): never => {
   throw new Error(message);

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { described, named } from './http/schema-meta.ts';
+import { described, named } from './schema/schema-meta.ts';
 
 /** The `meta_data` pagination block of every paginated endpoint (spec 2.1). */
 export const pagination = (total: number, page: number, limit: number): Pagination => ({

@@ -9,7 +9,7 @@ import {
   messagePath,
   studioChatQuery,
 } from '../../shared/chat/schemas.ts';
-import { creatorPath } from '../../shared/live/schemas.ts';
+import { creatorPath } from '../../shared/watch/schemas.ts';
 
 /** Live chat on Amazon IVS Chat (docs/chat.md): tokens for viewers, moderation for the studio. */
 

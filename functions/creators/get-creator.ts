@@ -1,4 +1,4 @@
-import { creatorDetail } from '../../shared/creators/creator-detail.ts';
+import { creatorDetail } from '../../shared/creator-page/creator-detail.ts';
 import { endpoint } from '../../shared/http/handler.ts';
 import { ok } from '../../shared/http/reply.ts';
 import * as contracts from './contracts.ts';

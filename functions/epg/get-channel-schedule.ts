@@ -1,4 +1,4 @@
-import { channelSchedule } from '../../shared/epg/schedule.ts';
+import { channelSchedule } from '../../shared/epg/channel-schedule.ts';
 import { endpoint } from '../../shared/http/handler.ts';
 import { ok } from '../../shared/http/reply.ts';
 import * as contracts from './contracts.ts';

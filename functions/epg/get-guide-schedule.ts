@@ -1,4 +1,4 @@
-import { guideSchedule } from '../../shared/epg/schedule.ts';
+import { guideSchedule } from '../../shared/epg/guide.ts';
 import { endpoint } from '../../shared/http/handler.ts';
 import { paged } from '../../shared/http/reply.ts';
 import * as contracts from './contracts.ts';

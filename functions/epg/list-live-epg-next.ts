@@ -1,4 +1,4 @@
-import { liveEpgNext } from '../../shared/epg/schedule.ts';
+import { liveEpgNext } from '../../shared/epg/channel-schedule.ts';
 import { endpoint } from '../../shared/http/handler.ts';
 import { ok } from '../../shared/http/reply.ts';
 import * as contracts from './contracts.ts';

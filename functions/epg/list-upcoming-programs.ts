@@ -1,4 +1,4 @@
-import { upcomingSchedule } from '../../shared/epg/schedule.ts';
+import { upcomingSchedule } from '../../shared/epg/channel-schedule.ts';
 import { endpoint } from '../../shared/http/handler.ts';
 import { ok } from '../../shared/http/reply.ts';
 import * as contracts from './contracts.ts';

@@ -1,4 +1,4 @@
-import type { RouteRow } from '../../shared/http/route.ts';
+import type { RouteRow } from '../../shared/routing/route.ts';
 
 /**
  * The domain event publisher: the table stream's second reader (the projector is the first),

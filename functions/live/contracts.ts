@@ -8,7 +8,7 @@ import {
   sessionQuery,
   streamQuery,
   liveResponses,
-} from '../../shared/live/schemas.ts';
+} from '../../shared/watch/schemas.ts';
 
 const tag = 'Live';
 const base = '/creators/{id}/channel';

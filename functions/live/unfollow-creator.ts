@@ -1,6 +1,6 @@
 import { endpoint } from '../../shared/http/handler.ts';
 import { ok } from '../../shared/http/reply.ts';
-import { unfollow } from '../../shared/live/follows.ts';
+import { unfollow } from '../../shared/creators/follows.ts';
 import * as contracts from './contracts.ts';
 
 export const handler = endpoint(contracts.unfollowCreator, async ({ path, caller }) =>

@@ -1,4 +1,4 @@
-import type { RouteRow } from '../../shared/http/route.ts';
+import type { RouteRow } from '../../shared/routing/route.ts';
 
 /**
  * The mail function no HTTP route invokes (infra/mail.ts), described by route-row fields so its

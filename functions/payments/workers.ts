@@ -1,4 +1,4 @@
-import type { RouteRow } from '../../shared/http/route.ts';
+import type { RouteRow } from '../../shared/routing/route.ts';
 
 /**
  * The payment functions no HTTP route invokes (infra/payments.ts), described by route-row fields

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { contract } from '../../shared/http/contract.ts';
-import { described, named, responseSchemas, responsesNotBundled } from '../../shared/http/schema-meta.ts';
-import { enumParam } from '../../shared/http/validation.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../../shared/schema/schema-meta.ts';
+import { enumParam } from '../../shared/schema/validation.ts';
 import { identityResponses } from '../../shared/identity/schemas.ts';
 import {
   SWAGGER_UI_ASSET_NAMES,
@@ -13,7 +13,7 @@ const tag = 'Platform';
 
 // ---- Responses -------------------------------------------------------------------------------
 
-/** The document's own schema, built on the first call (shared/http/schema-meta.ts `responseSchemas`). */
+/** The document's own schema, built on the first call (shared/schema/schema-meta.ts `responseSchemas`). */
 const buildResponses = () => ({
   OpenApiDocument: named(
     'OpenApiDocument',

@@ -1,4 +1,4 @@
-import { NotFoundError } from '../../shared/http/errors.ts';
+import { NotFoundError } from '../../shared/errors/errors.ts';
 import { endpoint } from '../../shared/http/handler.ts';
 import * as contracts from './contracts.ts';
 

@@ -1,13 +1,13 @@
-import { listLiveStreams } from '../../shared/ivs/live-streams.ts';
-import { reconcileLiveChannels } from '../../shared/live/channel-state.ts';
-import { publishAudiences } from '../../shared/live/audience-publisher.ts';
-import { repairLostRecordings } from '../../shared/live/recordings.ts';
+import { listLiveStreams } from '../../shared/channels/live-streams.ts';
+import { reconcileLiveChannels } from '../../shared/channels/channel-state.ts';
+import { publishAudiences } from '../../shared/watch/audience-publisher.ts';
+import { repairLostRecordings } from '../../shared/channels/recordings.ts';
 
 /**
  * Every minute (EventBridge Scheduler, infra/projector.ts), the live lists' upkeep: first the
  * reconcile of the channels' live state with IVS (what late, lost or reordered IVS events left
  * wrong: docs/ivs-events.md), the repair of recordings whose Recording End was lost
- * (shared/live/recordings.ts), then the live counters' viewers onto the live list.
+ * (shared/channels/recordings.ts), then the live counters' viewers onto the live list.
  */
 export const handler = async () => {
   // `now` before ListStreams: a change IVS reports after it is newer than this reconcile.

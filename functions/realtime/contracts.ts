@@ -1,5 +1,5 @@
 import { contract } from '../../shared/http/contract.ts';
-import { creatorPath } from '../../shared/live/schemas.ts';
+import { creatorPath } from '../../shared/watch/schemas.ts';
 import { cueBody, liveReactionBody, realtimeResponses } from '../../shared/realtime/schemas.ts';
 
 const tag = 'Live';

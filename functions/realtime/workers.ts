@@ -1,4 +1,4 @@
-import type { RouteRow } from '../../shared/http/route.ts';
+import type { RouteRow } from '../../shared/routing/route.ts';
 
 /**
  * The realtime functions no HTTP route invokes (infra/realtime.ts, docs/realtime.md), described by

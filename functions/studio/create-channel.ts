@@ -2,7 +2,7 @@ import { endpoint } from '../../shared/http/handler.ts';
 import { created, ok } from '../../shared/http/reply.ts';
 import { NO_STORE, studioChannel } from '../../shared/studio/channel-view.ts';
 import { provisionChannel } from '../../shared/studio/channel-writes.ts';
-import { requireStudioCreator } from '../../shared/studio/studio-creator.ts';
+import { requireStudioCreator } from '../../shared/creators/studio-creator.ts';
 import * as contracts from './channel-contracts.ts';
 
 export const handler = endpoint(contracts.createStudioChannel, async ({ caller }) => {

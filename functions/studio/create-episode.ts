@@ -1,7 +1,7 @@
 import { endpoint } from '../../shared/http/handler.ts';
 import { created } from '../../shared/http/reply.ts';
 import { createEpisode, studioEpisode } from '../../shared/studio/show-writes.ts';
-import { requireStudioCreator } from '../../shared/studio/studio-creator.ts';
+import { requireStudioCreator } from '../../shared/creators/studio-creator.ts';
 import { requireChargesEnabled } from '../../shared/payments/payout-repository.ts';
 import * as contracts from './contracts.ts';
 

@@ -1,7 +1,7 @@
 import { endpoint } from '../../shared/http/handler.ts';
 import { created } from '../../shared/http/reply.ts';
 import { createShow, studioShow } from '../../shared/studio/show-writes.ts';
-import { requireStudioCreator } from '../../shared/studio/studio-creator.ts';
+import { requireStudioCreator } from '../../shared/creators/studio-creator.ts';
 import * as contracts from './contracts.ts';
 
 export const handler = endpoint(contracts.createStudioShow, async ({ body, caller, now }) => {

@@ -11,7 +11,7 @@ import {
 /**
  * The creator studio's profile and channel programs (issue 16). Every operation acts on the
  * caller's own creator (creator id = account id; 403 until onboarding made the account one,
- * shared/studio/studio-creator.ts) and its one channel.
+ * shared/creators/studio-creator.ts) and its one channel.
  */
 
 const tag = 'Studio';

@@ -1,4 +1,4 @@
-import type { RouteRow } from '../../shared/http/route.ts';
+import type { RouteRow } from '../../shared/routing/route.ts';
 
 /**
  * The webhook functions no HTTP route invokes (infra/webhooks.ts), described by route-row fields

@@ -15,20 +15,21 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { join, resolve } from 'node:path';
-import { type AnalyticsRecord, fileSink } from '../../shared/analytics/sink.ts';
+import type { AnalyticsRecord } from '../../shared/analytics/sink.ts';
+import { fileSink } from './file-sink.ts';
 import { LOCAL_ACCOUNT_JOBS, LOCAL_WEBHOOKS, queueArnOfUrl, webhookStandIns } from './webhooks-outbox.ts';
 import { LOCAL_MAIL } from './ses.ts';
 import { identityOf } from '../../shared/mail/access.ts';
 import { type HookableClient, installClientHook, installContainerId } from '../../shared/aws/local-hook.ts';
-import { routeKey, type RouteRow } from '../../shared/http/route.ts';
-import { LOCAL_GOOGLE_CLIENT_ID } from '../../shared/identity/local-idp.ts';
+import { routeKey, type RouteRow } from '../../shared/routing/route.ts';
+import { LOCAL_GOOGLE_CLIENT_ID } from './local-idp.ts';
 import {
   localMediaKey,
   localPlaybackKey,
   localSecondFactorKey,
   localSigningKey,
   localSigningPublicJwk,
-} from '../../shared/identity/local-key.ts';
+} from './local-key.ts';
 import {
   commonEnvironment,
   type Deployment,

@@ -1,11 +1,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { localIdpJwks } from '../../shared/identity/local-idp.ts';
+import { localIdpJwks } from './local-idp.ts';
 
 /**
  * The local identity provider's key set over HTTP, as Google serves its own: the local platform
  * starts it and names it in GOOGLE_JWKS_URI, so the Google sign-in function verifies local
- * tokens (shared/identity/local-idp.ts, `npx tsx scripts/mint-google-token.ts you@x.com`) with
+ * tokens (scripts/local/local-idp.ts, `npx tsx scripts/mint-google-token.ts you@x.com`) with
  * exactly its production code: a URL setting, no branch on being local.
  */
 export interface GoogleIdpStandIn {

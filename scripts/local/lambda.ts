@@ -1,4 +1,4 @@
-import type { RouteRow } from '../../shared/http/route.ts';
+import type { RouteRow } from '../../shared/routing/route.ts';
 import { functionContext, localFunctionArn, runAsFunction } from './aws.ts';
 
 export { localFunctionArn };

@@ -1,6 +1,6 @@
 import { createPublicKey } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { RouteRow } from '../../shared/http/route.ts';
+import type { RouteRow } from '../../shared/routing/route.ts';
 import { type DynamoDbLocal, freePort, startDynamoDbLocal } from './dynamodb-local.ts';
 
 /**
@@ -129,7 +129,7 @@ const startIvs = async (ivsPort: number) => {
     '@aws-sdk/client-ivs'
   );
   const { LOCAL_RECORDINGS_BUCKET, recordingsRoot } = await import('./aws.ts');
-  const { localPlaybackKey } = await import('../../shared/identity/local-key.ts');
+  const { localPlaybackKey } = await import('./local-key.ts');
   const admin = new IvsClient({
     endpoint: ivs.endpoint,
     region: 'us-east-1',
@@ -357,7 +357,7 @@ export const startLocalPlatform = async (
   const appsyncEvents = await startAppSyncEvents(options.appsyncEventsPort ?? 0);
   const appStore = await startAppStore(options.appStorePort ?? 0);
   const play = await startPlay(options.playPort ?? 0);
-  // Google sign-in verifies tokens of the local identity provider (shared/identity/local-idp.ts):
+  // Google sign-in verifies tokens of the local identity provider (scripts/local/local-idp.ts):
   // its key set is served as Google serves its own, named by GOOGLE_JWKS_URI (a URL setting).
   const googleIdp = await (await import('./google-idp.ts')).startGoogleIdpStandIn();
   process.env.GOOGLE_JWKS_URI = googleIdp.jwksUrl;
@@ -386,8 +386,8 @@ export const startLocalPlatform = async (
     // Imported only now: the shared DynamoDB client reads DYNAMODB_ENDPOINT when first loaded.
     const { createTable } = await import('../../shared/db/create-table.ts');
     const { tableName } = await import('../../shared/db/table.ts');
-    const { generateCatalog } = await import('../../shared/seed/generate.ts');
-    const { loadCatalog } = await import('../../shared/seed/load.ts');
+    const { generateCatalog } = await import('../seed/generate.ts');
+    const { loadCatalog } = await import('../seed/load.ts');
     const { batchPut } = await import('../../shared/db/batch.ts');
     const { ivsChannelItem } = await import('../../shared/ivs/channel-repository.ts');
     const { provisionDemoChannels, offlineWithChannel, startDemoBroadcasts } = await import(

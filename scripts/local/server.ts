@@ -7,8 +7,8 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { routes } from '../../functions/routes.ts';
 import { CORS_PREFLIGHT_HEADERS } from '../../shared/http/cors.ts';
 import { errorResponse, type LambdaHandler, MAX_BODY_BYTES } from '../../shared/http/handler.ts';
-import { NotFoundError, PayloadTooLargeError } from '../../shared/http/errors.ts';
-import { type RouteRow, routeKey } from '../../shared/http/route.ts';
+import { NotFoundError, PayloadTooLargeError } from '../../shared/errors/errors.ts';
+import { type RouteRow, routeKey } from '../../shared/routing/route.ts';
 import { functionContext, installLocalAws, runAsFunction } from './aws.ts';
 
 /**

@@ -6,24 +6,21 @@
  * "Entity modules" are the files named `*-repository.ts` (docs/conventions.md "Data"); `shared/db`
  * is the table plumbing. Everything else is "outside".
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import {
+  folderCycles,
+  folderImports,
+  importGraph,
+  mutualPairs,
+  src,
+  upwardImports,
+  walk,
+} from './import-graph.ts';
 
-const root = resolve(import.meta.dirname, '../..');
 const list = process.argv.includes('--list');
-
-const walk = (dir: string): string[] =>
-  readdirSync(join(root, dir)).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(join(root, path)).isDirectory()) return name === 'node_modules' ? [] : walk(path);
-    return name.endsWith('.ts') ? [path] : [];
-  });
 
 const code = ['shared', 'functions', 'scripts', 'infra'].flatMap(walk);
 // test/db tests shared/db itself (expressions are its subject there).
 const tests = walk('test').filter((f) => !f.startsWith('test/db/'));
-const text = new Map([...code, ...tests].map((f) => [f, readFileSync(join(root, f), 'utf8')]));
-const src = (f: string) => text.get(f) ?? '';
 
 const isEntity = (f: string) => f.endsWith('-repository.ts');
 const isDb = (f: string) => f.startsWith('shared/db/');
@@ -74,38 +71,22 @@ report(
 );
 report('UpdateExpression in tests', perFile(tests, /UpdateExpression/g));
 
-// 4. Folder pairs under shared/ importing each other.
-const importRe = /(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g;
-const importsOf = (f: string): string[] =>
-  [...src(f).matchAll(importRe)].map((m) => relative(root, resolve(root, dirname(f), m[1] ?? m[2]!)));
-const folderOf = (f: string) =>
-  f.startsWith('shared/') && f.split('/').length > 2 ? f.split('/')[1] : undefined;
-const edges = new Set<string>();
-for (const f of code.filter((f) => folderOf(f))) {
-  for (const target of importsOf(f)) {
-    const [from, to] = [folderOf(f), folderOf(target)];
-    if (from && to && from !== to) edges.add(`${from}->${to}`);
-  }
-}
-const pairs = [...edges]
-  .map((e) => e.split('->') as [string, string])
-  .filter(([a, b]) => a < b && edges.has(`${b}->${a}`))
-  .map(([a, b]) => `${a}-${b}`);
-report('folder pairs under shared/ importing each other', pairs.sort());
+// 4. Folder pairs under shared/ importing each other, longer cycles, and imports of a higher layer
+//    (scripts/metrics/layers.ts; test/architecture/layers.test.ts keeps all three at zero).
+const imports = folderImports();
+report('folder pairs under shared/ importing each other', mutualPairs(imports));
+report(
+  'folder cycles under shared/ (any length)',
+  folderCycles(imports).map((c) => c.join(' -> ')),
+);
+report(
+  'imports of a folder of a higher layer',
+  upwardImports(imports).map((i) => `${i.file} -> ${i.target}`),
+);
 
 // 5. Files in the import graph of the watch and heartbeat handlers (relative imports, transitively).
-const graph = (entry: string) => {
-  const seen = new Set<string>();
-  const visit = (f: string) => {
-    if (seen.has(f) || !text.has(f)) return;
-    seen.add(f);
-    for (const t of importsOf(f)) visit(t);
-  };
-  visit(entry);
-  return [...seen].sort();
-};
 for (const handler of ['functions/live/start-watch-session.ts', 'functions/live/send-heartbeat.ts']) {
-  report(`files in the import graph of ${handler}`, graph(handler));
+  report(`files in the import graph of ${handler}`, importGraph(handler));
 }
 
 // 6. The conditional single-item write caught by hand: a check of ConditionalCheckFailed on a

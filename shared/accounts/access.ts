@@ -1,4 +1,4 @@
-import type { RouteRow } from '../http/route.ts';
+import type { RouteRow } from '../routing/route.ts';
 
 /**
  * Where export documents are written in the exports bucket (random names under it: no account id

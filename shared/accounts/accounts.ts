@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ConflictError, NotFoundError, ValidationError } from '../http/errors.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../errors/errors.ts';
 import { getAccount, markDeleted, normalizeEmail } from '../identity/account-repository.ts';
 import { dropPendingExport, type ExportRecord, startExport } from './export-repository.ts';
 import { exportView } from './export-model.ts';

@@ -5,7 +5,7 @@ import { recordOf } from '../db/record.ts';
 import { accountPartition, getAccount, isEmailVerified } from '../identity/account-repository.ts';
 import { familiesOf } from '../identity/refresh-tokens.ts';
 import { secondFactorsOf } from '../identity/second-factor-view.ts';
-import { getSession } from '../live/session-repository.ts';
+import { getSession } from '../audience/session-repository.ts';
 import { getPayoutAccount } from '../payments/payout-repository.ts';
 import { getReport } from '../reports/report-repository.ts';
 import { subscriptionsOf } from '../webhooks/subscription-repository.ts';

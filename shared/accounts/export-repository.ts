@@ -3,7 +3,7 @@ import { db } from '../db/client.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
 import { isConditionalCheckFailed } from '../db/transaction.ts';
-import { ConflictError } from '../http/errors.ts';
+import { ConflictError } from '../errors/errors.ts';
 import type { ExportStatus } from './export-model.ts';
 
 /**

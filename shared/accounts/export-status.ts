@@ -1,4 +1,4 @@
-import { NotFoundError } from '../http/errors.ts';
+import { NotFoundError } from '../errors/errors.ts';
 import { exportView } from './export-model.ts';
 import { getExport } from './export-repository.ts';
 import { EXPORT_URL_SECONDS, exportDocumentUrl } from './export-store.ts';

@@ -8,7 +8,7 @@ import { purgeChatsOf } from '../chat/chat-repository.ts';
 import { creatorPartition } from '../creators/creator-repository.ts';
 import type { EntitlementRecord } from '../entitlements/entitlement-repository.ts';
 import { channelScheduleKeys } from '../epg/program-repository.ts';
-import { NotFoundError } from '../http/errors.ts';
+import { NotFoundError } from '../errors/errors.ts';
 import { type IvsChannel, ivsChannelKey } from '../ivs/channel-repository.ts';
 import { closePaymentsOf, detachPayoutAccount } from '../payments/account-closure.ts';
 import type { PayoutAccount } from '../payments/payout-repository.ts';
@@ -18,7 +18,7 @@ import { accountPartition, getAccount, purgeIdentity } from '../identity/account
 import { deleteFamily, familiesOf } from '../identity/refresh-tokens.ts';
 import { ivsClient } from '../ivs/client.ts';
 import { deleteRoom } from '../chat/rooms.ts';
-import { deleteSession } from '../live/session-repository.ts';
+import { deleteSession } from '../audience/session-repository.ts';
 import { logger } from '../observability/index.ts';
 import { removeReaction } from '../reactions/reaction-repository.ts';
 import { deleteReport } from '../reports/report-repository.ts';

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../schema/schema-meta.ts';
 import { EXPORT_STATUSES } from './export-model.ts';
 
 /** Request and response schemas of the account routes (docs/accounts.md). */

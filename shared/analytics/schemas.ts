@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { DEVICE_TYPES } from '../catalog/model.ts';
-import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
-import { idParam, pageQuery, windowedDateTime } from '../http/validation.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../schema/schema-meta.ts';
+import { idParam, pageQuery, windowedDateTime } from '../schema/validation.ts';
 
 /**
  * Analytics request schemas (docs/analytics.md). Every event carries the session, the content or
@@ -350,7 +350,7 @@ export type ListContinueWatchingQuery = z.infer<typeof listContinueWatchingQuery
 /**
  * The response schemas, built on the first call of the export below: only the OpenAPI document
  * and the tests call it (through the contracts' `responses`); Lambda bundles leave them out
- * (`responseSchemas`, shared/http/schema-meta.ts).
+ * (`responseSchemas`, shared/schema/schema-meta.ts).
  */
 const buildResponses = () => {
   const AnalyticsSession = named(

@@ -1,13 +1,11 @@
-import { appendFile, mkdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
 import { awsClient } from '../aws/local-hook.ts';
 import { setting } from '../config.ts';
-import { ServiceUnavailableError } from '../http/errors.ts';
+import { ServiceUnavailableError } from '../errors/errors.ts';
 
 /**
  * Where accepted analytics events go. On AWS: Kinesis Data Firehose (ANALYTICS_STREAM_NAME),
  * which lands them in S3 under `family=<family>/dt=YYYY-MM-DD/hour=HH/`. Locally: NDJSON files with the
- * same layout under `.local/analytics/` (ANALYTICS_DIR). An accepted event is never dropped
+ * same layout under `.local/analytics/` (ANALYTICS_DIR; scripts/local/file-sink.ts). An accepted event is never dropped
  * silently: a batch that cannot be delivered after bounded retries fails the request with 503,
  * and the client resends it (a client-sent event_id makes the resend de-duplicable; server-assigned ids do not).
  */
@@ -105,28 +103,6 @@ export const firehoseSink = (
     },
   };
 };
-
-/** Local sink: appends NDJSON under `<dir>/family=<family>/dt=YYYY-MM-DD/hour=HH/events.ndjson`. */
-export const fileSink = (dir: () => string): Sink => ({
-  put: async (records) => {
-    const files = new Map<string, string>();
-    for (const record of records) {
-      const at = record.received_at;
-      const file = join(
-        dir(),
-        `family=${record.family}`,
-        `dt=${at.slice(0, 10)}`,
-        `hour=${at.slice(11, 13)}`,
-        'events.ndjson',
-      );
-      files.set(file, `${files.get(file) ?? ''}${JSON.stringify(record)}\n`);
-    }
-    for (const [file, text] of files) {
-      await mkdir(resolve(file, '..'), { recursive: true });
-      await appendFile(file, text);
-    }
-  },
-});
 
 let sink: Sink | undefined;
 

@@ -1,5 +1,3 @@
-import type { IvsChannel } from '../ivs/channel-repository.ts';
-import type { LiveRecording } from '../live/media-urls.ts';
 /**
  * Stored records of the catalogue: what the seed generator produces and the repositories store.
  * Response shapes (spec 2.2-2.5) are built from these by the domain modules; these are internal.
@@ -15,6 +13,29 @@ export const CATEGORY_IDS = [
   'education',
 ] as const;
 export type CategoryId = (typeof CATEGORY_IDS)[number];
+
+/** On the creator item from Recording Start: the recording being written of stream `stream_id`. */
+export interface LiveRecording {
+  stream_id: string;
+  bucket: string;
+  prefix: string;
+  /** `<prefix>/<media.hls.path>/<media.hls.playlist>` of recording-started.json. */
+  playlist_key: string;
+  /** The Recording Start's time (epoch ms): a later recording's start replaces this one. */
+  started_ms: number;
+}
+
+/** What provisioning stores on a creator item whose channel is on IVS. */
+export interface IvsChannel {
+  channel_arn: string;
+  playback_url: string;
+  ingest_endpoint: string;
+  /**
+   * The channel's IVS Chat room (docs/chat.md): made with the channel; channels made before chat
+   * get theirs from `npm run operator -- chat-rooms`; removed while the creator is suspended.
+   */
+  chat_room_arn?: string;
+}
 
 export const TIER_IDS = ['ambassador', 'platinum', 'gold', 'silver'] as const;
 export type TierId = (typeof TIER_IDS)[number];

@@ -1,4 +1,4 @@
-import type { RouteRow } from '../http/route.ts';
+import type { RouteRow } from '../routing/route.ts';
 
 /**
  * What a row's `ivsChat` actions grant and set (called by shared/platform/access.ts, so the stack

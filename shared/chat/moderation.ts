@@ -1,6 +1,6 @@
 import { DeleteMessageCommand, DisconnectUserCommand, SendEventCommand } from '@aws-sdk/client-ivschat';
 import { getCreator } from '../creators/creator-repository.ts';
-import { ConflictError, ForbiddenError, NotFoundError } from '../http/errors.ts';
+import { ConflictError, ForbiddenError, NotFoundError } from '../errors/errors.ts';
 import { getAccount } from '../identity/account-repository.ts';
 import {
   type ChatAction,

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
-import { idParam } from '../http/validation.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../schema/schema-meta.ts';
+import { idParam } from '../schema/validation.ts';
 import { CHAT_CAPABILITIES, READ_ONLY_REASONS } from './policy.ts';
 
 /** Live chat (docs/chat.md): request schemas, and the responses built on first use. */

@@ -3,7 +3,7 @@ import { CreateChatTokenCommand } from '@aws-sdk/client-ivschat';
 import { requireCreator } from '../creators/creator-repository.ts';
 import { followedAt } from '../creators/relationship-repository.ts';
 import { getEntitlement, grants } from '../entitlements/entitlement-repository.ts';
-import { ForbiddenError, NotFoundError } from '../http/errors.ts';
+import { ForbiddenError, NotFoundError } from '../errors/errors.ts';
 import { getAccount } from '../identity/account-repository.ts';
 import { getBan, getChatSettings, isModerator } from './chat-repository.ts';
 import { ivsChatClient, messagingEndpoint } from './client.ts';

@@ -1,5 +1,5 @@
 import { GetCommand } from '../db/document.ts';
-import type { CreatorRecord } from '../catalog/model.ts';
+import type { CreatorRecord, IvsChannel } from '../catalog/model.ts';
 import { batchGet } from '../db/batch.ts';
 import { db } from '../db/client.ts';
 import { getByIndex, queryAll } from '../db/query.ts';
@@ -7,8 +7,7 @@ import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
 import { type TransactOperation, writeIf } from '../db/transaction.ts';
 import { type UpdateSpec, updateOf, withCondition } from '../db/update.ts';
-import { NotFoundError } from '../http/errors.ts';
-import type { IvsChannel } from '../ivs/channel-repository.ts';
+import { NotFoundError } from '../errors/errors.ts';
 
 /**
  * Creators: key design and access patterns (see docs/data-model.md).
@@ -87,6 +86,9 @@ export const creatorPartition = (creatorId: string): Promise<Record<string, unkn
 // ---- Named writes ------------------------------------------------------------------------------
 
 /** The creator item as stored: the record and what only the platform keeps on it. */
+/** A creator item with what the audience publisher keeps on it beside `watching_now` (shared/watch/audience-publisher.ts). */
+export type PublishedCreator = CreatorRecord & { watching_previous?: number };
+
 export type StoredCreator = CreatorRecord & {
   version: number;
   suspended_at?: string;
@@ -251,7 +253,7 @@ export const addCreatorCountersOperation = (
   },
 });
 
-// ---- Live state (IVS events and the reconcile; shared/live/channel-state.ts) -------------------
+// ---- Live state (IVS events and the reconcile; shared/channels/channel-state.ts) -------------------
 
 /** A state change at `t` is newer than the one recorded. */
 const NEWER_STATE = '(attribute_not_exists(live_state_ms) OR live_state_ms < :c0)';
@@ -336,7 +338,7 @@ export const setCreatorStreamHealth = async (
   ).written;
 
 /**
- * The audience of a live channel for minute bucket `bucket` (shared/live/audience-publisher.ts):
+ * The audience of a live channel for minute bucket `bucket` (shared/watch/audience-publisher.ts):
  * written while live and for a newer bucket only; false otherwise.
  */
 export const setCreatorAudience = async (

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { CATEGORY_IDS, TIER_IDS } from '../catalog/model.ts';
-import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
-import { enumParam, idParam, pageQuery } from '../http/validation.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../schema/schema-meta.ts';
+import { enumParam, idParam, pageQuery } from '../schema/validation.ts';
 import { Pagination } from '../pagination.ts';
 import { totalRelation } from '../search/schemas.ts';
 import { CREATOR_SORTS } from '../catalog/model.ts';
@@ -60,7 +60,7 @@ export const creatorPath = z.object({
 /**
  * The response schemas, built on the first call of the export below: only the OpenAPI document
  * and the tests call it (through the contracts' `responses`); Lambda bundles leave them out
- * (`responseSchemas`, shared/http/schema-meta.ts).
+ * (`responseSchemas`, shared/schema/schema-meta.ts).
  */
 const buildResponses = () => {
   const count = (description: string, example: number) =>

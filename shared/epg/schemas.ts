@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { RATING_IDS } from '../catalog/model.ts';
-import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
-import { idParam, MAX_PAGE_SIZE, pageQuery, wholeNumberParam } from '../http/validation.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../schema/schema-meta.ts';
+import { idParam, MAX_PAGE_SIZE, pageQuery, wholeNumberParam } from '../schema/validation.ts';
 import { isValidTimeZone, parseClock, parseDate } from './time.ts';
 
 const timezone = described(
@@ -95,7 +95,7 @@ export type GuideQuery = z.infer<typeof guideQuery>;
 /**
  * The response schemas, built on the first call of the export below: only the OpenAPI document
  * and the tests call it (through the contracts' `responses`); Lambda bundles leave them out
- * (`responseSchemas`, shared/http/schema-meta.ts).
+ * (`responseSchemas`, shared/schema/schema-meta.ts).
  */
 const buildResponses = () => {
   const int = (description: string, example: number) =>

@@ -1,4 +1,4 @@
-import type { Statement } from '../platform/access.ts';
+import type { Statement } from '../routing/route.ts';
 
 /**
  * What the event publisher (functions/events/worker.ts) is given beyond its row: PutEvents on the

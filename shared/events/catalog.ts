@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { CATEGORY_IDS, RATING_IDS } from '../catalog/model.ts';
-import { described } from '../http/schema-meta.ts';
+import { described } from '../schema/schema-meta.ts';
 import { EVENT_TYPES, type EventType } from './envelope.ts';
 
 /**

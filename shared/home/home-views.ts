@@ -1,6 +1,6 @@
 import type { CreatorRecord, EpisodeRecord, ShowRecord } from '../catalog/model.ts';
 import { formatDuration } from '../format.ts';
-import { streamUrls } from '../live/stream-views.ts';
+import { streamUrls } from '../watch/stream-views.ts';
 import { episodePlayback, type Viewer } from '../shows/entitlement.ts';
 import type { HeroSlide, HomeLiveStream } from './schemas.ts';
 

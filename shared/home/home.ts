@@ -1,5 +1,5 @@
 import { listLiveCreators } from '../creators/creator-listings.ts';
-import { ServiceUnavailableError } from '../http/errors.ts';
+import { ServiceUnavailableError } from '../errors/errors.ts';
 import { type Pagination, pagination } from '../pagination.ts';
 import { loadMediaSigner } from '../playback/media-key.ts';
 import { anonymous } from '../shows/entitlement.ts';

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 import { CATEGORY_IDS, RATING_IDS } from '../catalog/model.ts';
-import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
-import { pageQuery } from '../http/validation.ts';
-import { liveResponses } from '../live/schemas.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../schema/schema-meta.ts';
+import { pageQuery } from '../schema/validation.ts';
+import { liveResponses } from '../watch/schemas.ts';
 
 export const listLiveStreamsQuery = z.object({ ...pageQuery(10) });
 
@@ -11,7 +11,7 @@ export const listLiveStreamsQuery = z.object({ ...pageQuery(10) });
 /**
  * The response schemas, built on the first call of the export below: only the OpenAPI document
  * and the tests call it (through the contracts' `responses`); Lambda bundles leave them out
- * (`responseSchemas`, shared/http/schema-meta.ts).
+ * (`responseSchemas`, shared/schema/schema-meta.ts).
  */
 const buildResponses = () => {
   const position = described(z.number().check(z.int()), 'Place on the screen, from 1 at the top', 1);

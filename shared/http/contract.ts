@@ -1,7 +1,7 @@
 import type * as z from 'zod/mini';
-import { STEP_UP_MESSAGE, type TooManyRequestsKind } from './errors.ts';
-import { isStudioRoute, type RouteRow, rateLimitsOf } from './route.ts';
-import type { Schema } from './validation.ts';
+import { STEP_UP_MESSAGE, type TooManyRequestsKind } from '../errors/errors.ts';
+import { isStudioRoute, type RouteRow, rateLimitsOf } from '../routing/route.ts';
+import type { Schema } from '../schema/validation.ts';
 
 /**
  * One endpoint's whole contract as one value, in the spirit of Hono's `createRoute`: the route
@@ -62,7 +62,7 @@ export interface Contract extends RouteRow {
   /**
    * Every response it can give, as a function: only the OpenAPI document and the tests call it,
    * so a Lambda's cold start builds none of the response schemas (each domain builds its own on
-   * the first call, `responseSchemas` in shared/http/schema-meta.ts; docs/performance.md).
+   * the first call, `responseSchemas` in shared/schema/schema-meta.ts; docs/performance.md).
    */
   responses: () => Responses;
 }

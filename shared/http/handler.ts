@@ -1,9 +1,9 @@
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import { assertSettings } from '../platform/access.ts';
-import type { Principal } from './auth.ts';
+import type { Principal } from '../identity/principal.ts';
 import type { Contract, InputOf, ReplyOf } from './contract.ts';
-import { UnauthorizedError } from './errors.ts';
+import { UnauthorizedError } from '../errors/errors.ts';
 import { authenticate, BUNDLED_WITHOUT_VERIFIER } from './middleware/authenticate.ts';
 import { bodyLimit } from './middleware/body-limit.ts';
 import { corsHeaders } from './middleware/cors-headers.ts';

@@ -2,15 +2,10 @@ import { createHash } from 'node:crypto';
 import { UpdateCommand } from '../db/document.ts';
 import { db } from '../db/client.ts';
 import { tableName } from '../db/table.ts';
-import { TooManyRequestsError } from './errors.ts';
+import { TooManyRequestsError } from '../errors/errors.ts';
+import type { RateLimit } from '../routing/route.ts';
 
-/** A route's request budget: `limit` requests per `windowSeconds` per client. */
-export interface RateLimit {
-  limit: number;
-  windowSeconds: number;
-  /** Who the budget belongs to: the caller's IP address, or the signed-in account (IP when anonymous). */
-  by: 'ip' | 'account';
-}
+export type { RateLimit };
 
 /** Route keys longer than this (bytes) are hashed too; the route table's are far shorter. */
 const MAX_ROUTE_KEY_BYTES = 512;

@@ -7,7 +7,7 @@ import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
 import { cancellationCodes, isConditionalCheckFailed } from '../db/transaction.ts';
 import type { CategoryId } from '../catalog/model.ts';
-import { ConflictError, NotFoundError } from '../http/errors.ts';
+import { ConflictError, NotFoundError } from '../errors/errors.ts';
 import type { SocialPlatform, UserStatus } from './schemas.ts';
 
 /**

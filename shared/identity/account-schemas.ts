@@ -1,12 +1,12 @@
 import * as z from 'zod/mini';
-import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../schema/schema-meta.ts';
 import { email, handle, newPassword, text } from './schemas.ts';
 import { stepUpProof, secondFactorSchema } from './second-factor-schemas.ts';
 
 /**
  * Request and response schemas of the account routes (`/me`, password recovery and changes,
  * sessions, step-up: docs/accounts.md). The response schemas are built on the first call
- * (shared/http/schema-meta.ts `responseSchemas`), so no Lambda bundle carries them.
+ * (shared/schema/schema-meta.ts `responseSchemas`), so no Lambda bundle carries them.
  */
 
 const digits = (name: string, count: number, what: string) =>

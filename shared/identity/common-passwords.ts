@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ValidationError } from '../http/errors.ts';
+import { ValidationError } from '../errors/errors.ts';
 
 /**
  * The breached-password check of NIST SP 800-63B 3.1.1.2: a new password (sign-up, reset,

@@ -1,5 +1,5 @@
-import type { Principal } from '../http/auth.ts';
-import { ConflictError, ForbiddenError, NotFoundError } from '../http/errors.ts';
+import type { Principal } from './principal.ts';
+import { ConflictError, ForbiddenError, NotFoundError } from '../errors/errors.ts';
 import { getMailer, UndeliverableAddressError } from '../mail/mailer.ts';
 import { logger, recordMetric } from '../observability/index.ts';
 import {

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import { ConflictError, HttpError, NotFoundError, ServiceUnavailableError } from '../http/errors.ts';
+import { ConflictError, DomainError, NotFoundError, ServiceUnavailableError } from '../errors/errors.ts';
 import { logger, recordMetric } from '../observability/index.ts';
 import { emailVerifiedUpdate, getAccount, isEmailVerified } from './account-repository.ts';
 import {
@@ -22,10 +22,10 @@ export const VERIFICATION_CODE_TTL_SECONDS = 15 * 60;
 export const VERIFICATION_MAX_ATTEMPTS = 5;
 
 /** 400: the code is wrong; says how many attempts the current code has left. */
-export class IncorrectCodeError extends HttpError {
+export class IncorrectCodeError extends DomainError {
   constructor(attemptsLeft: number, resend = 'POST /auth/email/verification', what = 'verification code') {
     super(
-      400,
+      'bad_request',
       'INCORRECT_CODE',
       attemptsLeft > 0
         ? `Incorrect ${what}: ${attemptsLeft} attempt${attemptsLeft === 1 ? '' : 's'} left`
@@ -35,10 +35,10 @@ export class IncorrectCodeError extends HttpError {
 }
 
 /** 410: no usable code (never sent, expired, already used, or out of attempts). */
-export class VerificationCodeGoneError extends HttpError {
+export class VerificationCodeGoneError extends DomainError {
   constructor(resend = 'POST /auth/email/verification', what = 'verification code') {
     super(
-      410,
+      'gone',
       'CODE_GONE',
       `No valid ${what}: it expired, was already used or had too many wrong attempts; request a new one (${resend})`,
     );

@@ -1,4 +1,4 @@
-import { ConflictError, UnauthorizedError, ValidationError } from '../http/errors.ts';
+import { ConflictError, UnauthorizedError, ValidationError } from '../errors/errors.ts';
 import { recordMetric } from '../observability/index.ts';
 import {
   createAccount,

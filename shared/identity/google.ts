@@ -1,6 +1,6 @@
 import { JwtVerifier } from 'aws-jwt-verify';
 import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
-import { UnauthorizedError } from '../http/errors.ts';
+import { UnauthorizedError } from '../errors/errors.ts';
 
 /**
  * Verifies Google ID tokens with aws-jwt-verify: issuer accounts.google.com, audience = our

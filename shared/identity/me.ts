@@ -1,5 +1,5 @@
-import { isCreatorAccount } from '../creators/creator-from-account.ts';
-import { NotFoundError } from '../http/errors.ts';
+import { isCreatorAccount } from './creator-from-account.ts';
+import { NotFoundError } from '../errors/errors.ts';
 import type { Me, UpdateMeBody } from './account-schemas.ts';
 import {
   type Account,

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { UnauthorizedError } from '../http/errors.ts';
+import { UnauthorizedError } from '../errors/errors.ts';
 import { recordMetric } from '../observability/index.ts';
 import { issueSession } from './refresh-tokens.ts';
 import type { SessionTokens } from './schemas.ts';

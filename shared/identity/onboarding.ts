@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { CATEGORIES } from '../catalog/reference.ts';
-import { ConflictError, NotFoundError, UnauthorizedError } from '../http/errors.ts';
+import { ConflictError, NotFoundError, UnauthorizedError } from '../errors/errors.ts';
 import {
   type Account,
   setHandle,

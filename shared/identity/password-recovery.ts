@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { endOpenSessionsOf } from '../live/session-repository.ts';
+import { endOpenSessionsOf } from '../audience/session-repository.ts';
 import { getMailer } from '../mail/mailer.ts';
 import { logger, recordMetric } from '../observability/index.ts';
 import {

@@ -3,7 +3,7 @@ import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '../db/docu
 import { db } from '../db/client.ts';
 import { queryAll } from '../db/query.ts';
 import { tableName } from '../db/table.ts';
-import { UnauthorizedError } from '../http/errors.ts';
+import { UnauthorizedError } from '../errors/errors.ts';
 import { issueAccessToken } from './access-token.ts';
 import { deviceLabel } from './device-label.ts';
 import type { SessionTokens } from './schemas.ts';

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { CATEGORY_IDS } from '../catalog/model.ts';
-import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../schema/schema-meta.ts';
 
 /**
  * 3-30 letters, digits or underscores, not starting with `acc_` or `cr_` (any case): those are
@@ -155,7 +155,7 @@ export const verifyEmailBody = z.object({
 /**
  * The response schemas, built on the first call of the export below: only the OpenAPI document
  * and the tests call it (through the contracts' `responses`); Lambda bundles leave them out
- * (`responseSchemas`, shared/http/schema-meta.ts).
+ * (`responseSchemas`, shared/schema/schema-meta.ts).
  */
 const buildResponses = () => {
   /** Account `user_status` values (spec 3): `active` once every onboarding step is done. */

@@ -1,4 +1,4 @@
-import { isStudioRoute, type RouteRow } from '../http/route.ts';
+import { isStudioRoute, type RouteRow } from '../routing/route.ts';
 
 /**
  * What the second-factor capabilities of a route row grant and set (called by

@@ -1,11 +1,11 @@
 import * as z from 'zod/mini';
-import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../schema/schema-meta.ts';
 import { identityResponses } from './schemas.ts';
 
 /**
  * Request and response schemas of the second factor (docs/accounts.md "Second factor"): TOTP
  * enrolment, the sign-in challenge and its completion. Response schemas are built on the first
- * call (shared/http/schema-meta.ts), so no Lambda bundle carries them.
+ * call (shared/schema/schema-meta.ts), so no Lambda bundle carries them.
  */
 
 const totpCode = z

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import type { Principal } from '../http/auth.ts';
+import type { Principal } from './principal.ts';
 import {
   BadRequestError,
   ConflictError,
   ForbiddenError,
   NotFoundError,
   ValidationError,
-} from '../http/errors.ts';
+} from '../errors/errors.ts';
 import { recordMetric } from '../observability/index.ts';
 import { issueAccessToken } from './access-token.ts';
 import { getAccount } from './account-repository.ts';

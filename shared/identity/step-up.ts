@@ -1,5 +1,5 @@
-import type { Principal } from '../http/auth.ts';
-import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '../http/errors.ts';
+import type { Principal } from './principal.ts';
+import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '../errors/errors.ts';
 import { recordMetric } from '../observability/index.ts';
 import { issueAccessToken } from './access-token.ts';
 import { getAccount } from './account-repository.ts';

@@ -1,8 +1,8 @@
 import { JwtVerifier } from 'aws-jwt-verify';
 import { JwtExpiredError } from 'aws-jwt-verify/error';
-import type { Principal } from '../http/auth.ts';
+import type { Principal } from './principal.ts';
 import { perContainer } from '../aws/local-hook.ts';
-import { UnauthorizedError } from '../http/errors.ts';
+import { UnauthorizedError } from '../errors/errors.ts';
 import { publicJwks } from './jwks.ts';
 import { TOKEN_AUDIENCE, TOKEN_ISSUER } from './token-claims.ts';
 

@@ -6,17 +6,7 @@
  * Both are written in one transaction, so a channel is either fully provisioned or not at all.
  */
 
-/** What provisioning stores on a creator item whose channel is on IVS. */
-export interface IvsChannel {
-  channel_arn: string;
-  playback_url: string;
-  ingest_endpoint: string;
-  /**
-   * The channel's IVS Chat room (docs/chat.md): made with the channel; channels made before chat
-   * get theirs from `npm run operator -- chat-rooms`; removed while the creator is suspended.
-   */
-  chat_room_arn?: string;
-}
+export type { IvsChannel } from '../catalog/model.ts';
 
 /** The key of the lookup item of an IVS channel. */
 export const ivsChannelKey = (channelArn: string) => ({ PK: `IVS#${channelArn}`, SK: 'CHANNEL' });

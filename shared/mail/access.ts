@@ -1,4 +1,4 @@
-import type { RouteRow } from '../http/route.ts';
+import type { RouteRow } from '../routing/route.ts';
 
 /**
  * What the `mailer` capability of a route row grants and sets (called by

@@ -38,13 +38,13 @@ export const recordMetric = (
   metrics.addMetric(name, unit, value);
 };
 
-/** An HttpError code (`VALIDATION_ERROR`, `RATE_LIMITED`…): upper-case words, nothing a caller sent. */
+/** A DomainError code (`VALIDATION_ERROR`, `RATE_LIMITED`…): upper-case words, nothing a caller sent. */
 const ERROR_CODE = /^[A-Z][A-Z0-9_]{0,39}$/;
 
 /**
- * The `errorCode` dimension of a failed request: its HttpError code, or `HTTP_<status>` when there
+ * The `errorCode` dimension of a failed request: its DomainError code, or `HTTP_<status>` when there
  * is none or it does not look like one, so a dimension value can never carry request data and the
- * dimension's values stay the small fixed set of codes in shared/http/errors.ts.
+ * dimension's values stay the small fixed set of codes in shared/errors/errors.ts.
  */
 export const errorCodeDimension = (status: number, errorCode?: string): string =>
   errorCode !== undefined && ERROR_CODE.test(errorCode) ? errorCode : `HTTP_${status}`;

@@ -1,4 +1,4 @@
-import type { RouteRow } from '../http/route.ts';
+import type { RouteRow } from '../routing/route.ts';
 
 /**
  * What the `stripe` capability of a row grants and sets (called by shared/platform/access.ts, so

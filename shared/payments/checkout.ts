@@ -4,7 +4,7 @@ import type { CreatorRecord, EpisodeRecord } from '../catalog/model.ts';
 import { requireCreator } from '../creators/creator-repository.ts';
 import { entitlementsOf, getEntitlement, grants } from '../entitlements/entitlement-repository.ts';
 import { type UserSubscription, userSubscription } from '../entitlements/subscription-view.ts';
-import { ConflictError, NotFoundError, ValidationError } from '../http/errors.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../errors/errors.ts';
 import { clock } from '../clock.ts';
 import { setting } from '../config.ts';
 import { applyEntitlement } from '../entitlements/entitlement-repository.ts';

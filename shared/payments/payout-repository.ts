@@ -4,7 +4,7 @@ import { queryAll } from '../db/query.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
 import { isConditionalCheckFailed } from '../db/transaction.ts';
-import { ConflictError } from '../http/errors.ts';
+import { ConflictError } from '../errors/errors.ts';
 
 /**
  * A creator's side of payments (docs/payments.md); this module owns the keys:

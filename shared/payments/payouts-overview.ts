@@ -1,4 +1,4 @@
-import { requireStudioCreator } from '../studio/studio-creator.ts';
+import { requireStudioCreator } from '../creators/studio-creator.ts';
 import { earningsOf, getPayoutAccount } from './payout-repository.ts';
 import { applicationFeePercent } from './settings.ts';
 

@@ -1,5 +1,5 @@
 import { setting } from '../config.ts';
-import { requireStudioCreator } from '../studio/studio-creator.ts';
+import { requireStudioCreator } from '../creators/studio-creator.ts';
 import {
   getPayoutAccount,
   requireChargesEnabled,

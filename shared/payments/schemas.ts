@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 import { ENTITLEMENT_KINDS, ENTITLEMENT_SOURCES, ENTITLEMENT_STATUSES } from '../entitlements/model.ts';
-import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../schema/schema-meta.ts';
 import { SUBSCRIPTION_STATUSES } from '../catalog/model.ts';
-import { chargeCurrency, chargePrice } from './price.ts';
+import { chargeCurrency, chargePrice } from '../catalog/price.ts';
 
 const targetId = (what: string, example: string) =>
   described(

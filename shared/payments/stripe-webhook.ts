@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import { clock } from '../clock.ts';
-import { BadRequestError } from '../http/errors.ts';
+import { BadRequestError } from '../errors/errors.ts';
 import { eventProcessed, markEventProcessed } from './billing-repository.ts';
 import { setCapabilities } from './payout-repository.ts';
 import { applicationFeePercent, graceDays } from './settings.ts';

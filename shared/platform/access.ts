@@ -5,7 +5,7 @@ import {
   accountStatements,
 } from '../accounts/access.ts';
 import { CHAT_PLACEHOLDERS, type ChatDeployment, chatEnvironment, chatStatements } from '../chat/access.ts';
-import type { RouteRow } from '../http/route.ts';
+import type { RouteRow, Statement } from '../routing/route.ts';
 import {
   PAYMENT_PLACEHOLDERS,
   type PaymentDeployment,
@@ -107,11 +107,7 @@ export interface Deployment {
   realtime?: RealtimeDeployment;
 }
 
-/** One IAM statement: every action on every resource (ARNs, no wildcards). */
-export interface Statement {
-  actions: readonly string[];
-  resources: readonly string[];
-}
+export type { Statement };
 
 /** The stack-wide settings every function receives, built the same way by the stack and locally. */
 export const commonEnvironment = (values: {

@@ -1,5 +1,5 @@
 import { createPrivateKey, type KeyObject, sign } from 'node:crypto';
-import { cdnUrl } from '../live/media-urls.ts';
+import { cdnUrl } from '../catalog/media-urls.ts';
 
 /**
  * CloudFront signed URLs for recorded media (docs/live.md "Recorded media: signed URLs"). The

@@ -1,4 +1,4 @@
-import { readRecordingsObject } from '../live/recordings-bucket.ts';
+import { readRecordingsObject } from './recordings-bucket.ts';
 
 /**
  * Recorded playlists that carry their signature to their children (docs/live.md "Recorded media:

@@ -1,6 +1,6 @@
 import { UpdateCommand } from '../db/document.ts';
 import type { CategoryId } from '../catalog/model.ts';
-import { creatorFromAccount, isCreatorAccount } from '../creators/creator-from-account.ts';
+import { creatorFromAccount, isCreatorAccount } from '../identity/creator-from-account.ts';
 import { createCreator } from '../creators/creator-repository.ts';
 import { db } from '../db/client.ts';
 import { tableName } from '../db/table.ts';
@@ -9,7 +9,7 @@ import type { Account } from '../identity/account-repository.ts';
 
 /**
  * Onboarding's projection: an account that completes onboarding with a category becomes a public
- * creator (creator id = account id; shared/creators/creator-from-account.ts). The creator
+ * creator (creator id = account id; shared/identity/creator-from-account.ts). The creator
  * profile is created once (`attribute_not_exists`): a repeated record changes nothing, and later
  * account changes (a new handle, another category step) do not rewrite a profile the creator now
  * edits through the studio. Channel numbers come from an atomic counter (a repeated record may

@@ -1,4 +1,4 @@
-import { NotFoundError } from '../http/errors.ts';
+import { NotFoundError } from '../errors/errors.ts';
 import { getEpisode, getShow } from '../shows/show-repository.ts';
 import { addReaction, countReactions, reactionsOf, removeReaction } from './reaction-repository.ts';
 import type { Reaction, ReactionInput, ReactionSummary } from './schemas.ts';

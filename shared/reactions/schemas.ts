@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
-import { idParam } from '../http/validation.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../schema/schema-meta.ts';
+import { idParam } from '../schema/validation.ts';
 
 /** Reaction target types (spec 2.3). */
 export const TARGET_TYPES = ['VIDEO', 'POST', 'COMMENT', 'SERIES'] as const;
@@ -51,7 +51,7 @@ export type ReactionInput = z.infer<typeof reactionBody>;
 /**
  * The response schemas, built on the first call of the export below: only the OpenAPI document
  * and the tests call it (through the contracts' `responses`); Lambda bundles leave them out
- * (`responseSchemas`, shared/http/schema-meta.ts).
+ * (`responseSchemas`, shared/schema/schema-meta.ts).
  */
 const buildResponses = () => {
   const targetTypeOut = described(z.enum(TARGET_TYPES), 'Kind of content', 'VIDEO');

@@ -1,9 +1,9 @@
 import { PutMetadataCommand } from '@aws-sdk/client-ivs';
 import { tableName } from '../db/table.ts';
 import { transactWriteIf, type TransactOperation } from '../db/transaction.ts';
-import { ConflictError, NotFoundError, TooManyRequestsError } from '../http/errors.ts';
+import { ConflictError, NotFoundError, TooManyRequestsError } from '../errors/errors.ts';
 import { ivsClient } from '../ivs/client.ts';
-import { requireStudioCreator } from '../studio/studio-creator.ts';
+import { requireStudioCreator } from '../creators/studio-creator.ts';
 import type { CueInput, CueSent } from './schemas.ts';
 
 /**

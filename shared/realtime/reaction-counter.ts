@@ -3,7 +3,7 @@ import { batchGet } from '../db/batch.ts';
 import { db } from '../db/client.ts';
 import { UpdateCommand } from '../db/document.ts';
 import { tableName } from '../db/table.ts';
-import { MIN_REACTION_SHARDS } from '../live/audience-scale.ts';
+import { MIN_REACTION_SHARDS } from '../audience/audience-scale.ts';
 import { TICK_SECONDS } from './messages.ts';
 
 /**
@@ -12,7 +12,7 @@ import { TICK_SECONDS } from './messages.ts';
  * `LIVEREACT#<creator>#<tick>#<shard>`, SK `COUNT`, an attribute per emoji (`e:<emoji>`). The
  * shards spread a burst over items (DynamoDB's per-partition ceiling is 1,000 writes a second);
  * how many follows the channel's audience scale (`reactionShardsFor`,
- * shared/live/audience-scale.ts: 10 up to 25,000 viewers, 512 at 1 million), and the writer and
+ * shared/audience/audience-scale.ts: 10 up to 25,000 viewers, 512 at 1 million), and the writer and
  * the tick derive it from the same creator item. The aggregator reads a tick's shards after it
  * ends, and once more on the next tick for the writes that landed late (`unpublishedReactions`),
  * and publishes one `reactions` message a tick: the cost of a reaction is one write, whatever the

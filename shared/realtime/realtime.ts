@@ -1,8 +1,9 @@
 import { requireCreator } from '../creators/creator-repository.ts';
-import { ConflictError, UnauthorizedError } from '../http/errors.ts';
+import { ConflictError, UnauthorizedError } from '../errors/errors.ts';
 import { signJwt } from '../identity/access-token.ts';
-import { reactionShardsOf } from '../live/audience-scale.ts';
-import { requireAccess, requireCreatorOnAir } from '../live/live.ts';
+import { reactionShardsOf } from '../audience/audience-scale.ts';
+import { requireCreatorOnAir } from '../watch/watch-sessions.ts';
+import { requireAccess } from '../entitlements/channel-access.ts';
 import { creatorChannel, HOME_CHANNEL, MESSAGE_VERSION, TICK_SECONDS, tickOf } from './messages.ts';
 import { countLiveReaction } from './reaction-counter.ts';
 import type { LiveReactionCounted, RealtimeAccess } from './schemas.ts';

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../schema/schema-meta.ts';
 import { oneEmoji } from '../reactions/schemas.ts';
 
 /** `POST /creators/{id}/channel/live/reactions`: one emoji. */

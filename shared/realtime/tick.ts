@@ -3,11 +3,11 @@ import type { CreatorRecord } from '../catalog/model.ts';
 import { creatorKey } from '../creators/creator-repository.ts';
 import { batchGet } from '../db/batch.ts';
 import { recordOf } from '../db/record.ts';
-import { heartbeatEpg } from '../epg/schedule.ts';
-import { liveCreatorIds } from '../live/audience-publisher.ts';
-import { reactionShardsOf } from '../live/audience-scale.ts';
-import { channelViewers } from '../live/live.ts';
-import { streamHealthOf } from '../live/stream-views.ts';
+import { heartbeatEpg } from '../epg/on-air.ts';
+import { liveCreatorIds } from '../watch/audience-publisher.ts';
+import { reactionShardsOf } from '../audience/audience-scale.ts';
+import { channelViewers } from '../watch/watch-sessions.ts';
+import { streamHealthOf } from '../watch/stream-views.ts';
 import { TickAggregator } from './aggregator.ts';
 import { EVENTS_PER_PUBLISH, publishEvents } from './event-api.ts';
 import {

@@ -3,7 +3,7 @@ import { DeleteCommand, GetCommand, TransactWriteCommand } from '../db/document.
 import { recordOf } from '../db/record.ts';
 import { db } from '../db/client.ts';
 import { tableName } from '../db/table.ts';
-import { ConflictError } from '../http/errors.ts';
+import { ConflictError } from '../errors/errors.ts';
 import { cancellationCodes } from '../db/transaction.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { NotFoundError } from '../http/errors.ts';
+import { NotFoundError } from '../errors/errors.ts';
 import { getEpisode, getShow } from '../shows/show-repository.ts';
 import { putReport, type ReportRecord } from './report-repository.ts';
 import type { CreateReportBody, Report } from './schemas.ts';

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../schema/schema-meta.ts';
 import { REPORT_CATEGORIES, REPORT_TARGET_TYPES } from '../catalog/model.ts';
 
 const CATEGORY_NOTE =
@@ -51,7 +51,7 @@ export type CreateReportBody = z.infer<typeof createReportBody>;
 /**
  * The response schemas, built on the first call of the export below: only the OpenAPI document
  * and the tests call it (through the contracts' `responses`); Lambda bundles leave them out
- * (`responseSchemas`, shared/http/schema-meta.ts).
+ * (`responseSchemas`, shared/schema/schema-meta.ts).
  */
 const buildResponses = () => {
   const Report = named(

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { described } from '../http/schema-meta.ts';
+import { described } from '../schema/schema-meta.ts';
 
 /** The `meta_data.total_relation` of the search endpoints (docs/search.md): is `total` exact? */
 export const totalRelation = described(

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 import { CATEGORY_IDS, RATING_IDS } from '../catalog/model.ts';
 import { searchText } from '../creators/schemas.ts';
-import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
-import { boolParam, enumParam, idParam, pageQuery } from '../http/validation.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../schema/schema-meta.ts';
+import { boolParam, enumParam, idParam, pageQuery } from '../schema/validation.ts';
 import { Pagination } from '../pagination.ts';
 import { totalRelation } from '../search/schemas.ts';
 import { SHOW_SORTS } from '../catalog/model.ts';
@@ -78,7 +78,7 @@ export const seriesQuery = z.object({ ...pageQuery(10) });
 /**
  * The response schemas, built on the first call of the export below: only the OpenAPI document
  * and the tests call it (through the contracts' `responses`); Lambda bundles leave them out
- * (`responseSchemas`, shared/http/schema-meta.ts).
+ * (`responseSchemas`, shared/schema/schema-meta.ts).
  */
 const buildResponses = () => {
   const int = (description: string, example: number) =>

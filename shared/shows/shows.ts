@@ -3,7 +3,7 @@ import { CATEGORIES, RATINGS } from '../catalog/reference.ts';
 import { countCreatorsByCategory } from '../creators/creator-listings.ts';
 import { getCreator, getCreators } from '../creators/creator-repository.ts';
 import { getRelationship } from '../creators/relationship-repository.ts';
-import { NotFoundError } from '../http/errors.ts';
+import { NotFoundError } from '../errors/errors.ts';
 import { type Pagination, pageSlice, pagination } from '../pagination.ts';
 import { anonymous, entitledViewer, type Viewer } from './entitlement.ts';
 import { loadMediaSigner } from '../playback/media-key.ts';

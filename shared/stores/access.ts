@@ -1,4 +1,4 @@
-import type { RouteRow } from '../http/route.ts';
+import type { RouteRow } from '../routing/route.ts';
 
 /**
  * What the app-store capabilities of a row grant and set (called by shared/platform/access.ts, so

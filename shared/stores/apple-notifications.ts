@@ -1,6 +1,6 @@
 import { getEntitlement } from '../entitlements/entitlement-repository.ts';
 import { entitlementView } from '../entitlements/my-entitlements.ts';
-import { ForbiddenError, ValidationError } from '../http/errors.ts';
+import { ForbiddenError, ValidationError } from '../errors/errors.ts';
 import { setting } from '../config.ts';
 import { accountIdOfAppToken } from '../identity/account-repository.ts';
 import { applicationFeePercent } from '../payments/settings.ts';

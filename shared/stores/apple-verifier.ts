@@ -9,7 +9,7 @@ import {
 import { Environment } from '@apple/app-store-server-library/dist/models/Environment.js';
 import { oncePerContainer } from '../aws/local-hook.ts';
 import { setting } from '../config.ts';
-import { BadRequestError, ServiceUnavailableError } from '../http/errors.ts';
+import { BadRequestError, ServiceUnavailableError } from '../errors/errors.ts';
 import { keyFromSecret } from '../playback/key-secret.ts';
 
 /**

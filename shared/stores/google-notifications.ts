@@ -3,7 +3,7 @@ import { perContainer } from '../aws/local-hook.ts';
 import { setting } from '../config.ts';
 import { getEntitlement } from '../entitlements/entitlement-repository.ts';
 import { entitlementView } from '../entitlements/my-entitlements.ts';
-import { ForbiddenError, UnauthorizedError, ValidationError } from '../http/errors.ts';
+import { ForbiddenError, UnauthorizedError, ValidationError } from '../errors/errors.ts';
 import { accountIdOfAppToken } from '../identity/account-repository.ts';
 import { fetchedJwksCache } from '../identity/google.ts';
 import type { StoreReceipt } from './apple-notifications.ts';

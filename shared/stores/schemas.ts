@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../schema/schema-meta.ts';
 import { paymentResponses } from '../payments/schemas.ts';
 
 /** A signed JWS as the stores send it: three base64url parts (at most 64 KB). */

@@ -1,12 +1,12 @@
 import * as z from 'zod/mini';
-import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../schema/schema-meta.ts';
 
 /** The creator studio's live channel on Amazon IVS (docs/live.md "Channels on IVS"): responses. */
 
 /**
  * The response schemas, built on the first call of the export below: only the OpenAPI document
  * and the tests call it (through the contracts' `responses`); Lambda bundles leave them out
- * (`responseSchemas`, shared/http/schema-meta.ts).
+ * (`responseSchemas`, shared/schema/schema-meta.ts).
  */
 const buildResponses = () => {
   const text = (description: string, example: string) => described(z.string(), description, example);

@@ -11,7 +11,7 @@ import { setting } from '../config.ts';
 import { attachCreatorChannelOperation, getStoredCreator } from '../creators/creator-repository.ts';
 import { tableName } from '../db/table.ts';
 import { transactWriteIf } from '../db/transaction.ts';
-import { NotFoundError } from '../http/errors.ts';
+import { NotFoundError } from '../errors/errors.ts';
 import { type IvsChannel, ivsChannelItem } from '../ivs/channel-repository.ts';
 import { ivsClient } from '../ivs/client.ts';
 import { roomLookupItem } from '../chat/chat-repository.ts';

@@ -1,6 +1,6 @@
 import { type StoredCreator, updateCreatorProfile } from '../creators/creator-repository.ts';
-import { channelNameOf, initialsOf } from '../creators/creator-from-account.ts';
-import { ForbiddenError } from '../http/errors.ts';
+import { channelNameOf, initialsOf } from '../identity/creator-from-account.ts';
+import { ForbiddenError } from '../errors/errors.ts';
 import type { StudioProfile, UpdateProfileBody } from './schedule-schemas.ts';
 
 /**

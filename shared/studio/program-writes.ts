@@ -14,7 +14,7 @@ import {
   type StoredProgram,
   scheduleKey,
 } from '../epg/program-repository.ts';
-import { ConflictError, NotFoundError, ServiceUnavailableError, ValidationError } from '../http/errors.ts';
+import { ConflictError, NotFoundError, ServiceUnavailableError, ValidationError } from '../errors/errors.ts';
 import { getEpisode, getShow } from '../shows/show-repository.ts';
 import type { CreateProgramBody, StudioProgram, UpdateProgramBody } from './schedule-schemas.ts';
 

@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import { CATEGORY_IDS, RATING_IDS, TIER_IDS } from '../catalog/model.ts';
-import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
-import { DATE_WINDOW_YEARS_AHEAD, idParam, inDateWindow, userMediaUrl } from '../http/validation.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../schema/schema-meta.ts';
+import { DATE_WINDOW_YEARS_AHEAD, idParam, inDateWindow } from '../schema/validation.ts';
+import { userMediaUrl } from '../catalog/media-urls.ts';
 
 /**
  * The creator studio's profile and channel programs (issue 16): request bodies, then responses.
@@ -64,7 +65,7 @@ export type UpdateProfileBody = z.infer<typeof updateProfileBody>;
 /**
  * How far back a program may be placed: a day, so a program airing now (or one just missed) can
  * still be entered or corrected, but not one in 2020 (issue 34 item 8). Forward: the date window
- * every date shares (DATE_WINDOW_YEARS_AHEAD, shared/http/validation.ts).
+ * every date shares (DATE_WINDOW_YEARS_AHEAD, shared/schema/validation.ts).
  */
 export const PROGRAM_PAST_HOURS = 24;
 const inProgramWindow = (ms: number, now: number) =>
@@ -216,7 +217,7 @@ export const programPath = z.object({
 /**
  * The response schemas, built on the first call of the export below: only the OpenAPI document
  * and the tests call it (through the contracts' `responses`); Lambda bundles leave them out
- * (`responseSchemas`, shared/http/schema-meta.ts).
+ * (`responseSchemas`, shared/schema/schema-meta.ts).
  */
 const buildResponses = () => {
   const text = (description: string, example: string) => described(z.string(), description, example);

@@ -1,8 +1,9 @@
 import * as z from 'zod/mini';
 import { CATEGORY_IDS, RATING_IDS } from '../catalog/model.ts';
-import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
-import { idParam, userMediaUrl, windowedDateTime } from '../http/validation.ts';
-import { chargeCurrency, chargePrice } from '../payments/price.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../schema/schema-meta.ts';
+import { idParam, windowedDateTime } from '../schema/validation.ts';
+import { userMediaUrl } from '../catalog/media-urls.ts';
+import { chargeCurrency, chargePrice } from '../catalog/price.ts';
 
 /**
  * The creator studio's shows and episodes (issue 16): what a creator sends to publish, edit and
@@ -221,7 +222,7 @@ export const studioEpisodePath = z.object({
 /**
  * The response schemas, built on the first call of the export below: only the OpenAPI document
  * and the tests call it (through the contracts' `responses`); Lambda bundles leave them out
- * (`responseSchemas`, shared/http/schema-meta.ts).
+ * (`responseSchemas`, shared/schema/schema-meta.ts).
  */
 const buildResponses = () => {
   const int = (text: string, example: number) => described(z.number().check(z.int()), text, example);

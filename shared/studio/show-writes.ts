@@ -5,9 +5,9 @@ import { db } from '../db/client.ts';
 import { getByIndex, queryAll } from '../db/query.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
-import { cdnUrl } from '../live/media-urls.ts';
+import { cdnUrl } from '../catalog/media-urls.ts';
 import { cancellationCodes, isConditionalCheckFailed, type TransactOperation } from '../db/transaction.ts';
-import { ConflictError, NotFoundError } from '../http/errors.ts';
+import { ConflictError, NotFoundError } from '../errors/errors.ts';
 import { episodeItem, episodeItemKey, showItem, showItemKey } from '../shows/show-repository.ts';
 import type {
   CreateEpisodeBody,
@@ -131,7 +131,7 @@ export const studioEpisode = (episode: StoredEpisode): StudioEpisode => ({
 
 /**
  * A new show of `creator` (version 1, nothing watched yet, released at `released`): what the
- * studio makes and what the creator's first recording makes (shared/live/recordings.ts).
+ * studio makes and what the creator's first recording makes (shared/channels/recordings.ts).
  */
 export const newShow = (
   creator: CreatorRecord,

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { EVENT_TYPE_NAMES } from '../events/envelope.ts';
-import { described, named, responseSchemas, responsesNotBundled } from '../http/schema-meta.ts';
-import { idParam, pageQuery, MAX_URL_LENGTH } from '../http/validation.ts';
+import { described, named, responseSchemas, responsesNotBundled } from '../schema/schema-meta.ts';
+import { idParam, pageQuery, MAX_URL_LENGTH } from '../schema/validation.ts';
 
 /**
  * Webhook subscriptions: request and response schemas, the domain's types (docs/webhooks.md).
@@ -85,7 +85,7 @@ export const DUPLICATE = 'A subscription with this type, version, condition and 
 /**
  * The response schemas, built on the first call of the export below: only the OpenAPI document
  * and the tests call it (through the contracts' `responses`); Lambda bundles leave them out
- * (`responseSchemas`, shared/http/schema-meta.ts).
+ * (`responseSchemas`, shared/schema/schema-meta.ts).
  */
 const buildResponses = () => {
   const subscriptionFields = {

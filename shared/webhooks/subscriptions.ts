@@ -6,10 +6,10 @@ import {
   NotFoundError,
   ServiceUnavailableError,
   ValidationError,
-} from '../http/errors.ts';
+} from '../errors/errors.ts';
 import { logger } from '../observability/index.ts';
 import { pageSlice, pagination } from '../pagination.ts';
-import { requireStudioCreator } from '../studio/studio-creator.ts';
+import { requireStudioCreator } from '../creators/studio-creator.ts';
 import { firstAttempt } from './messages.ts';
 import { enqueue } from './outbox.ts';
 import {

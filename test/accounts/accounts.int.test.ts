@@ -17,7 +17,7 @@ import {
   purgeIdentity,
   takenHandles,
 } from '../../shared/identity/account-repository.ts';
-import { generateCatalog } from '../../shared/seed/generate.ts';
+import { generateCatalog } from '../../scripts/seed/generate.ts';
 import { putPartnerApproval } from '../../shared/webhooks/subscription-repository.ts';
 import { readMailbox } from '../../scripts/local/ses.ts';
 import { sellingCreators } from '../../scripts/local/stripe/demo.ts';

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { routes } from '../../functions/routes.ts';
 import { errorStatusesOf } from '../../shared/http/contract.ts';
-import { SecondFactorRequiredError } from '../../shared/http/errors.ts';
+import { SecondFactorRequiredError } from '../../shared/errors/errors.ts';
 import { assertCreatorSecondFactor } from '../../shared/http/middleware/step-up.ts';
-import { isStudioRoute, routeKey } from '../../shared/http/route.ts';
+import { isStudioRoute, routeKey } from '../../shared/routing/route.ts';
 import { policyOf } from '../../shared/platform/access.ts';
 import { localDeployment } from '../../scripts/local/aws.ts';
 
@@ -22,7 +22,7 @@ describe("the operator's creator second-factor setting", () => {
     expect(() => assertCreatorSecondFactor(caller(false))).toThrow(SecondFactorRequiredError);
     expect(() => assertCreatorSecondFactor(caller(true))).not.toThrow();
     const error = new SecondFactorRequiredError();
-    expect([error.status, error.reason]).toEqual([403, 'second_factor_required']);
+    expect([error.kind, error.reason]).toEqual(['forbidden', 'second_factor_required']);
   });
 
   it('is documented as a 403 on every studio route, and every sensitive action asks for a step-up', () => {

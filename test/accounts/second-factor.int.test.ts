@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildExportDocument } from '../../shared/accounts/export-document.ts';
 import { clock } from '../../shared/clock.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
-import { mintGoogleIdToken } from '../../shared/identity/local-idp.ts';
+import { mintGoogleIdToken } from '../../scripts/local/local-idp.ts';
 import { totpCodeAt } from '../../shared/identity/totp.ts';
 import { fromNewAddress as from, type TestApi, testApi } from '../support/api.ts';
 

@@ -29,7 +29,7 @@ describe('Firehose sink', () => {
   it('answers 503 rather than dropping records that keep failing', async () => {
     const { client, stats } = faultyFirehose({ recordFailRate: 1 });
     const sink = firehoseSink(client, 'stream', { attempts: 3, sleep: async () => {} });
-    await expect(sink.put([record(1)])).rejects.toMatchObject({ status: 503 });
+    await expect(sink.put([record(1)])).rejects.toMatchObject({ kind: 'unavailable' });
     expect(stats.calls).toBe(3);
   });
 

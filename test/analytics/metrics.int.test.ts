@@ -14,7 +14,8 @@ import {
   runMetrics,
 } from '../../analytics/metrics.ts';
 import { exportTitles } from '../../shared/analytics/title-dimension.ts';
-import { fileSink, useSink } from '../../shared/analytics/sink.ts';
+import { useSink } from '../../shared/analytics/sink.ts';
+import { fileSink } from '../../scripts/local/file-sink.ts';
 import { clock } from '../../shared/clock.ts';
 import { projectRecord } from '../../shared/projection/projector.ts';
 import { type TestApi, testApi } from '../support/api.ts';

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Row, runMetrics } from '../../analytics/metrics.ts';
 import { exportPaymentFacts, paymentFactsOf } from '../../shared/analytics/payment-facts.ts';
 import { accountKeyOf } from '../../shared/analytics/pseudonym.ts';
-import { fileSink, useSink } from '../../shared/analytics/sink.ts';
+import { useSink } from '../../shared/analytics/sink.ts';
+import { fileSink } from '../../scripts/local/file-sink.ts';
 import { exportTitles } from '../../shared/analytics/title-dimension.ts';
 import { type EntitlementRecord, entitlementItem } from '../../shared/entitlements/entitlement-repository.ts';
 

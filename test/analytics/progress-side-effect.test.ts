@@ -8,7 +8,7 @@ import { type AnalyticsRecord, useSink } from '../../shared/analytics/sink.ts';
 import { db } from '../../shared/db/client.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { logger, metrics } from '../../shared/observability/index.ts';
-import { generateCatalog } from '../../shared/seed/generate.ts';
+import { generateCatalog } from '../../scripts/seed/generate.ts';
 import { apiEvent } from '../support/events.ts';
 
 /**

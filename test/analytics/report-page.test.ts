@@ -7,7 +7,7 @@ import chromium from '@sparticuz/chromium';
 import { type Browser, type Page, chromium as playwright } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ClientEvent, toRecord } from '../../shared/analytics/ingest.ts';
-import { fileSink } from '../../shared/analytics/sink.ts';
+import { fileSink } from '../../scripts/local/file-sink.ts';
 import { titleRecord } from '../../shared/analytics/title-dimension.ts';
 
 /**

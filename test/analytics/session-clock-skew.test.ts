@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runMetrics } from '../../analytics/metrics.ts';
 import { type ClientEvent, toRecord } from '../../shared/analytics/ingest.ts';
-import { fileSink } from '../../shared/analytics/sink.ts';
+import { fileSink } from '../../scripts/local/file-sink.ts';
 
 /**
  * Issue 34 item 3 (fixed with issue 33's sessions): a `playing` event dated before its session's

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createApiClient } from '../../clients/typescript/index.ts';
-import { DEMO_VIEWER, GATED_LIVE_CREATOR_ID } from '../../shared/seed/generate.ts';
+import { DEMO_VIEWER, GATED_LIVE_CREATOR_ID } from '../../scripts/seed/generate.ts';
 import { testApi } from '../support/api.ts';
 import { responseProblems } from '../support/openapi-validator.ts';
 

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../functions/routes.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
-import { routeKey } from '../../shared/http/route.ts';
-import { generateCatalog } from '../../shared/seed/generate.ts';
+import { routeKey } from '../../shared/routing/route.ts';
+import { generateCatalog } from '../../scripts/seed/generate.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CATEGORY_IDS, TIER_IDS } from '../../shared/catalog/model.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
-import { DEMO_VIEWER, GATED_LIVE_CREATOR_ID } from '../../shared/seed/generate.ts';
+import { DEMO_VIEWER, GATED_LIVE_CREATOR_ID } from '../../scripts/seed/generate.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 import { waitFor } from '../support/wait.ts';
 

@@ -6,8 +6,8 @@ import {
   programContent,
 } from '../../shared/catalog/model.ts';
 import { clock } from '../../shared/clock.ts';
-import { heartbeatEpg, onAirNow, watchEpg } from '../../shared/epg/schedule.ts';
-import { generateCatalog } from '../../shared/seed/generate.ts';
+import { heartbeatEpg, onAirNow, watchEpg } from '../../shared/epg/on-air.ts';
+import { generateCatalog } from '../../scripts/seed/generate.ts';
 import { dynamoCalls, type TestApi, testApi } from '../support/api.ts';
 
 /**

@@ -16,7 +16,7 @@ import { tableName } from '../../shared/db/table.ts';
 import { EVENT_PAYLOADS } from '../../shared/events/catalog.ts';
 import { EVENT_SOURCE, PlatformEvent } from '../../shared/events/envelope.ts';
 import { putEvents } from '../../shared/events/publish.ts';
-import { routeKey } from '../../shared/http/route.ts';
+import { routeKey } from '../../shared/routing/route.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { allows } from '../../scripts/local/iam.ts';
 import { onboardCreator, subscribePaid } from '../support/payments.ts';

@@ -110,7 +110,7 @@ describe('GET /home/live', () => {
         stream_url: expect.stringMatching(/^https?:\/\/.+\.m3u8$/),
         dvr_url: expect.stringMatching(/^https?:\/\/.+\.m3u8$/),
       });
-      // The channel's IVS playback URL (shared/live/stream-views.ts), tokenless: a reference that
+      // The channel's IVS playback URL (shared/watch/stream-views.ts), tokenless: a reference that
       // IVS refuses on a private channel, not playable.
       // (The demo creators: other suites put creators live without a channel to test the lists.)
       if (!s.creator_id.startsWith('cr_')) continue;

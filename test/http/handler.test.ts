@@ -2,10 +2,10 @@ import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
 import { routesByKey } from '../../functions/routes.ts';
 import { clock } from '../../shared/clock.ts';
-import { ConflictError, NotFoundError, TooManyRequestsError } from '../../shared/http/errors.ts';
+import { ConflictError, NotFoundError, TooManyRequestsError } from '../../shared/errors/errors.ts';
 import { MAX_BODY_BYTES } from '../../shared/http/handler.ts';
 import { created, noContent, ok } from '../../shared/http/reply.ts';
-import { enumParam, pageQuery } from '../../shared/http/validation.ts';
+import { enumParam, pageQuery } from '../../shared/schema/validation.ts';
 import { testEndpoint } from '../support/endpoints.ts';
 import { apiEvent } from '../support/events.ts';
 

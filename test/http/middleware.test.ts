@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
-import { NotFoundError } from '../../shared/http/errors.ts';
+import { NotFoundError } from '../../shared/errors/errors.ts';
 import { errorResponse, MAX_BODY_BYTES } from '../../shared/http/handler.ts';
 import { noContent, ok, raw, text } from '../../shared/http/reply.ts';
 import { testEndpoint } from '../support/endpoints.ts';

@@ -6,7 +6,7 @@ import {
   NotFoundError,
   ServiceUnavailableError,
   TooManyRequestsError,
-} from '../../shared/http/errors.ts';
+} from '../../shared/errors/errors.ts';
 import { ok } from '../../shared/http/reply.ts';
 import { errorCodeDimension, logger, metrics } from '../../shared/observability/index.ts';
 import { testEndpoint } from '../support/endpoints.ts';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { db } from '../../shared/db/client.ts';
-import { TooManyRequestsError } from '../../shared/http/errors.ts';
+import { TooManyRequestsError } from '../../shared/errors/errors.ts';
 import {
   effectiveRateLimit,
   enforceRateLimit,

@@ -6,7 +6,7 @@ import { routes } from '../../functions/routes.ts';
 /**
  * A Lambda's cold start builds no response schema (issue 19, docs/performance.md): a contract's
  * `responses` is a function that only the OpenAPI document and the tests call, and each domain
- * builds its response schemas on the first call (`responseSchemas`, shared/http/schema-meta.ts).
+ * builds its response schemas on the first call (`responseSchemas`, shared/schema/schema-meta.ts).
  * Named schemas register their id when built, so the ids registered after importing every
  * handler are those of the request schemas (and `Pagination`, shared with the handlers' code).
  */

@@ -67,7 +67,7 @@ describe('access tokens', () => {
     bad['foreign key'] = `${foreignHead}.${foreignBody}.${foreignSig.toString('base64url')}`;
     for (const [name, candidate] of Object.entries(bad)) {
       await expect(verifyAccessToken(candidate), name).rejects.toMatchObject({
-        status: 401,
+        kind: 'unauthorized',
         headers: {
           'www-authenticate': expect.stringMatching(/^Bearer error="invalid_token", error_description="/),
         },

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { clock } from '../../shared/clock.ts';
 import { VERIFICATION_CODE_TTL_SECONDS } from '../../shared/identity/email-verification.ts';
-import { mintGoogleIdToken } from '../../shared/identity/local-idp.ts';
+import { mintGoogleIdToken } from '../../scripts/local/local-idp.ts';
 import type { SQSEvent } from 'aws-lambda';
 import { handler as recordMailFeedback } from '../../functions/mail/record-feedback.ts';
 import { mailFeedbackRow } from '../../functions/mail/workers.ts';

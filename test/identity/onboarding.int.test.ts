@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { mintGoogleIdToken } from '../../shared/identity/local-idp.ts';
+import { mintGoogleIdToken } from '../../scripts/local/local-idp.ts';
 import { fromNewAddress as from, type TestApi, testApi } from '../support/api.ts';
 
 let api: TestApi;

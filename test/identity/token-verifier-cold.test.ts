@@ -63,7 +63,7 @@ describe('token verification on a cold container', () => {
         jwkOf(other.export({ type: 'spki', format: 'der' }), String(process.env.SIGNING_KEY_ID)),
       ),
     );
-    await expect(verifier.verifyAccessToken(token)).rejects.toMatchObject({ status: 401 });
+    await expect(verifier.verifyAccessToken(token)).rejects.toMatchObject({ kind: 'unauthorized' });
   });
 
   it.each([
@@ -96,6 +96,6 @@ describe('token verification on a cold container', () => {
     const [header, payload, signature] = token.split('.');
     const foreign = JSON.parse(Buffer.from(header!, 'base64url').toString());
     const forged = `${Buffer.from(JSON.stringify({ ...foreign, kid: 'someone-else' })).toString('base64url')}.${payload}.${signature}`;
-    await expect(verifier.verifyAccessToken(forged)).rejects.toMatchObject({ status: 401 });
+    await expect(verifier.verifyAccessToken(forged)).rejects.toMatchObject({ kind: 'unauthorized' });
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { routes } from '../../functions/routes.ts';
-import type { RouteRow } from '../../shared/http/route.ts';
+import type { RouteRow } from '../../shared/routing/route.ts';
 import { LAMBDA_BUNDLE_ALIAS, nodejsBundling } from '../../infra/bundling.ts';
 import { bundleLambdas } from '../../scripts/lambda-bundle.ts';
 

@@ -6,7 +6,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiStack } from '../../infra/stack.ts';
 import { getDocsAsset } from '../../functions/platform/contracts.ts';
-import { type RouteRow, routeKey } from '../../shared/http/route.ts';
+import { type RouteRow, routeKey } from '../../shared/routing/route.ts';
 import { SWAGGER_UI_ASSETS } from '../../shared/openapi/reference-page.ts';
 import { apiEvent } from '../support/events.ts';
 import { cleanUp, newApp, SYNTH_TIMEOUT } from './synth.ts';

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createAccount, sendEmailVerification } from '../../functions/identity/contracts.ts';
 import { routes } from '../../functions/routes.ts';
 import { MAIL_FEEDBACK_DETAIL_TYPES } from '../../infra/mail.ts';
-import { routeKey } from '../../shared/http/route.ts';
+import { routeKey } from '../../shared/routing/route.ts';
 import { cleanUp, PROD_SETTINGS, synthStack } from './synth.ts';
 
 afterAll(cleanUp);

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { routes } from '../../functions/routes.ts';
 import { audienceRow, ivsEventRow, projectorRow, rebuildRow, recomputeRow } from '../../functions/workers.ts';
 import { ITERATOR_AGE_ALARM_MS, IVS_DETAIL_TYPES, STREAM_MAPPING } from '../../infra/projector.ts';
-import type { RouteRow } from '../../shared/http/route.ts';
+import type { RouteRow } from '../../shared/routing/route.ts';
 import { dynamoActionsOf } from '../../shared/platform/access.ts';
 import { PROJECTED_ENTITIES } from '../../shared/projection/projector.ts';
 import { cleanUp, synthStack, templatesOf } from './synth.ts';

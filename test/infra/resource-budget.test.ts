@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { routes } from '../../functions/routes.ts';
 import { domainOf, MAX_ROUTES_PER_STACK, routesByDomain } from '../../infra/route-stack.ts';
-import { routeKey } from '../../shared/http/route.ts';
+import { routeKey } from '../../shared/routing/route.ts';
 import { cleanUp, SYNTH_TIMEOUT, synthStack, syntheticRoutes, templatesOf } from './synth.ts';
 
 afterAll(cleanUp);

@@ -11,7 +11,7 @@ import { accountWorkers } from '../../functions/accounts/workers.ts';
 import { realtimeWorkers } from '../../functions/realtime/workers.ts';
 import type { ApiStack } from '../../infra/stack.ts';
 import { TABLE } from '../../shared/db/table.ts';
-import { type RouteRow, routeKey } from '../../shared/http/route.ts';
+import { type RouteRow, routeKey } from '../../shared/routing/route.ts';
 import { dynamoActionsOf } from '../../shared/platform/access.ts';
 import { cleanUp, synthStack } from './synth.ts';
 

@@ -9,7 +9,7 @@ import {
   reactionShardsFor,
   SHARD_WRITES_PER_SECOND,
   viewerShardsFor,
-} from '../../shared/live/audience-scale.ts';
+} from '../../shared/audience/audience-scale.ts';
 
 /** DynamoDB's write ceiling per partition (one item never spans partitions). */
 const PARTITION_WCU = 1_000;

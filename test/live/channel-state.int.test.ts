@@ -5,20 +5,20 @@ import { handler } from '../../functions/live/ivs-event.ts';
 import type { CreatorRecord } from '../../shared/catalog/model.ts';
 import { rankTotalKey, readRankedPage } from '../../shared/catalog/ranked-list.ts';
 import { CREATOR_LISTS } from '../../shared/creators/creator-ranking.ts';
-import { creatorFromAccount } from '../../shared/creators/creator-from-account.ts';
+import { creatorFromAccount } from '../../shared/identity/creator-from-account.ts';
 import { creatorItem, creatorKey } from '../../shared/creators/creator-repository.ts';
 import { db } from '../../shared/db/client.ts';
 import { ivsChannelKey } from '../../shared/ivs/channel-repository.ts';
-import { listLiveStreams } from '../../shared/ivs/live-streams.ts';
+import { listLiveStreams } from '../../shared/channels/live-streams.ts';
 import { tableName } from '../../shared/db/table.ts';
 import {
   type IvsOutcome,
   type LiveStream,
   applyIvsEvent,
   reconcileLiveChannels,
-} from '../../shared/live/channel-state.ts';
-import { type IvsEvent, parseIvsEvent } from '../../shared/live/ivs-events.ts';
-import { cdnUrl } from '../../shared/live/media-urls.ts';
+} from '../../shared/channels/channel-state.ts';
+import { type IvsEvent, parseIvsEvent } from '../../shared/channels/ivs-events.ts';
+import { cdnUrl } from '../../shared/catalog/media-urls.ts';
 import { waitFor } from '../support/wait.ts';
 
 afterEach(() => vi.restoreAllMocks());

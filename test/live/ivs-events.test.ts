@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eventTimeMs, parseIvsEvent } from '../../shared/live/ivs-events.ts';
+import { eventTimeMs, parseIvsEvent } from '../../shared/channels/ivs-events.ts';
 
 /**
  * The example documents of "Using Amazon EventBridge with IVS Low-Latency Streaming" (AWS IVS

@@ -4,13 +4,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../shared/db/client.ts';
 import { tableName } from '../../shared/db/table.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
-import { bucketOf, viewerCounterKey } from '../../shared/live/viewer-counter.ts';
-import { generateCatalog } from '../../shared/seed/generate.ts';
+import { bucketOf, viewerCounterKey } from '../../shared/audience/viewer-counter.ts';
+import { generateCatalog } from '../../scripts/seed/generate.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 
 /**
  * Every route that shows a channel's viewers raises the stored peaks when it is the first to see
- * a new high (shared/live/viewer-counter.ts), so each of them needs the conditional UpdateItem on
+ * a new high (shared/audience/viewer-counter.ts), so each of them needs the conditional UpdateItem on
  * the peak items besides the BatchGetItem that reads the audience. Each route runs here in its
  * own container state (scripts/local/aws.ts), cold, against a count pushed above the stored peak
  * by another writer: the peak it answers, and the stored one, must be the new high.

@@ -11,18 +11,19 @@ import { functionContext, LOCAL_RECORDINGS_BUCKET, runAsFunction } from '../../s
 import { type IvsStandIn, startIvsStandIn } from '../../scripts/local/ivs/api.ts';
 import { type Broadcaster, createBroadcaster } from '../../scripts/local/ivs/broadcaster.ts';
 import type { CreatorRecord } from '../../shared/catalog/model.ts';
-import { creatorFromAccount } from '../../shared/creators/creator-from-account.ts';
+import { creatorFromAccount } from '../../shared/identity/creator-from-account.ts';
 import { creatorItem, creatorKey } from '../../shared/creators/creator-repository.ts';
 import { db } from '../../shared/db/client.ts';
 import { applyEntitlement } from '../../shared/entitlements/entitlement-repository.ts';
 import { tableName } from '../../shared/db/table.ts';
 import { ivsChannelKey } from '../../shared/ivs/channel-repository.ts';
-import { dvrUrlOf, type LiveRecording } from '../../shared/live/media-urls.ts';
+import { dvrUrlOf } from '../../shared/catalog/media-urls.ts';
+import type { LiveRecording } from '../../shared/catalog/model.ts';
 import {
   recordingEpisodeId,
   recordingMarkerKey,
   repairLostRecordings,
-} from '../../shared/live/recordings.ts';
+} from '../../shared/channels/recordings.ts';
 import { entitlement } from '../support/entitlements.ts';
 import { fromNewAddress, type TestApi, testApi } from '../support/api.ts';
 import { waitFor } from '../support/wait.ts';
@@ -30,7 +31,7 @@ import { viaLocalCdn } from '../support/playback.ts';
 import { serveMediaCdn } from '../../scripts/local/media-cdn.ts';
 
 /**
- * Recordings (shared/live/recordings.ts through the IVS event function, run as its Lambda: its
+ * Recordings (shared/channels/recordings.ts through the IVS event function, run as its Lambda: its
  * environment and IAM policy, S3 served from a temporary RECORDINGS_ROOT): Recording End makes
  * the broadcast an on-demand item of the creator, once; Recording Start makes the DVR playlist.
  */

@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { CreatorRecord } from '../../shared/catalog/model.ts';
-import { creatorFromAccount } from '../../shared/creators/creator-from-account.ts';
-import { dvrUrlOf, type LiveRecording, mediaUrlOf } from '../../shared/live/media-urls.ts';
+import { creatorFromAccount } from '../../shared/identity/creator-from-account.ts';
+import { dvrUrlOf, mediaUrlOf } from '../../shared/catalog/media-urls.ts';
+import type { LiveRecording } from '../../shared/catalog/model.ts';
 import {
   recordingEndedDocument,
   recordingEpisode,
   recordingEpisodeId,
-} from '../../shared/live/recordings.ts';
+} from '../../shared/channels/recordings.ts';
 
-/** The pure parts of shared/live/recordings.ts: the metadata schema, the episode's fields, the DVR URL. */
+/** The pure parts of shared/channels/recordings.ts: the metadata schema, the episode's fields, the DVR URL. */
 const CDN = 'https://d111111abcdef8.cloudfront.net';
 const PREFIX = 'ivs/v1/123456789012/AsXego4U6tnj/2020/6/23/20/12/j8Z9O91ndcVs';
 

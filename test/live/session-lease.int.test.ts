@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { TransactWriteCommand, UpdateCommand } from '../../shared/db/document.ts';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '../../shared/db/client.ts';
-import { leaseUntil } from '../../shared/live/live.ts';
-import { BUCKET_SECONDS, bucketOf } from '../../shared/live/viewer-counter.ts';
-import { heartbeat, startWatching } from '../../shared/live/watch-playback.ts';
-import { generateCatalog } from '../../shared/seed/generate.ts';
+import { leaseUntil } from '../../shared/watch/watch-sessions.ts';
+import { BUCKET_SECONDS, bucketOf } from '../../shared/audience/viewer-counter.ts';
+import { heartbeat, startWatching } from '../../shared/watch/watch-playback.ts';
+import { generateCatalog } from '../../scripts/seed/generate.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 
 /**
@@ -77,7 +77,7 @@ describe('watch sessions are leases renewed once per bucket', () => {
       session_valid: true,
       expires_at: at(lapse + B).toISOString(),
     });
-    await expect(open(account, lapse - 1)).rejects.toMatchObject({ status: 429 });
+    await expect(open(account, lapse - 1)).rejects.toMatchObject({ kind: 'too_many_requests' });
     for (const sid of [sids[1]!, sids[2]!])
       expect(await heartbeat(live.id, account, sid, at(lapse))).toMatchObject({
         session_valid: false,
@@ -85,7 +85,7 @@ describe('watch sessions are leases renewed once per bucket', () => {
       });
     expect(await open(account, lapse + 1)).toEqual(expect.any(String));
     expect(await open(account, lapse + 1)).toEqual(expect.any(String));
-    await expect(open(account, lapse + 2)).rejects.toMatchObject({ status: 429 }); // session 1 is still on
+    await expect(open(account, lapse + 2)).rejects.toMatchObject({ kind: 'too_many_requests' }); // session 1 is still on
     expect(await heartbeat(live.id, account, sids[0]!, at(lapse + B - 1))).toMatchObject({
       session_valid: true,
     });

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { DEVICE_TYPES } from '../../shared/catalog/model.ts';
-import { BUCKET_SECONDS, VIEWER_SHARDS } from '../../shared/live/viewer-counter.ts';
+import { BUCKET_SECONDS, VIEWER_SHARDS } from '../../shared/audience/viewer-counter.ts';
 
 /**
  * An in-memory stand-in for the table, shared by every simulated container: it applies the two
@@ -67,10 +67,10 @@ describe('viewer counters under 100,000 concurrent viewers', () => {
     const start = Date.UTC(2026, 10, 22, 20, 0, 0);
 
     // Each warm container has its own module state (count and peak caches), as on Lambda.
-    const modules: typeof import('../../shared/live/viewer-counter.ts')[] = [];
+    const modules: typeof import('../../shared/audience/viewer-counter.ts')[] = [];
     for (let c = 0; c < containers; c++) {
       vi.resetModules();
-      modules.push(await import('../../shared/live/viewer-counter.ts'));
+      modules.push(await import('../../shared/audience/viewer-counter.ts'));
     }
 
     const opensAt = Array.from({ length: viewers }, () => Math.random() * rampMs);
@@ -139,7 +139,7 @@ describe("the watch open's audience read ahead (merge of issue 41's fewer phases
 
   it('is not kept when it covered fewer shards than the creator item gives: the count reads them all', async () => {
     vi.resetModules();
-    const counter = await import('../../shared/live/viewer-counter.ts');
+    const counter = await import('../../shared/audience/viewer-counter.ts');
     // A channel grown to 256 shards, two viewers counted on a shard above the first 16.
     await counter.countPresence('ch_grown', 'web', now, 256, 200);
     await counter.countPresence('ch_grown', 'ios', now, 256, 200);
@@ -151,7 +151,7 @@ describe("the watch open's audience read ahead (merge of issue 41's fewer phases
 
   it('is kept when it covered them, with the viewer the open counts', async () => {
     vi.resetModules();
-    const counter = await import('../../shared/live/viewer-counter.ts');
+    const counter = await import('../../shared/audience/viewer-counter.ts');
     await counter.countPresence('ch_small', 'web', now, 16, 3);
     const ahead = await counter.readAudienceAhead('ch_small', now);
     await counter.countPresence('ch_small', 'roku', now, 16, 4); // the open's own count

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '../../shared/db/client.ts';
-import { leaseUntil, publishedViewers, stopWatching } from '../../shared/live/live.ts';
+import { leaseUntil, publishedViewers, stopWatching } from '../../shared/watch/watch-sessions.ts';
 import { requireCreator } from '../../shared/creators/creator-repository.ts';
-import { heartbeat, startWatching } from '../../shared/live/watch-playback.ts';
-import { BUCKET_SECONDS, bucketOf, channelAudience } from '../../shared/live/viewer-counter.ts';
-import { generateCatalog } from '../../shared/seed/generate.ts';
+import { heartbeat, startWatching } from '../../shared/watch/watch-playback.ts';
+import { BUCKET_SECONDS, bucketOf, channelAudience } from '../../shared/audience/viewer-counter.ts';
+import { generateCatalog } from '../../scripts/seed/generate.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 
 /**
@@ -61,7 +61,7 @@ describe('a watch session counts once per bucket', () => {
         session_valid: true,
         expires_at: leaseUntil(bucketOf(at(ms))), // the open's lease: these beats write nothing
         stream: { token: expect.any(String) },
-        // Heartbeats answer the published count (shared/live/live.ts publishedViewers), never
+        // Heartbeats answer the published count (shared/watch/watch-sessions.ts publishedViewers), never
         // the counters: no heartbeat can inflate it; the counters are checked below.
         viewers: publishedViewers(await requireCreator(live.id)),
       });

@@ -3,7 +3,7 @@ import { UpdateCommand } from '../../shared/db/document.ts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { db } from '../../shared/db/client.ts';
 import { tableName } from '../../shared/db/table.ts';
-import { channelAudience, countPresence, recordPeak } from '../../shared/live/viewer-counter.ts';
+import { channelAudience, countPresence, recordPeak } from '../../shared/audience/viewer-counter.ts';
 
 afterEach(() => vi.restoreAllMocks());
 

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { clock } from '../../shared/clock.ts';
-import { BUCKET_SECONDS } from '../../shared/live/viewer-counter.ts';
+import { BUCKET_SECONDS } from '../../shared/audience/viewer-counter.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
-import { generateCatalog } from '../../shared/seed/generate.ts';
+import { generateCatalog } from '../../scripts/seed/generate.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 import { channelIdOfPlaybackUrl, playbackClaimsOf, viaLocalCdn } from '../support/playback.ts';
 import { subscribePaid } from '../support/payments.ts';

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type IvsStandIn, startIvsStandIn } from '../../scripts/local/ivs/api.ts';
 import { type Broadcaster, createBroadcaster, type IvsEvent } from '../../scripts/local/ivs/broadcaster.ts';
-import { parseIvsEvent } from '../../shared/live/ivs-events.ts';
+import { parseIvsEvent } from '../../shared/channels/ivs-events.ts';
 import { localIvsClientConfig } from './playback-token.ts';
 
 /**

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { type IvsChatStandIn, startIvsChatStandIn } from '../../scripts/local/ivschat/server.ts';
 import { invokeLocalFunction, localFunctionArn, serveLocalFunction } from '../../scripts/local/lambda.ts';
-import type { RouteRow } from '../../shared/http/route.ts';
+import type { RouteRow } from '../../shared/routing/route.ts';
 
 /**
  * How the local platform connects the stand-in (scripts/local/platform.ts): functions find it

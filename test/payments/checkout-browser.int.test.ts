@@ -4,7 +4,7 @@ import { chromium as playwright } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Catalog } from '../../shared/catalog/model.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
-import { generateCatalog } from '../../shared/seed/generate.ts';
+import { generateCatalog } from '../../scripts/seed/generate.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 import { entitlementsOf } from '../support/payments.ts';
 import { waitFor } from '../support/wait.ts';

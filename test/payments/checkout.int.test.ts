@@ -7,7 +7,7 @@ import { sellingCreators } from '../../scripts/local/stripe/demo.ts';
 import type { Catalog } from '../../shared/catalog/model.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { stripeClient } from '../../shared/payments/stripe-client.ts';
-import { DEMO_VIEWER, GATED_LIVE_CREATOR_ID, generateCatalog } from '../../shared/seed/generate.ts';
+import { DEMO_VIEWER, GATED_LIVE_CREATOR_ID, generateCatalog } from '../../scripts/seed/generate.ts';
 import { type ApiResponse, type TestApi, testApi } from '../support/api.ts';
 import { onboardCreator, pay, stripeStandIn } from '../support/payments.ts';
 import { type StudioCreator, studioCreator } from '../support/studio.ts';

@@ -134,7 +134,7 @@ describe('POST /billing/stripe/webhook (shared/payments/stripe-webhook.ts)', () 
       ['garbage', raw, 't=1,v1=00'],
     ] as const) {
       await expect(handleDelivery(ctx, SECRET, body, header, now), name).rejects.toMatchObject({
-        status: 400,
+        kind: 'bad_request',
       });
     }
     expect(send).not.toHaveBeenCalled();

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { routesByKey } from '../../functions/routes.ts';
 import { localDeployment, needsOf } from '../../scripts/local/aws.ts';
 import { allows, refusedNeed } from '../../scripts/local/iam.ts';
-import type { RouteRow } from '../../shared/http/route.ts';
+import type { RouteRow } from '../../shared/routing/route.ts';
 import { policyOf, type Statement } from '../../shared/platform/access.ts';
 import { comparePrivileges } from '../support/least-privilege.ts';
 

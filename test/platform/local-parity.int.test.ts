@@ -7,7 +7,7 @@ import { contextOf as functionContextOf, runAsFunction } from '../../scripts/loc
 import { db } from '../../shared/db/client.ts';
 import { tableName } from '../../shared/db/table.ts';
 import type { LambdaHandler } from '../../shared/http/handler.ts';
-import type { RouteRow } from '../../shared/http/route.ts';
+import type { RouteRow } from '../../shared/routing/route.ts';
 import { apiEvent } from '../support/events.ts';
 
 /**

@@ -8,7 +8,7 @@ import { apiDescription, tagDescriptions } from '../../functions/routes.ts';
 import { generateOpenApi, OPENAPI_FILE } from '../../scripts/openapi.ts';
 import { type Contract, contract } from '../../shared/http/contract.ts';
 import { creatorResponses } from '../../shared/creators/schemas.ts';
-import { buildDocument } from '../../shared/openapi/build-document.ts';
+import { buildDocument } from '../../scripts/openapi/build-document.ts';
 import { apiEvent } from '../support/events.ts';
 import { contractChecker, responseProblems } from '../support/openapi-validator.ts';
 

@@ -3,7 +3,7 @@ import { phaseProblems, phaseTable } from '../../bench/critical-path.ts';
 import { measurePhases, phaseBudget } from '../../bench/phases.ts';
 import { SAMPLE_REQUESTS } from '../../bench/requests.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
-import { generateCatalog } from '../../shared/seed/generate.ts';
+import { generateCatalog } from '../../scripts/seed/generate.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 
 /**

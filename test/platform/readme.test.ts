@@ -3,8 +3,8 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { README, withEndpoints } from '../../scripts/readme-endpoints.ts';
 import { sellingCreators } from '../../scripts/local/stripe/demo.ts';
-import { generateCatalog } from '../../shared/seed/generate.ts';
-import { catalogItems } from '../../shared/seed/load.ts';
+import { generateCatalog } from '../../scripts/seed/generate.ts';
+import { catalogItems } from '../../scripts/seed/load.ts';
 
 describe('README endpoint list', () => {
   it('matches the route table (run npm run docs:endpoints after changing routes)', () => {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type * as z from 'zod/mini';
 import { routes } from '../../functions/routes.ts';
 import type { LambdaHandler } from '../../shared/http/handler.ts';
-import { routeKey } from '../../shared/http/route.ts';
+import { routeKey } from '../../shared/routing/route.ts';
 import { dynamoActionsOf } from '../../shared/platform/access.ts';
 
 const functionsDir = resolve(import.meta.dirname, '../../functions');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { localMediaKey } from '../../shared/identity/local-key.ts';
+import { localMediaKey } from '../../scripts/local/local-key.ts';
 import { getSignedUrl } from '@aws-sdk/cloudfront-signer';
 import {
   MEDIA_SIGNATURE_MIN_SECONDS,

@@ -8,7 +8,7 @@ import { db } from '../../shared/db/client.ts';
 import { tableName } from '../../shared/db/table.ts';
 import { projectRecord } from '../../shared/projection/projector.ts';
 import { episodeViews } from '../../shared/projection/views.ts';
-import { generateCatalog } from '../../shared/seed/generate.ts';
+import { generateCatalog } from '../../scripts/seed/generate.ts';
 import { episodeItemKey } from '../../shared/shows/show-repository.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 

@@ -5,7 +5,7 @@ import chromium from '@sparticuz/chromium';
 import { type Browser, type Page, chromium as playwright } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
-import { generateCatalog } from '../../shared/seed/generate.ts';
+import { generateCatalog } from '../../scripts/seed/generate.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
-import { BUCKET_SECONDS, countPresence } from '../../shared/live/viewer-counter.ts';
+import { BUCKET_SECONDS, countPresence } from '../../shared/audience/viewer-counter.ts';
 import { TickAggregator } from '../../shared/realtime/aggregator.ts';
 import {
   type AudienceData,
@@ -15,7 +15,7 @@ import {
 } from '../../shared/realtime/messages.ts';
 import { countLiveReaction } from '../../shared/realtime/reaction-counter.ts';
 import { publishTick, type TickMemory } from '../../shared/realtime/tick.ts';
-import { generateCatalog } from '../../shared/seed/generate.ts';
+import { generateCatalog } from '../../scripts/seed/generate.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 import { connectEvents, type EventsClient, eventOf } from '../support/appsync-events.ts';
 import { subscribePaid } from '../support/payments.ts';

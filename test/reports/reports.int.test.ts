@@ -4,11 +4,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Catalog } from '../../shared/catalog/model.ts';
 import { db } from '../../shared/db/client.ts';
 import { tableName } from '../../shared/db/table.ts';
-import { ConflictError, NotFoundError } from '../../shared/http/errors.ts';
+import { ConflictError, NotFoundError } from '../../shared/errors/errors.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { submitReport } from '../../shared/reports/reports.ts';
 import { createReportBody } from '../../shared/reports/schemas.ts';
-import { generateCatalog } from '../../shared/seed/generate.ts';
+import { generateCatalog } from '../../scripts/seed/generate.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 
 let api: TestApi;

@@ -6,7 +6,7 @@ import { db } from '../../shared/db/client.ts';
 import { tableName } from '../../shared/db/table.ts';
 import { ivsChannelKey } from '../../shared/ivs/channel-repository.ts';
 import { ivsClient } from '../../shared/ivs/client.ts';
-import { generateCatalog } from '../../shared/seed/generate.ts';
+import { generateCatalog } from '../../scripts/seed/generate.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 
 /**

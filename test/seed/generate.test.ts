@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CATEGORY_IDS, TIER_IDS } from '../../shared/catalog/model.ts';
 import { verifyPassword } from '../../shared/identity/password.ts';
-import { DEMO_VIEWER, GATED_LIVE_CREATOR_ID, generateCatalog } from '../../shared/seed/generate.ts';
+import { DEMO_VIEWER, GATED_LIVE_CREATOR_ID, generateCatalog } from '../../scripts/seed/generate.ts';
 
 const now = new Date('2026-03-08T06:30:00Z');
 const catalog = generateCatalog({ now, seed: 42 });

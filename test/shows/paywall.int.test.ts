@@ -9,7 +9,7 @@ import { tableName } from '../../shared/db/table.ts';
 import { entitlementKey, getEntitlement } from '../../shared/entitlements/entitlement-repository.ts';
 import type { Catalog, EpisodeRecord, ShowRecord } from '../../shared/catalog/model.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
-import { generateCatalog } from '../../shared/seed/generate.ts';
+import { generateCatalog } from '../../scripts/seed/generate.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 import { entitlementsOf, pay, subscribePaid } from '../support/payments.ts';
 import { waitFor } from '../support/wait.ts';

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CATEGORY_IDS, RATING_IDS, type ShowRecord } from '../../shared/catalog/model.ts';
-import { generateCatalog } from '../../shared/seed/generate.ts';
+import { generateCatalog } from '../../scripts/seed/generate.ts';
 import { dynamoCalls, type TestApi, testApi } from '../support/api.ts';
 
 let api: TestApi;

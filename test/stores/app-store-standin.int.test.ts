@@ -9,7 +9,7 @@ import {
   getAccount,
 } from '../../shared/identity/account-repository.ts';
 import { newAccount } from '../../shared/identity/onboarding.ts';
-import { generateCatalog } from '../../shared/seed/generate.ts';
+import { generateCatalog } from '../../scripts/seed/generate.ts';
 import { STORE_DEFAULTS } from '../../shared/stores/access.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 import { entitlementsOf } from '../support/payments.ts';

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { GetCommand, PutCommand } from '../../shared/db/document.ts';
 import { describe, expect, it } from 'vitest';
-import { creatorFromAccount } from '../../shared/creators/creator-from-account.ts';
+import { creatorFromAccount } from '../../shared/identity/creator-from-account.ts';
 import { creatorItem, creatorKey } from '../../shared/creators/creator-repository.ts';
 import { db } from '../../shared/db/client.ts';
 import { tableName } from '../../shared/db/table.ts';

@@ -1,4 +1,4 @@
-import { generateCatalog } from '../../shared/seed/generate.ts';
+import { generateCatalog } from '../../scripts/seed/generate.ts';
 
 /**
  * The last live channel of the seeded demo catalogue that needs no subscription. Suites that open

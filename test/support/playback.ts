@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { createPublicKey, verify } from 'node:crypto';
-import { localPlaybackKey } from '../../shared/identity/local-key.ts';
+import { localPlaybackKey } from '../../scripts/local/local-key.ts';
 
 /**
  * A playback token's claims, after checking its ES384 signature against the local playback key's

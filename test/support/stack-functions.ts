@@ -21,7 +21,7 @@ import {
 } from '../../infra/handlers/access.ts';
 import { LOCAL_EVENT_BUS_NAME, localBusArn } from '../../scripts/local/event-bus.ts';
 import { publisherStatements } from '../../shared/events/access.ts';
-import { routeKey, type RouteRow } from '../../shared/http/route.ts';
+import { routeKey, type RouteRow } from '../../shared/routing/route.ts';
 import { type Deployment, policyOf } from '../../shared/platform/access.ts';
 import type { CheckedFunction } from './least-privilege.ts';
 

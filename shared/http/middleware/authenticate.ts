@@ -1,6 +1,6 @@
-import { bearerToken, type Principal } from '../auth.ts';
-import { UnauthorizedError } from '../errors.ts';
-import type { RouteRow } from '../route.ts';
+import { bearerToken, type Principal } from '../../identity/principal.ts';
+import { UnauthorizedError } from '../../errors/errors.ts';
+import type { RouteRow } from '../../routing/route.ts';
 import { type HttpMiddleware, stateOf } from './state.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { PayloadTooLargeError } from '../errors.ts';
+import { PayloadTooLargeError } from '../../errors/errors.ts';
 import type { HttpMiddleware } from './state.ts';
 
 /** Size of a request body in bytes (base64 bodies by their decoded size). */

@@ -1,14 +1,15 @@
 import { logger } from '../../observability/index.ts';
 import {
-  HttpError,
+  DomainError,
+  type ErrorKind,
   ServiceUnavailableError,
   SecondFactorRequiredError,
   StepUpRequiredError,
   TooManyRequestsError,
   ValidationError,
-} from '../errors.ts';
+} from '../../errors/errors.ts';
 import { type Reply, statusOf } from '../reply.ts';
-import type { RouteRow } from '../route.ts';
+import type { RouteRow } from '../../routing/route.ts';
 import { withCors } from './cors-headers.ts';
 import { withRequestId } from './request-context.ts';
 import { type HttpMiddleware, type HttpResponse, stateOf } from './state.ts';
@@ -41,9 +42,24 @@ const isTransient = (error: unknown): boolean => {
   return Boolean(e && (TRANSIENT.has(e.name ?? '') || TRANSIENT.has(e.code ?? '') || e.$retryable));
 };
 
-/** Turns anything thrown into an HttpError, never leaking internals; undefined means a 500. */
-export const toHttpError = (error: unknown): HttpError | undefined => {
-  if (error instanceof HttpError) return error;
+/** The HTTP status of each kind of domain error (shared/errors/errors.ts). */
+export const STATUS_OF: Record<ErrorKind, number> = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  gone: 410,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  validation: 422,
+  too_many_requests: 429,
+  unavailable: 503,
+};
+
+/** Turns anything thrown into a DomainError, never leaking internals; undefined means a 500. */
+export const toHttpError = (error: unknown): DomainError | undefined => {
+  if (error instanceof DomainError) return error;
   if (isTransient(error)) return new ServiceUnavailableError();
   return undefined;
 };
@@ -54,7 +70,7 @@ const json = (statusCode: number, body: unknown, headers: Record<string, string>
   body: JSON.stringify(body),
 });
 
-const errorBody = (route: RouteRow | undefined, error: HttpError, requestId: string): unknown => {
+const errorBody = (route: RouteRow | undefined, error: DomainError, requestId: string): unknown => {
   if (route?.envelope === 'reactions') {
     const details = error instanceof ValidationError ? { details: error.errors } : {};
     return { success: false, error: { code: error.code, message: error.message, ...details }, requestId };
@@ -63,18 +79,18 @@ const errorBody = (route: RouteRow | undefined, error: HttpError, requestId: str
   // Two different 429s: `rate_limit` (wait for Retry-After) or `concurrent_streams` (end a session);
   // and a 401 that asks for a step-up rather than a refresh.
   const reason =
-    error instanceof TooManyRequestsError
-      ? { reason: error.kind }
-      : error instanceof StepUpRequiredError || error instanceof SecondFactorRequiredError
-        ? { reason: error.reason }
-        : {};
-  return { status: 'error', code: error.status, message: error.message, ...reason };
+    error instanceof TooManyRequestsError ||
+    error instanceof StepUpRequiredError ||
+    error instanceof SecondFactorRequiredError
+      ? { reason: error.reason }
+      : {};
+  return { status: 'error', code: STATUS_OF[error.kind], message: error.message, ...reason };
 };
 
 /** The route's error envelope for `error` (500 INTERNAL, logged, for anything unmapped). */
 const errorEnvelope = (route: RouteRow | undefined, error: unknown, requestId: string): HttpResponse => {
   const known = toHttpError(error);
-  if (known) return json(known.status, errorBody(route, known, requestId), known.headers);
+  if (known) return json(STATUS_OF[known.kind], errorBody(route, known, requestId), known.headers);
   logger.error('Unhandled error', {
     requestId,
     route: route ? `${route.method} ${route.path}` : undefined,

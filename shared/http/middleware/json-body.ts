@@ -1,5 +1,5 @@
 import httpJsonBodyParser from '@middy/http-json-body-parser';
-import { BadRequestError, UnsupportedMediaTypeError } from '../errors.ts';
+import { BadRequestError, UnsupportedMediaTypeError } from '../../errors/errors.ts';
 import type { HttpMiddleware } from './state.ts';
 
 /** `application/json` and `application/*+json`, with or without parameters (as middy's parser). */

@@ -1,5 +1,5 @@
 import { enforceRateLimit } from '../rate-limit.ts';
-import { rateLimitsOf } from '../route.ts';
+import { rateLimitsOf } from '../../routing/route.ts';
 import { type HttpMiddleware, type HttpRequest, stateOf, withHeaders } from './state.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { RouteRow } from '../route.ts';
+import type { RouteRow } from '../../routing/route.ts';
 import {
   type HttpMiddleware,
   type HttpRequest,

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { clock } from '../../clock.ts';
-import type { Principal } from '../auth.ts';
-import type { RouteRow } from '../route.ts';
+import type { Principal } from '../../identity/principal.ts';
+import type { RouteRow } from '../../routing/route.ts';
 
 /** What the middlewares learn about one request and hand on to the next ones and the handler. */
 export interface RequestState {
@@ -21,7 +21,7 @@ export interface RequestState {
   limitHeaders?: Record<string, string>;
   /** Validated query, path and body (schema outputs). */
   input?: { query: unknown; path: unknown; body: unknown };
-  /** The HttpError code of a failed request (`INTERNAL` for an unmapped error), for the metrics. */
+  /** The DomainError code of a failed request (`INTERNAL` for an unmapped error), for the metrics. */
   errorCode?: string;
 }
 

@@ -1,6 +1,6 @@
-import type { Principal } from '../auth.ts';
-import { SecondFactorRequiredError, StepUpRequiredError } from '../errors.ts';
-import { isStudioRoute } from '../route.ts';
+import type { Principal } from '../../identity/principal.ts';
+import { SecondFactorRequiredError, StepUpRequiredError } from '../../errors/errors.ts';
+import { isStudioRoute } from '../../routing/route.ts';
 import { type HttpMiddleware, stateOf } from './state.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { RequestSchemas } from '../contract.ts';
-import { parseBody, parseParams } from '../validation.ts';
+import { parseBody, parseParams } from '../../schema/validation.ts';
 import { type HttpMiddleware, stateOf } from './state.ts';
 
 /**

@@ -1,0 +1,100 @@
+import { perContainer } from '../aws/local-hook.ts';
+import type { CreatorRecord, ProgramRecord } from '../catalog/model.ts';
+import { listProgramsOverlapping, listProgramsStartingAfter } from './program-repository.ts';
+import {
+  type CurrentAndNext,
+  currentAndNext,
+  currentProgramProgressView,
+  nextProgramView,
+  programDetailView,
+  programView,
+} from './program-view.ts';
+import type { HeartbeatEpg, WatchEpg } from './schemas.ts';
+import { formatDate, scheduleWindow, todayIn } from './time.ts';
+
+/**
+ * On air: the program on a channel now and next, and the EPG blocks of the watch response and the
+ * heartbeat. Reads programs only (no creator): the watch and heartbeat handlers import this.
+ */
+
+const HOUR = 3_600_000;
+
+/** A channel as the EPG needs it: the creator record carries it (every creator has one channel). */
+export type Channel = { channel: Pick<CreatorRecord['channel'], 'channel_id'> };
+
+export const programsIn = (channel: Channel, from: number, to: number): Promise<ProgramRecord[]> =>
+  listProgramsOverlapping({ channelId: channel.channel.channel_id, from, to });
+
+/**
+ * The program on air at `now` on `channel` and the next one: two Queries in parallel (the program
+ * overlapping [now, now + 1 ms), the first program starting after `now`). Exact whatever the gaps
+ * in the schedule. Reused by the TV creator detail and the live channel (watch, heartbeat).
+ */
+export const onAirNow = async (channel: Channel, now: Date): Promise<CurrentAndNext> => {
+  const at = now.getTime();
+  const channelId = channel.channel.channel_id;
+  const [current, next] = await Promise.all([
+    listProgramsOverlapping({ channelId, from: at, to: at + 1 }),
+    listProgramsStartingAfter({ channelId, after: at, limit: 1 }),
+  ]);
+  return currentAndNext([...current, ...next], at);
+};
+
+/**
+ * The `epg` block of the watch response (spec 4.4): today's `date` in `timezone`, the
+ * `current_program` (full object with `description`, or null) and `schedule`: today's programs
+ * from the current one to the end of the day in `timezone` (at least the next hour). One Query.
+ */
+export const watchEpg = async (channel: Channel, timezone: string, now: Date): Promise<WatchEpg> => {
+  const at = now.getTime();
+  const date = todayIn(at, timezone);
+  const day = scheduleWindow(date, timezone);
+  const programs = await programsIn(channel, at, Math.max(day.end, at + HOUR));
+  const { current } = currentAndNext(programs, at);
+  return {
+    date: formatDate(date),
+    timezone,
+    current_program: current ? programDetailView(current, timezone, at) : null,
+    schedule: programs.map((p) => programView(p, timezone, at)),
+  };
+};
+
+/** How long a heartbeat's container reuses a channel's on-air programs at most (`onAirReused`). */
+export const HEARTBEAT_EPG_REUSE_MS = 300_000;
+const onAirKnown = /* @__PURE__ */ perContainer(
+  () => new Map<string, { from: number; until: number; programs: CurrentAndNext }>(),
+);
+
+/**
+ * `onAirNow` as heartbeats use it: a container reuses a channel's programs until the current one
+ * ends, the next one starts or HEARTBEAT_EPG_REUSE_MS pass, whichever comes first, so a viewer's
+ * heartbeats read the schedule about once in ten beats (docs/cost.md) and a schedule change
+ * reaches them within 5 minutes; a program starting or ending shows at once. Progress and "starts in" are still computed at each `now`.
+ */
+const onAirReused = async (channel: Channel, now: Date): Promise<CurrentAndNext> => {
+  const at = now.getTime();
+  const known = onAirKnown().get(channel.channel.channel_id);
+  if (known && at >= known.from && at < known.until) return known.programs;
+  const programs = await onAirNow(channel, now);
+  const until = Math.min(
+    at + HEARTBEAT_EPG_REUSE_MS,
+    programs.current ? Date.parse(programs.current.end) : Number.POSITIVE_INFINITY,
+    programs.next ? Date.parse(programs.next.start) : Number.POSITIVE_INFINITY,
+  );
+  onAirKnown().set(channel.channel.channel_id, { from: at, until, programs });
+  return programs;
+};
+
+/**
+ * The `epg` block of the heartbeat (spec 4.4): `current_program` (`program_id`, `title`,
+ * `elapsed_minutes`, `remaining_minutes`, `progress_percent`) and `next_program` (`program_id`,
+ * `title`, `starts_in_minutes`, `start_time_formatted` in `timezone`, `duration_minutes`); null
+ * when there is none. Two Queries in parallel (`onAirNow`) when the container's copy is stale.
+ */
+export const heartbeatEpg = async (channel: Channel, timezone: string, now: Date): Promise<HeartbeatEpg> => {
+  const { current, next } = await onAirReused(channel, now);
+  return {
+    current_program: current ? currentProgramProgressView(current, now.getTime()) : null,
+    next_program: next ? nextProgramView(next, timezone, now.getTime()) : null,
+  };
+};
