@@ -4,7 +4,7 @@ import { described, named, responseSchemas, responsesNotBundled } from '../http/
 import { pageQuery } from '../http/validation.ts';
 import { liveResponses } from '../live/schemas.ts';
 
-export const listLiveStreamsQuery = z.object({ ...pageQuery(10) });
+export const listLiveStreamsQuery = /* @__PURE__ */ (() => z.object({ ...pageQuery(10) }))();
 
 // ---- Responses -------------------------------------------------------------------------------
 
