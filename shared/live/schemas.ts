@@ -60,13 +60,11 @@ export const openWatchBody = /* @__PURE__ */ (() =>
     quality: described(z._default(quality, 'auto'), 'Starting rendition (default `auto`)', '720p'),
     timezone: described(
       z._default(
-        z
-          .string()
-          .check(
-            z.refine(isValidTimeZone, {
-              error: 'timezone must be an IANA time zone such as America/New_York',
-            }),
-          ),
+        z.string().check(
+          z.refine(isValidTimeZone, {
+            error: 'timezone must be an IANA time zone such as America/New_York',
+          }),
+        ),
         'UTC',
       ),
       "IANA time zone name for the `epg` block's times and date (default `UTC`)",
