@@ -54,6 +54,8 @@ export const lambdaEsbuildOptions = () => ({
  * module's response schemas (`<domain>Responses`, built by `responseSchemas` in
  * shared/schema/schema-meta.ts) a folded-away branch, so the bundles carry neither those schemas
  * nor their documentation: only the OpenAPI document and the tests read a contract's `responses`.
+ * The same define makes `described` and `named` (shared/http/schema-meta.ts) register no
+ * documentation on the request schemas either (issue 41).
  */
 export const LAMBDA_BUNDLE_DEFINE = { 'process.env.LAMBDA_BUNDLE_RESPONSES': '"none"' } as const;
 

@@ -34,7 +34,7 @@ const wrongPassword = {
 } as const;
 const gone = { description: "The token's account no longer exists", message: 'Account not found' } as const;
 
-export const getMe = contract({
+export const getMe = /* @__PURE__ */ contract({
   operationId: 'getMe',
   tag,
   method: 'GET',
@@ -53,7 +53,7 @@ export const getMe = contract({
   }),
 });
 
-export const updateMe = contract({
+export const updateMe = /* @__PURE__ */ contract({
   operationId: 'updateMe',
   tag,
   method: 'PATCH',
@@ -78,7 +78,7 @@ export const updateMe = contract({
   }),
 });
 
-export const forgotPassword = contract({
+export const forgotPassword = /* @__PURE__ */ contract({
   operationId: 'forgotPassword',
   tag,
   method: 'POST',
@@ -98,126 +98,133 @@ export const forgotPassword = contract({
   }),
 });
 
-export const resetPassword = contract({
-  operationId: 'resetPassword',
-  tag,
-  method: 'POST',
-  path: '/auth/password/reset',
-  handler: 'accounts/reset-password',
-  dynamo: { actions: ['BatchGetItem', 'DeleteItem', 'GetItem', 'UpdateItem'], indexes: ['GSI1'] },
-  ...hashes,
-  auth: 'none',
-  rateLimit: { limit: 10, windowSeconds: 60, by: 'ip' },
-  throttle: { rate: 10, burst: 20 },
-  summary: 'Set a new password with the emailed code; signs out everywhere',
-  description:
-    "Sets the account's password with the code from POST /auth/password/forgot (which also marks the address verified), then revokes every session of the account (all its refresh tokens) and ends its open watch sessions. Sign in again afterwards. Every submission spends one of the code's 5 attempts.",
-  request: { body: resetPasswordBody },
-  responses: () => ({
-    204: { description: 'The password was changed and every session signed out' },
-    400: {
-      description: 'The code is wrong; the message says how many attempts are left',
-      message: 'Incorrect reset code: 4 attempts left',
-    },
-    410: {
-      description:
-        'No usable code for this address: none was sent, it expired, was used or locked after 5 wrong tries (or no account uses the address)',
-      message:
-        'No valid reset code: it expired, was already used or had too many wrong attempts; request a new one (POST /auth/password/forgot)',
-    },
-  }),
-});
+export const resetPassword = /* @__PURE__ */ (() =>
+  contract({
+    operationId: 'resetPassword',
+    tag,
+    method: 'POST',
+    path: '/auth/password/reset',
+    handler: 'accounts/reset-password',
+    dynamo: { actions: ['BatchGetItem', 'DeleteItem', 'GetItem', 'UpdateItem'], indexes: ['GSI1'] },
+    ...hashes,
+    auth: 'none',
+    rateLimit: { limit: 10, windowSeconds: 60, by: 'ip' },
+    throttle: { rate: 10, burst: 20 },
+    summary: 'Set a new password with the emailed code; signs out everywhere',
+    description:
+      "Sets the account's password with the code from POST /auth/password/forgot (which also marks the address verified), then revokes every session of the account (all its refresh tokens) and ends its open watch sessions. Sign in again afterwards. Every submission spends one of the code's 5 attempts.",
+    request: { body: resetPasswordBody },
+    responses: () => ({
+      204: { description: 'The password was changed and every session signed out' },
+      400: {
+        description: 'The code is wrong; the message says how many attempts are left',
+        message: 'Incorrect reset code: 4 attempts left',
+      },
+      410: {
+        description:
+          'No usable code for this address: none was sent, it expired, was used or locked after 5 wrong tries (or no account uses the address)',
+        message:
+          'No valid reset code: it expired, was already used or had too many wrong attempts; request a new one (POST /auth/password/forgot)',
+      },
+    }),
+  }))();
 
-export const stepUp = contract({
-  operationId: 'stepUp',
-  tag,
-  method: 'POST',
-  path: '/auth/step-up',
-  handler: 'accounts/step-up',
-  dynamo: { actions: ['GetItem', 'UpdateItem'] },
-  ...hashes,
-  auth: 'required',
-  needs: ['token-signer', 'totp-decrypt'],
-  rateLimit: { limit: 10, windowSeconds: 900, by: 'account' },
-  throttle: { rate: 10, burst: 20 },
-  summary: 'Confirm the password (and second factor) for a fresh access token (sensitive actions)',
-  description:
-    "Checks the caller's password and, when the account has a second factor, the code from the authenticator app (`code`) or a recovery code, and answers a fresh access token whose `auth_time` is now: sensitive actions (the stream key, payouts, the plan price, email and password changes, the second factor, deleting the account) accept it for 10 minutes, and the sign-in's refreshes keep it. A Google-only account has no password: it signs in with Google again (POST /onboarding/account/google) instead, which gives a fresh token too.",
-  request: { body: stepUpBody },
-  responses: () => ({
-    200: { description: 'A fresh access token', data: accountResponses().StepUpToken, headers },
-    403: {
-      description:
-        'The password is wrong; or the account has a second factor and no code was sent, the code is wrong, or it was used already (a code works once)',
-      message: 'Password is incorrect',
-    },
-    404: gone,
-    409: {
-      description: 'The account signs in with Google only: sign in with Google again instead',
-      message:
-        'This account signs in with Google and has no password: sign in with Google again (POST /onboarding/account/google) for a fresh token',
-    },
-  }),
-});
+export const stepUp = /* @__PURE__ */ (() =>
+  contract({
+    operationId: 'stepUp',
+    tag,
+    method: 'POST',
+    path: '/auth/step-up',
+    handler: 'accounts/step-up',
+    dynamo: { actions: ['GetItem', 'UpdateItem'] },
+    ...hashes,
+    auth: 'required',
+    needs: ['token-signer', 'totp-decrypt'],
+    rateLimit: { limit: 10, windowSeconds: 900, by: 'account' },
+    throttle: { rate: 10, burst: 20 },
+    summary: 'Confirm the password (and second factor) for a fresh access token (sensitive actions)',
+    description:
+      "Checks the caller's password and, when the account has a second factor, the code from the authenticator app (`code`) or a recovery code, and answers a fresh access token whose `auth_time` is now: sensitive actions (the stream key, payouts, the plan price, email and password changes, the second factor, deleting the account) accept it for 10 minutes, and the sign-in's refreshes keep it. A Google-only account has no password: it signs in with Google again (POST /onboarding/account/google) instead, which gives a fresh token too.",
+    request: { body: stepUpBody },
+    responses: () => ({
+      200: { description: 'A fresh access token', data: accountResponses().StepUpToken, headers },
+      403: {
+        description:
+          'The password is wrong; or the account has a second factor and no code was sent, the code is wrong, or it was used already (a code works once)',
+        message: 'Password is incorrect',
+      },
+      404: gone,
+      409: {
+        description: 'The account signs in with Google only: sign in with Google again instead',
+        message:
+          'This account signs in with Google and has no password: sign in with Google again (POST /onboarding/account/google) for a fresh token',
+      },
+    }),
+  }))();
 
-export const changePassword = contract({
-  operationId: 'changePassword',
-  tag,
-  method: 'POST',
-  path: '/me/password',
-  handler: 'accounts/change-password',
-  dynamo: { actions: ['GetItem', 'UpdateItem'], indexes: ['GSI1'] },
-  needs: ['mailer'],
-  ...hashes,
-  auth: 'required',
-  stepUp: true,
-  rateLimit: { limit: 10, windowSeconds: 3600, by: 'account' },
-  throttle: { rate: 10, burst: 20 },
-  summary: "Change the caller's password; signs out their other devices",
-  description:
-    'Changes the password (the current one is checked; the new one may not be a common password) and signs out every other session of the account; the caller stays signed in. A notice is mailed to the address. Needs a recent sign-in (step-up).',
-  request: { body: changePasswordBody },
-  responses: () => ({
-    200: {
-      description: 'Changed; how many other sessions were signed out',
-      data: accountResponses().SessionsRevoked,
-    },
-    403: wrongPassword,
-    404: gone,
-    409: noPassword,
-  }),
-});
+export const changePassword = /* @__PURE__ */ (() =>
+  contract({
+    operationId: 'changePassword',
+    tag,
+    method: 'POST',
+    path: '/me/password',
+    handler: 'accounts/change-password',
+    dynamo: { actions: ['GetItem', 'UpdateItem'], indexes: ['GSI1'] },
+    needs: ['mailer'],
+    ...hashes,
+    auth: 'required',
+    stepUp: true,
+    rateLimit: { limit: 10, windowSeconds: 3600, by: 'account' },
+    throttle: { rate: 10, burst: 20 },
+    summary: "Change the caller's password; signs out their other devices",
+    description:
+      'Changes the password (the current one is checked; the new one may not be a common password) and signs out every other session of the account; the caller stays signed in. A notice is mailed to the address. Needs a recent sign-in (step-up).',
+    request: { body: changePasswordBody },
+    responses: () => ({
+      200: {
+        description: 'Changed; how many other sessions were signed out',
+        data: accountResponses().SessionsRevoked,
+      },
+      403: wrongPassword,
+      404: gone,
+      409: noPassword,
+    }),
+  }))();
 
-export const changeEmail = contract({
-  operationId: 'changeEmail',
-  tag,
-  method: 'POST',
-  path: '/me/email',
-  handler: 'accounts/change-email',
-  dynamo: { actions: ['GetItem', 'PutItem'] },
-  needs: ['mailer'],
-  ...hashes,
-  auth: 'required',
-  stepUp: true,
-  rateLimit: { limit: 5, windowSeconds: 86_400, by: 'account' },
-  throttle: { rate: 10, burst: 20 },
-  summary: "Start changing the caller's email: a code goes to the new address",
-  description:
-    'Checks the current password and that no account uses the new address, then mails a 6-digit code to it (15 minutes, 5 attempts, replacing an earlier one). The address changes only when POST /me/email/verify confirms the code. Needs a recent sign-in (step-up); 5 a day per account.',
-  request: { body: changeEmailBody },
-  responses: () => ({
-    200: { description: 'A code was mailed to the new address', data: accountResponses().EmailChangeStarted },
-    403: wrongPassword,
-    404: gone,
-    409: {
-      description:
-        'The new address is already registered (or is the current one), or the account has no password (Google only: set one through POST /auth/password/forgot)',
-      message: 'Email already registered',
-    },
-  }),
-});
+export const changeEmail = /* @__PURE__ */ (() =>
+  contract({
+    operationId: 'changeEmail',
+    tag,
+    method: 'POST',
+    path: '/me/email',
+    handler: 'accounts/change-email',
+    dynamo: { actions: ['GetItem', 'PutItem'] },
+    needs: ['mailer'],
+    ...hashes,
+    auth: 'required',
+    stepUp: true,
+    rateLimit: { limit: 5, windowSeconds: 86_400, by: 'account' },
+    throttle: { rate: 10, burst: 20 },
+    summary: "Start changing the caller's email: a code goes to the new address",
+    description:
+      'Checks the current password and that no account uses the new address, then mails a 6-digit code to it (15 minutes, 5 attempts, replacing an earlier one). The address changes only when POST /me/email/verify confirms the code. Needs a recent sign-in (step-up); 5 a day per account.',
+    request: { body: changeEmailBody },
+    responses: () => ({
+      200: {
+        description: 'A code was mailed to the new address',
+        data: accountResponses().EmailChangeStarted,
+      },
+      403: wrongPassword,
+      404: gone,
+      409: {
+        description:
+          'The new address is already registered (or is the current one), or the account has no password (Google only: set one through POST /auth/password/forgot)',
+        message: 'Email already registered',
+      },
+    }),
+  }))();
 
-export const requestAccountExport = contract({
+export const requestAccountExport = /* @__PURE__ */ contract({
   operationId: 'requestAccountExport',
   method: 'POST',
   path: '/me/export',
@@ -242,7 +249,7 @@ export const requestAccountExport = contract({
   }),
 });
 
-export const confirmEmailChange = contract({
+export const confirmEmailChange = /* @__PURE__ */ contract({
   operationId: 'confirmEmailChange',
   tag,
   method: 'POST',
@@ -276,7 +283,7 @@ export const confirmEmailChange = contract({
   }),
 });
 
-export const listMySessions = contract({
+export const listMySessions = /* @__PURE__ */ contract({
   operationId: 'listMySessions',
   tag,
   method: 'GET',
@@ -292,7 +299,7 @@ export const listMySessions = contract({
   }),
 });
 
-export const signOutSession = contract({
+export const signOutSession = /* @__PURE__ */ contract({
   operationId: 'signOutSession',
   tag,
   method: 'DELETE',
@@ -310,7 +317,7 @@ export const signOutSession = contract({
   }),
 });
 
-export const signOutOtherSessions = contract({
+export const signOutOtherSessions = /* @__PURE__ */ contract({
   operationId: 'signOutOtherSessions',
   tag,
   method: 'DELETE',
@@ -326,7 +333,7 @@ export const signOutOtherSessions = contract({
   }),
 });
 
-export const getAccountExport = contract({
+export const getAccountExport = /* @__PURE__ */ contract({
   operationId: 'getAccountExport',
   method: 'GET',
   path: '/me/export',
@@ -347,7 +354,7 @@ export const getAccountExport = contract({
   }),
 });
 
-export const deleteMyAccount = contract({
+export const deleteMyAccount = /* @__PURE__ */ contract({
   operationId: 'deleteMyAccount',
   method: 'DELETE',
   path: '/me',

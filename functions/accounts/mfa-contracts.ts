@@ -15,7 +15,7 @@ import {
  */
 const tag = 'Accounts';
 
-export const enrolTotp = contract({
+export const enrolTotp = /* @__PURE__ */ contract({
   operationId: 'enrolTotp',
   tag,
   method: 'POST',
@@ -47,7 +47,7 @@ export const enrolTotp = contract({
   }),
 });
 
-export const confirmTotp = contract({
+export const confirmTotp = /* @__PURE__ */ contract({
   operationId: 'confirmTotp',
   tag,
   method: 'POST',
@@ -82,7 +82,7 @@ export const confirmTotp = contract({
   }),
 });
 
-export const removeTotp = contract({
+export const removeTotp = /* @__PURE__ */ contract({
   operationId: 'removeTotp',
   tag,
   method: 'DELETE',
@@ -102,7 +102,7 @@ export const removeTotp = contract({
   }),
 });
 
-export const completeMfaSignIn = contract({
+export const completeMfaSignIn = /* @__PURE__ */ contract({
   operationId: 'completeMfaSignIn',
   tag: 'Auth',
   method: 'POST',

@@ -31,7 +31,7 @@ const noRoom = {
 const channelQueryNote =
   "Acts on the caller's own channel, or with `?channel=<creator id>` on a channel they moderate.";
 
-export const createChatToken = contract({
+export const createChatToken = /* @__PURE__ */ contract({
   operationId: 'createChatToken',
   tag,
   method: 'POST',
@@ -63,28 +63,29 @@ export const createChatToken = contract({
   }),
 });
 
-export const putChatSettings = contract({
-  operationId: 'putChatSettings',
-  tag,
-  method: 'PUT',
-  path: '/studio/chat/settings',
-  handler: 'chat/put-chat-settings',
-  // GetItem: the caller's moderator role, the creator. PutItem: the settings and the action record.
-  dynamo: { actions: ['GetItem', 'PutItem'] },
-  auth: 'required',
-  rateLimit,
-  throttle: moderationThrottle,
-  summary: "Set the channel's chat rules (slow mode, modes, blocked terms)",
-  description: `Replaces the chat settings (a field left out is off). Tokens issued from then on follow the modes; the message review handler applies slow mode, emote-only and blocked terms to every message within seconds (it caches settings for ${10} s). ${channelQueryNote} Recorded, and announced as \`chat.settings_changed\`.`,
-  request: { query: studioChatQuery, body: chatSettingsBody },
-  responses: () => ({
-    200: { description: 'The settings as stored', data: chatResponses().ChatSettings },
-    403: notYours,
-    404: { description: 'The channel (`channel`) does not exist', message: 'Creator not found' },
-  }),
-});
+export const putChatSettings = /* @__PURE__ */ (() =>
+  contract({
+    operationId: 'putChatSettings',
+    tag,
+    method: 'PUT',
+    path: '/studio/chat/settings',
+    handler: 'chat/put-chat-settings',
+    // GetItem: the caller's moderator role, the creator. PutItem: the settings and the action record.
+    dynamo: { actions: ['GetItem', 'PutItem'] },
+    auth: 'required',
+    rateLimit,
+    throttle: moderationThrottle,
+    summary: "Set the channel's chat rules (slow mode, modes, blocked terms)",
+    description: `Replaces the chat settings (a field left out is off). Tokens issued from then on follow the modes; the message review handler applies slow mode, emote-only and blocked terms to every message within seconds (it caches settings for ${10} s). ${channelQueryNote} Recorded, and announced as \`chat.settings_changed\`.`,
+    request: { query: studioChatQuery, body: chatSettingsBody },
+    responses: () => ({
+      200: { description: 'The settings as stored', data: chatResponses().ChatSettings },
+      403: notYours,
+      404: { description: 'The channel (`channel`) does not exist', message: 'Creator not found' },
+    }),
+  }))();
 
-export const putChatModerator = contract({
+export const putChatModerator = /* @__PURE__ */ contract({
   operationId: 'putChatModerator',
   tag,
   method: 'PUT',
@@ -106,7 +107,7 @@ export const putChatModerator = contract({
   }),
 });
 
-export const deleteChatModerator = contract({
+export const deleteChatModerator = /* @__PURE__ */ contract({
   operationId: 'deleteChatModerator',
   tag,
   method: 'DELETE',
@@ -130,72 +131,75 @@ export const deleteChatModerator = contract({
   }),
 });
 
-export const createChatBan = contract({
-  operationId: 'createChatBan',
-  tag,
-  method: 'POST',
-  path: '/studio/chat/bans',
-  handler: 'chat/create-chat-ban',
-  // GetItem: roles, the creator, the target's account. PutItem: the ban and its record.
-  dynamo: { actions: ['GetItem', 'PutItem'] },
-  ivsChat: ['DisconnectUser', 'SendEvent'],
-  auth: 'required',
-  rateLimit,
-  throttle: moderationThrottle,
-  summary: 'Ban (or time out) an account from the chat',
-  description: `Bans the account (\`duration_seconds\`: a timeout; null: until lifted): stored first, so no new token is issued to it; then IVS Chat disconnects it at once and an \`app:DELETE_BY_USER\` event (attributes \`UserId\`, \`Reason\`) tells every client to remove its recent messages. By account, so a ban survives name changes. A moderator cannot ban the creator or another moderator. ${channelQueryNote} Recorded, and announced as \`chat.user_banned\`.`,
-  request: { query: studioChatQuery, body: banBody },
-  responses: () => ({
-    201: { description: 'The ban as stored', data: chatResponses().ChatBan },
-    403: notYours,
-    404: noRoom,
-    409: { description: 'The caller named themselves', message: 'You cannot ban yourself' },
-  }),
-});
+export const createChatBan = /* @__PURE__ */ (() =>
+  contract({
+    operationId: 'createChatBan',
+    tag,
+    method: 'POST',
+    path: '/studio/chat/bans',
+    handler: 'chat/create-chat-ban',
+    // GetItem: roles, the creator, the target's account. PutItem: the ban and its record.
+    dynamo: { actions: ['GetItem', 'PutItem'] },
+    ivsChat: ['DisconnectUser', 'SendEvent'],
+    auth: 'required',
+    rateLimit,
+    throttle: moderationThrottle,
+    summary: 'Ban (or time out) an account from the chat',
+    description: `Bans the account (\`duration_seconds\`: a timeout; null: until lifted): stored first, so no new token is issued to it; then IVS Chat disconnects it at once and an \`app:DELETE_BY_USER\` event (attributes \`UserId\`, \`Reason\`) tells every client to remove its recent messages. By account, so a ban survives name changes. A moderator cannot ban the creator or another moderator. ${channelQueryNote} Recorded, and announced as \`chat.user_banned\`.`,
+    request: { query: studioChatQuery, body: banBody },
+    responses: () => ({
+      201: { description: 'The ban as stored', data: chatResponses().ChatBan },
+      403: notYours,
+      404: noRoom,
+      409: { description: 'The caller named themselves', message: 'You cannot ban yourself' },
+    }),
+  }))();
 
-export const deleteChatBan = contract({
-  operationId: 'deleteChatBan',
-  tag,
-  method: 'DELETE',
-  path: '/studio/chat/bans/{account_id}',
-  handler: 'chat/delete-chat-ban',
-  dynamo: { actions: ['GetItem', 'DeleteItem', 'PutItem'] },
-  auth: 'required',
-  rateLimit,
-  throttle: moderationThrottle,
-  summary: 'Lift a ban',
-  description: `The account may get chat tokens again. ${channelQueryNote} Recorded, and announced as \`chat.user_unbanned\`.`,
-  request: { query: studioChatQuery, path: accountPath },
-  responses: () => ({
-    204: { description: 'Lifted' },
-    403: notYours,
-    404: {
-      description: 'The account is not banned (or `channel` does not exist)',
-      message: 'This account is not banned from the channel',
-    },
-  }),
-});
+export const deleteChatBan = /* @__PURE__ */ (() =>
+  contract({
+    operationId: 'deleteChatBan',
+    tag,
+    method: 'DELETE',
+    path: '/studio/chat/bans/{account_id}',
+    handler: 'chat/delete-chat-ban',
+    dynamo: { actions: ['GetItem', 'DeleteItem', 'PutItem'] },
+    auth: 'required',
+    rateLimit,
+    throttle: moderationThrottle,
+    summary: 'Lift a ban',
+    description: `The account may get chat tokens again. ${channelQueryNote} Recorded, and announced as \`chat.user_unbanned\`.`,
+    request: { query: studioChatQuery, path: accountPath },
+    responses: () => ({
+      204: { description: 'Lifted' },
+      403: notYours,
+      404: {
+        description: 'The account is not banned (or `channel` does not exist)',
+        message: 'This account is not banned from the channel',
+      },
+    }),
+  }))();
 
-export const deleteChatMessage = contract({
-  operationId: 'deleteChatMessage',
-  tag,
-  method: 'DELETE',
-  path: '/studio/chat/messages/{message_id}',
-  handler: 'chat/delete-chat-message',
-  dynamo: { actions: ['GetItem', 'PutItem'] },
-  ivsChat: ['DeleteMessage'],
-  auth: 'required',
-  rateLimit,
-  throttle: moderationThrottle,
-  summary: 'Delete a chat message',
-  description: `IVS Chat sends every connected client a DELETE_MESSAGE event for the message (with \`reason\`, when given). ${channelQueryNote} Recorded, and announced as \`chat.message_deleted\`.`,
-  request: { query: deleteMessageQuery, path: messagePath },
-  responses: () => ({
-    204: { description: 'Deleted' },
-    403: notYours,
-    404: noRoom,
-  }),
-});
+export const deleteChatMessage = /* @__PURE__ */ (() =>
+  contract({
+    operationId: 'deleteChatMessage',
+    tag,
+    method: 'DELETE',
+    path: '/studio/chat/messages/{message_id}',
+    handler: 'chat/delete-chat-message',
+    dynamo: { actions: ['GetItem', 'PutItem'] },
+    ivsChat: ['DeleteMessage'],
+    auth: 'required',
+    rateLimit,
+    throttle: moderationThrottle,
+    summary: 'Delete a chat message',
+    description: `IVS Chat sends every connected client a DELETE_MESSAGE event for the message (with \`reason\`, when given). ${channelQueryNote} Recorded, and announced as \`chat.message_deleted\`.`,
+    request: { query: deleteMessageQuery, path: messagePath },
+    responses: () => ({
+      204: { description: 'Deleted' },
+      403: notYours,
+      404: noRoom,
+    }),
+  }))();
 
 export const chatContracts: readonly Contract[] = [
   createChatToken,

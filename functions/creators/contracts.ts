@@ -12,7 +12,7 @@ import { seriesQuery, showResponses } from '../../shared/shows/schemas.ts';
 
 const tag = 'Creators';
 
-export const listCreators = contract({
+export const listCreators = /* @__PURE__ */ contract({
   operationId: 'listCreators',
   method: 'GET',
   path: '/creators',
@@ -33,7 +33,7 @@ export const listCreators = contract({
   }),
 });
 
-export const listLiveCreators = contract({
+export const listLiveCreators = /* @__PURE__ */ contract({
   operationId: 'listLiveCreators',
   method: 'GET',
   path: '/creators/live',
@@ -54,7 +54,7 @@ export const listLiveCreators = contract({
   }),
 });
 
-export const listFeaturedCreators = contract({
+export const listFeaturedCreators = /* @__PURE__ */ contract({
   operationId: 'listFeaturedCreators',
   method: 'GET',
   path: '/creators/featured',
@@ -75,7 +75,7 @@ export const listFeaturedCreators = contract({
   }),
 });
 
-export const searchCreators = contract({
+export const searchCreators = /* @__PURE__ */ contract({
   operationId: 'searchCreators',
   method: 'GET',
   path: '/creators/search',
@@ -97,7 +97,7 @@ export const searchCreators = contract({
   }),
 });
 
-export const listTiers = contract({
+export const listTiers = /* @__PURE__ */ contract({
   operationId: 'listTiers',
   method: 'GET',
   path: '/creators/tiers',
@@ -111,7 +111,7 @@ export const listTiers = contract({
   }),
 });
 
-export const listCategories = contract({
+export const listCategories = /* @__PURE__ */ contract({
   operationId: 'listCategories',
   method: 'GET',
   path: '/categories',
@@ -130,7 +130,7 @@ export const listCategories = contract({
   }),
 });
 
-export const getCreator = contract({
+export const getCreator = /* @__PURE__ */ contract({
   operationId: 'getCreator',
   method: 'GET',
   path: '/creators/{id}',
@@ -148,7 +148,7 @@ export const getCreator = contract({
   }),
 });
 
-export const getTvCreator = contract({
+export const getTvCreator = /* @__PURE__ */ contract({
   operationId: 'getTvCreator',
   method: 'GET',
   path: '/tv/v3/creators/{id}',
@@ -166,7 +166,7 @@ export const getTvCreator = contract({
   }),
 });
 
-export const listCreatorSeries = contract({
+export const listCreatorSeries = /* @__PURE__ */ contract({
   operationId: 'listCreatorSeries',
   method: 'GET',
   path: '/tv/v3/creators/{id}/series',

@@ -5,7 +5,7 @@ import { Pagination } from '../../shared/pagination.ts';
 
 const tag = 'Home';
 
-export const getHome = contract({
+export const getHome = /* @__PURE__ */ contract({
   operationId: 'getHome',
   method: 'GET',
   path: '/home',
@@ -21,7 +21,7 @@ export const getHome = contract({
   }),
 });
 
-export const getHero = contract({
+export const getHero = /* @__PURE__ */ contract({
   operationId: 'getHero',
   method: 'GET',
   path: '/home/hero',
@@ -38,7 +38,7 @@ export const getHero = contract({
   }),
 });
 
-export const listLiveStreams = contract({
+export const listLiveStreams = /* @__PURE__ */ contract({
   operationId: 'listLiveStreams',
   method: 'GET',
   path: '/home/live',

@@ -25,54 +25,56 @@ const notStudio = {
   message: 'Finish onboarding (choose a category) to use the studio',
 };
 
-export const createCheckout = contract({
-  operationId: 'createCheckout',
-  tag,
-  method: 'POST',
-  path: '/checkout',
-  handler: 'payments/create-checkout',
-  // A creator by id (GetItem) or handle (GSI1); an item by id (GSI3) and what the caller holds of
-  // its creator (Query); the Stripe customer (GetItem, PutItem).
-  dynamo: { actions: ['GetItem', 'PutItem', 'Query'], indexes: ['GSI1', 'GSI3'] },
-  needs: ['stripe'],
-  auth: 'required',
-  ...paymentLimits,
-  summary: 'Start paying: a subscription to a creator or a pay-per-view item (a Stripe Checkout page)',
-  description:
-    "Starts a Stripe Checkout Session for the caller: `{creator_id}` subscribes to the creator's plan (Stripe Billing, renews each period), `{content_id}` buys one pay-per-view episode. Send the buyer to `url`. Nothing is unlocked by this call: access comes when Stripe confirms the payment (webhook), usually within seconds; poll `GET /me/entitlements`. A retried request (same caller, item and price, within 30 minutes) answers the same session, so a double click pays once. Every charge is a destination charge to the creator's Stripe Connect account with the platform's fee. 409 when the caller already holds it, 404 for an unknown creator or item, 422 for a free item, a premium one (it comes with the subscription), a creator without a paid plan, or a creator whose payout account cannot take charges yet (\"This creator cannot take payments yet\", on `creator_id` or `content_id`).",
-  request: { body: checkoutBody },
-  responses: () => ({
-    201: { description: 'The payment page', data: paymentResponses().Checkout },
-    404: { description: 'No creator or episode has this id', message: 'Content not found' },
-    409: entitled,
-    422: notForSale,
-  }),
-});
+export const createCheckout = /* @__PURE__ */ (() =>
+  contract({
+    operationId: 'createCheckout',
+    tag,
+    method: 'POST',
+    path: '/checkout',
+    handler: 'payments/create-checkout',
+    // A creator by id (GetItem) or handle (GSI1); an item by id (GSI3) and what the caller holds of
+    // its creator (Query); the Stripe customer (GetItem, PutItem).
+    dynamo: { actions: ['GetItem', 'PutItem', 'Query'], indexes: ['GSI1', 'GSI3'] },
+    needs: ['stripe'],
+    auth: 'required',
+    ...paymentLimits,
+    summary: 'Start paying: a subscription to a creator or a pay-per-view item (a Stripe Checkout page)',
+    description:
+      "Starts a Stripe Checkout Session for the caller: `{creator_id}` subscribes to the creator's plan (Stripe Billing, renews each period), `{content_id}` buys one pay-per-view episode. Send the buyer to `url`. Nothing is unlocked by this call: access comes when Stripe confirms the payment (webhook), usually within seconds; poll `GET /me/entitlements`. A retried request (same caller, item and price, within 30 minutes) answers the same session, so a double click pays once. Every charge is a destination charge to the creator's Stripe Connect account with the platform's fee. 409 when the caller already holds it, 404 for an unknown creator or item, 422 for a free item, a premium one (it comes with the subscription), a creator without a paid plan, or a creator whose payout account cannot take charges yet (\"This creator cannot take payments yet\", on `creator_id` or `content_id`).",
+    request: { body: checkoutBody },
+    responses: () => ({
+      201: { description: 'The payment page', data: paymentResponses().Checkout },
+      404: { description: 'No creator or episode has this id', message: 'Content not found' },
+      409: entitled,
+      422: notForSale,
+    }),
+  }))();
 
-export const subscribeCreator = contract({
-  operationId: 'subscribeCreator',
-  tag,
-  method: 'POST',
-  path: '/creators/{id}/subscription',
-  handler: 'payments/subscribe-creator',
-  // The creator by id or handle, the subscription entitlement and the customer: no item lookup.
-  dynamo: { actions: ['GetItem', 'PutItem'], indexes: ['GSI1'] },
-  needs: ['stripe'],
-  auth: 'required',
-  ...paymentLimits,
-  summary: 'Subscribe to a creator: starts the same checkout as POST /checkout {creator_id}',
-  description:
-    "Starts paying for the creator's plan: exactly `POST /checkout` with `{creator_id}` (a Stripe Checkout page; nothing is granted until Stripe confirms the payment). It no longer grants a free month. 422 (on `creator_id`) for a creator without a paid plan or whose payout account cannot take charges yet.",
-  request: { path: creatorPath },
-  responses: () => ({
-    201: { description: 'The payment page', data: paymentResponses().Checkout },
-    404: creatorNotFound,
-    409: entitled,
-    422: notForSale,
-  }),
-});
+export const subscribeCreator = /* @__PURE__ */ (() =>
+  contract({
+    operationId: 'subscribeCreator',
+    tag,
+    method: 'POST',
+    path: '/creators/{id}/subscription',
+    handler: 'payments/subscribe-creator',
+    // The creator by id or handle, the subscription entitlement and the customer: no item lookup.
+    dynamo: { actions: ['GetItem', 'PutItem'], indexes: ['GSI1'] },
+    needs: ['stripe'],
+    auth: 'required',
+    ...paymentLimits,
+    summary: 'Subscribe to a creator: starts the same checkout as POST /checkout {creator_id}',
+    description:
+      "Starts paying for the creator's plan: exactly `POST /checkout` with `{creator_id}` (a Stripe Checkout page; nothing is granted until Stripe confirms the payment). It no longer grants a free month. 422 (on `creator_id`) for a creator without a paid plan or whose payout account cannot take charges yet.",
+    request: { path: creatorPath },
+    responses: () => ({
+      201: { description: 'The payment page', data: paymentResponses().Checkout },
+      404: creatorNotFound,
+      409: entitled,
+      422: notForSale,
+    }),
+  }))();
 
-export const cancelSubscription = contract({
+export const cancelSubscription = /* @__PURE__ */ contract({
   operationId: 'cancelSubscription',
   tag,
   method: 'DELETE',
@@ -94,29 +96,30 @@ export const cancelSubscription = contract({
   }),
 });
 
-export const openBillingPortal = contract({
-  operationId: 'openBillingPortal',
-  tag,
-  method: 'POST',
-  path: '/billing/portal',
-  handler: 'payments/open-billing-portal',
-  dynamo: { actions: ['GetItem'] },
-  needs: ['stripe'],
-  auth: 'required',
-  ...paymentLimits,
-  summary: "The caller's Stripe customer portal (card, invoices, cancel)",
-  description:
-    "A short-lived link to Stripe's customer portal for the caller: payment method, invoices and receipts, cancelling. 404 before the caller's first checkout.",
-  responses: () => ({
-    200: { description: 'The portal link', data: paymentResponses().Link },
-    404: {
-      description: 'The caller has never started a checkout',
-      message: 'No billing account yet: buy something first',
-    },
-  }),
-});
+export const openBillingPortal = /* @__PURE__ */ (() =>
+  contract({
+    operationId: 'openBillingPortal',
+    tag,
+    method: 'POST',
+    path: '/billing/portal',
+    handler: 'payments/open-billing-portal',
+    dynamo: { actions: ['GetItem'] },
+    needs: ['stripe'],
+    auth: 'required',
+    ...paymentLimits,
+    summary: "The caller's Stripe customer portal (card, invoices, cancel)",
+    description:
+      "A short-lived link to Stripe's customer portal for the caller: payment method, invoices and receipts, cancelling. 404 before the caller's first checkout.",
+    responses: () => ({
+      200: { description: 'The portal link', data: paymentResponses().Link },
+      404: {
+        description: 'The caller has never started a checkout',
+        message: 'No billing account yet: buy something first',
+      },
+    }),
+  }))();
 
-export const listMyEntitlements = contract({
+export const listMyEntitlements = /* @__PURE__ */ contract({
   operationId: 'listMyEntitlements',
   tag,
   method: 'GET',
@@ -154,49 +157,52 @@ const webhookResponses = () => ({
   },
 });
 
-export const receiveStripeWebhook = contract({
-  ...webhookRow,
-  operationId: 'receiveStripeWebhook',
-  path: '/billing/stripe/webhook',
-  handler: 'payments/receive-stripe-webhook',
-  summary: "Stripe's events (signed): payments, subscriptions, refunds, disputes",
-  description:
-    "For Stripe only: the platform account's events, signed (`Stripe-Signature`, verified on the raw body with a 300 s tolerance). Each event is processed once; the object it names is read again from Stripe and its current state applied, so order and repeats do not matter (docs/payments.md).",
-  responses: webhookResponses,
-});
+export const receiveStripeWebhook = /* @__PURE__ */ (() =>
+  contract({
+    ...webhookRow,
+    operationId: 'receiveStripeWebhook',
+    path: '/billing/stripe/webhook',
+    handler: 'payments/receive-stripe-webhook',
+    summary: "Stripe's events (signed): payments, subscriptions, refunds, disputes",
+    description:
+      "For Stripe only: the platform account's events, signed (`Stripe-Signature`, verified on the raw body with a 300 s tolerance). Each event is processed once; the object it names is read again from Stripe and its current state applied, so order and repeats do not matter (docs/payments.md).",
+    responses: webhookResponses,
+  }))();
 
-export const receiveStripeConnectWebhook = contract({
-  ...webhookRow,
-  operationId: 'receiveStripeConnectWebhook',
-  path: '/billing/stripe/connect-webhook',
-  handler: 'payments/receive-stripe-connect-webhook',
-  summary: "Stripe Connect's events (signed): creators' accounts",
-  description:
-    "For Stripe only: events of the creators' connected accounts (`account.updated`: whether they may take charges and receive payouts), signed with the Connect endpoint's secret.",
-  responses: webhookResponses,
-});
+export const receiveStripeConnectWebhook = /* @__PURE__ */ (() =>
+  contract({
+    ...webhookRow,
+    operationId: 'receiveStripeConnectWebhook',
+    path: '/billing/stripe/connect-webhook',
+    handler: 'payments/receive-stripe-connect-webhook',
+    summary: "Stripe Connect's events (signed): creators' accounts",
+    description:
+      "For Stripe only: events of the creators' connected accounts (`account.updated`: whether they may take charges and receive payouts), signed with the Connect endpoint's secret.",
+    responses: webhookResponses,
+  }))();
 
-export const startPayoutOnboarding = contract({
-  operationId: 'startPayoutOnboarding',
-  tag: 'Studio',
-  method: 'POST',
-  path: '/studio/payouts/onboarding',
-  handler: 'payments/start-payout-onboarding',
-  dynamo: { actions: ['GetItem', 'PutItem'] },
-  needs: ['stripe'],
-  auth: 'required',
-  stepUp: true,
-  ...paymentLimits,
-  summary: 'Connect payouts: a link to Stripe Connect onboarding',
-  description:
-    "Makes the creator's Stripe Connect Express account (once) and answers a one-time link to Stripe's onboarding (identity, bank account). When Stripe enables charges, paid prices are allowed and viewers' payments go to the creator, less the platform's fee.",
-  responses: () => ({
-    201: { description: 'The onboarding link', data: paymentResponses().Link },
-    403: notStudio,
-  }),
-});
+export const startPayoutOnboarding = /* @__PURE__ */ (() =>
+  contract({
+    operationId: 'startPayoutOnboarding',
+    tag: 'Studio',
+    method: 'POST',
+    path: '/studio/payouts/onboarding',
+    handler: 'payments/start-payout-onboarding',
+    dynamo: { actions: ['GetItem', 'PutItem'] },
+    needs: ['stripe'],
+    auth: 'required',
+    stepUp: true,
+    ...paymentLimits,
+    summary: 'Connect payouts: a link to Stripe Connect onboarding',
+    description:
+      "Makes the creator's Stripe Connect Express account (once) and answers a one-time link to Stripe's onboarding (identity, bank account). When Stripe enables charges, paid prices are allowed and viewers' payments go to the creator, less the platform's fee.",
+    responses: () => ({
+      201: { description: 'The onboarding link', data: paymentResponses().Link },
+      403: notStudio,
+    }),
+  }))();
 
-export const getPayouts = contract({
+export const getPayouts = /* @__PURE__ */ contract({
   operationId: 'getPayouts',
   tag: 'Studio',
   method: 'GET',
@@ -214,7 +220,7 @@ export const getPayouts = contract({
   }),
 });
 
-export const setPlan = contract({
+export const setPlan = /* @__PURE__ */ contract({
   operationId: 'setPlan',
   tag: 'Studio',
   method: 'PUT',

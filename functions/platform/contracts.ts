@@ -41,7 +41,7 @@ const CACHED_5_MIN = 'Always `public, max-age=300`: clients and CDNs may reuse t
 
 // ---- Contracts -------------------------------------------------------------------------------
 
-export const getDocs = contract({
+export const getDocs = /* @__PURE__ */ contract({
   operationId: 'getDocs',
   method: 'GET',
   path: '/docs',
@@ -57,37 +57,40 @@ export const getDocs = contract({
   }),
 });
 
-export const getDocsAsset = contract({
-  operationId: 'getDocsAsset',
-  method: 'GET',
-  path: '/docs/assets/{name}',
-  handler: 'platform/get-docs-asset',
-  envelope: 'none',
-  auth: 'none',
-  // Read at run time from the installed package: shipped in the function's bundle (infra/bundling.ts).
-  files: SWAGGER_UI_FILES,
-  tag,
-  summary: "The API reference page's scripts and styles (the pinned swagger-ui-dist)",
-  description: `Swagger UI's stylesheet and script for \`/docs\`, from the swagger-ui-dist ${SWAGGER_UI_VERSION} package this API ships, so the page loads no script from a third party. Public, no envelope; the page names them with their Subresource Integrity hashes and its version in the query.`,
-  request: {
-    path: z.object({
-      name: described(
-        enumParam('name', SWAGGER_UI_ASSET_NAMES),
-        'The file: the stylesheet or the script',
-        'swagger-ui-bundle.js',
-      ),
-    }),
-  },
-  responses: () => ({
-    200: {
-      description: 'The file (`text/css` or `text/javascript`, UTF-8)',
-      text: ['text/css', 'text/javascript'],
-      headers: { 'cache-control': 'Always `public, max-age=31536000, immutable`: the URL names the version' },
+export const getDocsAsset = /* @__PURE__ */ (() =>
+  contract({
+    operationId: 'getDocsAsset',
+    method: 'GET',
+    path: '/docs/assets/{name}',
+    handler: 'platform/get-docs-asset',
+    envelope: 'none',
+    auth: 'none',
+    // Read at run time from the installed package: shipped in the function's bundle (infra/bundling.ts).
+    files: SWAGGER_UI_FILES,
+    tag,
+    summary: "The API reference page's scripts and styles (the pinned swagger-ui-dist)",
+    description: `Swagger UI's stylesheet and script for \`/docs\`, from the swagger-ui-dist ${SWAGGER_UI_VERSION} package this API ships, so the page loads no script from a third party. Public, no envelope; the page names them with their Subresource Integrity hashes and its version in the query.`,
+    request: {
+      path: z.object({
+        name: described(
+          enumParam('name', SWAGGER_UI_ASSET_NAMES),
+          'The file: the stylesheet or the script',
+          'swagger-ui-bundle.js',
+        ),
+      }),
     },
-  }),
-});
+    responses: () => ({
+      200: {
+        description: 'The file (`text/css` or `text/javascript`, UTF-8)',
+        text: ['text/css', 'text/javascript'],
+        headers: {
+          'cache-control': 'Always `public, max-age=31536000, immutable`: the URL names the version',
+        },
+      },
+    }),
+  }))();
 
-export const getOpenapi = contract({
+export const getOpenapi = /* @__PURE__ */ contract({
   operationId: 'getOpenapi',
   method: 'GET',
   path: '/openapi.json',
@@ -107,7 +110,7 @@ export const getOpenapi = contract({
   }),
 });
 
-export const getJwks = contract({
+export const getJwks = /* @__PURE__ */ contract({
   operationId: 'getJwks',
   method: 'GET',
   path: '/.well-known/jwks.json',
@@ -128,7 +131,7 @@ export const getJwks = contract({
   }),
 });
 
-export const notFound = contract({
+export const notFound = /* @__PURE__ */ contract({
   operationId: 'notFound',
   method: 'ANY',
   path: '$default',

@@ -8,7 +8,7 @@ const rateLimit = { limit: 60, windowSeconds: 60, by: 'account' } as const;
 /** And at most 100 changes a second across all accounts (API Gateway, before Lambda). */
 const throttle = { rate: 100, burst: 200 } as const;
 
-export const addReaction = contract({
+export const addReaction = /* @__PURE__ */ contract({
   operationId: 'addReaction',
   method: 'POST',
   path: '/v3/reactions',
@@ -33,7 +33,7 @@ export const addReaction = contract({
   }),
 });
 
-export const removeReaction = contract({
+export const removeReaction = /* @__PURE__ */ contract({
   operationId: 'removeReaction',
   method: 'DELETE',
   path: '/v3/reactions',
@@ -53,7 +53,7 @@ export const removeReaction = contract({
   }),
 });
 
-export const getReactionSummary = contract({
+export const getReactionSummary = /* @__PURE__ */ contract({
   operationId: 'getReactionSummary',
   method: 'GET',
   path: '/v3/reactions/summary/{targetType}/{targetId}',

@@ -7,7 +7,7 @@ const rateLimit = { limit: 30, windowSeconds: 3600, by: 'account' } as const;
 /** And at most 5 a second across all accounts (API Gateway, before Lambda). */
 const throttle = { rate: 5, burst: 10 } as const;
 
-export const createReport = contract({
+export const createReport = /* @__PURE__ */ contract({
   operationId: 'createReport',
   method: 'POST',
   path: '/reports',

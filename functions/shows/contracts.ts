@@ -16,7 +16,7 @@ const showNotFound = {
 
 const tag = 'Shows';
 
-export const listShows = contract({
+export const listShows = /* @__PURE__ */ contract({
   operationId: 'listShows',
   method: 'GET',
   path: '/shows',
@@ -37,7 +37,7 @@ export const listShows = contract({
   }),
 });
 
-export const listNewReleases = contract({
+export const listNewReleases = /* @__PURE__ */ contract({
   operationId: 'listNewReleases',
   method: 'GET',
   path: '/shows/new-releases',
@@ -58,7 +58,7 @@ export const listNewReleases = contract({
   }),
 });
 
-export const listFeaturedShows = contract({
+export const listFeaturedShows = /* @__PURE__ */ contract({
   operationId: 'listFeaturedShows',
   method: 'GET',
   path: '/shows/featured',
@@ -79,7 +79,7 @@ export const listFeaturedShows = contract({
   }),
 });
 
-export const searchShows = contract({
+export const searchShows = /* @__PURE__ */ contract({
   operationId: 'searchShows',
   method: 'GET',
   path: '/shows/search',
@@ -101,7 +101,7 @@ export const searchShows = contract({
   }),
 });
 
-export const listShowCategories = contract({
+export const listShowCategories = /* @__PURE__ */ contract({
   operationId: 'listShowCategories',
   method: 'GET',
   path: '/shows/categories',
@@ -117,7 +117,7 @@ export const listShowCategories = contract({
   }),
 });
 
-export const listRatings = contract({
+export const listRatings = /* @__PURE__ */ contract({
   operationId: 'listRatings',
   method: 'GET',
   path: '/shows/ratings',
@@ -132,7 +132,7 @@ export const listRatings = contract({
   }),
 });
 
-export const listTopCategories = contract({
+export const listTopCategories = /* @__PURE__ */ contract({
   operationId: 'listTopCategories',
   method: 'GET',
   path: '/shows/categories-top',
@@ -151,7 +151,7 @@ export const listTopCategories = contract({
   }),
 });
 
-export const listMostViewedEpisodes = contract({
+export const listMostViewedEpisodes = /* @__PURE__ */ contract({
   operationId: 'listMostViewedEpisodes',
   method: 'GET',
   path: '/shows/episodes/most-viewed',
@@ -173,7 +173,7 @@ export const listMostViewedEpisodes = contract({
   }),
 });
 
-export const getShow = contract({
+export const getShow = /* @__PURE__ */ contract({
   operationId: 'getShow',
   method: 'GET',
   path: '/shows/{id}',
@@ -192,7 +192,7 @@ export const getShow = contract({
   }),
 });
 
-export const getTvShow = contract({
+export const getTvShow = /* @__PURE__ */ contract({
   operationId: 'getTvShow',
   method: 'GET',
   path: '/tv/v3/shows/{id}',

@@ -33,7 +33,7 @@ const episodeNotFound = {
 const showChanged =
   'Rarely, another request changed the same show at the same moment several times over: `The show was changed by another request meanwhile, retry`';
 
-export const createStudioShow = contract({
+export const createStudioShow = /* @__PURE__ */ contract({
   operationId: 'createStudioShow',
   tag,
   method: 'POST',
@@ -53,7 +53,7 @@ export const createStudioShow = contract({
   }),
 });
 
-export const updateStudioShow = contract({
+export const updateStudioShow = /* @__PURE__ */ contract({
   operationId: 'updateStudioShow',
   tag,
   method: 'PATCH',
@@ -74,7 +74,7 @@ export const updateStudioShow = contract({
   }),
 });
 
-export const deleteStudioShow = contract({
+export const deleteStudioShow = /* @__PURE__ */ contract({
   operationId: 'deleteStudioShow',
   tag,
   method: 'DELETE',
@@ -96,7 +96,7 @@ export const deleteStudioShow = contract({
   }),
 });
 
-export const createStudioEpisode = contract({
+export const createStudioEpisode = /* @__PURE__ */ contract({
   operationId: 'createStudioEpisode',
   tag,
   method: 'POST',
@@ -124,7 +124,7 @@ export const createStudioEpisode = contract({
   }),
 });
 
-export const updateStudioEpisode = contract({
+export const updateStudioEpisode = /* @__PURE__ */ contract({
   operationId: 'updateStudioEpisode',
   tag,
   method: 'PATCH',
@@ -149,7 +149,7 @@ export const updateStudioEpisode = contract({
   }),
 });
 
-export const deleteStudioEpisode = contract({
+export const deleteStudioEpisode = /* @__PURE__ */ contract({
   operationId: 'deleteStudioEpisode',
   tag,
   method: 'DELETE',

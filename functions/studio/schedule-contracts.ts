@@ -38,7 +38,7 @@ const overlap = {
 const OVERLAP_DESIGN =
   "Race-free: the write reads the channel's schedule lock (a per-channel item with a version) and the overlapping programs (strongly consistent), then writes the program and the lock's next version in one DynamoDB transaction conditioned on the version it read; a write that committed in between cancels it and it starts again, now seeing that program. Of concurrent overlapping writes exactly one succeeds, the others answer 409. A contention that outlasts a few retries answers 503 (retry).";
 
-export const updateStudioProfile = contract({
+export const updateStudioProfile = /* @__PURE__ */ contract({
   operationId: 'updateStudioProfile',
   tag,
   method: 'PATCH',
@@ -58,48 +58,50 @@ export const updateStudioProfile = contract({
   }),
 });
 
-export const createStudioProgram = contract({
-  operationId: 'createStudioProgram',
-  tag,
-  method: 'POST',
-  path: '/studio/channel/programs',
-  handler: 'studio/create-program',
-  dynamo: { actions: ['GetItem', 'PutItem', 'Query', 'UpdateItem'], indexes: ['GSI3'] },
-  auth: 'required',
-  rateLimit,
-  throttle,
-  summary: "Add a program to the caller's channel schedule (409 on overlap)",
-  description: `Schedules a program on the caller's channel: \`title\`, \`rating\`, \`start_time\` (ISO 8601 with a UTC offset, on a whole minute) and either \`end_time\` or \`duration_minutes\` (exactly one); a program ends after it starts and lasts at most 12 hours. Optionally what it broadcasts: \`content_type\` \`show\` or \`episode\` with \`content_id\`, one of the caller's own (another creator's or an unknown id is a 422 on \`content_id\`); without them the program has no catalogue content (\`content_type\`/\`content_id\` null here; the EPG shows it as a show whose id is the program id). It appears in the channel's EPG at once. ${OVERLAP_DESIGN}`,
-  request: { body: createProgramBody },
-  responses: () => ({
-    201: { description: 'The program as stored (times in UTC)', data: scheduleResponses().StudioProgram },
-    403: notCreator,
-    409: overlap,
-  }),
-});
+export const createStudioProgram = /* @__PURE__ */ (() =>
+  contract({
+    operationId: 'createStudioProgram',
+    tag,
+    method: 'POST',
+    path: '/studio/channel/programs',
+    handler: 'studio/create-program',
+    dynamo: { actions: ['GetItem', 'PutItem', 'Query', 'UpdateItem'], indexes: ['GSI3'] },
+    auth: 'required',
+    rateLimit,
+    throttle,
+    summary: "Add a program to the caller's channel schedule (409 on overlap)",
+    description: `Schedules a program on the caller's channel: \`title\`, \`rating\`, \`start_time\` (ISO 8601 with a UTC offset, on a whole minute) and either \`end_time\` or \`duration_minutes\` (exactly one); a program ends after it starts and lasts at most 12 hours. Optionally what it broadcasts: \`content_type\` \`show\` or \`episode\` with \`content_id\`, one of the caller's own (another creator's or an unknown id is a 422 on \`content_id\`); without them the program has no catalogue content (\`content_type\`/\`content_id\` null here; the EPG shows it as a show whose id is the program id). It appears in the channel's EPG at once. ${OVERLAP_DESIGN}`,
+    request: { body: createProgramBody },
+    responses: () => ({
+      201: { description: 'The program as stored (times in UTC)', data: scheduleResponses().StudioProgram },
+      403: notCreator,
+      409: overlap,
+    }),
+  }))();
 
-export const updateStudioProgram = contract({
-  operationId: 'updateStudioProgram',
-  tag,
-  method: 'PATCH',
-  path: '/studio/channel/programs/{program_id}',
-  handler: 'studio/update-program',
-  dynamo: { actions: ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'], indexes: ['GSI3'] },
-  auth: 'required',
-  rateLimit,
-  throttle,
-  summary: "Change a program of the caller's channel (409 if new times overlap)",
-  description: `Changes any field of one of the caller's programs (an empty body is a 422). \`start_time\` alone moves the program and keeps its length; \`end_time\` or \`duration_minutes\` sets its end. New times are checked against the channel's other programs (the program itself excluded). \`content_type\` and \`content_id\` both null remove its content. ${OVERLAP_DESIGN} Its \`version\` goes up by one.`,
-  request: { path: programPath, body: updateProgramBody },
-  responses: () => ({
-    200: { description: 'The program after the change', data: scheduleResponses().StudioProgram },
-    403: notCreator,
-    404: programNotFound,
-    409: overlap,
-  }),
-});
+export const updateStudioProgram = /* @__PURE__ */ (() =>
+  contract({
+    operationId: 'updateStudioProgram',
+    tag,
+    method: 'PATCH',
+    path: '/studio/channel/programs/{program_id}',
+    handler: 'studio/update-program',
+    dynamo: { actions: ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'], indexes: ['GSI3'] },
+    auth: 'required',
+    rateLimit,
+    throttle,
+    summary: "Change a program of the caller's channel (409 if new times overlap)",
+    description: `Changes any field of one of the caller's programs (an empty body is a 422). \`start_time\` alone moves the program and keeps its length; \`end_time\` or \`duration_minutes\` sets its end. New times are checked against the channel's other programs (the program itself excluded). \`content_type\` and \`content_id\` both null remove its content. ${OVERLAP_DESIGN} Its \`version\` goes up by one.`,
+    request: { path: programPath, body: updateProgramBody },
+    responses: () => ({
+      200: { description: 'The program after the change', data: scheduleResponses().StudioProgram },
+      403: notCreator,
+      404: programNotFound,
+      409: overlap,
+    }),
+  }))();
 
-export const deleteStudioProgram = contract({
+export const deleteStudioProgram = /* @__PURE__ */ contract({
   operationId: 'deleteStudioProgram',
   tag,
   method: 'DELETE',

@@ -17,7 +17,7 @@ const notFound = {
   message: NOT_FOUND,
 } as const;
 
-export const createWebhookSubscription = contract({
+export const createWebhookSubscription = /* @__PURE__ */ contract({
   operationId: 'createWebhookSubscription',
   method: 'POST',
   path: '/webhooks/subscriptions',
@@ -53,7 +53,7 @@ export const createWebhookSubscription = contract({
   }),
 });
 
-export const listWebhookSubscriptions = contract({
+export const listWebhookSubscriptions = /* @__PURE__ */ contract({
   operationId: 'listWebhookSubscriptions',
   method: 'GET',
   path: '/webhooks/subscriptions',
@@ -74,7 +74,7 @@ export const listWebhookSubscriptions = contract({
   }),
 });
 
-export const getWebhookSubscription = contract({
+export const getWebhookSubscription = /* @__PURE__ */ contract({
   operationId: 'getWebhookSubscription',
   method: 'GET',
   path: '/webhooks/subscriptions/{id}',
@@ -92,7 +92,7 @@ export const getWebhookSubscription = contract({
   }),
 });
 
-export const deleteWebhookSubscription = contract({
+export const deleteWebhookSubscription = /* @__PURE__ */ contract({
   operationId: 'deleteWebhookSubscription',
   method: 'DELETE',
   path: '/webhooks/subscriptions/{id}',
@@ -107,7 +107,7 @@ export const deleteWebhookSubscription = contract({
   responses: () => ({ 204: { description: 'The subscription is deleted' }, 404: notFound }),
 });
 
-export const rotateWebhookSecret = contract({
+export const rotateWebhookSecret = /* @__PURE__ */ contract({
   operationId: 'rotateWebhookSecret',
   method: 'POST',
   path: '/webhooks/subscriptions/{id}/secret/rotate',

@@ -9,12 +9,13 @@ import { ACCESS_TOKEN_TTL_SECONDS } from '../identity/access-token.ts';
  * retries, a dead-letter queue and its alarm. Locally the same SQS calls are served by the local
  * platform's queue stand-in (scripts/local/webhooks-outbox.ts).
  */
-export const AccountJob = z.object({
-  kind: z.enum(['export', 'delete']),
-  account_id: z.string().check(z.minLength(1)),
-  /** The export's id (`export` jobs): a job for an export no longer pending is dropped. */
-  export_id: z.optional(z.string()),
-});
+export const AccountJob = /* @__PURE__ */ (() =>
+  z.object({
+    kind: z.enum(['export', 'delete']),
+    account_id: z.string().check(z.minLength(1)),
+    /** The export's id (`export` jobs): a job for an export no longer pending is dropped. */
+    export_id: z.optional(z.string()),
+  }))();
 export type AccountJob = z.infer<typeof AccountJob>;
 
 /**

@@ -5,18 +5,19 @@ import { EXPORT_STATUSES } from './export-model.ts';
 /** Request and response schemas of the account routes (docs/accounts.md). */
 
 /** `DELETE /me` body: the caller confirms by typing their handle or email. */
-export const deleteAccountBody = z.object({
-  confirm: described(
-    z
-      .string({ error: 'is required' })
-      .check(
-        z.minLength(1, { error: 'is required' }),
-        z.maxLength(320, { error: 'must be at most 320 characters' }),
-      ),
-    "The account's handle or email, typed by its owner to confirm the deletion",
-    'maya_lopez',
-  ),
-});
+export const deleteAccountBody = /* @__PURE__ */ (() =>
+  z.object({
+    confirm: described(
+      z
+        .string({ error: 'is required' })
+        .check(
+          z.minLength(1, { error: 'is required' }),
+          z.maxLength(320, { error: 'must be at most 320 characters' }),
+        ),
+      "The account's handle or email, typed by its owner to confirm the deletion",
+      'maya_lopez',
+    ),
+  }))();
 export type DeleteAccountBody = z.infer<typeof deleteAccountBody>;
 
 const buildResponses = () => ({

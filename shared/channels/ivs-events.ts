@@ -12,10 +12,10 @@ import en from 'zod/v4/locales/en.js';
 // Zod Mini ships no locale: without it every message would read "Invalid input".
 z.config(en());
 
-const nonEmpty = z.string().check(z.minLength(1));
+const nonEmpty = /* @__PURE__ */ (() => z.string().check(z.minLength(1)))();
 
 /** The EventBridge envelope every IVS document shares. */
-const envelope = {
+const envelope = /* @__PURE__ */ (() => ({
   version: z.string(),
   id: nonEmpty,
   source: z.literal('aws.ivs'),
@@ -24,86 +24,91 @@ const envelope = {
   time: z.iso.datetime({ offset: true }),
   region: z.string(),
   resources: z.array(z.string()),
-};
+}))();
 
 /** Channel events name their channel's ARN as the first resource (typed: `resources[0]` is a string). */
-const channelResources = z.tuple([z.string()], z.string());
+const channelResources = /* @__PURE__ */ (() => z.tuple([z.string()], z.string()))();
 
-const channelEvent = { channel_name: z.string(), stream_id: nonEmpty };
+const channelEvent = /* @__PURE__ */ (() => ({ channel_name: z.string(), stream_id: nonEmpty }))();
 
-export const streamStateChange = z.object({
-  ...envelope,
-  'detail-type': z.literal('IVS Stream State Change'),
-  resources: channelResources,
-  detail: z.discriminatedUnion('event_name', [
-    z.object({ event_name: z.literal('Stream Start'), ...channelEvent }),
-    z.object({ event_name: z.literal('Stream End'), ...channelEvent }),
-    z.object({ event_name: z.literal('Stream Failure'), ...channelEvent, reason: z.optional(z.string()) }),
-    z.object({ event_name: z.literal('Session Created'), ...channelEvent }),
-    z.object({ event_name: z.literal('Session Ended'), ...channelEvent, code: z.optional(z.string()) }),
-    z.object({ event_name: z.literal('Stream Takeover'), ...channelEvent }),
-    z.object({
-      event_name: z.literal('Stream Takeover Failure'),
-      ...channelEvent,
-      code: z.optional(z.string()),
-    }),
-  ]),
-});
+export const streamStateChange = /* @__PURE__ */ (() =>
+  z.object({
+    ...envelope,
+    'detail-type': z.literal('IVS Stream State Change'),
+    resources: channelResources,
+    detail: z.discriminatedUnion('event_name', [
+      z.object({ event_name: z.literal('Stream Start'), ...channelEvent }),
+      z.object({ event_name: z.literal('Stream End'), ...channelEvent }),
+      z.object({ event_name: z.literal('Stream Failure'), ...channelEvent, reason: z.optional(z.string()) }),
+      z.object({ event_name: z.literal('Session Created'), ...channelEvent }),
+      z.object({ event_name: z.literal('Session Ended'), ...channelEvent, code: z.optional(z.string()) }),
+      z.object({ event_name: z.literal('Stream Takeover'), ...channelEvent }),
+      z.object({
+        event_name: z.literal('Stream Takeover Failure'),
+        ...channelEvent,
+        code: z.optional(z.string()),
+      }),
+    ]),
+  }))();
 export type StreamStateChange = z.infer<typeof streamStateChange>;
 
-export const streamHealthChange = z.object({
-  ...envelope,
-  'detail-type': z.literal('IVS Stream Health Change'),
-  resources: channelResources,
-  detail: z.object({ event_name: z.enum(['Starvation Start', 'Starvation End']), ...channelEvent }),
-});
+export const streamHealthChange = /* @__PURE__ */ (() =>
+  z.object({
+    ...envelope,
+    'detail-type': z.literal('IVS Stream Health Change'),
+    resources: channelResources,
+    detail: z.object({ event_name: z.enum(['Starvation Start', 'Starvation End']), ...channelEvent }),
+  }))();
 export type StreamHealthChange = z.infer<typeof streamHealthChange>;
 
-export const recordingStateChange = z.object({
-  ...envelope,
-  'detail-type': z.literal('IVS Recording State Change'),
-  resources: channelResources,
-  detail: z.object({
-    ...channelEvent,
-    recording_status: z.enum([
-      'Recording Start',
-      'Recording End',
-      'Recording Start Failure',
-      'Recording End Failure',
-    ]),
-    recording_status_reason: z.string(),
-    recording_s3_bucket_name: z.string(),
-    /** Empty when recording failed to start. */
-    recording_s3_key_prefix: z.string(),
-    recording_duration_ms: z.number().check(z.nonnegative()),
-    recording_session_id: z.optional(z.string()),
-    /** Recording End of a merged recording (reconnect window): every stream it holds. */
-    recording_session_stream_ids: z.optional(z.array(z.string())),
-  }),
-});
+export const recordingStateChange = /* @__PURE__ */ (() =>
+  z.object({
+    ...envelope,
+    'detail-type': z.literal('IVS Recording State Change'),
+    resources: channelResources,
+    detail: z.object({
+      ...channelEvent,
+      recording_status: z.enum([
+        'Recording Start',
+        'Recording End',
+        'Recording Start Failure',
+        'Recording End Failure',
+      ]),
+      recording_status_reason: z.string(),
+      recording_s3_bucket_name: z.string(),
+      /** Empty when recording failed to start. */
+      recording_s3_key_prefix: z.string(),
+      recording_duration_ms: z.number().check(z.nonnegative()),
+      recording_session_id: z.optional(z.string()),
+      /** Recording End of a merged recording (reconnect window): every stream it holds. */
+      recording_session_stream_ids: z.optional(z.array(z.string())),
+    }),
+  }))();
 export type RecordingStateChange = z.infer<typeof recordingStateChange>;
 
 /** Account-wide limits (concurrent broadcasts, viewers) name no channel: `resources` is empty. */
-export const limitBreach = z.object({
-  ...envelope,
-  'detail-type': z.literal('IVS Limit Breach'),
-  detail: z.object({
-    limit_name: nonEmpty,
-    limit_value: z.number(),
-    exceeded_by: z.number(),
-    limit_unit: z.string(),
-    channel_name: z.optional(z.string()),
-    stream_id: z.optional(z.string()),
-  }),
-});
+export const limitBreach = /* @__PURE__ */ (() =>
+  z.object({
+    ...envelope,
+    'detail-type': z.literal('IVS Limit Breach'),
+    detail: z.object({
+      limit_name: nonEmpty,
+      limit_value: z.number(),
+      exceeded_by: z.number(),
+      limit_unit: z.string(),
+      channel_name: z.optional(z.string()),
+      stream_id: z.optional(z.string()),
+    }),
+  }))();
 export type LimitBreach = z.infer<typeof limitBreach>;
 
-export const ivsEvent = z.discriminatedUnion('detail-type', [
-  streamStateChange,
-  streamHealthChange,
-  recordingStateChange,
-  limitBreach,
-]);
+export const ivsEvent = /* @__PURE__ */ (() =>
+  z.discriminatedUnion('detail-type', [
+    streamStateChange,
+    streamHealthChange,
+    recordingStateChange,
+    limitBreach,
+  ]))();
 export type IvsEvent = z.infer<typeof ivsEvent>;
 
 export type ParsedIvsEvent = { ok: true; event: IvsEvent } | { ok: false; error: string };

@@ -45,41 +45,44 @@ import { newShow } from '../studio/show-writes.ts';
 // ---- The metadata documents ------------------------------------------------------------------
 
 /** A relative S3 path as IVS writes them (`media/hls`, `master.m3u8`): no `..`, no leading `/`. */
-const relativePath = z.string().check(
-  z.regex(/^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)*$/, { error: 'must be a relative path' }),
-  z.refine((path) => !path.split('/').includes('..'), { error: 'must not leave the recording' }),
-);
-const instant = z.iso.datetime({ offset: true });
-const thumbnails = z.optional(z.object({ path: relativePath }));
+const relativePath = /* @__PURE__ */ (() =>
+  z.string().check(
+    z.regex(/^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)*$/, { error: 'must be a relative path' }),
+    z.refine((path) => !path.split('/').includes('..'), { error: 'must not leave the recording' }),
+  ))();
+const instant = /* @__PURE__ */ (() => z.iso.datetime({ offset: true }))();
+const thumbnails = /* @__PURE__ */ (() => z.optional(z.object({ path: relativePath })))();
 
 /** `events/recording-started.json`: where the recording's playlists are being written. */
-export const recordingStartedDocument = z.object({
-  version: z.string(),
-  channel_arn: z.string(),
-  recording_started_at: instant,
-  recording_status: z.literal('RECORDING_STARTED'),
-  media: z.object({ hls: z.object({ path: relativePath, playlist: relativePath }) }),
-});
+export const recordingStartedDocument = /* @__PURE__ */ (() =>
+  z.object({
+    version: z.string(),
+    channel_arn: z.string(),
+    recording_started_at: instant,
+    recording_status: z.literal('RECORDING_STARTED'),
+    media: z.object({ hls: z.object({ path: relativePath, playlist: relativePath }) }),
+  }))();
 
 /** `events/recording-ended.json`: the finished recording (its duration, playlists and thumbnails). */
-export const recordingEndedDocument = z.object({
-  version: z.string(),
-  channel_arn: z.string(),
-  recording_started_at: instant,
-  recording_ended_at: instant,
-  recording_status: z.literal('RECORDING_ENDED'),
-  media: z.object({
-    hls: z.object({
-      duration_ms: z.number().check(z.nonnegative()),
-      path: relativePath,
-      playlist: relativePath,
+export const recordingEndedDocument = /* @__PURE__ */ (() =>
+  z.object({
+    version: z.string(),
+    channel_arn: z.string(),
+    recording_started_at: instant,
+    recording_ended_at: instant,
+    recording_status: z.literal('RECORDING_ENDED'),
+    media: z.object({
+      hls: z.object({
+        duration_ms: z.number().check(z.nonnegative()),
+        path: relativePath,
+        playlist: relativePath,
+      }),
+      /** SEQUENTIAL storage: a folder of `thumb<n>.jpg`. */
+      thumbnails,
+      /** LATEST storage: `media/latest_thumbnail/thumb.jpg` (a file, or its folder). */
+      latest_thumbnail: thumbnails,
     }),
-    /** SEQUENTIAL storage: a folder of `thumb<n>.jpg`. */
-    thumbnails,
-    /** LATEST storage: `media/latest_thumbnail/thumb.jpg` (a file, or its folder). */
-    latest_thumbnail: thumbnails,
-  }),
-});
+  }))();
 export type RecordingEndedDocument = z.infer<typeof recordingEndedDocument>;
 
 type Parsed<T> = { ok: true; doc: T } | { ok: false; error: string };

@@ -23,112 +23,120 @@ const whole = (name: string, min: number, max: number) =>
     );
 
 /** `PUT /studio/chat/settings`: the whole settings (a field left out is reset to off). */
-export const chatSettingsBody = z.object({
-  slow_mode_seconds: described(
-    z._default(whole('slow_mode_seconds', 0, 600), 0),
-    'Seconds a viewer waits between two messages (0: off; the creator and moderators are exempt)',
-    10,
-  ),
-  followers_only_minutes: described(
-    z._default(z.nullable(whole('followers_only_minutes', 0, 3 * 30 * 24 * 60)), null),
-    'Only followers of at least this many minutes may send (0: any follower; null: off)',
-    10,
-  ),
-  subscribers_only: described(
-    z._default(z.boolean({ error: 'subscribers_only must be true or false' }), false),
-    'Only subscribers (an entitlement that grants now) may send',
-    false,
-  ),
-  emote_only: described(
-    z._default(z.boolean({ error: 'emote_only must be true or false' }), false),
-    'Messages may hold only emotes (`:name:` codes and emoji) and spaces',
-    false,
-  ),
-  established_only_minutes: described(
-    z._default(z.nullable(whole('established_only_minutes', 0, YEAR_MINUTES)), null),
-    'Only accounts at least this old (minutes) may send (null: off)',
-    WEEK_MINUTES,
-  ),
-  blocked_terms: described(
-    z._default(
-      z
-        .array(
-          z.string({ error: 'each blocked term must be text' }).check(
-            z.trim(),
-            z.minLength(1, { error: `each blocked term must be 1-${MAX_BLOCKED_TERM_LENGTH} characters` }),
-            z.maxLength(MAX_BLOCKED_TERM_LENGTH, {
-              error: `each blocked term must be 1-${MAX_BLOCKED_TERM_LENGTH} characters`,
+export const chatSettingsBody = /* @__PURE__ */ (() =>
+  z.object({
+    slow_mode_seconds: described(
+      z._default(whole('slow_mode_seconds', 0, 600), 0),
+      'Seconds a viewer waits between two messages (0: off; the creator and moderators are exempt)',
+      10,
+    ),
+    followers_only_minutes: described(
+      z._default(z.nullable(whole('followers_only_minutes', 0, 3 * 30 * 24 * 60)), null),
+      'Only followers of at least this many minutes may send (0: any follower; null: off)',
+      10,
+    ),
+    subscribers_only: described(
+      z._default(z.boolean({ error: 'subscribers_only must be true or false' }), false),
+      'Only subscribers (an entitlement that grants now) may send',
+      false,
+    ),
+    emote_only: described(
+      z._default(z.boolean({ error: 'emote_only must be true or false' }), false),
+      'Messages may hold only emotes (`:name:` codes and emoji) and spaces',
+      false,
+    ),
+    established_only_minutes: described(
+      z._default(z.nullable(whole('established_only_minutes', 0, YEAR_MINUTES)), null),
+      'Only accounts at least this old (minutes) may send (null: off)',
+      WEEK_MINUTES,
+    ),
+    blocked_terms: described(
+      z._default(
+        z
+          .array(
+            z.string({ error: 'each blocked term must be text' }).check(
+              z.trim(),
+              z.minLength(1, { error: `each blocked term must be 1-${MAX_BLOCKED_TERM_LENGTH} characters` }),
+              z.maxLength(MAX_BLOCKED_TERM_LENGTH, {
+                error: `each blocked term must be 1-${MAX_BLOCKED_TERM_LENGTH} characters`,
+              }),
+            ),
+            { error: 'blocked_terms must be a list of terms' },
+          )
+          .check(
+            z.maxLength(MAX_BLOCKED_TERMS, {
+              error: `blocked_terms holds at most ${MAX_BLOCKED_TERMS} terms`,
             }),
           ),
-          { error: 'blocked_terms must be a list of terms' },
-        )
-        .check(
-          z.maxLength(MAX_BLOCKED_TERMS, { error: `blocked_terms holds at most ${MAX_BLOCKED_TERMS} terms` }),
-        ),
-      [],
+        [],
+      ),
+      'Terms refused in messages, matched after folding case, accents and look-alike characters',
+      ['spoiler'],
     ),
-    'Terms refused in messages, matched after folding case, accents and look-alike characters',
-    ['spoiler'],
-  ),
-});
+  }))();
 
 /** Which channel a studio chat route acts on: the caller's own, or one they moderate. */
-export const studioChatQuery = z.object({
-  channel: z.optional(
-    described(
-      z.string().check(
-        z.regex(/^(acc|cr)_[A-Za-z0-9_-]{1,64}$/, {
-          error: 'channel must be a creator id (acc_… or cr_…)',
-        }),
+export const studioChatQuery = /* @__PURE__ */ (() =>
+  z.object({
+    channel: z.optional(
+      described(
+        z.string().check(
+          z.regex(/^(acc|cr)_[A-Za-z0-9_-]{1,64}$/, {
+            error: 'channel must be a creator id (acc_… or cr_…)',
+          }),
+        ),
+        "The creator id of a channel the caller moderates (default: the caller's own channel)",
+        'acc_0123456789ab',
       ),
-      "The creator id of a channel the caller moderates (default: the caller's own channel)",
+    ),
+  }))();
+
+export const accountPath = /* @__PURE__ */ (() =>
+  z.object({
+    account_id: described(idParam, 'The account (a viewer of the chat)', 'acc_0123456789ab'),
+  }))();
+
+export const messagePath = /* @__PURE__ */ (() =>
+  z.object({
+    message_id: described(idParam, 'The IVS Chat message id (from the MESSAGE frame)', 'QpUjHvz7Vcc7'),
+  }))();
+
+export const deleteMessageQuery = /* @__PURE__ */ (() =>
+  z.object({
+    ...studioChatQuery.shape,
+    reason: z.optional(
+      described(
+        z.string().check(z.minLength(1), z.maxLength(256)),
+        'Why (sent to clients with the deletion)',
+        'spam',
+      ),
+    ),
+  }))();
+
+export const banBody = /* @__PURE__ */ (() =>
+  z.object({
+    account_id: described(
+      idParam,
+      'The account to ban (by account: a ban survives name changes)',
       'acc_0123456789ab',
     ),
-  ),
-});
-
-export const accountPath = z.object({
-  account_id: described(idParam, 'The account (a viewer of the chat)', 'acc_0123456789ab'),
-});
-
-export const messagePath = z.object({
-  message_id: described(idParam, 'The IVS Chat message id (from the MESSAGE frame)', 'QpUjHvz7Vcc7'),
-});
-
-export const deleteMessageQuery = z.object({
-  ...studioChatQuery.shape,
-  reason: z.optional(
-    described(
-      z.string().check(z.minLength(1), z.maxLength(256)),
-      'Why (sent to clients with the deletion)',
+    duration_seconds: described(
+      z.nullable(whole('duration_seconds', 1, MAX_BAN_SECONDS)),
+      'A timeout of this many seconds; null: banned until lifted',
+      600,
+    ),
+    reason: described(
+      z
+        .string({ error: 'reason must be text' })
+        .check(
+          z.trim(),
+          z.minLength(1, { error: 'reason must be 1-200 characters' }),
+          z.maxLength(200, { error: 'reason must be 1-200 characters' }),
+        ),
+      'Why (recorded, and sent to the user when disconnected)',
       'spam',
     ),
-  ),
-});
-
-export const banBody = z.object({
-  account_id: described(
-    idParam,
-    'The account to ban (by account: a ban survives name changes)',
-    'acc_0123456789ab',
-  ),
-  duration_seconds: described(
-    z.nullable(whole('duration_seconds', 1, MAX_BAN_SECONDS)),
-    'A timeout of this many seconds; null: banned until lifted',
-    600,
-  ),
-  reason: described(
-    z
-      .string({ error: 'reason must be text' })
-      .check(
-        z.trim(),
-        z.minLength(1, { error: 'reason must be 1-200 characters' }),
-        z.maxLength(200, { error: 'reason must be 1-200 characters' }),
-      ),
-    'Why (recorded, and sent to the user when disconnected)',
-    'spam',
-  ),
-});
+  }))();
 
 const buildResponses = () => {
   const instant = (description: string, example: string) => described(z.string(), description, example);

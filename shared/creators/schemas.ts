@@ -7,53 +7,56 @@ import { totalRelation } from '../search/schemas.ts';
 import { CREATOR_SORTS } from '../catalog/model.ts';
 import { SUBSCRIPTION_STATUSES } from '../catalog/model.ts';
 
-const category = described(
-  z._default(enumParam('category', ['all', ...CATEGORY_IDS]), 'all'),
-  'A category id, or `all`',
-);
-const tier = described(z._default(enumParam('tier', ['all', ...TIER_IDS]), 'all'), 'A tier id, or `all`');
+const category = /* @__PURE__ */ (() =>
+  described(z._default(enumParam('category', ['all', ...CATEGORY_IDS]), 'all'), 'A category id, or `all`'))();
+const tier = /* @__PURE__ */ (() =>
+  described(z._default(enumParam('tier', ['all', ...TIER_IDS]), 'all'), 'A tier id, or `all`'))();
 
-export const listCreatorsQuery = z.object({
-  category: described(category, 'Only creators of this category', 'comedy'),
-  tier: described(tier, 'Only creators of this tier', 'gold'),
-  sort: described(
-    z._default(enumParam('sort', CREATOR_SORTS), 'most_popular'),
-    'Order: most subscribers, most gained in 7 days, newest, most watched now, or by name',
-    'trending',
-  ),
-  ...pageQuery(20),
-});
+export const listCreatorsQuery = /* @__PURE__ */ (() =>
+  z.object({
+    category: described(category, 'Only creators of this category', 'comedy'),
+    tier: described(tier, 'Only creators of this tier', 'gold'),
+    sort: described(
+      z._default(enumParam('sort', CREATOR_SORTS), 'most_popular'),
+      'Order: most subscribers, most gained in 7 days, newest, most watched now, or by name',
+      'trending',
+    ),
+    ...pageQuery(20),
+  }))();
 export type ListCreatorsQuery = z.infer<typeof listCreatorsQuery>;
 
-export const pagedQuery10 = z.object({ ...pageQuery(10) });
+export const pagedQuery10 = /* @__PURE__ */ (() => z.object({ ...pageQuery(10) }))();
 
 /** `q` for the search endpoints: trimmed, 1-100 characters (400 without it). */
-export const searchText = described(
-  z
-    .string({ error: 'q is required' })
-    .check(
-      z.trim(),
-      z.minLength(1, { error: 'q is required' }),
-      z.maxLength(100, { error: 'q must be at most 100 characters' }),
-    ),
-  'Words to search for, 1-100 characters',
-);
+export const searchText = /* @__PURE__ */ (() =>
+  described(
+    z
+      .string({ error: 'q is required' })
+      .check(
+        z.trim(),
+        z.minLength(1, { error: 'q is required' }),
+        z.maxLength(100, { error: 'q must be at most 100 characters' }),
+      ),
+    'Words to search for, 1-100 characters',
+  ))();
 
-export const searchCreatorsQuery = z.object({
-  q: described(
-    searchText,
-    'Text to find in creator names and handles (1-100 characters): case- and accent-insensitive, matches word prefixes and tolerates one typo',
-    'jonas',
-  ),
-  category: described(category, 'Only creators of this category', 'comedy'),
-  tier: described(tier, 'Only creators of this tier', 'ambassador'),
-  ...pageQuery(20),
-});
+export const searchCreatorsQuery = /* @__PURE__ */ (() =>
+  z.object({
+    q: described(
+      searchText,
+      'Text to find in creator names and handles (1-100 characters): case- and accent-insensitive, matches word prefixes and tolerates one typo',
+      'jonas',
+    ),
+    category: described(category, 'Only creators of this category', 'comedy'),
+    tier: described(tier, 'Only creators of this tier', 'ambassador'),
+    ...pageQuery(20),
+  }))();
 export type SearchCreatorsQuery = z.infer<typeof searchCreatorsQuery>;
 
-export const creatorPath = z.object({
-  id: described(idParam, 'Creator id, or the slug that ends its `channel_url`', 'cr_0001'),
-});
+export const creatorPath = /* @__PURE__ */ (() =>
+  z.object({
+    id: described(idParam, 'Creator id, or the slug that ends its `channel_url`', 'cr_0001'),
+  }))();
 
 // ---- Responses -------------------------------------------------------------------------------
 

@@ -4,21 +4,25 @@ import { described, named, responseSchemas, responsesNotBundled } from '../schem
 import { idParam, MAX_PAGE_SIZE, pageQuery, wholeNumberParam } from '../schema/validation.ts';
 import { isValidTimeZone, parseClock, parseDate } from './time.ts';
 
-const timezone = described(
-  z._default(
-    z.string().check(
-      z.refine(isValidTimeZone, {
-        error: 'timezone must be an IANA time zone such as America/New_York or UTC',
-      }),
+const timezone = /* @__PURE__ */ (() =>
+  described(
+    z._default(
+      z.string().check(
+        z.refine(isValidTimeZone, {
+          error: 'timezone must be an IANA time zone such as America/New_York or UTC',
+        }),
+      ),
+      'UTC',
     ),
-    'UTC',
-  ),
-  'IANA time zone name the times are given in (and the day is read in)',
-  'America/New_York',
-);
-const date = z
-  .string()
-  .check(z.refine((v) => parseDate(v) !== undefined, { error: 'date must be a calendar date YYYY-MM-DD' }));
+    'IANA time zone name the times are given in (and the day is read in)',
+    'America/New_York',
+  ))();
+const date = /* @__PURE__ */ (() =>
+  z
+    .string()
+    .check(
+      z.refine((v) => parseDate(v) !== undefined, { error: 'date must be a calendar date YYYY-MM-DD' }),
+    ))();
 const clockTime = (name: string) =>
   z
     .string()
@@ -33,61 +37,65 @@ const limit = (fallback: number) =>
     fallback,
   );
 
-export const channelPath = z.object({
-  id: described(idParam, 'Creator id or slug (each creator has one channel)', 'cr_0001'),
-});
+export const channelPath = /* @__PURE__ */ (() =>
+  z.object({
+    id: described(idParam, 'Creator id or slug (each creator has one channel)', 'cr_0001'),
+  }))();
 
 /** `GET /channels/{id}/epg`: the channel id itself. */
-export const channelIdPath = z.object({
-  id: described(idParam, 'Channel id', 'ch_0001'),
-});
+export const channelIdPath = /* @__PURE__ */ (() =>
+  z.object({
+    id: described(idParam, 'Channel id', 'ch_0001'),
+  }))();
 
-export const scheduleQuery = z
-  .object({
-    date: described(
-      z.optional(date),
-      'Calendar day `YYYY-MM-DD` in `timezone` (default: today there)',
-      '2026-03-08',
-    ),
-    timezone,
-    from: described(
-      z.optional(clockTime('from')),
-      'Start of the window, `HH:MM` wall time in `timezone`',
-      '18:00',
-    ),
-    to: described(
-      z.optional(clockTime('to')),
-      'End of the window, `HH:MM` wall time in `timezone` (after `from`)',
-      '23:00',
-    ),
-  })
-  .check(
-    z.refine((q) => !q.from || !q.to || parseClock(q.from)! < parseClock(q.to)!, {
-      error: 'from must be earlier than to',
-      path: ['from'],
-    }),
-  );
+export const scheduleQuery = /* @__PURE__ */ (() =>
+  z
+    .object({
+      date: described(
+        z.optional(date),
+        'Calendar day `YYYY-MM-DD` in `timezone` (default: today there)',
+        '2026-03-08',
+      ),
+      timezone,
+      from: described(
+        z.optional(clockTime('from')),
+        'Start of the window, `HH:MM` wall time in `timezone`',
+        '18:00',
+      ),
+      to: described(
+        z.optional(clockTime('to')),
+        'End of the window, `HH:MM` wall time in `timezone` (after `from`)',
+        '23:00',
+      ),
+    })
+    .check(
+      z.refine((q) => !q.from || !q.to || parseClock(q.from)! < parseClock(q.to)!, {
+        error: 'from must be earlier than to',
+        path: ['from'],
+      }),
+    ))();
 
 export type ScheduleQuery = z.infer<typeof scheduleQuery>;
 
-export const timezoneQuery = z.object({ timezone });
+export const timezoneQuery = /* @__PURE__ */ (() => z.object({ timezone }))();
 export const upcomingQuery = (fallback: number) => z.object({ timezone, limit: limit(fallback) });
 
-export const guideQuery = z.object({
-  channel_id: described(z.optional(idParam), 'Only this channel (404 when unknown)', 'ch_0001'),
-  date: described(
-    z.optional(date),
-    'Calendar day `YYYY-MM-DD` in `timezone`; without it the grid starts at the current half hour',
-    '2026-03-08',
-  ),
-  hours: described(
-    z.optional(wholeNumberParam('hours must be 1 to 24', 1, 24)),
-    'Hours of the grid, 1-24 (default: 3 from now, or the whole day with `date`)',
-    3,
-  ),
-  timezone,
-  ...pageQuery(20),
-});
+export const guideQuery = /* @__PURE__ */ (() =>
+  z.object({
+    channel_id: described(z.optional(idParam), 'Only this channel (404 when unknown)', 'ch_0001'),
+    date: described(
+      z.optional(date),
+      'Calendar day `YYYY-MM-DD` in `timezone`; without it the grid starts at the current half hour',
+      '2026-03-08',
+    ),
+    hours: described(
+      z.optional(wholeNumberParam('hours must be 1 to 24', 1, 24)),
+      'Hours of the grid, 1-24 (default: 3 from now, or the whole day with `date`)',
+      3,
+    ),
+    timezone,
+    ...pageQuery(20),
+  }))();
 export type GuideQuery = z.infer<typeof guideQuery>;
 
 // ---- Responses -------------------------------------------------------------------------------

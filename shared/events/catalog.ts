@@ -74,144 +74,145 @@ const chatFields = () => ({
 const chatTarget = () => id('The account acted on (an opaque account id).', 'acc_0002');
 
 /** The payload schema of each event type (`data` of the envelope). */
-export const EVENT_PAYLOADS = {
-  'creator.live': z.object({
-    ...creatorFields(),
-    channel_id: id("The creator's channel.", 'ch_0001'),
-    stream_id: id('The live stream (IVS stream session).', 'st-1AbCdEfGhIjK'),
-    title: text("The stream's title.", 'Friday night jam'),
-    started_at: instant('When the stream started.', '2026-11-24T18:00:05.000Z'),
-  }),
-  'creator.offline': z.object({
-    ...creatorFields(),
-    channel_id: id("The creator's channel.", 'ch_0001'),
-    stream_id: id('The stream that ended.', 'st-1AbCdEfGhIjK'),
-    started_at: instant('When that stream started.', '2026-11-24T18:00:05.000Z'),
-    ended_at: instant('When the platform saw it end.', '2026-11-24T19:02:11.000Z'),
-  }),
-  'creator.updated': z.object({
-    ...creatorFields(),
-    changed: described(
-      z.array(z.enum(CREATOR_PUBLIC_FIELDS)),
-      'The public profile fields that changed (their new values are on GET /creators/{id}).',
-      ['name', 'description'],
-    ),
-  }),
-  'show.published': z.object({
-    show_id: id('The new show.', 'sh_0001'),
-    creator_id: id("The show's creator.", 'cr_0001'),
-    slug: text("The show's slug.", 'late_night_laughs'),
-    title: text("The show's title.", 'Late Night Laughs'),
-    category: z.enum(CATEGORY_IDS),
-    rating: z.enum(RATING_IDS),
-    released_at: instant('Its release date.', '2026-11-24T00:00:00.000Z'),
-  }),
-  'episode.published': z.object({
-    episode_id: id('The new episode.', 'ep_0001_s1e01'),
-    show_id: id('Its show.', 'sh_0001'),
-    creator_id: id("The show's creator.", 'cr_0001'),
-    season: described(z.number().check(z.int()), 'Season number.', 1),
-    episode_number: described(z.number().check(z.int()), 'Episode number in the season.', 1),
-    title: text("The episode's title.", 'Pilot'),
-    duration_seconds: described(z.number(), 'Running time in seconds.', 1320),
-    access: z.enum(['free', 'premium', 'ppv']),
-    air_date: instant('Its air date.', '2026-11-24T00:00:00.000Z'),
-  }),
-  'program.scheduled': z.object(programFields()),
-  'program.changed': z.object({
-    ...programFields(),
-    status: described(
-      z.enum(['scheduled', 'removed']),
-      '`scheduled`: the program is on the schedule as described (start and end are its new times); `removed`: it was taken off the schedule (start and end are the slot it had).',
-      'scheduled',
-    ),
-    changed: described(
-      z.array(z.enum(PROGRAM_PUBLIC_FIELDS)),
-      'The fields that changed (all of them for `removed`).',
-      ['start', 'end'],
-    ),
-    previous_start: z.optional(instant('Where it started before a move.', '2026-11-24T17:00:00.000Z')),
-    previous_end: z.optional(instant('Where it ended before a move.', '2026-11-24T18:00:00.000Z')),
-  }),
-  'subscription.created': z.object({
-    creator_id: id('The creator subscribed to.', 'cr_0001'),
-    account_id: id('The subscriber (an opaque account id; no email or name).', 'acc_0001'),
-    subscribed_at: instant('When the subscription started.', '2026-11-24T18:00:00.000Z'),
-    renewal_date: instant('When it renews.', '2026-12-24T18:00:00.000Z'),
-  }),
-  'subscription.cancelled': z.object({
-    creator_id: id('The creator.', 'cr_0001'),
-    account_id: id('The subscriber (an opaque account id).', 'acc_0001'),
-    subscribed_at: instant('When the subscription started.', '2026-11-24T18:00:00.000Z'),
-    access_until: instant(
-      'Access continues until then (the renewal date); no renewal follows.',
-      '2026-12-24T18:00:00.000Z',
-    ),
-  }),
-  'subscription.renewed': z.object({
-    creator_id: id('The creator.', 'cr_0001'),
-    account_id: id('The subscriber (an opaque account id).', 'acc_0001'),
-    renewal_date: instant('The new end of the paid period (the next renewal).', '2027-01-24T18:00:00.000Z'),
-  }),
-  'subscription.past_due': z.object({
-    creator_id: id('The creator.', 'cr_0001'),
-    account_id: id('The subscriber (an opaque account id).', 'acc_0001'),
-    grace_until: instant(
-      'A renewal payment failed: access holds until then unless a retry succeeds.',
-      '2026-12-31T18:00:00.000Z',
-    ),
-  }),
-  'subscription.expired': z.object({
-    creator_id: id('The creator.', 'cr_0001'),
-    account_id: id('The former subscriber (an opaque account id).', 'acc_0001'),
-    ended_at: instant('When access ended.', '2026-12-24T18:00:00.000Z'),
-  }),
-  'purchase.completed': z.object({
-    creator_id: id("The item's creator.", 'cr_0001'),
-    account_id: id('The buyer (an opaque account id).', 'acc_0001'),
-    content_id: id('The pay-per-view item bought.', 'ep_0001_s1e01'),
-    purchased_at: instant('When it was paid.', '2026-11-24T18:00:00.000Z'),
-  }),
-  'purchase.refunded': z.object({
-    creator_id: id("The item's creator.", 'cr_0001'),
-    account_id: id('The buyer (an opaque account id).', 'acc_0001'),
-    content_id: id('The item, locked again for the buyer.', 'ep_0001_s1e01'),
-    reason: described(
-      z.enum(['refund', 'dispute']),
-      '`refund`: refunded in full; `dispute`: the payment is disputed (a won dispute unlocks it again, without a new event).',
-      'refund',
-    ),
-  }),
-  'account.deleted': z.object({
-    account_id: id(
-      'The deleted account (an opaque id; also its creator id when it was a creator).',
-      'acc_0001',
-    ),
-    deleted_at: instant(
-      'When its owner deleted it; its data is purged within 30 minutes.',
-      '2026-11-29T10:00:00.000Z',
-    ),
-  }),
-  'chat.user_banned': z.object({
-    ...chatFields(),
-    account_id: chatTarget(),
-    reason: text('Why.', 'spam'),
-    duration_seconds: described(
-      z.nullable(z.number().check(z.int())),
-      'A timeout of this many seconds; null: banned until lifted.',
-      600,
-    ),
-  }),
-  'chat.user_unbanned': z.object({ ...chatFields(), account_id: chatTarget() }),
-  'chat.message_deleted': z.object({
-    ...chatFields(),
-    message_id: id('The IVS Chat message.', 'QpUjHvz7Vcc7'),
-    reason: described(z.nullable(z.string()), 'Why, when given.', 'spam'),
-  }),
-  'chat.moderator_added': z.object({ ...chatFields(), account_id: chatTarget() }),
-  'chat.moderator_removed': z.object({ ...chatFields(), account_id: chatTarget() }),
-  'chat.settings_changed': z.object({ ...chatFields() }),
-} as const satisfies Record<EventType, z.ZodMiniObject>;
+export const EVENT_PAYLOADS = /* @__PURE__ */ (() =>
+  ({
+    'creator.live': z.object({
+      ...creatorFields(),
+      channel_id: id("The creator's channel.", 'ch_0001'),
+      stream_id: id('The live stream (IVS stream session).', 'st-1AbCdEfGhIjK'),
+      title: text("The stream's title.", 'Friday night jam'),
+      started_at: instant('When the stream started.', '2026-11-24T18:00:05.000Z'),
+    }),
+    'creator.offline': z.object({
+      ...creatorFields(),
+      channel_id: id("The creator's channel.", 'ch_0001'),
+      stream_id: id('The stream that ended.', 'st-1AbCdEfGhIjK'),
+      started_at: instant('When that stream started.', '2026-11-24T18:00:05.000Z'),
+      ended_at: instant('When the platform saw it end.', '2026-11-24T19:02:11.000Z'),
+    }),
+    'creator.updated': z.object({
+      ...creatorFields(),
+      changed: described(
+        z.array(z.enum(CREATOR_PUBLIC_FIELDS)),
+        'The public profile fields that changed (their new values are on GET /creators/{id}).',
+        ['name', 'description'],
+      ),
+    }),
+    'show.published': z.object({
+      show_id: id('The new show.', 'sh_0001'),
+      creator_id: id("The show's creator.", 'cr_0001'),
+      slug: text("The show's slug.", 'late_night_laughs'),
+      title: text("The show's title.", 'Late Night Laughs'),
+      category: z.enum(CATEGORY_IDS),
+      rating: z.enum(RATING_IDS),
+      released_at: instant('Its release date.', '2026-11-24T00:00:00.000Z'),
+    }),
+    'episode.published': z.object({
+      episode_id: id('The new episode.', 'ep_0001_s1e01'),
+      show_id: id('Its show.', 'sh_0001'),
+      creator_id: id("The show's creator.", 'cr_0001'),
+      season: described(z.number().check(z.int()), 'Season number.', 1),
+      episode_number: described(z.number().check(z.int()), 'Episode number in the season.', 1),
+      title: text("The episode's title.", 'Pilot'),
+      duration_seconds: described(z.number(), 'Running time in seconds.', 1320),
+      access: z.enum(['free', 'premium', 'ppv']),
+      air_date: instant('Its air date.', '2026-11-24T00:00:00.000Z'),
+    }),
+    'program.scheduled': z.object(programFields()),
+    'program.changed': z.object({
+      ...programFields(),
+      status: described(
+        z.enum(['scheduled', 'removed']),
+        '`scheduled`: the program is on the schedule as described (start and end are its new times); `removed`: it was taken off the schedule (start and end are the slot it had).',
+        'scheduled',
+      ),
+      changed: described(
+        z.array(z.enum(PROGRAM_PUBLIC_FIELDS)),
+        'The fields that changed (all of them for `removed`).',
+        ['start', 'end'],
+      ),
+      previous_start: z.optional(instant('Where it started before a move.', '2026-11-24T17:00:00.000Z')),
+      previous_end: z.optional(instant('Where it ended before a move.', '2026-11-24T18:00:00.000Z')),
+    }),
+    'subscription.created': z.object({
+      creator_id: id('The creator subscribed to.', 'cr_0001'),
+      account_id: id('The subscriber (an opaque account id; no email or name).', 'acc_0001'),
+      subscribed_at: instant('When the subscription started.', '2026-11-24T18:00:00.000Z'),
+      renewal_date: instant('When it renews.', '2026-12-24T18:00:00.000Z'),
+    }),
+    'subscription.cancelled': z.object({
+      creator_id: id('The creator.', 'cr_0001'),
+      account_id: id('The subscriber (an opaque account id).', 'acc_0001'),
+      subscribed_at: instant('When the subscription started.', '2026-11-24T18:00:00.000Z'),
+      access_until: instant(
+        'Access continues until then (the renewal date); no renewal follows.',
+        '2026-12-24T18:00:00.000Z',
+      ),
+    }),
+    'subscription.renewed': z.object({
+      creator_id: id('The creator.', 'cr_0001'),
+      account_id: id('The subscriber (an opaque account id).', 'acc_0001'),
+      renewal_date: instant('The new end of the paid period (the next renewal).', '2027-01-24T18:00:00.000Z'),
+    }),
+    'subscription.past_due': z.object({
+      creator_id: id('The creator.', 'cr_0001'),
+      account_id: id('The subscriber (an opaque account id).', 'acc_0001'),
+      grace_until: instant(
+        'A renewal payment failed: access holds until then unless a retry succeeds.',
+        '2026-12-31T18:00:00.000Z',
+      ),
+    }),
+    'subscription.expired': z.object({
+      creator_id: id('The creator.', 'cr_0001'),
+      account_id: id('The former subscriber (an opaque account id).', 'acc_0001'),
+      ended_at: instant('When access ended.', '2026-12-24T18:00:00.000Z'),
+    }),
+    'purchase.completed': z.object({
+      creator_id: id("The item's creator.", 'cr_0001'),
+      account_id: id('The buyer (an opaque account id).', 'acc_0001'),
+      content_id: id('The pay-per-view item bought.', 'ep_0001_s1e01'),
+      purchased_at: instant('When it was paid.', '2026-11-24T18:00:00.000Z'),
+    }),
+    'purchase.refunded': z.object({
+      creator_id: id("The item's creator.", 'cr_0001'),
+      account_id: id('The buyer (an opaque account id).', 'acc_0001'),
+      content_id: id('The item, locked again for the buyer.', 'ep_0001_s1e01'),
+      reason: described(
+        z.enum(['refund', 'dispute']),
+        '`refund`: refunded in full; `dispute`: the payment is disputed (a won dispute unlocks it again, without a new event).',
+        'refund',
+      ),
+    }),
+    'account.deleted': z.object({
+      account_id: id(
+        'The deleted account (an opaque id; also its creator id when it was a creator).',
+        'acc_0001',
+      ),
+      deleted_at: instant(
+        'When its owner deleted it; its data is purged within 30 minutes.',
+        '2026-11-29T10:00:00.000Z',
+      ),
+    }),
+    'chat.user_banned': z.object({
+      ...chatFields(),
+      account_id: chatTarget(),
+      reason: text('Why.', 'spam'),
+      duration_seconds: described(
+        z.nullable(z.number().check(z.int())),
+        'A timeout of this many seconds; null: banned until lifted.',
+        600,
+      ),
+    }),
+    'chat.user_unbanned': z.object({ ...chatFields(), account_id: chatTarget() }),
+    'chat.message_deleted': z.object({
+      ...chatFields(),
+      message_id: id('The IVS Chat message.', 'QpUjHvz7Vcc7'),
+      reason: described(z.nullable(z.string()), 'Why, when given.', 'spam'),
+    }),
+    'chat.moderator_added': z.object({ ...chatFields(), account_id: chatTarget() }),
+    'chat.moderator_removed': z.object({ ...chatFields(), account_id: chatTarget() }),
+    'chat.settings_changed': z.object({ ...chatFields() }),
+  }) as const satisfies Record<EventType, z.ZodMiniObject>)();
 
 export type EventPayload<T extends EventType> = z.infer<(typeof EVENT_PAYLOADS)[T]>;
 

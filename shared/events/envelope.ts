@@ -40,20 +40,22 @@ export const EVENT_TYPES = {
 } as const satisfies Record<string, 'public' | 'private'>;
 
 export type EventType = keyof typeof EVENT_TYPES;
-export const EVENT_TYPE_NAMES = Object.keys(EVENT_TYPES) as [EventType, ...EventType[]];
+export const EVENT_TYPE_NAMES = /* @__PURE__ */ (() =>
+  Object.keys(EVENT_TYPES) as [EventType, ...EventType[]])();
 
 /** The envelope: `detail` of the EventBridge event, and (as `{type, timestamp, data}`) a webhook's body. */
-export const PlatformEvent = z.object({
-  /** Stable across retries of the same change (a consumer's idempotency key, the webhook-id). */
-  id: z.string().check(z.minLength(1), z.maxLength(128)),
-  type: z.enum(EVENT_TYPE_NAMES),
-  /** The version of the type's payload schema, `'1'` today; a breaking change adds a version. */
-  version: z.string(),
-  /** When the change happened (ISO 8601, UTC). */
-  time: z.iso.datetime(),
-  /** The creator the event is about: what a subscription's `condition.creator_id` matches. */
-  creator_id: z.string(),
-  /** The type's payload, small (well under 20 KB): ids, names, times, never secrets. */
-  data: z.record(z.string(), z.unknown()),
-});
+export const PlatformEvent = /* @__PURE__ */ (() =>
+  z.object({
+    /** Stable across retries of the same change (a consumer's idempotency key, the webhook-id). */
+    id: z.string().check(z.minLength(1), z.maxLength(128)),
+    type: z.enum(EVENT_TYPE_NAMES),
+    /** The version of the type's payload schema, `'1'` today; a breaking change adds a version. */
+    version: z.string(),
+    /** When the change happened (ISO 8601, UTC). */
+    time: z.iso.datetime(),
+    /** The creator the event is about: what a subscription's `condition.creator_id` matches. */
+    creator_id: z.string(),
+    /** The type's payload, small (well under 20 KB): ids, names, times, never secrets. */
+    data: z.record(z.string(), z.unknown()),
+  }))();
 export type PlatformEvent = z.infer<typeof PlatformEvent>;

@@ -4,7 +4,7 @@ import { described, named, responseSchemas, responsesNotBundled } from '../schem
 import { pageQuery } from '../schema/validation.ts';
 import { liveResponses } from '../watch/schemas.ts';
 
-export const listLiveStreamsQuery = z.object({ ...pageQuery(10) });
+export const listLiveStreamsQuery = /* @__PURE__ */ (() => z.object({ ...pageQuery(10) }))();
 
 // ---- Responses -------------------------------------------------------------------------------
 

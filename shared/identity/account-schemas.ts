@@ -17,91 +17,99 @@ const digits = (name: string, count: number, what: string) =>
       z.regex(new RegExp(`^\\d{${count}}$`), { error: `${name} must be the ${count} digits ${what}` }),
     );
 
-export const updateMeBody = z
-  .object({
-    creator_name: described(
-      z.optional(
-        z
-          .string({ error: 'creator_name must be a string' })
-          .check(z.trim(), z.minLength(1, { error: 'creator_name is required' }), z.maxLength(80)),
+export const updateMeBody = /* @__PURE__ */ (() =>
+  z
+    .object({
+      creator_name: described(
+        z.optional(
+          z
+            .string({ error: 'creator_name must be a string' })
+            .check(z.trim(), z.minLength(1, { error: 'creator_name is required' }), z.maxLength(80)),
+        ),
+        'Display name, 1-80 characters (trimmed)',
+        'New Name',
       ),
-      'Display name, 1-80 characters (trimmed)',
-      'New Name',
-    ),
-    handle: described(
-      z.optional(handle),
-      'New handle: 3-30 letters, digits or underscores, not starting with acc_ or cr_, unique ignoring letter case (the old one becomes free)',
-      'new_handle',
-    ),
-  })
-  .check(
-    z.superRefine((body, ctx) => {
-      if (body.creator_name === undefined && body.handle === undefined)
-        ctx.addIssue({ code: 'custom', path: [], message: 'send at least one of: creator_name, handle' });
-    }),
-  );
+      handle: described(
+        z.optional(handle),
+        'New handle: 3-30 letters, digits or underscores, not starting with acc_ or cr_, unique ignoring letter case (the old one becomes free)',
+        'new_handle',
+      ),
+    })
+    .check(
+      z.superRefine((body, ctx) => {
+        if (body.creator_name === undefined && body.handle === undefined)
+          ctx.addIssue({ code: 'custom', path: [], message: 'send at least one of: creator_name, handle' });
+      }),
+    ))();
 export type UpdateMeBody = z.infer<typeof updateMeBody>;
 
-export const forgotPasswordBody = z.object({
-  email: described(email, "The account's email address (any letter case)", 'viewer@demo.stream'),
-});
+export const forgotPasswordBody = /* @__PURE__ */ (() =>
+  z.object({
+    email: described(email, "The account's email address (any letter case)", 'viewer@demo.stream'),
+  }))();
 
 export const RESET_CODE_DIGITS = 8;
-export const resetPasswordBody = z.object({
-  email: described(email, "The account's email address (any letter case)", 'viewer@demo.stream'),
-  code: described(
-    digits('code', RESET_CODE_DIGITS, 'from the password-reset email'),
-    'The 8-digit code from the password-reset email (surrounding spaces ignored)',
-    '12345678',
-  ),
-  new_password: described(
-    newPassword('new_password'),
-    'The new password, 8-256 characters, not one of the most common passwords',
-    'a-new-long-passphrase',
-  ),
-});
+export const resetPasswordBody = /* @__PURE__ */ (() =>
+  z.object({
+    email: described(email, "The account's email address (any letter case)", 'viewer@demo.stream'),
+    code: described(
+      digits('code', RESET_CODE_DIGITS, 'from the password-reset email'),
+      'The 8-digit code from the password-reset email (surrounding spaces ignored)',
+      '12345678',
+    ),
+    new_password: described(
+      newPassword('new_password'),
+      'The new password, 8-256 characters, not one of the most common passwords',
+      'a-new-long-passphrase',
+    ),
+  }))();
 export type ResetPasswordBody = z.infer<typeof resetPasswordBody>;
 
-export const changePasswordBody = z.object({
-  current_password: described(text('current_password', 1, 256), 'The current password', 'demo-password-1'),
-  new_password: described(
-    newPassword('new_password'),
-    'The new password, 8-256 characters, not one of the most common passwords',
-    'a-new-long-passphrase',
-  ),
-});
+export const changePasswordBody = /* @__PURE__ */ (() =>
+  z.object({
+    current_password: described(text('current_password', 1, 256), 'The current password', 'demo-password-1'),
+    new_password: described(
+      newPassword('new_password'),
+      'The new password, 8-256 characters, not one of the most common passwords',
+      'a-new-long-passphrase',
+    ),
+  }))();
 export type ChangePasswordBody = z.infer<typeof changePasswordBody>;
 
-export const changeEmailBody = z.object({
-  new_email: described(email, 'The new address; a code is mailed to it', 'new.address@example.com'),
-  current_password: described(text('current_password', 1, 256), 'The current password', 'demo-password-1'),
-});
+export const changeEmailBody = /* @__PURE__ */ (() =>
+  z.object({
+    new_email: described(email, 'The new address; a code is mailed to it', 'new.address@example.com'),
+    current_password: described(text('current_password', 1, 256), 'The current password', 'demo-password-1'),
+  }))();
 export type ChangeEmailBody = z.infer<typeof changeEmailBody>;
 
-export const confirmEmailChangeBody = z.object({
-  code: described(
-    digits('code', 6, 'from the email sent to the new address'),
-    'The 6-digit code mailed to the new address (surrounding spaces ignored)',
-    '123456',
-  ),
-});
+export const confirmEmailChangeBody = /* @__PURE__ */ (() =>
+  z.object({
+    code: described(
+      digits('code', 6, 'from the email sent to the new address'),
+      'The 6-digit code mailed to the new address (surrounding spaces ignored)',
+      '123456',
+    ),
+  }))();
 
-export const stepUpBody = z.object({
-  password: described(text('password', 1, 256), "The account's password", 'demo-password-1'),
-  // With a second factor enrolled, one of these too (docs/accounts.md "Second factor").
-  ...stepUpProof,
-});
+export const stepUpBody = /* @__PURE__ */ (() =>
+  z.object({
+    password: described(text('password', 1, 256), "The account's password", 'demo-password-1'),
+    // With a second factor enrolled, one of these too (docs/accounts.md "Second factor").
+    ...stepUpProof,
+  }))();
 export type StepUpBody = z.infer<typeof stepUpBody>;
 
-export const sessionPath = z.object({
-  id: described(
-    z
-      .string({ error: 'id is required' })
-      .check(z.regex(/^[0-9a-f-]{36}$/, { error: 'id must be a session id from GET /me/sessions' })),
-    'Session id (from GET /me/sessions)',
-    '3f1c2a9e-7b4d-4e8a-9c21-5d6f7a8b9c0d',
-  ),
-});
+export const sessionPath = /* @__PURE__ */ (() =>
+  z.object({
+    id: described(
+      z
+        .string({ error: 'id is required' })
+        .check(z.regex(/^[0-9a-f-]{36}$/, { error: 'id must be a session id from GET /me/sessions' })),
+      'Session id (from GET /me/sessions)',
+      '3f1c2a9e-7b4d-4e8a-9c21-5d6f7a8b9c0d',
+    ),
+  }))();
 
 const buildResponses = () => {
   const timestamp = (description: string, example: string) =>

@@ -10,23 +10,26 @@ import { described, named, responseSchemas, responsesNotBundled } from '../schem
 export const HANDLE_PATTERN = /^(?![Aa][Cc][Cc]_|[Cc][Rr]_)[A-Za-z0-9_]{3,30}$/;
 const HANDLE_ERROR = 'handle must be 3-30 letters, numbers or underscores, not starting with acc_ or cr_';
 /** A handle as every route takes it (HANDLE_PATTERN). */
-export const handle = described(
-  z.string({ error: 'handle is required' }).check(z.regex(HANDLE_PATTERN, { error: HANDLE_ERROR })),
-  'A handle: 3-30 letters, numbers or underscores, not starting with acc_ or cr_ (creator ids)',
-);
+export const handle = /* @__PURE__ */ (() =>
+  described(
+    z.string({ error: 'handle is required' }).check(z.regex(HANDLE_PATTERN, { error: HANDLE_ERROR })),
+    'A handle: 3-30 letters, numbers or underscores, not starting with acc_ or cr_ (creator ids)',
+  ))();
 /** An email address, trimmed, at most 254 characters. */
-export const email = described(
-  z.pipe(
-    z.string({ error: 'email is required' }).check(z.trim(), z.maxLength(254)),
-    z.email({ error: 'email must be a valid email address' }),
-  ),
-  'An email address',
-);
-const agreed = described(
-  z.literal(true, { error: 'agreed_to_terms must be true' }),
-  'The creator accepted the terms of service: must be true',
-  true,
-);
+export const email = /* @__PURE__ */ (() =>
+  described(
+    z.pipe(
+      z.string({ error: 'email is required' }).check(z.trim(), z.maxLength(254)),
+      z.email({ error: 'email must be a valid email address' }),
+    ),
+    'An email address',
+  ))();
+const agreed = /* @__PURE__ */ (() =>
+  described(
+    z.literal(true, { error: 'agreed_to_terms must be true' }),
+    'The creator accepted the terms of service: must be true',
+    true,
+  ))();
 /** A required string of `min`..`max` characters whose absence says `<name> is required`. */
 export const text = (name: string, min: number, max: number) =>
   z.string({ error: `${name} is required` }).check(z.minLength(min), z.maxLength(max));
@@ -46,109 +49,123 @@ export const newPassword = (name: string) =>
       z.maxLength(256, { error: `${name} must be at most 256 characters` }),
     );
 
-export const createAccountBody = z.object({
-  email: described(email, 'Sign-in email address; stored trimmed and lower-cased', 'new.creator@example.com'),
-  password: described(
-    newPassword('password'),
-    'Password, 8-256 characters, not one of the most common passwords (stored only as a scrypt hash)',
-    'correct-horse-1',
-  ),
-  creator_name: described(
-    z
-      .string({ error: 'creator_name is required' })
-      .check(z.trim(), z.minLength(1, { error: 'creator_name is required' }), z.maxLength(80)),
-    'Display name, 1-80 characters (trimmed)',
-    'New Creator',
-  ),
-  handle: described(handle, `Handle for the creator page: ${HANDLE_RULE}`, 'new_creator'),
-  agreed_to_terms: agreed,
-});
+export const createAccountBody = /* @__PURE__ */ (() =>
+  z.object({
+    email: described(
+      email,
+      'Sign-in email address; stored trimmed and lower-cased',
+      'new.creator@example.com',
+    ),
+    password: described(
+      newPassword('password'),
+      'Password, 8-256 characters, not one of the most common passwords (stored only as a scrypt hash)',
+      'correct-horse-1',
+    ),
+    creator_name: described(
+      z
+        .string({ error: 'creator_name is required' })
+        .check(z.trim(), z.minLength(1, { error: 'creator_name is required' }), z.maxLength(80)),
+      'Display name, 1-80 characters (trimmed)',
+      'New Creator',
+    ),
+    handle: described(handle, `Handle for the creator page: ${HANDLE_RULE}`, 'new_creator'),
+    agreed_to_terms: agreed,
+  }))();
 export type CreateAccountBody = z.infer<typeof createAccountBody>;
 
-export const googleSignInBody = z.object({
-  google_token: described(
-    text('google_token', 1, 8192),
-    'Google ID token (RS256 JWT from Google Identity Services) whose email Google verified',
-    FAKE_JWT,
-  ),
-  handle: described(
-    z.optional(handle),
-    `Handle for a new account (${HANDLE_RULE}); required when no account exists yet, ignored otherwise`,
-    'new_creator',
-  ),
-  agreed_to_terms: agreed,
-});
+export const googleSignInBody = /* @__PURE__ */ (() =>
+  z.object({
+    google_token: described(
+      text('google_token', 1, 8192),
+      'Google ID token (RS256 JWT from Google Identity Services) whose email Google verified',
+      FAKE_JWT,
+    ),
+    handle: described(
+      z.optional(handle),
+      `Handle for a new account (${HANDLE_RULE}); required when no account exists yet, ignored otherwise`,
+      'new_creator',
+    ),
+    agreed_to_terms: agreed,
+  }))();
 export type GoogleSignInBody = z.infer<typeof googleSignInBody>;
 
-export const claimHandleBody = z.object({
-  handle: described(handle, `The new handle: ${HANDLE_RULE}`, 'new_creator'),
-});
-export const checkHandleQuery = z.object({
-  handle: described(
-    z
-      .string({ error: 'handle is required' })
-      .check(z.minLength(1, { error: 'handle is required' }), z.maxLength(64)),
-    'Handle to check, 1-64 characters (a malformed one is answered unavailable, with a reason)',
-    'new_creator',
-  ),
-});
-export const checkEmailQuery = z.object({
-  email: described(
-    z
-      .string({ error: 'email is required' })
-      .check(z.trim(), z.minLength(1, { error: 'email is required' }), z.maxLength(254)),
-    'Email address to check (compared trimmed and lower-cased)',
-    'new.creator@example.com',
-  ),
-});
-export const loginBody = z.object({
-  email: described(email, 'Sign-in email address (any letter case)', 'viewer@demo.stream'),
-  password: described(text('password', 1, 256), 'Password', 'demo-password-1'),
-});
+export const claimHandleBody = /* @__PURE__ */ (() =>
+  z.object({
+    handle: described(handle, `The new handle: ${HANDLE_RULE}`, 'new_creator'),
+  }))();
+export const checkHandleQuery = /* @__PURE__ */ (() =>
+  z.object({
+    handle: described(
+      z
+        .string({ error: 'handle is required' })
+        .check(z.minLength(1, { error: 'handle is required' }), z.maxLength(64)),
+      'Handle to check, 1-64 characters (a malformed one is answered unavailable, with a reason)',
+      'new_creator',
+    ),
+  }))();
+export const checkEmailQuery = /* @__PURE__ */ (() =>
+  z.object({
+    email: described(
+      z
+        .string({ error: 'email is required' })
+        .check(z.trim(), z.minLength(1, { error: 'email is required' }), z.maxLength(254)),
+      'Email address to check (compared trimmed and lower-cased)',
+      'new.creator@example.com',
+    ),
+  }))();
+export const loginBody = /* @__PURE__ */ (() =>
+  z.object({
+    email: described(email, 'Sign-in email address (any letter case)', 'viewer@demo.stream'),
+    password: described(text('password', 1, 256), 'Password', 'demo-password-1'),
+  }))();
 export type LoginBody = z.infer<typeof loginBody>;
-export const refreshBody = z.object({
-  refresh_token: described(
-    text('refresh_token', 1, 512),
-    'Refresh token from the latest sign-in or refresh (`<family id>.<secret>`)',
-    FAKE_REFRESH_TOKEN,
-  ),
-});
-export const categoryBody = z.object({
-  category_id: described(
-    z.enum(CATEGORY_IDS, { error: `category_id must be one of: ${CATEGORY_IDS.join(', ')}` }),
-    'Content category id (see GET /onboarding/categories)',
-    'music',
-  ),
-});
+export const refreshBody = /* @__PURE__ */ (() =>
+  z.object({
+    refresh_token: described(
+      text('refresh_token', 1, 512),
+      'Refresh token from the latest sign-in or refresh (`<family id>.<secret>`)',
+      FAKE_REFRESH_TOKEN,
+    ),
+  }))();
+export const categoryBody = /* @__PURE__ */ (() =>
+  z.object({
+    category_id: described(
+      z.enum(CATEGORY_IDS, { error: `category_id must be one of: ${CATEGORY_IDS.join(', ')}` }),
+      'Content category id (see GET /onboarding/categories)',
+      'music',
+    ),
+  }))();
 export const SOCIAL_PLATFORMS = ['instagram', 'youtube', 'tiktok', 'x', 'twitch'] as const;
 export type SocialPlatform = (typeof SOCIAL_PLATFORMS)[number];
-export const socialConnectBody = z.object({
-  platform: described(
-    z.enum(SOCIAL_PLATFORMS, { error: `platform must be one of: ${SOCIAL_PLATFORMS.join(', ')}` }),
-    'Audience platform id (see GET /onboarding/social/platforms)',
-    'youtube',
-  ),
-  access_token: described(
-    text('access_token', 1, 4096),
-    "Access token from the platform's client SDK; never stored (only its SHA-256)",
-    'sdk-token-123',
-  ),
-});
+export const socialConnectBody = /* @__PURE__ */ (() =>
+  z.object({
+    platform: described(
+      z.enum(SOCIAL_PLATFORMS, { error: `platform must be one of: ${SOCIAL_PLATFORMS.join(', ')}` }),
+      'Audience platform id (see GET /onboarding/social/platforms)',
+      'youtube',
+    ),
+    access_token: described(
+      text('access_token', 1, 4096),
+      "Access token from the platform's client SDK; never stored (only its SHA-256)",
+      'sdk-token-123',
+    ),
+  }))();
 export type SocialConnectBody = z.infer<typeof socialConnectBody>;
 
 /** `POST /auth/email/verify`: the 6-digit code from the verification email. */
-export const verifyEmailBody = z.object({
-  code: described(
-    z
-      .string({ error: 'code is required' })
-      .check(
-        z.trim(),
-        z.regex(/^\d{6}$/, { error: 'code must be the 6 digits from the verification email' }),
-      ),
-    'The 6-digit code from the verification email (surrounding spaces ignored)',
-    '123456',
-  ),
-});
+export const verifyEmailBody = /* @__PURE__ */ (() =>
+  z.object({
+    code: described(
+      z
+        .string({ error: 'code is required' })
+        .check(
+          z.trim(),
+          z.regex(/^\d{6}$/, { error: 'code must be the 6 digits from the verification email' }),
+        ),
+      'The 6-digit code from the verification email (surrounding spaces ignored)',
+      '123456',
+    ),
+  }))();
 
 // ---- Responses -------------------------------------------------------------------------------
 

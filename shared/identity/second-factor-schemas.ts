@@ -8,25 +8,32 @@ import { identityResponses } from './schemas.ts';
  * call (shared/schema/schema-meta.ts), so no Lambda bundle carries them.
  */
 
-const totpCode = z
-  .string({ error: 'code must be a string' })
-  .check(z.trim(), z.regex(/^\d{6}$/, { error: 'code must be the 6 digits your authenticator app shows' }));
-const recoveryCode = z.string({ error: 'recovery_code must be a string' }).check(
-  z.regex(/^\s*[A-Za-z0-9]{5}[\s-]?[A-Za-z0-9]{5}\s*$/, {
-    error: 'recovery_code must be one of your recovery codes, e.g. ABCDE-23456',
-  }),
-);
+const totpCode = /* @__PURE__ */ (() =>
+  z
+    .string({ error: 'code must be a string' })
+    .check(
+      z.trim(),
+      z.regex(/^\d{6}$/, { error: 'code must be the 6 digits your authenticator app shows' }),
+    ))();
+const recoveryCode = /* @__PURE__ */ (() =>
+  z.string({ error: 'recovery_code must be a string' }).check(
+    z.regex(/^\s*[A-Za-z0-9]{5}[\s-]?[A-Za-z0-9]{5}\s*$/, {
+      error: 'recovery_code must be one of your recovery codes, e.g. ABCDE-23456',
+    }),
+  ))();
 
-const code = described(
-  z.optional(totpCode),
-  'The 6-digit code the authenticator app shows now (surrounding spaces ignored)',
-  '123456',
-);
-const recovery = described(
-  z.optional(recoveryCode),
-  'One of the recovery codes given at enrolment (any letter case; the dash is optional); each works once',
-  'ABCDE-23456',
-);
+const code = /* @__PURE__ */ (() =>
+  described(
+    z.optional(totpCode),
+    'The 6-digit code the authenticator app shows now (surrounding spaces ignored)',
+    '123456',
+  ))();
+const recovery = /* @__PURE__ */ (() =>
+  described(
+    z.optional(recoveryCode),
+    'One of the recovery codes given at enrolment (any letter case; the dash is optional); each works once',
+    'ABCDE-23456',
+  ))();
 
 /** Exactly one of `code` and `recovery_code`. */
 const oneProof = () =>
@@ -35,39 +42,42 @@ const oneProof = () =>
       ctx.addIssue({ code: 'custom', path: [], message: 'send exactly one of: code, recovery_code' });
   });
 
-export const enrolTotpBody = z.object({
-  label: described(
-    z.optional(
-      z
-        .string({ error: 'label must be a string' })
-        .check(z.trim(), z.minLength(1, { error: 'label must not be empty' }), z.maxLength(40)),
+export const enrolTotpBody = /* @__PURE__ */ (() =>
+  z.object({
+    label: described(
+      z.optional(
+        z
+          .string({ error: 'label must be a string' })
+          .check(z.trim(), z.minLength(1, { error: 'label must not be empty' }), z.maxLength(40)),
+      ),
+      'A name for the authenticator, 1-40 characters (default "Authenticator app")',
+      'Phone',
     ),
-    'A name for the authenticator, 1-40 characters (default "Authenticator app")',
-    'Phone',
-  ),
-});
+  }))();
 
-export const confirmTotpBody = z.object({
-  code: described(
-    totpCode,
-    'The 6-digit code the authenticator app shows now, after adding the secret',
-    '123456',
-  ),
-});
-
-export const completeMfaSignInBody = z
-  .object({
-    challenge_token: described(
-      z
-        .string({ error: 'challenge_token is required' })
-        .check(z.minLength(1, { error: 'challenge_token is required' }), z.maxLength(256)),
-      'The `challenge_token` of the 202 answer of POST /auth/login or POST /onboarding/account/google',
-      'acc_3f1c2a9e.7b4d4e8a-9c21-5d6f-7a8b-9c0d3f1c2a9e.ZmFrZS1jaGFsbGVuZ2Utc2VjcmV0',
+export const confirmTotpBody = /* @__PURE__ */ (() =>
+  z.object({
+    code: described(
+      totpCode,
+      'The 6-digit code the authenticator app shows now, after adding the secret',
+      '123456',
     ),
-    code,
-    recovery_code: recovery,
-  })
-  .check(oneProof());
+  }))();
+
+export const completeMfaSignInBody = /* @__PURE__ */ (() =>
+  z
+    .object({
+      challenge_token: described(
+        z
+          .string({ error: 'challenge_token is required' })
+          .check(z.minLength(1, { error: 'challenge_token is required' }), z.maxLength(256)),
+        'The `challenge_token` of the 202 answer of POST /auth/login or POST /onboarding/account/google',
+        'acc_3f1c2a9e.7b4d4e8a-9c21-5d6f-7a8b-9c0d3f1c2a9e.ZmFrZS1jaGFsbGVuZ2Utc2VjcmV0',
+      ),
+      code,
+      recovery_code: recovery,
+    })
+    .check(oneProof()))();
 export type CompleteMfaSignInBody = z.infer<typeof completeMfaSignInBody>;
 
 /** Step-up's second factor (with the password), when the account has one. */

@@ -9,19 +9,22 @@ import { markUndeliverable, type Suppression } from './suppression.ts';
  * Fields as in SES's event publishing record (`detail` of "Email Bounced" and
  * "Email Complaint Received"); anything else in the document is ignored.
  */
-const recipients = z.array(z.object({ emailAddress: z.string().check(z.minLength(3)) }));
+const recipients = /* @__PURE__ */ (() =>
+  z.array(z.object({ emailAddress: z.string().check(z.minLength(3)) })))();
 
-const bounce = z.object({
-  eventType: z.literal('Bounce'),
-  bounce: z.object({ bouncedRecipients: recipients, bounceType: z.string(), timestamp: z.string() }),
-});
-const complaint = z.object({
-  eventType: z.literal('Complaint'),
-  complaint: z.object({ complainedRecipients: recipients, timestamp: z.string() }),
-});
+const bounce = /* @__PURE__ */ (() =>
+  z.object({
+    eventType: z.literal('Bounce'),
+    bounce: z.object({ bouncedRecipients: recipients, bounceType: z.string(), timestamp: z.string() }),
+  }))();
+const complaint = /* @__PURE__ */ (() =>
+  z.object({
+    eventType: z.literal('Complaint'),
+    complaint: z.object({ complainedRecipients: recipients, timestamp: z.string() }),
+  }))();
 
 /** An EventBridge event of SES (what the queue's message body holds). */
-export const sesFeedbackEvent = z.object({ detail: z.union([bounce, complaint]) });
+export const sesFeedbackEvent = /* @__PURE__ */ (() => z.object({ detail: z.union([bounce, complaint]) }))();
 
 /** The suppressions an event calls for (none for a transient bounce); undefined when it is not one. */
 export const suppressionsOf = (event: unknown): Suppression[] | undefined => {

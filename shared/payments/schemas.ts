@@ -20,33 +20,35 @@ const targetId = (what: string, example: string) =>
   );
 
 /** `POST /checkout` body: exactly one of `creator_id` (a subscription) and `content_id` (a purchase). */
-export const checkoutBody = z
-  .strictObject({
-    creator_id: targetId('The creator whose plan to subscribe to (id or handle)', 'cr_0001'),
-    content_id: targetId('The pay-per-view episode to buy', 'ep_0001_s1e03'),
-  })
-  .check(
-    z.superRefine((body, ctx) => {
-      if ((body.creator_id === undefined) === (body.content_id === undefined))
-        ctx.addIssue({
-          code: 'custom',
-          path: [body.creator_id === undefined ? 'creator_id' : 'content_id'],
-          message: 'send exactly one of creator_id and content_id',
-        });
-    }),
-  );
+export const checkoutBody = /* @__PURE__ */ (() =>
+  z
+    .strictObject({
+      creator_id: targetId('The creator whose plan to subscribe to (id or handle)', 'cr_0001'),
+      content_id: targetId('The pay-per-view episode to buy', 'ep_0001_s1e03'),
+    })
+    .check(
+      z.superRefine((body, ctx) => {
+        if ((body.creator_id === undefined) === (body.content_id === undefined))
+          ctx.addIssue({
+            code: 'custom',
+            path: [body.creator_id === undefined ? 'creator_id' : 'content_id'],
+            message: 'send exactly one of creator_id and content_id',
+          });
+      }),
+    ))();
 export type CheckoutBody = z.infer<typeof checkoutBody>;
 
 /** `PUT /studio/plan` body. */
-export const planBody = z.strictObject({
-  price: chargePrice('Price of one period'),
-  currency: chargeCurrency(),
-  interval: described(
-    z.enum(['month', 'year'], { error: 'must be month or year' }),
-    'Billing period',
-    'month',
-  ),
-});
+export const planBody = /* @__PURE__ */ (() =>
+  z.strictObject({
+    price: chargePrice('Price of one period'),
+    currency: chargeCurrency(),
+    interval: described(
+      z.enum(['month', 'year'], { error: 'must be month or year' }),
+      'Billing period',
+      'month',
+    ),
+  }))();
 export type PlanBody = z.infer<typeof planBody>;
 
 // ---- Responses -------------------------------------------------------------------------------

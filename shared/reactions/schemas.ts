@@ -10,39 +10,46 @@ export const TARGET_TYPES = ['VIDEO', 'POST', 'COMMENT', 'SERIES'] as const;
  * selector or skin tone, ZWJ-joined; a flag; a keycap; a tag sequence such as 🏴󠁧󠁢󠁳󠁣󠁴󠁿). Not
  * `\p{RGI_Emoji}` with the `v` flag: building that set costs ~25 ms at every cold start.
  */
-const PICTO = String.raw`\p{Extended_Pictographic}(?:\uFE0F|\p{Emoji_Modifier})?`;
-export const ONE_EMOJI = new RegExp(
-  String.raw`^(?:\p{Regional_Indicator}{2}|[#*0-9]\uFE0F?\u20E3|\u{1F3F4}[\u{E0020}-\u{E007E}]+\u{E007F}|${PICTO}(?:\u200D${PICTO})*)$`,
-  'u',
-);
+const PICTO = /* @__PURE__ */ (() => String.raw`\p{Extended_Pictographic}(?:\uFE0F|\p{Emoji_Modifier})?`)();
+export const ONE_EMOJI = /* @__PURE__ */ (() =>
+  new RegExp(
+    String.raw`^(?:\p{Regional_Indicator}{2}|[#*0-9]\uFE0F?\u20E3|\u{1F3F4}[\u{E0020}-\u{E007E}]+\u{E007F}|${PICTO}(?:\u200D${PICTO})*)$`,
+    'u',
+  ))();
 
-const targetType = described(
-  z.enum(TARGET_TYPES, { error: `targetType must be one of: ${TARGET_TYPES.join(', ')}` }),
-  'Kind of content reacted to',
-  'VIDEO',
+const targetType = /* @__PURE__ */ (() =>
+  described(
+    z.enum(TARGET_TYPES, { error: `targetType must be one of: ${TARGET_TYPES.join(', ')}` }),
+    'Kind of content reacted to',
+    'VIDEO',
+  ))();
+const targetId = /* @__PURE__ */ described(
+  idParam,
+  'Id of the content (an episode id for `VIDEO`)',
+  'ep_0001_s1e01',
 );
-const targetId = described(idParam, 'Id of the content (an episode id for `VIDEO`)', 'ep_0001_s1e01');
 
 /**
  * The emoji rule is a refinement, not `z.regex`: the document would carry ONE_EMOJI's source as
  * `pattern`, which uses `u`-flag syntax (`\p{...}`, `\u{...}`) that JSON Schema's ECMA-262
  * patterns (no flags) do not accept. The description names the rule instead.
  */
-const emoji = described(
-  z.string().check(
-    z.maxLength(64),
-    z.refine((value) => ONE_EMOJI.test(value), { error: 'emoji must be exactly one emoji' }),
-  ),
-  'Exactly one emoji (one UTS #51 emoji sequence: a pictograph with an optional variation selector or skin tone, or a ZWJ sequence of those; a flag; a keycap; a tag sequence), at most 64 UTF-16 code units',
-  '🔥',
-);
+const emoji = /* @__PURE__ */ (() =>
+  described(
+    z.string().check(
+      z.maxLength(64),
+      z.refine((value) => ONE_EMOJI.test(value), { error: 'emoji must be exactly one emoji' }),
+    ),
+    'Exactly one emoji (one UTS #51 emoji sequence: a pictograph with an optional variation selector or skin tone, or a ZWJ sequence of those; a flag; a keycap; a tag sequence), at most 64 UTF-16 code units',
+    '🔥',
+  ))();
 
 /** One emoji (the rule above), for other bodies that carry one (live reactions: shared/realtime/schemas.ts). */
 export const oneEmoji = emoji;
 
-export const reactionBody = z.object({ targetType, targetId, emoji });
+export const reactionBody = /* @__PURE__ */ (() => z.object({ targetType, targetId, emoji }))();
 
-export const reactionSummaryPath = z.object({ targetType, targetId });
+export const reactionSummaryPath = /* @__PURE__ */ (() => z.object({ targetType, targetId }))();
 
 export type ReactionInput = z.infer<typeof reactionBody>;
 

@@ -3,38 +3,40 @@ import { described, named, responseSchemas, responsesNotBundled } from '../schem
 import { oneEmoji } from '../reactions/schemas.ts';
 
 /** `POST /creators/{id}/channel/live/reactions`: one emoji. */
-export const liveReactionBody = z.object({
-  emoji: described(oneEmoji, 'Exactly one emoji, counted into the current tick of the channel', '🔥'),
-});
+export const liveReactionBody = /* @__PURE__ */ (() =>
+  z.object({
+    emoji: described(oneEmoji, 'Exactly one emoji, counted into the current tick of the channel', '🔥'),
+  }))();
 export type LiveReactionInput = z.infer<typeof liveReactionBody>;
 
 /** The IVS timed metadata limit a cue's JSON must fit (shared/realtime/cues.ts). */
 export const CUE_MAX_BYTES = 1024;
 
 /** `POST /studio/channel/cues`: a cue type and its payload, at most 1 KB together as JSON. */
-export const cueBody = z
-  .object({
-    type: described(
-      z.string().check(
-        z.regex(/^[a-z][a-z0-9_.-]{0,39}$/, {
-          error: 'type must be 1-40 lower-case letters, digits, _ . - (a letter first)',
-        }),
+export const cueBody = /* @__PURE__ */ (() =>
+  z
+    .object({
+      type: described(
+        z.string().check(
+          z.regex(/^[a-z][a-z0-9_.-]{0,39}$/, {
+            error: 'type must be 1-40 lower-case letters, digits, _ . - (a letter first)',
+          }),
+        ),
+        'What the cue is, for the player (`poll.open`, `product.show`, ...)',
+        'poll.open',
       ),
-      'What the cue is, for the player (`poll.open`, `product.show`, ...)',
-      'poll.open',
-    ),
-    payload: described(
-      z._default(z.record(z.string(), z.unknown()), {}),
-      'Anything the player needs for it (JSON object)',
-      { poll_id: 'p1', question: 'Encore?' },
-    ),
-  })
-  .check(
-    z.refine((cue) => Buffer.byteLength(JSON.stringify(cue)) <= CUE_MAX_BYTES, {
-      error: 'the cue is over 1 KB as JSON (IVS timed metadata limit)',
-      path: ['payload'],
-    }),
-  );
+      payload: described(
+        z._default(z.record(z.string(), z.unknown()), {}),
+        'Anything the player needs for it (JSON object)',
+        { poll_id: 'p1', question: 'Encore?' },
+      ),
+    })
+    .check(
+      z.refine((cue) => Buffer.byteLength(JSON.stringify(cue)) <= CUE_MAX_BYTES, {
+        error: 'the cue is over 1 KB as JSON (IVS timed metadata limit)',
+        path: ['payload'],
+      }),
+    ))();
 export type CueInput = z.infer<typeof cueBody>;
 
 /** The response schemas (built for the document and the tests only; Lambda bundles leave them out). */

@@ -6,43 +6,46 @@ const CATEGORY_NOTE =
   '`spam`, `harassment`, `hate_speech`, `violence`, `sexual_content`, `child_safety`, `misinformation`, `copyright`, or `other`';
 
 /** `POST /reports` body; `reason` is required when `category` is `other`. */
-export const createReportBody = z
-  .object({
-    target_type: described(
-      z.enum(REPORT_TARGET_TYPES, {
-        error: `must be one of: ${REPORT_TARGET_TYPES.join(', ')}`,
-      }),
-      'What is reported: a `video` (an episode) or a `show`',
-      'video',
-    ),
-    target_id: described(
-      z
-        .string({ error: 'is required' })
-        .check(
-          z.minLength(1, { error: 'is required' }),
-          z.maxLength(128, { error: 'must be at most 128 characters' }),
-          z.regex(/^[A-Za-z0-9_.:-]+$/, { error: 'must contain only letters, digits, _ . : -' }),
+export const createReportBody = /* @__PURE__ */ (() =>
+  z
+    .object({
+      target_type: described(
+        z.enum(REPORT_TARGET_TYPES, {
+          error: `must be one of: ${REPORT_TARGET_TYPES.join(', ')}`,
+        }),
+        'What is reported: a `video` (an episode) or a `show`',
+        'video',
+      ),
+      target_id: described(
+        z
+          .string({ error: 'is required' })
+          .check(
+            z.minLength(1, { error: 'is required' }),
+            z.maxLength(128, { error: 'must be at most 128 characters' }),
+            z.regex(/^[A-Za-z0-9_.:-]+$/, { error: 'must contain only letters, digits, _ . : -' }),
+          ),
+        'Id of the episode (`video`) or show',
+        'ep_0001_s1e01',
+      ),
+      category: described(
+        z.enum(REPORT_CATEGORIES, { error: `must be one of: ${REPORT_CATEGORIES.join(', ')}` }),
+        `Why it is reported: ${CATEGORY_NOTE}`,
+        'spam',
+      ),
+      reason: described(
+        z.optional(
+          z.string().check(z.trim(), z.maxLength(1000, { error: 'must be at most 1000 characters' })),
         ),
-      'Id of the episode (`video`) or show',
-      'ep_0001_s1e01',
-    ),
-    category: described(
-      z.enum(REPORT_CATEGORIES, { error: `must be one of: ${REPORT_CATEGORIES.join(', ')}` }),
-      `Why it is reported: ${CATEGORY_NOTE}`,
-      'spam',
-    ),
-    reason: described(
-      z.optional(z.string().check(z.trim(), z.maxLength(1000, { error: 'must be at most 1000 characters' }))),
-      'Details for the moderators (trimmed, at most 1000 characters); required when `category` is `other`',
-      'Links to a scam site in every episode description.',
-    ),
-  })
-  .check(
-    z.superRefine((body, ctx) => {
-      if (body.category === 'other' && !body.reason)
-        ctx.addIssue({ code: 'custom', path: ['reason'], message: 'is required when category is other' });
-    }),
-  );
+        'Details for the moderators (trimmed, at most 1000 characters); required when `category` is `other`',
+        'Links to a scam site in every episode description.',
+      ),
+    })
+    .check(
+      z.superRefine((body, ctx) => {
+        if (body.category === 'other' && !body.reason)
+          ctx.addIssue({ code: 'custom', path: ['reason'], message: 'is required when category is other' });
+      }),
+    ))();
 
 export type CreateReportBody = z.infer<typeof createReportBody>;
 

@@ -10,8 +10,13 @@ import * as z from 'zod/mini';
  * metadata is copied, so one used in several places keeps each place's own words. Hence the
  * rule: a schema shared by several fields (`idParam`, `searchText`, ...) is documented where it
  * is defined, in general terms, and each use that says more gets its own copy.
+ *
+ * In a Lambda bundle (`process.env.LAMBDA_BUNDLE_RESPONSES` defined as `"none"`, infra/bundling.ts)
+ * it returns the schema as it is: only the OpenAPI document reads the documentation, and a copy
+ * validates exactly as the schema does, so a function's cold start makes neither (issue 41).
  */
 export const described = <S extends z.ZodMiniType>(schema: S, description: string, example?: unknown): S => {
+  if (process.env.LAMBDA_BUNDLE_RESPONSES === 'none') return schema;
   const meta = { description, ...(example === undefined ? {} : { examples: [example] }) };
   if (z.globalRegistry.has(schema)) return schema.check(z.meta(meta)) as S;
   z.globalRegistry.add(schema, meta);
@@ -21,8 +26,10 @@ export const described = <S extends z.ZodMiniType>(schema: S, description: strin
 /**
  * A schema with a name: it becomes `components.schemas.<id>` in the document, and a named type
  * in generated clients. Each id is registered once (zod's global registry refuses a second).
+ * Registers nothing in a Lambda bundle, as `described`.
  */
 export const named = <S extends z.ZodMiniType>(id: string, schema: S, description: string): S => {
+  if (process.env.LAMBDA_BUNDLE_RESPONSES === 'none') return schema;
   z.globalRegistry.add(schema, { id, description });
   return schema;
 };

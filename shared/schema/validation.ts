@@ -143,16 +143,17 @@ export const boolParam = (name: string) =>
   );
 
 /** A path id: non-empty, bounded, URL-safe. */
-export const idParam = described(
-  z
-    .string()
-    .check(
-      z.minLength(1),
-      z.maxLength(128),
-      z.regex(/^[A-Za-z0-9_.:-]+$/, { error: 'must contain only letters, digits, _ . : -' }),
-    ),
-  'An id: 1-128 letters, digits, `_`, `.`, `:` or `-`',
-);
+export const idParam = /* @__PURE__ */ (() =>
+  described(
+    z
+      .string()
+      .check(
+        z.minLength(1),
+        z.maxLength(128),
+        z.regex(/^[A-Za-z0-9_.:-]+$/, { error: 'must contain only letters, digits, _ . : -' }),
+      ),
+    'An id: 1-128 letters, digits, `_`, `.`, `:` or `-`',
+  ))();
 
 // ---- Bounds on what a user can store (docs/conventions.md "Input bounds") -------------------
 

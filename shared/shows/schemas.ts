@@ -10,68 +10,67 @@ import { SHOW_SORTS } from '../catalog/model.ts';
 export const SHOW_SECTIONS = ['new_releases', 'featured', 'all'] as const;
 export type ShowSection = (typeof SHOW_SECTIONS)[number];
 
-const category = described(
-  z._default(enumParam('category', ['all', ...CATEGORY_IDS]), 'all'),
-  'Only shows of this category (`all`: every category)',
-  'comedy',
-);
-const rating = described(
-  z.optional(enumParam('rating', RATING_IDS)),
-  'Only shows with this content rating',
-  'TV-PG',
-);
-const isNew = described(
-  z.optional(boolParam('is_new')),
-  'Only new (`true`) or only not new (`false`) shows',
-  'true',
-);
-const isFeatured = described(
-  z.optional(boolParam('is_featured')),
-  'Only featured (`true`) or only not featured (`false`) shows',
-  'true',
-);
+const category = /* @__PURE__ */ (() =>
+  described(
+    z._default(enumParam('category', ['all', ...CATEGORY_IDS]), 'all'),
+    'Only shows of this category (`all`: every category)',
+    'comedy',
+  ))();
+const rating = /* @__PURE__ */ (() =>
+  described(z.optional(enumParam('rating', RATING_IDS)), 'Only shows with this content rating', 'TV-PG'))();
+const isNew = /* @__PURE__ */ (() =>
+  described(z.optional(boolParam('is_new')), 'Only new (`true`) or only not new (`false`) shows', 'true'))();
+const isFeatured = /* @__PURE__ */ (() =>
+  described(
+    z.optional(boolParam('is_featured')),
+    'Only featured (`true`) or only not featured (`false`) shows',
+    'true',
+  ))();
 const sortDescription = 'Order: most total views, newest release first, or most views in the last 7 days';
 
-export const listShowsQuery = z.object({
-  category,
-  sort: described(z._default(enumParam('sort', SHOW_SORTS), 'most_popular'), sortDescription, 'trending'),
-  section: described(
-    z._default(enumParam('section', SHOW_SECTIONS), 'all'),
-    '`new_releases` means is_new=true, `featured` is_featured=true (a contradicting flag matches nothing)',
-    'featured',
-  ),
-  is_new: isNew,
-  is_featured: isFeatured,
-  rating,
-  ...pageQuery(20),
-});
+export const listShowsQuery = /* @__PURE__ */ (() =>
+  z.object({
+    category,
+    sort: described(z._default(enumParam('sort', SHOW_SORTS), 'most_popular'), sortDescription, 'trending'),
+    section: described(
+      z._default(enumParam('section', SHOW_SECTIONS), 'all'),
+      '`new_releases` means is_new=true, `featured` is_featured=true (a contradicting flag matches nothing)',
+      'featured',
+    ),
+    is_new: isNew,
+    is_featured: isFeatured,
+    rating,
+    ...pageQuery(20),
+  }))();
 export type ListShowsQuery = z.infer<typeof listShowsQuery>;
 
 /** `category` (default all) with `page`/`limit` (default 10). */
-export const categoryPageQuery10 = z.object({ category, ...pageQuery(10) });
+export const categoryPageQuery10 = /* @__PURE__ */ (() => z.object({ category, ...pageQuery(10) }))();
 export type CategoryPageQuery = z.infer<typeof categoryPageQuery10>;
 
-export const searchShowsQuery = z.object({
-  q: described(searchText, 'Words of the title (prefix matches and one typo per word tolerated)', 'office'),
-  category,
-  sort: described(
-    z.optional(enumParam('sort', SHOW_SORTS)),
-    `${sortDescription}; without it, best match first`,
-    'newest',
-  ),
-  rating,
-  is_new: isNew,
-  is_featured: isFeatured,
-  ...pageQuery(20),
-});
+export const searchShowsQuery = /* @__PURE__ */ (() =>
+  z.object({
+    q: described(searchText, 'Words of the title (prefix matches and one typo per word tolerated)', 'office'),
+    category,
+    sort: described(
+      z.optional(enumParam('sort', SHOW_SORTS)),
+      `${sortDescription}; without it, best match first`,
+      'newest',
+    ),
+    rating,
+    is_new: isNew,
+    is_featured: isFeatured,
+    ...pageQuery(20),
+  }))();
 export type SearchShowsQuery = z.infer<typeof searchShowsQuery>;
 
-export const showPath = z.object({
-  id: described(idParam, 'Show id or slug', 'sh_0001'),
-});
+export const showPath = /* @__PURE__ */ (() =>
+  z.object({
+    id: described(idParam, 'Show id or slug', 'sh_0001'),
+  }))();
 
 /** `page`/`limit` (default 10: each series carries every episode) for a creator's series. */
-export const seriesQuery = z.object({ ...pageQuery(10) });
+export const seriesQuery = /* @__PURE__ */ (() => z.object({ ...pageQuery(10) }))();
 
 // ---- Responses -------------------------------------------------------------------------------
 

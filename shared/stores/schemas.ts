@@ -18,71 +18,75 @@ const jws = (what: string) =>
   );
 
 /** `POST /billing/apple/notifications`: App Store Server Notifications V2's body (other fields ignored). */
-export const appleNotificationBody = z.object({
-  signedPayload: jws('The notification, signed by the App Store (a JWS with the x5c chain)'),
-});
+export const appleNotificationBody = /* @__PURE__ */ (() =>
+  z.object({
+    signedPayload: jws('The notification, signed by the App Store (a JWS with the x5c chain)'),
+  }))();
 
 /** `POST /billing/apple/transactions`: the transaction StoreKit answered the app. */
-export const appleTransactionBody = z.strictObject({
-  signed_transaction: jws("StoreKit 2's `Transaction.jwsRepresentation` of the purchase"),
-});
+export const appleTransactionBody = /* @__PURE__ */ (() =>
+  z.strictObject({
+    signed_transaction: jws("StoreKit 2's `Transaction.jwsRepresentation` of the purchase"),
+  }))();
 
 /** `POST /billing/google/notifications`: a Pub/Sub push (Real-time developer notifications). */
-export const googlePushBody = z.object({
-  message: z.object({
-    data: described(
-      z
-        .string({ error: 'must be a string' })
-        .check(
-          z.maxLength(65_536, { error: 'must be at most 65536 characters' }),
-          z.regex(/^[A-Za-z0-9+/=]*$/, { error: 'must be base64' }),
-        ),
-      'The developer notification, base64 JSON',
-      'eyJ2ZXJzaW9uIjoiMS4wIn0=',
-    ),
-    messageId: described(
+export const googlePushBody = /* @__PURE__ */ (() =>
+  z.object({
+    message: z.object({
+      data: described(
+        z
+          .string({ error: 'must be a string' })
+          .check(
+            z.maxLength(65_536, { error: 'must be at most 65536 characters' }),
+            z.regex(/^[A-Za-z0-9+/=]*$/, { error: 'must be base64' }),
+          ),
+        'The developer notification, base64 JSON',
+        'eyJ2ZXJzaW9uIjoiMS4wIn0=',
+      ),
+      messageId: described(
+        z
+          .string({ error: 'must be a string' })
+          .check(
+            z.minLength(1, { error: 'is required' }),
+            z.maxLength(256, { error: 'must be at most 256 characters' }),
+          ),
+        "Pub/Sub's message id (deduplication)",
+        '136969346945',
+      ),
+      message_id: z.optional(z.string()),
+      publishTime: z.optional(z.string()),
+      publish_time: z.optional(z.string()),
+      attributes: z.optional(z.record(z.string(), z.string())),
+      orderingKey: z.optional(z.string()),
+    }),
+    subscription: z.optional(z.string()),
+  }))();
+
+/** `POST /billing/google/purchases`: what Play Billing answered the app. */
+export const googlePurchaseBody = /* @__PURE__ */ (() =>
+  z.strictObject({
+    purchase_token: described(
       z
         .string({ error: 'must be a string' })
         .check(
           z.minLength(1, { error: 'is required' }),
-          z.maxLength(256, { error: 'must be at most 256 characters' }),
+          z.maxLength(1024, { error: 'must be at most 1024 characters' }),
+          z.regex(/^[A-Za-z0-9._:-]+$/, { error: 'must be a Play purchase token' }),
         ),
-      "Pub/Sub's message id (deduplication)",
-      '136969346945',
+      "Play Billing's `Purchase.getPurchaseToken()`",
+      'opaque-token-up-to-1024-characters',
     ),
-    message_id: z.optional(z.string()),
-    publishTime: z.optional(z.string()),
-    publish_time: z.optional(z.string()),
-    attributes: z.optional(z.record(z.string(), z.string())),
-    orderingKey: z.optional(z.string()),
-  }),
-  subscription: z.optional(z.string()),
-});
-
-/** `POST /billing/google/purchases`: what Play Billing answered the app. */
-export const googlePurchaseBody = z.strictObject({
-  purchase_token: described(
-    z
-      .string({ error: 'must be a string' })
-      .check(
-        z.minLength(1, { error: 'is required' }),
-        z.maxLength(1024, { error: 'must be at most 1024 characters' }),
-        z.regex(/^[A-Za-z0-9._:-]+$/, { error: 'must be a Play purchase token' }),
-      ),
-    "Play Billing's `Purchase.getPurchaseToken()`",
-    'opaque-token-up-to-1024-characters',
-  ),
-  product_id: described(
-    z
-      .string({ error: 'must be a string' })
-      .check(
-        z.minLength(1, { error: 'is required' }),
-        z.maxLength(200, { error: 'must be at most 200 characters' }),
-      ),
-    'The product bought (`tv.creators.sub.<creator id>` or `tv.creators.ppv.<content id>`)',
-    'tv.creators.sub.cr_0001',
-  ),
-});
+    product_id: described(
+      z
+        .string({ error: 'must be a string' })
+        .check(
+          z.minLength(1, { error: 'is required' }),
+          z.maxLength(200, { error: 'must be at most 200 characters' }),
+        ),
+      'The product bought (`tv.creators.sub.<creator id>` or `tv.creators.ppv.<content id>`)',
+      'tv.creators.sub.cr_0001',
+    ),
+  }))();
 
 const buildResponses = () => {
   const StoreReceipt = named(

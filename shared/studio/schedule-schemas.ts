@@ -23,41 +23,46 @@ const trimmed = (min: number, max: number) =>
 
 // ---- Profile ---------------------------------------------------------------------------------
 
-const creatorName = described(trimmed(1, 80), 'Display name (trimmed, 1-80 characters)', 'Jonas Vargas');
-const profileDescription = described(
-  trimmed(0, 2000),
-  'About the creator (trimmed, at most 2000 characters; empty clears it)',
-  'Stand-up, sketches and unscripted nonsense, a few times a week.',
-);
-const avatarUrl = described(
-  z.nullable(userMediaUrl('must be an https URL')),
-  "Avatar image URL (https, at most 2048 characters, not on the platform's media CDN), or null to remove it",
-  'https://images.example.net/avatars/jonas.jpg',
-);
-const category = described(
-  z.enum(CATEGORY_IDS, { error: `must be one of: ${CATEGORY_IDS.join(', ')}` }),
-  'Category id',
-  'comedy',
-);
+const creatorName = /* @__PURE__ */ (() =>
+  described(trimmed(1, 80), 'Display name (trimmed, 1-80 characters)', 'Jonas Vargas'))();
+const profileDescription = /* @__PURE__ */ (() =>
+  described(
+    trimmed(0, 2000),
+    'About the creator (trimmed, at most 2000 characters; empty clears it)',
+    'Stand-up, sketches and unscripted nonsense, a few times a week.',
+  ))();
+const avatarUrl = /* @__PURE__ */ (() =>
+  described(
+    z.nullable(userMediaUrl('must be an https URL')),
+    "Avatar image URL (https, at most 2048 characters, not on the platform's media CDN), or null to remove it",
+    'https://images.example.net/avatars/jonas.jpg',
+  ))();
+const category = /* @__PURE__ */ (() =>
+  described(
+    z.enum(CATEGORY_IDS, { error: `must be one of: ${CATEGORY_IDS.join(', ')}` }),
+    'Category id',
+    'comedy',
+  ))();
 
 /** `PATCH /studio/profile` body: any of the fields, at least one. */
-export const updateProfileBody = z
-  .object({
-    creator_name: z.optional(creatorName),
-    description: z.optional(profileDescription),
-    avatar_url: z.optional(avatarUrl),
-    category: z.optional(category),
-  })
-  .check(
-    z.superRefine((body, ctx) => {
-      if (Object.values(body).every((value) => value === undefined))
-        ctx.addIssue({
-          code: 'custom',
-          path: [],
-          message: 'send at least one of: creator_name, description, avatar_url, category',
-        });
-    }),
-  );
+export const updateProfileBody = /* @__PURE__ */ (() =>
+  z
+    .object({
+      creator_name: z.optional(creatorName),
+      description: z.optional(profileDescription),
+      avatar_url: z.optional(avatarUrl),
+      category: z.optional(category),
+    })
+    .check(
+      z.superRefine((body, ctx) => {
+        if (Object.values(body).every((value) => value === undefined))
+          ctx.addIssue({
+            code: 'custom',
+            path: [],
+            message: 'send at least one of: creator_name, description, avatar_url, category',
+          });
+      }),
+    ))();
 export type UpdateProfileBody = z.infer<typeof updateProfileBody>;
 
 // ---- Programs --------------------------------------------------------------------------------
@@ -87,54 +92,60 @@ const instant = (example: string, description: string) =>
     description,
     example,
   );
-const startTime = instant(
+const startTime = /* @__PURE__ */ instant(
   '2026-11-24T20:00:00+01:00',
   'Start, ISO 8601 with a UTC offset (`Z` or `±HH:MM`; a time without one is refused), on a whole minute, from 24 hours ago to 10 years from now',
 );
-const endTime = instant(
+const endTime = /* @__PURE__ */ instant(
   '2026-11-24T21:30:00+01:00',
   'End (exclusive), same format as `start_time`; give this or `duration_minutes`',
 );
-const durationMinutes = described(
-  z
-    .number({ error: 'must be a whole number of minutes' })
-    .check(
-      z.int({ error: 'must be a whole number of minutes' }),
-      z.minimum(1, { error: 'must be at least 1' }),
-    ),
-  // The upper bound (MAX_PROGRAM_MINUTES, shared/epg/program-repository.ts) is checked by the write:
-  // schemas are leaves and load no storage module.
-  'Length in whole minutes, at least 1 (a program lasts at most 12 hours); give this or `end_time`',
-  90,
-);
-const programTitle = described(trimmed(1, 120), 'Title (trimmed, 1-120 characters)', 'Friday Night Laughs');
-const programDescription = described(
-  trimmed(0, 2000),
-  'What the program is about (trimmed, at most 2000 characters)',
-  'Two hours of stand-up from the club, live.',
-);
-const rating = described(
-  z.enum(RATING_IDS, { error: `must be one of: ${RATING_IDS.join(', ')}` }),
-  'Content rating (TV parental guidelines)',
-  'TV-14',
-);
+const durationMinutes = /* @__PURE__ */ (() =>
+  described(
+    z
+      .number({ error: 'must be a whole number of minutes' })
+      .check(
+        z.int({ error: 'must be a whole number of minutes' }),
+        z.minimum(1, { error: 'must be at least 1' }),
+      ),
+    // The upper bound (MAX_PROGRAM_MINUTES, shared/epg/program-repository.ts) is checked by the write:
+    // schemas are leaves and load no storage module.
+    'Length in whole minutes, at least 1 (a program lasts at most 12 hours); give this or `end_time`',
+    90,
+  ))();
+const programTitle = /* @__PURE__ */ (() =>
+  described(trimmed(1, 120), 'Title (trimmed, 1-120 characters)', 'Friday Night Laughs'))();
+const programDescription = /* @__PURE__ */ (() =>
+  described(
+    trimmed(0, 2000),
+    'What the program is about (trimmed, at most 2000 characters)',
+    'Two hours of stand-up from the club, live.',
+  ))();
+const rating = /* @__PURE__ */ (() =>
+  described(
+    z.enum(RATING_IDS, { error: `must be one of: ${RATING_IDS.join(', ')}` }),
+    'Content rating (TV parental guidelines)',
+    'TV-14',
+  ))();
 const CONTENT_TYPES = ['show', 'episode'] as const;
-const contentType = described(
-  z.enum(CONTENT_TYPES, { error: 'must be one of: show, episode' }),
-  'What is broadcast: one of your shows or one of your episodes; with `content_id`',
-  'episode',
-);
-const contentId = described(
-  z
-    .string({ error: 'must be a string' })
-    .check(
-      z.minLength(1, { error: 'must not be empty' }),
-      z.maxLength(128, { error: 'must be at most 128 characters' }),
-      z.regex(/^[A-Za-z0-9_.:-]+$/, { error: 'must contain only letters, digits, _ . : -' }),
-    ),
-  'Id of your show (`sh_…`) or episode (`ep_…`) broadcast; with `content_type`',
-  'ep_0001_s1e01',
-);
+const contentType = /* @__PURE__ */ (() =>
+  described(
+    z.enum(CONTENT_TYPES, { error: 'must be one of: show, episode' }),
+    'What is broadcast: one of your shows or one of your episodes; with `content_id`',
+    'episode',
+  ))();
+const contentId = /* @__PURE__ */ (() =>
+  described(
+    z
+      .string({ error: 'must be a string' })
+      .check(
+        z.minLength(1, { error: 'must not be empty' }),
+        z.maxLength(128, { error: 'must be at most 128 characters' }),
+        z.regex(/^[A-Za-z0-9_.:-]+$/, { error: 'must contain only letters, digits, _ . : -' }),
+      ),
+    'Id of your show (`sh_…`) or episode (`ep_…`) broadcast; with `content_type`',
+    'ep_0001_s1e01',
+  ))();
 
 /** The checks both program bodies share: one of end_time/duration_minutes, content fields in pairs. */
 const programChecks = (requireEnd: boolean) =>
@@ -170,47 +181,50 @@ const programChecks = (requireEnd: boolean) =>
   );
 
 /** `POST /studio/channel/programs` body. */
-export const createProgramBody = z
-  .object({
-    title: programTitle,
-    description: z.optional(programDescription),
-    start_time: startTime,
-    end_time: z.optional(endTime),
-    duration_minutes: z.optional(durationMinutes),
-    rating,
-    content_type: z.optional(contentType),
-    content_id: z.optional(contentId),
-  })
-  .check(programChecks(true));
+export const createProgramBody = /* @__PURE__ */ (() =>
+  z
+    .object({
+      title: programTitle,
+      description: z.optional(programDescription),
+      start_time: startTime,
+      end_time: z.optional(endTime),
+      duration_minutes: z.optional(durationMinutes),
+      rating,
+      content_type: z.optional(contentType),
+      content_id: z.optional(contentId),
+    })
+    .check(programChecks(true)))();
 export type CreateProgramBody = z.infer<typeof createProgramBody>;
 
 /**
  * `PATCH /studio/channel/programs/{program_id}` body: any field, at least one. `start_time` alone
  * moves the program (its length kept); `content_type` and `content_id` both null remove its content.
  */
-export const updateProgramBody = z
-  .object({
-    title: z.optional(programTitle),
-    description: z.optional(programDescription),
-    start_time: z.optional(startTime),
-    end_time: z.optional(endTime),
-    duration_minutes: z.optional(durationMinutes),
-    rating: z.optional(rating),
-    content_type: z.optional(z.nullable(contentType)),
-    content_id: z.optional(z.nullable(contentId)),
-  })
-  .check(
-    programChecks(false),
-    z.superRefine((body, ctx) => {
-      if (Object.values(body).every((value) => value === undefined))
-        ctx.addIssue({ code: 'custom', path: [], message: 'send at least one field to change' });
-    }),
-  );
+export const updateProgramBody = /* @__PURE__ */ (() =>
+  z
+    .object({
+      title: z.optional(programTitle),
+      description: z.optional(programDescription),
+      start_time: z.optional(startTime),
+      end_time: z.optional(endTime),
+      duration_minutes: z.optional(durationMinutes),
+      rating: z.optional(rating),
+      content_type: z.optional(z.nullable(contentType)),
+      content_id: z.optional(z.nullable(contentId)),
+    })
+    .check(
+      programChecks(false),
+      z.superRefine((body, ctx) => {
+        if (Object.values(body).every((value) => value === undefined))
+          ctx.addIssue({ code: 'custom', path: [], message: 'send at least one field to change' });
+      }),
+    ))();
 export type UpdateProgramBody = z.infer<typeof updateProgramBody>;
 
-export const programPath = z.object({
-  program_id: described(idParam, 'Program id (`pg_…`)', 'pg_3f9a1c2b7d4e'),
-});
+export const programPath = /* @__PURE__ */ (() =>
+  z.object({
+    program_id: described(idParam, 'Program id (`pg_…`)', 'pg_3f9a1c2b7d4e'),
+  }))();
 
 // ---- Responses -------------------------------------------------------------------------------
 

@@ -22,200 +22,227 @@ const boundedInt = (min: number, max: number) => {
   return z.number({ error }).check(z.int({ error }), z.minimum(min, { error }), z.maximum(max, { error }));
 };
 
-const title = described(
-  z
-    .string({ error: 'is required' })
-    .check(
-      z.trim(),
-      z.minLength(1, { error: 'must be 1-120 characters' }),
-      z.maxLength(120, { error: 'must be 1-120 characters' }),
-    ),
-  'Title, 1-120 characters (trimmed)',
-  'Late Night Loops',
-);
-const description = described(
-  z
-    .string({ error: 'is required' })
-    .check(z.trim(), z.maxLength(2000, { error: 'must be at most 2000 characters' })),
-  'Synopsis, at most 2000 characters (trimmed)',
-  'Live looping sessions recorded after midnight.',
-);
-const category = described(
-  z.enum(CATEGORY_IDS, { error: `must be one of: ${CATEGORY_IDS.join(', ')}` }),
-  'Category id',
-  'music',
-);
-const rating = described(
-  z.enum(RATING_IDS, { error: `must be one of: ${RATING_IDS.join(', ')}` }),
-  'Content rating (TV parental guidelines)',
-  'TV-PG',
-);
-const tags = described(
-  z
-    .array(
-      z
-        .string({ error: 'each tag must be text' })
-        .check(
-          z.trim(),
-          z.minLength(1, { error: 'each tag must be 1-30 characters' }),
-          z.maxLength(30, { error: 'each tag must be 1-30 characters' }),
-        ),
-      { error: 'must be a list of tags' },
-    )
-    .check(z.maxLength(MAX_TAGS, { error: `must hold at most ${MAX_TAGS} tags` })),
-  `Tags: at most ${MAX_TAGS}, each 1-30 characters`,
-  ['looping', 'live'],
-);
-const thumbnailUrl = described(
-  https('thumbnail_url'),
-  "Poster image, an https URL of at most 2048 characters, not on the platform's media CDN (default: the CDN poster path of the show)",
-  'https://images.example.net/late-night-loops/poster.jpg',
-);
+const title = /* @__PURE__ */ (() =>
+  described(
+    z
+      .string({ error: 'is required' })
+      .check(
+        z.trim(),
+        z.minLength(1, { error: 'must be 1-120 characters' }),
+        z.maxLength(120, { error: 'must be 1-120 characters' }),
+      ),
+    'Title, 1-120 characters (trimmed)',
+    'Late Night Loops',
+  ))();
+const description = /* @__PURE__ */ (() =>
+  described(
+    z
+      .string({ error: 'is required' })
+      .check(z.trim(), z.maxLength(2000, { error: 'must be at most 2000 characters' })),
+    'Synopsis, at most 2000 characters (trimmed)',
+    'Live looping sessions recorded after midnight.',
+  ))();
+const category = /* @__PURE__ */ (() =>
+  described(
+    z.enum(CATEGORY_IDS, { error: `must be one of: ${CATEGORY_IDS.join(', ')}` }),
+    'Category id',
+    'music',
+  ))();
+const rating = /* @__PURE__ */ (() =>
+  described(
+    z.enum(RATING_IDS, { error: `must be one of: ${RATING_IDS.join(', ')}` }),
+    'Content rating (TV parental guidelines)',
+    'TV-PG',
+  ))();
+const tags = /* @__PURE__ */ (() =>
+  described(
+    z
+      .array(
+        z
+          .string({ error: 'each tag must be text' })
+          .check(
+            z.trim(),
+            z.minLength(1, { error: 'each tag must be 1-30 characters' }),
+            z.maxLength(30, { error: 'each tag must be 1-30 characters' }),
+          ),
+        { error: 'must be a list of tags' },
+      )
+      .check(z.maxLength(MAX_TAGS, { error: `must hold at most ${MAX_TAGS} tags` })),
+    `Tags: at most ${MAX_TAGS}, each 1-30 characters`,
+    ['looping', 'live'],
+  ))();
+const thumbnailUrl = /* @__PURE__ */ (() =>
+  described(
+    https('thumbnail_url'),
+    "Poster image, an https URL of at most 2048 characters, not on the platform's media CDN (default: the CDN poster path of the show)",
+    'https://images.example.net/late-night-loops/poster.jpg',
+  ))();
 
 const showFields = { title, description, category, rating };
 
 /** `POST /studio/shows` body. */
-export const createShowBody = z.object({
-  ...showFields,
-  tags: z.optional(tags),
-  thumbnail_url: z.optional(thumbnailUrl),
-});
-export type CreateShowBody = z.infer<typeof createShowBody>;
-
-const atLeastOneField = z.superRefine((body: Record<string, unknown>, ctx) => {
-  if (Object.values(body).every((value) => value === undefined))
-    ctx.addIssue({ code: 'custom', path: [], message: 'must change at least one field' });
-});
-
-/** `PATCH /studio/shows/{id}` body: any of the show's fields, at least one. */
-export const updateShowBody = z
-  .object({
-    title: z.optional(title),
-    description: z.optional(description),
-    category: z.optional(category),
-    rating: z.optional(rating),
+export const createShowBody = /* @__PURE__ */ (() =>
+  z.object({
+    ...showFields,
     tags: z.optional(tags),
     thumbnail_url: z.optional(thumbnailUrl),
-  })
-  .check(atLeastOneField);
+  }))();
+export type CreateShowBody = z.infer<typeof createShowBody>;
+
+const atLeastOneField = /* @__PURE__ */ (() =>
+  z.superRefine((body: Record<string, unknown>, ctx) => {
+    if (Object.values(body).every((value) => value === undefined))
+      ctx.addIssue({ code: 'custom', path: [], message: 'must change at least one field' });
+  }))();
+
+/** `PATCH /studio/shows/{id}` body: any of the show's fields, at least one. */
+export const updateShowBody = /* @__PURE__ */ (() =>
+  z
+    .object({
+      title: z.optional(title),
+      description: z.optional(description),
+      category: z.optional(category),
+      rating: z.optional(rating),
+      tags: z.optional(tags),
+      thumbnail_url: z.optional(thumbnailUrl),
+    })
+    .check(atLeastOneField))();
 export type UpdateShowBody = z.infer<typeof updateShowBody>;
 
-const season = described(boundedInt(1, MAX_SEASON), `Season number, 1-${MAX_SEASON}`, 1);
-const episodeNumber = described(
-  boundedInt(1, MAX_EPISODE_NUMBER),
-  `Episode number within its season, 1-${MAX_EPISODE_NUMBER}`,
-  1,
+const season = /* @__PURE__ */ (() =>
+  described(boundedInt(1, MAX_SEASON), `Season number, 1-${MAX_SEASON}`, 1))();
+const episodeNumber = /* @__PURE__ */ (() =>
+  described(
+    boundedInt(1, MAX_EPISODE_NUMBER),
+    `Episode number within its season, 1-${MAX_EPISODE_NUMBER}`,
+    1,
+  ))();
+const episodeTitle = /* @__PURE__ */ described(
+  title,
+  'Title, 1-120 characters (trimmed)',
+  'Loop 1: Midnight',
 );
-const episodeTitle = described(title, 'Title, 1-120 characters (trimmed)', 'Loop 1: Midnight');
-const episodeDescription = described(
-  z.string().check(z.trim(), z.maxLength(2000, { error: 'must be at most 2000 characters' })),
-  'Synopsis, at most 2000 characters (trimmed; default empty)',
-  'The first session.',
-);
-const durationSeconds = described(boundedInt(1, 86_400), 'Length in seconds, 1-86400', 1800);
-const isFree = described(
-  z.boolean({ error: 'must be true or false' }),
-  'Plays for anyone (access `free`); false: needs a subscription to the creator (access `premium`)',
-  true,
-);
-const isPremium = described(
-  z.boolean({ error: 'must be true or false' }),
-  'The opposite of `is_free`, accepted for symmetry: a value that contradicts `is_free` is a 422',
-  false,
-);
-const airDate = described(
-  windowedDateTime('must be an ISO 8601 date-time with a time zone offset'),
-  'First aired: ISO 8601 date-time with `Z` or an offset, stored in UTC (default: now); from 1970 to 10 years from now',
-  '2026-02-23T15:00:00Z',
-);
-const streamUrl = described(
-  https('stream_url'),
-  "HLS playlist, an https URL of at most 2048 characters, not on the platform's media CDN or IVS (default: the CDN playlist path of the episode)",
-  'https://video.example.net/loops/ep1/master.m3u8',
-);
+const episodeDescription = /* @__PURE__ */ (() =>
+  described(
+    z.string().check(z.trim(), z.maxLength(2000, { error: 'must be at most 2000 characters' })),
+    'Synopsis, at most 2000 characters (trimmed; default empty)',
+    'The first session.',
+  ))();
+const durationSeconds = /* @__PURE__ */ (() =>
+  described(boundedInt(1, 86_400), 'Length in seconds, 1-86400', 1800))();
+const isFree = /* @__PURE__ */ (() =>
+  described(
+    z.boolean({ error: 'must be true or false' }),
+    'Plays for anyone (access `free`); false: needs a subscription to the creator (access `premium`)',
+    true,
+  ))();
+const isPremium = /* @__PURE__ */ (() =>
+  described(
+    z.boolean({ error: 'must be true or false' }),
+    'The opposite of `is_free`, accepted for symmetry: a value that contradicts `is_free` is a 422',
+    false,
+  ))();
+const airDate = /* @__PURE__ */ (() =>
+  described(
+    windowedDateTime('must be an ISO 8601 date-time with a time zone offset'),
+    'First aired: ISO 8601 date-time with `Z` or an offset, stored in UTC (default: now); from 1970 to 10 years from now',
+    '2026-02-23T15:00:00Z',
+  ))();
+const streamUrl = /* @__PURE__ */ (() =>
+  described(
+    https('stream_url'),
+    "HLS playlist, an https URL of at most 2048 characters, not on the platform's media CDN or IVS (default: the CDN playlist path of the episode)",
+    'https://video.example.net/loops/ep1/master.m3u8',
+  ))();
 
-const access = described(
-  z.enum(['free', 'premium', 'ppv'], { error: 'must be free, premium or ppv' }),
-  "Who plays it: `free` anyone, `premium` the creator's subscribers, `ppv` a viewer who bought it (needs `price` and `currency`); must agree with `is_free` when both are sent",
-  'ppv',
-);
-const episodePrice = chargePrice('Pay-per-view price (with `access: "ppv"` only)');
-const episodeCurrency = chargeCurrency();
+const access = /* @__PURE__ */ (() =>
+  described(
+    z.enum(['free', 'premium', 'ppv'], { error: 'must be free, premium or ppv' }),
+    "Who plays it: `free` anyone, `premium` the creator's subscribers, `ppv` a viewer who bought it (needs `price` and `currency`); must agree with `is_free` when both are sent",
+    'ppv',
+  ))();
+const episodePrice = /* @__PURE__ */ chargePrice('Pay-per-view price (with `access: "ppv"` only)');
+const episodeCurrency = /* @__PURE__ */ chargeCurrency();
 
 /** What a body says about access: `is_free`, `is_premium` and `access` agree; `price` and `currency` come with `ppv` only. */
-const premiumMatchesFree = z.superRefine(
-  (
-    body: {
-      is_free?: boolean | undefined;
-      is_premium?: boolean | undefined;
-      access?: 'free' | 'premium' | 'ppv' | undefined;
-      price?: number | undefined;
-      currency?: string | undefined;
+const premiumMatchesFree = /* @__PURE__ */ (() =>
+  z.superRefine(
+    (
+      body: {
+        is_free?: boolean | undefined;
+        is_premium?: boolean | undefined;
+        access?: 'free' | 'premium' | 'ppv' | undefined;
+        price?: number | undefined;
+        currency?: string | undefined;
+      },
+      ctx,
+    ) => {
+      if (body.is_free !== undefined && body.is_premium !== undefined && body.is_premium === body.is_free)
+        ctx.addIssue({ code: 'custom', path: ['is_premium'], message: 'must be the opposite of is_free' });
+      const isFree = body.is_free ?? (body.is_premium === undefined ? undefined : !body.is_premium);
+      if (body.access !== undefined && isFree !== undefined && isFree !== (body.access === 'free'))
+        ctx.addIssue({ code: 'custom', path: ['access'], message: 'must agree with is_free' });
+      for (const field of ['price', 'currency'] as const) {
+        if (body.access === 'ppv' && body[field] === undefined)
+          ctx.addIssue({ code: 'custom', path: [field], message: 'is required when access is ppv' });
+        if (body.access !== 'ppv' && body[field] !== undefined)
+          ctx.addIssue({ code: 'custom', path: [field], message: 'is allowed only with access ppv' });
+      }
     },
-    ctx,
-  ) => {
-    if (body.is_free !== undefined && body.is_premium !== undefined && body.is_premium === body.is_free)
-      ctx.addIssue({ code: 'custom', path: ['is_premium'], message: 'must be the opposite of is_free' });
-    const isFree = body.is_free ?? (body.is_premium === undefined ? undefined : !body.is_premium);
-    if (body.access !== undefined && isFree !== undefined && isFree !== (body.access === 'free'))
-      ctx.addIssue({ code: 'custom', path: ['access'], message: 'must agree with is_free' });
-    for (const field of ['price', 'currency'] as const) {
-      if (body.access === 'ppv' && body[field] === undefined)
-        ctx.addIssue({ code: 'custom', path: [field], message: 'is required when access is ppv' });
-      if (body.access !== 'ppv' && body[field] !== undefined)
-        ctx.addIssue({ code: 'custom', path: [field], message: 'is allowed only with access ppv' });
-    }
-  },
-);
+  ))();
 
 /** `POST /studio/shows/{id}/episodes` body. */
-export const createEpisodeBody = z
-  .object({
-    season,
-    episode_number: episodeNumber,
-    title: episodeTitle,
-    duration_seconds: durationSeconds,
-    is_free: isFree,
-    is_premium: z.optional(isPremium),
-    access: z.optional(access),
-    price: z.optional(episodePrice),
-    currency: z.optional(episodeCurrency),
-    description: z.optional(episodeDescription),
-    air_date: z.optional(airDate),
-    stream_url: z.optional(streamUrl),
-  })
-  .check(premiumMatchesFree);
+export const createEpisodeBody = /* @__PURE__ */ (() =>
+  z
+    .object({
+      season,
+      episode_number: episodeNumber,
+      title: episodeTitle,
+      duration_seconds: durationSeconds,
+      is_free: isFree,
+      is_premium: z.optional(isPremium),
+      access: z.optional(access),
+      price: z.optional(episodePrice),
+      currency: z.optional(episodeCurrency),
+      description: z.optional(episodeDescription),
+      air_date: z.optional(airDate),
+      stream_url: z.optional(streamUrl),
+    })
+    .check(premiumMatchesFree))();
 export type CreateEpisodeBody = z.infer<typeof createEpisodeBody>;
 
 /**
  * `PATCH /studio/shows/{id}/episodes/{episode_id}` body: any field, at least one. `is_premium`
  * alone sets the access too (`is_premium: true` is `is_free: false`).
  */
-export const updateEpisodeBody = z
-  .object({
-    season: z.optional(season),
-    episode_number: z.optional(episodeNumber),
-    title: z.optional(episodeTitle),
-    duration_seconds: z.optional(durationSeconds),
-    is_free: z.optional(isFree),
-    is_premium: z.optional(isPremium),
-    access: z.optional(access),
-    price: z.optional(episodePrice),
-    currency: z.optional(episodeCurrency),
-    description: z.optional(episodeDescription),
-    air_date: z.optional(airDate),
-    stream_url: z.optional(streamUrl),
-  })
-  .check(atLeastOneField, premiumMatchesFree);
+export const updateEpisodeBody = /* @__PURE__ */ (() =>
+  z
+    .object({
+      season: z.optional(season),
+      episode_number: z.optional(episodeNumber),
+      title: z.optional(episodeTitle),
+      duration_seconds: z.optional(durationSeconds),
+      is_free: z.optional(isFree),
+      is_premium: z.optional(isPremium),
+      access: z.optional(access),
+      price: z.optional(episodePrice),
+      currency: z.optional(episodeCurrency),
+      description: z.optional(episodeDescription),
+      air_date: z.optional(airDate),
+      stream_url: z.optional(streamUrl),
+    })
+    .check(atLeastOneField, premiumMatchesFree))();
 export type UpdateEpisodeBody = z.infer<typeof updateEpisodeBody>;
 
-export const studioShowPath = z.object({
-  id: described(idParam, "Id of one of the caller's shows", 'sh_3f9a0c1b2d4e'),
-});
-export const studioEpisodePath = z.object({
-  id: described(idParam, "Id of one of the caller's shows", 'sh_3f9a0c1b2d4e'),
-  episode_id: described(idParam, 'Id of an episode of that show', 'ep_7b21e09c4a5f'),
-});
+export const studioShowPath = /* @__PURE__ */ (() =>
+  z.object({
+    id: described(idParam, "Id of one of the caller's shows", 'sh_3f9a0c1b2d4e'),
+  }))();
+export const studioEpisodePath = /* @__PURE__ */ (() =>
+  z.object({
+    id: described(idParam, "Id of one of the caller's shows", 'sh_3f9a0c1b2d4e'),
+    episode_id: described(idParam, 'Id of an episode of that show', 'ep_7b21e09c4a5f'),
+  }))();
 
 // ---- Responses -------------------------------------------------------------------------------
 

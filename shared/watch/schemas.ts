@@ -6,97 +6,102 @@ import { isValidTimeZone } from '../epg/time.ts';
 import { described, named, responseSchemas, responsesNotBundled } from '../schema/schema-meta.ts';
 import { boolParam, enumParam, idParam, pageQuery, wholeNumberParam } from '../schema/validation.ts';
 
-const quality = described(
-  z.enum(QUALITY_VALUES, { error: `quality must be one of: ${QUALITY_VALUES.join(', ')}` }),
-  'A playback quality',
-);
-const deviceType = described(
-  z.enum(DEVICE_TYPES, { error: `device_type must be one of: ${DEVICE_TYPES.join(', ')}` }),
-  'A kind of device',
-);
-const sessionId = described(
-  z.uuid({ error: 'session_id must be a session id (UUID)' }),
-  'A watch session id',
-);
+const quality = /* @__PURE__ */ (() =>
+  described(
+    z.enum(QUALITY_VALUES, { error: `quality must be one of: ${QUALITY_VALUES.join(', ')}` }),
+    'A playback quality',
+  ))();
+const deviceType = /* @__PURE__ */ (() =>
+  described(
+    z.enum(DEVICE_TYPES, { error: `device_type must be one of: ${DEVICE_TYPES.join(', ')}` }),
+    'A kind of device',
+  ))();
+const sessionId = /* @__PURE__ */ (() =>
+  described(z.uuid({ error: 'session_id must be a session id (UUID)' }), 'A watch session id'))();
 
 const SESSION_ID_EXAMPLE = '5b0f8c2e-3d4a-4f6b-9c1e-7a2d8e4f6b10';
-const describedSessionId = described(
+const describedSessionId = /* @__PURE__ */ described(
   sessionId,
   'Watch session id (UUID), from `session.session_id` of POST .../live/watch',
   SESSION_ID_EXAMPLE,
 );
 
-export const creatorPath = z.object({
-  id: described(idParam, 'Creator id (or their handle)', 'cr_0001'),
-});
+export const creatorPath = /* @__PURE__ */ (() =>
+  z.object({
+    id: described(idParam, 'Creator id (or their handle)', 'cr_0001'),
+  }))();
 
-export const streamQuery = z.object({
-  quality: described(
-    z._default(enumParam('quality', QUALITY_VALUES), 'auto'),
-    'Rendition to play: `auto` (adaptive master playlist) or a fixed quality',
-    '720p',
-  ),
-  dvr: described(
-    z._default(boolParam('dvr'), false),
-    '`true` to get the DVR (rewindable) playlist as `stream_url`',
-    'false',
-  ),
-});
+export const streamQuery = /* @__PURE__ */ (() =>
+  z.object({
+    quality: described(
+      z._default(enumParam('quality', QUALITY_VALUES), 'auto'),
+      'Rendition to play: `auto` (adaptive master playlist) or a fixed quality',
+      '720p',
+    ),
+    dvr: described(
+      z._default(boolParam('dvr'), false),
+      '`true` to get the DVR (rewindable) playlist as `stream_url`',
+      'false',
+    ),
+  }))();
 
 export type StreamQuery = z.infer<typeof streamQuery>;
 
-export const sessionQuery = z.object({ session_id: describedSessionId });
+export const sessionQuery = /* @__PURE__ */ (() => z.object({ session_id: describedSessionId }))();
 
-export const openWatchBody = z.object({
-  channel_id: described(
-    idParam,
-    "The creator's channel id (`channel.channel_id` of GET .../live)",
-    'ch_0001',
-  ),
-  device_type: described(deviceType, 'Device the viewer watches on (counted in `by_device`)', 'web'),
-  quality: described(z._default(quality, 'auto'), 'Starting rendition (default `auto`)', '720p'),
-  timezone: described(
-    z._default(
-      z
-        .string()
-        .check(
-          z.refine(isValidTimeZone, { error: 'timezone must be an IANA time zone such as America/New_York' }),
-        ),
-      'UTC',
+export const openWatchBody = /* @__PURE__ */ (() =>
+  z.object({
+    channel_id: described(
+      idParam,
+      "The creator's channel id (`channel.channel_id` of GET .../live)",
+      'ch_0001',
     ),
-    "IANA time zone name for the `epg` block's times and date (default `UTC`)",
-    'America/New_York',
-  ),
-});
+    device_type: described(deviceType, 'Device the viewer watches on (counted in `by_device`)', 'web'),
+    quality: described(z._default(quality, 'auto'), 'Starting rendition (default `auto`)', '720p'),
+    timezone: described(
+      z._default(
+        z.string().check(
+          z.refine(isValidTimeZone, {
+            error: 'timezone must be an IANA time zone such as America/New_York',
+          }),
+        ),
+        'UTC',
+      ),
+      "IANA time zone name for the `epg` block's times and date (default `UTC`)",
+      'America/New_York',
+    ),
+  }))();
 export type OpenWatchBody = z.infer<typeof openWatchBody>;
 
 /** PATCH: `session_id` and `quality` are required (changing quality is the point); `device_type` optional (a cast to another device). */
-export const changeWatchBody = z.object({
-  session_id: describedSessionId,
-  quality: described(quality, 'The new rendition', '1080p'),
-  device_type: described(
-    z.optional(deviceType),
-    'The device the session moves to (a cast); unchanged when absent',
-    'roku',
-  ),
-});
+export const changeWatchBody = /* @__PURE__ */ (() =>
+  z.object({
+    session_id: describedSessionId,
+    quality: described(quality, 'The new rendition', '1080p'),
+    device_type: described(
+      z.optional(deviceType),
+      'The device the session moves to (a cast); unchanged when absent',
+      'roku',
+    ),
+  }))();
 export type ChangeWatchBody = z.infer<typeof changeWatchBody>;
 
 export const ONDEMAND_TYPES = ['all', 'free', 'premium', 'ppv'] as const;
 
-export const ondemandQuery = z.object({
-  type: described(
-    z._default(enumParam('type', ONDEMAND_TYPES), 'all'),
-    'Only episodes of this access type (`all` for every type)',
-    'free',
-  ),
-  season: described(
-    z.optional(wholeNumberParam('season must be a whole number from 1 to 99', 1, 99)),
-    'Only episodes of this season number (every season when absent)',
-    1,
-  ),
-  ...pageQuery(20),
-});
+export const ondemandQuery = /* @__PURE__ */ (() =>
+  z.object({
+    type: described(
+      z._default(enumParam('type', ONDEMAND_TYPES), 'all'),
+      'Only episodes of this access type (`all` for every type)',
+      'free',
+    ),
+    season: described(
+      z.optional(wholeNumberParam('season must be a whole number from 1 to 99', 1, 99)),
+      'Only episodes of this season number (every season when absent)',
+      1,
+    ),
+    ...pageQuery(20),
+  }))();
 export type OndemandQuery = z.infer<typeof ondemandQuery>;
 
 // ---- Responses -------------------------------------------------------------------------------

@@ -7,18 +7,19 @@ import { PlatformEvent } from '../events/envelope.ts';
  * scheduled so far (shared/webhooks/retry.ts); `hold_seconds` the part of the current wait still
  * to come, for waits longer than SQS's 15-minute delay (the message hops until it is 0).
  */
-const retryState = {
+const retryState = /* @__PURE__ */ (() => ({
   subscription_id: z.string(),
   /** The attempt this message makes (1 for the first). */
   attempt: z.number().check(z.int(), z.minimum(1)),
   elapsed_seconds: z.number().check(z.minimum(0)),
   hold_seconds: z.number().check(z.minimum(0)),
-};
+}))();
 
-export const DeliveryMessage = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('event'), event: PlatformEvent, ...retryState }),
-  z.object({ kind: z.literal('verification'), ...retryState }),
-]);
+export const DeliveryMessage = /* @__PURE__ */ (() =>
+  z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('event'), event: PlatformEvent, ...retryState }),
+    z.object({ kind: z.literal('verification'), ...retryState }),
+  ]))();
 export type DeliveryMessage = z.infer<typeof DeliveryMessage>;
 
 /** The message that makes the first attempt. */

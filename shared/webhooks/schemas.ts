@@ -24,54 +24,58 @@ const EXAMPLE_CREATOR = 'acc_demo_creator';
 const EXAMPLE_ID = 'whs_3b1f0d2c9a7e4f5b8c6d1e2f3a4b5c6d';
 const EXAMPLE_CALLBACK = 'https://hooks.example.com/streaming';
 
-const eventType = described(
-  z.enum(EVENT_TYPE_NAMES, { error: `must be one of: ${EVENT_TYPE_NAMES.join(', ')}` }),
-  'The event type to receive (docs/events.md): `creator.live`, `creator.offline`, ...',
-  'creator.live',
-);
+const eventType = /* @__PURE__ */ (() =>
+  described(
+    z.enum(EVENT_TYPE_NAMES, { error: `must be one of: ${EVENT_TYPE_NAMES.join(', ')}` }),
+    'The event type to receive (docs/events.md): `creator.live`, `creator.offline`, ...',
+    'creator.live',
+  ))();
 
-const Condition = named(
-  'WebhookCondition',
+const Condition = /* @__PURE__ */ (() =>
+  named(
+    'WebhookCondition',
+    z.object({
+      creator_id: described(
+        z
+          .string({ error: 'is required' })
+          .check(
+            z.minLength(1, { error: 'is required' }),
+            z.maxLength(128, { error: 'must be at most 128 characters' }),
+            z.regex(/^[A-Za-z0-9_.:-]+$/, { error: 'must contain only letters, digits, _ . : -' }),
+          ),
+        'The creator whose events are delivered: your own creator id, or (approved partners, public types) any creator',
+        EXAMPLE_CREATOR,
+      ),
+    }),
+    'Which events of the type are delivered',
+  ))();
+
+/** `POST /webhooks/subscriptions` body. */
+export const createSubscriptionBody = /* @__PURE__ */ (() =>
   z.object({
-    creator_id: described(
+    type: eventType,
+    version: described(
+      z.enum(SUPPORTED_VERSIONS, { error: `must be one of: ${SUPPORTED_VERSIONS.join(', ')}` }),
+      "The type's payload version",
+      '1',
+    ),
+    condition: Condition,
+    callback: described(
       z
         .string({ error: 'is required' })
         .check(
           z.minLength(1, { error: 'is required' }),
-          z.maxLength(128, { error: 'must be at most 128 characters' }),
-          z.regex(/^[A-Za-z0-9_.:-]+$/, { error: 'must contain only letters, digits, _ . : -' }),
+          z.maxLength(MAX_URL_LENGTH, { error: `must be at most ${MAX_URL_LENGTH} characters` }),
         ),
-      'The creator whose events are delivered: your own creator id, or (approved partners, public types) any creator',
-      EXAMPLE_CREATOR,
+      'Where deliveries are POSTed: an https URL of at most 2048 characters whose host resolves to public addresses only',
+      EXAMPLE_CALLBACK,
     ),
-  }),
-  'Which events of the type are delivered',
-);
-
-/** `POST /webhooks/subscriptions` body. */
-export const createSubscriptionBody = z.object({
-  type: eventType,
-  version: described(
-    z.enum(SUPPORTED_VERSIONS, { error: `must be one of: ${SUPPORTED_VERSIONS.join(', ')}` }),
-    "The type's payload version",
-    '1',
-  ),
-  condition: Condition,
-  callback: described(
-    z
-      .string({ error: 'is required' })
-      .check(
-        z.minLength(1, { error: 'is required' }),
-        z.maxLength(MAX_URL_LENGTH, { error: `must be at most ${MAX_URL_LENGTH} characters` }),
-      ),
-    'Where deliveries are POSTed: an https URL of at most 2048 characters whose host resolves to public addresses only',
-    EXAMPLE_CALLBACK,
-  ),
-});
+  }))();
 export type CreateSubscriptionBody = z.infer<typeof createSubscriptionBody>;
 
-export const subscriptionPath = z.object({ id: described(idParam, 'Subscription id', EXAMPLE_ID) });
-export const listSubscriptionsQuery = z.object(pageQuery(20));
+export const subscriptionPath = /* @__PURE__ */ (() =>
+  z.object({ id: described(idParam, 'Subscription id', EXAMPLE_ID) }))();
+export const listSubscriptionsQuery = /* @__PURE__ */ (() => z.object(pageQuery(20)))();
 export type ListSubscriptionsQuery = z.infer<typeof listSubscriptionsQuery>;
 
 /** The refusals' messages (the handlers throw them; the contracts document them). */

@@ -135,5 +135,23 @@ describe('AWS clients and token verifiers in the route bundles', () => {
       rows.filter((row) => row.needs?.includes('stripe')).map((row) => row.handler),
     );
     expect(withStripe.length).toBeGreaterThan(0);
+
+    // Only the route's own contract (issue 41): the other contracts of its domain's contracts
+    // module, and the request schemas they read, are dropped (every top-level value of a schema
+    // or contracts module is `/* @__PURE__ *\/`, test/infra/bundle-responses.test.ts). Before,
+    // every creators function built all nine creators contracts and the shows query schemas at
+    // import. /openapi.json embeds the document, whose operations name every operationId.
+    const operationsIn = (handler: string) => [
+      ...new Set(
+        [...readFileSync(files.get(handler)!, 'utf8').matchAll(/operationId:"(\w+)"/g)].map((m) => m[1]),
+      ),
+    ];
+    const own = (handler: string) => [
+      ...new Set(routes.filter((row) => row.handler === handler).map((row) => row.operationId)),
+    ];
+    const served = rows.filter((row) => row.handler !== 'platform/get-openapi');
+    expect(Object.fromEntries(served.map((row) => [row.handler, operationsIn(row.handler).sort()]))).toEqual(
+      Object.fromEntries(served.map((row) => [row.handler, own(row.handler).sort()])),
+    );
   }, 120_000);
 });
