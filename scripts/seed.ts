@@ -25,6 +25,7 @@ const fail = (message: string): never => {
   throw new Error(message);
 };
 
+/** The settings and options, or a failure naming every problem with them at once. */
 const options = () => {
   const { values } = parseArgs({
     options: {
@@ -33,18 +34,20 @@ const options = () => {
       force: { type: 'boolean', default: false },
     },
   });
-  const table =
-    process.env.TABLE_NAME ||
-    fail('TABLE_NAME is required: the name of the deployed table (the stack output TableName).');
-  if (!process.env.CDN_URL)
-    fail("CDN_URL is required: the media CDN's URL, https://<the stack output MediaCdnDomain>.");
-  if (process.env.VITEST && !process.env.DYNAMODB_ENDPOINT)
-    fail('refusing to seed AWS from a test run: set DYNAMODB_ENDPOINT to a DynamoDB Local endpoint.');
+  const table = process.env.TABLE_NAME;
   const seed = Number(values.seed);
-  if (!Number.isInteger(seed)) fail(`--seed must be an integer, got "${values.seed}".`);
   const scale = Number(values.scale);
-  if (!Number.isFinite(scale) || scale <= 0)
-    fail(`--scale must be a positive number, got "${values.scale}".`);
+  const problems = [
+    !table && 'TABLE_NAME is required: the name of the deployed table (the stack output TableName).',
+    !process.env.CDN_URL &&
+      "CDN_URL is required: the media CDN's URL, https://<the stack output MediaCdnDomain>.",
+    process.env.VITEST &&
+      !process.env.DYNAMODB_ENDPOINT &&
+      'refusing to seed AWS from a test run: set DYNAMODB_ENDPOINT to a DynamoDB Local endpoint.',
+    !Number.isInteger(seed) && `--seed must be an integer, got "${values.seed}".`,
+    !(Number.isFinite(scale) && scale > 0) && `--scale must be a positive number, got "${values.scale}".`,
+  ].filter((problem): problem is string => Boolean(problem));
+  if (!table || problems.length > 0) throw new Error(problems.join('\n'));
   return { table, seed, scale, force: values.force };
 };
 
@@ -74,6 +77,6 @@ const main = async () => {
 try {
   await main();
 } catch (error) {
-  console.error(`seed: ${(error as Error).message}`);
+  for (const line of (error as Error).message.split('\n')) console.error(`seed: ${line}`);
   process.exitCode = 1;
 }

@@ -284,7 +284,12 @@ export interface FunctionContext {
   policy: readonly Statement[];
 }
 
-const invocations = new AsyncLocalStorage<FunctionContext>();
+/** A running invocation: its function's context and the request it serves (`currentRequestId`). */
+interface Invocation extends FunctionContext {
+  requestId: string;
+}
+
+const invocations = new AsyncLocalStorage<Invocation>();
 const contexts = new Map<string, FunctionContext>();
 
 /**
@@ -339,9 +344,28 @@ export const functionContext = (row: RouteRow): FunctionContext => {
   return context;
 };
 
-/** Runs `fn` as `context`'s function: its environment in process.env, its policy on every AWS call. */
-export const runAsFunction = <T>(context: FunctionContext, fn: () => Promise<T>): Promise<T> =>
-  invocations.run(context, fn);
+/**
+ * Runs `fn` as `context`'s function: its environment in process.env, its policy on every AWS call.
+ * `requestId` names the request it serves (the local gateway passes its event's
+ * `requestContext.requestId`); without one it serves the request of the invocation it was started
+ * from (a queue's consumer, an invoked function), or a new one.
+ */
+export const runAsFunction = <T>(
+  context: FunctionContext,
+  fn: () => Promise<T>,
+  requestId?: string,
+): Promise<T> =>
+  invocations.run(
+    { ...context, requestId: requestId ?? invocations.getStore()?.requestId ?? randomUUID() },
+    fn,
+  );
+
+/**
+ * The request the running code serves (see `runAsFunction`), undefined outside any function: lets
+ * a test tell which request made a call when requests run side by side (test/support/api.ts
+ * `writesOf`).
+ */
+export const currentRequestId = (): string | undefined => invocations.getStore()?.requestId;
 
 const installEnvironment = () => {
   const current = () => invocations.getStore()?.env;

@@ -215,7 +215,14 @@ const handle = async (req: IncomingMessage, res: ServerResponse, trustForwardedF
   );
   // Loaded and invoked as the route's function: module initialisation included, as on Lambda.
   const row = match.row;
-  send(res, await runAsFunction(functionContext(row), async () => (await loadHandler(row))(event, {})));
+  const { requestId } = event.requestContext;
+  const result = await runAsFunction(
+    functionContext(row),
+    async () => (await loadHandler(row))(event, {}),
+    requestId,
+  );
+  // API Gateway names the request in its answer (`apigw-requestid`), as here.
+  send(res, { ...result, headers: { ...result.headers, 'apigw-requestid': requestId } });
 };
 
 /**

@@ -1,4 +1,5 @@
 import { inject } from 'vitest';
+import { currentRequestId } from '../../scripts/local/aws.ts';
 import { startLocalApi } from '../../scripts/local/server.ts';
 import { dynamo } from '../../shared/db/client.ts';
 import { connectTestWebhooks } from './payments.ts';
@@ -60,6 +61,17 @@ const WRITES = new Set([
 ]);
 /** Every write DynamoDB accepted from this worker, as `<command>:<partition key>` (fuzz tests check rejected requests write nothing). */
 export const dynamoWrites: string[] = [];
+const writesByRequest = new Map<string, string[]>();
+/**
+ * The writes (as in `dynamoWrites`) made for one request: the invocation the local gateway made
+ * for it and any it started (scripts/local/aws.ts `currentRequestId`). `requestId` is the answer's
+ * `apigw-requestid` header. Correct when requests run side by side, unlike a slice of
+ * `dynamoWrites`.
+ */
+export const writesOf = (requestId: string | null): string[] => {
+  if (!requestId) throw new Error('The answer names no request (apigw-requestid): its writes are unknown');
+  return writesByRequest.get(requestId) ?? [];
+};
 
 /**
  * The data model promises no Scan on any request path: every integration test fails if one is
@@ -80,9 +92,14 @@ const guardScans = () => {
       const result = await next(args);
       // Recorded only once DynamoDB accepted it: a cancelled conditional write wrote nothing.
       if (WRITES.has(name)) {
-        dynamoWrites.push(
-          `${name}:${pk(input.Key?.PK) ?? pk(input.Item?.PK) ?? (input.TransactItems ? 'TRANSACTION' : '?')}`,
-        );
+        const write = `${name}:${pk(input.Key?.PK) ?? pk(input.Item?.PK) ?? (input.TransactItems ? 'TRANSACTION' : '?')}`;
+        dynamoWrites.push(write);
+        const request = currentRequestId();
+        if (request) {
+          const writes = writesByRequest.get(request);
+          if (writes) writes.push(write);
+          else writesByRequest.set(request, [write]);
+        }
       }
       return result;
     },
