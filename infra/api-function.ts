@@ -9,8 +9,14 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { type RouteRow, routeKey } from '../shared/http/route.ts';
-import { type Deployment, environmentOf, policyOf } from '../shared/platform/access.ts';
+import {
+  type Deployment,
+  type DeployedRow,
+  environmentOf,
+  functionOf,
+  policyOf,
+} from '../shared/platform/access.ts';
+import { functionKey } from '../shared/platform/function-row.ts';
 import type { PaymentDeployment } from '../shared/payments/access.ts';
 import type { StoreDeployment } from '../shared/stores/access.ts';
 import type { WebhookDeployment } from '../shared/webhooks/access.ts';
@@ -86,11 +92,8 @@ export interface ApiFunctionDefaults {
 }
 
 export interface ApiFunctionProps extends ApiFunctionDefaults {
-  row: RouteRow;
-  /** @default 256 */
-  memorySize?: number;
-  /** @default 10 s */
-  timeout?: Duration;
+  /** A route's or a worker's row: the function's handler, access, memory and timeout. */
+  row: DeployedRow;
 }
 
 /**
@@ -124,7 +127,7 @@ export class InlinePolicyRole extends iam.Role {
 export const bundledFunction = (
   scope: Construct,
   common: Omit<lambda.FunctionProps, 'code' | 'handler'>,
-  options: { entry: string; bundle: boolean; placeholder: string; row?: RouteRow },
+  options: { entry: string; bundle: boolean; placeholder: string; row?: DeployedRow },
 ): lambda.Function =>
   options.bundle
     ? new NodejsFunction(scope, 'Function', {
@@ -150,11 +153,11 @@ export const constructIdOf = (handler: string): string =>
     .join('');
 
 /** Throws, naming the row and the file, when the row's handler file does not exist (bundling needs it). */
-export const assertHandlerFile = (row: RouteRow): void => {
+export const assertHandlerFile = (row: DeployedRow): void => {
   const entry = handlerEntry(row.handler);
   if (!existsSync(entry)) {
     throw new Error(
-      `Route ${routeKey(row)}: handler file functions/${row.handler}.ts does not exist (${entry}). ` +
+      `Function ${functionKey(row)}: handler file functions/${row.handler}.ts does not exist (${entry}). ` +
         'Add the handler or remove the row from the route table.',
     );
   }
@@ -167,7 +170,7 @@ export const assertHandlerFile = (row: RouteRow): void => {
  */
 export class ApiFunction extends Construct {
   readonly fn: lambda.Function;
-  readonly row: RouteRow;
+  readonly row: DeployedRow;
 
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
     super(scope, id);
@@ -188,9 +191,9 @@ export class ApiFunction extends Construct {
     // Grants and environment come from the row through the same derivation the local platform
     // runs handlers with (shared/platform/access.ts).
     const { table, signingKey, analyticsStream } = props.resources;
-    if (row.needs?.includes('analytics-sink') && !analyticsStream) {
+    if (functionOf(row).needs?.includes('analytics-sink') && !analyticsStream) {
       throw new Error(
-        `Route ${routeKey(row)} needs 'analytics-sink' but the stack has no Analytics construct wired (infra/analytics.ts).`,
+        `Function ${functionKey(row)} needs 'analytics-sink' but the stack has no Analytics construct wired (infra/analytics.ts).`,
       );
     }
     const deployment: Deployment = {
@@ -259,15 +262,15 @@ export class ApiFunction extends Construct {
     const common = {
       runtime: lambda.Runtime.NODEJS_22_X,
       architecture: lambda.Architecture.ARM_64,
-      memorySize: props.memorySize ?? row.memory?.mb ?? 256,
-      timeout: props.timeout ?? Duration.seconds(10),
+      memorySize: row.memory?.mb ?? 256,
+      timeout: Duration.seconds(row.timeout?.seconds ?? 10),
       tracing: lambda.Tracing.ACTIVE,
       role,
       logGroup: props.logGroup,
       loggingFormat: lambda.LoggingFormat.JSON,
       applicationLogLevelV2: lambda.ApplicationLogLevel.INFO,
       systemLogLevelV2: lambda.SystemLogLevel.WARN,
-      description: `${routeKey(row)}: ${row.summary}`.slice(0, 256),
+      description: `${functionKey(row)}: ${row.summary}`.slice(0, 256),
       environment: environmentOf(row, deployment),
     } satisfies Partial<lambda.FunctionProps>;
 

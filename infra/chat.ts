@@ -73,8 +73,6 @@ export class Chat extends NestedStack {
       logGroup: props.logGroup,
       bundle: props.bundle,
       row: chatReviewRow,
-      // IVS waits 200 ms; Lambda's smallest timeout is 1 s (a late answer is IVS's fallback anyway).
-      timeout: Duration.seconds(1),
     });
     new lambda.CfnPermission(this, 'InvokedByIvsChat', {
       action: 'lambda:InvokeFunction',

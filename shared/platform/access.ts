@@ -5,7 +5,8 @@ import {
   accountStatements,
 } from '../accounts/access.ts';
 import { CHAT_PLACEHOLDERS, type ChatDeployment, chatEnvironment, chatStatements } from '../chat/access.ts';
-import type { RouteRow } from '../http/route.ts';
+import { isStudioRoute, type RouteRow } from '../http/route.ts';
+import { type FunctionRow, functionKey, type Need, type WorkerRow } from './function-row.ts';
 import {
   PAYMENT_PLACEHOLDERS,
   type PaymentDeployment,
@@ -45,7 +46,8 @@ import {
 } from '../realtime/access.ts';
 
 /**
- * What a function may do and what it is given, derived from its route row alone: its IAM policy
+ * What a function may do and what it is given, derived from its row alone (a route's or a worker's:
+ * shared/platform/function-row.ts): its IAM policy
  * (the stack grants exactly these statements; the local platform's guard refuses anything else)
  * and its environment (the stack sets exactly these variables; the local platform runs the
  * handler with exactly these). One derivation for both, so local and AWS cannot drift.
@@ -126,27 +128,45 @@ export const commonEnvironment = (values: {
   CDN_URL: values.cdnUrl,
 });
 
-/** `GET /creators/{id}`: the API Gateway route key (also the local server's). */
-const keyOf = (row: Pick<RouteRow, 'method' | 'path'>): string =>
-  row.path === '$default' ? '$default' : `${row.method} ${row.path}`;
+/** Any row the stack makes a function from: an HTTP route or an event worker. */
+export type DeployedRow = RouteRow | WorkerRow;
 
-/** DynamoDB actions of a row: what it declares, plus UpdateItem when the middleware counts a rate limit. */
-export const dynamoActionsOf = (row: RouteRow): string[] => {
+/**
+ * What a route adds to its function's needs, as a function row: the UpdateItem of a rate limit's
+ * budget counter, the token verifier of a route whose auth is not `none`, the second-factor
+ * policy of a `/studio/...` route. A worker's row is its function row.
+ */
+export const functionOf = (row: DeployedRow): FunctionRow => {
+  if ('trigger' in row) return row;
+  const needs = new Set<Need>(row.needs ?? []);
+  if (row.auth !== 'none') needs.add('token-verifier');
+  if (isStudioRoute(row)) needs.add('second-factor-policy');
   const actions = new Set(row.dynamo?.actions ?? []);
   if (row.rateLimit) actions.add('UpdateItem');
+  return {
+    ...row,
+    ...(actions.size > 0 || row.dynamo ? { dynamo: { ...row.dynamo, actions: [...actions] } } : {}),
+    ...(needs.size > 0 ? { needs: [...needs] } : {}),
+  };
+};
+
+/** DynamoDB actions of a row: what it declares, plus UpdateItem when the middleware counts a rate limit. */
+export const dynamoActionsOf = (row: DeployedRow): string[] => {
+  const fn = functionOf(row);
+  const actions = new Set(fn.dynamo?.actions ?? []);
   // The mailer reads the address's suppression item before each send (shared/mail/suppression.ts).
-  if (sendsMail(row)) actions.add('GetItem');
+  if (sendsMail(fn)) actions.add('GetItem');
   return [...actions].sort().map((action) => `dynamodb:${action}`);
 };
 
-/** Does the function verify access tokens (any route whose auth is not `none`)? */
-const verifies = (row: RouteRow) => row.auth !== 'none' || (row.needs?.includes('token-verifier') ?? false);
-const signs = (row: RouteRow) => row.needs?.includes('token-signer') ?? false;
+const verifies = (fn: FunctionRow) => fn.needs?.includes('token-verifier') ?? false;
+const signs = (fn: FunctionRow) => fn.needs?.includes('token-signer') ?? false;
 
 /** The function's IAM statements beyond logs and tracing (which every function gets). */
-export const policyOf = (row: RouteRow, d: Deployment): Statement[] => {
+export const policyOf = (deployed: DeployedRow, d: Deployment): Statement[] => {
+  const row = functionOf(deployed);
   const statements: Statement[] = [];
-  const tableActions = dynamoActionsOf(row);
+  const tableActions = dynamoActionsOf(deployed);
   if (tableActions.length > 0) statements.push({ actions: tableActions, resources: [d.tableArn] });
   const indexes = row.dynamo?.indexes ?? [];
   if (indexes.length > 0) {
@@ -197,15 +217,18 @@ export const policyOf = (row: RouteRow, d: Deployment): Statement[] => {
 };
 
 /** The function's environment: the common settings plus what its row needs, nothing else. */
-export const environmentOf = (row: RouteRow, d: Deployment): Record<string, string> => {
+export const environmentOf = (deployed: DeployedRow, d: Deployment): Record<string, string> => {
+  const row = functionOf(deployed);
+  const key = functionKey(deployed);
   const env: Record<string, string> = {
     ...d.common,
-    ROUTE_KEY: keyOf(row),
+    ROUTE_KEY: key,
     NODE_OPTIONS: '--enable-source-maps',
   };
   // The media CDN's origins (`$cdn/…`): the distribution names them, so they cannot name it (a cycle).
-  if (row.path.startsWith('$cdn/')) delete env.CDN_URL;
-  if (dynamoActionsOf(row).length > 0 || (row.dynamo?.indexes?.length ?? 0) > 0) env.TABLE_NAME = d.tableName;
+  if (key.startsWith('$cdn/')) delete env.CDN_URL;
+  if (dynamoActionsOf(deployed).length > 0 || (row.dynamo?.indexes?.length ?? 0) > 0)
+    env.TABLE_NAME = d.tableName;
   if (signs(row)) env.SIGNING_KEY_ID = d.signingKeyId;
   if (verifies(row)) env.SIGNING_PUBLIC_JWK = d.signingPublicJwk;
   if (signs(row)) env.GOOGLE_CLIENT_ID = d.googleClientId;
@@ -221,7 +244,8 @@ export const environmentOf = (row: RouteRow, d: Deployment): Record<string, stri
   if (row.needs?.includes('recordings-reader')) env.RECORDINGS_BUCKET = d.recordingsBucketName;
   if (row.ivs?.includes('CreateChannel'))
     env.IVS_RECORDING_CONFIGURATION_ARN = d.ivsRecordingConfigurationArn;
-  if (row.successLog) env.SUCCESS_LOG_EVERY = String(row.successLog.every);
+  if ('successLog' in deployed && deployed.successLog)
+    env.SUCCESS_LOG_EVERY = String(deployed.successLog.every);
   Object.assign(env, webhookEnvironment(row, d.webhooks));
   Object.assign(env, paymentEnvironment(row, d.payments));
   Object.assign(env, storeEnvironment(row, d.stores));
@@ -234,7 +258,7 @@ export const environmentOf = (row: RouteRow, d: Deployment): Record<string, stri
 };
 
 /** The names of every variable the stack gives `row`'s function (values aside). */
-export const settingsOf = (row: RouteRow): string[] => {
+export const settingsOf = (row: DeployedRow): string[] => {
   const placeholder = 'x';
   const common = commonEnvironment({
     stage: placeholder,
@@ -276,11 +300,11 @@ export const settingsOf = (row: RouteRow): string[] => {
  * Init-time check of a function's environment: throws, naming them, when settings its row needs
  * are missing, so a mis-deployed function fails at its first cold start, not on some request path.
  */
-export const assertSettings = (row: RouteRow, env: Record<string, string | undefined>): void => {
+export const assertSettings = (row: DeployedRow, env: Record<string, string | undefined>): void => {
   const missing = settingsOf(row).filter((name) => !env[name]);
   if (missing.length > 0) {
     throw new Error(
-      `Function for ${keyOf(row)} is missing settings its route row needs: ${missing.join(', ')}`,
+      `Function for ${functionKey(row)} is missing settings its row needs: ${missing.join(', ')}`,
     );
   }
 };

@@ -12,7 +12,7 @@ import { accountWorkers } from '../../functions/accounts/workers.ts';
 import { realtimeWorkers } from '../../functions/realtime/workers.ts';
 import { resolveSettings, SETTINGS, settingsFromContext } from '../../infra/settings.ts';
 import { ApiStack } from '../../infra/stack.ts';
-import { routeKey } from '../../shared/http/route.ts';
+import { functionKey } from '../../shared/platform/function-row.ts';
 import { cleanUp, newApp, PROD_SETTINGS, SYNTH_TIMEOUT, synthStack } from './synth.ts';
 
 afterAll(cleanUp);
@@ -222,7 +222,7 @@ describe('dev keeps working placeholders', () => {
           ...accountWorkers,
           ...realtimeWorkers,
         ]
-          .map(routeKey)
+          .map(functionKey)
           .sort(),
       );
       for (const fn of identity)
