@@ -1,13 +1,13 @@
 import { type AccountsDeployment, EXPORT_KEY_PREFIX } from '../shared/accounts/access.ts';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Duration, Validations } from 'aws-cdk-lib';
+import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import type * as logs from 'aws-cdk-lib/aws-logs';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import {
   type Deployment,
@@ -15,6 +15,7 @@ import {
   environmentOf,
   functionOf,
   policyOf,
+  type Statement,
 } from '../shared/platform/access.ts';
 import { functionKey } from '../shared/platform/function-row.ts';
 import type { PaymentDeployment } from '../shared/payments/access.ts';
@@ -144,6 +145,67 @@ export const bundledFunction = (
         code: lambda.Code.fromInline(options.placeholder),
       });
 
+/** What every function of the stack runs on, API, worker or custom resource alike. */
+export const LAMBDA_DEFAULTS = {
+  runtime: lambda.Runtime.NODEJS_22_X,
+  architecture: lambda.Architecture.ARM_64,
+  /** MB, when a row names no `memory`. */
+  memorySize: 256,
+} as const;
+
+/** Adds `statements` (shared/platform/access.ts, infra/handlers/access.ts) to `role`'s policy. */
+export const grantStatements = (role: iam.IRole, statements: readonly Statement[]): void => {
+  for (const statement of statements)
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({ actions: [...statement.actions], resources: [...statement.resources] }),
+    );
+};
+
+/**
+ * The function of a custom resource (infra/handlers/*), with the stack's function defaults
+ * (LAMBDA_DEFAULTS, bundledFunction): in `scope`, its role (`Role`, one inline policy), its own
+ * log group (`Logs`, the stage's retention) and the function (`Function`), which may write
+ * there; `statements`, its grants (infra/handlers/access.ts), follow. The caller adds the grants
+ * it can only name later (`grantStatements`).
+ */
+export const customResourceFunction = (
+  scope: Construct,
+  props: {
+    /** `infra/handlers/<name>.ts`, from the repository root. */
+    handler: string;
+    description: string;
+    timeout: Duration;
+    statements?: readonly Statement[];
+    logRetention: logs.RetentionDays;
+    removalPolicy: RemovalPolicy;
+    bundle: boolean;
+  },
+): { role: InlinePolicyRole; logGroup: logs.LogGroup; fn: lambda.Function } => {
+  const role = new InlinePolicyRole(scope, 'Role');
+  const logGroup = new logs.LogGroup(scope, 'Logs', {
+    retention: props.logRetention,
+    removalPolicy: props.removalPolicy,
+  });
+  const fn = bundledFunction(
+    scope,
+    { ...LAMBDA_DEFAULTS, timeout: props.timeout, role, logGroup, description: props.description },
+    {
+      entry: join(PROJECT_ROOT, props.handler),
+      bundle: props.bundle,
+      placeholder: 'exports.handler = async () => {};',
+    },
+  );
+  grantStatements(role, [
+    { actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [logGroup.logGroupArn] },
+    ...(props.statements ?? []),
+  ]);
+  Validations.of(fn).acknowledge({
+    id: 'AwsSolutions-L1',
+    reason: 'nodejs22.x is the runtime the project targets and tests, as for every function of the stack.',
+  });
+  return { role, logGroup, fn };
+};
+
 /** `creators/list-creators` → `CreatorsListCreators` (construct ids). */
 export const constructIdOf = (handler: string): string =>
   handler
@@ -253,16 +315,11 @@ export class ApiFunction extends Construct {
         reason:
           "Export documents get random names at run time, never an account id (docs/accounts.md \"Export\"), so no narrower key is known in advance: the grant covers only the exports bucket's export objects (the EXPORT_KEY_PREFIX prefix), for only the object actions the row's capability lists; each request reaches one account's document through the export item the caller owns.",
       });
-    for (const statement of policyOf(row, deployment)) {
-      role.addToPrincipalPolicy(
-        new iam.PolicyStatement({ actions: [...statement.actions], resources: [...statement.resources] }),
-      );
-    }
+    grantStatements(role, policyOf(row, deployment));
 
     const common = {
-      runtime: lambda.Runtime.NODEJS_22_X,
-      architecture: lambda.Architecture.ARM_64,
-      memorySize: row.memory?.mb ?? 256,
+      ...LAMBDA_DEFAULTS,
+      memorySize: row.memory?.mb ?? LAMBDA_DEFAULTS.memorySize,
       timeout: Duration.seconds(row.timeout?.seconds ?? 10),
       tracing: lambda.Tracing.ACTIVE,
       role,
