@@ -463,7 +463,7 @@ describe('grants that depend on the row', () => {
       QueryStrings: ['Policy', 'Signature', 'Key-Pair-Id', 'Hash-Algorithm', 'Expires'],
     });
     const playlistFn = fns.find(
-      (f) => f.Properties.Environment?.Variables?.ROUTE_KEY === 'GET $cdn/recorded-playlists',
+      (f) => f.Properties.Environment?.Variables?.ROUTE_KEY === '$cdn/recorded-playlists',
     )!;
     expect(playlistFn.Properties.Environment.Variables.CDN_URL).toBeUndefined();
     expect(playlistFn.Properties.Environment.Variables.RECORDINGS_BUCKET).toBeDefined();
