@@ -105,7 +105,7 @@ export class Accounts extends NestedStack {
       resources: { ...props.resources, accounts: this.deployment },
       environment: props.environment,
       logGroup: props.logGroup,
-      bundle: props.bundle,
+      code: props.code,
       row: accountJobsRow,
     });
     this.worker.fn.addEventSource(

@@ -88,8 +88,8 @@ export interface ApiFunctionDefaults {
   logGroup: logs.ILogGroup;
   /** Environment every function receives (`commonEnvironment` of shared/platform/access.ts). */
   environment: Record<string, string>;
-  /** false: a tiny inline placeholder instead of an esbuild bundle (assertion tests only). */
-  bundle: boolean;
+  /** How functions are made from their handler files (`bundledCode` when deployed). */
+  code: FunctionCode;
 }
 
 export interface ApiFunctionProps extends ApiFunctionDefaults {
@@ -122,28 +122,39 @@ export class InlinePolicyRole extends iam.Role {
 }
 
 /**
- * The construct `Function` of `scope`: `entry` bundled as every function of the stack is
- * (nodejsBundling), or, in assertion tests (`bundle` false), an inline `placeholder` handler.
+ * How the stack makes the construct `Function` of `scope` from the function's settings and its
+ * handler file (`entry`, and the row it serves, if any). The stack is given one: `bundledCode`
+ * (infra/app.ts); assertion tests give theirs (test/infra/synth.ts), so no construct here
+ * branches on being tested.
  */
-export const bundledFunction = (
+export type FunctionCode = ((
   scope: Construct,
   common: Omit<lambda.FunctionProps, 'code' | 'handler'>,
-  options: { entry: string; bundle: boolean; placeholder: string; row?: DeployedRow },
-): lambda.Function =>
-  options.bundle
-    ? new NodejsFunction(scope, 'Function', {
-        ...common,
-        entry: options.entry,
-        handler: 'handler',
-        projectRoot: PROJECT_ROOT,
-        depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
-        bundling: nodejsBundling(options.row),
-      })
-    : new lambda.Function(scope, 'Function', {
-        ...common,
-        handler: 'index.handler',
-        code: lambda.Code.fromInline(options.placeholder),
-      });
+  options: { entry: string; row?: DeployedRow },
+) => lambda.Function) & {
+  /** Checked for every route before anything is built (a handler file that must exist). */
+  checkRow?: (row: DeployedRow) => void;
+};
+
+/** Every function bundled by the local esbuild (nodejsBundling) from its handler file, which must exist. */
+export const bundledCode: FunctionCode = Object.assign(
+  (
+    scope: Construct,
+    common: Omit<lambda.FunctionProps, 'code' | 'handler'>,
+    { entry, row }: { entry: string; row?: DeployedRow },
+  ) => {
+    if (row) assertHandlerFile(row);
+    return new NodejsFunction(scope, 'Function', {
+      ...common,
+      entry,
+      handler: 'handler',
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+      bundling: nodejsBundling(row),
+    });
+  },
+  { checkRow: (row: DeployedRow) => assertHandlerFile(row) },
+);
 
 /** What every function of the stack runs on, API, worker or custom resource alike. */
 export const LAMBDA_DEFAULTS = {
@@ -163,7 +174,7 @@ export const grantStatements = (role: iam.IRole, statements: readonly Statement[
 
 /**
  * The function of a custom resource (infra/handlers/*), with the stack's function defaults
- * (LAMBDA_DEFAULTS, bundledFunction): in `scope`, its role (`Role`, one inline policy), its own
+ * (LAMBDA_DEFAULTS, the stack's FunctionCode): in `scope`, its role (`Role`, one inline policy), its own
  * log group (`Logs`, the stage's retention) and the function (`Function`), which may write
  * there; `statements`, its grants (infra/handlers/access.ts), follow. The caller adds the grants
  * it can only name later (`grantStatements`).
@@ -178,7 +189,7 @@ export const customResourceFunction = (
     statements?: readonly Statement[];
     logRetention: logs.RetentionDays;
     removalPolicy: RemovalPolicy;
-    bundle: boolean;
+    code: FunctionCode;
   },
 ): { role: InlinePolicyRole; logGroup: logs.LogGroup; fn: lambda.Function } => {
   const role = new InlinePolicyRole(scope, 'Role');
@@ -186,14 +197,10 @@ export const customResourceFunction = (
     retention: props.logRetention,
     removalPolicy: props.removalPolicy,
   });
-  const fn = bundledFunction(
+  const fn = props.code(
     scope,
     { ...LAMBDA_DEFAULTS, timeout: props.timeout, role, logGroup, description: props.description },
-    {
-      entry: join(PROJECT_ROOT, props.handler),
-      bundle: props.bundle,
-      placeholder: 'exports.handler = async () => {};',
-    },
+    { entry: join(PROJECT_ROOT, props.handler) },
   );
   grantStatements(role, [
     { actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [logGroup.logGroupArn] },
@@ -239,7 +246,6 @@ export class ApiFunction extends Construct {
     const { row } = props;
     this.row = row;
     const entry = handlerEntry(row.handler);
-    if (props.bundle) assertHandlerFile(row);
 
     const role = new InlinePolicyRole(this, 'Role');
     // Logs go to the shared group (Lambda names each stream after the function).
@@ -331,12 +337,7 @@ export class ApiFunction extends Construct {
       environment: environmentOf(row, deployment),
     } satisfies Partial<lambda.FunctionProps>;
 
-    this.fn = bundledFunction(this, common, {
-      entry,
-      row,
-      bundle: props.bundle,
-      placeholder: 'exports.handler = async () => ({ statusCode: 501 });',
-    });
+    this.fn = props.code(this, common, { entry, row });
 
     // cdk-nag (AwsSolutions) findings this construct accepts, each with its reason.
     Validations.of(role).acknowledge({

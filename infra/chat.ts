@@ -71,7 +71,7 @@ export class Chat extends NestedStack {
       resources: props.resources,
       environment: props.environment,
       logGroup: props.logGroup,
-      bundle: props.bundle,
+      code: props.code,
       row: chatReviewRow,
     });
     new lambda.CfnPermission(this, 'InvokedByIvsChat', {

@@ -96,7 +96,7 @@ export class PlatformEvents extends NestedStack {
       resources: props.resources,
       environment: props.environment,
       logGroup: props.logGroup,
-      bundle: props.bundle,
+      code: props.code,
       row: eventPublisherRow,
     });
     const fn = this.publisher.fn;

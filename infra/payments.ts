@@ -177,7 +177,7 @@ export class Payments extends NestedStack {
       resources: o.resources,
       environment: props.environment,
       logGroup: props.logGroup,
-      bundle: props.bundle,
+      code: props.code,
       row: o.row,
     });
     const scheduleFailures = failureQueue(this, `${o.id}ScheduleFailures`, o.dlqReason);

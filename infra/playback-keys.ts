@@ -3,7 +3,7 @@ import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import { customResourceFunction, grantStatements } from './api-function.ts';
+import { customResourceFunction, grantStatements, type FunctionCode } from './api-function.ts';
 import { keyPairStatements } from './handlers/access.ts';
 
 export interface PlaybackKeysProps {
@@ -13,8 +13,8 @@ export interface PlaybackKeysProps {
   ivsArnPrefix: string;
   removalPolicy: RemovalPolicy;
   logRetention: logs.RetentionDays;
-  /** false: placeholder code instead of the esbuild bundle (assertion tests). */
-  bundle: boolean;
+  /** How its function is made (infra/api-function.ts FunctionCode). */
+  code: FunctionCode;
 }
 
 /**
@@ -45,7 +45,7 @@ export class PlaybackKeys extends Construct {
       timeout: Duration.minutes(1),
       logRetention: props.logRetention,
       removalPolicy: props.removalPolicy,
-      bundle: props.bundle,
+      code: props.code,
     });
     Validations.of(role).acknowledge({
       id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ivs:<AWS::Region>:<AWS::AccountId>:playback-key/*]`,

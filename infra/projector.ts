@@ -116,7 +116,7 @@ export class Projector extends NestedStack {
       resources: props.resources,
       environment: props.environment,
       logGroup: props.logGroup,
-      bundle: props.bundle,
+      code: props.code,
     };
     const fnOf = (row: WorkerRow) => new ApiFunction(this, constructIdOf(row.handler), { ...defaults, row });
     /**

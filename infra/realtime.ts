@@ -42,7 +42,7 @@ export class Realtime extends NestedStack {
     const defaults = {
       environment: props.environment,
       logGroup: props.logGroup,
-      bundle: props.bundle,
+      code: props.code,
     };
     this.authorizer = new ApiFunction(this, constructIdOf(realtimeAuthorizerRow.handler), {
       ...defaults,

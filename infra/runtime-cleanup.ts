@@ -4,7 +4,7 @@ import type * as ivschat from 'aws-cdk-lib/aws-ivschat';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { customResourceFunction } from './api-function.ts';
+import { customResourceFunction, type FunctionCode } from './api-function.ts';
 import { runtimeCleanupStatements } from './handlers/access.ts';
 
 export interface RuntimeCleanupProps {
@@ -19,7 +19,7 @@ export interface RuntimeCleanupProps {
   stage: string;
   removalPolicy: RemovalPolicy;
   logRetention: logs.RetentionDays;
-  bundle: boolean;
+  code: FunctionCode;
 }
 
 /**
@@ -47,7 +47,7 @@ export class RuntimeCleanup extends Construct {
       statements: runtimeCleanupStatements(props.ivsArnPrefix, props.chatArnPrefix),
       logRetention: props.logRetention,
       removalPolicy: props.removalPolicy,
-      bundle: props.bundle,
+      code: props.code,
     });
     this.fn = fn;
     for (const resource of [

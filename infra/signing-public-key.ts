@@ -2,7 +2,7 @@ import { CustomResource, Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { customResourceFunction } from './api-function.ts';
+import { customResourceFunction, type FunctionCode } from './api-function.ts';
 import { signingPublicKeyStatements } from './handlers/access.ts';
 
 export interface SigningPublicKeyProps {
@@ -10,8 +10,8 @@ export interface SigningPublicKeyProps {
   signingKey: kms.IKey;
   removalPolicy: RemovalPolicy;
   logRetention: logs.RetentionDays;
-  /** false: placeholder code instead of the esbuild bundle (assertion tests). */
-  bundle: boolean;
+  /** How its function is made (infra/api-function.ts FunctionCode). */
+  code: FunctionCode;
 }
 
 /**
@@ -39,7 +39,7 @@ export class SigningPublicKey extends Construct {
       statements: signingPublicKeyStatements(props.signingKey.keyArn),
       logRetention: props.logRetention,
       removalPolicy: props.removalPolicy,
-      bundle: props.bundle,
+      code: props.code,
     });
 
     const resource = new CustomResource(this, 'Resource', {

@@ -87,7 +87,7 @@ export class Webhooks extends NestedStack {
       resources: { ...props.resources, webhooks: this.deployment },
       environment: props.environment,
       logGroup: props.logGroup,
-      bundle: props.bundle,
+      code: props.code,
     };
     this.fanOut = new ApiFunction(this, constructIdOf(fanOutRow.handler), { ...defaults, row: fanOutRow });
     this.sender = new ApiFunction(this, constructIdOf(senderRow.handler), {
