@@ -103,7 +103,7 @@ describe('real bundling with the local esbuild', () => {
 
   it('names the missing handler file when a row has none yet', () => {
     expect(() => stackWith(row('nowhere/get-nothing'))).toThrow(
-      /Route GET \/hello: handler file functions\/nowhere\/get-nothing\.ts does not exist/,
+      /Function GET \/hello: handler file functions\/nowhere\/get-nothing\.ts does not exist/,
     );
     expect(existsSync(join(import.meta.dirname, '../../functions/nowhere'))).toBe(false);
   });
