@@ -200,7 +200,7 @@ export const measureProjection = async (options: {
   const READS = /^(Get|BatchGet|Query|Scan|TransactGet)/;
   dynamo.middlewareStack.add(
     (next, context) => async (args) => {
-      if (process.env.ROUTE_KEY !== 'POST $stream/projector') return next(args);
+      if (process.env.ROUTE_KEY !== '$stream/projector') return next(args);
       const input = args.input as Record<string, unknown>;
       input.ReturnConsumedCapacity = 'TOTAL';
       const result = await next(args);

@@ -1,16 +1,15 @@
-import type { RouteRow } from '../shared/routing/route.ts';
+import type { WorkerRow } from '../shared/routing/function-row.ts';
 
 /**
- * Functions that no HTTP route invokes, described by the same row fields the routes use for what
- * a function may do (DynamoDB actions and indexes), so the stack's grants and environment and
- * the local platform's guard come from one derivation (shared/platform/access.ts). Their `path`
- * names the trigger, never an API route (they are not in the route table).
+ * Functions that no HTTP route invokes: function rows with the trigger that invokes them
+ * (shared/routing/function-row.ts `WorkerRow`), so the stack's grants and environment and the
+ * local platform's guard come from the one derivation every function's do
+ * (shared/platform/access.ts).
  */
 export const projectorRow = {
-  method: 'POST',
-  path: '$stream/projector',
+  trigger: '$stream/projector',
   handler: 'projector/project-changes',
-  auth: 'none',
+  timeout: { seconds: 60, reason: 'a batch of 100 records of a few reads and writes each, with headroom' },
   // GetItem: view sets, a show's category, a show's creator. Query: a show's episodes; GSI1: a
   // renamed creator's shows (their search cards carry its name). BatchWriteItem: views.
   // PutItem, UpdateItem: a view set with its list totals (one transaction), the creator an
@@ -26,8 +25,7 @@ export const projectorRow = {
   // hash (shared/analytics/pseudonym.ts).
   needs: ['analytics-sink', 'analytics-pseudonym'],
   summary: 'Projector: keeps every view of the catalogue true from the table stream (docs/projections.md)',
-  tag: 'Workers',
-} as const satisfies RouteRow;
+} as const satisfies WorkerRow;
 
 /**
  * The rebuild: recomputes every view from the source items (repair, backfills); invoked by an
@@ -35,30 +33,29 @@ export const projectorRow = {
  * table, so it is never on a request path.
  */
 export const rebuildRow = {
-  method: 'POST',
-  path: '$operator/rebuild-views',
+  trigger: '$operator/rebuild-views',
   handler: 'projector/rebuild-views',
-  auth: 'none',
+  timeout: { seconds: 900, reason: "the whole table (Lambda's maximum)" },
   // UpdateItem: the guide index keys of programs written before the index (shared/projection/rebuild.ts).
   dynamo: { actions: ['Scan', 'BatchWriteItem', 'UpdateItem'] },
   memory: { mb: 1024, reason: 'holds every source and view item of the catalogue while it compares them' },
   summary: 'Rebuild: recomputes every view from the source items (docs/projections.md)',
-  tag: 'Workers',
-} as const satisfies RouteRow;
+} as const satisfies WorkerRow;
 
 /**
  * What changes with time alone (the 7-day windows behind `trending`, `is_new`), recomputed on a
  * schedule (EventBridge Scheduler, hourly).
  */
 export const recomputeRow = {
-  method: 'POST',
-  path: '$schedule/recompute-windows',
+  trigger: '$schedule/recompute-windows',
   handler: 'projector/recompute-windows',
-  auth: 'none',
+  timeout: {
+    seconds: 300,
+    reason: 'one pass over the 7-day windows (queries and updates), well inside an hour',
+  },
   dynamo: { actions: ['Query', 'UpdateItem', 'DeleteItem'] },
   summary: 'Recompute: moves the 7-day trending windows and the new flag on (hourly)',
-  tag: 'Workers',
-} as const satisfies RouteRow;
+} as const satisfies WorkerRow;
 
 /**
  * Every minute, the live lists' upkeep: the reconcile of the channels' live state with IVS
@@ -67,10 +64,9 @@ export const recomputeRow = {
  * (shared/watch/audience-publisher.ts).
  */
 export const audienceRow = {
-  method: 'POST',
-  path: '$schedule/publish-audiences',
+  trigger: '$schedule/publish-audiences',
   handler: 'projector/publish-audiences',
-  auth: 'none',
+  timeout: { seconds: 50, reason: 'a few reads and writes per live channel, well inside its minute' },
   // Query: the live list, pending recordings. BatchGetItem: its creators, channel lookups and
   // viewer counters. UpdateItem: a corrected live state, a count. ListStreams: what IVS has live.
   // The recording repair (a lost Recording End) does what the IVS event function does for one:
@@ -80,18 +76,16 @@ export const audienceRow = {
   ivs: ['ListStreams'],
   needs: ['recordings-reader'],
   summary: 'Live minute: live state reconciled with IVS, viewer counts onto the live list',
-  tag: 'Workers',
-} as const satisfies RouteRow;
+} as const satisfies WorkerRow;
 
 /**
  * IVS events (EventBridge rule on `aws.ivs`: stream state, health, recording, limit breaches)
  * reduced into the creators' live state (shared/channels/channel-state.ts, docs/ivs-events.md).
  */
 export const ivsEventRow = {
-  method: 'POST',
-  path: '$events/ivs',
+  trigger: '$events/ivs',
   handler: 'live/ivs-event',
-  auth: 'none',
+  timeout: { seconds: 30, reason: "one document, a few reads and writes, a recording's metadata" },
   // GetItem: the channel's lookup item, its creator, a recording's marker and the Live show.
   // UpdateItem: the creator's live state and recording, the show's seasons and version. Query:
   // the show's last episode. PutItem: the show, a recording's episode and marker (one
@@ -100,8 +94,7 @@ export const ivsEventRow = {
   dynamo: { actions: ['GetItem', 'UpdateItem', 'Query', 'PutItem', 'DeleteItem'] },
   needs: ['recordings-reader'],
   summary: 'IVS events: channel live state from Amazon IVS (EventBridge); recordings on demand',
-  tag: 'Workers',
-} as const satisfies RouteRow;
+} as const satisfies WorkerRow;
 
 /**
  * The media CDN's origin for recorded HLS playlists (infra/media-cdn.ts: CloudFront's `ivs/*.m3u8`
@@ -111,31 +104,29 @@ export const ivsEventRow = {
  * playlist (recordings-reader). No table.
  */
 export const mediaPlaylistRow = {
-  method: 'GET',
-  path: '$cdn/recorded-playlists',
+  trigger: '$cdn/recorded-playlists',
   handler: 'live/media-playlist',
-  auth: 'none',
   needs: ['recordings-reader'],
   summary: 'Recorded playlists: the media CDN origin that carries a signature to every child URI',
-  tag: 'Workers',
-} as const satisfies RouteRow;
+} as const satisfies WorkerRow;
 
 /**
  * IVS Chat's message review handler (functions/chat/review-message.ts, docs/chat.md "Review"):
  * invoked by IVS Chat for every message of every room, synchronously, within 200 ms.
  */
 export const chatReviewRow = {
-  method: 'POST',
-  path: '$chat/review',
+  trigger: '$chat/review',
   handler: 'chat/review-message',
-  auth: 'none',
+  timeout: {
+    seconds: 1,
+    reason: "IVS waits 200 ms; Lambda's smallest timeout is 1 s (a late answer is IVS's fallback anyway)",
+  },
   // GetItem: a room's lookup item (once per container) and its channel's settings (every 10 s).
   dynamo: { actions: ['GetItem'] },
   summary: 'Chat review: every chat message against the channel rules (ALLOW or DENY with a reason)',
-  tag: 'Workers',
-} as const satisfies RouteRow;
+} as const satisfies WorkerRow;
 
-export const workers: readonly RouteRow[] = [
+export const workers: readonly WorkerRow[] = [
   projectorRow,
   rebuildRow,
   recomputeRow,

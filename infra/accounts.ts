@@ -15,9 +15,7 @@ import type { Monitoring } from './monitoring.ts';
 /** The account jobs queue's figures (docs/accounts.md, docs/operations.md "Redrive"). */
 export const ACCOUNT_JOBS_QUEUE = {
   batchSize: 1,
-  /** The worker's timeout: an export or a purge of a large account (many items, Stripe, IVS). */
-  workerTimeoutSeconds: 300,
-  /** Six times the worker's timeout (AWS's guidance for SQS event sources). */
+  /** Six times the worker's timeout (functions/accounts/workers.ts; AWS's guidance for SQS event sources). */
   visibilityTimeoutSeconds: 1800,
   maxReceiveCount: 3,
 } as const;
@@ -107,9 +105,8 @@ export class Accounts extends NestedStack {
       resources: { ...props.resources, accounts: this.deployment },
       environment: props.environment,
       logGroup: props.logGroup,
-      bundle: props.bundle,
+      code: props.code,
       row: accountJobsRow,
-      timeout: Duration.seconds(ACCOUNT_JOBS_QUEUE.workerTimeoutSeconds),
     });
     this.worker.fn.addEventSource(
       new SqsEventSource(this.queue, {

@@ -1,16 +1,23 @@
 import { type AccountsDeployment, EXPORT_KEY_PREFIX } from '../shared/accounts/access.ts';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Duration, Validations } from 'aws-cdk-lib';
+import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import type * as logs from 'aws-cdk-lib/aws-logs';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { type RouteRow, routeKey } from '../shared/routing/route.ts';
-import { type Deployment, environmentOf, policyOf } from '../shared/platform/access.ts';
+import {
+  type Deployment,
+  type DeployedRow,
+  environmentOf,
+  functionOf,
+  policyOf,
+  type Statement,
+} from '../shared/platform/access.ts';
+import { functionKey } from '../shared/routing/function-row.ts';
 import type { PaymentDeployment } from '../shared/payments/access.ts';
 import type { StoreDeployment } from '../shared/stores/access.ts';
 import type { WebhookDeployment } from '../shared/webhooks/access.ts';
@@ -81,16 +88,13 @@ export interface ApiFunctionDefaults {
   logGroup: logs.ILogGroup;
   /** Environment every function receives (`commonEnvironment` of shared/platform/access.ts). */
   environment: Record<string, string>;
-  /** false: a tiny inline placeholder instead of an esbuild bundle (assertion tests only). */
-  bundle: boolean;
+  /** How functions are made from their handler files (`bundledCode` when deployed). */
+  code: FunctionCode;
 }
 
 export interface ApiFunctionProps extends ApiFunctionDefaults {
-  row: RouteRow;
-  /** @default 256 */
-  memorySize?: number;
-  /** @default 10 s */
-  timeout?: Duration;
+  /** A route's or a worker's row: the function's handler, access, memory and timeout. */
+  row: DeployedRow;
 }
 
 /**
@@ -118,28 +122,96 @@ export class InlinePolicyRole extends iam.Role {
 }
 
 /**
- * The construct `Function` of `scope`: `entry` bundled as every function of the stack is
- * (nodejsBundling), or, in assertion tests (`bundle` false), an inline `placeholder` handler.
+ * How the stack makes the construct `Function` of `scope` from the function's settings and its
+ * handler file (`entry`, and the row it serves, if any). The stack is given one: `bundledCode`
+ * (infra/app.ts); assertion tests give theirs (test/infra/synth.ts), so no construct here
+ * branches on being tested.
  */
-export const bundledFunction = (
+export type FunctionCode = ((
   scope: Construct,
   common: Omit<lambda.FunctionProps, 'code' | 'handler'>,
-  options: { entry: string; bundle: boolean; placeholder: string; row?: RouteRow },
-): lambda.Function =>
-  options.bundle
-    ? new NodejsFunction(scope, 'Function', {
-        ...common,
-        entry: options.entry,
-        handler: 'handler',
-        projectRoot: PROJECT_ROOT,
-        depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
-        bundling: nodejsBundling(options.row),
-      })
-    : new lambda.Function(scope, 'Function', {
-        ...common,
-        handler: 'index.handler',
-        code: lambda.Code.fromInline(options.placeholder),
-      });
+  options: { entry: string; row?: DeployedRow },
+) => lambda.Function) & {
+  /** Checked for every route before anything is built (a handler file that must exist). */
+  checkRow?: (row: DeployedRow) => void;
+};
+
+/** Every function bundled by the local esbuild (nodejsBundling) from its handler file, which must exist. */
+export const bundledCode: FunctionCode = Object.assign(
+  (
+    scope: Construct,
+    common: Omit<lambda.FunctionProps, 'code' | 'handler'>,
+    { entry, row }: { entry: string; row?: DeployedRow },
+  ) => {
+    if (row) assertHandlerFile(row);
+    return new NodejsFunction(scope, 'Function', {
+      ...common,
+      entry,
+      handler: 'handler',
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+      bundling: nodejsBundling(row),
+    });
+  },
+  { checkRow: (row: DeployedRow) => assertHandlerFile(row) },
+);
+
+/** What every function of the stack runs on, API, worker or custom resource alike. */
+export const LAMBDA_DEFAULTS = {
+  runtime: lambda.Runtime.NODEJS_22_X,
+  architecture: lambda.Architecture.ARM_64,
+  /** MB, when a row names no `memory`. */
+  memorySize: 256,
+} as const;
+
+/** Adds `statements` (shared/platform/access.ts, infra/handlers/access.ts) to `role`'s policy. */
+export const grantStatements = (role: iam.IRole, statements: readonly Statement[]): void => {
+  for (const statement of statements)
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({ actions: [...statement.actions], resources: [...statement.resources] }),
+    );
+};
+
+/**
+ * The function of a custom resource (infra/handlers/*), with the stack's function defaults
+ * (LAMBDA_DEFAULTS, the stack's FunctionCode): in `scope`, its role (`Role`, one inline policy), its own
+ * log group (`Logs`, the stage's retention) and the function (`Function`), which may write
+ * there; `statements`, its grants (infra/handlers/access.ts), follow. The caller adds the grants
+ * it can only name later (`grantStatements`).
+ */
+export const customResourceFunction = (
+  scope: Construct,
+  props: {
+    /** `infra/handlers/<name>.ts`, from the repository root. */
+    handler: string;
+    description: string;
+    timeout: Duration;
+    statements?: readonly Statement[];
+    logRetention: logs.RetentionDays;
+    removalPolicy: RemovalPolicy;
+    code: FunctionCode;
+  },
+): { role: InlinePolicyRole; logGroup: logs.LogGroup; fn: lambda.Function } => {
+  const role = new InlinePolicyRole(scope, 'Role');
+  const logGroup = new logs.LogGroup(scope, 'Logs', {
+    retention: props.logRetention,
+    removalPolicy: props.removalPolicy,
+  });
+  const fn = props.code(
+    scope,
+    { ...LAMBDA_DEFAULTS, timeout: props.timeout, role, logGroup, description: props.description },
+    { entry: join(PROJECT_ROOT, props.handler) },
+  );
+  grantStatements(role, [
+    { actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [logGroup.logGroupArn] },
+    ...(props.statements ?? []),
+  ]);
+  Validations.of(fn).acknowledge({
+    id: 'AwsSolutions-L1',
+    reason: 'nodejs22.x is the runtime the project targets and tests, as for every function of the stack.',
+  });
+  return { role, logGroup, fn };
+};
 
 /** `creators/list-creators` → `CreatorsListCreators` (construct ids). */
 export const constructIdOf = (handler: string): string =>
@@ -150,11 +222,11 @@ export const constructIdOf = (handler: string): string =>
     .join('');
 
 /** Throws, naming the row and the file, when the row's handler file does not exist (bundling needs it). */
-export const assertHandlerFile = (row: RouteRow): void => {
+export const assertHandlerFile = (row: DeployedRow): void => {
   const entry = handlerEntry(row.handler);
   if (!existsSync(entry)) {
     throw new Error(
-      `Route ${routeKey(row)}: handler file functions/${row.handler}.ts does not exist (${entry}). ` +
+      `Function ${functionKey(row)}: handler file functions/${row.handler}.ts does not exist (${entry}). ` +
         'Add the handler or remove the row from the route table.',
     );
   }
@@ -167,14 +239,13 @@ export const assertHandlerFile = (row: RouteRow): void => {
  */
 export class ApiFunction extends Construct {
   readonly fn: lambda.Function;
-  readonly row: RouteRow;
+  readonly row: DeployedRow;
 
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
     super(scope, id);
     const { row } = props;
     this.row = row;
     const entry = handlerEntry(row.handler);
-    if (props.bundle) assertHandlerFile(row);
 
     const role = new InlinePolicyRole(this, 'Role');
     // Logs go to the shared group (Lambda names each stream after the function).
@@ -188,9 +259,9 @@ export class ApiFunction extends Construct {
     // Grants and environment come from the row through the same derivation the local platform
     // runs handlers with (shared/platform/access.ts).
     const { table, signingKey, analyticsStream } = props.resources;
-    if (row.needs?.includes('analytics-sink') && !analyticsStream) {
+    if (functionOf(row).needs?.includes('analytics-sink') && !analyticsStream) {
       throw new Error(
-        `Route ${routeKey(row)} needs 'analytics-sink' but the stack has no Analytics construct wired (infra/analytics.ts).`,
+        `Function ${functionKey(row)} needs 'analytics-sink' but the stack has no Analytics construct wired (infra/analytics.ts).`,
       );
     }
     const deployment: Deployment = {
@@ -250,33 +321,23 @@ export class ApiFunction extends Construct {
         reason:
           "Export documents get random names at run time, never an account id (docs/accounts.md \"Export\"), so no narrower key is known in advance: the grant covers only the exports bucket's export objects (the EXPORT_KEY_PREFIX prefix), for only the object actions the row's capability lists; each request reaches one account's document through the export item the caller owns.",
       });
-    for (const statement of policyOf(row, deployment)) {
-      role.addToPrincipalPolicy(
-        new iam.PolicyStatement({ actions: [...statement.actions], resources: [...statement.resources] }),
-      );
-    }
+    grantStatements(role, policyOf(row, deployment));
 
     const common = {
-      runtime: lambda.Runtime.NODEJS_22_X,
-      architecture: lambda.Architecture.ARM_64,
-      memorySize: props.memorySize ?? row.memory?.mb ?? 256,
-      timeout: props.timeout ?? Duration.seconds(10),
+      ...LAMBDA_DEFAULTS,
+      memorySize: row.memory?.mb ?? LAMBDA_DEFAULTS.memorySize,
+      timeout: Duration.seconds(row.timeout?.seconds ?? 10),
       tracing: lambda.Tracing.ACTIVE,
       role,
       logGroup: props.logGroup,
       loggingFormat: lambda.LoggingFormat.JSON,
       applicationLogLevelV2: lambda.ApplicationLogLevel.INFO,
       systemLogLevelV2: lambda.SystemLogLevel.WARN,
-      description: `${routeKey(row)}: ${row.summary}`.slice(0, 256),
+      description: `${functionKey(row)}: ${row.summary}`.slice(0, 256),
       environment: environmentOf(row, deployment),
     } satisfies Partial<lambda.FunctionProps>;
 
-    this.fn = bundledFunction(this, common, {
-      entry,
-      row,
-      bundle: props.bundle,
-      placeholder: 'exports.handler = async () => ({ statusCode: 501 });',
-    });
+    this.fn = props.code(this, common, { entry, row });
 
     // cdk-nag (AwsSolutions) findings this construct accepts, each with its reason.
     Validations.of(role).acknowledge({

@@ -4,19 +4,18 @@
  * - `googleClientId`, `alarmEmail`, `siteUrl`, `playbackKeys`, `mailFrom`, `target`, `devTargets`,
  *   `creatorSecondFactor`: the deploy settings, checked
  *   in infra/settings.ts: prod fails synth naming every one missing; dev uses placeholders
- * - `bundle` false only in tests (placeholder code instead of esbuild bundles)
  * The AwsSolutions cdk-nag pack runs on every synth.
  */
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { routes } from '../functions/routes.ts';
 import { type DeploySettings, resolveSettings, settingsFromContext } from './settings.ts';
+import { bundledCode } from './api-function.ts';
 import { ApiStack } from './stack.ts';
 import { stageOf } from './stage.ts';
 
 const app = new App();
 const stage = stageOf(app.node.tryGetContext('stage'));
-const bundle = String(app.node.tryGetContext('bundle') ?? 'true') !== 'false';
 
 // The stack checks the settings too; here a missing one ends synth with the message alone.
 let settings: DeploySettings;
@@ -35,7 +34,7 @@ try {
 new ApiStack(app, `CreatorStreaming-${stage}`, {
   stage,
   routes,
-  bundle,
+  code: bundledCode,
   ...settings,
   description: `Creator streaming back end (${stage})`,
 });

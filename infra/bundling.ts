@@ -54,25 +54,29 @@ export const lambdaEsbuildOptions = () => ({
  * module's response schemas (`<domain>Responses`, built by `responseSchemas` in
  * shared/schema/schema-meta.ts) a folded-away branch, so the bundles carry neither those schemas
  * nor their documentation: only the OpenAPI document and the tests read a contract's `responses`.
- * The same define makes `described` and `named` (shared/http/schema-meta.ts) register no
+ * The same define makes `described` and `named` (shared/schema/schema-meta.ts) register no
  * documentation on the request schemas either (issue 41).
  */
 export const LAMBDA_BUNDLE_DEFINE = { 'process.env.LAMBDA_BUNDLE_RESPONSES': '"none"' } as const;
 
 /**
  * The esbuild `define` of one function's bundle, from its route row: LAMBDA_BUNDLE_DEFINE, and
- * for a row that verifies no token (`auth: 'none'`) `process.env.LAMBDA_BUNDLE_AUTH` = `"none"`,
+ * for a row that verifies no token (a route with `auth: 'none'`, a worker) `process.env.LAMBDA_BUNDLE_AUTH` = `"none"`,
  * so its bundle leaves out the token verifier and aws-jwt-verify
  * (shared/http/middleware/authenticate.ts). No bundle carries a KMS client for verification any
  * more: the public key is in the verifying functions' environment (SIGNING_PUBLIC_JWK).
  */
-export const bundleDefineOf = (row: { auth?: string } | undefined): Record<string, string> => ({
+export const bundleDefineOf = (
+  row: { auth?: string; trigger?: string } | undefined,
+): Record<string, string> => ({
   ...LAMBDA_BUNDLE_DEFINE,
-  ...(row?.auth === 'none' ? { 'process.env.LAMBDA_BUNDLE_AUTH': '"none"' } : {}),
+  ...(row?.auth === 'none' || row?.trigger !== undefined
+    ? { 'process.env.LAMBDA_BUNDLE_AUTH': '"none"' }
+    : {}),
 });
 
 /**
- * Where a run-time package file of a row (RouteRow `files`, e.g. `swagger-ui-dist/swagger-ui.css`)
+ * Where a run-time package file of a row (FunctionRow `files`, e.g. `swagger-ui-dist/swagger-ui.css`)
  * lies in the function's bundle, relative to `index.mjs`: under `node_modules/`, where Node's
  * resolution from the bundle finds it, as it finds the repository's copy locally.
  */
@@ -95,7 +99,11 @@ const copyFilesCommands = (files: readonly string[], inputDir: string, outputDir
  * the `define` of its row (bundleDefineOf); a row's run-time package files (`files`) are copied
  * in after esbuild.
  */
-export const nodejsBundling = (row?: { auth?: string; files?: readonly string[] }): BundlingOptions => ({
+export const nodejsBundling = (row?: {
+  auth?: string;
+  trigger?: string;
+  files?: readonly string[];
+}): BundlingOptions => ({
   format: OutputFormat.ESM,
   mainFields: [...LAMBDA_BUNDLING.mainFields],
   banner: LAMBDA_BUNDLING.banner,

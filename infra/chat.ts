@@ -71,10 +71,8 @@ export class Chat extends NestedStack {
       resources: props.resources,
       environment: props.environment,
       logGroup: props.logGroup,
-      bundle: props.bundle,
+      code: props.code,
       row: chatReviewRow,
-      // IVS waits 200 ms; Lambda's smallest timeout is 1 s (a late answer is IVS's fallback anyway).
-      timeout: Duration.seconds(1),
     });
     new lambda.CfnPermission(this, 'InvokedByIvsChat', {
       action: 'lambda:InvokeFunction',

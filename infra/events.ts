@@ -40,8 +40,6 @@ export const EVENT_STREAM_MAPPING = {
   parallelizationFactor: 1,
 } as const;
 
-/** Publisher batch timeout: 100 records, PutEvents in calls of 10 with retries and backoff. */
-const PUBLISHER_TIMEOUT = Duration.seconds(60);
 /** IteratorAge above this (ms) for 5 minutes: events are a minute or more late. */
 export const EVENTS_ITERATOR_AGE_ALARM_MS = 60_000;
 /** Entry failures PutEvents reported in 5 minutes (each retried) before the alarm: more than noise. */
@@ -98,9 +96,8 @@ export class PlatformEvents extends NestedStack {
       resources: props.resources,
       environment: props.environment,
       logGroup: props.logGroup,
-      bundle: props.bundle,
+      code: props.code,
       row: eventPublisherRow,
-      timeout: PUBLISHER_TIMEOUT,
     });
     const fn = this.publisher.fn;
     for (const [name, value] of Object.entries(publisherEnvironment(this.bus.eventBusName)))

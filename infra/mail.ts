@@ -89,7 +89,7 @@ export class Mail extends NestedStack {
       resources: props.resources,
       environment: props.environment,
       logGroup: props.logGroup,
-      bundle: props.bundle,
+      code: props.code,
       row: mailFeedbackRow,
     });
     this.worker.fn.addEventSource(

@@ -8,7 +8,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { failureQueue } from './queues.ts';
 import type { Construct } from 'constructs';
 import { reconcileRow, storeReconcileRow } from '../functions/payments/workers.ts';
-import type { RouteRow } from '../shared/routing/route.ts';
+import type { WorkerRow } from '../shared/routing/function-row.ts';
 import { PAYMENT_DEFAULTS, type PaymentDeployment } from '../shared/payments/access.ts';
 import { STORE_DEFAULTS, type StoreDeployment } from '../shared/stores/access.ts';
 import { STORE_RECONCILE } from '../shared/stores/reconcile-window.ts';
@@ -19,7 +19,6 @@ import { AsyncFailures } from './async-failures.ts';
 /** The reconcile's figures (docs/payments.md, "Failure figures"). */
 export const PAYMENTS_RECONCILE = {
   every: Duration.days(1),
-  timeout: Duration.minutes(10),
   /** Any repair is worth a look: each one is an event the webhook missed or a drift. */
   repairAlarmThreshold: 1,
 } as const;
@@ -164,7 +163,7 @@ export class Payments extends NestedStack {
     props: PaymentsProps,
     o: {
       id: string;
-      row: RouteRow;
+      row: WorkerRow;
       resources: ApiFunctionDefaults['resources'];
       every: Duration;
       /** `payments reconcile`: what alarms and descriptions call it. */
@@ -178,9 +177,8 @@ export class Payments extends NestedStack {
       resources: o.resources,
       environment: props.environment,
       logGroup: props.logGroup,
-      bundle: props.bundle,
+      code: props.code,
       row: o.row,
-      timeout: PAYMENTS_RECONCILE.timeout,
     });
     const scheduleFailures = failureQueue(this, `${o.id}ScheduleFailures`, o.dlqReason);
     const fn = reconcile.fn;

@@ -1,12 +1,9 @@
-import { join } from 'node:path';
 import { CustomResource, Duration, type RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
-import * as iam from 'aws-cdk-lib/aws-iam';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
-import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import { bundledFunction, InlinePolicyRole, PROJECT_ROOT } from './api-function.ts';
+import { customResourceFunction, grantStatements, type FunctionCode } from './api-function.ts';
 import { keyPairStatements } from './handlers/access.ts';
 
 export interface PlaybackKeysProps {
@@ -16,8 +13,8 @@ export interface PlaybackKeysProps {
   ivsArnPrefix: string;
   removalPolicy: RemovalPolicy;
   logRetention: logs.RetentionDays;
-  /** false: placeholder code instead of the esbuild bundle (assertion tests). */
-  bundle: boolean;
+  /** How its function is made (infra/api-function.ts FunctionCode). */
+  code: FunctionCode;
 }
 
 /**
@@ -42,39 +39,18 @@ export class PlaybackKeys extends Construct {
   constructor(scope: Construct, id: string, props: PlaybackKeysProps) {
     super(scope, id);
     if (props.generations.length === 0) throw new Error('At least one playback key generation is needed');
-    const role = new InlinePolicyRole(this, 'Role');
-    const logGroup = new logs.LogGroup(this, 'Logs', {
-      retention: props.logRetention,
-      removalPolicy: props.removalPolicy,
-    });
-    const common = {
-      runtime: lambda.Runtime.NODEJS_22_X,
-      architecture: lambda.Architecture.ARM_64,
-      memorySize: 256,
-      timeout: Duration.minutes(1),
-      role,
-      logGroup,
+    const { role, fn } = customResourceFunction(this, {
+      handler: 'infra/handlers/playback-key-pair.ts',
       description: 'Imports IVS playback key pairs; their private halves go to Secrets Manager',
-    } satisfies Partial<lambda.FunctionProps>;
-    const fn = bundledFunction(this, common, {
-      entry: join(PROJECT_ROOT, 'infra/handlers/playback-key-pair.ts'),
-      bundle: props.bundle,
-      placeholder: 'exports.handler = async () => {};',
+      timeout: Duration.minutes(1),
+      logRetention: props.logRetention,
+      removalPolicy: props.removalPolicy,
+      code: props.code,
     });
-    role.addToPrincipalPolicy(
-      new iam.PolicyStatement({
-        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
-        resources: [logGroup.logGroupArn],
-      }),
-    );
     Validations.of(role).acknowledge({
       id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ivs:<AWS::Region>:<AWS::AccountId>:playback-key/*]`,
       reason:
         "A playback key pair ARN is made by IVS when the key is imported, so the grant names the account's playback keys in this region, for only import and delete.",
-    });
-    Validations.of(fn).acknowledge({
-      id: 'AwsSolutions-L1',
-      reason: 'nodejs22.x is the runtime the project targets and tests, as for every function of the stack.',
     });
 
     const stack = Stack.of(this).stackName;
@@ -126,15 +102,10 @@ export class PlaybackKeys extends Construct {
       current = secret;
     }
     // Its grants: infra/handlers/access.ts (also what the least-privilege report lists).
-    for (const statement of keyPairStatements({
-      ivsArnPrefix: props.ivsArnPrefix,
-      playbackSecretArns,
-      mediaSecretArns,
-    })) {
-      role.addToPrincipalPolicy(
-        new iam.PolicyStatement({ actions: [...statement.actions], resources: [...statement.resources] }),
-      );
-    }
+    grantStatements(
+      role,
+      keyPairStatements({ ivsArnPrefix: props.ivsArnPrefix, playbackSecretArns, mediaSecretArns }),
+    );
     this.current = current!;
     this.currentMedia = currentMedia!;
     this.keyGroup = new cloudfront.KeyGroup(this, 'MediaKeyGroup', {

@@ -12,7 +12,7 @@ import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { audienceRow, ivsEventRow, projectorRow, rebuildRow, recomputeRow } from '../functions/workers.ts';
-import type { RouteRow } from '../shared/routing/route.ts';
+import type { WorkerRow } from '../shared/routing/function-row.ts';
 import { PROJECTED_ENTITIES } from '../shared/projection/projector.ts';
 import { ApiFunction, type ApiFunctionDefaults, constructIdOf } from './api-function.ts';
 import type { Monitoring } from './monitoring.ts';
@@ -50,14 +50,6 @@ export const STREAM_MAPPING = {
   parallelizationFactor: 1,
 } as const;
 
-/** Projector Lambda: batch timeout. 100 records of a few reads and writes each, with headroom. */
-const PROJECTOR_TIMEOUT = Duration.minutes(1);
-/** Recompute: one pass over the 7-day windows (queries and updates), well inside an hour. */
-const RECOMPUTE_TIMEOUT = Duration.minutes(5);
-/** Audiences: a few reads and writes per live channel, well inside its minute. */
-const AUDIENCE_TIMEOUT = Duration.seconds(50);
-/** IVS events: one document, two reads and a write. */
-const IVS_EVENT_TIMEOUT = Duration.seconds(30);
 /** The IVS event types the reducer handles (docs/ivs-events.md). */
 export const IVS_DETAIL_TYPES = [
   'IVS Stream State Change',
@@ -65,8 +57,6 @@ export const IVS_DETAIL_TYPES = [
   'IVS Recording State Change',
   'IVS Limit Breach',
 ] as const;
-/** Rebuild: the whole table (Lambda's maximum). */
-const REBUILD_TIMEOUT = Duration.minutes(15);
 /** IteratorAge above this (ms) for 5 minutes: views are a minute or more behind the table. */
 export const ITERATOR_AGE_ALARM_MS = 60_000;
 
@@ -126,10 +116,9 @@ export class Projector extends NestedStack {
       resources: props.resources,
       environment: props.environment,
       logGroup: props.logGroup,
-      bundle: props.bundle,
+      code: props.code,
     };
-    const fnOf = (row: RouteRow, timeout: Duration) =>
-      new ApiFunction(this, constructIdOf(row.handler), { ...defaults, row, timeout });
+    const fnOf = (row: WorkerRow) => new ApiFunction(this, constructIdOf(row.handler), { ...defaults, row });
     /**
      * An EventBridge Scheduler schedule invoking `fn` every `every`, with a role that may invoke
      * only it and a dead-letter queue for invocations Scheduler could not deliver (it retries
@@ -175,7 +164,7 @@ export class Projector extends NestedStack {
     };
 
     // ── Projector ──────────────────────────────────────────────────────────────────────────────
-    this.projector = fnOf(projectorRow, PROJECTOR_TIMEOUT);
+    this.projector = fnOf(projectorRow);
     const streamArn = table.tableStreamArn;
     if (!streamArn) throw new Error('The projector needs the table stream (NEW_AND_OLD_IMAGES)');
     // What Lambda's poller needs of the stream (ListStreams can only be granted on '*').
@@ -206,7 +195,7 @@ export class Projector extends NestedStack {
     });
 
     // ── Recompute (hourly) and audiences (every minute) ────────────────────────────────────────
-    this.recompute = fnOf(recomputeRow, RECOMPUTE_TIMEOUT);
+    this.recompute = fnOf(recomputeRow);
     const recomputeSchedule = scheduled('Recompute', this.recompute.fn, {
       description: 'Hourly: moves the 7-day trending windows and the new flag on (recompute function)',
       every: Duration.hours(1),
@@ -215,7 +204,7 @@ export class Projector extends NestedStack {
     });
     this.schedule = recomputeSchedule.schedule;
     this.scheduleFailures = recomputeSchedule.failures;
-    this.audiences = fnOf(audienceRow, AUDIENCE_TIMEOUT);
+    this.audiences = fnOf(audienceRow);
     const audienceSchedule = scheduled('Audience', this.audiences.fn, {
       description: 'Every minute: live viewer counts onto the live list (audience function)',
       every: Duration.minutes(1),
@@ -224,7 +213,7 @@ export class Projector extends NestedStack {
     });
 
     // ── IVS events (EventBridge rule on aws.ivs) ───────────────────────────────────────────────
-    this.ivsEvents = fnOf(ivsEventRow, IVS_EVENT_TIMEOUT);
+    this.ivsEvents = fnOf(ivsEventRow);
     const ivsEventFailures = failureQueue(
       this,
       'IvsEventFailures',
@@ -244,7 +233,7 @@ export class Projector extends NestedStack {
     });
 
     // ── Rebuild (operator) ─────────────────────────────────────────────────────────────────────
-    this.rebuild = fnOf(rebuildRow, REBUILD_TIMEOUT);
+    this.rebuild = fnOf(rebuildRow);
 
     // ── Alarms and dashboard ───────────────────────────────────────────────────────────────────
     // Errors and throttles of the three functions, grouped like every other function's.

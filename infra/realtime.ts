@@ -42,13 +42,12 @@ export class Realtime extends NestedStack {
     const defaults = {
       environment: props.environment,
       logGroup: props.logGroup,
-      bundle: props.bundle,
+      code: props.code,
     };
     this.authorizer = new ApiFunction(this, constructIdOf(realtimeAuthorizerRow.handler), {
       ...defaults,
       resources: props.resources,
       row: realtimeAuthorizerRow,
-      timeout: Duration.seconds(3),
     });
     const lambdaAuth: appsync.AppSyncAuthProvider = {
       authorizationType: appsync.AppSyncAuthorizationType.LAMBDA,
@@ -78,8 +77,6 @@ export class Realtime extends NestedStack {
       ...defaults,
       resources: { ...props.resources, realtime: this.deployment },
       row: realtimeTickRow,
-      // 12 ticks of 5 s, and the last tick's work.
-      timeout: Duration.seconds(TICKS_PER_RUN * 5 + 15),
     });
 
     // Every minute, { ticks: 12 }; a role that may invoke only the tick function; a DLQ.

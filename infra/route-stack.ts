@@ -68,7 +68,7 @@ export class RouteStack extends NestedStack {
         resources: props.resources,
         environment: props.environment,
         logGroup: props.logGroup,
-        bundle: props.bundle,
+        code: props.code,
       });
       const route = new apigw.HttpRoute(this, `${fnId}Route`, {
         httpApi: props.api,

@@ -1,12 +1,10 @@
-import { join } from 'node:path';
 import { CustomResource, Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
-import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as ivs from 'aws-cdk-lib/aws-ivs';
 import type * as ivschat from 'aws-cdk-lib/aws-ivschat';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
-import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { bundledFunction, InlinePolicyRole, PROJECT_ROOT } from './api-function.ts';
+import { customResourceFunction, type FunctionCode } from './api-function.ts';
 import { runtimeCleanupStatements } from './handlers/access.ts';
 
 export interface RuntimeCleanupProps {
@@ -21,7 +19,7 @@ export interface RuntimeCleanupProps {
   stage: string;
   removalPolicy: RemovalPolicy;
   logRetention: logs.RetentionDays;
-  bundle: boolean;
+  code: FunctionCode;
 }
 
 /**
@@ -40,35 +38,18 @@ export class RuntimeCleanup extends Construct {
 
   constructor(scope: Construct, id: string, props: RuntimeCleanupProps) {
     super(scope, id);
-    const role = new InlinePolicyRole(this, 'Role');
-    const logGroup = new logs.LogGroup(this, 'Logs', {
-      retention: props.logRetention,
+    const { role, logGroup, fn } = customResourceFunction(this, {
+      handler: 'infra/handlers/runtime-cleanup.ts',
+      description:
+        'On stack deletion: removes the IVS channels, stream keys and IVS Chat rooms the API made at run time',
+      // Lambda's maximum: at IVS's 5 operations a second, about a thousand channels.
+      timeout: Duration.minutes(15),
+      statements: runtimeCleanupStatements(props.ivsArnPrefix, props.chatArnPrefix),
+      logRetention: props.logRetention,
       removalPolicy: props.removalPolicy,
+      code: props.code,
     });
-    this.fn = bundledFunction(
-      this,
-      {
-        runtime: lambda.Runtime.NODEJS_22_X,
-        architecture: lambda.Architecture.ARM_64,
-        memorySize: 256,
-        // Lambda's maximum: at IVS's 5 operations a second, about a thousand channels.
-        timeout: Duration.minutes(15),
-        role,
-        logGroup,
-        description:
-          'On stack deletion: removes the IVS channels, stream keys and IVS Chat rooms the API made at run time',
-      },
-      {
-        entry: join(PROJECT_ROOT, 'infra/handlers/runtime-cleanup.ts'),
-        bundle: props.bundle,
-        placeholder: 'exports.handler = async () => {};',
-      },
-    );
-    const statement = (actions: string[], resources: string[]) =>
-      role.addToPrincipalPolicy(new iam.PolicyStatement({ actions, resources }));
-    statement(['logs:CreateLogStream', 'logs:PutLogEvents'], [logGroup.logGroupArn]);
-    for (const { actions, resources } of runtimeCleanupStatements(props.ivsArnPrefix, props.chatArnPrefix))
-      statement([...actions], [...resources]);
+    this.fn = fn;
     for (const resource of [
       'ivs:<AWS::Region>:<AWS::AccountId>:channel',
       'ivs:<AWS::Region>:<AWS::AccountId>:stream-key',
@@ -82,10 +63,6 @@ export class RuntimeCleanup extends Construct {
     Validations.of(role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason: 'ivs:ListChannels and ivschat:ListRooms have no resource-level permissions.',
-    });
-    Validations.of(this.fn).acknowledge({
-      id: 'AwsSolutions-L1',
-      reason: 'nodejs22.x is the runtime the project targets and tests, as for every function of the stack.',
     });
 
     this.resource = new CustomResource(this, 'Resource', {

@@ -1,11 +1,8 @@
-import { join } from 'node:path';
-import { CustomResource, Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
-import * as iam from 'aws-cdk-lib/aws-iam';
+import { CustomResource, Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import type * as kms from 'aws-cdk-lib/aws-kms';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
-import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { bundledFunction, InlinePolicyRole, PROJECT_ROOT } from './api-function.ts';
+import { customResourceFunction, type FunctionCode } from './api-function.ts';
 import { signingPublicKeyStatements } from './handlers/access.ts';
 
 export interface SigningPublicKeyProps {
@@ -13,8 +10,8 @@ export interface SigningPublicKeyProps {
   signingKey: kms.IKey;
   removalPolicy: RemovalPolicy;
   logRetention: logs.RetentionDays;
-  /** false: placeholder code instead of the esbuild bundle (assertion tests). */
-  bundle: boolean;
+  /** How its function is made (infra/api-function.ts FunctionCode). */
+  code: FunctionCode;
 }
 
 /**
@@ -35,42 +32,14 @@ export class SigningPublicKey extends Construct {
 
   constructor(scope: Construct, id: string, props: SigningPublicKeyProps) {
     super(scope, id);
-    const role = new InlinePolicyRole(this, 'Role');
-    const logGroup = new logs.LogGroup(this, 'Logs', {
-      retention: props.logRetention,
+    const { role, fn } = customResourceFunction(this, {
+      handler: 'infra/handlers/signing-public-key.ts',
+      description: "Reads the access-token signing key's public half at deploy (KMS GetPublicKey)",
+      timeout: Duration.minutes(1),
+      statements: signingPublicKeyStatements(props.signingKey.keyArn),
+      logRetention: props.logRetention,
       removalPolicy: props.removalPolicy,
-    });
-    const fn = bundledFunction(
-      this,
-      {
-        runtime: lambda.Runtime.NODEJS_22_X,
-        architecture: lambda.Architecture.ARM_64,
-        memorySize: 256,
-        timeout: Duration.minutes(1),
-        role,
-        logGroup,
-        description: "Reads the access-token signing key's public half at deploy (KMS GetPublicKey)",
-      },
-      {
-        entry: join(PROJECT_ROOT, 'infra/handlers/signing-public-key.ts'),
-        bundle: props.bundle,
-        placeholder: 'exports.handler = async () => {};',
-      },
-    );
-    role.addToPrincipalPolicy(
-      new iam.PolicyStatement({
-        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
-        resources: [logGroup.logGroupArn],
-      }),
-    );
-    for (const statement of signingPublicKeyStatements(props.signingKey.keyArn)) {
-      role.addToPrincipalPolicy(
-        new iam.PolicyStatement({ actions: [...statement.actions], resources: [...statement.resources] }),
-      );
-    }
-    Validations.of(fn).acknowledge({
-      id: 'AwsSolutions-L1',
-      reason: 'nodejs22.x is the runtime the project targets and tests, as for every function of the stack.',
+      code: props.code,
     });
 
     const resource = new CustomResource(this, 'Resource', {

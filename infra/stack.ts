@@ -11,7 +11,7 @@ import { TABLE } from '../shared/db/table.ts';
 import { commonEnvironment } from '../shared/platform/access.ts';
 import { CORS } from '../shared/http/cors.ts';
 import { type RouteRow, routeKey } from '../shared/routing/route.ts';
-import { type ApiFunction, type ApiResources, assertHandlerFile } from './api-function.ts';
+import type { ApiFunction, ApiResources, FunctionCode } from './api-function.ts';
 import { MediaPlaylists } from './media-playlists.ts';
 import { Monitoring } from './monitoring.ts';
 import { MediaCdn } from './media-cdn.ts';
@@ -44,8 +44,8 @@ export interface ApiStackProps extends StackProps {
   stage: StageName;
   /** The route table (functions/routes.ts); tests pass synthetic tables too. */
   routes: readonly RouteRow[];
-  /** false only in assertion tests: placeholder code instead of esbuild bundles. */
-  bundle: boolean;
+  /** How functions are made from their handler files: `bundledCode` (infra/app.ts); tests pass theirs. */
+  code: FunctionCode;
   // The deploy settings (CDK context of the same names; checked in infra/settings.ts): prod
   // requires each and synth fails naming every missing one; dev fills in placeholders.
   /** OAuth client id the Google sign-in function checks tokens against. */
@@ -95,7 +95,7 @@ export class ApiStack extends Stack {
       const key = routeKey(row);
       if (seen.has(key)) throw new Error(`Route ${key} appears twice in the route table`);
       seen.add(key);
-      if (props.bundle) assertHandlerFile(row);
+      props.code.checkRow?.(row);
     }
     const settings = STAGES[props.stage];
     const deploy = resolveSettings(props.stage, props);
@@ -138,7 +138,7 @@ export class ApiStack extends Stack {
       signingKey,
       removalPolicy: settings.removalPolicy,
       logRetention: settings.logRetention,
-      bundle: props.bundle,
+      code: props.code,
     });
 
     // TOTP secrets (docs/accounts.md "Second factor"): encrypted under the account's encryption
@@ -193,14 +193,14 @@ export class ApiStack extends Stack {
             stage: props.stage,
             removalPolicy: settings.removalPolicy,
             logRetention: settings.logRetention,
-            bundle: props.bundle,
+            code: props.code,
           });
     const playbackKeys = new PlaybackKeys(this, 'PlaybackKeys', {
       generations: deploy.playbackKeys.split(','),
       ivsArnPrefix: liveVideo.arnPrefix,
       removalPolicy: settings.removalPolicy,
       logRetention: settings.logRetention,
-      bundle: props.bundle,
+      code: props.code,
     });
     const resources: ApiResources = {
       table,
@@ -278,7 +278,7 @@ export class ApiStack extends Stack {
       resources,
       environment: environmentWith(''),
       logGroup: functionLogs,
-      bundle: props.bundle,
+      code: props.code,
       monitoring,
     });
     const { distribution: cdn } = new MediaCdn(this, 'MediaCdn', {
@@ -301,7 +301,7 @@ export class ApiStack extends Stack {
       environment,
       monitoring,
       logGroup: functionLogs,
-      bundle: props.bundle,
+      code: props.code,
       removalPolicy: settings.removalPolicy,
     });
     resources.webhooks = webhooks.deployment;
@@ -311,7 +311,7 @@ export class ApiStack extends Stack {
       environment,
       monitoring,
       logGroup: functionLogs,
-      bundle: props.bundle,
+      code: props.code,
       removalPolicy: settings.removalPolicy,
     });
     resources.payments = payments.deployment;
@@ -322,7 +322,7 @@ export class ApiStack extends Stack {
       environment,
       monitoring,
       logGroup: functionLogs,
-      bundle: props.bundle,
+      code: props.code,
       from: deploy.mailFrom,
     });
     resources.mail = mail.deployment;
@@ -332,7 +332,7 @@ export class ApiStack extends Stack {
       environment,
       monitoring,
       logGroup: functionLogs,
-      bundle: props.bundle,
+      code: props.code,
       loggingConfigurationArn: chatLogs.loggingConfiguration.attrArn,
     });
     resources.chat = chat.deployment;
@@ -350,7 +350,7 @@ export class ApiStack extends Stack {
       environment,
       monitoring,
       logGroup: functionLogs,
-      bundle: props.bundle,
+      code: props.code,
     });
     resources.realtime = realtime.deployment;
     // Accounts (infra/accounts.ts) after payments and chat (its worker cancels with Stripe and
@@ -364,7 +364,7 @@ export class ApiStack extends Stack {
       environment,
       monitoring,
       logGroup: functionLogs,
-      bundle: props.bundle,
+      code: props.code,
       removalPolicy: settings.removalPolicy,
     });
     resources.accounts = accounts.deployment;
@@ -379,7 +379,7 @@ export class ApiStack extends Stack {
           resources,
           environment,
           logGroup: functionLogs,
-          bundle: props.bundle,
+          code: props.code,
         }),
     );
     this.functions = this.routeStacks.flatMap((routeStack) => routeStack.functions);
@@ -391,7 +391,7 @@ export class ApiStack extends Stack {
       resources,
       environment,
       logGroup: functionLogs,
-      bundle: props.bundle,
+      code: props.code,
     });
     new CfnOutput(this, 'RebuildFunctionName', {
       value: this.workers.rebuild.fn.functionName,
@@ -404,7 +404,7 @@ export class ApiStack extends Stack {
       resources,
       environment,
       logGroup: functionLogs,
-      bundle: props.bundle,
+      code: props.code,
     });
     webhooks.subscribe(this.events.bus);
     new CfnOutput(this, 'EventBusName', {

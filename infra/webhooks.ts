@@ -20,9 +20,8 @@ import { AsyncFailures } from './async-failures.ts';
  * the tests and the docs name the same numbers.
  */
 export const WEBHOOK_QUEUE = {
-  /** The sender: up to 10 deliveries per invocation, each with its own 10 s request timeout. */
+  /** The sender: up to 10 deliveries per invocation (its timeout: functions/webhooks/workers.ts). */
   batchSize: 10,
-  senderTimeoutSeconds: 30,
   /** Six times the function timeout (AWS's guidance for SQS event sources). */
   visibilityTimeoutSeconds: 180,
   /** A message failing this often (our own errors, not the receiver's) goes to the dead-letter queue. */
@@ -88,13 +87,12 @@ export class Webhooks extends NestedStack {
       resources: { ...props.resources, webhooks: this.deployment },
       environment: props.environment,
       logGroup: props.logGroup,
-      bundle: props.bundle,
+      code: props.code,
     };
     this.fanOut = new ApiFunction(this, constructIdOf(fanOutRow.handler), { ...defaults, row: fanOutRow });
     this.sender = new ApiFunction(this, constructIdOf(senderRow.handler), {
       ...defaults,
       row: senderRow,
-      timeout: Duration.seconds(WEBHOOK_QUEUE.senderTimeoutSeconds),
     });
     this.sender.fn.addEventSource(
       new SqsEventSource(this.queue, {

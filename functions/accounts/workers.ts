@@ -1,17 +1,16 @@
-import type { RouteRow } from '../../shared/routing/route.ts';
+import type { WorkerRow } from '../../shared/routing/function-row.ts';
 
 /**
- * The account function no HTTP route invokes (infra/accounts.ts), described by route-row fields
- * so its grants and environment come from the same derivation as every function's
- * (shared/platform/access.ts). Its `path` names the trigger.
+ * The account function no HTTP route invokes (infra/accounts.ts): a function row with
+ * the trigger that invokes it (WorkerRow), so its grants and environment come from the
+ * derivation every function's do (shared/platform/access.ts).
  */
 
 /** Consumer of the account jobs queue: exports built, deleted accounts purged (docs/accounts.md). */
 export const accountJobsRow = {
-  method: 'POST',
-  path: '$queue/account-jobs',
+  trigger: '$queue/account-jobs',
   handler: 'accounts/run-account-jobs',
-  auth: 'none',
+  timeout: { seconds: 300, reason: 'an export or a purge of a large account (many items, Stripe, IVS)' },
   // GetItem: the account, its export, creator, payout account, reports, watch sessions, reaction
   // records, webhook subscriptions. BatchGetItem: the chat records its chat references name (the
   // export). Query: the account's, creator's, chat's and schedule's partitions; GSI1: its refresh
@@ -35,7 +34,6 @@ export const accountJobsRow = {
     reason: 'an export holds every item of an account in memory while it writes the document',
   },
   summary: 'Account jobs: exports built, deleted accounts purged (docs/accounts.md)',
-  tag: 'Workers',
-} as const satisfies RouteRow;
+} as const satisfies WorkerRow;
 
-export const accountWorkers: readonly RouteRow[] = [accountJobsRow];
+export const accountWorkers: readonly WorkerRow[] = [accountJobsRow];

@@ -1,7 +1,8 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { publishChanges } from '../../shared/events/publish-changes.ts';
 import { eventBusName } from '../../shared/events/publish.ts';
-import { metrics } from '../../shared/observability/index.ts';
+import { worker } from '../../shared/platform/worker.ts';
+import { eventPublisherRow } from './worker.ts';
 
 /**
  * The event publisher Lambda, the table stream's second reader (infra/events.ts; locally
@@ -9,8 +10,8 @@ import { metrics } from '../../shared/observability/index.ts';
  * (shared/events/publish-changes.ts); records whose events could not be put are reported
  * (ReportBatchItemFailures) and redelivered.
  */
-export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
-  const result = await publishChanges(event.Records, { busName: eventBusName() });
-  metrics.publishStoredMetrics();
-  return result;
-};
+export const handler = worker(
+  eventPublisherRow,
+  (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> =>
+    publishChanges(event.Records, { busName: eventBusName() }),
+);

@@ -1,4 +1,4 @@
-import type { RouteRow } from '../../shared/routing/route.ts';
+import type { WorkerRow } from '../../shared/routing/function-row.ts';
 
 /**
  * The domain event publisher: the table stream's second reader (the projector is the first),
@@ -8,10 +8,11 @@ import type { RouteRow } from '../../shared/routing/route.ts';
  * only, and EVENT_BUS_NAME come from shared/events/access.ts, on AWS and locally alike.
  */
 export const eventPublisherRow = {
-  method: 'POST',
-  path: '$stream/events',
+  trigger: '$stream/events',
   handler: 'events/publish-events',
-  auth: 'none',
+  timeout: {
+    seconds: 60,
+    reason: 'a batch of 100 records: PutEvents in calls of 10 with retries and backoff',
+  },
   summary: 'Event publisher: domain events from the table stream onto the EventBridge bus (docs/events.md)',
-  tag: 'Workers',
-} as const satisfies RouteRow;
+} as const satisfies WorkerRow;

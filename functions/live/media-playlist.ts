@@ -1,4 +1,6 @@
+import { worker } from '../../shared/platform/worker.ts';
 import { signedPlaylist } from '../../shared/playback/signed-playlists.ts';
+import { mediaPlaylistRow } from '../workers.ts';
 
 /** The part of a Lambda function URL request (CloudFront's origin request) the playlist needs. */
 export interface PlaylistRequest {
@@ -14,7 +16,7 @@ const HLS = 'application/vnd.apple.mpegurl';
  * this answers the playlist with that signature carried to every child
  * (shared/playback/signed-playlists.ts), so plain hls.js plays a recording.
  */
-export const handler = async (request: PlaylistRequest) => {
+export const handler = worker(mediaPlaylistRow, async (request: PlaylistRequest) => {
   const playlist = await signedPlaylist(request.rawPath, request.rawQueryString ?? '');
   if (playlist.status !== 200)
     return {
@@ -28,4 +30,4 @@ export const handler = async (request: PlaylistRequest) => {
     headers: { 'content-type': HLS, 'cache-control': 'max-age=1' },
     body: playlist.body,
   };
-};
+});

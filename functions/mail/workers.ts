@@ -1,21 +1,18 @@
-import type { RouteRow } from '../../shared/routing/route.ts';
+import type { WorkerRow } from '../../shared/routing/function-row.ts';
 
 /**
- * The mail function no HTTP route invokes (infra/mail.ts), described by route-row fields so its
+ * The mail function no HTTP route invokes (infra/mail.ts), described by function rows with their trigger (WorkerRow) so its
  * grants and environment come from the same derivation as every function's
- * (shared/platform/access.ts). Its `path` names the trigger.
+ * (shared/platform/access.ts).
  */
 
 /** Consumer of the mail feedback queue: SES bounces and complaints mark addresses undeliverable. */
 export const mailFeedbackRow = {
-  method: 'POST',
-  path: '$queue/mail-feedback',
+  trigger: '$queue/mail-feedback',
   handler: 'mail/record-feedback',
-  auth: 'none',
   // PutItem: the address's suppression item (shared/mail/suppression.ts).
   dynamo: { actions: ['PutItem'] },
   summary: 'Mail feedback: SES permanent bounces and complaints mark addresses undeliverable',
-  tag: 'Workers',
-} as const satisfies RouteRow;
+} as const satisfies WorkerRow;
 
-export const mailWorkers: readonly RouteRow[] = [mailFeedbackRow];
+export const mailWorkers: readonly WorkerRow[] = [mailFeedbackRow];

@@ -1,8 +1,10 @@
+import { worker } from '../../shared/platform/worker.ts';
 import { type RecomputeReport, recomputeWindows } from '../../shared/projection/windows.ts';
+import { recomputeRow } from '../workers.ts';
 
 /** The hourly recompute (EventBridge Scheduler, infra/projector.ts): moves the time windows on. */
-export const handler = async (): Promise<RecomputeReport> => {
-  const report = await recomputeWindows(new Date());
-  console.log(JSON.stringify({ level: 'INFO', message: 'windows recomputed', ...report }));
-  return report;
-};
+export const handler = worker(
+  recomputeRow,
+  (): Promise<RecomputeReport> => recomputeWindows(new Date()),
+  (report) => ({ message: 'windows recomputed', fields: { ...report } }),
+);

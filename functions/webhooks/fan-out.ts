@@ -1,5 +1,6 @@
-import { logger } from '../../shared/observability/index.ts';
-import { type FanOutResult, fanOut } from '../../shared/webhooks/deliveries.ts';
+import { worker } from '../../shared/platform/worker.ts';
+import { fanOut } from '../../shared/webhooks/deliveries.ts';
+import { fanOutRow } from './workers.ts';
 
 /**
  * The target of the EventBridge rule on the platform bus (one event per invocation): queues one
@@ -7,9 +8,8 @@ import { type FanOutResult, fanOut } from '../../shared/webhooks/deliveries.ts';
  * event is logged and dropped (it would fail the same way on every retry); DynamoDB and SQS
  * errors throw, so EventBridge's asynchronous retries and the rule's dead-letter queue apply.
  */
-export const handler = async (event: unknown): Promise<FanOutResult> => {
-  const result = await fanOut(event);
-  if (result.kind === 'queued') logger.info('webhook fan-out', { ...result });
-  else logger.warn('webhook fan-out', { ...result });
-  return result;
-};
+export const handler = worker(fanOutRow, fanOut, (result) => ({
+  level: result.kind === 'queued' ? 'info' : 'warn',
+  message: 'webhook fan-out',
+  fields: { ...result },
+}));

@@ -1,17 +1,18 @@
 import { clock } from '../../shared/clock.ts';
 import { logger, recordMetric } from '../../shared/observability/index.ts';
-import { sqsConsumer } from '../../shared/observability/sqs-consumer.ts';
+import { sqsWorker } from '../../shared/platform/worker.ts';
 import { handleMessage } from '../../shared/webhooks/deliveries.ts';
 import { DeliveryMessage } from '../../shared/webhooks/messages.ts';
 import { callbackPolicy } from '../../shared/webhooks/ssrf.ts';
+import { senderRow } from './workers.ts';
 
 /**
  * The delivery queue's consumer: each message is one attempt (shared/webhooks/deliveries.ts). A
  * message that cannot be parsed is logged and dropped; an error of our own (DynamoDB, KMS, SQS)
- * fails only its item (sqsConsumer). One log line per attempt: ids, attempt, outcome, status,
+ * fails only its item (sqsWorker). One log line per attempt: ids, attempt, outcome, status,
  * duration; never the callback URL, the body or a secret.
  */
-export const handler = sqsConsumer('webhook attempt failed', async (body, messageId) => {
+export const handler = sqsWorker(senderRow, 'webhook attempt failed', async (body, messageId) => {
   const parsed = DeliveryMessage.safeParse(body);
   if (!parsed.success) return logger.warn('webhook message dropped', { messageId });
   const report = await handleMessage(parsed.data, {

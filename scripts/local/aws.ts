@@ -21,7 +21,7 @@ import { LOCAL_ACCOUNT_JOBS, LOCAL_WEBHOOKS, queueArnOfUrl, webhookStandIns } fr
 import { LOCAL_MAIL } from './ses.ts';
 import { identityOf } from '../../shared/mail/access.ts';
 import { type HookableClient, installClientHook, installContainerId } from '../../shared/aws/local-hook.ts';
-import { routeKey, type RouteRow } from '../../shared/routing/route.ts';
+import { functionKey, type FunctionRow } from '../../shared/routing/function-row.ts';
 import { LOCAL_GOOGLE_CLIENT_ID } from './local-idp.ts';
 import {
   localMediaKey,
@@ -33,6 +33,7 @@ import {
 import {
   commonEnvironment,
   type Deployment,
+  type DeployedRow,
   environmentOf,
   policyOf,
   type Statement,
@@ -189,7 +190,7 @@ const localPlaybackOrigins = (): string => {
  * for what AWS services invoke by ARN: `arn:aws:lambda:us-east-1:000000000000:function:
  * creator-streaming-local-<handler, dashed>` (the stand-ins' account and region).
  */
-export const localFunctionArn = (row: Pick<RouteRow, 'handler'>): string =>
+export const localFunctionArn = (row: Pick<FunctionRow, 'handler'>): string =>
   `arn:aws:lambda:us-east-1:000000000000:function:creator-streaming-local-${row.handler.replace(/[^a-zA-Z0-9-_]/g, '-')}`;
 
 /**
@@ -302,9 +303,9 @@ const accessKeyOf = (key: string) =>
 const byAccessKey = new Map<string, FunctionContext>();
 
 /** The context a function made from `row` gets: its environment and its policy. */
-export const contextOf = (row: RouteRow): FunctionContext => {
+export const contextOf = (row: DeployedRow): FunctionContext => {
   const deployment = localDeployment();
-  const key = routeKey(row);
+  const key = functionKey(row);
   const context = {
     routeKey: key,
     env: { ...runtimeEnvironment(), AWS_ACCESS_KEY_ID: accessKeyOf(key), ...environmentOf(row, deployment) },
@@ -337,8 +338,8 @@ export const authorizeLocalCall = async (request: {
 };
 
 /** The context of `row`'s function, derived once per process. */
-export const functionContext = (row: RouteRow): FunctionContext => {
-  const key = routeKey(row);
+export const functionContext = (row: DeployedRow): FunctionContext => {
+  const key = functionKey(row);
   const context = contexts.get(key) ?? contextOf(row);
   contexts.set(key, context);
   return context;

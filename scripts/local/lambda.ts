@@ -1,4 +1,4 @@
-import type { RouteRow } from '../../shared/routing/route.ts';
+import type { WorkerRow } from '../../shared/routing/function-row.ts';
 import { functionContext, localFunctionArn, runAsFunction } from './aws.ts';
 
 export { localFunctionArn };
@@ -14,7 +14,7 @@ export { localFunctionArn };
 const served = new Map<string, (payload: unknown) => Promise<unknown>>();
 
 /** Serves `handler` as `row`'s function under `localFunctionArn(row)`, which it answers. */
-export const serveLocalFunction = (row: RouteRow, handler: (payload: never) => Promise<unknown>): string => {
+export const serveLocalFunction = (row: WorkerRow, handler: (payload: never) => Promise<unknown>): string => {
   const arn = localFunctionArn(row);
   const context = functionContext(row);
   served.set(arn, (payload) => runAsFunction(context, () => handler(payload as never)));

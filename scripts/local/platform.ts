@@ -1,6 +1,6 @@
 import { createPublicKey } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { RouteRow } from '../../shared/routing/route.ts';
+import type { WorkerRow } from '../../shared/routing/function-row.ts';
 import { type DynamoDbLocal, freePort, startDynamoDbLocal } from './dynamodb-local.ts';
 
 /**
@@ -73,7 +73,7 @@ const startProjector = async (table: string) => {
   const { handler: recompute } = await import('../../functions/projector/recompute-windows.ts');
   const { handler: publishAudiences } = await import('../../functions/projector/publish-audiences.ts');
   const { handler: reconcileStores } = await import('../../functions/billing/reconcile-stores.ts');
-  const scheduled = (row: RouteRow, run: () => Promise<unknown>) => {
+  const scheduled = (row: WorkerRow, run: () => Promise<unknown>) => {
     const scheduledContext = functionContext(row);
     return () =>
       runAsFunction(scheduledContext, run).catch((error: Error) =>

@@ -1,4 +1,4 @@
-import type { RouteRow } from '../routing/route.ts';
+import type { FunctionRow } from '../routing/function-row.ts';
 
 /**
  * Where export documents are written in the exports bucket (random names under it: no account id
@@ -28,16 +28,16 @@ export interface AccountsDeployment {
 
 const NEEDS = ['exports-writer', 'exports-reader', 'analytics-pseudonym', 'account-jobs'] as const;
 
-const needed = (row: RouteRow, a: AccountsDeployment | undefined): AccountsDeployment | undefined => {
+const needed = (row: FunctionRow, a: AccountsDeployment | undefined): AccountsDeployment | undefined => {
   const uses = NEEDS.some((need) => row.needs?.includes(need));
   if (uses && !a)
     throw new Error(
-      `Route ${row.method} ${row.path} needs account resources but the deployment has none (infra/accounts.ts)`,
+      `Function ${row.handler} needs account resources but the deployment has none (infra/accounts.ts)`,
     );
   return uses ? a : undefined;
 };
 
-export const accountStatements = (row: RouteRow, deployment: AccountsDeployment | undefined) => {
+export const accountStatements = (row: FunctionRow, deployment: AccountsDeployment | undefined) => {
   const a = needed(row, deployment);
   if (!a) return [];
   const has = (need: (typeof NEEDS)[number]) => row.needs?.includes(need) ?? false;
@@ -55,7 +55,7 @@ export const accountStatements = (row: RouteRow, deployment: AccountsDeployment 
 };
 
 export const accountEnvironment = (
-  row: RouteRow,
+  row: FunctionRow,
   deployment: AccountsDeployment | undefined,
 ): Record<string, string> => {
   const a = needed(row, deployment);

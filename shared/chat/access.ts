@@ -1,4 +1,4 @@
-import type { RouteRow } from '../routing/route.ts';
+import type { FunctionRow } from '../routing/function-row.ts';
 
 /**
  * What a row's `ivsChat` actions grant and set (called by shared/platform/access.ts, so the stack
@@ -22,17 +22,17 @@ export interface ChatDeployment {
   loggingConfigurationArn: string;
 }
 
-const uses = (row: RouteRow, chat: ChatDeployment | undefined): ChatDeployment | undefined => {
+const uses = (row: FunctionRow, chat: ChatDeployment | undefined): ChatDeployment | undefined => {
   if (!row.ivsChat?.length) return undefined;
   if (!chat)
     throw new Error(
-      `Route ${row.method} ${row.path} calls IVS Chat but the deployment has no chat settings (infra/chat.ts)`,
+      `Function ${row.handler} calls IVS Chat but the deployment has no chat settings (infra/chat.ts)`,
     );
   return chat;
 };
 
 /** `ivschat:<action>` on the account's rooms, for the actions the row names. */
-export const chatStatements = (row: RouteRow, deployment: ChatDeployment | undefined) => {
+export const chatStatements = (row: FunctionRow, deployment: ChatDeployment | undefined) => {
   const chat = uses(row, deployment);
   if (!chat) return [];
   const actions = new Set<string>(row.ivsChat);
@@ -47,7 +47,7 @@ export const chatStatements = (row: RouteRow, deployment: ChatDeployment | undef
 
 /** With CreateRoom: the review handler and logging configuration every room names. */
 export const chatEnvironment = (
-  row: RouteRow,
+  row: FunctionRow,
   deployment: ChatDeployment | undefined,
 ): Record<string, string> => {
   const chat = uses(row, deployment);

@@ -1,4 +1,4 @@
-import { isStudioRoute, type RouteRow } from '../routing/route.ts';
+import type { FunctionRow } from '../routing/function-row.ts';
 
 /**
  * What the second-factor capabilities of a route row grant and set (called by
@@ -21,18 +21,18 @@ export interface SecondFactorDeployment {
 }
 
 const NEEDS = ['totp-encrypt', 'totp-decrypt', 'second-factor-policy'] as const;
-const has = (row: RouteRow, need: (typeof NEEDS)[number]) => row.needs?.includes(need) ?? false;
+const has = (row: FunctionRow, need: (typeof NEEDS)[number]) => row.needs?.includes(need) ?? false;
 
-const needed = (row: RouteRow, d: SecondFactorDeployment | undefined) => {
-  const uses = NEEDS.some((need) => has(row, need)) || isStudioRoute(row);
+const needed = (row: FunctionRow, d: SecondFactorDeployment | undefined) => {
+  const uses = NEEDS.some((need) => has(row, need));
   if (uses && !d)
     throw new Error(
-      `Route ${row.method} ${row.path} needs the second-factor settings but the deployment has none (infra/stack.ts)`,
+      `Function ${row.handler} needs the second-factor settings but the deployment has none (infra/stack.ts)`,
     );
   return uses ? d : undefined;
 };
 
-export const secondFactorStatements = (row: RouteRow, deployment: SecondFactorDeployment | undefined) => {
+export const secondFactorStatements = (row: FunctionRow, deployment: SecondFactorDeployment | undefined) => {
   const d = needed(row, deployment);
   if (!d) return [];
   const actions = [
@@ -43,14 +43,14 @@ export const secondFactorStatements = (row: RouteRow, deployment: SecondFactorDe
 };
 
 export const secondFactorEnvironment = (
-  row: RouteRow,
+  row: FunctionRow,
   deployment: SecondFactorDeployment | undefined,
 ): Record<string, string> => {
   const d = needed(row, deployment);
   if (!d) return {};
   return {
     ...(has(row, 'totp-encrypt') || has(row, 'totp-decrypt') ? { SECOND_FACTOR_KEY_ID: d.keyId } : {}),
-    ...(has(row, 'second-factor-policy') || isStudioRoute(row) ? { CREATOR_SECOND_FACTOR: d.creators } : {}),
+    ...(has(row, 'second-factor-policy') ? { CREATOR_SECOND_FACTOR: d.creators } : {}),
   };
 };
 

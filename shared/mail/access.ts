@@ -1,4 +1,4 @@
-import type { RouteRow } from '../routing/route.ts';
+import type { FunctionRow } from '../routing/function-row.ts';
 
 /**
  * What the `mailer` capability of a route row grants and sets (called by
@@ -18,23 +18,23 @@ export interface MailDeployment {
 }
 
 /** Does the function send mail? */
-export const sendsMail = (row: RouteRow): boolean => row.needs?.includes('mailer') ?? false;
+export const sendsMail = (row: FunctionRow): boolean => row.needs?.includes('mailer') ?? false;
 
-const needed = (row: RouteRow, m: MailDeployment | undefined): MailDeployment | undefined => {
+const needed = (row: FunctionRow, m: MailDeployment | undefined): MailDeployment | undefined => {
   if (sendsMail(row) && !m)
     throw new Error(
-      `Route ${row.method} ${row.path} needs 'mailer' but the deployment has no mail resources (infra/mail.ts)`,
+      `Function ${row.handler} needs 'mailer' but the deployment has no mail resources (infra/mail.ts)`,
     );
   return sendsMail(row) ? m : undefined;
 };
 
-export const mailStatements = (row: RouteRow, deployment: MailDeployment | undefined) => {
+export const mailStatements = (row: FunctionRow, deployment: MailDeployment | undefined) => {
   const m = needed(row, deployment);
   return m ? [{ actions: ['ses:SendEmail'], resources: [m.identityArn, m.configurationSetArn] }] : [];
 };
 
 export const mailEnvironment = (
-  row: RouteRow,
+  row: FunctionRow,
   deployment: MailDeployment | undefined,
 ): Record<string, string> => {
   const m = needed(row, deployment);

@@ -1,4 +1,4 @@
-import type { RouteRow } from '../routing/route.ts';
+import type { FunctionRow } from '../routing/function-row.ts';
 
 /**
  * What the `stripe` capability of a row grants and sets (called by shared/platform/access.ts, so
@@ -17,20 +17,20 @@ export interface PaymentDeployment {
 }
 
 const uses = (
-  row: RouteRow,
+  row: FunctionRow,
   p: PaymentDeployment | undefined,
   needs: ReadonlyArray<'stripe' | 'payment-settings'>,
 ): PaymentDeployment | undefined => {
   if (!needs.some((need) => row.needs?.includes(need))) return undefined;
   if (!p)
     throw new Error(
-      `Route ${row.method} ${row.path} needs payments but the deployment has no payment settings (infra/payments.ts)`,
+      `Function ${row.handler} needs payments but the deployment has no payment settings (infra/payments.ts)`,
     );
   return p;
 };
 
 /** `stripe`: GetSecretValue on the Stripe secret; `payment-settings` alone grants nothing. */
-export const paymentStatements = (row: RouteRow, deployment: PaymentDeployment | undefined) => {
+export const paymentStatements = (row: FunctionRow, deployment: PaymentDeployment | undefined) => {
   const p = uses(row, deployment, ['stripe']);
   return p ? [{ actions: ['secretsmanager:GetSecretValue'], resources: [p.stripeSecretArn] }] : [];
 };
@@ -40,7 +40,7 @@ export const paymentStatements = (row: RouteRow, deployment: PaymentDeployment |
  * fee or grace but never calls Stripe, e.g. GET /studio/payouts): the settings only.
  */
 export const paymentEnvironment = (
-  row: RouteRow,
+  row: FunctionRow,
   deployment: PaymentDeployment | undefined,
 ): Record<string, string> => {
   const p = uses(row, deployment, ['stripe', 'payment-settings']);

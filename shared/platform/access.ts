@@ -5,7 +5,8 @@ import {
   accountStatements,
 } from '../accounts/access.ts';
 import { CHAT_PLACEHOLDERS, type ChatDeployment, chatEnvironment, chatStatements } from '../chat/access.ts';
-import type { RouteRow, Statement } from '../routing/route.ts';
+import { isStudioRoute, type RouteRow, type Statement } from '../routing/route.ts';
+import { type FunctionRow, functionKey, type Need, type WorkerRow } from '../routing/function-row.ts';
 import {
   PAYMENT_PLACEHOLDERS,
   type PaymentDeployment,
@@ -45,7 +46,8 @@ import {
 } from '../realtime/access.ts';
 
 /**
- * What a function may do and what it is given, derived from its route row alone: its IAM policy
+ * What a function may do and what it is given, derived from its row alone (a route's or a worker's:
+ * shared/routing/function-row.ts): its IAM policy
  * (the stack grants exactly these statements; the local platform's guard refuses anything else)
  * and its environment (the stack sets exactly these variables; the local platform runs the
  * handler with exactly these). One derivation for both, so local and AWS cannot drift.
@@ -122,115 +124,241 @@ export const commonEnvironment = (values: {
   CDN_URL: values.cdnUrl,
 });
 
-/** `GET /creators/{id}`: the API Gateway route key (also the local server's). */
-const keyOf = (row: Pick<RouteRow, 'method' | 'path'>): string =>
-  row.path === '$default' ? '$default' : `${row.method} ${row.path}`;
+/** Any row the stack makes a function from: an HTTP route or an event worker. */
+export type DeployedRow = RouteRow | WorkerRow;
 
-/** DynamoDB actions of a row: what it declares, plus UpdateItem when the middleware counts a rate limit. */
-export const dynamoActionsOf = (row: RouteRow): string[] => {
+/**
+ * What a route adds to its function's needs, as a function row: the UpdateItem of a rate limit's
+ * budget counter, the token verifier of a route whose auth is not `none`, the second-factor
+ * policy of a `/studio/...` route. A worker's row is its function row.
+ */
+export const functionOf = (row: DeployedRow): FunctionRow => {
+  if ('trigger' in row) return row;
+  const needs = new Set<Need>(row.needs ?? []);
+  if (row.auth !== 'none') needs.add('token-verifier');
+  if (isStudioRoute(row)) needs.add('second-factor-policy');
   const actions = new Set(row.dynamo?.actions ?? []);
   if (row.rateLimit) actions.add('UpdateItem');
+  return {
+    ...row,
+    ...(actions.size > 0 || row.dynamo ? { dynamo: { ...row.dynamo, actions: [...actions] } } : {}),
+    ...(needs.size > 0 ? { needs: [...needs] } : {}),
+  };
+};
+
+/** DynamoDB actions of a row: what it declares, plus UpdateItem when the middleware counts a rate limit. */
+export const dynamoActionsOf = (row: DeployedRow): string[] => tableActionsOf(functionOf(row));
+
+/** Does the function's row name `need`? */
+const needs = (need: Need) => (fn: FunctionRow) => fn.needs?.includes(need) ?? false;
+
+/**
+ * One capability a function may have: when it has it (from its function row), the IAM statements
+ * it is granted and the environment it is given for it. The stack and the local platform both
+ * read `CAPABILITIES`, so a grant and its settings are declared once, side by side.
+ */
+export interface Capability {
+  /** What the row names (a need, table access, IVS actions...), for docs/permissions.md. */
+  name: string;
+  statements?: (fn: FunctionRow, d: Deployment) => Statement[];
+  environment?: (fn: FunctionRow, d: Deployment) => Record<string, string>;
+}
+
+/** `when(has, value)`: value when the row has the capability, nothing otherwise. */
+const when = <T>(has: boolean, value: () => T[]): T[] => (has ? value() : []);
+const whenEnv = (has: boolean, value: () => Record<string, string>): Record<string, string> =>
+  has ? value() : {};
+
+/** The IVS actions of a row on the resource types IAM authorizes each on (see `CAPABILITIES`). */
+const ivsStatements = (fn: FunctionRow, d: Deployment): Statement[] => {
+  const ivs = new Set<string>(fn.ivs ?? []);
+  const channels = `${d.ivsArnPrefix}:channel/*`;
+  const streamKeys = `${d.ivsArnPrefix}:stream-key/*`;
+  return (
+    [
+      [
+        [channels, streamKeys],
+        ['CreateChannel', 'DeleteChannel', 'ListStreamKeys'],
+      ],
+      [[channels], ['GetChannel', 'GetStream', 'PutMetadata', 'StartViewerSessionRevocation', 'StopStream']],
+      [[streamKeys], ['CreateStreamKey', 'DeleteStreamKey', 'GetStreamKey']],
+      [['*'], ['ListStreams']],
+    ] as const
+  ).flatMap(([resources, actions]) => {
+    const granted = actions.filter((action) => ivs.has(action)).sort();
+    return granted.length > 0 ? [{ actions: granted.map((a) => `ivs:${a}`), resources: [...resources] }] : [];
+  });
+};
+
+/**
+ * Every capability, in the order the stack writes its statements and variables
+ * (docs/permissions.md "What a row declares" lists the same). The domains' own capabilities
+ * (webhooks, payments, stores, mail, accounts, chat, the second factor, realtime) are each one
+ * row here, declared in their domain's `access.ts` beside their deployment's values.
+ */
+export const CAPABILITIES: readonly Capability[] = [
+  {
+    name: 'dynamo.actions (and a rate limit, the mailer)',
+    statements: (fn, d) => {
+      const actions = tableActionsOf(fn);
+      return when(actions.length > 0, () => [{ actions, resources: [d.tableArn] }]);
+    },
+    environment: (fn, d) =>
+      whenEnv(tableActionsOf(fn).length > 0 || (fn.dynamo?.indexes?.length ?? 0) > 0, () => ({
+        TABLE_NAME: d.tableName,
+      })),
+  },
+  {
+    name: 'dynamo.indexes',
+    statements: (fn, d) => {
+      const indexes = fn.dynamo?.indexes ?? [];
+      return when(indexes.length > 0, () => [
+        { actions: ['dynamodb:Query'], resources: indexes.map((name) => `${d.tableArn}/index/${name}`) },
+      ]);
+    },
+  },
+  {
+    // Signing access tokens with the KMS key; the Google client id the sign-in checks tokens for.
+    name: 'token-signer',
+    statements: (fn, d) =>
+      when(needs('token-signer')(fn), () => [{ actions: ['kms:Sign'], resources: [d.signingKeyArn] }]),
+    environment: (fn, d) =>
+      whenEnv(needs('token-signer')(fn), () => ({
+        SIGNING_KEY_ID: d.signingKeyId,
+        GOOGLE_CLIENT_ID: d.googleClientId,
+      })),
+  },
+  {
+    // Verifiers need no KMS grant: the public key is in their environment.
+    name: 'token-verifier (and every route whose auth is not none)',
+    environment: (fn, d) =>
+      whenEnv(needs('token-verifier')(fn), () => ({ SIGNING_PUBLIC_JWK: d.signingPublicJwk })),
+  },
+  {
+    name: 'analytics-sink',
+    statements: (fn, d) =>
+      when(needs('analytics-sink')(fn), () => [
+        { actions: ['firehose:PutRecordBatch'], resources: [d.analyticsStreamArn] },
+      ]),
+    environment: (fn, d) =>
+      whenEnv(needs('analytics-sink')(fn), () => ({ ANALYTICS_STREAM_NAME: d.analyticsStreamName })),
+  },
+  {
+    name: 'playback-signer',
+    statements: (fn, d) =>
+      when(needs('playback-signer')(fn), () => [
+        { actions: ['secretsmanager:GetSecretValue'], resources: [d.playbackKeySecretArn] },
+      ]),
+    environment: (fn, d) =>
+      whenEnv(needs('playback-signer')(fn), () => ({
+        PLAYBACK_KEY_SECRET_ARN: d.playbackKeySecretArn,
+        PLAYBACK_ALLOW_ORIGIN: d.playbackAllowOrigin,
+      })),
+  },
+  {
+    name: 'media-signer',
+    statements: (fn, d) =>
+      when(needs('media-signer')(fn), () => [
+        { actions: ['secretsmanager:GetSecretValue'], resources: [d.mediaKeySecretArn] },
+      ]),
+    environment: (fn, d) =>
+      whenEnv(needs('media-signer')(fn), () => ({
+        MEDIA_KEY_SECRET_ARN: d.mediaKeySecretArn,
+        MEDIA_KEY_PAIR_ID: d.mediaKeyPairId,
+      })),
+  },
+  {
+    name: 'recordings-reader',
+    statements: (fn, d) =>
+      when(needs('recordings-reader')(fn), () => [
+        { actions: ['s3:GetObject'], resources: [`${d.recordingsBucketArn}/*`] },
+      ]),
+    environment: (fn, d) =>
+      whenEnv(needs('recordings-reader')(fn), () => ({ RECORDINGS_BUCKET: d.recordingsBucketName })),
+  },
+  {
+    // Each action on every resource type IAM authorizes it on (the Service Authorization
+    // Reference: CreateChannel, DeleteChannel and ListStreamKeys on the channel AND its stream
+    // key, CreateStreamKey on the key it makes; docs/permissions.md). Channels and keys are made
+    // at run time, so by ARN pattern. CreateChannel is not authorized on the recording
+    // configuration it names, nor does its `tags` need ivs:TagResource.
+    name: 'ivs',
+    statements: ivsStatements,
+    environment: (fn, d) =>
+      whenEnv(fn.ivs?.includes('CreateChannel') ?? false, () => ({
+        IVS_RECORDING_CONFIGURATION_ARN: d.ivsRecordingConfigurationArn,
+      })),
+  },
+  {
+    name: 'webhook-secrets, webhook-outbox, webhook-dead-letters',
+    statements: (fn, d) => webhookStatements(fn, d.webhooks),
+    environment: (fn, d) => webhookEnvironment(fn, d.webhooks),
+  },
+  {
+    name: 'stripe, payment-settings',
+    statements: (fn, d) => paymentStatements(fn, d.payments),
+    environment: (fn, d) => paymentEnvironment(fn, d.payments),
+  },
+  {
+    name: 'app-store, google-play',
+    statements: (fn, d) => storeStatements(fn, d.stores),
+    environment: (fn, d) => storeEnvironment(fn, d.stores),
+  },
+  {
+    name: 'mailer',
+    statements: (fn, d) => mailStatements(fn, d.mail),
+    environment: (fn, d) => mailEnvironment(fn, d.mail),
+  },
+  {
+    name: 'exports-writer, exports-reader, analytics-pseudonym, account-jobs',
+    statements: (fn, d) => accountStatements(fn, d.accounts),
+    environment: (fn, d) => accountEnvironment(fn, d.accounts),
+  },
+  {
+    name: 'ivsChat',
+    statements: (fn, d) => chatStatements(fn, d.chat),
+    environment: (fn, d) => chatEnvironment(fn, d.chat),
+  },
+  {
+    name: 'totp-encrypt, totp-decrypt, second-factor-policy (every studio route)',
+    statements: (fn, d) => secondFactorStatements(fn, d.secondFactor),
+    environment: (fn, d) => secondFactorEnvironment(fn, d.secondFactor),
+  },
+  {
+    name: 'realtime-publisher, realtime-endpoint',
+    statements: (fn, d) => realtimeStatements(fn, d.realtime),
+    environment: (fn, d) => realtimeEnvironment(fn, d.realtime),
+  },
+];
+
+/** The table actions of a function row: its own, plus GetItem when it sends mail. */
+const tableActionsOf = (fn: FunctionRow): string[] => {
+  const actions = new Set(fn.dynamo?.actions ?? []);
   // The mailer reads the address's suppression item before each send (shared/mail/suppression.ts).
-  if (sendsMail(row)) actions.add('GetItem');
+  if (sendsMail(fn)) actions.add('GetItem');
   return [...actions].sort().map((action) => `dynamodb:${action}`);
 };
 
-/** Does the function verify access tokens (any route whose auth is not `none`)? */
-const verifies = (row: RouteRow) => row.auth !== 'none' || (row.needs?.includes('token-verifier') ?? false);
-const signs = (row: RouteRow) => row.needs?.includes('token-signer') ?? false;
-
 /** The function's IAM statements beyond logs and tracing (which every function gets). */
-export const policyOf = (row: RouteRow, d: Deployment): Statement[] => {
-  const statements: Statement[] = [];
-  const tableActions = dynamoActionsOf(row);
-  if (tableActions.length > 0) statements.push({ actions: tableActions, resources: [d.tableArn] });
-  const indexes = row.dynamo?.indexes ?? [];
-  if (indexes.length > 0) {
-    statements.push({
-      actions: ['dynamodb:Query'],
-      resources: indexes.map((name) => `${d.tableArn}/index/${name}`),
-    });
-  }
-  // Verifiers need no KMS grant: the public key is in their environment (SIGNING_PUBLIC_JWK).
-  if (signs(row)) statements.push({ actions: ['kms:Sign'], resources: [d.signingKeyArn] });
-  if (row.needs?.includes('analytics-sink')) {
-    statements.push({ actions: ['firehose:PutRecordBatch'], resources: [d.analyticsStreamArn] });
-  }
-  if (row.needs?.includes('playback-signer')) {
-    statements.push({ actions: ['secretsmanager:GetSecretValue'], resources: [d.playbackKeySecretArn] });
-  }
-  if (row.needs?.includes('media-signer')) {
-    statements.push({ actions: ['secretsmanager:GetSecretValue'], resources: [d.mediaKeySecretArn] });
-  }
-  if (row.needs?.includes('recordings-reader')) {
-    statements.push({ actions: ['s3:GetObject'], resources: [`${d.recordingsBucketArn}/*`] });
-  }
-  // IVS: each action on every resource type IAM authorizes it on (the Service Authorization
-  // Reference: CreateChannel, DeleteChannel and ListStreamKeys on the channel AND its stream key,
-  // CreateStreamKey on the key it makes; docs/permissions.md). Channels and keys are made at run
-  // time, so by ARN pattern. CreateChannel is not authorized on the recording configuration it
-  // names, nor does its `tags` need ivs:TagResource (the reference lists no dependent action).
-  const ivs = new Set(row.ivs ?? []);
-  const ivsOn = (resources: string[], actions: string[]) => {
-    const granted = actions.filter((action) => ivs.has(action as never)).sort();
-    if (granted.length > 0) statements.push({ actions: granted.map((a) => `ivs:${a}`), resources });
-  };
-  const channels = `${d.ivsArnPrefix}:channel/*`;
-  const streamKeys = `${d.ivsArnPrefix}:stream-key/*`;
-  ivsOn([channels, streamKeys], ['CreateChannel', 'DeleteChannel', 'ListStreamKeys']);
-  ivsOn([channels], ['GetChannel', 'GetStream', 'PutMetadata', 'StartViewerSessionRevocation', 'StopStream']);
-  ivsOn([streamKeys], ['CreateStreamKey', 'DeleteStreamKey', 'GetStreamKey']);
-  ivsOn(['*'], ['ListStreams']);
-  statements.push(...webhookStatements(row, d.webhooks));
-  statements.push(...paymentStatements(row, d.payments));
-  statements.push(...storeStatements(row, d.stores));
-  statements.push(...mailStatements(row, d.mail));
-  statements.push(...accountStatements(row, d.accounts));
-  statements.push(...chatStatements(row, d.chat));
-  statements.push(...secondFactorStatements(row, d.secondFactor));
-  statements.push(...realtimeStatements(row, d.realtime));
-  return statements;
+export const policyOf = (row: DeployedRow, d: Deployment): Statement[] => {
+  const fn = functionOf(row);
+  return CAPABILITIES.flatMap((capability) => capability.statements?.(fn, d) ?? []);
 };
 
 /** The function's environment: the common settings plus what its row needs, nothing else. */
-export const environmentOf = (row: RouteRow, d: Deployment): Record<string, string> => {
-  const env: Record<string, string> = {
-    ...d.common,
-    ROUTE_KEY: keyOf(row),
-    NODE_OPTIONS: '--enable-source-maps',
-  };
+export const environmentOf = (row: DeployedRow, d: Deployment): Record<string, string> => {
+  const fn = functionOf(row);
+  const key = functionKey(row);
+  const env: Record<string, string> = { ...d.common, ROUTE_KEY: key, NODE_OPTIONS: '--enable-source-maps' };
   // The media CDN's origins (`$cdn/…`): the distribution names them, so they cannot name it (a cycle).
-  if (row.path.startsWith('$cdn/')) delete env.CDN_URL;
-  if (dynamoActionsOf(row).length > 0 || (row.dynamo?.indexes?.length ?? 0) > 0) env.TABLE_NAME = d.tableName;
-  if (signs(row)) env.SIGNING_KEY_ID = d.signingKeyId;
-  if (verifies(row)) env.SIGNING_PUBLIC_JWK = d.signingPublicJwk;
-  if (signs(row)) env.GOOGLE_CLIENT_ID = d.googleClientId;
-  if (row.needs?.includes('analytics-sink')) env.ANALYTICS_STREAM_NAME = d.analyticsStreamName;
-  if (row.needs?.includes('playback-signer')) {
-    env.PLAYBACK_KEY_SECRET_ARN = d.playbackKeySecretArn;
-    env.PLAYBACK_ALLOW_ORIGIN = d.playbackAllowOrigin;
-  }
-  if (row.needs?.includes('media-signer')) {
-    env.MEDIA_KEY_SECRET_ARN = d.mediaKeySecretArn;
-    env.MEDIA_KEY_PAIR_ID = d.mediaKeyPairId;
-  }
-  if (row.needs?.includes('recordings-reader')) env.RECORDINGS_BUCKET = d.recordingsBucketName;
-  if (row.ivs?.includes('CreateChannel'))
-    env.IVS_RECORDING_CONFIGURATION_ARN = d.ivsRecordingConfigurationArn;
-  if (row.successLog) env.SUCCESS_LOG_EVERY = String(row.successLog.every);
-  Object.assign(env, webhookEnvironment(row, d.webhooks));
-  Object.assign(env, paymentEnvironment(row, d.payments));
-  Object.assign(env, storeEnvironment(row, d.stores));
-  Object.assign(env, mailEnvironment(row, d.mail));
-  Object.assign(env, accountEnvironment(row, d.accounts));
-  Object.assign(env, chatEnvironment(row, d.chat));
-  Object.assign(env, secondFactorEnvironment(row, d.secondFactor));
-  Object.assign(env, realtimeEnvironment(row, d.realtime));
+  if (key.startsWith('$cdn/')) delete env.CDN_URL;
+  for (const capability of CAPABILITIES) Object.assign(env, capability.environment?.(fn, d));
+  if ('successLog' in row && row.successLog) env.SUCCESS_LOG_EVERY = String(row.successLog.every);
   return env;
 };
 
 /** The names of every variable the stack gives `row`'s function (values aside). */
-export const settingsOf = (row: RouteRow): string[] => {
+export const settingsOf = (row: DeployedRow): string[] => {
   const placeholder = 'x';
   const common = commonEnvironment({
     stage: placeholder,
@@ -272,11 +400,11 @@ export const settingsOf = (row: RouteRow): string[] => {
  * Init-time check of a function's environment: throws, naming them, when settings its row needs
  * are missing, so a mis-deployed function fails at its first cold start, not on some request path.
  */
-export const assertSettings = (row: RouteRow, env: Record<string, string | undefined>): void => {
+export const assertSettings = (row: DeployedRow, env: Record<string, string | undefined>): void => {
   const missing = settingsOf(row).filter((name) => !env[name]);
   if (missing.length > 0) {
     throw new Error(
-      `Function for ${keyOf(row)} is missing settings its route row needs: ${missing.join(', ')}`,
+      `Function for ${functionKey(row)} is missing settings its row needs: ${missing.join(', ')}`,
     );
   }
 };

@@ -1,4 +1,4 @@
-import type { RouteRow } from '../routing/route.ts';
+import type { FunctionRow } from '../routing/function-row.ts';
 
 /**
  * What the realtime capabilities of a route row grant and set (called by shared/platform/access.ts,
@@ -22,16 +22,16 @@ export const LIVE_NAMESPACE = 'live';
 
 const NEEDS = ['realtime-publisher', 'realtime-endpoint'] as const;
 
-const needed = (row: RouteRow, r: RealtimeDeployment | undefined): RealtimeDeployment | undefined => {
+const needed = (row: FunctionRow, r: RealtimeDeployment | undefined): RealtimeDeployment | undefined => {
   const uses = NEEDS.some((need) => row.needs?.includes(need));
   if (uses && !r)
     throw new Error(
-      `Route ${row.method} ${row.path} needs the Event API but the deployment has none (infra/realtime.ts)`,
+      `Function ${row.handler} needs the Event API but the deployment has none (infra/realtime.ts)`,
     );
   return uses ? r : undefined;
 };
 
-export const realtimeStatements = (row: RouteRow, deployment: RealtimeDeployment | undefined) => {
+export const realtimeStatements = (row: FunctionRow, deployment: RealtimeDeployment | undefined) => {
   const r = needed(row, deployment);
   if (!r || !row.needs?.includes('realtime-publisher')) return [];
   return [
@@ -40,7 +40,7 @@ export const realtimeStatements = (row: RouteRow, deployment: RealtimeDeployment
 };
 
 export const realtimeEnvironment = (
-  row: RouteRow,
+  row: FunctionRow,
   deployment: RealtimeDeployment | undefined,
 ): Record<string, string> => {
   const r = needed(row, deployment);

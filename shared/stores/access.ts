@@ -1,4 +1,4 @@
-import type { RouteRow } from '../routing/route.ts';
+import type { FunctionRow } from '../routing/function-row.ts';
 
 /**
  * What the app-store capabilities of a row grant and set (called by shared/platform/access.ts, so
@@ -32,20 +32,20 @@ export interface StoreDeployment {
 type StoreNeed = 'app-store' | 'google-play';
 
 const uses = (
-  row: RouteRow,
+  row: FunctionRow,
   s: StoreDeployment | undefined,
   need: StoreNeed,
 ): StoreDeployment | undefined => {
   if (!row.needs?.includes(need)) return undefined;
   if (!s)
     throw new Error(
-      `Route ${row.method} ${row.path} needs ${need} but the deployment has no store settings (infra/payments.ts)`,
+      `Function ${row.handler} needs ${need} but the deployment has no store settings (infra/payments.ts)`,
     );
   return s;
 };
 
 /** GetSecretValue on exactly the store's secret. */
-export const storeStatements = (row: RouteRow, deployment: StoreDeployment | undefined) => {
+export const storeStatements = (row: FunctionRow, deployment: StoreDeployment | undefined) => {
   const apple = uses(row, deployment, 'app-store');
   const google = uses(row, deployment, 'google-play');
   return [
@@ -56,7 +56,7 @@ export const storeStatements = (row: RouteRow, deployment: StoreDeployment | und
 
 /** The store settings a row's function gets (names above). */
 export const storeEnvironment = (
-  row: RouteRow,
+  row: FunctionRow,
   deployment: StoreDeployment | undefined,
 ): Record<string, string> => {
   const apple = uses(row, deployment, 'app-store');

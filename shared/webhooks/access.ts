@@ -1,4 +1,4 @@
-import type { RouteRow } from '../routing/route.ts';
+import type { FunctionRow } from '../routing/function-row.ts';
 
 /**
  * What the webhook capabilities of a route row grant and set (called by shared/platform/access.ts,
@@ -19,16 +19,16 @@ export interface WebhookDeployment {
 
 const NEEDS = ['webhook-secrets', 'webhook-outbox', 'webhook-dead-letters'] as const;
 
-const needed = (row: RouteRow, w: WebhookDeployment | undefined): WebhookDeployment | undefined => {
+const needed = (row: FunctionRow, w: WebhookDeployment | undefined): WebhookDeployment | undefined => {
   const uses = NEEDS.some((need) => row.needs?.includes(need));
   if (uses && !w)
     throw new Error(
-      `Route ${row.method} ${row.path} needs webhook resources but the deployment has none (infra/webhooks.ts)`,
+      `Function ${row.handler} needs webhook resources but the deployment has none (infra/webhooks.ts)`,
     );
   return uses ? w : undefined;
 };
 
-export const webhookStatements = (row: RouteRow, deployment: WebhookDeployment | undefined) => {
+export const webhookStatements = (row: FunctionRow, deployment: WebhookDeployment | undefined) => {
   const w = needed(row, deployment);
   if (!w) return [];
   return [
@@ -45,7 +45,7 @@ export const webhookStatements = (row: RouteRow, deployment: WebhookDeployment |
 };
 
 export const webhookEnvironment = (
-  row: RouteRow,
+  row: FunctionRow,
   deployment: WebhookDeployment | undefined,
 ): Record<string, string> => {
   const w = needed(row, deployment);

@@ -16,7 +16,7 @@ import { tableName } from '../../shared/db/table.ts';
 import { EVENT_PAYLOADS } from '../../shared/events/catalog.ts';
 import { EVENT_SOURCE, PlatformEvent } from '../../shared/events/envelope.ts';
 import { putEvents } from '../../shared/events/publish.ts';
-import { routeKey } from '../../shared/routing/route.ts';
+import { functionKey } from '../../shared/routing/function-row.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { allows } from '../../scripts/local/iam.ts';
 import { onboardCreator, subscribePaid } from '../support/payments.ts';
@@ -165,7 +165,9 @@ describe('replays and failures (a publisher and bus of this test file)', () => {
   });
 
   it('least privilege both ways: every call the publisher made is granted, and its one grant is used', async () => {
-    const calls = [...(readUsage(String(process.env.IAM_USAGE_DIR)).get(routeKey(eventPublisherRow)) ?? [])];
+    const calls = [
+      ...(readUsage(String(process.env.IAM_USAGE_DIR)).get(functionKey(eventPublisherRow)) ?? []),
+    ];
     expect(calls).toContain(`events:PutEvents ${publisher.bus.busArn}`);
     for (const call of calls) {
       const [action, resource] = call.split(' ') as [string, string];

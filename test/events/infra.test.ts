@@ -53,7 +53,7 @@ describe('the Events stack (infra/events.ts)', () => {
     for (const s of statements) expect(JSON.stringify(s.Action)).not.toMatch(/:\*"/);
     expect(fn.Properties.Environment.Variables).toMatchObject({
       EVENT_BUS_NAME: { Ref: busId },
-      ROUTE_KEY: 'POST $stream/events',
+      ROUTE_KEY: '$stream/events',
     });
     expect(fn.Properties.Environment.Variables.TABLE_NAME).toBeUndefined();
     expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Timeout: 60 });

@@ -30,13 +30,13 @@ describe('asynchronously invoked functions keep the events they fail on', () => 
   it('finds the IVS event function, the webhook fan-out and the five scheduled functions', () => {
     const keys = targets.map((id) => resources[id]!.Properties.Environment.Variables.ROUTE_KEY).sort();
     expect(keys).toEqual([
-      'POST $events/ivs',
-      'POST $events/webhook-fan-out',
-      'POST $schedule/publish-audiences',
-      'POST $schedule/realtime-ticks',
-      'POST $schedule/recompute-windows',
-      'POST $schedule/reconcile-payments',
-      'POST $schedule/reconcile-stores',
+      '$events/ivs',
+      '$events/webhook-fan-out',
+      '$schedule/publish-audiences',
+      '$schedule/realtime-ticks',
+      '$schedule/recompute-windows',
+      '$schedule/reconcile-payments',
+      '$schedule/reconcile-stores',
     ]);
   });
 
@@ -48,7 +48,7 @@ describe('asynchronously invoked functions keep the events they fail on', () => 
       expect(config, id).toBeDefined();
       // The realtime ticks are not retried: the next minute's run replaces a failed one.
       const replaced =
-        resources[id]!.Properties.Environment.Variables.ROUTE_KEY === 'POST $schedule/realtime-ticks';
+        resources[id]!.Properties.Environment.Variables.ROUTE_KEY === '$schedule/realtime-ticks';
       expect(config).toMatchObject({
         Qualifier: '$LATEST',
         MaximumRetryAttempts: replaced ? 0 : ASYNC_INVOKE.retryAttempts,

@@ -9,6 +9,7 @@ import { getDocsAsset } from '../../functions/platform/contracts.ts';
 import { type RouteRow, routeKey } from '../../shared/routing/route.ts';
 import { SWAGGER_UI_ASSETS } from '../../shared/openapi/reference-page.ts';
 import { apiEvent } from '../support/events.ts';
+import { bundledCode } from '../../infra/api-function.ts';
 import { cleanUp, newApp, SYNTH_TIMEOUT } from './synth.ts';
 
 afterAll(cleanUp);
@@ -24,7 +25,7 @@ const row = (handler: string): RouteRow => ({
 
 const stackWith = (...rows: RouteRow[]) => {
   const { app, outdir } = newApp();
-  const stack = new ApiStack(app, 'Bundled', { stage: 'dev', routes: rows, bundle: true });
+  const stack = new ApiStack(app, 'Bundled', { stage: 'dev', routes: rows, code: bundledCode });
   return { stack, outdir };
 };
 
@@ -44,7 +45,7 @@ const bundleDir = (fn: any, outdir: string): string =>
 
 const hello = row('../test/infra/fixtures/hello-handler');
 /**
- * ONE bundled synthesis for both bundles checked below: every synthesis with `bundle: true` also
+ * ONE bundled synthesis for both bundles checked below: every synthesis with `code: bundledCode` also
  * bundles the stack's own functions (the Workers stack's projector, recompute and rebuild, the
  * Events stack's publisher...), 25-30 s of esbuild on the 2-core machine, so one per row
  * doubled this file's time for nothing it checks.
@@ -102,7 +103,7 @@ describe('real bundling with the local esbuild', () => {
 
   it('names the missing handler file when a row has none yet', () => {
     expect(() => stackWith(row('nowhere/get-nothing'))).toThrow(
-      /Route GET \/hello: handler file functions\/nowhere\/get-nothing\.ts does not exist/,
+      /Function GET \/hello: handler file functions\/nowhere\/get-nothing\.ts does not exist/,
     );
     expect(existsSync(join(import.meta.dirname, '../../functions/nowhere'))).toBe(false);
   });

@@ -54,7 +54,7 @@ describe('mail on AWS (infra/mail.ts)', () => {
       .filter((m) => idOf(m.EventSourceArn) === queueId);
     expect(mapping).toMatchObject({ FunctionResponseTypes: ['ReportBatchItemFailures'] });
     const worker = resources[idOf(mapping.FunctionName)!]!;
-    expect(worker.Properties.Environment.Variables.ROUTE_KEY).toBe('POST $queue/mail-feedback');
+    expect(worker.Properties.Environment.Variables.ROUTE_KEY).toBe('$queue/mail-feedback');
     expect(sends(worker)).toEqual([]);
     const deadLetters = idOf(resources[queueId]!.Properties.RedrivePolicy.deadLetterTargetArn)!;
     const alarms = ofType('AWS::CloudWatch::Alarm').filter(([, a]) =>

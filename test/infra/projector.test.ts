@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { routes } from '../../functions/routes.ts';
 import { audienceRow, ivsEventRow, projectorRow, rebuildRow, recomputeRow } from '../../functions/workers.ts';
 import { ITERATOR_AGE_ALARM_MS, IVS_DETAIL_TYPES, STREAM_MAPPING } from '../../infra/projector.ts';
-import type { RouteRow } from '../../shared/routing/route.ts';
+import type { WorkerRow } from '../../shared/routing/function-row.ts';
 import { dynamoActionsOf } from '../../shared/platform/access.ts';
 import { PROJECTED_ENTITIES } from '../../shared/projection/projector.ts';
 import { cleanUp, synthStack, templatesOf } from './synth.ts';
@@ -19,12 +19,12 @@ const resources = template.toJSON().Resources as Record<string, Json>;
 const ofType = (type: string): Array<[string, Json]> =>
   Object.entries(resources).filter(([, r]) => r.Type === type);
 
-/** The function made from `row` (its ROUTE_KEY names the row's trigger path). */
-const functionOf = (row: RouteRow): [string, Json] => {
+/** The function made from `row` (its ROUTE_KEY names the row's trigger). */
+const functionOf = (row: WorkerRow): [string, Json] => {
   const found = ofType('AWS::Lambda::Function').filter(
-    ([, fn]) => fn.Properties.Environment?.Variables?.ROUTE_KEY === `${row.method} ${row.path}`,
+    ([, fn]) => fn.Properties.Environment?.Variables?.ROUTE_KEY === row.trigger,
   );
-  expect(found, row.path).toHaveLength(1);
+  expect(found, row.trigger).toHaveLength(1);
   return found[0]!;
 };
 
@@ -120,7 +120,7 @@ describe('the projector on the table stream', () => {
     expect(onTable.flatMap(actionsOf).sort()).toEqual(dynamoActionsOf(projectorRow));
     const onIndexes = statements.filter((s) => JSON.stringify(s.Resource).includes('/index/'));
     expect(onIndexes.flatMap(actionsOf)).toEqual(
-      (projectorRow as RouteRow).dynamo?.indexes?.length ? ['dynamodb:Query'] : [],
+      (projectorRow as WorkerRow).dynamo?.indexes?.length ? ['dynamodb:Query'] : [],
     );
     const onStream = statements.filter((s) => JSON.stringify(s.Resource).includes('StreamArn'));
     expect(onStream).toEqual([
@@ -229,14 +229,14 @@ describe('the operator and scheduled functions', () => {
     ] as const) {
       const statements = statementsOf(fn);
       const onTable = statements.filter((s) => JSON.stringify(s.Resource) === JSON.stringify(tableArn));
-      expect(onTable.flatMap(actionsOf).sort(), row.path).toEqual(dynamoActionsOf(row));
-      expect(JSON.stringify(statements), row.path).not.toContain('StreamArn');
+      expect(onTable.flatMap(actionsOf).sort(), row.trigger).toEqual(dynamoActionsOf(row));
+      expect(JSON.stringify(statements), row.trigger).not.toContain('StreamArn');
       // The scheduled ones send the events their invocations failed on to their own queue
       // (infra/async-failures.ts); the rebuild, invoked synchronously, sends nowhere.
       const onQueues = statements.filter((s) => JSON.stringify(s).includes('sqs:'));
       expect(
         onQueues.map((s) => JSON.stringify(s.Resource)),
-        row.path,
+        row.trigger,
       ).toEqual(row === rebuildRow ? [] : [expect.stringMatching(/AsyncFailuresQueue/)]);
     }
   });

@@ -36,7 +36,7 @@ describe('live state pushed through AppSync Events (infra/realtime.ts)', () => {
     expect(config.DefaultPublishAuthModes).toEqual([{ AuthType: 'AWS_IAM' }]);
     expect(config.DefaultSubscribeAuthModes).toEqual([{ AuthType: 'AWS_LAMBDA' }]);
     const authorizer = config.AuthProviders.find((p: Json) => p.AuthType === 'AWS_LAMBDA');
-    const [authorizerId] = functionOf('POST $appsync/authorize');
+    const [authorizerId] = functionOf('$appsync/authorize');
     expect(json(authorizer.LambdaAuthorizerConfig.AuthorizerUri)).toContain(authorizerId);
     const namespaces = ofType('AWS::AppSync::ChannelNamespace').map(([, n]) => n.Properties);
     expect(namespaces).toEqual([
@@ -54,7 +54,7 @@ describe('live state pushed through AppSync Events (infra/realtime.ts)', () => {
       statementsOf(fn).some((s) => [s.Action].flat().includes('appsync:EventPublish')),
     );
     expect(publishers.map(([, fn]) => fn.Properties.Environment.Variables.ROUTE_KEY)).toEqual([
-      'POST $schedule/realtime-ticks',
+      '$schedule/realtime-ticks',
     ]);
     const [, ticks] = publishers[0]!;
     const grant = statementsOf(ticks).find((s) => [s.Action].flat().includes('appsync:EventPublish'))!;

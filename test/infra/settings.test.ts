@@ -12,8 +12,8 @@ import { accountWorkers } from '../../functions/accounts/workers.ts';
 import { realtimeWorkers } from '../../functions/realtime/workers.ts';
 import { resolveSettings, SETTINGS, settingsFromContext } from '../../infra/settings.ts';
 import { ApiStack } from '../../infra/stack.ts';
-import { routeKey } from '../../shared/routing/route.ts';
-import { cleanUp, newApp, PROD_SETTINGS, SYNTH_TIMEOUT, synthStack } from './synth.ts';
+import { functionKey } from '../../shared/routing/function-row.ts';
+import { cleanUp, newApp, PROD_SETTINGS, placeholderCode, SYNTH_TIMEOUT, synthStack } from './synth.ts';
 
 afterAll(cleanUp);
 
@@ -32,7 +32,12 @@ const REQUIRED = [
 const prodSynthError = (settings: Partial<Record<(typeof REQUIRED)[number], string>>): string | undefined => {
   const { app } = newApp();
   try {
-    new ApiStack(app, 'Prod', { stage: 'prod', routes: routes.slice(0, 1), bundle: false, ...settings });
+    new ApiStack(app, 'Prod', {
+      stage: 'prod',
+      routes: routes.slice(0, 1),
+      code: placeholderCode,
+      ...settings,
+    });
     return undefined;
   } catch (error) {
     return (error as Error).message;
@@ -191,7 +196,11 @@ describe('dev keeps working placeholders', () => {
         mailFrom: 'no-reply@creators.example.com',
       });
       const { app } = newApp();
-      const stack = new ApiStack(app, 'Dev', { stage: 'dev', routes: routes.slice(0, 1), bundle: false });
+      const stack = new ApiStack(app, 'Dev', {
+        stage: 'dev',
+        routes: routes.slice(0, 1),
+        code: placeholderCode,
+      });
       expect(stack.functions).toHaveLength(1);
     },
     SYNTH_TIMEOUT,
@@ -222,7 +231,7 @@ describe('dev keeps working placeholders', () => {
           ...accountWorkers,
           ...realtimeWorkers,
         ]
-          .map(routeKey)
+          .map(functionKey)
           .sort(),
       );
       for (const fn of identity)

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, QueryCommand } from '../../shared/db/document.ts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { handler } from '../../functions/live/ivs-event.ts';
+import { captureLog } from '../support/log-lines.ts';
 import type { CreatorRecord } from '../../shared/catalog/model.ts';
 import { rankTotalKey, readRankedPage } from '../../shared/catalog/ranked-list.ts';
 import { CREATOR_LISTS } from '../../shared/creators/creator-ranking.ts';
@@ -503,7 +504,7 @@ describe('the reconcile against ListStreams (reconcileLiveChannels)', () => {
 describe('the EventBridge handler (functions/live/ivs-event.ts)', () => {
   it('applies a valid document and logs one JSON line', async () => {
     const channel = await provision();
-    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    const log = captureLog();
     const doc = {
       version: '0',
       id: 'evt-1',
@@ -516,8 +517,8 @@ describe('the EventBridge handler (functions/live/ivs-event.ts)', () => {
       detail: { event_name: 'Stream Start', channel_name: 'test', stream_id: 'st-h' },
     };
     expect(await handler(doc)).toMatchObject({ kind: 'went-live', creatorId: channel.creatorId });
-    expect(log).toHaveBeenCalledTimes(1);
-    expect(JSON.parse(String(log.mock.calls[0]![0]))).toMatchObject({
+    expect(log.lines('ivs event')).toHaveLength(1);
+    expect(log.lines('ivs event')[0]).toMatchObject({
       level: 'INFO',
       message: 'ivs event',
       eventId: 'evt-1',
@@ -528,7 +529,7 @@ describe('the EventBridge handler (functions/live/ivs-event.ts)', () => {
 
   it('logs a session event as ignored (INFO) and an account-wide limit breach as a WARN', async () => {
     const channel = await provision();
-    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    const log = captureLog();
     const envelope = {
       version: '0',
       id: 'evt-2',
@@ -549,7 +550,7 @@ describe('the EventBridge handler (functions/live/ivs-event.ts)', () => {
       resources: [],
       detail: { limit_name: 'Concurrent Viewers', limit_value: 10, exceeded_by: 11, limit_unit: 'viewers' },
     });
-    const lines = log.mock.calls.map(([line]) => JSON.parse(String(line)));
+    const lines = log.lines('ivs event');
     expect(lines).toMatchObject([
       { level: 'INFO', kind: 'ignored', reason: 'no-live-state-change', eventName: 'Session Created' },
       {
@@ -563,14 +564,14 @@ describe('the EventBridge handler (functions/live/ivs-event.ts)', () => {
   });
 
   it('logs and returns (does not throw) on a document it cannot read', async () => {
-    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    const log = captureLog();
     const result = await handler({
       id: 'evt-bad',
       'detail-type': 'IVS Stream State Change',
       source: 'aws.ivs',
     });
     expect(result.kind).toBe('invalid');
-    expect(JSON.parse(String(log.mock.calls[0]![0]))).toMatchObject({
+    expect(log.lines('ivs event')[0]).toMatchObject({
       level: 'WARN',
       kind: 'invalid',
       eventId: 'evt-bad',

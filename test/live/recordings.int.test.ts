@@ -11,6 +11,7 @@ import { functionContext, LOCAL_RECORDINGS_BUCKET, runAsFunction } from '../../s
 import { type IvsStandIn, startIvsStandIn } from '../../scripts/local/ivs/api.ts';
 import { type Broadcaster, createBroadcaster } from '../../scripts/local/ivs/broadcaster.ts';
 import type { CreatorRecord } from '../../shared/catalog/model.ts';
+import { captureLog } from '../support/log-lines.ts';
 import { creatorFromAccount } from '../../shared/identity/creator-from-account.ts';
 import { creatorItem, creatorKey } from '../../shared/creators/creator-repository.ts';
 import { db } from '../../shared/db/client.ts';
@@ -57,7 +58,7 @@ afterAll(() => {
 });
 // The function's log lines (asserted where they matter) stay out of the test output.
 beforeEach(() => {
-  vi.spyOn(console, 'log').mockImplementation(() => undefined);
+  captureLog();
 });
 afterEach(() => vi.restoreAllMocks());
 
@@ -379,7 +380,7 @@ describe('Recording End: the broadcast becomes an on-demand item', () => {
 
   it('logs and drops a recording-ended.json that is not JSON or not the documented shape; no item', async () => {
     const channel = await provision();
-    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    const log = captureLog();
     const startedAt = new Date(Date.now() - 600_000);
     const cases = [
       '{"version": "v1", "media": ',
@@ -406,12 +407,12 @@ describe('Recording End: the broadcast becomes an on-demand item', () => {
       );
       expect(marker.Item).toBeUndefined();
     }
-    const lines = log.mock.calls.map(([line]) => JSON.parse(String(line)));
+    const lines = log.lines('ivs event');
     expect(lines).toHaveLength(3);
     expect(lines.every((line) => line.level === 'WARN' && line.kind === 'recording-dropped')).toBe(true);
-    expect(lines[0].error).toMatch(/not JSON/);
-    expect(lines[1].error).toMatch(/media\.hls\.duration_ms/);
-    expect(lines[2].error).toMatch(/media\.hls\.path/);
+    expect(lines[0]!.error).toMatch(/not JSON/);
+    expect(lines[1]!.error).toMatch(/media\.hls\.duration_ms/);
+    expect(lines[2]!.error).toMatch(/media\.hls\.path/);
     expect((await onDemand(channel.creatorId)).total).toBe(0);
   });
 
@@ -559,7 +560,7 @@ describe('Recording Start: the DVR playlist while live', () => {
 
   it('drops a malformed recording-started.json and throws when it is missing', async () => {
     const channel = await provision();
-    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    const log = captureLog();
     const prefix = prefixOf(channel, new Date());
     putObject(`${prefix}/events/recording-started.json`, JSON.stringify({ version: 'v1', media: {} }));
     expect(
@@ -567,7 +568,7 @@ describe('Recording Start: the DVR playlist while live', () => {
     ).toMatchObject({
       kind: 'recording-dropped',
     });
-    expect(JSON.parse(String(log.mock.calls[0]![0]))).toMatchObject({
+    expect(log.lines('ivs event')[0]).toMatchObject({
       level: 'WARN',
       kind: 'recording-dropped',
     });

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { type IvsChatStandIn, startIvsChatStandIn } from '../../scripts/local/ivschat/server.ts';
 import { invokeLocalFunction, localFunctionArn, serveLocalFunction } from '../../scripts/local/lambda.ts';
-import type { RouteRow } from '../../shared/routing/route.ts';
+import type { WorkerRow } from '../../shared/routing/function-row.ts';
 
 /**
  * How the local platform connects the stand-in (scripts/local/platform.ts): functions find it
@@ -21,13 +21,10 @@ afterEach(() => {
 });
 
 const reviewRow = {
-  method: 'POST',
-  path: '$ivschat/review-test',
+  trigger: '$ivschat/review-test',
   handler: 'chat/review-test',
-  auth: 'none',
   summary: 'a review handler of the test',
-  tag: 'Workers',
-} as const satisfies RouteRow;
+} as const satisfies WorkerRow;
 
 it('is found by @aws-sdk/client-ivschat through AWS_ENDPOINT_URL_IVSCHAT', async () => {
   vi.stubEnv('AWS_ENDPOINT_URL_IVSCHAT', chat.endpoint);

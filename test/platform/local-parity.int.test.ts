@@ -138,7 +138,7 @@ describe("each function's own environment", () => {
     const context = contextOf(row);
     const { TABLE_NAME: _dropped, ...env } = context.env;
     await expect(runAsFunction({ ...context, env }, () => handlerOf(row))).rejects.toThrow(
-      /GET \/shows\/\{id\} is missing settings its route row needs: TABLE_NAME/,
+      /GET \/shows\/\{id\} is missing settings its row needs: TABLE_NAME/,
     );
   });
 

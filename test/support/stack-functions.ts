@@ -21,8 +21,8 @@ import {
 } from '../../infra/handlers/access.ts';
 import { LOCAL_EVENT_BUS_NAME, localBusArn } from '../../scripts/local/event-bus.ts';
 import { publisherStatements } from '../../shared/events/access.ts';
-import { routeKey, type RouteRow } from '../../shared/routing/route.ts';
-import { type Deployment, policyOf } from '../../shared/platform/access.ts';
+import { type DeployedRow, type Deployment, policyOf } from '../../shared/platform/access.ts';
+import { functionKey } from '../../shared/routing/function-row.ts';
 import type { CheckedFunction } from './least-privilege.ts';
 
 /** What the custom resources' functions are recorded under when a test runs them as their function. */
@@ -40,8 +40,8 @@ export const CUSTOM_RESOURCE_KEYS = {
  * functions. The local deployment's values stand for the stack's tokens.
  */
 export const stackFunctions = (d: Deployment): CheckedFunction[] => {
-  const of = (row: RouteRow, kind: CheckedFunction['kind'], notExercised?: string): CheckedFunction => ({
-    key: routeKey(row),
+  const of = (row: DeployedRow, kind: CheckedFunction['kind'], notExercised?: string): CheckedFunction => ({
+    key: functionKey(row),
     kind,
     statements: policyOf(row, d),
     ...(notExercised ? { notExercised } : {}),

@@ -3,7 +3,7 @@ import { routes } from '../../functions/routes.ts';
 import { workers } from '../../functions/workers.ts';
 import { localDeployment } from '../../scripts/local/aws.ts';
 import { applyStartSettings } from '../../scripts/local/start-settings.ts';
-import { routeKey as keyOf } from '../../shared/routing/route.ts';
+import { functionKey as keyOf } from '../../shared/routing/function-row.ts';
 import { environmentOf } from '../../shared/platform/access.ts';
 import { callbackPolicy } from '../../shared/webhooks/ssrf.ts';
 
