@@ -70,17 +70,17 @@ describe("Apple's verifier as bundled (issue 41)", () => {
     expect(verify([chain.root], signed)).toEqual({ ok: true, transactionId: '2000000000000001' });
   });
 
-  it('refuses one from another root, and one for another app, with the routes’ 400 messages', () => {
+  it('refuses one from another root, and one for another app, as bad requests (the routes’ 400s)', () => {
     const signed = signedTransaction(other, APP, { productId: 'p1' });
     expect(verify([chain.root], signed)).toMatchObject({
       ok: false,
-      status: 400,
+      kind: 'bad_request',
       message: 'Invalid transaction: its signature or certificate chain is not valid',
     });
     const forOther = signedTransaction(chain, { ...APP, bundleId: 'com.example.other' }, { productId: 'p1' });
     expect(verify([chain.root], forOther)).toMatchObject({
       ok: false,
-      status: 400,
+      kind: 'bad_request',
       message: 'Invalid transaction: it is for another app',
     });
   });
