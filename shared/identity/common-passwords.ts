@@ -10,8 +10,9 @@ import { ValidationError } from '../errors/errors.ts';
  * the Rice code of the gaps between them (~44 KB instead of 72 KB raw, the same set: issue 41,
  * docs/performance.md), in the three functions that set passwords; decoded once per container at
  * the first check, then one binary search per check. A 4-byte digest can
- * collide: about 1 password in 240,000 is refused though it is not on the list (the person picks
- * another); none on the list gets through. Checked as typed and lower-cased.
+ * collide: each lookup matches about 1 unlisted password in 240,000 (18,000 / 2^32), and a password
+ * is looked up as typed and lower-cased, so about 1 in 120,000 is refused though it is not on the
+ * list (the person picks another; docs/accounts.md); none on the list gets through.
  */
 export const MIN_PASSWORD_LENGTH = 8;
 
