@@ -1,7 +1,11 @@
 /**
- * `npm test`'s middle: the type check and the API document's lint run beside the test suite (they
- * take ~1 min of one core; the suite, one worker, waits on DynamoDB Local much of its time), their
- * output printed whole after it. Exits 1 if any of the three failed, naming which.
+ * `npm test`'s middle: four jobs side by side, the integration tests (one worker that waits on
+ * DynamoDB Local much of its time: the long pole, its output shown as it runs), and beside them
+ * the unit tests (a vitest run of their own, one worker: CPU-bound, bundles and synths), the type
+ * check and the API document's lint, whose output is printed whole after the integration run.
+ * Together they are every vitest test `npm run test:suite` runs, in two processes instead of
+ * one worker taking the unit files in turn with the integration files (docs/conventions.md
+ * "Test time"). Exits 1 if any of the four failed, naming which.
  */
 import { spawn } from 'node:child_process';
 
@@ -16,9 +20,14 @@ const run = (script: string, quiet: boolean) =>
     child.on('close', (code) => resolve({ script, code: code ?? 1, output }));
   });
 
-const results = await Promise.all([run('typecheck', true), run('lint:api', true), run('test:suite', false)]);
+const results = await Promise.all([
+  run('typecheck', true),
+  run('lint:api', true),
+  run('test:unit', true),
+  run('test:integration', false),
+]);
 const failed = results.filter((r) => r.code !== 0);
-for (const r of results.slice(0, 2)) process.stdout.write(`\n> ${r.script}: exit ${r.code}\n${r.output}`);
+for (const r of results.slice(0, 3)) process.stdout.write(`\n> ${r.script}: exit ${r.code}\n${r.output}`);
 if (failed.length > 0) {
   console.error(`\nfailed: ${failed.map((r) => r.script).join(', ')}`);
   process.exit(1);
