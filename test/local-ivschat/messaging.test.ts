@@ -9,7 +9,7 @@ import {
   SendEventCommand,
 } from '@aws-sdk/client-ivschat';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import WebSocket from 'ws';
+import { type ChatFrame, connectChat } from '../support/chat-socket.ts';
 import type { ReviewRequest } from '../../scripts/local/ivschat/review.ts';
 import { type IvsChatStandIn, startIvsChatStandIn } from '../../scripts/local/ivschat/server.ts';
 
@@ -19,7 +19,7 @@ import { type IvsChatStandIn, startIvsChatStandIn } from '../../scripts/local/iv
  * documented actions and frames, the room's limits and the message review handler.
  */
 
-type Frame = Record<string, unknown> & { Type: string };
+type Frame = ChatFrame;
 const reviews: ReviewRequest[] = [];
 /** The local "Lambda service" the stand-in invokes review handlers through, by function ARN. */
 const functions: Record<string, (request: ReviewRequest) => Promise<unknown>> = {};
@@ -82,56 +82,8 @@ const token = async (
     )
   ).token!;
 
-interface ChatClient {
-  frames: Frame[];
-  /** Sends an action (a string is sent as it is). */
-  send(action: Record<string, unknown> | string): void;
-  /** Resolves with the first frame (received so far or later) that matches. */
-  next(match: (frame: Frame) => boolean, timeoutMs?: number): Promise<Frame>;
-  closed: Promise<{ code: number; reason: string }>;
-  close(): void;
-}
-
-/** Opens a connection as the messaging SDK does: the token is the WebSocket subprotocol. */
-const connect = (chatToken: string): Promise<ChatClient> =>
-  new Promise((resolve, reject) => {
-    const socket = new WebSocket(chat.messagingEndpoint, chatToken);
-    const frames: Frame[] = [];
-    const waiters = new Set<() => void>();
-    socket.on('message', (data) => {
-      frames.push(JSON.parse(data.toString()) as Frame);
-      for (const wake of waiters) wake();
-    });
-    const closed = new Promise<{ code: number; reason: string }>((done) =>
-      socket.on('close', (code, reason) => done({ code, reason: reason.toString() })),
-    );
-    socket.on('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
-    socket.on('error', reject);
-    socket.on('open', () =>
-      resolve({
-        frames,
-        closed,
-        send: (action) => socket.send(typeof action === 'string' ? action : JSON.stringify(action)),
-        close: () => socket.close(),
-        next: (match, timeoutMs = 3000) =>
-          new Promise((found, fail) => {
-            const check = () => {
-              const frame = frames.find(match);
-              if (!frame) return;
-              waiters.delete(check);
-              clearTimeout(timer);
-              found(frame);
-            };
-            const timer = setTimeout(() => {
-              waiters.delete(check);
-              fail(new Error(`no matching frame in ${timeoutMs} ms; got ${JSON.stringify(frames)}`));
-            }, timeoutMs);
-            waiters.add(check);
-            check();
-          }),
-      }),
-    );
-  });
+/** Opens a connection as the messaging SDK does (test/support/chat-socket.ts). */
+const connect = (chatToken: string) => connectChat(chat.messagingEndpoint, chatToken);
 
 const byRequest = (requestId: string) => (frame: Frame) => frame.RequestId === requestId;
 const settle = () => new Promise((resolve) => setTimeout(resolve, 150));

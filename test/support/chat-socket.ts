@@ -7,8 +7,8 @@ export type ChatFrame = Record<string, unknown> & { Type: string };
 /** A connection to a room as a chat client app holds it (test side). */
 export interface ChatSocket {
   frames: ChatFrame[];
-  /** Sends an action (SEND_MESSAGE, DELETE_MESSAGE, DISCONNECT_USER). */
-  send(action: Record<string, unknown>): void;
+  /** Sends an action (SEND_MESSAGE, DELETE_MESSAGE, DISCONNECT_USER); a string is sent as it is. */
+  send(action: Record<string, unknown> | string): void;
   /** The first frame (received so far or later) that matches. */
   next(match: (frame: ChatFrame) => boolean, timeoutMs?: number): Promise<ChatFrame>;
   closed: Promise<{ code: number; reason: string }>;
@@ -37,7 +37,7 @@ export const connectChat = (endpoint: string, token: string): Promise<ChatSocket
       resolve({
         frames,
         closed,
-        send: (action) => socket.send(JSON.stringify(action)),
+        send: (action) => socket.send(typeof action === 'string' ? action : JSON.stringify(action)),
         close: () => socket.close(),
         next: (match, timeoutMs = 5000) =>
           new Promise((found, fail) => {
