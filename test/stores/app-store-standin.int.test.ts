@@ -1,18 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type AppStoreStandIn, startAppStoreStandIn } from '../../scripts/local/appstore/server.ts';
 import { payStore } from '../../scripts/local/stores-pay.ts';
-import { issueAccessToken } from '../../shared/identity/access-token.ts';
-import {
-  createAccount,
-  ensureAppAccountToken,
-  getAccount,
-} from '../../shared/identity/account-repository.ts';
-import { newAccount } from '../../shared/identity/onboarding.ts';
+import { ensureAppAccountToken, getAccount } from '../../shared/identity/account-repository.ts';
 import { generateCatalog } from '../../scripts/seed/generate.ts';
 import { STORE_DEFAULTS } from '../../shared/stores/access.ts';
 import { type TestApi, testApi } from '../support/api.ts';
-import { entitlementsOf } from '../support/payments.ts';
+import { entitlementsOf, newViewer } from '../support/payments.ts';
 
 /**
  * The App Store stand-in (scripts/local/appstore/server.ts) and `npm run pay -- apple`: each
@@ -48,17 +41,7 @@ afterAll(async () => {
   await standIn?.stop();
 });
 
-const viewer = async () => {
-  const account = newAccount(
-    { email: `store-${randomUUID()}@example.com`, creator_name: 'V', handle: null },
-    new Date(),
-  );
-  await createAccount(account);
-  return {
-    accountId: account.account_id,
-    token: (await issueAccessToken(account.account_id, new Date())).token,
-  };
-};
+const viewer = () => newViewer('store');
 const held = async (token: string) => (await entitlementsOf(api, token))[0];
 
 describe('npm run pay -- apple', () => {

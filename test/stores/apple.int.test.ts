@@ -10,14 +10,11 @@ import {
 } from '../../scripts/local/appstore/notifications.ts';
 import { makeTestChain, type TestChain } from '../../scripts/local/appstore/signing.ts';
 import { getEntitlement } from '../../shared/entitlements/entitlement-repository.ts';
-import { issueAccessToken } from '../../shared/identity/access-token.ts';
-import { createAccount } from '../../shared/identity/account-repository.ts';
-import { newAccount } from '../../shared/identity/onboarding.ts';
 import { generateCatalog } from '../../scripts/seed/generate.ts';
 import { STORE_DEFAULTS } from '../../shared/stores/access.ts';
 import { productIdOf } from '../../shared/stores/catalogue.ts';
 import { dynamoWrites, type TestApi, testApi } from '../support/api.ts';
-import { entitlementsOf } from '../support/payments.ts';
+import { entitlementsOf, newViewer } from '../support/payments.ts';
 
 /**
  * Issue 37, Apple: App Store Server Notifications V2 and the app's signed transactions, verified
@@ -51,12 +48,7 @@ beforeAll(async () => {
 
 /** A fresh account with its app token (as `GET /me` answers it to the app). */
 const viewer = async () => {
-  const account = newAccount(
-    { email: `apple-${randomUUID()}@example.com`, creator_name: 'Apple Viewer', handle: null },
-    new Date(),
-  );
-  await createAccount(account);
-  const { token } = await issueAccessToken(account.account_id, new Date());
+  const { account, token } = await newViewer('apple');
   const me = await api.get('/me', { token });
   expect(me.body.data.app_account_token).toBe(account.app_account_token);
   return { accountId: account.account_id, appToken: account.app_account_token!, token };

@@ -1,19 +1,13 @@
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type PlayStandIn, startPlayStandIn, usePlayStandIn } from '../../scripts/local/play/server.ts';
 import { payStore } from '../../scripts/local/stores-pay.ts';
-import { issueAccessToken } from '../../shared/identity/access-token.ts';
-import {
-  createAccount,
-  ensureAppAccountToken,
-  getAccount,
-} from '../../shared/identity/account-repository.ts';
-import { newAccount } from '../../shared/identity/onboarding.ts';
+import { ensureAppAccountToken, getAccount } from '../../shared/identity/account-repository.ts';
 import { generateCatalog } from '../../scripts/seed/generate.ts';
 import { STORE_DEFAULTS } from '../../shared/stores/access.ts';
 import { productIdOf } from '../../shared/stores/catalogue.ts';
 import { dynamoWrites, type TestApi, testApi } from '../support/api.ts';
-import { entitlementsOf } from '../support/payments.ts';
+import { entitlementsOf, newViewer } from '../support/payments.ts';
 
 /**
  * Issue 37, Google Play: Real-time developer notifications pushed by Pub/Sub to
@@ -50,17 +44,7 @@ afterAll(async () => {
   await play?.stop();
 });
 
-const viewer = async () => {
-  const account = newAccount(
-    { email: `play-${randomUUID()}@example.com`, creator_name: 'P', handle: null },
-    new Date(),
-  );
-  await createAccount(account);
-  return {
-    accountId: account.account_id,
-    token: (await issueAccessToken(account.account_id, new Date())).token,
-  };
-};
+const viewer = () => newViewer('play');
 const held = async (token: string) => (await entitlementsOf(api, token))[0];
 const push = (authorization: string | undefined, data: object, messageId = String(Math.random()).slice(2)) =>
   api.post('/billing/google/notifications', {

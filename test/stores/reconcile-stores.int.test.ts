@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newViewer } from '../support/payments.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as reconcileStores } from '../../functions/billing/reconcile-stores.ts';
 import { storeReconcileRow } from '../../functions/payments/workers.ts';
@@ -10,12 +10,7 @@ import {
 import { functionContext, runAsFunction } from '../../scripts/local/aws.ts';
 import { type PlayStandIn, startPlayStandIn, usePlayStandIn } from '../../scripts/local/play/server.ts';
 import { getEntitlement } from '../../shared/entitlements/entitlement-repository.ts';
-import {
-  createAccount,
-  ensureAppAccountToken,
-  getAccount,
-} from '../../shared/identity/account-repository.ts';
-import { newAccount } from '../../shared/identity/onboarding.ts';
+import { ensureAppAccountToken, getAccount } from '../../shared/identity/account-repository.ts';
 import { generateCatalog } from '../../scripts/seed/generate.ts';
 import { STORE_DEFAULTS } from '../../shared/stores/access.ts';
 import { testApi } from '../support/api.ts';
@@ -68,14 +63,7 @@ afterAll(async () => {
   await play?.stop();
 });
 
-const viewer = async () => {
-  const account = newAccount(
-    { email: `reconcile-${randomUUID()}@example.com`, creator_name: 'R', handle: null },
-    new Date(),
-  );
-  await createAccount(account);
-  return account.account_id;
-};
+const viewer = async () => (await newViewer('reconcile')).accountId;
 const run = () => runAsFunction(functionContext(storeReconcileRow), () => reconcileStores());
 const held = (accountId: string) => getEntitlement(accountId, { kind: 'subscription', creatorId });
 const failed = (report: Awaited<ReturnType<typeof run>>, accountId: string) =>

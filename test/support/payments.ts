@@ -1,4 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { connectStripeWebhooks } from '../../scripts/local/stripe/wiring.ts';
+import { issueAccessToken } from '../../shared/identity/access-token.ts';
+import { createAccount } from '../../shared/identity/account-repository.ts';
+import { newAccount } from '../../shared/identity/onboarding.ts';
 import type { TestApi } from './api.ts';
 import { waitFor } from './wait.ts';
 
@@ -82,4 +86,21 @@ export const onboardCreator = async (api: TestApi, token: string, creatorId: str
     'charges_enabled',
     5000,
   );
+};
+
+/**
+ * A fresh viewer account written straight to the table (as sign-up leaves it: its app account
+ * token included), with an access token: the buyer of the store purchase tests.
+ */
+export const newViewer = async (emailPrefix: string) => {
+  const account = newAccount(
+    { email: `${emailPrefix}-${randomUUID()}@example.com`, creator_name: 'Viewer', handle: null },
+    new Date(),
+  );
+  await createAccount(account);
+  return {
+    account,
+    accountId: account.account_id,
+    token: (await issueAccessToken(account.account_id, new Date())).token,
+  };
 };
