@@ -1,8 +1,8 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '../db/document.ts';
+import { GetCommand } from '../db/document.ts';
 import { db } from '../db/client.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
-import { isConditionalCheckFailed } from '../db/transaction.ts';
+import { writeIf } from '../db/transaction.ts';
 import { ConflictError } from '../errors/errors.ts';
 import type { ExportStatus } from './export-model.ts';
 
@@ -34,20 +34,15 @@ const key = (accountId: string) => ({ PK: `ACCOUNT#${accountId}`, SK: 'EXPORT' }
 /** Records a new pending export, unless one is pending (409). */
 export const startExport = async (record: ExportRecord, now: Date): Promise<void> => {
   const stale = new Date(now.getTime() - STALE_EXPORT_MINUTES * 60_000).toISOString();
-  try {
-    await db.send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...key(record.account_id), entity: 'account_export', ...record },
-        ConditionExpression: 'attribute_not_exists(PK) OR #status <> :pending OR requested_at < :stale',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':pending': 'pending', ':stale': stale },
-      }),
-    );
-  } catch (error) {
-    if (isConditionalCheckFailed(error)) throw new ConflictError('An export of this account is being built');
-    throw error;
-  }
+  const { written } = await writeIf({
+    Put: {
+      Item: { ...key(record.account_id), entity: 'account_export', ...record },
+      ConditionExpression: 'attribute_not_exists(PK) OR #status <> :pending OR requested_at < :stale',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':pending': 'pending', ':stale': stale },
+    },
+  });
+  if (!written) throw new ConflictError('An export of this account is being built');
 };
 
 /** The account's latest export, if any. */
@@ -60,19 +55,15 @@ export const getExport = async (accountId: string): Promise<ExportRecord | undef
 
 /** Removes a pending export whose job could not be queued (the request failed; it may be retried). */
 export const dropPendingExport = async (accountId: string, exportId: string): Promise<void> => {
-  try {
-    await db.send(
-      new DeleteCommand({
-        TableName: tableName(),
-        Key: key(accountId),
-        ConditionExpression: 'export_id = :id AND #status = :pending',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':id': exportId, ':pending': 'pending' },
-      }),
-    );
-  } catch (error) {
-    if (!isConditionalCheckFailed(error)) throw error;
-  }
+  // Another export (or none) pending: nothing to drop.
+  await writeIf({
+    Delete: {
+      Key: key(accountId),
+      ConditionExpression: 'export_id = :id AND #status = :pending',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':id': exportId, ':pending': 'pending' },
+    },
+  });
 };
 
 /**
@@ -84,29 +75,23 @@ export const finishExport = async (
   exportId: string,
   result: { status: 'ready'; object_key: string; at: Date } | { status: 'failed'; at: Date },
 ): Promise<boolean> => {
-  try {
-    await db.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: key(accountId),
-        UpdateExpression:
-          result.status === 'ready'
-            ? 'SET #status = :status, ready_at = :at, object_key = :object'
-            : 'SET #status = :status, ready_at = :at',
-        ConditionExpression: 'export_id = :id AND #status = :pending',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':status': result.status,
-          ':at': result.at.toISOString(),
-          ':id': exportId,
-          ':pending': 'pending',
-          ...(result.status === 'ready' ? { ':object': result.object_key } : {}),
-        },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionalCheckFailed(error)) return false;
-    throw error;
-  }
+  const { written } = await writeIf({
+    Update: {
+      Key: key(accountId),
+      UpdateExpression:
+        result.status === 'ready'
+          ? 'SET #status = :status, ready_at = :at, object_key = :object'
+          : 'SET #status = :status, ready_at = :at',
+      ConditionExpression: 'export_id = :id AND #status = :pending',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':status': result.status,
+        ':at': result.at.toISOString(),
+        ':id': exportId,
+        ':pending': 'pending',
+        ...(result.status === 'ready' ? { ':object': result.object_key } : {}),
+      },
+    },
+  });
+  return written;
 };

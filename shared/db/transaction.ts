@@ -85,3 +85,11 @@ export const writeIf = async (write: SingleWrite): Promise<WriteOutcome> => {
     throw error;
   }
 };
+
+/**
+ * Writes `item` unless an item with its key exists: false when one did (the first writer wins;
+ * nothing is overwritten). The conditional put every "once" record is (a processed event, a
+ * first link, a first customer).
+ */
+export const putIfAbsent = async (item: Record<string, unknown>): Promise<boolean> =>
+  (await writeIf({ Put: { Item: item, ConditionExpression: 'attribute_not_exists(PK)' } })).written;

@@ -1,9 +1,9 @@
-import { GetCommand, UpdateCommand } from '../db/document.ts';
+import { GetCommand } from '../db/document.ts';
 import { db } from '../db/client.ts';
 import { queryAll } from '../db/query.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
-import { isConditionalCheckFailed } from '../db/transaction.ts';
+import { writeIf } from '../db/transaction.ts';
 
 /**
  * Entitlements: what an account may play, the one table of truth the paywall reads
@@ -211,24 +211,18 @@ export const applyEntitlement = async (record: EntitlementRecord): Promise<boole
   const { started_at, ...rest } = record;
   const index = renewalIndex(record);
   const fields = Object.entries({ ...rest, entity: 'entitlement', ...index });
-  try {
-    await db.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: entitlementKey(record.account_id, targetOf(record)),
-        UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :f${i}`).join(', ')}, started_at = if_not_exists(started_at, :started)${index ? '' : ' REMOVE GSI1PK, GSI1SK'}`,
-        ConditionExpression: 'attribute_not_exists(PK) OR observed_at <= :at',
-        ExpressionAttributeNames: Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
-        ExpressionAttributeValues: {
-          ...Object.fromEntries(fields.map(([, value], i) => [`:f${i}`, value])),
-          ':started': started_at,
-          ':at': record.observed_at,
-        },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionalCheckFailed(error)) return false;
-    throw error;
-  }
+  const { written } = await writeIf({
+    Update: {
+      Key: entitlementKey(record.account_id, targetOf(record)),
+      UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :f${i}`).join(', ')}, started_at = if_not_exists(started_at, :started)${index ? '' : ' REMOVE GSI1PK, GSI1SK'}`,
+      ConditionExpression: 'attribute_not_exists(PK) OR observed_at <= :at',
+      ExpressionAttributeNames: Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
+      ExpressionAttributeValues: {
+        ...Object.fromEntries(fields.map(([, value], i) => [`:f${i}`, value])),
+        ':started': started_at,
+        ':at': record.observed_at,
+      },
+    },
+  });
+  return written;
 };

@@ -1,7 +1,7 @@
-import { GetCommand, PutCommand } from '../db/document.ts';
+import { GetCommand } from '../db/document.ts';
 import { db } from '../db/client.ts';
 import { tableName } from '../db/table.ts';
-import { isConditionalCheckFailed } from '../db/transaction.ts';
+import { putIfAbsent } from '../db/transaction.ts';
 
 /**
  * The payment side's own items (docs/payments.md, "Data model"); this module owns their keys:
@@ -25,25 +25,14 @@ export const getCustomerId = async (accountId: string): Promise<string | undefin
  * writer's: two parallel first checkouts end with one customer).
  */
 export const recordCustomer = async (accountId: string, customerId: string, now: Date): Promise<string> => {
-  try {
-    await db.send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: {
-          ...customerKey(accountId),
-          entity: 'stripe_customer',
-          account_id: accountId,
-          customer_id: customerId,
-          created_at: now.toISOString(),
-        },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      }),
-    );
-    return customerId;
-  } catch (error) {
-    if (!isConditionalCheckFailed(error)) throw error;
-    return (await getCustomerId(accountId)) ?? customerId;
-  }
+  const written = await putIfAbsent({
+    ...customerKey(accountId),
+    entity: 'stripe_customer',
+    account_id: accountId,
+    customer_id: customerId,
+    created_at: now.toISOString(),
+  });
+  return written ? customerId : ((await getCustomerId(accountId)) ?? customerId);
 };
 
 /** Has this Stripe event been processed? */
@@ -59,27 +48,11 @@ export const eventProcessed = async (eventId: string): Promise<boolean> => {
  * first). Written after the event's effects, so a crash in between makes Stripe's retry redo them
  * (they are idempotent: the current state is applied, docs/payments.md).
  */
-export const markEventProcessed = async (
-  event: { id: string; type: string },
-  now: Date,
-): Promise<boolean> => {
-  try {
-    await db.send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: {
-          ...eventKey(event.id),
-          entity: 'stripe_event',
-          type: event.type,
-          processed_at: now.toISOString(),
-          expires_at_epoch: Math.floor(now.getTime() / 1000) + EVENT_DAYS * 86_400,
-        },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionalCheckFailed(error)) return false;
-    throw error;
-  }
-};
+export const markEventProcessed = async (event: { id: string; type: string }, now: Date): Promise<boolean> =>
+  putIfAbsent({
+    ...eventKey(event.id),
+    entity: 'stripe_event',
+    type: event.type,
+    processed_at: now.toISOString(),
+    expires_at_epoch: Math.floor(now.getTime() / 1000) + EVENT_DAYS * 86_400,
+  });

@@ -1,9 +1,9 @@
-import { GetCommand, PutCommand, UpdateCommand } from '../db/document.ts';
+import { GetCommand, UpdateCommand } from '../db/document.ts';
 import { db } from '../db/client.ts';
 import { queryAll } from '../db/query.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
-import { isConditionalCheckFailed } from '../db/transaction.ts';
+import { putIfAbsent, writeIf } from '../db/transaction.ts';
 import { ConflictError } from '../errors/errors.ts';
 
 /**
@@ -69,19 +69,8 @@ export const payoutAccountItem = (account: PayoutAccount) => ({
  * two parallel onboarding requests end with one account.
  */
 export const recordPayoutAccount = async (account: PayoutAccount): Promise<PayoutAccount> => {
-  try {
-    await db.send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: payoutAccountItem(account),
-        ConditionExpression: 'attribute_not_exists(PK)',
-      }),
-    );
-    return account;
-  } catch (error) {
-    if (!isConditionalCheckFailed(error)) throw error;
-    return (await getPayoutAccount(account.creator_id)) ?? account;
-  }
+  if (await putIfAbsent(payoutAccountItem(account))) return account;
+  return (await getPayoutAccount(account.creator_id)) ?? account;
 };
 
 /** Sets what Stripe reports of the account's capabilities (`account.updated`); false when unknown. */
@@ -90,11 +79,10 @@ export const setCapabilities = async (
   stripeAccountId: string,
   capabilities: { charges_enabled: boolean; payouts_enabled: boolean },
   now: Date,
-): Promise<boolean> => {
-  try {
-    await db.send(
-      new UpdateCommand({
-        TableName: tableName(),
+): Promise<boolean> =>
+  (
+    await writeIf({
+      Update: {
         Key: payoutsKey(creatorId),
         UpdateExpression: 'SET charges_enabled = :charges, payouts_enabled = :payouts, updated_at = :at',
         ConditionExpression: 'stripe_account_id = :account',
@@ -104,14 +92,9 @@ export const setCapabilities = async (
           ':at': now.toISOString(),
           ':account': stripeAccountId,
         },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionalCheckFailed(error)) return false;
-    throw error;
-  }
-};
+      },
+    })
+  ).written;
 
 /** Records the creator's plan with its Stripe Price (the account must exist). */
 export const setPaidPlan = async (creatorId: string, plan: PaidPlan, now: Date): Promise<void> => {
@@ -128,21 +111,8 @@ export const setPaidPlan = async (creatorId: string, plan: PaidPlan, now: Date):
 };
 
 /** Records one earning, once per source id (a replayed event writes nothing new). */
-export const recordEarning = async (earning: Earning): Promise<boolean> => {
-  try {
-    await db.send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...earningKey(earning.creator_id, earning.source_id), entity: 'earning', ...earning },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionalCheckFailed(error)) return false;
-    throw error;
-  }
-};
+export const recordEarning = async (earning: Earning): Promise<boolean> =>
+  putIfAbsent({ ...earningKey(earning.creator_id, earning.source_id), entity: 'earning', ...earning });
 
 /**
  * What a purchase's refunds and disputes took back from its earning, as the charge says now: one
@@ -165,23 +135,19 @@ export const recordReversal = async (
     net: -(takenBack - fee),
     paid_at: observedAt.toISOString(),
   };
-  try {
-    await db.send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: {
-          ...earningKey(reversal.creator_id, reversal.source_id),
-          entity: 'earning',
-          ...reversal,
-          observed_at: observedAt.getTime(),
-        },
-        ConditionExpression: 'attribute_not_exists(PK) OR observed_at < :at',
-        ExpressionAttributeValues: { ':at': observedAt.getTime() },
-      }),
-    );
-  } catch (error) {
-    if (!isConditionalCheckFailed(error)) throw error;
-  }
+  // An older observation than the one held writes nothing (the condition fails: not an error).
+  await writeIf({
+    Put: {
+      Item: {
+        ...earningKey(reversal.creator_id, reversal.source_id),
+        entity: 'earning',
+        ...reversal,
+        observed_at: observedAt.getTime(),
+      },
+      ConditionExpression: 'attribute_not_exists(PK) OR observed_at < :at',
+      ExpressionAttributeValues: { ':at': observedAt.getTime() },
+    },
+  });
 };
 
 /** Every earning of a creator (reversals included, negative). */
@@ -204,21 +170,12 @@ export const requireChargesEnabled = async (creatorId: string): Promise<void> =>
 
 /** Records that the platform detached a deleted creator's Connect account (idempotent: the first instant stays). */
 export const recordDetachment = async (stripeAccountId: string, now: Date): Promise<void> => {
-  try {
-    await db.send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: {
-          PK: `STRIPE_ACCOUNT#${stripeAccountId}`,
-          SK: 'DETACHED',
-          entity: 'payout_detachment',
-          stripe_account_id: stripeAccountId,
-          detached_at: now.toISOString(),
-        },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      }),
-    );
-  } catch (error) {
-    if (!isConditionalCheckFailed(error)) throw error;
-  }
+  // The first instant stays: a second detachment writes nothing.
+  await putIfAbsent({
+    PK: `STRIPE_ACCOUNT#${stripeAccountId}`,
+    SK: 'DETACHED',
+    entity: 'payout_detachment',
+    stripe_account_id: stripeAccountId,
+    detached_at: now.toISOString(),
+  });
 };

@@ -1,7 +1,7 @@
-import { GetCommand, PutCommand } from '../db/document.ts';
+import { GetCommand } from '../db/document.ts';
 import { db } from '../db/client.ts';
 import { tableName } from '../db/table.ts';
-import { isConditionalCheckFailed } from '../db/transaction.ts';
+import { putIfAbsent } from '../db/transaction.ts';
 
 /**
  * The app stores' own items (docs/payments.md, "App stores"); this module owns their keys:
@@ -38,28 +38,15 @@ export const markNotificationProcessed = async (
   store: Store,
   notification: { id: string; type: string },
   now: Date,
-): Promise<boolean> => {
-  try {
-    await db.send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: {
-          ...notificationKey(store, notification.id),
-          entity: 'store_notification',
-          store,
-          type: notification.type,
-          processed_at: now.toISOString(),
-          expires_at_epoch: Math.floor(now.getTime() / 1000) + KEEP_DAYS * 86_400,
-        },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionalCheckFailed(error)) return false;
-    throw error;
-  }
-};
+): Promise<boolean> =>
+  putIfAbsent({
+    ...notificationKey(store, notification.id),
+    entity: 'store_notification',
+    store,
+    type: notification.type,
+    processed_at: now.toISOString(),
+    expires_at_epoch: Math.floor(now.getTime() / 1000) + KEEP_DAYS * 86_400,
+  });
 
 /** The account a Google Play purchase token was linked to, if any. */
 export const linkedAccountOf = async (purchaseToken: string): Promise<string | undefined> => {
@@ -83,23 +70,12 @@ export const linkPurchase = async (
   productId: string,
   now: Date,
 ): Promise<string> => {
-  try {
-    await db.send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: {
-          ...purchaseKey(purchaseToken),
-          entity: 'play_purchase',
-          account_id: accountId,
-          product_id: productId,
-          linked_at: now.toISOString(),
-        },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      }),
-    );
-    return accountId;
-  } catch (error) {
-    if (!isConditionalCheckFailed(error)) throw error;
-    return (await linkedAccountOf(purchaseToken)) ?? accountId;
-  }
+  const written = await putIfAbsent({
+    ...purchaseKey(purchaseToken),
+    entity: 'play_purchase',
+    account_id: accountId,
+    product_id: productId,
+    linked_at: now.toISOString(),
+  });
+  return written ? accountId : ((await linkedAccountOf(purchaseToken)) ?? accountId);
 };
