@@ -1,17 +1,11 @@
 import { createHash } from 'node:crypto';
-import {
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '../db/document.ts';
+import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand } from '../db/document.ts';
 import { db } from '../db/client.ts';
 import { queryAll } from '../db/query.ts';
 import { tableName } from '../db/table.ts';
 import type { EventType } from '../events/envelope.ts';
 import type { SubscriptionStatus } from './schemas.ts';
-import { cancellationCodes, isConditionalCheckFailed } from '../db/transaction.ts';
+import { cancellationCodes, writeIf } from '../db/transaction.ts';
 
 /**
  * Webhook subscriptions and partner approvals in the single table (docs/webhooks.md,
@@ -194,22 +188,16 @@ export const changeStatus = async (
     values[':match'] = matchIndex(record.type, record.creator_id);
     values[':id'] = record.id;
   }
-  try {
-    await db.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: key(record.id),
-        UpdateExpression: `SET #status = :status, status_changed_at = :at${index.set}${index.remove}`,
-        ConditionExpression: `attribute_exists(PK) AND #status IN (${from.map((_, i) => `:from${i}`).join(', ')})`,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionalCheckFailed(error)) return false;
-    throw error;
-  }
+  const { written } = await writeIf({
+    Update: {
+      Key: key(record.id),
+      UpdateExpression: `SET #status = :status, status_changed_at = :at${index.set}${index.remove}`,
+      ConditionExpression: `attribute_exists(PK) AND #status IN (${from.map((_, i) => `:from${i}`).join(', ')})`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  });
+  return written;
 };
 
 /**
@@ -284,27 +272,21 @@ export const advanceSecret = async (
   ownerId: string,
   previousExpiresAt: Date,
 ): Promise<SubscriptionRecord | undefined> => {
-  try {
-    const { Attributes } = await db.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: key(id),
-        UpdateExpression:
-          'SET secret_generation = secret_generation + :one, previous_secret_expires_at = :until',
-        ConditionExpression: 'owner_id = :owner',
-        ExpressionAttributeValues: {
-          ':one': 1,
-          ':until': previousExpiresAt.toISOString(),
-          ':owner': ownerId,
-        },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return Attributes ? recordOf(Attributes) : undefined;
-  } catch (error) {
-    if (isConditionalCheckFailed(error)) return undefined;
-    throw error;
-  }
+  const outcome = await writeIf({
+    Update: {
+      Key: key(id),
+      UpdateExpression:
+        'SET secret_generation = secret_generation + :one, previous_secret_expires_at = :until',
+      ConditionExpression: 'owner_id = :owner',
+      ExpressionAttributeValues: {
+        ':one': 1,
+        ':until': previousExpiresAt.toISOString(),
+        ':owner': ownerId,
+      },
+      ReturnValues: 'ALL_NEW',
+    },
+  });
+  return outcome.written && outcome.attributes ? recordOf(outcome.attributes) : undefined;
 };
 
 export const getPartnerApproval = async (accountId: string): Promise<PartnerApproval | undefined> => {
