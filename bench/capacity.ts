@@ -18,8 +18,6 @@
  * `runCapacityBench` (a child process with its own DynamoDB Local).
  */
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -37,7 +35,7 @@ import {
 } from './capacity-model.ts';
 import { runChild } from './child.ts';
 import { dollarsOf, type Usage } from './cost.ts';
-import { loadWithoutStream } from './load.ts';
+import { seedLiveTable } from './load.ts';
 import type { Call } from './warm.ts';
 
 /** Viewers the event is run with (each request's keys are what counts, not their number). */
@@ -212,10 +210,7 @@ export const measureCapacity = async (): Promise<CapacityResult> => {
 };
 
 const measureOn = async (endpoint: string): Promise<CapacityResult> => {
-  const { DynamoDBClient, UpdateItemCommand } = await import('@aws-sdk/client-dynamodb');
-  const { createTable } = await import('../shared/db/create-table.ts');
-  const { generateCatalog } = await import('../scripts/seed/generate.ts');
-  const { loadCatalog } = await import('../scripts/seed/load.ts');
+  const { UpdateItemCommand } = await import('@aws-sdk/client-dynamodb');
   const { installLocalAws, useDeploymentSettings, functionContext, runAsFunction } = await import(
     '../scripts/local/aws.ts'
   );
@@ -229,27 +224,14 @@ const measureOn = async (endpoint: string): Promise<CapacityResult> => {
   const { BUCKET_SECONDS } = await import('../shared/audience/viewer-counter.ts');
   installLocalAws();
   useDeploymentSettings();
-  const admin = new DynamoDBClient({
-    endpoint,
-    region: 'local',
-    credentials: { accessKeyId: 'l', secretAccessKey: 'l' },
-  });
-  const tableName = process.env.TABLE_NAME!;
-  await createTable(admin, tableName);
-  const seededAt = new Date();
-  const catalog = generateCatalog({ now: seededAt, seed: 42 });
-  const creator = catalog.creators.find((c) => c.live && !c.channel.requires_subscription)!;
-  creator.ivs = {
-    channel_arn: 'arn:aws:ivs:local:000000000000:channel/benchcapacity',
-    playback_url: 'https://benchcapacity.local.playback.live-video.net/api/video/v1/benchcapacity.m3u8',
-    ingest_endpoint: 'benchcapacity.global-contribute.live-video.net',
-  };
-  const ivsStub = createServer((_req, res) =>
-    res.writeHead(200, { 'content-type': 'application/json' }).end('{}'),
-  );
-  await new Promise<void>((listening) => ivsStub.listen(0, '127.0.0.1', listening));
-  process.env.IVS_ENDPOINT = `http://127.0.0.1:${(ivsStub.address() as AddressInfo).port}`;
-  await loadWithoutStream(admin, tableName, () => loadCatalog(catalog, seededAt), { streamAfter: false });
+  // The live creator watched gets an IVS channel; IVS itself is a stub (bench/load.ts).
+  const {
+    admin,
+    tableName,
+    seededAt,
+    liveCreator: creator,
+    close: closeIvs,
+  } = await seedLiveTable(endpoint, 'benchcapacity', { streamAfter: false });
 
   let firehose: number[] = [];
   useSink({
@@ -501,7 +483,7 @@ const measureOn = async (endpoint: string): Promise<CapacityResult> => {
     const { ops, counts } = profiles.get(viewers)!;
     return planSize(viewers, ops, spreadOps, counts);
   });
-  ivsStub.close();
+  closeIvs();
   return { sample: SAMPLE, behaviour: BEHAVIOUR, sizes };
 };
 

@@ -17,14 +17,12 @@
  * (a child process, with its own DynamoDB Local).
  */
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { APIGatewayProxyResultV2, DynamoDBRecord } from 'aws-lambda';
 import { runChild } from './child.ts';
-import { loadWithoutStream } from './load.ts';
+import { seedLiveTable } from './load.ts';
 import type { Call } from './warm.ts';
 
 interface Price {
@@ -163,10 +161,6 @@ export const measureCost = async () => {
 };
 
 const measureOn = async (endpoint: string) => {
-  const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
-  const { createTable } = await import('../shared/db/create-table.ts');
-  const { generateCatalog } = await import('../scripts/seed/generate.ts');
-  const { loadCatalog } = await import('../scripts/seed/load.ts');
   const { installLocalAws, useDeploymentSettings, functionContext, runAsFunction } = await import(
     '../scripts/local/aws.ts'
   );
@@ -182,29 +176,8 @@ const measureOn = async (endpoint: string) => {
   const { SAMPLE_REQUESTS } = await import('./requests.ts');
   installLocalAws();
   useDeploymentSettings();
-  const admin = new DynamoDBClient({
-    endpoint,
-    region: 'local',
-    credentials: { accessKeyId: 'l', secretAccessKey: 'l' },
-  });
-  const tableName = process.env.TABLE_NAME!;
-  await createTable(admin, tableName);
-  const seededAt = new Date();
-  const catalog = generateCatalog({ now: seededAt, seed: 42 });
-  // The live creator watched gets an IVS channel (what the local platform provisions through its
-  // IVS stand-in); IVS itself is a stub answering every call (the DELETE's revocation) with 200.
-  const liveCreator = catalog.creators.find((c) => c.live && !c.channel.requires_subscription)!;
-  liveCreator.ivs = {
-    channel_arn: 'arn:aws:ivs:local:000000000000:channel/benchcost',
-    playback_url: 'https://benchcost.local.playback.live-video.net/api/video/v1/benchcost.m3u8',
-    ingest_endpoint: 'benchcost.global-contribute.live-video.net',
-  };
-  const ivsStub = createServer((_req, res) =>
-    res.writeHead(200, { 'content-type': 'application/json' }).end('{}'),
-  );
-  await new Promise<void>((listening) => ivsStub.listen(0, '127.0.0.1', listening));
-  process.env.IVS_ENDPOINT = `http://127.0.0.1:${(ivsStub.address() as AddressInfo).port}`;
-  await loadWithoutStream(admin, tableName, () => loadCatalog(catalog, seededAt));
+  // The live creator watched gets an IVS channel; IVS itself is a stub (bench/load.ts).
+  const { tableName, catalog, liveCreator, close: closeIvs } = await seedLiveTable(endpoint, 'benchcost');
 
   // Firehose: every record the sink is handed, as it would encode it (JSON + newline).
   let firehose: number[] = [];
@@ -561,7 +534,7 @@ const measureOn = async (endpoint: string) => {
     steps.push(...last!.steps);
   }
   await stream.stop();
-  ivsStub.close();
+  closeIvs();
 
   const byRoute = new Map<string, StepResult[]>();
   for (const s of steps) byRoute.set(s.route, [...(byRoute.get(s.route) ?? []), s]);
