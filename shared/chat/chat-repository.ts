@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '../db/document.ts';
+import { DeleteCommand, GetCommand, PutCommand } from '../db/document.ts';
 import { batchGet, batchPutDelete } from '../db/batch.ts';
 import { db } from '../db/client.ts';
 import { queryAll } from '../db/query.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
-import { isConditionalCheckFailed, type TransactOperation, transactWriteIf } from '../db/transaction.ts';
+import { type TransactOperation, transactWriteIf, writeIf } from '../db/transaction.ts';
 
 /**
  * Live chat's items (docs/chat.md "Data"): the one module that knows their keys.
@@ -199,20 +199,16 @@ export const purgeChatsOf = async (
   for (const ref of references.filter((r) => r.role === 'actor')) {
     const key = { PK: String(ref.ref_pk), SK: String(ref.ref_sk) };
     const field = key.SK.startsWith('MOD#') ? 'added_by' : 'by';
-    await db
-      .send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: key,
-          UpdateExpression: 'SET #by = :deleted',
-          ConditionExpression: 'attribute_exists(PK)',
-          ExpressionAttributeNames: { '#by': field },
-          ExpressionAttributeValues: { ':deleted': DELETED_ACTOR },
-        }),
-      )
-      .catch((error: Error) => {
-        if (!isConditionalCheckFailed(error)) throw error;
-      });
+    // An item already gone (deleted with its own partition) stays gone.
+    await writeIf({
+      Update: {
+        Key: key,
+        UpdateExpression: 'SET #by = :deleted',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeNames: { '#by': field },
+        ExpressionAttributeValues: { ':deleted': DELETED_ACTOR },
+      },
+    });
   }
   const deletes = references
     .filter((r) => r.role !== 'actor')
