@@ -1,8 +1,4 @@
-import {
-  type PageEntry,
-  rankedEntriesPage,
-  readRankedTotals,
-} from './ranked-list-repository.ts';
+import { type PageEntry, rankedEntriesPage, readRankedTotals } from './ranked-list-repository.ts';
 
 /**
  * Ranked lists: a materialised view that makes page N of a sorted, filtered catalogue listing

@@ -398,7 +398,8 @@ export const publishRecording = async (
         access: episode.access,
       };
     if (outcome.failed.includes(0)) return stale;
-    if (attempt >= ATTEMPTS) throw new Error(`show ${showId} kept changing: recording of ${streamId} not published`);
+    if (attempt >= ATTEMPTS)
+      throw new Error(`show ${showId} kept changing: recording of ${streamId} not published`);
     await pause(attempt);
   }
 };

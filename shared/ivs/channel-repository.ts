@@ -41,7 +41,11 @@ export const putIvsChannelOperation = (channelArn: string, creatorId: string): T
 /** The creator owning an IVS channel, from its lookup item. */
 export const getChannelOwner = async (channelArn: string): Promise<string | undefined> => {
   const { Item } = await db.send(
-    new GetCommand({ TableName: tableName(), Key: ivsChannelKey(channelArn), ProjectionExpression: 'creator_id' }),
+    new GetCommand({
+      TableName: tableName(),
+      Key: ivsChannelKey(channelArn),
+      ProjectionExpression: 'creator_id',
+    }),
   );
   return typeof Item?.creator_id === 'string' ? Item.creator_id : undefined;
 };

@@ -54,7 +54,8 @@ export const searchItems = (
   const tokens = [...new Set(tokenize(text))];
   const rank = rankOf(popularity);
   const items: Item[] = tokens.map((token) => wordEntryItem(kind, token, rank, id, card));
-  if (tokens.length > 1) items.push(wordEntryItem(kind, tokens.slice(0, PHRASE_WORDS).join('.'), rank, id, card));
+  if (tokens.length > 1)
+    items.push(wordEntryItem(kind, tokens.slice(0, PHRASE_WORDS).join('.'), rank, id, card));
   const variants = new Set(
     tokens
       .filter((token) => token.length >= TYPO_MIN_LENGTH)
@@ -190,9 +191,7 @@ export const searchIndex = async <D>(
     words.map((word, i) =>
       prefixes[i]!.complete && word.length >= TYPO_MIN_LENGTH
         ? Promise.all(
-            [...new Set([word, ...deletions(word)])].map((v) =>
-              readIndex({ kind, variant: v }, limit, keep),
-            ),
+            [...new Set([word, ...deletions(word)])].map((v) => readIndex({ kind, variant: v }, limit, keep)),
           )
         : undefined,
     ),

@@ -371,7 +371,11 @@ export const showClockOperation = (show: StoredShow, seasons: SeasonRecord[]): T
 
 /** The operation putting a new episode, on condition that its position is free. */
 export const putEpisodeOperation = (episode: StoredEpisode): TransactOperation => ({
-  Put: { TableName: tableName(), Item: episodeItem(episode), ConditionExpression: 'attribute_not_exists(PK)' },
+  Put: {
+    TableName: tableName(),
+    Item: episodeItem(episode),
+    ConditionExpression: 'attribute_not_exists(PK)',
+  },
 });
 
 /**

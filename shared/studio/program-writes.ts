@@ -143,7 +143,8 @@ export const createProgram = async (
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const seen = await lockIfFree(channelId, start, end);
     const put = putProgramOperation(program, 1, creator.channel.channel_number, { new: true });
-    if ((await transact([scheduleLockOperation(channelId, seen), put])).written) return studioProgram(program);
+    if ((await transact([scheduleLockOperation(channelId, seen), put])).written)
+      return studioProgram(program);
     await pause(attempt);
   }
   throw contended();

@@ -363,7 +363,10 @@ export const updateEpisode = async (
       [
         deleteEpisodeOperation(episode),
         putEpisodeOperation(moved),
-        showClockOperation(show, seasonsWith(show.seasons, moved.season, keepOld ? undefined : episode.season)),
+        showClockOperation(
+          show,
+          seasonsWith(show.seasons, moved.season, keepOld ? undefined : episode.season),
+        ),
       ],
       1,
     );

@@ -107,7 +107,8 @@ const liveListIds = async (limit = 20): Promise<string[]> =>
   (await readRankedPage(CREATOR_LISTS.live, 1, limit)).ids;
 
 /** Is the creator in the live list (any of the list's entries names it)? */
-const inLiveList = async (creatorId: string) => (await allRankedIdsOf(CREATOR_LISTS.live)).includes(creatorId);
+const inLiveList = async (creatorId: string) =>
+  (await allRankedIdsOf(CREATOR_LISTS.live)).includes(creatorId);
 
 describe('the IVS reducer (applyIvsEvent) against DynamoDB Local', () => {
   it('Stream Start makes the creator live (and listed), Stream End offline, one version each', async () => {

@@ -13,7 +13,11 @@ import { type Broadcaster, createBroadcaster } from '../../scripts/local/ivs/bro
 import type { CreatorRecord } from '../../shared/catalog/model.ts';
 import { captureLog } from '../support/log-lines.ts';
 import { creatorFromAccount } from '../../shared/identity/creator-from-account.ts';
-import { creatorItem, creatorKey, recordCreatorModeration } from '../../shared/creators/creator-repository.ts';
+import {
+  creatorItem,
+  creatorKey,
+  recordCreatorModeration,
+} from '../../shared/creators/creator-repository.ts';
 import { db } from '../../shared/db/client.ts';
 import { applyEntitlement } from '../../shared/entitlements/entitlement-repository.ts';
 import { tableName } from '../../shared/db/table.ts';
