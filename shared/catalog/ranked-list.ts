@@ -1,51 +1,21 @@
-import { QueryCommand } from '../db/document.ts';
-import { batchGet } from '../db/batch.ts';
-import { db } from '../db/client.ts';
-import { tableName } from '../db/table.ts';
+import { type PageEntry, rankedEntriesPage, readRankedTotals } from './ranked-list-repository.ts';
 
 /**
  * Ranked lists: a materialised view that makes page N of a sorted, filtered catalogue listing
  * one Query plus one small read of the list's total, and that one change keeps true with work
- * independent of the catalogue's size (docs/projections.md, "Ranked lists").
- * Key design (owned here):
- * - entry: PK `RANK#<list>`, SK `E#<rank key>` → `id`. The rank key sorts entries in list order
- *   (`rankKey` below: the sort value, then the id as tie-break), so a list is one item
- *   collection read in key order, and moving an item is one delete and one put.
- * - total: PK `RANK#<list>`, SK `TOTAL` → `total` (the number of entries, moved by the projector
- *   in the same transaction that records which lists an item is in).
- * Entries and totals are written only by the projections (shared/projection/).
+ * independent of the catalogue's size (docs/projections.md, "Ranked lists"). Their items (entries
+ * and totals) and how they are read: shared/catalog/ranked-list-repository.ts. Here: the rank
+ * keys that order a list, and its pages.
  */
-const PK = (list: string) => `RANK#${list}`;
-const ENTRY = 'E#';
-
-/** A place in a ranked list: the list, the rank key that orders it there, and what it names. */
-export interface ListEntry {
-  list: string;
-  key: string;
-  /** A creator id, a show id, an episode reference. */
-  id: string;
-  /**
-   * The creator of what it names, where a page's response needs the creator beside the item (show
-   * lists): a page then reads the items and their creators at once, not one after the other
-   * (issue 41). Entries projected before it was recorded have none.
-   */
-  creatorId?: string;
-}
-
-/** An entry's item. */
-export const rankEntryItem = (entry: ListEntry): Record<string, unknown> => ({
-  PK: PK(entry.list),
-  SK: `${ENTRY}${entry.key}`,
-  id: entry.id,
-  ...(entry.creatorId === undefined ? {} : { creator_id: entry.creatorId }),
-});
-
-/** The key of a list's total. */
-export const rankTotalKey = (list: string) => ({ PK: PK(list), SK: 'TOTAL' });
-
-/** The list an entry or total item belongs to (from its PK), or undefined for other items. */
-export const listOfItem = (item: { PK?: unknown }): string | undefined =>
-  typeof item.PK === 'string' && item.PK.startsWith('RANK#') ? item.PK.slice(5) : undefined;
+// The projections write entries and totals from the repository's items and keys.
+export {
+  type ListEntry,
+  listOfItem,
+  type PageEntry,
+  rankEntryItem,
+  rankTotalKey,
+  readRankedTotals,
+} from './ranked-list-repository.ts';
 
 const WIDTH = 16;
 const CEILING = 9_000_000_000_000_000; // above any count or epoch-millisecond value we rank by
@@ -69,13 +39,6 @@ export interface RankedPage {
   total: number;
 }
 
-/** An entry as a page reads it: what it names, its rank key, its creator where the list records one. */
-export interface PageEntry {
-  id: string;
-  key: string;
-  creatorId?: string;
-}
-
 /**
  * The first `count` entries of a list with distinct ids, in order (Queries of the entries' ids,
  * keys and creators only, following pages). A Query is isolated neither from a move's delete and
@@ -86,34 +49,12 @@ const readEntries = async (list: string, count: number): Promise<PageEntry[]> =>
   const entries = new Map<string, PageEntry>();
   let start: Record<string, unknown> | undefined;
   while (entries.size < count) {
-    const page = await entriesPage(list, start, count - entries.size);
+    const page = await rankedEntriesPage(list, start, count - entries.size);
     for (const entry of page.entries) if (!entries.has(entry.id)) entries.set(entry.id, entry);
     start = page.next;
     if (!start) break;
   }
   return [...entries.values()];
-};
-
-/** One Query page of a list's entries (of at most `limit`, or 1 MB), and where the next one starts. */
-const entriesPage = async (list: string, start: Record<string, unknown> | undefined, limit?: number) => {
-  const result = await db.send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :entry)',
-      ExpressionAttributeValues: { ':pk': PK(list), ':entry': ENTRY },
-      ProjectionExpression: 'id, SK, creator_id',
-      Limit: limit,
-      ExclusiveStartKey: start,
-    }),
-  );
-  const entries = (result.Items ?? []).map(
-    (item): PageEntry => ({
-      id: String(item.id),
-      key: String(item.SK).slice(ENTRY.length),
-      ...(typeof item.creator_id === 'string' ? { creatorId: item.creator_id } : {}),
-    }),
-  );
-  return { entries, next: result.LastEvaluatedKey };
 };
 
 /**
@@ -124,7 +65,7 @@ export async function* allRankedIds(list: string): AsyncGenerator<string> {
   const seen = new Set<string>();
   let start: Record<string, unknown> | undefined;
   do {
-    const page = await entriesPage(list, start);
+    const page = await rankedEntriesPage(list, start);
     for (const { id } of page.entries) {
       if (seen.has(id)) continue;
       seen.add(id);
@@ -133,6 +74,13 @@ export async function* allRankedIds(list: string): AsyncGenerator<string> {
     start = page.next;
   } while (start);
 }
+
+/** Every id of a list, in order (`allRankedIds` gathered: lists bounded by design, such as the live list). */
+export const allRankedIdsOf = async (list: string): Promise<string[]> => {
+  const ids: string[] = [];
+  for await (const id of allRankedIds(list)) ids.push(id);
+  return ids;
+};
 
 /**
  * Page `page` (1-based) of `limit` entries from each of `lists`, with each list's total: one Query
@@ -170,10 +118,3 @@ export const readRankedPages = async (
 /** Page `page` (1-based) of `limit` ids from list `list`, with the list's total. */
 export const readRankedPage = async (list: string, page: number, limit: number): Promise<RankedPage> =>
   (await readRankedPages([list], page, limit))[0]!;
-
-/** Totals of several lists, in one BatchGetItem. */
-export const readRankedTotals = async (lists: readonly string[]): Promise<number[]> => {
-  const found = await batchGet(lists.map(rankTotalKey));
-  const byList = new Map(found.map((item) => [listOfItem(item), Number(item.total ?? 0)]));
-  return lists.map((list) => byList.get(list) ?? 0);
-};

@@ -1,20 +1,16 @@
-import { type IvsChannel, ivsChannelKey } from '../ivs/channel-repository.ts';
+import { getChannelOwner, getChannelOwners, type IvsChannel } from '../ivs/channel-repository.ts';
 import { cdnUrl, liveThumbnailUrlOf } from '../catalog/media-urls.ts';
-import { GetCommand } from '../db/document.ts';
 import type { CreatorRecord } from '../catalog/model.ts';
-import { rankTotalKey } from '../catalog/ranked-list.ts';
+import { allRankedIdsOf } from '../catalog/ranked-list.ts';
 import { CREATOR_LISTS } from '../creators/creator-ranking.ts';
 import {
-  creatorKey,
+  getStoredCreator,
+  getStoredCreators,
+  type StoredCreator,
   setCreatorLive,
   setCreatorOffline,
   setCreatorStreamHealth,
 } from '../creators/creator-repository.ts';
-import { batchGet } from '../db/batch.ts';
-import { db } from '../db/client.ts';
-import { queryAll } from '../db/query.ts';
-import { recordOf } from '../db/record.ts';
-import { tableName } from '../db/table.ts';
 import { logger } from '../observability/index.ts';
 import { type IvsEvent, type LimitBreach, type RecordingStateChange, eventTimeMs } from './ivs-events.ts';
 
@@ -31,19 +27,12 @@ import { type IvsEvent, type LimitBreach, type RecordingStateChange, eventTimeMs
  * A refused condition is a stale (repeated or overtaken) event, not an error.
  */
 
-/**
- * The lookup from an IVS channel to its creator, written by provisioning with the creator's
- * `ivs` attribute: PK `IVS#<channel ARN>`, SK `CHANNEL` → `creator_id` (entity `ivs-channel`).
- */
-
 export type StreamHealth = 'healthy' | 'starving';
 
-/** The creator item as this module reads it: the record plus the attributes of its live state. */
-type CreatorItem = CreatorRecord & {
-  ivs?: IvsChannel;
+/** The creator item as this module reads it: the stored creator and its title for their streams. */
+type CreatorItem = StoredCreator & {
   /** The creator's title for their streams; `<name> is live` when unset. */
   live_title?: string;
-  stream_health?: StreamHealth;
 };
 
 /** What applying one event did, for the handler's log line and metrics. */
@@ -96,23 +85,6 @@ export interface ChannelStateDeps {
 }
 
 const defaultDeps: ChannelStateDeps = { warn: (message, fields) => logger.warn(message, fields) };
-
-/** The creator owning an IVS channel, from provisioning's lookup item. */
-const creatorIdOfChannel = async (channelArn: string): Promise<string | undefined> => {
-  const result = await db.send(
-    new GetCommand({
-      TableName: tableName(),
-      Key: ivsChannelKey(channelArn),
-      ProjectionExpression: 'creator_id',
-    }),
-  );
-  return typeof result.Item?.creator_id === 'string' ? result.Item.creator_id : undefined;
-};
-
-const getCreatorItem = async (creatorId: string): Promise<CreatorItem | undefined> => {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName(), Key: creatorKey(creatorId) }));
-  return Item && recordOf<CreatorItem>(Item);
-};
 
 /**
  * The live thumbnail: the latest still of the stream's recording (set by Recording Start,
@@ -206,7 +178,7 @@ export const applyIvsEvent = async (
     event['detail-type'] === 'IVS Recording State Change'
       ? event.detail.recording_status
       : event.detail.event_name;
-  const creatorId = await creatorIdOfChannel(channelArn);
+  const creatorId = await getChannelOwner(channelArn);
   if (!creatorId) {
     deps.warn('IVS event for a channel no creator owns: ignored', {
       eventId: event.id,
@@ -233,7 +205,7 @@ export const applyIvsEvent = async (
   }
   switch (event.detail.event_name) {
     case 'Stream Start': {
-      const creator = await getCreatorItem(creatorId);
+      const creator: CreatorItem | undefined = await getStoredCreator(creatorId);
       // The lookup outlived its creator, or the creator its channel: as for an unknown channel.
       if (!onIvs(creator)) {
         deps.warn('IVS channel lookup names no IVS creator: ignored', {
@@ -288,14 +260,7 @@ const healthOf = (health: LiveStream['health']): StreamHealth | undefined =>
   health === 'HEALTHY' ? 'healthy' : health === 'STARVING' ? 'starving' : undefined;
 
 /** Ids in the live list (the projector's view of who is live): bounded by the live channels. */
-const shownLiveIds = async (): Promise<string[]> =>
-  (
-    await queryAll({
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :entry)',
-      ExpressionAttributeValues: { ':pk': rankTotalKey(CREATOR_LISTS.live).PK, ':entry': 'E#' },
-      ProjectionExpression: 'id',
-    })
-  ).map((entry) => String(entry.id));
+const shownLiveIds = (): Promise<string[]> => allRankedIdsOf(CREATOR_LISTS.live);
 
 /**
  * Corrects drift between the creator items and IVS (`liveStreams`: ListStreams' LIVE streams,
@@ -313,20 +278,13 @@ export const reconcileLiveChannels = async (
   deps: ChannelStateDeps = defaultDeps,
 ): Promise<ReconcileReport> => {
   const t = now.getTime();
-  const [shownIds, lookups] = await Promise.all([
+  const [shownIds, ownerOf] = await Promise.all([
     shownLiveIds(),
-    batchGet(liveStreams.map((stream) => ivsChannelKey(stream.channelArn))),
+    getChannelOwners(liveStreams.map((stream) => stream.channelArn)),
   ]);
-  // A lookup's channel is its key's (ivsChannelKey above): PK `IVS#<channel ARN>`.
-  const ownerOf = new Map(
-    lookups.map((item) => [String(item.PK).slice('IVS#'.length), String(item.creator_id)]),
-  );
   const creatorIds = [...new Set([...shownIds, ...ownerOf.values()])];
-  const creators = new Map(
-    (await batchGet(creatorIds.map(creatorKey))).map((item) => [
-      String(item.id),
-      recordOf<CreatorItem>(item),
-    ]),
+  const creators = new Map<string, CreatorItem>(
+    (await getStoredCreators(creatorIds)).map((creator) => [creator.id, creator]),
   );
   const listed = new Set(liveStreams.map((stream) => stream.channelArn));
 

@@ -1,27 +1,31 @@
 import { createHash } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand } from '../db/document.ts';
 import * as z from 'zod/mini';
-import type {
-  CreatorRecord,
-  EpisodeRecord,
-  LiveRecording,
-  SeasonRecord,
-  ShowRecord,
-} from '../catalog/model.ts';
+import type { CreatorRecord, EpisodeRecord, LiveRecording, SeasonRecord } from '../catalog/model.ts';
 import {
   getStoredCreator,
   setCreatorLiveRecording,
   setCreatorLiveThumbnail,
 } from '../creators/creator-repository.ts';
-import { db } from '../db/client.ts';
-import { queryAll, queryFirst } from '../db/query.ts';
-import { recordOf } from '../db/record.ts';
-import { TABLE, tableName } from '../db/table.ts';
-import { cancellationCodes, isConditionalCheckFailed } from '../db/transaction.ts';
+import { transact } from '../db/transaction.ts';
+import {
+  deletePendingRecording,
+  deletePendingRecordingOperation,
+  isRecordingPublished,
+  listPendingRecordings,
+  putPendingRecording,
+  putRecordingMarkerOperation,
+} from '../ivs/recording-repository.ts';
 import { logger } from '../observability/index.ts';
 import { readRecordingsObject } from '../playback/recordings-bucket.ts';
 import { cdnUrl, liveThumbnailUrlOf, mediaUrlOf } from '../catalog/media-urls.ts';
-import { episodeItem, showItem, showItemKey } from '../shows/show-repository.ts';
+import {
+  getStoredShow,
+  lastEpisodePlace,
+  putEpisodeOperation,
+  putNewShow,
+  type StoredShow,
+  showClockOperation,
+} from '../shows/show-repository.ts';
 import { newShow } from '../studio/show-writes.ts';
 
 /**
@@ -202,19 +206,9 @@ export const noteRecordingStarted = async (
       streamId: ref.streamId,
       event: 'Recording Start',
     };
-  await db.send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...pendingRecordingKey(ref.streamId),
-        entity: 'pending-recording',
-        creator_id: ref.creatorId,
-        bucket: ref.bucket,
-        prefix: ref.prefix,
-        stream_id: ref.streamId,
-        [TABLE.ttlAttribute]: Math.floor(startedMs / 1000) + PENDING_RECORDING_DAYS * 86_400,
-      },
-    }),
+  await putPendingRecording(
+    { creator_id: ref.creatorId, bucket: ref.bucket, prefix: ref.prefix, stream_id: ref.streamId },
+    startedMs,
   );
   // The live thumbnail while this stream is the current one (a Stream Start that comes later takes
   // it from `live_recording` itself, shared/channels/channel-state.ts).
@@ -240,25 +234,7 @@ export const recordingEpisodeId = (streamId: string): string => `ep_${hex(`recor
 /** The creator's show of recorded broadcasts, made with its first recording. */
 export const liveShowId = (creatorId: string): string => `sh_${hex(`live-show:${creatorId}`)}`;
 
-/**
- * The marker that a stream's recording is published: PK `RECORDING#<stream id>`, SK `RECORDING`
- * → `creator_id`, `show_id`, `episode_id`, `season`, `episode_number` (entity `recording`).
- * Written with the episode in one transaction on `attribute_not_exists`: the idempotence key.
- */
-export const recordingMarkerKey = (streamId: string) => ({ PK: `RECORDING#${streamId}`, SK: 'RECORDING' });
-
-/**
- * A recording started and not published yet: PK `RECORDINGS#PENDING`, SK `<stream id>` → the
- * RecordingRef (entity `pending-recording`, expiring after PENDING_RECORDING_DAYS). Written at
- * Recording Start, deleted with the episode; what is left once the stream is over is a
- * recording whose Recording End was lost: `repairLostRecordings` publishes it.
- */
-const pendingRecordingKey = (streamId: string) => ({ PK: 'RECORDINGS#PENDING', SK: streamId });
-/** How long a pending recording is looked for (the recordings bucket keeps the files longer). */
-export const PENDING_RECORDING_DAYS = 7;
-
 type CreatorItem = CreatorRecord & { live_title?: string };
-type StoredShow = ShowRecord & { version: number };
 
 const EPISODES_PER_SEASON = 999;
 const MAX_SEASON = 99;
@@ -340,21 +316,11 @@ const newLiveShow = (creator: CreatorItem, episode: EpisodeRecord): StoredShow =
   ...(creator.suspended_at ? { creator_suspended: true } : {}),
 });
 
-const getItem = async (key: { PK: string; SK: string }) =>
-  (await db.send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
-
-/** The show's next free position: after its last episode (one Limit-1 Query, newest first). */
+/** The show's next free position: after its last episode. */
 const nextPlace = async (showId: string): Promise<{ season: number; episodeNumber: number }> => {
-  const last = await queryFirst({
-    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :ep)',
-    ExpressionAttributeValues: { ':pk': showItemKey(showId).PK, ':ep': 'EP#' },
-    ProjectionExpression: 'season, episode_number',
-    ScanIndexForward: false,
-    ConsistentRead: true,
-  });
+  const last = await lastEpisodePlace(showId);
   if (!last) return { season: 1, episodeNumber: 1 };
-  const season = Number(last.season);
-  const episode = Number(last.episode_number);
+  const { season, episodeNumber: episode } = last;
   if (episode < EPISODES_PER_SEASON) return { season, episodeNumber: episode + 1 };
   if (season >= MAX_SEASON) throw new Error(`show ${showId} is full (${MAX_SEASON} seasons)`);
   return { season: season + 1, episodeNumber: 1 };
@@ -382,7 +348,7 @@ export const publishRecording = async (
   const stale: RecordingOutcome = { kind: 'recording-stale', creatorId, streamId, event: 'Recording End' };
   const foreign = foreignBucket(ref, deps);
   if (foreign) return foreign;
-  if (await getItem(recordingMarkerKey(streamId))) return stale;
+  if (await isRecordingPublished(streamId)) return stale;
   const creator = await getStoredCreator(creatorId);
   if (!creator?.ivs) {
     deps.warn('IVS recording of a creator without an IVS channel: ignored', { ...ref });
@@ -400,70 +366,29 @@ export const publishRecording = async (
 
   const showId = liveShowId(creatorId);
   for (let attempt = 1; ; attempt++) {
-    const showItemRead = await getItem(showItemKey(showId));
+    const show = await getStoredShow(showId);
     const place = await nextPlace(showId);
     const episode = recordingEpisode(creator, ref, parsed.doc, { showId, ...place });
-    if (!showItemRead) {
-      // The first recording: the show, then (next turn) its first episode.
-      try {
-        await db.send(
-          new PutCommand({
-            TableName: tableName(),
-            Item: showItem(newLiveShow(creator, episode)),
-            ConditionExpression: 'attribute_not_exists(PK)',
-          }),
-        );
-      } catch (error) {
-        if (!isConditionalCheckFailed(error)) throw error;
-      }
+    if (!show) {
+      // The first recording: the show (unless a concurrent delivery made it), then (next turn)
+      // its first episode.
+      await putNewShow(newLiveShow(creator, episode));
       continue;
     }
-    const show = recordOf<StoredShow>(showItemRead);
-    const written = { ...episode, version: show.version + 1 };
-    try {
-      await db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: tableName(),
-                Item: {
-                  ...recordingMarkerKey(streamId),
-                  entity: 'recording',
-                  creator_id: creatorId,
-                  show_id: showId,
-                  episode_id: episode.id,
-                  season: episode.season,
-                  episode_number: episode.episode_number,
-                },
-                ConditionExpression: 'attribute_not_exists(PK)',
-              },
-            },
-            {
-              Put: {
-                TableName: tableName(),
-                Item: episodeItem(written),
-                ConditionExpression: 'attribute_not_exists(PK)',
-              },
-            },
-            // No longer pending (a no-op when Recording Start never came).
-            { Delete: { TableName: tableName(), Key: pendingRecordingKey(streamId) } },
-            {
-              Update: {
-                TableName: tableName(),
-                Key: showItemKey(showId),
-                UpdateExpression: 'SET seasons = :seasons, version = :next',
-                ConditionExpression: 'version = :v',
-                ExpressionAttributeValues: {
-                  ':seasons': seasonsWith(show.seasons, episode.season),
-                  ':next': show.version + 1,
-                  ':v': show.version,
-                },
-              },
-            },
-          ],
-        }),
-      );
+    const outcome = await transact([
+      putRecordingMarkerOperation(streamId, {
+        creator_id: creatorId,
+        show_id: showId,
+        episode_id: episode.id,
+        season: episode.season,
+        episode_number: episode.episode_number,
+      }),
+      putEpisodeOperation({ ...episode, version: show.version + 1 }),
+      // No longer pending (a no-op when Recording Start never came).
+      deletePendingRecordingOperation(streamId),
+      showClockOperation(show, seasonsWith(show.seasons, episode.season)),
+    ]);
+    if (outcome.written)
       return {
         kind: 'recording-published',
         creatorId,
@@ -472,13 +397,10 @@ export const publishRecording = async (
         episodeId: episode.id,
         access: episode.access,
       };
-    } catch (error) {
-      const codes = cancellationCodes(error);
-      if (!codes) throw error;
-      if (codes[0] === 'ConditionalCheckFailed') return stale;
-      if (attempt >= ATTEMPTS) throw error;
-      await pause(attempt);
-    }
+    if (outcome.failed.includes(0)) return stale;
+    if (attempt >= ATTEMPTS)
+      throw new Error(`show ${showId} kept changing: recording of ${streamId} not published`);
+    await pause(attempt);
   }
 };
 
@@ -505,18 +427,14 @@ export const repairLostRecordings = async (
   now: Date,
   deps: RecordingDeps = defaultDeps,
 ): Promise<RecordingRepairReport> => {
-  const pending = await queryAll({
-    KeyConditionExpression: 'PK = :pk',
-    FilterExpression: `${TABLE.ttlAttribute} > :now`,
-    ExpressionAttributeValues: { ':pk': 'RECORDINGS#PENDING', ':now': Math.floor(now.getTime() / 1000) },
-  });
+  const pending = await listPendingRecordings(now);
   const report: RecordingRepairReport = { looked: 0, published: 0, waiting: 0 };
   for (const item of pending) {
     const ref: RecordingRef = {
-      creatorId: String(item.creator_id),
-      bucket: String(item.bucket),
-      prefix: String(item.prefix),
-      streamId: String(item.stream_id),
+      creatorId: item.creator_id,
+      bucket: item.bucket,
+      prefix: item.prefix,
+      streamId: item.stream_id,
     };
     if (liveStreamIds.has(ref.streamId)) continue;
     report.looked++;
@@ -532,7 +450,7 @@ export const repairLostRecordings = async (
       report.published++;
       deps.warn('IVS recording published by the repair: its Recording End was lost', { ...ref });
     }
-    await db.send(new DeleteCommand({ TableName: tableName(), Key: pendingRecordingKey(ref.streamId) }));
+    await deletePendingRecording(ref.streamId);
   }
   return report;
 };

@@ -73,6 +73,13 @@ export const getCreators = async (ids: readonly string[]): Promise<CreatorRecord
   (await batchGet(ids.map(key))).flatMap((item) => creatorOf(item) ?? []);
 
 /**
+ * Creators by id as stored, suspended ones included (unknown ids left out; eventually
+ * consistent): the IVS reconcile's view of the channels it corrects. One BatchGetItem per 100.
+ */
+export const getStoredCreators = async (ids: readonly string[]): Promise<StoredCreator[]> =>
+  (await batchGet(ids.map(key))).map((item) => recordOf<StoredCreator>(item));
+
+/**
  * Every item of a creator's partition (`CREATOR#<id>`: the profile, suspended or not, and what
  * other modules keep there: payouts, earnings), read consistently: a deleted account's purge.
  */

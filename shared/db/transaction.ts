@@ -49,6 +49,33 @@ export const transactWriteIf = async (operations: TransactOperation[]): Promise<
   }
 };
 
+/**
+ * What a transaction did: written, or cancelled (nothing written) with `failed`, the positions
+ * of the operations whose condition failed (empty when it only lost a race with another
+ * transaction, `TransactionConflict`). Entities map the positions to their answers (a duplicate,
+ * a stale event, "read again").
+ */
+export type TransactOutcome = { written: true } | { written: false; failed: number[] };
+
+/**
+ * One TransactWriteItems call whose cancellation is an outcome, never an exception: any
+ * cancellation (failed conditions, a conflict) is `{ written: false, failed }`, for callers that
+ * read again and retry; any other error is thrown.
+ */
+export const transact = async (operations: TransactOperation[]): Promise<TransactOutcome> => {
+  try {
+    await db.send(new TransactWriteCommand({ TransactItems: operations }));
+    return { written: true };
+  } catch (error) {
+    const codes = cancellationCodes(error);
+    if (!codes) throw error;
+    return {
+      written: false,
+      failed: codes.flatMap((code, i) => (code === 'ConditionalCheckFailed' ? [i] : [])),
+    };
+  }
+};
+
 type Untabled<T> = Omit<T, 'TableName'>;
 
 /** One conditional single-item write (`TableName` is filled in). */

@@ -4,6 +4,8 @@ import { db } from '../db/client.ts';
 import { getByIndex, queryAll } from '../db/query.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
+import { type TransactOperation, writeIf } from '../db/transaction.ts';
+import { updateOf, withCondition } from '../db/update.ts';
 
 /**
  * EPG programs: key design and access patterns (see docs/data-model.md, EPG).
@@ -51,7 +53,7 @@ export const programKey = (channelId: string, start: string) => ({
 });
 
 /** The key of a channel's schedule lock item (see above). */
-export const scheduleKey = (channelId: string) => ({ PK: pk(channelId), SK: 'SCHEDULE' });
+const scheduleKey = (channelId: string) => ({ PK: pk(channelId), SK: 'SCHEDULE' });
 
 /**
  * The item that stores one program at `version`, on the channel numbered `channelNumber` (the
@@ -246,3 +248,69 @@ export const channelScheduleKeys = async (channelId: string): Promise<Array<{ PK
       ConsistentRead: true,
     })
   ).map((item) => ({ PK: String(item.PK), SK: String(item.SK) }));
+
+// ---- Named writes (the studio's, shared/studio/program-writes.ts) -----------------------------
+
+/**
+ * The schedule lock's operation: its `version` + 1 from `seen`, the version read (0: the lock
+ * does not exist yet, and is created at 1). Any write that placed a program meanwhile moved it,
+ * and the transaction carrying this fails.
+ */
+export const scheduleLockOperation = (channelId: string, seen: number): TransactOperation => ({
+  Update: {
+    TableName: tableName(),
+    Key: scheduleKey(channelId),
+    ...withCondition(
+      updateOf({ set: { entity: 'channel-schedule' }, add: { version: 1 } }),
+      seen === 0
+        ? { expression: 'attribute_not_exists(PK)' }
+        : { expression: '#c0 = :c0', names: { '#c0': 'version' }, values: { ':c0': seen } },
+    ),
+  },
+});
+
+/** The program item is still at the version read (0: an item written before versions, which has none). */
+const atVersion = (seen: number) =>
+  seen === 0
+    ? {
+        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(#version)',
+        ExpressionAttributeNames: { '#version': 'version' },
+      }
+    : {
+        ConditionExpression: '#version = :seen',
+        ExpressionAttributeNames: { '#version': 'version' },
+        ExpressionAttributeValues: { ':seen': seen },
+      };
+
+/**
+ * The operation putting `program` at `version` on the channel numbered `channelNumber`: a new
+ * item (`{ new: true }`: its key is free), or over the stored one at the version read
+ * (`{ seen }`: its start unchanged).
+ */
+export const putProgramOperation = (
+  program: ProgramRecord,
+  version: number,
+  channelNumber: number,
+  over: { new: true } | { seen: number },
+): TransactOperation => ({
+  Put: {
+    TableName: tableName(),
+    Item: programItem(program, version, channelNumber),
+    ...('seen' in over ? atVersion(over.seen) : { ConditionExpression: 'attribute_not_exists(PK)' }),
+  },
+});
+
+/** A stored program's deletion, on condition that it is still at the version read. */
+const deletion = (program: StoredProgram) => ({
+  Key: programKey(program.channel_id, program.start),
+  ...atVersion(program.version),
+});
+
+/** The operation deleting a stored program, on condition that it is still at the version read. */
+export const deleteProgramOperation = (program: StoredProgram): TransactOperation => ({
+  Delete: { TableName: tableName(), ...deletion(program) },
+});
+
+/** Deletes a stored program if it is still at the version read; false when it changed or moved since. */
+export const deleteProgram = async (program: StoredProgram): Promise<boolean> =>
+  (await writeIf({ Delete: deletion(program) })).written;

@@ -1,33 +1,34 @@
-import { QueryCommand } from '../db/document.ts';
-import { db } from '../db/client.ts';
-import { tableName } from '../db/table.ts';
 import { deletions, editDistance, TYPO_MIN_LENGTH, tokenize } from './normalize.ts';
+import {
+  type Card,
+  type EntryRange,
+  type SearchEntry,
+  type SearchKind,
+  searchEntriesPage,
+  typoEntryItem,
+  wordEntryItem,
+} from './search-entry-repository.ts';
+
+export type { Card, SearchKind } from './search-entry-repository.ts';
 
 /**
  * Inverted index for catalogue search, stored in the single table, read with bounded cost
- * (docs/search.md). Key design (owned here); `<rank>` is the document's popularity, inverted so
- * that the most popular sorts first (`rankOf`):
- * - word index:   PK `SEARCH#<kind>#<first letter>`, SK `<token>#<rank>#<id>`. A word query is one
- *   Query with `begins_with(SK, word)` and a Limit: exact tokens come first (`#` sorts before any
- *   letter or digit), most popular first, then the longer tokens it is a prefix of.
- * - phrase index: same partition, SK `<tokens joined by '.'>#<rank>#<id>` (documents of 2+ words):
- *   a query of several words reads the documents whose text starts with them, an exact full text
- *   first, however common each word is.
- * - typo index:   PK `TYPO#<kind>#<variant>`, SK `<rank>#<id>`: for every token of 5+ letters,
- *   the token and each of its one-letter deletions (SymSpell), one item per variant and document
- *   (two words sharing a variant share the item); verified with an edit distance of 1.
- * Every item carries the document's **card** (`c`): the fields its search result, filters and
- * sorts need, as a compact tuple its kind defines (shared/creators/creator-search.ts,
+ * (docs/search.md); its entries' keys and reads are shared/search/search-entry-repository.ts.
+ * - word index: an entry per token of a document; a word query reads the entries of tokens
+ *   starting with it, exact tokens first, most popular first.
+ * - phrase index: an entry per document of 2+ words, under its first words: a query of several
+ *   words reads the documents whose text starts with them, an exact full text first, however
+ *   common each word is.
+ * - typo index: for every token of 5+ letters, the token and each of its one-letter deletions
+ *   (SymSpell), one entry per variant and document (two words sharing a variant share the
+ *   entry); verified with an edit distance of 1.
+ * Every entry carries the document's **card**: the fields its search result, filters and sorts
+ * need, as a compact tuple its kind defines (shared/creators/creator-search.ts,
  * shared/shows/show-search.ts), from which the document's words are read too. A search page is
- * therefore served from index items alone, and 21 cards fit one 4 KB read unit (docs/search.md).
- * Index items are views (shared/projection/views.ts).
+ * therefore served from index entries alone, and 21 cards fit one 4 KB read unit (docs/search.md).
+ * Index entries are views (shared/projection/views.ts).
  */
-export type SearchKind = 'creator' | 'show';
-
 type Item = Record<string, unknown>;
-
-/** A document's card as stored: a tuple of its kind's search fields, kept short (no attribute names). */
-export type Card = readonly unknown[];
 
 /** How a kind's cards read: the document's fields from its id and card, and the text its words come from. */
 export interface CardReader<D> {
@@ -52,22 +53,15 @@ export const searchItems = (
 ): Item[] => {
   const tokens = [...new Set(tokenize(text))];
   const rank = rankOf(popularity);
-  const doc = { c: card };
-  const items: Item[] = tokens.map((token) => ({
-    PK: `SEARCH#${kind}#${token[0]}`,
-    SK: `${token}#${rank}#${id}`,
-    ...doc,
-  }));
-  if (tokens.length > 1) {
-    const phrase = tokens.slice(0, PHRASE_WORDS).join('.');
-    items.push({ PK: `SEARCH#${kind}#${phrase[0]}`, SK: `${phrase}#${rank}#${id}`, ...doc });
-  }
+  const items: Item[] = tokens.map((token) => wordEntryItem(kind, token, rank, id, card));
+  if (tokens.length > 1)
+    items.push(wordEntryItem(kind, tokens.slice(0, PHRASE_WORDS).join('.'), rank, id, card));
   const variants = new Set(
     tokens
       .filter((token) => token.length >= TYPO_MIN_LENGTH)
       .flatMap((token) => [token, ...deletions(token)]),
   );
-  for (const variant of variants) items.push({ PK: `TYPO#${kind}#${variant}`, SK: `${rank}#${id}`, ...doc });
+  for (const variant of variants) items.push(typoEntryItem(kind, variant, rank, id, card));
   return items;
 };
 
@@ -100,47 +94,34 @@ const MATCH_PREFIX = 2;
 const MATCH_TYPO = 1;
 
 interface Read {
-  items: Item[];
+  entries: SearchEntry[];
   complete: boolean;
 }
 
 /**
- * The first items of one index partition (optionally of a sort-key prefix): `limit` per page,
- * more pages only while fewer than `limit` documents pass `keep`, at most MAX_PAGES. Documents,
- * not items: one document can have several items in a read (two words starting with "a"), and
- * counting items returned a short page though more matched. `idAt`: where the sort key holds the
- * document id ('#'-separated).
+ * The first entries of one index range: `limit` per page, more pages only while fewer than
+ * `limit` documents pass `keep`, at most MAX_PAGES. Documents, not entries: one document can have
+ * several entries in a read (two words starting with "a"), and counting entries returned a short
+ * page though more matched.
  */
 const readIndex = async (
-  pk: string,
-  prefix: string | undefined,
+  range: EntryRange,
   limit: number,
-  keep: (item: Item, id: string) => boolean,
-  idAt: number,
+  keep: (entry: SearchEntry) => boolean,
 ): Promise<Read> => {
-  const items: Item[] = [];
+  const entries: SearchEntry[] = [];
   const passing = new Set<string>();
-  let start: Item | undefined;
+  let start: Record<string, unknown> | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const result = await db.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: prefix ? 'PK = :pk AND begins_with(SK, :prefix)' : 'PK = :pk',
-        ExpressionAttributeValues: { ':pk': pk, ...(prefix ? { ':prefix': prefix } : {}) },
-        ProjectionExpression: 'SK, c',
-        Limit: limit,
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of result.Items ?? []) {
-      items.push(item);
-      const id = String(item.SK).split('#')[idAt]!;
-      if (keep(item, id)) passing.add(id);
+    const read = await searchEntriesPage(range, limit, start);
+    for (const entry of read.entries) {
+      entries.push(entry);
+      if (keep(entry)) passing.add(entry.id);
     }
-    start = result.LastEvaluatedKey;
+    start = read.next;
     if (!start || passing.size >= limit) break;
   }
-  return { items, complete: start === undefined };
+  return { entries, complete: start === undefined };
 };
 
 /** How well one query word matches a document's words (0: not at all). */
@@ -180,17 +161,17 @@ export const searchIndex = async <D>(
   const keepDoc = options.keep ?? (() => true);
   const limit = Math.min(options.window, MAX_WINDOW);
   const candidates = new Map<string, D>();
-  const docOf = (item: Item, id: string): D => {
+  const docOf = ({ id, card }: SearchEntry): D => {
     let doc = candidates.get(id);
     if (doc === undefined) {
-      doc = cards.read(id, item.c as Card);
+      doc = cards.read(id, card);
       candidates.set(id, doc);
     }
     return doc;
   };
-  const keep = (item: Item, id: string) => keepDoc(docOf(item, id));
-  const add = (items: Item[], idAt: number) => {
-    for (const item of items) docOf(item, String(item.SK).split('#')[idAt]!);
+  const keep = (entry: SearchEntry) => keepDoc(docOf(entry));
+  const add = (entries: SearchEntry[]) => {
+    for (const entry of entries) docOf(entry);
   };
   // Two round trips whatever the number of words (issue 41): every word's prefix read and the
   // phrase read at once, then the typo reads of every word that needs them at once. A word's
@@ -200,24 +181,22 @@ export const searchIndex = async <D>(
   // word's had ended: the same reads, measured one round trip longer.
   const phrase = words.slice(0, PHRASE_WORDS).join('.');
   const [prefixes] = await Promise.all([
-    Promise.all(words.map((word) => readIndex(`SEARCH#${kind}#${word[0]}`, word, limit, keep, 2))),
+    Promise.all(words.map((word) => readIndex({ kind, prefix: word }, limit, keep))),
     words.length > 1
-      ? readIndex(`SEARCH#${kind}#${phrase[0]}`, phrase, limit, keep, 2).then((read) => add(read.items, 2))
+      ? readIndex({ kind, prefix: phrase }, limit, keep).then((read) => add(read.entries))
       : undefined,
   ]);
-  for (const read of prefixes) add(read.items, 2);
+  for (const read of prefixes) add(read.entries);
   const typos = await Promise.all(
     words.map((word, i) =>
       prefixes[i]!.complete && word.length >= TYPO_MIN_LENGTH
         ? Promise.all(
-            [...new Set([word, ...deletions(word)])].map((v) =>
-              readIndex(`TYPO#${kind}#${v}`, undefined, limit, keep, 1),
-            ),
+            [...new Set([word, ...deletions(word)])].map((v) => readIndex({ kind, variant: v }, limit, keep)),
           )
         : undefined,
     ),
   );
-  for (const reads of typos) for (const read of reads ?? []) add(read.items, 1);
+  for (const reads of typos) for (const read of reads ?? []) add(read.entries);
   const complete = words.map(
     (_, i) => prefixes[i]!.complete && (typos[i] ?? []).every((read) => read.complete),
   );

@@ -1,5 +1,5 @@
 import { GetCommand } from '../db/document.ts';
-import type { EpisodeRecord, ShowRecord } from '../catalog/model.ts';
+import type { EpisodeRecord, SeasonRecord, ShowRecord } from '../catalog/model.ts';
 import { batchGet } from '../db/batch.ts';
 import { db } from '../db/client.ts';
 import { getByIndex, queryAll, queryFirst } from '../db/query.ts';
@@ -22,7 +22,18 @@ import { type EpisodePosition, showOrder } from './show-ranking.ts';
  * - search:       inverted index kind `show` over the title, with cards (shared/shows/show-search.ts).
  * Listings are ranked lists (shared/shows/show-ranking.ts, show-listings.ts); search pages are
  * shared/shows/show-search.ts.
+ *
+ * This module is the only writer of show and episode items: the studio's writes
+ * (shared/studio/show-writes.ts) and the recordings' (shared/channels/recordings.ts) compose the
+ * named writes and transaction operations below; callers never name a key or write an expression.
  */
+
+/** A show or an episode as stored: the record and its `version` (grows on every change). */
+export type Versioned<T> = T & { version: number };
+/** A show profile as stored. */
+export type StoredShow = Versioned<ShowRecord>;
+/** An episode as stored. */
+export type StoredEpisode = Versioned<EpisodeRecord>;
 
 /** A show with its episodes (season, then episode order). Also the creator detail blocks' input. */
 export interface ShowWithEpisodes {
@@ -32,7 +43,9 @@ export interface ShowWithEpisodes {
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 const showKey = (id: string) => ({ PK: `SHOW#${id}`, SK: 'PROFILE' });
-const episodeSk = (season: number, episode: number) => `EP#${pad(season, 2)}#${pad(episode, 3)}`;
+const EPISODES = 'EP#';
+const seasonSkPrefix = (season: number) => `${EPISODES}${pad(season, 2)}#`;
+const episodeSk = (season: number, episode: number) => `${seasonSkPrefix(season)}${pad(episode, 3)}`;
 const episodeKey = (showId: string, season: number, episode: number) => ({
   PK: `SHOW#${showId}`,
   SK: episodeSk(season, episode),
@@ -152,7 +165,7 @@ export const getFirstEpisodes = async (showIds: readonly string[]): Promise<Map<
     showIds.map(async (id) => {
       const item = await queryFirst({
         KeyConditionExpression: 'PK = :pk AND begins_with(SK, :ep)',
-        ExpressionAttributeValues: { ':pk': `SHOW#${id}`, ':ep': 'EP#' },
+        ExpressionAttributeValues: { ':pk': `SHOW#${id}`, ':ep': EPISODES },
       });
       return item && visible(item) ? ([id, recordOf<EpisodeRecord>(item)] as const) : undefined;
     }),
@@ -240,3 +253,210 @@ export const markShowNotNew = async (showId: string): Promise<boolean> =>
       },
     })
   ).written;
+
+// ---- The studio's and the recordings' writes (shared/studio/show-writes.ts, shared/channels/recordings.ts)
+
+/** Puts a new show (its `version` as given) unless one has its id; false when one has. */
+export const putNewShow = async (show: StoredShow): Promise<boolean> =>
+  (await writeIf({ Put: { Item: showItem(show), ConditionExpression: 'attribute_not_exists(PK)' } })).written;
+
+/**
+ * Sets the given fields of creator `creatorId`'s show (`version` + 1; undefined fields are left
+ * alone); the show after, or undefined when it does not exist or is another creator's.
+ */
+export const updateShowFields = async (
+  creatorId: string,
+  showId: string,
+  fields: Partial<Omit<ShowRecord, 'id' | 'slug' | 'creator_id'>>,
+): Promise<StoredShow | undefined> => {
+  const outcome = await writeIf({
+    Update: {
+      Key: showKey(showId),
+      ...withCondition(updateOf({ set: fields, add: { version: 1 } }), {
+        expression: 'attribute_exists(PK) AND creator_id = :c0',
+        values: { ':c0': creatorId },
+      }),
+      ReturnValues: 'ALL_NEW',
+    },
+  });
+  return outcome.written ? recordOf<StoredShow>(outcome.attributes ?? {}) : undefined;
+};
+
+/** A show profile as stored now (suspended or not), read strongly consistent. */
+export const getStoredShow = async (showId: string): Promise<StoredShow | undefined> => {
+  const { Item } = await db.send(
+    new GetCommand({ TableName: tableName(), Key: showKey(showId), ConsistentRead: true }),
+  );
+  return Item ? recordOf<StoredShow>(Item) : undefined;
+};
+
+/** The episodes of a show as stored now (strongly consistent), in season and episode order. */
+const storedEpisodes = async (showId: string, options: { season?: number; limit?: number } = {}) =>
+  (
+    await queryAll(
+      {
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :ep)',
+        ExpressionAttributeValues: {
+          ':pk': showKey(showId).PK,
+          ':ep': options.season === undefined ? EPISODES : seasonSkPrefix(options.season),
+        },
+        ConsistentRead: true,
+        ...(options.limit ? { Limit: options.limit } : {}),
+      },
+      options.limit,
+    )
+  ).map((item) => recordOf<StoredEpisode>(item));
+
+/**
+ * Episode `episodeId` of show `showId` as stored now: the episode index (GSI3) names its item,
+ * read strongly consistent; when the index misses (an episode created a moment ago may not be in
+ * it yet, or it moved), a strongly consistent Query of the show's episodes. Undefined when the
+ * episode is not one of this show's.
+ */
+export const getStoredEpisode = async (
+  showId: string,
+  episodeId: string,
+): Promise<StoredEpisode | undefined> => {
+  const indexed = await getByIndex('GSI3', { pk: `EPISODE#${episodeId}`, sk: 'EPISODE' });
+  if (indexed?.show_id === showId) {
+    const { Item } = await db.send(
+      new GetCommand({
+        TableName: tableName(),
+        Key: episodeKey(showId, Number(indexed.season), Number(indexed.episode_number)),
+        ConsistentRead: true,
+      }),
+    );
+    if (Item?.id === episodeId) return recordOf<StoredEpisode>(Item);
+  }
+  return (await storedEpisodes(showId)).find((episode) => episode.id === episodeId);
+};
+
+/** Does the show have an episode in `season` other than number `exceptNumber`? One Limit-2 Query. */
+export const seasonHasOtherEpisodes = async (
+  showId: string,
+  season: number,
+  exceptNumber: number,
+): Promise<boolean> =>
+  (await storedEpisodes(showId, { season, limit: 2 })).some((e) => e.episode_number !== exceptNumber);
+
+/** The position of the show's last episode (one Limit-1 Query, newest first, strongly consistent). */
+export const lastEpisodePlace = async (
+  showId: string,
+): Promise<{ season: number; episodeNumber: number } | undefined> => {
+  const last = await queryFirst({
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :ep)',
+    ExpressionAttributeValues: { ':pk': showKey(showId).PK, ':ep': EPISODES },
+    ProjectionExpression: 'season, episode_number',
+    ScanIndexForward: false,
+    ConsistentRead: true,
+  });
+  return last ? { season: Number(last.season), episodeNumber: Number(last.episode_number) } : undefined;
+};
+
+/**
+ * The show profile's part of an episode transaction (its episode clock): its `seasons`, and its
+ * `version` from the one read to the next (which the episode written takes too), on condition
+ * that nothing changed it since.
+ */
+export const showClockOperation = (show: StoredShow, seasons: SeasonRecord[]): TransactOperation => ({
+  Update: {
+    TableName: tableName(),
+    Key: showKey(show.id),
+    ...withCondition(updateOf({ set: { seasons, version: show.version + 1 } }), {
+      expression: 'creator_id = :c0 AND version = :c1',
+      values: { ':c0': show.creator_id, ':c1': show.version },
+    }),
+  },
+});
+
+/** The operation putting a new episode, on condition that its position is free. */
+export const putEpisodeOperation = (episode: StoredEpisode): TransactOperation => ({
+  Put: {
+    TableName: tableName(),
+    Item: episodeItem(episode),
+    ConditionExpression: 'attribute_not_exists(PK)',
+  },
+});
+
+/**
+ * The operation writing `after`'s fields over episode `before` at the same position (its
+ * `version` included), on condition that it is still `before` (its id and version).
+ */
+export const updateEpisodeOperation = (before: StoredEpisode, after: StoredEpisode): TransactOperation => ({
+  Update: {
+    TableName: tableName(),
+    Key: episodeKey(before.show_id, before.season, before.episode_number),
+    ...withCondition(
+      updateOf({
+        set: {
+          title: after.title,
+          description: after.description,
+          duration_seconds: after.duration_seconds,
+          access: after.access,
+          price: after.price,
+          currency: after.currency,
+          air_date: after.air_date,
+          stream_url: after.stream_url,
+          version: after.version,
+        },
+      }),
+      { expression: 'id = :c0 AND version = :c1', values: { ':c0': before.id, ':c1': before.version } },
+    ),
+  },
+});
+
+/** The operation deleting an episode, on condition that it is still the one read (id and version). */
+export const deleteEpisodeOperation = (episode: StoredEpisode): TransactOperation => ({
+  Delete: {
+    TableName: tableName(),
+    Key: episodeKey(episode.show_id, episode.season, episode.episode_number),
+    ConditionExpression: 'id = :id AND version = :v',
+    ExpressionAttributeValues: { ':id': episode.id, ':v': episode.version },
+  },
+});
+
+/** A show's item collection as stored now (strongly consistent): its profile, if any, and its episodes. */
+export const getShowCollection = async (
+  showId: string,
+): Promise<{ profile: StoredShow | undefined; episodes: StoredEpisode[] }> => {
+  const items = await queryAll({
+    KeyConditionExpression: 'PK = :pk',
+    ExpressionAttributeValues: { ':pk': showKey(showId).PK },
+    ConsistentRead: true,
+  });
+  const profile = items.find((item) => item.entity === 'show');
+  return {
+    profile: profile ? recordOf<StoredShow>(profile) : undefined,
+    episodes: items.filter((item) => item.entity === 'episode').map((item) => recordOf<StoredEpisode>(item)),
+  };
+};
+
+/**
+ * What deleting creator `creatorId`'s show takes, from its item collection as stored now: an
+ * operation deleting each episode, and the one deleting the profile on condition that it is
+ * still at the version read (no episode was written meanwhile). Undefined when the show does not
+ * exist or is another creator's.
+ */
+export const showDeletion = async (
+  creatorId: string,
+  showId: string,
+): Promise<{ episodes: TransactOperation[]; profile: TransactOperation } | undefined> => {
+  const { profile, episodes } = await getShowCollection(showId);
+  if (!profile || profile.creator_id !== creatorId) return undefined;
+  return {
+    episodes: episodes.map((episode) => ({
+      Delete: {
+        TableName: tableName(),
+        Key: episodeKey(showId, episode.season, episode.episode_number),
+      },
+    })),
+    profile: {
+      Delete: {
+        TableName: tableName(),
+        Key: showKey(showId),
+        ConditionExpression: 'creator_id = :me AND version = :v',
+        ExpressionAttributeValues: { ':me': creatorId, ':v': profile.version },
+      },
+    },
+  };
+};

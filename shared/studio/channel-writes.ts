@@ -8,11 +8,15 @@ import {
 } from '@aws-sdk/client-ivs';
 import type { CreatorRecord } from '../catalog/model.ts';
 import { setting } from '../config.ts';
-import { attachCreatorChannelOperation, getStoredCreator } from '../creators/creator-repository.ts';
+import {
+  attachCreatorChannelOperation,
+  getStoredCreator,
+  type StoredCreator,
+} from '../creators/creator-repository.ts';
 import { tableName } from '../db/table.ts';
 import { transactWriteIf } from '../db/transaction.ts';
 import { NotFoundError } from '../errors/errors.ts';
-import { type IvsChannel, ivsChannelItem } from '../ivs/channel-repository.ts';
+import { type IvsChannel, putIvsChannelOperation } from '../ivs/channel-repository.ts';
 import { ivsClient } from '../ivs/client.ts';
 import { roomLookupItem } from '../chat/chat-repository.ts';
 import { createRoom, deleteRoom } from '../chat/rooms.ts';
@@ -31,12 +35,6 @@ export interface StudioChannelState {
   health?: string;
 }
 
-type CreatorWithChannel = CreatorRecord & { ivs?: IvsChannel; stream_health?: string };
-
-/** The creator item as stored now (strongly consistent: a provisioning may have just written it). */
-const storedCreator = (creatorId: string): Promise<CreatorWithChannel | undefined> =>
-  getStoredCreator(creatorId);
-
 /** The ARN of the channel's one stream key (IVS allows one per channel), if it has one. */
 const streamKeyArn = async (channelArn: string): Promise<string | undefined> =>
   (await ivsClient().send(new ListStreamKeysCommand({ channelArn }))).streamKeys?.[0]?.arn;
@@ -50,7 +48,7 @@ const streamKeyOf = async (channelArn: string): Promise<{ arn: string; value: st
 };
 
 const stateOf = (
-  creator: CreatorWithChannel,
+  creator: Pick<StoredCreator, 'live' | 'stream_health'>,
   channel: IvsChannel,
   streamKey: string,
 ): StudioChannelState => ({
@@ -72,7 +70,7 @@ const stateOf = (
 export const provisionChannel = async (
   creator: CreatorRecord,
 ): Promise<StudioChannelState & { created: boolean }> => {
-  const existing = await storedCreator(creator.id);
+  const existing = await getStoredCreator(creator.id);
   if (existing?.ivs) return { ...(await channelState(creator.id)), created: false };
   const [channelMade, roomMade] = await Promise.allSettled([
     ivsClient().send(
@@ -108,13 +106,7 @@ export const provisionChannel = async (
   };
   const won = await transactWriteIf([
     attachCreatorChannelOperation(creator.id, channel),
-    {
-      Put: {
-        TableName: tableName(),
-        Item: ivsChannelItem(arn, creator.id),
-        ConditionExpression: 'attribute_not_exists(PK)',
-      },
-    },
+    putIvsChannelOperation(arn, creator.id),
     { Put: { TableName: tableName(), Item: roomLookupItem(roomArn, creator.id) } },
   ]);
   if (!won) {
@@ -122,14 +114,14 @@ export const provisionChannel = async (
     return { ...(await channelState(creator.id)), created: false };
   }
   return {
-    ...stateOf(existing ?? (creator as CreatorWithChannel), channel, made.streamKey?.value ?? ''),
+    ...stateOf(existing ?? creator, channel, made.streamKey?.value ?? ''),
     created: true,
   };
 };
 
 /** The creator's channel with its stream key and live state; 404 before it is provisioned. */
 export const channelState = async (creatorId: string): Promise<StudioChannelState> => {
-  const creator = await storedCreator(creatorId);
+  const creator = await getStoredCreator(creatorId);
   if (!creator?.ivs) throw new NotFoundError('No channel yet: create it with POST /studio/channel');
   const key = await streamKeyOf(creator.ivs.channel_arn);
   return stateOf(creator, creator.ivs, key?.value ?? '');
@@ -141,7 +133,7 @@ export const channelState = async (creatorId: string): Promise<StudioChannelStat
  * A failure between the two leaves the channel without a key: rotating again repairs it.
  */
 export const rotateStreamKey = async (creatorId: string): Promise<StudioChannelState> => {
-  const creator = await storedCreator(creatorId);
+  const creator = await getStoredCreator(creatorId);
   if (!creator?.ivs) throw new NotFoundError('No channel yet: create it with POST /studio/channel');
   const channelArn = creator.ivs.channel_arn;
   const old = await streamKeyArn(channelArn);

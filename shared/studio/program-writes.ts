@@ -1,18 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { DeleteCommand, TransactWriteCommand } from '../db/document.ts';
 import { type CreatorRecord, type ProgramRecord, programContent } from '../catalog/model.ts';
-import { db } from '../db/client.ts';
-import { tableName } from '../db/table.ts';
-import { cancellationCodes, isConditionalCheckFailed, type TransactOperation } from '../db/transaction.ts';
+import { type TransactOperation, transact } from '../db/transaction.ts';
 import {
+  deleteProgramOperation,
+  deleteProgram as deleteStoredProgram,
   getProgram,
   getScheduleVersion,
   listProgramsOverlapping,
   MAX_PROGRAM_MINUTES,
-  programItem,
-  programKey,
+  putProgramOperation,
   type StoredProgram,
-  scheduleKey,
+  scheduleLockOperation,
 } from '../epg/program-repository.ts';
 import { ConflictError, NotFoundError, ServiceUnavailableError, ValidationError } from '../errors/errors.ts';
 import { getEpisode, getShow } from '../shows/show-repository.ts';
@@ -23,21 +21,21 @@ import type { CreateProgramBody, StudioProgram, UpdateProgramBody } from './sche
  *
  * **No overlap, race-free.** Programs of a channel never overlap ([start, end) intervals), and two
  * concurrent writes must not both place a program in the same time. Each channel has a schedule
- * lock item (`CHANNEL#<channel id>`/`SCHEDULE`, numeric `version`; shared/epg/program-repository.ts).
+ * lock item (numeric `version`; shared/epg/program-repository.ts).
  * A write that places a program in time (create, or a change of its times):
  *   1. reads the lock's version (strongly consistent; 0 when the item does not exist yet),
  *   2. reads the programs overlapping the new [start, end) (one strongly consistent Query): any
  *      other than the program itself is a 409,
  *   3. writes ONE TransactWriteItems: an Update of the lock conditioned on the version it read
- *      (`attribute_not_exists(PK)` for 0) that adds 1, plus the program's item(s).
+ *      (that it does not exist, for 0) that adds 1, plus the program's item(s).
  * Any write that committed between 1 and 3 moved the lock, so the transaction is cancelled and the
  * write starts again from 1 (a few times, with jitter), where it now sees the program that won:
  * of N concurrent overlapping POSTs exactly one answers 201 and the others 409. Only writes that
  * place programs take the lock; a title change or a delete cannot create an overlap, and is
  * guarded by the program item's own `version` instead.
  *
- * **Moving a program** changes its sort key (`PROGRAM#<start>`): the transaction deletes the old
- * item (condition: the version read) and puts the new one (`attribute_not_exists(PK)`).
+ * **Moving a program** changes its key (its start is part of it): the transaction deletes the old
+ * item (condition: the version read) and puts the new one (condition: its key is free).
  *
  * **A program without catalogue content.** ProgramRecord (and the EPG's program object) always has
  * `content_type`/`content_id`. A program with none is stored as `content_type: 'show'` and
@@ -104,38 +102,6 @@ const noContent = (programId: string): Content => ({
   thumbnail_url: `${cdn()}/epg/${programId}.jpg`,
 });
 
-/** The schedule lock's operation: +1 on the version read (or created at 1). */
-const lockOperation = (channelId: string, seen: number): TransactOperation => ({
-  Update: {
-    TableName: tableName(),
-    Key: scheduleKey(channelId),
-    UpdateExpression: 'SET entity = :entity ADD #version :one',
-    ConditionExpression: seen === 0 ? 'attribute_not_exists(PK)' : '#version = :seen',
-    ExpressionAttributeNames: { '#version': 'version' },
-    ExpressionAttributeValues: {
-      ':entity': 'channel-schedule',
-      ':one': 1,
-      ...(seen === 0 ? {} : { ':seen': seen }),
-    },
-  },
-});
-
-/**
- * One TransactWriteItems: true when written; false when a condition failed or another
- * transaction conflicted (read again and retry). Other errors are thrown.
- */
-const tryTransaction = async (operations: TransactOperation[]): Promise<boolean> => {
-  try {
-    await db.send(new TransactWriteCommand({ TransactItems: operations }));
-    return true;
-  } catch (error) {
-    const codes = cancellationCodes(error);
-    if (codes?.some((code) => code === 'ConditionalCheckFailed' || code === 'TransactionConflict'))
-      return false;
-    throw error;
-  }
-};
-
 /** Steps 1 and 2 of the design above: the lock's version, after checking [start, end) is free. */
 const lockIfFree = async (channelId: string, start: number, end: number, self?: string): Promise<number> => {
   const seen = await getScheduleVersion(channelId);
@@ -143,19 +109,6 @@ const lockIfFree = async (channelId: string, start: number, end: number, self?: 
   if (overlapping.some((p) => p.program_id !== self)) throw overlapError();
   return seen;
 };
-
-/** The program item is still at the version read (0: an item written before versions, which has none). */
-const versionGuard = (seen: number) =>
-  seen === 0
-    ? {
-        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(#version)',
-        ExpressionAttributeNames: { '#version': 'version' },
-      }
-    : {
-        ConditionExpression: '#version = :seen',
-        ExpressionAttributeNames: { '#version': 'version' },
-        ExpressionAttributeValues: { ':seen': seen },
-      };
 
 const contended = () =>
   new ServiceUnavailableError("The channel's schedule is being changed by other requests, retry shortly");
@@ -189,14 +142,9 @@ export const createProgram = async (
   };
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const seen = await lockIfFree(channelId, start, end);
-    const put: TransactOperation = {
-      Put: {
-        TableName: tableName(),
-        Item: programItem(program, 1, creator.channel.channel_number),
-        ConditionExpression: 'attribute_not_exists(PK)',
-      },
-    };
-    if (await tryTransaction([lockOperation(channelId, seen), put])) return studioProgram(program);
+    const put = putProgramOperation(program, 1, creator.channel.channel_number, { new: true });
+    if ((await transact([scheduleLockOperation(channelId, seen), put])).written)
+      return studioProgram(program);
     await pause(attempt);
   }
   throw contended();
@@ -268,36 +216,17 @@ export const updateProgram = async (
     const operations: TransactOperation[] = [];
     if (retimed) {
       const seen = await lockIfFree(current.channel_id, start, end, programId);
-      operations.push(lockOperation(current.channel_id, seen));
+      operations.push(scheduleLockOperation(current.channel_id, seen));
     }
-    const guard = versionGuard(current.version);
-    if (moved) {
+    const channelNumber = creator.channel.channel_number;
+    if (moved)
       operations.push(
-        {
-          Delete: {
-            TableName: tableName(),
-            Key: programKey(current.channel_id, current.start),
-            ...guard,
-          },
-        },
-        {
-          Put: {
-            TableName: tableName(),
-            Item: programItem(next, version, creator.channel.channel_number),
-            ConditionExpression: 'attribute_not_exists(PK)',
-          },
-        },
+        deleteProgramOperation(current),
+        putProgramOperation(next, version, channelNumber, { new: true }),
       );
-    } else {
-      operations.push({
-        Put: {
-          TableName: tableName(),
-          Item: programItem(next, version, creator.channel.channel_number),
-          ...guard,
-        },
-      });
-    }
-    if (await tryTransaction(operations)) return studioProgram({ ...next, version });
+    else operations.push(putProgramOperation(next, version, channelNumber, { seen: current.version }));
+    // Not written: a condition failed or another transaction conflicted; read again and retry.
+    if ((await transact(operations)).written) return studioProgram({ ...next, version });
     await pause(attempt);
   }
   throw contended();
@@ -307,20 +236,9 @@ export const updateProgram = async (
 export const deleteProgram = async (creator: CreatorRecord, programId: string): Promise<void> => {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const current = await ownProgram(creator, programId);
-    try {
-      await db.send(
-        new DeleteCommand({
-          TableName: tableName(),
-          Key: programKey(current.channel_id, current.start),
-          ...versionGuard(current.version),
-        }),
-      );
-      return;
-    } catch (error) {
-      // Changed or moved since it was read: read it again (a 404 if it is gone).
-      if (!isConditionalCheckFailed(error)) throw error;
-      await pause(attempt);
-    }
+    if (await deleteStoredProgram(current)) return;
+    // Changed or moved since it was read: read it again (a 404 if it is gone).
+    await pause(attempt);
   }
   throw contended();
 };

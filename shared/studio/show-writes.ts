@@ -1,14 +1,22 @@
 import { randomBytes } from 'node:crypto';
-import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '../db/document.ts';
-import type { CreatorRecord, EpisodeRecord, SeasonRecord, ShowRecord } from '../catalog/model.ts';
-import { db } from '../db/client.ts';
-import { getByIndex, queryAll } from '../db/query.ts';
-import { recordOf } from '../db/record.ts';
-import { tableName } from '../db/table.ts';
+import type { CreatorRecord, EpisodeRecord, SeasonRecord } from '../catalog/model.ts';
 import { cdnUrl } from '../catalog/media-urls.ts';
-import { cancellationCodes, isConditionalCheckFailed, type TransactOperation } from '../db/transaction.ts';
+import { type TransactOperation, transact } from '../db/transaction.ts';
 import { ConflictError, NotFoundError } from '../errors/errors.ts';
-import { episodeItem, episodeItemKey, showItem, showItemKey } from '../shows/show-repository.ts';
+import {
+  deleteEpisodeOperation,
+  getStoredEpisode,
+  getStoredShow,
+  putEpisodeOperation,
+  putNewShow,
+  type StoredEpisode,
+  type StoredShow,
+  seasonHasOtherEpisodes,
+  showClockOperation,
+  showDeletion,
+  updateEpisodeOperation,
+  updateShowFields,
+} from '../shows/show-repository.ts';
 import type {
   CreateEpisodeBody,
   CreateShowBody,
@@ -39,10 +47,6 @@ import type {
  * of the two records the projector sees first (shared/projection/projector.ts).
  */
 
-export type Versioned<T> = T & { version: number };
-export type StoredShow = Versioned<ShowRecord>;
-export type StoredEpisode = Versioned<EpisodeRecord>;
-
 const SHOW_NOT_FOUND = 'Show not found';
 const EPISODE_NOT_FOUND = 'Episode not found';
 const SHOW_CHANGED = 'The show was changed by another request meanwhile, retry';
@@ -57,7 +61,7 @@ const pause = (attempt: number) =>
 /** TransactWriteItems takes at most 100 operations. */
 const TRANSACTION_LIMIT = 100;
 
-/** The key of a show's profile item (shared/shows/show-repository.ts key design). */
+/** A new id: `prefix` and 12 random hex digits. */
 const hexId = (prefix: string) => `${prefix}${randomBytes(6).toString('hex')}`;
 
 /** Lower-case words joined by `_`, accents dropped (the seed's rule), at most 80 characters. */
@@ -176,28 +180,9 @@ export const createShow = async (
     },
     now,
   );
-  await db.send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...showItem(show), version: 1 },
-      ConditionExpression: 'attribute_not_exists(PK)',
-    }),
-  );
+  // 48 random bits: a taken id is a defect, not a race.
+  if (!(await putNewShow(show))) throw new Error(`show id ${id} is taken`);
   return show;
-};
-
-/** SET clauses for the fields given (undefined ones are left alone). */
-const setClauses = (fields: Record<string, unknown>) => {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const sets: string[] = [];
-  for (const [name, value] of Object.entries(fields)) {
-    if (value === undefined) continue;
-    names[`#${name}`] = name;
-    values[`:${name}`] = value;
-    sets.push(`#${name} = :${name}`);
-  }
-  return { names, values, sets };
 };
 
 /** `PATCH /studio/shows/{id}`: the fields given; the slug stays. 404 unless it is the caller's. */
@@ -206,32 +191,14 @@ export const updateShow = async (
   showId: string,
   body: UpdateShowBody,
 ): Promise<StoredShow> => {
-  const { names, values, sets } = setClauses(body);
-  try {
-    const result = await db.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: showItemKey(showId),
-        UpdateExpression: `SET ${sets.join(', ')} ADD version :one`,
-        ConditionExpression: 'attribute_exists(PK) AND creator_id = :me',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: { ...values, ':one': 1, ':me': creatorId },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return recordOf<StoredShow>(result.Attributes ?? {});
-  } catch (error) {
-    if (isConditionalCheckFailed(error)) throw new NotFoundError(SHOW_NOT_FOUND);
-    throw error;
-  }
+  const show = await updateShowFields(creatorId, showId, body);
+  if (!show) throw new NotFoundError(SHOW_NOT_FOUND);
+  return show;
 };
 
 /** The caller's show profile, read strongly consistent; 404 when missing or another creator's. */
 const ownShow = async (creatorId: string, showId: string): Promise<StoredShow> => {
-  const result = await db.send(
-    new GetCommand({ TableName: tableName(), Key: showItemKey(showId), ConsistentRead: true }),
-  );
-  const show = result.Item ? recordOf<StoredShow>(result.Item) : undefined;
+  const show = await getStoredShow(showId);
   if (!show || show.creator_id !== creatorId) throw new NotFoundError(SHOW_NOT_FOUND);
   return show;
 };
@@ -244,35 +211,15 @@ const ownShow = async (creatorId: string, showId: string): Promise<StoredShow> =
  */
 export const deleteShow = async (creatorId: string, showId: string): Promise<void> => {
   for (let attempt = 1; ; attempt++) {
-    const items = await queryAll({
-      KeyConditionExpression: 'PK = :pk',
-      ExpressionAttributeValues: { ':pk': showItemKey(showId).PK },
-      ConsistentRead: true,
-    });
-    const profile = items.find((item) => item.entity === 'show');
-    if (!profile || profile.creator_id !== creatorId) throw new NotFoundError(SHOW_NOT_FOUND);
-    const deletes: TransactOperation[] = items
-      .filter((item) => item.entity === 'episode')
-      .map((item) => ({ Delete: { TableName: tableName(), Key: { PK: item.PK, SK: item.SK } } }));
-    while (deletes.length >= TRANSACTION_LIMIT) {
-      await db.send(new TransactWriteCommand({ TransactItems: deletes.splice(0, TRANSACTION_LIMIT) }));
-    }
-    const last: TransactOperation = {
-      Delete: {
-        TableName: tableName(),
-        Key: showItemKey(showId),
-        ConditionExpression: 'creator_id = :me AND version = :v',
-        ExpressionAttributeValues: { ':me': creatorId, ':v': profile.version },
-      },
-    };
-    try {
-      await db.send(new TransactWriteCommand({ TransactItems: [...deletes, last] }));
-      return;
-    } catch (error) {
-      if (!cancellationCodes(error)) throw error;
-      if (attempt >= ATTEMPTS) throw new ConflictError(SHOW_CHANGED);
-      await pause(attempt);
-    }
+    const deletion = await showDeletion(creatorId, showId);
+    if (!deletion) throw new NotFoundError(SHOW_NOT_FOUND);
+    const deletes = deletion.episodes;
+    let written = true;
+    while (written && deletes.length >= TRANSACTION_LIMIT)
+      written = (await transact(deletes.splice(0, TRANSACTION_LIMIT))).written;
+    if (written && (await transact([...deletes, deletion.profile])).written) return;
+    if (attempt >= ATTEMPTS) throw new ConflictError(SHOW_CHANGED);
+    await pause(attempt);
   }
 };
 
@@ -289,43 +236,20 @@ const seasonsWith = (seasons: readonly SeasonRecord[], add?: number, drop?: numb
 };
 
 /**
- * The show profile's part of an episode transaction: its seasons, and its version from the one
- * read to the next (which the episode written takes too), on condition nothing changed it since.
- */
-const profileUpdate = (show: StoredShow, seasons: SeasonRecord[]): TransactOperation => ({
-  Update: {
-    TableName: tableName(),
-    Key: showItemKey(show.id),
-    UpdateExpression: 'SET seasons = :seasons, version = :next',
-    ConditionExpression: 'creator_id = :me AND version = :v',
-    ExpressionAttributeValues: {
-      ':seasons': seasons,
-      ':next': show.version + 1,
-      ':me': show.creator_id,
-      ':v': show.version,
-    },
-  },
-});
-
-/**
- * One episode transaction whose last operation is the profile update: resolves when written;
- * 409 when `duplicateAt` (an operation index) failed its condition; `retry` when only the
- * profile's did (a concurrent write: read again) or another transaction conflicted.
+ * One episode transaction whose last operation is the show's clock (`showClockOperation`):
+ * resolves when written; 409 when the operation at `duplicateAt` (an episode's new position)
+ * failed its condition; `retry` when only the show's did (a concurrent write: read again) or
+ * another transaction conflicted.
  */
 const runEpisodeTransaction = async (
   operations: TransactOperation[],
   duplicateAt?: number,
 ): Promise<'done' | 'retry'> => {
-  try {
-    await db.send(new TransactWriteCommand({ TransactItems: operations }));
-    return 'done';
-  } catch (error) {
-    const codes = cancellationCodes(error);
-    if (!codes) throw error;
-    if (duplicateAt !== undefined && codes[duplicateAt] === 'ConditionalCheckFailed')
-      throw new ConflictError(DUPLICATE_EPISODE);
-    return 'retry';
-  }
+  const outcome = await transact(operations);
+  if (outcome.written) return 'done';
+  if (duplicateAt !== undefined && outcome.failed.includes(duplicateAt))
+    throw new ConflictError(DUPLICATE_EPISODE);
+  return 'retry';
 };
 
 /** The access fields a body sets (`access` first, else `is_free`/`is_premium`), or none. */
@@ -372,16 +296,7 @@ export const createEpisode = async (
     const show = await ownShow(creatorId, showId);
     const written: StoredEpisode = { ...episode, version: show.version + 1 };
     const outcome = await runEpisodeTransaction(
-      [
-        {
-          Put: {
-            TableName: tableName(),
-            Item: episodeItem(written),
-            ConditionExpression: 'attribute_not_exists(PK)',
-          },
-        },
-        profileUpdate(show, seasonsWith(show.seasons, episode.season)),
-      ],
+      [putEpisodeOperation(written), showClockOperation(show, seasonsWith(show.seasons, episode.season))],
       0,
     );
     if (outcome === 'done') return written;
@@ -390,57 +305,12 @@ export const createEpisode = async (
   }
 };
 
-/**
- * An episode of the caller's show by id: the episode index (GSI3) first, then, when it misses (an
- * episode created a moment ago may not be in the index yet), a strongly consistent Query of the
- * show's episodes. 404 when the episode is not one of this show's.
- */
+/** An episode of the caller's show by id, as stored now; 404 when it is not one of this show's. */
 const findEpisode = async (showId: string, episodeId: string): Promise<StoredEpisode> => {
-  const indexed = await getByIndex('GSI3', { pk: `EPISODE#${episodeId}`, sk: 'EPISODE' });
-  if (indexed?.show_id === showId) {
-    const current = await db.send(
-      new GetCommand({
-        TableName: tableName(),
-        Key: { PK: indexed.PK, SK: indexed.SK },
-        ConsistentRead: true,
-      }),
-    );
-    if (current.Item?.id === episodeId) return recordOf<StoredEpisode>(current.Item);
-  }
-  const [item] = await queryAll({
-    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :ep)',
-    FilterExpression: 'id = :id',
-    ExpressionAttributeValues: { ':pk': showItemKey(showId).PK, ':ep': 'EP#', ':id': episodeId },
-    ConsistentRead: true,
-  });
-  if (!item) throw new NotFoundError(EPISODE_NOT_FOUND);
-  return recordOf<StoredEpisode>(item);
+  const episode = await getStoredEpisode(showId, episodeId);
+  if (!episode) throw new NotFoundError(EPISODE_NOT_FOUND);
+  return episode;
 };
-
-/** Does the show have an episode in `season` other than `except` (SK)? One Limit-2 Query. */
-const seasonHasOthers = async (showId: string, season: number, exceptSk: string): Promise<boolean> => {
-  const prefix = `EP#${String(season).padStart(2, '0')}#`;
-  const items = await queryAll(
-    {
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :season)',
-      ExpressionAttributeValues: { ':pk': showItemKey(showId).PK, ':season': prefix },
-      ProjectionExpression: 'SK',
-      ConsistentRead: true,
-      Limit: 2,
-    },
-    2,
-  );
-  return items.some((item) => item.SK !== exceptSk);
-};
-
-const deleteEpisodeOp = (episode: StoredEpisode): TransactOperation => ({
-  Delete: {
-    TableName: tableName(),
-    Key: episodeItemKey(episode.show_id, episode.season, episode.episode_number),
-    ConditionExpression: 'id = :id AND version = :v',
-    ExpressionAttributeValues: { ':id': episode.id, ':v': episode.version },
-  },
-});
 
 /** The episode's fields after `body` (undefined ones kept), not yet versioned. */
 const edited = (episode: StoredEpisode, body: UpdateEpisodeBody): StoredEpisode => {
@@ -476,29 +346,9 @@ export const updateEpisode = async (
     const moves = next.season !== episode.season || next.episode_number !== episode.episode_number;
     const written: StoredEpisode = { ...next, version: show.version + 1 };
     if (!moves) {
-      const { names, values, sets } = setClauses({
-        title: written.title,
-        description: written.description,
-        duration_seconds: written.duration_seconds,
-        access: written.access,
-        price: written.price,
-        currency: written.currency,
-        air_date: written.air_date,
-        stream_url: written.stream_url,
-        version: written.version,
-      });
       const outcome = await runEpisodeTransaction([
-        {
-          Update: {
-            TableName: tableName(),
-            Key: episodeItemKey(showId, episode.season, episode.episode_number),
-            UpdateExpression: `SET ${sets.join(', ')}`,
-            ConditionExpression: 'id = :id AND #version = :was',
-            ExpressionAttributeNames: names,
-            ExpressionAttributeValues: { ...values, ':id': episodeId, ':was': episode.version },
-          },
-        },
-        profileUpdate(show, show.seasons),
+        updateEpisodeOperation(episode, written),
+        showClockOperation(show, show.seasons),
       ]);
       if (outcome === 'done') return written;
       if (attempt >= ATTEMPTS) throw new ConflictError(SHOW_CHANGED);
@@ -506,20 +356,17 @@ export const updateEpisode = async (
       continue;
     }
     const moved = written;
-    const oldItemSk = episodeItemKey(showId, episode.season, episode.episode_number).SK;
     const keepOld =
-      next.season === episode.season || (await seasonHasOthers(showId, episode.season, oldItemSk));
+      next.season === episode.season ||
+      (await seasonHasOtherEpisodes(showId, episode.season, episode.episode_number));
     const outcome = await runEpisodeTransaction(
       [
-        deleteEpisodeOp(episode),
-        {
-          Put: {
-            TableName: tableName(),
-            Item: episodeItem(moved),
-            ConditionExpression: 'attribute_not_exists(PK)',
-          },
-        },
-        profileUpdate(show, seasonsWith(show.seasons, moved.season, keepOld ? undefined : episode.season)),
+        deleteEpisodeOperation(episode),
+        putEpisodeOperation(moved),
+        showClockOperation(
+          show,
+          seasonsWith(show.seasons, moved.season, keepOld ? undefined : episode.season),
+        ),
       ],
       1,
     );
@@ -534,11 +381,10 @@ export const deleteEpisode = async (creatorId: string, showId: string, episodeId
   for (let attempt = 1; ; attempt++) {
     const show = await ownShow(creatorId, showId);
     const episode = await findEpisode(showId, episodeId);
-    const sk = episodeItemKey(showId, episode.season, episode.episode_number).SK;
-    const keep = await seasonHasOthers(showId, episode.season, sk);
+    const keep = await seasonHasOtherEpisodes(showId, episode.season, episode.episode_number);
     const outcome = await runEpisodeTransaction([
-      deleteEpisodeOp(episode),
-      profileUpdate(show, seasonsWith(show.seasons, undefined, keep ? undefined : episode.season)),
+      deleteEpisodeOperation(episode),
+      showClockOperation(show, seasonsWith(show.seasons, undefined, keep ? undefined : episode.season)),
     ]);
     if (outcome === 'done') return;
     if (attempt >= ATTEMPTS) throw new ConflictError(SHOW_CHANGED);

@@ -1,7 +1,7 @@
+import { allRankedIdsOf } from '../catalog/ranked-list.ts';
 import { CREATOR_LISTS } from '../creators/creator-ranking.ts';
 import { creatorKey, setCreatorAudience, type PublishedCreator } from '../creators/creator-repository.ts';
 import { batchGet } from '../db/batch.ts';
-import { queryAll } from '../db/query.ts';
 import { recordOf } from '../db/record.ts';
 import { viewerShardsOf } from '../audience/audience-scale.ts';
 import { bucketOf, recordPeak, viewerCounterKey } from '../audience/viewer-counter.ts';
@@ -31,14 +31,7 @@ export interface AudienceReport {
 }
 
 /** Creator ids in the live list (one Query page per 1 MB of entries: a few hundred channels). */
-export const liveCreatorIds = async (): Promise<string[]> =>
-  (
-    await queryAll({
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :entry)',
-      ExpressionAttributeValues: { ':pk': `RANK#${CREATOR_LISTS.live}`, ':entry': 'E#' },
-      ProjectionExpression: 'id',
-    })
-  ).map((entry) => String(entry.id));
+export const liveCreatorIds = (): Promise<string[]> => allRankedIdsOf(CREATOR_LISTS.live);
 
 /** Viewers per channel in `bucket`: one BatchGetItem per 100 counter items (6 small channels). */
 const bucketCounts = async (

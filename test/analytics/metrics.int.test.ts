@@ -18,6 +18,7 @@ import { useSink } from '../../shared/analytics/sink.ts';
 import { fileSink } from '../../scripts/local/file-sink.ts';
 import { clock } from '../../shared/clock.ts';
 import { projectRecord } from '../../shared/projection/projector.ts';
+import { episodeItemKey } from '../../shared/shows/show-repository.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 
 /**
@@ -73,8 +74,7 @@ const episodeChange = (id: string, show: string, creator: string, title: string)
   eventName: 'INSERT',
   dynamodb: {
     NewImage: marshall({
-      PK: `SHOW#${show}`,
-      SK: `EP#${id}`,
+      ...episodeItemKey(show, 1, 1),
       entity: 'episode',
       version: 1,
       id,

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ProgramRecord } from '../../shared/catalog/model.ts';
-import { MAX_PROGRAM_MINUTES, programItems } from '../../shared/epg/program-repository.ts';
+import { MAX_PROGRAM_MINUTES, programItems, programKey } from '../../shared/epg/program-repository.ts';
 import {
   currentAndNext,
   currentProgramProgressView,
@@ -257,7 +257,7 @@ describe('programItems', () => {
   it('keys a program by channel and start, and refuses programs the read path cannot find', () => {
     const p = program(1, Date.UTC(2026, 0, 1, 10), Date.UTC(2026, 0, 1, 11));
     const [item] = programItems(p, 101);
-    expect(item).toMatchObject({ PK: 'CHANNEL#ch_0001', SK: 'PROGRAM#2026-01-01T10:00:00.000Z', ...p });
+    expect(item).toMatchObject({ ...programKey('ch_0001', '2026-01-01T10:00:00+00:00'), ...p });
     expect(() => programItems(program(2, 0, (MAX_PROGRAM_MINUTES + 1) * MINUTE), 101)).toThrow(RangeError);
     expect(() => programItems(program(3, 5 * MINUTE, 5 * MINUTE), 101)).toThrow(RangeError);
   });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { EVENT_PAYLOADS } from '../../shared/events/catalog.ts';
 import { eventsOfBatch, eventsOfRecord } from '../../shared/events/changes.ts';
 import { PlatformEvent } from '../../shared/events/envelope.ts';
+import { programKey } from '../../shared/epg/program-repository.ts';
 import { change, creator, episode, live, program, purchase, show, subscription } from './records.ts';
 
 const types = (record: DynamoDBRecord) => eventsOfRecord(record).map((e) => e.type);
@@ -113,7 +114,7 @@ describe('catalogue changes', () => {
 
   it('a move (delete and put in one transaction) in one batch is one program.changed with the previous slot', () => {
     const moved = program({
-      SK: 'PROGRAM#2026-11-24T20:00:00.000Z',
+      ...programKey('ch_0001', '2026-11-24T20:00:00.000Z'),
       start: '2026-11-24T20:00:00.000Z',
       end: '2026-11-24T21:00:00.000Z',
       version: 3,

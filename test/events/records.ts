@@ -1,5 +1,7 @@
 import { type EntitlementRecord, entitlementItem } from '../../shared/entitlements/entitlement-repository.ts';
 import { marshall } from '@aws-sdk/util-dynamodb';
+import { programKey } from '../../shared/epg/program-repository.ts';
+import { episodeItemKey, showItemKey } from '../../shared/shows/show-repository.ts';
 import type { AttributeValue as LambdaAttributeValue, DynamoDBRecord } from 'aws-lambda';
 
 /** Stream records and source items for the event mapping's tests (test/events). */
@@ -64,8 +66,7 @@ export const live = {
 };
 
 export const show = (fields: Item = {}): Item => ({
-  PK: 'SHOW#sh_0001',
-  SK: 'PROFILE',
+  ...showItemKey('sh_0001'),
   entity: 'show',
   id: 'sh_0001',
   slug: 'late_night',
@@ -79,8 +80,7 @@ export const show = (fields: Item = {}): Item => ({
   ...fields,
 });
 export const episode = (fields: Item = {}): Item => ({
-  PK: 'SHOW#sh_0001',
-  SK: 'EP#01#001',
+  ...episodeItemKey('sh_0001', 1, 1),
   entity: 'episode',
   id: 'ep_0001_s1e01',
   show_id: 'sh_0001',
@@ -96,8 +96,7 @@ export const episode = (fields: Item = {}): Item => ({
   ...fields,
 });
 export const program = (fields: Item = {}): Item => ({
-  PK: 'CHANNEL#ch_0001',
-  SK: 'PROGRAM#2026-11-24T18:00:00.000Z',
+  ...programKey('ch_0001', '2026-11-24T18:00:00.000Z'),
   entity: 'program',
   program_id: 'pg_1',
   creator_id: 'cr_0001',

@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, PutCommand, QueryCommand } from '../../shared/db/document.ts';
+import { GetCommand, PutCommand } from '../../shared/db/document.ts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { handler } from '../../functions/live/ivs-event.ts';
 import { captureLog } from '../support/log-lines.ts';
 import type { CreatorRecord } from '../../shared/catalog/model.ts';
-import { rankTotalKey, readRankedPage } from '../../shared/catalog/ranked-list.ts';
+import { allRankedIdsOf, readRankedPage } from '../../shared/catalog/ranked-list.ts';
 import { CREATOR_LISTS } from '../../shared/creators/creator-ranking.ts';
 import { creatorFromAccount } from '../../shared/identity/creator-from-account.ts';
 import { creatorItem, creatorKey } from '../../shared/creators/creator-repository.ts';
 import { db } from '../../shared/db/client.ts';
-import { ivsChannelKey } from '../../shared/ivs/channel-repository.ts';
+import { ivsChannelItem } from '../../shared/ivs/channel-repository.ts';
 import { listLiveStreams } from '../../shared/channels/live-streams.ts';
 import { tableName } from '../../shared/db/table.ts';
 import {
@@ -63,7 +63,7 @@ const provision = async (options: { liveTitle?: string; withoutIvs?: boolean } =
   await db.send(
     new PutCommand({
       TableName: tableName(),
-      Item: { ...ivsChannelKey(channelArn), creator_id: creatorId, entity: 'ivs-channel' },
+      Item: ivsChannelItem(channelArn, creatorId),
     }),
   );
   return { creatorId, name, channelArn };
@@ -106,22 +106,9 @@ const silent = { warn: vi.fn() };
 const liveListIds = async (limit = 20): Promise<string[]> =>
   (await readRankedPage(CREATOR_LISTS.live, 1, limit)).ids;
 
-/** Is the creator in the live list (a Query of the list's entries with this id)? */
-const inLiveList = async (creatorId: string) => {
-  const result = await db.send(
-    new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :entry)',
-      FilterExpression: 'id = :id',
-      ExpressionAttributeValues: {
-        ':pk': rankTotalKey(CREATOR_LISTS.live).PK,
-        ':entry': 'E#',
-        ':id': creatorId,
-      },
-    }),
-  );
-  return (result.Items ?? []).length > 0;
-};
+/** Is the creator in the live list (any of the list's entries names it)? */
+const inLiveList = async (creatorId: string) =>
+  (await allRankedIdsOf(CREATOR_LISTS.live)).includes(creatorId);
 
 describe('the IVS reducer (applyIvsEvent) against DynamoDB Local', () => {
   it('Stream Start makes the creator live (and listed), Stream End offline, one version each', async () => {

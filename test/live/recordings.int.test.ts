@@ -13,18 +13,19 @@ import { type Broadcaster, createBroadcaster } from '../../scripts/local/ivs/bro
 import type { CreatorRecord } from '../../shared/catalog/model.ts';
 import { captureLog } from '../support/log-lines.ts';
 import { creatorFromAccount } from '../../shared/identity/creator-from-account.ts';
-import { creatorItem, creatorKey } from '../../shared/creators/creator-repository.ts';
+import {
+  creatorItem,
+  creatorKey,
+  recordCreatorModeration,
+} from '../../shared/creators/creator-repository.ts';
 import { db } from '../../shared/db/client.ts';
 import { applyEntitlement } from '../../shared/entitlements/entitlement-repository.ts';
 import { tableName } from '../../shared/db/table.ts';
-import { ivsChannelKey } from '../../shared/ivs/channel-repository.ts';
+import { ivsChannelItem } from '../../shared/ivs/channel-repository.ts';
 import { dvrUrlOf } from '../../shared/catalog/media-urls.ts';
 import type { LiveRecording } from '../../shared/catalog/model.ts';
-import {
-  recordingEpisodeId,
-  recordingMarkerKey,
-  repairLostRecordings,
-} from '../../shared/channels/recordings.ts';
+import { recordingEpisodeId, repairLostRecordings } from '../../shared/channels/recordings.ts';
+import { recordingMarkerKey } from '../../shared/ivs/recording-repository.ts';
 import { entitlement } from '../support/entitlements.ts';
 import { fromNewAddress, type TestApi, testApi } from '../support/api.ts';
 import { waitFor } from '../support/wait.ts';
@@ -99,7 +100,7 @@ const provision = async (
   await db.send(
     new PutCommand({
       TableName: tableName(),
-      Item: { ...ivsChannelKey(channelArn), creator_id: creatorId, entity: 'ivs-channel' },
+      Item: ivsChannelItem(channelArn, creatorId),
     }),
   );
   return { creatorId, channelArn, channelId: suffix };
@@ -433,22 +434,13 @@ describe('Recording End: the broadcast becomes an on-demand item', () => {
   it('does not publish the recording of a stream an operator stopped for moderation', async () => {
     const channel = await provision();
     const streamId = `st-${randomUUID()}`;
-    await db.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: creatorKey(channel.creatorId),
-        UpdateExpression: 'SET moderation = :m',
-        ExpressionAttributeValues: {
-          ':m': {
-            action: 'stop-stream',
-            by: 'test',
-            reason: 'spam',
-            at: new Date().toISOString(),
-            stream_id: streamId,
-          },
-        },
-      }),
-    );
+    await recordCreatorModeration(channel.creatorId, {
+      action: 'stop-stream',
+      by: 'test',
+      reason: 'spam',
+      at: new Date().toISOString(),
+      stream_id: streamId,
+    });
     const startedAt = new Date(Date.now() - 600_000);
     const prefix = prefixOf(channel, startedAt);
     putObject(`${prefix}/events/recording-ended.json`, JSON.stringify(endedJson(channel, startedAt, 60_000)));
@@ -632,7 +624,7 @@ describe('through the local broadcaster (what IVS writes to S3, as npm start run
     await db.send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...ivsChannelKey(channelArn), creator_id: base.creatorId, entity: 'ivs-channel' },
+        Item: ivsChannelItem(channelArn, base.creatorId),
       }),
     );
 

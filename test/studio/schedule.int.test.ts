@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { EpisodeRecord, ShowRecord } from '../../shared/catalog/model.ts';
 import { db } from '../../shared/db/client.ts';
 import { tableName } from '../../shared/db/table.ts';
-import { scheduleKey } from '../../shared/epg/program-repository.ts';
+import { getScheduleVersion } from '../../shared/epg/program-repository.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { creatorKey } from '../../shared/creators/creator-repository.ts';
 import { episodeItem, showItem } from '../../shared/shows/show-repository.ts';
@@ -130,8 +130,7 @@ describe('POST /studio/channel/programs', () => {
       [data.program_id, '2030-01-01T19:00:00+00:00', '2030-01-01T20:30:00+00:00'],
     ]);
     // Stored with the channel's schedule lock moved on (the race-free overlap check).
-    const lock = await db.send(new GetCommand({ TableName: tableName(), Key: scheduleKey(data.channel_id) }));
-    expect(lock.Item?.version).toBeGreaterThanOrEqual(1);
+    expect(await getScheduleVersion(data.channel_id)).toBeGreaterThanOrEqual(1);
   });
 
   it('takes the caller’s own show or episode as content, and refuses another creator’s or an unknown one (422)', async () => {

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, QueryCommand } from '../../shared/db/document.ts';
+import { GetCommand } from '../../shared/db/document.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../shared/db/client.ts';
 import { tableName } from '../../shared/db/table.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { viewSetKey } from '../../shared/projection/view-set.ts';
-import { showItemKey } from '../../shared/shows/show-repository.ts';
+import { getShowCollection, showItemKey } from '../../shared/shows/show-repository.ts';
 import { episodeViewSource } from '../../shared/projection/views.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 import { onboardCreator } from '../support/payments.ts';
@@ -62,17 +62,12 @@ const storedShow = async (id: string) =>
     )
   ).Item;
 /** Every item of a show's item collection. */
-const storedCollection = async (id: string) =>
-  (
-    await db.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk',
-        ExpressionAttributeValues: { ':pk': showItemKey(id).PK },
-        ConsistentRead: true,
-      }),
-    )
-  ).Items ?? [];
+const storedCollection = async (id: string) => {
+  const { profile, episodes } = await getShowCollection(id);
+  return [...(profile ? [profile] : []), ...episodes];
+};
+/** The stored episodes of a show, in season and episode order. */
+const storedEpisodes = async (id: string) => (await getShowCollection(id)).episodes;
 
 describe('POST /studio/shows', () => {
   it('answers 201 with the show as stored, readable at once at GET /shows/{id} and by its slug', async () => {
@@ -390,7 +385,7 @@ describe('/studio/shows/{id}/episodes', () => {
       ),
     );
     expect(twins.map((r) => r.status).sort()).toEqual([201, 409]);
-    expect((await storedCollection(show.show_id)).filter((i) => i.entity === 'episode')).toHaveLength(7);
+    expect(await storedEpisodes(show.show_id)).toHaveLength(7);
   });
 
   it('answers 422 with the field for every rule, never 500', async () => {
@@ -562,7 +557,7 @@ describe('/studio/shows/{id}/episodes', () => {
       });
       expect(res.status).toBe(200);
     }
-    const [last] = (await storedCollection(show.show_id)).filter((i) => i.entity === 'episode');
+    const [last] = await storedEpisodes(show.show_id);
     expect(last?.version).toBe(5);
     const removed = await api.delete(`/studio/shows/${show.show_id}/episodes/${first.episode_id}`, {
       token: owner.token,
@@ -652,7 +647,7 @@ describe('/studio/shows/{id}/episodes', () => {
       });
       expect(bad.status, JSON.stringify(body)).toBe(422);
     }
-    const items = await storedCollection(otherShow.show_id);
-    expect(items.find((i) => i.entity === 'episode')).toMatchObject({ title: 'Loop 1', version: 2 });
+    const [episode] = await storedEpisodes(otherShow.show_id);
+    expect(episode).toMatchObject({ title: 'Loop 1', version: 2 });
   });
 });
