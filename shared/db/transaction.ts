@@ -113,6 +113,9 @@ export const writeIf = async (write: SingleWrite): Promise<WriteOutcome> => {
   }
 };
 
+/** `writeIf` for callers that need only whether it was written. */
+export const writtenIf = async (write: SingleWrite): Promise<boolean> => (await writeIf(write)).written;
+
 /**
  * Writes `item` unless an item with its key exists: false when one did (the first writer wins;
  * nothing is overwritten). The conditional put every "once" record is (a processed event, a

@@ -1,7 +1,7 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '../db/document.ts';
+import { GetCommand, PutCommand } from '../db/document.ts';
 import { db } from '../db/client.ts';
 import { tableName } from '../db/table.ts';
-import { isConditionalCheckFailed } from '../db/transaction.ts';
+import { writeIf, writtenIf } from '../db/transaction.ts';
 
 /**
  * The second factor's items (docs/accounts.md "Second factor"), both in the account's partition,
@@ -41,16 +41,6 @@ export interface TotpFactor {
   expires_at_epoch?: number;
 }
 
-const withCondition = async (send: () => Promise<unknown>): Promise<boolean> => {
-  try {
-    await send();
-    return true;
-  } catch (error) {
-    if (isConditionalCheckFailed(error)) return false;
-    throw error;
-  }
-};
-
 /** The account's TOTP factor (pending or active), read consistently. */
 export const getTotpFactor = async (accountId: string): Promise<TotpFactor | undefined> => {
   const item = (
@@ -63,17 +53,14 @@ export const getTotpFactor = async (accountId: string): Promise<TotpFactor | und
 
 /** Writes a pending factor, replacing a pending one; false when an active factor exists. */
 export const putPendingTotp = (factor: TotpFactor): Promise<boolean> =>
-  withCondition(() =>
-    db.send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...factorKey(factor.account_id), entity: 'second_factor', ...factor },
-        ConditionExpression: 'attribute_not_exists(PK) OR #state = :pending',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':pending': 'pending' },
-      }),
-    ),
-  );
+  writtenIf({
+    Put: {
+      Item: { ...factorKey(factor.account_id), entity: 'second_factor', ...factor },
+      ConditionExpression: 'attribute_not_exists(PK) OR #state = :pending',
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: { ':pending': 'pending' },
+    },
+  });
 
 /**
  * Activates the pending factor `factorId` with its first accepted step and the recovery codes'
@@ -86,82 +73,61 @@ export const activateTotp = (
   recoveryHashes: readonly string[],
   now: Date,
 ): Promise<boolean> =>
-  withCondition(() =>
-    db.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: factorKey(accountId),
-        UpdateExpression:
-          'SET #state = :active, confirmed_at = :now, last_used_at = :now, last_step = :step, recovery_hashes = :hashes REMOVE expires_at_epoch',
-        ConditionExpression: '#state = :pending AND factor_id = :id AND expires_at_epoch > :epoch',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: {
-          ':active': 'active',
-          ':pending': 'pending',
-          ':id': factorId,
-          ':now': now.toISOString(),
-          ':epoch': epoch(now),
-          ':step': step,
-          ':hashes': new Set(recoveryHashes),
-        },
-      }),
-    ),
-  );
+  writtenIf({
+    Update: {
+      Key: factorKey(accountId),
+      UpdateExpression:
+        'SET #state = :active, confirmed_at = :now, last_used_at = :now, last_step = :step, recovery_hashes = :hashes REMOVE expires_at_epoch',
+      ConditionExpression: '#state = :pending AND factor_id = :id AND expires_at_epoch > :epoch',
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: {
+        ':active': 'active',
+        ':pending': 'pending',
+        ':id': factorId,
+        ':now': now.toISOString(),
+        ':epoch': epoch(now),
+        ':step': step,
+        ':hashes': new Set(recoveryHashes),
+      },
+    },
+  });
 
 /**
  * Accepts time step `step` for the active factor: false when a code of this step (or a later one)
  * was accepted already (a replayed code) or the factor is gone.
  */
 export const acceptStep = (accountId: string, step: number, now: Date): Promise<boolean> =>
-  withCondition(() =>
-    db.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: factorKey(accountId),
-        UpdateExpression: 'SET last_step = :step, last_used_at = :now',
-        ConditionExpression: '#state = :active AND (attribute_not_exists(last_step) OR last_step < :step)',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':active': 'active', ':step': step, ':now': now.toISOString() },
-      }),
-    ),
-  );
+  writtenIf({
+    Update: {
+      Key: factorKey(accountId),
+      UpdateExpression: 'SET last_step = :step, last_used_at = :now',
+      ConditionExpression: '#state = :active AND (attribute_not_exists(last_step) OR last_step < :step)',
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: { ':active': 'active', ':step': step, ':now': now.toISOString() },
+    },
+  });
 
 /** Uses the recovery code with hash `hash` once: false when it is not (or no longer) unused. */
 export const useRecoveryCode = (accountId: string, hash: string, now: Date): Promise<boolean> =>
-  withCondition(() =>
-    db.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: factorKey(accountId),
-        UpdateExpression: 'DELETE recovery_hashes :set SET last_used_at = :now',
-        ConditionExpression: '#state = :active AND contains(recovery_hashes, :hash)',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: {
-          ':active': 'active',
-          ':set': new Set([hash]),
-          ':hash': hash,
-          ':now': now.toISOString(),
-        },
-      }),
-    ),
-  );
+  writtenIf({
+    Update: {
+      Key: factorKey(accountId),
+      UpdateExpression: 'DELETE recovery_hashes :set SET last_used_at = :now',
+      ConditionExpression: '#state = :active AND contains(recovery_hashes, :hash)',
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: {
+        ':active': 'active',
+        ':set': new Set([hash]),
+        ':hash': hash,
+        ':now': now.toISOString(),
+      },
+    },
+  });
 
 /** Removes the account's TOTP factor (pending or active) and its recovery codes. */
 export const deleteTotpFactor = async (accountId: string): Promise<boolean> => {
-  try {
-    // On condition it exists: removing no factor writes nothing (and answers 404).
-    await db.send(
-      new DeleteCommand({
-        TableName: tableName(),
-        Key: factorKey(accountId),
-        ConditionExpression: 'attribute_exists(PK)',
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionalCheckFailed(error)) return false;
-    throw error;
-  }
+  // On condition it exists: removing no factor writes nothing (and answers 404).
+  return writtenIf({ Delete: { Key: factorKey(accountId), ConditionExpression: 'attribute_exists(PK)' } });
 };
 
 // ── Sign-in challenges ───────────────────────────────────────────────────────────────────────
@@ -202,29 +168,24 @@ export const spendChallengeAttempt = async (
   maxAttempts: number,
   now: Date,
 ): Promise<SignInChallenge | undefined> => {
-  try {
-    const out = await db.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: challengeKey(accountId, challengeId),
-        UpdateExpression: 'ADD attempts :one',
-        ConditionExpression:
-          'attribute_exists(PK) AND secret_hash = :hash AND attempts < :max AND expires_at_epoch > :now',
-        ExpressionAttributeValues: {
-          ':one': 1,
-          ':hash': secretHash,
-          ':max': maxAttempts,
-          ':now': epoch(now),
-        },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    const { PK: _pk, SK: _sk, entity: _entity, ...challenge } = out.Attributes ?? {};
-    return challenge as unknown as SignInChallenge;
-  } catch (error) {
-    if (isConditionalCheckFailed(error)) return undefined;
-    throw error;
-  }
+  const outcome = await writeIf({
+    Update: {
+      Key: challengeKey(accountId, challengeId),
+      UpdateExpression: 'ADD attempts :one',
+      ConditionExpression:
+        'attribute_exists(PK) AND secret_hash = :hash AND attempts < :max AND expires_at_epoch > :now',
+      ExpressionAttributeValues: {
+        ':one': 1,
+        ':hash': secretHash,
+        ':max': maxAttempts,
+        ':now': epoch(now),
+      },
+      ReturnValues: 'ALL_NEW',
+    },
+  });
+  if (!outcome.written) return undefined;
+  const { PK: _pk, SK: _sk, entity: _entity, ...challenge } = outcome.attributes ?? {};
+  return challenge as unknown as SignInChallenge;
 };
 
 /** Uses the challenge once (deleted on condition it is still this one): false when it was used meanwhile. */
@@ -233,13 +194,10 @@ export const consumeChallenge = (
   challengeId: string,
   secretHash: string,
 ): Promise<boolean> =>
-  withCondition(() =>
-    db.send(
-      new DeleteCommand({
-        TableName: tableName(),
-        Key: challengeKey(accountId, challengeId),
-        ConditionExpression: 'secret_hash = :hash',
-        ExpressionAttributeValues: { ':hash': secretHash },
-      }),
-    ),
-  );
+  writtenIf({
+    Delete: {
+      Key: challengeKey(accountId, challengeId),
+      ConditionExpression: 'secret_hash = :hash',
+      ExpressionAttributeValues: { ':hash': secretHash },
+    },
+  });
