@@ -26,6 +26,10 @@ export const rateLimitKey = (routeKey: string, client: string): string => {
   return `RATE#${route}#${digest(client)}`;
 };
 
+/** Is this the key of a rate-limit counter? */
+export const isRateLimitCounter = (key: Record<string, unknown>): boolean =>
+  String(key[TABLE.partitionKey]).startsWith('RATE#');
+
 /**
  * Counts one request of `client` on `routeKey` in the window starting at `window.start` (epoch
  * seconds): one atomic UpdateItem, the counter expiring at `window.expiresAt` (set by the first

@@ -1,6 +1,10 @@
 import { type EntitlementRecord, entitlementItem } from '../../shared/entitlements/entitlement-repository.ts';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue as LambdaAttributeValue, DynamoDBRecord } from 'aws-lambda';
+import { creatorKey } from '../../shared/creators/creator-repository.ts';
+import { primaryKey } from '../../shared/db/key.ts';
+import { programKey } from '../../shared/epg/program-repository.ts';
+import { episodeItemKey, showItemKey } from '../../shared/shows/show-repository.ts';
 
 /** Stream records and source items for the event mapping's tests (test/events). */
 type Item = Record<string, unknown>;
@@ -21,7 +25,7 @@ export const change = (
     eventName: before && after ? 'MODIFY' : after ? 'INSERT' : 'REMOVE',
     eventSource: 'aws:dynamodb',
     dynamodb: {
-      Keys: image({ PK: (after ?? before)?.PK, SK: (after ?? before)?.SK }),
+      Keys: image(primaryKey((after ?? before) as Item)),
       NewImage: image(after),
       OldImage: image(before),
       SequenceNumber: seq,
@@ -32,8 +36,7 @@ export const change = (
 };
 
 export const creator = (fields: Item = {}): Item => ({
-  PK: 'CREATOR#cr_0001',
-  SK: 'PROFILE',
+  ...creatorKey('cr_0001'),
   entity: 'creator',
   id: 'cr_0001',
   slug: 'maya_lopez',
@@ -64,8 +67,7 @@ export const live = {
 };
 
 export const show = (fields: Item = {}): Item => ({
-  PK: 'SHOW#sh_0001',
-  SK: 'PROFILE',
+  ...showItemKey('sh_0001'),
   entity: 'show',
   id: 'sh_0001',
   slug: 'late_night',
@@ -79,8 +81,7 @@ export const show = (fields: Item = {}): Item => ({
   ...fields,
 });
 export const episode = (fields: Item = {}): Item => ({
-  PK: 'SHOW#sh_0001',
-  SK: 'EP#01#001',
+  ...episodeItemKey('sh_0001', 1, 1),
   entity: 'episode',
   id: 'ep_0001_s1e01',
   show_id: 'sh_0001',
@@ -96,8 +97,7 @@ export const episode = (fields: Item = {}): Item => ({
   ...fields,
 });
 export const program = (fields: Item = {}): Item => ({
-  PK: 'CHANNEL#ch_0001',
-  SK: 'PROGRAM#2026-11-24T18:00:00.000Z',
+  ...programKey('ch_0001', '2026-11-24T18:00:00.000Z'),
   entity: 'program',
   program_id: 'pg_1',
   creator_id: 'cr_0001',

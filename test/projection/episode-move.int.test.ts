@@ -5,6 +5,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CategoryId } from '../../shared/catalog/model.ts';
 import { db } from '../../shared/db/client.ts';
+import { keyString, primaryKey } from '../../shared/db/key.ts';
 import { tableName } from '../../shared/db/table.ts';
 import { projectRecord } from '../../shared/projection/projector.ts';
 import { episodeViews } from '../../shared/projection/views.ts';
@@ -35,7 +36,7 @@ const record = (eventName: 'INSERT' | 'REMOVE', image: Record<string, unknown>) 
 const stored = async (key: Record<string, unknown>) =>
   (
     await db.send(
-      new GetCommand({ TableName: tableName(), Key: { PK: key.PK, SK: key.SK }, ConsistentRead: true }),
+      new GetCommand({ TableName: tableName(), Key: primaryKey(key), ConsistentRead: true }),
     )
   ).Item;
 
@@ -67,12 +68,12 @@ describe('an episode moved to a new position keeps its views', () => {
       const move = [record('INSERT', moved), record('REMOVE', old)];
       for (const r of order === 'put first' ? move : move.reverse()) await projectRecord(r, now);
       // Each view is there, as built from the moved item.
-      for (const view of views) expect(await stored(view), `${view.PK} ${view.SK}`).toEqual(view);
+      for (const view of views) expect(await stored(view), keyString(view)).toEqual(view);
       // A repeated deletion of the old item (a redelivered record) changes nothing.
       await projectRecord(record('REMOVE', old), now);
-      for (const view of views) expect(await stored(view), `${view.PK} ${view.SK}`).toEqual(view);
+      for (const view of views) expect(await stored(view), keyString(view)).toEqual(view);
       // Deleting the moved item removes them.
       await projectRecord(record('REMOVE', moved), now);
-      for (const view of views) expect(await stored(view), `${view.PK} ${view.SK}`).toBeUndefined();
+      for (const view of views) expect(await stored(view), keyString(view)).toBeUndefined();
     });
 });
