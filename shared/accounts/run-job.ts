@@ -110,10 +110,7 @@ export const purgeAccount = async (accountId: string, now: Date): Promise<string
     await deleteSubscription(subscription.id, accountId);
   await deleteOwnerRecords(accountId);
   const handled = new Set(['reaction', 'report_reference', 'account']);
-  await batchPutDelete(
-    [],
-    items.filter((item) => !handled.has(String(item.entity))).map(primaryKey),
-  );
+  await batchPutDelete([], items.filter((item) => !handled.has(String(item.entity))).map(primaryKey));
   await purgeIdentity(account, now);
   return 'purged';
 };
@@ -147,10 +144,13 @@ const purgeCreatorSide = async (
     await deleteShow(accountId, showId).catch((error: Error) => {
       if (!(error instanceof NotFoundError)) throw error;
     });
-  await batchPutDelete([], [
-    ...(profile.channel?.channel_id ? await channelScheduleKeys(profile.channel.channel_id) : []),
-    ...(ivs ? [ivsChannelKey(ivs.channel_arn)] : []),
-    ...partition.map(primaryKey),
-  ]);
+  await batchPutDelete(
+    [],
+    [
+      ...(profile.channel?.channel_id ? await channelScheduleKeys(profile.channel.channel_id) : []),
+      ...(ivs ? [ivsChannelKey(ivs.channel_arn)] : []),
+      ...partition.map(primaryKey),
+    ],
+  );
   return { id: accountId, roomArn: ivs?.chat_room_arn };
 };

@@ -64,17 +64,32 @@ export const createPlayback = async (
  */
 export const addPlayedSeconds = async (
   sessionId: string,
-  beat: { contentId: string; accountId: string | undefined; seconds: number; room: number; expiresAt: number },
+  beat: {
+    contentId: string;
+    accountId: string | undefined;
+    seconds: number;
+    room: number;
+    expiresAt: number;
+  },
 ): Promise<PlaybackRecord | undefined> => {
   const outcome = await writeIf({
     Update: {
       Key: key(sessionId),
-      ...withCondition(updateOf({ set: { [TABLE.ttlAttribute]: beat.expiresAt }, add: { played: beat.seconds } }), {
-        expression: `attribute_exists(${TABLE.partitionKey}) AND content_id = :c0 AND played <= :c1 AND ${
-          beat.accountId ? '(attribute_not_exists(account_id) OR account_id = :c2)' : 'attribute_not_exists(account_id)'
-        }`,
-        values: { ':c0': beat.contentId, ':c1': beat.room, ...(beat.accountId ? { ':c2': beat.accountId } : {}) },
-      }),
+      ...withCondition(
+        updateOf({ set: { [TABLE.ttlAttribute]: beat.expiresAt }, add: { played: beat.seconds } }),
+        {
+          expression: `attribute_exists(${TABLE.partitionKey}) AND content_id = :c0 AND played <= :c1 AND ${
+            beat.accountId
+              ? '(attribute_not_exists(account_id) OR account_id = :c2)'
+              : 'attribute_not_exists(account_id)'
+          }`,
+          values: {
+            ':c0': beat.contentId,
+            ':c1': beat.room,
+            ...(beat.accountId ? { ':c2': beat.accountId } : {}),
+          },
+        },
+      ),
       ReturnValues: 'ALL_NEW',
     },
   });

@@ -61,7 +61,10 @@ export const addViewers = async (
   );
 };
 
-const countOf = (items: ReadonlyMap<string, Record<string, unknown>>, keys: Array<{ PK: string; SK: string }>) => {
+const countOf = (
+  items: ReadonlyMap<string, Record<string, unknown>>,
+  keys: Array<{ PK: string; SK: string }>,
+) => {
   const byDevice = Object.fromEntries(DEVICE_TYPES.map((d) => [d, 0])) as Record<DeviceType, number>;
   let total = 0;
   for (const key of keys) {

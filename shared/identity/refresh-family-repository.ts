@@ -71,7 +71,11 @@ export const getRefreshFamily = async (family: string): Promise<RefreshFamily | 
 /** Revokes a family, whoever's it is (reuse detected). */
 export const setRefreshFamilyRevoked = async (family: string): Promise<void> => {
   await db.send(
-    new UpdateCommand({ TableName: tableName(), Key: familyKey(family), ...updateOf({ set: { revoked: true } }) }),
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: familyKey(family),
+      ...updateOf({ set: { revoked: true } }),
+    }),
   );
 };
 

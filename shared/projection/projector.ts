@@ -18,13 +18,7 @@ import { countFollow, countSubscription, countView } from './counters.ts';
 import { becameCreator, createCreatorFor } from './onboarding.ts';
 import { applyViews } from './view-set.ts';
 import { episodeViewSource } from './view-set-repository.ts';
-import {
-  changesShowViews,
-  creatorViews,
-  episodeViews,
-  type Item,
-  showViews,
-} from './views.ts';
+import { changesShowViews, creatorViews, episodeViews, type Item, showViews } from './views.ts';
 
 /**
  * The projector: turns one change of the table (a stream record with both images) into the

@@ -1,5 +1,5 @@
 import type { CreatorRecord, EpisodeRecord, ProgramRecord, ShowRecord } from '../catalog/model.ts';
-import { listOfItem } from '../catalog/ranked-list.ts';
+import { listOfItem, rankTotalKey } from '../catalog/ranked-list.ts';
 import { batchPutDelete } from '../db/batch.ts';
 import { keyString, keyValues, primaryKey } from '../db/key.ts';
 import { newDynamoClient } from '../db/client.ts';
@@ -60,7 +60,9 @@ const scanTable = async (client: DocumentClient): Promise<Item[]> => {
 
 /** What an item is compared by. */
 const comparable = (item: Item): string | undefined => {
-  if (listOfItem(item) !== undefined && item.SK === 'TOTAL' && Number(item.total) === 0) return undefined;
+  const list = listOfItem(item);
+  if (list !== undefined && keyString(item) === keyString(rankTotalKey(list)) && Number(item.total) === 0)
+    return undefined;
   if (isViewSetItem(item)) {
     const views = (item.views ?? {}) as Record<string, string>;
     return Object.keys(views).length === 0 ? undefined : contentHash(views);

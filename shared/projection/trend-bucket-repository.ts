@@ -35,7 +35,10 @@ export const addToTrendBucketOperation = (
 });
 
 /** Every bucket of `kind` for `day`, read consistently: the id and what it holds. */
-export const trendBucketsOf = async (kind: TrendKind, day: string): Promise<Array<{ id: string; n: number }>> =>
+export const trendBucketsOf = async (
+  kind: TrendKind,
+  day: string,
+): Promise<Array<{ id: string; n: number }>> =>
   (
     await queryAll({
       KeyConditionExpression: 'PK = :pk',
@@ -45,7 +48,12 @@ export const trendBucketsOf = async (kind: TrendKind, day: string): Promise<Arra
   ).map((bucket) => ({ id: String(bucket.SK), n: Number(bucket.n ?? 0) }));
 
 /** The transaction operation deleting a bucket on condition it still holds `n`. */
-export const takeTrendBucketOperation = (kind: TrendKind, day: string, id: string, n: number): TransactOperation => ({
+export const takeTrendBucketOperation = (
+  kind: TrendKind,
+  day: string,
+  id: string,
+  n: number,
+): TransactOperation => ({
   Delete: {
     TableName: tableName(),
     Key: trendBucketKey(kind, day, id),
@@ -57,6 +65,12 @@ export const takeTrendBucketOperation = (kind: TrendKind, day: string, id: strin
 /** Sets a bucket to 0 (its counted item is gone: nothing left to take from). Best effort: never throws. */
 export const zeroTrendBucket = async (kind: TrendKind, day: string, id: string): Promise<void> => {
   await db
-    .send(new UpdateCommand({ TableName: tableName(), Key: trendBucketKey(kind, day, id), ...updateOf({ set: { n: 0 } }) }))
+    .send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: trendBucketKey(kind, day, id),
+        ...updateOf({ set: { n: 0 } }),
+      }),
+    )
     .catch(() => undefined);
 };

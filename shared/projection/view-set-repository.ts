@@ -49,7 +49,10 @@ export const getViewSet = async (source: PrimaryKey): Promise<ViewSet | undefine
     new GetCommand({ TableName: tableName(), Key: viewSetKey(source), ConsistentRead: true }),
   );
   return Item
-    ? { source_version: Number(Item.source_version ?? 0), views: (Item.views ?? {}) as Record<string, string> }
+    ? {
+        source_version: Number(Item.source_version ?? 0),
+        views: (Item.views ?? {}) as Record<string, string>,
+      }
     : undefined;
 };
 
@@ -73,7 +76,10 @@ export const moveViewSetOperation = (
       },
       ...(seen === undefined
         ? { ConditionExpression: `attribute_not_exists(${TABLE.partitionKey})` }
-        : { ConditionExpression: 'source_version = :seen', ExpressionAttributeValues: { ':seen': seen.source_version } }),
+        : {
+            ConditionExpression: 'source_version = :seen',
+            ExpressionAttributeValues: { ':seen': seen.source_version },
+          }),
     },
   };
 };

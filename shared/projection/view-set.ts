@@ -27,7 +27,8 @@ export const contentHash = (item: Item): string => {
   return hash.toString(36);
 };
 
-const hashesOf = (views: readonly Item[]) => Object.fromEntries(views.map((v) => [keyString(v), contentHash(v)]));
+const hashesOf = (views: readonly Item[]) =>
+  Object.fromEntries(views.map((v) => [keyString(v), contentHash(v)]));
 
 /** The view set item recording `views` as built from version `version` of `source`. */
 export const viewSetItem = (source: PrimaryKey, version: number, views: readonly Item[]): Item =>

@@ -95,9 +95,7 @@ export const publishTick = async (
   const memory = options.memory ?? memoryOf();
   const { aggregator, live: wasLive } = memory;
   const tick = tickOf(now);
-  const creators = (await getStoredCreators(await liveCreatorIds())).filter(
-    (c) => c.live && !c.suspended_at,
-  );
+  const creators = (await getStoredCreators(await liveCreatorIds())).filter((c) => c.live && !c.suspended_at);
   const { totals, read } = await unpublishedReactions(
     creators.map((c) => ({ creatorId: c.id, shards: reactionShardsOf(c) })),
     tick,

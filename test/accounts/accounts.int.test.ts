@@ -377,8 +377,7 @@ describe('account deletion (DELETE /me)', () => {
     // A deleted source's view set stays two days, keys and version only, so that a late stream
     // record cannot bring its views back (docs/projections.md): the creator profile's names it.
     const isViewSetTombstone = (item: Record<string, unknown>) =>
-      isViewSetItem(item) &&
-      Number(item[TABLE.ttlAttribute]) * 1000 < Date.now() + 3 * 86_400_000;
+      isViewSetItem(item) && Number(item[TABLE.ttlAttribute]) * 1000 < Date.now() + 3 * 86_400_000;
     let left: Record<string, unknown>[] = [];
     const until = Date.now() + 60_000;
     do {

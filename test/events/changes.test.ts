@@ -187,7 +187,9 @@ describe('entitlement changes (docs/payments.md)', () => {
 describe('irrelevant changes and ids', () => {
   it('views, view sets, markers, sessions, accounts and follows make no event', () => {
     for (const entity of ['view', 'watch_session', 'account', 'follow', 'playback', 'reaction', undefined])
-      expect(types(change(undefined, { [TABLE.partitionKey]: 'X#1', [TABLE.sortKey]: 'Y', entity, live }))).toEqual([]);
+      expect(
+        types(change(undefined, { [TABLE.partitionKey]: 'X#1', [TABLE.sortKey]: 'Y', entity, live })),
+      ).toEqual([]);
   });
 
   it('a replayed record makes the same ids; another change of the same item other ids', () => {

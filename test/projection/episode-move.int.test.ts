@@ -34,11 +34,8 @@ const record = (eventName: 'INSERT' | 'REMOVE', image: Record<string, unknown>) 
   }) as unknown as DynamoDBRecord;
 
 const stored = async (key: Record<string, unknown>) =>
-  (
-    await db.send(
-      new GetCommand({ TableName: tableName(), Key: primaryKey(key), ConsistentRead: true }),
-    )
-  ).Item;
+  (await db.send(new GetCommand({ TableName: tableName(), Key: primaryKey(key), ConsistentRead: true })))
+    .Item;
 
 describe('an episode moved to a new position keeps its views', () => {
   const template = () => {
