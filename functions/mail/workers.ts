@@ -10,7 +10,7 @@ import type { WorkerRow } from '../../shared/routing/function-row.ts';
 export const mailFeedbackRow = {
   trigger: '$queue/mail-feedback',
   handler: 'mail/record-feedback',
-  // PutItem: the address's suppression item (shared/mail/suppression.ts).
+  // PutItem: the address's suppression item (shared/mail/suppression-repository.ts).
   dynamo: { actions: ['PutItem'] },
   summary: 'Mail feedback: SES permanent bounces and complaints mark addresses undeliverable',
 } as const satisfies WorkerRow;

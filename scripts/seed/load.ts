@@ -9,8 +9,8 @@ import { programItems } from '../../shared/epg/program-repository.ts';
 import { defaultHomeLayout } from '../../shared/home/default-layout.ts';
 import { homeLayoutItems } from '../../shared/home/home-repository.ts';
 import { catalogViewItems } from '../../shared/projection/bulk.ts';
-import { relationshipMarkerItem } from '../../shared/projection/counters.ts';
-import { channelCounterItem } from '../../shared/projection/onboarding.ts';
+import { relationshipMarkerItem } from '../../shared/projection/counted-marker-repository.ts';
+import { channelCounterItem } from '../../shared/creators/channel-number-repository.ts';
 import { episodeItem, showItem } from '../../shared/shows/show-repository.ts';
 
 /**

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DeleteChannelCommand } from '@aws-sdk/client-ivs';
 import type { ReportTargetType } from '../catalog/model.ts';
 import { batchPutDelete } from '../db/batch.ts';
+import { primaryKey } from '../db/key.ts';
 import { recordOf } from '../db/record.ts';
 import type { CreatorRecord } from '../catalog/model.ts';
 import { purgeChatsOf } from '../chat/chat-repository.ts';
@@ -15,7 +16,7 @@ import type { PayoutAccount } from '../payments/payout-repository.ts';
 import { showIdsOfCreator } from '../shows/show-repository.ts';
 import { deleteShow } from '../studio/show-writes.ts';
 import { accountPartition, getAccount, purgeIdentity } from '../identity/account-repository.ts';
-import { deleteFamily, familiesOf } from '../identity/refresh-tokens.ts';
+import { deleteRefreshFamily, refreshFamiliesOf } from '../identity/refresh-family-repository.ts';
 import { ivsClient } from '../ivs/client.ts';
 import { deleteRoom } from '../chat/rooms.ts';
 import { deleteSession } from '../audience/session-repository.ts';
@@ -32,8 +33,6 @@ import { finishExport, getExport } from './export-repository.ts';
 import { deleteExportDocument, putExportDocument } from './export-store.ts';
 import type { AccountJob } from './jobs.ts';
 import { EXPORT_KEY_PREFIX } from './access.ts';
-
-type Item = Record<string, unknown>;
 
 /**
  * The account jobs worker's work (docs/accounts.md): building an export, purging a deleted
@@ -60,8 +59,6 @@ const buildExport = async (accountId: string, exportId: string, now: Date): Prom
   if (!finished) await deleteExportDocument(objectKey);
   return finished ? 'export ready' : 'export dropped after building';
 };
-
-const keyOf = (item: Item) => ({ PK: item.PK, SK: item.SK });
 
 /**
  * Purges a deleted account (one with the tombstone; any other is left alone), in this order:
@@ -108,15 +105,12 @@ export const purgeAccount = async (accountId: string, now: Date): Promise<string
   for (const slot of slots) await deleteSession(String(slot.session_id));
   for (const exported of of('account_export'))
     if (typeof exported.object_key === 'string') await deleteExportDocument(exported.object_key);
-  for (const { family } of await familiesOf(accountId)) await deleteFamily(family);
+  for (const { family } of await refreshFamiliesOf(accountId)) await deleteRefreshFamily(family);
   for (const subscription of await subscriptionsOf(accountId))
     await deleteSubscription(subscription.id, accountId);
   await deleteOwnerRecords(accountId);
   const handled = new Set(['reaction', 'report_reference', 'account']);
-  await batchPutDelete(
-    [],
-    items.filter((item) => !handled.has(String(item.entity))).map(keyOf) as Array<Record<string, unknown>>,
-  );
+  await batchPutDelete([], items.filter((item) => !handled.has(String(item.entity))).map(primaryKey));
   await purgeIdentity(account, now);
   return 'purged';
 };
@@ -150,10 +144,13 @@ const purgeCreatorSide = async (
     await deleteShow(accountId, showId).catch((error: Error) => {
       if (!(error instanceof NotFoundError)) throw error;
     });
-  await batchPutDelete([], [
-    ...(profile.channel?.channel_id ? await channelScheduleKeys(profile.channel.channel_id) : []),
-    ...(ivs ? [ivsChannelKey(ivs.channel_arn)] : []),
-    ...partition.map(keyOf),
-  ] as Array<Record<string, unknown>>);
+  await batchPutDelete(
+    [],
+    [
+      ...(profile.channel?.channel_id ? await channelScheduleKeys(profile.channel.channel_id) : []),
+      ...(ivs ? [ivsChannelKey(ivs.channel_arn)] : []),
+      ...partition.map(primaryKey),
+    ],
+  );
   return { id: accountId, roomArn: ivs?.chat_room_arn };
 };

@@ -1,8 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { PutCommand, UpdateCommand } from '../db/document.ts';
-import { db } from '../db/client.ts';
-import { tableName } from '../db/table.ts';
-import { isConditionalCheckFailed } from '../db/transaction.ts';
+import { addPlayedSeconds, createPlayback, markPlaybackCounted } from './playback-repository.ts';
 
 /**
  * The view-counting rule (docs/projections.md, "Counters"; docs/analytics.md "Sessions the
@@ -24,15 +21,13 @@ import { isConditionalCheckFailed } from '../db/transaction.ts';
  * The session id is a UUIDv7: its first 48 bits are the start's receive time (epoch ms), so a
  * heartbeat knows the session's age without a read, and one conditional UpdateItem both checks the
  * session and adds the time.
- * Key design (owned here): PK `PLAYBACK#<session id>`, SK `PLAYBACK` → entity `playback`,
- * `content_id`, `account_id` (when started signed in), `played` (seconds), `counted_at`; expires
- * two days after its last heartbeat.
+ * The playback item is shared/analytics/playback-repository.ts's; it expires two days after its
+ * last heartbeat.
  */
 export const VIEW_SECONDS = 30;
 /** Network and timer jitter allowed on top of the wall time since the session started. */
 export const PLAYING_SLACK_SECONDS = 5;
 
-const key = (sessionId: string) => ({ PK: `PLAYBACK#${sessionId}`, SK: 'PLAYBACK' });
 const expiry = (now: Date) => Math.floor(now.getTime() / 1000) + 2 * 86_400;
 
 /** A new session id for a start received at `at`: a UUIDv7 (RFC 9562), its time `at`. */
@@ -57,22 +52,7 @@ export const openPlayback = async (
   contentId: string,
   accountId: string | undefined,
   now: Date,
-): Promise<void> => {
-  await db.send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...key(sessionId),
-        entity: 'playback',
-        content_id: contentId,
-        ...(accountId ? { account_id: accountId } : {}),
-        played: 0,
-        expires_at_epoch: expiry(now),
-      },
-      ConditionExpression: 'attribute_not_exists(PK)',
-    }),
-  );
-};
+): Promise<void> => createPlayback(sessionId, { contentId, accountId, expiresAt: expiry(now) });
 
 /**
  * Adds `seconds` of playback to a session the platform started, for its episode and its account;
@@ -92,46 +72,15 @@ export const recordPlayback = async (
   if (started === undefined) return false;
   const budget = (now.getTime() - started) / 1000 + PLAYING_SLACK_SECONDS;
   if (seconds > budget) return false;
-  let result: { Attributes?: Record<string, unknown> };
-  try {
-    result = await db.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: key(sessionId),
-        UpdateExpression: 'SET expires_at_epoch = :expires ADD played :seconds',
-        ConditionExpression: `attribute_exists(PK) AND content_id = :content AND played <= :room AND ${
-          accountId
-            ? '(attribute_not_exists(account_id) OR account_id = :me)'
-            : 'attribute_not_exists(account_id)'
-        }`,
-        ExpressionAttributeValues: {
-          ':content': contentId,
-          ':expires': expiry(now),
-          ':seconds': seconds,
-          ':room': budget - seconds,
-          ...(accountId ? { ':me': accountId } : {}),
-        },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-  } catch (error) {
-    if (isConditionalCheckFailed(error)) return false;
-    throw error;
-  }
-  const session = result.Attributes ?? {};
+  const session = await addPlayedSeconds(sessionId, {
+    contentId,
+    accountId,
+    seconds,
+    room: budget - seconds,
+    expiresAt: expiry(now),
+  });
+  if (!session) return false;
   if (Number(session.played) < VIEW_SECONDS || session.counted_at !== undefined) return true;
-  await db
-    .send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: key(sessionId),
-        UpdateExpression: 'SET counted_at = :now',
-        ConditionExpression: 'attribute_not_exists(counted_at)',
-        ExpressionAttributeValues: { ':now': now.toISOString() },
-      }),
-    )
-    .catch((error: Error) => {
-      if (!isConditionalCheckFailed(error)) throw error;
-    });
+  await markPlaybackCounted(sessionId, now);
   return true;
 };

@@ -1,19 +1,17 @@
 import { randomInt } from 'node:crypto';
-import { UpdateCommand } from '../db/document.ts';
-import { DEVICE_TYPES, type DeviceType } from '../catalog/model.ts';
+import type { DeviceType } from '../catalog/model.ts';
 import { perContainer } from '../aws/local-hook.ts';
-import { batchGet, primaryKeyOf as keyOf } from '../db/batch.ts';
-import { db } from '../db/client.ts';
-import { tableName } from '../db/table.ts';
-import { isConditionalCheckFailed } from '../db/transaction.ts';
 import { MIN_VIEWER_SHARDS } from './audience-scale.ts';
+import { addViewers, raisePeak, readChannelCounters, type ViewerCount } from './viewer-counter-repository.ts';
+
+export type { ViewerCount };
 
 /**
  * Concurrent viewers, counted from heartbeats (see docs/live.md):
  * every watch session writes once per 3-minute bucket (on open, or its first heartbeat in the
  * bucket, the one that renews its lease: shared/audience/session-repository.ts) to one of the
- * channel's counter items, PK `VIEWERS#<channel>#<bucket>#<shard>`, SK `COUNT`, adding 1 to
- * `total` and to its device. watching_now = the sum over the shards of the last complete bucket.
+ * channel's counter shards (shared/audience/viewer-counter-repository.ts), adding 1 to `total`
+ * and to its device. watching_now = the sum over the shards of the last complete bucket.
  * Those writes come in the first 30 s of a bucket (every session's first beat in it), so the
  * number of shards follows the channel's audience scale (`viewerShardsFor`,
  * shared/audience/audience-scale.ts: 16 up to 120,000 viewers, 256 at 1 million): at most ~250
@@ -21,7 +19,7 @@ import { MIN_VIEWER_SHARDS } from './audience-scale.ts';
  * 1,000). Writers and readers pass the same `shards`, derived from the creator item. Items expire
  * by TTL.
  * A container reads a channel's shards and peaks in one BatchGetItem and reuses it for up to
- * CACHE_MS, so the peak items (`VIEWERS#<channel>#PEAK`, `DAY#<date>` / `ALL`) are written only
+ * CACHE_MS, so the peak items (the day's and all time's) are written only
  * when a container sees a count above the peak it knows: their writes follow warm containers,
  * not viewers.
  */
@@ -34,10 +32,6 @@ export const bucketOf = (at: Date) => Math.floor(at.getTime() / 1000 / BUCKET_SE
 export const bucketStartSeconds = (bucket: number) => bucket * BUCKET_SECONDS;
 /** When `bucket` ends (epoch ms). */
 export const bucketEndMs = (bucket: number) => (bucket + 1) * BUCKET_SECONDS * 1000;
-export const viewerCounterKey = (channelId: string, bucket: number, shard: number) => ({
-  PK: `VIEWERS#${channelId}#${bucket}#${shard}`,
-  SK: 'COUNT',
-});
 
 /**
  * Counts one viewer's presence in the current bucket (a random one of the channel's `shards`), or
@@ -53,21 +47,14 @@ export const countPresence = async (
   by: 1 | -1 = 1,
 ) => {
   const bucket = bucketOf(at);
-  await db.send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: viewerCounterKey(channelId, bucket, shard),
-      UpdateExpression: 'ADD #total :one, #device :one SET expires_at_epoch = :expires',
-      ExpressionAttributeNames: { '#total': 'total', '#device': device },
-      ExpressionAttributeValues: { ':one': by, ':expires': (bucket + 4) * BUCKET_SECONDS + 86_400 },
-    }),
-  );
+  await addViewers(channelId, {
+    bucket,
+    shard,
+    device,
+    by,
+    expiresAt: (bucket + 4) * BUCKET_SECONDS + 86_400,
+  });
 };
-
-export interface ViewerCount {
-  total: number;
-  byDevice: Record<DeviceType, number>;
-}
 
 /** What a container knows of a channel: two buckets' counts over `shards` and the peaks, as of `at`. */
 interface Audience {
@@ -85,9 +72,7 @@ const CACHE_MS = 5_000;
 /** What this container read of each channel (one map per container: see perContainer). */
 const audiencesOf = /* @__PURE__ */ perContainer(() => new Map<string, Audience>());
 
-const peakKey = (channelId: string, sk: string) => ({ PK: `VIEWERS#${channelId}#PEAK`, SK: sk });
-
-/** One BatchGetItem per 100 keys: the `shards` of the current bucket and the one before it, and both peaks (34 keys for 16 shards). */
+/** One read of the channel's counters: the `shards` of the current bucket and the one before it, and both peaks. */
 const readAudience = async (
   channelId: string,
   now: Date,
@@ -96,34 +81,16 @@ const readAudience = async (
 ): Promise<Audience> => {
   const bucket = bucketOf(now);
   const day = now.toISOString().slice(0, 10);
-  const shardKeys = (b: number) =>
-    Array.from({ length: shards }, (_, shard) => viewerCounterKey(channelId, b, shard));
-  const keys = [
-    ...[bucket, bucket - 1].flatMap(shardKeys),
-    peakKey(channelId, `DAY#${day}`),
-    peakKey(channelId, 'ALL'),
-  ];
-  const items = new Map((await batchGet(keys, keyOf)).map((item) => [keyOf(item), item]));
-  const sum = (b: number): ViewerCount => {
-    const byDevice = Object.fromEntries(DEVICE_TYPES.map((d) => [d, 0])) as Record<DeviceType, number>;
-    let total = 0;
-    for (const key of shardKeys(b)) {
-      const item = items.get(keyOf(key));
-      total += Number(item?.total ?? 0);
-      for (const d of DEVICE_TYPES) byDevice[d] += Number(item?.[d] ?? 0);
-    }
-    return { total, byDevice };
-  };
-  const peak = (sk: string) => Number(items.get(keyOf(peakKey(channelId, sk)))?.peak ?? 0);
+  const read = await readChannelCounters(channelId, { buckets: [bucket, bucket - 1], shards, day });
   // The read is eventually consistent: never forget a peak this container already knew.
   return {
     at: now.getTime(),
     shards,
     bucket,
     day,
-    counts: [sum(bucket), sum(bucket - 1)],
-    peakToday: Math.max(peak(`DAY#${day}`), known?.day === day ? known.peakToday : 0),
-    peakAllTime: Math.max(peak('ALL'), known?.peakAllTime ?? 0),
+    counts: [read.counts[0]!, read.counts[1]!],
+    peakToday: Math.max(read.peakOfDay, known?.day === day ? known.peakToday : 0),
+    peakAllTime: Math.max(read.peakAllTime, known?.peakAllTime ?? 0),
   };
 };
 
@@ -187,28 +154,6 @@ export const readAudienceAhead = async (
   };
 };
 
-/** Sets a peak item to `value` if higher; returns the stored peak (ALL_OLD when the check fails). */
-const writePeak = async (channelId: string, sk: string, value: number): Promise<number> => {
-  try {
-    await db.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: peakKey(channelId, sk),
-        UpdateExpression: 'SET peak = :v',
-        ConditionExpression: 'attribute_not_exists(peak) OR peak < :v',
-        ExpressionAttributeValues: { ':v': value },
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    return value;
-  } catch (error) {
-    if (!isConditionalCheckFailed(error)) throw error;
-    // The document client leaves this item marshalled (aws/aws-sdk-js-v3#6723).
-    const old = (error as { Item?: { peak?: { N?: string } } }).Item?.peak?.N;
-    return Math.max(value, Number(old ?? value));
-  }
-};
-
 /**
  * Raises the channel's peaks for the day and all time to `value`, writing a peak item only when
  * `value` is above the peak this container knows for it (read with the counts, or learned from
@@ -217,8 +162,8 @@ const writePeak = async (channelId: string, sk: string, value: number): Promise<
 export const recordPeak = async (channelId: string, value: number, now: Date, shards = VIEWER_SHARDS) => {
   const known = await audienceOf(channelId, now, shards);
   const [today, allTime] = await Promise.all([
-    value > known.peakToday ? writePeak(channelId, `DAY#${known.day}`, value) : known.peakToday,
-    value > known.peakAllTime ? writePeak(channelId, 'ALL', value) : known.peakAllTime,
+    value > known.peakToday ? raisePeak(channelId, { day: known.day }, value) : known.peakToday,
+    value > known.peakAllTime ? raisePeak(channelId, 'all', value) : known.peakAllTime,
   ]);
   known.peakToday = Math.max(known.peakToday, today);
   known.peakAllTime = Math.max(known.peakAllTime, allTime, known.peakToday);

@@ -74,7 +74,8 @@ export const getCreators = async (ids: readonly string[]): Promise<CreatorRecord
 
 /**
  * Creators by id as stored, suspended ones included (unknown ids left out; eventually
- * consistent): the IVS reconcile's view of the channels it corrects. One BatchGetItem per 100.
+ * consistent): the IVS reconcile's view of the channels it corrects, the audience publisher's
+ * and the realtime tick's read. One BatchGetItem per 100.
  */
 export const getStoredCreators = async (ids: readonly string[]): Promise<StoredCreator[]> =>
   (await batchGet(ids.map(key))).map((item) => recordOf<StoredCreator>(item));
@@ -96,12 +97,14 @@ export const creatorPartition = (creatorId: string): Promise<Record<string, unkn
 /** A creator item with what the audience publisher keeps on it beside `watching_now` (shared/watch/audience-publisher.ts). */
 export type PublishedCreator = CreatorRecord & { watching_previous?: number };
 
-export type StoredCreator = CreatorRecord & {
+export type StoredCreator = PublishedCreator & {
   version: number;
   suspended_at?: string;
   ivs?: IvsChannel;
   stream_health?: string;
   moderation?: Record<string, unknown>;
+  /** The minute bucket whose audience `watching_now` is (`setCreatorAudience`). */
+  watching_bucket?: number;
 };
 
 /** The profile exists (the PK attribute is on every stored item). */
@@ -415,4 +418,20 @@ export const getStoredCreator = async (creatorId: string): Promise<StoredCreator
     new GetCommand({ TableName: tableName(), Key: key(creatorId), ConsistentRead: true }),
   );
   return Item ? recordOf<StoredCreator>(Item) : undefined;
+};
+
+/** What a show's search cards carry of its creator (id, name, verified), read consistently: the projector's read. */
+export const getCreatorCard = async (
+  creatorId: string,
+): Promise<Pick<CreatorRecord, 'id' | 'name' | 'is_verified'> | undefined> => {
+  const { Item } = await db.send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: key(creatorId),
+      ProjectionExpression: 'id, #name, is_verified',
+      ExpressionAttributeNames: { '#name': 'name' },
+      ConsistentRead: true,
+    }),
+  );
+  return Item as Pick<CreatorRecord, 'id' | 'name' | 'is_verified'> | undefined;
 };

@@ -1,6 +1,7 @@
 import { BatchGetCommand, BatchWriteCommand } from './document.ts';
 import { db } from './client.ts';
-import { TABLE, tableName } from './table.ts';
+import { keyString } from './key.ts';
+import { tableName } from './table.ts';
 
 type Item = Record<string, unknown>;
 type Key = Record<string, unknown>;
@@ -13,9 +14,6 @@ const chunk = <T>(items: readonly T[], size: number): T[][] => {
 
 const backoff = (attempt: number) => new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** attempt)));
 
-/** An item's (or a key's) primary key as one string, to match items with the keys asked for. */
-export const primaryKeyOf = (item: Item): string => `${item[TABLE.partitionKey]}|${item[TABLE.sortKey]}`;
-
 /**
  * BatchGetItem for any number of keys (chunks of 100, unprocessed keys retried, bounded).
  * Returns items in the order of `keys`; missing items are left out. A key named twice is read
@@ -23,7 +21,7 @@ export const primaryKeyOf = (item: Item): string => `${item[TABLE.partitionKey]}
  */
 export const batchGet = async (
   keys: readonly Key[],
-  keyOf: (item: Item) => string = primaryKeyOf,
+  keyOf: (item: Item) => string = keyString,
 ): Promise<Item[]> => {
   if (keys.length === 0) return [];
   const table = tableName();

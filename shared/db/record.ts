@@ -26,9 +26,3 @@ export const recordOf = <T>(item: Record<string, unknown>, options: { withoutTtl
   }
   return record as T;
 };
-
-/** The table key of an item (its partition and sort key attributes), for reading it back. */
-export const tableKeyOf = (item: Record<string, unknown>): Record<string, unknown> => ({
-  [TABLE.partitionKey]: item[TABLE.partitionKey],
-  [TABLE.sortKey]: item[TABLE.sortKey],
-});

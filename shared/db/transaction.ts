@@ -1,5 +1,6 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { type AttributeValue, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type * as doc from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import {
   DeleteCommand,
   PutCommand,
@@ -86,11 +87,12 @@ export type SingleWrite =
 
 /**
  * What a conditional write did: `written` with the item's attributes when `ReturnValues` asked
- * for them, or refused because its condition failed (nothing written).
+ * for them, or refused because its condition failed (nothing written), with the item as it was
+ * when `ReturnValuesOnConditionCheckFailure: 'ALL_OLD'` asked for it (and it existed).
  */
 export type WriteOutcome =
   | { written: true; attributes: Record<string, unknown> | undefined }
-  | { written: false };
+  | { written: false; item?: Record<string, unknown> };
 
 /**
  * The one conditional single-item write (PutItem, UpdateItem or DeleteItem): a failed condition
@@ -108,8 +110,10 @@ export const writeIf = async (write: SingleWrite): Promise<WriteOutcome> => {
           : await db.send(new DeleteCommand({ TableName, ...write.Delete }));
     return { written: true, attributes: result.Attributes };
   } catch (error) {
-    if (isConditionalCheckFailed(error)) return { written: false };
-    throw error;
+    if (!isConditionalCheckFailed(error)) throw error;
+    // The error carries the old item marshalled (as lib-dynamodb leaves it: aws/aws-sdk-js-v3#6723).
+    const old = (error as { Item?: Record<string, AttributeValue> }).Item;
+    return old ? { written: false, item: unmarshall(old) } : { written: false };
   }
 };
 

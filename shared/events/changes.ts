@@ -10,6 +10,7 @@ import {
   type ShowRecord,
 } from '../catalog/model.ts';
 import type { ChatAction } from '../chat/chat-repository.ts';
+import { keyValues } from '../db/key.ts';
 import type { EntitlementRecord } from '../entitlements/entitlement-repository.ts';
 import {
   CREATOR_PUBLIC_FIELDS,
@@ -51,8 +52,9 @@ const imageOf = (image: Record<string, LambdaAttributeValue> | undefined): Item 
 export const eventIdOf = (record: DynamoDBRecord, key: Item, type: EventType): string => {
   const change = record.dynamodb?.SequenceNumber ?? record.eventID;
   if (!change) throw new Error('A stream record without SequenceNumber or eventID cannot name its events');
+  const [partition, sort] = keyValues(key);
   const digest = createHash('sha256')
-    .update(`${String(key.PK)}\u0000${String(key.SK)}\u0000${change}\u0000${type}`)
+    .update(`${partition}\u0000${sort}\u0000${change}\u0000${type}`)
     .digest('base64url');
   return `evt_${digest.slice(0, 32)}`;
 };

@@ -62,8 +62,10 @@ export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 export const isEmailVerified = (account: Account): boolean =>
   account.email_verified === true || account.google_sub !== undefined;
 const accountKey = (id: string) => ({ PK: `ACCOUNT#${id}`, SK: 'PROFILE' });
-const emailKey = (email: string) => ({ PK: `EMAIL#${normalizeEmail(email)}`, SK: 'MARKER' });
-const handleKey = (handle: string) => ({ PK: `HANDLE#${handle.toLowerCase()}`, SK: 'MARKER' });
+/** The key of an email's marker (its account, or a deleted account's quarantine reservation). */
+export const emailKey = (email: string) => ({ PK: `EMAIL#${normalizeEmail(email)}`, SK: 'MARKER' });
+/** The key of a handle's marker. */
+export const handleKey = (handle: string) => ({ PK: `HANDLE#${handle.toLowerCase()}`, SK: 'MARKER' });
 const googleKey = (sub: string) => ({ PK: `GOOGLE#${sub}`, SK: 'MARKER' });
 const appTokenKey = (token: string) => ({ PK: `APP_ACCOUNT_TOKEN#${token.toLowerCase()}`, SK: 'MARKER' });
 

@@ -1,8 +1,9 @@
-import { PutCommand, TransactWriteCommand, UpdateCommand } from '../db/document.ts';
+import { PutCommand, TransactWriteCommand } from '../db/document.ts';
 import { db } from '../db/client.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
-import { cancellationCodes, isConditionalCheckFailed, type TransactOperation } from '../db/transaction.ts';
+import { cancellationCodes, type TransactOperation, writeIf } from '../db/transaction.ts';
+import { updateOf, withCondition } from '../db/update.ts';
 
 /**
  * An account's pending one-time code for one purpose: one item, PK `ACCOUNT#<id>`, SK the purpose
@@ -59,26 +60,17 @@ export const spendAttempt = async (
   now: Date,
   purpose: CodePurpose = 'EMAIL_VERIFICATION',
 ): Promise<VerificationCode | undefined> => {
-  try {
-    const result = await db.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: codeKey(accountId, purpose),
-        UpdateExpression: 'ADD attempts :one',
-        ConditionExpression: 'attribute_exists(PK) AND attempts < :max AND expires_at_epoch > :now',
-        ExpressionAttributeValues: {
-          ':one': 1,
-          ':max': maxAttempts,
-          ':now': Math.floor(now.getTime() / 1000),
-        },
-        ReturnValues: 'ALL_NEW',
+  const outcome = await writeIf({
+    Update: {
+      Key: codeKey(accountId, purpose),
+      ...withCondition(updateOf({ add: { attempts: 1 } }), {
+        expression: 'attribute_exists(PK) AND attempts < :c0 AND expires_at_epoch > :c1',
+        values: { ':c0': maxAttempts, ':c1': Math.floor(now.getTime() / 1000) },
       }),
-    );
-    return recordOf<VerificationCode>(result.Attributes ?? {});
-  } catch (error) {
-    if (isConditionalCheckFailed(error)) return undefined;
-    throw error;
-  }
+      ReturnValues: 'ALL_NEW',
+    },
+  });
+  return outcome.written ? recordOf<VerificationCode>(outcome.attributes ?? {}) : undefined;
 };
 
 /**

@@ -1,34 +1,36 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '../db/document.ts';
-import { db } from '../db/client.ts';
-import { queryAll } from '../db/query.ts';
-import { tableName } from '../db/table.ts';
 import { UnauthorizedError } from '../errors/errors.ts';
 import { issueAccessToken } from './access-token.ts';
-import { deviceLabel } from './device-label.ts';
-import type { SessionTokens } from './schemas.ts';
-import { isConditionalCheckFailed } from '../db/transaction.ts';
 import { isActiveAccount } from './account-repository.ts';
+import { deviceLabel } from './device-label.ts';
+import {
+  getRefreshFamily,
+  putRefreshFamily,
+  refreshFamiliesOf,
+  renewRefreshAuthTime,
+  revokeRefreshFamilyOf,
+  rotateRefreshSecret,
+  setRefreshFamilyRevoked,
+} from './refresh-family-repository.ts';
+import type { SessionTokens } from './schemas.ts';
 
 /**
  * Rotating refresh tokens with reuse detection. A refresh token is `<family id>.<secret>`; the
- * family item (PK `REFRESH#<family>`, SK `FAMILY`, TTL at its expiry) stores only the SHA-256 of
- * the current secret. Refreshing swaps the hash with a condition on the old one, so one token
+ * family item (shared/identity/refresh-family-repository.ts, TTL at its expiry) stores only the
+ * SHA-256 of the current secret. Refreshing swaps the hash with a condition on the old one, so one token
  * can be used once; presenting an already-rotated token revokes the whole family (a stolen token
  * and its thief's successors die together). Logout revokes the family.
  * A family is one sign-in, what `GET /me/sessions` lists (docs/accounts.md): it also keeps the
  * device label, when it was created and last refreshed, and its `auth_time` (epoch seconds of the
  * last primary authentication: the sign-in, or a later step-up), which every access token it
- * issues carries. GSI1 lists an account's families: GSI1PK `SESSIONS#<account>`, GSI1SK
- * `<created_at>#<family>` (the session list, the account's export and its purge). A refresh is
+ * issues carries. An account's families are listed by its id (the session list, the account's
+ * export and its purge). A refresh is
  * refused once the account is deleted (a consistent GetItem of the account: the tombstone stops
  * refreshes at once).
  */
 export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
-const familyKey = (family: string) => ({ PK: `REFRESH#${family}`, SK: 'FAMILY' });
-const sessionsOf = (accountId: string) => `SESSIONS#${accountId}`;
 const newSecret = () => randomBytes(32).toString('base64url');
 const epoch = (date: Date) => Math.floor(date.getTime() / 1000);
 const FAMILY_ID = /^[0-9a-f-]{36}$/;
@@ -65,26 +67,18 @@ export const issueSession = async (
   const family = randomUUID();
   const secret = newSecret();
   const expires = epoch(now) + REFRESH_TOKEN_TTL_SECONDS;
-  await db.send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...familyKey(family),
-        entity: 'refresh_family',
-        GSI1PK: sessionsOf(accountId),
-        GSI1SK: `${now.toISOString()}#${family}`,
-        account_id: accountId,
-        current: sha256(secret),
-        revoked: false,
-        device: deviceLabel(userAgent),
-        created_at: now.toISOString(),
-        last_used_at: now.toISOString(),
-        auth_time: epoch(now),
-        ...(secondFactor ? { second_factor: true } : {}),
-        expires_at_epoch: expires,
-      },
-    }),
-  );
+  await putRefreshFamily({
+    family,
+    account_id: accountId,
+    current: sha256(secret),
+    revoked: false,
+    device: deviceLabel(userAgent),
+    created_at: now.toISOString(),
+    last_used_at: now.toISOString(),
+    auth_time: epoch(now),
+    ...(secondFactor ? { second_factor: true } : {}),
+    expires_at_epoch: expires,
+  });
   const access = await issueAccessToken(accountId, now, { authTime: now, sessionId: family, secondFactor });
   return {
     auth_token: access.token,
@@ -94,51 +88,22 @@ export const issueSession = async (
   };
 };
 
-const revoke = (family: string) =>
-  db.send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: familyKey(family),
-      UpdateExpression: 'SET revoked = :t',
-      ExpressionAttributeValues: { ':t': true },
-    }),
-  );
-
 /** Exchanges a refresh token for a new pair; reuse of a rotated token revokes the family (401). */
 export const rotateSession = async (token: string, now: Date): Promise<SessionTokens> => {
   const { family, secret } = parse(token);
-  const item = (
-    await db.send(new GetCommand({ TableName: tableName(), Key: familyKey(family), ConsistentRead: true }))
-  ).Item;
+  const item = await getRefreshFamily(family);
   if (!item || item.revoked || Number(item.expires_at_epoch) * 1000 <= now.getTime()) {
     throw new UnauthorizedError('Invalid refresh token');
   }
   if (item.current !== sha256(secret)) {
-    await revoke(family);
+    await setRefreshFamilyRevoked(family);
     throw new UnauthorizedError('Refresh token reuse detected: every session of this sign-in was revoked');
   }
   if (!(await isActiveAccount(String(item.account_id)))) throw new UnauthorizedError('Invalid refresh token');
   const next = newSecret();
-  try {
-    await db.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: familyKey(family),
-        UpdateExpression: 'SET #current = :next, last_used_at = :now',
-        ConditionExpression: '#current = :old AND revoked = :f',
-        ExpressionAttributeNames: { '#current': 'current' },
-        ExpressionAttributeValues: {
-          ':next': sha256(next),
-          ':old': sha256(secret),
-          ':f': false,
-          ':now': now.toISOString(),
-        },
-      }),
-    );
-  } catch (error) {
-    if (!isConditionalCheckFailed(error)) throw error;
+  if (!(await rotateRefreshSecret(family, { from: sha256(secret), to: sha256(next), at: now }))) {
     // Lost a race with another use of the same token: that is reuse too.
-    await revoke(family);
+    await setRefreshFamilyRevoked(family);
     throw new UnauthorizedError('Refresh token reuse detected: every session of this sign-in was revoked');
   }
   // A refresh keeps the sign-in's auth_time (families from before it existed: their creation).
@@ -162,45 +127,20 @@ export const rotateSession = async (token: string, now: Date): Promise<SessionTo
  * Revokes family `family` if it belongs to `accountId`; false when it does not exist or is
  * another account's. Idempotent for the owner.
  */
-export const revokeFamily = async (accountId: string, family: string): Promise<boolean> => {
-  try {
-    await db.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: familyKey(family),
-        UpdateExpression: 'SET revoked = :t',
-        ConditionExpression: 'account_id = :account',
-        ExpressionAttributeValues: { ':t': true, ':account': accountId },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (!isConditionalCheckFailed(error)) throw error;
-    return false;
-  }
-};
+export const revokeFamily = (accountId: string, family: string): Promise<boolean> =>
+  revokeRefreshFamilyOf(accountId, family);
 
 /** Revokes the family of a refresh token that belongs to `accountId` (logout). Idempotent. */
 export const revokeSession = async (token: string, accountId: string): Promise<void> => {
   await revokeFamily(accountId, parse(token).family);
 };
 
-/** The account's families as stored (GSI1; revoked and expired ones included), oldest first. */
-const familyItems = (accountId: string) =>
-  queryAll({
-    IndexName: 'GSI1',
-    KeyConditionExpression: 'GSI1PK = :pk',
-    ExpressionAttributeValues: { ':pk': sessionsOf(accountId) },
-  });
-
-const familyIdOf = (item: Record<string, unknown>) => String(item.PK).slice('REFRESH#'.length);
-
 /** The account's sign-ins still usable at `now` (neither revoked nor expired), newest first. */
 export const listSessions = async (accountId: string, now: Date): Promise<SignInSession[]> =>
-  (await familyItems(accountId))
+  (await refreshFamiliesOf(accountId))
     .filter((item) => item.revoked !== true && Number(item.expires_at_epoch) > epoch(now))
     .map((item) => ({
-      id: familyIdOf(item),
+      id: item.family,
       device: String(item.device ?? 'Unknown device'),
       created_at: String(item.created_at),
       last_used_at: String(item.last_used_at ?? item.created_at),
@@ -228,41 +168,15 @@ export const renewAuthTime = async (
   family: string,
   at: Date,
   secondFactor = false,
-): Promise<boolean> => {
-  try {
-    await db.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: familyKey(family),
-        UpdateExpression: secondFactor ? 'SET auth_time = :at, second_factor = :t' : 'SET auth_time = :at',
-        ConditionExpression: 'account_id = :account AND revoked = :f',
-        ExpressionAttributeValues: {
-          ':at': epoch(at),
-          ':account': accountId,
-          ':f': false,
-          ...(secondFactor ? { ':t': true } : {}),
-        },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (!isConditionalCheckFailed(error)) throw error;
-    return false;
-  }
-};
+): Promise<boolean> => renewRefreshAuthTime(accountId, family, { authTime: epoch(at), secondFactor });
 
 /** The refresh-token families of an account (revoked and expired ones too), without their secrets' hashes. */
 export const familiesOf = async (
   accountId: string,
 ): Promise<Array<{ family: string; created_at: string; revoked: boolean; expires_at: string }>> =>
-  (await familyItems(accountId)).map((item) => ({
-    family: familyIdOf(item),
+  (await refreshFamiliesOf(accountId)).map((item) => ({
+    family: item.family,
     created_at: String(item.created_at),
     revoked: Boolean(item.revoked),
     expires_at: new Date(Number(item.expires_at_epoch) * 1000).toISOString(),
   }));
-
-/** Deletes a refresh-token family (the account's deletion). */
-export const deleteFamily = async (family: string): Promise<void> => {
-  await db.send(new DeleteCommand({ TableName: tableName(), Key: familyKey(family) }));
-};

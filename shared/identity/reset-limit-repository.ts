@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { UpdateCommand } from '../db/document.ts';
-import { db } from '../db/client.ts';
-import { tableName } from '../db/table.ts';
-import { isConditionalCheckFailed } from '../db/transaction.ts';
+import { TABLE } from '../db/table.ts';
+import { writeIf } from '../db/transaction.ts';
+import { updateOf, withCondition } from '../db/update.ts';
 import { normalizeEmail } from './account-repository.ts';
 
 /**
@@ -25,20 +24,18 @@ const limitKey = (email: string, day: string) => ({
 export const takeResetAllowance = async (email: string, limit: number, now: Date): Promise<boolean> => {
   const day = now.toISOString().slice(0, 10);
   const dayStart = Date.parse(`${day}T00:00:00.000Z`) / 1000;
-  try {
-    await db.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: limitKey(email, day),
-        UpdateExpression: 'ADD #count :one SET expires_at_epoch = :expires',
-        ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
-        ExpressionAttributeNames: { '#count': 'count' },
-        ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':expires': dayStart + 2 * 86_400 },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionalCheckFailed(error)) return false;
-    throw error;
-  }
+  const outcome = await writeIf({
+    Update: {
+      Key: limitKey(email, day),
+      ...withCondition(
+        updateOf({ add: { count: 1 }, set: { [TABLE.ttlAttribute]: dayStart + 2 * 86_400 } }),
+        {
+          expression: 'attribute_not_exists(#c0) OR #c0 < :c0',
+          names: { '#c0': 'count' },
+          values: { ':c0': limit },
+        },
+      ),
+    },
+  });
+  return outcome.written;
 };

@@ -5,7 +5,7 @@ import type { FunctionRow } from '../routing/function-row.ts';
  * shared/platform/access.ts, so the stack and the local platform derive it the same way):
  * ses:SendEmail on the sending identity and the stack's configuration set (IAM authorizes
  * SendEmail against both resource types), GetItem on the table (the suppression check before each
- * send, shared/mail/suppression.ts), and MAIL_FROM and MAIL_CONFIGURATION_SET.
+ * send, shared/mail/suppression-repository.ts), and MAIL_FROM and MAIL_CONFIGURATION_SET.
  */
 export interface MailDeployment {
   /** The From address (`no-reply@<identity>`), on the verified identity below. */

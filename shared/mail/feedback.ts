@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { markUndeliverable, type Suppression } from './suppression.ts';
+import { markUndeliverable, type Suppression } from './suppression-repository.ts';
 
 /**
  * SES's bounce and complaint events (the stack's configuration set publishes them to the default

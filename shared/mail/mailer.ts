@@ -1,12 +1,12 @@
 import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { awsClient, perContainer } from '../aws/local-hook.ts';
-import { isUndeliverable } from './suppression.ts';
+import { isUndeliverable } from './suppression-repository.ts';
 
 /**
  * Outgoing e-mail (verification codes; docs/identity.md, "E-mail delivery"): Amazon SES v2
  * `SendEmail` from MAIL_FROM through the configuration set MAIL_CONFIGURATION_SET (whose bounce
  * and complaint events mark addresses undeliverable: shared/mail/feedback.ts), after checking
- * that the address is not marked (shared/mail/suppression.ts). The same code runs everywhere:
+ * that the address is not marked (shared/mail/suppression-repository.ts). The same code runs everywhere:
  * locally the SDK reaches the SES stand-in through its endpoint setting (AWS_ENDPOINT_URL_SESV2,
  * set by the local platform: scripts/local/ses.ts writes each message to the dev mailbox).
  * A function without the settings (no `mailer` in its row) sends nothing: it fails closed.

@@ -334,7 +334,7 @@ export const CAPABILITIES: readonly Capability[] = [
 /** The table actions of a function row: its own, plus GetItem when it sends mail. */
 const tableActionsOf = (fn: FunctionRow): string[] => {
   const actions = new Set(fn.dynamo?.actions ?? []);
-  // The mailer reads the address's suppression item before each send (shared/mail/suppression.ts).
+  // The mailer reads the address's suppression item before each send (shared/mail/suppression-repository.ts).
   if (sendsMail(fn)) actions.add('GetItem');
   return [...actions].sort().map((action) => `dynamodb:${action}`);
 };

@@ -1,9 +1,11 @@
 import type { CreatorRecord, EpisodeRecord, ShowRecord } from '../catalog/model.ts';
 import { listOfItem, rankTotalKey } from '../catalog/ranked-list.ts';
 import { creatorKey } from '../creators/creator-repository.ts';
+import type { PrimaryKey } from '../db/key.ts';
 import { showItemKey } from '../shows/show-repository.ts';
 import { viewSetItem } from './view-set.ts';
-import { creatorViews, episodeViewSource, episodeViews, type Item, showViews } from './views.ts';
+import { episodeViewSource } from './view-set-repository.ts';
+import { creatorViews, episodeViews, type Item, showViews } from './views.ts';
 
 /** A source record with the version it is stored at. */
 export type Versioned<T> = T & { version?: number };
@@ -19,7 +21,7 @@ export const catalogViewItems = (sources: {
   episodes: readonly Versioned<EpisodeRecord>[];
 }): Item[] => {
   const items: Item[] = [];
-  const add = (source: { PK: string; SK: string }, version: number | undefined, views: Item[]) => {
+  const add = (source: PrimaryKey, version: number | undefined, views: Item[]) => {
     if (views.length === 0) return;
     items.push(...views, viewSetItem(source, version ?? 0, views));
   };

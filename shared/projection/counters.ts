@@ -1,13 +1,13 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { TransactWriteCommand } from '../db/document.ts';
+import { playbackSessionOf } from '../analytics/playback-repository.ts';
 import type { EpisodeRecord } from '../catalog/model.ts';
 import { addCreatorCountersOperation } from '../creators/creator-repository.ts';
+import { cancellationCodes, type TransactOperation, transactWriteIf } from '../db/transaction.ts';
 import { addEpisodeViewsOperation, addShowCountersOperation } from '../shows/show-repository.ts';
-import { TABLE, tableName } from '../db/table.ts';
-import { updateOf } from '../db/update.ts';
-import { db } from '../db/client.ts';
-import type { TransactOperation } from '../db/transaction.ts';
+import { type CounterKind, setMarkerOperation } from './counted-marker-repository.ts';
+import { addToTrendBucketOperation } from './trend-bucket-repository.ts';
 import type { Item } from './views.ts';
+
+export type { CounterKind };
 
 /**
  * Counters that move (docs/projections.md, "Counters"): subscribers, followers and views are
@@ -17,45 +17,13 @@ import type { Item } from './views.ts';
  * `attribute_exists` when it stops), so a repeated stream record finds the marker already in the
  * state it wants and moves nothing. Every counted item also gets `ADD version 1`, so the projector
  * then re-ranks it (its lists and search facets follow).
- * Key design (owned here):
- * - marker: PK `COUNTED#<kind>#<source key>`, SK `MARKER`;
- * - trend bucket: PK `TREND#<kind>#<UTC day>`, SK `<id>` → `n`: what a day added to a 7-day
- *   window (`subscribers_7d`, `views_7d`), taken off again by the hourly recompute when the day
- *   leaves the window (shared/projection/windows.ts).
+ * The markers are shared/projection/counted-marker-repository.ts's; a day's trend buckets
+ * (shared/projection/trend-bucket-repository.ts) hold what it added to a 7-day window
+ * (`subscribers_7d`, `views_7d`), taken off again by the hourly recompute when the day leaves the
+ * window (shared/projection/windows.ts).
  */
-export type CounterKind = 'subscriber' | 'follower' | 'view';
-
-const markerKey = (kind: CounterKind, source: string) => ({ PK: `COUNTED#${kind}#${source}`, SK: 'MARKER' });
-
-/** The marker of a relationship the seed loader writes already counted (its counts include it). */
-export const relationshipMarkerItem = (
-  kind: 'subscriber' | 'follower',
-  accountId: string,
-  creatorId: string,
-) => ({
-  ...markerKey(kind, `${accountId}#${creatorId}`),
-  at: 'seed',
-});
-
-/** The key of a trend bucket: what `day` added to `id`'s 7-day window of `kind`. */
-export const trendBucketKey = (kind: 'subscribers' | 'views', day: string, id: string) => ({
-  PK: `TREND#${kind}#${day}`,
-  SK: id,
-});
 
 export const dayOf = (at: Date) => at.toISOString().slice(0, 10);
-
-/** `ADD n :delta` on a trend bucket (created by the first add). */
-export const addToBucket = (key: { PK: string; SK: string }, delta: number): TransactOperation => ({
-  Update: {
-    TableName: tableName(),
-    Key: key,
-    ...updateOf({
-      add: { n: delta },
-      setIfAbsent: { [TABLE.ttlAttribute]: Math.floor(Date.now() / 1000) + 30 * 86_400 },
-    }),
-  },
-});
 
 /**
  * Makes `source`'s counting state `counted`: when it differs from its marker, moves the marker
@@ -70,30 +38,13 @@ export const setCounted = async (
   counted: boolean,
   moves: readonly TransactOperation[],
 ): Promise<boolean> => {
-  const marker: TransactOperation = counted
-    ? {
-        Put: {
-          TableName: tableName(),
-          Item: { ...markerKey(kind, source), at: new Date().toISOString() },
-          ConditionExpression: 'attribute_not_exists(PK)',
-        },
-      }
-    : {
-        Delete: {
-          TableName: tableName(),
-          Key: markerKey(kind, source),
-          ConditionExpression: 'attribute_exists(PK)',
-        },
-      };
+  const marker = setMarkerOperation(kind, source, counted, new Date());
   for (let attempt = 0; ; attempt++) {
     try {
-      await db.send(new TransactWriteCommand({ TransactItems: [marker, ...moves] }));
-      return true;
+      return await transactWriteIf([marker, ...moves]);
     } catch (error) {
-      if (!(error instanceof TransactionCanceledException)) throw error;
-      const codes = (error.CancellationReasons ?? []).map((r) => r.Code);
-      if (codes.includes('ConditionalCheckFailed')) return false;
-      if (attempt >= 5) throw error;
+      // Refused by a condition is an answer (false); a conflict is retried, anything else thrown.
+      if (cancellationCodes(error) === undefined || attempt >= 5) throw error;
       await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt + Math.random() * 20));
     }
   }
@@ -120,7 +71,7 @@ export const countSubscription = async (before: Item | undefined, after: Item | 
     counted
       ? [
           addCreatorCountersOperation(creatorId, { subscribers: 1, subscribers_7d: 1 }),
-          addToBucket(trendBucketKey('subscribers', dayOf(now), creatorId), 1),
+          addToTrendBucketOperation('subscribers', dayOf(now), creatorId, 1),
         ]
       : [addCreatorCountersOperation(creatorId, { subscribers: delta })],
   );
@@ -149,13 +100,15 @@ export const countView = async (
   if (!after?.counted_at || before?.counted_at) return;
   const episode = await episodeOf(String(after.content_id));
   if (!episode) return; // not a catalogue episode (a trailer, a deleted one): no view to count
-  await setCounted('view', String(after.PK).slice('PLAYBACK#'.length), true, [
+  const sessionId = playbackSessionOf(after);
+  if (sessionId === undefined) return;
+  await setCounted('view', sessionId, true, [
     addEpisodeViewsOperation(
       { showId: episode.show_id, season: episode.season, episode: episode.episode_number },
       1,
     ),
     addShowCountersOperation(episode.show_id, { total_views: 1, views_7d: 1 }),
     addCreatorCountersOperation(episode.creator_id, { views: 1 }),
-    addToBucket(trendBucketKey('views', dayOf(now), episode.show_id), 1),
+    addToTrendBucketOperation('views', dayOf(now), episode.show_id, 1),
   ]);
 };

@@ -10,20 +10,15 @@ import { queryAll } from '../db/query.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
 import type { Account } from '../identity/account-repository.ts';
-import { creatorKey } from '../creators/creator-repository.ts';
-import { getEpisode, showItemKey } from '../shows/show-repository.ts';
+import { creatorKey, getCreatorCard } from '../creators/creator-repository.ts';
+import { keyString } from '../db/key.ts';
+import { getEpisode, showIdsOfCreator, showItemKey } from '../shows/show-repository.ts';
 import type { CreatorLite } from '../shows/show-views.ts';
 import { countFollow, countSubscription, countView } from './counters.ts';
 import { becameCreator, createCreatorFor } from './onboarding.ts';
 import { applyViews } from './view-set.ts';
-import {
-  changesShowViews,
-  creatorViews,
-  episodeViewSource,
-  episodeViews,
-  type Item,
-  showViews,
-} from './views.ts';
+import { episodeViewSource } from './view-set-repository.ts';
+import { changesShowViews, creatorViews, episodeViews, type Item, showViews } from './views.ts';
 
 /**
  * The projector: turns one change of the table (a stream record with both images) into the
@@ -48,8 +43,6 @@ const imageOf = (image: Record<string, LambdaAttributeValue> | undefined): Item 
 
 const versionOf = (item: Item | undefined) => Number(item?.version ?? 0);
 
-const keyOf = (item: Item) => ({ PK: String(item.PK), SK: String(item.SK) });
-
 /** The category of a show (its lists decide an episode's), or undefined once it is gone. */
 const showCategory = async (showId: string): Promise<CategoryId | undefined> => {
   const result = await db.send(
@@ -59,21 +52,16 @@ const showCategory = async (showId: string): Promise<CategoryId | undefined> => 
 };
 
 /** What a show's views carry of its creator (its search cards), read at projection time. */
-const showCreator = async (creatorId: string): Promise<CreatorLite | undefined> => {
-  const result = await db.send(
-    new GetCommand({
-      TableName: tableName(),
-      Key: creatorKey(creatorId),
-      ProjectionExpression: 'id, #name, is_verified',
-      ExpressionAttributeNames: { '#name': 'name' },
-      ConsistentRead: true,
-    }),
-  );
-  return result.Item as CreatorLite | undefined;
-};
+const showCreator = async (creatorId: string): Promise<CreatorLite | undefined> =>
+  (await getCreatorCard(creatorId)) as CreatorLite | undefined;
+
+/** A show as stored now (consistent: the index that found it may lag its latest change). */
+const storedShow = async (showId: string): Promise<Item | undefined> =>
+  (await db.send(new GetCommand({ TableName: tableName(), Key: showItemKey(showId), ConsistentRead: true })))
+    .Item;
 
 const projectShow = async (item: Item, version: number, creator: CreatorLite | undefined) =>
-  applyViews(keyOf(item), version, showViews(recordOf<ShowRecord>(item), creator));
+  applyViews(showItemKey(String(item.id)), version, showViews(recordOf<ShowRecord>(item), creator));
 
 const projectEpisode = async (item: Item, version: number, category: CategoryId | undefined) =>
   applyViews(
@@ -98,33 +86,24 @@ export const projectRecord = async (record: DynamoDBRecord, now: Date): Promise<
   await exportPaymentFacts(record, now);
   switch (image.entity) {
     case 'creator': {
-      await applyViews(keyOf(image), version, after ? creatorViews(recordOf<CreatorRecord>(after)) : []);
+      await applyViews(
+        creatorKey(String(image.id)),
+        version,
+        after ? creatorViews(recordOf<CreatorRecord>(after)) : [],
+      );
       // A show's search cards carry its creator's name: a rename re-projects the creator's shows
       // (found on GSI1, each read again consistently: the index may lag a show's latest change).
       if (before && after && changesShowViews(before, after)) {
-        const keys = await queryAll({
-          IndexName: 'GSI1',
-          KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :show)',
-          FilterExpression: 'entity = :entity',
-          ExpressionAttributeValues: {
-            ':pk': `CREATOR_SHOWS#${after.id}`,
-            ':show': 'SHOW#',
-            ':entity': 'show',
-          },
-          ProjectionExpression: 'PK, SK',
-        });
-        for (const key of keys) {
-          const show = await db.send(
-            new GetCommand({ TableName: tableName(), Key: keyOf(key), ConsistentRead: true }),
-          );
-          if (show.Item) await projectShow(show.Item, versionOf(show.Item), after as CreatorLite);
+        for (const showId of await showIdsOfCreator(String(after.id))) {
+          const show = await storedShow(showId);
+          if (show) await projectShow(show, versionOf(show), after as CreatorLite);
         }
       }
       return;
     }
     case 'show': {
       if (after) await projectShow(after, version, await showCreator(String(after.creator_id)));
-      else await applyViews(keyOf(image), version, []);
+      else await applyViews(showItemKey(String(image.id)), version, []);
       // An episode's lists follow its show's category: a moved (or deleted) show moves them.
       if (before?.category !== after?.category) {
         const episodes = await queryAll({
@@ -172,7 +151,7 @@ export const supersededRecords = (records: readonly DynamoDBRecord[]): Set<numbe
     const after = imageOf(record.dynamodb?.NewImage);
     const image = after ?? before;
     if (!image || !['creator', 'show', 'episode'].includes(String(image.entity))) return;
-    const key = `${image.PK}|${image.SK}`;
+    const key = keyString(image);
     const previous = last.get(key);
     if (previous !== undefined) skip.add(previous);
     last.set(key, i);

@@ -1,6 +1,7 @@
 import type { CreatorRecord, EpisodeRecord, ProgramRecord, ShowRecord } from '../catalog/model.ts';
-import { listOfItem } from '../catalog/ranked-list.ts';
-import { batchPutDelete, primaryKeyOf } from '../db/batch.ts';
+import { listOfItem, rankTotalKey } from '../catalog/ranked-list.ts';
+import { batchPutDelete } from '../db/batch.ts';
+import { keyString, keyValues, primaryKey } from '../db/key.ts';
 import { newDynamoClient } from '../db/client.ts';
 import { DocumentClient, UpdateCommand } from '../db/document.ts';
 import { ScanCommand } from '../db/scan.ts';
@@ -9,6 +10,7 @@ import { tableName } from '../db/table.ts';
 import { programItem } from '../epg/program-repository.ts';
 import { catalogViewItems, type Versioned } from './bulk.ts';
 import { contentHash } from './view-set.ts';
+import { isViewSetItem } from './view-set-repository.ts';
 import type { Item } from './views.ts';
 import { isConditionalCheckFailed } from '../db/transaction.ts';
 
@@ -23,9 +25,13 @@ import { isConditionalCheckFailed } from '../db/transaction.ts';
  * views (the projector moves its `source_version` only when a view changes); an empty view set
  * (a deleted source's guard, shared/projection/view-set.ts) is kept.
  */
-// `SEARCHDEL#`: the typo index items before they became `TYPO#` (issue 19): a rebuild deletes them.
-const VIEW_PREFIXES = ['RANK#', 'SEARCH#', 'TYPO#', 'SEARCHDEL#', 'VIEWSET#'];
-const isView = (item: Item) => VIEW_PREFIXES.some((prefix) => String(item.PK).startsWith(prefix));
+// The search index's items (shared/search/search-index.ts); `SEARCHDEL#`: the typo index items
+// before they became `TYPO#` (issue 19): a rebuild deletes them.
+const SEARCH_PREFIXES = ['SEARCH#', 'TYPO#', 'SEARCHDEL#'];
+const isView = (item: Item) =>
+  listOfItem(item) !== undefined ||
+  isViewSetItem(item) ||
+  SEARCH_PREFIXES.some((prefix) => keyValues(item)[0].startsWith(prefix));
 
 const SEGMENTS = 4;
 
@@ -54,8 +60,10 @@ const scanTable = async (client: DocumentClient): Promise<Item[]> => {
 
 /** What an item is compared by. */
 const comparable = (item: Item): string | undefined => {
-  if (listOfItem(item) !== undefined && item.SK === 'TOTAL' && Number(item.total) === 0) return undefined;
-  if (String(item.PK).startsWith('VIEWSET#')) {
+  const list = listOfItem(item);
+  if (list !== undefined && keyString(item) === keyString(rankTotalKey(list)) && Number(item.total) === 0)
+    return undefined;
+  if (isViewSetItem(item)) {
     const views = (item.views ?? {}) as Record<string, string>;
     return Object.keys(views).length === 0 ? undefined : contentHash(views);
   }
@@ -90,15 +98,15 @@ export const rebuildViews = async (options: { dryRun?: boolean } = {}): Promise<
   const shows = of<ShowRecord>('show');
   const episodes = of<EpisodeRecord>('episode');
   const desired = catalogViewItems({ creators, shows, episodes });
-  const existing = new Map(items.filter(isView).map((item) => [primaryKeyOf(item), item]));
-  const wanted = new Map(desired.map((item) => [primaryKeyOf(item), item]));
+  const existing = new Map(items.filter(isView).map((item) => [keyString(item), item]));
+  const wanted = new Map(desired.map((item) => [keyString(item), item]));
   const puts = desired.filter((item) => {
-    const current = existing.get(primaryKeyOf(item));
+    const current = existing.get(keyString(item));
     return current === undefined || comparable(current) !== comparable(item);
   });
   const deletes = [...existing.values()]
-    .filter((item) => !wanted.has(primaryKeyOf(item)) && comparable(item) !== undefined)
-    .map((item) => ({ PK: item.PK, SK: item.SK }));
+    .filter((item) => !wanted.has(keyString(item)) && comparable(item) !== undefined)
+    .map(primaryKey);
   if (!options.dryRun) await batchPutDelete(puts, deletes);
   const guideKeys = await repairGuideKeys(client, items, creators, options.dryRun ?? false);
   return {
@@ -107,7 +115,7 @@ export const rebuildViews = async (options: { dryRun?: boolean } = {}): Promise<
     put: puts.length,
     deleted: deletes.length,
     guideKeys,
-    examples: [...puts, ...deletes].slice(0, 20).map((item) => primaryKeyOf(item)),
+    examples: [...puts, ...deletes].slice(0, 20).map((item) => keyString(item)),
     dryRun: options.dryRun ?? false,
   };
 };
@@ -137,7 +145,7 @@ const repairGuideKeys = async (
       await client.send(
         new UpdateCommand({
           TableName: tableName(),
-          Key: { PK: item.PK, SK: item.SK },
+          Key: primaryKey(item),
           UpdateExpression: 'SET GSI2PK = :pk, GSI2SK = :sk',
           ConditionExpression: item.version === undefined ? 'attribute_not_exists(version)' : 'version = :v',
           ExpressionAttributeValues: {

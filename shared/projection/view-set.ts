@@ -1,17 +1,16 @@
-import { GetCommand } from '../db/document.ts';
 import { listOfItem, rankTotalKey } from '../catalog/ranked-list.ts';
 import { batchPutDelete } from '../db/batch.ts';
-import { db } from '../db/client.ts';
+import { type PrimaryKey, keyOfString, keyString } from '../db/key.ts';
 import { tableName } from '../db/table.ts';
 import { type TransactOperation, transactWriteIf } from '../db/transaction.ts';
+import { getViewSet, moveViewSetOperation, viewSetItem as storedViewSet } from './view-set-repository.ts';
 import type { Item } from './views.ts';
 
 /**
  * Applies one source item's views idempotently and in version order (docs/projections.md,
  * "Idempotent and ordered").
- * Key design (owned here): the view set of a source item, PK `VIEWSET#<source PK>#<source SK>`,
- * SK `VIEWSET` → `source_version` (the version of the source its views were built from) and
- * `views`: view item key (`<PK>|<SK>`) → a hash of its content.
+ * The view set of a source item (shared/projection/view-set-repository.ts) records the version of
+ * the source its views were built from and, per view item key, a hash of its content.
  * Applying version v of a source: read the view set; if it was built from a newer version,
  * nothing (a late or repeated record). Otherwise put the view items that are new or changed and
  * delete those gone (BatchWriteItem: each idempotent), then, in ONE transaction, move the view
@@ -20,13 +19,6 @@ import type { Item } from './views.ts';
  * redelivered record recomputes the same difference and repeats it harmlessly; the totals move
  * exactly once, with the view set.
  */
-const SEP = '|';
-const keyString = (item: { PK?: unknown; SK?: unknown }) => `${String(item.PK)}${SEP}${String(item.SK)}`;
-const keyFrom = (key: string) => {
-  const at = key.indexOf(SEP);
-  return { PK: key.slice(0, at), SK: key.slice(at + 1) };
-};
-
 /** A short stable hash of an item's content (FNV-1a over its JSON with sorted keys). */
 export const contentHash = (item: Item): string => {
   const text = JSON.stringify(item, Object.keys(item).sort());
@@ -35,27 +27,17 @@ export const contentHash = (item: Item): string => {
   return hash.toString(36);
 };
 
-/** The key of a source item's view set. */
-export const viewSetKey = (source: { PK: string; SK: string }) => ({
-  PK: `VIEWSET#${source.PK}#${source.SK}`,
-  SK: 'VIEWSET',
-});
+const hashesOf = (views: readonly Item[]) =>
+  Object.fromEntries(views.map((v) => [keyString(v), contentHash(v)]));
 
 /** The view set item recording `views` as built from version `version` of `source`. */
-export const viewSetItem = (
-  source: { PK: string; SK: string },
-  version: number,
-  views: readonly Item[],
-): Item => ({
-  ...viewSetKey(source),
-  source_version: version,
-  views: Object.fromEntries(views.map((v) => [keyString(v), contentHash(v)])),
-});
+export const viewSetItem = (source: PrimaryKey, version: number, views: readonly Item[]): Item =>
+  storedViewSet(source, { source_version: version, views: hashesOf(views) });
 
 const listsOf = (keys: Iterable<string>) => {
   const lists = new Set<string>();
   for (const key of keys) {
-    const list = listOfItem(keyFrom(key));
+    const list = listOfItem(keyOfString(key));
     if (list !== undefined) lists.add(list);
   }
   return lists;
@@ -68,25 +50,22 @@ export type ApplyOutcome = 'applied' | 'unchanged' | 'stale';
  * was built from a newer version (nothing written), 'unchanged' when nothing differed.
  */
 export const applyViews = async (
-  source: { PK: string; SK: string },
+  source: PrimaryKey,
   version: number,
   views: readonly Item[],
 ): Promise<ApplyOutcome> => {
-  const setKey = viewSetKey(source);
   for (let attempt = 0; ; attempt++) {
-    const current = (
-      await db.send(new GetCommand({ TableName: tableName(), Key: setKey, ConsistentRead: true }))
-    ).Item;
-    const seenVersion = current === undefined ? undefined : Number(current.source_version ?? 0);
+    const current = await getViewSet(source);
+    const seenVersion = current?.source_version;
     if (seenVersion !== undefined && seenVersion > version) return 'stale';
-    const old = (current?.views ?? {}) as Record<string, string>;
+    const old = current?.views ?? {};
     const next = new Map(views.map((v) => [keyString(v), { item: v, hash: contentHash(v) }]));
     const puts = [...next.values()]
       .filter(({ item, hash }) => old[keyString(item)] !== hash)
       .map((v) => v.item);
     const deletes = Object.keys(old)
       .filter((key) => !next.has(key))
-      .map(keyFrom);
+      .map(keyOfString);
     if (puts.length === 0 && deletes.length === 0 && seenVersion === version) return 'unchanged';
     await batchPutDelete(puts, deletes);
     const before = listsOf(Object.keys(old));
@@ -105,21 +84,18 @@ export const applyViews = async (
     }));
     // A source with no views (deleted, suspended) keeps its view set, empty, for two days: a
     // repeated older record then finds it newer (streams keep records for 24 hours).
-    const setItem = {
-      ...viewSetItem(source, version, views),
-      ...(views.length === 0 ? { expires_at_epoch: Math.floor(Date.now() / 1000) + 2 * 86_400 } : {}),
-    };
-    const guard =
-      seenVersion === undefined
-        ? { ConditionExpression: 'attribute_not_exists(PK)' }
-        : {
-            ConditionExpression: 'source_version = :seen',
-            ExpressionAttributeValues: { ':seen': current!.source_version },
-          };
-    const moveSet: TransactOperation = { Put: { TableName: tableName(), Item: setItem, ...guard } };
+    const moveSet = moveViewSetOperation(
+      source,
+      {
+        source_version: version,
+        views: hashesOf(views),
+        ...(views.length === 0 ? { expiresAt: Math.floor(Date.now() / 1000) + 2 * 86_400 } : {}),
+      },
+      current,
+    );
     if (await transactWriteIf([moveSet, ...totals])) return 'applied';
     // The view set moved meanwhile (the rebuild, or a concurrent projection): start over.
     if (attempt >= 3)
-      throw new Error(`view set of ${setKey.PK} keeps changing; giving up (the record is retried)`);
+      throw new Error(`view set of ${keyString(source)} keeps changing; giving up (the record is retried)`);
   }
 };

@@ -31,14 +31,6 @@ export const changesShowViews = (
   after: Partial<CreatorLite> | undefined,
 ): boolean => before?.name !== after?.name || before?.is_verified !== after?.is_verified;
 
-/**
- * The source an episode's view set is keyed by: its id, not its item's key. The item's key is its
- * position (`EP#<season>#<episode>`), and moving an episode deletes one item and puts another in
- * one transaction: keyed by position, the two view sets would claim the same view items, and the
- * old item's deletion, projected after the new item's put, would delete the moved episode's views.
- */
-export const episodeViewSource = (episodeId: string) => ({ PK: 'EPISODE', SK: episodeId });
-
 /** An episode's views (its lists depend on its show's category); none while its creator is suspended. */
 export const episodeViews = (episode: EpisodeRecord, showCategory: CategoryId): Item[] =>
   episode.creator_suspended ? [] : episodeListEntries(episode, showCategory).map(rankEntryItem);

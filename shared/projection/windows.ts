@@ -1,20 +1,24 @@
-import { QueryCommand, UpdateCommand } from '../db/document.ts';
-import { queryAll } from '../db/query.ts';
+import { QueryCommand } from '../db/document.ts';
 import { db } from '../db/client.ts';
 import { tableName } from '../db/table.ts';
 import { transactWriteIf } from '../db/transaction.ts';
-import { updateOf } from '../db/update.ts';
 import { addCreatorCountersOperation } from '../creators/creator-repository.ts';
 import { addShowCountersOperation, markShowNotNew } from '../shows/show-repository.ts';
 import { showListName } from '../shows/show-ranking.ts';
-import { dayOf, trendBucketKey } from './counters.ts';
+import { dayOf } from './counters.ts';
+import {
+  takeTrendBucketOperation,
+  type TrendKind,
+  trendBucketsOf,
+  zeroTrendBucket,
+} from './trend-bucket-repository.ts';
 
 /**
  * What changes with time alone, moved on by the hourly recompute (EventBridge Scheduler on AWS,
  * a timer in `npm start`): the 7-day windows behind `trending` and the `is_new` flag of shows.
  * Each change is a write of the source item (`ADD version 1`), so the projector re-ranks it like
  * any other change; the work is bounded by what left the window, never by the catalogue.
- * - 7-day windows: a day's trend buckets (shared/projection/counters.ts) are taken off
+ * - 7-day windows: a day's trend buckets (shared/projection/trend-bucket-repository.ts) are taken off
  *   `subscribers_7d` / `views_7d` once the day is 7 days old, each in one transaction with the
  *   bucket's deletion (so a repeated run takes nothing twice). Days 7 to 14 back are swept, so an
  *   outage of up to a week loses nothing.
@@ -26,41 +30,18 @@ export const NEW_DAYS = 30;
 const DAY = 86_400_000;
 const SWEEP_DAYS = 7;
 
-const expireBuckets = async (kind: 'subscribers' | 'views', day: string): Promise<number> => {
-  const buckets = await queryAll({
-    KeyConditionExpression: 'PK = :pk',
-    ExpressionAttributeValues: { ':pk': trendBucketKey(kind, day, '').PK },
-    ConsistentRead: true,
-  });
+const expireBuckets = async (kind: TrendKind, day: string): Promise<number> => {
   let moved = 0;
-  for (const bucket of buckets) {
-    const id = String(bucket.SK);
-    const n = Number(bucket.n ?? 0);
+  for (const { id, n } of await trendBucketsOf(kind, day)) {
     const done = await transactWriteIf([
-      {
-        Delete: {
-          TableName: tableName(),
-          Key: trendBucketKey(kind, day, id),
-          ConditionExpression: 'n = :n',
-          ExpressionAttributeValues: { ':n': n },
-        },
-      },
+      takeTrendBucketOperation(kind, day, id, n),
       kind === 'subscribers'
         ? addCreatorCountersOperation(id, { subscribers_7d: -n })
         : addShowCountersOperation(id, { views_7d: -n }),
     ]);
     if (done) moved++;
     // The counted item is gone: the bucket has nothing left to take from.
-    else
-      await db
-        .send(
-          new UpdateCommand({
-            TableName: tableName(),
-            Key: trendBucketKey(kind, day, id),
-            ...updateOf({ set: { n: 0 } }),
-          }),
-        )
-        .catch(() => undefined);
+    else await zeroTrendBucket(kind, day, id);
   }
   return moved;
 };

@@ -1,9 +1,8 @@
 import { PutMetadataCommand } from '@aws-sdk/client-ivs';
-import { tableName } from '../db/table.ts';
-import { transactWriteIf, type TransactOperation } from '../db/transaction.ts';
 import { ConflictError, NotFoundError, TooManyRequestsError } from '../errors/errors.ts';
 import { ivsClient } from '../ivs/client.ts';
 import { requireStudioCreator } from '../creators/studio-creator.ts';
+import { takeCueSlot } from './cue-slot-repository.ts';
 import type { CueInput, CueSent } from './schemas.ts';
 
 /**
@@ -12,32 +11,21 @@ import type { CueInput, CueSent } from './schemas.ts';
  * shows it at the same moment of the picture, not when a message happens to arrive.
  * IVS allows 5 PutMetadata calls a second per channel and 155 per account: the scheduler books a
  * slot in a second's budget of both (one transaction of two conditional counters,
- * `CUESLOT#<channel>#<second>` and `CUESLOT#ACCOUNT#<second>`, TTL an hour), taking the first second
+ * shared/realtime/cue-slot-repository.ts), taking the first second
  * with room among the next CUE_LOOKAHEAD_SECONDS, and the call waits for it; with no room, 429.
  */
 export const CUES_PER_SECOND_PER_CHANNEL = 5;
 export const CUES_PER_SECOND_PER_ACCOUNT = 155;
 export const CUE_LOOKAHEAD_SECONDS = 3;
 
-const take = (scope: string, second: number, max: number): TransactOperation => ({
-  Update: {
-    TableName: tableName(),
-    Key: { PK: `CUESLOT#${scope}#${second}`, SK: 'COUNT' },
-    UpdateExpression: 'ADD #n :one SET expires_at_epoch = :expires',
-    ConditionExpression: 'attribute_not_exists(#n) OR #n < :max',
-    ExpressionAttributeNames: { '#n': 'n' },
-    ExpressionAttributeValues: { ':one': 1, ':max': max, ':expires': second + 3600 },
-  },
-});
-
 /** Books the first second with room on the channel and the account, from `now`'s; 429 when none. */
 export const reserveCueSlot = async (channelId: string, now: Date): Promise<number> => {
   const first = Math.floor(now.getTime() / 1000);
   for (let second = first; second < first + CUE_LOOKAHEAD_SECONDS; second++) {
-    const booked = await transactWriteIf([
-      take(`CH#${channelId}`, second, CUES_PER_SECOND_PER_CHANNEL),
-      take('ACCOUNT', second, CUES_PER_SECOND_PER_ACCOUNT),
-    ]);
+    const booked = await takeCueSlot(channelId, second, {
+      perChannel: CUES_PER_SECOND_PER_CHANNEL,
+      perAccount: CUES_PER_SECOND_PER_ACCOUNT,
+    });
     if (booked) return second;
   }
   throw new TooManyRequestsError(

@@ -1,15 +1,12 @@
 import { randomInt } from 'node:crypto';
-import { batchGet } from '../db/batch.ts';
-import { db } from '../db/client.ts';
-import { UpdateCommand } from '../db/document.ts';
-import { tableName } from '../db/table.ts';
 import { MIN_REACTION_SHARDS } from '../audience/audience-scale.ts';
+import { addLiveReaction, readLiveReactions } from './live-reaction-repository.ts';
 import { TICK_SECONDS } from './messages.ts';
 
 /**
  * Live reactions, counted per channel per tick (docs/realtime.md "Reactions"): each reaction is
- * one atomic ADD on one of the channel's counter items of its tick, PK
- * `LIVEREACT#<creator>#<tick>#<shard>`, SK `COUNT`, an attribute per emoji (`e:<emoji>`). The
+ * one atomic ADD on one of the channel's counter shards of its tick
+ * (shared/realtime/live-reaction-repository.ts), a count per emoji. The
  * shards spread a burst over items (DynamoDB's per-partition ceiling is 1,000 writes a second);
  * how many follows the channel's audience scale (`reactionShardsFor`,
  * shared/audience/audience-scale.ts: 10 up to 25,000 viewers, 512 at 1 million), and the writer and
@@ -20,12 +17,6 @@ import { TICK_SECONDS } from './messages.ts';
  */
 /** Shards of a channel whose audience scale is unknown to the caller: the fewest there are. */
 export const REACTION_SHARDS = MIN_REACTION_SHARDS;
-const PREFIX = 'e:';
-
-export const reactionCounterKey = (creatorId: string, tick: number, shard: number) => ({
-  PK: `LIVEREACT#${creatorId}#${tick}#${shard}`,
-  SK: 'COUNT',
-});
 
 /** Counts one `emoji` into `tick`'s totals of `creatorId`'s channel (a random one of its `shards`). */
 export const countLiveReaction = async (
@@ -35,15 +26,7 @@ export const countLiveReaction = async (
   shards = REACTION_SHARDS,
   shard = randomInt(shards),
 ): Promise<void> => {
-  await db.send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: reactionCounterKey(creatorId, tick, shard),
-      UpdateExpression: 'ADD #emoji :one SET expires_at_epoch = :expires',
-      ExpressionAttributeNames: { '#emoji': `${PREFIX}${emoji}` },
-      ExpressionAttributeValues: { ':one': 1, ':expires': (tick + 1) * TICK_SECONDS + 86_400 },
-    }),
-  );
+  await addLiveReaction(creatorId, { tick, shard, emoji, expiresAt: (tick + 1) * TICK_SECONDS + 86_400 });
 };
 
 /** A live channel and how many reaction shards it counts into (`reactionShardsOf` of its creator). */
@@ -51,36 +34,6 @@ export interface ReactionChannel {
   creatorId: string;
   shards: number;
 }
-
-/** Per-emoji counts of each of `ticks` for each channel: creator → tick → emoji → count (BatchGetItem over every shard). */
-export const reactionCounts = async (
-  channels: readonly ReactionChannel[],
-  ticks: readonly number[],
-): Promise<Map<string, Map<number, Map<string, number>>>> => {
-  const counts = new Map(
-    channels.map(({ creatorId }) => [
-      creatorId,
-      new Map(ticks.map((tick) => [tick, new Map<string, number>()])),
-    ]),
-  );
-  const keys = channels.flatMap(({ creatorId, shards }) =>
-    ticks.flatMap((tick) =>
-      Array.from({ length: shards }, (_, shard) => reactionCounterKey(creatorId, tick, shard)),
-    ),
-  );
-  for (const item of await batchGet(keys)) {
-    // PK `LIVEREACT#<creator>#<tick>#<shard>`: creator ids hold no '#'.
-    const [, creatorId = '', tick = ''] = String(item.PK).split('#');
-    const tickCounts = counts.get(creatorId)?.get(Number(tick));
-    if (!tickCounts) continue;
-    for (const [name, value] of Object.entries(item))
-      if (name.startsWith(PREFIX)) {
-        const emoji = name.slice(PREFIX.length);
-        tickCounts.set(emoji, (tickCounts.get(emoji) ?? 0) + Number(value));
-      }
-  }
-  return counts;
-};
 
 /**
  * What a container's ticks have read of the reactions counters: the last tick read (`through`)
@@ -115,7 +68,7 @@ export const unpublishedReactions = async (
   const behind = read ? last - read.through : -1;
   const first = read && behind >= 0 && behind <= CATCH_UP_TICKS ? read.through : last;
   const ticks = Array.from({ length: last - first + 1 }, (_, i) => first + i);
-  const counts = await reactionCounts(channels, ticks);
+  const counts = await readLiveReactions(channels, ticks);
   const totals = new Map<string, Map<string, number>>();
   const seen = new Map<string, Map<string, number>>();
   for (const [creatorId, byTick] of counts) {

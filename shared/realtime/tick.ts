@@ -1,8 +1,6 @@
 import { perContainer } from '../aws/local-hook.ts';
 import type { CreatorRecord } from '../catalog/model.ts';
-import { creatorKey } from '../creators/creator-repository.ts';
-import { batchGet } from '../db/batch.ts';
-import { recordOf } from '../db/record.ts';
+import { getStoredCreators } from '../creators/creator-repository.ts';
 import { heartbeatEpg } from '../epg/on-air.ts';
 import { liveCreatorIds } from '../watch/audience-publisher.ts';
 import { reactionShardsOf } from '../audience/audience-scale.ts';
@@ -97,9 +95,7 @@ export const publishTick = async (
   const memory = options.memory ?? memoryOf();
   const { aggregator, live: wasLive } = memory;
   const tick = tickOf(now);
-  const creators = (await batchGet((await liveCreatorIds()).map(creatorKey)))
-    .map((item) => recordOf<CreatorRecord>(item))
-    .filter((c) => c.live && !c.suspended_at);
+  const creators = (await getStoredCreators(await liveCreatorIds())).filter((c) => c.live && !c.suspended_at);
   const { totals, read } = await unpublishedReactions(
     creators.map((c) => ({ creatorId: c.id, shards: reactionShardsOf(c) })),
     tick,

@@ -1,10 +1,9 @@
 import { allRankedIdsOf } from '../catalog/ranked-list.ts';
 import { CREATOR_LISTS } from '../creators/creator-ranking.ts';
-import { creatorKey, setCreatorAudience, type PublishedCreator } from '../creators/creator-repository.ts';
-import { batchGet } from '../db/batch.ts';
-import { recordOf } from '../db/record.ts';
+import { getStoredCreators, setCreatorAudience } from '../creators/creator-repository.ts';
 import { viewerShardsOf } from '../audience/audience-scale.ts';
-import { bucketOf, recordPeak, viewerCounterKey } from '../audience/viewer-counter.ts';
+import { bucketOf, recordPeak } from '../audience/viewer-counter.ts';
+import { bucketTotals } from '../audience/viewer-counter-repository.ts';
 
 /**
  * `watching_now` in lists, from the live counters (docs/live.md "Viewers in lists"): once a
@@ -33,30 +32,13 @@ export interface AudienceReport {
 /** Creator ids in the live list (one Query page per 1 MB of entries: a few hundred channels). */
 export const liveCreatorIds = (): Promise<string[]> => allRankedIdsOf(CREATOR_LISTS.live);
 
-/** Viewers per channel in `bucket`: one BatchGetItem per 100 counter items (6 small channels). */
-const bucketCounts = async (
-  channels: ReadonlyArray<{ channelId: string; shards: number }>,
-  bucket: number,
-): Promise<Map<string, number>> => {
-  const keys = channels.flatMap(({ channelId, shards }) =>
-    Array.from({ length: shards }, (_, shard) => viewerCounterKey(channelId, bucket, shard)),
-  );
-  const counts = new Map(channels.map(({ channelId }) => [channelId, 0]));
-  for (const item of await batchGet(keys)) {
-    // PK `VIEWERS#<channel>#<bucket>#<shard>`: channel ids hold no '#'.
-    const channel = String(item.PK).split('#')[1] ?? '';
-    counts.set(channel, (counts.get(channel) ?? 0) + Number(item.total ?? 0));
-  }
-  return counts;
-};
-
 /** Publishes the last complete bucket's viewers of every live channel, as of `now`. */
 export const publishAudiences = async (now: Date): Promise<AudienceReport> => {
   const bucket = bucketOf(now) - 1;
-  const creators = (await batchGet((await liveCreatorIds()).map(creatorKey)))
-    .map((item) => recordOf<PublishedCreator & { watching_bucket?: number }>(item))
-    .filter((c) => c.live && !c.suspended_at && (c.watching_bucket ?? -1) < bucket);
-  const counts = await bucketCounts(
+  const creators = (await getStoredCreators(await liveCreatorIds())).filter(
+    (c) => c.live && !c.suspended_at && (c.watching_bucket ?? -1) < bucket,
+  );
+  const counts = await bucketTotals(
     creators.map((c) => ({ channelId: c.channel.channel_id, shards: viewerShardsOf(c) })),
     bucket,
   );

@@ -7,10 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalAccountJobs } from '../../scripts/local/accounts.ts';
 import { localAccountJobQueues } from '../../scripts/local/webhooks-outbox.ts';
 import { dynamoEndpointConfig } from '../../shared/db/client.ts';
+import { keyString } from '../../shared/db/key.ts';
 import { TABLE, tableName } from '../../shared/db/table.ts';
+import { isViewSetItem } from '../../shared/projection/view-set-repository.ts';
 import {
   type Account as StoredAccount,
   createAccount,
+  emailKey,
   getAccountByEmail,
   isEmailTaken,
   markDeleted,
@@ -374,8 +377,7 @@ describe('account deletion (DELETE /me)', () => {
     // A deleted source's view set stays two days, keys and version only, so that a late stream
     // record cannot bring its views back (docs/projections.md): the creator profile's names it.
     const isViewSetTombstone = (item: Record<string, unknown>) =>
-      String(item.PK).startsWith('VIEWSET#') &&
-      Number(item[TABLE.ttlAttribute]) * 1000 < Date.now() + 3 * 86_400_000;
+      isViewSetItem(item) && Number(item[TABLE.ttlAttribute]) * 1000 < Date.now() + 3 * 86_400_000;
     let left: Record<string, unknown>[] = [];
     const until = Date.now() + 60_000;
     do {
@@ -383,7 +385,7 @@ describe('account deletion (DELETE /me)', () => {
       if (left.length === 0) break;
       await new Promise((r) => setTimeout(r, 2000));
     } while (Date.now() < until);
-    expect(left.map((item) => `${item.PK} ${item.SK}`)).toEqual([]);
+    expect(left.map(keyString)).toEqual([]);
     expect(jobs.deadLetters()).toEqual([]);
     // Its subscription was cancelled at Stripe (nothing more is charged) and not written again by
     // the webhook that followed; its customer is gone.
@@ -497,7 +499,7 @@ describe('account deletion (DELETE /me)', () => {
     const { Item } = await client.send(
       new GetItemCommand({
         TableName: tableName(),
-        Key: marshall({ PK: `EMAIL#quarantine.${id}@example.com`, SK: 'MARKER' }),
+        Key: marshall(emailKey(`quarantine.${id}@example.com`)),
         ConsistentRead: true,
       }),
     );

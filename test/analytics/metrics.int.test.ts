@@ -14,11 +14,12 @@ import {
   runMetrics,
 } from '../../analytics/metrics.ts';
 import { exportTitles } from '../../shared/analytics/title-dimension.ts';
+import type { EpisodeRecord } from '../../shared/catalog/model.ts';
+import { episodeItem } from '../../shared/shows/show-repository.ts';
 import { useSink } from '../../shared/analytics/sink.ts';
 import { fileSink } from '../../scripts/local/file-sink.ts';
 import { clock } from '../../shared/clock.ts';
 import { projectRecord } from '../../shared/projection/projector.ts';
-import { episodeItemKey } from '../../shared/shows/show-repository.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 
 /**
@@ -74,15 +75,15 @@ const episodeChange = (id: string, show: string, creator: string, title: string)
   eventName: 'INSERT',
   dynamodb: {
     NewImage: marshall({
-      ...episodeItemKey(show, 1, 1),
-      entity: 'episode',
+      ...episodeItem({
+        id,
+        show_id: show,
+        creator_id: creator,
+        title,
+        season: 1,
+        episode_number: 1,
+      } as EpisodeRecord),
       version: 1,
-      id,
-      show_id: show,
-      creator_id: creator,
-      title,
-      season: 1,
-      episode_number: 1,
     }) as never,
   },
 });

@@ -3,6 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler as endVideoSession } from '../../functions/analytics/end-video-session.ts';
 import { handler as recordVideoHeartbeat } from '../../functions/analytics/record-video-heartbeat.ts';
 import { newSessionId } from '../../shared/analytics/playback-count.ts';
+import { playbackSessionOf } from '../../shared/analytics/playback-repository.ts';
+import { isRateLimitCounter } from '../../shared/http/rate-limit-repository.ts';
 import { accountKeyOf } from '../../shared/analytics/pseudonym.ts';
 import { type AnalyticsRecord, useSink } from '../../shared/analytics/sink.ts';
 import { db } from '../../shared/db/client.ts';
@@ -51,7 +53,7 @@ const playheadWrite = (c: Command) => ['PutCommand', 'DeleteCommand'].includes(c
 /** recordPlayback's calls (the view count): an UpdateItem of the session's playback, a second at 30 s. */
 const playbackWrite = (c: Command) =>
   c.constructor.name === 'UpdateCommand' &&
-  String((c.input.Key as { PK?: string }).PK).startsWith('PLAYBACK#');
+  playbackSessionOf(c.input.Key as Record<string, unknown>) !== undefined;
 
 /**
  * Stands in for DynamoDB at the document client: `refuse` picks the calls answered with
@@ -61,7 +63,7 @@ const playbackWrite = (c: Command) =>
 const fakeDynamo = (refuse: (command: Command) => boolean) =>
   vi.spyOn(db, 'send').mockImplementation((async (command: Command) => {
     // The route's rate-limit counters (per account and per IP): within budget, not listed.
-    if (String((command.input.Key as { PK?: string } | undefined)?.PK).startsWith('RATE#'))
+    if (command.input.Key && isRateLimitCounter(command.input.Key as Record<string, unknown>))
       return { Attributes: { count: 1 } };
     order.push(command.constructor.name);
     if (refuse(command)) throw accessDenied();

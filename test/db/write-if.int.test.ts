@@ -36,4 +36,26 @@ describe('writeIf (shared/db/transaction.ts): the conditional single-item write'
       }),
     ).rejects.toThrow();
   });
+
+  it('answers the item as it was when a refused write asked for ALL_OLD', async () => {
+    const Key = keyOf(randomUUID());
+    const raise = (peak: number) => ({
+      Update: {
+        Key,
+        ...withCondition(updateOf({ set: { peak } }), {
+          expression: 'attribute_not_exists(peak) OR peak < :c0',
+          values: { ':c0': peak },
+        }),
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+      },
+    });
+    expect((await writeIf(raise(5))).written).toBe(true);
+    expect(await writeIf(raise(3))).toEqual({ written: false, item: { ...Key, peak: 5 } });
+    // Refused with nothing there: no item.
+    const del = { Delete: { Key, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const } };
+    expect((await writeIf(del)).written).toBe(true);
+    expect(await writeIf({ Delete: { ...del.Delete, ConditionExpression: exists.expression } })).toEqual({
+      written: false,
+    });
+  });
 });

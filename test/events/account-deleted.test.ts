@@ -2,14 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { EVENT_PAYLOADS } from '../../shared/events/catalog.ts';
 import { eventsOfRecord } from '../../shared/events/changes.ts';
 import { PlatformEvent } from '../../shared/events/envelope.ts';
+import { type Account, accountItems } from '../../shared/identity/account-repository.ts';
 import { change } from './records.ts';
 
 const account = (extra: Record<string, unknown> = {}) => ({
-  PK: 'ACCOUNT#acc_42',
-  SK: 'PROFILE',
-  entity: 'account',
-  account_id: 'acc_42',
-  email: 'leaver@example.com',
+  ...accountItems({ account_id: 'acc_42', email: 'leaver@example.com' } as Account)[0],
   ...extra,
 });
 

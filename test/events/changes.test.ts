@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { EVENT_PAYLOADS } from '../../shared/events/catalog.ts';
 import { eventsOfBatch, eventsOfRecord } from '../../shared/events/changes.ts';
 import { PlatformEvent } from '../../shared/events/envelope.ts';
+import { TABLE } from '../../shared/db/table.ts';
 import { programKey } from '../../shared/epg/program-repository.ts';
 import { change, creator, episode, live, program, purchase, show, subscription } from './records.ts';
 
@@ -186,7 +187,9 @@ describe('entitlement changes (docs/payments.md)', () => {
 describe('irrelevant changes and ids', () => {
   it('views, view sets, markers, sessions, accounts and follows make no event', () => {
     for (const entity of ['view', 'watch_session', 'account', 'follow', 'playback', 'reaction', undefined])
-      expect(types(change(undefined, { PK: 'X#1', SK: 'Y', entity, live }))).toEqual([]);
+      expect(
+        types(change(undefined, { [TABLE.partitionKey]: 'X#1', [TABLE.sortKey]: 'Y', entity, live })),
+      ).toEqual([]);
   });
 
   it('a replayed record makes the same ids; another change of the same item other ids', () => {

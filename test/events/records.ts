@@ -3,6 +3,8 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { programKey } from '../../shared/epg/program-repository.ts';
 import { episodeItemKey, showItemKey } from '../../shared/shows/show-repository.ts';
 import type { AttributeValue as LambdaAttributeValue, DynamoDBRecord } from 'aws-lambda';
+import { creatorKey } from '../../shared/creators/creator-repository.ts';
+import { primaryKey } from '../../shared/db/key.ts';
 
 /** Stream records and source items for the event mapping's tests (test/events). */
 type Item = Record<string, unknown>;
@@ -23,7 +25,7 @@ export const change = (
     eventName: before && after ? 'MODIFY' : after ? 'INSERT' : 'REMOVE',
     eventSource: 'aws:dynamodb',
     dynamodb: {
-      Keys: image({ PK: (after ?? before)?.PK, SK: (after ?? before)?.SK }),
+      Keys: image(primaryKey((after ?? before) as Item)),
       NewImage: image(after),
       OldImage: image(before),
       SequenceNumber: seq,
@@ -34,8 +36,7 @@ export const change = (
 };
 
 export const creator = (fields: Item = {}): Item => ({
-  PK: 'CREATOR#cr_0001',
-  SK: 'PROFILE',
+  ...creatorKey('cr_0001'),
   entity: 'creator',
   id: 'cr_0001',
   slug: 'maya_lopez',

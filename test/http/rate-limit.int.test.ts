@@ -1,7 +1,8 @@
 import { UpdateCommand } from '../../shared/db/document.ts';
 import { describe, expect, it } from 'vitest';
 import { db } from '../../shared/db/client.ts';
-import { tableName } from '../../shared/db/table.ts';
+import { TABLE, tableName } from '../../shared/db/table.ts';
+import { updateOf } from '../../shared/db/update.ts';
 import { enforceRateLimit } from '../../shared/http/rate-limit.ts';
 
 const rule = { limit: 10, windowSeconds: 60, by: 'ip' } as const;
@@ -14,10 +15,9 @@ describe('rate-limit counters in DynamoDB', () => {
       db.send(
         new UpdateCommand({
           TableName: tableName(),
-          Key: { PK: `RATE#POST /auth/login#${hugeClient}`, SK: '0' },
-          UpdateExpression: 'ADD #count :one',
-          ExpressionAttributeNames: { '#count': 'count' },
-          ExpressionAttributeValues: { ':one': 1 },
+          // The key the counter had before keys were bounded: route and client as sent.
+          Key: { [TABLE.partitionKey]: `POST /auth/login#${hugeClient}`, [TABLE.sortKey]: '0' },
+          ...updateOf({ add: { count: 1 } }),
         }),
       ),
     ).rejects.toThrow(/key|size|length/i);

@@ -1,12 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { db } from '../../shared/db/client.ts';
 import { TooManyRequestsError } from '../../shared/errors/errors.ts';
-import {
-  effectiveRateLimit,
-  enforceRateLimit,
-  type RateLimit,
-  rateLimitKey,
-} from '../../shared/http/rate-limit.ts';
+import { keyString, keyValues } from '../../shared/db/key.ts';
+import { effectiveRateLimit, enforceRateLimit, type RateLimit } from '../../shared/http/rate-limit.ts';
+import { rateLimitKey } from '../../shared/http/rate-limit-repository.ts';
 
 const perIp: RateLimit = { limit: 10, windowSeconds: 60, by: 'ip' };
 const perAccount: RateLimit = { limit: 60, windowSeconds: 60, by: 'account' };
@@ -78,19 +75,17 @@ describe('LOCAL_RATE_LIMITS', () => {
 describe('enforceRateLimit', () => {
   /** The counter DynamoDB would return, per key; the Key of every UpdateItem sent. */
   let counts: Map<string, number>;
-  let keys: Array<{ PK: string; SK: string }>;
+  let keys: Array<Record<string, unknown>>;
 
   beforeEach(() => {
     vi.stubEnv('TABLE_NAME', 'rate-limit-test');
     vi.stubEnv('LOCAL_RATE_LIMITS', undefined);
     counts = new Map();
     keys = [];
-    vi.spyOn(db, 'send').mockImplementation((async (command: {
-      input: { Key: { PK: string; SK: string } };
-    }) => {
+    vi.spyOn(db, 'send').mockImplementation((async (command: { input: { Key: Record<string, unknown> } }) => {
       const key = command.input.Key;
       keys.push(key);
-      const id = `${key.PK}|${key.SK}`;
+      const id = keyString(key);
       counts.set(id, (counts.get(id) ?? 0) + 1);
       return { Attributes: { count: counts.get(id) } };
     }) as never);
@@ -115,8 +110,9 @@ describe('enforceRateLimit', () => {
     const headers = await enforceRateLimit('POST /auth/login', `ip:${'1'.repeat(3000)}`, perIp, now);
     expect(headers.ratelimit).toBe('limit=10, remaining=9, reset=30');
     expect(keys).toHaveLength(1);
-    expect(Buffer.byteLength(keys[0]!.PK)).toBeLessThan(MAX_PARTITION_KEY_BYTES);
-    expect(keys[0]!.PK).toBe(rateLimitKey('POST /auth/login', `ip:${'1'.repeat(3000)}`));
+    const [partition] = keyValues(keys[0]!);
+    expect(Buffer.byteLength(partition)).toBeLessThan(MAX_PARTITION_KEY_BYTES);
+    expect(partition).toBe(rateLimitKey('POST /auth/login', `ip:${'1'.repeat(3000)}`));
   });
 
   it('production defaults: the 11th request in a window is refused', async () => {

@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand, UpdateCommand } from '../../shared/db/document.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { db } from '../../shared/db/client.ts';
-import { tableName } from '../../shared/db/table.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
-import { bucketOf, viewerCounterKey } from '../../shared/audience/viewer-counter.ts';
+import { BUCKET_SECONDS, bucketOf } from '../../shared/audience/viewer-counter.ts';
+import { addViewers, getPeak } from '../../shared/audience/viewer-counter-repository.ts';
 import { generateCatalog } from '../../scripts/seed/generate.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 
@@ -34,30 +32,19 @@ beforeAll(async () => {
   expect(opened.status).toBe(200);
 });
 
-const storedPeak = async () =>
-  Number(
-    (
-      await db.send(
-        new GetCommand({
-          TableName: tableName(),
-          Key: { PK: `VIEWERS#${creator.channel}#PEAK`, SK: 'ALL' },
-          ConsistentRead: true,
-        }),
-      )
-    ).Item?.peak ?? 0,
-  );
+const storedPeak = () => getPeak(creator.channel, 'all');
 
 /** Another writer adds `n` viewers to the current bucket (one shard, one call). */
-const addViewers = (n: number) =>
-  db.send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: viewerCounterKey(creator.channel, bucketOf(new Date()), 0),
-      UpdateExpression: 'ADD #total :n, #web :n',
-      ExpressionAttributeNames: { '#total': 'total', '#web': 'web' },
-      ExpressionAttributeValues: { ':n': n },
-    }),
-  );
+const addViewersElsewhere = (n: number) => {
+  const bucket = bucketOf(new Date());
+  return addViewers(creator.channel, {
+    bucket,
+    shard: 0,
+    device: 'web',
+    by: n,
+    expiresAt: (bucket + 4) * BUCKET_SECONDS + 86_400,
+  });
+};
 
 describe('routes that show viewers raise a peak they see first', () => {
   const routes: Array<[string, () => Promise<{ status: number; body: any }>]> = [
@@ -71,7 +58,7 @@ describe('routes that show viewers raise a peak they see first', () => {
   for (const [name, call] of routes) {
     it(name, async () => {
       const before = await storedPeak();
-      await addViewers(before + 1_000);
+      await addViewersElsewhere(before + 1_000);
       const response = await call();
       expect(response.status, JSON.stringify(response.body)).toBe(200);
       // The route itself wrote the new high: nothing else touches this channel's peaks here.

@@ -2,6 +2,8 @@ import { randomInt } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { DEVICE_TYPES } from '../../shared/catalog/model.ts';
 import { BUCKET_SECONDS, VIEWER_SHARDS } from '../../shared/audience/viewer-counter.ts';
+import { viewerPeakKey } from '../../shared/audience/viewer-counter-repository.ts';
+import { keyString } from '../../shared/db/key.ts';
 
 /**
  * An in-memory stand-in for the table, shared by every simulated container: it applies the two
@@ -20,20 +22,22 @@ const table = vi.hoisted(() => {
     counter.set(id, perSecond);
   };
   const send = async (command: any) => {
+    const { keyString } = await import('../../shared/db/key.ts');
     const input = command.input;
     if (input.RequestItems) {
       const [name, { Keys }] = Object.entries<any>(input.RequestItems)[0]!;
       const found = Keys.map((key: any) => {
-        tally(reads, `${key.PK}|${key.SK}`);
-        return items.get(`${key.PK}|${key.SK}`);
+        tally(reads, keyString(key));
+        return items.get(keyString(key));
       }).filter(Boolean);
       return { Responses: { [name]: found } };
     }
-    const id = `${input.Key.PK}|${input.Key.SK}`;
+    const id = keyString(input.Key);
     tally(writes, id);
     const item = items.get(id) ?? { ...input.Key };
     if (input.ConditionExpression) {
-      const value = input.ExpressionAttributeValues[':v'];
+      // The peak's conditional SET: the value set is the value compared with.
+      const value = Math.max(...Object.values<number>(input.ExpressionAttributeValues));
       if (item.peak !== undefined && item.peak >= value) {
         const old = input.ReturnValuesOnConditionCheckFailure === 'ALL_OLD';
         throw Object.assign(new Error('The conditional request failed'), {
@@ -44,7 +48,7 @@ const table = vi.hoisted(() => {
       item.peak = value;
     } else {
       for (const name of Object.values<string>(input.ExpressionAttributeNames))
-        item[name] = (item[name] ?? 0) + 1;
+        if (name !== 'expires_at_epoch') item[name] = (item[name] ?? 0) + 1;
     }
     items.set(id, item);
     return {};
@@ -105,10 +109,12 @@ describe('viewer counters under 100,000 concurrent viewers', () => {
     }
 
     expect(wrong.slice(0, 5)).toEqual([]);
-    const isPeak = (id: string) => id.startsWith('VIEWERS#ch_hot#PEAK|');
+    const allTime = keyString(viewerPeakKey('ch_hot', 'all'));
+    const today = keyString(viewerPeakKey('ch_hot', { day: '2026-11-22' }));
+    const isPeak = (id: string) => id === allTime || id === today;
     const peakIds = [...table.writes.keys()].filter(isPeak);
-    expect(peakIds.sort()).toEqual(['VIEWERS#ch_hot#PEAK|ALL', 'VIEWERS#ch_hot#PEAK|DAY#2026-11-22']);
-    expect(table.items.get('VIEWERS#ch_hot#PEAK|ALL')?.peak).toBe(highestCount);
+    expect(peakIds.sort()).toEqual([allTime, today].sort());
+    expect(table.items.get(allTime)?.peak).toBe(highestCount);
     expect(highestCount).toBeGreaterThan(viewers * 0.95);
 
     const shardWorst = worstPerSecond(table.writes, (id) => !isPeak(id));

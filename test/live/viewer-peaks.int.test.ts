@@ -1,28 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { UpdateCommand } from '../../shared/db/document.ts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { db } from '../../shared/db/client.ts';
-import { tableName } from '../../shared/db/table.ts';
 import { channelAudience, countPresence, recordPeak } from '../../shared/audience/viewer-counter.ts';
+import { type PeakOf, raisePeak } from '../../shared/audience/viewer-counter-repository.ts';
 
 afterEach(() => vi.restoreAllMocks());
 
 /** Another container raising the stored peaks, behind this container's back. */
-const raiseElsewhere = (channelId: string, sk: string, peak: number) =>
-  db.send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: { PK: `VIEWERS#${channelId}#PEAK`, SK: sk },
-      UpdateExpression: 'SET peak = :v',
-      ExpressionAttributeValues: { ':v': peak },
-    }),
-  );
+const raiseElsewhere = (channelId: string, peak: PeakOf, value: number) => raisePeak(channelId, peak, value);
 
 describe('viewer peaks against DynamoDB Local', () => {
   it('are written once per new high and learned from a failed write without a read', async () => {
     const channel = `ch_peaks_${randomUUID()}`;
     const now = new Date();
-    const day = `DAY#${now.toISOString().slice(0, 10)}`;
+    const day = { day: now.toISOString().slice(0, 10) };
     await countPresence(channel, 'web', now);
     await countPresence(channel, 'roku', now);
     const first = await channelAudience(channel, now);
@@ -30,7 +21,7 @@ describe('viewer peaks against DynamoDB Local', () => {
     expect(first.peaks).toEqual({ today: 2, allTime: 2 });
 
     await raiseElsewhere(channel, day, 40);
-    await raiseElsewhere(channel, 'ALL', 90);
+    await raiseElsewhere(channel, 'all', 90);
     const send = vi.spyOn(db, 'send');
     // Above what this container knows (2): one conditional write per item, both refused; the
     // stored peaks come back on the error (ALL_OLD), not from a read.

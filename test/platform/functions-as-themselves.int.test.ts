@@ -16,7 +16,8 @@ import { awsClient } from '../../shared/aws/local-hook.ts';
 import { db } from '../../shared/db/client.ts';
 import { DeleteCommand, GetCommand, PutCommand } from '../../shared/db/document.ts';
 import { tableName } from '../../shared/db/table.ts';
-import { dayOf, trendBucketKey } from '../../shared/projection/counters.ts';
+import { dayOf } from '../../shared/projection/counters.ts';
+import { trendBucketKey } from '../../shared/projection/trend-bucket-repository.ts';
 import { CUSTOM_RESOURCE_KEYS } from '../support/stack-functions.ts';
 
 /**

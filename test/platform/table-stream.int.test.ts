@@ -14,6 +14,7 @@ import {
   type TableStreamFailure,
 } from '../../scripts/local/table-stream.ts';
 import { createTable } from '../../shared/db/create-table.ts';
+import { TABLE } from '../../shared/db/table.ts';
 
 /**
  * The local stand-in for the DynamoDB Streams event source mapping (scripts/local/table-stream.ts),
@@ -41,15 +42,17 @@ const start = async (options: Omit<Parameters<typeof startTableStream>[0], 'tabl
   streams.push(stream);
   return stream;
 };
-const put = (sk: string, v: number) =>
-  admin.send(
-    new PutItemCommand({ TableName: table, Item: { PK: { S: 'p' }, SK: { S: sk }, v: { N: String(v) } } }),
-  );
-/** The items of each delivered batch, as `SK:v` (v of the new image, or of the old one on REMOVE). */
+/** The key of test item `name` (one partition), in attribute-value JSON. */
+const keyOf = (name: string) => ({ [TABLE.partitionKey]: { S: 'p' }, [TABLE.sortKey]: { S: name } });
+/** The name of the item an image is of. */
+const nameOf = (image: Record<string, { S?: string }> | undefined) => image?.[TABLE.sortKey]?.S;
+const put = (name: string, v: number) =>
+  admin.send(new PutItemCommand({ TableName: table, Item: { ...keyOf(name), v: { N: String(v) } } }));
+/** The items of each delivered batch, as `<name>:v` (v of the new image, or of the old one on REMOVE). */
 const names = (event: DynamoDBStreamEvent) =>
   event.Records.map((r) => {
     const image = r.dynamodb?.NewImage ?? r.dynamodb?.OldImage;
-    return `${image?.SK?.S}:${image?.v?.N}`;
+    return `${nameOf(image)}:${image?.v?.N}`;
   });
 const localStreamsClient = () =>
   new DynamoDBStreamsClient({
@@ -71,14 +74,14 @@ describe('local table stream (the event source mapping stand-in)', () => {
     await admin.send(
       new PutItemCommand({
         TableName: table,
-        Item: { PK: { S: 'p' }, SK: { S: 'a' }, v: { N: '1' }, bin: { B: new Uint8Array([1, 2, 3]) } },
+        Item: { ...keyOf('a'), v: { N: '1' }, bin: { B: new Uint8Array([1, 2, 3]) } },
       }),
     );
     await put('a', 2);
-    await admin.send(new DeleteItemCommand({ TableName: table, Key: { PK: { S: 'p' }, SK: { S: 'a' } } }));
+    await admin.send(new DeleteItemCommand({ TableName: table, Key: keyOf('a') }));
     await stream.drain();
 
-    const keys = { PK: { S: 'p' }, SK: { S: 'a' } };
+    const keys = keyOf('a');
     const first = { ...keys, v: { N: '1' }, bin: { B: 'AQID' } };
     const second = { ...keys, v: { N: '2' } };
     expect(records.map((r) => [r.eventName, r.dynamodb?.OldImage, r.dynamodb?.NewImage])).toEqual([
@@ -120,7 +123,7 @@ describe('local table stream (the event source mapping stand-in)', () => {
       startingPosition: 'TRIM_HORIZON', // the three records are one batch
       handler: (event): DynamoDBBatchResponse => {
         batches.push(names(event));
-        const b = event.Records.find((r) => r.dynamodb?.NewImage?.SK?.S === 'b');
+        const b = event.Records.find((r) => nameOf(r.dynamodb?.NewImage) === 'b');
         if (b && !failedOnce) {
           failedOnce = true;
           return { batchItemFailures: [{ itemIdentifier: seq(b) }] };
@@ -149,13 +152,13 @@ describe('local table stream (the event source mapping stand-in)', () => {
       },
       handler: (event): DynamoDBBatchResponse => {
         batches.push(names(event));
-        const b = event.Records.find((r) => r.dynamodb?.NewImage?.SK?.S === 'b');
+        const b = event.Records.find((r) => nameOf(r.dynamodb?.NewImage) === 'b');
         return { batchItemFailures: b ? [{ itemIdentifier: seq(b) }] : [] };
       },
     });
     await stream.drain();
     expect(batches).toEqual([['a:1', 'b:1', 'c:1'], ['b:1', 'c:1'], ['b:1', 'c:1'], ['c:1']]);
-    expect(failures.map((f) => [f.record.dynamodb?.NewImage?.SK?.S, f.attempts, f.error])).toEqual([
+    expect(failures.map((f) => [nameOf(f.record.dynamodb?.NewImage), f.attempts, f.error])).toEqual([
       ['b', 3, undefined],
     ]);
 
@@ -184,7 +187,7 @@ describe('local table stream (the event source mapping stand-in)', () => {
     });
     await stream.drain();
     expect(batches).toEqual([['a:1', 'b:1'], ['a:1', 'b:1'], ['b:1']]);
-    expect(failures.map((f) => [f.record.dynamodb?.NewImage?.SK?.S, f.attempts, f.error])).toEqual([
+    expect(failures.map((f) => [nameOf(f.record.dynamodb?.NewImage), f.attempts, f.error])).toEqual([
       ['a', 2, boom],
     ]);
   });
@@ -263,8 +266,8 @@ describe('local table stream (the event source mapping stand-in)', () => {
       eventID: `e${n}`,
       eventName: 'INSERT',
       dynamodb: {
-        Keys: { PK: { S: 'p' } },
-        NewImage: { SK: { S: `r${n}` }, v: { N: '1' } },
+        Keys: keyOf(`r${n}`),
+        NewImage: { ...keyOf(`r${n}`), v: { N: '1' } },
         SequenceNumber: String(n),
       },
     });

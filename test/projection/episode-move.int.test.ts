@@ -4,9 +4,8 @@ import { GetCommand } from '../../shared/db/document.ts';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CategoryId } from '../../shared/catalog/model.ts';
-import { primaryKeyOf } from '../../shared/db/batch.ts';
 import { db } from '../../shared/db/client.ts';
-import { tableKeyOf } from '../../shared/db/record.ts';
+import { keyString, primaryKey } from '../../shared/db/key.ts';
 import { tableName } from '../../shared/db/table.ts';
 import { projectRecord } from '../../shared/projection/projector.ts';
 import { episodeViews } from '../../shared/projection/views.ts';
@@ -34,8 +33,8 @@ const record = (eventName: 'INSERT' | 'REMOVE', image: Record<string, unknown>) 
     dynamodb: eventName === 'INSERT' ? { NewImage: marshall(image) } : { OldImage: marshall(image) },
   }) as unknown as DynamoDBRecord;
 
-const stored = async (item: Record<string, unknown>) =>
-  (await db.send(new GetCommand({ TableName: tableName(), Key: tableKeyOf(item), ConsistentRead: true })))
+const stored = async (key: Record<string, unknown>) =>
+  (await db.send(new GetCommand({ TableName: tableName(), Key: primaryKey(key), ConsistentRead: true })))
     .Item;
 
 describe('an episode moved to a new position keeps its views', () => {
@@ -66,12 +65,12 @@ describe('an episode moved to a new position keeps its views', () => {
       const move = [record('INSERT', moved), record('REMOVE', old)];
       for (const r of order === 'put first' ? move : move.reverse()) await projectRecord(r, now);
       // Each view is there, as built from the moved item.
-      for (const view of views) expect(await stored(view), primaryKeyOf(view)).toEqual(view);
+      for (const view of views) expect(await stored(view), keyString(view)).toEqual(view);
       // A repeated deletion of the old item (a redelivered record) changes nothing.
       await projectRecord(record('REMOVE', old), now);
-      for (const view of views) expect(await stored(view), primaryKeyOf(view)).toEqual(view);
+      for (const view of views) expect(await stored(view), keyString(view)).toEqual(view);
       // Deleting the moved item removes them.
       await projectRecord(record('REMOVE', moved), now);
-      for (const view of views) expect(await stored(view), primaryKeyOf(view)).toBeUndefined();
+      for (const view of views) expect(await stored(view), keyString(view)).toBeUndefined();
     });
 });

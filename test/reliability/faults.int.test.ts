@@ -4,6 +4,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../shared/db/client.ts';
 import { tableName } from '../../shared/db/table.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
+import { emailKey, handleKey } from '../../shared/identity/account-repository.ts';
 import { firehoseSink, useSink } from '../../shared/analytics/sink.ts';
 import { faultyFirehose, injectDynamoFaults } from '../support/faults.ts';
 import { type TestApi, testApi } from '../support/api.ts';
@@ -18,10 +19,8 @@ afterEach(() => {
   useSink(undefined);
 });
 
-const exists = async (PK: string, SK: string) =>
-  Boolean(
-    (await db.send(new GetCommand({ TableName: tableName(), Key: { PK, SK }, ConsistentRead: true }))).Item,
-  );
+const exists = async (Key: Record<string, unknown>) =>
+  Boolean((await db.send(new GetCommand({ TableName: tableName(), Key, ConsistentRead: true }))).Item);
 const ip = () => ({
   'x-forwarded-for': `10.7.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
 });
@@ -59,8 +58,8 @@ describe('DynamoDB faults (30% of calls throttled, 5xx or timing out)', () => {
     }
     // All or nothing: an account exists exactly when both its markers do.
     for (const a of attempts) {
-      const handle = await exists(`HANDLE#${a.handle.toLowerCase()}`, 'MARKER');
-      const email = await exists(`EMAIL#${a.email}`, 'MARKER');
+      const handle = await exists(handleKey(a.handle));
+      const email = await exists(emailKey(a.email));
       expect(handle).toBe(email);
     }
     console.info(

@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { GetCommand } from '../../shared/db/document.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Catalog } from '../../shared/catalog/model.ts';
-import { db } from '../../shared/db/client.ts';
-import { tableName } from '../../shared/db/table.ts';
 import { ConflictError, NotFoundError } from '../../shared/errors/errors.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
+import { getReport } from '../../shared/reports/report-repository.ts';
 import { submitReport } from '../../shared/reports/reports.ts';
 import { createReportBody } from '../../shared/reports/schemas.ts';
 import { generateCatalog } from '../../scripts/seed/generate.ts';
@@ -87,10 +85,7 @@ describe('submitReport (the POST /reports domain function, against DynamoDB Loca
       status: 'pending_review',
       created_at: now.toISOString(),
     });
-    const stored = await db.send(
-      new GetCommand({ TableName: tableName(), Key: { PK: `REPORT#show#${show.id}`, SK: `BY#${account}` } }),
-    );
-    expect(stored.Item).toMatchObject({
+    expect(await getReport(account, 'show', show.id)).toMatchObject({
       account_id: account,
       report_id: view.report_id,
       status: 'pending_review',

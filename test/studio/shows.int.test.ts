@@ -4,9 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../shared/db/client.ts';
 import { tableName } from '../../shared/db/table.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
-import { viewSetKey } from '../../shared/projection/view-set.ts';
+import { episodeViewSource, getViewSet } from '../../shared/projection/view-set-repository.ts';
 import { getShowCollection, showItemKey } from '../../shared/shows/show-repository.ts';
-import { episodeViewSource } from '../../shared/projection/views.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 import { onboardCreator } from '../support/payments.ts';
 import { type StudioCreator, studioCreator } from '../support/studio.ts';
@@ -568,16 +567,7 @@ describe('/studio/shows/{id}/episodes', () => {
     expect(again.version).toBeGreaterThan(last!.version + 1);
     expect((await storedShow(show.show_id))?.version).toBe(again.version);
     // And the projector does project it (its view set, keyed by its id, reaches its version, with views).
-    const viewSet = async () =>
-      (
-        await db.send(
-          new GetCommand({
-            TableName: tableName(),
-            Key: viewSetKey(episodeViewSource(again.episode_id)),
-            ConsistentRead: true,
-          }),
-        )
-      ).Item;
+    const viewSet = () => getViewSet(episodeViewSource(again.episode_id));
     await waitFor(
       async () => {
         const set = await viewSet();

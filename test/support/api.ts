@@ -2,6 +2,7 @@ import { inject } from 'vitest';
 import { currentRequestId } from '../../scripts/local/aws.ts';
 import { startLocalApi } from '../../scripts/local/server.ts';
 import { dynamo } from '../../shared/db/client.ts';
+import { TABLE } from '../../shared/db/table.ts';
 import { connectTestWebhooks } from './payments.ts';
 import { responseProblems } from './openapi-validator.ts';
 
@@ -82,8 +83,8 @@ const guardScans = () => {
     (next, context) => async (args) => {
       const name = String(context.commandName);
       const input = args.input as {
-        Key?: { PK?: unknown };
-        Item?: { PK?: unknown };
+        Key?: Record<string, unknown>;
+        Item?: Record<string, unknown>;
         TransactItems?: unknown[];
       };
       const pk = (v: unknown) => (typeof v === 'string' ? v : (v as { S?: string } | undefined)?.S);
@@ -92,7 +93,8 @@ const guardScans = () => {
       const result = await next(args);
       // Recorded only once DynamoDB accepted it: a cancelled conditional write wrote nothing.
       if (WRITES.has(name)) {
-        const write = `${name}:${pk(input.Key?.PK) ?? pk(input.Item?.PK) ?? (input.TransactItems ? 'TRANSACTION' : '?')}`;
+        const partition = TABLE.partitionKey;
+        const write = `${name}:${pk(input.Key?.[partition]) ?? pk(input.Item?.[partition]) ?? (input.TransactItems ? 'TRANSACTION' : '?')}`;
         dynamoWrites.push(write);
         const request = currentRequestId();
         if (request) {

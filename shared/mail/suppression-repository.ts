@@ -3,10 +3,10 @@ import { db } from '../db/client.ts';
 import { tableName } from '../db/table.ts';
 
 /**
- * Addresses mail is no longer sent to (docs/identity.md, "E-mail delivery"): one item per
- * address, PK `UNDELIVERABLE#<trimmed lower-case address>`, SK `MAIL`, written by the mail
- * feedback worker when SES reports a permanent bounce or a complaint, read by the mailer before
- * every send. Kept until an operator deletes it (a complaint does not expire).
+ * Addresses mail is no longer sent to (docs/identity.md, "E-mail delivery"): the entity module of
+ * the suppression item, one per address, PK `UNDELIVERABLE#<trimmed lower-case address>`, SK
+ * `MAIL`, written by the mail feedback worker when SES reports a permanent bounce or a complaint,
+ * read by the mailer before every send. Kept until an operator deletes it (a complaint does not expire).
  */
 export interface Suppression {
   address: string;
