@@ -2,6 +2,7 @@ import { QueryCommand } from '../db/document.ts';
 import { batchGet } from '../db/batch.ts';
 import { db } from '../db/client.ts';
 import { tableName } from '../db/table.ts';
+import type { TransactOperation } from '../db/transaction.ts';
 
 /**
  * Ranked lists' items: key design and access patterns (the lists themselves, their rank keys
@@ -50,18 +51,30 @@ export const rankEntryItem = (entry: ListEntry): Record<string, unknown> => ({
 /** The key of a list's total. */
 export const rankTotalKey = (list: string) => ({ PK: pk(list), SK: 'TOTAL' });
 
+/** The transaction operation adding `delta` (+1, -1) to a list's total. */
+export const addRankTotalOperation = (list: string, delta: number): TransactOperation => ({
+  Update: {
+    TableName: tableName(),
+    Key: rankTotalKey(list),
+    UpdateExpression: 'ADD #total :delta',
+    ExpressionAttributeNames: { '#total': 'total' },
+    ExpressionAttributeValues: { ':delta': delta },
+  },
+});
+
 /** The list an entry or total item belongs to (from its PK), or undefined for other items. */
 export const listOfItem = (item: { PK?: unknown }): string | undefined =>
   typeof item.PK === 'string' && item.PK.startsWith(PREFIX) ? item.PK.slice(PREFIX.length) : undefined;
 
 /**
  * One Query page of a list's entries in list order (of at most `limit`, or 1 MB: ids, keys and
- * creators only), and where the next one starts.
+ * creators only), and where the next one starts; `fromEnd` reads from the list's last entry back.
  */
 export const rankedEntriesPage = async (
   list: string,
   start: Record<string, unknown> | undefined,
   limit?: number,
+  options: { fromEnd?: boolean } = {},
 ): Promise<{ entries: PageEntry[]; next: Record<string, unknown> | undefined }> => {
   const result = await db.send(
     new QueryCommand({
@@ -71,6 +84,7 @@ export const rankedEntriesPage = async (
       ProjectionExpression: 'id, SK, creator_id',
       Limit: limit,
       ExclusiveStartKey: start,
+      ...(options.fromEnd ? { ScanIndexForward: false } : {}),
     }),
   );
   const entries = (result.Items ?? []).map(

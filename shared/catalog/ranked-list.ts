@@ -9,9 +9,11 @@ import { type PageEntry, rankedEntriesPage, readRankedTotals } from './ranked-li
  */
 // The projections write entries and totals from the repository's items and keys.
 export {
+  addRankTotalOperation,
   type ListEntry,
   listOfItem,
   type PageEntry,
+  rankedEntriesPage,
   rankEntryItem,
   rankTotalKey,
   readRankedTotals,
@@ -23,6 +25,9 @@ const digits = (n: number) => String(Math.max(0, Math.min(CEILING, Math.trunc(n)
 
 /** The value an `asc` rank key orders by (a channel number). */
 export const ascValueOf = (key: string): number => Number(key.slice(0, WIDTH));
+
+/** The epoch milliseconds a `newest` (or `desc`) rank key orders by. */
+export const newestValueOf = (key: string): number => CEILING - Number(key.slice(0, WIDTH));
 
 /** Rank keys: fixed-width digits that sort as strings in list order, then the id. */
 export const rankKey = {

@@ -4,7 +4,7 @@ import { db } from '../db/client.ts';
 import { getByIndex, queryAll } from '../db/query.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
-import { type TransactOperation, writeIf } from '../db/transaction.ts';
+import { type TransactOperation, writeIf, writtenIf } from '../db/transaction.ts';
 import { updateOf, withCondition } from '../db/update.ts';
 
 /**
@@ -91,6 +91,42 @@ export const programItem = (
 export const programItems = (program: ProgramRecord, channelNumber: number): Record<string, unknown>[] => [
   programItem(program, 1, channelNumber),
 ];
+
+/**
+ * The guide index keys a program item should carry for its channel's number, when they differ
+ * from the ones it has (an item written before the guide index, or with another number); else
+ * undefined. The rebuild's check (shared/projection/rebuild.ts).
+ */
+export const guideKeysToRepair = (
+  item: Record<string, unknown>,
+  channelNumber: number,
+): { GSI2PK: unknown; GSI2SK: unknown } | undefined => {
+  const want = programItem(recordOf<ProgramRecord>(item), Number(item.version ?? 0), channelNumber);
+  return want.GSI2PK === item.GSI2PK && want.GSI2SK === item.GSI2SK
+    ? undefined
+    : { GSI2PK: want.GSI2PK, GSI2SK: want.GSI2SK };
+};
+
+/**
+ * Sets a program item's guide index keys, on condition it is still at the version read: a studio
+ * write meanwhile wrote the keys itself, and then nothing is written (false).
+ */
+export const repairGuideKeys = async (
+  item: Record<string, unknown>,
+  keys: { GSI2PK: unknown; GSI2SK: unknown },
+): Promise<boolean> =>
+  writtenIf({
+    Update: {
+      Key: { PK: item.PK, SK: item.SK },
+      UpdateExpression: 'SET GSI2PK = :pk, GSI2SK = :sk',
+      ConditionExpression: item.version === undefined ? 'attribute_not_exists(version)' : 'version = :v',
+      ExpressionAttributeValues: {
+        ':pk': keys.GSI2PK,
+        ':sk': keys.GSI2SK,
+        ...(item.version === undefined ? {} : { ':v': item.version }),
+      },
+    },
+  });
 
 /** A program as stored, with its item's `version` (0 for an item written before programs had one). */
 export type StoredProgram = ProgramRecord & { version: number };

@@ -6,13 +6,12 @@ import { GetCommand } from '../db/document.ts';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { CategoryId, CreatorRecord, EpisodeRecord, ShowRecord } from '../catalog/model.ts';
 import { db } from '../db/client.ts';
-import { queryAll } from '../db/query.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
 import type { Account } from '../identity/account-repository.ts';
 import { creatorKey, getCreatorCard } from '../creators/creator-repository.ts';
 import { keyString } from '../db/key.ts';
-import { getEpisode, showIdsOfCreator, showItemKey } from '../shows/show-repository.ts';
+import { getEpisode, getShowCollection, showIdsOfCreator, showItemKey } from '../shows/show-repository.ts';
 import type { CreatorLite } from '../shows/show-views.ts';
 import { countFollow, countSubscription, countView } from './counters.ts';
 import { becameCreator, createCreatorFor } from './onboarding.ts';
@@ -106,13 +105,10 @@ export const projectRecord = async (record: DynamoDBRecord, now: Date): Promise<
       else await applyViews(showItemKey(String(image.id)), version, []);
       // An episode's lists follow its show's category: a moved (or deleted) show moves them.
       if (before?.category !== after?.category) {
-        const episodes = await queryAll({
-          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :ep)',
-          ExpressionAttributeValues: { ':pk': image.PK, ':ep': 'EP#' },
-          ConsistentRead: true,
-        });
+        // Read consistently, hidden ones included (the show's item collection as stored).
+        const { episodes } = await getShowCollection(String(image.id));
         for (const episode of episodes)
-          await projectEpisode(episode, versionOf(episode), after?.category as CategoryId | undefined);
+          await projectEpisode({ ...episode }, episode.version, after?.category as CategoryId | undefined);
       }
       return;
     }

@@ -1,18 +1,18 @@
-import type { CreatorRecord, EpisodeRecord, ProgramRecord, ShowRecord } from '../catalog/model.ts';
+import type { CreatorRecord, EpisodeRecord, ShowRecord } from '../catalog/model.ts';
 import { listOfItem, rankTotalKey } from '../catalog/ranked-list.ts';
 import { batchPutDelete } from '../db/batch.ts';
-import { keyString, keyValues, primaryKey } from '../db/key.ts';
+import { keyString, primaryKey } from '../db/key.ts';
 import { newDynamoClient } from '../db/client.ts';
-import { DocumentClient, UpdateCommand } from '../db/document.ts';
+import { DocumentClient } from '../db/document.ts';
 import { ScanCommand } from '../db/scan.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
-import { programItem } from '../epg/program-repository.ts';
+import { guideKeysToRepair, repairGuideKeys } from '../epg/program-repository.ts';
 import { catalogViewItems, type Versioned } from './bulk.ts';
 import { contentHash } from './view-set.ts';
 import { isViewSetItem } from './view-set-repository.ts';
 import type { Item } from './views.ts';
-import { isConditionalCheckFailed } from '../db/transaction.ts';
+import { isSearchEntryItem } from '../search/search-entry-repository.ts';
 
 /**
  * The rebuild (`npm run rebuild-views`; on AWS the operator-invoked rebuild function): recomputes
@@ -25,13 +25,8 @@ import { isConditionalCheckFailed } from '../db/transaction.ts';
  * views (the projector moves its `source_version` only when a view changes); an empty view set
  * (a deleted source's guard, shared/projection/view-set.ts) is kept.
  */
-// The search index's items (shared/search/search-index.ts); `SEARCHDEL#`: the typo index items
-// before they became `TYPO#` (issue 19): a rebuild deletes them.
-const SEARCH_PREFIXES = ['SEARCH#', 'TYPO#', 'SEARCHDEL#'];
 const isView = (item: Item) =>
-  listOfItem(item) !== undefined ||
-  isViewSetItem(item) ||
-  SEARCH_PREFIXES.some((prefix) => keyValues(item)[0].startsWith(prefix));
+  listOfItem(item) !== undefined || isViewSetItem(item) || isSearchEntryItem(item);
 
 const SEGMENTS = 4;
 
@@ -108,7 +103,7 @@ export const rebuildViews = async (options: { dryRun?: boolean } = {}): Promise<
     .filter((item) => !wanted.has(keyString(item)) && comparable(item) !== undefined)
     .map(primaryKey);
   if (!options.dryRun) await batchPutDelete(puts, deletes);
-  const guideKeys = await repairGuideKeys(client, items, creators, options.dryRun ?? false);
+  const guideKeys = await repairProgramGuideKeys(items, creators, options.dryRun ?? false);
   return {
     sources: creators.length + shows.length + episodes.length,
     views: desired.length,
@@ -122,11 +117,10 @@ export const rebuildViews = async (options: { dryRun?: boolean } = {}): Promise<
 
 /**
  * Sets the guide index keys of every program whose keys differ from what its item builder gives
- * (each an UpdateItem on condition its version is still the one scanned: a studio write meanwhile
- * wrote the keys itself). Returns how many differed.
+ * (shared/epg/program-repository.ts `repairGuideKeys`: on condition its version is still the one
+ * scanned). Returns how many differed.
  */
-const repairGuideKeys = async (
-  client: DocumentClient,
+const repairProgramGuideKeys = async (
   items: Item[],
   creators: readonly CreatorRecord[],
   dryRun: boolean,
@@ -137,27 +131,10 @@ const repairGuideKeys = async (
     if (item.entity !== 'program') continue;
     const number = numbers.get(String(item.channel_id));
     if (number === undefined) continue;
-    const want = programItem(recordOf<ProgramRecord>(item), Number(item.version ?? 0), number);
-    if (want.GSI2PK === item.GSI2PK && want.GSI2SK === item.GSI2SK) continue;
+    const keys = guideKeysToRepair(item, number);
+    if (!keys) continue;
     differing++;
-    if (dryRun) continue;
-    try {
-      await client.send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: primaryKey(item),
-          UpdateExpression: 'SET GSI2PK = :pk, GSI2SK = :sk',
-          ConditionExpression: item.version === undefined ? 'attribute_not_exists(version)' : 'version = :v',
-          ExpressionAttributeValues: {
-            ':pk': want.GSI2PK,
-            ':sk': want.GSI2SK,
-            ...(item.version === undefined ? {} : { ':v': item.version }),
-          },
-        }),
-      );
-    } catch (error) {
-      if (!isConditionalCheckFailed(error)) throw error;
-    }
+    if (!dryRun) await repairGuideKeys(item, keys);
   }
   return differing;
 };

@@ -1,7 +1,6 @@
-import { listOfItem, rankTotalKey } from '../catalog/ranked-list.ts';
+import { addRankTotalOperation, listOfItem } from '../catalog/ranked-list.ts';
 import { batchPutDelete } from '../db/batch.ts';
 import { type PrimaryKey, keyOfString, keyString } from '../db/key.ts';
-import { tableName } from '../db/table.ts';
 import { type TransactOperation, transactWriteIf } from '../db/transaction.ts';
 import { getViewSet, moveViewSetOperation, viewSetItem as storedViewSet } from './view-set-repository.ts';
 import type { Item } from './views.ts';
@@ -73,15 +72,7 @@ export const applyViews = async (
     const totals: TransactOperation[] = [
       ...[...after].filter((l) => !before.has(l)).map((l) => [l, 1] as const),
       ...[...before].filter((l) => !after.has(l)).map((l) => [l, -1] as const),
-    ].map(([list, delta]) => ({
-      Update: {
-        TableName: tableName(),
-        Key: rankTotalKey(list),
-        UpdateExpression: 'ADD #total :delta',
-        ExpressionAttributeNames: { '#total': 'total' },
-        ExpressionAttributeValues: { ':delta': delta },
-      },
-    }));
+    ].map(([list, delta]) => addRankTotalOperation(list, delta));
     // A source with no views (deleted, suspended) keeps its view set, empty, for two days: a
     // repeated older record then finds it newer (streams keep records for 24 hours).
     const moveSet = moveViewSetOperation(

@@ -1,6 +1,4 @@
-import { QueryCommand } from '../db/document.ts';
-import { db } from '../db/client.ts';
-import { tableName } from '../db/table.ts';
+import { newestValueOf, rankedEntriesPage } from '../catalog/ranked-list.ts';
 import { transactWriteIf } from '../db/transaction.ts';
 import { addCreatorCountersOperation } from '../creators/creator-repository.ts';
 import { addShowCountersOperation, markShowNotNew } from '../shows/show-repository.ts';
@@ -50,27 +48,15 @@ const expireBuckets = async (kind: TrendKind, day: string): Promise<number> => {
 const expireNewShows = async (now: Date): Promise<number> => {
   const cutoff = now.getTime() - NEW_DAYS * DAY;
   let expired = 0;
+  const newest = showListName('all', 'all', 'yes', 'any', 'newest');
   let start: Record<string, unknown> | undefined;
   for (;;) {
-    const page = await db.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :entry)',
-        ExpressionAttributeValues: {
-          ':pk': `RANK#${showListName('all', 'all', 'yes', 'any', 'newest')}`,
-          ':entry': 'E#',
-        },
-        ScanIndexForward: false,
-        Limit: 25,
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const entry of page.Items ?? []) {
-      const released = 9_000_000_000_000_000 - Number(String(entry.SK).slice(2, 18));
-      if (released >= cutoff) return expired;
-      if (await markShowNotNew(String(entry.id))) expired++;
+    const page = await rankedEntriesPage(newest, start, 25, { fromEnd: true });
+    for (const entry of page.entries) {
+      if (newestValueOf(entry.key) >= cutoff) return expired;
+      if (await markShowNotNew(entry.id)) expired++;
     }
-    start = page.LastEvaluatedKey;
+    start = page.next;
     if (!start) return expired;
   }
 };

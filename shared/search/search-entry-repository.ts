@@ -31,6 +31,12 @@ export type EntryRange = { kind: SearchKind; prefix: string } | { kind: SearchKi
 
 const wordPk = (kind: SearchKind, words: string) => `SEARCH#${kind}#${words[0]}`;
 const typoPk = (kind: SearchKind, variant: string) => `TYPO#${kind}#${variant}`;
+// `SEARCHDEL#`: the typo entries before they became `TYPO#` (issue 19); a rebuild deletes them.
+const ENTRY_PREFIXES = ['SEARCH#', 'TYPO#', 'SEARCHDEL#'];
+
+/** Is `item` a search entry (word, phrase or typo; or a typo entry of the old layout)? The rebuild's test of what is a view. */
+export const isSearchEntryItem = (item: { PK?: unknown }): boolean =>
+  typeof item.PK === 'string' && ENTRY_PREFIXES.some((prefix) => (item.PK as string).startsWith(prefix));
 
 /** The item of a word entry (`words`: a token, or a phrase's tokens joined by '.'). */
 export const wordEntryItem = (
