@@ -2,6 +2,7 @@ import { QueryCommand } from '../db/document.ts';
 import { db } from '../db/client.ts';
 import { tableName } from '../db/table.ts';
 import { deletions, editDistance, TYPO_MIN_LENGTH, tokenize } from './normalize.ts';
+import { compareText } from '../compare.ts';
 
 /**
  * Inverted index for catalogue search, stored in the single table, read with bounded cost
@@ -238,7 +239,7 @@ export const searchIndex = async <D>(
     const exactText = tokens.length === words.length && tokens.every((token) => words.includes(token));
     hits.push({ id, score: score + (exactText ? 1 : 0), doc });
   }
-  hits.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+  hits.sort((a, b) => b.score - a.score || compareText(a.id, b.id));
   return complete.some(Boolean)
     ? { hits, total: hits.length, relation: 'eq' }
     : { hits, total: Math.max(hits.length, limit + 1), relation: 'gte' };
