@@ -83,6 +83,8 @@ export const measureColdImports = (
           ...process.env,
           AWS_REGION: 'us-east-1',
           TABLE_NAME: 'bench',
+          // What Lambda runs: the functions' environment sets no NODE_OPTIONS since issue 41 (no
+          // --enable-source-maps, ~10 ms of CPU per init on Node 22; test/infra/stack.test.ts).
           NODE_OPTIONS: '',
           AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
         },

@@ -51,10 +51,18 @@ for (const b of bundles) {
   if (b.ratio > maxRatio) broken.push(`${b.name}: cold import ${b.ratio.toFixed(2)}x floor > ${maxRatio}`);
 }
 // Lambda-like cold starts (bench/lambda-init.ts; only in the full report, never in the --fast one).
-const lambdaInit = report.lambdaInit as { floorName?: string; rows: Array<{ ratio: number }> } | undefined;
+const lambdaInit = report.lambdaInit as
+  | { floorName?: string; rows: Array<{ name?: string; ratio: number; statusCode?: number }> }
+  | undefined;
 if (lambdaInit && lambdaInit.floorName !== ENV_FLOOR)
   broken.push(`Lambda-like init: the report's ratios are not to the floor ${ENV_FLOOR}; run the bench again`);
 else if (lambdaInit && budget.lambdaInitMedianRatioToFloor) {
+  // A figure counts only a request that succeeded: an error answer is cheaper than the work it skipped.
+  for (const row of lambdaInit.rows)
+    if (!(Number(row.statusCode) >= 200 && Number(row.statusCode) < 300))
+      broken.push(
+        `Lambda-like init: ${row.name} answered ${row.statusCode}, not a success (its figure cannot count)`,
+      );
   const sorted = lambdaInit.rows.map((r) => r.ratio).sort((x, y) => x - y);
   const median = sorted[Math.floor(sorted.length / 2)]!;
   if (median > budget.lambdaInitMedianRatioToFloor)

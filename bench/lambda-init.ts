@@ -88,6 +88,8 @@ export const runLambdaInit = async (
         }),
       { streamAfter: false },
     );
+    // The functions' Lambda environment, as far as a local run can have it: no NODE_OPTIONS, as the
+    // stack sets none since issue 41 (no --enable-source-maps: test/infra/stack.test.ts).
     const env = {
       PATH: '/usr/local/bin:/usr/bin:/bin',
       TZ: ':UTC',

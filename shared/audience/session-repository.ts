@@ -1,3 +1,4 @@
+import { compareText } from '../compare.ts';
 import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '../db/document.ts';
 import type { DeviceType, Quality } from '../catalog/model.ts';
 import { batchGet } from '../db/batch.ts';
@@ -156,7 +157,7 @@ const claimSlot = async (record: WatchSessionRecord, holder: string | undefined,
  */
 const likeliestFree = (slots: readonly SlotItem[], maxSlots: number): { slot: number; holder?: string } => {
   for (let slot = 0; slot < maxSlots; slot++) if (!slots.some((s) => s.slot === slot)) return { slot };
-  const oldest = [...slots].sort((a, b) => (a.started_at ?? '').localeCompare(b.started_at ?? ''))[0]!;
+  const oldest = [...slots].sort((a, b) => compareText(a.started_at ?? '', b.started_at ?? ''))[0]!;
   return { slot: oldest.slot, holder: oldest.id };
 };
 
@@ -210,7 +211,7 @@ export const openSessionOn = async (
   (await withHolders(slots))
     .flatMap(({ session }) => (session ? [session] : []))
     .filter((s) => s.creator_id === creatorId && s.stream_id === streamId && isOpen(s, now))
-    .sort((a, b) => b.started_at.localeCompare(a.started_at))[0];
+    .sort((a, b) => compareText(b.started_at, a.started_at))[0];
 
 /**
  * A session by id, strongly consistent unless `consistent` is false: heartbeats read it

@@ -4,6 +4,7 @@ import type { ShowWithEpisodes } from '../shows/show-repository.ts';
 import { userSubscription } from '../entitlements/subscription-view.ts';
 import type { Relationship } from '../creators/relationship-repository.ts';
 import type { CreatorBlock, CreatorDetail } from '../creators/schemas.ts';
+import { compareText } from '../compare.ts';
 
 /**
  * `GET /creators/:id` blocks (spec 2.4), in render order. Pure: blocks whose content the creator
@@ -17,7 +18,7 @@ export const creatorBlocks = (
 ): CreatorDetail => {
   const subscription = userSubscription(rel.subscription, now);
   const byViews = [...shows].sort(
-    (a, b) => b.show.total_views - a.show.total_views || a.show.id.localeCompare(b.show.id),
+    (a, b) => b.show.total_views - a.show.total_views || compareText(a.show.id, b.show.id),
   );
   const top = byViews[0];
   const withFree = byViews.find((s) => s.episodes.some((e) => e.access === 'free'));

@@ -2,6 +2,7 @@ import type { CreatorRecord } from '../catalog/model.ts';
 import { type Card, type CardReader, searchIndex, searchItems } from '../search/search-index.ts';
 import { type CreatorSearchFields, searchCreatorSummary } from './creator-views.ts';
 import type { SearchCreatorSummary, SearchCreatorsQuery } from './schemas.ts';
+import { compareText } from '../compare.ts';
 
 /**
  * Creator search (docs/search.md): the index items of a creator, carrying its card, and one page
@@ -91,7 +92,7 @@ export const searchCreators = async (
     keep: (c) =>
       (q.category === 'all' || c.category === q.category) && (q.tier === 'all' || c.tier === q.tier),
   });
-  hits.sort((a, b) => b.score - a.score || b.doc.subscribers - a.doc.subscribers || a.id.localeCompare(b.id));
+  hits.sort((a, b) => b.score - a.score || b.doc.subscribers - a.doc.subscribers || compareText(a.id, b.id));
   const page = hits.slice((q.page - 1) * q.limit, q.page * q.limit);
   return { creators: page.map((h) => searchCreatorSummary(h.doc, h.doc.is_live)), total, relation };
 };

@@ -35,8 +35,16 @@ const partsFormatter = (zone: string): Intl.DateTimeFormat => {
 /** IANA names start with a letter: offsets such as `+05:30` (accepted by newer Intl only) are refused everywhere. */
 const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/;
 
+/**
+ * The default zone of every EPG route, read from Date itself: the first `Intl.DateTimeFormat` a
+ * container makes costs ~18 ms of CPU on its first request (issue 41, docs/performance.md), and
+ * UTC's readings need none. Other spellings of it (`utc`, `Etc/UTC`) go through Intl, as any zone.
+ */
+const UTC = 'UTC';
+
 /** True for an IANA zone name Intl knows (e.g. `Asia/Kathmandu`, `UTC`); case-insensitive like Intl. */
 export const isValidTimeZone = (zone: string): boolean => {
+  if (zone === UTC) return true;
   if (!ZONE_NAME.test(zone)) return false;
   try {
     partsFormatter(zone);
@@ -74,6 +82,17 @@ export const wallTime = (instant: number, zone: string): Readonly<WallTime> => {
 };
 
 const readParts = (instant: number, zone: string): WallTime => {
+  if (zone === UTC) {
+    const d = new Date(instant);
+    return {
+      year: d.getUTCFullYear(),
+      month: d.getUTCMonth() + 1,
+      day: d.getUTCDate(),
+      hour: d.getUTCHours(),
+      minute: d.getUTCMinutes(),
+      second: d.getUTCSeconds(),
+    };
+  }
   const out: Record<string, number> = {};
   for (const part of partsFormatter(zone).formatToParts(new Date(instant))) {
     if (part.type !== 'literal') out[part.type] = Number(part.value);

@@ -13,6 +13,7 @@ import {
   setRefreshFamilyRevoked,
 } from './refresh-family-repository.ts';
 import type { SessionTokens } from './schemas.ts';
+import { compareText } from '../compare.ts';
 
 /**
  * Rotating refresh tokens with reuse detection. A refresh token is `<family id>.<secret>`; the
@@ -146,7 +147,7 @@ export const listSessions = async (accountId: string, now: Date): Promise<SignIn
       last_used_at: String(item.last_used_at ?? item.created_at),
       expires_at: new Date(Number(item.expires_at_epoch) * 1000).toISOString(),
     }))
-    .sort((a, b) => b.created_at.localeCompare(a.created_at));
+    .sort((a, b) => compareText(b.created_at, a.created_at));
 
 /**
  * Revokes every usable sign-in of the account except `keep` (the caller's own, for "sign out

@@ -1,6 +1,7 @@
 import { requireStudioCreator } from '../creators/studio-creator.ts';
 import { earningsOf, getPayoutAccount } from './payout-repository.ts';
 import { applicationFeePercent } from './settings.ts';
+import { compareText } from '../compare.ts';
 
 /** One month's earnings in one currency (major units in the answer). */
 export interface MonthEarnings {
@@ -26,7 +27,7 @@ export const payoutsOverview = async (accountId: string) => {
     months.set(key, row);
   }
   const perMonth = [...months.values()]
-    .sort((a, b) => b.month.localeCompare(a.month) || a.currency.localeCompare(b.currency))
+    .sort((a, b) => compareText(b.month, a.month) || compareText(a.currency, b.currency))
     .map((m) => ({ ...m, gross: m.gross / 100, platform_fee: m.platform_fee / 100, net: m.net / 100 }));
   const sum = (f: 'gross' | 'platform_fee' | 'net') => perMonth.reduce((total, m) => total + m[f], 0);
   return {

@@ -349,7 +349,7 @@ export const policyOf = (row: DeployedRow, d: Deployment): Statement[] => {
 export const environmentOf = (row: DeployedRow, d: Deployment): Record<string, string> => {
   const fn = functionOf(row);
   const key = functionKey(row);
-  const env: Record<string, string> = { ...d.common, ROUTE_KEY: key, NODE_OPTIONS: '--enable-source-maps' };
+  const env: Record<string, string> = { ...d.common, ROUTE_KEY: key };
   // The media CDN's origins (`$cdn/…`): the distribution names them, so they cannot name it (a cycle).
   if (key.startsWith('$cdn/')) delete env.CDN_URL;
   for (const capability of CAPABILITIES) Object.assign(env, capability.environment?.(fn, d));

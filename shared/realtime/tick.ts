@@ -21,6 +21,7 @@ import {
   tickOf,
 } from './messages.ts';
 import { type ReactionsRead, unpublishedReactions } from './reaction-counter.ts';
+import { compareText } from '../compare.ts';
 
 /**
  * One tick of the aggregator (docs/realtime.md "Who publishes"): the sources are the items the
@@ -130,7 +131,7 @@ export const publishTick = async (
     aggregator.offer(creatorChannel(creatorId), 'state', stateOf({ live: null } as CreatorRecord), {
       creatorId,
     });
-  const ranked = [...creators].sort((a, b) => b.watching_now - a.watching_now || a.id.localeCompare(b.id));
+  const ranked = [...creators].sort((a, b) => b.watching_now - a.watching_now || compareText(a.id, b.id));
   const home: HomeData = {
     live: ranked.slice(0, HOME_LIMIT).map((c) => ({ creator_id: c.id, watching_now: c.watching_now })),
     went_live: [...liveNow].filter((id) => !wasLive.has(id)).sort(),

@@ -10,6 +10,7 @@ import {
 } from './search-entry-repository.ts';
 
 export type { Card, SearchKind } from './search-entry-repository.ts';
+import { compareText } from '../compare.ts';
 
 /**
  * Inverted index for catalogue search, stored in the single table, read with bounded cost
@@ -217,7 +218,7 @@ export const searchIndex = async <D>(
     const exactText = tokens.length === words.length && tokens.every((token) => words.includes(token));
     hits.push({ id, score: score + (exactText ? 1 : 0), doc });
   }
-  hits.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+  hits.sort((a, b) => b.score - a.score || compareText(a.id, b.id));
   return complete.some(Boolean)
     ? { hits, total: hits.length, relation: 'eq' }
     : { hits, total: Math.max(hits.length, limit + 1), relation: 'gte' };

@@ -1,6 +1,7 @@
 import { SHOW_SORTS, type ShowSort } from '../catalog/model.ts';
 import type { CategoryId, EpisodeRecord, RatingId, ShowRecord } from '../catalog/model.ts';
 import { type ListEntry, rankKey } from '../catalog/ranked-list.ts';
+import { compareText } from '../compare.ts';
 
 /**
  * How shows and episodes are ranked: the sort orders of show listings (docs/shows.md) and the
@@ -17,9 +18,9 @@ import { type ListEntry, rankKey } from '../catalog/ranked-list.ts';
 type Sortable = Pick<ShowRecord, 'id' | 'total_views' | 'released_at' | 'views_7d'>;
 
 export const showOrder: Record<ShowSort, (a: Sortable, b: Sortable) => number> = {
-  most_popular: (a, b) => b.total_views - a.total_views || a.id.localeCompare(b.id),
-  newest: (a, b) => b.released_at.localeCompare(a.released_at) || a.id.localeCompare(b.id),
-  trending: (a, b) => b.views_7d - a.views_7d || a.id.localeCompare(b.id),
+  most_popular: (a, b) => b.total_views - a.total_views || compareText(a.id, b.id),
+  newest: (a, b) => compareText(b.released_at, a.released_at) || compareText(a.id, b.id),
+  trending: (a, b) => b.views_7d - a.views_7d || compareText(a.id, b.id),
 };
 
 type Flag = 'any' | 'yes' | 'no';

@@ -45,6 +45,7 @@ import {
   topCategoryShow,
   tvShowDetail,
 } from './show-views.ts';
+import { compareText } from '../compare.ts';
 
 /** Creators by id (one BatchGetItem). */
 const creatorsById = async (ids: readonly string[]): Promise<Map<string, CreatorRecord>> =>
@@ -266,7 +267,7 @@ export const topCategories = async (): Promise<TopCategory[]> => {
   ]);
   return CATEGORIES.map((c) => ({ category: c, ...(pages.get(c.id) ?? { shows: [], total: 0 }) }))
     .filter((entry) => entry.total > 0)
-    .sort((a, b) => b.total - a.total || a.category.id.localeCompare(b.category.id))
+    .sort((a, b) => b.total - a.total || compareText(a.category.id, b.category.id))
     .map(({ category, shows, total }) => ({
       id: category.id,
       label: category.label,

@@ -67,13 +67,34 @@ describe('bench:check cold-start budgets (issue 41: against the floor built as t
       reportOf([1.1, 1.1, 1.1, 1.1, cap + 0.1], {
         lambdaInit: {
           floorName: ENV_FLOOR,
-          rows: [{ ratio: 1.1 }, { ratio: init + 0.05 }, { ratio: init + 0.05 }],
+          rows: [
+            { name: 'a', ratio: 1.1, statusCode: 200 },
+            { name: 'b', ratio: init + 0.05, statusCode: 200 },
+            { name: 'c', ratio: init + 0.05, statusCode: 200 },
+          ],
         },
       }),
     );
     expect(worst.code).toBe(1);
     expect(worst.out).toContain(`f/4: cold import ${(cap + 0.1).toFixed(2)}x floor > ${cap}`);
     expect(worst.out).toContain(`Lambda-like init: median ${(init + 0.05).toFixed(2)}x floor > ${init}`);
+  });
+
+  it('refuses a Lambda-like init whose sample request did not succeed (a figure counts only successes)', () => {
+    const rows = [
+      { name: 'list creators', ratio: 1.0, statusCode: 200 },
+      { name: 'creator detail', ratio: 0.7, statusCode: 500 },
+      { name: 'guide', ratio: 1.0, statusCode: 200 },
+    ];
+    const failed = check(reportOf([1.0, 1.0, 1.0, 1.0, 1.0], { lambdaInit: { floorName: ENV_FLOOR, rows } }));
+    expect(failed.code).toBe(1);
+    expect(failed.out).toContain('Lambda-like init: creator detail answered 500, not a success');
+    const ok = check(
+      reportOf([1.0, 1.0, 1.0, 1.0, 1.0], {
+        lambdaInit: { floorName: ENV_FLOOR, rows: rows.map((r) => ({ ...r, statusCode: 200 })) },
+      }),
+    );
+    expect(ok.out).not.toContain('not a success');
   });
 
   it('refuses a report whose ratios are to another floor (the default credential chain)', () => {

@@ -377,3 +377,25 @@ describe('timeline', () => {
     );
   });
 });
+
+describe('UTC without Intl (issue 41: the first formatter costs a cold container ~18 ms of CPU)', () => {
+  it("reads UTC from Date itself, as Intl reads it, and makes no formatter for the routes' default zone", async () => {
+    const { vi } = await import('vitest');
+    // Readings are cached per zone and instant: these instants are read nowhere else in this file.
+    const read = vi.spyOn(Intl.DateTimeFormat.prototype, 'formatToParts');
+    const made = vi.spyOn(Intl, 'DateTimeFormat');
+    const instants = [
+      7,
+      Date.UTC(2026, 2, 29, 0, 59, 59),
+      Date.UTC(2024, 1, 29, 23, 30, 1),
+      1_795_000_000_123,
+    ];
+    const readings = instants.map((t) => wallTime(t, 'UTC'));
+    expect(isValidTimeZone('UTC')).toBe(true);
+    expect(made).not.toHaveBeenCalled();
+    expect(read).not.toHaveBeenCalled();
+    vi.restoreAllMocks();
+    expect(readings).toEqual(instants.map((t) => wallTime(t, 'Etc/UTC')));
+    expect(offsetMinutes(instants[1]!, 'UTC')).toBe(0);
+  });
+});

@@ -344,7 +344,7 @@ beforeAll(async () => {
   t = performance.now();
   const exit = await runNode22(
     node,
-    ['--enable-source-maps', 'runner.mjs', 'jobs.json', 'results.json'],
+    ['runner.mjs', 'jobs.json', 'results.json'],
     runtimeEnvironment(standIn),
   );
   timings.run = performance.now() - t;

@@ -1,4 +1,5 @@
 import { logger } from '../../observability/index.ts';
+import { mappedStack } from '../../observability/stack.ts';
 import {
   DomainError,
   type ErrorKind,
@@ -96,7 +97,7 @@ const errorEnvelope = (route: RouteRow | undefined, error: unknown, requestId: s
     route: route ? `${route.method} ${route.path}` : undefined,
     error:
       error instanceof Error
-        ? { name: error.name, message: error.message, stack: error.stack }
+        ? { name: error.name, message: error.message, stack: mappedStack(error.stack) }
         : String(error),
   });
   const body =
