@@ -1,3 +1,4 @@
+import { creatorKey } from '../../shared/creators/creator-repository.ts';
 import { GetCommand, QueryCommand } from '../../shared/db/document.ts';
 import { describe, expect, it } from 'vitest';
 import { routesByKey } from '../../functions/routes.ts';
@@ -29,7 +30,6 @@ const handlerOf = async (row: RouteRow) =>
  * under it, so they do not count against the real route in the least-privilege check.
  */
 const contextOf = (row: RouteRow) => ({ ...functionContextOf(row), routeKey: `PROBE ${row.path}` });
-const creatorKey = { PK: 'CREATOR#cr_0001', SK: 'PROFILE' };
 
 describe('the local IAM guard', () => {
   it('fails a route whose code calls beyond its grant (GetItem removed from GET /creators/{id})', async () => {
@@ -52,7 +52,7 @@ describe('the local IAM guard', () => {
     const row = rowOf('GET /creators/{id}'); // GetItem, BatchGetItem; Query on GSI1 only
     expect(row.dynamo?.indexes).toEqual(['GSI1']);
     const context = contextOf(row);
-    const get = () => db.send(new GetCommand({ TableName: tableName(), Key: creatorKey }));
+    const get = () => db.send(new GetCommand({ TableName: tableName(), Key: creatorKey('cr_0001') }));
     const query = (IndexName: string) =>
       db.send(
         new QueryCommand({
