@@ -1,4 +1,6 @@
+import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { DEFAULT_CHAT_SETTINGS } from '../shared/chat/chat-repository.ts';
 import { foldTerms, reviewMessage, type SlowModeState } from '../shared/chat/review.ts';
 import { chatCost, chatCostMarkdown } from './chat-cost.ts';
@@ -56,5 +58,10 @@ export const runChatReviewBench = (iterations = 20_000) => {
   return { report, markdown };
 };
 
-if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename))
-  console.log(runChatReviewBench().markdown.join('\n'));
+// Alone: the markdown; as a part of `npm run bench` (bench/child.ts): the result as JSON to `--json`.
+if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
+  const { values } = parseArgs({ options: { json: { type: 'string' } } });
+  const result = runChatReviewBench();
+  if (values.json) writeFileSync(values.json, JSON.stringify(result));
+  else console.log(result.markdown.join('\n'));
+}

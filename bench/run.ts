@@ -90,8 +90,12 @@ for (const row of [...coldRows].sort((a, b) => b.ratio - a.ratio)) {
 // Chat: the message review handler's warm path (p99 against IVS Chat's 200 ms; a second or two,
 // so in the --fast report too, where `npm run bench:check -- --fast` holds it to its budget);
 // then what chat costs at IVS Chat's prices, with the handler's measured time (bench/chat-cost.ts).
-const { runChatReviewBench } = await import('./chat-review.ts');
-const chatReview = await timed('chat review', () => runChatReviewBench());
+// In a child process: the review imports the chat entity and with it the shared DynamoDB client,
+// which binds the endpoint it finds at import, and the full run's parts below set theirs later.
+const { runChild } = await import('./child.ts');
+const chatReview = await timed('chat review', () =>
+  runChild<ReturnType<typeof import('./chat-review.ts').runChatReviewBench>>('bench/chat-review.ts'),
+);
 Object.assign(report, chatReview.report);
 md.push(...chatReview.markdown);
 
@@ -101,7 +105,6 @@ if (!values.fast) {
   // process: the dependent DynamoDB phases per endpoint and the throughput workloads, successes
   // only (bench/phases.ts, bench/throughput.ts). Not in --fast: `npm test` holds the phases to
   // their budgets through test/platform/phases.int.test.ts on the integration tests' platform.
-  const { runChild } = await import('./child.ts');
   const { phaseMarkdown } = await import('./phases.ts');
   const live = await timed('DynamoDB phases and throughput', () =>
     runChild<{
