@@ -1,6 +1,4 @@
 import autocannon from 'autocannon';
-import { startLocalApi } from '../scripts/local/server.ts';
-import { issueAccessToken } from '../shared/identity/access-token.ts';
 
 const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 
@@ -38,6 +36,10 @@ export const measureThroughput = async (options: {
   live: { id: string; channel: string };
 }): Promise<ThroughputResult[]> => {
   const { token, live } = options;
+  // Imported here: the report's functions below are used by `npm run bench` itself, whose process
+  // must not create the shared DynamoDB client before its parts set their endpoints (bench/child.ts).
+  const { startLocalApi } = await import('../scripts/local/server.ts');
+  const { issueAccessToken } = await import('../shared/identity/access-token.ts');
   const { server, url } = await startLocalApi(0);
   // Watch lifecycle: each connection is its own viewer (the stream limit is per account) and
   // loops open -> heartbeat -> end on a channel live through the IVS stand-in.
