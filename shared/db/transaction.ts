@@ -125,5 +125,5 @@ export const writtenIf = async (write: SingleWrite): Promise<boolean> => (await 
  * nothing is overwritten). The conditional put every "once" record is (a processed event, a
  * first link, a first customer).
  */
-export const putIfAbsent = async (item: Record<string, unknown>): Promise<boolean> =>
-  (await writeIf({ Put: { Item: item, ConditionExpression: 'attribute_not_exists(PK)' } })).written;
+export const putIfAbsent = (item: Record<string, unknown>): Promise<boolean> =>
+  writtenIf({ Put: { Item: item, ConditionExpression: 'attribute_not_exists(PK)' } });

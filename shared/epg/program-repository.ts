@@ -2,6 +2,7 @@ import { GetCommand, QueryCommand } from '../db/document.ts';
 import type { ProgramRecord } from '../catalog/model.ts';
 import { db } from '../db/client.ts';
 import { getByIndex, queryAll } from '../db/query.ts';
+import { primaryKey } from '../db/key.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
 import { type TransactOperation, writeIf, writtenIf } from '../db/transaction.ts';
@@ -117,7 +118,7 @@ export const repairGuideKeys = async (
 ): Promise<boolean> =>
   writtenIf({
     Update: {
-      Key: { PK: item.PK, SK: item.SK },
+      Key: primaryKey(item),
       UpdateExpression: 'SET GSI2PK = :pk, GSI2SK = :sk',
       ConditionExpression: item.version === undefined ? 'attribute_not_exists(version)' : 'version = :v',
       ExpressionAttributeValues: {
