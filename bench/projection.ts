@@ -19,8 +19,9 @@
  *   repair nothing: the projector kept every view), wall time and items scanned.
  */
 import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runChild } from './child.ts';
 import { loadWithoutStream } from './load.ts';
@@ -119,6 +120,22 @@ const startBenchPlatform = async (scale: number, loaded?: LoadedTable) => {
   const port = loaded ? undefined : await freePort();
   process.env.DYNAMODB_ENDPOINT = loaded?.endpoint ?? `http://127.0.0.1:${port}`;
   const local = loaded ? { stop: async () => {} } : await startDynamoDbLocal({ port });
+  // Subscriptions are paid (issue 36): the Stripe stand-in, as the local platform starts it
+  // (STRIPE_API_URL and the Stripe secret set before any function context is derived); and the
+  // SES stand-in, which sign-up's verification mail goes to (its mailbox in a temporary folder).
+  const { startStripeStandIn } = await import('../scripts/local/stripe/server.ts');
+  const { useStripeStandIn } = await import('../scripts/local/stripe/wiring.ts');
+  const { startSesStandIn } = await import('../scripts/local/ses.ts');
+  const stripe = await startStripeStandIn();
+  useStripeStandIn(stripe);
+  const mailbox = mkdtempSync(join(tmpdir(), 'bench-mail-'));
+  const ses = await startSesStandIn({ dir: () => mailbox });
+  process.env.AWS_ENDPOINT_URL_SESV2 = ses.endpoint;
+  const stopStandIns = async () => {
+    await stripe.stop();
+    await ses.stop();
+    rmSync(mailbox, { recursive: true, force: true });
+  };
   try {
     const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
     const { createTable } = await import('../shared/db/create-table.ts');
@@ -152,13 +169,16 @@ const startBenchPlatform = async (scale: number, loaded?: LoadedTable) => {
     });
     return {
       items,
+      stripe,
       drain: () => stream.drain(),
       stop: async () => {
         await stream.stop();
+        await stopStandIns();
         await local.stop();
       },
     };
   } catch (error) {
+    await stopStandIns();
     await local.stop();
     throw error;
   }
@@ -194,6 +214,8 @@ export const measureProjection = async (options: {
   const { tableName } = await import('../shared/db/table.ts');
   const { DynamoDBClient, DescribeTableCommand } = await import('@aws-sdk/client-dynamodb');
   const { server, url } = await startLocalApi(0, '127.0.0.1', { trustForwardedFor: true });
+  const { connectStripeWebhooks } = await import('../scripts/local/stripe/wiring.ts');
+  await connectStripeWebhooks(platform.stripe, url);
 
   // The projector's DynamoDB calls: capacity and when the last one ended.
   const spent = { read: 0, write: 0, calls: 0, lastEnd: 0, byCommand: {} as Record<string, number> };
@@ -263,6 +285,33 @@ export const measureProjection = async (options: {
     return res.body;
   };
   const get = (path: string) => call('GET', path);
+  /** What the card network does on the Stripe stand-in (`npm run pay`): `onboard`, `complete`. */
+  const pay = async (action: string, id: string) => {
+    const res = await fetch(`${platform.stripe.endpoint}/_standin/pay/${action}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id }),
+    });
+    if (!res.ok) throw new Error(`pay ${action} ${id}: ${res.status} ${await res.text()}`);
+  };
+  /** A creator's payout account set up as the creator does it: onboarding, Stripe's form, `account.updated`. */
+  const onboardPayouts = async (token: string, creatorId: string) => {
+    await must(201, 'POST', '/studio/payouts/onboarding', { token });
+    await pay('onboard', creatorId);
+    await platform.stripe.deliverer.drain();
+    const payouts = await must(200, 'GET', '/studio/payouts', { token });
+    if (payouts.data.charges_enabled !== true) throw new Error(`payouts of ${creatorId}: not charges_enabled`);
+  };
+  /**
+   * A paid subscription by a new viewer: the checkout, the payment completed on the stand-in, and
+   * its webhooks delivered and answered (the grant is the webhook's write: freshness counts from there).
+   */
+  const subscribe = async (creatorId: string) => {
+    const { token } = await issueAccessToken(`acc_bench_${randomUUID()}`, new Date());
+    const checkout = await must(201, 'POST', `/creators/${creatorId}/subscription`, { token });
+    await pay('complete', checkout.data.checkout_id);
+    await platform.stripe.deliverer.drain();
+  };
   const userBlock = async (creatorId: string) => {
     const res = await get(`/creators/${creatorId}`);
     return res.status === 200 ? res.body.data.find((b: { type: string }) => b.type === 'user') : undefined;
@@ -358,6 +407,7 @@ export const measureProjection = async (options: {
         '/categories (count)': async () => (await categoryCount(category)) >= count + 1,
       },
     );
+    await onboardPayouts(token, creatorId); // the studio opens once onboarding is done
     creators.push({ token, id: creatorId, category, handle });
   }
 
@@ -458,9 +508,8 @@ export const measureProjection = async (options: {
   }
 
   for (const creator of creators) {
-    const { token } = await issueAccessToken(`acc_bench_${randomUUID()}`, new Date());
     const subscribers = Number((await userBlock(creator.id)).audience_metrics.subscribers);
-    await measure('subscribe', () => must(200, 'POST', `/creators/${creator.id}/subscription`, { token }), {
+    await measure('subscribe', () => subscribe(creator.id), {
       '/creators/{id} (subscribers)': async () =>
         Number((await userBlock(creator.id))?.audience_metrics.subscribers) === subscribers + 1,
       '/creators?category=…&sort=newest (subscribers)': async () => {
@@ -524,8 +573,7 @@ export const measureProjection = async (options: {
     const t0 = performance.now();
     await platform.drain();
     drainLags.push(performance.now() - t0);
-    const { token } = await issueAccessToken(`acc_bench_${randomUUID()}`, new Date());
-    await must(200, 'POST', `/creators/${creator.id}/subscription`, { token });
+    await subscribe(creator.id);
     const t1 = performance.now();
     await platform.drain();
     drainLags.push(performance.now() - t1);
