@@ -431,6 +431,35 @@ describe('reuse API for the live channel (watchEpg, heartbeatEpg, onAirNow)', ()
     expect(epg.schedule[0]!.is_current).toBe(true);
   });
 
+  it("watchEpg: a container reuses a channel's programs for 5 minutes (one read), then reads again", async () => {
+    const c = creator('cr_0002');
+    const queries = async (at: number) => {
+      const before = dynamoCalls.length;
+      const epg = await watchEpg(c, 'Asia/Kathmandu', new Date(at));
+      return { epg, reads: dynamoCalls.slice(before).filter((name) => name === 'QueryCommand').length };
+    };
+    const expected = (at: number) =>
+      overlapping(
+        c,
+        at,
+        Math.max(Date.parse(`${localDate(at, 345)}T00:00:00+05:45`) + DAY, at + 60 * MINUTE),
+      );
+    const first = await queries(now);
+    expect(first.reads).toBe(1);
+    // Later within 5 minutes: no read, and the programs that ended meanwhile are gone.
+    for (const at of [now + 2 * MINUTE, now + 4 * MINUTE + 59_000]) {
+      const later = await queries(at);
+      expect(later.reads).toBe(0);
+      expect(later.epg.schedule.map((p) => p.program_id)).toEqual(expected(at).map((p) => p.program_id));
+      expect(later.epg.current_program?.program_id).toBe(expected(at)[0]?.program_id);
+    }
+    const stale = await queries(now + 5 * MINUTE);
+    expect(stale.reads).toBe(1);
+    expect(stale.epg.schedule.map((p) => p.program_id)).toEqual(
+      expected(now + 5 * MINUTE).map((p) => p.program_id),
+    );
+  });
+
   it('heartbeatEpg: progress of the current program and the next one', async () => {
     const c = creator(C1);
     const { current, next } = onAir(c);
