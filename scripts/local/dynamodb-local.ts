@@ -87,6 +87,11 @@ export const startDynamoDbLocal = async (options: { port?: number } = {}): Promi
     ],
     { stdio: ['ignore', 'ignore', 'pipe'], cwd: dir },
   );
+  // A process that ends without stopping it (an uncaught error in a script) takes the JVM along,
+  // rather than leaving it running on the machine.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.removeListener('exit', killOnExit));
   let stderr = '';
   child.stderr?.on('data', (chunk) => {
     stderr = (stderr + String(chunk)).slice(-4000);
