@@ -9,10 +9,9 @@ import { perContainer } from '../aws/local-hook.ts';
  *
  * The lines are the ones Powertools for AWS Lambda wrote here before issue 41 (same keys, same
  * streams: INFO on stdout, WARN and ERROR on stderr, EMF on stdout), written by these few lines
- * instead: Powertools' Logger and Metrics each built a `Console` on `process.stdout` and
- * `process.stderr` at init, creating both streams in every cold start, and their modules and
- * per-line machinery cost the first request more than the line itself (docs/performance.md,
- * "Lambda-like init, fourth round"; docs/operations.md "Logs").
+ * instead: Powertools' Logger and Metrics each built a `Console` at init, and their ~29 KB of
+ * modules were compiled and evaluated in every cold start (docs/performance.md, "Lambda-like init,
+ * fourth round"; docs/operations.md "Logs").
  */
 const serviceName = process.env.POWERTOOLS_SERVICE_NAME ?? 'creator-streaming';
 const onLambda = Boolean(process.env.AWS_LAMBDA_FUNCTION_NAME);
@@ -34,11 +33,7 @@ const traceId = (): string | undefined => {
   return header.includes('=') ? /(?:^|;)Root=([^;]*)/.exec(header)?.[1] : header;
 };
 
-/**
- * Writes one line to stdout or stderr. A stream is created by Node at its first use, so a process
- * that never warns never creates stderr; a write error (a closed pipe) is ignored, as Node's
- * `Console` ignores it.
- */
+/** Writes one line to stdout or stderr; a write error (a closed pipe) is ignored, as Node's `Console` ignores it. */
 const write = (stream: 'stdout' | 'stderr', line: string) => {
   const out = process[stream];
   if (out.listenerCount('error') === 0) out.on('error', () => {});
@@ -53,7 +48,13 @@ const replacer = (_key: string, value: unknown) => {
 
 const log = (level: Exclude<LevelName, 'SILENT'>, message: string, fields: object[]) => {
   if (LEVELS[level] < threshold) return;
-  const base = { level, message, timestamp: new Date().toISOString(), service: serviceName, xray_trace_id: traceId() };
+  const base = {
+    level,
+    message,
+    timestamp: new Date().toISOString(),
+    service: serviceName,
+    xray_trace_id: traceId(),
+  };
   const line: Record<string, unknown> = {};
   // The standard keys first and never overwritten by a field (Powertools' reserved keys); empty values left out.
   for (const [key, value] of Object.entries(Object.assign({}, base, ...fields, base)))
@@ -153,7 +154,8 @@ export class Metrics {
   /** Writes the stored metrics as one EMF line (when there are any and metrics are on) and clears them. */
   publishStoredMetrics(): this {
     try {
-      if (this.hasStoredMetrics() && !metricsDisabled()) write('stdout', JSON.stringify(this.serializeMetrics()));
+      if (this.hasStoredMetrics() && !metricsDisabled())
+        write('stdout', JSON.stringify(this.serializeMetrics()));
     } finally {
       this.clearMetrics();
       this.clearDimensions();
@@ -175,7 +177,10 @@ const metricsDisabled = () =>
   /^(1|true|yes|on)$/i.test(process.env.POWERTOOLS_METRICS_DISABLED ?? (onLambda ? 'false' : 'true'));
 
 /** This container's request and domain metrics. */
-export const metrics = new Metrics(process.env.POWERTOOLS_METRICS_NAMESPACE ?? 'CreatorStreaming', serviceName);
+export const metrics = new Metrics(
+  process.env.POWERTOOLS_METRICS_NAMESPACE ?? 'CreatorStreaming',
+  serviceName,
+);
 
 /** Counts a domain event (sessions opened, sign-ups, reactions…) in this request's metrics. */
 export const recordMetric = (name: string, value = 1, unit: Unit = MetricUnit.Count) => {

@@ -1,5 +1,5 @@
 /** Any character outside ASCII. */
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /**
  * Lower-cases, strips accents and punctuation: "Zoë O'Brien" → ["zoe", "obrien"]. ASCII text (most
@@ -16,7 +16,10 @@ export const tokenize = (text: string): string[] =>
         .toLowerCase()
         .replace(/['’]/g, '')
         .split(/[^\p{L}\p{N}]+/u)
-    : text.toLowerCase().replace(/'/g, '').split(/[^a-z0-9]+/)
+    : text
+        .toLowerCase()
+        .replace(/'/g, '')
+        .split(/[^a-z0-9]+/)
   ).filter((token) => token.length > 0);
 
 /** Every string obtained by deleting one character (the SymSpell deletion neighbourhood). */
