@@ -18,7 +18,7 @@ const errorField = (error: unknown) => ({ name: (error as Error)?.name, message:
  * row (functions/workers.ts and the domains' `workers.ts`) and the function that handles one
  * invocation's event. At init, as Lambda runs it (ROUTE_KEY is the row's trigger), every setting
  * the row implies must be there (assertSettings). Each invocation: `fn`, then the one line
- * `line(result, event)` describes (Powertools logger, with the trigger), or, when `fn` throws,
+ * `line(result, event)` describes (the shared logger, with the trigger), or, when `fn` throws,
  * an ERROR line with the error's name and message and the error rethrown (so the trigger's
  * retries and failure destinations apply); metrics recorded meanwhile are flushed either way.
  * The handler carries its row (`handler.row`), as an endpoint's carries its contract.

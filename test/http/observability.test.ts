@@ -1,4 +1,3 @@
-import type { Metrics } from '@aws-lambda-powertools/metrics';
 import * as z from 'zod';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
@@ -8,7 +7,7 @@ import {
   TooManyRequestsError,
 } from '../../shared/errors/errors.ts';
 import { ok } from '../../shared/http/reply.ts';
-import { errorCodeDimension, logger, metrics } from '../../shared/observability/index.ts';
+import { errorCodeDimension, logger, type Metrics, metrics } from '../../shared/observability/index.ts';
 import { testEndpoint } from '../support/endpoints.ts';
 import { apiEvent } from '../support/events.ts';
 

@@ -1,7 +1,7 @@
 import { vi } from 'vitest';
 import { logger } from '../../shared/observability/index.ts';
 
-/** A line the Powertools logger was asked to write: its level, message and fields, as on CloudWatch. */
+/** A line the shared logger (shared/observability) was asked to write: its level, message and fields, as on CloudWatch. */
 export type LogLine = { level: 'INFO' | 'WARN' | 'ERROR'; message: string } & Record<string, any>;
 
 /**
