@@ -300,7 +300,8 @@ export const measureProjection = async (options: {
     await pay('onboard', creatorId);
     await platform.stripe.deliverer.drain();
     const payouts = await must(200, 'GET', '/studio/payouts', { token });
-    if (payouts.data.charges_enabled !== true) throw new Error(`payouts of ${creatorId}: not charges_enabled`);
+    if (payouts.data.charges_enabled !== true)
+      throw new Error(`payouts of ${creatorId}: not charges_enabled`);
   };
   /**
    * A paid subscription by a new viewer: the checkout, the payment completed on the stand-in, and
