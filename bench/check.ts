@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { BENCH_DIR, ENV_FLOOR } from './bundles.ts';
+import { BENCH_DIR, COLD_IMPORT_CLOCK, ENV_FLOOR } from './bundles.ts';
 import { type MeasuredPhases, phaseProblems } from './critical-path.ts';
 
 const { values } = parseArgs({ options: { fast: { type: 'boolean', default: false } } });
@@ -34,14 +34,30 @@ if (report.coldImportFloor !== ENV_FLOOR)
   broken.push(
     `cold imports: the report's ratios are not to the floor ${ENV_FLOOR} (a report from before issue 41); run the bench again`,
   );
-const bundles = report.bundles as Array<{ name: string; bytes: number; gzipBytes: number; ratio: number }>;
-const ratios = bundles
-  .filter((b) => !b.name.startsWith('(')) // the floors are not functions
-  .map((b) => b.ratio)
-  .sort((x, y) => x - y);
-const medianRatio = ratios[Math.floor(ratios.length / 2)]!;
+// The cold-import budgets are on process CPU time on the Lambda runtime's Node (bench/bundles.ts
+// measureColdImports; budget.json says why); a report in wall time (before issue 41's fourth
+// round) is refused, not read.
+if (report.coldImportClock !== COLD_IMPORT_CLOCK)
+  broken.push(
+    `cold imports: the report's ratios are not in ${COLD_IMPORT_CLOCK} (a report from before issue 41's fourth round); run the bench again`,
+  );
+const bundles = report.bundles as Array<{
+  name: string;
+  bytes: number;
+  gzipBytes: number;
+  ratio: number;
+  wallRatio?: number;
+}>;
+const functionBundles = bundles.filter((b) => !b.name.startsWith('(')); // the floors are not functions
+const medianOf = (values: number[]) => values.sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
+const medianRatio = medianOf(functionBundles.map((b) => b.ratio));
 if (medianRatio > budget.coldImportMedianRatioToFloor)
   broken.push(`median cold import ${medianRatio.toFixed(2)}x floor > ${budget.coldImportMedianRatioToFloor}`);
+// Reported, not budgeted: the same imports' wall time on this machine.
+const wallRatios = functionBundles.flatMap((b) => (b.wallRatio === undefined ? [] : [b.wallRatio]));
+const coldSummary = `cold import median ${medianRatio.toFixed(2)}x the floor in CPU time${
+  wallRatios.length > 0 ? `, ${medianOf(wallRatios).toFixed(2)}x in wall time` : ''
+}`;
 for (const b of bundles) {
   const maxBytes = budget.bundleExceptions?.[b.name]?.maxBundleBytes ?? budget.maxBundleBytes;
   if (b.bytes > maxBytes) broken.push(`${b.name}: bundle ${b.bytes} B > ${maxBytes}`);
@@ -154,9 +170,9 @@ if (budget.chatReview) {
     broken.push(`chat review: p99 ${chatReview.p99Ms.toFixed(3)} ms > ${budget.chatReview.p99Ms}`);
 }
 if (broken.length > 0) {
-  console.error(`Budgets broken (${broken.length}):\n  ${broken.join('\n  ')}`);
+  console.error(`Budgets broken (${broken.length}; ${coldSummary}):\n  ${broken.join('\n  ')}`);
   process.exit(1);
 }
 console.log(
-  `All budgets hold (${report.bundles.length} bundles${report.warm ? `, ${report.warm.length} endpoints` : ''}).`,
+  `All budgets hold (${report.bundles.length} bundles${report.warm ? `, ${report.warm.length} endpoints` : ''}; ${coldSummary}).`,
 );

@@ -1,5 +1,7 @@
 import { resolve } from 'node:path';
 import { type BundlingOptions, LogLevel, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { type DeployedRow, settingsOf } from '../shared/platform/access.ts';
+import type { RouteRow } from '../shared/routing/route.ts';
 
 /**
  * How every Lambda bundle is built: the stack's NodejsFunction bundling and the benchmark's
@@ -60,18 +62,34 @@ export const lambdaEsbuildOptions = () => ({
 export const LAMBDA_BUNDLE_DEFINE = { 'process.env.LAMBDA_BUNDLE_RESPONSES': '"none"' } as const;
 
 /**
- * The esbuild `define` of one function's bundle, from its route row: LAMBDA_BUNDLE_DEFINE, and
- * for a row that verifies no token (a route with `auth: 'none'`, a worker) `process.env.LAMBDA_BUNDLE_AUTH` = `"none"`,
- * so its bundle leaves out the token verifier and aws-jwt-verify
- * (shared/http/middleware/authenticate.ts). No bundle carries a KMS client for verification any
- * more: the public key is in the verifying functions' environment (SIGNING_PUBLIC_JWK).
+ * The esbuild `define` of one function's bundle, from its row: LAMBDA_BUNDLE_DEFINE, and
+ * - for a row that verifies no token (a route with `auth: 'none'`, a worker)
+ *   `process.env.LAMBDA_BUNDLE_AUTH` = `"none"`, so its bundle leaves out the token verifier and
+ *   aws-jwt-verify (shared/http/middleware/authenticate.ts). No bundle carries a KMS client for
+ *   verification any more: the public key is in the verifying functions' environment
+ *   (SIGNING_PUBLIC_JWK);
+ * - for a route without request budgets (`rateLimit`), and a worker,
+ *   `process.env.LAMBDA_BUNDLE_RATE_LIMIT` = `"none"`, so its bundle leaves out the rate limiter
+ *   and the counter's UpdateItem (shared/http/middleware/rate-limit.ts; issue 41);
+ * - for a whole row (route or worker), `process.env.LAMBDA_BUNDLE_SETTINGS`: the names of the
+ *   settings its function needs (settingsOf), which the init-time check reads instead of building
+ *   the stack's environment model into the bundle (shared/platform/access.ts `assertSettings`).
  */
-export const bundleDefineOf = (
-  row: { auth?: string; trigger?: string } | undefined,
-): Record<string, string> => ({
+type BundleRow = Partial<Pick<RouteRow, 'auth' | 'method' | 'rateLimit' | 'handler'>> & { trigger?: string };
+
+/** A whole route or worker row, not a part of one (what the tests pass for one define). */
+const isDeployedRow = (row: BundleRow | undefined): row is DeployedRow => row?.handler !== undefined;
+
+export const bundleDefineOf = (row: BundleRow | undefined): Record<string, string> => ({
   ...LAMBDA_BUNDLE_DEFINE,
   ...(row?.auth === 'none' || row?.trigger !== undefined
     ? { 'process.env.LAMBDA_BUNDLE_AUTH': '"none"' }
+    : {}),
+  ...((row?.method !== undefined && row.rateLimit === undefined) || row?.trigger !== undefined
+    ? { 'process.env.LAMBDA_BUNDLE_RATE_LIMIT': '"none"' }
+    : {}),
+  ...(isDeployedRow(row)
+    ? { 'process.env.LAMBDA_BUNDLE_SETTINGS': JSON.stringify(settingsOf(row).join(',')) }
     : {}),
 });
 
@@ -99,11 +117,7 @@ const copyFilesCommands = (files: readonly string[], inputDir: string, outputDir
  * the `define` of its row (bundleDefineOf); a row's run-time package files (`files`) are copied
  * in after esbuild.
  */
-export const nodejsBundling = (row?: {
-  auth?: string;
-  trigger?: string;
-  files?: readonly string[];
-}): BundlingOptions => ({
+export const nodejsBundling = (row?: BundleRow & { files?: readonly string[] }): BundlingOptions => ({
   format: OutputFormat.ESM,
   mainFields: [...LAMBDA_BUNDLING.mainFields],
   banner: LAMBDA_BUNDLING.banner,

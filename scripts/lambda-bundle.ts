@@ -9,8 +9,12 @@ const FUNCTIONS = resolve(import.meta.dirname, '../functions');
 /** The `define` of an entry's bundle: its route row's (bundleDefineOf); other entries (workers) get the common one. */
 const defineOf = (entry: string): Record<string, string> => {
   const rows = routes.filter((row) => resolve(FUNCTIONS, `${row.handler}.ts`) === resolve(entry));
-  // A handler module shared by rows of several auth modes keeps the verifier.
-  return bundleDefineOf(rows.length > 0 && rows.every((row) => row.auth === 'none') ? rows[0] : undefined);
+  if (rows.length === 0) return bundleDefineOf(undefined);
+  // A handler module shared by several rows leaves out only what none of them uses.
+  const [first, ...others] = rows.map(bundleDefineOf);
+  return Object.fromEntries(
+    Object.entries(first!).filter(([name, value]) => others.every((define) => define[name] === value)),
+  );
 };
 
 /**

@@ -1,6 +1,7 @@
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import { assertSettings } from '../platform/access.ts';
+import { rateLimitsOf } from '../routing/route.ts';
 import type { Principal } from '../identity/principal.ts';
 import type { Contract, InputOf, ReplyOf } from './contract.ts';
 import { UnauthorizedError } from '../errors/errors.ts';
@@ -9,7 +10,7 @@ import { bodyLimit } from './middleware/body-limit.ts';
 import { corsHeaders } from './middleware/cors-headers.ts';
 import { errorEnvelopes, successResponse } from './middleware/envelopes.ts';
 import { jsonBody } from './middleware/json-body.ts';
-import { rateLimit } from './middleware/rate-limit.ts';
+import { BUNDLED_WITHOUT_RATE_LIMITS, rateLimit } from './middleware/rate-limit.ts';
 import { requestContext } from './middleware/request-context.ts';
 import { requestLog } from './middleware/request-log.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
@@ -68,6 +69,8 @@ export const endpoint = <const C extends Contract>(
   // A bundle built for an `auth: 'none'` row has no token verifier (infra/bundling.ts).
   if (BUNDLED_WITHOUT_VERIFIER && contract.auth !== 'none')
     throw new Error(`${contract.operationId} verifies tokens but was bundled without the verifier`);
+  if (BUNDLED_WITHOUT_RATE_LIMITS && rateLimitsOf(contract).length > 0)
+    throw new Error(`${contract.operationId} has request budgets but was bundled without the rate limiter`);
   const request = contract.request ?? {};
   const handler = middy<HttpEvent, HttpResponse, Error, HttpContext>()
     .use(requestContext(contract))

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_FLOOR, ENV_FLOOR } from '../../bench/bundles.ts';
+import { COLD_IMPORT_CLOCK, DEFAULT_FLOOR, ENV_FLOOR } from '../../bench/bundles.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const budget = JSON.parse(readFileSync(join(ROOT, 'bench/budget.json'), 'utf8'));
@@ -30,11 +30,18 @@ const check = (report: Record<string, unknown>): { code: number; out: string } =
 /** A report of 5 functions whose cold-import ratios to the fair floor are `ratios`. */
 const reportOf = (ratios: number[], extra: Record<string, unknown> = {}) => ({
   coldImportFloor: ENV_FLOOR,
+  coldImportClock: COLD_IMPORT_CLOCK,
   chatReview: { p99Ms: 0.1 },
   bundles: [
     { name: ENV_FLOOR, bytes: 250_000, gzipBytes: 80_000, ratio: 1 },
     { name: DEFAULT_FLOOR, bytes: 380_000, gzipBytes: 110_000, ratio: 1.33 },
-    ...ratios.map((ratio, i) => ({ name: `f/${i}`, bytes: 300_000, gzipBytes: 100_000, ratio })),
+    ...ratios.map((ratio, i) => ({
+      name: `f/${i}`,
+      bytes: 300_000,
+      gzipBytes: 100_000,
+      ratio,
+      wallRatio: ratio + 0.2,
+    })),
   ],
   ...extra,
 });
@@ -95,6 +102,19 @@ describe('bench:check cold-start budgets (issue 41: against the floor built as t
       }),
     );
     expect(ok.out).not.toContain('not a success');
+  });
+
+  it('budgets the CPU-time ratios, prints the wall-time median beside them, and refuses a wall-time report', () => {
+    // Wall time 0.2 above each CPU ratio (reportOf): over the budget in wall time, within it in CPU time.
+    const within = median - 0.1;
+    const held = check(reportOf([within, within, within, within, within]));
+    expect(held.out).not.toContain('median cold import');
+    expect(held.out).toContain(
+      `cold import median ${within.toFixed(2)}x the floor in CPU time, ${(within + 0.2).toFixed(2)}x in wall time`,
+    );
+    const wall = check({ ...reportOf([1.0, 1.0, 1.0, 1.0, 1.0]), coldImportClock: undefined });
+    expect(wall.code).toBe(1);
+    expect(wall.out).toContain(`the report's ratios are not in ${COLD_IMPORT_CLOCK}`);
   });
 
   it('refuses a report whose ratios are to another floor (the default credential chain)', () => {
