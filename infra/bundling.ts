@@ -10,7 +10,7 @@ import type { RouteRow } from '../shared/routing/route.ts';
 
 /**
  * Lets ESM bundles load the CommonJS dependencies that call `require` (the AWS SDK's and
- * Powertools' transitive ones): esbuild's ESM output has no `require` of its own.
+ * their transitive ones): esbuild's ESM output has no `require` of its own.
  */
 export const ESM_REQUIRE_BANNER =
   "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";

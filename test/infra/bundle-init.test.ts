@@ -19,9 +19,7 @@ import { functionKey } from '../../shared/routing/function-row.ts';
  * - no bundle carries the stack's environment model (shared/platform/access.ts and each domain's
  *   access module, ~11 KB) for its init-time settings check: the names it checks are the row's,
  *   computed when it was built (`process.env.LAMBDA_BUNDLE_SETTINGS`), and the check still fails
- *   a function that misses one;
- * - no bundle carries @middy/http-json-body-parser and @middy/util (the JSON body is parsed by
- *   shared/http/middleware/json-body.ts itself).
+ *   a function that misses one.
  */
 const out = mkdtempSync(join(tmpdir(), 'bundle-init-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
@@ -99,7 +97,6 @@ describe('what a route bundle leaves out', () => {
     ) as string[];
     const domainAccess = inputs.filter((input) => /^shared\/(?!platform\/).*access\.ts$/.test(input));
     expect(domainAccess).toEqual([]);
-    expect(inputs.filter((input) => /@middy\/(util|http-json-body-parser)\//.test(input))).toEqual([]);
     // The check is live in the bundle: a function without one of its settings fails at init.
     const names = settingsOf(unlimited);
     const init = (env: Record<string, string>) =>
