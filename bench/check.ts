@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { BENCH_DIR, COLD_IMPORT_CLOCK, ENV_FLOOR } from './bundles.ts';
+import { BENCH_DIR, COLD_IMPORT_CLOCK, ENV_FLOOR, median } from './bundles.ts';
 import { type MeasuredPhases, phaseProblems } from './critical-path.ts';
 
 const { values } = parseArgs({ options: { fast: { type: 'boolean', default: false } } });
@@ -49,14 +49,13 @@ const bundles = report.bundles as Array<{
   wallRatio?: number;
 }>;
 const functionBundles = bundles.filter((b) => !b.name.startsWith('(')); // the floors are not functions
-const medianOf = (values: number[]) => values.sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
-const medianRatio = medianOf(functionBundles.map((b) => b.ratio));
+const medianRatio = median(functionBundles.map((b) => b.ratio));
 if (medianRatio > budget.coldImportMedianRatioToFloor)
   broken.push(`median cold import ${medianRatio.toFixed(2)}x floor > ${budget.coldImportMedianRatioToFloor}`);
 // Reported, not budgeted: the same imports' wall time on this machine.
 const wallRatios = functionBundles.flatMap((b) => (b.wallRatio === undefined ? [] : [b.wallRatio]));
 const coldSummary = `cold import median ${medianRatio.toFixed(2)}x the floor in CPU time${
-  wallRatios.length > 0 ? `, ${medianOf(wallRatios).toFixed(2)}x in wall time` : ''
+  wallRatios.length > 0 ? `, ${median(wallRatios).toFixed(2)}x in wall time` : ''
 }`;
 for (const b of bundles) {
   const maxBytes = budget.bundleExceptions?.[b.name]?.maxBundleBytes ?? budget.maxBundleBytes;
@@ -79,11 +78,10 @@ else if (lambdaInit && budget.lambdaInitMedianRatioToFloor) {
       broken.push(
         `Lambda-like init: ${row.name} answered ${row.statusCode}, not a success (its figure cannot count)`,
       );
-  const sorted = lambdaInit.rows.map((r) => r.ratio).sort((x, y) => x - y);
-  const median = sorted[Math.floor(sorted.length / 2)]!;
-  if (median > budget.lambdaInitMedianRatioToFloor)
+  const initMedian = median(lambdaInit.rows.map((r) => r.ratio));
+  if (initMedian > budget.lambdaInitMedianRatioToFloor)
     broken.push(
-      `Lambda-like init: median ${median.toFixed(2)}x floor > ${budget.lambdaInitMedianRatioToFloor}`,
+      `Lambda-like init: median ${initMedian.toFixed(2)}x floor > ${budget.lambdaInitMedianRatioToFloor}`,
     );
 }
 for (const w of (report.warm ?? []) as Array<{ name: string; ratio: number; scans: number }>) {

@@ -13,7 +13,7 @@ import { startDynamoDbLocal } from '../scripts/local/dynamodb-local.ts';
 import { ensureNode22 } from '../scripts/fetch-node22.ts';
 import { createTable } from '../shared/db/create-table.ts';
 import { commonEnvironment } from '../shared/platform/access.ts';
-import { type BundleInfo, ENV_FLOOR } from './bundles.ts';
+import { type BundleInfo, ENV_FLOOR, median } from './bundles.ts';
 import { loadWithoutStream } from './load.ts';
 import { SAMPLE_REQUESTS } from './requests.ts';
 
@@ -35,11 +35,6 @@ const response = await handler(JSON.parse(process.argv[2]), {});
 const t2 = performance.now();
 process.stdout.write('\\n@@' + JSON.stringify({ initMs: t1 - t0, firstRequestMs: t2 - t1, sinceProcessStartMs: t2, statusCode: response.statusCode }));`;
 
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 export interface LambdaInitRow {
   name: string;

@@ -216,6 +216,8 @@ export const measureProjection = async (options: {
   const { server, url } = await startLocalApi(0, '127.0.0.1', { trustForwardedFor: true });
   const { connectStripeWebhooks } = await import('../scripts/local/stripe/wiring.ts');
   await connectStripeWebhooks(platform.stripe, url);
+  // What the card network does on the stand-in (`npm run pay`), as the tests do it.
+  const { pay } = await import('../test/support/payments.ts');
 
   // The projector's DynamoDB calls: capacity and when the last one ended.
   const spent = { read: 0, write: 0, calls: 0, lastEnd: 0, byCommand: {} as Record<string, number> };
@@ -285,15 +287,6 @@ export const measureProjection = async (options: {
     return res.body;
   };
   const get = (path: string) => call('GET', path);
-  /** What the card network does on the Stripe stand-in (`npm run pay`): `onboard`, `complete`. */
-  const pay = async (action: string, id: string) => {
-    const res = await fetch(`${platform.stripe.endpoint}/_standin/pay/${action}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ id }),
-    });
-    if (!res.ok) throw new Error(`pay ${action} ${id}: ${res.status} ${await res.text()}`);
-  };
   /** A creator's payout account set up as the creator does it: onboarding, Stripe's form, `account.updated`. */
   const onboardPayouts = async (token: string, creatorId: string) => {
     await must(201, 'POST', '/studio/payouts/onboarding', { token });
