@@ -35,7 +35,6 @@ const response = await handler(JSON.parse(process.argv[2]), {});
 const t2 = performance.now();
 process.stdout.write('\\n@@' + JSON.stringify({ initMs: t1 - t0, firstRequestMs: t2 - t1, sinceProcessStartMs: t2, statusCode: response.statusCode }));`;
 
-
 export interface LambdaInitRow {
   name: string;
   function: string;
