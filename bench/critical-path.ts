@@ -10,7 +10,14 @@
  * On AWS each phase is a network round trip the request waits for, so their number, not the
  * number of calls, sets the latency floor (issue 41).
  */
-export const phasesOf = (calls: readonly { start: number; end: number }[]): number => {
+export const phasesOf = (calls: readonly { start: number; end: number }[]): number =>
+  Math.max(0, ...depthsOf(calls));
+
+/**
+ * Each call's phase (1 = started before any other call ended), in the calls' start order: the
+ * calls of one phase overlap or start together, each after a call of the phase before ended.
+ */
+export const depthsOf = (calls: readonly { start: number; end: number }[]): number[] => {
   const ordered = [...calls].sort((a, b) => a.start - b.start);
   const depth: number[] = [];
   ordered.forEach((call, i) => {
@@ -18,7 +25,7 @@ export const phasesOf = (calls: readonly { start: number; end: number }[]): numb
     for (let j = 0; j < i; j++) if (ordered[j]!.end <= call.start) before = Math.max(before, depth[j]!);
     depth.push(before + 1);
   });
-  return Math.max(0, ...depth);
+  return depth;
 };
 
 /** The phase budget of an endpoint row (bench/budget.json `dbPhases`). */
