@@ -12,7 +12,8 @@
  * bundled undici (~25-45 ms of CPU in every child) that Lambda never pays; a child that loads
  * undici anyway reports it, and bench/check.ts refuses its row.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { matchRoute, toEvent } from '../scripts/local/server.ts';
 import { startDynamoDbLocal } from '../scripts/local/dynamodb-local.ts';
@@ -24,6 +25,7 @@ import { loadWithoutStream } from './load.ts';
 import { SAMPLE_REQUESTS } from './requests.ts';
 import { startTlsFront } from './tls-front.ts';
 
+const execFileAsync = promisify(execFile);
 const TABLE = 'bench-lambda-init';
 const CDN_URL = 'https://cdn.example.com';
 
@@ -121,14 +123,18 @@ export const runLambdaInit = async (
         cdnUrl: CDN_URL,
       }),
     };
-    // The function's own log lines share stdout: the figures are the line marked `@@`.
-    const serve = (file: string, event: unknown): Sample => {
-      const out = execFileSync(node, ['--input-type=module', '-e', CHILD, file, JSON.stringify(event)], {
-        env,
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      return JSON.parse(out.slice(out.lastIndexOf('\n@@') + 3));
+    // The function's own log lines share stdout: the figures are the line marked `@@`. Not
+    // execFileSync: the TLS front runs on this process's event loop.
+    const serve = async (file: string, event: unknown): Promise<Sample> => {
+      const { stdout } = await execFileAsync(
+        node,
+        ['--input-type=module', '-e', CHILD, file, JSON.stringify(event)],
+        {
+          env,
+          encoding: 'utf8',
+        },
+      );
+      return JSON.parse(stdout.slice(stdout.lastIndexOf('\n@@') + 3));
     };
     // The fair floor: the floor handler built as the functions are (issue 41).
     const floor = bundles.find((b) => b.name === ENV_FLOOR)!;
@@ -154,15 +160,16 @@ export const runLambdaInit = async (
     );
     for (let run = 0; run < runs; run++) {
       for (const job of jobs) {
-        const f = serve(floor.file, {});
-        const s = serve(job.bundle.file, job.event);
+        const f = await serve(floor.file, {});
+        const s = await serve(job.bundle.file, job.event);
         floorSamples.push(f);
         samples.get(job.name)!.runs.push(s);
         samples.get(job.name)!.undici ||= f.undici || s.undici;
         samples.get(job.name)!.ratios.push((s.initMs + s.firstRequestMs) / (f.initMs + f.firstRequestMs));
       }
     }
-    const med = (list: Sample[], key: keyof Sample) => median(list.map((s) => s[key]));
+    const med = (list: Sample[], key: 'initMs' | 'firstRequestMs' | 'sinceProcessStartMs') =>
+      median(list.map((s) => s[key]));
     const floorRow: Sample = {
       initMs: med(floorSamples, 'initMs'),
       firstRequestMs: med(floorSamples, 'firstRequestMs'),
