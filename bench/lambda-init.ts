@@ -5,8 +5,15 @@
  * catalogue (first request); the fair floor bundle (ENV_FLOOR) the same way, right before each
  * function, so every ratio is paired as the cold imports are (bench/bundles.ts). Full run only (`npm run bench`): it
  * needs DynamoDB Local and a seeded table, which the --fast CI part must not wait for.
+ *
+ * The children reach DynamoDB Local over HTTPS (bench/tls-front.ts), as a function reaches DynamoDB
+ * on Lambda: a TLS handshake per new socket and Node's first secure context count, as they do
+ * there. Over plain http the SDK's first request imported node:http, whose ESM facade loads Node's
+ * bundled undici (~25-45 ms of CPU in every child) that Lambda never pays; a child that loads
+ * undici anyway reports it, and bench/check.ts refuses its row.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { matchRoute, toEvent } from '../scripts/local/server.ts';
 import { startDynamoDbLocal } from '../scripts/local/dynamodb-local.ts';
@@ -16,7 +23,9 @@ import { commonEnvironment } from '../shared/platform/access.ts';
 import { type BundleInfo, ENV_FLOOR, median } from './bundles.ts';
 import { loadWithoutStream } from './load.ts';
 import { SAMPLE_REQUESTS } from './requests.ts';
+import { startTlsFront } from './tls-front.ts';
 
+const execFileAsync = promisify(execFile);
 const TABLE = 'bench-lambda-init';
 const CDN_URL = 'https://cdn.example.com';
 
@@ -26,6 +35,8 @@ interface Sample {
   firstRequestMs: number;
   sinceProcessStartMs: number;
   statusCode: number;
+  /** Whether the process loaded Node's bundled undici (the http facade's artefact, never on Lambda). */
+  undici: boolean;
 }
 
 const CHILD = `const t0 = performance.now();
@@ -33,7 +44,7 @@ const { handler } = await import(process.argv[1]);
 const t1 = performance.now();
 const response = await handler(JSON.parse(process.argv[2]), {});
 const t2 = performance.now();
-process.stdout.write('\\n@@' + JSON.stringify({ initMs: t1 - t0, firstRequestMs: t2 - t1, sinceProcessStartMs: t2, statusCode: response.statusCode }));`;
+process.stdout.write('\\n@@' + JSON.stringify({ initMs: t1 - t0, firstRequestMs: t2 - t1, sinceProcessStartMs: t2, statusCode: response.statusCode, undici: process.moduleLoadList.includes('NativeModule internal/deps/undici/undici') }));`;
 
 export interface LambdaInitRow {
   name: string;
@@ -44,6 +55,8 @@ export interface LambdaInitRow {
   /** Median of paired (init + first request) / the floor's. */
   ratio: number;
   statusCode: number;
+  /** True if any run of the function or of its paired floor loaded undici: the row cannot count. */
+  undici: boolean;
 }
 
 export const runLambdaInit = async (
@@ -56,6 +69,10 @@ export const runLambdaInit = async (
   const node = ensureNode22();
   const nodeVersion = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
   const local = await startDynamoDbLocal();
+  const front = await startTlsFront(Number(new URL(local.endpoint).port)).catch(async (error) => {
+    await local.stop();
+    throw error;
+  });
   try {
     const admin = new DynamoDBClient({
       endpoint: local.endpoint,
@@ -93,9 +110,12 @@ export const runLambdaInit = async (
       AWS_ACCESS_KEY_ID: 'local',
       AWS_SECRET_ACCESS_KEY: 'local',
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-      DYNAMODB_ENDPOINT: local.endpoint,
+      // HTTPS, as on Lambda; the self-signed certificate is trusted as Lambda lets a function
+      // trust one (a harness setting: no function reads it).
+      NODE_EXTRA_CA_CERTS: front.caFile,
+      DYNAMODB_ENDPOINT: front.endpoint,
       // The floor's plain client finds DynamoDB Local this way (the SDK's own setting).
-      AWS_ENDPOINT_URL_DYNAMODB: local.endpoint,
+      AWS_ENDPOINT_URL_DYNAMODB: front.endpoint,
       TABLE_NAME: TABLE,
       ...commonEnvironment({
         stage: 'dev',
@@ -103,14 +123,18 @@ export const runLambdaInit = async (
         cdnUrl: CDN_URL,
       }),
     };
-    // The function's own log lines share stdout: the figures are the line marked `@@`.
-    const serve = (file: string, event: unknown): Sample => {
-      const out = execFileSync(node, ['--input-type=module', '-e', CHILD, file, JSON.stringify(event)], {
-        env,
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      return JSON.parse(out.slice(out.lastIndexOf('\n@@') + 3));
+    // The function's own log lines share stdout: the figures are the line marked `@@`. Not
+    // execFileSync: the TLS front runs on this process's event loop.
+    const serve = async (file: string, event: unknown): Promise<Sample> => {
+      const { stdout } = await execFileAsync(
+        node,
+        ['--input-type=module', '-e', CHILD, file, JSON.stringify(event)],
+        {
+          env,
+          encoding: 'utf8',
+        },
+      );
+      return JSON.parse(stdout.slice(stdout.lastIndexOf('\n@@') + 3));
     };
     // The fair floor: the floor handler built as the functions are (issue 41).
     const floor = bundles.find((b) => b.name === ENV_FLOOR)!;
@@ -131,22 +155,27 @@ export const runLambdaInit = async (
       return [{ name: s.name, bundle, event }];
     });
     const floorSamples: Sample[] = [];
-    const samples = new Map(jobs.map((j) => [j.name, { runs: [] as Sample[], ratios: [] as number[] }]));
+    const samples = new Map(
+      jobs.map((j) => [j.name, { runs: [] as Sample[], ratios: [] as number[], undici: false }]),
+    );
     for (let run = 0; run < runs; run++) {
       for (const job of jobs) {
-        const f = serve(floor.file, {});
-        const s = serve(job.bundle.file, job.event);
+        const f = await serve(floor.file, {});
+        const s = await serve(job.bundle.file, job.event);
         floorSamples.push(f);
         samples.get(job.name)!.runs.push(s);
+        samples.get(job.name)!.undici ||= f.undici || s.undici;
         samples.get(job.name)!.ratios.push((s.initMs + s.firstRequestMs) / (f.initMs + f.firstRequestMs));
       }
     }
-    const med = (list: Sample[], key: keyof Sample) => median(list.map((s) => s[key]));
+    const med = (list: Sample[], key: 'initMs' | 'firstRequestMs' | 'sinceProcessStartMs') =>
+      median(list.map((s) => s[key]));
     const floorRow: Sample = {
       initMs: med(floorSamples, 'initMs'),
       firstRequestMs: med(floorSamples, 'firstRequestMs'),
       sinceProcessStartMs: med(floorSamples, 'sinceProcessStartMs'),
       statusCode: floorSamples[0]?.statusCode ?? 0,
+      undici: floorSamples.some((s) => s.undici),
     };
     const rows: LambdaInitRow[] = jobs.map((job) => {
       const s = samples.get(job.name)!;
@@ -158,12 +187,13 @@ export const runLambdaInit = async (
         sinceProcessStartMs: med(s.runs, 'sinceProcessStartMs'),
         ratio: median(s.ratios),
         statusCode: s.runs[0]?.statusCode ?? 0,
+        undici: s.undici,
       };
     });
     const fmt = (n: number) => n.toFixed(1);
     const markdown = [
       '',
-      '## Lambda-like cold start (fresh Node 22 process, one request against DynamoDB Local)',
+      '## Lambda-like cold start (fresh Node 22 process, one request against DynamoDB Local over HTTPS)',
       '',
       `${nodeVersion}; ${runs} paired runs; the floor (document client + one GetItem, built as the functions are: ${floor.name}): init ${fmt(floorRow.initMs)} ms, first request ${fmt(floorRow.firstRequestMs)} ms, ${fmt(floorRow.sinceProcessStartMs)} ms from process start.`,
       `Median ratio over ${rows.length} functions: **${median(rows.map((r) => r.ratio)).toFixed(2)}x** the floor (init + first request).`,
@@ -174,7 +204,7 @@ export const runLambdaInit = async (
         .sort((a, b) => b.ratio - a.ratio)
         .map(
           (r) =>
-            `| ${r.name} | ${r.function} | ${r.statusCode} | ${fmt(r.initMs)} | ${fmt(r.firstRequestMs)} | ${fmt(r.sinceProcessStartMs)} | ${r.ratio.toFixed(2)} |`,
+            `| ${r.name} | ${r.function} | ${r.statusCode}${r.undici ? ' (undici loaded: not counted)' : ''} | ${fmt(r.initMs)} | ${fmt(r.firstRequestMs)} | ${fmt(r.sinceProcessStartMs)} | ${r.ratio.toFixed(2)} |`,
         ),
     ];
     return {
@@ -182,6 +212,7 @@ export const runLambdaInit = async (
       markdown,
     };
   } finally {
+    await front.stop();
     await local.stop();
   }
 };

@@ -104,6 +104,17 @@ describe('bench:check cold-start budgets (issue 41: against the floor built as t
     expect(ok.out).not.toContain('not a success');
   });
 
+  it('refuses a Lambda-like init row whose process loaded undici (the plain-http artefact Lambda never pays)', () => {
+    const rows = [
+      { name: 'list creators', ratio: 1.0, statusCode: 200, undici: false },
+      { name: 'guide', ratio: 1.0, statusCode: 200, undici: true },
+    ];
+    const failed = check(reportOf([1.0, 1.0, 1.0, 1.0, 1.0], { lambdaInit: { floorName: ENV_FLOOR, rows } }));
+    expect(failed.code).toBe(1);
+    expect(failed.out).toContain('Lambda-like init: guide or its floor loaded undici');
+    expect(failed.out).not.toContain('list creators or its floor');
+  });
+
   it('budgets the CPU-time ratios, prints the wall-time median beside them, and refuses a wall-time report', () => {
     // Wall time 0.2 above each CPU ratio (reportOf): over the budget in wall time, within it in CPU time.
     const within = median - 0.1;
