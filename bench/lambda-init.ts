@@ -13,6 +13,7 @@
  * undici anyway reports it, and bench/check.ts refuses its row.
  */
 import { execFile, execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { matchRoute, toEvent } from '../scripts/local/server.ts';
@@ -20,7 +21,9 @@ import { startDynamoDbLocal } from '../scripts/local/dynamodb-local.ts';
 import { ensureNode22 } from '../scripts/fetch-node22.ts';
 import { createTable } from '../shared/db/create-table.ts';
 import { commonEnvironment } from '../shared/platform/access.ts';
-import { type BundleInfo, ENV_FLOOR, median } from './bundles.ts';
+import { BENCH_DIR, type BundleInfo, ENV_FLOOR, median } from './bundles.ts';
+import { buildDataFloor, phasesOfCalls, recordingFront } from './data-floor.ts';
+import { replayable } from './data-floor-handler.ts';
 import { loadWithoutStream } from './load.ts';
 import { SAMPLE_REQUESTS } from './requests.ts';
 import { startTlsFront } from './tls-front.ts';
@@ -57,6 +60,13 @@ export interface LambdaInitRow {
   statusCode: number;
   /** True if any run of the function or of its paired floor loaded undici: the row cannot count. */
   undici: boolean;
+  /** The DynamoDB calls of the first request and their phases (bench/critical-path.ts). */
+  calls: number;
+  phases: number;
+  /** The data floor's init + first request: the floor's client making just those calls (bench/data-floor.ts). */
+  dataFloorMs: number;
+  /** Median of paired (init + first request) / the data floor's: what our code adds to the route's own reads. */
+  dataFloorRatio: number;
 }
 
 export const runLambdaInit = async (
@@ -125,12 +135,12 @@ export const runLambdaInit = async (
     };
     // The function's own log lines share stdout: the figures are the line marked `@@`. Not
     // execFileSync: the TLS front runs on this process's event loop.
-    const serve = async (file: string, event: unknown): Promise<Sample> => {
+    const serve = async (file: string, event: unknown, endpoint = front.endpoint): Promise<Sample> => {
       const { stdout } = await execFileAsync(
         node,
         ['--input-type=module', '-e', CHILD, file, JSON.stringify(event)],
         {
-          env,
+          env: { ...env, DYNAMODB_ENDPOINT: endpoint, AWS_ENDPOINT_URL_DYNAMODB: endpoint },
           encoding: 'utf8',
         },
       );
@@ -154,18 +164,51 @@ export const runLambdaInit = async (
       );
       return [{ name: s.name, bundle, event }];
     });
+    // Each function's first-request calls, recorded once (untimed) through a plain-http front, for
+    // its data floor; the timed runs below all go through the TLS front.
+    const dataFloor = await buildDataFloor(join(BENCH_DIR, 'bundles-data-floor'));
+    const recorder = await recordingFront(local.endpoint);
+    const callsOf = new Map<string, { count: number; phases: ReturnType<typeof phasesOfCalls> }>();
+    try {
+      for (const job of jobs) {
+        const sample = await serve(job.bundle.file, job.event, recorder.endpoint);
+        const calls = recorder.take();
+        const unknown = calls.filter((c) => !replayable(c.op));
+        if (sample.statusCode !== 200 || unknown.length > 0)
+          throw new Error(
+            `${job.name}: status ${sample.statusCode}; calls the data floor cannot replay: ${unknown.map((c) => c.op).join(', ') || 'none'}`,
+          );
+        callsOf.set(job.name, { count: calls.length, phases: phasesOfCalls(calls) });
+      }
+    } finally {
+      await recorder.close();
+    }
     const floorSamples: Sample[] = [];
     const samples = new Map(
-      jobs.map((j) => [j.name, { runs: [] as Sample[], ratios: [] as number[], undici: false }]),
+      jobs.map((j) => [
+        j.name,
+        {
+          runs: [] as Sample[],
+          ratios: [] as number[],
+          undici: false,
+          dataFloor: [] as number[],
+          dataRatios: [] as number[],
+        },
+      ]),
     );
+    const total = (s: Sample) => s.initMs + s.firstRequestMs;
     for (let run = 0; run < runs; run++) {
       for (const job of jobs) {
         const f = await serve(floor.file, {});
+        const d = await serve(dataFloor, { phases: callsOf.get(job.name)!.phases });
         const s = await serve(job.bundle.file, job.event);
         floorSamples.push(f);
-        samples.get(job.name)!.runs.push(s);
-        samples.get(job.name)!.undici ||= f.undici || s.undici;
-        samples.get(job.name)!.ratios.push((s.initMs + s.firstRequestMs) / (f.initMs + f.firstRequestMs));
+        const row = samples.get(job.name)!;
+        row.runs.push(s);
+        row.undici ||= f.undici || s.undici || d.undici;
+        row.ratios.push(total(s) / total(f));
+        row.dataFloor.push(total(d));
+        row.dataRatios.push(total(s) / total(d));
       }
     }
     const med = (list: Sample[], key: 'initMs' | 'firstRequestMs' | 'sinceProcessStartMs') =>
@@ -188,6 +231,10 @@ export const runLambdaInit = async (
         ratio: median(s.ratios),
         statusCode: s.runs[0]?.statusCode ?? 0,
         undici: s.undici,
+        calls: callsOf.get(job.name)!.count,
+        phases: callsOf.get(job.name)!.phases.length,
+        dataFloorMs: median(s.dataFloor),
+        dataFloorRatio: median(s.dataRatios),
       };
     });
     const fmt = (n: number) => n.toFixed(1);
@@ -197,14 +244,15 @@ export const runLambdaInit = async (
       '',
       `${nodeVersion}; ${runs} paired runs; the floor (document client + one GetItem, built as the functions are: ${floor.name}): init ${fmt(floorRow.initMs)} ms, first request ${fmt(floorRow.firstRequestMs)} ms, ${fmt(floorRow.sinceProcessStartMs)} ms from process start.`,
       `Median ratio over ${rows.length} functions: **${median(rows.map((r) => r.ratio)).toFixed(2)}x** the floor (init + first request).`,
+      `Against each function's data floor (the floor's client making just the DynamoDB calls that function's first request made, in its phases, items converted as the document client does: bench/data-floor.ts): median **${median(rows.map((r) => r.dataFloorRatio)).toFixed(2)}x**. The data floor is the floor plus the route's own reads; what a function takes beyond it is our code (middy, Zod, the domain, the response).`,
       '',
-      '| request | function | status | init ms | first request ms | from process start ms | ratio to floor |',
-      '|---|---|---|---|---|---|---|',
+      '| request | function | status | calls (phases) | init ms | first request ms | from process start ms | data floor ms | ratio to floor | ratio to data floor |',
+      '|---|---|---|---|---|---|---|---|---|---|',
       ...[...rows]
         .sort((a, b) => b.ratio - a.ratio)
         .map(
           (r) =>
-            `| ${r.name} | ${r.function} | ${r.statusCode}${r.undici ? ' (undici loaded: not counted)' : ''} | ${fmt(r.initMs)} | ${fmt(r.firstRequestMs)} | ${fmt(r.sinceProcessStartMs)} | ${r.ratio.toFixed(2)} |`,
+            `| ${r.name} | ${r.function} | ${r.statusCode}${r.undici ? ' (undici loaded: not counted)' : ''} | ${r.calls} (${r.phases}) | ${fmt(r.initMs)} | ${fmt(r.firstRequestMs)} | ${fmt(r.sinceProcessStartMs)} | ${fmt(r.dataFloorMs)} | ${r.ratio.toFixed(2)} | ${r.dataFloorRatio.toFixed(2)} |`,
         ),
     ];
     return {
