@@ -73,7 +73,7 @@ export const runLambdaInit = async (
           // functions below get the same one (commonEnvironment's cdnUrl).
           env: {
             ...process.env,
-            DYNAMODB_ENDPOINT: local.endpoint,
+            AWS_ENDPOINT_URL_DYNAMODB: local.endpoint,
             TABLE_NAME: TABLE,
             AWS_REGION: 'local',
             CDN_URL: CDN_URL,
@@ -93,7 +93,6 @@ export const runLambdaInit = async (
       AWS_ACCESS_KEY_ID: 'local',
       AWS_SECRET_ACCESS_KEY: 'local',
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-      DYNAMODB_ENDPOINT: local.endpoint,
       // The floor's plain client finds DynamoDB Local this way (the SDK's own setting).
       AWS_ENDPOINT_URL_DYNAMODB: local.endpoint,
       TABLE_NAME: TABLE,
