@@ -89,7 +89,7 @@ if (command === 'export-titles') {
   let rows: ReturnType<typeof catalogTitleRows>;
   if (options['from-table']) {
     // The backfill of a table's catalogue (a one-off Scan, never on a request path): TABLE_NAME
-    // (DYNAMODB_ENDPOINT for DynamoDB Local); to Firehose when ANALYTICS_STREAM_NAME is set.
+    // (AWS_ENDPOINT_URL_DYNAMODB for DynamoDB Local); to Firehose when ANALYTICS_STREAM_NAME is set.
     const { DynamoDBDocumentClient, ScanCommand } = await import('@aws-sdk/lib-dynamodb');
     const { newDynamoClient } = await import('../shared/db/client.ts');
     const { tableName } = await import('../shared/db/table.ts');

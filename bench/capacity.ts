@@ -203,7 +203,7 @@ export const measureCapacity = async (): Promise<CapacityResult> => {
   process.env.TABLE_NAME = 'bench-capacity';
   const { startDynamoDbLocal } = await import('../scripts/local/dynamodb-local.ts');
   const local = await startDynamoDbLocal();
-  process.env.DYNAMODB_ENDPOINT = local.endpoint;
+  (await import('../scripts/local/local-table.ts')).useDynamoDbLocal(local.endpoint);
   try {
     return await measureOn(local.endpoint);
   } finally {

@@ -2,8 +2,8 @@
  * Runs a part of the bench in a child process (`node --import tsx <script> <args> --json <file>`)
  * and answers the JSON it wrote. Used by bench/projection.ts and bench/cost.ts: the shared
  * DynamoDB client binds one endpoint per process, so each part gets a process of its own. The
- * parent's DynamoDB Local and table (bench/server-bench.ts) are not the child's: DYNAMODB_ENDPOINT,
- * DYNAMODB_PORT and TABLE_NAME are left out of its environment (a part that is to use the parent's
+ * parent's DynamoDB Local and table (bench/server-bench.ts) are not the child's: the SDK's
+ * AWS_ENDPOINT_URL_DYNAMODB and AWS_ENDPOINT_URL_DYNAMODB_STREAMS, DYNAMODB_PORT and TABLE_NAME are left out of its environment (a part that is to use the parent's
  * table is told so by its arguments). The child's stderr goes to ours.
  */
 import { execFile } from 'node:child_process';
@@ -18,7 +18,8 @@ export const runChild = async <T>(script: string, args: readonly string[] = []):
   try {
     const out = join(dir, 'result.json');
     const env = { ...process.env };
-    delete env.DYNAMODB_ENDPOINT;
+    delete env.AWS_ENDPOINT_URL_DYNAMODB;
+    delete env.AWS_ENDPOINT_URL_DYNAMODB_STREAMS;
     delete env.DYNAMODB_PORT;
     delete env.TABLE_NAME;
     await new Promise<void>((done, fail) => {

@@ -154,7 +154,7 @@ export const measureCost = async () => {
   process.env.TABLE_NAME = 'bench-cost';
   const { startDynamoDbLocal } = await import('../scripts/local/dynamodb-local.ts');
   const local = await startDynamoDbLocal();
-  process.env.DYNAMODB_ENDPOINT = local.endpoint;
+  (await import('../scripts/local/local-table.ts')).useDynamoDbLocal(local.endpoint);
   try {
     return await measureOn(local.endpoint);
   } finally {

@@ -100,7 +100,7 @@ export const runLambdaInit = async (
           // functions below get the same one (commonEnvironment's cdnUrl).
           env: {
             ...process.env,
-            DYNAMODB_ENDPOINT: local.endpoint,
+            AWS_ENDPOINT_URL_DYNAMODB: local.endpoint,
             TABLE_NAME: TABLE,
             AWS_REGION: 'local',
             CDN_URL: CDN_URL,
@@ -123,8 +123,7 @@ export const runLambdaInit = async (
       // HTTPS, as on Lambda; the self-signed certificate is trusted as Lambda lets a function
       // trust one (a harness setting: no function reads it).
       NODE_EXTRA_CA_CERTS: front.caFile,
-      DYNAMODB_ENDPOINT: front.endpoint,
-      // The floor's plain client finds DynamoDB Local this way (the SDK's own setting).
+      // Every client finds DynamoDB Local this way (the SDK's own setting), as on Lambda none is set.
       AWS_ENDPOINT_URL_DYNAMODB: front.endpoint,
       TABLE_NAME: TABLE,
       ...commonEnvironment({
@@ -140,7 +139,7 @@ export const runLambdaInit = async (
         node,
         ['--input-type=module', '-e', CHILD, file, JSON.stringify(event)],
         {
-          env: { ...env, DYNAMODB_ENDPOINT: endpoint, AWS_ENDPOINT_URL_DYNAMODB: endpoint },
+          env: { ...env, AWS_ENDPOINT_URL_DYNAMODB: endpoint },
           encoding: 'utf8',
         },
       );

@@ -35,7 +35,7 @@ const rowOf = (name: string, route: string, status: number, calls: Call[]) => ({
   commands: [...calls].sort((a, b) => a.start - b.start).map((c) => c.name.replace(/Command$/, '')),
 });
 
-/** Measures the phases on the local platform already running (DYNAMODB_ENDPOINT, TABLE_NAME set). */
+/** Measures the phases on the local platform already running (AWS_ENDPOINT_URL_DYNAMODB, TABLE_NAME set). */
 export const measurePhases = async (options: {
   samples: readonly SampleRequest[];
   token: string;
@@ -160,7 +160,8 @@ export const phaseBudget = (): PhaseBudget =>
  * (bench/child.ts: the shared DynamoDB client binds one endpoint per process).
  */
 export const runLivePlatformBench = async (options: { throughput: boolean }) => {
-  delete process.env.DYNAMODB_ENDPOINT;
+  delete process.env.AWS_ENDPOINT_URL_DYNAMODB;
+  delete process.env.AWS_ENDPOINT_URL_DYNAMODB_STREAMS;
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   process.env.TABLE_NAME = 'bench-live';
   process.env.LOG_LEVEL ??= 'ERROR';

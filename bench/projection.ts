@@ -118,7 +118,9 @@ const startBenchPlatform = async (scale: number, loaded?: LoadedTable) => {
   process.env.TABLE_NAME = loaded?.table ?? `bench-projection-s${scale}`;
   const { freePort, startDynamoDbLocal } = await import('../scripts/local/dynamodb-local.ts');
   const port = loaded ? undefined : await freePort();
-  process.env.DYNAMODB_ENDPOINT = loaded?.endpoint ?? `http://127.0.0.1:${port}`;
+  (await import('../scripts/local/local-table.ts')).useDynamoDbLocal(
+    loaded?.endpoint ?? `http://127.0.0.1:${port}`,
+  );
   const local = loaded ? { stop: async () => {} } : await startDynamoDbLocal({ port });
   // Subscriptions are paid (issue 36): the Stripe stand-in, as the local platform starts it
   // (STRIPE_API_URL and the Stripe secret set before any function context is derived); and the
@@ -148,7 +150,7 @@ const startBenchPlatform = async (scale: number, loaded?: LoadedTable) => {
     let items = loaded?.items ?? 0;
     if (!loaded) {
       const admin = new DynamoDBClient({
-        endpoint: process.env.DYNAMODB_ENDPOINT,
+        endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
         region: 'local',
         credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
       });
@@ -619,7 +621,7 @@ export const measureProjection = async (options: {
   // ── Rebuild ─────────────────────────────────────────────────────────────────────────────
   if (options.rebuild !== 'none') {
     const admin = new DynamoDBClient({
-      endpoint: process.env.DYNAMODB_ENDPOINT,
+      endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
       region: 'local',
       credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     });

@@ -23,7 +23,7 @@ export const runServerBench = async (options: {
   const samples = SAMPLE_REQUESTS.filter((s) => !options.only || s.name.includes(options.only));
   const local = await startDynamoDbLocal();
   let kept = false;
-  process.env.DYNAMODB_ENDPOINT = local.endpoint;
+  (await import('../scripts/local/local-table.ts')).useDynamoDbLocal(local.endpoint);
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   try {
     // Handlers run in process here (outside any function context): the local AWS stand-ins and

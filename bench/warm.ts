@@ -64,7 +64,7 @@ export const recordCalls = async <T>(fn: () => Promise<T>): Promise<{ result: T;
 };
 
 const bare = new ddb.DynamoDBClient({
-  endpoint: process.env.DYNAMODB_ENDPOINT,
+  endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
   region: 'local',
   credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
 });

@@ -15,7 +15,8 @@
  *     deployment's values and the running `npm start`'s IVS Chat stand-in are used.
  *
  * Credentials and region come from the default AWS chain (AWS_PROFILE, AWS_REGION, ...);
- * DYNAMODB_ENDPOINT points it at DynamoDB Local instead (shared/db/client.ts), and then IVS calls
+ * the SDK's AWS_ENDPOINT_URL_DYNAMODB points it at DynamoDB Local instead (dummy credentials and
+ * a region are then filled in when the environment has none), and then IVS calls
  * go to the IVS stand-in of the running `npm start` (IVS_ENDPOINT, else IVS_PORT or PORT + 1, as
  * `npm run broadcast` finds it), never to AWS. An unknown creator (or bad arguments) prints why
  * and exits 1. The writes are shared/studio/operator-writes.ts; the moderation stop (delete the
@@ -23,6 +24,7 @@
  */
 import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
+import { localTable, useLocalCredentialsWithLocalTable } from './local/local-table.ts';
 import { TIER_IDS, type TierId } from '../shared/catalog/model.ts';
 import { type StopStreamResult, stopStreamForModeration } from '../shared/studio/moderation.ts';
 import {
@@ -76,8 +78,11 @@ const options = () => {
   });
   process.env.TABLE_NAME ||
     fail('TABLE_NAME is required: the name of the deployed table (the stack output TableName).');
-  if (process.env.VITEST && !process.env.DYNAMODB_ENDPOINT)
-    fail('refusing to change AWS from a test run: set DYNAMODB_ENDPOINT to a DynamoDB Local endpoint.');
+  if (process.env.VITEST && !localTable())
+    fail(
+      'refusing to change AWS from a test run: set AWS_ENDPOINT_URL_DYNAMODB to a DynamoDB Local endpoint.',
+    );
+  useLocalCredentialsWithLocalTable();
   const [command, creatorId, ...rest] = positionals;
   // Only stop-stream takes more words: its reason (quoted or not).
   if (!command || !creatorId || (rest.length > 0 && command !== 'stop-stream')) fail(USAGE);
@@ -107,7 +112,7 @@ const options = () => {
  * never leads to a call to AWS; else IVS on AWS (the default chain and region).
  */
 const useLocalIvsWithLocalTable = () => {
-  if (!process.env.IVS_ENDPOINT && process.env.DYNAMODB_ENDPOINT)
+  if (!process.env.IVS_ENDPOINT && localTable())
     process.env.IVS_ENDPOINT = `http://127.0.0.1:${standInPort('ivs', process.env)}`;
 };
 
@@ -118,12 +123,9 @@ const useLocalIvsWithLocalTable = () => {
  * IVS Chat on AWS.
  */
 const useLocalChatWithLocalTable = () => {
-  if (!process.env.DYNAMODB_ENDPOINT) return;
+  if (!localTable()) return;
   process.env.AWS_ENDPOINT_URL_IVSCHAT ??= `http://127.0.0.1:${standInPort('ivschat', process.env)}`;
   process.env.STAGE ??= 'local';
-  process.env.AWS_REGION ??= 'us-east-1';
-  process.env.AWS_ACCESS_KEY_ID ??= 'local';
-  process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
   process.env.CHAT_REVIEW_HANDLER_ARN ??= LOCAL_CHAT.reviewHandlerArn;
   process.env.CHAT_LOGGING_CONFIGURATION_ARN ??= LOCAL_CHAT.loggingConfigurationArn;
 };

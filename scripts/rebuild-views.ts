@@ -5,14 +5,17 @@
  *
  *   TABLE_NAME=<table> npm run rebuild-views -- [--dry-run]
  *
- * DYNAMODB_ENDPOINT points it at DynamoDB Local (`npm start` prints its endpoint).
+ * The SDK's AWS_ENDPOINT_URL_DYNAMODB points it at DynamoDB Local (`npm start` prints its endpoint;
+ * dummy credentials then where the environment has none: scripts/local/local-table.ts).
  */
 import { parseArgs } from 'node:util';
 import { rebuildViews } from '../shared/projection/rebuild.ts';
+import { useLocalCredentialsWithLocalTable } from './local/local-table.ts';
 
 const { values } = parseArgs({ options: { 'dry-run': { type: 'boolean', default: false } } });
 try {
   if (!process.env.TABLE_NAME) throw new Error('TABLE_NAME is required: the table to rebuild the views of.');
+  useLocalCredentialsWithLocalTable();
   const started = Date.now();
   const report = await rebuildViews({ dryRun: values['dry-run'] });
   console.log(

@@ -9,7 +9,8 @@
  * CDN_URL is the deployment's `{cdn_url}`, which every media URL of the catalogue is under
  * (avatars, posters, streams), as the functions build theirs from the same setting.
  * Credentials and region come from the default AWS chain (AWS_PROFILE, AWS_REGION, ...);
- * DYNAMODB_ENDPOINT points it at DynamoDB Local instead (shared/db/client.ts). Demo accounts are
+ * the SDK's AWS_ENDPOINT_URL_DYNAMODB points it at DynamoDB Local instead (dummy credentials then
+ * where the environment has none: scripts/local/local-table.ts). Demo accounts are
  * not loaded (their passwords are public, docs/demo-data.md). A table that already holds items is
  * refused unless --force: times in the catalogue are relative to now, so a second load would add
  * a second, overlapping EPG.
@@ -17,6 +18,7 @@
 import { DescribeTableCommand, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
 import { ScanCommand } from '../shared/db/scan.ts';
 import { parseArgs } from 'node:util';
+import { localTable, useLocalCredentialsWithLocalTable } from './local/local-table.ts';
 import { db, dynamo } from '../shared/db/client.ts';
 import { generateCatalog } from './seed/generate.ts';
 import { loadCatalog } from './seed/load.ts';
@@ -42,8 +44,8 @@ const options = () => {
     !process.env.CDN_URL &&
       "CDN_URL is required: the media CDN's URL, https://<the stack output MediaCdnDomain>.",
     process.env.VITEST &&
-      !process.env.DYNAMODB_ENDPOINT &&
-      'refusing to seed AWS from a test run: set DYNAMODB_ENDPOINT to a DynamoDB Local endpoint.',
+      !localTable() &&
+      'refusing to seed AWS from a test run: set AWS_ENDPOINT_URL_DYNAMODB to a DynamoDB Local endpoint.',
     !Number.isInteger(seed) && `--seed must be an integer, got "${values.seed}".`,
     !(Number.isFinite(scale) && scale > 0) && `--scale must be a positive number, got "${values.scale}".`,
   ].filter((problem): problem is string => Boolean(problem));
@@ -53,10 +55,11 @@ const options = () => {
 
 const main = async () => {
   const { table, seed, scale, force } = options();
+  useLocalCredentialsWithLocalTable();
   const region = await dynamo.config
     .region()
     .catch(() => fail('no AWS region: set AWS_REGION (or a region in the AWS profile).'));
-  const target = process.env.DYNAMODB_ENDPOINT ?? `AWS region ${region}`;
+  const target = process.env.AWS_ENDPOINT_URL_DYNAMODB ?? `AWS region ${region}`;
   try {
     await dynamo.send(new DescribeTableCommand({ TableName: table }));
   } catch (error) {

@@ -24,7 +24,10 @@ const completeAndGreen = (project: TestProject): boolean => {
 
 /**
  * Starts one DynamoDB Local for the whole test run, creates the table and seeds the demo catalogue
- * (seed 42 at the real current time). Workers inherit DYNAMODB_ENDPOINT and TABLE_NAME.
+ * (seed 42 at the real current time). Workers inherit the SDK's endpoint settings for DynamoDB
+ * Local (AWS_ENDPOINT_URL_DYNAMODB, AWS_ENDPOINT_URL_DYNAMODB_STREAMS), the local region and
+ * dummy credentials (AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY) and TABLE_NAME, all set
+ * by the platform (scripts/local/platform.ts).
  * Teardown: least privilege both ways for every function of the stack (routes, workers, schedules,
  * custom resources: test/support/least-privilege.ts); unused grants fail only a complete run.
  */
@@ -36,8 +39,8 @@ export default async function setup(project: TestProject) {
   process.env.IAM_USAGE_DIR = usageDir;
   const platform = await startLocalPlatform({ seed: 42 });
   project.provide('seededAt', platform.seededAt.toISOString());
-  // Imported only now, as scripts/start.ts does: the contracts reach modules that create the
-  // shared DynamoDB client, which reads DYNAMODB_ENDPOINT when first loaded.
+  // Imported only now, as scripts/start.ts does: the contracts reach modules that read the
+  // platform's settings when first loaded.
   const { stackFunctions } = await import('./support/stack-functions.ts');
   const { localDeployment } = await import('../scripts/local/aws.ts');
   return async () => {

@@ -17,6 +17,7 @@ import { Readable } from 'node:stream';
 import { join, resolve } from 'node:path';
 import type { AnalyticsRecord } from '../../shared/analytics/sink.ts';
 import { fileSink } from './file-sink.ts';
+import { LOCAL_AWS_ENVIRONMENT } from './local-table.ts';
 import { LOCAL_ACCOUNT_JOBS, LOCAL_WEBHOOKS, queueArnOfUrl, webhookStandIns } from './webhooks-outbox.ts';
 import { LOCAL_MAIL } from './ses.ts';
 import { identityOf } from '../../shared/mail/access.ts';
@@ -62,7 +63,7 @@ import { type Call, type Need, needsOfCall, refusedNeed } from './iam.ts';
  * no guard, like an operator with admin credentials.
  */
 
-const REGION = 'local';
+const REGION = LOCAL_AWS_ENVIRONMENT.AWS_REGION;
 const ACCOUNT = '000000000000';
 const arn = (service: string, resource: string) => `arn:aws:${service}:${REGION}:${ACCOUNT}:${resource}`;
 
@@ -84,7 +85,8 @@ const RUNTIME_PASSTHROUGH = [
   'POWERTOOLS_METRICS_DISABLED',
   'AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED',
   // Where DynamoDB Local and the SES stand-in listen (the local "network"), local keys, the local identity provider.
-  'DYNAMODB_ENDPOINT',
+  // DynamoDB Local: the SDK's own endpoint setting, which no stack sets (shared/db/client.ts).
+  'AWS_ENDPOINT_URL_DYNAMODB',
   'IVS_ENDPOINT',
   // The Stripe stand-in's API (scripts/local/stripe): a URL setting no stack sets (real Stripe then).
   'STRIPE_API_URL',
@@ -111,14 +113,8 @@ const RUNTIME_PASSTHROUGH = [
 
 const runtimeEnvironment = (): Record<string, string> => {
   // Metrics are CloudWatch EMF lines on Lambda; locally they would only flood the console.
-  // Credentials: Lambda puts the execution role's in the environment; locally dummy ones, which
-  // only the stand-ins (SES, scripts/local/ses.ts) ever see.
-  const env: Record<string, string> = {
-    AWS_REGION: REGION,
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
-    POWERTOOLS_METRICS_DISABLED: 'true',
-  };
+  // Region and credentials: Lambda's are the region's and the execution role's; locally dummies.
+  const env: Record<string, string> = { ...LOCAL_AWS_ENVIRONMENT, POWERTOOLS_METRICS_DISABLED: 'true' };
   for (const name of RUNTIME_PASSTHROUGH) {
     const value = host[name];
     if (value !== undefined) env[name] = value;

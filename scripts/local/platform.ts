@@ -2,9 +2,10 @@ import { createPublicKey } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { WorkerRow } from '../../shared/routing/function-row.ts';
 import { type DynamoDbLocal, freePort, startDynamoDbLocal } from './dynamodb-local.ts';
+import { useDynamoDbLocal } from './local-table.ts';
 
 /**
- * Brings up the local data plane: DynamoDB Local (unless DYNAMODB_ENDPOINT names another
+ * Brings up the local data plane: DynamoDB Local (unless AWS_ENDPOINT_URL_DYNAMODB names another
  * endpoint), the table, and the seeded demo catalogue. Used by `npm start` and the test setup.
  */
 export interface LocalPlatform {
@@ -341,14 +342,18 @@ export const startLocalPlatform = async (
   process.env.TABLE_NAME ??= 'creator-streaming-local';
   // DynamoDB Local (a JVM, ~2 s to boot) starts while the catalogue is generated: its port is
   // chosen first, so the shared client can be configured now.
+  // The SDK finds it through its own endpoint settings (DynamoDB's and its Streams API's), in this
+  // process and in every handler's environment (scripts/local/aws.ts), with the local region and
+  // dummy credentials, as each handler has them.
   let starting: Promise<DynamoDbLocal> | undefined;
-  if (!process.env.DYNAMODB_ENDPOINT) {
+  let endpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB;
+  if (!endpoint) {
     const port = process.env.DYNAMODB_PORT ? Number(process.env.DYNAMODB_PORT) : await freePort();
-    process.env.DYNAMODB_ENDPOINT = `http://127.0.0.1:${port}`;
+    endpoint = `http://127.0.0.1:${port}`;
     starting = startDynamoDbLocal({ port });
     starting.catch(() => {}); // awaited below; this only keeps an early failure from being "unhandled"
   }
-  const endpoint = process.env.DYNAMODB_ENDPOINT;
+  useDynamoDbLocal(endpoint);
   let projector: Awaited<ReturnType<typeof startProjector>> | undefined;
   let events: Awaited<ReturnType<typeof import('./event-bus.ts').startLocalEventPublisher>> | undefined;
   const live = await startIvs(options.ivsPort ?? 0);
@@ -383,7 +388,7 @@ export const startLocalPlatform = async (
     await (await starting?.catch(() => undefined))?.stop();
   };
   try {
-    // Imported only now: the shared DynamoDB client reads DYNAMODB_ENDPOINT when first loaded.
+    // Imported only now: the stand-ins' settings above are in place before any module loads.
     const { createTable } = await import('../../shared/db/create-table.ts');
     const { tableName } = await import('../../shared/db/table.ts');
     const { generateCatalog } = await import('../seed/generate.ts');
@@ -405,11 +410,7 @@ export const startLocalPlatform = async (
       starting,
     ]);
     const withChannel = new Map(demoChannels.map((demo) => [demo.creator.id, offlineWithChannel(demo)]));
-    const admin = new DynamoDBClient({
-      endpoint,
-      region: 'local',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    });
+    const admin = new DynamoDBClient({});
     await createTable(admin, tableName());
     const creators = catalog.creators.map((creator) => withChannel.get(creator.id) ?? creator);
     const [{ items }] = await Promise.all([

@@ -15,7 +15,7 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import type { AttributeValue, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { awsClient } from '../../shared/aws/local-hook.ts';
-import { dynamoEndpointConfig } from '../../shared/db/client.ts';
+import { dynamoClientConfig } from '../../shared/db/client.ts';
 
 /**
  * The local stand-in for Lambda's DynamoDB Streams event source mapping (docs/projections.md).
@@ -50,7 +50,10 @@ export interface TableStreamFailure {
 }
 
 export interface TableStreamOptions {
-  /** A Streams client; by default one pointed at DYNAMODB_ENDPOINT, like shared/db/client.ts. */
+  /**
+   * A Streams client; by default one configured as shared/db/client.ts's, which finds DynamoDB
+   * Local through the SDK's `AWS_ENDPOINT_URL_DYNAMODB_STREAMS` (service id "DynamoDB Streams").
+   */
   client?: DynamoDBStreamsClient;
   tableName: string;
   handler: TableStreamHandler;
@@ -92,7 +95,7 @@ interface ShardState {
 type ShardOutcome = 'records' | 'empty' | 'failed' | 'error';
 
 const defaultClient = (): DynamoDBStreamsClient =>
-  awsClient(new DynamoDBStreamsClient(dynamoEndpointConfig()), 'dynamodb');
+  awsClient(new DynamoDBStreamsClient(dynamoClientConfig()), 'dynamodb');
 
 /** SDK attribute values (binary as bytes) → the JSON form Lambda delivers (binary as base64). */
 const toLambdaValue = (value: RawValue): AttributeValue => {

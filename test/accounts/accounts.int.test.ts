@@ -6,7 +6,7 @@ import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalAccountJobs } from '../../scripts/local/accounts.ts';
 import { localAccountJobQueues } from '../../scripts/local/webhooks-outbox.ts';
-import { dynamoEndpointConfig } from '../../shared/db/client.ts';
+import { dynamoClientConfig } from '../../shared/db/client.ts';
 import { keyString } from '../../shared/db/key.ts';
 import { TABLE, tableName } from '../../shared/db/table.ts';
 import { isViewSetItem } from '../../shared/projection/view-set-repository.ts';
@@ -85,7 +85,7 @@ const signUp = async (): Promise<Account> => {
 
 /** Every item of the table whose key or any attribute names `text` (a full Scan, paged). */
 const itemsNaming = async (text: string): Promise<Record<string, unknown>[]> => {
-  const client = new DynamoDBClient(dynamoEndpointConfig());
+  const client = new DynamoDBClient(dynamoClientConfig());
   const found: Record<string, unknown>[] = [];
   let start: Record<string, never> | undefined;
   do {
@@ -495,7 +495,7 @@ describe('account deletion (DELETE /me)', () => {
     await purgeIdentity(first, deletedAt);
     // The reservation names no account and expires (TTL) at the end of the quarantine. (Read at
     // its key, the email's marker: a Scan of the shared table for it took ~10 s of this test.)
-    const client = new DynamoDBClient(dynamoEndpointConfig());
+    const client = new DynamoDBClient(dynamoClientConfig());
     const { Item } = await client.send(
       new GetItemCommand({
         TableName: tableName(),

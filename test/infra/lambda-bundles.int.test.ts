@@ -151,7 +151,7 @@ const runtimeEnvironment = (standIn: string): Record<string, string> => ({
   AWS_ENDPOINT_URL_KMS: standIn,
   AWS_ENDPOINT_URL_SECRETS_MANAGER: standIn,
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-  DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT!,
+  AWS_ENDPOINT_URL_DYNAMODB: process.env.AWS_ENDPOINT_URL_DYNAMODB!,
 });
 
 /**

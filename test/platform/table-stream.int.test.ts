@@ -21,7 +21,7 @@ import { TABLE } from '../../shared/db/table.ts';
  * against DynamoDB Local. Each test gets its own table, so the shared one is left alone.
  */
 const admin = new DynamoDBClient({
-  endpoint: process.env.DYNAMODB_ENDPOINT,
+  endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
   region: 'local',
   credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
 });
@@ -56,7 +56,7 @@ const names = (event: DynamoDBStreamEvent) =>
   });
 const localStreamsClient = () =>
   new DynamoDBStreamsClient({
-    endpoint: process.env.DYNAMODB_ENDPOINT,
+    endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
     region: 'local',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });

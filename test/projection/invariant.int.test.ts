@@ -47,7 +47,7 @@ const MAX_OPS = Number(process.env.INVARIANT_MAX_OPS ?? 10);
 /** List and search requests of a check in flight at once (docs/conventions.md "Test time"). */
 const CHECKS_AT_ONCE = 4;
 const ADMIN = new DynamoDBClient({
-  endpoint: process.env.DYNAMODB_ENDPOINT,
+  endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
   region: 'local',
   credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
 });

@@ -15,8 +15,8 @@ let admin: DynamoDBClient;
 
 /**
  * Runs `scripts/seed.ts` as `npm run seed` would, always against this file's own DynamoDB Local:
- * DYNAMODB_ENDPOINT is set, and so is the SDK's own AWS_ENDPOINT_URL (in case a case unsets it),
- * with dummy credentials: nothing can reach AWS.
+ * the SDK's AWS_ENDPOINT_URL_DYNAMODB is set, and so is its AWS_ENDPOINT_URL for every service (in
+ * case a case unsets the first), with dummy credentials: nothing can reach AWS.
  */
 const runSeed = (args: string[], env: Record<string, string | undefined> = {}) =>
   promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/seed.ts', ...args], {
@@ -28,7 +28,7 @@ const runSeed = (args: string[], env: Record<string, string | undefined> = {}) =
       AWS_ACCESS_KEY_ID: 'local',
       AWS_SECRET_ACCESS_KEY: 'local',
       AWS_ENDPOINT_URL: local.endpoint,
-      DYNAMODB_ENDPOINT: local.endpoint,
+      AWS_ENDPOINT_URL_DYNAMODB: local.endpoint,
       TABLE_NAME: TABLE,
       CDN_URL: CDN,
       ...env,
@@ -62,18 +62,18 @@ afterAll(async () => {
 describe('npm run seed (scripts/seed.ts)', () => {
   // One run names every problem of its settings and options (each a line of its own), so one
   // process proves each check fails the run (a process start costs 1-3 s; docs/conventions.md "Test time").
-  it("fails with a clear message for each: no TABLE_NAME, no CDN_URL (the catalogue's media URLs are under it), a test process without DYNAMODB_ENDPOINT (it would be AWS), a bad --seed and --scale", async () => {
+  it("fails with a clear message for each: no TABLE_NAME, no CDN_URL (the catalogue's media URLs are under it), a test process without AWS_ENDPOINT_URL_DYNAMODB (it would be AWS), a bad --seed and --scale", async () => {
     const result = await runSeed(['--seed', 'x', '--scale', '0'], {
       TABLE_NAME: undefined,
       CDN_URL: undefined,
       VITEST: 'true',
-      DYNAMODB_ENDPOINT: undefined,
+      AWS_ENDPOINT_URL_DYNAMODB: undefined,
     });
     expect(result.code).toBe(1);
     expect(result.stderr.split('\n').filter((line) => line.startsWith('seed:'))).toEqual([
       expect.stringMatching(/^seed: TABLE_NAME is required/),
       expect.stringMatching(/^seed: CDN_URL is required/),
-      expect.stringMatching(/^seed: refusing to seed AWS from a test run/),
+      'seed: refusing to seed AWS from a test run: set AWS_ENDPOINT_URL_DYNAMODB to a DynamoDB Local endpoint.',
       'seed: --seed must be an integer, got "x".',
       'seed: --scale must be a positive number, got "0".',
     ]);

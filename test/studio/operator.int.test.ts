@@ -161,8 +161,11 @@ describe('npm run operator (scripts/operator.ts)', () => {
     expect((await stored(id)).version).toBe(4);
   }, 120_000);
 
-  it('refuses to run from a test run without DYNAMODB_ENDPOINT', async () => {
-    const refused = await operator(['suspend', 'acc_x'], { VITEST: 'true', DYNAMODB_ENDPOINT: undefined });
+  it('refuses to run from a test run without AWS_ENDPOINT_URL_DYNAMODB', async () => {
+    const refused = await operator(['suspend', 'acc_x'], {
+      VITEST: 'true',
+      AWS_ENDPOINT_URL_DYNAMODB: undefined,
+    });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('refusing to change AWS from a test run');
   }, 60_000);
