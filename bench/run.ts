@@ -29,8 +29,16 @@ const { values } = parseArgs({
     writes: { type: 'string', default: '30' },
     // `--only search`: just the warm and growth tables of the samples whose name contains it.
     only: { type: 'string' },
+    // `--lambda-init`: just the bundles and the Lambda-like init table (bench/lambda-init.ts).
+    'lambda-init': { type: 'boolean', default: false },
   },
 });
+if (values['lambda-init']) {
+  const { runLambdaInit } = await import('./lambda-init.ts');
+  const init = await runLambdaInit(await buildBundles(), Number(values.runs));
+  console.log(init.markdown.join('\n'));
+  process.exit(0);
+}
 if (values.only) {
   const { runServerBench } = await import('./server-bench.ts');
   const server = await runServerBench({ iterations: Number(values.iterations), only: values.only });
