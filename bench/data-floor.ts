@@ -28,15 +28,22 @@ export const phasesOfCalls = (calls: readonly Recorded[]): DataFloorCall[][] => 
   return phases;
 };
 
-/** An HTTP front for `target` (DynamoDB Local) recording every call's operation, input and time. */
-export const recordingFront = async (target: string) => {
+/**
+ * An HTTP front for `target` (DynamoDB Local) recording every call's operation, input and time.
+ * `delayMs` holds each call that long before forwarding it, as a network round trip would: a cold
+ * process sends the calls it starts together a few milliseconds apart (its first serialisation
+ * and signing), which without the delay could arrive after the first had already been answered
+ * and be counted as a phase of their own.
+ */
+export const recordingFront = async (target: string, options: { delayMs?: number } = {}) => {
   const to = new URL(target);
   let calls: Recorded[] = [];
   const server = createServer((req, res) => {
     const start = performance.now();
     const body: Buffer[] = [];
     req.on('data', (chunk: Buffer) => body.push(chunk));
-    req.on('end', () => {
+    req.on('end', () => setTimeout(forward, options.delayMs ?? 0));
+    const forward = () => {
       const sent = Buffer.concat(body);
       const up = request(
         { host: to.hostname, port: to.port, method: req.method, path: req.url, headers: req.headers },
@@ -56,7 +63,7 @@ export const recordingFront = async (target: string) => {
       );
       up.on('error', (error) => res.destroy(error));
       up.end(sent);
-    });
+    };
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   return {

@@ -23,6 +23,20 @@ const call = (endpoint: string, op: string, delay: number) =>
   }).then((r) => r.json());
 
 describe('the data floor (bench/data-floor.ts, issue 41 item 2)', () => {
+  it('holds each call for delayMs, so calls sent a few ms apart are one phase', async () => {
+    const front = await recordingFront(`http://127.0.0.1:${(upstream.address() as AddressInfo).port}`, {
+      delayMs: 40,
+    });
+    try {
+      const first = call(front.endpoint, 'Query', 0);
+      await new Promise((r) => setTimeout(r, 10));
+      await Promise.all([first, call(front.endpoint, 'BatchGetItem', 0)]);
+      expect(phasesOfCalls(front.take()).map((p) => p.length)).toEqual([2]);
+    } finally {
+      await front.close();
+    }
+  });
+
   it("records each call's operation and input through the front and groups them by phase", async () => {
     const front = await recordingFront(`http://127.0.0.1:${(upstream.address() as AddressInfo).port}`);
     try {
