@@ -39,6 +39,6 @@ export const localTable = (): boolean => Boolean(process.env.AWS_ENDPOINT_URL_DY
 export const useLocalCredentialsWithLocalTable = (): void => {
   if (!localTable()) return;
   process.env.AWS_REGION ??= 'us-east-1';
-  process.env.AWS_ACCESS_KEY_ID ??= 'local';
-  process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
+  process.env.AWS_ACCESS_KEY_ID ??= LOCAL_AWS_ENVIRONMENT.AWS_ACCESS_KEY_ID;
+  process.env.AWS_SECRET_ACCESS_KEY ??= LOCAL_AWS_ENVIRONMENT.AWS_SECRET_ACCESS_KEY;
 };
