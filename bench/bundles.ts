@@ -31,6 +31,27 @@ export interface BundleInfo {
 export const ENV_FLOOR = '(floor, environment credentials)';
 /** The same handler with the SDK's default credential chain (the floor before issue 41): reported, not budgeted. */
 export const DEFAULT_FLOOR = '(floor)';
+/**
+ * The fair floor inside the fixed packages every endpoint uses (middy, Zod Mini;
+ * bench/fixed-floor-handler.ts), built the same way: reported, not budgeted.
+ */
+export const FIXED_FLOOR = '(floor, fixed packages)';
+
+const CLIENT =
+  /^(@aws-sdk\/client-(?!dynamodb$).+|stripe|@apple\/.+|@googleapis\/.+|google-auth-library|aws-jwt-verify)$/;
+
+/**
+ * Packages a bundle carries beyond the fixed-package floor's, by name: another service's client (an
+ * AWS SDK client besides DynamoDB's, Stripe, Apple's or Google's libraries) or the token verifier
+ * (aws-jwt-verify). `inputs` are the bundle's source files (the `inputs.json` beside it).
+ */
+export const clientsBeyondFloor = (inputs: readonly string[]): string[] => {
+  const names = inputs.flatMap((file) => {
+    const name = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file)?.[1];
+    return name && CLIENT.test(name) ? [name] : [];
+  });
+  return [...new Set(names)].sort();
+};
 
 export const buildBundles = async (): Promise<BundleInfo[]> => {
   const outDir = join(BENCH_DIR, 'bundles');
@@ -38,12 +59,13 @@ export const buildBundles = async (): Promise<BundleInfo[]> => {
   const entries = new Map<string, string>([
     [DEFAULT_FLOOR, join(ROOT, 'bench/floor-handler.ts')],
     [ENV_FLOOR, join(ROOT, 'bench/floor-handler.ts')],
+    [FIXED_FLOOR, join(ROOT, 'bench/fixed-floor-handler.ts')],
   ]);
   for (const row of [...routes, eventPublisherRow, ...webhookWorkers, ...paymentWorkers])
     entries.set(row.handler, join(ROOT, 'functions', `${row.handler}.ts`));
   const folderOf = (name: string) => name.replace(/[^a-z0-9-]+/gi, '_');
   const functions = [...entries].filter(([name]) => name !== DEFAULT_FLOOR);
-  // Every function and the fair floor (ENV_FLOOR) are built as the stack builds them, with the
+  // Every function and the fair floors (ENV_FLOOR, FIXED_FLOOR) are built as the stack builds them, with the
   // chain aliased to environment credentials (infra/bundling.ts); the default floor is built with
   // the SDK's default chain, for the report only.
   const files = new Map([

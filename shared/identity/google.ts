@@ -1,4 +1,4 @@
-import { JwtVerifier } from 'aws-jwt-verify';
+import { JwtVerifier } from 'aws-jwt-verify/jwt-verifier';
 import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
 import { UnauthorizedError } from '../errors/errors.ts';
 

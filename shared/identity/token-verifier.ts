@@ -1,4 +1,4 @@
-import { JwtVerifier } from 'aws-jwt-verify';
+import { JwtVerifier } from 'aws-jwt-verify/jwt-verifier';
 import { JwtExpiredError } from 'aws-jwt-verify/error';
 import type { Principal } from './principal.ts';
 import { perContainer } from '../aws/local-hook.ts';

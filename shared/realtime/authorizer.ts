@@ -1,4 +1,4 @@
-import { JwtVerifier } from 'aws-jwt-verify';
+import { JwtVerifier } from 'aws-jwt-verify/jwt-verifier';
 import { perContainer } from '../aws/local-hook.ts';
 import { publicJwks } from '../identity/jwks.ts';
 import { TOKEN_ISSUER } from '../identity/token-claims.ts';

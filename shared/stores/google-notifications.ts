@@ -1,4 +1,4 @@
-import { JwtVerifier } from 'aws-jwt-verify';
+import { JwtVerifier } from 'aws-jwt-verify/jwt-verifier';
 import { perContainer } from '../aws/local-hook.ts';
 import { setting } from '../config.ts';
 import { getEntitlement } from '../entitlements/entitlement-repository.ts';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ENV_FLOOR, measureColdImports } from '../../bench/bundles.ts';
+import { clientsBeyondFloor, ENV_FLOOR, measureColdImports } from '../../bench/bundles.ts';
 import { NODE22_VERSION } from '../../scripts/fetch-node22.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'cold-imports-'));
@@ -32,4 +32,27 @@ describe('cold imports (bench/bundles.ts measureColdImports, issue 41)', () => {
     expect(busyImport.wallRatio).toBeGreaterThan(1);
     expect(imports.get(ENV_FLOOR)!.ratio).toBe(1);
   }, 60_000);
+
+  it("names the clients a bundle carries beyond the fixed-package floor, not the floor's own packages", () => {
+    const inputs = [
+      'functions/chat/create-chat-ban.ts',
+      'node_modules/@aws-sdk/client-dynamodb/dist-es/DynamoDBClient.js',
+      'node_modules/@aws-sdk/lib-dynamodb/dist-es/index.js',
+      'node_modules/@aws-sdk/client-ivschat/dist-es/IvschatClient.js',
+      'node_modules/@aws-sdk/client-ivschat/node_modules/@aws-sdk/core/dist-es/index.js',
+      'node_modules/@aws-sdk/client-ivschat/dist-es/commands/DisconnectUserCommand.js',
+      'node_modules/aws-jwt-verify/dist/esm/jwt-rsa.js',
+      'node_modules/@middy/core/index.js',
+      'node_modules/zod/v4/mini/schemas.js',
+      'node_modules/stripe/esm/stripe.esm.node.js',
+      'node_modules/@aws-sdk/client-dynamodb-streams/dist-es/index.js',
+    ];
+    expect(clientsBeyondFloor(inputs)).toEqual([
+      '@aws-sdk/client-dynamodb-streams',
+      '@aws-sdk/client-ivschat',
+      'aws-jwt-verify',
+      'stripe',
+    ]);
+    expect(clientsBeyondFloor(inputs.slice(0, 3))).toEqual([]);
+  });
 });
