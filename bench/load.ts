@@ -34,8 +34,8 @@ export const loadWithoutStream = async <T>(
  * write paths in process (bench/cost.ts, bench/capacity.ts): the table created on `endpoint`, the
  * catalogue loaded with the stream off (`loadWithoutStream`), and its first free live channel
  * given an IVS channel named `label` (what the local platform provisions through its IVS
- * stand-in). IVS itself is a stub answering every call (the DELETE's revocation) with 200, at
- * IVS_ENDPOINT; `close` stops it. Call after the process's TABLE_NAME is set.
+ * stand-in). IVS itself is a stub answering every call (the DELETE's revocation) with 200, at the
+ * SDK's AWS_ENDPOINT_URL_IVS; `close` stops it. Call after the process's TABLE_NAME is set.
  */
 export const seedLiveTable = async (
   endpoint: string,
@@ -66,7 +66,7 @@ export const seedLiveTable = async (
     res.writeHead(200, { 'content-type': 'application/json' }).end('{}'),
   );
   await new Promise<void>((listening) => ivsStub.listen(0, '127.0.0.1', listening));
-  process.env.IVS_ENDPOINT = `http://127.0.0.1:${(ivsStub.address() as import('node:net').AddressInfo).port}`;
+  process.env.AWS_ENDPOINT_URL_IVS = `http://127.0.0.1:${(ivsStub.address() as import('node:net').AddressInfo).port}`;
   await loadWithoutStream(admin, tableName, () => loadCatalog(catalog, seededAt), options);
   return { admin, tableName, seededAt, catalog, liveCreator, close: () => ivsStub.close() };
 };

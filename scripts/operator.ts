@@ -17,8 +17,8 @@
  * Credentials and region come from the default AWS chain (AWS_PROFILE, AWS_REGION, ...);
  * the SDK's AWS_ENDPOINT_URL_DYNAMODB points it at DynamoDB Local instead (dummy credentials and
  * a region are then filled in when the environment has none), and then IVS calls
- * go to the IVS stand-in of the running `npm start` (IVS_ENDPOINT, else IVS_PORT or PORT + 1, as
- * `npm run broadcast` finds it), never to AWS. An unknown creator (or bad arguments) prints why
+ * go to the IVS stand-in of the running `npm start` (the SDK's AWS_ENDPOINT_URL_IVS, else IVS_PORT
+ * or PORT + 1, as `npm run broadcast` finds it), never to AWS. An unknown creator (or bad arguments) prints why
  * and exits 1. The writes are shared/studio/operator-writes.ts; the moderation stop (delete the
  * stream key, StopStream, a new key, recorded on the creator) is shared/studio/moderation.ts.
  */
@@ -107,13 +107,13 @@ const options = () => {
 };
 
 /**
- * Where the IVS calls of stop-stream go: IVS_ENDPOINT when set; against DynamoDB Local, the IVS
- * stand-in of the running `npm start` (its port as `npm run broadcast` finds it), so a local table
- * never leads to a call to AWS; else IVS on AWS (the default chain and region).
+ * Where the IVS calls of stop-stream go: the SDK's AWS_ENDPOINT_URL_IVS when set; against DynamoDB
+ * Local, the IVS stand-in of the running `npm start` (its port as `npm run broadcast` finds it), so
+ * a local table never leads to a call to AWS; else IVS on AWS (the default chain and region).
  */
 const useLocalIvsWithLocalTable = () => {
-  if (!process.env.IVS_ENDPOINT && localTable())
-    process.env.IVS_ENDPOINT = `http://127.0.0.1:${standInPort('ivs', process.env)}`;
+  if (localTable())
+    process.env.AWS_ENDPOINT_URL_IVS ??= `http://127.0.0.1:${standInPort('ivs', process.env)}`;
 };
 
 /**

@@ -87,7 +87,8 @@ const RUNTIME_PASSTHROUGH = [
   // Where DynamoDB Local and the SES stand-in listen (the local "network"), local keys, the local identity provider.
   // DynamoDB Local: the SDK's own endpoint setting, which no stack sets (shared/db/client.ts).
   'AWS_ENDPOINT_URL_DYNAMODB',
-  'IVS_ENDPOINT',
+  // The IVS stand-in's control plane (scripts/local/ivs): the SDK's own endpoint setting (shared/ivs/client.ts).
+  'AWS_ENDPOINT_URL_IVS',
   // The Stripe stand-in's API (scripts/local/stripe): a URL setting no stack sets (real Stripe then).
   'STRIPE_API_URL',
   // The app stores' stand-ins (scripts/local/appstore, scripts/local/play): URL settings no stack sets.

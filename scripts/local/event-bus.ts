@@ -7,7 +7,7 @@ import type { DynamoDBStreamEvent } from 'aws-lambda';
  * The local stand-in for the stack's Amazon EventBridge bus (docs/events.md, "Locally").
  *
  * **Publishing.** The real `@aws-sdk/client-eventbridge` talks to it through an `endpoint`
- * override (EVENTS_ENDPOINT; shared/events/publish.ts): awsJson1_1, `POST /` with
+ * setting (AWS_ENDPOINT_URL_EVENTBRIDGE; shared/events/publish.ts): awsJson1_1, `POST /` with
  * `X-Amz-Target: AWSEvents.PutEvents`. It enforces what EventBridge enforces and the publisher
  * relies on: 1-10 entries per call and 256 KB per call (ValidationException), and per entry an
  * existing bus (`ResourceNotFoundException`), `Source`, `DetailType` and a JSON-object `Detail`
@@ -254,7 +254,7 @@ const sendJson = (res: ServerResponse, status: number, body: unknown, type = 'ap
 };
 
 export interface LocalEventBus {
-  /** Where the SDK's `endpoint` points (EVENTS_ENDPOINT). */
+  /** Where the SDK's endpoint setting points (AWS_ENDPOINT_URL_EVENTBRIDGE; also EVENTS_ENDPOINT). */
   endpoint: string;
   busName: string;
   busArn: string;
@@ -336,8 +336,10 @@ export const passesPublisherFilter = (
  * the bus stand-in on `port` (0: any), and a local event source mapping
  * (scripts/local/table-stream.ts) from LATEST, with the AWS mapping's filter, each batch run as
  * the publisher function: its row's environment and policy plus EVENT_BUS_NAME and PutEvents on
- * this bus only (shared/events/access.ts). Sets EVENTS_ENDPOINT in the host environment (test
- * workers find `/_local/events` there).
+ * this bus only (shared/events/access.ts), and the SDK's AWS_ENDPOINT_URL_EVENTBRIDGE (the
+ * publisher's client finds the bus there, shared/events/publish.ts). Sets EVENTS_ENDPOINT (the
+ * stand-in's base URL: test workers find `/_local/events` there; no function reads it) and
+ * AWS_ENDPOINT_URL_EVENTBRIDGE in the host environment.
  */
 export const startLocalEventPublisher = async (options: {
   tableName: string;
@@ -353,10 +355,11 @@ export const startLocalEventPublisher = async (options: {
   const { publisherEnvironment, publisherStatements } = await import('../../shared/events/access.ts');
   const bus = await startLocalEventBus({ port: options.port });
   process.env.EVENTS_ENDPOINT = bus.endpoint;
+  process.env.AWS_ENDPOINT_URL_EVENTBRIDGE = bus.endpoint;
   const base = functionContext(eventPublisherRow);
   const context = {
     ...base,
-    env: { ...base.env, ...publisherEnvironment(bus.busName), EVENTS_ENDPOINT: bus.endpoint },
+    env: { ...base.env, ...publisherEnvironment(bus.busName), AWS_ENDPOINT_URL_EVENTBRIDGE: bus.endpoint },
     policy: [...base.policy, ...publisherStatements(bus.busArn)],
   };
   /** One invocation of the publisher, as the mapping makes it: filtered, run as the function. */

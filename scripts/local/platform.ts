@@ -109,8 +109,10 @@ const startProjector = async (table: string) => {
  * origin on one port, the stack's recording configuration made in it, and the broadcaster, whose
  * EventBridge documents go to the IVS event function (run as that function) as the rule would
  * send them. The media CDN stand-in (scripts/local/media-cdn.ts) answers under `/cdn/` on the
- * same port. Its port: `ivsPort` (0: any). Sets IVS_ENDPOINT and IVS_RECORDING_CONFIGURATION_ARN
- * for the functions, before any function context is derived.
+ * same port. Its port: `ivsPort` (0: any). Sets, before any function context is derived, the SDK's
+ * AWS_ENDPOINT_URL_IVS (every IVS client's endpoint: the functions' through their environment,
+ * scripts/local/aws.ts), IVS_ENDPOINT (the stand-in's base URL for local tooling and tests:
+ * `/_local/...`, the player page; no function reads it) and IVS_RECORDING_CONFIGURATION_ARN.
  */
 const startIvs = async (ivsPort: number) => {
   const { startIvsStandIn } = await import('./ivs/api.ts');
@@ -126,16 +128,14 @@ const startIvs = async (ivsPort: number) => {
       servePlayerPage(req, res) || (await serveMediaCdn(req, res)) || ((await control?.(req, res)) ?? false),
   });
   process.env.IVS_ENDPOINT = ivs.endpoint;
+  process.env.AWS_ENDPOINT_URL_IVS = ivs.endpoint;
   const { IvsClient, CreateRecordingConfigurationCommand, ImportPlaybackKeyPairCommand } = await import(
     '@aws-sdk/client-ivs'
   );
   const { LOCAL_RECORDINGS_BUCKET, recordingsRoot } = await import('./aws.ts');
   const { localPlaybackKey } = await import('./local-key.ts');
-  const admin = new IvsClient({
-    endpoint: ivs.endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
+  // The local region and dummy credentials are already in the environment (useDynamoDbLocal).
+  const admin = new IvsClient({});
   const recording = await admin.send(
     new CreateRecordingConfigurationCommand({
       name: 'recordings',

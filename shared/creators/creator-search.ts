@@ -1,5 +1,6 @@
-import type { CreatorRecord } from '../catalog/model.ts';
-import { type Card, type CardReader, searchIndex, searchItems } from '../search/search-index.ts';
+import * as z from 'zod/mini';
+import { CATEGORY_IDS, type CreatorRecord, TIER_IDS } from '../catalog/model.ts';
+import { type CardReader, searchIndex, searchItems } from '../search/search-index.ts';
 import { type CreatorSearchFields, searchCreatorSummary } from './creator-views.ts';
 import type { SearchCreatorSummary, SearchCreatorsQuery } from './schemas.ts';
 import { compareText } from '../compare.ts';
@@ -43,8 +44,26 @@ const cardOf = (c: CreatorRecord): CreatorCard => [
 /** The text a creator is found by: its name and handle. */
 const searchText = (c: Pick<CreatorRecord, 'name' | 'slug'>) => `${c.name} ${c.slug.replace(/_/g, ' ')}`;
 
+/** A stored card read back: CreatorCard's layout, or not a card (built on the first search). */
+let cardSchema: z.ZodMiniType<CreatorCard> | undefined;
+const creatorCard = () =>
+  (cardSchema ??= z.tuple([
+    z.string(),
+    z.string(),
+    z.string(),
+    z.nullable(z.string()),
+    z.enum(TIER_IDS),
+    z.enum(CATEGORY_IDS),
+    z.number(),
+    z.boolean(),
+    z.boolean(),
+    z.string(),
+  ]));
+
 const cards: CardReader<CreatorSearchFields> = {
-  read: (id: string, card: Card) => {
+  read: (id, stored) => {
+    const card = creatorCard().safeParse(stored);
+    if (!card.success) return undefined;
     const [
       name,
       initials,
@@ -56,7 +75,7 @@ const cards: CardReader<CreatorSearchFields> = {
       is_live,
       is_verified,
       slug,
-    ] = card as CreatorCard;
+    ] = card.data;
     return {
       id,
       name,

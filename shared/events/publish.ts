@@ -23,27 +23,16 @@ export const PUT_EVENTS_ATTEMPTS = 3;
 const BACKOFF_MS = 100;
 
 /**
- * The EventBridge client of a container. `EVENTS_ENDPOINT` points it at the local stand-in
- * (scripts/local/event-bus.ts) with dummy credentials; on AWS the default chain and region apply.
+ * The EventBridge client of a container. Endpoint, region and credentials come from the
+ * environment through the SDK's own chain (shared/db/client.ts); locally the bus stand-in
+ * (scripts/local/event-bus.ts) through the SDK's endpoint setting `AWS_ENDPOINT_URL_EVENTBRIDGE`
+ * (serviceId "EventBridge"), which no stack sets.
  * The SDK retries a throttled or failed call itself (standard mode); entries that fail inside a
  * successful call are retried by `publishEvents`.
  */
-export const eventsClient = /* @__PURE__ */ perContainer(() => {
-  const local = process.env.EVENTS_ENDPOINT;
-  return awsClient(
-    new EventBridgeClient({
-      ...(local
-        ? {
-            endpoint: local,
-            region: 'local',
-            credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-          }
-        : {}),
-      retryMode: 'standard',
-    }),
-    'events',
-  );
-});
+export const eventsClient = /* @__PURE__ */ perContainer(() =>
+  awsClient(new EventBridgeClient({ retryMode: 'standard' }), 'events'),
+);
 
 /** The bus the publisher puts on (EVENT_BUS_NAME, set by infra/events.ts and the local platform). */
 export const eventBusName = (): string => {

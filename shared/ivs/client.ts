@@ -3,8 +3,10 @@ import { awsClient, perContainer } from '../aws/local-hook.ts';
 
 /**
  * The Amazon IVS control-plane client of a container (created on first use: most functions never
- * call IVS, and the client is not cheap to construct). `IVS_ENDPOINT` points it at the local IVS
- * stand-in (scripts/local/ivs) with dummy credentials; on AWS the default chain and region apply.
+ * call IVS, and the client is not cheap to construct). Endpoint, region and credentials come from
+ * the environment through the SDK's own chain, as for the table (shared/db/client.ts): on Lambda
+ * the region and the execution role; locally the IVS stand-in (scripts/local/ivs) through the SDK's
+ * endpoint setting `AWS_ENDPOINT_URL_IVS` (serviceId "ivs"), which no stack sets.
  *
  * Retries: IVS allows 5 requests a second for channel and stream-key operations (per account and
  * region) and answers ThrottlingException beyond; the SDK's standard retry mode backs off with
@@ -13,20 +15,6 @@ import { awsClient, perContainer } from '../aws/local-hook.ts';
  */
 export const IVS_MAX_ATTEMPTS = 6;
 
-export const ivsClient = /* @__PURE__ */ perContainer(() => {
-  const local = process.env.IVS_ENDPOINT;
-  return awsClient(
-    new IvsClient({
-      ...(local
-        ? {
-            endpoint: local,
-            region: 'us-east-1',
-            credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-          }
-        : {}),
-      maxAttempts: IVS_MAX_ATTEMPTS,
-      retryMode: 'standard',
-    }),
-    'ivs',
-  );
-});
+export const ivsClient = /* @__PURE__ */ perContainer(() =>
+  awsClient(new IvsClient({ maxAttempts: IVS_MAX_ATTEMPTS, retryMode: 'standard' }), 'ivs'),
+);

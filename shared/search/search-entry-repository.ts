@@ -20,10 +20,14 @@ export type SearchKind = 'creator' | 'show';
 /** A document's card as stored: a tuple of its kind's search fields, kept short (no attribute names). */
 export type Card = readonly unknown[];
 
-/** An entry as read: the document it names and its card. */
+/**
+ * An entry as read: the document it names, its card as stored (not yet checked: an item written
+ * by an older layout, or corrupted, can hold anything) and the item's key (for the log).
+ */
 export interface SearchEntry {
   id: string;
-  card: Card;
+  card: unknown;
+  key: { PK: string; SK: string };
 }
 
 /** Where entries are read: the word (or phrase) entries starting with `prefix`, or a typo variant's. */
@@ -66,13 +70,12 @@ export const searchEntriesPage = async (
   start: Record<string, unknown> | undefined,
 ): Promise<{ entries: SearchEntry[]; next: Record<string, unknown> | undefined }> => {
   const word = 'prefix' in range;
+  const pk = word ? wordPk(range.kind, range.prefix) : typoPk(range.kind, range.variant);
   const result = await db.send(
     new QueryCommand({
       TableName: tableName(),
       KeyConditionExpression: word ? 'PK = :pk AND begins_with(SK, :prefix)' : 'PK = :pk',
-      ExpressionAttributeValues: word
-        ? { ':pk': wordPk(range.kind, range.prefix), ':prefix': range.prefix }
-        : { ':pk': typoPk(range.kind, range.variant) },
+      ExpressionAttributeValues: word ? { ':pk': pk, ':prefix': range.prefix } : { ':pk': pk },
       ProjectionExpression: 'SK, c',
       Limit: limit,
       ExclusiveStartKey: start,
@@ -82,7 +85,8 @@ export const searchEntriesPage = async (
   const idAt = word ? 2 : 1;
   const entries = (result.Items ?? []).map((item) => ({
     id: String(item.SK).split('#')[idAt]!,
-    card: item.c as Card,
+    card: item.c,
+    key: { PK: pk, SK: String(item.SK) },
   }));
   return { entries, next: result.LastEvaluatedKey };
 };

@@ -11,6 +11,7 @@ import {
 
 export type { Card, SearchKind } from './search-entry-repository.ts';
 import { compareText } from '../compare.ts';
+import { logger } from '../observability/index.ts';
 
 /**
  * Inverted index for catalogue search, stored in the single table, read with bounded cost
@@ -31,9 +32,13 @@ import { compareText } from '../compare.ts';
  */
 type Item = Record<string, unknown>;
 
-/** How a kind's cards read: the document's fields from its id and card, and the text its words come from. */
+/**
+ * How a kind's cards read: the document's fields from its id and card (undefined: not a card of
+ * this kind's layout, e.g. an item of an older layout or a corrupted one), and the text its words
+ * come from.
+ */
 export interface CardReader<D> {
-  read: (id: string, card: Card) => D;
+  read: (id: string, card: unknown) => D | undefined;
   text: (doc: D) => string;
 }
 
@@ -162,15 +167,25 @@ export const searchIndex = async <D>(
   const keepDoc = options.keep ?? (() => true);
   const limit = Math.min(options.window, MAX_WINDOW);
   const candidates = new Map<string, D>();
-  const docOf = ({ id, card }: SearchEntry): D => {
-    let doc = candidates.get(id);
-    if (doc === undefined) {
-      doc = cards.read(id, card);
-      candidates.set(id, doc);
+  // An entry whose card does not read is skipped, not a failed search: the rest still answer (and
+  // the document too, when another of its entries reads). Logged once per search and document, by
+  // the item's key only (the next rebuild-views rewrites the entry).
+  const unreadable = new Set<string>();
+  const docOf = ({ id, card, key }: SearchEntry): D | undefined => {
+    const known = candidates.get(id);
+    if (known !== undefined) return known;
+    const doc = cards.read(id, card);
+    if (doc !== undefined) candidates.set(id, doc);
+    else if (!unreadable.has(id)) {
+      unreadable.add(id);
+      logger.warn('search: skipped an index entry whose card does not read', { kind, key });
     }
     return doc;
   };
-  const keep = (entry: SearchEntry) => keepDoc(docOf(entry));
+  const keep = (entry: SearchEntry) => {
+    const doc = docOf(entry);
+    return doc !== undefined && keepDoc(doc);
+  };
   const add = (entries: SearchEntry[]) => {
     for (const entry of entries) docOf(entry);
   };

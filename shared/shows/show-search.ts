@@ -1,5 +1,6 @@
-import type { ShowRecord } from '../catalog/model.ts';
-import { type Card, type CardReader, searchIndex, searchItems } from '../search/search-index.ts';
+import * as z from 'zod/mini';
+import { CATEGORY_IDS, RATING_IDS, type ShowRecord } from '../catalog/model.ts';
+import { type CardReader, searchIndex, searchItems } from '../search/search-index.ts';
 import type { SearchShowsQuery, ShowSearchHit } from './schemas.ts';
 import { showOrder } from './show-ranking.ts';
 import { type CreatorLite, type ShowSearchFields, searchShowItem, showSearchFields } from './show-views.ts';
@@ -53,8 +54,30 @@ const cardOf = (s: ShowSearchFields): ShowCard => [
   s.creator.name,
 ];
 
+/** A stored card read back: ShowCard's layout, or not a card (built on the first search). */
+let cardSchema: z.ZodMiniType<ShowCard> | undefined;
+const showCard = () =>
+  (cardSchema ??= z.tuple([
+    z.string(),
+    z.string(),
+    z.enum(CATEGORY_IDS),
+    z.enum(RATING_IDS),
+    z.array(z.string()),
+    z.int(),
+    z.number(),
+    z.number(),
+    // Epoch seconds a Date can hold (toISOString throws beyond).
+    z.int().check(z.minimum(-8.64e9), z.maximum(8.64e9)),
+    z.string(),
+    z.number(),
+    z.string(),
+    z.string(),
+  ]));
+
 const cards: CardReader<ShowSearchFields> = {
-  read: (id: string, card: Card) => {
+  read: (id, stored) => {
+    const card = showCard().safeParse(stored);
+    if (!card.success) return undefined;
     const [
       title,
       thumbnail_url,
@@ -69,7 +92,7 @@ const cards: CardReader<ShowSearchFields> = {
       season_count,
       creator_id,
       name,
-    ] = card as ShowCard;
+    ] = card.data;
     return {
       id,
       title,

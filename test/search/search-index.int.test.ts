@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { batchPut } from '../../shared/db/batch.ts';
-import { type CardReader, searchIndex, searchItems } from '../../shared/search/search-index.ts';
+import { type Card, type CardReader, searchIndex, searchItems } from '../../shared/search/search-index.ts';
 
 /** A word no other test file writes (the table is shared): letters and digits, one token. */
 const uniqueWord = () => `zq${randomUUID().replace(/-/g, '').slice(0, 10)}`;
 type Doc = { id: string; text: string; popularity: number };
 /** A card of this file's documents: their text and popularity. */
 const cards: CardReader<Doc> = {
-  read: (id, card) => ({ id, text: String(card[0]), popularity: Number(card[1]) }),
+  read: (id, card) => {
+    const [text, popularity] = card as Card;
+    return { id, text: String(text), popularity: Number(popularity) };
+  },
   text: (doc) => doc.text,
 };
 const index = (docs: Doc[]) =>
