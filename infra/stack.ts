@@ -294,45 +294,31 @@ export class ApiStack extends Stack {
       description: '{cdn_url}: recorded broadcasts and thumbnails',
     });
     const environment = environmentWith(`https://${cdn.distributionDomainName}`);
+    // What every construct that makes functions takes (the resources object grows below, as each is made).
+    const functionProps = { resources, environment, monitoring, logGroup: functionLogs, code: props.code };
 
     // Webhooks (infra/webhooks.ts) before the route stacks: the subscription routes use its key and queue.
     const webhooks = new Webhooks(this, 'Webhooks', {
-      resources,
-      environment,
-      monitoring,
-      logGroup: functionLogs,
-      code: props.code,
+      ...functionProps,
       removalPolicy: settings.removalPolicy,
     });
     resources.webhooks = webhooks.deployment;
     // Payments (infra/payments.ts) before the route stacks too: the Stripe routes read its secret.
     const payments = new Payments(this, 'Payments', {
-      resources,
-      environment,
-      monitoring,
-      logGroup: functionLogs,
-      code: props.code,
+      ...functionProps,
       removalPolicy: settings.removalPolicy,
     });
     resources.payments = payments.deployment;
     resources.stores = payments.stores;
     // Mail (infra/mail.ts) before the route stacks too: sign-up and the resend route send through it.
     const mail = new Mail(this, 'Mail', {
-      resources,
-      environment,
-      monitoring,
-      logGroup: functionLogs,
-      code: props.code,
+      ...functionProps,
       from: deploy.mailFrom,
     });
     resources.mail = mail.deployment;
     // Chat (infra/chat.ts) before the route stacks: POST /studio/channel makes rooms naming its handler.
     const chat = new Chat(this, 'Chat', {
-      resources,
-      environment,
-      monitoring,
-      logGroup: functionLogs,
-      code: props.code,
+      ...functionProps,
       loggingConfigurationArn: chatLogs.loggingConfiguration.attrArn,
     });
     resources.chat = chat.deployment;
@@ -346,11 +332,7 @@ export class ApiStack extends Stack {
     });
     // Realtime (infra/realtime.ts) before the route stacks: GET .../live/realtime names its endpoint.
     const realtime = new Realtime(this, 'Realtime', {
-      resources,
-      environment,
-      monitoring,
-      logGroup: functionLogs,
-      code: props.code,
+      ...functionProps,
     });
     resources.realtime = realtime.deployment;
     // Accounts (infra/accounts.ts) after payments and chat (its worker cancels with Stripe and
@@ -360,11 +342,7 @@ export class ApiStack extends Stack {
     resources.exports = { uniqueId: Names.uniqueId(exports.bucket.node.defaultChild as Construct) };
     const accounts = new Accounts(this, 'Accounts', {
       exports: exports.bucket,
-      resources,
-      environment,
-      monitoring,
-      logGroup: functionLogs,
-      code: props.code,
+      ...functionProps,
       removalPolicy: settings.removalPolicy,
     });
     resources.accounts = accounts.deployment;
@@ -375,11 +353,7 @@ export class ApiStack extends Stack {
           domain,
           rows,
           api,
-          monitoring,
-          resources,
-          environment,
-          logGroup: functionLogs,
-          code: props.code,
+          ...functionProps,
         }),
     );
     this.functions = this.routeStacks.flatMap((routeStack) => routeStack.functions);
@@ -387,11 +361,7 @@ export class ApiStack extends Stack {
     // The projector on the table stream, the hourly recompute and the rebuild (nested stack).
     this.workers = new Projector(this, 'Workers', {
       table,
-      monitoring,
-      resources,
-      environment,
-      logGroup: functionLogs,
-      code: props.code,
+      ...functionProps,
     });
     new CfnOutput(this, 'RebuildFunctionName', {
       value: this.workers.rebuild.fn.functionName,
@@ -400,11 +370,7 @@ export class ApiStack extends Stack {
     // Domain events: the bus and its publisher, the table stream's second reader (nested stack).
     this.events = new PlatformEvents(this, 'Events', {
       table,
-      monitoring,
-      resources,
-      environment,
-      logGroup: functionLogs,
-      code: props.code,
+      ...functionProps,
     });
     webhooks.subscribe(this.events.bus);
     new CfnOutput(this, 'EventBusName', {
