@@ -18,9 +18,6 @@
  * `runCapacityBench` (a child process with its own DynamoDB Local).
  */
 import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { APIGatewayProxyResultV2 } from 'aws-lambda';
 import {
   type Behaviour,
@@ -33,7 +30,7 @@ import {
   type Rates,
   tableUnits,
 } from './capacity-model.ts';
-import { runChild } from './child.ts';
+import { runAsScript, runChild } from './child.ts';
 import { dollarsOf, type Usage } from './cost.ts';
 import { seedLiveTable } from './load.ts';
 import type { Call } from './warm.ts';
@@ -760,10 +757,4 @@ export const runCapacityBench = async () => {
   return { report: { capacity: result }, markdown: capacityMarkdown(result) };
 };
 
-if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
-  const { values } = parseArgs({ options: { json: { type: 'string' } } });
-  const result = await measureCapacity();
-  if (values.json) writeFileSync(values.json, JSON.stringify(result, null, 2));
-  else console.log(capacityMarkdown(result).join('\n'));
-  process.exit(0);
-}
+await runAsScript(import.meta.filename, measureCapacity, capacityMarkdown);

@@ -1,9 +1,7 @@
-import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { DEFAULT_CHAT_SETTINGS } from '../shared/chat/chat-repository.ts';
 import { foldTerms, reviewMessage, type SlowModeState } from '../shared/chat/review.ts';
 import { chatCost, chatCostMarkdown } from './chat-cost.ts';
+import { runAsScript } from './child.ts';
 
 /**
  * The chat review handler's warm path (docs/chat.md "Review"): the rules over cached settings,
@@ -59,9 +57,4 @@ export const runChatReviewBench = (iterations = 20_000) => {
 };
 
 // Alone: the markdown; as a part of `npm run bench` (bench/child.ts): the result as JSON to `--json`.
-if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
-  const { values } = parseArgs({ options: { json: { type: 'string' } } });
-  const result = runChatReviewBench();
-  if (values.json) writeFileSync(values.json, JSON.stringify(result));
-  else console.log(result.markdown.join('\n'));
-}
+await runAsScript(import.meta.filename, runChatReviewBench, (result) => result.markdown);

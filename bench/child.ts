@@ -7,9 +7,10 @@
  * table is told so by its arguments). The child's stderr goes to ours.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -35,4 +36,22 @@ export const runChild = async <T>(script: string, args: readonly string[] = []):
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+};
+
+/**
+ * The child's side, for a part run as a script (`moduleFile` is its `import.meta.filename`): when
+ * that file is the process's entry, measures, then writes the result as JSON to `--json <file>`
+ * (what `runChild` reads) or prints its markdown, and exits. Does nothing when the file is imported.
+ */
+export const runAsScript = async <T>(
+  moduleFile: string,
+  measure: () => Promise<T> | T,
+  markdown: (result: T) => string[],
+): Promise<void> => {
+  if (!process.argv[1] || resolve(process.argv[1]) !== resolve(moduleFile)) return;
+  const { values } = parseArgs({ options: { json: { type: 'string' } } });
+  const result = await measure();
+  if (values.json) writeFileSync(values.json, JSON.stringify(result, null, 2));
+  else console.log(markdown(result).join('\n'));
+  process.exit(0);
 };

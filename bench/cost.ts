@@ -17,11 +17,10 @@
  * (a child process, with its own DynamoDB Local).
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { APIGatewayProxyResultV2, DynamoDBRecord } from 'aws-lambda';
-import { runChild } from './child.ts';
+import { runAsScript, runChild } from './child.ts';
 import { seedLiveTable } from './load.ts';
 import type { Call } from './warm.ts';
 
@@ -606,10 +605,4 @@ export const runCostBench = async () => {
   return { report: { cost: result }, markdown: costMarkdown(result) };
 };
 
-if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
-  const { values } = parseArgs({ options: { json: { type: 'string' } } });
-  const result = await measureCost();
-  if (values.json) writeFileSync(values.json, JSON.stringify(result, null, 2));
-  else console.log(costMarkdown(result).join('\n'));
-  process.exit(0);
-}
+await runAsScript(import.meta.filename, measureCost, costMarkdown);
