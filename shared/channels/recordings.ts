@@ -386,7 +386,7 @@ export const publishRecording = async (
       putEpisodeOperation({ ...episode, version: show.version + 1 }),
       // No longer pending (a no-op when Recording Start never came).
       deletePendingRecordingOperation(streamId),
-      showClockOperation(show, seasonsWith(show.seasons, episode.season)),
+      showClockOperation(show, seasonsWith(show.seasons, episode.season), { added: episode }),
     ]);
     if (outcome.written)
       return {
