@@ -37,8 +37,7 @@ export const catalogItems = (catalog: Catalog, now: Date): Record<string, unknow
   const items: Record<string, unknown>[] = [
     ...creators.map((c) => ({ ...creatorItem(c), version: 1 })),
     ...catalog.shows.map((s) => ({
-      ...showItem(s),
-      episode_tally: tallyOf(episodesByShow.get(s.id) ?? []),
+      ...showItem({ ...s, episode_tally: tallyOf(episodesByShow.get(s.id) ?? []) }),
       version: 1,
     })),
     ...catalog.episodes.map((e) => ({ ...episodeItem(e), version: 1 })),

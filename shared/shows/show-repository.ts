@@ -67,8 +67,14 @@ const PROFILES = 'PROFILE#';
 const byEpisodeOrder = (a: EpisodeRecord, b: EpisodeRecord) =>
   a.season - b.season || a.episode_number - b.episode_number;
 
-/** The stored item of one show's profile (a source item: the studio and the loader write it). */
-export const showItem = (show: ShowRecord): Record<string, unknown> => ({
+/** A show profile as written new: with its episode tally (none of a legacy profile's is written). */
+export type NewShow = StoredShow & { episode_tally: EpisodeTally };
+
+/**
+ * The stored item of one show's profile (a source item: the studio and the loader write it), with
+ * the tally of the episodes it has.
+ */
+export const showItem = (show: ShowRecord & { episode_tally: EpisodeTally }): Record<string, unknown> => ({
   ...showKey(show.id),
   GSI1PK: creatorShowsPk(show.creator_id),
   GSI1SK: `${PROFILES}${show.id}`,
@@ -81,7 +87,7 @@ export const showItem = (show: ShowRecord): Record<string, unknown> => ({
 type TalliedEpisode = Pick<EpisodeRecord, 'season' | 'access'>;
 
 /** `tally` with `removed` taken off and `added` put on (an edit is both: the episode before and after). */
-export const tallyWith = (
+const tallyWith = (
   tally: EpisodeTally,
   change: { removed?: TalliedEpisode; added?: TalliedEpisode },
 ): EpisodeTally => {
@@ -309,7 +315,7 @@ export const markShowNotNew = async (showId: string): Promise<boolean> =>
 // ---- The studio's and the recordings' writes (shared/studio/show-writes.ts, shared/channels/recordings.ts)
 
 /** Puts a new show (its `version` as given) unless one has its id; false when one has. */
-export const putNewShow = async (show: StoredShow): Promise<boolean> =>
+export const putNewShow = async (show: NewShow): Promise<boolean> =>
   (await writeIf({ Put: { Item: showItem(show), ConditionExpression: 'attribute_not_exists(PK)' } })).written;
 
 /**

@@ -11,6 +11,7 @@ import {
   putEpisodeOperation,
   putNewShow,
   type StoredEpisode,
+  type NewShow,
   type StoredShow,
   seasonHasOtherEpisodes,
   showClockOperation,
@@ -144,7 +145,7 @@ export const newShow = (
   id: string,
   fields: Pick<StoredShow, 'title' | 'description' | 'category' | 'rating' | 'tags' | 'thumbnail_url'>,
   released: Date,
-): StoredShow => ({
+): NewShow => ({
   id,
   slug: showSlug(fields.title, id),
   ...fields,
