@@ -96,6 +96,8 @@ const pageAndOracle = async (creatorId: string, path = `/creators/${creatorId}`)
     const res = await api.get(path);
     const after = await catalogueOf(creatorId);
     if (JSON.stringify(before) === JSON.stringify(after) || attempt === 5) {
+      // Another test file's creator may be suspended or deleted meanwhile; a seeded one never is.
+      if (res.status === 404 && !creatorId.startsWith('cr_')) return undefined;
       expect(res.status, path).toBe(200);
       const blocks: Item[] = path.startsWith('/tv/') ? res.body.data.blocks : res.body.data;
       const name = blocks[0]?.name;
@@ -120,7 +122,9 @@ describe('the creator page reads show profiles only', () => {
     let withOthers = 0;
     let withFree = 0;
     for (const id of ids) {
-      const { res, blocks, expected, items } = await pageAndOracle(id);
+      const page = await pageAndOracle(id);
+      if (!page) continue;
+      const { res, blocks, expected, items } = page;
       expect(JSON.stringify(showBlocksOf(blocks)), id).toBe(JSON.stringify(expected));
       // The other blocks in their places: user first, the show blocks where they were.
       const types = blocks.map((b) => b.type);
@@ -150,7 +154,9 @@ describe('the creator page reads show profiles only', () => {
   it('answers the TV page with the same blocks, reading no episode', async () => {
     const ids = (await creatorIds()).slice(0, 40);
     for (const id of ids) {
-      const { res, blocks, expected } = await pageAndOracle(id, `/tv/v3/creators/${id}`);
+      const page = await pageAndOracle(id, `/tv/v3/creators/${id}`);
+      if (!page) continue;
+      const { res, blocks, expected } = page;
       expect(JSON.stringify(showBlocksOf(blocks)), id).toBe(JSON.stringify(expected));
       const reads = itemsReadOf(res.headers.get('apigw-requestid'));
       expect(
@@ -172,10 +178,10 @@ describe('studio episode writes keep the page exact', () => {
 
   /** Waits until the page's show blocks are `want`'s, and checks them against the oracle. */
   const expectPage = async (want: (blocks: Item[]) => boolean, what: string) => {
-    await waitFor(async () => want((await pageAndOracle(creator.creatorId)).blocks), what, 10_000);
-    const { blocks, expected } = await pageAndOracle(creator.creatorId);
-    expect(showBlocksOf(blocks)).toEqual(expected);
-    return blocks;
+    await waitFor(async () => want((await pageAndOracle(creator.creatorId))?.blocks ?? []), what, 10_000);
+    const page = await pageAndOracle(creator.creatorId);
+    expect(showBlocksOf(page?.blocks ?? [])).toEqual(page?.expected);
+    return page?.blocks ?? [];
   };
   const other = (blocks: Item[]) => blocks.find((b) => b.type === 'other_content')?.items[0];
   const free = (blocks: Item[]) => blocks.find((b) => b.type === 'free_episodes');
