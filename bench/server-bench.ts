@@ -58,14 +58,15 @@ export const runServerBench = async (options: {
         const { batchPut } = await import('../shared/db/batch.ts');
         const { creatorItem } = await import('../shared/creators/creator-repository.ts');
         const { creatorSearchItems } = await import('../shared/creators/creator-search.ts');
-        const { showItem } = await import('../shared/shows/show-repository.ts');
+        const { EMPTY_TALLY, showItem } = await import('../shared/shows/show-repository.ts');
         const { showSearchItems } = await import('../shared/shows/show-search.ts');
         const creatorById = new Map(catalog.creators.map((c) => [c.id, c]));
         await loadWithoutStream(admin, table, () =>
           batchPut([
             ...catalog.creators.flatMap((c) => [creatorItem(c), ...creatorSearchItems(c)]),
             ...catalog.shows.flatMap((s) => [
-              showItem(s),
+              // No episodes are loaded here: the tally of a show without any.
+              showItem({ ...s, episode_tally: EMPTY_TALLY }),
               ...showSearchItems(s, creatorById.get(s.creator_id)),
             ]),
           ]),

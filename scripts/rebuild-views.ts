@@ -20,7 +20,8 @@ try {
   const report = await rebuildViews({ dryRun: values['dry-run'] });
   console.log(
     `${report.dryRun ? 'would rebuild' : 'rebuilt'}: ${report.sources} source items, ${report.views} view items; ` +
-      `${report.put} ${report.dryRun ? 'to put' : 'put'}, ${report.deleted} ${report.dryRun ? 'to delete' : 'deleted'} ` +
+      `${report.put} ${report.dryRun ? 'to put' : 'put'}, ${report.deleted} ${report.dryRun ? 'to delete' : 'deleted'}, ` +
+      `${report.showProfiles} show profiles (GSI1 key, episode tally) ${report.dryRun ? 'to repair' : 'repaired'} ` +
       `in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
   for (const key of report.examples) console.log(`  differs: ${key}`);

@@ -1,4 +1,4 @@
-import type { Catalog } from '../../shared/catalog/model.ts';
+import type { Catalog, EpisodeRecord } from '../../shared/catalog/model.ts';
 import { creatorFromAccount } from '../../shared/identity/creator-from-account.ts';
 import { creatorItem } from '../../shared/creators/creator-repository.ts';
 import { followItem } from '../../shared/creators/relationship-repository.ts';
@@ -11,7 +11,7 @@ import { homeLayoutItems } from '../../shared/home/home-repository.ts';
 import { catalogViewItems } from '../../shared/projection/bulk.ts';
 import { relationshipMarkerItem } from '../../shared/projection/counted-marker-repository.ts';
 import { channelCounterItem } from '../../shared/creators/channel-number-repository.ts';
-import { episodeItem, showItem } from '../../shared/shows/show-repository.ts';
+import { episodeItem, showItem, tallyOf } from '../../shared/shows/show-repository.ts';
 
 /**
  * The items of a generated catalogue: its source items (creators, shows, episodes, programs,
@@ -30,10 +30,16 @@ export const catalogItems = (catalog: Catalog, now: Date): Record<string, unknow
       .filter((a) => a.category !== undefined)
       .map((a, i) => creatorFromAccount({ ...a, category: a.category! }, lastChannel + 1 + i, now)),
   ];
+  const episodesByShow = new Map<string, EpisodeRecord[]>();
+  for (const e of catalog.episodes)
+    episodesByShow.set(e.show_id, [...(episodesByShow.get(e.show_id) ?? []), e]);
   const channelNumbers = new Map(creators.map((c) => [c.channel.channel_id, c.channel.channel_number]));
   const items: Record<string, unknown>[] = [
     ...creators.map((c) => ({ ...creatorItem(c), version: 1 })),
-    ...catalog.shows.map((s) => ({ ...showItem(s), version: 1 })),
+    ...catalog.shows.map((s) => ({
+      ...showItem({ ...s, episode_tally: tallyOf(episodesByShow.get(s.id) ?? []) }),
+      version: 1,
+    })),
     ...catalog.episodes.map((e) => ({ ...episodeItem(e), version: 1 })),
     ...catalogViewItems({
       creators: creators.map((c) => ({ ...c, version: 1 })),

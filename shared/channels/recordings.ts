@@ -23,7 +23,7 @@ import {
   lastEpisodePlace,
   putEpisodeOperation,
   putNewShow,
-  type StoredShow,
+  type NewShow,
   showClockOperation,
 } from '../shows/show-repository.ts';
 import { newShow } from '../studio/show-writes.ts';
@@ -299,7 +299,7 @@ export const recordingEpisode = (
 };
 
 /** The creator's Live show as it is made with the first recording (version 1). */
-const newLiveShow = (creator: CreatorItem, episode: EpisodeRecord): StoredShow => ({
+const newLiveShow = (creator: CreatorItem, episode: EpisodeRecord): NewShow => ({
   ...newShow(
     creator,
     liveShowId(creator.id),
@@ -386,7 +386,7 @@ export const publishRecording = async (
       putEpisodeOperation({ ...episode, version: show.version + 1 }),
       // No longer pending (a no-op when Recording Start never came).
       deletePendingRecordingOperation(streamId),
-      showClockOperation(show, seasonsWith(show.seasons, episode.season)),
+      showClockOperation(show, seasonsWith(show.seasons, episode.season), { added: episode }),
     ]);
     if (outcome.written)
       return {

@@ -1,6 +1,6 @@
 import type { CreatorRecord } from '../catalog/model.ts';
 import { formatCount } from '../format.ts';
-import type { ShowWithEpisodes } from '../shows/show-repository.ts';
+import type { TalliedShow } from '../shows/show-repository.ts';
 import { userSubscription } from '../entitlements/subscription-view.ts';
 import type { Relationship } from '../creators/relationship-repository.ts';
 import type { CreatorBlock, CreatorDetail } from '../creators/schemas.ts';
@@ -8,11 +8,13 @@ import { compareText } from '../compare.ts';
 
 /**
  * `GET /creators/:id` blocks (spec 2.4), in render order. Pure: blocks whose content the creator
- * lacks (no shows, no free episodes) are left out rather than sent empty.
+ * lacks (no shows, no free episodes) are left out rather than sent empty. Of a show it needs the
+ * profile and its episode tally only (its episode count, its seasons with a free episode), so the
+ * page reads no episode (docs/projections.md, "Show tallies").
  */
 export const creatorBlocks = (
   creator: CreatorRecord,
-  shows: readonly ShowWithEpisodes[],
+  shows: readonly TalliedShow[],
   rel: Relationship,
   now: Date,
 ): CreatorDetail => {
@@ -21,7 +23,7 @@ export const creatorBlocks = (
     (a, b) => b.show.total_views - a.show.total_views || compareText(a.show.id, b.show.id),
   );
   const top = byViews[0];
-  const withFree = byViews.find((s) => s.episodes.some((e) => e.access === 'free'));
+  const withFree = byViews.find((s) => Object.keys(s.tally.free_by_season).length > 0);
   const blocks: CreatorBlock[] = [
     {
       type: 'user',
@@ -71,14 +73,14 @@ export const creatorBlocks = (
     });
   }
   if (withFree) {
-    const freeSeasons = new Set(withFree.episodes.filter((e) => e.access === 'free').map((e) => e.season));
+    const free = withFree.tally.free_by_season;
     blocks.push({
       type: 'free_episodes',
       title: `Watch ${withFree.show.title} free`,
       description: `Free episodes from ${creator.name}. No subscription needed.`,
       series_id: withFree.show.id,
       seasons: withFree.show.seasons
-        .filter((s) => freeSeasons.has(s.number))
+        .filter((s) => (free[s.number] ?? 0) > 0)
         .map((s) => ({ id: `${withFree.show.id}_s${s.number}`, title: s.title })),
     });
   }
@@ -105,11 +107,11 @@ export const creatorBlocks = (
     blocks.push({
       type: 'other_content',
       title: `More from ${creator.name}`,
-      items: others.map(({ show, episodes }) => ({
+      items: others.map(({ show, tally }) => ({
         id: show.id,
         title: show.title,
         thumbnail_url: show.thumbnail_url,
-        total_episodes: episodes.length,
+        total_episodes: tally.episodes,
         year: show.year,
       })),
     });

@@ -1,6 +1,6 @@
 import type { ProgramRecord } from '../catalog/model.ts';
 import { onAirNow } from '../epg/on-air.ts';
-import { listShowsByCreator } from '../shows/show-repository.ts';
+import { listTalliedShowsByCreator } from '../shows/show-repository.ts';
 import { creatorBlocks } from './creator-blocks.ts';
 import { requireCreator } from '../creators/creator-repository.ts';
 import { getRelationship } from '../creators/relationship-repository.ts';
@@ -14,7 +14,7 @@ export const creatorDetail = async (
 ): Promise<CreatorDetail> => {
   const creator = await requireCreator(idOrSlug);
   const [shows, relationship] = await Promise.all([
-    listShowsByCreator(creator.id),
+    listTalliedShowsByCreator(creator.id),
     getRelationship(accountId, creator.id),
   ]);
   return creatorBlocks(creator, shows, relationship, now);
@@ -43,7 +43,7 @@ export const tvCreatorDetail = async (
 ): Promise<TvCreatorDetail> => {
   const creator = await requireCreator(idOrSlug);
   const [shows, relationship, onAir] = await Promise.all([
-    listShowsByCreator(creator.id),
+    listTalliedShowsByCreator(creator.id),
     getRelationship(accountId, creator.id),
     onAirNow(creator, now),
   ]);

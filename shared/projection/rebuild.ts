@@ -13,6 +13,7 @@ import { contentHash } from './view-set.ts';
 import { isViewSetItem } from './view-set-repository.ts';
 import type { Item } from './views.ts';
 import { isSearchEntryItem } from '../search/search-entry-repository.ts';
+import { repairShowProfile, showProfileNeedsRepair } from '../shows/show-repository.ts';
 
 /**
  * The rebuild (`npm run rebuild-views`; on AWS the operator-invoked rebuild function): recomputes
@@ -77,6 +78,11 @@ export interface RebuildReport {
    * set (a backfill for programs written before the guide index).
    */
   guideKeys: number;
+  /**
+   * Show profiles whose GSI1 sort key or episode tally (shared/shows/show-repository.ts) was
+   * missing or differed from their episodes, set (a backfill for profiles written before tallies).
+   */
+  showProfiles: number;
   /** Keys of the differing items (the first 20), for the report. */
   examples: string[];
   dryRun: boolean;
@@ -104,12 +110,14 @@ export const rebuildViews = async (options: { dryRun?: boolean } = {}): Promise<
     .map(primaryKey);
   if (!options.dryRun) await batchPutDelete(puts, deletes);
   const guideKeys = await repairProgramGuideKeys(items, creators, options.dryRun ?? false);
+  const showProfiles = await repairShowProfiles(items, episodes, options.dryRun ?? false);
   return {
     sources: creators.length + shows.length + episodes.length,
     views: desired.length,
     put: puts.length,
     deleted: deletes.length,
     guideKeys,
+    showProfiles,
     examples: [...puts, ...deletes].slice(0, 20).map((item) => keyString(item)),
     dryRun: options.dryRun ?? false,
   };
@@ -135,6 +143,27 @@ const repairProgramGuideKeys = async (
     if (!keys) continue;
     differing++;
     if (!dryRun) await repairGuideKeys(item, keys);
+  }
+  return differing;
+};
+
+/**
+ * Sets the GSI1 sort key and episode tally of every show profile whose item differs from what its
+ * episodes give (`repairShowProfile`: read again consistently, on condition its version is still
+ * the one read). Returns how many differed.
+ */
+const repairShowProfiles = async (
+  items: Item[],
+  episodes: readonly EpisodeRecord[],
+  dryRun: boolean,
+): Promise<number> => {
+  const byShow = new Map<string, EpisodeRecord[]>();
+  for (const e of episodes) byShow.set(e.show_id, [...(byShow.get(e.show_id) ?? []), e]);
+  let differing = 0;
+  for (const item of items) {
+    if (item.entity !== 'show' || !showProfileNeedsRepair(item, byShow.get(String(item.id)) ?? [])) continue;
+    differing++;
+    if (!dryRun) await repairShowProfile(String(item.id));
   }
   return differing;
 };

@@ -11,8 +11,9 @@ import { type EpisodePosition, showOrder } from './show-ranking.ts';
 
 /**
  * Shows and episodes: key design and access patterns (see docs/data-model.md, "Shows").
- * - show profile: PK `SHOW#<id>`, SK `PROFILE` (the whole ShowRecord)
- *     GSI1PK `CREATOR_SHOWS#<creator id>`, GSI1SK `SHOW#<id>#PROFILE`  (a creator's catalogue)
+ * - show profile: PK `SHOW#<id>`, SK `PROFILE` (the whole ShowRecord, and its `episode_tally`)
+ *     GSI1PK `CREATOR_SHOWS#<creator id>`, GSI1SK `PROFILE#<id>`  (a creator's catalogue: its
+ *     shows alone are one Query, `begins_with(GSI1SK, 'PROFILE#')`, without their episodes)
  *     GSI2PK `SHOW_SLUG#<slug>`,           GSI2SK `SHOW`               (slug lookup)
  * - episode:      PK `SHOW#<show id>`, SK `EP#<season 2 digits>#<episode 3 digits>` (the EpisodeRecord):
  *     a show with all its episodes is one Query of one item collection.
@@ -30,12 +31,22 @@ import { type EpisodePosition, showOrder } from './show-ranking.ts';
 
 /** A show or an episode as stored: the record and its `version` (grows on every change). */
 export type Versioned<T> = T & { version: number };
-/** A show profile as stored. */
-export type StoredShow = Versioned<ShowRecord>;
+/**
+ * What a show's profile keeps of its episodes (docs/projections.md, "Show tallies"): how many it
+ * has, and how many of them are free in each season (by season number; seasons without a free
+ * episode left out). Exact: every episode write changes it in one transaction with the episode
+ * (`showClockOperation`); the seed loader computes it, the rebuild repairs it.
+ */
+export interface EpisodeTally {
+  episodes: number;
+  free_by_season: Record<string, number>;
+}
+/** A show profile as stored (a profile written before tallies has none until the rebuild). */
+export type StoredShow = Versioned<ShowRecord> & { episode_tally?: EpisodeTally };
 /** An episode as stored. */
 export type StoredEpisode = Versioned<EpisodeRecord>;
 
-/** A show with its episodes (season, then episode order). Also the creator detail blocks' input. */
+/** A show with its episodes (season, then episode order). */
 export interface ShowWithEpisodes {
   show: ShowRecord;
   episodes: EpisodeRecord[];
@@ -51,20 +62,54 @@ const episodeKey = (showId: string, season: number, episode: number) => ({
   SK: episodeSk(season, episode),
 });
 const creatorShowsPk = (creatorId: string) => `CREATOR_SHOWS#${creatorId}`;
+const PROFILES = 'PROFILE#';
 
 const byEpisodeOrder = (a: EpisodeRecord, b: EpisodeRecord) =>
   a.season - b.season || a.episode_number - b.episode_number;
 
-/** The stored item of one show's profile (a source item: the studio and the loader write it). */
-export const showItem = (show: ShowRecord): Record<string, unknown> => ({
+/** A show profile as written new: with its episode tally (none of a legacy profile's is written). */
+export type NewShow = StoredShow & { episode_tally: EpisodeTally };
+
+/**
+ * The stored item of one show's profile (a source item: the studio and the loader write it), with
+ * the tally of the episodes it has.
+ */
+export const showItem = (show: ShowRecord & { episode_tally: EpisodeTally }): Record<string, unknown> => ({
   ...showKey(show.id),
   GSI1PK: creatorShowsPk(show.creator_id),
-  GSI1SK: `SHOW#${show.id}#PROFILE`,
+  GSI1SK: `${PROFILES}${show.id}`,
   GSI2PK: `SHOW_SLUG#${show.slug}`,
   GSI2SK: 'SHOW',
   entity: 'show',
   ...show,
 });
+
+type TalliedEpisode = Pick<EpisodeRecord, 'season' | 'access'>;
+
+/** `tally` with `removed` taken off and `added` put on (an edit is both: the episode before and after). */
+const tallyWith = (
+  tally: EpisodeTally,
+  change: { removed?: TalliedEpisode; added?: TalliedEpisode },
+): EpisodeTally => {
+  const free = { ...tally.free_by_season };
+  const move = (episode: TalliedEpisode | undefined, by: number) => {
+    if (episode?.access !== 'free') return;
+    const count = (free[episode.season] ?? 0) + by;
+    if (count > 0) free[episode.season] = count;
+    else delete free[episode.season];
+  };
+  move(change.removed, -1);
+  move(change.added, 1);
+  const episodes = tally.episodes - (change.removed ? 1 : 0) + (change.added ? 1 : 0);
+  return { episodes, free_by_season: free };
+};
+
+/** The tally of a show with no episodes. */
+export const EMPTY_TALLY: EpisodeTally = { episodes: 0, free_by_season: {} };
+
+/** The tally of a show with these episodes (the seed's and the rebuild's). */
+export const tallyOf = (episodes: readonly TalliedEpisode[]): EpisodeTally =>
+  episodes.reduce((tally, added) => tallyWith(tally, { added }), EMPTY_TALLY);
 
 /** The stored item of one episode (a source item, in its show's item collection). */
 export const episodeItem = (episode: EpisodeRecord): Record<string, unknown> => ({
@@ -133,21 +178,34 @@ export const listShowsByCreator = async (creatorId: string): Promise<ShowWithEpi
   return collect(items).sort((a, b) => showOrder.most_popular(a.show, b.show));
 };
 
+/** A creator's show profiles as stored, suspended ones included (one Query on GSI1, no episodes). */
+const showProfilesOfCreator = (creatorId: string, projection?: string) =>
+  queryAll({
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :profile)',
+    ExpressionAttributeValues: { ':pk': creatorShowsPk(creatorId), ':profile': PROFILES },
+    ...(projection ? { ProjectionExpression: projection } : {}),
+  });
+
+/** A show and its episode tally (what the creator page needs of a show). */
+export interface TalliedShow {
+  show: ShowRecord;
+  tally: EpisodeTally;
+}
+
+/**
+ * Every show of a creator with its episode tally, without its episodes: one Query on GSI1 of the
+ * profiles alone (the creator page's read). Hidden shows are left out, as `collect` leaves them.
+ */
+export const listTalliedShowsByCreator = async (creatorId: string): Promise<TalliedShow[]> =>
+  (await showProfilesOfCreator(creatorId)).filter(visible).map((item) => {
+    const { episode_tally, ...show } = recordOf<StoredShow>(item);
+    return { show, tally: episode_tally ?? EMPTY_TALLY };
+  });
+
 /** The ids of every show of a creator, hidden ones included (a suspended creator's): its deletion. */
 export const showIdsOfCreator = async (creatorId: string): Promise<string[]> =>
-  (
-    await queryAll({
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :show)',
-      FilterExpression: 'entity = :show_entity',
-      ExpressionAttributeValues: {
-        ':pk': creatorShowsPk(creatorId),
-        ':show': 'SHOW#',
-        ':show_entity': 'show',
-      },
-      ProjectionExpression: 'id',
-    })
-  ).map((item) => String(item.id));
+  (await showProfilesOfCreator(creatorId, 'id')).map((item) => String(item.id));
 
 /** Show profiles by id, in the order given (unknown ids left out). One BatchGetItem per 100. */
 export const getShows = async (ids: readonly string[]): Promise<ShowRecord[]> =>
@@ -257,7 +315,7 @@ export const markShowNotNew = async (showId: string): Promise<boolean> =>
 // ---- The studio's and the recordings' writes (shared/studio/show-writes.ts, shared/channels/recordings.ts)
 
 /** Puts a new show (its `version` as given) unless one has its id; false when one has. */
-export const putNewShow = async (show: StoredShow): Promise<boolean> =>
+export const putNewShow = async (show: NewShow): Promise<boolean> =>
   (await writeIf({ Put: { Item: showItem(show), ConditionExpression: 'attribute_not_exists(PK)' } })).written;
 
 /**
@@ -354,18 +412,33 @@ export const lastEpisodePlace = async (
 };
 
 /**
- * The show profile's part of an episode transaction (its episode clock): its `seasons`, and its
- * `version` from the one read to the next (which the episode written takes too), on condition
- * that nothing changed it since.
+ * The show profile's part of an episode transaction (its episode clock): its `seasons`, its
+ * `episode_tally` moved by `change` (the episode item deleted and/or the one put; an edit in
+ * place is both: the episode before and after), and its `version` from the one read to the next (which the
+ * episode written takes too), on condition that nothing changed it since. A profile without a
+ * tally (written before tallies) keeps none: the rebuild computes it from its episodes.
  */
-export const showClockOperation = (show: StoredShow, seasons: SeasonRecord[]): TransactOperation => ({
+export const showClockOperation = (
+  show: StoredShow,
+  seasons: SeasonRecord[],
+  change: { removed?: EpisodeRecord; added?: EpisodeRecord },
+): TransactOperation => ({
   Update: {
     TableName: tableName(),
     Key: showKey(show.id),
-    ...withCondition(updateOf({ set: { seasons, version: show.version + 1 } }), {
-      expression: 'creator_id = :c0 AND version = :c1',
-      values: { ':c0': show.creator_id, ':c1': show.version },
-    }),
+    ...withCondition(
+      updateOf({
+        set: {
+          seasons,
+          episode_tally: show.episode_tally && tallyWith(show.episode_tally, change),
+          version: show.version + 1,
+        },
+      }),
+      {
+        expression: 'creator_id = :c0 AND version = :c1',
+        values: { ':c0': show.creator_id, ':c1': show.version },
+      },
+    ),
   },
 });
 
@@ -459,4 +532,61 @@ export const showDeletion = async (
       },
     },
   };
+};
+
+// ---- The rebuild's repair of show profiles (shared/projection/rebuild.ts) -----------------------
+
+const tallyText = (tally: EpisodeTally | undefined) =>
+  tally
+    ? JSON.stringify([
+        tally.episodes,
+        Object.entries(tally.free_by_season).sort(([a], [b]) => Number(a) - Number(b)),
+      ])
+    : '';
+
+/** A show profile's fields derived from its key and episodes: its GSI1 sort key and episode tally. */
+type ProfileFields = { GSI1SK: string; episode_tally: EpisodeTally };
+
+const profileFields = (showId: string, episodes: readonly TalliedEpisode[]): ProfileFields => ({
+  GSI1SK: `${PROFILES}${showId}`,
+  episode_tally: tallyOf(episodes),
+});
+
+const differs = (item: Record<string, unknown>, want: ProfileFields) =>
+  item.GSI1SK !== want.GSI1SK ||
+  tallyText(item.episode_tally as EpisodeTally | undefined) !== tallyText(want.episode_tally);
+
+/**
+ * Does a show profile item lack (or have wrong) its GSI1 sort key or episode tally, given its
+ * episodes (from the same scan)? For profiles written before tallies, or a defect.
+ */
+export const showProfileNeedsRepair = (
+  item: Record<string, unknown>,
+  episodes: readonly TalliedEpisode[],
+): boolean => differs(item, profileFields(String(item.id), episodes));
+
+/**
+ * Sets a show profile's GSI1 sort key and episode tally from its episodes, read again strongly
+ * consistent (profile first, then episodes: a scan is no snapshot), on condition that its
+ * `version` is still the one read (an episode write meanwhile moved the tally itself, and then
+ * nothing is written). No `version` change: no view depends on these fields. True when written.
+ */
+export const repairShowProfile = async (showId: string): Promise<boolean> => {
+  const { Item } = await db.send(
+    new GetCommand({ TableName: tableName(), Key: showKey(showId), ConsistentRead: true }),
+  );
+  if (!Item) return false;
+  const want = profileFields(showId, await storedEpisodes(showId));
+  if (!differs(Item, want)) return false;
+  return (
+    await writeIf({
+      Update: {
+        Key: showKey(showId),
+        ...withCondition(updateOf({ set: want }), {
+          expression: 'version = :c0',
+          values: { ':c0': Item.version },
+        }),
+      },
+    })
+  ).written;
 };

@@ -5,11 +5,13 @@ import { type TransactOperation, transact } from '../db/transaction.ts';
 import { ConflictError, NotFoundError } from '../errors/errors.ts';
 import {
   deleteEpisodeOperation,
+  EMPTY_TALLY,
   getStoredEpisode,
   getStoredShow,
   putEpisodeOperation,
   putNewShow,
   type StoredEpisode,
+  type NewShow,
   type StoredShow,
   seasonHasOtherEpisodes,
   showClockOperation,
@@ -32,8 +34,9 @@ import type {
  *
  * Every item carries `version`, which grows on every change. Conditions make concurrent and
  * repeated requests safe: creates are `attribute_not_exists`, updates and deletes require the
- * item and the caller's `creator_id`. A show's `seasons` (the seasons that have episodes) change
- * in the same transaction as the episode write that changes them.
+ * item and the caller's `creator_id`. A show's `seasons` (the seasons that have episodes) and its
+ * `episode_tally` (its episode count and free episodes per season: the creator page's) change in
+ * the same transaction as the episode write that changes them.
  *
  * Versions: a show is 1 when created, +1 on every change. Every episode write (create, edit, move,
  * delete) is one transaction with the show's profile: it moves the show's version from the v it
@@ -142,7 +145,7 @@ export const newShow = (
   id: string,
   fields: Pick<StoredShow, 'title' | 'description' | 'category' | 'rating' | 'tags' | 'thumbnail_url'>,
   released: Date,
-): StoredShow => ({
+): NewShow => ({
   id,
   slug: showSlug(fields.title, id),
   ...fields,
@@ -157,6 +160,7 @@ export const newShow = (
   total_views: 0,
   views_7d: 0,
   seasons: [],
+  episode_tally: EMPTY_TALLY,
   version: 1,
 });
 
@@ -296,7 +300,10 @@ export const createEpisode = async (
     const show = await ownShow(creatorId, showId);
     const written: StoredEpisode = { ...episode, version: show.version + 1 };
     const outcome = await runEpisodeTransaction(
-      [putEpisodeOperation(written), showClockOperation(show, seasonsWith(show.seasons, episode.season))],
+      [
+        putEpisodeOperation(written),
+        showClockOperation(show, seasonsWith(show.seasons, episode.season), { added: written }),
+      ],
       0,
     );
     if (outcome === 'done') return written;
@@ -348,7 +355,7 @@ export const updateEpisode = async (
     if (!moves) {
       const outcome = await runEpisodeTransaction([
         updateEpisodeOperation(episode, written),
-        showClockOperation(show, show.seasons),
+        showClockOperation(show, show.seasons, { removed: episode, added: written }),
       ]);
       if (outcome === 'done') return written;
       if (attempt >= ATTEMPTS) throw new ConflictError(SHOW_CHANGED);
@@ -366,6 +373,7 @@ export const updateEpisode = async (
         showClockOperation(
           show,
           seasonsWith(show.seasons, moved.season, keepOld ? undefined : episode.season),
+          { removed: episode, added: moved },
         ),
       ],
       1,
@@ -384,7 +392,9 @@ export const deleteEpisode = async (creatorId: string, showId: string, episodeId
     const keep = await seasonHasOtherEpisodes(showId, episode.season, episode.episode_number);
     const outcome = await runEpisodeTransaction([
       deleteEpisodeOperation(episode),
-      showClockOperation(show, seasonsWith(show.seasons, undefined, keep ? undefined : episode.season)),
+      showClockOperation(show, seasonsWith(show.seasons, undefined, keep ? undefined : episode.season), {
+        removed: episode,
+      }),
     ]);
     if (outcome === 'done') return;
     if (attempt >= ATTEMPTS) throw new ConflictError(SHOW_CHANGED);

@@ -16,7 +16,7 @@ describe('recordOf', () => {
     PK: 'SHOW#sh_1',
     SK: 'PROFILE',
     GSI1PK: 'CREATOR_SHOWS#cr_1',
-    GSI1SK: 'SHOW#sh_1#PROFILE',
+    GSI1SK: 'PROFILE#sh_1',
     GSI2PK: 'SHOW_SLUG#a',
     GSI2SK: 'SHOW',
     GSI3PK: 'EPISODE#ep_1',

@@ -176,8 +176,8 @@ type Op =
   | { t: 'createShow'; c: number; category: CategoryId; rating: string; word: string }
   | { t: 'editShow'; s: number; word?: string; category?: CategoryId; rating?: string }
   | { t: 'deleteShow'; s: number }
-  | { t: 'createEpisode'; s: number; season: number; number: number }
-  | { t: 'editEpisode'; e: number; title?: string; season?: number; number?: number }
+  | { t: 'createEpisode'; s: number; season: number; number: number; free?: boolean }
+  | { t: 'editEpisode'; e: number; title?: string; season?: number; number?: number; free?: boolean }
   | { t: 'deleteEpisode'; e: number }
   | { t: 'createProgram'; c: number }
   | { t: 'editProgram'; p: number; word: string }
@@ -212,6 +212,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
       s: index,
       season: fc.integer({ min: 1, max: 2 }),
       number: fc.integer({ min: 1, max: 3 }),
+      free: fc.boolean(),
     }),
     weight: 3,
   },
@@ -223,6 +224,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
         title: word,
         season: fc.integer({ min: 1, max: 2 }),
         number: fc.integer({ min: 1, max: 3 }),
+        free: fc.boolean(),
       },
       { requiredKeys: ['t', 'e'] },
     ),
@@ -382,7 +384,8 @@ const apply = async (op: Op): Promise<void> => {
           episode_number: op.number,
           title: `Episode ${uniqueWord()}`,
           duration_seconds: 600,
-          is_free: true,
+          // Free or premium: the show's episode tally counts free episodes per season.
+          is_free: op.free ?? true,
         },
       });
       expectStatus(res, [201, 409], 'create episode'); // 409: that position is taken
@@ -396,6 +399,7 @@ const apply = async (op: Op): Promise<void> => {
       if (op.title) body.title = `${op.title} ${uniqueWord()}`;
       if (op.season) body.season = op.season;
       if (op.number) body.episode_number = op.number;
+      if (op.free !== undefined) body.is_free = op.free;
       if (Object.keys(body).length === 0) body.duration_seconds = 900;
       const res = await call('PATCH', `/studio/shows/${e.show.id}/episodes/${e.id}`, {
         token: e.show.creator.token,
@@ -582,11 +586,12 @@ const checkInvariant = async (runNo: number) => {
       put: report.put,
       deleted: report.deleted,
       guideKeys: report.guideKeys,
+      showProfiles: report.showProfiles,
       examples: report.examples,
       projectorFailures,
     },
     `run ${runNo}: views differ from a rebuild`,
-  ).toEqual({ put: 0, deleted: 0, guideKeys: 0, examples: [], projectorFailures: [] });
+  ).toEqual({ put: 0, deleted: 0, guideKeys: 0, showProfiles: 0, examples: [], projectorFailures: [] });
 
   phase('rebuild');
   const sources = await scanSources();

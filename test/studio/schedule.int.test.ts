@@ -7,7 +7,7 @@ import { tableName } from '../../shared/db/table.ts';
 import { getScheduleVersion } from '../../shared/epg/program-repository.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { creatorKey } from '../../shared/creators/creator-repository.ts';
-import { episodeItem, showItem } from '../../shared/shows/show-repository.ts';
+import { episodeItem, showItem, tallyOf } from '../../shared/shows/show-repository.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 import { type StudioCreator, studioCreator } from '../support/studio.ts';
 
@@ -61,7 +61,7 @@ const putShow = async (creatorId: string): Promise<{ show: ShowRecord; episode: 
     air_date: '2026-01-01T00:00:00.000Z',
     thumbnail_url: `https://cdn.example.com/vod/ep_t${id}_s1e01/thumb.jpg`,
   };
-  for (const Item of [showItem(show), episodeItem(episode)])
+  for (const Item of [showItem({ ...show, episode_tally: tallyOf([episode]) }), episodeItem(episode)])
     await db.send(new PutCommand({ TableName: tableName(), Item }));
   return { show, episode };
 };

@@ -74,6 +74,24 @@ export const writesOf = (requestId: string | null): string[] => {
   return writesByRequest.get(requestId) ?? [];
 };
 
+const readsByRequest = new Map<string, string[]>();
+/**
+ * The items DynamoDB returned for one request (as `writesOf` finds its writes), each as
+ * `<command>:<entity>` (`?` for an item without one), e.g. `QueryCommand:show`: what a route reads,
+ * item by item (DynamoDB charges by the size of the items read, whatever a projection keeps).
+ */
+export const itemsReadOf = (requestId: string | null): string[] => {
+  if (!requestId) throw new Error('The answer names no request (apigw-requestid): its reads are unknown');
+  return readsByRequest.get(requestId) ?? [];
+};
+
+type ReadOutput = {
+  Item?: Record<string, unknown>;
+  Items?: Record<string, unknown>[];
+  Responses?: Record<string, Record<string, unknown>[]>;
+};
+const entityOf = (item: Record<string, unknown>) => (item.entity as { S?: string } | undefined)?.S ?? '?';
+
 /**
  * The data model promises no Scan on any request path: every integration test fails if one is
  * sent. Also records each command so tests can assert how many calls an endpoint makes.
@@ -91,12 +109,23 @@ const guardScans = () => {
       dynamoCalls.push(name);
       if (name === 'ScanCommand') throw new Error('Scan on a request path: the data model forbids it');
       const result = await next(args);
+      const request = currentRequestId();
+      const output = result.output as ReadOutput;
+      const read = [
+        ...(output.Item ? [output.Item] : []),
+        ...(output.Items ?? []),
+        ...Object.values(output.Responses ?? {}).flat(),
+      ];
+      if (request && read.length > 0) {
+        const reads = readsByRequest.get(request) ?? [];
+        reads.push(...read.map((item) => `${name}:${entityOf(item)}`));
+        readsByRequest.set(request, reads);
+      }
       // Recorded only once DynamoDB accepted it: a cancelled conditional write wrote nothing.
       if (WRITES.has(name)) {
         const partition = TABLE.partitionKey;
         const write = `${name}:${pk(input.Key?.[partition]) ?? pk(input.Item?.[partition]) ?? (input.TransactItems ? 'TRANSACTION' : '?')}`;
         dynamoWrites.push(write);
-        const request = currentRequestId();
         if (request) {
           const writes = writesByRequest.get(request);
           if (writes) writes.push(write);
