@@ -179,12 +179,11 @@ export const listShowsByCreator = async (creatorId: string): Promise<ShowWithEpi
 };
 
 /** A creator's show profiles as stored, suspended ones included (one Query on GSI1, no episodes). */
-const showProfilesOfCreator = (creatorId: string, projection?: string) =>
+const showProfilesOfCreator = (creatorId: string) =>
   queryAll({
     IndexName: 'GSI1',
     KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :profile)',
     ExpressionAttributeValues: { ':pk': creatorShowsPk(creatorId), ':profile': PROFILES },
-    ...(projection ? { ProjectionExpression: projection } : {}),
   });
 
 /** A show and its episode tally (what the creator page needs of a show). */
@@ -203,9 +202,22 @@ export const listTalliedShowsByCreator = async (creatorId: string): Promise<Tall
     return { show, tally: episode_tally ?? EMPTY_TALLY };
   });
 
-/** The ids of every show of a creator, hidden ones included (a suspended creator's): its deletion. */
+/**
+ * The ids of every show of a creator, hidden ones included (a suspended creator's): its deletion
+ * and the projector's creator changes. By `entity` over the whole partition, not by the profiles'
+ * `PROFILE#` sort key: a profile written before that key (`SHOW#<id>#PROFILE`, until the rebuild
+ * repairs it) must still be found, or an account deletion would leave its shows behind.
+ */
 export const showIdsOfCreator = async (creatorId: string): Promise<string[]> =>
-  (await showProfilesOfCreator(creatorId, 'id')).map((item) => String(item.id));
+  (
+    await queryAll({
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      FilterExpression: 'entity = :show_entity',
+      ExpressionAttributeValues: { ':pk': creatorShowsPk(creatorId), ':show_entity': 'show' },
+      ProjectionExpression: 'id',
+    })
+  ).map((item) => String(item.id));
 
 /** Show profiles by id, in the order given (unknown ids left out). One BatchGetItem per 100. */
 export const getShows = async (ids: readonly string[]): Promise<ShowRecord[]> =>

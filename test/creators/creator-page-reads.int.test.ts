@@ -1,6 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compareText } from '../../shared/compare.ts';
+import { UpdateCommand } from '../../shared/db/document.ts';
+import { db } from '../../shared/db/client.ts';
 import { queryAll } from '../../shared/db/query.ts';
+import { tableName } from '../../shared/db/table.ts';
+import { showIdsOfCreator } from '../../shared/shows/show-repository.ts';
 import { itemsReadOf, type TestApi, testApi } from '../support/api.ts';
 import { type StudioCreator, studioCreator } from '../support/studio.ts';
 import { waitFor } from '../support/wait.ts';
@@ -227,5 +231,26 @@ describe('studio episode writes keep the page exact', () => {
     expect((await api.delete(`${episodes}/${e3}`, { token: creator.token })).status).toBeLessThan(300);
     blocks = await expectPage((bl) => other(bl)?.total_episodes === 2, 'the episode deleted');
     expect(free(blocks)).toBeUndefined();
+  });
+
+  it('finds, for the deletion and the projector, a show profile still under the sort key of before tallies', async () => {
+    const id = (
+      await post('/studio/shows', { description: 'd', category: 'comedy', rating: 'TV-PG', title: 'Old key' })
+    ).body.data.show_id;
+    // As a profile written before this change is stored until the rebuild repairs it.
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: { PK: `SHOW#${id}`, SK: 'PROFILE' },
+        UpdateExpression: 'SET GSI1SK = :old',
+        ExpressionAttributeValues: { ':old': `SHOW#${id}#PROFILE` },
+      }),
+    );
+    await waitFor(
+      async () => (await showIdsOfCreator(creator.creatorId)).includes(id),
+      'the old-key show found',
+      10_000,
+    );
+    expect(await showIdsOfCreator(creator.creatorId)).toContain(id);
   });
 });
