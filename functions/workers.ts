@@ -36,8 +36,10 @@ export const rebuildRow = {
   trigger: '$operator/rebuild-views',
   handler: 'projector/rebuild-views',
   timeout: { seconds: 900, reason: "the whole table (Lambda's maximum)" },
-  // UpdateItem: the guide index keys of programs written before the index (shared/projection/rebuild.ts).
-  dynamo: { actions: ['Scan', 'BatchWriteItem', 'UpdateItem'] },
+  // UpdateItem: the guide index keys of programs written before the index, and show profiles'
+  // GSI1 key and episode tally; GetItem and Query: a show profile and its episodes read again,
+  // strongly consistent, before its repair (shared/projection/rebuild.ts, repairShowProfile).
+  dynamo: { actions: ['Scan', 'BatchWriteItem', 'UpdateItem', 'GetItem', 'Query'] },
   memory: { mb: 1024, reason: 'holds every source and view item of the catalogue while it compares them' },
   summary: 'Rebuild: recomputes every view from the source items (docs/projections.md)',
 } as const satisfies WorkerRow;
