@@ -6,7 +6,6 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import {
@@ -25,10 +24,7 @@ import type { ChatDeployment } from '../shared/chat/access.ts';
 import type { RealtimeDeployment } from '../shared/realtime/access.ts';
 import type { MailDeployment } from '../shared/mail/access.ts';
 import type { SecondFactorDeployment } from '../shared/identity/second-factor-access.ts';
-import { nodejsBundling } from './bundling.ts';
-
-/** The repository root: bundling runs from here with the committed lockfile. */
-export const PROJECT_ROOT = join(import.meta.dirname, '..');
+import { LAMBDA_RUNTIME, lambdaCode, PROJECT_ROOT } from './bundling.ts';
 
 /** `creators/list-creators` → `<root>/functions/creators/list-creators.ts`. */
 export const handlerEntry = (handler: string): string => join(PROJECT_ROOT, 'functions', `${handler}.ts`);
@@ -136,7 +132,7 @@ export type FunctionCode = ((
   checkRow?: (row: DeployedRow) => void;
 };
 
-/** Every function bundled by the local esbuild (nodejsBundling) from its handler file, which must exist. */
+/** Every function bundled by the local esbuild (lambdaCode) from its handler file, which must exist. */
 export const bundledCode: FunctionCode = Object.assign(
   (
     scope: Construct,
@@ -144,13 +140,10 @@ export const bundledCode: FunctionCode = Object.assign(
     { entry, row }: { entry: string; row?: DeployedRow },
   ) => {
     if (row) assertHandlerFile(row);
-    return new NodejsFunction(scope, 'Function', {
+    return new lambda.Function(scope, 'Function', {
       ...common,
-      entry,
-      handler: 'handler',
-      projectRoot: PROJECT_ROOT,
-      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
-      bundling: nodejsBundling(row),
+      handler: 'index.handler',
+      code: lambdaCode(entry, row),
     });
   },
   { checkRow: (row: DeployedRow) => assertHandlerFile(row) },
@@ -158,7 +151,7 @@ export const bundledCode: FunctionCode = Object.assign(
 
 /** What every function of the stack runs on, API, worker or custom resource alike. */
 export const LAMBDA_DEFAULTS = {
-  runtime: lambda.Runtime.NODEJS_22_X,
+  runtime: LAMBDA_RUNTIME,
   architecture: lambda.Architecture.ARM_64,
   /** MB, when a row names no `memory`. */
   memorySize: 256,
