@@ -26,7 +26,9 @@ import { rebuildTestDeployment } from '../support/stack-functions.ts';
  * views are what the other files read. A small demo catalogue is seeded, then drifted in each way
  * the rebuild repairs: views missing, different and left over (BatchWriteItem), a program without
  * its guide index keys, show profiles with a wrong episode tally, with none, and with the GSI1 sort
- * key written before `PROFILE#<id>` (UpdateItem, after the profile's consistent re-read).
+ * key written before `PROFILE#<id>` (UpdateItem, after a strongly consistent Query of the show's
+ * item collection). A grant the rebuild lacks fails it here (AccessDeniedException) and the run's
+ * least-privilege teardown; a grant it no longer uses shows there as unused after a complete run.
  */
 
 // Before anything derives the function's context (scripts/local/aws.ts localDeployment reads
