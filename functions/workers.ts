@@ -37,9 +37,10 @@ export const rebuildRow = {
   handler: 'projector/rebuild-views',
   timeout: { seconds: 900, reason: "the whole table (Lambda's maximum)" },
   // UpdateItem: the guide index keys of programs written before the index, and show profiles'
-  // GSI1 key and episode tally; GetItem and Query: a show profile and its episodes read again,
-  // strongly consistent, before its repair (shared/projection/rebuild.ts, repairShowProfile).
-  dynamo: { actions: ['Scan', 'BatchWriteItem', 'UpdateItem', 'GetItem', 'Query'] },
+  // GSI1 key and episode tally; Query: a show's item collection (its profile and episodes) read
+  // again, strongly consistent, before its repair (shared/shows/show-repository.ts,
+  // repairShowProfile). test/projection/rebuild-function.int.test.ts runs it under these grants.
+  dynamo: { actions: ['Scan', 'BatchWriteItem', 'UpdateItem', 'Query'] },
   memory: { mb: 1024, reason: 'holds every source and view item of the catalogue while it compares them' },
   summary: 'Rebuild: recomputes every view from the source items (docs/projections.md)',
 } as const satisfies WorkerRow;

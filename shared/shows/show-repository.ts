@@ -500,19 +500,36 @@ export const deleteEpisodeOperation = (episode: StoredEpisode): TransactOperatio
   },
 });
 
-/** A show's item collection as stored now (strongly consistent): its profile, if any, and its episodes. */
-export const getShowCollection = async (
-  showId: string,
-): Promise<{ profile: StoredShow | undefined; episodes: StoredEpisode[] }> => {
+/**
+ * A show's item collection as stored now, items as stored: one strongly consistent Query, its
+ * profile (if any) and its episodes in season and episode order. Read last key first, so the
+ * profile (SK `PROFILE`, after every `EP#…`) is read before its episodes: a Query is no snapshot
+ * (read committed; a collection over 1 MB is read page after page), and every episode write moves
+ * the profile's `version` in its transaction, so a write conditional on the version read here never
+ * rests on episodes older than that version (as a GetItem of the profile, then a Query of the
+ * episodes, would have it).
+ */
+const showCollectionItems = async (showId: string) => {
   const items = await queryAll({
     KeyConditionExpression: 'PK = :pk',
     ExpressionAttributeValues: { ':pk': showKey(showId).PK },
     ConsistentRead: true,
+    ScanIndexForward: false,
   });
-  const profile = items.find((item) => item.entity === 'show');
+  return {
+    profile: items.find((item) => item.entity === 'show'),
+    episodes: items.filter((item) => item.entity === 'episode').reverse(),
+  };
+};
+
+/** A show's item collection as stored now (`showCollectionItems`): its profile, if any, and its episodes. */
+export const getShowCollection = async (
+  showId: string,
+): Promise<{ profile: StoredShow | undefined; episodes: StoredEpisode[] }> => {
+  const { profile, episodes } = await showCollectionItems(showId);
   return {
     profile: profile ? recordOf<StoredShow>(profile) : undefined,
-    episodes: items.filter((item) => item.entity === 'episode').map((item) => recordOf<StoredEpisode>(item)),
+    episodes: episodes.map((item) => recordOf<StoredEpisode>(item)),
   };
 };
 
@@ -579,24 +596,26 @@ export const showProfileNeedsRepair = (
 
 /**
  * Sets a show profile's GSI1 sort key and episode tally from its episodes, read again strongly
- * consistent (profile first, then episodes: a scan is no snapshot), on condition that its
- * `version` is still the one read (an episode write meanwhile moved the tally itself, and then
- * nothing is written). No `version` change: no view depends on these fields. True when written.
+ * consistent (a scan is no snapshot) in one Query of its item collection, profile first
+ * (`showCollectionItems`), on condition that its `version` is still the one read (an episode write
+ * meanwhile moved the tally itself, and then nothing is written). No `version` change: no view
+ * depends on these fields. True when written.
  */
 export const repairShowProfile = async (showId: string): Promise<boolean> => {
-  const { Item } = await db.send(
-    new GetCommand({ TableName: tableName(), Key: showKey(showId), ConsistentRead: true }),
+  const { profile, episodes } = await showCollectionItems(showId);
+  if (!profile) return false;
+  const want = profileFields(
+    showId,
+    episodes.map((item) => recordOf<StoredEpisode>(item)),
   );
-  if (!Item) return false;
-  const want = profileFields(showId, await storedEpisodes(showId));
-  if (!differs(Item, want)) return false;
+  if (!differs(profile, want)) return false;
   return (
     await writeIf({
       Update: {
         Key: showKey(showId),
         ...withCondition(updateOf({ set: want }), {
           expression: 'version = :c0',
-          values: { ':c0': Item.version },
+          values: { ':c0': profile.version },
         }),
       },
     })
