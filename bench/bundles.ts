@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { eventPublisherRow } from '../functions/events/worker.ts';
@@ -7,7 +7,7 @@ import { paymentWorkers } from '../functions/payments/workers.ts';
 import { webhookWorkers } from '../functions/webhooks/workers.ts';
 import { routes } from '../functions/routes.ts';
 import { ensureNode22 } from '../scripts/fetch-node22.ts';
-import { bundleFiles, bundleLambdas } from '../scripts/lambda-bundle.ts';
+import { bundleLambdas } from '../scripts/lambda-bundle.ts';
 
 /** Where the benchmark writes its bundles and reports (git-ignored; BENCH_DIR overrides). */
 export const BENCH_DIR = process.env.BENCH_DIR ?? resolve(import.meta.dirname, '../.local/bench');
@@ -15,11 +15,8 @@ const ROOT = resolve(import.meta.dirname, '..');
 
 export interface BundleInfo {
   name: string;
-  /** The bundle's `index.mjs` (the Lambda handler's file). */
   file: string;
-  /** Bytes of its code, `index.mjs` and its chunks (scripts/lambda-bundle.ts bundleFiles; no maps). */
   bytes: number;
-  /** The same files gzipped one by one, as a zip deflates each. */
   gzipBytes: number;
 }
 
@@ -79,13 +76,7 @@ export const buildBundles = async (): Promise<BundleInfo[]> => {
   ]);
   return [...entries.keys()].map((name) => {
     const file = files.get(folderOf(name))!;
-    const code = bundleFiles(file).map((f) => readFileSync(f));
-    return {
-      name,
-      file,
-      bytes: code.reduce((sum, c) => sum + c.length, 0),
-      gzipBytes: code.reduce((sum, c) => sum + gzipSync(c).length, 0),
-    };
+    return { name, file, bytes: statSync(file).size, gzipBytes: gzipSync(readFileSync(file)).length };
   });
 };
 

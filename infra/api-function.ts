@@ -6,6 +6,7 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import {
@@ -24,7 +25,10 @@ import type { ChatDeployment } from '../shared/chat/access.ts';
 import type { RealtimeDeployment } from '../shared/realtime/access.ts';
 import type { MailDeployment } from '../shared/mail/access.ts';
 import type { SecondFactorDeployment } from '../shared/identity/second-factor-access.ts';
-import { LAMBDA_RUNTIME, lambdaCode, PROJECT_ROOT } from './bundling.ts';
+import { nodejsBundling } from './bundling.ts';
+
+/** The repository root: bundling runs from here with the committed lockfile. */
+export const PROJECT_ROOT = join(import.meta.dirname, '..');
 
 /** `creators/list-creators` → `<root>/functions/creators/list-creators.ts`. */
 export const handlerEntry = (handler: string): string => join(PROJECT_ROOT, 'functions', `${handler}.ts`);
@@ -132,7 +136,7 @@ export type FunctionCode = ((
   checkRow?: (row: DeployedRow) => void;
 };
 
-/** Every function bundled by the local esbuild (lambdaCode) from its handler file, which must exist. */
+/** Every function bundled by the local esbuild (nodejsBundling) from its handler file, which must exist. */
 export const bundledCode: FunctionCode = Object.assign(
   (
     scope: Construct,
@@ -140,10 +144,13 @@ export const bundledCode: FunctionCode = Object.assign(
     { entry, row }: { entry: string; row?: DeployedRow },
   ) => {
     if (row) assertHandlerFile(row);
-    return new lambda.Function(scope, 'Function', {
+    return new NodejsFunction(scope, 'Function', {
       ...common,
-      handler: 'index.handler',
-      code: lambdaCode(entry, row),
+      entry,
+      handler: 'handler',
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+      bundling: nodejsBundling(row),
     });
   },
   { checkRow: (row: DeployedRow) => assertHandlerFile(row) },
@@ -151,7 +158,7 @@ export const bundledCode: FunctionCode = Object.assign(
 
 /** What every function of the stack runs on, API, worker or custom resource alike. */
 export const LAMBDA_DEFAULTS = {
-  runtime: LAMBDA_RUNTIME,
+  runtime: lambda.Runtime.NODEJS_22_X,
   architecture: lambda.Architecture.ARM_64,
   /** MB, when a row names no `memory`. */
   memorySize: 256,

@@ -1,8 +1,5 @@
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { AssetHashType, type ILocalBundling } from 'aws-cdk-lib';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { type BuildOptions, buildSync, type Metafile } from 'esbuild';
+import { resolve } from 'node:path';
+import { type BundlingOptions, LogLevel, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { type DeployedRow, settingsOf } from '../shared/platform/access.ts';
 import type { RouteRow } from '../shared/routing/route.ts';
 
@@ -10,12 +7,6 @@ import type { RouteRow } from '../shared/routing/route.ts';
  * How every Lambda bundle is built: the stack's NodejsFunction bundling and the benchmark's
  * esbuild builds both read these settings, so the benchmark measures what ships.
  */
-
-/** The repository: where handler entries and the node_modules of run-time package files are. */
-export const PROJECT_ROOT = resolve(import.meta.dirname, '..');
-
-/** The Lambda runtime every function runs on; its Node is what `target` builds for. */
-export const LAMBDA_RUNTIME = lambda.Runtime.NODEJS_22_X;
 
 /**
  * Lets ESM bundles load the CommonJS dependencies that call `require` (the AWS SDK's and
@@ -45,85 +36,20 @@ export const LAMBDA_BUNDLING = {
   sourcemap: true,
   /** Stack traces map to file:line without shipping the sources (map ~5x smaller). */
   sourcesContent: false,
-  /**
-   * Code splitting: each module a function imports lazily (`await import(...)`: a service's client,
-   * the token verifier, the breached-password filter) is a file of its own under `chunks/`, which
-   * Node reads and compiles only when the request first needs it. In one file, V8 still scans
-   * every lazily evaluated module at init (issue 41, seventh round: the cold-import median went
-   * from 1.21x to 1.10x the fair floor, docs/performance.md).
-   */
-  splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
 } as const;
 
-/**
- * The esbuild build options of one function's bundle: `entry` built as `<outdir>/index.mjs` (the
- * Lambda handler `index.handler`), its source map beside it and its lazily imported modules in
- * `<outdir>/chunks/`, with `define` (bundleDefineOf) and the stack's aliases (unless
- * `defaultCredentials`: the benchmark's old floor, the SDK's default chain). The stack's bundling
- * (lambdaCode), the benchmark's and the tests' builds all start from these, so what is measured
- * and tested is what ships.
- */
-export const lambdaBuildOptions = ({
-  entry,
-  outdir,
-  define,
-  defaultCredentials = false,
-}: {
-  entry: string;
-  outdir: string;
-  define: Record<string, string>;
-  defaultCredentials?: boolean;
-}) =>
-  ({
-    entryPoints: { index: entry },
-    outdir,
-    outExtension: { '.js': '.mjs' },
-    bundle: true,
-    format: LAMBDA_BUNDLING.format,
-    platform: LAMBDA_BUNDLING.platform,
-    target: LAMBDA_BUNDLING.target,
-    mainFields: [...LAMBDA_BUNDLING.mainFields],
-    banner: { js: LAMBDA_BUNDLING.banner },
-    minify: LAMBDA_BUNDLING.minify,
-    sourcemap: LAMBDA_BUNDLING.sourcemap,
-    sourcesContent: LAMBDA_BUNDLING.sourcesContent,
-    splitting: LAMBDA_BUNDLING.splitting,
-    chunkNames: LAMBDA_BUNDLING.chunkNames,
-    define,
-    alias: defaultCredentials ? {} : { ...LAMBDA_BUNDLE_ALIAS },
-    logLevel: 'error' as const,
-    metafile: true as const,
-    // Metafile paths (lambdaOutputs) are relative to this.
-    absWorkingDir: PROJECT_ROOT,
-  }) satisfies BuildOptions;
-
-/**
- * The files of a function's bundle its `index.mjs` can load (static and dynamic imports, followed
- * through the chunks), by absolute path, after deleting the others and their maps: esbuild makes a
- * chunk for every `import()` it meets before tree shaking, so a lazily imported module whose only
- * caller was shaken away (a token signer's KMS client in a function that signs nothing) would ship
- * as a file nothing loads. Returns the kept outputs with the source files of each.
- */
-export const lambdaOutputs = (metafile: Metafile): Map<string, string[]> => {
-  const outputs = new Map(
-    Object.entries(metafile.outputs)
-      .filter(([file]) => file.endsWith('.mjs'))
-      .map(([file, output]) => [resolve(PROJECT_ROOT, file), output]),
-  );
-  const index = [...outputs.keys()].find((file) => file.endsWith('/index.mjs'));
-  const kept = new Set<string>();
-  for (const pending = index ? [index] : []; pending.length > 0; ) {
-    const file = pending.pop()!;
-    if (kept.has(file)) continue;
-    kept.add(file);
-    for (const { path, external } of outputs.get(file)?.imports ?? [])
-      if (!external) pending.push(resolve(PROJECT_ROOT, path));
-  }
-  for (const file of outputs.keys())
-    if (!kept.has(file)) for (const path of [file, `${file}.map`]) rmSync(path, { force: true });
-  return new Map([...kept].map((file) => [file, Object.keys(outputs.get(file)?.inputs ?? {})]));
-};
+/** LAMBDA_BUNDLING as esbuild build options (the bench's and the tests' own builds of a function). */
+export const lambdaEsbuildOptions = () => ({
+  bundle: true,
+  format: LAMBDA_BUNDLING.format,
+  platform: LAMBDA_BUNDLING.platform,
+  target: LAMBDA_BUNDLING.target,
+  mainFields: [...LAMBDA_BUNDLING.mainFields],
+  banner: { js: LAMBDA_BUNDLING.banner },
+  minify: LAMBDA_BUNDLING.minify,
+  sourcemap: LAMBDA_BUNDLING.sourcemap,
+  sourcesContent: LAMBDA_BUNDLING.sourcesContent,
+});
 
 /**
  * Every Lambda bundle's `define`: `process.env.LAMBDA_BUNDLE_RESPONSES` = `"none"` makes each
@@ -174,59 +100,48 @@ export const bundleDefineOf = (row: BundleRow | undefined): Record<string, strin
  */
 export const bundledFilePath = (file: string): string => `node_modules/${file}`;
 
-/** Run-time package files are package paths like these; anything else is refused. */
+/** Shell words need no quoting when they are package paths like these; anything else is refused. */
 const PACKAGE_FILE = /^(@[a-z0-9._-]+\/)?[a-z0-9._-]+\/[A-Za-z0-9._/-]+$/;
 
-/** Copies a row's run-time package files from the project's node_modules into its bundle (bundledFilePath). */
-const copyPackageFiles = (files: readonly string[], outputDir: string): void => {
-  for (const file of files) {
+/** The commands that copy a row's run-time package files from the project's node_modules into its bundle. */
+const copyFilesCommands = (files: readonly string[], inputDir: string, outputDir: string): string[] =>
+  files.map((file) => {
     if (!PACKAGE_FILE.test(file) || file.includes('..')) throw new Error(`not a package file: ${file}`);
-    const target = join(outputDir, bundledFilePath(file));
-    mkdirSync(dirname(target), { recursive: true });
-    copyFileSync(join(PROJECT_ROOT, 'node_modules', file), target);
-  }
-};
-
-/**
- * How the stack bundles one function, in the synthesizing process (CDK's local bundling; the
- * Docker image is never used: the build either succeeds or throws). Its data fields are part of
- * CDK's asset cache key (AssetStaging serialises the bundling options, methods left out), so
- * functions of one handler with different `define`s or files never share a bundle.
- */
-export class LambdaBundling implements ILocalBundling {
-  constructor(
-    readonly entry: string,
-    readonly define: Record<string, string>,
-    readonly files: readonly string[],
-  ) {}
-
-  tryBundle(outputDir: string): boolean {
-    lambdaOutputs(
-      buildSync(lambdaBuildOptions({ entry: this.entry, outdir: outputDir, define: this.define })).metafile,
-    );
-    copyPackageFiles(this.files, outputDir);
-    return true;
-  }
-}
-
-/** The stack's local bundling of `entry` for `row` (its `define` and run-time package files). */
-export const lambdaBundling = (
-  entry: string,
-  row?: BundleRow & { files?: readonly string[] },
-): LambdaBundling => new LambdaBundling(entry, bundleDefineOf(row), row?.files ?? []);
-
-/**
- * The code of a function of the stack (route functions, workers, custom resources): `entry` built
- * with lambdaBuildOptions and the `define` of its row (bundleDefineOf), its row's run-time package
- * files (`files`) copied in after esbuild; the asset is named by the hash of that output, as
- * NodejsFunction's were. NodejsFunction builds one file only (`--outfile`), which rules out code
- * splitting, hence this.
- */
-export const lambdaCode = (entry: string, row?: BundleRow & { files?: readonly string[] }): lambda.Code =>
-  lambda.Code.fromAsset(PROJECT_ROOT, {
-    assetHashType: AssetHashType.OUTPUT,
-    bundling: {
-      image: LAMBDA_RUNTIME.bundlingImage,
-      local: lambdaBundling(entry, row),
-    },
+    const target = `${outputDir}/${bundledFilePath(file)}`;
+    return `mkdir -p "${target.slice(0, target.lastIndexOf('/'))}" && cp "${inputDir}/node_modules/${file}" "${target}"`;
   });
+
+/**
+ * LAMBDA_BUNDLING as NodejsFunction's bundling options: every bundled function of the stack (the
+ * route functions, the workers, the playback key pair resource) is built with exactly these, and
+ * the `define` of its row (bundleDefineOf); a row's run-time package files (`files`) are copied
+ * in after esbuild.
+ */
+export const nodejsBundling = (row?: BundleRow & { files?: readonly string[] }): BundlingOptions => ({
+  format: OutputFormat.ESM,
+  mainFields: [...LAMBDA_BUNDLING.mainFields],
+  banner: LAMBDA_BUNDLING.banner,
+  minify: LAMBDA_BUNDLING.minify,
+  sourceMap: LAMBDA_BUNDLING.sourcemap,
+  sourcesContent: LAMBDA_BUNDLING.sourcesContent,
+  target: LAMBDA_BUNDLING.target,
+  // The pinned SDK the tests ran against, not whatever the runtime ships.
+  bundleAwsSDK: true,
+  forceDockerBundling: false,
+  logLevel: LogLevel.ERROR,
+  define: bundleDefineOf(row),
+  esbuildArgs: Object.fromEntries(
+    Object.entries(LAMBDA_BUNDLE_ALIAS).map(([name, path]) => [`--alias:${name}`, path]),
+  ),
+  // The row's run-time package files beside the bundle (bundledFilePath).
+  ...(row?.files?.length
+    ? {
+        commandHooks: {
+          beforeBundling: () => [],
+          beforeInstall: () => [],
+          afterBundling: (inputDir: string, outputDir: string) =>
+            copyFilesCommands(row.files ?? [], inputDir, outputDir),
+        },
+      }
+    : {}),
+});

@@ -1,8 +1,8 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { routes } from '../functions/routes.ts';
-import { bundleDefineOf, lambdaBuildOptions, lambdaOutputs } from '../infra/bundling.ts';
+import { bundleDefineOf, LAMBDA_BUNDLE_ALIAS, lambdaEsbuildOptions } from '../infra/bundling.ts';
 
 const FUNCTIONS = resolve(import.meta.dirname, '../functions');
 
@@ -18,56 +18,45 @@ const defineOf = (entry: string): Record<string, string> => {
 };
 
 /**
- * Bundles Lambda handlers as the stack does (infra/bundling.ts lambdaBuildOptions: the AWS SDK
- * bundled, nothing external, each route's `define`, lazily imported modules split into
- * `chunks/`): `entries` maps a folder name to an entry file, and each bundle lands in
- * `<outDir>/<name>/` as `index.mjs`, its chunks and their source maps, with `inputs.json`, the
- * source files of all of them (what the bundle tests read). One esbuild build per entry, all
- * started together: with code splitting, one build of several entries would share chunks between
- * them, which no deployed function does. The benchmark measures, and the Node 22 bundle test
- * runs, these folders. Returns the `index.mjs` of each name. `defaultCredentials`: without the
- * stack's alias of the credential chain (the benchmark's floor is the SDK's default DynamoDB
- * client, as it was defined).
+ * Bundles Lambda handlers with the options the stack's NodejsFunction passes to the same local
+ * esbuild (infra/bundling.ts; the AWS SDK bundled, nothing external, each route's `define`):
+ * `entries` maps a folder name to an entry file, and each bundle lands in
+ * `<outDir>/<name>/index.mjs` with its source map. One esbuild run per distinct `define` (two:
+ * routes without auth, and the rest) builds them all: without code splitting esbuild links every
+ * entry point on its own, so each file is byte-identical to a build of that entry alone, and the
+ * modules they share (AWS SDK, middy, zod) are parsed once per run instead of once per function.
+ * The benchmark measures, and the Node 22 bundle test runs, these files. Returns the bundle file
+ * of each name. `defaultCredentials`: without the stack's alias of the credential chain (the
+ * benchmark's floor is the SDK's default DynamoDB client, as it was defined).
  */
 export const bundleLambdas = async (
   entries: ReadonlyMap<string, string>,
   outDir: string,
   options: { defaultCredentials?: boolean } = {},
 ): Promise<Map<string, string>> => {
-  await Promise.all(
-    [...entries].map(async ([name, entry]) => {
-      const outdir = join(outDir, name);
-      const { metafile } = await build(
-        lambdaBuildOptions({
-          entry,
-          outdir,
-          define: defineOf(entry),
-          defaultCredentials: options.defaultCredentials,
-        }),
-      );
-      const inputs = new Set([...lambdaOutputs(metafile).values()].flat());
-      writeFileSync(join(outdir, 'inputs.json'), JSON.stringify([...inputs]));
-    }),
+  const groups = new Map<string, Array<[string, string]>>();
+  for (const [name, entry] of entries) {
+    const key = JSON.stringify(defineOf(entry));
+    groups.set(key, [...(groups.get(key) ?? []), [name, entry]]);
+  }
+  const results = await Promise.all(
+    [...groups].map(([define, group]) =>
+      build({
+        entryPoints: Object.fromEntries(group.map(([name, entry]) => [`${name}/index`, entry])),
+        outdir: outDir,
+        outExtension: { '.js': '.mjs' },
+        ...lambdaEsbuildOptions(),
+        define: JSON.parse(define) as Record<string, string>,
+        alias: options.defaultCredentials ? {} : { ...LAMBDA_BUNDLE_ALIAS },
+        logLevel: 'error',
+        metafile: true,
+      }),
+    ),
   );
+  // Each bundle's source files, beside it (`inputs.json`): what the bundle tests read.
+  for (const { metafile } of results)
+    for (const [file, output] of Object.entries(metafile.outputs))
+      if (file.endsWith('/index.mjs'))
+        writeFileSync(join(dirname(file), 'inputs.json'), JSON.stringify(Object.keys(output.inputs)));
   return new Map([...entries.keys()].map((name) => [name, join(outDir, name, 'index.mjs')]));
 };
-
-/** The code files of the bundle whose `index.mjs` is `file`: it and its chunks (no maps). */
-export const bundleFiles = (file: string): string[] => {
-  const dir = dirname(file);
-  const chunks = join(dir, 'chunks');
-  return [
-    file,
-    ...(existsSync(chunks)
-      ? readdirSync(chunks)
-          .filter((name) => name.endsWith('.mjs'))
-          .map((name) => join(chunks, name))
-      : []),
-  ];
-};
-
-/** The code the bundle whose `index.mjs` is `file` ships, index and chunks (what content tests read). */
-export const bundleCode = (file: string): string =>
-  bundleFiles(file)
-    .map((f) => readFileSync(f, 'utf8'))
-    .join('\n');

@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { routes } from '../../functions/routes.ts';
-import { bundleDefineOf, LAMBDA_BUNDLE_DEFINE, lambdaBundling } from '../../infra/bundling.ts';
-import { bundleCode, bundleLambdas } from '../../scripts/lambda-bundle.ts';
+import { bundleDefineOf, LAMBDA_BUNDLE_DEFINE, nodejsBundling } from '../../infra/bundling.ts';
+import { bundleLambdas } from '../../scripts/lambda-bundle.ts';
 
 /**
  * Routes that verify no token are bundled without the token verifier (issue 19, cold starts):
@@ -29,19 +29,15 @@ describe('bundles by auth mode', () => {
     expect(bundleDefineOf({ auth: 'required' })).toEqual(LAMBDA_BUNDLE_DEFINE);
     expect(bundleDefineOf(undefined)).toEqual(LAMBDA_BUNDLE_DEFINE);
     // A route's own define also says whether it has request budgets (test/infra/bundle-rate-limit.test.ts).
-    expect(lambdaBundling(entry(rowOf('none').handler), rowOf('none')).define).toMatchObject(
-      bundleDefineOf({ auth: 'none' }),
-    );
-    expect(lambdaBundling(entry(rowOf('required').handler), rowOf('required')).define).not.toHaveProperty([
-      'process.env.LAMBDA_BUNDLE_AUTH',
-    ]);
-    expect(lambdaBundling(entry(rowOf('none').handler)).define).toEqual(LAMBDA_BUNDLE_DEFINE);
+    expect(nodejsBundling(rowOf('none')).define).toMatchObject(bundleDefineOf({ auth: 'none' }));
+    expect(nodejsBundling(rowOf('required')).define).not.toHaveProperty(['process.env.LAMBDA_BUNDLE_AUTH']);
+    expect(nodejsBundling().define).toEqual(LAMBDA_BUNDLE_DEFINE);
   });
 
   it('leaves the verifier out of auth: none bundles only', async () => {
     const picked = ['none', 'optional', 'required'].map(rowOf);
     const files = await bundleLambdas(new Map(picked.map((row) => [row.auth, entry(row.handler)])), out);
-    const code = (auth: string) => bundleCode(files.get(auth)!);
+    const code = (auth: string) => readFileSync(files.get(auth)!, 'utf8');
     expect(code('none')).not.toContain('jwksUri');
     expect(code('optional')).toContain('jwksUri');
     expect(code('required')).toContain('jwksUri');
@@ -63,7 +59,7 @@ describe('bundles by auth mode', () => {
       ]),
       out,
     );
-    const code = (name: string) => bundleCode(files.get(name)!);
+    const code = (name: string) => readFileSync(files.get(name)!, 'utf8');
     expect(code('verifying')).toContain('jwksUri');
     expect(code('verifying')).toContain('SIGNING_PUBLIC_JWK');
     expect(code('jwks')).toContain('SIGNING_PUBLIC_JWK');

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { routes } from '../../functions/routes.ts';
-import { bundleDefineOf, lambdaBundling } from '../../infra/bundling.ts';
+import { bundleDefineOf, nodejsBundling } from '../../infra/bundling.ts';
 import { bundleLambdas } from '../../scripts/lambda-bundle.ts';
 import { settingsOf } from '../../shared/platform/access.ts';
 import { functionKey } from '../../shared/routing/function-row.ts';
@@ -34,10 +34,10 @@ describe('what a route bundle leaves out', () => {
   it('defines the limiter away only for routes without budgets and for workers', () => {
     expect(unlimited.rateLimit).toBeUndefined();
     expect(bundleDefineOf(unlimited)).toMatchObject(RATE_LIMIT_NONE);
-    expect(lambdaBundling(entry(unlimited.handler), unlimited).define).toMatchObject(RATE_LIMIT_NONE);
+    expect(nodejsBundling(unlimited).define).toMatchObject(RATE_LIMIT_NONE);
     expect(bundleDefineOf({ trigger: '$queue/fixture' })).toMatchObject(RATE_LIMIT_NONE);
     expect(bundleDefineOf(limited)).not.toHaveProperty([RATE_LIMIT_KEY]);
-    expect(lambdaBundling(entry(limited.handler), limited).define).not.toHaveProperty([RATE_LIMIT_KEY]);
+    expect(nodejsBundling(limited).define).not.toHaveProperty([RATE_LIMIT_KEY]);
     expect(bundleDefineOf(undefined)).not.toHaveProperty([RATE_LIMIT_KEY]);
   });
 

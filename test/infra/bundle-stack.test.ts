@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleDefineOf, lambdaBuildOptions } from '../../infra/bundling.ts';
+import { bundleDefineOf, LAMBDA_BUNDLE_ALIAS, lambdaEsbuildOptions } from '../../infra/bundling.ts';
 import { mappedStack } from '../../shared/observability/stack.ts';
 import { apiEvent } from '../support/events.ts';
 
@@ -21,17 +21,18 @@ const tiers = join(dir, 'tiers', 'index.mjs');
 const FIXTURE = resolve(import.meta.dirname, 'fixtures/failing-handler.ts');
 
 beforeAll(async () => {
-  const define = bundleDefineOf({ auth: 'none' });
-  await Promise.all([
-    build(lambdaBuildOptions({ entry: FIXTURE, outdir: dirname(file), define })),
-    build(
-      lambdaBuildOptions({
-        entry: resolve(import.meta.dirname, '../../functions/creators/list-tiers.ts'),
-        outdir: dirname(tiers),
-        define,
-      }),
-    ),
-  ]);
+  await build({
+    entryPoints: {
+      'failing/index': FIXTURE,
+      'tiers/index': resolve(import.meta.dirname, '../../functions/creators/list-tiers.ts'),
+    },
+    outdir: dir,
+    outExtension: { '.js': '.mjs' },
+    ...lambdaEsbuildOptions(),
+    define: bundleDefineOf({ auth: 'none' }),
+    alias: { ...LAMBDA_BUNDLE_ALIAS },
+    logLevel: 'error',
+  });
 }, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
