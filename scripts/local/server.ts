@@ -102,12 +102,33 @@ const readBody = (req: IncomingMessage): Promise<Buffer | 'too-large'> =>
     req.on('error', fail);
   });
 
-/** Builds the API Gateway HTTP API v2 event for a request. */
+/**
+ * Request headers as API Gateway's HTTP API hands them to a function in payload format 2.0: "All
+ * header names are lowercase", and "Duplicate headers are combined with commas" (no space:
+ * `"header2": "value1,value2"`), per
+ * https://docs.aws.amazon.com/apigateway/latest/developerguide/http-api-develop-integrations-lambda.html.
+ * Every event built here goes through it: the local server's, the tests' (`apiEvent`), the benches'.
+ * So no function needs a header normalizer, and none may read a mixed-case name.
+ */
+export const apiGatewayHeaders = (
+  headers: Record<string, string | readonly string[] | undefined>,
+): Record<string, string> => {
+  const result: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    const key = name.toLowerCase();
+    const joined = typeof value === 'string' ? value : value.join(',');
+    result[key] = key in result ? `${result[key]},${joined}` : joined;
+  }
+  return result;
+};
+
+/** Builds the API Gateway HTTP API v2 event for a request (headers as `apiGatewayHeaders` gives them). */
 export const toEvent = (
   req: {
     method: string;
     url: URL;
-    headers: Record<string, string>;
+    headers: Record<string, string | readonly string[] | undefined>;
     body: string | undefined;
     sourceIp?: string;
   },
@@ -117,13 +138,14 @@ export const toEvent = (
   const query: Record<string, string> = {};
   for (const [name, value] of req.url.searchParams)
     query[name] = name in query ? `${query[name]},${value}` : value;
+  const headers = apiGatewayHeaders(req.headers);
   const now = new Date();
   return {
     version: '2.0',
     routeKey: routeKey(row),
     rawPath: req.url.pathname,
     rawQueryString: req.url.search.slice(1),
-    headers: req.headers,
+    headers,
     queryStringParameters: Object.keys(query).length > 0 ? query : undefined,
     pathParameters: Object.keys(pathParameters).length > 0 ? pathParameters : undefined,
     requestContext: {
@@ -136,7 +158,7 @@ export const toEvent = (
         path: req.url.pathname,
         protocol: 'HTTP/1.1',
         sourceIp: req.sourceIp ?? '127.0.0.1',
-        userAgent: req.headers['user-agent'] ?? '',
+        userAgent: headers['user-agent'] ?? '',
       },
       requestId: randomUUID(),
       routeKey: routeKey(row),
@@ -198,15 +220,15 @@ const handle = async (req: IncomingMessage, res: ServerResponse, trustForwardedF
       res,
       errorResponse(undefined, new NotFoundError(`No route for ${method} ${url.pathname}`), randomUUID()),
     );
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(',') : value;
-  }
   const event = toEvent(
     {
       method,
       url,
-      headers,
+      // Built from Node's `req.headersDistinct`, not `req.headers`: both have the names lower-cased
+      // (as API Gateway's), but `req.headers` joins a repeated header with ', ' and keeps only the
+      // first of a repeated `authorization`, `content-type`, `user-agent`...; API Gateway joins every
+      // repeat with ',' (`apiGatewayHeaders`), so a second `authorization` reaches the function here too.
+      headers: req.headersDistinct,
       body: body.length > 0 ? body.toString('utf8') : undefined,
       sourceIp: clientIp(req, trustForwardedFor),
     },

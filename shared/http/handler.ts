@@ -1,5 +1,4 @@
 import middy from '@middy/core';
-import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import { assertSettings } from '../platform/access.ts';
 import { rateLimitsOf } from '../routing/route.ts';
 import type { Principal } from '../identity/principal.ts';
@@ -36,7 +35,10 @@ export interface Request<C extends Contract> {
   requestId: string;
   /** The instant the request is handled at (injected clock). */
   now: Date;
-  /** Lower-cased request headers. */
+  /**
+   * Request headers, names lower case: API Gateway's HTTP API (payload format 2.0) delivers them
+   * so, repeats joined with commas; read `authorization`, never `Authorization`.
+   */
   headers: Record<string, string | undefined>;
   /**
    * The body exactly as sent (base64 bodies from API Gateway decoded), for endpoints that verify
@@ -53,12 +55,13 @@ export type LambdaHandler = ((event: HttpEvent, context?: unknown) => Promise<Ht
  * The Lambda handler of one endpoint: its contract (shared/http/contract.ts) and the function
  * that answers it, whose reply is type-checked against the contract's success responses. One
  * middy chain, one concern per middleware (shared/http/middleware/). The `before` steps run in
- * the order used: request id, contract and clock; header names lower-cased; body size (413);
- * authentication per the contract (401); step-up for sensitive rows (401 `step_up_required`); rate limit (429); JSON parsing (415/400); validation of
+ * the order used: request id, contract and clock; body size (413); authentication per the
+ * contract (401); step-up for sensitive rows (401 `step_up_required`); rate limit (429); JSON parsing (415/400); validation of
  * query and path (400) and body (422). Then `fn`, whose reply becomes the contract's success
  * envelope. Anything thrown becomes its error envelope; every answer gets the rate-limit headers
  * (success only), CORS headers, `x-content-type-options: nosniff` (and `cache-control: no-store`
- * when personal) and `x-request-id`, and is logged with its metrics.
+ * when personal) and `x-request-id`, and is logged with its metrics. No header normalizer: API
+ * Gateway's HTTP API (payload format 2.0) already names every request header in lower case.
  */
 export const endpoint = <const C extends Contract>(
   contract: C,
@@ -77,7 +80,6 @@ export const endpoint = <const C extends Contract>(
     .use(requestLog())
     .use(corsHeaders())
     .use(securityHeaders())
-    .use(httpHeaderNormalizer())
     .use(bodyLimit(MAX_BODY_BYTES))
     .use(authenticate())
     .use(stepUp())

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
 import { NotFoundError } from '../../shared/errors/errors.ts';
+import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { errorResponse, MAX_BODY_BYTES } from '../../shared/http/handler.ts';
 import { noContent, ok, raw, text } from '../../shared/http/reply.ts';
 import { testEndpoint } from '../support/endpoints.ts';
@@ -56,6 +57,55 @@ describe('JSON body parsing', () => {
       apiEvent({ route, rawBody: 'not json', headers: { 'content-type': 'text/plain' } }),
     );
     expect(res.statusCode).toBe(200);
+  });
+});
+
+describe('request header names (lower case, as API Gateway delivers them)', () => {
+  // No header normalizer in the chain: API Gateway's HTTP API (payload format 2.0) names every
+  // header in lower case and joins a repeated header's values with commas. apiEvent builds the
+  // event the same way, so a client's mixed-case names reach the handler as API Gateway's would.
+  const handle = 'PUT /onboarding/account/handle'; // auth required, no rate limit: reachable offline
+
+  it('serves a request whose client sent mixed-case header names: the event names them in lower case', async () => {
+    const { token } = await issueAccessToken('acc_headers', new Date());
+    const event = apiEvent({
+      route: handle,
+      rawBody: '{"handle":"x"}',
+      headers: { Authorization: `Bearer ${token}`, 'CONTENT-TYPE': 'application/json', 'X-Trace': 'a' },
+    });
+    const res = await testEndpoint({ body: z.object({ handle: z.string() }) }, (req) =>
+      ok({ account: req.caller().accountId, handle: req.body.handle }),
+    )(event);
+    expect(res.statusCode).toBe(200);
+    expect(parse(res.body).data).toEqual({ account: 'acc_headers', handle: 'x' });
+    expect(Object.keys(event.headers).sort()).toEqual(['authorization', 'content-type', 'x-trace']);
+  });
+
+  it('hands the handler the lower-cased `authorization` and `content-type`, repeats comma-joined', async () => {
+    const res = await testEndpoint({}, ({ headers }) =>
+      ok({
+        authorization: headers.authorization,
+        type: headers['content-type'],
+        mixed: headers['Content-Type'] ?? null,
+        repeated: headers['x-thing'],
+      }),
+    )(
+      apiEvent({
+        route,
+        headers: {
+          Authorization: 'Basic eA==',
+          'Content-Type': 'text/plain',
+          'X-Thing': '1',
+          'x-thing': '2',
+        },
+      }),
+    );
+    expect(parse(res.body).data).toEqual({
+      authorization: 'Basic eA==',
+      type: 'text/plain',
+      mixed: null,
+      repeated: '1,2',
+    });
   });
 });
 

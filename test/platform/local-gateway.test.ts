@@ -55,3 +55,40 @@ describe('malformed Host headers', () => {
     });
   });
 });
+
+describe('request headers on a running gateway (as API Gateway hands them to a function)', () => {
+  let server: Server;
+  let port: number;
+  beforeAll(async () => {
+    const started = await startLocalApi(0);
+    server = started.server;
+    port = Number(new URL(started.url).port);
+  });
+  afterAll(() => server.close());
+
+  // An `auth: 'none'` route with a body and no rate limit: its content-type check (415) and body
+  // validation (422) answer before any call to DynamoDB.
+  const post = (headers: Record<string, string | string[]>) =>
+    new Promise<number>((done, fail) => {
+      const req = request(
+        { host: '127.0.0.1', port, method: 'POST', path: '/billing/google/notifications', headers },
+        (res) => {
+          res.resume();
+          done(res.statusCode ?? 0);
+        },
+      );
+      req.on('error', fail);
+      req.end('{}');
+    });
+
+  it('names them in lower case whatever case the client sent', async () => {
+    expect(await post({ 'CONTENT-TYPE': 'application/json' })).toBe(422);
+    expect(await post({ 'Content-Type': 'text/plain' })).toBe(415);
+  });
+
+  it('joins a repeated header with commas, every value kept (Node keeps only the first content-type)', async () => {
+    // API Gateway: "Duplicate headers are combined with commas", so `application/json,text/plain`,
+    // which is not a JSON media type.
+    expect(await post({ 'Content-Type': ['application/json', 'text/plain'] })).toBe(415);
+  });
+});

@@ -44,7 +44,7 @@ const principalOf = async (route: RouteRow | undefined, authorization: string | 
 /**
  * Verifies the bearer token as the route row asks and keeps the caller as `principal` (401 for a
  * missing token on a `required` route, a malformed header or a token that fails verification).
- * Reads the lower-cased `authorization` header, so it runs after the header normalizer.
+ * Reads the `authorization` header, lower case as API Gateway's HTTP API names every header.
  */
 export const authenticate = (): HttpMiddleware => ({
   before: async (request) => {
