@@ -27955,7 +27955,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The IVS Chat message id (from the MESSAGE frame)
+                 * @description The IVS Chat message id (from the MESSAGE frame): 12 letters or digits
                  * @example QpUjHvz7Vcc7
                  */
                 message_id: string;

@@ -356,6 +356,15 @@ describe('moderation', () => {
       await waitFor(async () => (await events(type)).length > 0, type, 30_000);
   });
 
+  it('a message id IVS Chat would refuse (not 12 letters or digits) is a 400 naming it, never sent to IVS (was a 500)', async () => {
+    for (const id of ['msg1', 'QpUjHvz7Vcc7x', 'QpUjHvz7Vc-7', '__proto__', '-1']) {
+      const res = await api.delete(`/studio/chat/messages/${id}`, { token: creator.token });
+      expect(res.status, id).toBe(400);
+      expect(res.body, id).toMatchObject({ status: 'error', code: 400 });
+      expect(res.body.message, id).toMatch(/message_id/);
+    }
+  });
+
   it('suspending the creator closes the room; lifting it opens a new one', async () => {
     // The operator's shell (these run outside any function): a region and the stand-in's dummy credentials.
     process.env.AWS_REGION ??= 'us-east-1';
