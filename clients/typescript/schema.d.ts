@@ -15589,7 +15589,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Calendar day `YYYY-MM-DD` in `timezone` (default: today there)
+                 * @description Calendar day `YYYY-MM-DD` in `timezone` (default: today there), from 1970-01-01 to 10 years from now
                  * @example 2026-03-08
                  */
                 date?: string;
@@ -16020,7 +16020,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Calendar day `YYYY-MM-DD` in `timezone` (default: today there)
+                 * @description Calendar day `YYYY-MM-DD` in `timezone` (default: today there), from 1970-01-01 to 10 years from now
                  * @example 2026-03-08
                  */
                 date?: string;
@@ -16456,7 +16456,7 @@ export interface operations {
                  */
                 channel_id?: string;
                 /**
-                 * @description Calendar day `YYYY-MM-DD` in `timezone`; without it the grid starts at the current half hour
+                 * @description Calendar day `YYYY-MM-DD` in `timezone`, from 1970-01-01 to 10 years from now; without it the grid starts at the current half hour
                  * @example 2026-03-08
                  */
                 date?: string;
@@ -16602,7 +16602,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Calendar day `YYYY-MM-DD` in `timezone` (default: today there)
+                 * @description Calendar day `YYYY-MM-DD` in `timezone` (default: today there), from 1970-01-01 to 10 years from now
                  * @example 2026-03-08
                  */
                 date?: string;
