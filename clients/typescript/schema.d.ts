@@ -647,7 +647,7 @@ export interface paths {
         put?: never;
         /**
          * Start paying: a subscription to a creator or a pay-per-view item (a Stripe Checkout page)
-         * @description Starts a Stripe Checkout Session for the caller: `{creator_id}` subscribes to the creator's plan (Stripe Billing, renews each period), `{content_id}` buys one pay-per-view episode. Send the buyer to `url`. Nothing is unlocked by this call: access comes when Stripe confirms the payment (webhook), usually within seconds; poll `GET /me/entitlements`. A retried request (same caller, item and price, within 30 minutes) answers the same session, so a double click pays once. Every charge is a destination charge to the creator's Stripe Connect account with the platform's fee. 409 when the caller already holds it, 404 for an unknown creator or item, 422 for a free item, a premium one (it comes with the subscription), a creator without a paid plan, or a creator whose payout account cannot take charges yet ("This creator cannot take payments yet", on `creator_id` or `content_id`).
+         * @description Starts a Stripe Checkout Session for the caller: `{creator_id}` subscribes to the creator's plan (Stripe Billing, renews each period), `{content_id}` buys one pay-per-view episode. Send the buyer to `url`. Nothing is unlocked by this call: access comes when Stripe confirms the payment (webhook), usually within seconds; poll `GET /me/entitlements`. A retried request (same caller, item and price, within 30 minutes) answers the same session, so a double click pays once. Every charge is a destination charge to the creator's Stripe Connect account with the platform's fee. 409 when the caller already holds it, 404 for an unknown creator or item, 422 for a free item, a premium one (it comes with the subscription), a creator without a paid plan, a creator whose payout account cannot take charges yet ("This creator cannot take payments yet", on `creator_id` or `content_id`), or the caller's own channel or item (a creator does not pay themself).
          */
         post: operations["createCheckout"];
         delete?: never;
@@ -667,7 +667,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe to a creator: starts the same checkout as POST /checkout {creator_id}
-         * @description Starts paying for the creator's plan: exactly `POST /checkout` with `{creator_id}` (a Stripe Checkout page; nothing is granted until Stripe confirms the payment). It no longer grants a free month. 422 (on `creator_id`) for a creator without a paid plan or whose payout account cannot take charges yet.
+         * @description Starts paying for the creator's plan: exactly `POST /checkout` with `{creator_id}` (a Stripe Checkout page; nothing is granted until Stripe confirms the payment). It no longer grants a free month. 422 (on `creator_id`) for a creator without a paid plan, whose payout account cannot take charges yet, or who is the caller.
          */
         post: operations["subscribeCreator"];
         /**
@@ -15589,7 +15589,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Calendar day `YYYY-MM-DD` in `timezone` (default: today there)
+                 * @description Calendar day `YYYY-MM-DD` in `timezone` (default: today there), from 1970-01-01 to 10 years from now
                  * @example 2026-03-08
                  */
                 date?: string;
@@ -16020,7 +16020,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Calendar day `YYYY-MM-DD` in `timezone` (default: today there)
+                 * @description Calendar day `YYYY-MM-DD` in `timezone` (default: today there), from 1970-01-01 to 10 years from now
                  * @example 2026-03-08
                  */
                 date?: string;
@@ -16456,7 +16456,7 @@ export interface operations {
                  */
                 channel_id?: string;
                 /**
-                 * @description Calendar day `YYYY-MM-DD` in `timezone`; without it the grid starts at the current half hour
+                 * @description Calendar day `YYYY-MM-DD` in `timezone`, from 1970-01-01 to 10 years from now; without it the grid starts at the current half hour
                  * @example 2026-03-08
                  */
                 date?: string;
@@ -16602,7 +16602,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Calendar day `YYYY-MM-DD` in `timezone` (default: today there)
+                 * @description Calendar day `YYYY-MM-DD` in `timezone` (default: today there), from 1970-01-01 to 10 years from now
                  * @example 2026-03-08
                  */
                 date?: string;
@@ -27011,7 +27011,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller is not a creator (onboarding unfinished), or `channel` names a channel they do not moderate, or the action is the creator's only (appointing moderators) or not allowed on its target (banning the creator, a moderator banning a moderator); or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
+            /** @description The caller is not a creator (onboarding unfinished), or `channel` names a channel they do not moderate or that banned them, or the action is the creator's only (appointing moderators) or not allowed on its target (banning the creator, a moderator banning a moderator); or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -27223,7 +27223,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller is not a creator (onboarding unfinished), or `channel` names a channel they do not moderate, or the action is the creator's only (appointing moderators) or not allowed on its target (banning the creator, a moderator banning a moderator); or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
+            /** @description The caller is not a creator (onboarding unfinished), or `channel` names a channel they do not moderate or that banned them, or the action is the creator's only (appointing moderators) or not allowed on its target (banning the creator, a moderator banning a moderator); or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -27406,7 +27406,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller is not a creator (onboarding unfinished), or `channel` names a channel they do not moderate, or the action is the creator's only (appointing moderators) or not allowed on its target (banning the creator, a moderator banning a moderator); or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
+            /** @description The caller is not a creator (onboarding unfinished), or `channel` names a channel they do not moderate or that banned them, or the action is the creator's only (appointing moderators) or not allowed on its target (banning the creator, a moderator banning a moderator); or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -27601,7 +27601,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller is not a creator (onboarding unfinished), or `channel` names a channel they do not moderate, or the action is the creator's only (appointing moderators) or not allowed on its target (banning the creator, a moderator banning a moderator); or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
+            /** @description The caller is not a creator (onboarding unfinished), or `channel` names a channel they do not moderate or that banned them, or the action is the creator's only (appointing moderators) or not allowed on its target (banning the creator, a moderator banning a moderator); or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -27827,7 +27827,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller is not a creator (onboarding unfinished), or `channel` names a channel they do not moderate, or the action is the creator's only (appointing moderators) or not allowed on its target (banning the creator, a moderator banning a moderator); or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
+            /** @description The caller is not a creator (onboarding unfinished), or `channel` names a channel they do not moderate or that banned them, or the action is the creator's only (appointing moderators) or not allowed on its target (banning the creator, a moderator banning a moderator); or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -27955,7 +27955,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The IVS Chat message id (from the MESSAGE frame)
+                 * @description The IVS Chat message id (from the MESSAGE frame): 12 letters or digits
                  * @example QpUjHvz7Vcc7
                  */
                 message_id: string;
@@ -28005,7 +28005,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller is not a creator (onboarding unfinished), or `channel` names a channel they do not moderate, or the action is the creator's only (appointing moderators) or not allowed on its target (banning the creator, a moderator banning a moderator); or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
+            /** @description The caller is not a creator (onboarding unfinished), or `channel` names a channel they do not moderate or that banned them, or the action is the creator's only (appointing moderators) or not allowed on its target (banning the creator, a moderator banning a moderator); or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
             403: {
                 headers: {
                     [name: string]: unknown;

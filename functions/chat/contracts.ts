@@ -21,7 +21,7 @@ const moderationThrottle = { rate: 20, burst: 40 } as const;
 
 const notYours = {
   description:
-    "The caller is not a creator (onboarding unfinished), or `channel` names a channel they do not moderate, or the action is the creator's only (appointing moderators) or not allowed on its target (banning the creator, a moderator banning a moderator)",
+    "The caller is not a creator (onboarding unfinished), or `channel` names a channel they do not moderate or that banned them, or the action is the creator's only (appointing moderators) or not allowed on its target (banning the creator, a moderator banning a moderator)",
   message: 'You do not moderate this channel',
 };
 const noRoom = {

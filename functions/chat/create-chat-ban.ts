@@ -4,5 +4,5 @@ import { created } from '../../shared/http/reply.ts';
 import * as contracts from './contracts.ts';
 
 export const handler = endpoint(contracts.createChatBan, async ({ query, body, caller, now }) =>
-  created(await banUser(await studioChat(caller().accountId, query.channel), body, now)),
+  created(await banUser(await studioChat(caller().accountId, query.channel, now), body, now)),
 );

@@ -5,7 +5,7 @@ import * as contracts from './contracts.ts';
 
 export const handler = endpoint(contracts.deleteChatMessage, async ({ query, path, caller, now }) => {
   await deleteChatMessage(
-    await studioChat(caller().accountId, query.channel),
+    await studioChat(caller().accountId, query.channel, now),
     path.message_id,
     query.reason,
     now,

@@ -40,7 +40,7 @@ export const createCheckout = /* @__PURE__ */ (() =>
     ...paymentLimits,
     summary: 'Start paying: a subscription to a creator or a pay-per-view item (a Stripe Checkout page)',
     description:
-      "Starts a Stripe Checkout Session for the caller: `{creator_id}` subscribes to the creator's plan (Stripe Billing, renews each period), `{content_id}` buys one pay-per-view episode. Send the buyer to `url`. Nothing is unlocked by this call: access comes when Stripe confirms the payment (webhook), usually within seconds; poll `GET /me/entitlements`. A retried request (same caller, item and price, within 30 minutes) answers the same session, so a double click pays once. Every charge is a destination charge to the creator's Stripe Connect account with the platform's fee. 409 when the caller already holds it, 404 for an unknown creator or item, 422 for a free item, a premium one (it comes with the subscription), a creator without a paid plan, or a creator whose payout account cannot take charges yet (\"This creator cannot take payments yet\", on `creator_id` or `content_id`).",
+      "Starts a Stripe Checkout Session for the caller: `{creator_id}` subscribes to the creator's plan (Stripe Billing, renews each period), `{content_id}` buys one pay-per-view episode. Send the buyer to `url`. Nothing is unlocked by this call: access comes when Stripe confirms the payment (webhook), usually within seconds; poll `GET /me/entitlements`. A retried request (same caller, item and price, within 30 minutes) answers the same session, so a double click pays once. Every charge is a destination charge to the creator's Stripe Connect account with the platform's fee. 409 when the caller already holds it, 404 for an unknown creator or item, 422 for a free item, a premium one (it comes with the subscription), a creator without a paid plan, a creator whose payout account cannot take charges yet (\"This creator cannot take payments yet\", on `creator_id` or `content_id`), or the caller's own channel or item (a creator does not pay themself).",
     request: { body: checkoutBody },
     responses: () => ({
       201: { description: 'The payment page', data: paymentResponses().Checkout },
@@ -64,7 +64,7 @@ export const subscribeCreator = /* @__PURE__ */ (() =>
     ...paymentLimits,
     summary: 'Subscribe to a creator: starts the same checkout as POST /checkout {creator_id}',
     description:
-      "Starts paying for the creator's plan: exactly `POST /checkout` with `{creator_id}` (a Stripe Checkout page; nothing is granted until Stripe confirms the payment). It no longer grants a free month. 422 (on `creator_id`) for a creator without a paid plan or whose payout account cannot take charges yet.",
+      "Starts paying for the creator's plan: exactly `POST /checkout` with `{creator_id}` (a Stripe Checkout page; nothing is granted until Stripe confirms the payment). It no longer grants a free month. 422 (on `creator_id`) for a creator without a paid plan, whose payout account cannot take charges yet, or who is the caller.",
     request: { path: creatorPath },
     responses: () => ({
       201: { description: 'The payment page', data: paymentResponses().Checkout },

@@ -10,6 +10,7 @@ import {
   type ChatSettings,
   deleteBan,
   deleteModerator,
+  getBan,
   isModerator,
   putBan,
   putChatSettings,
@@ -17,6 +18,7 @@ import {
   recordAction,
 } from './chat-repository.ts';
 import { ivsChatClient } from './client.ts';
+import { isBanned } from './policy.ts';
 
 /**
  * The studio's chat moderation (docs/chat.md "Moderation"): each action on the channel the caller
@@ -39,12 +41,23 @@ export interface StudioChat {
 /**
  * The channel a studio chat call acts on: the caller's own (they must be a creator), or, with
  * `channel`, one they moderate (403 otherwise, whether or not the channel exists: who moderates
- * what is not revealed).
+ * what is not revealed). A moderator the channel banned moderates nothing (403), as a banned
+ * moderator gets no chat token: the ban comes before the role.
  */
-export const studioChat = async (callerId: string, channel: string | undefined): Promise<StudioChat> => {
+export const studioChat = async (
+  callerId: string,
+  channel: string | undefined,
+  now: Date,
+): Promise<StudioChat> => {
   const creatorId = channel ?? callerId;
-  if (creatorId !== callerId && !(await isModerator(creatorId, callerId)))
-    throw new ForbiddenError('You do not moderate this channel');
+  if (creatorId !== callerId) {
+    const [moderates, ban] = await Promise.all([
+      isModerator(creatorId, callerId),
+      getBan(creatorId, callerId),
+    ]);
+    if (!moderates) throw new ForbiddenError('You do not moderate this channel');
+    if (isBanned(ban, now)) throw new ForbiddenError('You are banned from this chat');
+  }
   const creator = await getCreator(creatorId);
   if (!creator || creator.id !== creatorId)
     throw creatorId === callerId

@@ -98,7 +98,17 @@ export const accountPath = /* @__PURE__ */ (() =>
 
 export const messagePath = /* @__PURE__ */ (() =>
   z.object({
-    message_id: described(idParam, 'The IVS Chat message id (from the MESSAGE frame)', 'QpUjHvz7Vcc7'),
+    // IVS Chat's DeleteMessage takes exactly 12 letters or digits and answers any other id a
+    // ValidationException: checked here, so a wrong id is a 400 and never reaches IVS.
+    message_id: described(
+      z.string().check(
+        z.regex(/^[A-Za-z0-9]{12}$/, {
+          error: 'message_id must be 12 letters or digits (an IVS Chat message id)',
+        }),
+      ),
+      'The IVS Chat message id (from the MESSAGE frame): 12 letters or digits',
+      'QpUjHvz7Vcc7',
+    ),
   }))();
 
 export const deleteMessageQuery = /* @__PURE__ */ (() =>

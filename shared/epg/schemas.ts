@@ -1,7 +1,14 @@
 import * as z from 'zod/mini';
 import { RATING_IDS } from '../catalog/model.ts';
 import { described, named, responseSchemas, responsesNotBundled } from '../schema/schema-meta.ts';
-import { idParam, MAX_PAGE_SIZE, pageQuery, wholeNumberParam } from '../schema/validation.ts';
+import {
+  DATE_WINDOW_YEARS_AHEAD,
+  idParam,
+  inDateWindow,
+  MAX_PAGE_SIZE,
+  pageQuery,
+  wholeNumberParam,
+} from '../schema/validation.ts';
 import { isValidTimeZone, parseClock, parseDate } from './time.ts';
 
 const timezone = /* @__PURE__ */ (() =>
@@ -17,12 +24,23 @@ const timezone = /* @__PURE__ */ (() =>
     'IANA time zone name the times are given in (and the day is read in)',
     'America/New_York',
   ))();
+/**
+ * A calendar day inside the date window (docs/conventions.md "Input bounds"), checked against the
+ * receive time as `windowedDateTime` is: a day past the window can end in year 10000, whose ISO
+ * key (`+010000-…`) sorts below the day's start and inverts the programs Query's bounds (a 500).
+ */
 const date = /* @__PURE__ */ (() =>
-  z
-    .string()
-    .check(
-      z.refine((v) => parseDate(v) !== undefined, { error: 'date must be a calendar date YYYY-MM-DD' }),
-    ))();
+  z.string().check(
+    z.refine(
+      (v) => {
+        const day = parseDate(v);
+        return day !== undefined && inDateWindow(Date.UTC(day.year, day.month - 1, day.day), Date.now());
+      },
+      {
+        error: `date must be a calendar date YYYY-MM-DD between 1970-01-01 and ${DATE_WINDOW_YEARS_AHEAD} years from now`,
+      },
+    ),
+  ))();
 const clockTime = (name: string) =>
   z
     .string()
@@ -53,7 +71,7 @@ export const scheduleQuery = /* @__PURE__ */ (() =>
     .object({
       date: described(
         z.optional(date),
-        'Calendar day `YYYY-MM-DD` in `timezone` (default: today there)',
+        'Calendar day `YYYY-MM-DD` in `timezone` (default: today there), from 1970-01-01 to 10 years from now',
         '2026-03-08',
       ),
       timezone,
@@ -85,7 +103,7 @@ export const guideQuery = /* @__PURE__ */ (() =>
     channel_id: described(z.optional(idParam), 'Only this channel (404 when unknown)', 'ch_0001'),
     date: described(
       z.optional(date),
-      'Calendar day `YYYY-MM-DD` in `timezone`; without it the grid starts at the current half hour',
+      'Calendar day `YYYY-MM-DD` in `timezone`, from 1970-01-01 to 10 years from now; without it the grid starts at the current half hour',
       '2026-03-08',
     ),
     hours: described(

@@ -32,7 +32,12 @@ const agreed = /* @__PURE__ */ (() =>
   ))();
 /** A required string of `min`..`max` characters whose absence says `<name> is required`. */
 export const text = (name: string, min: number, max: number) =>
-  z.string({ error: `${name} is required` }).check(z.minLength(min), z.maxLength(max));
+  z
+    .string({ error: `${name} is required` })
+    .check(
+      z.minLength(min, { error: `${name} is required` }),
+      z.maxLength(max, { error: `${name} must be at most ${max} characters` }),
+    );
 
 const HANDLE_RULE =
   '3-30 letters, digits or underscores, not starting with acc_ or cr_, unique ignoring letter case';

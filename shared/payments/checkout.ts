@@ -118,8 +118,26 @@ const answer = (session: Stripe.Checkout.Session, amount: number, currency: stri
   currency,
 });
 
+/**
+ * A creator's account id is its creator id: a creator buying their own plan or item would pay
+ * themself through Stripe (fees, an inflated subscriber count), so it is refused (422 on `field`).
+ */
+const notOwn = (accountId: string, creatorId: string, field: 'creator_id' | 'content_id') => {
+  if (accountId === creatorId)
+    throw new ValidationError([
+      {
+        field,
+        message:
+          field === 'creator_id'
+            ? 'This is your own channel: you cannot subscribe to it'
+            : 'This is your own item: you cannot buy it',
+      },
+    ]);
+};
+
 const subscriptionCheckout = async (accountId: string, creatorId: string, now: Date): Promise<Checkout> => {
   const creator = await requireCreator(creatorId);
+  notOwn(accountId, creator.id, 'creator_id');
   const [current, payouts] = await Promise.all([
     getEntitlement(accountId, { kind: 'subscription', creatorId: creator.id }),
     getPayoutAccount(creator.id),
@@ -181,6 +199,7 @@ const subscriptionCheckout = async (accountId: string, creatorId: string, now: D
 const purchaseCheckout = async (accountId: string, contentId: string, now: Date): Promise<Checkout> => {
   const episode = await getEpisode(contentId);
   if (!episode) throw new NotFoundError('Content not found');
+  notOwn(accountId, episode.creator_id, 'content_id');
   const { price, currency } = sellable(episode);
   const held = await entitlementsOf(accountId, episode.creator_id);
   if (held.some((e) => e.kind === 'purchase' && e.content_id === episode.id && grants(e, now)))

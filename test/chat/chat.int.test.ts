@@ -356,6 +356,51 @@ describe('moderation', () => {
       await waitFor(async () => (await events(type)).length > 0, type, 30_000);
   });
 
+  it('a moderator the creator banned moderates nothing: settings, bans, lifting their own ban and deletions are 403 (were 2xx)', async () => {
+    const mod = await viewer();
+    const other = await viewer();
+    const as = { token: mod.token };
+    const channel = `?channel=${creator.creatorId}`;
+    expect((await api.put(`/studio/chat/moderators/${mod.accountId}`, { token: creator.token })).status).toBe(
+      200,
+    );
+    const banned = await api.post('/studio/chat/bans', {
+      token: creator.token,
+      body: { account_id: mod.accountId, duration_seconds: null, reason: 'abuse' },
+    });
+    expect(banned.status).toBe(201);
+    for (const res of [
+      await api.put(`/studio/chat/settings${channel}`, { ...as, body: { slow_mode_seconds: 600 } }),
+      await api.post(`/studio/chat/bans${channel}`, {
+        ...as,
+        body: { account_id: other.accountId, duration_seconds: null, reason: 'revenge' },
+      }),
+      await api.delete(`/studio/chat/bans/${mod.accountId}${channel}`, as),
+      await api.delete(`/studio/chat/messages/QpUjHvz7Vcc7${channel}`, as),
+    ]) {
+      expect(res.status).toBe(403);
+      expect(res.body.message).toBe('You are banned from this chat');
+    }
+    // Nothing changed: the settings are the creator's, the other viewer may chat, the ban holds.
+    expect((await token(other)).status).toBe(200);
+    expect((await token(mod)).status).toBe(403);
+    // Lifted by the creator, the moderator moderates again.
+    expect((await api.delete(`/studio/chat/bans/${mod.accountId}`, { token: creator.token })).status).toBe(
+      204,
+    );
+    expect((await api.put(`/studio/chat/settings${channel}`, { ...as, body: {} })).status).toBe(200);
+    await api.delete(`/studio/chat/moderators/${mod.accountId}`, { token: creator.token });
+  });
+
+  it('a message id IVS Chat would refuse (not 12 letters or digits) is a 400 naming it, never sent to IVS (was a 500)', async () => {
+    for (const id of ['msg1', 'QpUjHvz7Vcc7x', 'QpUjHvz7Vc-7', '__proto__', '-1']) {
+      const res = await api.delete(`/studio/chat/messages/${id}`, { token: creator.token });
+      expect(res.status, id).toBe(400);
+      expect(res.body, id).toMatchObject({ status: 'error', code: 400 });
+      expect(res.body.message, id).toMatch(/message_id/);
+    }
+  });
+
   it('suspending the creator closes the room; lifting it opens a new one', async () => {
     // The operator's shell (these run outside any function): a region and the stand-in's dummy credentials.
     process.env.AWS_REGION ??= 'us-east-1';

@@ -171,6 +171,22 @@ describe('GET /creators/{id}/channel/schedule', () => {
     expect(res.body).toMatchObject({ status: 'error', code: 400 });
   });
 
+  it('400s a date outside the date window on every route that reads one (9999-12-31 in New York was a 500)', async () => {
+    // The day 9999-12-31 in New York ends in year 10000, whose ISO key (`+010000-…`) sorts below
+    // its start: the Query's BETWEEN bounds inverted and DynamoDB refused it.
+    for (const path of [
+      `/creators/${C1}/channel/schedule`,
+      `/creators/${C1}/channel/live/epg`,
+      `/channels/${creator(C1).channel.channel_id}/epg`,
+      '/tv/v3/guide/schedule',
+    ])
+      for (const date of ['9999-12-31', '1969-12-31']) {
+        const res = await api.get(`${path}?date=${date}&timezone=America/New_York`);
+        expect(res.status, `${path} ${date}`).toBe(400);
+        expect(res.body.message, `${path} ${date}`).toMatch(/date must be .*between 1970-01-01/);
+      }
+  });
+
   it('404s an unknown creator', async () => {
     const res = await api.get('/creators/cr_9999/channel/schedule');
     expect(res.status).toBe(404);

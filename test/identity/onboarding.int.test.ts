@@ -296,6 +296,26 @@ describe('Google sign-in', () => {
       expect(res.status).toBe(401);
     }
   });
+
+  it('an over-long token or password is a 422 saying its limit (was "is required")', async () => {
+    for (const [path, body, field, max] of [
+      [
+        '/onboarding/account/google',
+        { google_token: 'a'.repeat(8193), agreed_to_terms: true },
+        'google_token',
+        8192,
+      ],
+      ['/auth/login', { email: 'viewer@demo.stream', password: 'p'.repeat(257) }, 'password', 256],
+      ['/auth/refresh', { refresh_token: 'r'.repeat(513) }, 'refresh_token', 512],
+    ] as const) {
+      const res = await api.post(path, from({ body }));
+      expect(res.status, field).toBe(422);
+      expect(res.body.errors, field).toContainEqual({
+        field,
+        message: `${field} must be at most ${max} characters`,
+      });
+    }
+  });
 });
 
 describe('login, refresh, logout', () => {

@@ -116,6 +116,18 @@ describe('POST /checkout pays the creator (shared/payments/checkout.ts)', () => 
     expect(paid.fee).toBeLessThan(299);
   });
 
+  it('a creator cannot pay themself: their own plan (by id or handle) or pay-per-view item is a 422, no checkout (was a 201)', async () => {
+    const own = (res: ApiResponse, field: 'creator_id' | 'content_id') => {
+      expect(res.status).toBe(422);
+      expect(res.body.errors).toEqual([{ field, message: expect.stringMatching(/your own/) }]);
+    };
+    const token = creator.token;
+    own(await api.post('/checkout', { token, body: { creator_id: creator.creatorId } }), 'creator_id');
+    own(await api.post('/checkout', { token, body: { creator_id: creator.handle } }), 'creator_id');
+    own(await api.post(`/creators/${creator.creatorId}/subscription`, { token }), 'creator_id');
+    own(await api.post('/checkout', { token, body: { content_id: ppvId } }), 'content_id');
+  });
+
   it('PUT /studio/plan puts a new price on sale: the next checkout (by handle) charges it, validation first', async () => {
     const bad = await api.put('/studio/plan', {
       token: creator.token,
