@@ -17,6 +17,11 @@ export interface Viewer {
   readonly purchased: ReadonlySet<string>;
   /** The URL this viewer plays for a stored media URL (signed where the CDN requires it). */
   readonly play: MediaSigner;
+  /**
+   * The caller's account id, which is its creator id when it is a creator: a creator plays their
+   * own episodes whatever their access (they cannot buy them: shared/payments/checkout.ts).
+   */
+  readonly accountId?: string;
 }
 
 /** No token, or a view that does not resolve its caller: only free episodes play. */
@@ -26,11 +31,15 @@ export const anonymous = (play: MediaSigner): Viewer => ({
   play,
 });
 
-/** The viewer a request resolves: what its entitlements grant at `now` (the only input of the paywall). */
+/**
+ * The viewer a request resolves: what its entitlements grant at `now` (the only input of the
+ * paywall besides ownership), and who it is (`accountId`: a creator's own episodes play for them).
+ */
 export const entitledViewer = (
   entitlements: readonly EntitlementRecord[],
   now: Date,
   play: MediaSigner,
+  accountId: string | undefined,
 ): Viewer => {
   const granting = entitlements.filter((e) => grants(e, now));
   return {
@@ -39,16 +48,18 @@ export const entitledViewer = (
       granting.flatMap((e) => (e.kind === 'purchase' && e.content_id ? [e.content_id] : [])),
     ),
     play,
+    accountId,
   };
 };
 
 type Gated = Pick<EpisodeRecord, 'access' | 'creator_id' | 'id'>;
 
 /**
- * Locked unless: the episode is free; or it is premium and the viewer's subscription to its
+ * Locked unless: the episode is the viewer's own (its creator is the caller); or it is free; or it is premium and the viewer's subscription to its
  * creator grants access; or it is pay-per-view and the viewer's purchase of it grants access.
  */
 export const isLocked = (episode: Gated, viewer: Viewer): boolean => {
+  if (viewer.accountId !== undefined && episode.creator_id === viewer.accountId) return false;
   switch (episode.access) {
     case 'free':
       return false;

@@ -201,7 +201,7 @@ const findShow = async (idOrSlug: string) => {
 const viewerOf = async (accountId: string | undefined, creatorId: string, now: Date): Promise<Viewer> => {
   if (!accountId) return anonymous(await loadMediaSigner());
   const [rel, play] = await Promise.all([getRelationship(accountId, creatorId), loadMediaSigner()]);
-  return entitledViewer(rel.entitlements, now, play);
+  return entitledViewer(rel.entitlements, now, play, accountId);
 };
 
 /**

@@ -24,7 +24,7 @@ export const onDemand = async (
     getRelationship(accountId, creator.id),
     loadMediaSigner(),
   ]);
-  const viewer = entitledViewer(relationship.entitlements, now, play);
+  const viewer = entitledViewer(relationship.entitlements, now, play, accountId);
   const episodes = shows
     .flatMap((s) => s.episodes)
     .filter(

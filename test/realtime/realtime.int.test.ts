@@ -124,6 +124,13 @@ describe('GET /creators/{id}/channel/live/realtime', () => {
     expect((await client.subscribe('gated', channel, auth.token)).type).toBe('subscribe_success');
   });
 
+  it("admits a creator to their own channel that requires a subscription (an account's creator id is its account id)", async () => {
+    const own = await issueAccessToken(gated.id, new Date());
+    const admitted = await realtime(gated.id, own.token);
+    expect(admitted.status).toBe(200);
+    expect(admitted.body.data.channel).toBe('/live/cr-0001');
+  });
+
   it('answers 404 for an unknown creator and 400 for a malformed id', async () => {
     expect((await realtime('cr_9999999')).status).toBe(404);
     expect((await realtime('bad id!')).status).toBe(400);

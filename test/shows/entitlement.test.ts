@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { CreatorRecord, EpisodeRecord, ShowRecord } from '../../shared/catalog/model.ts';
 import { heroItem } from '../../shared/home/home-views.ts';
-import { anonymous, episodePlayback, isLocked, type Viewer } from '../../shared/shows/entitlement.ts';
+import {
+  anonymous,
+  entitledViewer,
+  episodePlayback,
+  isLocked,
+  type Viewer,
+} from '../../shared/shows/entitlement.ts';
 import { viewerFor } from '../support/entitlements.ts';
 import {
   episodeView,
@@ -41,6 +47,9 @@ const VIEWERS: Array<[string, Viewer]> = [
   ['subscribed to the creator', viewerFor('cr_1', true, play)],
   ['bought the ppv item', viewerFor('cr_1', false, play, ['ep_ppv'])],
   ['bought another item', viewerFor('cr_1', true, play, ['ep_other'])],
+  // A creator's account id is its creator id: their own episodes play, however they are sold.
+  ['the creator themself', entitledViewer([], new Date(), play, 'cr_1')],
+  ['another creator', entitledViewer([], new Date(), play, 'cr_2')],
 ];
 /** The rule, spelled out: free plays for all, premium for the creator's subscribers, ppv for its buyers. */
 const EXPECTED_LOCKED: Record<string, Record<EpisodeRecord['access'], boolean>> = {
@@ -50,6 +59,8 @@ const EXPECTED_LOCKED: Record<string, Record<EpisodeRecord['access'], boolean>> 
   'subscribed to the creator': { free: false, premium: false, ppv: true },
   'bought the ppv item': { free: false, premium: true, ppv: false },
   'bought another item': { free: false, premium: false, ppv: true },
+  'the creator themself': { free: false, premium: false, ppv: false },
+  'another creator': { free: false, premium: true, ppv: true },
 };
 
 /** Every view that emits an episode's `stream_url`, reduced to its playback fields. */

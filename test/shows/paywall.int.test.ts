@@ -150,6 +150,30 @@ describe('paywall: no playable URL for a locked episode on any endpoint', () => 
     for (const e of data) expect(e.stream_url === null).toBe(!e.is_free);
   });
 
+  it('a creator plays every episode of their own, premium and pay-per-view too, and no other creator’s paid ones', async () => {
+    // An account's creator id is its account id; a creator cannot buy their own (checkout: 422).
+    const episodes = [...byId.values()];
+    const creatorId = episodes.find(
+      (e) =>
+        e.access === 'ppv' && episodes.some((p) => p.creator_id === e.creator_id && p.access === 'premium'),
+    )!.creator_id;
+    const { token } = await issueAccessToken(creatorId, new Date());
+    const own = shows.filter((s) => s.creator_id === creatorId);
+    for (const show of own) {
+      const body = (await api.get(`/tv/v3/shows/${show.id}`, { token })).body;
+      expect(lockedItems(body), show.id).toEqual([]);
+    }
+    const played = playlists(
+      (await api.get(`/creators/${creatorId}/channel/ondemand?limit=100`, { token })).body,
+    );
+    expect(new Set(played.map((e) => e.access))).toEqual(new Set(['free', 'premium', 'ppv']));
+    const other = shows.find((s) => s.creator_id !== creatorId)!;
+    const elsewhere = playlists((await api.get(`/tv/v3/shows/${other.id}`, { token })).body);
+    expect(elsewhere.filter((e) => e.access !== 'free')).toEqual([]);
+    // Signed out, the same show locks its paid episodes again.
+    expect(lockedItems((await api.get(`/tv/v3/shows/${own[0]!.id}`)).body).length).toBeGreaterThan(0);
+  });
+
   it('a subscriber plays the creator’s premium episodes where the caller is known, never pay-per-view', async () => {
     const token = await account();
     const show = shows[0]!;

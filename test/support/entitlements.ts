@@ -37,4 +37,5 @@ export const viewerFor = (
     ],
     NOW,
     play,
+    'acc_1',
   );
