@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { described, named, responseSchemas, responsesNotBundled } from '../schema/schema-meta.ts';
 import { idParam } from '../schema/validation.ts';
+import { displayText, withoutDuplicates } from '../schema/display-text.ts';
 import { CHAT_CAPABILITIES, READ_ONLY_REASONS } from './policy.ts';
 
 /** Live chat (docs/chat.md): request schemas, and the responses built on first use. */
@@ -54,16 +55,20 @@ export const chatSettingsBody = /* @__PURE__ */ (() =>
       z._default(
         z
           .array(
-            z.string({ error: 'each blocked term must be text' }).check(
-              z.trim(),
-              z.minLength(1, { error: `each blocked term must be 1-${MAX_BLOCKED_TERM_LENGTH} characters` }),
-              z.maxLength(MAX_BLOCKED_TERM_LENGTH, {
-                error: `each blocked term must be 1-${MAX_BLOCKED_TERM_LENGTH} characters`,
-              }),
-            ),
+            displayText({
+              name: 'each blocked term',
+              min: 1,
+              max: MAX_BLOCKED_TERM_LENGTH,
+              errors: {
+                type: 'each blocked term must be text',
+                min: `each blocked term must be 1-${MAX_BLOCKED_TERM_LENGTH} characters`,
+                max: `each blocked term must be 1-${MAX_BLOCKED_TERM_LENGTH} characters`,
+              },
+            }),
             { error: 'blocked_terms must be a list of terms' },
           )
           .check(
+            withoutDuplicates,
             z.maxLength(MAX_BLOCKED_TERMS, {
               error: `blocked_terms holds at most ${MAX_BLOCKED_TERMS} terms`,
             }),
@@ -116,7 +121,7 @@ export const deleteMessageQuery = /* @__PURE__ */ (() =>
     ...studioChatQuery.shape,
     reason: z.optional(
       described(
-        z.string().check(z.minLength(1), z.maxLength(256)),
+        displayText({ name: 'reason', min: 1, max: 256 }),
         'Why (sent to clients with the deletion)',
         'spam',
       ),
@@ -136,13 +141,16 @@ export const banBody = /* @__PURE__ */ (() =>
       600,
     ),
     reason: described(
-      z
-        .string({ error: 'reason must be text' })
-        .check(
-          z.trim(),
-          z.minLength(1, { error: 'reason must be 1-200 characters' }),
-          z.maxLength(200, { error: 'reason must be 1-200 characters' }),
-        ),
+      displayText({
+        name: 'reason',
+        min: 1,
+        max: 200,
+        errors: {
+          type: 'reason must be text',
+          min: 'reason must be 1-200 characters',
+          max: 'reason must be 1-200 characters',
+        },
+      }),
       'Why (recorded, and sent to the user when disconnected)',
       'spam',
     ),

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { described, named, responseSchemas, responsesNotBundled } from '../schema/schema-meta.ts';
+import { displayText } from '../schema/display-text.ts';
 import { email, handle, newPassword, text } from './schemas.ts';
 import { stepUpProof, secondFactorSchema } from './second-factor-schemas.ts';
 
@@ -22,9 +23,12 @@ export const updateMeBody = /* @__PURE__ */ (() =>
     .object({
       creator_name: described(
         z.optional(
-          z
-            .string({ error: 'creator_name must be a string' })
-            .check(z.trim(), z.minLength(1, { error: 'creator_name is required' }), z.maxLength(80)),
+          displayText({
+            name: 'creator_name',
+            min: 1,
+            max: 80,
+            errors: { type: 'creator_name must be a string', min: 'creator_name is required' },
+          }),
         ),
         'Display name, 1-80 characters (trimmed)',
         'New Name',

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { CATEGORY_IDS } from '../catalog/model.ts';
 import { described, named, responseSchemas, responsesNotBundled } from '../schema/schema-meta.ts';
+import { displayText } from '../schema/display-text.ts';
 
 /**
  * 3-30 letters, digits or underscores, not starting with `acc_` or `cr_` (any case): those are
@@ -67,9 +68,12 @@ export const createAccountBody = /* @__PURE__ */ (() =>
       'correct-horse-1',
     ),
     creator_name: described(
-      z
-        .string({ error: 'creator_name is required' })
-        .check(z.trim(), z.minLength(1, { error: 'creator_name is required' }), z.maxLength(80)),
+      displayText({
+        name: 'creator_name',
+        min: 1,
+        max: 80,
+        errors: { type: 'creator_name is required', min: 'creator_name is required' },
+      }),
       'Display name, 1-80 characters (trimmed)',
       'New Creator',
     ),

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { described, named, responseSchemas, responsesNotBundled } from '../schema/schema-meta.ts';
+import { displayText } from '../schema/display-text.ts';
 import { identityResponses } from './schemas.ts';
 
 /**
@@ -46,9 +47,12 @@ export const enrolTotpBody = /* @__PURE__ */ (() =>
   z.object({
     label: described(
       z.optional(
-        z
-          .string({ error: 'label must be a string' })
-          .check(z.trim(), z.minLength(1, { error: 'label must not be empty' }), z.maxLength(40)),
+        displayText({
+          name: 'label',
+          min: 1,
+          max: 40,
+          errors: { type: 'label must be a string', min: 'label must not be empty' },
+        }),
       ),
       'A name for the authenticator, 1-40 characters (default "Authenticator app")',
       'Phone',

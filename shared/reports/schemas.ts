@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { described, named, responseSchemas, responsesNotBundled } from '../schema/schema-meta.ts';
+import { displayText } from '../schema/display-text.ts';
 import { REPORT_CATEGORIES, REPORT_TARGET_TYPES } from '../catalog/model.ts';
 
 const CATEGORY_NOTE =
@@ -34,7 +35,13 @@ export const createReportBody = /* @__PURE__ */ (() =>
       ),
       reason: described(
         z.optional(
-          z.string().check(z.trim(), z.maxLength(1000, { error: 'must be at most 1000 characters' })),
+          displayText({
+            name: 'reason',
+            min: 0,
+            max: 1000,
+            multiline: true,
+            errors: { max: 'must be at most 1000 characters' },
+          }),
         ),
         'Details for the moderators (trimmed, at most 1000 characters); required when `category` is `other`',
         'Links to a scam site in every episode description.',

@@ -3,6 +3,7 @@ import { CATEGORY_IDS, RATING_IDS, TIER_IDS } from '../catalog/model.ts';
 import { described, named, responseSchemas, responsesNotBundled } from '../schema/schema-meta.ts';
 import { DATE_WINDOW_YEARS_AHEAD, idParam, inDateWindow } from '../schema/validation.ts';
 import { userMediaUrl } from '../catalog/media-urls.ts';
+import { displayText } from '../schema/display-text.ts';
 
 /**
  * The creator studio's profile and channel programs (issue 16): request bodies, then responses.
@@ -12,22 +13,26 @@ import { userMediaUrl } from '../catalog/media-urls.ts';
 
 const MINUTE = 60_000;
 
-const trimmed = (min: number, max: number) =>
-  z
-    .string({ error: 'must be a string' })
-    .check(
-      z.trim(),
-      z.minLength(min, { error: min === 1 ? 'must not be empty' : `must be at least ${min} characters` }),
-      z.maxLength(max, { error: `must be at most ${max} characters` }),
-    );
+const trimmed = (name: string, min: number, max: number, multiline = false) =>
+  displayText({
+    name,
+    min,
+    max,
+    multiline,
+    errors: {
+      type: 'must be a string',
+      min: min === 1 ? 'must not be empty' : `must be at least ${min} characters`,
+      max: `must be at most ${max} characters`,
+    },
+  });
 
 // ---- Profile ---------------------------------------------------------------------------------
 
 const creatorName = /* @__PURE__ */ (() =>
-  described(trimmed(1, 80), 'Display name (trimmed, 1-80 characters)', 'Jonas Vargas'))();
+  described(trimmed('creator_name', 1, 80), 'Display name (trimmed, 1-80 characters)', 'Jonas Vargas'))();
 const profileDescription = /* @__PURE__ */ (() =>
   described(
-    trimmed(0, 2000),
+    trimmed('description', 0, 2000, true),
     'About the creator (trimmed, at most 2000 characters; empty clears it)',
     'Stand-up, sketches and unscripted nonsense, a few times a week.',
   ))();
@@ -114,10 +119,10 @@ const durationMinutes = /* @__PURE__ */ (() =>
     90,
   ))();
 const programTitle = /* @__PURE__ */ (() =>
-  described(trimmed(1, 120), 'Title (trimmed, 1-120 characters)', 'Friday Night Laughs'))();
+  described(trimmed('title', 1, 120), 'Title (trimmed, 1-120 characters)', 'Friday Night Laughs'))();
 const programDescription = /* @__PURE__ */ (() =>
   described(
-    trimmed(0, 2000),
+    trimmed('description', 0, 2000, true),
     'What the program is about (trimmed, at most 2000 characters)',
     'Two hours of stand-up from the club, live.',
   ))();

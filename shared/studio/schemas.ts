@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { CATEGORY_IDS, RATING_IDS } from '../catalog/model.ts';
 import { described, named, responseSchemas, responsesNotBundled } from '../schema/schema-meta.ts';
 import { idParam, windowedDateTime } from '../schema/validation.ts';
+import { displayText, withoutDuplicates } from '../schema/display-text.ts';
 import { userMediaUrl } from '../catalog/media-urls.ts';
 import { chargeCurrency, chargePrice } from '../catalog/price.ts';
 
@@ -24,21 +25,24 @@ const boundedInt = (min: number, max: number) => {
 
 const title = /* @__PURE__ */ (() =>
   described(
-    z
-      .string({ error: 'is required' })
-      .check(
-        z.trim(),
-        z.minLength(1, { error: 'must be 1-120 characters' }),
-        z.maxLength(120, { error: 'must be 1-120 characters' }),
-      ),
+    displayText({
+      name: 'title',
+      min: 1,
+      max: 120,
+      errors: { type: 'is required', min: 'must be 1-120 characters', max: 'must be 1-120 characters' },
+    }),
     'Title, 1-120 characters (trimmed)',
     'Late Night Loops',
   ))();
 const description = /* @__PURE__ */ (() =>
   described(
-    z
-      .string({ error: 'is required' })
-      .check(z.trim(), z.maxLength(2000, { error: 'must be at most 2000 characters' })),
+    displayText({
+      name: 'description',
+      min: 0,
+      max: 2000,
+      multiline: true,
+      errors: { type: 'is required', max: 'must be at most 2000 characters' },
+    }),
     'Synopsis, at most 2000 characters (trimmed)',
     'Live looping sessions recorded after midnight.',
   ))();
@@ -58,16 +62,19 @@ const tags = /* @__PURE__ */ (() =>
   described(
     z
       .array(
-        z
-          .string({ error: 'each tag must be text' })
-          .check(
-            z.trim(),
-            z.minLength(1, { error: 'each tag must be 1-30 characters' }),
-            z.maxLength(30, { error: 'each tag must be 1-30 characters' }),
-          ),
+        displayText({
+          name: 'each tag',
+          min: 1,
+          max: 30,
+          errors: {
+            type: 'each tag must be text',
+            min: 'each tag must be 1-30 characters',
+            max: 'each tag must be 1-30 characters',
+          },
+        }),
         { error: 'must be a list of tags' },
       )
-      .check(z.maxLength(MAX_TAGS, { error: `must hold at most ${MAX_TAGS} tags` })),
+      .check(withoutDuplicates, z.maxLength(MAX_TAGS, { error: `must hold at most ${MAX_TAGS} tags` })),
     `Tags: at most ${MAX_TAGS}, each 1-30 characters`,
     ['looping', 'live'],
   ))();
@@ -124,7 +131,13 @@ const episodeTitle = /* @__PURE__ */ described(
 );
 const episodeDescription = /* @__PURE__ */ (() =>
   described(
-    z.string().check(z.trim(), z.maxLength(2000, { error: 'must be at most 2000 characters' })),
+    displayText({
+      name: 'description',
+      min: 0,
+      max: 2000,
+      multiline: true,
+      errors: { max: 'must be at most 2000 characters' },
+    }),
     'Synopsis, at most 2000 characters (trimmed; default empty)',
     'The first session.',
   ))();
