@@ -86,7 +86,9 @@ export const parseBody = <S extends Schema>(schema: S, input: unknown): z.infer<
     ...(result.error?.issues ?? []).map((issue) => ({ field: fieldOf(issue), message: messageOf(issue) })),
     ...unknown.map((field) => ({ field, message: `${field} is not a field of this request body` })),
   ];
-  throw new ValidationError(errors);
+  // Two checks of one field can fail with the same words (a URL that is neither https nor one of
+  // ours): each error once.
+  throw new ValidationError([...new Map(errors.map((e) => [`${e.field}\n${e.message}`, e])).values()]);
 };
 
 /**
