@@ -1,3 +1,4 @@
+import { hasControlCharacter, hasVisibleCharacter } from '../text/characters.ts';
 import type { ChatSettings } from './chat-repository.ts';
 
 /**
@@ -12,6 +13,7 @@ export const MAX_MESSAGE_CHARS = 300;
 
 export type DenyReason =
   | 'too_long'
+  | 'control_characters'
   | 'blocked_term'
   | 'emote_only'
   | 'slow_mode'
@@ -179,7 +181,8 @@ const deny = (reason: DenyReason): ReviewResponse => ({
 });
 
 /**
- * The decision for one message. Checked in order: empty, length, blocked terms (for everyone,
+ * The decision for one message. Checked in order: empty (nothing visible), length, control
+ * characters (as display text: shared/text/characters.ts), blocked terms (for everyone,
  * moderators included), then, for viewers only (the creator and moderators are exempt, by the
  * badges our token put in the sender's attributes): subscribers-only (a token issued before the
  * mode was switched on), emote-only, slow mode. An allowed message counts for slow mode.
@@ -191,8 +194,9 @@ export const reviewMessage = (
   slow: SlowModeState,
 ): ReviewResponse => {
   const content = event.Content ?? '';
-  if (content.trim() === '') return deny('empty');
+  if (!hasVisibleCharacter(content)) return deny('empty');
   if ([...content].length > MAX_MESSAGE_CHARS) return deny('too_long');
+  if (hasControlCharacter(content, true)) return deny('control_characters');
   if (hasBlockedTerm(content, settings.folded)) return deny('blocked_term');
   const badges = badgesOf(event);
   const exempt = badges.has('creator') || badges.has('moderator');

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { BIDI_OVERRIDE, CONTROL, CONTROL_MULTILINE, hasVisibleCharacter } from '../text/characters.ts';
 
 /**
  * Text a user sends that other people are shown (names, titles, descriptions, reasons, labels,
@@ -8,19 +9,11 @@ import * as z from 'zod/mini';
  * - a C0 control (U+0000-U+001F, U+007F) or a C1 control (U+0080-U+009F); a `multiline` field
  *   (descriptions, bios, report details) keeps tab, line feed and carriage return;
  * - a bidi override or isolate (U+202A-U+202E, U+2066-U+2069), which reorders what readers see;
- * - with `min` >= 1, nothing visible: only whitespace and invisible characters (INVISIBLE).
+ * - with `min` >= 1, nothing visible: only whitespace and invisible characters.
  *
  * Letters of every script, accents, emoji and the marks right-to-left text uses (U+200E, U+200F,
- * U+061C) are accepted. The regexes are built once, here, at module top level.
+ * U+061C) are accepted. The characters are shared/text/characters.ts's (the chat review uses them too).
  */
-
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
-const CONTROL = /[\u0000-\u001F\u007F-\u009F]/;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: as CONTROL, less tab, line feed and carriage return
-const CONTROL_MULTILINE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
-const BIDI_OVERRIDE = /[\u202A-\u202E\u2066-\u2069]/;
-/** A visible character: not whitespace (`\s`, which includes U+FEFF) nor an invisible one. */
-const VISIBLE = /[^\s\u00AD\u061C\u200B-\u200F\u2060\uFEFF]/;
 
 export interface DisplayTextOptions {
   /** The field's name, in the messages of the rules above. */
@@ -54,7 +47,7 @@ export const displayText = ({ name, min, max, multiline = false, errors = {} }: 
     checks.splice(2, 0, z.minLength(min, errors.min === undefined ? undefined : { error: errors.min }));
   if (min >= 1)
     checks.push(
-      z.refine((v: string) => v.length === 0 || VISIBLE.test(v), {
+      z.refine((v: string) => v.length === 0 || hasVisibleCharacter(v), {
         error: `${name} must contain at least one visible character`,
       }),
     );

@@ -64,6 +64,17 @@ describe('the review rules (shared/chat/review.ts)', () => {
       Attributes: { Reason: 'too_long' },
     });
     expect(reviewMessage(event('   '), s, 0, slow)).toMatchObject({ Attributes: { Reason: 'empty' } });
+    expect(reviewMessage(event('\u200B\u200B \u2060', 'creator'), s, 0, slow)).toMatchObject({
+      Attributes: { Reason: 'empty' },
+    });
+    // A right-to-left override makes "gpj.exe" read as "exe.jpg"; a NUL or escape controls terminals.
+    for (const content of ['see \u202Egpj.exe', 'a\u0000b', 'x\u001B[2J', 'a\u2066b'])
+      expect(reviewMessage(event(content, 'creator'), s, 0, slow), JSON.stringify(content)).toMatchObject({
+        Attributes: { Reason: 'control_characters' },
+      });
+    // Letters of every script, emoji, accents and line breaks still pass.
+    for (const content of ['مرحبا 👋', 'שלום', 'こんにちは', 'café\nolé', ':wave: 🎉'])
+      expect(reviewMessage(event(content, 'creator'), s, 0, slow).ReviewResult, content).toBe('ALLOW');
     const subs = settings({ subscribers_only: true });
     expect(reviewMessage(event('hi', '', 'acc_s'), subs, 0, slow)).toMatchObject({
       Attributes: { Reason: 'subscribers_only' },
