@@ -1,4 +1,4 @@
-import { hasControlCharacter, hasVisibleCharacter } from '../text/characters.ts';
+import { hasControlCharacter, hasVisibleCharacter } from '../schema/characters.ts';
 import type { ChatSettings } from './chat-repository.ts';
 
 /**
@@ -182,7 +182,7 @@ const deny = (reason: DenyReason): ReviewResponse => ({
 
 /**
  * The decision for one message. Checked in order: empty (nothing visible), length, control
- * characters (as display text: shared/text/characters.ts), blocked terms (for everyone,
+ * characters (as display text: shared/schema/characters.ts), blocked terms (for everyone,
  * moderators included), then, for viewers only (the creator and moderators are exempt, by the
  * badges our token put in the sender's attributes): subscribers-only (a token issued before the
  * mode was switched on), emote-only, slow mode. An allowed message counts for slow mode.

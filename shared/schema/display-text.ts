@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { BIDI_OVERRIDE, CONTROL, CONTROL_MULTILINE, hasVisibleCharacter } from '../text/characters.ts';
+import { BIDI_OVERRIDE, CONTROL, CONTROL_MULTILINE, hasVisibleCharacter } from './characters.ts';
 
 /**
  * Text a user sends that other people are shown (names, titles, descriptions, reasons, labels,
@@ -12,7 +12,7 @@ import { BIDI_OVERRIDE, CONTROL, CONTROL_MULTILINE, hasVisibleCharacter } from '
  * - with `min` >= 1, nothing visible: only whitespace and invisible characters.
  *
  * Letters of every script, accents, emoji and the marks right-to-left text uses (U+200E, U+200F,
- * U+061C) are accepted. The characters are shared/text/characters.ts's (the chat review uses them too).
+ * U+061C) are accepted. The characters are shared/schema/characters.ts's (the chat review uses them too).
  */
 
 export interface DisplayTextOptions {
