@@ -7,6 +7,41 @@ import { clientIp, requestUrl, startLocalApi } from '../../scripts/local/server.
 const fakeRequest = (headers: Record<string, string>, url = '/creators', peer = '127.0.0.9') =>
   ({ headers, url, socket: { remoteAddress: peer } }) as unknown as IncomingMessage;
 
+/** One local gateway for the file's requests (the unit tests above need none). */
+let server: Server;
+let port: number;
+beforeAll(async () => {
+  const started = await startLocalApi(0);
+  server = started.server;
+  port = Number(new URL(started.url).port);
+});
+afterAll(() => server.close());
+
+/** The status the running gateway answers one raw request with. */
+const statusOf = (options: {
+  method?: string;
+  path: string;
+  headers: Record<string, string | string[]>;
+  body?: string;
+}) =>
+  new Promise<number>((done, fail) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: options.method ?? 'GET',
+        path: options.path,
+        headers: options.headers,
+      },
+      (res) => {
+        res.resume();
+        done(res.statusCode ?? 0);
+      },
+    );
+    req.on('error', fail);
+    req.end(options.body);
+  });
+
 describe('the caller address (per-IP budgets)', () => {
   it('ignores X-Forwarded-For unless the gateway trusts a proxy in front of it', () => {
     expect(clientIp(fakeRequest({ 'x-forwarded-for': '203.0.113.7' }), false)).toBe('127.0.0.9');
@@ -30,56 +65,17 @@ describe('malformed Host headers', () => {
     expect(requestUrl(fakeRequest({ host: 'localhost:3000' })).host).toBe('localhost:3000');
   });
 
-  describe('on a running gateway', () => {
-    let server: Server;
-    let port: number;
-    beforeAll(async () => {
-      const started = await startLocalApi(0);
-      server = started.server;
-      port = Number(new URL(started.url).port);
-    });
-    afterAll(() => server.close());
-
-    const get = (host: string) =>
-      new Promise<number>((done, fail) => {
-        const req = request({ host: '127.0.0.1', port, path: '/no/such/route', headers: { host } }, (res) => {
-          res.resume();
-          done(res.statusCode ?? 0);
-        });
-        req.on('error', fail);
-        req.end();
-      });
-
-    it('answers 404 (the catch-all), not 500, whatever the Host', async () => {
-      for (const host of ['%', 'a b', '[::1', '']) expect(await get(host), host).toBe(404);
-    });
+  it('answers 404 (the catch-all), not 500, whatever the Host, on a running gateway', async () => {
+    for (const host of ['%', 'a b', '[::1', ''])
+      expect(await statusOf({ path: '/no/such/route', headers: { host } }), host).toBe(404);
   });
 });
 
 describe('request headers on a running gateway (as API Gateway hands them to a function)', () => {
-  let server: Server;
-  let port: number;
-  beforeAll(async () => {
-    const started = await startLocalApi(0);
-    server = started.server;
-    port = Number(new URL(started.url).port);
-  });
-  afterAll(() => server.close());
-
   // An `auth: 'none'` route with a body and no rate limit: its content-type check (415) and body
   // validation (422) answer before any call to DynamoDB.
   const post = (headers: Record<string, string | string[]>) =>
-    new Promise<number>((done, fail) => {
-      const req = request(
-        { host: '127.0.0.1', port, method: 'POST', path: '/billing/google/notifications', headers },
-        (res) => {
-          res.resume();
-          done(res.statusCode ?? 0);
-        },
-      );
-      req.on('error', fail);
-      req.end('{}');
-    });
+    statusOf({ method: 'POST', path: '/billing/google/notifications', headers, body: '{}' });
 
   it('names them in lower case whatever case the client sent', async () => {
     expect(await post({ 'CONTENT-TYPE': 'application/json' })).toBe(422);

@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fromNewAddress, type TestApi, testApi } from '../support/api.ts';
-import { type StudioCreator, studioCreator } from '../support/studio.ts';
+import { type TestApi, testApi } from '../support/api.ts';
+import { signUp, type StudioCreator, studioCreator } from '../support/studio.ts';
 
 /**
  * Display text on the API (docs/conventions.md "Display text"): control characters, bidi overrides
@@ -54,24 +53,10 @@ describe('studio show title', () => {
 });
 
 describe('creator name at sign-up and in the studio profile', () => {
-  const signUp = (creator_name: string) => {
-    const id = randomUUID().replace(/-/g, '').slice(0, 12);
-    return api.post(
-      '/onboarding/account/create',
-      fromNewAddress({
-        body: {
-          email: `text.${id}@example.com`,
-          password: 'correct-horse-1',
-          creator_name,
-          handle: `text_${id}`,
-          agreed_to_terms: true,
-        },
-      }),
-    );
-  };
+  const signUpAs = async (creatorName: string) => (await signUp(api, 'text', creatorName)).res;
 
   it('is a 422 naming creator_name for a NUL or only invisible characters; an Arabic name with emoji is kept', async () => {
-    const nul = await signUp('a\u0000b');
+    const nul = await signUpAs('a\u0000b');
     expect(nul.status).toBe(422);
     expect(nul.body.errors).toEqual([
       { field: 'creator_name', message: 'creator_name must not contain control characters or line breaks' },
@@ -84,7 +69,7 @@ describe('creator name at sign-up and in the studio profile', () => {
     expect(blank.body.errors).toEqual([
       { field: 'creator_name', message: 'creator_name must contain at least one visible character' },
     ]);
-    const ok = await signUp('مايا 🎤');
+    const ok = await signUpAs('مايا 🎤');
     expect(ok.status).toBe(201);
     expect(ok.body.data.creator_name).toBe('مايا 🎤');
   });
@@ -94,19 +79,7 @@ describe('chat ban reason', () => {
   it('is a 422 naming reason for an RTL override; an Arabic reason bans', async () => {
     const made = await api.post('/studio/channel', { token: creator.token });
     expect(made.status).toBe(201);
-    const id = randomUUID().replace(/-/g, '').slice(0, 12);
-    const troll = await api.post(
-      '/onboarding/account/create',
-      fromNewAddress({
-        body: {
-          email: `troll.${id}@example.com`,
-          password: 'correct-horse-1',
-          creator_name: `Troll ${id}`,
-          handle: `troll_${id}`,
-          agreed_to_terms: true,
-        },
-      }),
-    );
+    const { res: troll } = await signUp(api, 'troll');
     expect(troll.status).toBe(201);
     const ban = (reason: string) =>
       api.post('/studio/chat/bans', {

@@ -17,25 +17,26 @@ export interface StudioCreator {
 }
 
 /**
+ * `POST /onboarding/account/create` for a new account from a new address (its own per-IP budget):
+ * `<prefix>.<id>@example.com`, handle `<prefix>_<id>`, the name given or `<Prefix> <id>`. `res` is
+ * the response as it came, for tests that expect a refusal too.
+ */
+export const signUp = async (api: TestApi, prefix: string, creatorName?: string) => {
+  const id = randomUUID().replace(/-/g, '').slice(0, 12);
+  const email = `${prefix}.${id}@example.com`;
+  const handle = `${prefix}_${id}`;
+  const creator_name = creatorName ?? `${prefix[0]!.toUpperCase()}${prefix.slice(1)} ${id}`;
+  const body = { email, password: 'correct-horse-1', creator_name, handle, agreed_to_terms: true };
+  return { res: await api.post('/onboarding/account/create', fromNewAddress({ body })), id, email, handle };
+};
+
+/**
  * A creator as a new user becomes one: sign-up, category, social connect (the account turns
  * active), then the onboarding projection makes it a public creator; resolves once
  * `GET /creators/<account id>` finds it.
  */
 export const studioCreator = async (api: TestApi, category: CategoryId = 'music'): Promise<StudioCreator> => {
-  const id = randomUUID().replace(/-/g, '').slice(0, 12);
-  const handle = `studio_${id}`;
-  const created = await api.post(
-    '/onboarding/account/create',
-    fromNewAddress({
-      body: {
-        email: `studio.${id}@example.com`,
-        password: 'correct-horse-1',
-        creator_name: `Studio ${id}`,
-        handle,
-        agreed_to_terms: true,
-      },
-    }),
-  );
+  const { res: created, id, email, handle } = await signUp(api, 'studio');
   if (created.status !== 201) throw new Error(`sign-up failed: ${created.status}`);
   const token: string = created.body.data.auth_token;
   const refresh: string = created.body.data.refresh_token;
@@ -52,7 +53,7 @@ export const studioCreator = async (api: TestApi, category: CategoryId = 'music'
     'the creator to appear',
     60_000, // a hang guard (it polls every 50 ms): the projection took over 5 s under load 24
   );
-  return { token, creatorId, handle, category, email: `studio.${id}@example.com`, refresh };
+  return { token, creatorId, handle, category, email, refresh };
 };
 
 /**
