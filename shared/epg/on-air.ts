@@ -49,24 +49,35 @@ const programsKnown = /* @__PURE__ */ perContainer(
 );
 
 /**
+ * The longest "rest of today" any time zone can ask for: a local day is at most 25 hours (the day
+ * a zone leaves daylight saving time), so every zone's day ends within this of any instant.
+ */
+const LONGEST_LOCAL_DAY_MS = 26 * HOUR;
+
+/**
  * `programsIn(channel, at, to)` as watch opens use it: a container reuses what it read of a
- * channel's programs for HEARTBEAT_EPG_REUSE_MS, while the window asked for lies inside the one it
- * read, keeping the programs still overlapping [at, to). At a big event every open of a channel
- * read the same schedule partition (`CHANNEL#<id>`): 33,333 opens a second at 10 million viewers
- * would be 5.8 times what one partition serves (docs/capacity.md); reused, it is one read per
- * container per 5 minutes. A schedule change reaches new viewers within 5 minutes, as heartbeats.
+ * channel's programs for HEARTBEAT_EPG_REUSE_MS, keeping the programs still overlapping [at, to).
+ * At a big event every open of a channel read the same schedule partition (`CHANNEL#<id>`): 33,333
+ * opens a second at 10 million viewers would be 5.8 times what one partition serves
+ * (docs/capacity.md); reused, it is one read per container per 5 minutes. A schedule change
+ * reaches new viewers within 5 minutes, as heartbeats. The read reaches past the end of the
+ * longest local day after the reuse ends, so no open in those 5 minutes asks for more, whatever
+ * its time zone, however close to its midnight (a window that only just held `to` was read again
+ * by every open in a day's last hour, and each wider zone read it again).
  */
 const programsReused = async (channel: Channel, at: number, to: number): Promise<ProgramRecord[]> => {
   const channelId = channel.channel.channel_id;
-  const known = programsKnown().get(channelId);
-  if (known && at >= known.from && at < known.until && to <= known.to)
-    return known.programs.filter((p) => Date.parse(p.end) > at && Date.parse(p.start) < to);
-  const programs = await programsIn(channel, at, to);
-  // The open reads before it knows the channel id is the creator's: callers name any id, so the
-  // container keeps at most PROGRAMS_KNOWN_MAX channels.
-  if (programsKnown().size >= PROGRAMS_KNOWN_MAX) programsKnown().clear();
-  programsKnown().set(channelId, { from: at, until: at + HEARTBEAT_EPG_REUSE_MS, to, programs });
-  return programs;
+  let known = programsKnown().get(channelId);
+  if (!(known && at >= known.from && at < known.until && to <= known.to)) {
+    const until = at + HEARTBEAT_EPG_REUSE_MS;
+    const readTo = Math.max(to, until + LONGEST_LOCAL_DAY_MS);
+    known = { from: at, until, to: readTo, programs: await programsIn(channel, at, readTo) };
+    // The open reads before it knows the channel id is the creator's: callers name any id, so the
+    // container keeps at most PROGRAMS_KNOWN_MAX channels.
+    if (programsKnown().size >= PROGRAMS_KNOWN_MAX) programsKnown().clear();
+    programsKnown().set(channelId, known);
+  }
+  return known.programs.filter((p) => Date.parse(p.end) > at && Date.parse(p.start) < to);
 };
 
 /**

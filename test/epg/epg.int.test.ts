@@ -476,6 +476,28 @@ describe('reuse API for the live channel (watchEpg, heartbeatEpg, onAirNow)', ()
     );
   });
 
+  it("watchEpg: that one read serves every time zone, even in a day's last hour", async () => {
+    // cr_0005's channel, 20 minutes before the first Kathmandu midnight after `now`: an open from
+    // Kathmandu asks for the next hour, later opens for a little more, other zones for the rest of
+    // their own day. Zones without daylight saving time, so the offsets hold on any date.
+    const c = creator('cr_0005');
+    const zones = { 'Asia/Kathmandu': 345, UTC: 0, 'Pacific/Kiritimati': 840, 'America/Phoenix': -420 };
+    const start = Date.parse(`${localDate(now, 345)}T00:00:00+05:45`) + DAY - 20 * MINUTE;
+    const reads: number[] = [];
+    for (const at of [start, start + 2 * MINUTE, start + 4 * MINUTE + 59_000]) {
+      for (const [zone, offset] of Object.entries(zones)) {
+        const before = dynamoCalls.length;
+        const epg = await watchEpg(c, zone, new Date(at));
+        reads.push(dynamoCalls.slice(before).filter((name) => name === 'QueryCommand').length);
+        const dayEnd = Date.parse(`${localDate(at, offset)}T00:00:00Z`) - offset * MINUTE + DAY;
+        const expected = overlapping(c, at, Math.max(dayEnd, at + 60 * MINUTE));
+        expect(expected.length).toBeGreaterThan(0);
+        expect(epg.schedule.map((p) => p.program_id)).toEqual(expected.map((p) => p.program_id));
+      }
+    }
+    expect(reads).toEqual([1, ...Array(11).fill(0)]);
+  });
+
   it('heartbeatEpg: progress of the current program and the next one', async () => {
     const c = creator(C1);
     const { current, next } = onAir(c);
