@@ -14,7 +14,7 @@ export const CONTROL_MULTILINE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-
 /** Bidi overrides and isolates (U+202A-U+202E, U+2066-U+2069): they reorder what readers see. */
 export const BIDI_OVERRIDE = /[\u202A-\u202E\u2066-\u2069]/;
 /** A visible character: not whitespace (`\s`, which includes U+FEFF) nor an invisible one. */
-const VISIBLE = /[^\s\u00AD\u061C\u200B-\u200F\u2060\uFEFF]/;
+export const VISIBLE = /[^\s\u00AD\u061C\u200B-\u200F\u2060\uFEFF]/;
 
 /** True when `text` has at least one character a reader sees. */
 export const hasVisibleCharacter = (text: string): boolean => VISIBLE.test(text);

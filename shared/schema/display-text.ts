@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { BIDI_OVERRIDE, CONTROL, CONTROL_MULTILINE, hasVisibleCharacter } from './characters.ts';
+import { BIDI_OVERRIDE, CONTROL, CONTROL_MULTILINE, hasVisibleCharacter, VISIBLE } from './characters.ts';
 
 /**
  * Text a user sends that other people are shown (names, titles, descriptions, reasons, labels,
@@ -51,8 +51,21 @@ export const displayText = ({ name, min, max, multiline = false, errors = {} }: 
         error: `${name} must contain at least one visible character`,
       }),
     );
-  return z.string(errors.type === undefined ? undefined : { error: errors.type }).check(...checks);
+  const schema = z.string(errors.type === undefined ? undefined : { error: errors.type }).check(...checks);
+  // Only the OpenAPI document reads it: Lambda bundles register nothing (as `described`).
+  if (process.env.LAMBDA_BUNDLE_RESPONSES !== 'none')
+    z.globalRegistry.add(schema, { pattern: displayTextPattern(control, min >= 1) });
+  return schema;
 };
+
+/**
+ * The rules above as a JSON Schema `pattern` (ECMA-262), so the API document and clients
+ * generated from it carry them: leading and trailing whitespace (which the server trims) may hold
+ * line breaks, the rest no control character or bidi override, and with `visible` at least one
+ * visible character. test/schema/display-text.test.ts holds it to the schema, case by case.
+ */
+const displayTextPattern = (control: RegExp, visible: boolean): string =>
+  `^${visible ? `(?=[\\s\\S]*${VISIBLE.source})` : ''}\\s*[^${control.source.slice(1, -1)}${BIDI_OVERRIDE.source.slice(1, -1)}]*\\s*$`;
 
 /**
  * A list of tags or terms: duplicates dropped ignoring letter case, the first spelling kept (after

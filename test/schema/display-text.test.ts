@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type * as z from 'zod/mini';
+import * as z from 'zod/mini';
 import { createShowBody } from '../../shared/studio/schemas.ts';
 import { chatSettingsBody } from '../../shared/chat/schemas.ts';
 import { displayText } from '../../shared/schema/display-text.ts';
@@ -78,6 +78,40 @@ describe('displayText: a multiline field with min 0', () => {
         'description must not contain bidirectional override or isolate characters (U+202A-U+202E, U+2066-U+2069)',
       ],
     });
+  });
+});
+
+describe('the pattern the API document gives each field', () => {
+  /** What the document says of `input`: the field's JSON Schema pattern, as JSON Schema reads it (`u`). */
+  const documented = (schema: z.ZodMiniType, input: string) =>
+    new RegExp((z.toJSONSchema(schema) as { pattern: string }).pattern, 'u').test(input);
+  const inputs = [
+    ...[
+      'Late Night',
+      '  Late Night \t',
+      '\n Late \r\n',
+      '🎸 Loops 👩‍👩‍👧',
+      'Café Crème',
+      '深夜ループ',
+      'حلقات\u200F 2',
+    ],
+    ...['a\u200Db', 'Cafe\u0301', 'a\u0000b', 'a\nb', 'a\tb', 'a\u007Fb', 'a\u0085b', 'a\u009Bb', 'a\u000Bb'],
+    ...['spam\u202Egnp.exe', '\u202Aabc', 'abc\u2068def\u2069', 'a\u2069', '\u200B\u200B\u200B', ''],
+    ...[
+      '\u200C\u200D\u2060\u00AD\uFEFF\u200B',
+      '\u00AD x',
+      'one\ttwo\r\nthree',
+      '\u200B',
+      ' \u000B a \u000C ',
+    ],
+  ];
+  it.each([
+    ['a single-line field with min 1', line],
+    ['a multiline field with min 0', multi],
+  ])('%s: accepts exactly what the schema accepts (lengths aside)', (_, schema) => {
+    const lengthless = (text: string) => text.length > 0 && text.length <= 20;
+    for (const input of inputs.filter(lengthless))
+      expect([input, documented(schema, input)]).toEqual([input, schema.safeParse(input).success]);
   });
 });
 
