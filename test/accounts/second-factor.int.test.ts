@@ -357,6 +357,23 @@ describe('step-up with a second factor', () => {
     expect(refused.body.reason).toBe('step_up_required');
     expect(refused.headers.get('www-authenticate')).toContain('insufficient_user_authentication');
     expect((await logIn(account.email)).status).toBe(202); // the factor is still there
+    // Nor change the password or the email, or delete the account (each was a 200/202).
+    const sensitive = [
+      api.post('/me/password', {
+        token: account.token,
+        body: { current_password: PASSWORD, new_password: 'another-horse-2' },
+      }),
+      api.post('/me/email', {
+        token: account.token,
+        body: { new_email: `moved.${unique()}@example.com`, current_password: PASSWORD },
+      }),
+      api.delete('/me', { token: account.token, body: { confirm: account.email } }),
+    ];
+    for (const res of await Promise.all(sensitive)) {
+      expect(res.status).toBe(401);
+      expect(res.body.reason).toBe('step_up_required');
+    }
+    expect((await logIn(account.email)).status).toBe(202); // same password, not deleted
     // The confirmation's token passed it: that one removes it.
     expect((await api.delete('/me/mfa/totp', { token: confirm.body.data.auth_token })).status).toBe(204);
     expect((await logIn(account.email)).status).toBe(200);
