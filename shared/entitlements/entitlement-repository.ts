@@ -1,3 +1,4 @@
+import { clock } from '../clock.ts';
 import { GetCommand } from '../db/document.ts';
 import { db } from '../db/client.ts';
 import { queryAll } from '../db/query.ts';
@@ -202,25 +203,75 @@ export const entitlementsOf = async (accountId: string, creatorId?: string): Pro
   ).map((item) => recordOf<EntitlementRecord>(item));
 
 /**
+ * The provider's object an entitlement's state is read from: a Stripe subscription or payment
+ * intent, an Apple original transaction, a Google purchase token (undefined: a grant of no
+ * provider's). Its field in `provider` and its id.
+ */
+const providerObject = (record: EntitlementRecord): [keyof ProviderIds, string] | undefined => {
+  const field: keyof ProviderIds =
+    record.source === 'apple'
+      ? 'original_transaction_id'
+      : record.source === 'google'
+        ? 'purchase_token'
+        : record.kind === 'subscription'
+          ? 'subscription_id'
+          : 'payment_intent_id';
+  const id = record.provider[field];
+  return id ? [field, id] : undefined;
+};
+
+/**
  * Writes `record` as the entitlement's state unless the stored one was observed later (an equal
  * observation rewrites the same state): one conditional UpdateItem, keeping the first
- * `started_at`, and moving the item in (or out of) the store renewal index. False when a later observation is already stored. The table stream carries the
- * before and after images, from which the domain events are made (shared/events/changes.ts).
+ * `started_at`, and moving the item in (or out of) the store renewal index. A record that does
+ * not grant never replaces a stored one that grants at `now` and was read from another provider
+ * object (another source, or another subscription, transaction or purchase token of the same
+ * one): an ended first subscription (the daily reconcile lists it, a late event re-reads it) must
+ * not take away the access a second one pays for. False when not written. The table stream
+ * carries the before and after images, from which the domain events are made
+ * (shared/events/changes.ts).
  */
-export const applyEntitlement = async (record: EntitlementRecord): Promise<boolean> => {
+export const applyEntitlement = async (record: EntitlementRecord, now = clock.now()): Promise<boolean> => {
   const { started_at, ...rest } = record;
   const index = renewalIndex(record);
   const fields = Object.entries({ ...rest, entity: 'entitlement', ...index });
+  const object = grants(record, now) ? undefined : providerObject(record);
+  const keepOther: { condition: string; names: Record<string, string>; values: Record<string, string> } =
+    object
+      ? {
+          condition:
+            ' AND (#prov.#obj = :obj OR NOT ((#st = :active AND (attribute_not_exists(#vu) OR attribute_type(#vu, :null) OR #vu > :now))' +
+            ' OR (#st = :past_due AND (#vu > :now OR #gu > :now))))',
+          names: {
+            '#prov': 'provider',
+            '#obj': object[0],
+            '#st': 'status',
+            '#vu': 'valid_until',
+            '#gu': 'grace_until',
+          },
+          values: {
+            ':obj': object[1],
+            ':active': 'active',
+            ':past_due': 'past_due',
+            ':null': 'NULL',
+            ':now': now.toISOString(),
+          },
+        }
+      : { condition: '', names: {}, values: {} };
   const { written } = await writeIf({
     Update: {
       Key: entitlementKey(record.account_id, targetOf(record)),
       UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :f${i}`).join(', ')}, started_at = if_not_exists(started_at, :started)${index ? '' : ' REMOVE GSI1PK, GSI1SK'}`,
-      ConditionExpression: 'attribute_not_exists(PK) OR observed_at <= :at',
-      ExpressionAttributeNames: Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
+      ConditionExpression: `attribute_not_exists(PK) OR (observed_at <= :at${keepOther.condition})`,
+      ExpressionAttributeNames: {
+        ...Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
+        ...keepOther.names,
+      },
       ExpressionAttributeValues: {
         ...Object.fromEntries(fields.map(([, value], i) => [`:f${i}`, value])),
         ':started': started_at,
         ':at': record.observed_at,
+        ...keepOther.values,
       },
     },
   });

@@ -12,6 +12,12 @@ export interface Principal {
   secondFactor?: boolean;
 }
 
+/**
+ * How recent a sign-in (or step-up) must be for a sensitive action (docs/accounts.md, "Tokens and
+ * step-up"): the step-up middleware's limit, and the `max_age` of its challenge.
+ */
+export const STEP_UP_MAX_AGE_SECONDS = 10 * 60;
+
 const BEARER = /^Bearer\s+([A-Za-z0-9\-_=]+\.[A-Za-z0-9\-_=]+\.?[A-Za-z0-9\-_.+/=]*)$/i;
 
 /** Extracts the bearer token from an Authorization header, or undefined when absent/malformed. */

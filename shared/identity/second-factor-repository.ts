@@ -124,10 +124,32 @@ export const useRecoveryCode = (accountId: string, hash: string, now: Date): Pro
     },
   });
 
-/** Removes the account's TOTP factor (pending or active) and its recovery codes. */
-export const deleteTotpFactor = async (accountId: string): Promise<boolean> => {
-  // On condition it exists: removing no factor writes nothing (and answers 404).
-  return writtenIf({ Delete: { Key: factorKey(accountId), ConditionExpression: 'attribute_exists(PK)' } });
+/**
+ * Removes the account's TOTP factor and its recovery codes: a pending one always, an active one
+ * only when `passedFactor` (the caller's sign-in or step-up passed it). One conditional delete:
+ * `removed`, `none` (no factor: nothing written) or `active` (an active factor the caller has not
+ * passed: nothing written).
+ */
+export const deleteTotpFactor = async (
+  accountId: string,
+  passedFactor: boolean,
+): Promise<'removed' | 'none' | 'active'> => {
+  const outcome = await writeIf({
+    Delete: {
+      Key: factorKey(accountId),
+      ConditionExpression: passedFactor
+        ? 'attribute_exists(PK)'
+        : 'attribute_exists(PK) AND #state <> :active',
+      ...(passedFactor
+        ? {}
+        : {
+            ExpressionAttributeNames: { '#state': 'state' },
+            ExpressionAttributeValues: { ':active': 'active' },
+          }),
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    },
+  });
+  return outcome.written ? 'removed' : outcome.item ? 'active' : 'none';
 };
 
 // ── Sign-in challenges ───────────────────────────────────────────────────────────────────────

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import type { Principal } from './principal.ts';
+import { type Principal, STEP_UP_MAX_AGE_SECONDS } from './principal.ts';
 import {
   BadRequestError,
   ConflictError,
   ForbiddenError,
   NotFoundError,
+  StepUpRequiredError,
   ValidationError,
 } from '../errors/errors.ts';
 import { recordMetric } from '../observability/index.ts';
@@ -124,9 +125,16 @@ export const confirmTotp = async (caller: Principal, code: string, now: Date): P
   };
 };
 
-/** `DELETE /me/mfa/totp` (step-up): removes the factor and its recovery codes; 404 without one. */
+/**
+ * `DELETE /me/mfa/totp` (step-up): removes the factor and its recovery codes; 404 without one. An
+ * active factor goes only for a token that passed it (`amr: ["mfa"]`: a sign-in through it, its
+ * confirmation, or a step-up with its code), else 401 `step_up_required`: a token of a sign-in
+ * from before the enrolment is recent enough for the middleware, yet proves nothing about the factor.
+ */
 export const removeTotp = async (caller: Principal): Promise<void> => {
-  if (!(await deleteTotpFactor(caller.accountId))) throw new NotFoundError('No second factor is enrolled');
+  const outcome = await deleteTotpFactor(caller.accountId, caller.secondFactor === true);
+  if (outcome === 'none') throw new NotFoundError('No second factor is enrolled');
+  if (outcome === 'active') throw new StepUpRequiredError(STEP_UP_MAX_AGE_SECONDS);
   recordMetric('second_factors_removed');
 };
 

@@ -31,10 +31,14 @@ const cancelNow = async (client: Stripe, subscriptionId: string): Promise<void> 
 };
 
 /**
- * The account's own payments: each paid subscription cancelled at Stripe and its entitlement
- * closed (`expired` now: the subscription's end and churn reach the events and the analysts as
- * any ending does, before the purge deletes the item), then the customer deleted (Stripe keeps
- * its own records of the charges).
+ * The account's own payments: its customers' open Checkout Sessions expired (a session lives 60-90
+ * minutes, so one opened before or even after `DELETE /me` could be paid after the purge and start
+ * billing a deleted account: the outside probe of 2026-11-30 paid two, and their webhooks wrote
+ * entitlements back into the purged partition); each subscription still billing cancelled at
+ * Stripe, those its entitlements name and any other of its customers' (a second subscription),
+ * and each entitlement closed (`expired` now: the subscription's end and churn reach the events
+ * and the analysts as any ending does, before the purge deletes the item); then the customers
+ * deleted (Stripe keeps its own records of the charges).
  */
 export const closePaymentsOf = async (
   entitlements: readonly EntitlementRecord[],
@@ -44,8 +48,15 @@ export const closePaymentsOf = async (
   const subscriptions = entitlements.filter((e) => e.kind === 'subscription' && e.provider?.subscription_id);
   if (subscriptions.length === 0 && customerIds.length === 0) return 0;
   const client = await stripe();
+  const billing = new Set(subscriptions.map((e) => String(e.provider.subscription_id)));
+  for (const customer of customerIds) {
+    for await (const session of client.checkout.sessions.list({ customer, status: 'open', limit: 100 }))
+      await client.checkout.sessions.expire(session.id).catch(gone);
+    for await (const sub of client.subscriptions.list({ customer, status: 'all', limit: 100 }))
+      if (BILLING.has(sub.status)) billing.add(sub.id);
+  }
+  for (const id of billing) await cancelNow(client, id);
   for (const entitlement of subscriptions) {
-    await cancelNow(client, String(entitlement.provider.subscription_id));
     if (entitlement.status !== 'expired')
       await applyEntitlement({
         ...entitlement,

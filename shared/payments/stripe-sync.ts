@@ -185,13 +185,41 @@ export const syncInvoice = async (ctx: SyncContext, id: string): Promise<void> =
   }
 };
 
-/** Re-reads checkout session `id` and syncs what it bought (nothing while unpaid). */
+/**
+ * A completed session's siblings, expired: the customer's other open sessions for the same item
+ * (same mode, account, creator and item). A retried checkout answers one session for 30 minutes
+ * (checkout.ts), but sessions of two windows both lived (60-90 minutes each) and both could be
+ * paid: the outside probe of 2026-11-30 paid two for one creator, two subscriptions billing for
+ * one entitlement. An already expired or paid one is left as it is.
+ */
+const expireSiblings = async (ctx: SyncContext, session: Stripe.Checkout.Session): Promise<void> => {
+  const customer = idOf(session.customer);
+  if (session.status !== 'complete' || !customer) return;
+  const same = (other: Stripe.Checkout.Session) =>
+    other.id !== session.id &&
+    other.mode === session.mode &&
+    (['account_id', 'creator_id', 'content_id'] as const).every(
+      (key) => other.metadata?.[key] === session.metadata?.[key],
+    );
+  for await (const other of ctx.stripe.checkout.sessions.list({ customer, status: 'open', limit: 100 }))
+    if (same(other))
+      await ctx.stripe.checkout.sessions.expire(other.id).catch((error: { statusCode?: number }) => {
+        // Paid or expired meanwhile (400), or gone (404): nothing left to expire.
+        if (error.statusCode !== 400 && error.statusCode !== 404) throw error;
+      });
+};
+
+/**
+ * Re-reads checkout session `id` and syncs what it bought (nothing while unpaid); a paid one
+ * expires its open siblings (`expireSiblings`).
+ */
 export const syncCheckout = async (ctx: SyncContext, id: string): Promise<void> => {
   const session = await ctx.stripe.checkout.sessions.retrieve(id);
   const subscriptionId = idOf(session.subscription);
   const intentId = idOf(session.payment_intent);
   if (session.mode === 'subscription' && subscriptionId) await syncSubscription(ctx, subscriptionId);
   else if (session.mode === 'payment' && intentId) await syncPurchase(ctx, intentId);
+  await expireSiblings(ctx, session);
 };
 
 /** Re-reads charge `id` and syncs the purchase its payment is for (refunds, disputes). */

@@ -451,6 +451,33 @@ describe('account deletion (DELETE /me)', () => {
     ).toEqual([]);
   }, 480_000);
 
+  it('a checkout opened before or after DELETE /me cannot be paid after the purge (the outside probe of money and identity)', async () => {
+    // The probe paid two such sessions after the purge: two subscriptions billed a deleted
+    // customer, and their webhooks wrote active entitlements back into the purged partition.
+    const me = await signUp();
+    const [first, second] = sellingCreators(catalog()).slice(-2);
+    const before = await api.post('/checkout', { token: me.token, body: { creator_id: first!.id } });
+    expect(before.status).toBe(201);
+    expect((await api.delete('/me', { token: me.token, body: { confirm: me.handle } })).status).toBe(202);
+    // The access token stays valid until the purge (docs/accounts.md "Deletion").
+    const after = await api.post('/checkout', { token: me.token, body: { creator_id: second!.id } });
+    expect(after.status).toBe(201);
+    await jobs.drain({ elapse: true });
+    expect(jobs.deadLetters()).toEqual([]);
+    const stripeApi = stripeClient(stripeStandIn().secretKey, stripeStandIn().endpoint);
+    for (const checkout of [before, after]) {
+      const paid = await fetch(`${stripeStandIn().endpoint}/_standin/pay/complete`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ id: checkout.body.data.checkout_id }),
+      });
+      expect(paid.status).toBe(409); // expired: nothing to pay
+      const session = await stripeApi.checkout.sessions.retrieve(checkout.body.data.checkout_id);
+      expect(session).toMatchObject({ status: 'expired', subscription: null });
+    }
+    expect(await itemsNaming(me.id)).toEqual([]);
+  }, 120_000);
+
   it("a creator's deletion deletes their IVS channel and chat room", async () => {
     const creator = await studioCreator(api);
     const made = await api.post('/studio/channel', { token: creator.token });

@@ -335,4 +335,47 @@ describe('step-up with a second factor', () => {
     // Without the factor, sign-in gives tokens again.
     expect((await logIn(account.email)).status).toBe(200);
   });
+
+  it("a recent token that did not pass the factor cannot remove it (the outside probe's finding)", async () => {
+    // A sign-in from before the enrolment: its token is fresh (auth_time now) but has no `amr`.
+    const account = await signUp();
+    const start = await api.post('/me/mfa/totp', { token: account.token, body: {} });
+    const secret = new Uint8Array(Secret.fromBase32(start.body.data.secret).buffer);
+    // A pending factor (never confirmed) goes with the token that started it.
+    expect((await api.delete('/me/mfa/totp', { token: account.token })).status).toBe(204);
+    const again = await api.post('/me/mfa/totp', { token: account.token, body: {} });
+    const confirmedSecret = new Uint8Array(Secret.fromBase32(again.body.data.secret).buffer);
+    expect(confirmedSecret).not.toEqual(secret);
+    const at = new Date();
+    const confirm = await asOf(at, () =>
+      api.post('/me/mfa/totp/confirm', { token: account.token, body: { code: codeOf(confirmedSecret, at) } }),
+    );
+    expect(confirm.status).toBe(200);
+
+    const refused = await api.delete('/me/mfa/totp', { token: account.token });
+    expect(refused.status).toBe(401);
+    expect(refused.body.reason).toBe('step_up_required');
+    expect(refused.headers.get('www-authenticate')).toContain('insufficient_user_authentication');
+    expect((await logIn(account.email)).status).toBe(202); // the factor is still there
+    // Nor change the password or the email, or delete the account (each was a 200/202).
+    const sensitive = [
+      api.post('/me/password', {
+        token: account.token,
+        body: { current_password: PASSWORD, new_password: 'another-horse-2' },
+      }),
+      api.post('/me/email', {
+        token: account.token,
+        body: { new_email: `moved.${unique()}@example.com`, current_password: PASSWORD },
+      }),
+      api.delete('/me', { token: account.token, body: { confirm: account.email } }),
+    ];
+    for (const res of await Promise.all(sensitive)) {
+      expect(res.status).toBe(401);
+      expect(res.body.reason).toBe('step_up_required');
+    }
+    expect((await logIn(account.email)).status).toBe(202); // same password, not deleted
+    // The confirmation's token passed it: that one removes it.
+    expect((await api.delete('/me/mfa/totp', { token: confirm.body.data.auth_token })).status).toBe(204);
+    expect((await logIn(account.email)).status).toBe(200);
+  });
 });

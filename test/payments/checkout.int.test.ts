@@ -5,12 +5,14 @@ import type Stripe from 'stripe';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sellingCreators } from '../../scripts/local/stripe/demo.ts';
 import type { Catalog } from '../../shared/catalog/model.ts';
+import { clock } from '../../shared/clock.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { stripeClient } from '../../shared/payments/stripe-client.ts';
 import { DEMO_VIEWER, GATED_LIVE_CREATOR_ID, generateCatalog } from '../../scripts/seed/generate.ts';
 import { type ApiResponse, type TestApi, testApi } from '../support/api.ts';
 import { onboardCreator, pay, stripeStandIn } from '../support/payments.ts';
 import { type StudioCreator, studioCreator } from '../support/studio.ts';
+import { waitFor } from '../support/wait.ts';
 
 /**
  * Issue 36 items 4 and 6: every paid charge pays the creator (a destination charge with the
@@ -167,6 +169,42 @@ describe('POST /checkout pays the creator (shared/payments/checkout.ts)', () => 
         })
       ).status,
     ).toBe(403);
+  });
+});
+
+describe('one paid checkout per account and item', () => {
+  it('paying one session expires the sibling opened in another 30-minute window (the outside probe: both were paid)', async () => {
+    const accountId = `acc_co_${randomUUID()}`;
+    const [seller] = sellingCreators(generateCatalog({ now: api.seededAt, seed: 42 })).slice(-3);
+    const ppv = generateCatalog({ now: api.seededAt, seed: 42 }).episodes.find(
+      (e) => e.access === 'ppv' && e.creator_id !== seller!.id,
+    )!;
+    for (const body of [{ creator_id: seller!.id }, { content_id: ppv.id }]) {
+      const now = new Date();
+      const first = await api.post('/checkout', {
+        token: (await issueAccessToken(accountId, now)).token,
+        body,
+      });
+      // The same request 31 minutes later: another idempotency window, another session.
+      const later = new Date(now.getTime() + 31 * 60_000);
+      const realNow = clock.now;
+      clock.now = () => later;
+      const second = await api
+        .post('/checkout', { token: (await issueAccessToken(accountId, later)).token, body })
+        .finally(() => {
+          clock.now = realNow;
+        });
+      expect([first.status, second.status]).toEqual([201, 201]);
+      expect(second.body.data.checkout_id).not.toBe(first.body.data.checkout_id);
+      await pay('complete', first.body.data.checkout_id);
+      await waitFor(
+        async () =>
+          (await client.checkout.sessions.retrieve(second.body.data.checkout_id)).status === 'expired',
+        'the sibling session expired',
+        5000,
+      );
+      await expect(pay('complete', second.body.data.checkout_id)).rejects.toThrow(/409/);
+    }
   });
 });
 

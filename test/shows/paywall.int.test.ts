@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as reconcilePayments } from '../../functions/payments/reconcile-payments.ts';
 import { reconcileRow } from '../../functions/payments/workers.ts';
 import { functionContext, runAsFunction } from '../../scripts/local/aws.ts';
+import { clock } from '../../shared/clock.ts';
 import { db } from '../../shared/db/client.ts';
 import { DeleteCommand } from '../../shared/db/document.ts';
 import { tableName } from '../../shared/db/table.ts';
@@ -116,6 +117,53 @@ describe('the daily payments reconcile (run as its function, under its grants)',
     expect(report.subscriptions).toBeGreaterThanOrEqual(1);
     expect(report.repaired).toBeGreaterThanOrEqual(1);
     expect((await getEntitlement(accountId, target))?.status).toBe('active');
+  });
+
+  it("keeps a resubscriber's access: the ended first subscription does not overwrite the paid second one", async () => {
+    // Found by the outside probe of money and identity: Stripe lists every subscription, ended ones
+    // too, newest first, so the first (cancelled, ended) one came last and wrote `expired` over
+    // the live one on every run.
+    const accountId = `acc_pw_${randomUUID()}`;
+    const { token } = await issueAccessToken(accountId, new Date());
+    const creatorId = shows[1]!.creator_id;
+    const target = { kind: 'subscription', creatorId } as const;
+    const first = await subscribePaid(api, token, creatorId);
+    expect((await api.delete(`/creators/${creatorId}/subscription`, { token })).status).toBe(200);
+    await pay('renew', first); // the period ends after the cancel: the subscription is deleted
+    await waitFor(
+      async () => (await getEntitlement(accountId, target))?.status === 'expired',
+      'the first subscription ended',
+      5000,
+    );
+    // A new checkout 31 minutes later (within 30 the first, paid session is answered again),
+    // paid now (the webhooks' signatures are checked against the real clock).
+    const later = new Date(Date.now() + 31 * 60_000);
+    const realNow = clock.now;
+    clock.now = () => later;
+    const checkout = await api
+      .post(`/creators/${creatorId}/subscription`, {
+        token: (await issueAccessToken(accountId, later)).token,
+      })
+      .finally(() => {
+        clock.now = realNow;
+      });
+    expect(checkout.status).toBe(201);
+    await pay('complete', checkout.body.data.checkout_id);
+    await waitFor(
+      async () => (await getEntitlement(accountId, target))?.status === 'active',
+      'the second subscription',
+      5000,
+    );
+    const second = (await getEntitlement(accountId, target))!.provider.subscription_id;
+    // Two daily runs: the first also applies the events of the last days it finds unprocessed
+    // (deliveries still in flight), the second finds every event processed.
+    for (let run = 0; run < 2; run++)
+      await runAsFunction(functionContext(reconcileRow), () => reconcilePayments());
+    const after = await getEntitlement(accountId, target);
+    expect(after).toMatchObject({ status: 'active', provider: { subscription_id: second } });
+    expect((await entitlementsOf(api, token)).find((e) => e.creator_id === creatorId)?.grants_access).toBe(
+      true,
+    );
   });
 });
 

@@ -1,4 +1,4 @@
-import type { Principal } from '../../identity/principal.ts';
+import { type Principal, STEP_UP_MAX_AGE_SECONDS } from '../../identity/principal.ts';
 import { SecondFactorRequiredError, StepUpRequiredError } from '../../errors/errors.ts';
 import { isStudioRoute } from '../../routing/route.ts';
 import { type HttpMiddleware, stateOf } from './state.ts';
@@ -12,7 +12,7 @@ import { type HttpMiddleware, stateOf } from './state.ts';
  * (password) issues a token that passes. A token without `auth_time` (issued before it existed)
  * never passes.
  */
-export const STEP_UP_MAX_AGE_SECONDS = 10 * 60;
+export { STEP_UP_MAX_AGE_SECONDS };
 
 /** Throws StepUpRequiredError unless `principal` authenticated within the last 10 minutes at `now`. */
 export const assertRecentAuthentication = (principal: Principal, now: Date): void => {
