@@ -1,4 +1,5 @@
 import { endpoint } from '../../shared/http/handler.ts';
+import { readWithFactorPassed } from '../../shared/identity/factor-passed.ts';
 import { ok } from '../../shared/http/reply.ts';
 import { NO_STORE, studioChannel } from '../../shared/studio/channel-view.ts';
 import { rotateStreamKey } from '../../shared/studio/channel-writes.ts';
@@ -6,6 +7,6 @@ import { requireStudioCreator } from '../../shared/creators/studio-creator.ts';
 import * as contracts from './channel-contracts.ts';
 
 export const handler = endpoint(contracts.rotateStudioStreamKey, async ({ caller }) => {
-  const creator = await requireStudioCreator(caller().accountId);
+  const creator = await readWithFactorPassed(caller(), requireStudioCreator(caller().accountId));
   return ok(studioChannel(await rotateStreamKey(creator.id)), { headers: NO_STORE });
 });

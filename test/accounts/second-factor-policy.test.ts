@@ -1,10 +1,12 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { routes } from '../../functions/routes.ts';
 import { errorStatusesOf } from '../../shared/http/contract.ts';
 import { SecondFactorRequiredError } from '../../shared/errors/errors.ts';
 import { assertCreatorSecondFactor } from '../../shared/http/middleware/step-up.ts';
 import { isStudioRoute, routeKey } from '../../shared/routing/route.ts';
-import { policyOf } from '../../shared/platform/access.ts';
+import { dynamoActionsOf, policyOf } from '../../shared/platform/access.ts';
 import { localDeployment } from '../../scripts/local/aws.ts';
 
 const caller = (secondFactor: boolean) => ({ accountId: 'acc_1', secondFactor });
@@ -46,6 +48,33 @@ describe("the operator's creator second-factor setting", () => {
         'POST /me/mfa/totp',
         'DELETE /me/mfa/totp',
       ].sort(),
+    );
+  });
+});
+
+describe('step-up and an active second factor', () => {
+  // The step-up middleware reads only the token, and a sign-in from just before the enrolment has
+  // a recent auth_time without amr: each step-up route's handler asks the factor itself
+  // (shared/identity/factor-passed.ts), or, for the factor's own routes, its write does.
+  const byTheirOwnWrite: Record<string, string> = {
+    'POST /me/mfa/totp': 'an active factor refuses a new enrolment (putPendingTotp, 409)',
+    'DELETE /me/mfa/totp': 'the conditional delete removes an active factor only for a token with amr',
+  };
+  it('every step-up route checks the factor, and may read it', () => {
+    const stepUp = routes.filter((row) => row.stepUp);
+    expect(stepUp.length).toBeGreaterThan(5);
+    for (const row of stepUp) {
+      const key = routeKey(row);
+      if (byTheirOwnWrite[key]) continue;
+      const source = readFileSync(
+        resolve(import.meta.dirname, '../../functions', `${row.handler}.ts`),
+        'utf8',
+      );
+      expect(source, key).toMatch(/\b(assertFactorPassed|readWithFactorPassed)\(/);
+      expect(dynamoActionsOf(row), key).toContain('dynamodb:GetItem');
+    }
+    expect(Object.keys(byTheirOwnWrite).every((key) => stepUp.some((row) => routeKey(row) === key))).toBe(
+      true,
     );
   });
 });

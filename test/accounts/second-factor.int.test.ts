@@ -7,6 +7,7 @@ import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { mintGoogleIdToken } from '../../scripts/local/local-idp.ts';
 import { totpCodeAt } from '../../shared/identity/totp.ts';
 import { fromNewAddress as from, type TestApi, testApi } from '../support/api.ts';
+import { studioCreator } from '../support/studio.ts';
 
 let api: TestApi;
 beforeAll(async () => {
@@ -377,5 +378,32 @@ describe('step-up with a second factor', () => {
     // The confirmation's token passed it: that one removes it.
     expect((await api.delete('/me/mfa/totp', { token: confirm.body.data.auth_token })).status).toBe(204);
     expect((await logIn(account.email)).status).toBe(200);
+  });
+
+  it("the studio's step-up routes refuse a recent token that did not pass the factor too", async () => {
+    // A creator's sign-up token (fresh, no `amr`) showed the stream key before the enrolment and,
+    // once the factor was confirmed, still showed and rotated it, and set the price (the probe's gap).
+    const creator = await studioCreator(api);
+    expect((await api.post('/studio/channel', { token: creator.token })).status).toBe(201);
+    const start = await api.post('/me/mfa/totp', { token: creator.token, body: {} });
+    const secret = new Uint8Array(Secret.fromBase32(start.body.data.secret).buffer);
+    const at = new Date();
+    const confirm = await asOf(at, () =>
+      api.post('/me/mfa/totp/confirm', { token: creator.token, body: { code: codeOf(secret, at) } }),
+    );
+    expect(confirm.status).toBe(200);
+    const token = creator.token;
+    const refused = await Promise.all([
+      api.get('/studio/channel', { token }),
+      api.post('/studio/channel', { token }),
+      api.post('/studio/channel/stream-key/rotate', { token }),
+      api.post('/studio/payouts/onboarding', { token }),
+      api.put('/studio/plan', { token, body: { price: 7.5, currency: 'EUR', interval: 'year' } }),
+    ]);
+    expect(refused.map((res) => [res.status, res.body.reason])).toEqual(
+      Array(5).fill([401, 'step_up_required']),
+    );
+    // The confirmation's token passed it.
+    expect((await api.get('/studio/channel', { token: confirm.body.data.auth_token })).status).toBe(200);
   });
 });
