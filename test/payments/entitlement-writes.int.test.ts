@@ -5,6 +5,7 @@ import {
   getEntitlement,
   grants,
 } from '../../shared/entitlements/entitlement-repository.ts';
+import { applyStoreEntitlement } from '../../shared/stores/apply.ts';
 import { entitlement } from '../support/entitlements.ts';
 
 /**
@@ -50,6 +51,39 @@ describe('applyEntitlement: another provider object cannot take away access', ()
     const appleEnded = { ...apple, status: 'expired' as const, observed_at: at(2).getTime() };
     expect(await applyEntitlement(appleEnded, at(2))).toBe(true);
     expect((await getEntitlement(account_id, target))?.status).toBe('expired');
+  });
+
+  it('an App Store subscription bought after a web cancel is kept when it is paid beyond the Stripe period', async () => {
+    // The probe's gap: the store purchase was refused while the cancelled Stripe subscription still
+    // granted, and at that period's end the viewer who pays Apple had no access.
+    const { account_id, creator_id, target } = holder();
+    const stripeCancelled = entitlement({
+      account_id,
+      creator_id,
+      valid_until: at(10).toISOString(),
+      observed_at: NOW.getTime(),
+      provider: { subscription_id: 'sub_web' },
+    });
+    expect(await applyEntitlement(stripeCancelled, NOW)).toBe(true);
+    const apple = (days: number, observed: number) =>
+      entitlement({
+        account_id,
+        creator_id,
+        source: 'apple',
+        valid_until: at(days).toISOString(),
+        observed_at: at(observed).getTime(),
+        provider: { original_transaction_id: `20000000000000${days}` },
+      });
+    // One that ends sooner than Stripe's period is not taken: Stripe's access lasts longer.
+    expect(await applyStoreEntitlement(apple(5, 1), at(1))).toBe(false);
+    expect((await getEntitlement(account_id, target))?.source).toBe('stripe');
+    // One paid beyond it is.
+    expect(await applyStoreEntitlement(apple(31, 1), at(1))).toBe(true);
+    expect((await getEntitlement(account_id, target))?.source).toBe('apple');
+    // Stripe's end then leaves it.
+    const stripeEnded = { ...stripeCancelled, status: 'expired' as const, observed_at: at(10).getTime() };
+    expect(await applyEntitlement(stripeEnded, at(10))).toBe(false);
+    expect(grants(await getEntitlement(account_id, target), at(10))).toBe(true);
   });
 
   it("another subscription's end is written once the stored one no longer grants, and a past_due in grace is kept", async () => {
