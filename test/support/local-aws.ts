@@ -1,4 +1,5 @@
 import { installLocalAws, useDeploymentSettings } from '../../scripts/local/aws.ts';
+import { shiftClock } from './shifted-clock.ts';
 
 /**
  * Every test worker runs with the local platform's AWS layer (scripts/local/aws.ts): handlers
@@ -7,3 +8,5 @@ import { installLocalAws, useDeploymentSettings } from '../../scripts/local/aws.
  */
 installLocalAws();
 useDeploymentSettings();
+// The clock of a run started at a chosen instant (TEST_NOW, test/support/shifted-clock.ts).
+if (process.env.TEST_CLOCK_OFFSET_MS) shiftClock(Number(process.env.TEST_CLOCK_OFFSET_MS));
