@@ -12,7 +12,8 @@ const SHIFTED = Symbol.for('creator-streaming.shifted-clock');
 export const shiftClock = (offsetMs: number): void => {
   const global = globalThis as unknown as Record<symbol, number | undefined>;
   if (global[SHIFTED] !== undefined) {
-    if (global[SHIFTED] !== offsetMs) throw new Error(`The clock is already shifted by ${global[SHIFTED]} ms`);
+    if (global[SHIFTED] !== offsetMs)
+      throw new Error(`The clock is already shifted by ${global[SHIFTED]} ms`);
     return;
   }
   if (!Number.isFinite(offsetMs)) throw new Error(`Not a clock offset: ${offsetMs}`);
