@@ -1,5 +1,5 @@
 import { installLocalAws, useDeploymentSettings } from '../../scripts/local/aws.ts';
-import { shiftClock } from './shifted-clock.ts';
+import { chosenStart, shiftClock } from './shifted-clock.ts';
 
 /**
  * Every test worker runs with the local platform's AWS layer (scripts/local/aws.ts): handlers
@@ -8,5 +8,7 @@ import { shiftClock } from './shifted-clock.ts';
  */
 installLocalAws();
 useDeploymentSettings();
-// The clock of a run started at a chosen instant (TEST_NOW, test/support/shifted-clock.ts).
-if (process.env.TEST_CLOCK_OFFSET_MS) shiftClock(Number(process.env.TEST_CLOCK_OFFSET_MS));
+// The clock of a run started at a chosen instant (TEST_NOW, test/support/shifted-clock.ts): the
+// integration platform's offset, or for a unit file its own start.
+const start = chosenStart();
+if (start) shiftClock(Number(process.env.TEST_CLOCK_OFFSET_MS ?? start.getTime() - Date.now()));
