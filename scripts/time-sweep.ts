@@ -7,7 +7,7 @@
  *
  *   npx tsx scripts/time-sweep.ts [--at <ISO>[,<ISO>...]] <test files...>
  *
- * Without --at: TRICKY_STARTS below.
+ * Without --at: TRICKY_STARTS below (14 instants).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -32,6 +32,8 @@ export const TRICKY_STARTS = [
   '2027-05-31T07:50:00Z', // + 10 h 07 min 30 s = 17:57:30Z, 17.5 min before Kathmandu's Jun 1
   '2027-03-28T00:50:00Z', // 10 min before London springs forward; New York already on DST
   '2027-11-07T05:55:00Z', // 5 min before New York falls back
+  '2027-04-02T14:00:00Z', // + 1 day 10 h 07 min 30 s is on Chatham's Apr 4 (25 h): its 03:45 → 02:45 in a 4-hour guide
+  '2027-04-03T02:00:00Z', // + 10 h 07 min 30 s is on Chatham's 25-hour Apr 4
 ];
 
 const args = process.argv.slice(2);
