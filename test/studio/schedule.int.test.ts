@@ -20,11 +20,11 @@ let showOfB: ShowRecord;
 
 const PROGRAMS = '/studio/channel/programs';
 /**
- * The programs' year: 3 years after the run's, so every time below is ahead of any run (a program
- * starts no earlier than 24 hours ago and at most 10 years ahead: PROGRAM_PAST_HOURS,
+ * The programs' year: 4 years after the run's (2030 in 2026), so every time below is ahead of any
+ * run (a program starts no earlier than 24 hours ago and at most 10 years ahead: PROGRAM_PAST_HOURS,
  * DATE_WINDOW_YEARS_AHEAD). A fixed 2030 made every test of this file a 422 from 2030-01-09 on.
  */
-const YEAR = new Date().getUTCFullYear() + 3;
+const YEAR = new Date().getUTCFullYear() + 4;
 
 /** A show (and its first episode) of `creatorId`, written as the studio's source items are. */
 const putShow = async (creatorId: string): Promise<{ show: ShowRecord; episode: EpisodeRecord }> => {
