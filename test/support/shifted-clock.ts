@@ -26,7 +26,7 @@ export const shiftClock = (offsetMs: number): void => {
       return RealDate.now() + offsetMs;
     }
     // Dates made by the engine itself (structuredClone, Intl, the SDK's parsers on the real Date) are still Dates.
-    static [Symbol.hasInstance](value: unknown): boolean {
+    static override [Symbol.hasInstance](value: unknown): boolean {
       return value instanceof RealDate;
     }
   }
