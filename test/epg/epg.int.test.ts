@@ -534,6 +534,27 @@ describe('reuse API for the live channel (watchEpg, heartbeatEpg, onAirNow)', ()
     expect(reads).toEqual([1, ...Array(11).fill(0)]);
   });
 
+  it("watchEpg: that one read holds the longest local day, Antarctica/Troll's 26 hours", async () => {
+    // Troll leaves +02:00 for +00:00 at 01:00Z on October's last Sunday: that day runs from
+    // Saturday 22:00Z to Monday 00:00Z. An open a minute before it starts asks for the next hour;
+    // one 2 minutes later for the whole 26-hour day, which the first read must already hold.
+    const c = creator('cr_0007');
+    const year = new Date(now).getUTCFullYear();
+    const lastSunday = 31 - new Date(Date.UTC(year, 9, 31)).getUTCDay();
+    const dayStart = Date.UTC(year, 9, lastSunday) - 2 * 60 * MINUTE;
+    const reads: number[] = [];
+    for (const at of [dayStart - MINUTE, dayStart + MINUTE]) {
+      const before = dynamoCalls.length;
+      const epg = await watchEpg(c, 'Antarctica/Troll', new Date(at));
+      reads.push(dynamoCalls.slice(before).filter((name) => name === 'QueryCommand').length);
+      const dayEnd = at < dayStart ? dayStart : dayStart + 26 * 60 * MINUTE;
+      expect(epg.schedule.map((p) => p.program_id)).toEqual(
+        overlapping(c, at, Math.max(dayEnd, at + 60 * MINUTE)).map((p) => p.program_id),
+      );
+    }
+    expect(reads).toEqual([1, 0]);
+  });
+
   it('heartbeatEpg: progress of the current program and the next one', async () => {
     const c = creator(C1);
     const { current, next } = onAir(c);
