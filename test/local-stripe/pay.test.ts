@@ -156,9 +156,12 @@ describe('renewals', () => {
     const at = (iso: string) => Date.parse(iso) / 1000;
     const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
     const periods = (anchor: string, interval: string, n: number) => {
-      const ends = [];
-      for (let start = at(anchor); ends.length < n; )
-        ends.push((start = periodEndAfter(at(anchor), start, interval)));
+      const ends: number[] = [];
+      let start = at(anchor);
+      while (ends.length < n) {
+        start = periodEndAfter(at(anchor), start, interval);
+        ends.push(start);
+      }
       return ends.map(iso);
     };
     expect(periods('2027-01-31T10:00:00.000Z', 'month', 4)).toEqual([
