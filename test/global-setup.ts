@@ -3,6 +3,7 @@ import { join, relative, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startLocalPlatform } from '../scripts/local/platform.ts';
 import { comparePrivileges, readUsage } from './support/least-privilege.ts';
+import { chosenStart, shiftClock } from './support/shifted-clock.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const IAM_USAGE_ROOT = join(ROOT, '.local/iam-usage');
@@ -24,7 +25,7 @@ const completeAndGreen = (project: TestProject): boolean => {
 
 /**
  * Starts one DynamoDB Local for the whole test run, creates the table and seeds the demo catalogue
- * (seed 42 at the real current time). Workers inherit the SDK's endpoint settings for DynamoDB
+ * (seed 42 at the real current time, or at TEST_NOW: test/support/shifted-clock.ts). Workers inherit the SDK's endpoint settings for DynamoDB
  * Local (AWS_ENDPOINT_URL_DYNAMODB, AWS_ENDPOINT_URL_DYNAMODB_STREAMS), the local region and
  * dummy credentials (AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY) and TABLE_NAME, all set
  * by the platform (scripts/local/platform.ts).
@@ -37,6 +38,15 @@ export default async function setup(project: TestProject) {
   const usageDir = join(IAM_USAGE_ROOT, `run-${process.pid}`);
   rmSync(usageDir, { recursive: true, force: true });
   process.env.IAM_USAGE_DIR = usageDir;
+  // A run at a chosen instant: this process's clock (the platform's) and, through the variable the
+  // workers inherit, theirs start there.
+  const start = chosenStart();
+  if (start) {
+    const offset = start.getTime() - Date.now();
+    process.env.TEST_CLOCK_OFFSET_MS = String(offset);
+    shiftClock(offset);
+    console.log(`\nTEST_NOW: the run's clock starts at ${start.toISOString()} (offset ${offset} ms)\n`);
+  }
   const platform = await startLocalPlatform({ seed: 42 });
   project.provide('seededAt', platform.seededAt.toISOString());
   // Imported only now, as scripts/start.ts does: the contracts reach modules that read the

@@ -13,8 +13,10 @@ import { dynamoCalls, type TestApi, testApi } from '../support/api.ts';
 /**
  * Every EPG endpoint through the local API against the seeded demo catalogue. The oracle is the
  * catalogue itself (the generator is deterministic: same seed and `now` as test/global-setup.ts),
- * filtered with plain arithmetic on fixed-offset zones (Kathmandu +05:45 all year, Chatham
- * +13:45 in its southern summer) so it does not share code with the implementation.
+ * filtered with plain arithmetic on zone offsets (Kathmandu +05:45 all year; Chatham +13:45 in its
+ * southern summer, +12:45 in its winter, read from Intl's offset text at each instant) so it does
+ * not share code with the implementation. `now` follows the seed's instant, any day of the year
+ * (scripts/time-sweep.ts runs it at chosen ones).
  */
 let api: TestApi;
 let catalog: Catalog;
@@ -33,6 +35,32 @@ const overlapping = (c: CreatorRecord, from: number, to: number) =>
 /** Local date in a fixed-offset zone. */
 const localDate = (instant: number, offsetMinutes: number) =>
   new Date(instant + offsetMinutes * MINUTE).toISOString().slice(0, 10);
+const chathamOffsets = new Intl.DateTimeFormat('en-US', {
+  timeZone: 'Pacific/Chatham',
+  timeZoneName: 'longOffset',
+});
+/** Pacific/Chatham's offset at `instant` in minutes (825 or 765), from Intl's `GMT+13:45` text. */
+const chatham = (instant: number): number => {
+  const text = chathamOffsets.formatToParts(instant).find((part) => part.type === 'timeZoneName')!.value;
+  const [, hours, minutes] = /^GMT\+(\d{2}):(\d{2})$/.exec(text)!;
+  return Number(hours) * 60 + Number(minutes);
+};
+/** `+13:45` / `+12:45`: Chatham's offset at `instant` as an ISO suffix. */
+const chathamSuffix = (instant: number) =>
+  `+${Math.floor(chatham(instant) / 60)}:${String(chatham(instant) % 60).padStart(2, '0')}`;
+/** Chatham's local date at `instant`. */
+const chathamDate = (instant: number) => localDate(instant, chatham(instant));
+/** The instant Chatham's `date` starts (its clocks change at 02:45/03:45, never near midnight). */
+const chathamMidnight = (date: string) =>
+  Date.parse(`${date}T00:00:00Z`) - chatham(Date.parse(`${date}T00:00:00Z`) - 13 * 60 * MINUTE) * MINUTE;
+/** Chatham's `date` as instants [start, end): 23, 24 or 25 hours. */
+const chathamDay = (date: string) => {
+  const start = chathamMidnight(date);
+  return { start, end: chathamMidnight(localDate(Date.parse(`${date}T12:00:00Z`) + DAY, 0)) };
+};
+/** ISO text of `instant` in Chatham, as the API writes it. */
+const chathamIso = (instant: number) =>
+  `${new Date(instant + chatham(instant) * MINUTE).toISOString().slice(0, 19)}${chathamSuffix(instant)}`;
 
 beforeAll(async () => {
   api = await testApi();
@@ -47,7 +75,12 @@ afterAll(() => {
 
 const C1 = 'cr_0001';
 
-const expectProgramObject = (view: any, record: ProgramRecord, offset: string) => {
+/** `offset`: the zone's ISO suffix, or the suffix at an instant (Chatham's changes with the season). */
+const expectProgramObject = (
+  view: any,
+  record: ProgramRecord,
+  offset: string | ((instant: number) => string),
+) => {
   const start = Date.parse(record.start);
   const end = Date.parse(record.end);
   const duration = (end - start) / MINUTE;
@@ -62,8 +95,9 @@ const expectProgramObject = (view: any, record: ProgramRecord, offset: string) =
     is_current: now >= start && now < end,
     is_upcoming: now < start,
   });
-  expect(view.start_time.endsWith(offset)).toBe(true);
-  expect(view.end_time.endsWith(offset)).toBe(true);
+  const suffix = (instant: number) => (typeof offset === 'string' ? offset : offset(instant));
+  expect(view.start_time.endsWith(suffix(start))).toBe(true);
+  expect(view.end_time.endsWith(suffix(end))).toBe(true);
   expect(Date.parse(view.start_time)).toBe(start);
   expect(Date.parse(view.end_time)).toBe(end);
   expect(view.start_time_formatted).toMatch(/^(1[0-2]|[1-9]):[0-5]\d (AM|PM)$/);
@@ -119,14 +153,14 @@ describe('GET /creators/{id}/channel/schedule', () => {
     const lower = await api.get(`/creators/${C1}/channel/schedule?timezone=asia/kathmandu`);
     expect(lower.status).toBe(200);
     expect(lower.body.data.schedule[0].start_time.endsWith('+05:45')).toBe(true);
-    const chatham = await api.get(`/creators/${C1}/channel/schedule?timezone=Pacific/Chatham`);
-    expect(chatham.body.data.date).toBe(localDate(now, 825));
-    const schedule = chatham.body.data.schedule;
+    const inChatham = await api.get(`/creators/${C1}/channel/schedule?timezone=Pacific/Chatham`);
+    expect(inChatham.body.data.date).toBe(chathamDate(now));
+    const schedule = inChatham.body.data.schedule;
     expect(schedule.filter((p: any) => p.is_current)).toHaveLength(1);
-    for (const p of schedule) expect(p.start_time.endsWith('+13:45')).toBe(true);
-    const dayStart = Date.parse(`${localDate(now, 825)}T00:00:00+13:45`);
+    for (const p of schedule) expect(p.start_time).toBe(chathamIso(Date.parse(p.start_time)));
+    const day = chathamDay(chathamDate(now));
     expect(schedule.map((p: any) => p.program_id)).toEqual(
-      overlapping(creator(C1), dayStart, dayStart + DAY).map((p) => p.program_id),
+      overlapping(creator(C1), day.start, day.end).map((p) => p.program_id),
     );
   });
 
@@ -261,7 +295,7 @@ describe('GET /creators/{id}/channel/schedule/upcoming and /live/epg/next', () =
     const upcoming = res.body.data.upcoming_programs;
     expect(upcoming.map((p: any) => p.program_id)).toEqual(expected.map((p) => p.program_id));
     upcoming.forEach((view: any, i: number) => {
-      expectProgramObject(view, expected[i]!, '+13:45');
+      expectProgramObject(view, expected[i]!, chathamSuffix);
       expect(view.is_upcoming).toBe(true);
     });
   });
@@ -370,7 +404,7 @@ describe('GET /tv/v3/guide/schedule', () => {
 
   it('filters by channel_id, date and hours', async () => {
     const c = creator('cr_0003');
-    const date = localDate(now + DAY, 825);
+    const date = chathamDate(now + DAY);
     const res = await api.get(
       `/tv/v3/guide/schedule?timezone=Pacific/Chatham&channel_id=${c.channel.channel_id}&date=${date}&hours=4`,
     );
@@ -378,10 +412,12 @@ describe('GET /tv/v3/guide/schedule', () => {
     expect(res.body.meta_data).toEqual({ total: 1, page: 1, limit: 20, total_pages: 1 });
     const d = res.body.data;
     expect(d.date).toBe(date);
-    expect(d.start_time).toBe(`${date}T00:00:00+13:45`);
-    expect(d.end_time).toBe(`${date}T04:00:00+13:45`);
+    const start = chathamMidnight(date);
+    expect(d.start_time).toBe(chathamIso(start));
+    expect(d.start_time.startsWith(`${date}T00:00:00+`)).toBe(true);
+    // Four hours of elapsed time: 04:00 local, or 03:00/05:00 on a day the clocks change before it.
+    expect(d.end_time).toBe(chathamIso(start + 4 * 60 * MINUTE));
     expect(d.channels).toHaveLength(1);
-    const start = Date.parse(`${date}T00:00:00+13:45`);
     expect(d.channels[0].programs.map((p: any) => p.program_id)).toEqual(
       overlapping(c, start, start + 4 * 60 * MINUTE).map((p) => p.program_id),
     );
@@ -432,7 +468,7 @@ describe('reuse API for the live channel (watchEpg, heartbeatEpg, onAirNow)', ()
   it('watchEpg: today in the zone, current program with description, schedule from it to the end of the day', async () => {
     const c = creator(C1);
     const epg = await watchEpg(c, 'Pacific/Chatham', new Date(now));
-    const date = localDate(now, 825);
+    const date = chathamDate(now);
     expect(epg.date).toBe(date);
     expect(epg.timezone).toBe('Pacific/Chatham');
     const { current } = onAir(c);
@@ -440,7 +476,7 @@ describe('reuse API for the live channel (watchEpg, heartbeatEpg, onAirNow)', ()
       program_id: current.program_id,
       description: current.description,
     });
-    const dayEnd = Date.parse(`${date}T00:00:00+13:45`) + DAY;
+    const dayEnd = chathamDay(date).end;
     expect(epg.schedule.map((p) => p.program_id)).toEqual(
       overlapping(c, now, Math.max(dayEnd, now + 60 * MINUTE)).map((p) => p.program_id),
     );
@@ -496,6 +532,27 @@ describe('reuse API for the live channel (watchEpg, heartbeatEpg, onAirNow)', ()
       }
     }
     expect(reads).toEqual([1, ...Array(11).fill(0)]);
+  });
+
+  it("watchEpg: that one read holds the longest local day, Antarctica/Troll's 26 hours", async () => {
+    // Troll leaves +02:00 for +00:00 at 01:00Z on October's last Sunday: that day runs from
+    // Saturday 22:00Z to Monday 00:00Z. An open a minute before it starts asks for the next hour;
+    // one 2 minutes later for the whole 26-hour day, which the first read must already hold.
+    const c = creator('cr_0007');
+    const year = new Date(now).getUTCFullYear();
+    const lastSunday = 31 - new Date(Date.UTC(year, 9, 31)).getUTCDay();
+    const dayStart = Date.UTC(year, 9, lastSunday) - 2 * 60 * MINUTE;
+    const reads: number[] = [];
+    for (const at of [dayStart - MINUTE, dayStart + MINUTE]) {
+      const before = dynamoCalls.length;
+      const epg = await watchEpg(c, 'Antarctica/Troll', new Date(at));
+      reads.push(dynamoCalls.slice(before).filter((name) => name === 'QueryCommand').length);
+      const dayEnd = at < dayStart ? dayStart : dayStart + 26 * 60 * MINUTE;
+      expect(epg.schedule.map((p) => p.program_id)).toEqual(
+        overlapping(c, at, Math.max(dayEnd, at + 60 * MINUTE)).map((p) => p.program_id),
+      );
+    }
+    expect(reads).toEqual([1, 0]);
   });
 
   it('heartbeatEpg: progress of the current program and the next one', async () => {

@@ -15,9 +15,14 @@ import { waitFor } from '../support/wait.ts';
 let api: TestApi;
 let a: StudioCreator;
 let b: StudioCreator;
-/** The window: DAY 00:00–06:00 UTC (`date` and `hours=6`); PREV is the day before. */
-const DAY = '2031-03-04';
-const PREV = '2031-03-03';
+/**
+ * The window: DAY 00:00–06:00 UTC (`date` and `hours=6`); PREV is the day before. March 4 of the
+ * run's year + 5 (2031 in 2026): ahead of any run, as a program starts no earlier than 24 hours
+ * ago and at most 10 years ahead (a fixed 2031 made every create a 422 from 2031-03-02 on).
+ */
+const YEAR = new Date().getUTCFullYear() + 5;
+const DAY = `${YEAR}-03-04`;
+const PREV = `${YEAR}-03-03`;
 const at = (day: string, hhmm: string) => `${day}T${hhmm}:00Z`;
 
 beforeAll(async () => {

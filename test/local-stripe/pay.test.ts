@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { periodEndAfter } from '../../scripts/local/stripe/billing.ts';
 import type { StripeStandIn } from '../../scripts/local/stripe/server.ts';
 import { clientFor, pay, startStandIn } from './support.ts';
 
@@ -151,6 +152,38 @@ describe('checkout', () => {
 });
 
 describe('renewals', () => {
+  it('end each period where Stripe does: counted from the anchor, on the last day of a short month', () => {
+    const at = (iso: string) => Date.parse(iso) / 1000;
+    const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
+    const periods = (anchor: string, interval: string, n: number) => {
+      const ends: number[] = [];
+      let start = at(anchor);
+      while (ends.length < n) {
+        start = periodEndAfter(at(anchor), start, interval);
+        ends.push(start);
+      }
+      return ends.map(iso);
+    };
+    expect(periods('2027-01-31T10:00:00.000Z', 'month', 4)).toEqual([
+      '2027-02-28T10:00:00.000Z',
+      '2027-03-31T10:00:00.000Z',
+      '2027-04-30T10:00:00.000Z',
+      '2027-05-31T10:00:00.000Z',
+    ]);
+    expect(periods('2027-12-31T23:59:59.000Z', 'month', 3)).toEqual([
+      '2028-01-31T23:59:59.000Z',
+      '2028-02-29T23:59:59.000Z',
+      '2028-03-31T23:59:59.000Z',
+    ]);
+    expect(periods('2028-02-29T12:00:00.000Z', 'year', 5)).toEqual([
+      '2029-02-28T12:00:00.000Z',
+      '2030-02-28T12:00:00.000Z',
+      '2031-02-28T12:00:00.000Z',
+      '2032-02-29T12:00:00.000Z',
+      '2033-02-28T12:00:00.000Z',
+    ]);
+  });
+
   it('renew: the period moves on by one interval, a cycle invoice is paid', async () => {
     const { subscription } = await subscribed();
     const before = (await stripe.subscriptions.retrieve(subscription)).items.data[0]!;

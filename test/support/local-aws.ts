@@ -1,4 +1,5 @@
 import { installLocalAws, useDeploymentSettings } from '../../scripts/local/aws.ts';
+import { chosenStart, shiftClock } from './shifted-clock.ts';
 
 /**
  * Every test worker runs with the local platform's AWS layer (scripts/local/aws.ts): handlers
@@ -7,3 +8,7 @@ import { installLocalAws, useDeploymentSettings } from '../../scripts/local/aws.
  */
 installLocalAws();
 useDeploymentSettings();
+// The clock of a run started at a chosen instant (TEST_NOW, test/support/shifted-clock.ts): the
+// integration platform's offset, or for a unit file its own start.
+const start = chosenStart();
+if (start) shiftClock(Number(process.env.TEST_CLOCK_OFFSET_MS ?? start.getTime() - Date.now()));

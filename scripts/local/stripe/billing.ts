@@ -23,8 +23,8 @@ import {
  * it emits them. The card network's side (`npm run pay`, the hosted pages) calls these; so does
  * the API for what a caller can do itself (refund, cancel).
  *
- * Time: a renewal moves the subscription's period on by one interval from where it ended, as a
- * test clock advanced to the period's end would; objects and events are stamped with the wall
+ * Time: a renewal moves the subscription's period on to its next end counted from the billing
+ * cycle anchor (`periodEndAfter`), as a test clock advanced to the period's end would; objects and events are stamped with the wall
  * clock (signatures must be fresh), so a renewed period starts in the future of `created`.
  */
 
@@ -45,6 +45,18 @@ export const addInterval = (from: number, interval: string, count = 1): number =
   const last = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 0)).getUTCDate();
   date.setUTCDate(Math.min(day, last));
   return Math.floor(date.getTime() / 1000);
+};
+
+/**
+ * The end of a subscription's period that starts at `start`: Stripe counts periods from the
+ * billing cycle anchor, so an anchor on the 31st comes back after a short month (Jan 31 → Feb 28
+ * → Mar 31), where moving on from the last period's end would drift (→ Mar 28).
+ */
+export const periodEndAfter = (anchor: number, start: number, interval: string, count = 1): number => {
+  for (let periods = 1; ; periods++) {
+    const end = addInterval(anchor, interval, periods * count);
+    if (end > start) return end;
+  }
 };
 
 const copy = <T>(value: T): T => structuredClone(value);
@@ -662,7 +674,8 @@ export const renew = (
     for (const si of subscription.items.data) {
       const interval = si.price.recurring!;
       si.current_period_start = si.current_period_end;
-      si.current_period_end = addInterval(
+      si.current_period_end = periodEndAfter(
+        subscription.billing_cycle_anchor,
         si.current_period_start,
         interval.interval,
         interval.interval_count,

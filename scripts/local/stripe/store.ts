@@ -87,6 +87,8 @@ export interface Subscription extends StripeObject {
   customer: string;
   status: SubscriptionStatus;
   items: StripeList<SubscriptionItem>;
+  /** Where its billing periods are counted from (its start): `periodEndAfter` in billing.ts. */
+  billing_cycle_anchor: number;
   cancel_at_period_end: boolean;
   cancel_at: number | null;
   canceled_at: number | null;
