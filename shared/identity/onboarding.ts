@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { clock } from '../clock.ts';
 import { CATEGORIES } from '../catalog/reference.ts';
 import { ConflictError, NotFoundError, UnauthorizedError } from '../errors/errors.ts';
 import {
@@ -131,7 +132,7 @@ const suggestionsFor = async (handle: string): Promise<string[]> => {
   const candidates = [
     `${base}_tv`,
     `${base}_live`,
-    `${base}${new Date().getUTCFullYear() % 100}`,
+    `${base}${clock.now().getUTCFullYear() % 100}`,
     `the_${base}`,
     `${base}_official`,
     `${base}_1`,
