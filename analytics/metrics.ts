@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PAYMENT_COLUMNS } from '../shared/analytics/payment-facts.ts';
 import { TITLE_COLUMNS } from '../shared/analytics/title-dimension.ts';
+import { bucketStarts, type OffsetChange } from './period.ts';
 
 /**
  * The metric queries (analytics/queries/*.sql) and how they are rendered for DuckDB (locally)
@@ -65,6 +66,11 @@ export interface Slice {
   /** Offset (ms) added before bucketing, so days start at local midnight (the zone's at `fromMs`). */
   offsetMs?: number;
   /**
+   * The zone's offset changes in the period (analytics/period.ts `offsetChanges`): buckets then
+   * follow local wall time across them (a day of 23 or 25 hours), as `bucketStarts` does.
+   */
+  offsetChanges?: readonly OffsetChange[];
+  /**
    * Athena named queries: the period as six execution parameters (`?`) instead of literals, in
    * this order: first and last `dt` ('YYYY-MM-DD'), first and last `dt || hour` ('YYYY-MM-DDHH'),
    * from and to (epoch ms, to exclusive).
@@ -103,18 +109,32 @@ const LATEST_TITLES =
   '(SELECT id, title, show_id, creator_id, category FROM (SELECT t.id, t.title, t.show_id, t.creator_id, t.category, row_number() OVER (PARTITION BY t.id ORDER BY t.received_at_ms DESC) AS newest FROM titles t) v WHERE newest = 1)';
 
 /**
+ * The bucket start (epoch ms, BIGINT) of instant `ts` (a SQL expression) at the slice's grain:
+ * floored in local wall time, then read back as an instant. With offset changes in the period the
+ * offset is a CASE on the instant (`offsetAt`) and the start's a CASE on its wall time
+ * (`offsetAtWall`), the rules `bucketStarts` lists the buckets by; without, one constant.
+ */
+const bucketSql = (slice: Slice, ts: string): string => {
+  const grain = GRAINS[slice.grain];
+  if (grain === 0) return `CAST(${slice.fromMs} AS BIGINT)`;
+  const offset = slice.offsetMs ?? 0;
+  const changes = slice.offsetChanges ?? [];
+  if (changes.length === 0)
+    return `CAST(floor((${ts} + ${offset}) / ${grain}) * ${grain} - ${offset} AS BIGINT)`;
+  const byInstant = `CASE ${changes.map((c) => `WHEN ${ts} < ${c.at} THEN ${c.before}`).join(' ')} ELSE ${changes.at(-1)!.after} END`;
+  const wall = `(floor((${ts} + (${byInstant})) / ${grain}) * ${grain})`;
+  const byWall = `CASE ${changes.map((c) => `WHEN ${wall} < ${c.at + c.before} THEN ${c.before}`).join(' ')} ELSE ${changes.at(-1)!.after} END`;
+  return `CAST(${wall} - (${byWall}) AS BIGINT)`;
+};
+
+/**
  * `{{events}}` for a slice: events whose client time is in [from, to), read only from the
  * partitions (`dt`, `hour`: UTC receive time) that can hold them (CLOCK_AHEAD_MS, LATE_MS). On
  * Athena the `dt` range is what partition projection prunes days by; `dt || hour` narrows the
  * edge days to their hours.
  */
 export const eventsSql = (slice: Slice): string => {
-  const grain = GRAINS[slice.grain];
-  const offset = slice.offsetMs ?? 0;
-  const bucket =
-    grain === 0
-      ? `CAST(${slice.fromMs} AS BIGINT)`
-      : `CAST(floor((e.client_ts_ms + ${offset}) / ${grain}) * ${grain} - ${offset} AS BIGINT)`;
+  const bucket = bucketSql(slice, 'e.client_ts_ms');
   const dimension = slice.by ? DIMENSIONS[slice.by].sql : "'all'";
   const first = slice.fromMs - CLOCK_AHEAD_MS;
   const last = slice.toMs + LATE_MS;
@@ -143,12 +163,7 @@ export const eventsSql = (slice: Slice): string => {
  * Athena parameters: from and to (epoch ms).
  */
 export const paymentsSql = (slice: Slice): string => {
-  const grain = GRAINS[slice.grain];
-  const offset = slice.offsetMs ?? 0;
-  const bucket =
-    grain === 0
-      ? `CAST(${slice.fromMs} AS BIGINT)`
-      : `CAST(floor((p.occurred_at_ms + ${offset}) / ${grain}) * ${grain} - ${offset} AS BIGINT)`;
+  const bucket = bucketSql(slice, 'p.occurred_at_ms');
   return `(SELECT p.*, ${bucket} AS bucket_ms, coalesce(cr.title, p.creator_id) AS dimension, coalesce(p.source, 'stripe') AS store,
     p.occurred_at_ms >= ${slice.parameters ? '?' : slice.fromMs} AS in_period
   FROM (SELECT f.*, row_number() OVER (PARTITION BY f.event_id ORDER BY f.received_at_ms) AS copy FROM payments f) p
@@ -167,6 +182,15 @@ export const bucketsSql = (dialect: Dialect, slice: Slice): string => {
   const from = slice.parameters ? 'CAST(? AS BIGINT)' : `CAST(${slice.fromMs} AS BIGINT)`;
   const to = slice.parameters ? 'CAST(? AS BIGINT)' : `CAST(${slice.toMs} AS BIGINT)`;
   if (grain === 0) return `(SELECT ${from} AS bucket_ms, ${to} AS end_ms)`;
+  const changes = slice.offsetChanges ?? [];
+  if (changes.length > 0) {
+    // Buckets of 23 or 25 hours: listed (a report has at most 3,000), never in a named query.
+    const starts = bucketStarts(slice.fromMs, slice.toMs, grain, offset, changes);
+    const rows = starts.map(
+      (b, i) => `(CAST(${b} AS BIGINT), CAST(${starts[i + 1] ?? slice.toMs} AS BIGINT))`,
+    );
+    return `(SELECT * FROM (VALUES ${rows.join(', ')}) AS g(bucket_ms, end_ms))`;
+  }
   const first = `CAST(floor((${from} + ${offset}) / ${grain}) * ${grain} - ${offset} AS BIGINT)`;
   const series =
     dialect === 'duckdb'

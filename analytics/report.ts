@@ -1,6 +1,6 @@
 import { formatDuration } from '../shared/format.ts';
 import { DIMENSIONS, type Dimension, GRAINS, type Grain, type Metric, type Row } from './metrics.ts';
-import { formatBucket } from './period.ts';
+import { bucketStarts, formatBucket, type OffsetChange } from './period.ts';
 
 /**
  * The analyst's report (pure: everything it shows is an argument): one self-contained HTML page
@@ -26,6 +26,8 @@ export interface ReportInput {
   fromMs: number;
   toMs: number;
   offsetMs: number;
+  /** The zone's offset changes in the period (daylight saving time), `offsetChanges`. */
+  offsetChanges?: readonly OffsetChange[];
   generatedAt: Date;
   source: string;
   results: MetricResult[];
@@ -57,16 +59,25 @@ export const REPORT_ORDER = [
 /** The most buckets a chart may have (a minute grain over a day is 1,440). */
 export const MAX_BUCKETS = 3000;
 
-/** The starts of every bucket of the period at `grain` (aligned to the zone's midnight). */
-export const bucketsOf = (fromMs: number, toMs: number, grain: Exclude<Grain, 'total'>, offsetMs: number) => {
+/**
+ * The starts of every bucket of the period at `grain`, aligned to the zone's local wall time
+ * across its offset changes (`bucketStarts`).
+ */
+export const bucketsOf = (
+  fromMs: number,
+  toMs: number,
+  grain: Exclude<Grain, 'total'>,
+  offsetMs: number,
+  changes: readonly OffsetChange[] = [],
+) => {
   const size = GRAINS[grain];
-  const first = Math.floor((fromMs + offsetMs) / size) * size - offsetMs;
-  const count = Math.ceil((toMs - first) / size);
+  // Counted before they are made (a minute grain over a year would be 525,600).
+  const count = Math.ceil((toMs - (Math.floor((fromMs + offsetMs) / size) * size - offsetMs)) / size);
   if (count > MAX_BUCKETS)
     throw new Error(
       `${count} ${grain}s in the period: choose a coarser --grain (at most ${MAX_BUCKETS} buckets)`,
     );
-  return Array.from({ length: count }, (_, i) => first + i * size);
+  return bucketStarts(fromMs, toMs, size, offsetMs, changes);
 };
 
 const escapeHtml = (v: unknown) => String(v ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -173,7 +184,7 @@ for (const [name, chart] of Object.entries(data.charts)) {
 
 /** The report page. */
 export const reportHtml = (input: ReportInput): string => {
-  const buckets = bucketsOf(input.fromMs, input.toMs, input.grain, input.offsetMs);
+  const buckets = bucketsOf(input.fromMs, input.toMs, input.grain, input.offsetMs, input.offsetChanges);
   const dimensionLabel = input.by ? DIMENSIONS[input.by].label : 'All';
   const charts: Record<string, ReturnType<typeof chartData>> = {};
   const rank = (name: string) =>

@@ -31,7 +31,7 @@ import {
   runSlices,
   type Slice,
 } from './metrics.ts';
-import { checkZone, periodOf, zoneOffsetMs } from './period.ts';
+import { checkZone, offsetChanges, periodOf, zoneOffsetMs } from './period.ts';
 import { reportHtml } from './report.ts';
 
 const dir = process.env.ANALYTICS_DIR ?? resolve(import.meta.dirname, '../.local/analytics');
@@ -153,7 +153,15 @@ const grain = (options.grain ?? (toMs - fromMs <= 2 * GRAINS.day ? 'hour' : 'day
 >;
 if (!['minute', 'hour', 'day'].includes(grain)) fail('--grain is one of: minute, hour, day');
 const offsetMs = zoneOffsetMs(zone, fromMs);
-const slice: Slice = { fromMs, toMs, grain, by, offsetMs };
+const changes = offsetChanges(zone, fromMs, toMs);
+const slice: Slice = {
+  fromMs,
+  toMs,
+  grain,
+  by,
+  offsetMs,
+  ...(changes.length > 0 ? { offsetChanges: changes } : {}),
+};
 const all = metrics();
 
 if (command === 'report') {
@@ -171,6 +179,7 @@ if (command === 'report') {
     fromMs,
     toMs,
     offsetMs,
+    offsetChanges: changes,
     generatedAt: new Date(),
     source: dir,
     chartJs,
