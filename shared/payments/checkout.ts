@@ -51,9 +51,12 @@ export const sessionExpiry = (now: Date): number =>
   ((windowOf(now) + 1) * WINDOW_MS) / 1000 + SESSION_SECONDS;
 
 /**
- * The idempotency key of a checkout: the same account, item, price and 30-minute window give the
- * same key, so a retried (or doubled, or parallel) request answers the same session, and one
- * session is one payment.
+ * The idempotency key of a checkout: the same account, item, price, entitlement state and
+ * 30-minute window give the same key, so a retried (or doubled, or parallel) request answers the
+ * same session, and one session is one payment. The entitlement's state (its `observed_at`, none
+ * before the first purchase) is part of it: an item refunded, or a subscription ended, within the
+ * window of its paid checkout is bought with a new session, not answered the paid one (which
+ * cannot be paid again).
  */
 export const checkoutKey = (parts: readonly (string | number)[], now: Date): string =>
   `checkout-${createHash('sha256')
@@ -188,6 +191,7 @@ const subscriptionCheckout = async (accountId: string, creatorId: string, now: D
           plan.currency,
           plan.interval,
           payouts?.plan?.price_id ?? '',
+          current?.observed_at ?? '',
         ],
         now,
       ),
@@ -201,9 +205,10 @@ const purchaseCheckout = async (accountId: string, contentId: string, now: Date)
   if (!episode) throw new NotFoundError('Content not found');
   notOwn(accountId, episode.creator_id, 'content_id');
   const { price, currency } = sellable(episode);
-  const held = await entitlementsOf(accountId, episode.creator_id);
-  if (held.some((e) => e.kind === 'purchase' && e.content_id === episode.id && grants(e, now)))
-    throw new ConflictError('You already own this item');
+  const held = (await entitlementsOf(accountId, episode.creator_id)).find(
+    (e) => e.kind === 'purchase' && e.content_id === episode.id,
+  );
+  if (grants(held, now)) throw new ConflictError('You already own this item');
   const [client, payouts] = await Promise.all([stripe(), getPayoutAccount(episode.creator_id)]);
   const destination = destinationOf(payouts, 'content_id');
   const customer = await customerOf(client, accountId, now);
@@ -234,7 +239,12 @@ const purchaseCheckout = async (accountId: string, contentId: string, now: Date)
       cancel_url: `${setting('SITE_URL')}/watch/${episode.id}?checkout=cancelled`,
       expires_at: sessionExpiry(now),
     },
-    { idempotencyKey: checkoutKey([accountId, 'ppv', episode.id, price, currency], now) },
+    {
+      idempotencyKey: checkoutKey(
+        [accountId, 'ppv', episode.id, price, currency, held?.observed_at ?? ''],
+        now,
+      ),
+    },
   );
   return answer(session, major(amount), currency);
 };

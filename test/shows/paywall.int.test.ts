@@ -277,5 +277,12 @@ describe('paywall: no playable URL for a locked episode on any endpoint', () => 
     await pay('refund', a.body.data.checkout_id);
     await waitFor(async () => !(await plays(token)), 'the refund to lock the item again', 5000);
     expect((await entitlementsOf(api, token))[0]).toMatchObject({ status: 'refunded', grants_access: false });
+    // Refunded, it can be bought again at once: a new session, not the paid one (which the card
+    // network refuses to pay twice), though still within the paid one's 30-minute window.
+    const again = await api.post('/checkout', { token, body: { content_id: ppv.id } });
+    expect(again.status).toBe(201);
+    expect(again.body.data.checkout_id).not.toBe(a.body.data.checkout_id);
+    await pay('complete', again.body.data.checkout_id);
+    await waitFor(async () => plays(token), 'the second purchase to unlock the item', 5000);
   });
 });
