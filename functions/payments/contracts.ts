@@ -32,8 +32,8 @@ export const createCheckout = /* @__PURE__ */ (() =>
     method: 'POST',
     path: '/checkout',
     handler: 'payments/create-checkout',
-    // A creator by id (GetItem) or handle (GSI1); an item by id (GSI3) and what the caller holds of
-    // its creator (Query); the Stripe customer (GetItem, PutItem).
+    // A creator by id (GetItem) or handle (GSI1); an item by id (GSI3, Query) and the caller's
+    // entitlement to it (GetItem); the Stripe customer (GetItem, PutItem).
     dynamo: { actions: ['GetItem', 'PutItem', 'Query'], indexes: ['GSI1', 'GSI3'] },
     needs: ['stripe'],
     auth: 'required',

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type Stripe from 'stripe';
 import type { CreatorRecord, EpisodeRecord } from '../catalog/model.ts';
 import { requireCreator } from '../creators/creator-repository.ts';
-import { entitlementsOf, getEntitlement, grants } from '../entitlements/entitlement-repository.ts';
+import { getEntitlement, grants } from '../entitlements/entitlement-repository.ts';
 import { type UserSubscription, userSubscription } from '../entitlements/subscription-view.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../errors/errors.ts';
 import { clock } from '../clock.ts';
@@ -205,9 +205,11 @@ const purchaseCheckout = async (accountId: string, contentId: string, now: Date)
   if (!episode) throw new NotFoundError('Content not found');
   notOwn(accountId, episode.creator_id, 'content_id');
   const { price, currency } = sellable(episode);
-  const held = (await entitlementsOf(accountId, episode.creator_id)).find(
-    (e) => e.kind === 'purchase' && e.content_id === episode.id,
-  );
+  const held = await getEntitlement(accountId, {
+    kind: 'purchase',
+    creatorId: episode.creator_id,
+    contentId: episode.id,
+  });
   if (grants(held, now)) throw new ConflictError('You already own this item');
   const [client, payouts] = await Promise.all([stripe(), getPayoutAccount(episode.creator_id)]);
   const destination = destinationOf(payouts, 'content_id');

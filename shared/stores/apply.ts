@@ -50,8 +50,11 @@ export const applyStoreEntitlement = async (record: EntitlementRecord, now: Date
       ? { kind: 'subscription', creatorId: record.creator_id }
       : { kind: 'purchase', creatorId: record.creator_id, contentId: record.content_id ?? '' },
   );
-  const reachesFurther =
-    grants(record, now) && current !== undefined && accessEnd(record) > accessEnd(current);
-  if (current && current.source !== record.source && grants(current, now) && !reachesFurther) return false;
+  const keepsOther =
+    current !== undefined &&
+    current.source !== record.source &&
+    grants(current, now) &&
+    !(grants(record, now) && accessEnd(record) > accessEnd(current));
+  if (keepsOther) return false;
   return applyEntitlement(record, now);
 };

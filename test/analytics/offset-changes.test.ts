@@ -24,6 +24,12 @@ const paris = (from: string, to: string) => {
   };
 };
 
+/** The bucket starts of a Paris period at `grain`, across its changes. */
+const startsOf = (from: string, to: string, grain: 'day' | 'hour') => {
+  const { fromMs, toMs, offsetMs, changes } = paris(from, to);
+  return bucketStarts(fromMs, toMs, GRAINS[grain], offsetMs, changes);
+};
+
 describe('offset changes in a period', () => {
   it('finds each change to the millisecond, and none where the zone keeps its offset', () => {
     expect(paris('2027-03-27', '2027-03-29').changes).toEqual([
@@ -39,32 +45,19 @@ describe('offset changes in a period', () => {
   });
 
   it('starts days at local midnight (23 and 25 hours long) and lists each local hour once', () => {
-    const spring = paris('2027-03-27', '2027-03-29');
-    expect(
-      bucketStarts(spring.fromMs, spring.toMs, GRAINS.day, spring.offsetMs, spring.changes).map(iso),
-    ).toEqual(['2027-03-26T23:00:00.000Z', '2027-03-27T23:00:00.000Z', '2027-03-28T22:00:00.000Z']);
-    const autumn = paris('2027-10-30', '2027-10-31');
-    expect(
-      bucketStarts(autumn.fromMs, autumn.toMs, GRAINS.day, autumn.offsetMs, autumn.changes).map(iso),
-    ).toEqual(['2027-10-29T22:00:00.000Z', '2027-10-30T22:00:00.000Z']);
-    const springDay = paris('2027-03-28', '2027-03-28');
-    const hours = bucketStarts(
-      springDay.fromMs,
-      springDay.toMs,
-      GRAINS.hour,
-      springDay.offsetMs,
-      springDay.changes,
-    );
+    expect(startsOf('2027-03-27', '2027-03-29', 'day').map(iso)).toEqual([
+      '2027-03-26T23:00:00.000Z',
+      '2027-03-27T23:00:00.000Z',
+      '2027-03-28T22:00:00.000Z',
+    ]);
+    expect(startsOf('2027-10-30', '2027-10-31', 'day').map(iso)).toEqual([
+      '2027-10-29T22:00:00.000Z',
+      '2027-10-30T22:00:00.000Z',
+    ]);
+    const hours = startsOf('2027-03-28', '2027-03-28', 'hour');
     expect(hours).toHaveLength(23); // 02:00 is skipped
     expect(hours.every((h, i) => i === 0 || h - hours[i - 1]! === HOUR)).toBe(true);
-    const autumnDay = paris('2027-10-31', '2027-10-31');
-    const autumnHours = bucketStarts(
-      autumnDay.fromMs,
-      autumnDay.toMs,
-      GRAINS.hour,
-      autumnDay.offsetMs,
-      autumnDay.changes,
-    );
+    const autumnHours = startsOf('2027-10-31', '2027-10-31', 'hour');
     // 25 hours of time in 24 local hours: the repeated 02:00 is one bucket of 2 hours.
     expect(autumnHours).toHaveLength(24);
     expect(autumnHours[2]! - autumnHours[1]!).toBe(HOUR);
