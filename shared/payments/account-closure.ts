@@ -1,6 +1,7 @@
 import { applyEntitlement, type EntitlementRecord } from '../entitlements/entitlement-repository.ts';
 import { type PayoutAccount, recordDetachment } from './payout-repository.ts';
 import { type Stripe, stripe } from './stripe-client.ts';
+import { expireSession } from './stripe-sync.ts';
 
 /**
  * What a deleted account's purge does at Stripe (docs/accounts.md "Deletion"): its paid
@@ -51,7 +52,7 @@ export const closePaymentsOf = async (
   const billing = new Set(subscriptions.map((e) => String(e.provider.subscription_id)));
   for (const customer of customerIds) {
     for await (const session of client.checkout.sessions.list({ customer, status: 'open', limit: 100 }))
-      await client.checkout.sessions.expire(session.id).catch(gone);
+      await expireSession(client, session.id);
     for await (const sub of client.subscriptions.list({ customer, status: 'all', limit: 100 }))
       if (BILLING.has(sub.status)) billing.add(sub.id);
   }

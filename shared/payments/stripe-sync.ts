@@ -202,11 +202,17 @@ const expireSiblings = async (ctx: SyncContext, session: Stripe.Checkout.Session
       (key) => other.metadata?.[key] === session.metadata?.[key],
     );
   for await (const other of ctx.stripe.checkout.sessions.list({ customer, status: 'open', limit: 100 }))
-    if (same(other))
-      await ctx.stripe.checkout.sessions.expire(other.id).catch((error: { statusCode?: number }) => {
-        // Paid or expired meanwhile (400), or gone (404): nothing left to expire.
-        if (error.statusCode !== 400 && error.statusCode !== 404) throw error;
-      });
+    if (same(other)) await expireSession(ctx.stripe, other.id);
+};
+
+/**
+ * Expires Checkout Session `id`, so it can no longer be paid: one paid or expired meanwhile (400)
+ * or gone (404) has nothing left to expire. Used by a paid session's siblings and the purge.
+ */
+export const expireSession = async (client: Stripe, id: string): Promise<void> => {
+  await client.checkout.sessions.expire(id).catch((error: { statusCode?: number }) => {
+    if (error.statusCode !== 400 && error.statusCode !== 404) throw error;
+  });
 };
 
 /**
