@@ -34,7 +34,7 @@ export const createCheckout = /* @__PURE__ */ (() =>
     handler: 'payments/create-checkout',
     // A creator by id (GetItem) or handle (GSI1); an item by id (GSI3, Query) and the caller's
     // entitlement to it (GetItem); the Stripe customer (GetItem, PutItem).
-    dynamo: { actions: ['GetItem', 'PutItem', 'Query'], indexes: ['GSI1', 'GSI3'] },
+    dynamo: { actions: ['GetItem', 'PutItem'], indexes: ['GSI1', 'GSI3'] },
     needs: ['stripe'],
     auth: 'required',
     ...paymentLimits,
