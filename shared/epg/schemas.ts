@@ -9,21 +9,28 @@ import {
   pageQuery,
   wholeNumberParam,
 } from '../schema/validation.ts';
-import { isValidTimeZone, parseClock, parseDate } from './time.ts';
+import { isValidTimeZone, parseClock, parseDate, timeZoneSpelling } from './time.ts';
 
-const timezone = /* @__PURE__ */ (() =>
+/**
+ * A `timezone` field: an IANA name Intl knows, `UTC` by default, echoed in Intl's spelling when it
+ * differs only in case (`timeZoneSpelling`). The EPG routes and the watch open share it.
+ */
+export const timeZoneField = (description: string) =>
   described(
     z._default(
       z.string().check(
         z.refine(isValidTimeZone, {
           error: 'timezone must be an IANA time zone such as America/New_York or UTC',
         }),
+        z.overwrite(timeZoneSpelling),
       ),
       'UTC',
     ),
-    'IANA time zone name the times are given in (and the day is read in)',
+    description,
     'America/New_York',
-  ))();
+  );
+const timezone = /* @__PURE__ */ (() =>
+  timeZoneField('IANA time zone name the times are given in (and the day is read in)'))();
 /**
  * A calendar day inside the date window (docs/conventions.md "Input bounds"), checked against the
  * receive time as `windowedDateTime` is: a day past the window can end in year 10000, whose ISO

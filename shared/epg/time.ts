@@ -54,6 +54,18 @@ export const isValidTimeZone = (zone: string): boolean => {
   }
 };
 
+/**
+ * The spelling a response echoes: Intl's when the name differs from it only in case
+ * (`europe/paris` -> `Europe/Paris`), else the name as sent (ICU would turn the IANA name
+ * `Asia/Kolkata` into its old alias `Asia/Calcutta`). An unknown name is returned as it came (the
+ * schema refuses it).
+ */
+export const timeZoneSpelling = (zone: string): string => {
+  if (zone === UTC || !isValidTimeZone(zone)) return zone;
+  const resolved = partsFormatter(zone).resolvedOptions().timeZone;
+  return resolved.toLowerCase() === zone.toLowerCase() ? resolved : zone;
+};
+
 export interface WallTime {
   year: number;
   month: number;

@@ -1,8 +1,7 @@
 import * as z from 'zod/mini';
 import { DEVICE_TYPES, QUALITY_VALUES } from '../catalog/model.ts';
 import { SUBSCRIPTION_STATUSES } from '../catalog/model.ts';
-import { epgResponses } from '../epg/schemas.ts';
-import { isValidTimeZone } from '../epg/time.ts';
+import { epgResponses, timeZoneField } from '../epg/schemas.ts';
 import { described, named, responseSchemas, responsesNotBundled } from '../schema/schema-meta.ts';
 import { boolParam, enumParam, idParam, pageQuery, wholeNumberParam } from '../schema/validation.ts';
 
@@ -58,18 +57,7 @@ export const openWatchBody = /* @__PURE__ */ (() =>
     ),
     device_type: described(deviceType, 'Device the viewer watches on (counted in `by_device`)', 'web'),
     quality: described(z._default(quality, 'auto'), 'Starting rendition (default `auto`)', '720p'),
-    timezone: described(
-      z._default(
-        z.string().check(
-          z.refine(isValidTimeZone, {
-            error: 'timezone must be an IANA time zone such as America/New_York',
-          }),
-        ),
-        'UTC',
-      ),
-      "IANA time zone name for the `epg` block's times and date (default `UTC`)",
-      'America/New_York',
-    ),
+    timezone: timeZoneField("IANA time zone name for the `epg` block's times and date (default `UTC`)"),
   }))();
 export type OpenWatchBody = z.infer<typeof openWatchBody>;
 

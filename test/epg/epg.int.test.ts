@@ -149,9 +149,13 @@ describe('GET /creators/{id}/channel/schedule', () => {
     expect(utc.status).toBe(200);
     expect(utc.body.data.timezone).toBe('UTC');
     expect(utc.body.data.date).toBe(localDate(now, 0));
-    // Zone names are matched case-insensitively (as Intl does) and echoed as sent.
+    // Zone names are matched case-insensitively (as Intl does) and echoed in Intl's spelling
+    // (timeZoneSpelling); a name ICU knows under an older alias (Asia/Katmandu) stays as sent.
     const lower = await api.get(`/creators/${C1}/channel/schedule?timezone=asia/kathmandu`);
     expect(lower.status).toBe(200);
+    expect(lower.body.data.timezone).toBe('asia/kathmandu');
+    const newYork = await api.get(`/creators/${C1}/channel/schedule?timezone=america/new_york`);
+    expect(newYork.body.data.timezone).toBe('America/New_York');
     expect(lower.body.data.schedule[0].start_time.endsWith('+05:45')).toBe(true);
     const inChatham = await api.get(`/creators/${C1}/channel/schedule?timezone=Pacific/Chatham`);
     expect(inChatham.body.data.date).toBe(chathamDate(now));

@@ -13,6 +13,7 @@ import {
   parseDate,
   scheduleWindow,
   timeline,
+  timeZoneSpelling,
   todayIn,
   wallTime,
 } from '../../shared/epg/time.ts';
@@ -90,6 +91,20 @@ const dateArb = fc
   .map((d) => ({ year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() }));
 const sameDate = (a: CalendarDate, b: CalendarDate) => formatDate(a) === formatDate(b);
 const dateOf = (instant: number, zone: string) => formatDate(wallTime(instant, zone));
+
+describe('zone spelling', () => {
+  it("echoes Intl's spelling for a case variant, and an alias or unknown name as sent", () => {
+    expect(timeZoneSpelling('europe/paris')).toBe('Europe/Paris');
+    expect(timeZoneSpelling('AMERICA/NEW_YORK')).toBe('America/New_York');
+    expect(timeZoneSpelling('utc')).toBe('UTC');
+    expect(timeZoneSpelling('UTC')).toBe('UTC');
+    // ICU resolves these to another name (Asia/Calcutta, Asia/Katmandu, UTC); the client's stays.
+    expect(timeZoneSpelling('Asia/Kolkata')).toBe('Asia/Kolkata');
+    expect(timeZoneSpelling('asia/kathmandu')).toBe('asia/kathmandu');
+    expect(timeZoneSpelling('Etc/UTC')).toBe('Etc/UTC');
+    expect(timeZoneSpelling('Mars/Olympus')).toBe('Mars/Olympus');
+  });
+});
 
 describe('zone validation', () => {
   it('accepts IANA names in any case and refuses everything else', () => {
