@@ -1,3 +1,4 @@
+import { clock } from '../../shared/clock.ts';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { logger } from '../../shared/observability/index.ts';
 import { worker } from '../../shared/platform/worker.ts';
@@ -14,7 +15,7 @@ import { projectorRow } from '../workers.ts';
 export const handler = worker(
   projectorRow,
   async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
-    const now = new Date();
+    const now = clock.now();
     const superseded = supersededRecords(event.Records);
     for (const [i, record] of event.Records.entries()) {
       if (superseded.has(i)) continue;

@@ -1,3 +1,4 @@
+import { clock } from '../../shared/clock.ts';
 import { listLiveStreams } from '../../shared/channels/live-streams.ts';
 import { reconcileLiveChannels } from '../../shared/channels/channel-state.ts';
 import { publishAudiences } from '../../shared/watch/audience-publisher.ts';
@@ -15,7 +16,7 @@ export const handler = worker(
   audienceRow,
   async () => {
     // `now` before ListStreams: a change IVS reports after it is newer than this reconcile.
-    const reconciledAt = new Date();
+    const reconciledAt = clock.now();
     const liveStreams = await listLiveStreams();
     const reconcile = await reconcileLiveChannels(liveStreams, reconciledAt);
     // Recordings whose Recording End was lost: published from their metadata once the stream is over.
@@ -23,7 +24,7 @@ export const handler = worker(
       new Set(liveStreams.map((stream) => stream.streamId)),
       reconciledAt,
     );
-    const audiences = await publishAudiences(new Date());
+    const audiences = await publishAudiences(clock.now());
     return { reconcile, recordings, audiences };
   },
   (minute) => ({ message: 'live minute', fields: minute }),

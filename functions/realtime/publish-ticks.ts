@@ -1,3 +1,4 @@
+import { clock } from '../../shared/clock.ts';
 import { metrics, MetricUnit } from '../../shared/observability/index.ts';
 import { tickStartMs, tickOf } from '../../shared/realtime/messages.ts';
 import { worker } from '../../shared/platform/worker.ts';
@@ -20,8 +21,8 @@ export const handler = worker(
     const reports: TickReport[] = [];
     const ticks = Math.min(Math.max(Math.trunc(Number(event.ticks ?? 1)), 1), 12);
     for (let i = 0; i < ticks; i++) {
-      if (i > 0) await sleep(tickStartMs(tickOf(new Date()) + 1) + GRACE_MS - Date.now());
-      const report = await publishTick(new Date());
+      if (i > 0) await sleep(tickStartMs(tickOf(clock.now()) + 1) + GRACE_MS - Date.now());
+      const report = await publishTick(clock.now());
       reports.push(report);
       metrics.addMetric('RealtimeMessages', MetricUnit.Count, report.messages);
       metrics.addMetric('RealtimePublishErrors', MetricUnit.Count, report.failures);

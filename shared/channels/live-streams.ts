@@ -1,3 +1,4 @@
+import { clock } from '../clock.ts';
 import { ListStreamsCommand } from '@aws-sdk/client-ivs';
 import type { LiveStream } from './channel-state.ts';
 import { ivsClient } from '../ivs/client.ts';
@@ -16,7 +17,7 @@ export const listLiveStreams = async (): Promise<LiveStream[]> => {
       streams.push({
         channelArn: s.channelArn,
         streamId: s.streamId,
-        startTime: s.startTime ?? new Date(),
+        startTime: s.startTime ?? clock.now(),
         health: s.health === 'HEALTHY' || s.health === 'STARVING' ? s.health : 'UNKNOWN',
         viewerCount: s.viewerCount ?? 0,
       });

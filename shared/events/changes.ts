@@ -1,3 +1,4 @@
+import { clock } from '../clock.ts';
 import { createHash } from 'node:crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
@@ -62,7 +63,7 @@ export const eventIdOf = (record: DynamoDBRecord, key: Item, type: EventType): s
 /** When the change happened: the record's creation time (stable across re-deliveries). */
 const timeOf = (record: DynamoDBRecord): string => {
   const seconds = record.dynamodb?.ApproximateCreationDateTime;
-  return (seconds === undefined ? new Date() : new Date(seconds * 1000)).toISOString();
+  return (seconds === undefined ? clock.now() : new Date(seconds * 1000)).toISOString();
 };
 
 const differs = (a: unknown, b: unknown) => JSON.stringify(a) !== JSON.stringify(b);

@@ -1,3 +1,4 @@
+import { clock } from '../clock.ts';
 import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '../db/document.ts';
 import { batchGet } from '../db/batch.ts';
@@ -152,7 +153,7 @@ export const createAccount = async (
  * (attribute_not_exists) and the old one released. 409 when another account holds the handle.
  * A change of letter case only keeps the marker (handles are unique case-insensitively).
  */
-export const setHandle = async (accountId: string, handle: string, now = new Date()): Promise<void> => {
+export const setHandle = async (accountId: string, handle: string, now = clock.now()): Promise<void> => {
   const current = await getAccount(accountId);
   if (!current) throw new NotFoundError('Account not found');
   const previous = current.handle;
@@ -263,11 +264,11 @@ export const accountIdOfAppToken = async (token: string): Promise<string | undef
   return Item?.account_id ? String(Item.account_id) : undefined;
 };
 
-export const isEmailTaken = async (email: string, now = new Date()): Promise<boolean> =>
+export const isEmailTaken = async (email: string, now = clock.now()): Promise<boolean> =>
   holds((await db.send(new GetCommand({ TableName: tableName(), Key: emailKey(email) }))).Item, now);
 
 /** Which of `handles` are taken (one BatchGetItem of their markers). */
-export const takenHandles = async (handles: readonly string[], now = new Date()): Promise<Set<string>> => {
+export const takenHandles = async (handles: readonly string[], now = clock.now()): Promise<Set<string>> => {
   const items = await batchGet(handles.map(handleKey));
   return new Set(
     items.filter((item) => holds(item, now)).map((item) => String(item.PK).slice('HANDLE#'.length)),

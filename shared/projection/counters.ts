@@ -1,3 +1,4 @@
+import { clock } from '../clock.ts';
 import { playbackSessionOf } from '../analytics/playback-repository.ts';
 import type { EpisodeRecord } from '../catalog/model.ts';
 import { addCreatorCountersOperation } from '../creators/creator-repository.ts';
@@ -38,7 +39,7 @@ export const setCounted = async (
   counted: boolean,
   moves: readonly TransactOperation[],
 ): Promise<boolean> => {
-  const marker = setMarkerOperation(kind, source, counted, new Date());
+  const marker = setMarkerOperation(kind, source, counted, clock.now());
   for (let attempt = 0; ; attempt++) {
     try {
       return await transactWriteIf([marker, ...moves]);

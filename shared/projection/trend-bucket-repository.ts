@@ -1,3 +1,4 @@
+import { clock } from '../clock.ts';
 import { db } from '../db/client.ts';
 import { UpdateCommand } from '../db/document.ts';
 import { queryAll } from '../db/query.ts';
@@ -29,7 +30,7 @@ export const addToTrendBucketOperation = (
     Key: trendBucketKey(kind, day, id),
     ...updateOf({
       add: { n: delta },
-      setIfAbsent: { [TABLE.ttlAttribute]: Math.floor(Date.now() / 1000) + 30 * 86_400 },
+      setIfAbsent: { [TABLE.ttlAttribute]: Math.floor(clock.now().getTime() / 1000) + 30 * 86_400 },
     }),
   },
 });

@@ -1,3 +1,4 @@
+import { clock } from '../clock.ts';
 import { addRankTotalOperation, listOfItem } from '../catalog/ranked-list.ts';
 import { batchPutDelete } from '../db/batch.ts';
 import { type PrimaryKey, keyOfString, keyString } from '../db/key.ts';
@@ -80,7 +81,7 @@ export const applyViews = async (
       {
         source_version: version,
         views: hashesOf(views),
-        ...(views.length === 0 ? { expiresAt: Math.floor(Date.now() / 1000) + 2 * 86_400 } : {}),
+        ...(views.length === 0 ? { expiresAt: Math.floor(clock.now().getTime() / 1000) + 2 * 86_400 } : {}),
       },
       current,
     );

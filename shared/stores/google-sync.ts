@@ -1,3 +1,4 @@
+import { clock } from '../clock.ts';
 import { setting } from '../config.ts';
 import type { EntitlementRecord } from '../entitlements/entitlement-repository.ts';
 import { accountIdOfAppToken } from '../identity/account-repository.ts';
@@ -41,7 +42,7 @@ export const readPlayPurchase = async (
   const prefix = setting('STORE_PRODUCT_PREFIX');
   if (kind.subscription) {
     const sub = await getSubscription(purchaseToken);
-    const observedAt = new Date();
+    const observedAt = clock.now();
     const productId = sub.lineItems?.[0]?.productId ?? kind.productId;
     const item = productId ? await itemOfProduct(prefix, productId) : undefined;
     const accountId =
@@ -62,7 +63,7 @@ export const readPlayPurchase = async (
     };
   }
   const purchase = await getProduct(kind.productId, purchaseToken);
-  const observedAt = new Date();
+  const observedAt = clock.now();
   const item = await itemOfProduct(prefix, kind.productId);
   const accountId = accountHint ?? (await ownerOf(purchaseToken, purchase.obfuscatedExternalAccountId));
   if (!item?.contentId || !accountId) return undefined;
