@@ -1,0 +1,272 @@
+import { randomUUID } from 'node:crypto';
+import type { DynamoDBRecord } from 'aws-lambda';
+import type Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runPayAction } from '../../scripts/local/stripe/control.ts';
+import { type StripeStandIn, startStripeStandIn } from '../../scripts/local/stripe/server.ts';
+import { type TableStream, startTableStream } from '../../scripts/local/table-stream.ts';
+import { paymentFactsOf } from '../../shared/analytics/payment-facts.ts';
+import { tableName } from '../../shared/db/table.ts';
+import {
+  type EntitlementRecord,
+  getEntitlement,
+  grants,
+} from '../../shared/entitlements/entitlement-repository.ts';
+import { earningsOf } from '../../shared/payments/payout-repository.ts';
+import { reconcile } from '../../shared/payments/reconcile.ts';
+import { stripeClient } from '../../shared/payments/stripe-client.ts';
+import type { SyncContext } from '../../shared/payments/stripe-sync.ts';
+import { handleDelivery } from '../../shared/payments/stripe-webhook.ts';
+
+/**
+ * A customer who pays twice for one thing ends with one payment (docs/payments.md, "Two payments
+ * for one thing"): two Checkout Sessions for one creator's plan, or for one pay-per-view item,
+ * both paid before any webhook is delivered. Whatever the order of the webhooks (and one
+ * delivered twice at once, as a retry racing the first attempt), one subscription bills and the
+ * other is cancelled with its charge refunded as a duplicate, the entitlement grants from the
+ * kept payment after every delivery, and the creator's earnings and the analysts' payment facts
+ * both count one payment. Against the Stripe stand-in and DynamoDB Local (its table stream).
+ */
+const SECRET = 'whsec_test_duplicates';
+let standIn: StripeStandIn;
+let ctx: SyncContext;
+let stream: TableStream;
+const streamed: DynamoDBRecord[] = [];
+
+beforeAll(async () => {
+  standIn = await startStripeStandIn({ port: 0 });
+  ctx = {
+    stripe: stripeClient(standIn.secretKey, standIn.endpoint),
+    now: () => new Date(),
+    graceDays: 7,
+    feePercent: 10,
+  };
+  stream = await startTableStream({
+    tableName: tableName(),
+    pollMs: 50,
+    startingPosition: 'LATEST',
+    handler: (event) => {
+      streamed.push(...event.Records);
+    },
+  });
+}, 30_000);
+afterAll(async () => {
+  await stream?.stop();
+  await standIn?.stop();
+});
+
+type StoredEvent = { id: string; object: string; created: number; type: string };
+const delivered = new Set<string>();
+const deliver = async (eventId: string) => {
+  delivered.add(eventId);
+  const raw = JSON.stringify(standIn.store.find<StoredEvent>('event', eventId));
+  const signature = ctx.stripe.webhooks.generateTestHeaderString({ payload: raw, secret: SECRET });
+  return handleDelivery(ctx, SECRET, raw, signature, new Date());
+};
+/** Events the stand-in made that were never delivered (the cancellations' and refunds' own), oldest first. */
+const undelivered = () =>
+  standIn.store
+    .all<StoredEvent>('event')
+    .filter((event) => !delivered.has(event.id))
+    .reverse()
+    .map((event) => event.id);
+
+const earliest = <T extends { id: string; created: number }>(a: T, b: T): [T, T] =>
+  a.created < b.created || (a.created === b.created && a.id < b.id) ? [a, b] : [b, a];
+
+/** A buyer (its Stripe customer) and two sessions for the same thing, both paid; no webhook delivered. */
+const paidTwice = async (mode: 'subscription' | 'payment') => {
+  const accountId = `acc_dup_${randomUUID()}`;
+  const creatorId = `cr_dup_${randomUUID().slice(0, 8)}`;
+  const contentId = mode === 'payment' ? `ep_dup_${randomUUID().slice(0, 8)}` : undefined;
+  const metadata = {
+    account_id: accountId,
+    creator_id: creatorId,
+    ...(contentId ? { content_id: contentId } : {}),
+  };
+  const customer = await ctx.stripe.customers.create({ metadata: { account_id: accountId } });
+  const open = () =>
+    ctx.stripe.checkout.sessions.create({
+      mode,
+      customer: customer.id,
+      client_reference_id: accountId,
+      metadata,
+      line_items: [
+        {
+          quantity: 1,
+          price_data: {
+            currency: 'usd',
+            unit_amount: mode === 'subscription' ? 499 : 299,
+            ...(mode === 'subscription' ? { recurring: { interval: 'month' as const } } : {}),
+            product_data: { name: mode === 'subscription' ? 'Plan' : 'Item' },
+          },
+        },
+      ],
+      ...(mode === 'subscription'
+        ? { subscription_data: { metadata } }
+        : { payment_intent_data: { metadata } }),
+      success_url: 'https://example.com/ok',
+    });
+  const sessions = [await open(), await open()];
+  const events = sessions.map((session) =>
+    runPayAction(standIn.store, 'complete', session.id).events.map((e) => e.id),
+  );
+  const paid = await Promise.all(
+    sessions.map((session) => ctx.stripe.checkout.sessions.retrieve(session.id)),
+  );
+  return { accountId, creatorId, contentId, events: events as [string[], string[]], paid };
+};
+
+/** Delivers `ids` one by one; after each, the entitlement is absent or grants from `keptId` (never anything else). */
+const deliverChecking = async (
+  ids: string[],
+  target: () => Promise<EntitlementRecord | undefined>,
+  keptId: string,
+  twice?: string,
+) => {
+  for (const id of ids) {
+    if (id === twice) await Promise.all([deliver(id), deliver(id)]);
+    else await deliver(id);
+    const held = await target();
+    if (held === undefined) continue;
+    expect({
+      after: id,
+      grants: grants(held, new Date()),
+      from: held.provider.subscription_id ?? held.provider.payment_intent_id,
+    }).toEqual({
+      after: id,
+      grants: true,
+      from: keptId,
+    });
+  }
+};
+
+type Order = 'first-then-second' | 'second-then-first' | 'interleaved, one delivered twice at once';
+const ORDERS: Order[] = [
+  'first-then-second',
+  'second-then-first',
+  'interleaved, one delivered twice at once',
+];
+const ordered = (order: Order, [a, b]: [string[], string[]]) => {
+  if (order === 'first-then-second') return { ids: [...a, ...b] };
+  if (order === 'second-then-first') return { ids: [...b, ...a] };
+  const ids = a.flatMap((id, i) => [id, ...(b[i] ? [b[i]] : [])]).concat(b.slice(a.length));
+  return {
+    ids,
+    twice: b.find((id) =>
+      standIn.store.find<StoredEvent>('event', id)?.type.startsWith('checkout.session'),
+    ),
+  };
+};
+
+/** The payment facts of the account's entitlement writes, as the projector makes them from the stream. */
+const factsOf = async (accountId: string) => {
+  await stream.drain();
+  const mine = streamed.filter((r) => r.dynamodb?.NewImage?.account_id?.S === accountId);
+  return (await Promise.all(mine.map((r) => paymentFactsOf(r, new Date())))).flat();
+};
+
+describe('two paid sessions for one creator end with one subscription (shared/payments/stripe-sync.ts)', () => {
+  it.each(ORDERS)(
+    'webhooks %s: one billing, the other cancelled and refunded; earnings and facts count one',
+    async (order) => {
+      const buyer = await paidTwice('subscription');
+      const subs = await Promise.all(
+        buyer.paid.map((s) => ctx.stripe.subscriptions.retrieve(s.subscription as string)),
+      );
+      const [kept, duplicate] = earliest(subs[0]!, subs[1]!);
+      const target = () =>
+        getEntitlement(buyer.accountId, { kind: 'subscription', creatorId: buyer.creatorId });
+      const { ids, twice } = ordered(order, buyer.events);
+      await deliverChecking(ids, target, kept.id, twice);
+      // The cancellation's and the refund's own events (customer.subscription.updated/deleted, charge.refunded).
+      await deliverChecking(undelivered(), target, kept.id);
+      // Retried: every event once more (each is acknowledged as a duplicate) and a daily reconcile.
+      for (const id of [...ids]) expect((await deliver(id)).outcome).toBe('duplicate');
+      await reconcile(ctx, { eventDays: 3 });
+      await deliverChecking(undelivered(), target, kept.id);
+
+      const [keptNow, duplicateNow] = await Promise.all(
+        [kept, duplicate].map((s) => ctx.stripe.subscriptions.retrieve(s.id)),
+      );
+      expect(keptNow!.status).toBe('active');
+      expect(duplicateNow!.status).toBe('canceled');
+      expect(duplicateNow!.metadata).toMatchObject({ reason: 'duplicate', duplicate_of: kept.id });
+      const refundsOf = async (sub: Stripe.Subscription) => {
+        const invoice = await ctx.stripe.invoices.retrieve(sub.latest_invoice as string);
+        const payment = (await ctx.stripe.invoicePayments.list({ invoice: invoice.id })).data[0]!;
+        return (await ctx.stripe.refunds.list({ payment_intent: payment.payment.payment_intent as string }))
+          .data;
+      };
+      expect(await refundsOf(keptNow!)).toEqual([]);
+      const refunds = await refundsOf(duplicateNow!);
+      expect(refunds.map((r) => ({ amount: r.amount, reason: r.reason, metadata: r.metadata }))).toEqual([
+        { amount: 499, reason: 'duplicate', metadata: { reason: 'duplicate', duplicate_of: kept.id } },
+      ]);
+      const held = await target();
+      expect(held).toMatchObject({ status: 'active', provider: { subscription_id: kept.id } });
+
+      // The creator is credited one payment: the duplicate's invoice earning and its reversal cancel out.
+      const earnings = await earningsOf(buyer.creatorId);
+      const sum = (key: 'gross' | 'platform_fee' | 'net') => earnings.reduce((total, e) => total + e[key], 0);
+      expect(earnings).toHaveLength(3);
+      expect({ gross: sum('gross'), fee: sum('platform_fee'), net: sum('net') }).toEqual({
+        gross: 499,
+        fee: 50,
+        net: 449,
+      });
+      // The analysts see one subscription start of 4.99 and nothing else that moves money.
+      const facts = await factsOf(buyer.accountId);
+      expect(facts.map((f) => ({ type: f.type, amount: f.amount, net: f.net }))).toEqual([
+        { type: 'subscription.started', amount: 499, net: 449 },
+      ]);
+    },
+    60_000,
+  );
+});
+
+describe('two paid sessions for one pay-per-view item end with one charge (shared/payments/stripe-sync.ts)', () => {
+  it.each(ORDERS)(
+    'webhooks %s: one charge kept, the other refunded in full; earnings and facts count one',
+    async (order) => {
+      const buyer = await paidTwice('payment');
+      const intents = await Promise.all(
+        buyer.paid.map((s) => ctx.stripe.paymentIntents.retrieve(s.payment_intent as string)),
+      );
+      const [kept, duplicate] = earliest(intents[0]!, intents[1]!);
+      const target = () =>
+        getEntitlement(buyer.accountId, {
+          kind: 'purchase',
+          creatorId: buyer.creatorId,
+          contentId: buyer.contentId!,
+        });
+      const { ids, twice } = ordered(order, buyer.events);
+      await deliverChecking(ids, target, kept.id, twice);
+      await deliverChecking(undelivered(), target, kept.id);
+      for (const id of [...ids]) expect((await deliver(id)).outcome).toBe('duplicate');
+
+      const refundsOf = async (intent: Stripe.PaymentIntent) =>
+        (await ctx.stripe.refunds.list({ payment_intent: intent.id })).data.map((r) => ({
+          amount: r.amount,
+          reason: r.reason,
+          metadata: r.metadata,
+        }));
+      expect(await refundsOf(kept)).toEqual([]);
+      expect(await refundsOf(duplicate)).toEqual([
+        { amount: 299, reason: 'duplicate', metadata: { reason: 'duplicate', duplicate_of: kept.id } },
+      ]);
+      expect(await target()).toMatchObject({ status: 'active', provider: { payment_intent_id: kept.id } });
+
+      const earnings = await earningsOf(buyer.creatorId);
+      const sum = (key: 'gross' | 'platform_fee' | 'net') => earnings.reduce((total, e) => total + e[key], 0);
+      expect(earnings).toHaveLength(3);
+      expect(sum('gross')).toBe(299);
+      expect(sum('net')).toBe(299 - sum('platform_fee'));
+      const facts = await factsOf(buyer.accountId);
+      expect(facts.map((f) => ({ type: f.type, amount: f.amount }))).toEqual([
+        { type: 'purchase.completed', amount: 299 },
+      ]);
+    },
+    60_000,
+  );
+});
