@@ -85,6 +85,10 @@ const paidTwice = async (mode: 'subscription' | 'payment') => {
     ...(contentId ? { content_id: contentId } : {}),
   };
   const customer = await ctx.stripe.customers.create({ metadata: { account_id: accountId } });
+  // Destination charges to the creator's onboarded Connect account, with the platform's fee (checkout.ts).
+  const creator = await ctx.stripe.accounts.create({ type: 'express', metadata: { creator_id: creatorId } });
+  runPayAction(standIn.store, 'onboard', creator.id);
+  const transfer_data = { destination: creator.id };
   const open = () =>
     ctx.stripe.checkout.sessions.create({
       mode,
@@ -103,8 +107,8 @@ const paidTwice = async (mode: 'subscription' | 'payment') => {
         },
       ],
       ...(mode === 'subscription'
-        ? { subscription_data: { metadata } }
-        : { payment_intent_data: { metadata } }),
+        ? { subscription_data: { metadata, transfer_data, application_fee_percent: 10 } }
+        : { payment_intent_data: { metadata, transfer_data, application_fee_amount: 30 } }),
       success_url: 'https://example.com/ok',
     });
   const sessions = [await open(), await open()];
@@ -153,11 +157,25 @@ const ordered = (order: Order, [a, b]: [string[], string[]]) => {
   const ids = a.flatMap((id, i) => [id, ...(b[i] ? [b[i]] : [])]).concat(b.slice(a.length));
   return {
     ids,
-    twice: b.find((id) =>
-      standIn.store.find<StoredEvent>('event', id)?.type.startsWith('checkout.session'),
-    ),
+    twice: b.find((id) => standIn.store.find<StoredEvent>('event', id)?.type.startsWith('checkout.session')),
   };
 };
+
+/** The refunds of a payment intent, as the tests compare them. */
+const refundsOf = async (intentId: string) =>
+  (await ctx.stripe.refunds.list({ payment_intent: intentId })).data.map((r) => ({
+    amount: r.amount,
+    reason: r.reason,
+    metadata: r.metadata,
+    transfer_reversal: r.transfer_reversal,
+  }));
+/** A duplicate's refund: whole, reason and metadata `duplicate`, the creator's transfer reversed with it. */
+const duplicateRefund = (amount: number, keptId: string) => ({
+  amount,
+  reason: 'duplicate',
+  metadata: { reason: 'duplicate', duplicate_of: keptId },
+  transfer_reversal: expect.stringMatching(/^trr_/),
+});
 
 /** The payment facts of the account's entitlement writes, as the projector makes them from the stream. */
 const factsOf = async (accountId: string) => {
@@ -192,17 +210,13 @@ describe('two paid sessions for one creator end with one subscription (shared/pa
       expect(keptNow!.status).toBe('active');
       expect(duplicateNow!.status).toBe('canceled');
       expect(duplicateNow!.metadata).toMatchObject({ reason: 'duplicate', duplicate_of: kept.id });
-      const refundsOf = async (sub: Stripe.Subscription) => {
+      const refundsOfSubscription = async (sub: Stripe.Subscription) => {
         const invoice = await ctx.stripe.invoices.retrieve(sub.latest_invoice as string);
         const payment = (await ctx.stripe.invoicePayments.list({ invoice: invoice.id })).data[0]!;
-        return (await ctx.stripe.refunds.list({ payment_intent: payment.payment.payment_intent as string }))
-          .data;
+        return refundsOf(payment.payment.payment_intent as string);
       };
-      expect(await refundsOf(keptNow!)).toEqual([]);
-      const refunds = await refundsOf(duplicateNow!);
-      expect(refunds.map((r) => ({ amount: r.amount, reason: r.reason, metadata: r.metadata }))).toEqual([
-        { amount: 499, reason: 'duplicate', metadata: { reason: 'duplicate', duplicate_of: kept.id } },
-      ]);
+      expect(await refundsOfSubscription(keptNow!)).toEqual([]);
+      expect(await refundsOfSubscription(duplicateNow!)).toEqual([duplicateRefund(499, kept.id)]);
       const held = await target();
       expect(held).toMatchObject({ status: 'active', provider: { subscription_id: kept.id } });
 
@@ -225,6 +239,32 @@ describe('two paid sessions for one creator end with one subscription (shared/pa
   );
 });
 
+describe('the daily reconcile (shared/payments/reconcile.ts)', () => {
+  it('every webhook lost, no event in its window: the reconcile keeps the earliest subscription and cancels and refunds the other', async () => {
+    const buyer = await paidTwice('subscription');
+    for (const id of buyer.events.flat()) delivered.add(id); // never delivered
+    const subs = await Promise.all(
+      buyer.paid.map((s) => ctx.stripe.subscriptions.retrieve(s.subscription as string)),
+    );
+    const [kept, duplicate] = earliest(subs[0]!, subs[1]!);
+    const target = () =>
+      getEntitlement(buyer.accountId, { kind: 'subscription', creatorId: buyer.creatorId });
+    // The subscriptions pass alone: no event window (the events are older than it, or lost).
+    const report = await reconcile(ctx, { eventDays: -1 });
+    expect(report.events).toBe(0);
+    expect(report.repaired).toBeGreaterThanOrEqual(1);
+    expect(await target()).toMatchObject({ status: 'active', provider: { subscription_id: kept.id } });
+    expect((await ctx.stripe.subscriptions.retrieve(duplicate.id)).status).toBe('canceled');
+    await deliverChecking(undelivered(), target, kept.id);
+    expect((await ctx.stripe.subscriptions.retrieve(kept.id)).status).toBe('active');
+    // The duplicate's invoice: its earning and its reversal (the kept one's comes with invoice.paid).
+    const ofDuplicate = (await earningsOf(buyer.creatorId)).filter((e) =>
+      e.source_id.startsWith(duplicate.latest_invoice as string),
+    );
+    expect(ofDuplicate.map((e) => e.gross).sort((a, b) => a - b)).toEqual([-499, 499]);
+  }, 60_000);
+});
+
 describe('two paid sessions for one pay-per-view item end with one charge (shared/payments/stripe-sync.ts)', () => {
   it.each(ORDERS)(
     'webhooks %s: one charge kept, the other refunded in full; earnings and facts count one',
@@ -245,26 +285,21 @@ describe('two paid sessions for one pay-per-view item end with one charge (share
       await deliverChecking(undelivered(), target, kept.id);
       for (const id of [...ids]) expect((await deliver(id)).outcome).toBe('duplicate');
 
-      const refundsOf = async (intent: Stripe.PaymentIntent) =>
-        (await ctx.stripe.refunds.list({ payment_intent: intent.id })).data.map((r) => ({
-          amount: r.amount,
-          reason: r.reason,
-          metadata: r.metadata,
-        }));
-      expect(await refundsOf(kept)).toEqual([]);
-      expect(await refundsOf(duplicate)).toEqual([
-        { amount: 299, reason: 'duplicate', metadata: { reason: 'duplicate', duplicate_of: kept.id } },
-      ]);
+      expect(await refundsOf(kept.id)).toEqual([]);
+      expect(await refundsOf(duplicate.id)).toEqual([duplicateRefund(299, kept.id)]);
       expect(await target()).toMatchObject({ status: 'active', provider: { payment_intent_id: kept.id } });
 
       const earnings = await earningsOf(buyer.creatorId);
       const sum = (key: 'gross' | 'platform_fee' | 'net') => earnings.reduce((total, e) => total + e[key], 0);
       expect(earnings).toHaveLength(3);
-      expect(sum('gross')).toBe(299);
-      expect(sum('net')).toBe(299 - sum('platform_fee'));
+      expect({ gross: sum('gross'), fee: sum('platform_fee'), net: sum('net') }).toEqual({
+        gross: 299,
+        fee: 30,
+        net: 269,
+      });
       const facts = await factsOf(buyer.accountId);
-      expect(facts.map((f) => ({ type: f.type, amount: f.amount }))).toEqual([
-        { type: 'purchase.completed', amount: 299 },
+      expect(facts.map((f) => ({ type: f.type, amount: f.amount, net: f.net }))).toEqual([
+        { type: 'purchase.completed', amount: 299, net: 269 },
       ]);
     },
     60_000,
