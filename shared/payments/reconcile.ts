@@ -6,7 +6,13 @@ import {
   getEntitlement,
 } from '../entitlements/entitlement-repository.ts';
 import { eventProcessed, markEventProcessed } from './billing-repository.ts';
-import { BILLING, type SyncContext, subscriptionEntitlement, syncSubscription } from './stripe-sync.ts';
+import {
+  PAID_UP,
+  type SyncContext,
+  subscriptionEntitlement,
+  syncSubscription,
+  withinDuplicateWindow,
+} from './stripe-sync.ts';
 import { applyEvent } from './stripe-webhook.ts';
 
 /**
@@ -29,10 +35,11 @@ export const reconcile = async (
   options: { eventDays: number },
 ): Promise<ReconcileReport> => {
   const report: ReconcileReport = { subscriptions: 0, events: 0, repaired: 0 };
-  // A customer's subscriptions still billing, by account and creator: two for one creator are
-  // duplicate payments, resolved as the webhook does (`syncSubscription`: one kept, the others
-  // cancelled and refunded) after the listing, never applied one by one.
-  const billing = new Map<string, Array<{ id: string; record: EntitlementRecord }>>();
+  // A customer's paid-up subscriptions, by account and creator: two for one creator started
+  // within the duplicate window are one purchase paid twice, resolved as the webhook does
+  // (`syncSubscription`: one kept, the others cancelled and refunded) after the listing, never
+  // applied one by one.
+  const paidUp = new Map<string, Array<{ sub: Stripe.Subscription; record: EntitlementRecord }>>();
   const repair = async (record: EntitlementRecord) => {
     const stored = await getEntitlement(record.account_id, {
       kind: 'subscription',
@@ -44,16 +51,17 @@ export const reconcile = async (
     report.subscriptions++;
     const record = subscriptionEntitlement(sub, ctx.now(), ctx.graceDays, ctx.feePercent);
     if (!record) continue;
-    if (!BILLING.has(sub.status)) await repair(record);
+    if (!PAID_UP.has(sub.status)) await repair(record);
     else {
       const key = `${record.provider.customer_id}|${record.account_id}|${record.creator_id}`;
-      billing.set(key, [...(billing.get(key) ?? []), { id: sub.id, record }]);
+      paidUp.set(key, [...(paidUp.get(key) ?? []), { sub, record }]);
     }
   }
-  for (const subs of billing.values()) {
-    if (subs.length === 1) await repair(subs[0]!.record);
+  for (const subs of paidUp.values()) {
+    const duplicated = subs.some((a, i) => subs.some((b, j) => i < j && withinDuplicateWindow(a.sub, b.sub)));
+    if (!duplicated) for (const { record } of subs) await repair(record);
     else {
-      await syncSubscription(ctx, subs[0]!.id);
+      for (const { sub } of subs) await syncSubscription(ctx, sub.id);
       report.repaired++;
     }
   }

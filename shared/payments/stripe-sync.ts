@@ -92,6 +92,26 @@ export const BILLING: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * Subscriptions paid up now: the only ones that can be a duplicate or be kept over one. A
+ * subscription waiting for its first payment (`incomplete`) or whose renewal failed (`past_due`,
+ * `unpaid`) is neither: keeping it would refund the payment that does grant.
+ */
+export const PAID_UP: ReadonlySet<string> = new Set(['active', 'trialing']);
+
+/**
+ * How far apart two payments for one thing are one purchase made twice: a second payment is
+ * possible only while the first one's entitlement is unwritten (POST /checkout answers 409 once it
+ * is: at most until the daily reconcile) or from a session opened before it (60-90 minutes); 3
+ * days (the reconcile's event window) is far beyond both. Two subscriptions started further apart
+ * are two purchases (a resubscription), never refunded as a duplicate.
+ */
+const DUPLICATE_WINDOW_SECONDS = 3 * 86_400;
+
+/** Were `a` and `b` made within DUPLICATE_WINDOW_SECONDS of each other? */
+export const withinDuplicateWindow = (a: { created: number }, b: { created: number }): boolean =>
+  Math.abs(a.created - b.created) <= DUPLICATE_WINDOW_SECONDS;
+
+/**
  * Of two payments for one thing, the one kept: the earliest `created`, ties by id. Every reader
  * (either payment's webhooks, in any order, retried, and the reconcile) picks the same one.
  */
@@ -204,51 +224,53 @@ const cancelDuplicate = async (ctx: SyncContext, sub: Stripe.Subscription, keptI
 };
 
 /**
- * The subscriptions still billing that `sub`'s customer holds for the same account and creator
- * (two Checkout Sessions paid within seconds, before either webhook: docs/payments.md, "Two
- * payments for one thing"). Empty for a subscription without a customer or metadata.
+ * The subscriptions paid up (`PAID_UP`) that `sub`'s customer holds for the same account and
+ * creator, started within DUPLICATE_WINDOW_SECONDS of `sub` (two Checkout Sessions paid within
+ * seconds, before either webhook: docs/payments.md, "Two payments for one thing"); `sub` itself
+ * when it is paid up. Without a customer or metadata: `sub` alone.
  */
-const billingSiblings = async (
-  ctx: SyncContext,
-  sub: Stripe.Subscription,
-): Promise<Stripe.Subscription[]> => {
-  const billing = BILLING.has(sub.status) ? [sub] : [];
+const paidUpSiblings = async (ctx: SyncContext, sub: Stripe.Subscription): Promise<Stripe.Subscription[]> => {
+  const own = PAID_UP.has(sub.status) ? [sub] : [];
   const customer = idOf(sub.customer);
   const { account_id: accountId, creator_id: creatorId } = sub.metadata ?? {};
-  if (!customer || !accountId || !creatorId) return billing;
+  if (!customer || !accountId || !creatorId) return own;
   const found: Stripe.Subscription[] = [];
   for await (const other of ctx.stripe.subscriptions.list({ customer, limit: 100 }))
     if (
-      BILLING.has(other.status) &&
+      PAID_UP.has(other.status) &&
+      withinDuplicateWindow(other, sub) &&
       other.metadata?.account_id === accountId &&
       other.metadata?.creator_id === creatorId
     )
       found.push(other);
   // A list that lags the subscription just read still counts it.
-  return found.some((other) => other.id === sub.id) ? found : [...found, ...billing];
+  return found.some((other) => other.id === sub.id) ? found : [...found, ...own];
 };
 
 /**
- * Re-reads subscription `id` and applies it. When its customer holds more than one subscription
- * still billing for the same creator, the entitlement is written from the kept one (`earliest`)
- * before the others are cancelled and refunded as duplicates, so it grants throughout: `id`'s own
- * state is applied only when it is the kept one or has ended (then `applyEntitlement` keeps the
- * kept one's granting state). A subscription cancelled as a duplicate finishes its refunds on
- * every re-read (a delivery that failed half-way is redone by Stripe's retry).
+ * Re-reads subscription `id` and applies it. When its customer holds more than one paid-up
+ * subscription for the same creator started within the duplicate window, the entitlement is
+ * written from the kept one (`earliest`) before the others are cancelled and refunded as
+ * duplicates, so it grants throughout; `id`'s own state is then not applied (the kept one's is
+ * what holds; an ended duplicate's would be refused by `applyEntitlement` anyway). A subscription
+ * cancelled as a duplicate finishes its refunds on every re-read (a delivery that failed half-way
+ * is redone by Stripe's retry). Why no reader can cancel them all: the earliest paid-up
+ * subscription is kept by every reader that sees it, and a reader that does not see it keeps the
+ * earliest of what it sees.
  */
 export const syncSubscription = async (
   ctx: SyncContext,
   id: string,
 ): Promise<EntitlementRecord | undefined> => {
   const sub = await ctx.stripe.subscriptions.retrieve(id);
-  const siblings = await billingSiblings(ctx, sub);
+  const siblings = await paidUpSiblings(ctx, sub);
   const kept = earliest(siblings);
   const keptRecord = kept && subscriptionEntitlement(kept, ctx.now(), ctx.graceDays, ctx.feePercent);
   if (keptRecord) await applyEntitlement(keptRecord);
   for (const other of siblings) if (other.id !== kept?.id) await cancelDuplicate(ctx, other, kept!.id);
   if (kept?.id === sub.id) return keptRecord;
   const record = subscriptionEntitlement(sub, ctx.now(), ctx.graceDays, ctx.feePercent);
-  if (record && !BILLING.has(sub.status)) await applyEntitlement(record);
+  if (record && !kept) await applyEntitlement(record);
   const keptOf = sub.metadata?.duplicate_of;
   if (keptOf && !BILLING.has(sub.status)) await refundDuplicateSubscription(ctx, sub, keptOf);
   return record;
@@ -338,13 +360,6 @@ const applyPurchase = async (read: PurchaseRead | undefined): Promise<Entitlemen
   }
   return read.record;
 };
-
-/**
- * How far apart two payments for one item are looked for: a second payment is possible only
- * while the first one's entitlement is unwritten (POST /checkout answers 409 once it is) or from a
- * session opened before it (60-90 minutes); 3 days is the reconcile's window for lost events.
- */
-const DUPLICATE_WINDOW_SECONDS = 3 * 86_400;
 
 /**
  * The payments of `intent`'s customer for the same account and item, within

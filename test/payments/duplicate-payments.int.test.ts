@@ -305,3 +305,50 @@ describe('two paid sessions for one pay-per-view item end with one charge (share
     60_000,
   );
 });
+
+describe('what is not a duplicate (shared/payments/stripe-sync.ts, PAID_UP and the window)', () => {
+  /** Two paid subscriptions for one creator, the earlier one changed by `change` before any webhook. */
+  const twoSubscriptions = async (change: (earlier: Stripe.Subscription) => void) => {
+    const buyer = await paidTwice('subscription');
+    const subs = await Promise.all(
+      buyer.paid.map((s) => ctx.stripe.subscriptions.retrieve(s.subscription as string)),
+    );
+    const [earlier, later] = earliest(subs[0]!, subs[1]!);
+    change(earlier);
+    const target = () =>
+      getEntitlement(buyer.accountId, { kind: 'subscription', creatorId: buyer.creatorId });
+    for (const id of [...buyer.events.flat(), ...undelivered()]) await deliver(id);
+    await reconcile(ctx, { eventDays: 3 });
+    for (const id of undelivered()) await deliver(id);
+    const earlierNow = await ctx.stripe.subscriptions.retrieve(earlier.id);
+    const laterNow = await ctx.stripe.subscriptions.retrieve(later.id);
+    return { earlierNow, laterNow, held: await target() };
+  };
+  const refundsOfLatest = async (sub: Stripe.Subscription) => {
+    const invoice = await ctx.stripe.invoices.retrieve(sub.latest_invoice as string);
+    const payments = (await ctx.stripe.invoicePayments.list({ invoice: invoice.id })).data;
+    return (await Promise.all(payments.map((p) => refundsOf(p.payment.payment_intent as string)))).flat();
+  };
+
+  it('an earlier subscription whose renewal failed is never kept over a paid one: nothing is refunded', async () => {
+    const { earlierNow, laterNow, held } = await twoSubscriptions((earlier) => {
+      runPayAction(standIn.store, 'fail-renewal', earlier.id);
+    });
+    expect(earlierNow.status).toBe('past_due');
+    expect(laterNow.status).toBe('active');
+    expect(laterNow.metadata).not.toHaveProperty('duplicate_of');
+    expect(await refundsOfLatest(laterNow)).toEqual([]);
+    expect(held).toMatchObject({ status: 'active', provider: { subscription_id: laterNow.id } });
+  }, 60_000);
+
+  it('two subscriptions started more than 3 days apart are two purchases: both bill, nothing is refunded', async () => {
+    const { earlierNow, laterNow, held } = await twoSubscriptions((earlier) => {
+      // The stand-in's record of the earlier one, as if it had been made four days before.
+      standIn.store.find<StoredEvent>('subscription', earlier.id)!.created -= 4 * 86_400;
+    });
+    expect([earlierNow.status, laterNow.status]).toEqual(['active', 'active']);
+    expect(await refundsOfLatest(earlierNow)).toEqual([]);
+    expect(await refundsOfLatest(laterNow)).toEqual([]);
+    expect(grants(held, new Date())).toBe(true);
+  }, 60_000);
+});
