@@ -1,7 +1,7 @@
 import { applyEntitlement, type EntitlementRecord } from '../entitlements/entitlement-repository.ts';
 import { type PayoutAccount, recordDetachment } from './payout-repository.ts';
 import { type Stripe, stripe } from './stripe-client.ts';
-import { expireSession } from './stripe-sync.ts';
+import { BILLING, expireSession } from './stripe-sync.ts';
 
 /**
  * What a deleted account's purge does at Stripe (docs/accounts.md "Deletion"): its paid
@@ -9,9 +9,6 @@ import { expireSession } from './stripe-sync.ts';
  * customer deleted; a creator's payout account detached. Each step is idempotent (a cancelled
  * subscription, a deleted customer: Stripe's 404 counts as done), so a retried purge repeats them.
  */
-
-/** Subscriptions still billing (anything else has ended at Stripe). */
-const BILLING = new Set(['active', 'trialing', 'past_due', 'unpaid', 'incomplete']);
 
 const gone = (error: { statusCode?: number }): undefined => {
   if (error.statusCode !== 404) throw error;

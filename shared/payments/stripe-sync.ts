@@ -82,14 +82,197 @@ export const subscriptionEntitlement = (
   }
 };
 
-/** Re-reads subscription `id` and applies it. */
+/** Subscriptions still billing (anything else has ended at Stripe). */
+export const BILLING: ReadonlySet<string> = new Set([
+  'active',
+  'trialing',
+  'past_due',
+  'unpaid',
+  'incomplete',
+]);
+
+/**
+ * Subscriptions paid up now: the only ones that can be a duplicate or be kept over one. A
+ * subscription waiting for its first payment (`incomplete`) or whose renewal failed (`past_due`,
+ * `unpaid`) is neither: keeping it would refund the payment that does grant.
+ */
+export const PAID_UP: ReadonlySet<string> = new Set(['active', 'trialing']);
+
+/**
+ * How far apart two payments for one thing are one purchase made twice: a second payment is
+ * possible only while the first one's entitlement is unwritten (POST /checkout answers 409 once it
+ * is: at most until the daily reconcile) or from a session opened before it (60-90 minutes); 3
+ * days (the reconcile's event window) is far beyond both. Two subscriptions started further apart
+ * are two purchases (a resubscription), never refunded as a duplicate.
+ */
+const DUPLICATE_WINDOW_SECONDS = 3 * 86_400;
+
+/** Were `a` and `b` made within DUPLICATE_WINDOW_SECONDS of each other? */
+export const withinDuplicateWindow = (a: { created: number }, b: { created: number }): boolean =>
+  Math.abs(a.created - b.created) <= DUPLICATE_WINDOW_SECONDS;
+
+/**
+ * Of two payments for one thing, the one kept: the earliest `created`, ties by id. Every reader
+ * (either payment's webhooks, in any order, retried, and the reconcile) picks the same one.
+ */
+const earliest = <T extends { id: string; created: number }>(items: readonly T[]): T | undefined =>
+  items.reduce<T | undefined>(
+    (kept, item) =>
+      !kept || item.created < kept.created || (item.created === kept.created && item.id < kept.id)
+        ? item
+        : kept,
+    undefined,
+  );
+
+/** What the platform writes on a subscription it cancels and a refund it makes as a duplicate of `keptId`. */
+const duplicateMetadata = (keptId: string) => ({ reason: 'duplicate', duplicate_of: keptId });
+
+/**
+ * Refunds payment intent `intentId`'s charge in full as a duplicate of `keptId` (reason
+ * `duplicate`; the transfer to the creator and the platform's fee reversed with it, as a refund of
+ * a destination charge must: docs/payments.md). One already refunded is done. Answers the charge
+ * as Stripe has it afterwards (undefined: nothing was paid).
+ */
+const refundDuplicate = async (
+  ctx: SyncContext,
+  intentId: string,
+  keptId: string,
+): Promise<Stripe.Charge | undefined> => {
+  const intent = await ctx.stripe.paymentIntents.retrieve(intentId, { expand: ['latest_charge'] });
+  const charge = intent.latest_charge;
+  if (intent.status !== 'succeeded' || !charge || typeof charge === 'string') return undefined;
+  if (charge.amount_refunded < charge.amount)
+    await ctx.stripe.refunds
+      .create(
+        {
+          payment_intent: intentId,
+          reason: 'duplicate',
+          metadata: duplicateMetadata(keptId),
+          ...(charge.transfer_data?.destination ? { reverse_transfer: true } : {}),
+          ...(charge.application_fee_amount ? { refund_application_fee: true } : {}),
+        },
+        { idempotencyKey: `duplicate-refund-${intentId}-of-${keptId}` },
+      )
+      .catch((error: { code?: string }) => {
+        if (error.code !== 'charge_already_refunded') throw error;
+      });
+  return ctx.stripe.charges.retrieve(charge.id);
+};
+
+/** The creator's earning of a paid subscription invoice (gross, the platform's fee, net). */
+const invoiceEarning = (ctx: SyncContext, invoice: Stripe.Invoice, creatorId: string): Earning => {
+  const fee = Math.round((invoice.amount_paid * ctx.feePercent) / 100);
+  return {
+    creator_id: creatorId,
+    source_id: invoice.id,
+    kind: 'subscription',
+    currency: invoice.currency,
+    gross: invoice.amount_paid,
+    platform_fee: fee,
+    net: invoice.amount_paid - fee,
+    paid_at: iso(invoice.status_transitions?.paid_at ?? invoice.created),
+  };
+};
+
+/**
+ * A subscription cancelled as a duplicate of `keptId`: each paid invoice's charge refunded in full
+ * and the creator's earning of it reversed (`EARNING#<invoice>#reversal`), so the creator is not
+ * credited for it. Idempotent: a retried webhook refunds nothing twice and writes the same lines.
+ */
+const refundDuplicateSubscription = async (ctx: SyncContext, sub: Stripe.Subscription, keptId: string) => {
+  const creatorId = sub.metadata?.creator_id;
+  if (!creatorId) return;
+  for await (const invoice of ctx.stripe.invoices.list({
+    subscription: sub.id,
+    status: 'paid',
+    limit: 100,
+  })) {
+    if (invoice.amount_paid <= 0) continue;
+    let refunded = 0;
+    for await (const payment of ctx.stripe.invoicePayments.list({
+      invoice: invoice.id,
+      status: 'paid',
+      limit: 100,
+    })) {
+      const intentId = idOf(payment.payment.payment_intent);
+      const charge = intentId ? await refundDuplicate(ctx, intentId, keptId) : undefined;
+      refunded += charge?.amount_refunded ?? 0;
+    }
+    const earning = invoiceEarning(ctx, invoice, creatorId);
+    await recordEarning(earning);
+    await recordReversal(earning, Math.min(refunded, invoice.amount_paid), ctx.now());
+  }
+};
+
+/**
+ * Cancels `sub` now as a duplicate of `keptId` (marked first: metadata `reason: duplicate`,
+ * `duplicate_of`; no proration credit: the charge is refunded whole instead), then refunds it. One
+ * cancelled meanwhile (a parallel delivery) is done.
+ */
+const cancelDuplicate = async (ctx: SyncContext, sub: Stripe.Subscription, keptId: string) => {
+  if (sub.metadata?.duplicate_of !== keptId)
+    await ctx.stripe.subscriptions.update(
+      sub.id,
+      { metadata: duplicateMetadata(keptId) },
+      { idempotencyKey: `duplicate-${sub.id}-of-${keptId}` },
+    );
+  await ctx.stripe.subscriptions.cancel(sub.id).catch(async (error: { statusCode?: number }) => {
+    if (error.statusCode !== 400 && error.statusCode !== 404) throw error;
+    if (BILLING.has((await ctx.stripe.subscriptions.retrieve(sub.id)).status)) throw error;
+  });
+  await refundDuplicateSubscription(ctx, sub, keptId);
+};
+
+/**
+ * The subscriptions paid up (`PAID_UP`) that `sub`'s customer holds for the same account and
+ * creator, started within DUPLICATE_WINDOW_SECONDS of `sub` (two Checkout Sessions paid within
+ * seconds, before either webhook: docs/payments.md, "Two payments for one thing"); `sub` itself
+ * when it is paid up. Without a customer or metadata: `sub` alone.
+ */
+const paidUpSiblings = async (ctx: SyncContext, sub: Stripe.Subscription): Promise<Stripe.Subscription[]> => {
+  const own = PAID_UP.has(sub.status) ? [sub] : [];
+  const customer = idOf(sub.customer);
+  const { account_id: accountId, creator_id: creatorId } = sub.metadata ?? {};
+  if (!customer || !accountId || !creatorId) return own;
+  const found: Stripe.Subscription[] = [];
+  for await (const other of ctx.stripe.subscriptions.list({ customer, limit: 100 }))
+    if (
+      PAID_UP.has(other.status) &&
+      withinDuplicateWindow(other, sub) &&
+      other.metadata?.account_id === accountId &&
+      other.metadata?.creator_id === creatorId
+    )
+      found.push(other);
+  // A list that lags the subscription just read still counts it.
+  return found.some((other) => other.id === sub.id) ? found : [...found, ...own];
+};
+
+/**
+ * Re-reads subscription `id` and applies it. When its customer holds more than one paid-up
+ * subscription for the same creator started within the duplicate window, the entitlement is
+ * written from the kept one (`earliest`) before the others are cancelled and refunded as
+ * duplicates, so it grants throughout; `id`'s own state is then not applied (the kept one's is
+ * what holds; an ended duplicate's would be refused by `applyEntitlement` anyway). A subscription
+ * cancelled as a duplicate finishes its refunds on every re-read (a delivery that failed half-way
+ * is redone by Stripe's retry). Why no reader can cancel them all: the earliest paid-up
+ * subscription is kept by every reader that sees it, and a reader that does not see it keeps the
+ * earliest of what it sees.
+ */
 export const syncSubscription = async (
   ctx: SyncContext,
   id: string,
 ): Promise<EntitlementRecord | undefined> => {
   const sub = await ctx.stripe.subscriptions.retrieve(id);
+  const siblings = await paidUpSiblings(ctx, sub);
+  const kept = earliest(siblings);
+  const keptRecord = kept && subscriptionEntitlement(kept, ctx.now(), ctx.graceDays, ctx.feePercent);
+  if (keptRecord) await applyEntitlement(keptRecord);
+  for (const other of siblings) if (other.id !== kept?.id) await cancelDuplicate(ctx, other, kept!.id);
+  if (kept?.id === sub.id) return keptRecord;
   const record = subscriptionEntitlement(sub, ctx.now(), ctx.graceDays, ctx.feePercent);
-  if (record) await applyEntitlement(record);
+  if (record && !kept) await applyEntitlement(record);
+  const keptOf = sub.metadata?.duplicate_of;
+  if (keptOf && !BILLING.has(sub.status)) await refundDuplicateSubscription(ctx, sub, keptOf);
   return record;
 };
 
@@ -109,12 +292,17 @@ const purchaseStatus = async (
   return 'active';
 };
 
-/**
- * Re-reads payment intent `id` (with its latest charge) and applies the purchase it pays for;
- * records the creator's earning on the first sight of a paid charge.
- */
-export const syncPurchase = async (ctx: SyncContext, id: string): Promise<EntitlementRecord | undefined> => {
-  const intent = await ctx.stripe.paymentIntents.retrieve(id, { expand: ['latest_charge'] });
+interface PurchaseRead {
+  record: EntitlementRecord;
+  /** The earning of its charge once paid (what refunds and disputes took back with it). */
+  earning?: { earning: Earning; takenBack: number; reversed: boolean };
+}
+
+/** A payment intent (its latest charge expanded or not) as the purchase it pays for; undefined: none. */
+const readPurchase = async (
+  ctx: SyncContext,
+  intent: Stripe.PaymentIntent,
+): Promise<PurchaseRead | undefined> => {
   const { account_id: accountId, content_id: contentId, creator_id: creatorId } = intent.metadata ?? {};
   if (!accountId || !contentId || !creatorId) return undefined;
   const latest = intent.latest_charge;
@@ -122,7 +310,6 @@ export const syncPurchase = async (ctx: SyncContext, id: string): Promise<Entitl
     typeof latest === 'string' ? await ctx.stripe.charges.retrieve(latest) : (latest ?? undefined);
   const status = await purchaseStatus(ctx.stripe, intent, charge);
   if (!status) return undefined;
-  const now = ctx.now();
   const fee = charge?.application_fee_amount ?? Math.round((intent.amount * ctx.feePercent) / 100);
   const record: EntitlementRecord = {
     account_id: accountId,
@@ -135,29 +322,107 @@ export const syncPurchase = async (ctx: SyncContext, id: string): Promise<Entitl
     grace_until: null,
     cancel_at_period_end: false,
     started_at: iso(intent.created),
-    observed_at: now.getTime(),
+    observed_at: ctx.now().getTime(),
     provider: { customer_id: idOf(intent.customer), payment_intent_id: intent.id, charge_id: charge?.id },
     price: { amount: intent.amount, currency: intent.currency, interval: null, platform_fee: fee },
   };
-  await applyEntitlement(record);
-  if (charge && charge.status === 'succeeded') {
-    const earning: Earning = {
-      creator_id: creatorId,
-      source_id: charge.id,
-      kind: 'purchase',
-      currency: charge.currency,
-      gross: charge.amount,
-      platform_fee: fee,
-      net: charge.amount - fee,
-      paid_at: iso(charge.created),
-    };
+  if (charge?.status !== 'succeeded') return { record };
+  return {
+    record,
+    earning: {
+      earning: {
+        creator_id: creatorId,
+        source_id: charge.id,
+        kind: 'purchase',
+        currency: charge.currency,
+        gross: charge.amount,
+        platform_fee: fee,
+        net: charge.amount - fee,
+        paid_at: iso(charge.created),
+      },
+      // Refunds and disputes take money back from the creator too (destination charges: the
+      // transfer is reversed): a lost or open dispute the whole charge, else what was refunded.
+      takenBack: status === 'disputed' ? charge.amount : charge.amount_refunded,
+      reversed: charge.refunded || charge.disputed,
+    },
+  };
+};
+
+/** Applies a purchase read: its entitlement, then the creator's earning of a paid charge once. */
+const applyPurchase = async (read: PurchaseRead | undefined): Promise<EntitlementRecord | undefined> => {
+  if (!read) return undefined;
+  await applyEntitlement(read.record);
+  if (read.earning) {
+    const { earning, takenBack, reversed } = read.earning;
     await recordEarning(earning);
-    // Refunds and disputes take money back from the creator too (destination charges: the
-    // transfer is reversed): a lost or open dispute the whole charge, else what was refunded.
-    const takenBack = status === 'disputed' ? charge.amount : charge.amount_refunded;
-    if (takenBack > 0 || charge.refunded || charge.disputed) await recordReversal(earning, takenBack, now);
+    if (takenBack > 0 || reversed)
+      await recordReversal(earning, takenBack, new Date(read.record.observed_at));
   }
-  return record;
+  return read.record;
+};
+
+/**
+ * The payments of `intent`'s customer for the same account and item, within
+ * DUPLICATE_WINDOW_SECONDS of it, that grant (succeeded, not refunded, not disputed): more than one
+ * is a duplicate purchase (docs/payments.md, "Two payments for one thing").
+ */
+const grantingPurchases = async (
+  ctx: SyncContext,
+  intent: Stripe.PaymentIntent,
+): Promise<Stripe.PaymentIntent[]> => {
+  const customer = idOf(intent.customer);
+  const { account_id: accountId, content_id: contentId } = intent.metadata ?? {};
+  if (!customer || !accountId || !contentId) return [];
+  const found: Stripe.PaymentIntent[] = [];
+  const created = {
+    gte: intent.created - DUPLICATE_WINDOW_SECONDS,
+    lte: intent.created + DUPLICATE_WINDOW_SECONDS,
+  };
+  for await (const other of ctx.stripe.paymentIntents.list({
+    customer,
+    created,
+    limit: 100,
+    expand: ['data.latest_charge'],
+  })) {
+    if (other.metadata?.account_id !== accountId || other.metadata?.content_id !== contentId) continue;
+    const charge = typeof other.latest_charge === 'string' ? undefined : (other.latest_charge ?? undefined);
+    if ((await purchaseStatus(ctx.stripe, other, charge)) === 'active') found.push(other);
+  }
+  // A list that lags the payment just read still counts it.
+  const own = typeof intent.latest_charge === 'string' ? undefined : (intent.latest_charge ?? undefined);
+  if (
+    !found.some((other) => other.id === intent.id) &&
+    (await purchaseStatus(ctx.stripe, intent, own)) === 'active'
+  )
+    found.push(intent);
+  return found;
+};
+
+/**
+ * Re-reads payment intent `id` (with its latest charge) and applies the purchase it pays for;
+ * records the creator's earning on the first sight of a paid charge. When the customer paid for
+ * the item more than once, the entitlement is written from the kept payment (`earliest`) before
+ * the others are refunded in full as duplicates (and their earnings reversed), so it grants
+ * throughout; `id`'s own state is applied after the kept one's, so a refund or dispute of a
+ * duplicate leaves the kept one's access (`applyEntitlement`).
+ */
+export const syncPurchase = async (ctx: SyncContext, id: string): Promise<EntitlementRecord | undefined> => {
+  const retrieve = (intentId: string) =>
+    ctx.stripe.paymentIntents.retrieve(intentId, { expand: ['latest_charge'] });
+  const intent = await retrieve(id);
+  const granting = await grantingPurchases(ctx, intent);
+  const kept = earliest(granting);
+  if (!kept) return applyPurchase(await readPurchase(ctx, intent));
+  const keptRecord = await applyPurchase(await readPurchase(ctx, kept));
+  let record = kept.id === id ? keptRecord : undefined;
+  for (const other of granting) {
+    if (other.id === kept.id) continue;
+    await refundDuplicate(ctx, other.id, kept.id);
+    const applied = await applyPurchase(await readPurchase(ctx, await retrieve(other.id)));
+    if (other.id === id) record = applied;
+  }
+  if (granting.some((other) => other.id === id)) return record;
+  return applyPurchase(await readPurchase(ctx, intent));
 };
 
 /** The subscription an invoice bills, if any. */
@@ -170,19 +435,8 @@ export const syncInvoice = async (ctx: SyncContext, id: string): Promise<void> =
   const subscriptionId = invoiceSubscription(invoice);
   if (!subscriptionId) return;
   const record = await syncSubscription(ctx, subscriptionId);
-  if (record && invoice.status === 'paid' && invoice.amount_paid > 0) {
-    const fee = Math.round((invoice.amount_paid * ctx.feePercent) / 100);
-    await recordEarning({
-      creator_id: record.creator_id,
-      source_id: invoice.id,
-      kind: 'subscription',
-      currency: invoice.currency,
-      gross: invoice.amount_paid,
-      platform_fee: fee,
-      net: invoice.amount_paid - fee,
-      paid_at: iso(invoice.status_transitions?.paid_at ?? invoice.created),
-    });
-  }
+  if (record && invoice.status === 'paid' && invoice.amount_paid > 0)
+    await recordEarning(invoiceEarning(ctx, invoice, record.creator_id));
 };
 
 /**

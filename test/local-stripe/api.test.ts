@@ -371,6 +371,45 @@ describe('a paid subscription', () => {
     const again = await rejection(stripe.refunds.create({ charge: partly.id }));
     expect(again).toMatchObject({ statusCode: 400, code: 'charge_already_refunded' });
   });
+
+  it('a destination charge refunded with reverse_transfer names its transfer reversal; reason duplicate and metadata kept', async () => {
+    const account = await onboardedAccount('cr_dup_refund');
+    const paidTo = async (destination: boolean) => {
+      const session = await stripe.checkout.sessions.create({
+        mode: 'payment',
+        line_items: [
+          { quantity: 1, price_data: { currency: 'usd', unit_amount: 600, product_data: { name: 'PPV' } } },
+        ],
+        ...(destination
+          ? {
+              payment_intent_data: { transfer_data: { destination: account.id }, application_fee_amount: 60 },
+            }
+          : {}),
+      });
+      await pay(standIn, 'complete', session.id);
+      return (await stripe.checkout.sessions.retrieve(session.id)).payment_intent as string;
+    };
+    const refund = (payment_intent: string) =>
+      stripe.refunds.create({
+        payment_intent,
+        reason: 'duplicate',
+        reverse_transfer: true,
+        refund_application_fee: true,
+        metadata: { reason: 'duplicate' },
+      });
+    expect(await refund(await paidTo(true))).toMatchObject({
+      amount: 600,
+      reason: 'duplicate',
+      metadata: { reason: 'duplicate' },
+      transfer_reversal: expect.stringMatching(/^trr_/),
+    });
+    // A charge with no transfer has none to reverse.
+    expect(await refund(await paidTo(false))).toMatchObject({ amount: 600, transfer_reversal: null });
+    const wrong = await rejection(
+      stripe.refunds.create({ payment_intent: await paidTo(true), reason: 'mistake' as 'duplicate' }),
+    );
+    expect(wrong).toMatchObject({ statusCode: 400, param: 'reason' });
+  });
 });
 
 describe('Connect and the portal', () => {

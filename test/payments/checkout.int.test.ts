@@ -173,39 +173,90 @@ describe('POST /checkout pays the creator (shared/payments/checkout.ts)', () => 
 });
 
 describe('one paid checkout per account and item', () => {
-  it('paying one session expires the sibling opened in another 30-minute window (the outside probe: both were paid)', async () => {
-    const accountId = `acc_co_${randomUUID()}`;
+  const sellers = () => {
     const [seller] = sellingCreators(generateCatalog({ now: api.seededAt, seed: 42 })).slice(-3);
     const ppv = generateCatalog({ now: api.seededAt, seed: 42 }).episodes.find(
       (e) => e.access === 'ppv' && e.creator_id !== seller!.id,
     )!;
-    for (const body of [{ creator_id: seller!.id }, { content_id: ppv.id }]) {
-      const now = new Date();
-      const first = await api.post('/checkout', {
-        token: (await issueAccessToken(accountId, now)).token,
-        body,
+    return [{ creator_id: seller!.id }, { content_id: ppv.id }];
+  };
+  /** Two open sessions for one thing: the same request, the second 31 minutes later (another idempotency window). */
+  const twoSessions = async (accountId: string, body: { creator_id?: string; content_id?: string }) => {
+    const now = new Date();
+    const first = await api.post('/checkout', {
+      token: (await issueAccessToken(accountId, now)).token,
+      body,
+    });
+    const later = new Date(now.getTime() + 31 * 60_000);
+    const realNow = clock.now;
+    clock.now = () => later;
+    const second = await api
+      .post('/checkout', { token: (await issueAccessToken(accountId, later)).token, body })
+      .finally(() => {
+        clock.now = realNow;
       });
-      // The same request 31 minutes later: another idempotency window, another session.
-      const later = new Date(now.getTime() + 31 * 60_000);
-      const realNow = clock.now;
-      clock.now = () => later;
-      const second = await api
-        .post('/checkout', { token: (await issueAccessToken(accountId, later)).token, body })
-        .finally(() => {
-          clock.now = realNow;
-        });
-      expect([first.status, second.status]).toEqual([201, 201]);
-      expect(second.body.data.checkout_id).not.toBe(first.body.data.checkout_id);
-      await pay('complete', first.body.data.checkout_id);
+    expect([first.status, second.status]).toEqual([201, 201]);
+    expect(second.body.data.checkout_id).not.toBe(first.body.data.checkout_id);
+    return [first.body.data.checkout_id as string, second.body.data.checkout_id as string] as const;
+  };
+
+  it('paying one session expires the sibling opened in another 30-minute window (the outside probe: both were paid)', async () => {
+    const accountId = `acc_co_${randomUUID()}`;
+    for (const body of sellers()) {
+      const [first, second] = await twoSessions(accountId, body);
+      await pay('complete', first);
       await waitFor(
-        async () =>
-          (await client.checkout.sessions.retrieve(second.body.data.checkout_id)).status === 'expired',
+        async () => (await client.checkout.sessions.retrieve(second)).status === 'expired',
         'the sibling session expired',
         5000,
       );
-      await expect(pay('complete', second.body.data.checkout_id)).rejects.toThrow(/409/);
+      await expect(pay('complete', second)).rejects.toThrow(/409/);
     }
   });
+
+  it('both sessions paid before either webhook: through the webhook route, one subscription bills and one charge of the item stays; the other is refunded as a duplicate', async () => {
+    const accountId = `acc_co_${randomUUID()}`;
+    const token = (await issueAccessToken(accountId, new Date())).token;
+    const refundReasons = async (intent: string) =>
+      (await client.refunds.list({ payment_intent: intent })).data.map((r) => r.reason);
+    for (const body of sellers()) {
+      const ids = await twoSessions(accountId, body);
+      await Promise.all(ids.map((id) => pay('complete', id)));
+      const paid = await Promise.all(ids.map((id) => client.checkout.sessions.retrieve(id)));
+      // The intents whose charges were paid: the subscriptions' first invoices', or the purchases'.
+      const intentsOf = async () =>
+        Promise.all(
+          paid.map(async (session) => {
+            if (session.payment_intent) return session.payment_intent as string;
+            const sub = await client.subscriptions.retrieve(session.subscription as string);
+            const payments = await client.invoicePayments.list({ invoice: sub.latest_invoice as string });
+            return payments.data[0]!.payment.payment_intent as string;
+          }),
+        );
+      const intents = await intentsOf();
+      await waitFor(
+        async () => {
+          const reasons = await Promise.all(intents.map(refundReasons));
+          return reasons.flat().length === 1 && reasons.flat()[0] === 'duplicate';
+        },
+        'exactly one of the two charges refunded as a duplicate',
+        10_000,
+      );
+      if (body.creator_id) {
+        const statuses = await Promise.all(
+          paid.map(async (s) => (await client.subscriptions.retrieve(s.subscription as string)).status),
+        );
+        expect(statuses.sort()).toEqual(['active', 'canceled']);
+      }
+      const held = (await api.get('/me/entitlements', { token })).body.data.entitlements.filter(
+        (e: { creator_id: string; content_id: string | null }) =>
+          body.creator_id
+            ? e.creator_id === body.creator_id && !e.content_id
+            : e.content_id === body.content_id,
+      );
+      expect(held.map((e: { grants_access: boolean }) => e.grants_access)).toEqual([true]);
+    }
+  }, 30_000);
 });
 
 describe('the demo catalogue sells from the first minute (scripts/local/stripe/demo.ts)', () => {

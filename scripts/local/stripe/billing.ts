@@ -764,11 +764,20 @@ export const setCancelAtPeriodEnd = (
     return subscription;
   });
 
-/** Refunds `amount` (default: what is left) of a charge: a refund, charge.refunded, refund.created. */
+/**
+ * Refunds `amount` (default: what is left) of a charge: a refund, charge.refunded, refund.created.
+ * `reverseTransfer` (a destination charge's `reverse_transfer`) names a transfer reversal on the refund.
+ */
 export const refundCharge = (
   store: Store,
   charge: Charge,
-  options: { amount?: number; reason?: string | null; metadata?: Metadata } = {},
+  options: {
+    amount?: number;
+    reason?: string | null;
+    metadata?: Metadata;
+    reverseTransfer?: boolean;
+    refundApplicationFee?: boolean;
+  } = {},
 ): StripeObject =>
   store.change(() => {
     if (charge.status !== 'succeeded')
@@ -801,7 +810,9 @@ export const refundCharge = (
       receipt_number: null,
       source_transfer_reversal: null,
       status: 'succeeded',
-      transfer_reversal: null,
+      // A destination charge's transfer reversed in proportion (`reverse_transfer`): its reversal's
+      // id (the stand-in keeps no transfer objects, as for `tr_` and `fee_`).
+      transfer_reversal: options.reverseTransfer && charge.transfer ? newId('trr') : null,
     });
     const previous = { amount_refunded: charge.amount_refunded, refunded: charge.refunded };
     charge.amount_refunded += amount;

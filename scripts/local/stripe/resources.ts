@@ -804,6 +804,9 @@ export const ROUTES: Route[] = [
       amount: params.integer('amount'),
       reason: params.oneOf('reason', ['duplicate', 'fraudulent', 'requested_by_customer'] as const) ?? null,
       metadata: params.metadata(),
+      reverseTransfer: params.boolean('reverse_transfer'),
+      // Read (a non-boolean is Stripe's 400); the stand-in keeps no application fee objects to refund.
+      refundApplicationFee: params.boolean('refund_application_fee'),
     });
   }),
   route('GET', '/v1/refunds', listOf('refund', '/v1/refunds', ['charge', 'payment_intent'])),

@@ -153,6 +153,8 @@ export interface Charge extends StripeObject {
   customer: string | null;
   payment_intent: string;
   metadata: Metadata;
+  /** The transfer of a destination charge (`tr_`), once it succeeded. */
+  transfer?: string;
 }
 
 export interface Dispute extends StripeObject {
