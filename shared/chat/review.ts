@@ -1,5 +1,6 @@
 import { hasControlCharacter, hasVisibleCharacter } from '../schema/characters.ts';
-import type { ChatSettings } from './chat-repository.ts';
+import type { ChatBan, ChatSettings } from './chat-repository.ts';
+import { isBanned } from './policy.ts';
 
 /**
  * The message review (docs/chat.md "Review"): what IVS Chat's review handler decides for one
@@ -12,6 +13,7 @@ import type { ChatSettings } from './chat-repository.ts';
 export const MAX_MESSAGE_CHARS = 300;
 
 export type DenyReason =
+  | 'banned'
   | 'too_long'
   | 'control_characters'
   | 'blocked_term'
@@ -181,9 +183,10 @@ const deny = (reason: DenyReason): ReviewResponse => ({
 });
 
 /**
- * The decision for one message. Checked in order: empty (nothing visible), length, control
- * characters (as display text: shared/schema/characters.ts), blocked terms (for everyone,
- * moderators included), then, for viewers only (the creator and moderators are exempt, by the
+ * The decision for one message. Checked in order: the sender's ban on the channel (`ban`, in force
+ * at `nowMs`: a token issued before the ban still connects, so its messages are refused here), empty
+ * (nothing visible), length, control characters (as display text: shared/schema/characters.ts),
+ * blocked terms (for everyone, moderators included), then, for viewers only (the creator and moderators are exempt, by the
  * badges our token put in the sender's attributes): subscribers-only (a token issued before the
  * mode was switched on), emote-only, slow mode. An allowed message counts for slow mode.
  */
@@ -192,7 +195,9 @@ export const reviewMessage = (
   settings: ChatSettings & { folded: FoldedTerms },
   nowMs: number,
   slow: SlowModeState,
+  ban?: ChatBan,
 ): ReviewResponse => {
+  if (isBanned(ban, new Date(nowMs))) return deny('banned');
   const content = event.Content ?? '';
   if (!hasVisibleCharacter(content)) return deny('empty');
   if ([...content].length > MAX_MESSAGE_CHARS) return deny('too_long');
