@@ -418,6 +418,26 @@ describe('moderation', () => {
     );
   });
 
+  it("removing a moderator ends their open connection, whose token could still delete and disconnect (was kept for the session's hour)", async () => {
+    const mod = await viewer();
+    const bystander = await viewer();
+    expect((await api.put(`/studio/chat/moderators/${mod.accountId}`, { token: creator.token })).status).toBe(
+      200,
+    );
+    const issued = await token(mod);
+    expect(issued.body.data.capabilities).toContain('DISCONNECT_USER');
+    const modSocket = await join(issued);
+    const watcher = await join(await token(bystander));
+    expect(
+      (await api.delete(`/studio/chat/moderators/${mod.accountId}`, { token: creator.token })).status,
+    ).toBe(204);
+    await watcher.next(eventNamed('aws:DISCONNECT_USER', mod.accountId));
+    expect((await modSocket.closed).code).toBe(1000);
+    // Their next token is a viewer's.
+    expect((await token(mod)).body.data.capabilities).toEqual(['SEND_MESSAGE']);
+    watcher.close();
+  });
+
   it('a message id IVS Chat would refuse (not 12 letters or digits) is a 400 naming it, never sent to IVS (was a 500)', async () => {
     for (const id of ['msg1', 'QpUjHvz7Vcc7x', 'QpUjHvz7Vc-7', '__proto__', '-1']) {
       const res = await api.delete(`/studio/chat/messages/${id}`, { token: creator.token });
