@@ -186,7 +186,8 @@ const deny = (reason: DenyReason): ReviewResponse => ({
  * The decision for one message. Checked in order: the sender's ban on the channel (`ban`, in force
  * at `nowMs`: a token issued before the ban still connects, so its messages are refused here), empty
  * (nothing visible), length, control characters (as display text: shared/schema/characters.ts),
- * blocked terms (for everyone, moderators included), then, for viewers only (the creator and moderators are exempt, by the
+ * blocked terms (for everyone, moderators included; these two also in the message's attributes,
+ * which every client receives with it), then, for viewers only (the creator and moderators are exempt, by the
  * badges our token put in the sender's attributes): subscribers-only (a token issued before the
  * mode was switched on), emote-only, slow mode. An allowed message counts for slow mode.
  */
@@ -201,8 +202,12 @@ export const reviewMessage = (
   const content = event.Content ?? '';
   if (!hasVisibleCharacter(content)) return deny('empty');
   if ([...content].length > MAX_MESSAGE_CHARS) return deny('too_long');
-  if (hasControlCharacter(content, true)) return deny('control_characters');
-  if (hasBlockedTerm(content, settings.folded)) return deny('blocked_term');
+  // The message's own attributes reach every client with it, beside the content: the same rules.
+  const attributes = Object.entries(event.Attributes ?? {}).flat();
+  if ([content, ...attributes].some((text) => hasControlCharacter(text, true)))
+    return deny('control_characters');
+  if ([content, ...attributes].some((text) => hasBlockedTerm(text, settings.folded)))
+    return deny('blocked_term');
   const badges = badgesOf(event);
   const exempt = badges.has('creator') || badges.has('moderator');
   if (!exempt) {

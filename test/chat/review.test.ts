@@ -83,6 +83,30 @@ describe('the review rules (shared/chat/review.ts)', () => {
   });
 });
 
+describe("a message's own attributes (every client receives them with it)", () => {
+  it('are held to the content rules: control and bidi characters, blocked terms (were delivered unreviewed)', () => {
+    const s = settings({ blocked_terms: ['spoiler'] });
+    const withAttributes = (Attributes: Record<string, string>) => ({ ...event('hello'), Attributes });
+    for (const Attributes of <Array<Record<string, string>>>[
+      { display_name: 'Demo Creator\u202E' },
+      { 'reply\u2066to': 'x' },
+      { note: 'a\u0000b' },
+    ])
+      expect(reviewMessage(withAttributes(Attributes), s, 0, new Map()), JSON.stringify(Attributes)).toEqual({
+        ReviewResult: 'DENY',
+        Attributes: { Reason: 'control_characters' },
+      });
+    expect(reviewMessage(withAttributes({ quote: 'the SP0ILER is' }), s, 0, new Map())).toMatchObject({
+      Attributes: { Reason: 'blocked_term' },
+    });
+    expect(
+      reviewMessage(withAttributes({ reply_to: 'QpUjHvz7Vcc7', quote: 'café\nolé' }), s, 0, new Map()),
+    ).toEqual({
+      ReviewResult: 'ALLOW',
+    });
+  });
+});
+
 describe('the review handler falls back as the room states (functions/chat/review-message.ts)', () => {
   afterEach(() => vi.restoreAllMocks());
 
