@@ -26650,6 +26650,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Another rotation of the same channel made the new key at the same moment (a double click): that key is the channel's, read it with GET /studio/channel */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 409,
+                     *       "message": "Another request replaced the stream key at the same moment: GET /studio/channel shows the current one"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A body was sent and is over 256 KiB (this operation reads none) */
             413: {
                 headers: {

@@ -59,3 +59,7 @@ const buildResponses = () => {
 export const channelResponses =
   process.env.LAMBDA_BUNDLE_RESPONSES === 'none' ? responsesNotBundled : responseSchemas(buildResponses);
 export type StudioChannel = z.infer<ReturnType<typeof buildResponses>['StudioChannel']>;
+
+/** What a rotation that lost to a concurrent one is told (409; shared/studio/channel-writes.ts). */
+export const ROTATED_CONCURRENTLY =
+  'Another request replaced the stream key at the same moment: GET /studio/channel shows the current one';
