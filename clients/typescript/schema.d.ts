@@ -1631,7 +1631,7 @@ export interface paths {
         put?: never;
         /**
          * Add an emoji reaction to content (idempotent)
-         * @description Puts the caller's emoji reaction on a piece of content (a video, post, comment or series). Idempotent: 201 when the reaction is new, 200 when the caller already had it (counts unchanged). A `VIDEO` (an episode id) or `SERIES` (a show id) that does not exist is a 404, as for reports; `POST` and `COMMENT` targets are not stored by this service, so any id of theirs is accepted.
+         * @description Puts the caller's emoji reaction on a piece of content (a video, post, comment or series), at most 20 different emoji per caller and content (409 past it). Idempotent: 201 when the reaction is new, 200 when the caller already had it (counts unchanged). A `VIDEO` (an episode id) or `SERIES` (a show id) that does not exist is a 404, as for reports; `POST` and `COMMENT` targets are not stored by this service, so any id of theirs is accepted.
          */
         post: operations["addReaction"];
         /**
@@ -22546,6 +22546,25 @@ export interface operations {
                      *       "error": {
                      *         "code": "NOT_FOUND",
                      *         "message": "Video not found"
+                     *       },
+                     *       "requestId": "8d3c4e1a-5b7f-4c2e-9a1d-2f6b8e0c7a45"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReactionsError"];
+                };
+            };
+            /** @description The caller already has 20 different emoji on this content: remove one first */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "CONFLICT",
+                     *         "message": "At most 20 different emoji on one item: remove one first"
                      *       },
                      *       "requestId": "8d3c4e1a-5b7f-4c2e-9a1d-2f6b8e0c7a45"
                      *     }
