@@ -55,11 +55,11 @@ const load = async (roomArn: string): Promise<ReviewSettings> => {
   return { ...settings, folded: foldTerms(settings.blocked_terms) };
 };
 
-/** `key`'s entry of `entries`, loaded by `fetch` when absent or older than the TTL; a failed load is not cached. */
-const cached = <T>(entries: Cache<T>, key: string, nowMs: number, fetch: () => Promise<T>): Promise<T> => {
+/** `key`'s entry of `entries`, read by `read` when absent or older than the TTL; a failed load is not cached. */
+const cached = <T>(entries: Cache<T>, key: string, nowMs: number, read: () => Promise<T>): Promise<T> => {
   const hit = entries.get(key);
   if (hit && nowMs - hit.loadedAt < SETTINGS_TTL_MS) return hit.value;
-  const value = fetch();
+  const value = read();
   entries.delete(key);
   entries.set(key, { loadedAt: nowMs, value });
   if (entries.size > MAX_CACHED) entries.delete(entries.keys().next().value as string);
