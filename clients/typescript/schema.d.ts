@@ -1631,7 +1631,7 @@ export interface paths {
         put?: never;
         /**
          * Add an emoji reaction to content (idempotent)
-         * @description Puts the caller's emoji reaction on a piece of content (a video, post, comment or series). Idempotent: 201 when the reaction is new, 200 when the caller already had it (counts unchanged). A `VIDEO` (an episode id) or `SERIES` (a show id) that does not exist is a 404, as for reports; `POST` and `COMMENT` targets are not stored by this service, so any id of theirs is accepted.
+         * @description Puts the caller's emoji reaction on a piece of content (a video, post, comment or series), at most 20 different emoji per caller and content (409 past it). Idempotent: 201 when the reaction is new, 200 when the caller already had it (counts unchanged). A `VIDEO` (an episode id) or `SERIES` (a show id) that does not exist is a 404, as for reports; `POST` and `COMMENT` targets are not stored by this service, so any id of theirs is accepted.
          */
         post: operations["addReaction"];
         /**
@@ -1996,7 +1996,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a chat moderator
-         * @description The creator removes a moderator: their next token is a viewer's (a token they hold keeps its capabilities until its session ends, at most an hour). Recorded, and announced as `chat.moderator_removed`.
+         * @description The creator removes a moderator: IVS Chat ends their open chat connections at once (their tokens carried the moderator's capabilities for the session's hour), and their next token is a viewer's. A token fetched before the removal and not yet used keeps its capabilities until it expires (IVS Chat cannot revoke a token). Recorded, and announced as `chat.moderator_removed`.
          */
         delete: operations["deleteChatModerator"];
         options?: never;
@@ -22553,6 +22553,25 @@ export interface operations {
                     "application/json": components["schemas"]["ReactionsError"];
                 };
             };
+            /** @description The caller already has 20 different emoji on this content: remove one first */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "CONFLICT",
+                     *         "message": "At most 20 different emoji on one item: remove one first"
+                     *       },
+                     *       "requestId": "8d3c4e1a-5b7f-4c2e-9a1d-2f6b8e0c7a45"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReactionsError"];
+                };
+            };
             /** @description The body is over 256 KiB */
             413: {
                 headers: {
@@ -26645,6 +26664,22 @@ export interface operations {
                      *       "status": "error",
                      *       "code": 404,
                      *       "message": "No channel yet: create it with POST /studio/channel"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Another rotation of the same channel made the new key at the same moment (a double click): that key is the channel's, read it with GET /studio/channel */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 409,
+                     *       "message": "Another request replaced the stream key at the same moment: GET /studio/channel shows the current one"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

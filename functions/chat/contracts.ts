@@ -114,12 +114,13 @@ export const deleteChatModerator = /* @__PURE__ */ contract({
   path: '/studio/chat/moderators/{account_id}',
   handler: 'chat/delete-chat-moderator',
   dynamo: { actions: ['GetItem', 'DeleteItem', 'PutItem'] },
+  ivsChat: ['DisconnectUser'],
   auth: 'required',
   rateLimit,
   throttle: moderationThrottle,
   summary: 'Remove a chat moderator',
   description:
-    "The creator removes a moderator: their next token is a viewer's (a token they hold keeps its capabilities until its session ends, at most an hour). Recorded, and announced as `chat.moderator_removed`.",
+    "The creator removes a moderator: IVS Chat ends their open chat connections at once (their tokens carried the moderator's capabilities for the session's hour), and their next token is a viewer's. A token fetched before the removal and not yet used keeps its capabilities until it expires (IVS Chat cannot revoke a token). Recorded, and announced as `chat.moderator_removed`.",
   request: { path: accountPath },
   responses: () => ({
     204: { description: 'Removed' },

@@ -1,5 +1,11 @@
 import { contract } from '../../shared/http/contract.ts';
-import { reactionBody, reactionSummaryPath, reactionResponses } from '../../shared/reactions/schemas.ts';
+import {
+  MAX_EMOJI_PER_TARGET,
+  reactionBody,
+  reactionResponses,
+  reactionSummaryPath,
+  TOO_MANY_EMOJI,
+} from '../../shared/reactions/schemas.ts';
 
 const tag = 'Reactions';
 const envelope = 'reactions';
@@ -13,15 +19,14 @@ export const addReaction = /* @__PURE__ */ contract({
   method: 'POST',
   path: '/v3/reactions',
   handler: 'reactions/add-reaction',
-  dynamo: { actions: ['GetItem', 'PutItem', 'UpdateItem'], indexes: ['GSI3'] },
+  dynamo: { actions: ['GetItem', 'PutItem', 'UpdateItem', 'Query'], indexes: ['GSI3'] },
   rateLimit,
   throttle,
   auth: 'required',
   envelope,
   tag,
   summary: 'Add an emoji reaction to content (idempotent)',
-  description:
-    "Puts the caller's emoji reaction on a piece of content (a video, post, comment or series). Idempotent: 201 when the reaction is new, 200 when the caller already had it (counts unchanged). A `VIDEO` (an episode id) or `SERIES` (a show id) that does not exist is a 404, as for reports; `POST` and `COMMENT` targets are not stored by this service, so any id of theirs is accepted.",
+  description: `Puts the caller's emoji reaction on a piece of content (a video, post, comment or series), at most ${MAX_EMOJI_PER_TARGET} different emoji per caller and content (409 past it). Idempotent: 201 when the reaction is new, 200 when the caller already had it (counts unchanged). A \`VIDEO\` (an episode id) or \`SERIES\` (a show id) that does not exist is a 404, as for reports; \`POST\` and \`COMMENT\` targets are not stored by this service, so any id of theirs is accepted.`,
   request: { body: reactionBody },
   responses: () => ({
     200: {
@@ -30,6 +35,10 @@ export const addReaction = /* @__PURE__ */ contract({
     },
     201: { description: 'The reaction was added', data: reactionResponses().Reaction },
     404: { description: 'A `VIDEO` or `SERIES` target that does not exist', message: 'Video not found' },
+    409: {
+      description: `The caller already has ${MAX_EMOJI_PER_TARGET} different emoji on this content: remove one first`,
+      message: TOO_MANY_EMOJI,
+    },
   }),
 });
 

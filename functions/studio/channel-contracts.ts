@@ -1,6 +1,6 @@
 import type { Contract } from '../../shared/http/contract.ts';
 import { contract } from '../../shared/http/contract.ts';
-import { channelResponses } from '../../shared/studio/channel-schemas.ts';
+import { channelResponses, ROTATED_CONCURRENTLY } from '../../shared/studio/channel-schemas.ts';
 
 const tag = 'Studio';
 /**
@@ -100,6 +100,11 @@ export const rotateStudioStreamKey = /* @__PURE__ */ (() =>
       },
       403: notCreator,
       404: noChannel,
+      409: {
+        description:
+          "Another rotation of the same channel made the new key at the same moment (a double click): that key is the channel's, read it with GET /studio/channel",
+        message: ROTATED_CONCURRENTLY,
+      },
     }),
   }))();
 

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { DEVICE_TYPES } from '../catalog/model.ts';
 import { described, named, responseSchemas, responsesNotBundled } from '../schema/schema-meta.ts';
+import { displayText } from '../schema/display-text.ts';
 import { idParam, pageQuery, windowedDateTime } from '../schema/validation.ts';
 
 /**
@@ -45,23 +46,29 @@ const deviceType = /* @__PURE__ */ (() =>
     'web',
   ))();
 
-/** A short optional label a player or app reports about itself (analytics dimensions). */
-const label = (description: string, example: string) =>
-  described(z.optional(z.string().check(z.minLength(1), z.maxLength(64))), description, example);
+/**
+ * A short optional label a player or app reports about itself: an analytics dimension, shown in
+ * the reports, so display text (no control or bidi override characters: docs/conventions.md).
+ */
+const label = (name: string, description: string, example: string) =>
+  described(z.optional(displayText({ name, min: 1, max: 64 })), description, example);
 
 /** Fields of an event sent as it happens: no time means the server's receive time. */
 const common = /* @__PURE__ */ (() => ({
   event_id: eventId,
   device_type: deviceType,
   player_name: label(
+    'player_name',
     'The player software, 1 to 64 characters (e.g. `hls.js`, `avplayer`, `exoplayer`): an analytics dimension. Optional; send it at least on the session start (the session keeps the value it was started with).',
     'hls.js',
   ),
   player_version: label(
+    'player_version',
     'The player software version, 1 to 64 characters. Optional, as `player_name`.',
     '1.7.4',
   ),
   client_version: label(
+    'client_version',
     'The version of the app or web client sending the event, 1 to 64 characters. Optional, as `player_name`.',
     '3.12.0',
   ),

@@ -123,7 +123,11 @@ export const addModerator = async (
   return moderator;
 };
 
-/** `DELETE /studio/chat/moderators/{account_id}` (creator only). */
+/**
+ * `DELETE /studio/chat/moderators/{account_id}` (creator only): the role goes, then IVS Chat ends
+ * the account's open connections, whose tokens still carry DELETE_MESSAGE and DISCONNECT_USER (a
+ * token's capabilities last its session, an hour): the app reconnects with a viewer's token.
+ */
 export const removeModerator = async (chat: StudioChat, accountId: string, now: Date): Promise<void> => {
   requireCreatorRole(chat);
   const removed = await deleteModerator(
@@ -132,6 +136,14 @@ export const removeModerator = async (chat: StudioChat, accountId: string, now: 
     action(chat, 'moderator_removed', now, { target_account_id: accountId }),
   );
   if (!removed) throw new NotFoundError('This account is not a moderator of the channel');
+  if (chat.roomArn)
+    await ivsChatClient().send(
+      new DisconnectUserCommand({
+        roomIdentifier: chat.roomArn,
+        userId: accountId,
+        reason: 'Your moderator role was removed',
+      }),
+    );
 };
 
 /**

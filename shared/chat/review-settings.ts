@@ -1,8 +1,10 @@
 import { perContainer } from '../aws/local-hook.ts';
 import {
+  type ChatBan,
   type ChatSettings,
   creatorOfRoom,
   DEFAULT_CHAT_SETTINGS,
+  getBan,
   getChatSettings,
 } from './chat-repository.ts';
 import { type FoldedTerms, foldTerms } from './review.ts';
@@ -11,39 +13,69 @@ import { type FoldedTerms, foldTerms } from './review.ts';
  * The review handler's settings, cached in the container (docs/chat.md "Review"): a room's
  * creator once (it never changes), its settings for SETTINGS_TTL_MS, so a change reaches every
  * container within that time and a warm handler makes no network call for the messages between.
- * The blocked terms are folded once per load.
+ * The blocked terms are folded once per load. The sender's ban on the channel is read the same
+ * way, per sender, for the same time: a token issued before a ban opens a connection until it
+ * expires (IVS has no token revocation), and this is what refuses its messages.
  */
 export const SETTINGS_TTL_MS = 10_000;
 
 export type ReviewSettings = ChatSettings & { folded: FoldedTerms };
 
-const rooms = /* @__PURE__ */ perContainer(() => new Map<string, string | null>());
-const cache = /* @__PURE__ */ perContainer(
-  () => new Map<string, { loadedAt: number; settings: Promise<ReviewSettings> }>(),
-);
+const rooms = /* @__PURE__ */ perContainer(() => new Map<string, Promise<string | null>>());
+type Cache<T> = Map<string, { loadedAt: number; value: Promise<T> }>;
+const cache = /* @__PURE__ */ perContainer((): Cache<ReviewSettings> => new Map());
 
 const OFF: ReviewSettings = { ...DEFAULT_CHAT_SETTINGS, folded: foldTerms([]) };
 
+/** Senders whose ban was looked up lately, per room. */
+const bans = /* @__PURE__ */ perContainer((): Cache<ChatBan | undefined> => new Map());
+/** Entries a cache keeps; past it the least recently loaded goes first. */
+const MAX_CACHED = 50_000;
+
+/**
+ * The creator whose channel the room is (null: not one of ours, or not yet written), looked up
+ * once per container: a room's creator never changes. Only a room found is remembered.
+ */
+const creatorOf = (roomArn: string): Promise<string | null> => {
+  const hit = rooms().get(roomArn);
+  if (hit) return hit;
+  const found = creatorOfRoom(roomArn).then((id) => id ?? null);
+  rooms().set(roomArn, found);
+  const forget = () => rooms().delete(roomArn);
+  found.then((id) => {
+    if (!id) forget();
+  }, forget);
+  return found;
+};
+
 const load = async (roomArn: string): Promise<ReviewSettings> => {
-  let creatorId = rooms().get(roomArn);
-  if (creatorId === undefined) {
-    creatorId = (await creatorOfRoom(roomArn)) ?? null;
-    if (creatorId) rooms().set(roomArn, creatorId);
-  }
+  const creatorId = await creatorOf(roomArn);
   if (!creatorId) return OFF; // not one of our rooms (or not yet written): no rules of ours
   const settings = await getChatSettings(creatorId);
   return { ...settings, folded: foldTerms(settings.blocked_terms) };
 };
 
-/** The room's settings: cached, reloaded after the TTL; a failed load is not cached. */
-export const reviewSettings = (roomArn: string, nowMs: number): Promise<ReviewSettings> => {
-  const entries = cache();
-  const hit = entries.get(roomArn);
-  if (hit && nowMs - hit.loadedAt < SETTINGS_TTL_MS) return hit.settings;
-  const settings = load(roomArn);
-  entries.set(roomArn, { loadedAt: nowMs, settings });
-  settings.catch(() => {
-    if (entries.get(roomArn)?.settings === settings) entries.delete(roomArn);
+/** `key`'s entry of `entries`, read by `read` when absent or older than the TTL; a failed load is not cached. */
+const cached = <T>(entries: Cache<T>, key: string, nowMs: number, read: () => Promise<T>): Promise<T> => {
+  const hit = entries.get(key);
+  if (hit && nowMs - hit.loadedAt < SETTINGS_TTL_MS) return hit.value;
+  const value = read();
+  entries.delete(key);
+  entries.set(key, { loadedAt: nowMs, value });
+  if (entries.size > MAX_CACHED) entries.delete(entries.keys().next().value as string);
+  value.catch(() => {
+    if (entries.get(key)?.value === value) entries.delete(key);
   });
-  return settings;
+  return value;
 };
+
+/** The room's settings: cached, reloaded after the TTL. */
+export const reviewSettings = (roomArn: string, nowMs: number): Promise<ReviewSettings> =>
+  cached(cache(), roomArn, nowMs, () => load(roomArn));
+
+/** The sender's ban on the room's channel, if one is stored: cached per sender, reloaded after the TTL. */
+export const senderBan = (roomArn: string, userId: string, nowMs: number): Promise<ChatBan | undefined> =>
+  cached(bans(), `${roomArn}|${userId}`, nowMs, async () => {
+    const creatorId = await creatorOf(roomArn);
+    return creatorId ? getBan(creatorId, userId) : undefined;
+  });

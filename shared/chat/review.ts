@@ -1,5 +1,6 @@
 import { hasControlCharacter, hasVisibleCharacter } from '../schema/characters.ts';
-import type { ChatSettings } from './chat-repository.ts';
+import type { ChatBan, ChatSettings } from './chat-repository.ts';
+import { isBanned } from './policy.ts';
 
 /**
  * The message review (docs/chat.md "Review"): what IVS Chat's review handler decides for one
@@ -12,6 +13,7 @@ import type { ChatSettings } from './chat-repository.ts';
 export const MAX_MESSAGE_CHARS = 300;
 
 export type DenyReason =
+  | 'banned'
   | 'too_long'
   | 'control_characters'
   | 'blocked_term'
@@ -181,9 +183,11 @@ const deny = (reason: DenyReason): ReviewResponse => ({
 });
 
 /**
- * The decision for one message. Checked in order: empty (nothing visible), length, control
- * characters (as display text: shared/schema/characters.ts), blocked terms (for everyone,
- * moderators included), then, for viewers only (the creator and moderators are exempt, by the
+ * The decision for one message. Checked in order: the sender's ban on the channel (`ban`, in force
+ * at `nowMs`: a token issued before the ban still connects, so its messages are refused here), empty
+ * (nothing visible), length, control characters (as display text: shared/schema/characters.ts),
+ * blocked terms (for everyone, moderators included; these two also in the message's attributes,
+ * which every client receives with it), then, for viewers only (the creator and moderators are exempt, by the
  * badges our token put in the sender's attributes): subscribers-only (a token issued before the
  * mode was switched on), emote-only, slow mode. An allowed message counts for slow mode.
  */
@@ -192,12 +196,18 @@ export const reviewMessage = (
   settings: ChatSettings & { folded: FoldedTerms },
   nowMs: number,
   slow: SlowModeState,
+  ban?: ChatBan,
 ): ReviewResponse => {
+  if (isBanned(ban, new Date(nowMs))) return deny('banned');
   const content = event.Content ?? '';
   if (!hasVisibleCharacter(content)) return deny('empty');
   if ([...content].length > MAX_MESSAGE_CHARS) return deny('too_long');
-  if (hasControlCharacter(content, true)) return deny('control_characters');
-  if (hasBlockedTerm(content, settings.folded)) return deny('blocked_term');
+  // The message's own attributes reach every client with it, beside the content: the same rules.
+  const attributes = Object.entries(event.Attributes ?? {}).flat();
+  if ([content, ...attributes].some((text) => hasControlCharacter(text, true)))
+    return deny('control_characters');
+  if ([content, ...attributes].some((text) => hasBlockedTerm(text, settings.folded)))
+    return deny('blocked_term');
   const badges = badgesOf(event);
   const exempt = badges.has('creator') || badges.has('moderator');
   if (!exempt) {

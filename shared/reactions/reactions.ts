@@ -1,7 +1,13 @@
-import { NotFoundError } from '../errors/errors.ts';
+import { ConflictError, NotFoundError } from '../errors/errors.ts';
 import { getEpisode, getShow } from '../shows/show-repository.ts';
 import { addReaction, countReactions, reactionsOf, removeReaction } from './reaction-repository.ts';
-import type { Reaction, ReactionInput, ReactionSummary } from './schemas.ts';
+import {
+  MAX_EMOJI_PER_TARGET,
+  type Reaction,
+  type ReactionInput,
+  type ReactionSummary,
+  TOO_MANY_EMOJI,
+} from './schemas.ts';
 
 /**
  * Does the content a reaction targets exist? `VIDEO` is an episode and `SERIES` a show, both ours
@@ -16,7 +22,8 @@ const targetExists = async ({ targetType, targetId }: ReactionInput): Promise<bo
 
 /**
  * `POST /v3/reactions`: idempotent. `created` is false when the caller already had this reaction
- * (the count is unchanged then). 404 for a video or series that does not exist.
+ * (the count is unchanged then). 404 for a video or series that does not exist; 409 for a new
+ * emoji past MAX_EMOJI_PER_TARGET of the caller's on it (concurrent adds may pass it by a few).
  */
 export const react = async (
   accountId: string,
@@ -25,6 +32,9 @@ export const react = async (
 ): Promise<{ created: boolean; reaction: Reaction }> => {
   if (!(await targetExists(input)))
     throw new NotFoundError(`${input.targetType === 'VIDEO' ? 'Video' : 'Series'} not found`);
+  const mine = await reactionsOf(accountId, input.targetType, input.targetId);
+  if (!mine.includes(input.emoji) && mine.length >= MAX_EMOJI_PER_TARGET)
+    throw new ConflictError(TOO_MANY_EMOJI);
   const created = await addReaction({ accountId, ...input }, now);
   return { created, reaction: { ...input, reacted: true } };
 };

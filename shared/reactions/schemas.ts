@@ -53,6 +53,16 @@ export const reactionSummaryPath = /* @__PURE__ */ (() => z.object({ targetType,
 
 export type ReactionInput = z.infer<typeof reactionBody>;
 
+/**
+ * Different emoji one account may put on one piece of content (`POST /v3/reactions`, 409 past it).
+ * Any emoji sequence is a reaction (ZWJ sequences make them countless), and each distinct one is
+ * an entry of the target's summary: without a bound, one account at the route's 60 a minute grew
+ * a summary by 86,400 entries a day, past what one answer (Lambda's 6 MB) and one Query page per
+ * counter shard (1 MB) hold.
+ */
+export const MAX_EMOJI_PER_TARGET = 20;
+export const TOO_MANY_EMOJI = `At most ${MAX_EMOJI_PER_TARGET} different emoji on one item: remove one first`;
+
 // ---- Responses -------------------------------------------------------------------------------
 
 /**

@@ -51,8 +51,16 @@ export interface AudienceData {
 }
 
 /**
+ * The emoji a `reactions` message lists at most, the most used (`total` counts every reaction).
+ * Any emoji sequence is a reaction, so a tick can carry thousands of distinct ones: listed in
+ * full, the message passes AppSync's 240 KB event limit, fails to publish, and nobody sees any.
+ */
+export const REACTION_TOTALS_LISTED = 50;
+
+/**
  * `reactions`: per-emoji totals of the tick before `tick` (the last complete one), with any counted
- * since the last message (a tick that ran late, a write that landed late), most first.
+ * since the last message (a tick that ran late, a write that landed late), most first, at most
+ * REACTION_TOTALS_LISTED of them; `total` is every reaction's.
  */
 export interface ReactionsData {
   tick_seconds: number;

@@ -15,6 +15,7 @@ import {
   HOME_LIMIT,
   type HomeData,
   type LiveMessage,
+  REACTION_TOTALS_LISTED,
   type ReactionsData,
   type StateData,
   TICK_SECONDS,
@@ -80,11 +81,16 @@ const stateOf = (creator: CreatorRecord): StateData => ({
   started_at: creator.live?.started_at ?? null,
 });
 
-const reactionsOf = (totals: Map<string, number> | undefined): ReactionsData => {
+/** A channel's `reactions` data from its per-emoji counts: the most used first, at most REACTION_TOTALS_LISTED. */
+export const reactionsOf = (totals: Map<string, number> | undefined): ReactionsData => {
   const list = [...(totals ?? new Map<string, number>())]
     .map(([emoji, count]) => ({ emoji, count }))
     .sort((a, b) => b.count - a.count || a.emoji.localeCompare(b.emoji));
-  return { tick_seconds: TICK_SECONDS, totals: list, total: list.reduce((sum, e) => sum + e.count, 0) };
+  return {
+    tick_seconds: TICK_SECONDS,
+    totals: list.slice(0, REACTION_TOTALS_LISTED),
+    total: list.reduce((sum, e) => sum + e.count, 0),
+  };
 };
 
 /** Runs one tick as of `now`: snapshots offered, changes published. */

@@ -3,6 +3,10 @@ import { described, named, responseSchemas, responsesNotBundled } from '../schem
 
 /** The creator studio's live channel on Amazon IVS (docs/live.md "Channels on IVS"): responses. */
 
+/** What a rotation that lost to a concurrent one is told (409; shared/studio/channel-writes.ts). */
+export const ROTATED_CONCURRENTLY =
+  'Another request replaced the stream key at the same moment: GET /studio/channel shows the current one';
+
 /**
  * The response schemas, built on the first call of the export below: only the OpenAPI document
  * and the tests call it (through the contracts' `responses`); Lambda bundles leave them out

@@ -15,11 +15,12 @@ import {
 } from '../creators/creator-repository.ts';
 import { tableName } from '../db/table.ts';
 import { transactWriteIf } from '../db/transaction.ts';
-import { NotFoundError } from '../errors/errors.ts';
+import { ConflictError, NotFoundError } from '../errors/errors.ts';
 import { type IvsChannel, putIvsChannelOperation } from '../ivs/channel-repository.ts';
 import { ivsClient } from '../ivs/client.ts';
 import { roomLookupItem } from '../chat/chat-repository.ts';
 import { createRoom, deleteRoom } from '../chat/rooms.ts';
+import { ROTATED_CONCURRENTLY } from './channel-schemas.ts';
 
 /**
  * A creator's channel on Amazon IVS (docs/live.md "Channels on IVS"): provisioned once through
@@ -130,14 +131,26 @@ export const channelState = async (creatorId: string): Promise<StudioChannelStat
 /**
  * Replaces the channel's stream key: the old key is deleted first (IVS allows one key per
  * channel, and an encoder using the old key is refused from then on), then a new one is made.
- * A failure between the two leaves the channel without a key: rotating again repairs it.
+ * A failure between the two leaves the channel without a key: rotating again repairs it. Of two
+ * concurrent rotations (a double click) both may list the same old key: the second delete finds it
+ * gone (done all the same), and the second create finds the channel's one key already made by
+ * the other (IVS's ServiceQuotaExceededException): 409, the key the other made is the channel's.
  */
 export const rotateStreamKey = async (creatorId: string): Promise<StudioChannelState> => {
   const creator = await getStoredCreator(creatorId);
   if (!creator?.ivs) throw new NotFoundError('No channel yet: create it with POST /studio/channel');
   const channelArn = creator.ivs.channel_arn;
   const old = await streamKeyArn(channelArn);
-  if (old) await ivsClient().send(new DeleteStreamKeyCommand({ arn: old }));
-  const made = await ivsClient().send(new CreateStreamKeyCommand({ channelArn }));
+  if (old)
+    await ivsClient()
+      .send(new DeleteStreamKeyCommand({ arn: old }))
+      .catch((error: Error) => {
+        if (error.name !== 'ResourceNotFoundException') throw error;
+      });
+  const made = await ivsClient()
+    .send(new CreateStreamKeyCommand({ channelArn }))
+    .catch((error: Error) => {
+      throw error.name === 'ServiceQuotaExceededException' ? new ConflictError(ROTATED_CONCURRENTLY) : error;
+    });
   return stateOf(creator, creator.ivs, made.streamKey?.value ?? '');
 };

@@ -165,3 +165,29 @@ describe('batched events', () => {
     },
   );
 });
+
+describe("the player's labels (player_name, player_version, client_version: dimensions the reports show)", () => {
+  it('are display text: a control or bidi override character is a 422 naming the field, nothing is stored (were stored as sent)', async () => {
+    for (const [field, value] of [
+      ['player_name', 'hls.js\u202Egpj'],
+      ['player_version', '1.7\u0000'],
+      ['client_version', '3.12\u001B[2J'],
+    ] as const) {
+      const res = await call(startVideoSession, '/analytics/video/session/start', {
+        device_type: 'web',
+        content_id: 'ep_0001_s1e01',
+        [field]: value,
+      });
+      expect(res.status, field).toBe(422);
+      expect(res.body.errors[0].field, field).toBe(field);
+    }
+    expect(delivered).toEqual([]);
+    const ok = await call(startVideoSession, '/analytics/video/session/start', {
+      device_type: 'web',
+      content_id: 'ep_0001_s1e01',
+      player_name: 'ExoPlayer (حقيقي)',
+      player_version: '2.19.1',
+    });
+    expect(ok.status).toBe(201);
+  });
+});

@@ -8,7 +8,7 @@ import { functionContext, runAsFunction } from '../../scripts/local/aws.ts';
 import { allRankedIds } from '../../shared/catalog/ranked-list.ts';
 import { closeChatRoom, ensureChatRoom } from '../../shared/chat/room-writes.ts';
 import { CREATOR_LISTS } from '../../shared/creators/creator-ranking.ts';
-import { reviewSettings, SETTINGS_TTL_MS } from '../../shared/chat/review-settings.ts';
+import { reviewSettings, SETTINGS_TTL_MS, senderBan } from '../../shared/chat/review-settings.ts';
 import { tableName } from '../../shared/db/table.ts';
 import { suspendCreator, unsuspendCreator } from '../../shared/studio/operator-writes.ts';
 import { fromNewAddress, type TestApi, testApi } from '../support/api.ts';
@@ -288,10 +288,12 @@ describe('moderation', () => {
       runAsFunction(functionContext(chatReviewRow), () =>
         handler({ Content, RoomArn: roomArn, Sender: { UserId: 'acc_someone', Attributes: { badges: '' } } }),
       );
-    // The container's first load, as the function, without the 120 ms budget (a loaded test
-    // machine can take longer; the budget's fallback is test/chat/review.test.ts's): the review
-    // below then runs on these settings, as every warm message does.
-    await runAsFunction(functionContext(chatReviewRow), () => reviewSettings(roomArn, Date.now()));
+    // The container's first loads (settings, the sender's ban), as the function, without the 120 ms
+    // budget (a loaded test machine can take longer; the budget's fallback is
+    // test/chat/review.test.ts's): the review below then runs on these, as every warm message does.
+    await runAsFunction(functionContext(chatReviewRow), () =>
+      Promise.all([reviewSettings(roomArn, Date.now()), senderBan(roomArn, 'acc_someone', Date.now())]),
+    );
     expect(await review('the ѕр0iler is')).toEqual({
       ReviewResult: 'DENY',
       Attributes: { Reason: 'blocked_term' },
@@ -390,6 +392,50 @@ describe('moderation', () => {
     );
     expect((await api.put(`/studio/chat/settings${channel}`, { ...as, body: {} })).status).toBe(200);
     await api.delete(`/studio/chat/moderators/${mod.accountId}`, { token: creator.token });
+  });
+
+  it('a token issued before a ban still connects (IVS Chat cannot revoke it), but the review refuses its messages: banned (were delivered)', async () => {
+    const troll = await viewer();
+    const early = await token(troll);
+    expect(early.status).toBe(200);
+    const ban = { account_id: troll.accountId, duration_seconds: null, reason: 'spam' };
+    expect((await api.post('/studio/chat/bans', { token: creator.token, body: ban })).status).toBe(201);
+    expect((await token(troll)).status).toBe(403);
+    const socket = await join(early);
+    // The served handler reads the sender's ban within its 120 ms budget; on a loaded machine the
+    // first read can miss it (the room's fallback delivers), the next message finds it cached.
+    let answer: ChatFrame | undefined;
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      answer = await say(socket, 'still here');
+      if (answer.Type === 'ERROR') break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(answer).toMatchObject({ Type: 'ERROR', ErrorCode: 406, ErrorMessage: 'banned' });
+    socket.close();
+    expect((await api.delete(`/studio/chat/bans/${troll.accountId}`, { token: creator.token })).status).toBe(
+      204,
+    );
+  });
+
+  it("removing a moderator ends their open connection, whose token could still delete and disconnect (was kept for the session's hour)", async () => {
+    const mod = await viewer();
+    const bystander = await viewer();
+    expect((await api.put(`/studio/chat/moderators/${mod.accountId}`, { token: creator.token })).status).toBe(
+      200,
+    );
+    const issued = await token(mod);
+    expect(issued.body.data.capabilities).toContain('DISCONNECT_USER');
+    const modSocket = await join(issued);
+    const watcher = await join(await token(bystander));
+    expect(
+      (await api.delete(`/studio/chat/moderators/${mod.accountId}`, { token: creator.token })).status,
+    ).toBe(204);
+    await watcher.next(eventNamed('aws:DISCONNECT_USER', mod.accountId));
+    expect((await modSocket.closed).code).toBe(1000);
+    // Their next token is a viewer's.
+    expect((await token(mod)).body.data.capabilities).toEqual(['SEND_MESSAGE']);
+    watcher.close();
   });
 
   it('a message id IVS Chat would refuse (not 12 letters or digits) is a 400 naming it, never sent to IVS (was a 500)', async () => {

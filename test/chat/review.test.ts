@@ -83,6 +83,30 @@ describe('the review rules (shared/chat/review.ts)', () => {
   });
 });
 
+describe("a message's own attributes (every client receives them with it)", () => {
+  it('are held to the content rules: control and bidi characters, blocked terms (were delivered unreviewed)', () => {
+    const s = settings({ blocked_terms: ['spoiler'] });
+    const withAttributes = (Attributes: Record<string, string>) => ({ ...event('hello'), Attributes });
+    for (const Attributes of <Array<Record<string, string>>>[
+      { display_name: 'Demo Creator\u202E' },
+      { 'reply\u2066to': 'x' },
+      { note: 'a\u0000b' },
+    ])
+      expect(reviewMessage(withAttributes(Attributes), s, 0, new Map()), JSON.stringify(Attributes)).toEqual({
+        ReviewResult: 'DENY',
+        Attributes: { Reason: 'control_characters' },
+      });
+    expect(reviewMessage(withAttributes({ quote: 'the SP0ILER is' }), s, 0, new Map())).toMatchObject({
+      Attributes: { Reason: 'blocked_term' },
+    });
+    expect(
+      reviewMessage(withAttributes({ reply_to: 'QpUjHvz7Vcc7', quote: 'café\nolé' }), s, 0, new Map()),
+    ).toEqual({
+      ReviewResult: 'ALLOW',
+    });
+  });
+});
+
 describe('the review handler falls back as the room states (functions/chat/review-message.ts)', () => {
   afterEach(() => vi.restoreAllMocks());
 
@@ -112,6 +136,7 @@ describe('the review handler falls back as the room states (functions/chat/revie
 
   it('cached settings are applied: a blocked term is refused with its reason', async () => {
     vi.spyOn(repository, 'creatorOfRoom').mockResolvedValue('acc_creator');
+    vi.spyOn(repository, 'getBan').mockResolvedValue(undefined);
     const load = vi
       .spyOn(repository, 'getChatSettings')
       .mockResolvedValue({ ...DEFAULT_CHAT_SETTINGS, blocked_terms: ['spoiler'] });
@@ -124,5 +149,54 @@ describe('the review handler falls back as the room states (functions/chat/revie
       ReviewResult: 'ALLOW',
     });
     expect(load).toHaveBeenCalledTimes(1);
+  });
+
+  it("a banned sender's message is refused, whatever token it came with (a token issued before the ban still connects); a lapsed timeout is not", async () => {
+    vi.spyOn(repository, 'creatorOfRoom').mockResolvedValue('acc_creator');
+    vi.spyOn(repository, 'getChatSettings').mockResolvedValue(DEFAULT_CHAT_SETTINGS);
+    const bans: Record<string, repository.ChatBan> = {
+      acc_troll: {
+        account_id: 'acc_troll',
+        until: null,
+        reason: 'spam',
+        by: 'acc_creator',
+        at: '2026-01-01T00:00:00.000Z',
+      },
+      acc_lapsed: {
+        account_id: 'acc_lapsed',
+        until: '2026-01-01T00:10:00.000Z',
+        reason: 'x',
+        by: 'acc_creator',
+        at: '2026-01-01T00:00:00.000Z',
+      },
+    };
+    const read = vi
+      .spyOn(repository, 'getBan')
+      .mockImplementation(async (_creator, account) => bans[account]);
+    const room = `${ROOM}-bans`;
+    expect(
+      await handler({
+        ...event('hello'),
+        RoomArn: room,
+        Sender: { UserId: 'acc_troll', Attributes: { badges: 'subscriber' } },
+      }),
+    ).toEqual({
+      ReviewResult: 'DENY',
+      Attributes: { Reason: 'banned' },
+    });
+    expect(await handler({ ...event('hello', '', 'acc_lapsed'), RoomArn: room })).toEqual({
+      ReviewResult: 'ALLOW',
+    });
+    expect(await handler({ ...event('hello', '', 'acc_fine'), RoomArn: room })).toEqual({
+      ReviewResult: 'ALLOW',
+    });
+    // Looked up once per sender and room within the cache's time, by the room's creator.
+    expect(
+      await handler({ ...event('again'), RoomArn: room, Sender: { UserId: 'acc_troll' } }),
+    ).toMatchObject({
+      Attributes: { Reason: 'banned' },
+    });
+    expect(read).toHaveBeenCalledTimes(3);
+    expect(read).toHaveBeenCalledWith('acc_creator', 'acc_troll');
   });
 });

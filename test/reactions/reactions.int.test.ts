@@ -102,6 +102,39 @@ describe('reactions', () => {
     }
   });
 
+  it('one account puts at most 20 different emoji on one item: a 21st is a 409, an emoji it has stays idempotent (was unbounded: any ZWJ sequence is an emoji)', async () => {
+    const t = target();
+    const carol = (await issueAccessToken(`acc_carol_${randomUUID()}`, new Date())).token;
+    const emoji = (i: number) => `🔥\u200D${String.fromCodePoint(0x1f600 + i)}`;
+    for (let i = 0; i < 20; i++)
+      expect(
+        (await api.post('/v3/reactions', { body: { ...t, emoji: emoji(i) }, token: carol })).status,
+      ).toBe(201);
+    const over = await api.post('/v3/reactions', { body: { ...t, emoji: emoji(20) }, token: carol });
+    expect(over.status).toBe(409);
+    expect(over.body).toMatchObject({
+      success: false,
+      error: { message: expect.stringMatching(/At most 20/) },
+    });
+    expect((await api.post('/v3/reactions', { body: { ...t, emoji: emoji(3) }, token: carol })).status).toBe(
+      200,
+    );
+    // Another account and another item are their own.
+    expect((await api.post('/v3/reactions', { body: { ...t, emoji: emoji(20) }, token: bob })).status).toBe(
+      201,
+    );
+    // Removing one makes room.
+    expect(
+      (await api.delete('/v3/reactions', { body: { ...t, emoji: emoji(0) }, token: carol })).status,
+    ).toBe(204);
+    expect((await api.post('/v3/reactions', { body: { ...t, emoji: emoji(20) }, token: carol })).status).toBe(
+      201,
+    );
+    const counts = (await summary(t, carol)).body.data.summary;
+    expect(counts).toHaveLength(20);
+    expect(counts[0]).toEqual({ emoji: emoji(20), count: 2 });
+  });
+
   it('validates the body with the reactions error envelope', async () => {
     const cases = [
       { targetType: 'MOVIE', targetId: 'x', emoji: '🔥' },

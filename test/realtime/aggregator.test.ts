@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { REFRESH_TICKS, TickAggregator } from '../../shared/realtime/aggregator.ts';
+import { REACTION_TOTALS_LISTED } from '../../shared/realtime/messages.ts';
+import { reactionsOf } from '../../shared/realtime/tick.ts';
 
 describe('the tick aggregator', () => {
   it('lets through at most one message per kind per channel per tick, and only what changed', () => {
@@ -63,5 +65,30 @@ describe('the tick aggregator', () => {
       messages += [...aggregator.flush(tick, new Date()).values()].flat().length;
     }
     expect(messages).toBe(12);
+  });
+});
+
+describe('the reactions message (shared/realtime/tick.ts)', () => {
+  it("lists the most used emoji, at most REACTION_TOTALS_LISTED, and fits AppSync's 240 KB event however many distinct ones a tick had (was every one: over the limit, the publish failed)", () => {
+    // Any emoji sequence is a reaction: 10,000 distinct ZWJ sequences in one tick (64 UTF-16 units each).
+    const counts = new Map<string, number>();
+    for (let i = 0; i < 10_000; i++)
+      counts.set(`🔥\u200D${String.fromCodePoint(0x1f600 + (i % 80))}`.repeat(6) + i, 1);
+    counts.set('👏', 500);
+    counts.set('🎉', 20);
+    const data = reactionsOf(counts);
+    expect(data.totals).toHaveLength(REACTION_TOTALS_LISTED);
+    expect(data.totals.slice(0, 2)).toEqual([
+      { emoji: '👏', count: 500 },
+      { emoji: '🎉', count: 20 },
+    ]);
+    expect(data.total).toBe(10_520);
+    const event = JSON.stringify({ v: 1, kind: 'reactions', creator_id: 'cr_0001', tick: 1, at: '', data });
+    expect(Buffer.byteLength(event)).toBeLessThan(240 * 1024);
+    expect(reactionsOf(new Map([['🔥', 3]]))).toEqual({
+      tick_seconds: 5,
+      totals: [{ emoji: '🔥', count: 3 }],
+      total: 3,
+    });
   });
 });

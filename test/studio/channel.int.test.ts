@@ -78,6 +78,24 @@ describe('the studio channel on IVS', () => {
     expect(new Set(results.map((r) => r.body.data.channel_arn)).size).toBe(1);
   });
 
+  it('concurrent key rotations (a double click) answer 200 or 409, never a 5xx, and leave the channel one working key (was 500 and 503)', async () => {
+    const me = await studioCreator(api, 'gaming');
+    expect((await api.post('/studio/channel', { token: me.token })).status).toBe(201);
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => api.post('/studio/channel/stream-key/rotate', { token: me.token })),
+    );
+    for (const r of results) {
+      expect([200, 409], JSON.stringify(r.body)).toContain(r.status);
+      expect(r.body.status).toBe(r.status === 200 ? 'success' : 'error');
+    }
+    expect(results.some((r) => r.status === 200)).toBe(true);
+    const now = await api.get('/studio/channel', { token: me.token });
+    expect(now.body.data.stream_key).toMatch(/^sk_/);
+    expect(results.map((r) => r.body.data?.stream_key)).toContain(now.body.data.stream_key);
+    // Rotating again afterwards works as ever.
+    expect((await api.post('/studio/channel/stream-key/rotate', { token: me.token })).status).toBe(200);
+  });
+
   it('answers 401 without a token and 403 for an account that is no creator', async () => {
     expect((await api.post('/studio/channel')).status).toBe(401);
     const token = (await issueAccessToken(`acc_${randomUUID().replace(/-/g, '').slice(0, 12)}`, new Date()))
