@@ -30,9 +30,12 @@ export const react = async (
   input: ReactionInput,
   now: Date,
 ): Promise<{ created: boolean; reaction: Reaction }> => {
-  if (!(await targetExists(input)))
-    throw new NotFoundError(`${input.targetType === 'VIDEO' ? 'Video' : 'Series'} not found`);
-  const mine = await reactionsOf(accountId, input.targetType, input.targetId);
+  // Two independent reads side by side: one round trip before the write, not two.
+  const [exists, mine] = await Promise.all([
+    targetExists(input),
+    reactionsOf(accountId, input.targetType, input.targetId),
+  ]);
+  if (!exists) throw new NotFoundError(`${input.targetType === 'VIDEO' ? 'Video' : 'Series'} not found`);
   if (!mine.includes(input.emoji) && mine.length >= MAX_EMOJI_PER_TARGET)
     throw new ConflictError(TOO_MANY_EMOJI);
   const created = await addReaction({ accountId, ...input }, now);
