@@ -51,7 +51,8 @@ export class Realtime extends NestedStack {
     });
     const lambdaAuth: appsync.AppSyncAuthProvider = {
       authorizationType: appsync.AppSyncAuthorizationType.LAMBDA,
-      lambdaAuthorizerConfig: { handler: this.authorizer.fn, resultsCacheTtl: Duration.minutes(5) },
+      // No cached answers: shared/realtime/authorizer.ts says why.
+      lambdaAuthorizerConfig: { handler: this.authorizer.fn, resultsCacheTtl: Duration.seconds(0) },
     };
     this.api = new appsync.EventApi(this, 'EventApi', {
       apiName: `${Stack.of(this).stackName}-live`.slice(0, 64),

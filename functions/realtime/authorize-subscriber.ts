@@ -4,5 +4,5 @@ import { realtimeAuthorizerRow } from './workers.ts';
 
 /** The Event API's Lambda authoriser (functions/realtime/workers.ts `realtimeAuthorizerRow`). */
 export const handler = worker(realtimeAuthorizerRow, async (event: AuthorizerEvent) =>
-  authorizeSubscriber(event, new Date()),
+  authorizeSubscriber(event),
 );

@@ -8,8 +8,10 @@ import { REALTIME_AUDIENCE, type RealtimeClaims } from './tokens.ts';
  * The Event API's Lambda authoriser (AWS_LAMBDA auth mode of connect and of the `live`
  * namespace's subscribe; docs/realtime.md "Who subscribes"): a valid realtime token opens a
  * connection, and subscribes to the channels it names only. Publishing is never a subscriber's
- * (the namespace publishes with IAM). AppSync caches an answer for `ttlOverride` seconds: at most
- * until the token expires.
+ * (the namespace publishes with IAM). No answer is cached (`ttlOverride: 0`, and the API's
+ * `resultsCacheTtl` is 0): AWS does not document what AppSync Events keys an authoriser's cached
+ * answer on, and an answer kept by token alone would let a connect's yes (or one channel's) admit
+ * a subscribe to any channel. The price is one call per connect and per subscribe (docs/realtime.md).
  */
 const verifier = /* @__PURE__ */ perContainer(() => {
   const v = JwtVerifier.create({
@@ -58,13 +60,12 @@ export interface AuthorizerResult {
   ttlOverride?: number;
 }
 
-export const authorizeSubscriber = (event: AuthorizerEvent, now: Date): AuthorizerResult => {
+export const authorizeSubscriber = (event: AuthorizerEvent): AuthorizerResult => {
   const claims = verifyRealtimeToken(String(event.authorizationToken ?? ''));
   if (!claims) return { isAuthorized: false };
-  const ttlOverride = Math.max(0, Math.min(claims.exp - Math.floor(now.getTime() / 1000), 300));
   const { operation, channel } = event.requestContext ?? {};
-  if (operation === 'EVENT_CONNECT') return { isAuthorized: true, ttlOverride };
+  if (operation === 'EVENT_CONNECT') return { isAuthorized: true, ttlOverride: 0 };
   if (operation === 'EVENT_SUBSCRIBE' && channel && claims.channels.includes(channel))
-    return { isAuthorized: true, ttlOverride };
-  return { isAuthorized: false };
+    return { isAuthorized: true, ttlOverride: 0 };
+  return { isAuthorized: false, ttlOverride: 0 };
 };

@@ -38,6 +38,8 @@ describe('live state pushed through AppSync Events (infra/realtime.ts)', () => {
     const authorizer = config.AuthProviders.find((p: Json) => p.AuthType === 'AWS_LAMBDA');
     const [authorizerId] = functionOf('$appsync/authorize');
     expect(json(authorizer.LambdaAuthorizerConfig.AuthorizerUri)).toContain(authorizerId);
+    // No cached answers (shared/realtime/authorizer.ts): a connect's yes must never admit a subscribe.
+    expect(authorizer.LambdaAuthorizerConfig.AuthorizerResultTtlInSeconds).toBe(0);
     const namespaces = ofType('AWS::AppSync::ChannelNamespace').map(([, n]) => n.Properties);
     expect(namespaces).toEqual([
       expect.objectContaining({
