@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, existsSync, linkSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   ACCOUNT,
@@ -203,9 +203,20 @@ export const createBroadcaster = (options: BroadcasterOptions): Broadcaster => {
   const recordingDir = (recording: Recording) =>
     join(options.recordingsRoot, recording.config.bucketName, recording.prefix);
 
+  /**
+   * Writes a whole file at once, as an S3 PUT replaces an object: a reader (the DVR's player
+   * polling an EVENT playlist as it is rewritten) sees the old file or the new one, never a
+   * truncated one (hls.js answers that with a fatal levelParsingError).
+   */
+  const writeWhole = (path: string, text: string) => {
+    const partial = `${path}.${process.pid}.partial`;
+    writeFileSync(partial, text);
+    renameSync(partial, path);
+  };
+
   const writeJson = (path: string, value: unknown) => {
     mkdirSync(join(path, '..'), { recursive: true });
-    writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`);
+    writeWhole(path, `${JSON.stringify(value, null, 2)}\n`);
   };
 
   /**
@@ -221,14 +232,11 @@ export const createBroadcaster = (options: BroadcasterOptions): Broadcaster => {
       linkOrCopy(join(pattern.dir, segmentFileAt(pattern, sequence)), join(renditionDir, `${sequence}.ts`));
     }
     recording.segmentsWritten = Math.max(recording.segmentsWritten, segmentCount);
-    writeFileSync(
+    writeWhole(
       join(renditionDir, 'playlist.m3u8'),
       vodMediaPlaylist(pattern, segmentCount, (seq) => `${seq}.ts`, { inProgress }),
     );
-    writeFileSync(
-      join(dir, HLS_PATH, 'master.m3u8'),
-      multivariantPlaylist(`${RENDITION.name}/playlist.m3u8`),
-    );
+    writeWhole(join(dir, HLS_PATH, 'master.m3u8'), multivariantPlaylist(`${RENDITION.name}/playlist.m3u8`));
   };
 
   /** While live: the whole segments broadcast by `at` (the DVR plays these as they come). */
