@@ -108,6 +108,13 @@ const toLambdaValue = (value: RawValue): AttributeValue => {
 const toLambdaImage = (image?: Record<string, RawValue>): Record<string, AttributeValue> | undefined =>
   image && Object.fromEntries(Object.entries(image).map(([name, value]) => [name, toLambdaValue(value)]));
 
+/**
+ * DynamoDB Local's JVM keeps the real clock when a test run starts at a chosen instant (TEST_NOW,
+ * test/support/shifted-clock.ts: only `Date` moves, by TEST_CLOCK_OFFSET_MS); its records are
+ * stamped on the run's clock, as the events made from them are read on it. 0 otherwise.
+ */
+const jvmClockBehindMs = (): number => Number(process.env.TEST_CLOCK_OFFSET_MS ?? 0);
+
 const toLambdaRecord = (raw: RawRecord, streamArn: string): DynamoDBRecord => {
   const d = raw.dynamodb ?? {};
   const created = d.ApproximateCreationDateTime;
@@ -120,7 +127,11 @@ const toLambdaRecord = (raw: RawRecord, streamArn: string): DynamoDBRecord => {
     awsRegion: streamArn.split(':')[3] ?? raw.awsRegion,
     dynamodb: {
       ...(created !== undefined
-        ? { ApproximateCreationDateTime: Math.floor(new Date(created).getTime() / 1000) }
+        ? {
+            ApproximateCreationDateTime: Math.floor(
+              (new Date(created).getTime() + jvmClockBehindMs()) / 1000,
+            ),
+          }
         : {}),
       Keys: toLambdaImage(d.Keys),
       ...(d.NewImage ? { NewImage: toLambdaImage(d.NewImage) } : {}),

@@ -66,6 +66,9 @@ describe('the moderation stop (npm run operator -- stop-stream)', () => {
       [
         '--import',
         'tsx',
+        // On the run's clock (TEST_NOW), as the platform is: the record's time is checked below.
+        '--import',
+        './test/support/shifted-child.ts',
         'scripts/operator.ts',
         'stop-stream',
         me.creatorId,
