@@ -223,11 +223,12 @@ const providerObject = (record: EntitlementRecord): [keyof ProviderIds, string] 
 /**
  * Writes `record` as the entitlement's state unless the stored one was observed later (an equal
  * observation rewrites the same state): one conditional UpdateItem, keeping the first
- * `started_at`, and moving the item in (or out of) the store renewal index. A record that does
- * not grant never replaces a stored one that grants at `now` and was read from another provider
- * object (another source, or another subscription, transaction or purchase token of the same
- * one): an ended first subscription (the daily reconcile lists it, a late event re-reads it) must
- * not take away the access a second one pays for. False when not written. The table stream
+ * `started_at`, and moving the item in (or out of) the store renewal index. A record that is not
+ * `active` and granting (one that does not grant, or a `past_due` one in its grace) never replaces
+ * a stored one that grants at `now` and was read from another provider object (another source, or
+ * another subscription, transaction or purchase token of the same one): an ended or failing first
+ * subscription (the daily reconcile lists it, a late event re-reads it) must not take away, or put
+ * on a grace clock, the access a second one pays for. False when not written. The table stream
  * carries the before and after images, from which the domain events are made
  * (shared/events/changes.ts).
  */
@@ -235,7 +236,7 @@ export const applyEntitlement = async (record: EntitlementRecord, now = clock.no
   const { started_at, ...rest } = record;
   const index = renewalIndex(record);
   const fields = Object.entries({ ...rest, entity: 'entitlement', ...index });
-  const object = grants(record, now) ? undefined : providerObject(record);
+  const object = record.status === 'active' && grants(record, now) ? undefined : providerObject(record);
   const keepOther: { condition: string; names: Record<string, string>; values: Record<string, string> } =
     object
       ? {

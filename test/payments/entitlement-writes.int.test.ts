@@ -112,6 +112,42 @@ describe('applyEntitlement: another provider object cannot take away access', ()
     expect((await getEntitlement(account_id, target))?.provider.subscription_id).toBe('sub_first');
   });
 
+  it("another subscription's failed renewal (past_due, in grace) does not replace one that is paid up", async () => {
+    // The clean-clone CI run of ee90c6f: the daily reconcile lists the newer subscription first,
+    // then wrote the older one's past_due over it (test/payments/duplicate-payments.int.test.ts).
+    const { account_id, creator_id, target } = holder();
+    const paid = entitlement({
+      account_id,
+      creator_id,
+      valid_until: at(30).toISOString(),
+      observed_at: NOW.getTime(),
+      provider: { subscription_id: 'sub_paid' },
+    });
+    expect(await applyEntitlement(paid, NOW)).toBe(true);
+    const failing = entitlement({
+      account_id,
+      creator_id,
+      status: 'past_due',
+      valid_until: NOW.toISOString(),
+      grace_until: at(7).toISOString(),
+      observed_at: at(1).getTime(),
+      provider: { subscription_id: 'sub_failing' },
+    });
+    expect(await applyEntitlement(failing, at(1))).toBe(false);
+    expect(await getEntitlement(account_id, target)).toMatchObject({
+      status: 'active',
+      provider: { subscription_id: 'sub_paid' },
+    });
+    // The paid one's own failure is written.
+    const paidFailing = {
+      ...failing,
+      provider: { subscription_id: 'sub_paid' },
+      observed_at: at(2).getTime(),
+    };
+    expect(await applyEntitlement(paidFailing, at(2))).toBe(true);
+    expect((await getEntitlement(account_id, target))?.status).toBe('past_due');
+  });
+
   it('a purchase refunded through another payment intent does not lock the one paid', async () => {
     const account_id = `acc_ew_${randomUUID()}`;
     const purchase = entitlement({
