@@ -31,7 +31,8 @@ import { dynamoClientConfig } from '../../shared/db/client.ts';
  * DynamoDB Local's known quirks are absorbed here: a GetRecords answer without
  * NextShardIterator (the stream is described again and the shard resumed after the last record
  * delivered), iterators refused as invalid ("Invalid ShardId in ShardIterator") or expired (a new
- * iterator AFTER_SEQUENCE_NUMBER of the last record delivered), and shards that disappear.
+ * iterator AFTER_SEQUENCE_NUMBER of the last record delivered, or of the shard's tip found at a
+ * LATEST start), and shards that disappear.
  * When no shard has records it sleeps `pollMs` between polls (Amplify's mock uses 250 ms).
  */
 
@@ -273,8 +274,7 @@ export const startTableStream = async (options: TableStreamOptions): Promise<Tab
       }
       if (!isInvalidIterator(error)) throw error;
       // "Invalid ShardId in ShardIterator" or expired: reopen on the next poll, after the last
-      // record delivered. (A shard that has delivered nothing yet reopens at its initial
-      // position; from LATEST, a record written in that instant could be missed.)
+      // record delivered (or, at start, the shard's tip), else from the shard's beginning.
       state.iterator = undefined;
       return 'error';
     }
@@ -332,9 +332,43 @@ export const startTableStream = async (options: TableStreamOptions): Promise<Tab
   let drainers: Array<{ after: number; resolve: () => void; reject: (e: Error) => void }> = [];
   let passes = 0;
 
+  /**
+   * Reads an open shard to its tip, delivering nothing, so that the shard resumes AFTER the last
+   * record written before the start. A LATEST iterator would be lost when DynamoDB Local refuses
+   * it ("Invalid ShardId in ShardIterator"): reopened at a new LATEST, it skipped what was written
+   * in between, and its records' creation times (stamped to the minute) cannot tell before from
+   * after. A position after a sequence number survives a refusal; an empty shard starts from its
+   * beginning (everything in it came after the start).
+   */
+  const scanToTip = async (state: ShardState): Promise<void> => {
+    state.initialPosition = 'TRIM_HORIZON';
+    for (let refusals = 0; ; ) {
+      if (!state.iterator) await openIterator(state);
+      if (state.done || !state.iterator) return;
+      let answer: GetRecordsCommandOutput;
+      try {
+        answer = await client.send(new GetRecordsCommand({ ShardIterator: state.iterator, Limit: 1000 }));
+      } catch (error) {
+        if (!isInvalidIterator(error) || ++refusals > 5) throw error;
+        state.iterator = undefined; // reopened after the last record seen
+        continue;
+      }
+      const last = answer.Records?.at(-1)?.dynamodb?.SequenceNumber;
+      if (last) state.lastSequence = last;
+      // An answer without a next iterator (DynamoDB Local's quirk on an open shard) reopens after
+      // the last record seen when the shard is polled.
+      state.iterator = answer.NextShardIterator;
+      if (!last || !state.iterator) return;
+    }
+  };
+
   await describe(true);
-  // Open iterators now, so that "LATEST" means the moment startTableStream resolved.
-  await Promise.all([...shards.values()].filter(ready).map((s) => openIterator(s)));
+  // Find each open shard's tip now, so that "LATEST" means the moment startTableStream resolved.
+  await Promise.all(
+    [...shards.values()]
+      .filter(ready)
+      .map((s) => (s.initialPosition === 'LATEST' ? scanToTip(s) : openIterator(s))),
+  );
 
   /** One pass; true when records were delivered (then the next pass follows at once). */
   const pass = async (): Promise<boolean> => {
