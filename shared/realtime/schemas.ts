@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { described, named, responseSchemas, responsesNotBundled } from '../schema/schema-meta.ts';
 import { oneEmoji } from '../reactions/schemas.ts';
+import { hasControlCharacter } from '../schema/characters.ts';
 
 /** `POST /creators/{id}/channel/live/reactions`: one emoji. */
 export const liveReactionBody = /* @__PURE__ */ (() =>
@@ -11,6 +12,30 @@ export type LiveReactionInput = z.infer<typeof liveReactionBody>;
 
 /** The IVS timed metadata limit a cue's JSON must fit (shared/realtime/cues.ts). */
 export const CUE_MAX_BYTES = 1024;
+
+/**
+ * Where in a cue's payload the first string holding a control character (tab and line breaks
+ * allowed) or a bidi override is: the payload is free JSON that players may show, so every string
+ * in it, keys and values at any depth, is display text by the rules chat message attributes follow
+ * (docs/realtime.md "Cues", docs/conventions.md "Display text"). Undefined when there is none.
+ */
+const unsafeTextAt = (value: unknown, path: (string | number)[]): (string | number)[] | undefined => {
+  if (typeof value === 'string') return hasControlCharacter(value, true) ? path : undefined;
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const found = unsafeTextAt(item, [...path, i]);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (value !== null && typeof value === 'object')
+    for (const [key, item] of Object.entries(value)) {
+      if (hasControlCharacter(key, true)) return [...path, key];
+      const found = unsafeTextAt(item, [...path, key]);
+      if (found) return found;
+    }
+  return undefined;
+};
 
 /** `POST /studio/channel/cues`: a cue type and its payload, at most 1 KB together as JSON. */
 export const cueBody = /* @__PURE__ */ (() =>
@@ -27,11 +52,21 @@ export const cueBody = /* @__PURE__ */ (() =>
       ),
       payload: described(
         z._default(z.record(z.string(), z.unknown()), {}),
-        'Anything the player needs for it (JSON object)',
+        'Anything the player needs for it (JSON object). Its strings, keys and values at any depth, are display text: no control characters (other than tab and line breaks) and no bidi override or isolate characters (U+202A-U+202E, U+2066-U+2069), else 422 naming where',
         { poll_id: 'p1', question: 'Encore?' },
       ),
     })
     .check(
+      z.superRefine((cue, ctx) => {
+        const at = unsafeTextAt(cue.payload, ['payload']);
+        if (at)
+          ctx.addIssue({
+            code: 'custom',
+            path: at,
+            message:
+              'must not contain control characters (other than tab and line breaks) or bidirectional override or isolate characters (U+202A-U+202E, U+2066-U+2069)',
+          });
+      }),
       z.refine((cue) => Buffer.byteLength(JSON.stringify(cue)) <= CUE_MAX_BYTES, {
         error: 'the cue is over 1 KB as JSON (IVS timed metadata limit)',
         path: ['payload'],

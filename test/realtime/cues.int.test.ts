@@ -36,6 +36,27 @@ describe('POST /studio/channel/cues', () => {
     expect((await api.post('/studio/channel/cues', { body: { type: 'poll.open' } })).status).toBe(401);
   });
 
+  it('refuses control and bidi override characters in any string of the payload (422 naming it)', async () => {
+    // Display text by the chat attributes' rules (docs/realtime.md "Cues"): keys and values, at any depth.
+    const refused = async (payload: unknown, field: string) => {
+      const res = await cue({ type: 'poll.open', payload });
+      expect(res.status, JSON.stringify(payload)).toBe(422);
+      expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual([field]);
+      expect(res.body.errors[0].message).toContain('bidirectional override');
+    };
+    await refused({ question: 'spam\u202Eexe.gnp' }, 'payload.question');
+    await refused({ poll: { options: ['Yes', 'No\u0007'] } }, 'payload.poll.options.1');
+    await refused({ 'label\u2066': 'x' }, 'payload.label\u2066');
+    await refused({ q: 'a\u0085b' }, 'payload.q');
+    // Line breaks and tabs, right-to-left text and its marks, numbers and nulls pass validation
+    // (then 409: the channel is offline).
+    const passes = await cue({
+      type: 'poll.open',
+      payload: { question: 'Encore?\n\tYes or no', rtl: 'שלום\u200F', n: 3, none: null, ok: [true] },
+    });
+    expect(passes.status).toBe(409);
+  });
+
   it('puts a cue into the live stream as timed metadata, five a second at most', async () => {
     await broadcast('start', me.creatorId);
     await waitFor(isLive, 'the channel live');
