@@ -623,7 +623,7 @@ export interface paths {
         put?: never;
         /**
          * Follow a creator
-         * @description The caller follows the creator (idempotent: following again changes nothing). Answers the follow state.
+         * @description The caller follows the creator (idempotent: following again changes nothing). Answers the follow state. 409 when the creator is the caller's own (a creator's id is their account's): nothing is written, so follower counts are unaffected.
          */
         post: operations["followCreator"];
         /**
@@ -13098,6 +13098,22 @@ export interface operations {
                      *       "status": "error",
                      *       "code": 404,
                      *       "message": "Creator not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The creator is the caller's own */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 409,
+                     *       "message": "You cannot follow yourself"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

@@ -266,11 +266,12 @@ export const followCreator = /* @__PURE__ */ contract({
   auth: 'required',
   summary: 'Follow a creator',
   description:
-    'The caller follows the creator (idempotent: following again changes nothing). Answers the follow state.',
+    "The caller follows the creator (idempotent: following again changes nothing). Answers the follow state. 409 when the creator is the caller's own (a creator's id is their account's): nothing is written, so follower counts are unaffected.",
   request: { path: creatorPath },
   responses: () => ({
     200: { description: 'The caller follows the creator', data: liveResponses().FollowState },
     404: creatorNotFound,
+    409: { description: "The creator is the caller's own", message: 'You cannot follow yourself' },
   }),
 });
 

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { followedAt } from '../../shared/creators/relationship-repository.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { generateCatalog } from '../../scripts/seed/generate.ts';
 import { subscribePaid } from '../support/payments.ts';
+import { studioCreator } from '../support/studio.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 
 /**
@@ -68,6 +70,23 @@ describe('follow and subscription', () => {
       status: 'cancelled',
     });
     expect(cancelled.body.data.user_subscription.is_subscribed).toBe(true);
+  });
+
+  it("refuses a creator's own account following itself (409), by id or handle; unfollowing stays idempotent", async () => {
+    // Self is the creator's owner account: a creator who signed up has the account's id.
+    const me = await studioCreator(api, 'music');
+    for (const id of [me.creatorId, me.handle]) {
+      const refused = await api.post(`/creators/${id}/follow`, { token: me.token });
+      expect(refused.status, id).toBe(409);
+      expect(refused.body.message).toBe('You cannot follow yourself');
+    }
+    // Nothing written: no follow item, so the follower counter has nothing to count.
+    expect(await followedAt(me.creatorId, me.creatorId)).toBeNull();
+    const unfollowed = await api.delete(`/creators/${me.creatorId}/follow`, { token: me.token });
+    expect(unfollowed.status).toBe(200);
+    expect(unfollowed.body.data).toEqual({ creator_id: me.creatorId, is_following: false });
+    // The creator still follows others.
+    expect((await api.post(`/creators/${live}/follow`, { token: me.token })).status).toBe(200);
   });
 
   it('answers 404 for an unknown creator on every relationship route', async () => {
