@@ -34,7 +34,7 @@ export const createWebhookSubscription = /* @__PURE__ */ contract({
   tag,
   summary: 'Subscribe a callback URL to platform events (signed webhooks)',
   description:
-    "Subscribes `callback` to `type` events about `condition.creator_id`: a creator to their own channel's events, an operator-approved partner to any creator's public events. The answer carries the signing secret (`whsec_...`) ONCE. The subscription starts `webhook_callback_verification_pending`: a challenge is POSTed to the callback at once (`type: webhook_callback_verification`, signed) and the callback must answer 2xx with the challenge as its body; then it is `enabled` and deliveries start (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`). The callback must be https and resolve to public addresses only (docs/webhooks.md).",
+    "Subscribes `callback` to `type` events about `condition.creator_id`: a creator to their own channel's events, an operator-approved partner to any creator's public events. The answer carries the signing secret (`whsec_...`) ONCE. The subscription starts `webhook_callback_verification_pending`: a challenge is POSTed to the callback at once (`type: webhook_callback_verification`, signed) and the callback must answer 2xx with the challenge as its body; then it is `enabled` and deliveries start (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`). The callback must be https on the default port (443: a URL naming another port is a 422) and resolve to public addresses only (docs/webhooks.md).",
   request: { body: createSubscriptionBody },
   responses: () => ({
     201: {

@@ -67,6 +67,8 @@ export interface AttemptReport {
   attempt: number;
   status?: number;
   failure?: PostResult['failure'];
+  /** Why the SSRF guard refused the callback (with `failure: callback_refused`). */
+  refusal?: string;
   delaySeconds?: number;
   /** Why a message was dropped (the subscription's status, or `gone`). */
   reason?: string;
@@ -127,6 +129,7 @@ const verify = async (
     outcome: echoed ? 'verified' : 'verification-failed',
     status: result.status,
     failure: result.failure,
+    refusal: result.refusal,
     durationMs: result.durationMs,
   };
 };
@@ -152,7 +155,12 @@ const deliver = async (
     body,
   );
   const result = await (deps.post ?? postWebhook)(subscription.callback, headers, body, deps.policy);
-  const answer = { status: result.status, failure: result.failure, durationMs: result.durationMs };
+  const answer = {
+    status: result.status,
+    failure: result.failure,
+    refusal: result.refusal,
+    durationMs: result.durationMs,
+  };
   if (success(result.status)) return { ...base, ...answer, outcome: 'delivered' };
   if (result.status === 410) {
     await changeStatus(subscription, 'authorization_revoked', ['enabled'], deps.now());

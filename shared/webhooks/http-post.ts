@@ -16,6 +16,8 @@ export interface PostResult {
   body: string;
   /** Why there was no answer: `timeout`, `callback_refused`, `network`. */
   failure?: 'timeout' | 'callback_refused' | 'network';
+  /** With `callback_refused`: the guard's reason (`callback must use the default https port (443)`), never the URL. */
+  refusal?: string;
   durationMs: number;
 }
 
@@ -43,8 +45,8 @@ export const postWebhook = async (
     url = parseCallback(callback, policy);
     // An IP-literal host never reaches the lookup: checked here.
     if (isIP(callbackHost(url))) await allowedAddresses(callbackHost(url), policy);
-  } catch {
-    return done({ failure: 'callback_refused', body: '' });
+  } catch (error) {
+    return done({ failure: 'callback_refused', refusal: (error as Error).message, body: '' });
   }
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise<PostResult>((resolve) => {
@@ -90,7 +92,11 @@ export const postWebhook = async (
       req.destroy();
     }, timeoutMs);
     req.on('error', (error: Error) =>
-      finish({ failure: error.name === 'CallbackRefusedError' ? 'callback_refused' : 'network', body: '' }),
+      finish(
+        error.name === 'CallbackRefusedError'
+          ? { failure: 'callback_refused', refusal: error.message, body: '' }
+          : { failure: 'network', body: '' },
+      ),
     );
     req.end(body);
   });

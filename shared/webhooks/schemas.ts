@@ -67,7 +67,7 @@ export const createSubscriptionBody = /* @__PURE__ */ (() =>
           z.minLength(1, { error: 'is required' }),
           z.maxLength(MAX_URL_LENGTH, { error: `must be at most ${MAX_URL_LENGTH} characters` }),
         ),
-      'Where deliveries are POSTed: an https URL of at most 2048 characters whose host resolves to public addresses only',
+      'Where deliveries are POSTed: an https URL on the default port (443; no other port) of at most 2048 characters whose host resolves to public addresses only',
       EXAMPLE_CALLBACK,
     ),
   }))();

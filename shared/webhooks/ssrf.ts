@@ -111,8 +111,8 @@ export class CallbackRefusedError extends Error {
 export interface CallbackPolicy {
   /**
    * `LOCAL_WEBHOOK_CALLBACKS=private`, a setting no stack sets (only the local platform passes it
-   * through, when the tests or the developer set it; never by default, issue 33): plain http and
-   * private or loopback addresses are allowed, so receivers on this machine get deliveries. No
+   * through, when the tests or the developer set it; never by default, issue 33): plain http,
+   * any port and private or loopback addresses are allowed, so receivers on this machine get deliveries. No
    * branch on the stage (issue 35): what a function may do follows from its settings alone.
    */
   allowPrivate: boolean;
@@ -127,8 +127,11 @@ export const callbackPolicy = (env: NodeJS.ProcessEnv = process.env): CallbackPo
 const hostOf = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, '$1');
 
 /**
- * What a callback URL must be before any address is looked at: https (http only locally), no
- * credentials, at most 2,048 characters. Returns the parsed URL (hosts normalised).
+ * What a callback URL must be before any address is looked at: https on its default port, 443
+ * (locally also http, and any port), no credentials, at most 2,048 characters. Returns the parsed
+ * URL (hosts normalised; the parser drops a spelt-out `:443`, so `port` is empty for it). The port
+ * rule keeps the sender from reaching a public host's other services (SMTP, databases, admin
+ * ports): docs/webhooks.md "SSRF". Messages never quote the URL (the sender logs them).
  */
 export const parseCallback = (callback: string, policy: CallbackPolicy): URL => {
   if (callback.length > 2048) throw new CallbackRefusedError('callback must be at most 2048 characters');
@@ -142,6 +145,8 @@ export const parseCallback = (callback: string, policy: CallbackPolicy): URL => 
   if (!schemes.includes(url.protocol)) throw new CallbackRefusedError('callback must use https');
   if (url.username || url.password) throw new CallbackRefusedError('callback must not carry credentials');
   if (!url.hostname) throw new CallbackRefusedError('callback must name a host');
+  if (url.port !== '' && !policy.allowPrivate)
+    throw new CallbackRefusedError('callback must use the default https port (443)');
   return url;
 };
 

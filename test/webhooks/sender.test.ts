@@ -114,6 +114,22 @@ describe('the sender', () => {
     }
   });
 
+  it('a stored callback the guard now refuses (another port) is not posted: the attempt records why, and is retried', async () => {
+    // Subscribed before the port rule: the real postWebhook refuses it before any connection.
+    state.subscription = { ...state.subscription!, callback: 'https://hooks.example.com:8443/x' };
+    const report = await handleMessage(message(), {
+      now: () => new Date('2026-11-24T12:00:00Z'),
+      random: () => 0.5,
+      policy: { allowPrivate: false },
+    });
+    expect(report).toMatchObject({
+      outcome: 'retry-scheduled',
+      failure: 'callback_refused',
+      refusal: 'callback must use the default https port (443)',
+    });
+    expect(report.status).toBeUndefined();
+  });
+
   it('Retry-After longer than the backoff is honoured', async () => {
     await handleMessage(message(), answering(429, { retryAfter: '600' }));
     expect(state.queued[0]?.delay).toBe(600);

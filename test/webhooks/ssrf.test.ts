@@ -62,7 +62,7 @@ describe('the SSRF guard of webhook callbacks', () => {
     ['https://0x7f.0.0.1/hook', 'hex'],
     ['https://127.1/hook', 'short form'],
     ['https://[::ffff:127.0.0.1]/hook', 'IPv6-mapped literal'],
-    ['https://[::1]:8443/hook', 'IPv6 loopback literal'],
+    ['https://[::1]/hook', 'IPv6 loopback literal'],
   ])('refuses %s (%s spelling of loopback) on AWS', async (url) => {
     await expect(checkCallback(url, aws, resolvesTo('93.184.215.14'))).rejects.toThrow(
       'callback must resolve to public addresses only',
@@ -84,6 +84,21 @@ describe('the SSRF guard of webhook callbacks', () => {
     expect(() => parseCallback('not a url', aws)).toThrow('absolute URL');
     expect(() => parseCallback('file:///etc/passwd', local)).toThrow('https');
     await expect(checkCallback('http://127.0.0.1:4000/x', local)).resolves.toBeInstanceOf(URL);
+  });
+
+  it("refuses any port but https's default on AWS (443, spelt or not); the local setting allows any", async () => {
+    for (const url of [
+      'https://hooks.example.com:8443/x',
+      'https://hooks.example.com:25/x',
+      'https://hooks.example.com:80/x',
+      'https://[2606:4700::1111]:444/x',
+    ])
+      expect(() => parseCallback(url, aws), url).toThrow('callback must use the default https port (443)');
+    expect(parseCallback('https://hooks.example.com:443/x', aws).port).toBe('');
+    await expect(
+      checkCallback('https://hooks.example.com/x', aws, resolvesTo('93.184.215.14')),
+    ).resolves.toBeInstanceOf(URL);
+    expect(parseCallback('https://hooks.example.com:8443/x', local).port).toBe('8443');
   });
 
   it('a name that does not resolve is refused', async () => {
