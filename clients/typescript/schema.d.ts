@@ -2363,7 +2363,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate a webhook subscription's signing secret (the old one signs too for 24 h)
-         * @description A new secret, shown once in this answer. For 24 hours every delivery carries two signatures in `webhook-signature` (new and previous secret), so the receiver can switch without losing a delivery; then only the new one. Rotating again within the 24 hours ends the older secret at once.
+         * @description A new secret, shown once in this answer. For 24 hours every delivery carries two signatures in `webhook-signature` (new and previous secret), so the receiver can switch without losing a delivery; then only the new one. Rotating again within the 24 hours ends the older secret at once. A rotation less than 60 s after the last one is a 409 and changes nothing: of rotations sent at the same time exactly one answers 200, and its secret is the current one.
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -31495,6 +31495,22 @@ export interface operations {
                      *       "status": "error",
                      *       "code": 404,
                      *       "message": "Webhook subscription not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The secret was rotated less than 60 s ago (a concurrent rotation won): nothing changed; the secret in that rotation's answer is the current one */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 409,
+                     *       "message": "The secret was rotated less than 60 seconds ago: that rotation's answer holds the current secret"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

@@ -4,6 +4,7 @@ import {
   DUPLICATE,
   FORBIDDEN,
   NOT_FOUND,
+  ROTATED_RECENTLY,
   listSubscriptionsQuery,
   subscriptionPath,
   webhookResponses,
@@ -120,11 +121,16 @@ export const rotateWebhookSecret = /* @__PURE__ */ contract({
   tag,
   summary: "Rotate a webhook subscription's signing secret (the old one signs too for 24 h)",
   description:
-    'A new secret, shown once in this answer. For 24 hours every delivery carries two signatures in `webhook-signature` (new and previous secret), so the receiver can switch without losing a delivery; then only the new one. Rotating again within the 24 hours ends the older secret at once.',
+    'A new secret, shown once in this answer. For 24 hours every delivery carries two signatures in `webhook-signature` (new and previous secret), so the receiver can switch without losing a delivery; then only the new one. Rotating again within the 24 hours ends the older secret at once. A rotation less than 60 s after the last one is a 409 and changes nothing: of rotations sent at the same time exactly one answers 200, and its secret is the current one.',
   request: { path: subscriptionPath },
   responses: () => ({
     200: { description: 'The new secret', data: webhookResponses().RotatedWebhookSecret },
     404: notFound,
+    409: {
+      description:
+        "The secret was rotated less than 60 s ago (a concurrent rotation won): nothing changed; the secret in that rotation's answer is the current one",
+      message: ROTATED_RECENTLY,
+    },
   }),
 });
 

@@ -83,6 +83,8 @@ export const NOT_FOUND = 'Webhook subscription not found';
 export const FORBIDDEN =
   'You may subscribe to events of your own channel only (approved partners: public events of any creator)';
 export const DUPLICATE = 'A subscription with this type, version, condition and callback already exists';
+export const ROTATED_RECENTLY =
+  "The secret was rotated less than 60 seconds ago: that rotation's answer holds the current secret";
 
 // ---- Responses -------------------------------------------------------------------------------
 

@@ -264,29 +264,37 @@ export const deleteSubscription = async (id: string, ownerId: string): Promise<b
 
 /**
  * Starts a secret rotation of `ownerId`'s subscription `id`: the next generation becomes
- * current, the previous one signs too until `previousExpiresAt`. The record after, or undefined
- * when there is none of theirs.
+ * current, the previous one signs too until `previousExpiresAt`; only if the last rotation's
+ * `previous_secret_expires_at` is at most `lastExpiresBy` (so of concurrent rotations exactly one
+ * is written). The record after, `not-found` when there is none of theirs, `too-soon` when the
+ * last rotation is more recent.
  */
 export const advanceSecret = async (
   id: string,
   ownerId: string,
   previousExpiresAt: Date,
-): Promise<SubscriptionRecord | undefined> => {
+  lastExpiresBy: Date,
+): Promise<SubscriptionRecord | 'not-found' | 'too-soon'> => {
   const outcome = await writeIf({
     Update: {
       Key: key(id),
       UpdateExpression:
         'SET secret_generation = secret_generation + :one, previous_secret_expires_at = :until',
-      ConditionExpression: 'owner_id = :owner',
+      // ISO 8601 instants of one format (toISOString) compare as strings.
+      ConditionExpression:
+        'owner_id = :owner AND (attribute_not_exists(previous_secret_expires_at) OR previous_secret_expires_at <= :last)',
       ExpressionAttributeValues: {
         ':one': 1,
         ':until': previousExpiresAt.toISOString(),
         ':owner': ownerId,
+        ':last': lastExpiresBy.toISOString(),
       },
       ReturnValues: 'ALL_NEW',
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },
   });
-  return outcome.written && outcome.attributes ? recordOf(outcome.attributes) : undefined;
+  if (outcome.written) return outcome.attributes ? recordOf(outcome.attributes) : 'not-found';
+  return outcome.item?.owner_id === ownerId ? 'too-soon' : 'not-found';
 };
 
 export const getPartnerApproval = async (accountId: string): Promise<PartnerApproval | undefined> => {

@@ -20,6 +20,7 @@ import {
   type ListSubscriptionsQuery,
   NOT_FOUND,
   type RotatedWebhookSecret,
+  ROTATED_RECENTLY,
   type WebhookSubscription,
 } from './schemas.ts';
 import { ROTATION_OVERLAP_MS, secretOf } from './secrets.ts';
@@ -133,15 +134,29 @@ export const removeSubscription = async (accountId: string, id: string): Promise
   if (!(await deleteSubscription(id, accountId))) throw new NotFoundError(NOT_FOUND);
 };
 
-/** `POST .../secret/rotate`: a new secret (shown once); the previous one signs too for 24 hours. */
+/**
+ * How long after a rotation another one is refused (409): requests that overlap in time write
+ * within 2 × 29 s of each other (API Gateway ends a request at 29 s), so of rotations that
+ * overlap exactly one wins, and no answer hands out a secret that is already only the previous
+ * one (docs/webhooks.md "Secrets").
+ */
+export const ROTATION_GAP_MS = 60_000;
+
+/**
+ * `POST .../secret/rotate`: a new secret (shown once); the previous one signs too for 24 hours.
+ * One conditional UpdateItem: 404 when it is not the caller's, 409 within ROTATION_GAP_MS of the
+ * last rotation.
+ */
 export const rotateSecret = async (
   accountId: string,
   id: string,
   now: Date,
 ): Promise<RotatedWebhookSecret> => {
   const until = new Date(now.getTime() + ROTATION_OVERLAP_MS);
-  const record = await advanceSecret(id, accountId, until);
-  if (!record) throw new NotFoundError(NOT_FOUND);
+  const outcome = await advanceSecret(id, accountId, until, new Date(until.getTime() - ROTATION_GAP_MS));
+  if (outcome === 'not-found') throw new NotFoundError(NOT_FOUND);
+  if (outcome === 'too-soon') throw new ConflictError(ROTATED_RECENTLY);
+  const record = outcome;
   return {
     id,
     secret: await secretOf(id, record.secret_generation),

@@ -186,6 +186,31 @@ describe('webhook subscriptions and signed deliveries', () => {
     expect(receiver.delivered(path).map((d) => d.signatures)).toEqual([2, 2]);
   });
 
+  it('concurrent rotations: exactly one answers 200, the others 409, and its secret is the current one', async () => {
+    const path = `/rotate-race-${randomUUID()}`;
+    const created = await subscribe(path, 'creator.offline');
+    await waitForStatus(created.body.data.id, 'enabled');
+    const rotations = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        api.post(`/webhooks/subscriptions/${created.body.data.id}/secret/rotate`, { token: creatorToken }),
+      ),
+    );
+    expect(rotations.map((r) => r.status).sort()).toEqual([200, 409, 409, 409]);
+    for (const refused of rotations.filter((r) => r.status === 409))
+      expect(refused.body.message).toBe(
+        "The secret was rotated less than 60 seconds ago: that rotation's answer holds the current secret",
+      );
+    const winner = rotations.find((r) => r.status === 200)!;
+    // Signed with the current secret and the previous (the created one): the winner's must verify
+    // as the current, since it is not the created one.
+    expect(winner.body.data.secret).not.toBe(created.body.data.secret);
+    receiver.setSecret(path, winner.body.data.secret);
+    await webhooks.publish(eventOf('creator.offline'));
+    await webhooks.drain();
+    expect(receiver.rejected.filter((r) => r.path === path)).toEqual([]);
+    expect(receiver.delivered(path).map((d) => d.signatures)).toEqual([2]);
+  });
+
   it('ownership: another account gets 404 on get, delete and rotate, and does not see it listed', async () => {
     const created = await subscribe(`/own-${randomUUID()}`, 'creator.live');
     const id = created.body.data.id;
