@@ -41,8 +41,8 @@ export const receiveAppleNotification = /* @__PURE__ */ (() =>
     path: '/billing/apple/notifications',
     handler: 'billing/receive-apple-notification',
     // The processed mark (GetItem, PutItem); the account by its app token (GetItem); a PPV item's
-    // creator (GSI3); the entitlement (GetItem, UpdateItem).
-    dynamo: { actions: ['GetItem', 'PutItem', 'UpdateItem'], indexes: ['GSI3'] },
+    // creator (GSI3); the entitlement (GetItem, UpdateItem; Query: the target's object items).
+    dynamo: { actions: ['GetItem', 'PutItem', 'Query', 'UpdateItem'], indexes: ['GSI3'] },
     needs: ['app-store', 'payment-settings'],
     summary: "App Store Server Notifications V2 (signed by Apple): the apps' subscriptions and purchases",
     description:
@@ -66,7 +66,9 @@ export const linkAppleTransaction = /* @__PURE__ */ (() =>
     operationId: 'linkAppleTransaction',
     path: '/billing/apple/transactions',
     handler: 'billing/link-apple-transaction',
-    dynamo: { actions: ['GetItem', 'UpdateItem'], indexes: ['GSI3'] },
+    // The account by its app token (GetItem); a PPV item's creator (GSI3); the entitlement
+    // (GetItem, UpdateItem; Query: the target's object items).
+    dynamo: { actions: ['GetItem', 'Query', 'UpdateItem'], indexes: ['GSI3'] },
     needs: ['app-store', 'payment-settings'],
     summary: 'Unlock an App Store purchase at once: the signed transaction StoreKit answered the app',
     description:
@@ -96,8 +98,9 @@ export const receiveGoogleNotification = /* @__PURE__ */ (() =>
     path: '/billing/google/notifications',
     handler: 'billing/receive-google-notification',
     // The processed mark and the purchase link (GetItem, PutItem); the account by its app token
-    // (GetItem); a PPV item's creator (GSI3); the entitlement (GetItem, UpdateItem).
-    dynamo: { actions: ['GetItem', 'PutItem', 'UpdateItem'], indexes: ['GSI3'] },
+    // (GetItem); a PPV item's creator (GSI3); the entitlement (GetItem, UpdateItem; Query: the
+    // target's object items).
+    dynamo: { actions: ['GetItem', 'PutItem', 'Query', 'UpdateItem'], indexes: ['GSI3'] },
     needs: ['google-play', 'payment-settings'],
     summary: "Google Play's Real-time developer notifications (a Pub/Sub push with Google's OIDC token)",
     description:
@@ -122,8 +125,9 @@ export const linkGooglePurchase = /* @__PURE__ */ (() =>
     operationId: 'linkGooglePurchase',
     path: '/billing/google/purchases',
     handler: 'billing/link-google-purchase',
-    // The account by its app token, the link and the entitlement (GetItem, PutItem, UpdateItem); a PPV item (GSI3).
-    dynamo: { actions: ['GetItem', 'PutItem', 'UpdateItem'], indexes: ['GSI3'] },
+    // The account by its app token, the link and the entitlement (GetItem, PutItem, UpdateItem;
+    // Query: the target's object items); a PPV item (GSI3).
+    dynamo: { actions: ['GetItem', 'PutItem', 'Query', 'UpdateItem'], indexes: ['GSI3'] },
     needs: ['google-play', 'payment-settings'],
     summary: 'Unlock a Google Play purchase at once: link its purchase token to the caller',
     description:

@@ -80,7 +80,9 @@ export const cancelSubscription = /* @__PURE__ */ contract({
   method: 'DELETE',
   path: '/creators/{id}/subscription',
   handler: 'payments/cancel-subscription',
-  dynamo: { actions: ['GetItem', 'UpdateItem'], indexes: ['GSI1'] },
+  // The creator (GetItem, GSI1 by handle) and the entitlement (GetItem); the answer of Stripe
+  // applied: the object's item and the entitlement item (UpdateItem), the object items (Query).
+  dynamo: { actions: ['GetItem', 'Query', 'UpdateItem'], indexes: ['GSI1'] },
   needs: ['stripe'],
   auth: 'required',
   summary: 'Cancel a subscription at the end of the paid period',
@@ -138,6 +140,7 @@ export const listMyEntitlements = /* @__PURE__ */ contract({
 const webhookRow = {
   tag,
   method: 'POST',
+  // The processed mark (GetItem, PutItem), a payout's capabilities (UpdateItem).
   dynamo: { actions: ['GetItem', 'PutItem', 'UpdateItem'] },
   needs: ['stripe'],
   auth: 'none',
@@ -160,6 +163,10 @@ const webhookResponses = () => ({
 export const receiveStripeWebhook = /* @__PURE__ */ (() =>
   contract({
     ...webhookRow,
+    // Besides: an earning (PutItem); an entitlement: its object's item (UpdateItem), the
+    // entitlement item read (GetItem), the target's object items (Query), the entitlement written
+    // (UpdateItem). The Connect endpoint (account.updated only) writes no entitlement: no Query.
+    dynamo: { actions: ['GetItem', 'PutItem', 'Query', 'UpdateItem'] },
     operationId: 'receiveStripeWebhook',
     path: '/billing/stripe/webhook',
     handler: 'payments/receive-stripe-webhook',

@@ -11,9 +11,10 @@ export const reconcileRow = {
   trigger: '$schedule/reconcile-payments',
   handler: 'payments/reconcile-payments',
   timeout: { seconds: 600, reason: 'pages through every Stripe subscription and recent event' },
-  // GetItem: entitlements, processed events. UpdateItem: a repaired entitlement, capabilities.
-  // PutItem: an event marked processed, an earning.
-  dynamo: { actions: ['GetItem', 'PutItem', 'UpdateItem'] },
+  // GetItem: entitlements, processed events. UpdateItem: a repaired entitlement (its object's item
+  // and the entitlement item), capabilities. Query: the target's object items of an entitlement
+  // written. PutItem: an event marked processed, an earning.
+  dynamo: { actions: ['GetItem', 'PutItem', 'Query', 'UpdateItem'] },
   needs: ['stripe'],
   memory: { mb: 512, reason: 'pages through every Stripe subscription; more CPU, a shorter run' },
   summary: 'Payments reconcile: entitlements repaired from Stripe (daily)',
@@ -27,9 +28,10 @@ export const storeReconcileRow = {
   trigger: '$schedule/reconcile-stores',
   handler: 'billing/reconcile-stores',
   timeout: { seconds: 600, reason: 'reads every app-store subscription close to expiry from its store' },
-  // Query GSI1: the store subscriptions whose access ends in the window (the renewal index).
-  // GetItem: the entitlement as stored (applyStoreEntitlement). UpdateItem: a corrected entitlement.
-  dynamo: { actions: ['GetItem', 'UpdateItem'], indexes: ['GSI1'] },
+  // Query GSI1: the store subscriptions whose access ends in the window (the renewal index: their
+  // objects' items). A corrected one (applyEntitlement): its object's item (UpdateItem), the
+  // entitlement item (GetItem, UpdateItem), the target's object items (Query on the table).
+  dynamo: { actions: ['GetItem', 'Query', 'UpdateItem'], indexes: ['GSI1'] },
   needs: ['app-store', 'google-play', 'payment-settings'],
   summary:
     'Stores reconcile: app-store subscriptions close to expiry re-read from Apple and Google (6-hourly)',

@@ -2,6 +2,7 @@ import type { ReportTargetType } from '../catalog/model.ts';
 import { chatRecordsAbout } from '../chat/chat-repository.ts';
 import { getCreator } from '../creators/creator-repository.ts';
 import { recordOf } from '../db/record.ts';
+import { ENTITLEMENT_OBJECT_ENTITY } from '../entitlements/entitlement-repository.ts';
 import { accountPartition, getAccount, isEmailVerified } from '../identity/account-repository.ts';
 import { familiesOf } from '../identity/refresh-tokens.ts';
 import { secondFactorsOf } from '../identity/second-factor-view.ts';
@@ -19,7 +20,8 @@ export const ANALYTICS_NOTE =
 
 /**
  * The export document of an account (shared/accounts/export-schema.ts), read from every place the
- * platform keeps the account's data: its partition (follows, entitlements, reactions, playheads,
+ * platform keeps the account's data: its partition (follows, entitlements and their provider
+ * objects' items, reactions, playheads,
  * report references, the Stripe customer, stream slots), its creator and payout account, its
  * reports, second factor, refresh-token families (GSI1), webhook subscriptions (GSI1), the watch sessions its
  * slots name and the chat records its chat references name. Checked against the schema before it is returned (a drift is a bug, not a document).
@@ -69,6 +71,7 @@ export const buildExportDocument = async (accountId: string, now: Date): Promise
     payout_account: payout ? (payout as unknown as ExportDocument['payout_account']) : null,
     follows: of('follow') as ExportDocument['follows'],
     entitlements: of('entitlement') as ExportDocument['entitlements'],
+    entitlement_sources: of(ENTITLEMENT_OBJECT_ENTITY) as ExportDocument['entitlement_sources'],
     payments: { stripe_customer_id: customer ? String(customer.customer_id) : null },
     reactions: of('reaction') as ExportDocument['reactions'],
     reports: reports.filter((r) => r !== undefined) as unknown as ExportDocument['reports'],

@@ -35,6 +35,14 @@ export const ExportDocument = /* @__PURE__ */ (() =>
     follows: z.array(record({ creator_id: z.string(), followed_at: instant })),
     /** Subscriptions and purchases, with the provider's ids. */
     entitlements: z.array(record({ kind: z.string(), creator_id: z.string(), status: z.string() })),
+    /**
+     * Each provider object behind an entitlement (a Stripe subscription or payment intent, an App
+     * Store transaction, a Google Play purchase token) with its latest state: an entitlement shows
+     * one of them (docs/payments.md), so a second subscription's ids are here.
+     */
+    entitlement_sources: z.array(
+      record({ kind: z.string(), creator_id: z.string(), source: z.string(), status: z.string() }),
+    ),
     payments: z.object({ stripe_customer_id: z.nullable(z.string()) }),
     reactions: z.array(record({ targetType: z.string(), targetId: z.string(), emoji: z.string() })),
     reports: z.array(record({ target_type: z.string(), target_id: z.string(), created_at: instant })),

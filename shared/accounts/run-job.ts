@@ -7,7 +7,7 @@ import { recordOf } from '../db/record.ts';
 import type { CreatorRecord } from '../catalog/model.ts';
 import { purgeChatsOf } from '../chat/chat-repository.ts';
 import { creatorPartition } from '../creators/creator-repository.ts';
-import type { EntitlementRecord } from '../entitlements/entitlement-repository.ts';
+import { ENTITLEMENT_OBJECT_ENTITY, type EntitlementRecord } from '../entitlements/entitlement-repository.ts';
 import { channelScheduleKeys } from '../epg/program-repository.ts';
 import { NotFoundError } from '../errors/errors.ts';
 import { type IvsChannel, ivsChannelKey } from '../ivs/channel-repository.ts';
@@ -72,7 +72,8 @@ const buildExport = async (accountId: string, exportId: string, now: Date): Prom
  * - what others' chats keep about it (its chat references), reactions through their counters,
  *   reports with their references, watch sessions its slots name, its export document, refresh
  *   families, webhook subscriptions with their uniqueness and count items, the partition's other
- *   items (follows and entitlements: the projector moves their counters);
+ *   items (follows, entitlements and their provider objects' items: the projector moves their
+ *   counters);
  * - last the profile, whose email, handle and Google markers become quarantine reservations.
  * A repeat after a failure starts where the last run stopped (what is gone is not read again).
  */
@@ -83,13 +84,18 @@ export const purgeAccount = async (accountId: string, now: Date): Promise<string
     logger.warn('purge refused: the account is not deleted');
     return 'purge refused';
   }
-  const items = await accountPartition(accountId);
-  const of = (entity: string) => items.filter((item) => item.entity === entity);
-  await closePaymentsOf(
-    of('entitlement').map((item) => recordOf<EntitlementRecord>(item)),
-    of('stripe_customer').map((c) => String(c.customer_id)),
+  const found = await accountPartition(accountId);
+  const closed = await closePaymentsOf(
+    found
+      .filter((item) => item.entity === 'entitlement' || item.entity === ENTITLEMENT_OBJECT_ENTITY)
+      .map((item) => recordOf<EntitlementRecord>(item)),
+    found.filter((item) => item.entity === 'stripe_customer').map((c) => String(c.customer_id)),
     now,
   );
+  // Closing an entitlement writes its provider object's item (the first one, for an entitlement
+  // stored before those items existed): the partition is read again for what to delete.
+  const items = closed > 0 ? await accountPartition(accountId) : found;
+  const of = (entity: string) => items.filter((item) => item.entity === entity);
   const creator = await purgeCreatorSide(accountId, now);
   await purgeChatsOf(items, creator);
   for (const reaction of of('reaction'))

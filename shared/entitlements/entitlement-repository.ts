@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { clock } from '../clock.ts';
 import { GetCommand } from '../db/document.ts';
 import { db } from '../db/client.ts';
@@ -8,16 +9,27 @@ import { writeIf } from '../db/transaction.ts';
 
 /**
  * Entitlements: what an account may play, the one table of truth the paywall reads
- * (docs/payments.md). One item per account and target:
+ * (docs/payments.md). One entitlement item per account and target, read with one GetItem:
  * - a subscription to a creator: PK `ACCOUNT#<account>`, SK `ENTITLEMENT#<creator>#SUB`;
  * - a purchase of one item:     PK `ACCOUNT#<account>`, SK `ENTITLEMENT#<creator>#PPV#<content>`.
  * So one Query (`ENTITLEMENT#<creator>#`) answers everything an account holds of one creator, and
- * one (`ENTITLEMENT#`) everything it holds. An app store's subscription that still grants or may
- * (`active`, `past_due`) is also in GSI1 by the day its access ends (`renewalIndex`), so the store
- * reconcile finds those close to expiry with one Query per day, never a Scan. This module is the
- * only place these keys and attribute names appear. Every write is `applyEntitlement`: a conditional put that only moves an
- * item forward in provider time (`observed_at`), so a slow writer carrying an older read of the
- * provider's state can never overwrite a newer one.
+ * one (`ENTITLEMENT#`) everything it holds.
+ *
+ * Beside it, one item per provider object behind the target (a Stripe subscription or payment
+ * intent, an Apple original transaction, a Google purchase token): SK
+ * `ENTSRC#<creator>#SUB#<source>#<object id>` or `ENTSRC#<creator>#PPV#<content>#<source>#<object id>`
+ * (`grant` for no provider's), `entity` `entitlement_source`, the same fields, that object's latest
+ * state. The entitlement item is a function of them (`shownState`): of the objects that grant,
+ * the one reaching furthest; none granting, the latest observed. So the end of the object shown
+ * leaves another that still pays at once. An app store's subscription object that still grants or
+ * may (`active`, `past_due`) is in GSI1 by the day its access ends (`renewalIndex`), shown or not,
+ * so the store reconcile finds those close to expiry with one Query per day, never a Scan.
+ *
+ * This module is the only place these keys and attribute names appear. Every write is
+ * `applyEntitlement`: a conditional write of the object's item that only moves it forward in
+ * provider time (`observed_at`), so a slow writer carrying an older read of the provider's state
+ * can never overwrite a newer one; then the entitlement item recomputed and written on its
+ * `version` (optimistic: a concurrent writer makes it read again).
  */
 
 export {
@@ -121,7 +133,8 @@ export const differsInState = (stored: EntitlementRecord | undefined, now: Entit
   !stored || STATE_FIELDS.some((field) => stored[field] !== now[field]);
 
 /**
- * GSI1 of a store subscription close to expiry: GSI1PK `STORE_RENEWAL#<yyyy-mm-dd>` (the UTC day
+ * GSI1 of a store subscription's object item (never of the entitlement item: the object is
+ * re-read whether it is shown or not) close to expiry: GSI1PK `STORE_RENEWAL#<yyyy-mm-dd>` (the UTC day
  * its access ends: `valid_until`, or `grace_until` when later), GSI1SK `<that instant>#<account>#<creator>`.
  * Only `active` and `past_due` store subscriptions are in it: Stripe's reconcile lists Stripe's
  * subscriptions itself, and an expired, refunded or revoked one ends there (a new purchase
@@ -142,8 +155,10 @@ const renewalIndex = (record: EntitlementRecord): { GSI1PK: string; GSI1SK: stri
 };
 
 /**
- * The store subscriptions whose access ends in [from, to] (`active` or `past_due` when written):
- * one Query on GSI1 per UTC day of the window, paged through.
+ * The store subscriptions (their objects' items) whose access ends in [from, to] (`active` or
+ * `past_due` when written): one Query on GSI1 per UTC day of the window, paged through.
+ * Entitlement items written before the object items existed may still be in it until their
+ * next write: the same records, each read from its store the same way.
  */
 export const storeRenewalsDue = async (from: Date, to: Date): Promise<EntitlementRecord[]> => {
   const days: string[] = [];
@@ -163,7 +178,7 @@ export const storeRenewalsDue = async (from: Date, to: Date): Promise<Entitlemen
       }),
     ),
   );
-  return pages.flat().map((item) => recordOf<EntitlementRecord>(item));
+  return pages.flat().map(entitlementOf);
 };
 
 /**
@@ -179,6 +194,12 @@ export const grants = (e: EntitlementRecord | undefined, now: Date): boolean => 
   return false;
 };
 
+/** The record an entitlement item holds (its `version` counts the item's writes: not the record's). */
+const entitlementOf = (item: Record<string, unknown>): EntitlementRecord => {
+  const { version: _, ...record } = recordOf<EntitlementRecord & { version?: unknown }>(item);
+  return record;
+};
+
 /** One entitlement, if any. */
 export const getEntitlement = async (
   accountId: string,
@@ -187,7 +208,7 @@ export const getEntitlement = async (
   const { Item } = await db.send(
     new GetCommand({ TableName: tableName(), Key: entitlementKey(accountId, target) }),
   );
-  return Item ? recordOf<EntitlementRecord>(Item) : undefined;
+  return Item ? entitlementOf(Item) : undefined;
 };
 
 /** Everything `accountId` holds, or (with `creatorId`) holds of one creator: one Query. */
@@ -200,14 +221,14 @@ export const entitlementsOf = async (accountId: string, creatorId?: string): Pro
         ':prefix': creatorId === undefined ? 'ENTITLEMENT#' : `ENTITLEMENT#${creatorId}#`,
       },
     })
-  ).map((item) => recordOf<EntitlementRecord>(item));
+  ).map(entitlementOf);
 
 /**
- * The provider's object an entitlement's state is read from: a Stripe subscription or payment
- * intent, an Apple original transaction, a Google purchase token (undefined: a grant of no
- * provider's). Its field in `provider` and its id.
+ * The provider's object an entitlement's state is read from, as one key part: its source and a
+ * Stripe subscription or payment intent, an Apple original transaction or a Google purchase
+ * token; `grant` for a grant of no provider's (the demo viewer's seeded subscription).
  */
-const providerObject = (record: EntitlementRecord): [keyof ProviderIds, string] | undefined => {
+const objectOf = (record: EntitlementRecord): string => {
   const field: keyof ProviderIds =
     record.source === 'apple'
       ? 'original_transaction_id'
@@ -216,65 +237,157 @@ const providerObject = (record: EntitlementRecord): [keyof ProviderIds, string] 
         : record.kind === 'subscription'
           ? 'subscription_id'
           : 'payment_intent_id';
-  const id = record.provider[field];
-  return id ? [field, id] : undefined;
+  return `${record.source}#${record.provider[field] ?? 'grant'}`;
+};
+
+/** The prefix of a target's object items (`ENTSRC#`: no `ENTITLEMENT#` Query reads them). */
+const objectPrefix = (target: Target) =>
+  target.kind === 'subscription'
+    ? `ENTSRC#${target.creatorId}#SUB#`
+    : `ENTSRC#${target.creatorId}#PPV#${target.contentId}#`;
+
+/**
+ * The `entity` of an object item: neither an entitlement nor a source of events, facts or counts
+ * (the account purge closes Stripe's subscriptions from these too).
+ */
+export const ENTITLEMENT_OBJECT_ENTITY = 'entitlement_source';
+
+/** When `e`'s access ends (ms): its paid-up time, or a past_due's grace if later; no end for null. */
+const accessEnd = (e: EntitlementRecord): number => {
+  if (e.valid_until === null) return Number.POSITIVE_INFINITY;
+  const grace =
+    e.status === 'past_due' && e.grace_until ? Date.parse(e.grace_until) : Number.NEGATIVE_INFINITY;
+  return Math.max(Date.parse(e.valid_until), grace);
 };
 
 /**
- * Writes `record` as the entitlement's state unless the stored one was observed later (an equal
- * observation rewrites the same state): one conditional UpdateItem, keeping the first
- * `started_at`, and moving the item in (or out of) the store renewal index. A record that is not
- * `active` and granting (one that does not grant, or a `past_due` one in its grace) never replaces
- * a stored one that grants at `now` and was read from another provider object (another source, or
- * another subscription, transaction or purchase token of the same one): an ended or failing first
- * subscription (the daily reconcile lists it, a late event re-reads it) must not take away, or put
- * on a grace clock, the access a second one pays for. False when not written. The table stream
- * carries the before and after images, from which the domain events are made
- * (shared/events/changes.ts).
+ * The state to show of a target's objects at `now`: of those that grant, an `active` one before
+ * one that grants only in a failed renewal's grace (`past_due`: another object's failing renewal
+ * never puts a paid-up one on a grace clock, nor shows "payment failed" to someone who pays),
+ * then the one whose access reaches furthest (so no other of its kind can outlast it); none
+ * granting, the latest observed. Ties: the latest observed, then the object's key, so every
+ * writer computes the same from the same items.
+ */
+const shownState = (objects: readonly EntitlementRecord[], now: Date): EntitlementRecord | undefined => {
+  const rank = (e: EntitlementRecord): [number, number, number, string] => {
+    const granting = grants(e, now);
+    return [
+      granting ? (e.status === 'active' ? 2 : 1) : 0,
+      granting ? accessEnd(e) : 0,
+      e.observed_at,
+      objectOf(e),
+    ];
+  };
+  const before = (a: ReturnType<typeof rank>, b: ReturnType<typeof rank>) => {
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! > b[i]!;
+    return false;
+  };
+  return objects.reduce<EntitlementRecord | undefined>(
+    (best, e) => (!best || before(rank(e), rank(best)) ? e : best),
+    undefined,
+  );
+};
+
+/** Attempts of the entitlement item's optimistic write before the caller's retry takes over. */
+const SHOW_ATTEMPTS = 5;
+
+/**
+ * Rewrites the target's entitlement item from its objects' items (`shownState`) unless it already
+ * says that. Reads the item (consistently: its `version`), then Queries the objects' items
+ * (consistently, after the read: an object written before another writer's entitlement write is
+ * then always seen), then writes conditionally on the version read; a concurrent writer moved it:
+ * again from the item that writer left, up to SHOW_ATTEMPTS, then an error (the caller's retry or
+ * dead-letter path). An item stored before the objects had items (no `version`) stands for its own
+ * object until that object's item exists, so the first write of another object drops nothing.
+ */
+const showTarget = async (accountId: string, target: Target, now: Date): Promise<boolean> => {
+  const Key = entitlementKey(accountId, target);
+  let item = (await db.send(new GetCommand({ TableName: tableName(), Key, ConsistentRead: true }))).Item;
+  for (let attempt = 1; attempt <= SHOW_ATTEMPTS; attempt++) {
+    const objects = (
+      await queryAll({
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': pk(accountId), ':prefix': objectPrefix(target) },
+        ConsistentRead: true,
+      })
+    ).map((object) => recordOf<EntitlementRecord>(object));
+    const stored = item ? entitlementOf(item) : undefined;
+    const unmigrated = stored && !objects.some((o) => objectOf(o) === objectOf(stored));
+    const shown = shownState(unmigrated ? [...objects, stored] : objects, now);
+    if (!shown) return false;
+    const { started_at, ...fields } = shown;
+    const same =
+      stored !== undefined &&
+      item?.GSI1PK === undefined &&
+      isDeepStrictEqual({ ...stored, started_at: undefined }, { ...fields, started_at: undefined });
+    if (same) return false;
+    // Whatever the item holds that the state shown does not (a price, old renewal-index keys) goes.
+    const stale = Object.keys(item ?? {}).filter(
+      (name) => !(name in fields) && !['PK', 'SK', 'entity', 'version', 'started_at'].includes(name),
+    );
+    const set = Object.entries({ ...fields, entity: 'entitlement' });
+    const version = typeof item?.version === 'number' ? item.version : undefined;
+    const outcome = await writeIf({
+      Update: {
+        Key,
+        UpdateExpression:
+          `SET ${set.map((_, i) => `#f${i} = :f${i}`).join(', ')}, started_at = if_not_exists(started_at, :started), #version = :next` +
+          (stale.length > 0 ? ` REMOVE ${stale.map((_, i) => `#r${i}`).join(', ')}` : ''),
+        ConditionExpression: !item
+          ? 'attribute_not_exists(PK)'
+          : version === undefined
+            ? 'attribute_exists(PK) AND attribute_not_exists(#version)'
+            : '#version = :read',
+        ExpressionAttributeNames: {
+          ...Object.fromEntries(set.map(([name], i) => [`#f${i}`, name])),
+          ...Object.fromEntries(stale.map((name, i) => [`#r${i}`, name])),
+          '#version': 'version',
+        },
+        ExpressionAttributeValues: {
+          ...Object.fromEntries(set.map(([, value], i) => [`:f${i}`, value])),
+          ':started': started_at,
+          ':next': (version ?? 0) + 1,
+          ...(version === undefined ? {} : { ':read': version }),
+        },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
+    });
+    if (outcome.written) return true;
+    item = outcome.item;
+  }
+  throw new Error(
+    `The entitlement ${Key.PK} ${Key.SK} kept moving under ${SHOW_ATTEMPTS} writes: try again (a retry recomputes it)`,
+  );
+};
+
+/**
+ * Writes `record` as its provider object's latest state unless that object's item was observed
+ * later (an equal observation rewrites the same state): one conditional UpdateItem of the
+ * object's item, keeping its first `started_at` and moving it in (or out of) the store renewal
+ * index. Then the entitlement item (what every paywall reads) is computed from the target's
+ * objects (`showTarget`, `shownState`). True when the entitlement item changed; false when it
+ * already said the same or the object's item holds a later observation (the writer of that one
+ * computes the entitlement). The table stream carries the entitlement item's before and after
+ * images, from which the domain events and payment facts are made (shared/events/changes.ts);
+ * object items make none (their `entity` is not published).
  */
 export const applyEntitlement = async (record: EntitlementRecord, now = clock.now()): Promise<boolean> => {
-  const { started_at, ...rest } = record;
+  const { started_at, version: _, ...rest } = record as EntitlementRecord & { version?: unknown };
+  const target = targetOf(record);
   const index = renewalIndex(record);
-  const fields = Object.entries({ ...rest, entity: 'entitlement', ...index });
-  const object = record.status === 'active' && grants(record, now) ? undefined : providerObject(record);
-  const keepOther: { condition: string; names: Record<string, string>; values: Record<string, string> } =
-    object
-      ? {
-          condition:
-            ' AND (#prov.#obj = :obj OR NOT ((#st = :active AND (attribute_not_exists(#vu) OR attribute_type(#vu, :null) OR #vu > :now))' +
-            ' OR (#st = :past_due AND (#vu > :now OR #gu > :now))))',
-          names: {
-            '#prov': 'provider',
-            '#obj': object[0],
-            '#st': 'status',
-            '#vu': 'valid_until',
-            '#gu': 'grace_until',
-          },
-          values: {
-            ':obj': object[1],
-            ':active': 'active',
-            ':past_due': 'past_due',
-            ':null': 'NULL',
-            ':now': now.toISOString(),
-          },
-        }
-      : { condition: '', names: {}, values: {} };
+  const fields = Object.entries({ ...rest, entity: ENTITLEMENT_OBJECT_ENTITY, ...index });
   const { written } = await writeIf({
     Update: {
-      Key: entitlementKey(record.account_id, targetOf(record)),
+      Key: { PK: pk(record.account_id), SK: `${objectPrefix(target)}${objectOf(record)}` },
       UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :f${i}`).join(', ')}, started_at = if_not_exists(started_at, :started)${index ? '' : ' REMOVE GSI1PK, GSI1SK'}`,
-      ConditionExpression: `attribute_not_exists(PK) OR (observed_at <= :at${keepOther.condition})`,
-      ExpressionAttributeNames: {
-        ...Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
-        ...keepOther.names,
-      },
+      ConditionExpression: 'attribute_not_exists(PK) OR observed_at <= :at',
+      ExpressionAttributeNames: Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
       ExpressionAttributeValues: {
         ...Object.fromEntries(fields.map(([, value], i) => [`:f${i}`, value])),
         ':started': started_at,
         ':at': record.observed_at,
-        ...keepOther.values,
       },
     },
   });
-  return written;
+  return written && showTarget(record.account_id, target, now);
 };

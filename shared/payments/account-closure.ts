@@ -34,16 +34,26 @@ const cancelNow = async (client: Stripe, subscriptionId: string): Promise<void> 
  * billing a deleted account: the outside probe of 2026-11-30 paid two, and their webhooks wrote
  * entitlements back into the purged partition); each subscription still billing cancelled at
  * Stripe, those its entitlements name and any other of its customers' (a second subscription),
- * and each entitlement closed (`expired` now: the subscription's end and churn reach the events
- * and the analysts as any ending does, before the purge deletes the item); then the customers
- * deleted (Stripe keeps its own records of the charges).
+ * and each closed (`expired` now: the subscription's end and churn reach the events and the
+ * analysts as any ending does, before the purge deletes the item); then the customers deleted
+ * (Stripe keeps its own records of the charges). `entitlements` are the entitlement items and the
+ * provider objects' items (docs/payments.md): every Stripe subscription the account holds for a
+ * creator is closed, the one shown and any other, each once. An app store's subscription is not
+ * ours to cancel: one still paid is shown once Stripe's is closed, and is deleted with the
+ * partition.
  */
 export const closePaymentsOf = async (
   entitlements: readonly EntitlementRecord[],
   customerIds: readonly string[],
   now: Date,
 ): Promise<number> => {
-  const subscriptions = entitlements.filter((e) => e.kind === 'subscription' && e.provider?.subscription_id);
+  const subscriptions = [
+    ...new Map(
+      entitlements
+        .filter((e) => e.kind === 'subscription' && e.source === 'stripe' && e.provider?.subscription_id)
+        .map((e) => [`${e.creator_id}#${e.provider.subscription_id}`, e]),
+    ).values(),
+  ];
   if (subscriptions.length === 0 && customerIds.length === 0) return 0;
   const client = await stripe();
   const billing = new Set(subscriptions.map((e) => String(e.provider.subscription_id)));

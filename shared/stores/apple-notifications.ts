@@ -1,4 +1,4 @@
-import { getEntitlement } from '../entitlements/entitlement-repository.ts';
+import { applyEntitlement, getEntitlement } from '../entitlements/entitlement-repository.ts';
 import { entitlementView } from '../entitlements/my-entitlements.ts';
 import { ForbiddenError, ValidationError } from '../errors/errors.ts';
 import { setting } from '../config.ts';
@@ -6,7 +6,7 @@ import { accountIdOfAppToken } from '../identity/account-repository.ts';
 import { applicationFeePercent } from '../payments/settings.ts';
 import { type AppleChange, appleEntitlement } from './apple.ts';
 import { appleVerifier, verifiedBy } from './apple-verifier.ts';
-import { applyStoreEntitlement, itemOfProduct } from './apply.ts';
+import { itemOfProduct } from './apply.ts';
 import { markNotificationProcessed, notificationProcessed } from './store-repository.ts';
 
 /**
@@ -39,7 +39,7 @@ const applyChange = async (change: AppleChange, now: Date, caller?: string) => {
     : undefined;
   if (!accountId || !item) return { outcome: 'unknown' as Applied };
   const record = appleEntitlement(change, { accountId, ...item }, applicationFeePercent());
-  const written = await applyStoreEntitlement(record, now);
+  const written = await applyEntitlement(record, now);
   return { outcome: (written ? 'applied' : 'kept') as Applied, record };
 };
 

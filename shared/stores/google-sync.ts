@@ -1,9 +1,9 @@
 import { clock } from '../clock.ts';
 import { setting } from '../config.ts';
-import type { EntitlementRecord } from '../entitlements/entitlement-repository.ts';
+import { applyEntitlement, type EntitlementRecord } from '../entitlements/entitlement-repository.ts';
 import { accountIdOfAppToken } from '../identity/account-repository.ts';
 import { applicationFeePercent } from '../payments/settings.ts';
-import { applyStoreEntitlement, itemOfProduct } from './apply.ts';
+import { itemOfProduct } from './apply.ts';
 import { googleProductEntitlement, googleSubscriptionEntitlement } from './google.ts';
 import { acknowledgeProduct, acknowledgeSubscription, getProduct, getSubscription } from './play-client.ts';
 import { linkedAccountOf, linkPurchase } from './store-repository.ts';
@@ -95,7 +95,7 @@ export const syncPlayPurchase = async (
   const { record, observedAt } = state;
   // Remembered, so that a later voided-purchase notification (token only) finds the product.
   if (!kind.subscription) await linkPurchase(purchaseToken, record.account_id, kind.productId, observedAt);
-  const written = await applyStoreEntitlement(record, observedAt);
+  const written = await applyEntitlement(record, observedAt);
   await state.acknowledge?.();
   return { record, written };
 };

@@ -1,5 +1,6 @@
 import { APIException } from '@apple/app-store-server-library';
 import {
+  applyEntitlement,
   differsInState,
   type EntitlementRecord,
   storeRenewalsDue,
@@ -8,7 +9,6 @@ import { applicationFeePercent } from '../payments/settings.ts';
 import { appleEntitlement } from './apple.ts';
 import { subscriptionStatus } from './app-store-api.ts';
 import { appleVerifier } from './apple-verifier.ts';
-import { applyStoreEntitlement } from './apply.ts';
 import { readPlayPurchase } from './google-sync.ts';
 import { UnknownPurchaseError } from './play-client.ts';
 import { STORE_RECONCILE } from './reconcile-window.ts';
@@ -20,7 +20,7 @@ import { STORE_RECONCILE } from './reconcile-window.ts';
  * `storeRenewalsDue`: one Query per day, never a Scan) is read from its store, Apple's App Store
  * Server API `getAllSubscriptionStatuses` (the signed state verified as a notification's) or
  * Google's `purchases.subscriptionsv2.get`, and applied through the notification path's own
- * write (`applyStoreEntitlement`: conditional, forward-only in the store's time, idempotent).
+ * write (`applyEntitlement`: conditional, forward-only in the store's time, idempotent).
  *
  * A store that cannot answer changes nothing: the call is retried (`attempts`, with backoff),
  * then the entitlement is left as it is and counted in `errors` (its key in `failures`), so an
@@ -78,7 +78,7 @@ const appleState = async (stored: EntitlementRecord, now: Date): Promise<Entitle
 const check = async (stored: EntitlementRecord, now: Date): Promise<boolean> => {
   if (stored.source === 'apple') {
     const record = await appleState(stored, now);
-    return differsInState(stored, record) && (await applyStoreEntitlement(record, now));
+    return differsInState(stored, record) && (await applyEntitlement(record, now));
   }
   const token = stored.provider.purchase_token;
   if (!token) throw new Error('no purchase_token');
@@ -92,7 +92,7 @@ const check = async (stored: EntitlementRecord, now: Date): Promise<boolean> => 
   );
   if (!state) throw new Error(`purchase ${token} is not for a product of this platform`);
   const changed =
-    differsInState(stored, state.record) && (await applyStoreEntitlement(state.record, state.observedAt));
+    differsInState(stored, state.record) && (await applyEntitlement(state.record, state.observedAt));
   await state.acknowledge?.();
   return changed;
 };

@@ -292,6 +292,9 @@ describe('account deletion (DELETE /me)', () => {
       payout_account: { creator_id: me.creatorId },
       follows: [expect.objectContaining({ creator_id: live.id })],
       entitlements: [expect.objectContaining({ creator_id: seller.id, kind: 'subscription' })],
+      entitlement_sources: [
+        expect.objectContaining({ creator_id: seller.id, kind: 'subscription', source: 'stripe' }),
+      ],
       reactions: [expect.objectContaining({ targetId: show.id, emoji: '🔥' })],
       reports: [expect.objectContaining({ target_id: show.id, category: 'spam' })],
       continue_watching: [expect.objectContaining({ content_id: episode.id, position_seconds: 90 })],

@@ -1,7 +1,10 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { EVENT_PAYLOADS } from '../../shared/events/catalog.ts';
-import { eventsOfBatch, eventsOfRecord } from '../../shared/events/changes.ts';
+import { paymentFactsOf } from '../../shared/analytics/payment-facts.ts';
+import { ENTITLEMENT_OBJECT_ENTITY } from '../../shared/entitlements/entitlement-repository.ts';
+import { eventsOfBatch, eventsOfRecord, PUBLISHED_ENTITIES } from '../../shared/events/changes.ts';
+import { PROJECTED_ENTITIES } from '../../shared/projection/projector.ts';
 import { PlatformEvent } from '../../shared/events/envelope.ts';
 import { TABLE } from '../../shared/db/table.ts';
 import { programKey } from '../../shared/epg/program-repository.ts';
@@ -162,6 +165,28 @@ describe('entitlement changes (docs/payments.md)', () => {
     expect(types(change(subscription('past_due'), subscription('expired')))).toEqual([
       'subscription.expired',
     ]);
+  });
+
+  it("a provider object's item makes no event, no payment fact and reaches neither stream function", async () => {
+    // One item per provider object beside the entitlement (docs/payments.md): only the
+    // entitlement item's images are the subscriber's story.
+    const object = (status: string) => ({
+      ...subscription(status, { provider: { subscription_id: 'sub_1' } }),
+      SK: 'ENTSRC#cr_0001#SUB#stripe#sub_1',
+      entity: ENTITLEMENT_OBJECT_ENTITY,
+    });
+    for (const record of [
+      change(undefined, object('active')),
+      change(object('active'), object('expired')),
+      change(object('active'), undefined),
+    ]) {
+      expect(types(record)).toEqual([]);
+      expect(await paymentFactsOf(record, new Date())).toEqual([]);
+    }
+    // The same change of the entitlement item is an event: the filter is the entity alone.
+    expect(types(change(subscription('active'), subscription('expired')))).toEqual(['subscription.expired']);
+    expect(PUBLISHED_ENTITIES).not.toContain(ENTITLEMENT_OBJECT_ENTITY);
+    expect(PROJECTED_ENTITIES).not.toContain(ENTITLEMENT_OBJECT_ENTITY);
   });
 
   it('the same state rewritten (a replayed webhook) is no event', () => {

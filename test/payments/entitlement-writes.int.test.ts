@@ -1,11 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { db } from '../../shared/db/client.ts';
+import { PutCommand, UpdateCommand } from '../../shared/db/document.ts';
+import { tableName } from '../../shared/db/table.ts';
 import {
   applyEntitlement,
+  entitlementItem,
+  entitlementsOf,
   getEntitlement,
   grants,
+  storeRenewalsDue,
 } from '../../shared/entitlements/entitlement-repository.ts';
-import { applyStoreEntitlement } from '../../shared/stores/apply.ts';
 import { entitlement } from '../support/entitlements.ts';
 
 /**
@@ -75,10 +80,10 @@ describe('applyEntitlement: another provider object cannot take away access', ()
         provider: { original_transaction_id: `20000000000000${days}` },
       });
     // One that ends sooner than Stripe's period is not taken: Stripe's access lasts longer.
-    expect(await applyStoreEntitlement(apple(5, 1), at(1))).toBe(false);
+    expect(await applyEntitlement(apple(5, 1), at(1))).toBe(false);
     expect((await getEntitlement(account_id, target))?.source).toBe('stripe');
     // One paid beyond it is.
-    expect(await applyStoreEntitlement(apple(31, 1), at(1))).toBe(true);
+    expect(await applyEntitlement(apple(31, 1), at(1))).toBe(true);
     expect((await getEntitlement(account_id, target))?.source).toBe('apple');
     // Stripe's end then leaves it.
     const stripeEnded = { ...stripeCancelled, status: 'expired' as const, observed_at: at(10).getTime() };
@@ -172,5 +177,186 @@ describe('applyEntitlement: another provider object cannot take away access', ()
       await applyEntitlement({ ...purchase, status: 'refunded', observed_at: at(2).getTime() }, at(2)),
     ).toBe(true);
     expect((await getEntitlement(account_id, target))?.status).toBe('refunded');
+  });
+});
+
+/**
+ * One item per provider object (docs/payments.md, "One entitlement per account and target"): the
+ * entitlement the paywall reads is computed from every object's latest state, so the end of the
+ * one shown leaves another that still pays (before: written over it, and no access until the
+ * daily reconcile wrote Stripe's state back, up to a day while paying).
+ */
+describe('applyEntitlement: the entitlement shown is computed from every provider object', () => {
+  const stripeSub = (account_id: string, creator_id: string, days: number, observed: number) =>
+    entitlement({
+      account_id,
+      creator_id,
+      valid_until: at(days).toISOString(),
+      observed_at: at(observed).getTime(),
+      provider: { customer_id: 'cus_ew', subscription_id: `sub_ew_${account_id}` },
+    });
+  const appleSub = (account_id: string, creator_id: string, days: number, observed: number) =>
+    entitlement({
+      account_id,
+      creator_id,
+      source: 'apple',
+      valid_until: at(days).toISOString(),
+      observed_at: at(observed).getTime(),
+      provider: { original_transaction_id: '2000000000000777' },
+    });
+  const googleSub = (account_id: string, creator_id: string, days: number, observed: number) =>
+    entitlement({
+      account_id,
+      creator_id,
+      source: 'google',
+      valid_until: at(days).toISOString(),
+      observed_at: at(observed).getTime(),
+      provider: { purchase_token: `token.ew.${account_id}` },
+    });
+
+  it("an App Store subscription's end leaves the Stripe one that still pays, at once", async () => {
+    const { account_id, creator_id, target } = holder();
+    expect(await applyEntitlement(stripeSub(account_id, creator_id, 10, 0), NOW)).toBe(true);
+    // Apple's reaches further: it is the one shown.
+    expect(await applyEntitlement(appleSub(account_id, creator_id, 31, 1), at(1))).toBe(true);
+    expect(await getEntitlement(account_id, target)).toMatchObject({ source: 'apple', status: 'active' });
+    // Apple EXPIRED (a refund, a cancelled renewal) while Stripe is paid until day 10.
+    const appleEnded = { ...appleSub(account_id, creator_id, 31, 3), status: 'expired' as const };
+    expect(await applyEntitlement(appleEnded, at(3))).toBe(true);
+    const shown = await getEntitlement(account_id, target);
+    expect(shown).toMatchObject({
+      source: 'stripe',
+      status: 'active',
+      valid_until: at(10).toISOString(),
+      provider: { subscription_id: `sub_ew_${account_id}` },
+    });
+    expect(grants(shown, at(3))).toBe(true);
+  });
+
+  it("a Stripe subscription's end leaves the App Store one that still pays, at once", async () => {
+    const { account_id, creator_id, target } = holder();
+    expect(await applyEntitlement(appleSub(account_id, creator_id, 10, 0), NOW)).toBe(true);
+    expect(await applyEntitlement(stripeSub(account_id, creator_id, 31, 1), at(1))).toBe(true);
+    expect((await getEntitlement(account_id, target))?.source).toBe('stripe');
+    const stripeEnded = { ...stripeSub(account_id, creator_id, 3, 3), status: 'expired' as const };
+    expect(await applyEntitlement(stripeEnded, at(3))).toBe(true);
+    const shown = await getEntitlement(account_id, target);
+    expect(shown).toMatchObject({ source: 'apple', status: 'active', valid_until: at(10).toISOString() });
+    expect(grants(shown, at(3))).toBe(true);
+    // Then Apple's end too: nothing grants, the latest observation is shown.
+    const appleEnded = { ...appleSub(account_id, creator_id, 10, 11), status: 'expired' as const };
+    expect(await applyEntitlement(appleEnded, at(11))).toBe(true);
+    expect(await getEntitlement(account_id, target)).toMatchObject({ source: 'apple', status: 'expired' });
+    // One entitlement per target for every reader (the objects' items are not entitlements).
+    expect(await entitlementsOf(account_id)).toHaveLength(1);
+  });
+
+  it('concurrent writes of different objects end with the right entitlement (several rounds)', async () => {
+    for (let round = 0; round < 6; round++) {
+      const { account_id, creator_id, target } = holder();
+      // All three at once: Apple reaches furthest.
+      await Promise.all([
+        applyEntitlement(stripeSub(account_id, creator_id, 10, 0), NOW),
+        applyEntitlement(appleSub(account_id, creator_id, 30, 0), NOW),
+        applyEntitlement(googleSub(account_id, creator_id, 20, 0), NOW),
+      ]);
+      expect(await getEntitlement(account_id, target), `round ${round}`).toMatchObject({
+        source: 'apple',
+        valid_until: at(30).toISOString(),
+      });
+      // Apple and Google end while Stripe renews, at once: Stripe's renewal is what holds.
+      await Promise.all([
+        applyEntitlement({ ...appleSub(account_id, creator_id, 30, 2), status: 'expired' }, at(2)),
+        applyEntitlement({ ...googleSub(account_id, creator_id, 20, 2), status: 'revoked' }, at(2)),
+        applyEntitlement(stripeSub(account_id, creator_id, 40, 2), at(2)),
+      ]);
+      expect(await getEntitlement(account_id, target), `round ${round}`).toMatchObject({
+        source: 'stripe',
+        status: 'active',
+        valid_until: at(40).toISOString(),
+      });
+    }
+  });
+
+  it('a writer that computed from fewer objects than another writer saw reads again (version)', async () => {
+    // A fixed interleaving: Stripe's writer has read the objects (only its own) and is about to
+    // write the entitlement when Apple's writer, which sees both, writes Apple's (reaching
+    // further). Stripe's write then finds another version and computes again from both.
+    const { account_id, creator_id, target } = holder();
+    const send = db.send.bind(db);
+    let releaseStripe = () => {};
+    const stripeHeld = new Promise<void>((resolve) => {
+      releaseStripe = resolve;
+    });
+    let stripeReady = () => {};
+    const stripeAtWrite = new Promise<void>((resolve) => {
+      stripeReady = resolve;
+    });
+    let held = false;
+    const spy = vi.spyOn(db, 'send').mockImplementation((async (command: {
+      input: { Key?: { PK?: string; SK?: string }; ExpressionAttributeValues?: Record<string, unknown> };
+    }) => {
+      const { Key, ExpressionAttributeValues } = command.input;
+      const isEntitlementWrite =
+        command instanceof UpdateCommand &&
+        Key?.PK === `ACCOUNT#${account_id}` &&
+        Key.SK?.startsWith('ENTITLEMENT#');
+      if (!held && isEntitlementWrite && Object.values(ExpressionAttributeValues ?? {}).includes('stripe')) {
+        held = true;
+        stripeReady();
+        await stripeHeld;
+      }
+      return send(command as never);
+    }) as never);
+    try {
+      const stripe = applyEntitlement(stripeSub(account_id, creator_id, 10, 0), NOW);
+      await stripeAtWrite;
+      expect(await applyEntitlement(appleSub(account_id, creator_id, 30, 0), NOW)).toBe(true);
+      releaseStripe();
+      // Stripe's writer found Apple's already shown: nothing to change.
+      expect(await stripe).toBe(false);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(held).toBe(true);
+    expect(await getEntitlement(account_id, target)).toMatchObject({
+      source: 'apple',
+      valid_until: at(30).toISOString(),
+    });
+  });
+
+  it('an entitlement stored before the objects had items is kept by the write of another object', async () => {
+    const { account_id, creator_id, target } = holder();
+    // As the code before one item per object wrote it: the entitlement item alone.
+    await db.send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: entitlementItem(stripeSub(account_id, creator_id, 10, 0)),
+      }),
+    );
+    // Another object's state that does not grant, then one that grants less far: Stripe's is kept.
+    expect(
+      await applyEntitlement({ ...appleSub(account_id, creator_id, 5, 1), status: 'expired' }, at(1)),
+    ).toBe(false);
+    expect(await applyEntitlement(googleSub(account_id, creator_id, 5, 1), at(1))).toBe(false);
+    const shown = await getEntitlement(account_id, target);
+    expect(shown).toMatchObject({ source: 'stripe', status: 'active', valid_until: at(10).toISOString() });
+    expect(grants(shown, at(1))).toBe(true);
+    // Stripe's own end (its first item) is written, and Google's, which still pays, is shown.
+    const stripeEnded = { ...stripeSub(account_id, creator_id, 2, 2), status: 'expired' as const };
+    expect(await applyEntitlement(stripeEnded, at(2))).toBe(true);
+    expect(await getEntitlement(account_id, target)).toMatchObject({ source: 'google', status: 'active' });
+  });
+
+  it("a store subscription stays in the renewal index while another source's is shown", async () => {
+    const { account_id, creator_id, target } = holder();
+    expect(await applyEntitlement(stripeSub(account_id, creator_id, 30, 0), NOW)).toBe(true);
+    // Apple's ends first: Stripe's is shown, but the store reconcile must still re-read Apple's.
+    expect(await applyEntitlement(appleSub(account_id, creator_id, 5, 1), at(1))).toBe(false);
+    expect((await getEntitlement(account_id, target))?.source).toBe('stripe');
+    const due = await storeRenewalsDue(at(4), at(6));
+    expect(due.filter((e) => e.account_id === account_id)).toMatchObject([
+      { source: 'apple', valid_until: at(5).toISOString() },
+    ]);
   });
 });
