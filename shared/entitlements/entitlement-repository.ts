@@ -298,7 +298,8 @@ const SHOW_ATTEMPTS = 5;
  * then always seen), then writes conditionally on the version read; a concurrent writer moved it:
  * again from the item that writer left, up to SHOW_ATTEMPTS, then an error (the caller's retry or
  * dead-letter path). An item stored before the objects had items (no `version`) stands for its own
- * object until that object's item exists, so the first write of another object drops nothing.
+ * object, and that object's item is made from it (no backfill), so the first write of another
+ * object drops nothing already granted.
  */
 const showTarget = async (accountId: string, target: Target, now: Date): Promise<boolean> => {
   const Key = entitlementKey(accountId, target);
@@ -312,7 +313,11 @@ const showTarget = async (accountId: string, target: Target, now: Date): Promise
       })
     ).map((object) => recordOf<EntitlementRecord>(object));
     const stored = item ? entitlementOf(item) : undefined;
+    // Stored before the object items (no item of its object): its object's item is made from it
+    // first, so it stays one of the states to show (and in the renewal index) once the
+    // entitlement item says another's.
     const unmigrated = stored && !objects.some((o) => objectOf(o) === objectOf(stored));
+    if (unmigrated) await writeObject(stored, 'absent');
     const shown = shownState(unmigrated ? [...objects, stored] : objects, now);
     if (!shown) return false;
     const { started_at, ...fields } = shown;
@@ -361,6 +366,33 @@ const showTarget = async (accountId: string, target: Target, now: Date): Promise
 };
 
 /**
+ * Writes `record` into its provider object's item: `forward`, unless the item holds a later
+ * observation; `absent`, only when there is no item yet (an entitlement item stored before the
+ * object items, kept as its object's). Keeps the item's first `started_at`, and moves it in (or
+ * out of) the store renewal index. False when not written.
+ */
+const writeObject = async (record: EntitlementRecord, when: 'forward' | 'absent'): Promise<boolean> => {
+  const { started_at, version: _, ...rest } = record as EntitlementRecord & { version?: unknown };
+  const index = renewalIndex(record);
+  const fields = Object.entries({ ...rest, entity: ENTITLEMENT_OBJECT_ENTITY, ...index });
+  const { written } = await writeIf({
+    Update: {
+      Key: { PK: pk(record.account_id), SK: `${objectPrefix(targetOf(record))}${objectOf(record)}` },
+      UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :f${i}`).join(', ')}, started_at = if_not_exists(started_at, :started)${index ? '' : ' REMOVE GSI1PK, GSI1SK'}`,
+      ConditionExpression:
+        when === 'forward' ? 'attribute_not_exists(PK) OR observed_at <= :at' : 'attribute_not_exists(PK)',
+      ExpressionAttributeNames: Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
+      ExpressionAttributeValues: {
+        ...Object.fromEntries(fields.map(([, value], i) => [`:f${i}`, value])),
+        ':started': started_at,
+        ...(when === 'forward' ? { ':at': record.observed_at } : {}),
+      },
+    },
+  });
+  return written;
+};
+
+/**
  * Writes `record` as its provider object's latest state unless that object's item was observed
  * later (an equal observation rewrites the same state): one conditional UpdateItem of the
  * object's item, keeping its first `started_at` and moving it in (or out of) the store renewal
@@ -371,23 +403,5 @@ const showTarget = async (accountId: string, target: Target, now: Date): Promise
  * images, from which the domain events and payment facts are made (shared/events/changes.ts);
  * object items make none (their `entity` is not published).
  */
-export const applyEntitlement = async (record: EntitlementRecord, now = clock.now()): Promise<boolean> => {
-  const { started_at, version: _, ...rest } = record as EntitlementRecord & { version?: unknown };
-  const target = targetOf(record);
-  const index = renewalIndex(record);
-  const fields = Object.entries({ ...rest, entity: ENTITLEMENT_OBJECT_ENTITY, ...index });
-  const { written } = await writeIf({
-    Update: {
-      Key: { PK: pk(record.account_id), SK: `${objectPrefix(target)}${objectOf(record)}` },
-      UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :f${i}`).join(', ')}, started_at = if_not_exists(started_at, :started)${index ? '' : ' REMOVE GSI1PK, GSI1SK'}`,
-      ConditionExpression: 'attribute_not_exists(PK) OR observed_at <= :at',
-      ExpressionAttributeNames: Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
-      ExpressionAttributeValues: {
-        ...Object.fromEntries(fields.map(([, value], i) => [`:f${i}`, value])),
-        ':started': started_at,
-        ':at': record.observed_at,
-      },
-    },
-  });
-  return written && showTarget(record.account_id, target, now);
-};
+export const applyEntitlement = async (record: EntitlementRecord, now = clock.now()): Promise<boolean> =>
+  (await writeObject(record, 'forward')) && showTarget(record.account_id, targetOf(record), now);

@@ -348,6 +348,34 @@ describe('applyEntitlement: the entitlement shown is computed from every provide
     expect(await getEntitlement(account_id, target)).toMatchObject({ source: 'google', status: 'active' });
   });
 
+  it('an App Store entitlement stored before the objects had items still pays once another is shown and ends', async () => {
+    const { account_id, creator_id, target } = holder();
+    // As the code before wrote it: the entitlement item alone, in the store renewal index.
+    const ends = at(5).toISOString();
+    await db.send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          ...entitlementItem(appleSub(account_id, creator_id, 5, 0)),
+          GSI1PK: `STORE_RENEWAL#${ends.slice(0, 10)}`,
+          GSI1SK: `${ends}#${account_id}#${creator_id}`,
+        },
+      }),
+    );
+    // A Stripe subscription reaching further is shown...
+    expect(await applyEntitlement(stripeSub(account_id, creator_id, 30, 1), at(1))).toBe(true);
+    expect((await getEntitlement(account_id, target))?.source).toBe('stripe');
+    // ...the App Store one is still re-read near its end (once: its object's item)...
+    const due = await storeRenewalsDue(at(4), at(6));
+    expect(due.filter((e) => e.account_id === account_id)).toMatchObject([{ source: 'apple' }]);
+    // ...and Stripe's end shows it again.
+    const stripeEnded = { ...stripeSub(account_id, creator_id, 2, 2), status: 'expired' as const };
+    expect(await applyEntitlement(stripeEnded, at(2))).toBe(true);
+    const shown = await getEntitlement(account_id, target);
+    expect(shown).toMatchObject({ source: 'apple', status: 'active', valid_until: ends });
+    expect(grants(shown, at(2))).toBe(true);
+  });
+
   it("a store subscription stays in the renewal index while another source's is shown", async () => {
     const { account_id, creator_id, target } = holder();
     expect(await applyEntitlement(stripeSub(account_id, creator_id, 30, 0), NOW)).toBe(true);
