@@ -20,10 +20,11 @@ import { writeIf } from '../db/transaction.ts';
  * `ENTSRC#<creator>#SUB#<source>#<object id>` or `ENTSRC#<creator>#PPV#<content>#<source>#<object id>`
  * (`grant` for no provider's), `entity` `entitlement_source`, the same fields, that object's latest
  * state. The entitlement item is a function of them (`shownState`): of the objects that grant,
- * the one reaching furthest; none granting, the latest observed. So the end of the object shown
- * leaves another that still pays at once. An app store's subscription object that still grants or
- * may (`active`, `past_due`) is in GSI1 by the day its access ends (`renewalIndex`), shown or not,
- * so the store reconcile finds those close to expiry with one Query per day, never a Scan.
+ * a paid-up one before one in a failed renewal's grace, then the one reaching furthest; none
+ * granting, the latest observed. So the end of the object shown leaves another that still pays
+ * at once. An app store's subscription object that still grants or may (`active`, `past_due`) is
+ * in GSI1 by the day its access ends (`renewalIndex`), shown or not, so the store reconcile finds
+ * those close to expiry with one Query per day, never a Scan.
  *
  * This module is the only place these keys and attribute names appear. Every write is
  * `applyEntitlement`: a conditional write of the object's item that only moves it forward in
