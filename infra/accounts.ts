@@ -1,6 +1,4 @@
 import { Duration, NestedStack, RemovalPolicy, Validations } from 'aws-cdk-lib';
-import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -10,7 +8,7 @@ import { Construct } from 'constructs';
 import { accountJobsRow } from '../functions/accounts/workers.ts';
 import type { AccountsDeployment } from '../shared/accounts/access.ts';
 import { ApiFunction, type ApiFunctionDefaults, constructIdOf } from './api-function.ts';
-import type { Monitoring } from './monitoring.ts';
+import { type Monitoring, queuedMessages } from './monitoring.ts';
 
 /** The account jobs queue's figures (docs/accounts.md, docs/operations.md "Redrive"). */
 export const ACCOUNT_JOBS_QUEUE = {
@@ -71,7 +69,6 @@ export class Accounts extends NestedStack {
   readonly deadLetters: sqs.Queue;
   readonly worker: ApiFunction;
   readonly deployment: AccountsDeployment;
-  readonly alarms: cloudwatch.Alarm[] = [];
 
   constructor(scope: Construct, id: string, props: AccountsProps) {
     super(scope, id, {
@@ -116,21 +113,11 @@ export class Accounts extends NestedStack {
     );
 
     props.monitoring.watchFunctions(this, 'AccountJobs', [this.worker.fn]);
-    const action = new SnsAction(props.monitoring.topic);
-    const alarm = new cloudwatch.Alarm(this, 'JobDeadLettersAlarm', {
-      metric: this.deadLetters.metricApproximateNumberOfMessagesVisible({
-        statistic: 'Maximum',
-        period: Duration.minutes(5),
-      }),
+    props.monitoring.alarm(this, 'JobDeadLettersAlarm', {
+      metric: queuedMessages(this.deadLetters),
       threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       alarmDescription:
         'An account job failed 3 times: an export was not built, or a deleted account was not purged (a GDPR deadline). See docs/operations.md#redrive',
     });
-    alarm.addAlarmAction(action);
-    alarm.addOkAction(action);
-    this.alarms.push(alarm);
   }
 }

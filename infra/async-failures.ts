@@ -1,9 +1,9 @@
 import { Duration } from 'aws-cdk-lib';
-import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import type { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { type Monitoring, queuedMessages } from './monitoring.ts';
 import { failureQueue } from './queues.ts';
 import { Construct } from 'constructs';
 
@@ -35,7 +35,7 @@ export class AsyncFailures extends Construct {
     id: string,
     props: {
       fn: lambda.Function;
-      action: SnsAction;
+      monitoring: Monitoring;
       description: string;
       /**
        * For a function whose next scheduled run replaces a failed one (the realtime ticks): no
@@ -55,20 +55,12 @@ export class AsyncFailures extends Construct {
       retryAttempts: props.replacedByNextRun ? 0 : ASYNC_INVOKE.retryAttempts,
       maxEventAge: props.replacedByNextRun?.maxEventAge ?? Duration.hours(ASYNC_INVOKE.maxEventAgeHours),
     });
-    this.alarm = new cloudwatch.Alarm(this, 'Alarm', {
-      metric: this.queue.metricApproximateNumberOfMessagesVisible({
-        statistic: 'Maximum',
-        period: Duration.minutes(5),
-      }),
+    this.alarm = props.monitoring.alarm(this, 'Alarm', {
+      metric: queuedMessages(this.queue),
       threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       alarmDescription: props.replacedByNextRun
         ? `${props.description}: a scheduled run failed (no retry: the next run replaces it); its event is in the on-failure queue, for the error. See docs/operations.md#redrive`
         : `${props.description}: an asynchronous invocation failed after Lambda's ${ASYNC_INVOKE.retryAttempts} retries (or waited over ${ASYNC_INVOKE.maxEventAgeHours} h); its event is in the on-failure queue. See docs/operations.md#redrive`,
     });
-    this.alarm.addAlarmAction(props.action);
-    this.alarm.addOkAction(props.action);
   }
 }

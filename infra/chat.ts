@@ -1,6 +1,5 @@
 import { Aws, Duration, NestedStack, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as ivschat from 'aws-cdk-lib/aws-ivschat';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as s3 from 'aws-cdk-lib/aws-s3';
@@ -62,7 +61,6 @@ export class ChatLogs extends Construct {
 export class Chat extends NestedStack {
   readonly review: ApiFunction;
   readonly deployment: ChatDeployment;
-  readonly alarms: cloudwatch.Alarm[] = [];
 
   constructor(scope: Construct, id: string, props: ChatProps) {
     super(scope, id, { description: 'Live chat: the IVS Chat message review handler and its alarms' });
@@ -87,19 +85,14 @@ export class Chat extends NestedStack {
       loggingConfigurationArn: props.loggingConfigurationArn,
     };
 
-    this.alarms.push(...props.monitoring.watchFunctions(this, 'ChatReview', [this.review.fn]));
-    const action = new SnsAction(props.monitoring.topic);
-    const slow = new cloudwatch.Alarm(this, 'ReviewDurationAlarm', {
+    props.monitoring.watchFunctions(this, 'ChatReview', [this.review.fn]);
+    props.monitoring.alarm(this, 'ReviewDurationAlarm', {
       metric: this.review.fn.metricDuration({ period: Duration.minutes(5), statistic: 'p99' }),
       threshold: 150,
       evaluationPeriods: 3,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       alarmDescription:
         'The chat review handler p99 is 150 ms or more for 15 minutes: near IVS Chat 200 ms, past which messages get the room fallback (ALLOW) unreviewed. See docs/chat.md#review',
     });
-    slow.addAlarmAction(action);
-    slow.addOkAction(action);
-    this.alarms.push(slow);
   }
 }

@@ -1,6 +1,5 @@
 import { Duration, NestedStack } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -13,7 +12,7 @@ import { eventPublisherRow } from '../functions/events/worker.ts';
 import { publisherEnvironment, publisherStatements } from '../shared/events/access.ts';
 import { PUBLISHED_ENTITIES } from '../shared/events/changes.ts';
 import { ApiFunction, type ApiFunctionDefaults, constructIdOf } from './api-function.ts';
-import type { Monitoring } from './monitoring.ts';
+import { type Monitoring, queuedMessages } from './monitoring.ts';
 import { streamPollerStatements } from './handlers/access.ts';
 
 /**
@@ -81,7 +80,6 @@ export class PlatformEvents extends NestedStack {
   readonly mapping: lambda.EventSourceMapping;
   /** The mapping's on-failure destination: pointers to batches whose events were not published. */
   readonly failures: sqs.Queue;
-  readonly alarms: cloudwatch.Alarm[] = [];
 
   constructor(scope: Construct, id: string, props: PlatformEventsProps) {
     super(scope, id, {
@@ -147,21 +145,6 @@ export class PlatformEvents extends NestedStack {
 
     // ── Alarms and dashboard ───────────────────────────────────────────────────────────────────
     monitoring.watchFunctions(this, 'Events', [fn]);
-    const action = new SnsAction(monitoring.topic);
-    const alarm = (
-      alarmId: string,
-      alarmProps: Omit<cloudwatch.AlarmProps, 'evaluationPeriods'> & { evaluationPeriods?: number },
-    ) => {
-      const created = new cloudwatch.Alarm(this, alarmId, {
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        ...alarmProps,
-        evaluationPeriods: alarmProps.evaluationPeriods ?? 1,
-      });
-      created.addAlarmAction(action);
-      created.addOkAction(action);
-      this.alarms.push(created);
-    };
     const domainMetric = (metricName: string) =>
       new cloudwatch.Metric({
         namespace: 'CreatorStreaming',
@@ -171,7 +154,7 @@ export class PlatformEvents extends NestedStack {
         period: Duration.minutes(5),
       });
     const iteratorAge = fn.metric('IteratorAge', { statistic: 'Maximum', period: Duration.minutes(1) });
-    alarm('PublisherIteratorAge', {
+    monitoring.alarm(this, 'PublisherIteratorAge', {
       metric: iteratorAge,
       threshold: EVENTS_ITERATOR_AGE_ALARM_MS,
       evaluationPeriods: 5,
@@ -180,22 +163,19 @@ export class PlatformEvents extends NestedStack {
         'Event publisher: the newest record it read was over 60 s old for 5 minutes (events are late). See docs/events.md#failure-path',
     });
     const failedEntries = domainMetric('events_failed_entries');
-    alarm('PublisherFailedEntries', {
+    monitoring.alarm(this, 'PublisherFailedEntries', {
       metric: failedEntries,
       threshold: FAILED_ENTRIES_ALARM,
       alarmDescription: `EventBridge refused ${FAILED_ENTRIES_ALARM} or more event entries in 5 minutes (each is retried; the batch fails when retries do not help). See docs/events.md#failure-path`,
     });
-    alarm('PublisherInvalidEvents', {
+    monitoring.alarm(this, 'PublisherInvalidEvents', {
       metric: domainMetric('events_invalid'),
       threshold: 1,
       alarmDescription:
         'An event failed its catalogue schema and was not published (a mapping bug or an unexpected item). See docs/events.md#failure-path',
     });
-    const givenUp = this.failures.metricApproximateNumberOfMessagesVisible({
-      statistic: 'Maximum',
-      period: Duration.minutes(5),
-    });
-    alarm('PublisherFailedBatches', {
+    const givenUp = queuedMessages(this.failures);
+    monitoring.alarm(this, 'PublisherFailedBatches', {
       metric: givenUp,
       threshold: 1,
       alarmDescription:

@@ -1,6 +1,4 @@
-import { Aws, Duration, NestedStack } from 'aws-cdk-lib';
-import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { Aws, NestedStack } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -11,7 +9,7 @@ import type { Construct } from 'constructs';
 import { mailFeedbackRow } from '../functions/mail/workers.ts';
 import { identityOf, type MailDeployment } from '../shared/mail/access.ts';
 import { ApiFunction, type ApiFunctionDefaults, constructIdOf } from './api-function.ts';
-import type { Monitoring } from './monitoring.ts';
+import { type Monitoring, queuedMessages } from './monitoring.ts';
 
 /** The SES events that mark an address undeliverable (EventBridge detail types of SES). */
 export const MAIL_FEEDBACK_DETAIL_TYPES = ['Email Bounced', 'Email Complaint Received'] as const;
@@ -48,7 +46,6 @@ export class Mail extends NestedStack {
   readonly deadLetters: sqs.Queue;
   readonly worker: ApiFunction;
   readonly deployment: MailDeployment;
-  readonly alarms: cloudwatch.Alarm[] = [];
 
   constructor(scope: Construct, id: string, props: MailProps) {
     super(scope, id, { description: 'Mail: SES configuration set, bounce and complaint feedback' });
@@ -106,21 +103,11 @@ export class Mail extends NestedStack {
     };
 
     props.monitoring.watchFunctions(this, 'Mail', [this.worker.fn]);
-    const action = new SnsAction(props.monitoring.topic);
-    const alarm = new cloudwatch.Alarm(this, 'FeedbackDeadLettersAlarm', {
-      metric: this.deadLetters.metricApproximateNumberOfMessagesVisible({
-        statistic: 'Maximum',
-        period: Duration.minutes(5),
-      }),
+    props.monitoring.alarm(this, 'FeedbackDeadLettersAlarm', {
+      metric: queuedMessages(this.deadLetters),
       threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       alarmDescription:
         'SES bounce or complaint events were not applied (the feedback worker failed 5 times, or EventBridge could not deliver them): mail may still go to addresses that bounce. See docs/operations.md#redrive',
     });
-    alarm.addAlarmAction(action);
-    alarm.addOkAction(action);
-    this.alarms.push(alarm);
   }
 }

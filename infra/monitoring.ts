@@ -6,6 +6,7 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 
 /** CloudWatch allows at most 10 metrics in one metric-math alarm. */
@@ -201,14 +202,17 @@ export class Monitoring extends Construct {
     });
   }
 
-  private alarm(
-    scope: Construct,
-    alarmId: string,
-    alarmProps: cloudwatch.CreateAlarmOptions & { metric: cloudwatch.IMetric },
-  ): cloudwatch.Alarm {
+  /**
+   * An alarm in `scope` that notifies the topic when it fires and when it clears: by default one
+   * period at or above `threshold` (CDK's comparison default), missing data not breaching. Every
+   * alarm is made here except the analytics delivery alarm, which exists before the topic does
+   * (infra/stack.ts gives it the topic's actions).
+   */
+  alarm(scope: Construct, alarmId: string, alarmProps: AlarmOptions): cloudwatch.Alarm {
     const created = new cloudwatch.Alarm(scope, alarmId, {
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       ...alarmProps,
+      evaluationPeriods: alarmProps.evaluationPeriods ?? 1,
     });
     created.addAlarmAction(this.action);
     created.addOkAction(this.action);
@@ -216,3 +220,10 @@ export class Monitoring extends Construct {
     return created;
   }
 }
+
+/** What an alarm of `Monitoring.alarm` says (evaluation periods default to one). */
+export type AlarmOptions = Omit<cloudwatch.AlarmProps, 'evaluationPeriods'> & { evaluationPeriods?: number };
+
+/** Messages waiting in `queue` (its maximum over 5 minutes): a dead-letter or on-failure queue's alarm metric. */
+export const queuedMessages = (queue: sqs.IQueue): cloudwatch.Metric =>
+  queue.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', period: FIVE_MINUTES });

@@ -1,6 +1,5 @@
 import { Duration, NestedStack, type RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -13,7 +12,7 @@ import { PAYMENT_DEFAULTS, type PaymentDeployment } from '../shared/payments/acc
 import { STORE_DEFAULTS, type StoreDeployment } from '../shared/stores/access.ts';
 import { STORE_RECONCILE } from '../shared/stores/reconcile-window.ts';
 import { ApiFunction, type ApiFunctionDefaults, constructIdOf } from './api-function.ts';
-import type { Monitoring } from './monitoring.ts';
+import { type Monitoring, queuedMessages } from './monitoring.ts';
 import { AsyncFailures } from './async-failures.ts';
 
 /** The reconcile's figures (docs/payments.md, "Failure figures"). */
@@ -45,7 +44,6 @@ export class Payments extends NestedStack {
   /** The app-store reconcile (every 6 hours: shared/stores/reconcile.ts). */
   readonly storeReconcile: ApiFunction;
   readonly scheduleFailures: sqs.Queue;
-  readonly alarms: cloudwatch.Alarm[] = [];
   /** The reconcile's on-failure queue: scheduled runs that failed after Lambda's retries (infra/async-failures.ts). */
   readonly reconcileFailures: AsyncFailures;
   readonly storeReconcileFailures: AsyncFailures;
@@ -110,48 +108,24 @@ export class Payments extends NestedStack {
     this.storeReconcile = storeRun.reconcile;
     this.storeReconcileFailures = storeRun.failures;
     props.monitoring.watchFunctions(this, 'PaymentWorkers', [this.reconcile.fn, this.storeReconcile.fn]);
-    const action = new SnsAction(props.monitoring.topic);
-    this.alarm(
-      'PaymentRepairs',
-      paymentMetric('PaymentRepairs', Duration.days(1)),
-      PAYMENTS_RECONCILE.repairAlarmThreshold,
-      'The payments reconcile repaired entitlements: Stripe webhooks were missed or mis-applied. See docs/payments.md#failure-figures',
-      action,
-    );
-    this.alarm(
-      'StoreDrift',
-      paymentMetric('StoreDrift', Duration.hours(STORE_RECONCILE.everyHours)),
-      1,
-      'The app-store reconcile corrected entitlements: App Store or Play notifications were lost or mis-applied. See docs/payments.md#failure-figures',
-      action,
-    );
-    this.alarm(
-      'StoreCheckErrors',
-      paymentMetric('StoreCheckErrors', Duration.hours(STORE_RECONCILE.everyHours)),
-      1,
-      'The app-store reconcile could not ask Apple or Google about some subscriptions (left unchanged; an outage, a revoked key, an unknown purchase). See docs/payments.md#failure-figures',
-      action,
-    );
-  }
-
-  private alarm(
-    alarmId: string,
-    metric: cloudwatch.IMetric,
-    threshold: number,
-    description: string,
-    action: SnsAction,
-  ): void {
-    const created = new cloudwatch.Alarm(this, alarmId, {
-      metric,
-      threshold,
-      evaluationPeriods: 1,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      alarmDescription: description,
+    props.monitoring.alarm(this, 'PaymentRepairs', {
+      metric: paymentMetric('PaymentRepairs', Duration.days(1)),
+      threshold: PAYMENTS_RECONCILE.repairAlarmThreshold,
+      alarmDescription:
+        'The payments reconcile repaired entitlements: Stripe webhooks were missed or mis-applied. See docs/payments.md#failure-figures',
     });
-    created.addAlarmAction(action);
-    created.addOkAction(action);
-    this.alarms.push(created);
+    props.monitoring.alarm(this, 'StoreDrift', {
+      metric: paymentMetric('StoreDrift', Duration.hours(STORE_RECONCILE.everyHours)),
+      threshold: 1,
+      alarmDescription:
+        'The app-store reconcile corrected entitlements: App Store or Play notifications were lost or mis-applied. See docs/payments.md#failure-figures',
+    });
+    props.monitoring.alarm(this, 'StoreCheckErrors', {
+      metric: paymentMetric('StoreCheckErrors', Duration.hours(STORE_RECONCILE.everyHours)),
+      threshold: 1,
+      alarmDescription:
+        'The app-store reconcile could not ask Apple or Google about some subscriptions (left unchanged; an outage, a revoked key, an unknown purchase). See docs/payments.md#failure-figures',
+    });
   }
 
   /**
@@ -209,31 +183,22 @@ export class Payments extends NestedStack {
         }),
       },
     });
-    const action = new SnsAction(props.monitoring.topic);
     // Scheduler invokes asynchronously: a run that fails after Lambda's retries is kept, with an alarm.
     const failures = new AsyncFailures(this, `${o.id}AsyncFailures`, {
       fn,
-      action,
+      monitoring: props.monitoring,
       description: `${o.name[0]!.toUpperCase()}${o.name.slice(1)} function`,
     });
-    this.alarms.push(failures.alarm);
-    this.alarm(
-      `${o.id}Errors`,
-      fn.metricErrors({ statistic: 'Sum', period: Duration.days(1) }),
-      1,
-      `The ${o.name} failed: ${o.failedMeans}. See docs/payments.md#failure-figures`,
-      action,
-    );
-    this.alarm(
-      `${o.id}Undelivered`,
-      scheduleFailures.metricApproximateNumberOfMessagesVisible({
-        statistic: 'Maximum',
-        period: Duration.minutes(5),
-      }),
-      1,
-      `EventBridge Scheduler could not invoke the ${o.name}. See docs/payments.md#failure-figures`,
-      action,
-    );
+    props.monitoring.alarm(this, `${o.id}Errors`, {
+      metric: fn.metricErrors({ statistic: 'Sum', period: Duration.days(1) }),
+      threshold: 1,
+      alarmDescription: `The ${o.name} failed: ${o.failedMeans}. See docs/payments.md#failure-figures`,
+    });
+    props.monitoring.alarm(this, `${o.id}Undelivered`, {
+      metric: queuedMessages(scheduleFailures),
+      threshold: 1,
+      alarmDescription: `EventBridge Scheduler could not invoke the ${o.name}. See docs/payments.md#failure-figures`,
+    });
     return { reconcile, scheduleFailures, failures };
   }
 }

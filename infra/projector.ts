@@ -1,7 +1,6 @@
 import { failureQueue } from './queues.ts';
 import { Duration, NestedStack } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as events from 'aws-cdk-lib/aws-events';
@@ -15,7 +14,7 @@ import { audienceRow, ivsEventRow, projectorRow, rebuildRow, recomputeRow } from
 import type { WorkerRow } from '../shared/routing/function-row.ts';
 import { PROJECTED_ENTITIES } from '../shared/projection/projector.ts';
 import { ApiFunction, type ApiFunctionDefaults, constructIdOf } from './api-function.ts';
-import type { Monitoring } from './monitoring.ts';
+import { type Monitoring, queuedMessages } from './monitoring.ts';
 import { AsyncFailures } from './async-failures.ts';
 import { streamPollerStatements } from './handlers/access.ts';
 
@@ -103,7 +102,6 @@ export class Projector extends NestedStack {
   /** The recompute schedule's dead-letter queue: invocations Scheduler could not deliver. */
   readonly scheduleFailures: sqs.Queue;
   readonly schedule: scheduler.Schedule;
-  readonly alarms: cloudwatch.Alarm[] = [];
   /** The on-failure queues of the asynchronously invoked functions (IVS events, the two schedules). */
   readonly asyncFailures: AsyncFailures[];
 
@@ -244,37 +242,25 @@ export class Projector extends NestedStack {
       this.ivsEvents.fn,
       this.rebuild.fn,
     ]);
-    const action = new SnsAction(monitoring.topic);
     // Every function invoked asynchronously (the IVS rule, the two schedules) keeps the events its
     // invocations failed on: an on-failure queue with an alarm each (infra/async-failures.ts).
     this.asyncFailures = [
       new AsyncFailures(this, 'IvsEventsAsyncFailures', {
         fn: this.ivsEvents.fn,
-        action,
+        monitoring,
         description: 'IVS event function',
       }),
       new AsyncFailures(this, 'RecomputeAsyncFailures', {
         fn: this.recompute.fn,
-        action,
+        monitoring,
         description: 'Recompute function',
       }),
       new AsyncFailures(this, 'AudienceAsyncFailures', {
         fn: this.audiences.fn,
-        action,
+        monitoring,
         description: 'Audience function (live minute)',
       }),
     ];
-    for (const failures of this.asyncFailures) this.alarms.push(failures.alarm);
-    const alarm = (alarmId: string, alarmProps: cloudwatch.AlarmProps): cloudwatch.Alarm => {
-      const created = new cloudwatch.Alarm(this, alarmId, {
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-        ...alarmProps,
-      });
-      created.addAlarmAction(action);
-      created.addOkAction(action);
-      this.alarms.push(created);
-      return created;
-    };
     /** A scheduled function's two alarms (it failed; Scheduler could not invoke it) and their graph. */
     const scheduleAlarms = (
       name: string,
@@ -283,18 +269,15 @@ export class Projector extends NestedStack {
       options: { period: Duration; title: string; stale: string },
     ) => {
       const errors = fn.metricErrors({ statistic: 'Sum', period: options.period });
-      alarm(`${name}Errors`, {
+      monitoring.alarm(this, `${name}Errors`, {
         metric: errors,
         threshold: 1,
         evaluationPeriods: 1,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         alarmDescription: `${options.title} failed: ${options.stale}. See docs/operations.md#projector-on-aws`,
       });
-      const undelivered = failures.metricApproximateNumberOfMessagesVisible({
-        statistic: 'Maximum',
-        period: Duration.minutes(5),
-      });
-      alarm(`${name}Undelivered`, {
+      const undelivered = queuedMessages(failures);
+      monitoring.alarm(this, `${name}Undelivered`, {
         metric: undelivered,
         threshold: 1,
         evaluationPeriods: 1,
@@ -311,7 +294,7 @@ export class Projector extends NestedStack {
       statistic: 'Maximum',
       period: Duration.minutes(1),
     });
-    alarm('ProjectorIteratorAge', {
+    monitoring.alarm(this, 'ProjectorIteratorAge', {
       metric: iteratorAge,
       threshold: ITERATOR_AGE_ALARM_MS,
       evaluationPeriods: 5,
@@ -319,11 +302,8 @@ export class Projector extends NestedStack {
       alarmDescription:
         'Projector: the newest record it read was over 60 s old for 5 minutes (views are stale). See docs/operations.md#projector-on-aws',
     });
-    const failedBatches = this.failures.metricApproximateNumberOfMessagesVisible({
-      statistic: 'Maximum',
-      period: Duration.minutes(5),
-    });
-    alarm('ProjectorFailedBatches', {
+    const failedBatches = queuedMessages(this.failures);
+    monitoring.alarm(this, 'ProjectorFailedBatches', {
       metric: failedBatches,
       threshold: 1,
       evaluationPeriods: 1,
@@ -332,7 +312,7 @@ export class Projector extends NestedStack {
         'Projector gave up on stream records (retries or max age exhausted): some views are wrong until the rebuild runs. See docs/operations.md#projector-on-aws',
     });
     const projectorErrors = this.projector.fn.metricErrors({ statistic: 'Sum', period: Duration.minutes(5) });
-    alarm('ProjectorErrors', {
+    monitoring.alarm(this, 'ProjectorErrors', {
       metric: projectorErrors,
       threshold: 1,
       evaluationPeriods: 1,
@@ -341,7 +321,7 @@ export class Projector extends NestedStack {
         'Projector invocation failed (crash, timeout, out of memory: record failures are reported per item, not here); the batch is retried. See docs/operations.md#projector-on-aws',
     });
     const ivsErrors = this.ivsEvents.fn.metricErrors({ statistic: 'Sum', period: Duration.minutes(5) });
-    alarm('IvsEventErrors', {
+    monitoring.alarm(this, 'IvsEventErrors', {
       metric: ivsErrors,
       threshold: 1,
       evaluationPeriods: 1,
@@ -349,11 +329,8 @@ export class Projector extends NestedStack {
       alarmDescription:
         'IVS event function failed (EventBridge retries): live state may lag until the reconcile. See docs/operations.md#projector-on-aws',
     });
-    const ivsUndelivered = ivsEventFailures.metricApproximateNumberOfMessagesVisible({
-      statistic: 'Maximum',
-      period: Duration.minutes(5),
-    });
-    alarm('IvsEventsUndelivered', {
+    const ivsUndelivered = queuedMessages(ivsEventFailures);
+    monitoring.alarm(this, 'IvsEventsUndelivered', {
       metric: ivsUndelivered,
       threshold: 1,
       evaluationPeriods: 1,
@@ -372,7 +349,7 @@ export class Projector extends NestedStack {
         statistic: 'Sum',
         period: Duration.minutes(5),
       });
-    alarm('IvsLimitBreaches', {
+    monitoring.alarm(this, 'IvsLimitBreaches', {
       metric: domainMetric('ivs_limit_breaches'),
       threshold: 1,
       evaluationPeriods: 1,
@@ -380,7 +357,7 @@ export class Projector extends NestedStack {
       alarmDescription:
         'IVS reported a limit breach (concurrent views or broadcasts, ingest bitrate or resolution): viewers or creators are being refused; ask for a quota increase. See docs/live.md',
     });
-    alarm('ViewerRevocationsFailed', {
+    monitoring.alarm(this, 'ViewerRevocationsFailed', {
       metric: domainMetric('viewer_revocations_failed'),
       threshold: 10,
       evaluationPeriods: 1,

@@ -1,14 +1,13 @@
 import { Duration, NestedStack, Stack } from 'aws-cdk-lib';
 import * as appsync from 'aws-cdk-lib/aws-appsync';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import type { Construct } from 'constructs';
 import { realtimeAuthorizerRow, realtimeTickRow } from '../functions/realtime/workers.ts';
 import { LIVE_NAMESPACE, type RealtimeDeployment } from '../shared/realtime/access.ts';
 import { ApiFunction, type ApiFunctionDefaults, constructIdOf } from './api-function.ts';
-import type { Monitoring } from './monitoring.ts';
+import { type Monitoring, queuedMessages } from './monitoring.ts';
 import { AsyncFailures } from './async-failures.ts';
 import { failureQueue } from './queues.ts';
 
@@ -33,7 +32,6 @@ export class Realtime extends NestedStack {
   readonly authorizer: ApiFunction;
   readonly ticks: ApiFunction;
   readonly deployment: RealtimeDeployment;
-  readonly alarms: cloudwatch.Alarm[] = [];
 
   constructor(scope: Construct, id: string, props: RealtimeProps) {
     super(scope, id, {
@@ -120,25 +118,15 @@ export class Realtime extends NestedStack {
 
     // Scheduler invokes asynchronously: a run that fails is kept with its error and alarmed, not
     // retried (a retry would overlap the next minute's run, which republishes everything anyway).
-    const tickFailures = new AsyncFailures(this, 'TickAsyncFailures', {
+    new AsyncFailures(this, 'TickAsyncFailures', {
       fn: this.ticks.fn,
-      action: new SnsAction(props.monitoring.topic),
+      monitoring: props.monitoring,
       description: 'Realtime tick function',
       replacedByNextRun: { maxEventAge: Duration.seconds(60) },
     });
     // Alarms: publishes AppSync refused or failed (the tick function's own count), the schedule
     // not delivering, and both functions' errors and throttles (watchFunctions).
-    const action = new SnsAction(props.monitoring.topic);
-    const alarm = (alarmId: string, alarmProps: cloudwatch.AlarmProps) => {
-      const created = new cloudwatch.Alarm(this, alarmId, {
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-        ...alarmProps,
-      });
-      created.addAlarmAction(action);
-      created.addOkAction(action);
-      this.alarms.push(created);
-    };
-    alarm('PublishErrorsAlarm', {
+    props.monitoring.alarm(this, 'PublishErrorsAlarm', {
       metric: new cloudwatch.Metric({
         namespace: props.environment.POWERTOOLS_METRICS_NAMESPACE ?? 'CreatorStreaming',
         metricName: 'RealtimePublishErrors',
@@ -152,20 +140,14 @@ export class Realtime extends NestedStack {
       alarmDescription:
         'The Event API refused or failed 5+ realtime publishes in 5 minutes (IAM, quota, outage): viewers see stale live state. See docs/realtime.md#quotas',
     });
-    alarm('TickUndeliveredAlarm', {
-      metric: failures.metricApproximateNumberOfMessagesVisible({
-        statistic: 'Maximum',
-        period: Duration.minutes(5),
-      }),
+    props.monitoring.alarm(this, 'TickUndeliveredAlarm', {
+      metric: queuedMessages(failures),
       threshold: 1,
       evaluationPeriods: 1,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       alarmDescription:
         'EventBridge Scheduler could not invoke the realtime tick function. See docs/realtime.md',
     });
-    this.alarms.push(
-      tickFailures.alarm,
-      ...props.monitoring.watchFunctions(this, 'RealtimeWorkers', [this.authorizer.fn, this.ticks.fn]),
-    );
+    props.monitoring.watchFunctions(this, 'RealtimeWorkers', [this.authorizer.fn, this.ticks.fn]);
   }
 }

@@ -1,6 +1,4 @@
 import { Duration, NestedStack, type RemovalPolicy } from 'aws-cdk-lib';
-import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as kms from 'aws-cdk-lib/aws-kms';
@@ -12,7 +10,7 @@ import { fanOutRow, senderRow } from '../functions/webhooks/workers.ts';
 import { EVENT_SOURCE } from '../shared/events/envelope.ts';
 import type { WebhookDeployment } from '../shared/webhooks/access.ts';
 import { ApiFunction, type ApiFunctionDefaults, constructIdOf } from './api-function.ts';
-import type { Monitoring } from './monitoring.ts';
+import { type Monitoring, queuedMessages } from './monitoring.ts';
 import { AsyncFailures } from './async-failures.ts';
 
 /**
@@ -52,7 +50,6 @@ export class Webhooks extends NestedStack {
   readonly deployment: WebhookDeployment;
   readonly fanOut: ApiFunction;
   readonly sender: ApiFunction;
-  readonly alarms: cloudwatch.Alarm[] = [];
   /** The fan-out's on-failure queue: events it failed on after Lambda's retries (infra/async-failures.ts). */
   readonly fanOutFailures: AsyncFailures;
   rule?: events.Rule;
@@ -104,34 +101,18 @@ export class Webhooks extends NestedStack {
 
     // ── Alarms ─────────────────────────────────────────────────────────────────────────────────
     props.monitoring.watchFunctions(this, 'WebhookWorkers', [this.fanOut.fn, this.sender.fn]);
-    const action = new SnsAction(props.monitoring.topic);
     this.fanOutFailures = new AsyncFailures(this, 'FanOutAsyncFailures', {
       fn: this.fanOut.fn,
-      action,
+      monitoring: props.monitoring,
       description: 'Webhook fan-out',
     });
-    this.alarms.push(this.fanOutFailures.alarm);
-    const alarm = (alarmId: string, alarmProps: Omit<cloudwatch.AlarmProps, 'evaluationPeriods'>) => {
-      const created = new cloudwatch.Alarm(this, alarmId, {
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        evaluationPeriods: 1,
-        ...alarmProps,
-      });
-      created.addAlarmAction(action);
-      created.addOkAction(action);
-      this.alarms.push(created);
-    };
-    alarm('DeadLettersAlarm', {
-      metric: this.deadLetters.metricApproximateNumberOfMessagesVisible({
-        statistic: 'Maximum',
-        period: Duration.minutes(5),
-      }),
+    props.monitoring.alarm(this, 'DeadLettersAlarm', {
+      metric: queuedMessages(this.deadLetters),
       threshold: 1,
       alarmDescription:
         'Webhook deliveries in the dead-letter queue: a receiver failed for about three days (its subscription is notification_failures_exceeded) or the sender failed on a message 5 times. See docs/webhooks.md#failures',
     });
-    alarm('DeliveryLagAlarm', {
+    props.monitoring.alarm(this, 'DeliveryLagAlarm', {
       metric: this.queue.metricApproximateAgeOfOldestMessage({
         statistic: 'Maximum',
         period: Duration.minutes(5),
