@@ -66,6 +66,11 @@ export const apiDescription = [
   'reactions operations use `{success, data}` and `{success: false, error, requestId}`. Every',
   'answer carries `x-request-id`. Times are ISO 8601 in UTC unless a `timezone` (an IANA name such',
   'as `Europe/Paris`) is given.',
+  '',
+  'Large answers: an answer over 1 MiB is sent with `Content-Encoding: gzip` (and `Vary: Accept-Encoding`)',
+  "when the request's `Accept-Encoding` accepts gzip. An answer that is over 6 MiB as sent (AWS",
+  "Lambda's limit) is a 500 whose message says so, and whether asking with `Accept-Encoding: gzip`",
+  'makes it fit: a show with thousands of episodes is such an answer.',
 ].join('\n');
 
 /** One description per tag, shown as the sections of the reference. */

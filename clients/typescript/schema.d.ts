@@ -2462,7 +2462,7 @@ export interface components {
             status: "error";
             /** @description Equals the HTTP status */
             code: number;
-            /** @description What went wrong, for people; a 500 sends `{code: INTERNAL, message}` instead */
+            /** @description What went wrong, for people; an internal error's 500 sends `{code: INTERNAL, message}` instead */
             message: string | {
                 /** @constant */
                 code: "INTERNAL";
@@ -8417,7 +8417,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8510,7 +8510,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8625,7 +8625,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8799,7 +8799,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8942,7 +8942,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9101,7 +9101,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9265,7 +9265,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9358,7 +9358,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9451,7 +9451,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9601,7 +9601,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9750,7 +9750,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -9890,7 +9890,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10088,7 +10088,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10249,7 +10249,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10388,7 +10388,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10567,7 +10567,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10662,7 +10662,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10757,7 +10757,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10850,7 +10850,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10996,7 +10996,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -11127,7 +11127,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -11276,7 +11276,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -11425,7 +11425,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -11614,7 +11614,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -11745,7 +11745,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -11876,7 +11876,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -12047,7 +12047,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -12284,7 +12284,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -12439,7 +12439,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -12664,7 +12664,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -12819,7 +12819,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -12984,7 +12984,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -13149,7 +13149,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -13298,7 +13298,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -13519,7 +13519,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -13715,7 +13715,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -13864,7 +13864,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -14001,7 +14001,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -14112,7 +14112,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -14221,7 +14221,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -14330,7 +14330,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -14467,7 +14467,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -14594,7 +14594,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -14812,7 +14812,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -14968,7 +14968,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -15168,7 +15168,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -15357,7 +15357,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -15562,7 +15562,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -15714,7 +15714,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -15851,7 +15851,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -15993,7 +15993,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -16145,7 +16145,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -16282,7 +16282,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -16424,7 +16424,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -16575,7 +16575,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -16727,7 +16727,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -16934,7 +16934,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -17187,7 +17187,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -17393,7 +17393,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -17518,7 +17518,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -17643,7 +17643,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -17736,7 +17736,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -17911,7 +17911,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -18004,7 +18004,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -18216,7 +18216,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -18428,7 +18428,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -18616,7 +18616,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -18782,7 +18782,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -18935,7 +18935,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -19151,7 +19151,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -19278,7 +19278,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -19494,7 +19494,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -19715,7 +19715,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -19881,7 +19881,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -20065,7 +20065,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -20311,7 +20311,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -20548,7 +20548,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -20785,7 +20785,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -21017,7 +21017,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -21128,7 +21128,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -21239,7 +21239,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -21380,7 +21380,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -21511,7 +21511,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -21648,7 +21648,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -21868,7 +21868,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -21997,7 +21997,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -22217,7 +22217,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -22415,7 +22415,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -22674,7 +22674,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReactionsError"] | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -22879,7 +22879,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReactionsError"] | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -23027,7 +23027,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -23268,7 +23268,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -23433,7 +23433,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -23676,7 +23676,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -23909,7 +23909,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -24140,7 +24140,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -24323,7 +24323,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -24576,7 +24576,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -24873,7 +24873,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -25061,7 +25061,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -25363,7 +25363,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -25579,7 +25579,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -25834,7 +25834,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -26001,7 +26001,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -26269,7 +26269,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -26414,7 +26414,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -26570,7 +26570,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -26741,7 +26741,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -26916,7 +26916,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -27171,7 +27171,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -27362,7 +27362,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -27529,7 +27529,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -27777,7 +27777,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -27950,7 +27950,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -28128,7 +28128,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -28361,7 +28361,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -28605,7 +28605,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -28786,7 +28786,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -29035,7 +29035,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -29284,7 +29284,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -29465,7 +29465,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -29710,7 +29710,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -29933,7 +29933,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -30172,7 +30172,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -30353,7 +30353,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -30593,7 +30593,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -30729,7 +30729,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -30862,7 +30862,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -31091,7 +31091,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -31240,7 +31240,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -31381,7 +31381,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -31556,7 +31556,7 @@ export interface operations {
                     }) | components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -31643,7 +31643,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -31755,7 +31755,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -31844,7 +31844,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -31933,7 +31933,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
-            /** @description An internal error (nothing internal is disclosed) */
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
             500: {
                 headers: {
                     [name: string]: unknown;

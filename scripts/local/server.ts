@@ -6,7 +6,12 @@ import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { routes } from '../../functions/routes.ts';
 import { CORS_PREFLIGHT_HEADERS } from '../../shared/http/cors.ts';
-import { errorResponse, type LambdaHandler, MAX_BODY_BYTES } from '../../shared/http/handler.ts';
+import {
+  errorResponse,
+  type LambdaHandler,
+  MAX_BODY_BYTES,
+  MAX_RESPONSE_BYTES,
+} from '../../shared/http/handler.ts';
 import { NotFoundError, PayloadTooLargeError } from '../../shared/errors/errors.ts';
 import { type RouteRow, routeKey } from '../../shared/routing/route.ts';
 import { functionContext, installLocalAws, runAsFunction } from './aws.ts';
@@ -173,8 +178,25 @@ export const toEvent = (
 
 const send = (res: ServerResponse, result: APIGatewayProxyStructuredResultV2) => {
   res.writeHead(result.statusCode ?? 200, result.headers as Record<string, string>);
-  res.end(result.body ?? '');
+  // A base64 answer (a gzip-compressed one) is sent as the bytes it encodes, as API Gateway does.
+  res.end(result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : (result.body ?? ''));
 };
+
+/**
+ * What API Gateway sends when the function's answer is over Lambda's response limit (the invocation
+ * fails with Function.ResponseSizeTooLarge): a 502 with its own body, the function's headers lost.
+ */
+const RESPONSE_TOO_LARGE: APIGatewayProxyStructuredResultV2 = {
+  statusCode: 502,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ message: 'Internal Server Error' }),
+};
+
+/** The function's answer as API Gateway passes it on: `RESPONSE_TOO_LARGE` over Lambda's limit, as serialized. */
+export const gatewayAnswer = (
+  result: APIGatewayProxyStructuredResultV2,
+): APIGatewayProxyStructuredResultV2 =>
+  Buffer.byteLength(JSON.stringify(result)) > MAX_RESPONSE_BYTES ? RESPONSE_TOO_LARGE : result;
 
 /**
  * The caller's address as API Gateway reports it: the connection's peer. `X-Forwarded-For` is
@@ -244,7 +266,8 @@ const handle = async (req: IncomingMessage, res: ServerResponse, trustForwardedF
     requestId,
   );
   // API Gateway names the request in its answer (`apigw-requestid`), as here.
-  send(res, { ...result, headers: { ...result.headers, 'apigw-requestid': requestId } });
+  const answer = gatewayAnswer(result);
+  send(res, { ...answer, headers: { ...answer.headers, 'apigw-requestid': requestId } });
 };
 
 /**

@@ -99,7 +99,8 @@ const SHARED_SCHEMAS: Record<string, Json> = {
       status: { const: 'error' },
       code: { type: 'integer', description: 'Equals the HTTP status' },
       message: {
-        description: 'What went wrong, for people; a 500 sends `{code: INTERNAL, message}` instead',
+        description:
+          "What went wrong, for people; an internal error's 500 sends `{code: INTERNAL, message}` instead",
         oneOf: [
           { type: 'string' },
           {

@@ -17,6 +17,7 @@ export type ErrorKind =
   | 'conflict'
   | 'gone'
   | 'payload_too_large'
+  | 'response_too_large'
   | 'unsupported_media_type'
   | 'validation'
   | 'too_many_requests'
@@ -125,6 +126,26 @@ export class GoneError extends DomainError {
 export class PayloadTooLargeError extends DomainError {
   constructor(limitBytes: number) {
     super('payload_too_large', 'PAYLOAD_TOO_LARGE', `Request body exceeds ${limitBytes} bytes`);
+  }
+}
+
+/**
+ * The answer is over Lambda's response limit (shared/http/middleware/response-encoding.ts): a 500,
+ * since the request was valid and HTTP lets any client ask without gzip (RFC 9110 section 12.5.3),
+ * with a message that says whether asking for gzip makes it fit (docs/performance.md).
+ */
+export class ResponseTooLargeError extends DomainError {
+  constructor(limitBytes: number, why: 'needs-gzip' | 'gzip-too-large' | 'too-large') {
+    const mb = limitBytes / 1024 / 1024;
+    super(
+      'response_too_large',
+      'RESPONSE_TOO_LARGE',
+      why === 'needs-gzip'
+        ? `The answer is over ${mb} MB uncompressed: ask again with Accept-Encoding: gzip`
+        : why === 'gzip-too-large'
+          ? `The answer is over ${mb} MB even gzip-compressed`
+          : `The answer is over ${mb} MB, gzip-compressed or not`,
+    );
   }
 }
 

@@ -185,7 +185,8 @@ export const errorStatusesOf = (c: Contract): StatusEntry[] => {
   }
   put({
     status: 500,
-    description: 'An internal error (nothing internal is disclosed)',
+    description:
+      "An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit",
     message: 'Internal error',
   });
   put({

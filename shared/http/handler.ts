@@ -12,12 +12,14 @@ import { jsonBody } from './middleware/json-body.ts';
 import { BUNDLED_WITHOUT_RATE_LIMITS, rateLimit } from './middleware/rate-limit.ts';
 import { requestContext } from './middleware/request-context.ts';
 import { requestLog } from './middleware/request-log.ts';
+import { responseEncoding } from './middleware/response-encoding.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
 import { stepUp } from './middleware/step-up.ts';
 import type { HttpContext, HttpEvent, HttpResponse } from './middleware/state.ts';
 import { validate } from './middleware/validate.ts';
 
 export { errorResponse, toHttpError } from './middleware/envelopes.ts';
+export { MAX_RESPONSE_BYTES } from './middleware/response-encoding.ts';
 
 /** Largest request body accepted (bytes); larger is a 413. */
 export const MAX_BODY_BYTES = 256 * 1024;
@@ -58,7 +60,8 @@ export type LambdaHandler = ((event: HttpEvent, context?: unknown) => Promise<Ht
  * the order used: request id, contract and clock; body size (413); authentication per the
  * contract (401); step-up for sensitive rows (401 `step_up_required`); rate limit (429); JSON parsing (415/400); validation of
  * query and path (400) and body (422). Then `fn`, whose reply becomes the contract's success
- * envelope. Anything thrown becomes its error envelope; every answer gets the rate-limit headers
+ * envelope; an answer over 1 MB is gzip-compressed for a caller that accepts gzip, and one over
+ * Lambda's 6 MB is a 500 that says so (response-encoding.ts). Anything thrown becomes its error envelope; every answer gets the rate-limit headers
  * (success only), CORS headers, `x-content-type-options: nosniff` (and `cache-control: no-store`
  * when personal) and `x-request-id`, and is logged with its metrics. No header normalizer: API
  * Gateway's HTTP API (payload format 2.0) already names every request header in lower case.
@@ -86,6 +89,7 @@ export const endpoint = <const C extends Contract>(
     .use(rateLimit())
     .use(jsonBody(request.body !== undefined))
     .use(validate(request))
+    .use(responseEncoding())
     .use(errorEnvelopes())
     .handler(async (event, context) => {
       const { route, input, principal, requestId, now } = context.http!;

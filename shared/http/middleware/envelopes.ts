@@ -52,6 +52,7 @@ export const STATUS_OF: Record<ErrorKind, number> = {
   conflict: 409,
   gone: 410,
   payload_too_large: 413,
+  response_too_large: 500,
   unsupported_media_type: 415,
   validation: 422,
   too_many_requests: 429,
