@@ -672,7 +672,7 @@ export interface paths {
         post: operations["subscribeCreator"];
         /**
          * Cancel a subscription at the end of the paid period
-         * @description Asks Stripe to cancel the caller's subscription to the creator at the end of the paid period: access holds until `renewal_date`, then it expires; nothing is refunded. Idempotent; without a subscription it answers the (empty) state.
+         * @description Asks Stripe to cancel the caller's subscription to the creator at the end of the paid period: access holds until `renewal_date`, then it expires; nothing is refunded. Every Stripe subscription of the caller's to the creator that still renews is cancelled so, also one not shown because an App Store or Google Play subscription reaches further (a store's subscription is cancelled in the store: the answer shows the subscription that grants the longest). Idempotent; without a subscription it answers the (empty) state.
          */
         delete: operations["cancelSubscription"];
         options?: never;

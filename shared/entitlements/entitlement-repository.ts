@@ -289,6 +289,29 @@ const shownState = (objects: readonly EntitlementRecord[], now: Date): Entitleme
   );
 };
 
+/** The items of a target's provider objects (strongly consistent: a writer reads them after its own write). */
+const objectItems = async (accountId: string, target: Target): Promise<EntitlementRecord[]> =>
+  (
+    await queryAll({
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': pk(accountId), ':prefix': objectPrefix(target) },
+      ConsistentRead: true,
+    })
+  ).map((object) => recordOf<EntitlementRecord>(object));
+
+/**
+ * Every provider object behind a target, each in its latest state, whether shown or not (a web
+ * subscription while an App Store one is shown): the object items, and an entitlement item
+ * stored before they existed as its own object's. One GetItem and one Query, side by side.
+ */
+export const entitlementObjects = async (accountId: string, target: Target): Promise<EntitlementRecord[]> => {
+  const [stored, objects] = await Promise.all([
+    getEntitlement(accountId, target),
+    objectItems(accountId, target),
+  ]);
+  return stored && !objects.some((o) => objectOf(o) === objectOf(stored)) ? [...objects, stored] : objects;
+};
+
 /** Attempts of the entitlement item's optimistic write before the caller's retry takes over. */
 const SHOW_ATTEMPTS = 5;
 
@@ -306,13 +329,7 @@ const showTarget = async (accountId: string, target: Target, now: Date): Promise
   const Key = entitlementKey(accountId, target);
   let item = (await db.send(new GetCommand({ TableName: tableName(), Key, ConsistentRead: true }))).Item;
   for (let attempt = 1; attempt <= SHOW_ATTEMPTS; attempt++) {
-    const objects = (
-      await queryAll({
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': pk(accountId), ':prefix': objectPrefix(target) },
-        ConsistentRead: true,
-      })
-    ).map((object) => recordOf<EntitlementRecord>(object));
+    const objects = await objectItems(accountId, target);
     const stored = item ? entitlementOf(item) : undefined;
     // Stored before the object items (no item of its object): its object's item is made from it
     // first, so it stays one of the states to show (and in the renewal index) once the

@@ -2,12 +2,16 @@ import { createHash } from 'node:crypto';
 import type Stripe from 'stripe';
 import type { CreatorRecord, EpisodeRecord } from '../catalog/model.ts';
 import { requireCreator } from '../creators/creator-repository.ts';
-import { getEntitlement, grants } from '../entitlements/entitlement-repository.ts';
+import {
+  applyEntitlement,
+  entitlementObjects,
+  getEntitlement,
+  grants,
+} from '../entitlements/entitlement-repository.ts';
 import { type UserSubscription, userSubscription } from '../entitlements/subscription-view.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../errors/errors.ts';
 import { clock } from '../clock.ts';
 import { setting } from '../config.ts';
-import { applyEntitlement } from '../entitlements/entitlement-repository.ts';
 import { getEpisode } from '../shows/show-repository.ts';
 import { getCustomerId, recordCustomer } from './billing-repository.ts';
 import { getPayoutAccount, type PayoutAccount } from './payout-repository.ts';
@@ -269,13 +273,21 @@ export const cancelSubscription = async (
 ): Promise<{ creator_id: string; user_subscription: UserSubscription }> => {
   const creator = await requireCreator(creatorId);
   const target = { kind: 'subscription', creatorId: creator.id } as const;
-  const current = await getEntitlement(accountId, target);
-  const subscriptionId = current?.provider.subscription_id;
-  if (subscriptionId && grants(current, now) && !current.cancel_at_period_end) {
+  // Every Stripe subscription of the caller's to the creator that still renews, shown or not: one
+  // shown behind an App Store subscription that reaches further still bills (a store's is
+  // cancelled in the store).
+  const renewing = (await entitlementObjects(accountId, target)).filter(
+    (e) => e.source === 'stripe' && e.provider.subscription_id && grants(e, now) && !e.cancel_at_period_end,
+  );
+  if (renewing.length > 0) {
     const client = await stripe();
-    const updated = await client.subscriptions.update(subscriptionId, { cancel_at_period_end: true });
-    const record = subscriptionEntitlement(updated, clock.now(), graceDays(), applicationFeePercent());
-    if (record) await applyEntitlement(record);
+    for (const e of renewing) {
+      const updated = await client.subscriptions.update(e.provider.subscription_id as string, {
+        cancel_at_period_end: true,
+      });
+      const record = subscriptionEntitlement(updated, clock.now(), graceDays(), applicationFeePercent());
+      if (record) await applyEntitlement(record);
+    }
   }
   return {
     creator_id: creator.id,

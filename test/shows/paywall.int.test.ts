@@ -7,7 +7,12 @@ import { clock } from '../../shared/clock.ts';
 import { db } from '../../shared/db/client.ts';
 import { DeleteCommand } from '../../shared/db/document.ts';
 import { tableName } from '../../shared/db/table.ts';
-import { entitlementKey, getEntitlement } from '../../shared/entitlements/entitlement-repository.ts';
+import {
+  applyEntitlement,
+  entitlementKey,
+  entitlementObjects,
+  getEntitlement,
+} from '../../shared/entitlements/entitlement-repository.ts';
 import type { Catalog, EpisodeRecord, ShowRecord } from '../../shared/catalog/model.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { generateCatalog } from '../../scripts/seed/generate.ts';
@@ -103,6 +108,44 @@ const sweep = async (token?: string) => {
 };
 
 const account = async () => (await issueAccessToken(`acc_pw_${randomUUID()}`, new Date())).token;
+
+describe('DELETE /creators/{id}/subscription (run as its function, under its grants)', () => {
+  it('cancels a Stripe subscription shown behind an App Store one that reaches further (it kept renewing)', async () => {
+    const accountId = `acc_pw_${randomUUID()}`;
+    const { token } = await issueAccessToken(accountId, new Date());
+    const creatorId = shows[0]!.creator_id;
+    const target = { kind: 'subscription', creatorId } as const;
+    await subscribePaid(api, token, creatorId);
+    const web = await getEntitlement(accountId, target);
+    expect(web).toMatchObject({ source: 'stripe', status: 'active', cancel_at_period_end: false });
+    // The viewer also subscribes in the iOS app, for longer: the App Store's is the one shown.
+    const now = clock.now();
+    await applyEntitlement(
+      {
+        ...web!,
+        source: 'apple',
+        provider: { original_transaction_id: `otx_${randomUUID()}` },
+        valid_until: new Date(now.getTime() + 60 * 86_400_000).toISOString(),
+        observed_at: now.getTime(),
+      },
+      now,
+    );
+    expect((await getEntitlement(accountId, target))?.source).toBe('apple');
+
+    expect((await api.delete(`/creators/${creatorId}/subscription`, { token })).status).toBe(200);
+    // Before, only the subscription shown was looked at: the web one kept renewing.
+    const objects = await entitlementObjects(accountId, target);
+    expect(objects.find((e) => e.source === 'stripe')).toMatchObject({
+      status: 'active',
+      cancel_at_period_end: true,
+    });
+    expect(objects.find((e) => e.source === 'apple')).toMatchObject({
+      status: 'active',
+      cancel_at_period_end: false,
+    });
+    expect((await getEntitlement(accountId, target))?.source).toBe('apple');
+  });
+});
 
 describe('the daily payments reconcile (run as its function, under its grants)', () => {
   it('restores a subscription entitlement the table lost from what Stripe reports', async () => {
