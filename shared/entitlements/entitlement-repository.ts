@@ -289,6 +289,12 @@ const shownState = (objects: readonly EntitlementRecord[], now: Date): Entitleme
   );
 };
 
+/** The key of `record`'s provider object's item. */
+const objectKey = (record: EntitlementRecord) => ({
+  PK: pk(record.account_id),
+  SK: `${objectPrefix(targetOf(record))}${objectOf(record)}`,
+});
+
 /** The items of a target's provider objects (strongly consistent: a writer reads them after its own write). */
 const objectItems = async (accountId: string, target: Target): Promise<EntitlementRecord[]> =>
   (
@@ -310,6 +316,24 @@ export const entitlementObjects = async (accountId: string, target: Target): Pro
     objectItems(accountId, target),
   ]);
   return stored && !objects.some((o) => objectOf(o) === objectOf(stored)) ? [...objects, stored] : objects;
+};
+
+/**
+ * Is what the table holds out of step with `record`, a provider's current state of one object?
+ * Its object's item says another state (or there is none; an entitlement item stored before the
+ * object items stands for its own object), or the entitlement item is missing, or shows this
+ * object in another state. An entitlement item showing another object is that object's business:
+ * so a reconcile rewrites nothing for an ended subscription behind a paid one, every day. Two
+ * GetItems side by side.
+ */
+export const entitlementOutOfStep = async (record: EntitlementRecord): Promise<boolean> => {
+  const [{ Item }, shown] = await Promise.all([
+    db.send(new GetCommand({ TableName: tableName(), Key: objectKey(record) })),
+    getEntitlement(record.account_id, targetOf(record)),
+  ]);
+  const showsThis = shown !== undefined && objectOf(shown) === objectOf(record);
+  const own = Item ? recordOf<EntitlementRecord>(Item) : showsThis ? shown : undefined;
+  return differsInState(own, record) || !shown || (showsThis && differsInState(shown, record));
 };
 
 /** Attempts of the entitlement item's optimistic write before the caller's retry takes over. */
@@ -395,7 +419,7 @@ const writeObject = async (record: EntitlementRecord, when: 'forward' | 'absent'
   const fields = Object.entries({ ...rest, entity: ENTITLEMENT_OBJECT_ENTITY, ...index });
   const { written } = await writeIf({
     Update: {
-      Key: { PK: pk(record.account_id), SK: `${objectPrefix(targetOf(record))}${objectOf(record)}` },
+      Key: objectKey(record),
       UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :f${i}`).join(', ')}, started_at = if_not_exists(started_at, :started)${index ? '' : ' REMOVE GSI1PK, GSI1SK'}`,
       ConditionExpression:
         when === 'forward' ? 'attribute_not_exists(PK) OR observed_at <= :at' : 'attribute_not_exists(PK)',

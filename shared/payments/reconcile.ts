@@ -1,9 +1,8 @@
 import type Stripe from 'stripe';
 import {
   applyEntitlement,
-  differsInState,
   type EntitlementRecord,
-  getEntitlement,
+  entitlementOutOfStep,
 } from '../entitlements/entitlement-repository.ts';
 import { eventProcessed, markEventProcessed } from './billing-repository.ts';
 import {
@@ -41,11 +40,7 @@ export const reconcile = async (
   // applied one by one.
   const paidUp = new Map<string, Array<{ sub: Stripe.Subscription; record: EntitlementRecord }>>();
   const repair = async (record: EntitlementRecord) => {
-    const stored = await getEntitlement(record.account_id, {
-      kind: 'subscription',
-      creatorId: record.creator_id,
-    });
-    if (differsInState(stored, record) && (await applyEntitlement(record))) report.repaired++;
+    if ((await entitlementOutOfStep(record)) && (await applyEntitlement(record))) report.repaired++;
   };
   for await (const sub of ctx.stripe.subscriptions.list({ status: 'all', limit: 100 })) {
     report.subscriptions++;

@@ -207,6 +207,15 @@ describe('the daily payments reconcile (run as its function, under its grants)',
     expect((await entitlementsOf(api, token)).find((e) => e.creator_id === creatorId)?.grants_access).toBe(
       true,
     );
+    // The ended first subscription is in step with Stripe: another run writes nothing for it. It
+    // was compared with the entitlement item (the second's), so every run rewrote the ended one's
+    // item: a write per ended subscription per day, for ever.
+    const ended = async () =>
+      (await entitlementObjects(accountId, target)).find((e) => e.provider.subscription_id !== second);
+    const before = await ended();
+    expect(before).toMatchObject({ source: 'stripe', status: 'expired' });
+    await runAsFunction(functionContext(reconcileRow), () => reconcilePayments());
+    expect((await ended())?.observed_at).toBe(before?.observed_at);
   });
 });
 
