@@ -1,13 +1,19 @@
 import { perContainer } from '../aws/local-hook.ts';
 import { logger, metrics, recordMetric } from '../observability/index.ts';
-import { type ReviewEvent, type ReviewResponse, reviewMessage, type SlowModeState } from './review.ts';
-import { reviewSettings, senderBan } from './review-settings.ts';
+import {
+  badgesOf,
+  type ReviewEvent,
+  type ReviewResponse,
+  reviewMessage,
+  type SlowModeState,
+} from './review.ts';
+import { reviewSettings, senderStanding } from './review-settings.ts';
 import { REVIEW_FALLBACK } from './rooms.ts';
 
 /**
  * One review of a message as IVS Chat asks for it (docs/chat.md "Review"): IVS waits at most
- * 200 ms. The rules are pure (review.ts) over cached settings and the sender's cached ban
- * (review-settings.ts); the only network calls are their loads, side by side. When that load fails or takes more than LOAD_BUDGET_MS, the
+ * 200 ms. The rules are pure (review.ts) over cached settings and the sender's cached standing
+ * (review-settings.ts: ban, and the moderator and subscriber badges it claims); the only network calls are their loads, side by side. When that load fails or takes more than LOAD_BUDGET_MS, the
  * room's stated fallback is answered here (REVIEW_FALLBACK, the same IVS applies when the handler
  * fails or is late), so the outcome of a failure does not depend on who gives up first. It never
  * throws; a fallback and a refusal are logged and counted.
@@ -37,14 +43,14 @@ export const reviewWithinBudget = async (event: ReviewEvent): Promise<ReviewResp
   const now = Date.now();
   let result: ReviewResponse;
   try {
-    const [settings, ban] = await withinMs(
+    const [settings, standing] = await withinMs(
       Promise.all([
         reviewSettings(event.RoomArn, now),
-        senderBan(event.RoomArn, String(event.Sender?.UserId ?? ''), now),
+        senderStanding(event.RoomArn, String(event.Sender?.UserId ?? ''), badgesOf(event), now),
       ]),
       LOAD_BUDGET_MS,
     );
-    result = reviewMessage(event, settings, now, slowMode(), ban);
+    result = reviewMessage(event, settings, now, slowMode(), standing);
   } catch (error) {
     const { name, message } = error as Error;
     logger.error('chat review fell back', {

@@ -6,8 +6,10 @@ import {
   DEFAULT_CHAT_SETTINGS,
   getBan,
   getChatSettings,
+  isModerator,
 } from './chat-repository.ts';
-import { type FoldedTerms, foldTerms } from './review.ts';
+import { type FoldedTerms, foldTerms, type SenderStanding } from './review.ts';
+import { getEntitlement, grants } from '../entitlements/entitlement-repository.ts';
 
 /**
  * The review handler's settings, cached in the container (docs/chat.md "Review"): a room's
@@ -29,6 +31,9 @@ const OFF: ReviewSettings = { ...DEFAULT_CHAT_SETTINGS, folded: foldTerms([]) };
 
 /** Senders whose ban was looked up lately, per room. */
 const bans = /* @__PURE__ */ perContainer((): Cache<ChatBan | undefined> => new Map());
+/** Senders whose moderator item, and whose subscription, were looked up lately, per room. */
+const moderators = /* @__PURE__ */ perContainer((): Cache<boolean> => new Map());
+const subscriptions = /* @__PURE__ */ perContainer((): Cache<boolean> => new Map());
 /** Entries a cache keeps; past it the least recently loaded goes first. */
 const MAX_CACHED = 50_000;
 
@@ -79,3 +84,44 @@ export const senderBan = (roomArn: string, userId: string, nowMs: number): Promi
     const creatorId = await creatorOf(roomArn);
     return creatorId ? getBan(creatorId, userId) : undefined;
   });
+
+/**
+ * What the table says of the sender now (`SenderStanding`): their ban, and whether they are still
+ * a moderator or a subscriber when their token's badges claim it (a removed moderator's or a
+ * lapsed subscriber's token keeps its badges for its session). Each cached per sender for the
+ * TTL; the reads side by side (GetItems: the ban, the moderator item, the subscription entitlement).
+ */
+export const senderStanding = async (
+  roomArn: string,
+  userId: string,
+  badges: ReadonlySet<string>,
+  nowMs: number,
+): Promise<SenderStanding> => {
+  const key = `${roomArn}|${userId}`;
+  const ofChannel = (read: (creatorId: string) => Promise<boolean>) => async () => {
+    const creatorId = await creatorOf(roomArn);
+    return creatorId ? read(creatorId) : false;
+  };
+  const [ban, moderator, subscribed] = await Promise.all([
+    senderBan(roomArn, userId, nowMs),
+    badges.has('moderator')
+      ? cached(
+          moderators(),
+          key,
+          nowMs,
+          ofChannel((creatorId) => isModerator(creatorId, userId)),
+        )
+      : undefined,
+    badges.has('subscriber')
+      ? cached(
+          subscriptions(),
+          key,
+          nowMs,
+          ofChannel(async (creatorId) =>
+            grants(await getEntitlement(userId, { kind: 'subscription', creatorId }), new Date(nowMs)),
+          ),
+        )
+      : undefined,
+  ]);
+  return { ban, moderator, subscribed };
+};

@@ -169,7 +169,7 @@ export const isEmoteOnly = (content: string): boolean =>
 /** Last accepted message per room and user, for slow mode (a container's memory). */
 export type SlowModeState = Map<string, number>;
 
-const badgesOf = (event: ReviewEvent) =>
+export const badgesOf = (event: ReviewEvent): Set<string> =>
   new Set((event.Sender.Attributes?.badges ?? '').split(',').filter(Boolean));
 
 /**
@@ -183,12 +183,33 @@ const deny = (reason: DenyReason): ReviewResponse => ({
 });
 
 /**
+ * What the table says of a message's sender now, beside what their token said when issued (its
+ * badges): their ban on the channel, and, checked only when the token claims them, whether they
+ * are still a moderator and still a subscriber. A token lasts its session (an hour) and IVS Chat
+ * revokes none, so a removed moderator's or a lapsed subscriber's token still carries the badge;
+ * `false` takes it away here. Undefined: not checked (the badge stands).
+ */
+export interface SenderStanding {
+  ban?: ChatBan;
+  moderator?: boolean;
+  subscribed?: boolean;
+}
+
+/** The badges of the sender's token that still hold (`standing`): a claim checked and found false is dropped. */
+const standingBadges = (event: ReviewEvent, standing: SenderStanding): Set<string> => {
+  const badges = badgesOf(event);
+  if (standing.moderator === false) badges.delete('moderator');
+  if (standing.subscribed === false) badges.delete('subscriber');
+  return badges;
+};
+
+/**
  * The decision for one message. Checked in order: the sender's ban on the channel (`ban`, in force
  * at `nowMs`: a token issued before the ban still connects, so its messages are refused here), empty
  * (nothing visible), length, control characters (as display text: shared/schema/characters.ts),
  * blocked terms (for everyone, moderators included; these two also in the message's attributes,
  * which every client receives with it), then, for viewers only (the creator and moderators are exempt, by the
- * badges our token put in the sender's attributes): subscribers-only (a token issued before the
+ * badges our token put in the sender's attributes that still hold: `standingBadges`): subscribers-only (a token issued before the
  * mode was switched on), emote-only, slow mode. An allowed message counts for slow mode.
  */
 export const reviewMessage = (
@@ -196,9 +217,9 @@ export const reviewMessage = (
   settings: ChatSettings & { folded: FoldedTerms },
   nowMs: number,
   slow: SlowModeState,
-  ban?: ChatBan,
+  standing: SenderStanding = {},
 ): ReviewResponse => {
-  if (isBanned(ban, new Date(nowMs))) return deny('banned');
+  if (isBanned(standing.ban, new Date(nowMs))) return deny('banned');
   const content = event.Content ?? '';
   if (!hasVisibleCharacter(content)) return deny('empty');
   if ([...content].length > MAX_MESSAGE_CHARS) return deny('too_long');
@@ -208,7 +229,7 @@ export const reviewMessage = (
     return deny('control_characters');
   if ([content, ...attributes].some((text) => hasBlockedTerm(text, settings.folded)))
     return deny('blocked_term');
-  const badges = badgesOf(event);
+  const badges = standingBadges(event, standing);
   const exempt = badges.has('creator') || badges.has('moderator');
   if (!exempt) {
     if (settings.subscribers_only && !badges.has('subscriber')) return deny('subscribers_only');

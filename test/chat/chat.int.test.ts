@@ -8,7 +8,13 @@ import { functionContext, runAsFunction } from '../../scripts/local/aws.ts';
 import { allRankedIds } from '../../shared/catalog/ranked-list.ts';
 import { closeChatRoom, ensureChatRoom } from '../../shared/chat/room-writes.ts';
 import { CREATOR_LISTS } from '../../shared/creators/creator-ranking.ts';
-import { reviewSettings, SETTINGS_TTL_MS, senderBan } from '../../shared/chat/review-settings.ts';
+import {
+  reviewSettings,
+  SETTINGS_TTL_MS,
+  senderBan,
+  senderStanding,
+} from '../../shared/chat/review-settings.ts';
+import { applyEntitlement } from '../../shared/entitlements/entitlement-repository.ts';
 import { tableName } from '../../shared/db/table.ts';
 import { suspendCreator, unsuspendCreator } from '../../shared/studio/operator-writes.ts';
 import { fromNewAddress, type TestApi, testApi } from '../support/api.ts';
@@ -316,6 +322,69 @@ describe('moderation', () => {
     }
     expect(answer).toMatchObject({ Type: 'ERROR', ErrorCode: 406, ErrorMessage: 'blocked_term' });
     socket.close();
+    await api.put('/studio/chat/settings', { token: creator.token, body: {} });
+  });
+
+  it("the review handler, run as its function, drops a token's moderator or subscriber badge the table no longer backs (a removed moderator, a lapsed subscriber: they were exempt, or subscribers, for the token's hour)", async () => {
+    const [removedMod, lapsed, mod, subscriber] = await Promise.all([viewer(), viewer(), viewer(), viewer()]);
+    expect((await api.put(`/studio/chat/moderators/${mod.accountId}`, { token: creator.token })).status).toBe(
+      200,
+    );
+    const now = new Date();
+    await applyEntitlement({
+      account_id: subscriber.accountId,
+      kind: 'subscription',
+      creator_id: creator.creatorId,
+      content_id: null,
+      source: 'stripe',
+      status: 'active',
+      valid_until: new Date(now.getTime() + 30 * 86_400_000).toISOString(),
+      grace_until: null,
+      cancel_at_period_end: false,
+      started_at: now.toISOString(),
+      observed_at: now.getTime(),
+      provider: {},
+    });
+    expect(
+      (await api.put('/studio/chat/settings', { token: creator.token, body: { subscribers_only: true } }))
+        .status,
+    ).toBe(200);
+    const { handler } = await import('../../functions/chat/review-message.ts');
+    const senders = [
+      [removedMod.accountId, 'moderator'],
+      [lapsed.accountId, 'subscriber'],
+      [mod.accountId, 'moderator'],
+      [subscriber.accountId, 'subscriber'],
+    ] as const;
+    /** One message of each sender, after the container's loads (without the 120 ms budget, as above). */
+    const reviewAll = async () => {
+      await runAsFunction(functionContext(chatReviewRow), () =>
+        Promise.all([
+          reviewSettings(roomArn, Date.now()),
+          ...senders.map(([id, badge]) => senderStanding(roomArn, id, new Set([badge]), Date.now())),
+        ]),
+      );
+      return Promise.all(
+        senders.map(([UserId, badges]) =>
+          runAsFunction(functionContext(chatReviewRow), () =>
+            handler({ Content: 'hi', RoomArn: roomArn, Sender: { UserId, Attributes: { badges } } }),
+          ),
+        ),
+      );
+    };
+    // The container may hold the settings of before for up to SETTINGS_TTL_MS.
+    let answers = await reviewAll();
+    for (const deadline = Date.now() + SETTINGS_TTL_MS + 5_000; Date.now() < deadline; ) {
+      if (answers[3]?.ReviewResult === 'ALLOW' && answers[1]?.ReviewResult === 'DENY') break;
+      await new Promise((r) => setTimeout(r, 500));
+      answers = await reviewAll();
+    }
+    expect(answers).toEqual([
+      { ReviewResult: 'DENY', Attributes: { Reason: 'subscribers_only' } },
+      { ReviewResult: 'DENY', Attributes: { Reason: 'subscribers_only' } },
+      { ReviewResult: 'ALLOW' },
+      { ReviewResult: 'ALLOW' },
+    ]);
     await api.put('/studio/chat/settings', { token: creator.token, body: {} });
   });
 
