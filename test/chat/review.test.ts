@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_CHAT_SETTINGS } from '../../shared/chat/chat-repository.ts';
 import * as repository from '../../shared/chat/chat-repository.ts';
+import * as entitlements from '../../shared/entitlements/entitlement-repository.ts';
 import {
   foldTerms,
   foldText,
@@ -173,6 +174,8 @@ describe('the review handler falls back as the room states (functions/chat/revie
     const read = vi
       .spyOn(repository, 'getBan')
       .mockImplementation(async (_creator, account) => bans[account]);
+    // The troll's token claims `subscriber`: the review reads the subscription (none), beside the ban.
+    const subscription = vi.spyOn(entitlements, 'getEntitlement').mockResolvedValue(undefined);
     const room = `${ROOM}-bans`;
     expect(
       await handler({
@@ -198,5 +201,10 @@ describe('the review handler falls back as the room states (functions/chat/revie
     });
     expect(read).toHaveBeenCalledTimes(3);
     expect(read).toHaveBeenCalledWith('acc_creator', 'acc_troll');
+    expect(subscription).toHaveBeenCalledTimes(1);
+    expect(subscription).toHaveBeenCalledWith('acc_troll', {
+      kind: 'subscription',
+      creatorId: 'acc_creator',
+    });
   });
 });
