@@ -39,8 +39,11 @@ const cancelNow = async (client: Stripe, subscriptionId: string): Promise<void> 
  * (Stripe keeps its own records of the charges). `entitlements` are the entitlement items and the
  * provider objects' items (docs/payments.md): every Stripe subscription the account holds for a
  * creator is closed, the one shown and any other, each once. An app store's subscription is not
- * ours to cancel: one still paid is shown once Stripe's is closed, and is deleted with the
- * partition.
+ * ours to cancel (the store bills until its owner cancels there), but the access it gave ends with
+ * the account: its entitlement is closed the same way, so the subscription's end reaches the
+ * analysts' churn and MRR (before stop 54 it was deleted with the partition and no end was ever
+ * recorded: an account deleted with an App Store subscription counted as a subscriber for ever).
+ * Returns how many entitlements it closed or named a Stripe subscription.
  */
 export const closePaymentsOf = async (
   entitlements: readonly EntitlementRecord[],
@@ -54,7 +57,11 @@ export const closePaymentsOf = async (
         .map((e) => [`${e.creator_id}#${e.provider.subscription_id}`, e]),
     ).values(),
   ];
-  if (subscriptions.length === 0 && customerIds.length === 0) return 0;
+  const stores = entitlements.filter(
+    (e) => e.kind === 'subscription' && e.source !== 'stripe' && e.status !== 'expired',
+  );
+  for (const entitlement of stores) await closeEntitlement(entitlement, now);
+  if (subscriptions.length === 0 && customerIds.length === 0) return stores.length;
   const client = await stripe();
   const billing = new Set(subscriptions.map((e) => String(e.provider.subscription_id)));
   for (const customer of customerIds) {
@@ -64,20 +71,22 @@ export const closePaymentsOf = async (
       if (BILLING.has(sub.status)) billing.add(sub.id);
   }
   for (const id of billing) await cancelNow(client, id);
-  for (const entitlement of subscriptions) {
-    if (entitlement.status !== 'expired')
-      await applyEntitlement({
-        ...entitlement,
-        status: 'expired',
-        valid_until: now.toISOString(),
-        grace_until: null,
-        cancel_at_period_end: false,
-        observed_at: now.getTime(),
-      });
-  }
+  for (const entitlement of subscriptions)
+    if (entitlement.status !== 'expired') await closeEntitlement(entitlement, now);
   for (const id of customerIds) await client.customers.del(id).catch(gone);
-  return subscriptions.length;
+  return subscriptions.length + stores.length;
 };
+
+/** `entitlement` ended now (its object's item, and the entitlement item computed from them). */
+const closeEntitlement = (entitlement: EntitlementRecord, now: Date) =>
+  applyEntitlement({
+    ...entitlement,
+    status: 'expired',
+    valid_until: now.toISOString(),
+    grace_until: null,
+    cancel_at_period_end: false,
+    observed_at: now.getTime(),
+  });
 
 /**
  * Detaches a deleted creator's Stripe Connect account from the platform: every subscription

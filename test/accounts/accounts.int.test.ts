@@ -25,6 +25,7 @@ import { putPartnerApproval } from '../../shared/webhooks/subscription-repositor
 import { readMailbox } from '../../scripts/local/ses.ts';
 import { sellingCreators } from '../../scripts/local/stripe/demo.ts';
 import { stripeClient } from '../../shared/payments/stripe-client.ts';
+import { applyEntitlement, getEntitlement } from '../../shared/entitlements/entitlement-repository.ts';
 import { entitlementsOf, onboardCreator, stripeStandIn, subscribePaid } from '../support/payments.ts';
 import { studioCreator } from '../support/studio.ts';
 import { fromNewAddress, type TestApi, testApi } from '../support/api.ts';
@@ -268,6 +269,18 @@ describe('account deletion (DELETE /me)', () => {
       ).data.find((sub) => sub.customer !== null && JSON.stringify(sub).includes(me.creatorId));
     const stripeSubscription = (await subscriptionOf())!;
     expect(stripeSubscription.status).toBe('active');
+    // It also subscribes in the iOS app, for longer: the App Store's is shown, and the web one is
+    // an object behind it, which the purge must still cancel at Stripe (and delete, as the other).
+    const target = { kind: 'subscription', creatorId: seller.id } as const;
+    const web = (await getEntitlement(me.creatorId, target))!;
+    await applyEntitlement({
+      ...web,
+      source: 'apple',
+      provider: { original_transaction_id: `otx_${randomUUID()}` },
+      valid_until: new Date(Date.now() + 60 * 86_400_000).toISOString(),
+      observed_at: Date.now(),
+    });
+    expect((await getEntitlement(me.creatorId, target))?.source).toBe('apple');
 
     // The export: one JSON document behind a URL valid for an hour.
     expect((await api.post('/me/export', { token })).status).toBe(202);
@@ -293,6 +306,7 @@ describe('account deletion (DELETE /me)', () => {
       follows: [expect.objectContaining({ creator_id: live.id })],
       entitlements: [expect.objectContaining({ creator_id: seller.id, kind: 'subscription' })],
       entitlement_sources: [
+        expect.objectContaining({ creator_id: seller.id, kind: 'subscription', source: 'apple' }),
         expect.objectContaining({ creator_id: seller.id, kind: 'subscription', source: 'stripe' }),
       ],
       reactions: [expect.objectContaining({ targetId: show.id, emoji: '🔥' })],
