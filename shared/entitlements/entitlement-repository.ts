@@ -289,11 +289,22 @@ const shownState = (objects: readonly EntitlementRecord[], now: Date): Entitleme
   );
 };
 
+/** The sort key of `record`'s provider object's item: one per account, target and provider object. */
+export const objectSortKey = (record: EntitlementRecord): string =>
+  `${objectPrefix(targetOf(record))}${objectOf(record)}`;
+
 /** The key of `record`'s provider object's item. */
-const objectKey = (record: EntitlementRecord) => ({
-  PK: pk(record.account_id),
-  SK: `${objectPrefix(targetOf(record))}${objectOf(record)}`,
-});
+const objectKey = (record: EntitlementRecord) => ({ PK: pk(record.account_id), SK: objectSortKey(record) });
+
+/**
+ * `stored` (an entitlement item) when it was stored before the object items existed: no object
+ * item is its object's, so it stands for that object.
+ */
+const unmigratedOf = (
+  stored: EntitlementRecord | undefined,
+  objects: readonly EntitlementRecord[],
+): EntitlementRecord | undefined =>
+  stored && !objects.some((o) => objectOf(o) === objectOf(stored)) ? stored : undefined;
 
 /** The items of a target's provider objects (strongly consistent: a writer reads them after its own write). */
 const objectItems = async (accountId: string, target: Target): Promise<EntitlementRecord[]> =>
@@ -315,7 +326,8 @@ export const entitlementObjects = async (accountId: string, target: Target): Pro
     getEntitlement(accountId, target),
     objectItems(accountId, target),
   ]);
-  return stored && !objects.some((o) => objectOf(o) === objectOf(stored)) ? [...objects, stored] : objects;
+  const unmigrated = unmigratedOf(stored, objects);
+  return unmigrated ? [...objects, unmigrated] : objects;
 };
 
 /**
@@ -358,9 +370,9 @@ const showTarget = async (accountId: string, target: Target, now: Date): Promise
     // Stored before the object items (no item of its object): its object's item is made from it
     // first, so it stays one of the states to show (and in the renewal index) once the
     // entitlement item says another's.
-    const unmigrated = stored && !objects.some((o) => objectOf(o) === objectOf(stored));
-    if (unmigrated) await writeObject(stored, 'absent');
-    const shown = shownState(unmigrated ? [...objects, stored] : objects, now);
+    const unmigrated = unmigratedOf(stored, objects);
+    if (unmigrated) await writeObject(unmigrated, 'absent');
+    const shown = shownState(unmigrated ? [...objects, unmigrated] : objects, now);
     if (!shown) return false;
     const { started_at, ...fields } = shown;
     const same =

@@ -1,4 +1,8 @@
-import { applyEntitlement, type EntitlementRecord } from '../entitlements/entitlement-repository.ts';
+import {
+  applyEntitlement,
+  type EntitlementRecord,
+  objectSortKey,
+} from '../entitlements/entitlement-repository.ts';
 import { type PayoutAccount, recordDetachment } from './payout-repository.ts';
 import { type Stripe, stripe } from './stripe-client.ts';
 import { BILLING, expireSession } from './stripe-sync.ts';
@@ -50,16 +54,14 @@ export const closePaymentsOf = async (
   customerIds: readonly string[],
   now: Date,
 ): Promise<number> => {
-  const subscriptions = [
+  // One per provider object (an entitlement item and its object's item name the same one).
+  const objects = [
     ...new Map(
-      entitlements
-        .filter((e) => e.kind === 'subscription' && e.source === 'stripe' && e.provider?.subscription_id)
-        .map((e) => [`${e.creator_id}#${e.provider.subscription_id}`, e]),
+      entitlements.filter((e) => e.kind === 'subscription').map((e) => [objectSortKey(e), e]),
     ).values(),
   ];
-  const stores = entitlements.filter(
-    (e) => e.kind === 'subscription' && e.source !== 'stripe' && e.status !== 'expired',
-  );
+  const subscriptions = objects.filter((e) => e.source === 'stripe' && e.provider?.subscription_id);
+  const stores = objects.filter((e) => e.source !== 'stripe' && e.status !== 'expired');
   for (const entitlement of stores) await closeEntitlement(entitlement, now);
   if (subscriptions.length === 0 && customerIds.length === 0) return stores.length;
   const client = await stripe();
