@@ -51,6 +51,23 @@ export const transactWriteIf = async (operations: TransactOperation[]): Promise<
 };
 
 /**
+ * `transactWriteIf`, retrying a transaction that lost a race with another on one of its items
+ * (any cancellation other than a failed condition: `TransactionConflict`, a throttled item) up
+ * to 5 times with jittered backoff, as every writer of a shared item (a counter, a month's
+ * totals) must: false when a condition failed, the error after the last attempt.
+ */
+export const transactRetryingConflicts = async (operations: TransactOperation[]): Promise<boolean> => {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await transactWriteIf(operations);
+    } catch (error) {
+      if (cancellationCodes(error) === undefined || attempt >= 5) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt + Math.random() * 20));
+    }
+  }
+};
+
+/**
  * What a transaction did: written, or cancelled (nothing written) with `failed`, the positions
  * of the operations whose condition failed (empty when it only lost a race with another
  * transaction, `TransactionConflict`). Entities map the positions to their answers (a duplicate,

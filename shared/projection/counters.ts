@@ -2,7 +2,7 @@ import { clock } from '../clock.ts';
 import { playbackSessionOf } from '../analytics/playback-repository.ts';
 import type { EpisodeRecord } from '../catalog/model.ts';
 import { addCreatorCountersOperation } from '../creators/creator-repository.ts';
-import { cancellationCodes, type TransactOperation, transactWriteIf } from '../db/transaction.ts';
+import { type TransactOperation, transactRetryingConflicts } from '../db/transaction.ts';
 import { addEpisodeViewsOperation, addShowCountersOperation } from '../shows/show-repository.ts';
 import { type CounterKind, setMarkerOperation } from './counted-marker-repository.ts';
 import { addToTrendBucketOperation } from './trend-bucket-repository.ts';
@@ -40,15 +40,7 @@ export const setCounted = async (
   moves: readonly TransactOperation[],
 ): Promise<boolean> => {
   const marker = setMarkerOperation(kind, source, counted, clock.now());
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await transactWriteIf([marker, ...moves]);
-    } catch (error) {
-      // Refused by a condition is an answer (false); a conflict is retried, anything else thrown.
-      if (cancellationCodes(error) === undefined || attempt >= 5) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt + Math.random() * 20));
-    }
-  }
+  return transactRetryingConflicts([marker, ...moves]);
 };
 
 /**

@@ -14,6 +14,12 @@ import { isViewSetItem } from './view-set-repository.ts';
 import type { Item } from './views.ts';
 import { isSearchEntryItem } from '../search/search-entry-repository.ts';
 import { repairShowProfile, showProfileNeedsRepair } from '../shows/show-repository.ts';
+import {
+  differingMonths,
+  type Earning,
+  type EarningMonth,
+  repairEarningMonths,
+} from '../payments/payout-repository.ts';
 
 /**
  * The rebuild (`npm run rebuild-views`; on AWS the operator-invoked rebuild function): recomputes
@@ -83,6 +89,12 @@ export interface RebuildReport {
    * missing or differed from their episodes, set (a backfill for profiles written before tallies).
    */
   showProfiles: number;
+  /**
+   * Creators' monthly earnings totals (`EARNINGS_MONTH#`, shared/payments/payout-repository.ts)
+   * that were missing or differed from their earnings, set (a backfill for earnings recorded
+   * before the totals).
+   */
+  earningMonths: number;
   /** Keys of the differing items (the first 20), for the report. */
   examples: string[];
   dryRun: boolean;
@@ -111,6 +123,7 @@ export const rebuildViews = async (options: { dryRun?: boolean } = {}): Promise<
   if (!options.dryRun) await batchPutDelete(puts, deletes);
   const guideKeys = await repairProgramGuideKeys(items, creators, options.dryRun ?? false);
   const showProfiles = await repairShowProfiles(items, episodes, options.dryRun ?? false);
+  const earningMonths = await repairEarningTotals(items, options.dryRun ?? false);
   return {
     sources: creators.length + shows.length + episodes.length,
     views: desired.length,
@@ -118,6 +131,7 @@ export const rebuildViews = async (options: { dryRun?: boolean } = {}): Promise<
     deleted: deletes.length,
     guideKeys,
     showProfiles,
+    earningMonths,
     examples: [...puts, ...deletes].slice(0, 20).map((item) => keyString(item)),
     dryRun: options.dryRun ?? false,
   };
@@ -164,6 +178,33 @@ const repairShowProfiles = async (
     if (item.entity !== 'show' || !showProfileNeedsRepair(item, byShow.get(String(item.id)) ?? [])) continue;
     differing++;
     if (!dryRun) await repairShowProfile(String(item.id));
+  }
+  return differing;
+};
+
+/**
+ * Sets the monthly earnings totals of every creator whose totals differ from its earnings
+ * (`repairEarningMonths`: read again consistently, each month on condition of its version).
+ * Returns how many months differed in the scan.
+ */
+const repairEarningTotals = async (items: Item[], dryRun: boolean): Promise<number> => {
+  const byCreator = new Map<string, { earnings: Earning[]; months: EarningMonth[] }>();
+  const of = (item: Item) => {
+    const id = String(item.creator_id);
+    const entry = byCreator.get(id) ?? { earnings: [], months: [] };
+    byCreator.set(id, entry);
+    return entry;
+  };
+  for (const item of items) {
+    if (item.entity === 'earning') of(item).earnings.push(recordOf<Earning>(item));
+    else if (item.entity === 'earning_month') of(item).months.push(recordOf<EarningMonth>(item));
+  }
+  let differing = 0;
+  for (const [creatorId, { earnings, months }] of byCreator) {
+    const count = differingMonths(earnings, months).length;
+    if (count === 0) continue;
+    differing += count;
+    if (!dryRun) await repairEarningMonths(creatorId);
   }
   return differing;
 };

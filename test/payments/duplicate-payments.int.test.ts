@@ -17,6 +17,7 @@ import { reconcile } from '../../shared/payments/reconcile.ts';
 import { stripeClient } from '../../shared/payments/stripe-client.ts';
 import type { SyncContext } from '../../shared/payments/stripe-sync.ts';
 import { handleDelivery } from '../../shared/payments/stripe-webhook.ts';
+import { earningTotals } from '../support/payments.ts';
 
 /**
  * A customer who pays twice for one thing ends with one payment (docs/payments.md, "Two payments
@@ -229,6 +230,9 @@ describe('two paid sessions for one creator end with one subscription (shared/pa
         fee: 50,
         net: 449,
       });
+      // The monthly totals GET /studio/payouts reads say the same.
+      const totals = await earningTotals(buyer.creatorId);
+      expect(totals.stored).toEqual(totals.fromEarnings);
       // The analysts see one subscription start of 4.99 and nothing else that moves money.
       const facts = await factsOf(buyer.accountId);
       expect(facts.map((f) => ({ type: f.type, amount: f.amount, net: f.net }))).toEqual([

@@ -15,6 +15,7 @@ import { earningsOf } from '../../shared/payments/payout-repository.ts';
 import { stripeClient } from '../../shared/payments/stripe-client.ts';
 import { type SyncContext, subscriptionEntitlement } from '../../shared/payments/stripe-sync.ts';
 import { handleDelivery, SIGNATURE_TOLERANCE_SECONDS } from '../../shared/payments/stripe-webhook.ts';
+import { earningTotals } from '../support/payments.ts';
 
 /**
  * Stripe's webhooks against the Stripe stand-in (scripts/local/stripe) and DynamoDB Local: the
@@ -234,6 +235,9 @@ describe('POST /billing/stripe/webhook (shared/payments/stripe-webhook.ts)', () 
           const kept = expected === 'disputed' ? 0 : charge.amount - charge.amount_refunded;
           expect(earnings.reduce((sum, e) => sum + e.gross, 0)).toBe(kept);
           expect(earnings.reduce((sum, e) => sum + e.net + e.platform_fee, 0)).toBe(kept);
+          // The monthly totals GET /studio/payouts reads moved with them.
+          const totals = await earningTotals(creatorId);
+          expect(totals.stored).toEqual(totals.fromEarnings);
         },
       ),
       { numRuns: 12 },

@@ -72,9 +72,11 @@ const counts = (report: RebuildReport) => ({
   deleted: report.deleted,
   guideKeys: report.guideKeys,
   showProfiles: report.showProfiles,
+  earningMonths: report.earningMonths,
 });
 
 let clean: Item[];
+const EARNING_MONTH = { PK: 'CREATOR#cr_earner', SK: 'EARNINGS_MONTH#2026-11#usd' };
 
 beforeAll(async () => {
   // No stream: nothing projects this table's changes (the rebuild is what writes its views).
@@ -84,6 +86,28 @@ beforeAll(async () => {
   const now = new Date();
   const catalog = generateCatalog({ now, seed: 42, scale: 0.02 });
   await batchPut(catalogItems({ ...catalog, programs: catalog.programs.slice(0, 3) }, now));
+  // A creator's earning and its month's totals (shared/payments/payout-repository.ts).
+  const amounts = { currency: 'usd', gross: 499, platform_fee: 50, net: 449 };
+  await batchPut([
+    {
+      PK: 'CREATOR#cr_earner',
+      SK: 'EARNING#in_1',
+      entity: 'earning',
+      creator_id: 'cr_earner',
+      source_id: 'in_1',
+      kind: 'subscription',
+      paid_at: '2026-11-02T10:00:00.000Z',
+      ...amounts,
+    },
+    {
+      ...EARNING_MONTH,
+      entity: 'earning_month',
+      creator_id: 'cr_earner',
+      month: '2026-11',
+      version: 1,
+      ...amounts,
+    },
+  ]);
   clean = await scanAll();
 }, 120_000);
 
@@ -106,6 +130,7 @@ describe('the rebuild function, on a table of its own, under its own grants', ()
       deleted: 0,
       guideKeys: 0,
       showProfiles: 0,
+      earningMonths: 0,
     });
 
     const [wrongTally, legacyKey, noTally] = clean.filter((item) => item.entity === 'show');
@@ -136,11 +161,13 @@ describe('the rebuild function, on a table of its own, under its own grants', ()
     await admin.send(
       new PutCommand({ TableName: TABLE, Item: { ...strayOf!, SK: 'E#~stray', id: 'sh_gone' } }),
     );
+    // Earnings recorded before the monthly totals existed.
+    await admin.send(new DeleteCommand({ TableName: TABLE, Key: EARNING_MONTH }));
     const drifted = await scanAll();
     expect(drifted).not.toEqual(clean);
 
     const dry = await invokeRebuild({ dryRun: true });
-    expect(counts(dry)).toEqual({ put: 2, deleted: 1, guideKeys: 1, showProfiles: 3 });
+    expect(counts(dry)).toEqual({ put: 2, deleted: 1, guideKeys: 1, showProfiles: 3, earningMonths: 1 });
     expect(dry.dryRun).toBe(true);
     expect(new Set(dry.examples)).toEqual(
       new Set([missing!, different!, { PK: strayOf!.PK, SK: 'E#~stray' }].map(keyString)),
@@ -148,12 +175,18 @@ describe('the rebuild function, on a table of its own, under its own grants', ()
     expect(await scanAll()).toEqual(drifted);
 
     const repaired = await invokeRebuild({});
-    expect(counts(repaired)).toEqual({ put: 2, deleted: 1, guideKeys: 1, showProfiles: 3 });
+    expect(counts(repaired)).toEqual({ put: 2, deleted: 1, guideKeys: 1, showProfiles: 3, earningMonths: 1 });
     expect(repaired.dryRun).toBe(false);
     // Every item as the seed loader wrote it: tallies from the episodes, the profile's key, the
-    // program's guide keys, the views (none of these repairs moves a version).
+    // program's guide keys, the views (none of these repairs moves a version), the month's totals.
     expect(await scanAll()).toEqual(clean);
 
-    expect(counts(await invokeRebuild({}))).toEqual({ put: 0, deleted: 0, guideKeys: 0, showProfiles: 0 });
+    expect(counts(await invokeRebuild({}))).toEqual({
+      put: 0,
+      deleted: 0,
+      guideKeys: 0,
+      showProfiles: 0,
+      earningMonths: 0,
+    });
   });
 });

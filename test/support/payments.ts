@@ -3,6 +3,12 @@ import { connectStripeWebhooks } from '../../scripts/local/stripe/wiring.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { createAccount } from '../../shared/identity/account-repository.ts';
 import { newAccount } from '../../shared/identity/onboarding.ts';
+import {
+  type EarningMonth,
+  earningMonthsOf,
+  earningsOf,
+  monthTotals,
+} from '../../shared/payments/payout-repository.ts';
 import type { TestApi } from './api.ts';
 import { waitFor } from './wait.ts';
 
@@ -104,3 +110,19 @@ export const newViewer = async (emailPrefix: string) => {
     token: (await issueAccessToken(account.account_id, new Date())).token,
   };
 };
+
+const nonZero = (m: EarningMonth) => m.gross !== 0 || m.platform_fee !== 0 || m.net !== 0;
+const sorted = (months: EarningMonth[]) =>
+  months
+    .filter(nonZero)
+    .map(({ month, currency, gross, platform_fee, net }) => ({ month, currency, gross, platform_fee, net }))
+    .sort((a, b) => `${a.month}${a.currency}`.localeCompare(`${b.month}${b.currency}`));
+
+/**
+ * A creator's monthly earnings totals as stored and as its earnings give them (both read strongly
+ * consistent, months without money left out): equal whenever every write is in.
+ */
+export const earningTotals = async (creatorId: string) => ({
+  stored: sorted(await earningMonthsOf(creatorId, { consistent: true })),
+  fromEarnings: sorted(monthTotals(await earningsOf(creatorId, { consistent: true }))),
+});
