@@ -581,7 +581,7 @@ export interface paths {
         };
         /**
          * Keep a session alive; refreshed token, viewers, current/next program
-         * @description Keeps the caller's watch session alive (until `expires_at`: 90 s past the end of the 3-minute viewer-count period, renewed by the period's first heartbeat) and answers a refreshed playback token, the audience and what is on now and next in the session's time zone; send one every `next_heartbeat_seconds` (30). A session that has ended or expired answers 200 with `session_valid: false` and a `reason`, and no token: open a new one.
+         * @description Keeps the caller's watch session alive (until `expires_at`: 90 s past the end of the 3-minute viewer-count period, renewed by the period's first heartbeat) and answers a refreshed playback token, the audience and what is on now and next in the session's time zone; send one every `next_heartbeat_seconds` (30). A session that has ended or expired answers 200 with `session_valid: false` and a `reason`, and no token: open a new one. On a channel that requires a subscription, the period's first heartbeat checks it again (403 once it no longer grants access; the session is not renewed and lapses).
          */
         get: operations["sendHeartbeat"];
         put?: never;
@@ -12768,6 +12768,22 @@ export interface operations {
                      *       "status": "error",
                      *       "code": 401,
                      *       "message": "Missing or invalid bearer token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The channel requires a subscription and the caller's no longer grants access: the period's first heartbeat (the one that would renew the session) checks it as opening does, and renews nothing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 403,
+                     *       "message": "This channel requires an active subscription"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
