@@ -126,7 +126,8 @@ export const addModerator = async (
 /**
  * `DELETE /studio/chat/moderators/{account_id}` (creator only): the role goes, then IVS Chat ends
  * the account's open connections, whose tokens still carry DELETE_MESSAGE and DISCONNECT_USER (a
- * token's capabilities last its session, an hour): the app reconnects with a viewer's token.
+ * token's capabilities last its session, CHAT_MODERATOR_SESSION_MINUTES for a moderator): the app
+ * reconnects with a viewer's token.
  */
 export const removeModerator = async (chat: StudioChat, accountId: string, now: Date): Promise<void> => {
   requireCreatorRole(chat);

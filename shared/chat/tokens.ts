@@ -17,9 +17,6 @@ import type { ChatToken } from './schemas.ts';
  * and DisconnectUser name); anonymous readers get a fresh id each time.
  */
 
-/** How long a chat session lasts before the client asks for a new token (and the rules apply again). */
-export const CHAT_SESSION_MINUTES = 60;
-
 const viewerOf = async (creatorId: string, accountId: string, now: Date): Promise<ChatViewer> => {
   const [account, followed, subscription, moderator, ban] = await Promise.all([
     getAccount(accountId),
@@ -64,7 +61,7 @@ export const issueChatToken = async (
       userId: accountId ?? `anon_${randomUUID()}`,
       capabilities: decision.capabilities,
       attributes: decision.attributes,
-      sessionDurationInMinutes: CHAT_SESSION_MINUTES,
+      sessionDurationInMinutes: decision.sessionMinutes,
     }),
   );
   if (!made.token) throw new Error('IVS Chat CreateChatToken answered without a token');

@@ -14,6 +14,7 @@ import {
   senderBan,
   senderStanding,
 } from '../../shared/chat/review-settings.ts';
+import { CHAT_MODERATOR_SESSION_MINUTES } from '../../shared/chat/policy.ts';
 import { applyEntitlement } from '../../shared/entitlements/entitlement-repository.ts';
 import { tableName } from '../../shared/db/table.ts';
 import { suspendCreator, unsuspendCreator } from '../../shared/studio/operator-writes.ts';
@@ -495,6 +496,13 @@ describe('moderation', () => {
     );
     const issued = await token(mod);
     expect(issued.body.data.capabilities).toContain('DISCONNECT_USER');
+    // A moderator's session is short (CHAT_MODERATOR_SESSION_MINUTES): a token fetched before the
+    // removal and used after it (IVS Chat revokes no token) moderates for that long, not an hour.
+    expect(CHAT_MODERATOR_SESSION_MINUTES).toBeLessThanOrEqual(10);
+    expect(
+      (Date.parse(issued.body.data.session_expires_at) - Date.now()) / 60_000,
+      'minutes of session',
+    ).toBeLessThanOrEqual(CHAT_MODERATOR_SESSION_MINUTES);
     const modSocket = await join(issued);
     const watcher = await join(await token(bystander));
     expect(
