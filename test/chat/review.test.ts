@@ -68,6 +68,19 @@ describe('the review rules (shared/chat/review.ts)', () => {
     expect(reviewMessage(event('\u200B\u200B \u2060', 'creator'), s, 0, slow)).toMatchObject({
       Attributes: { Reason: 'empty' },
     });
+    // Blank fillers (Hangul fillers, the braille blank) and other characters that show nothing: the
+    // usual way to post a blank message past an "empty" rule.
+    for (const content of [
+      '\u3164\u3164\u3164',
+      '\uFFA0',
+      '\u115F\u1160',
+      '\u2800 \u2800',
+      '\u034F\u180E\u2062\uFE0F',
+      '\u17B4\u17B5',
+    ])
+      expect(reviewMessage(event(content, 'creator'), s, 0, slow), JSON.stringify(content)).toMatchObject({
+        Attributes: { Reason: 'empty' },
+      });
     // A right-to-left override makes "gpj.exe" read as "exe.jpg"; a NUL or escape controls terminals.
     for (const content of ['see \u202Egpj.exe', 'a\u0000b', 'x\u001B[2J', 'a\u2066b'])
       expect(reviewMessage(event(content, 'creator'), s, 0, slow), JSON.stringify(content)).toMatchObject({
