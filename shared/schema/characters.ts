@@ -22,6 +22,7 @@ export const BIDI_OVERRIDE = /[\u202A-\u202E\u2066-\u2069]/;
  * chat message or name. BMP only, so the API document's pattern reads it with or without `u`.
  */
 export const VISIBLE =
+  // biome-ignore lint/suspicious/noMisleadingCharacterClass: each invisible or combining character is refused alone, on purpose
   /[^\s\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u2060-\u2064\u206A-\u206F\u2800\u3164\uFE00-\uFE0F\uFEFF\uFFA0]/;
 
 /** True when `text` has at least one character a reader sees. */

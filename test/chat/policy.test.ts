@@ -87,7 +87,9 @@ describe('chat token decisions (shared/chat/policy.ts)', () => {
     for (const c of cases) {
       if (c.decision.kind !== 'token') continue;
       const moderator = c.viewer && c.viewer.accountId !== CREATOR && c.viewer.moderator;
-      expect(c.decision.sessionMinutes).toBe(moderator ? CHAT_MODERATOR_SESSION_MINUTES : CHAT_SESSION_MINUTES);
+      expect(c.decision.sessionMinutes).toBe(
+        moderator ? CHAT_MODERATOR_SESSION_MINUTES : CHAT_SESSION_MINUTES,
+      );
     }
   });
 
