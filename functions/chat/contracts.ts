@@ -21,7 +21,7 @@ const moderationThrottle = { rate: 20, burst: 40 } as const;
 
 const notYours = {
   description:
-    "The caller is not a creator (onboarding unfinished), or `channel` names a channel they do not moderate or that banned them, or the action is the creator's only (appointing moderators) or not allowed on its target (banning the creator, a moderator banning a moderator)",
+    "The caller is not a creator (onboarding unfinished), or `channel` names a channel they do not moderate or that banned them, or the action is the creator's only (appointing moderators) or not allowed on its target (banning the creator, a moderator banning a moderator or lifting a moderator's ban)",
   message: 'You do not moderate this channel',
 };
 const noRoom = {
@@ -168,7 +168,7 @@ export const deleteChatBan = /* @__PURE__ */ (() =>
     rateLimit,
     throttle: moderationThrottle,
     summary: 'Lift a ban',
-    description: `The account may get chat tokens again. ${channelQueryNote} Recorded, and announced as \`chat.user_unbanned\`.`,
+    description: `The account may get chat tokens again. A moderator cannot lift another moderator's ban (403), as they cannot make one. ${channelQueryNote} Recorded, and announced as \`chat.user_unbanned\`.`,
     request: { query: studioChatQuery, path: accountPath },
     responses: () => ({
       204: { description: 'Lifted' },

@@ -197,8 +197,14 @@ export const banUser = async (
   return stored;
 };
 
-/** `DELETE /studio/chat/bans/{account_id}`: the account may get tokens again. */
+/**
+ * `DELETE /studio/chat/bans/{account_id}`: the account may get tokens again. A moderator cannot
+ * lift another moderator's ban, as they cannot make one: a banned moderator keeps the role, so
+ * another moderator lifting it would undo the creator's decision.
+ */
 export const unbanUser = async (chat: StudioChat, accountId: string, now: Date): Promise<void> => {
+  if (chat.role === 'moderator' && (await isModerator(chat.creatorId, accountId)))
+    throw new ForbiddenError('Only the creator may lift a moderator’s ban');
   const lifted = await deleteBan(
     chat.creatorId,
     accountId,

@@ -428,7 +428,7 @@ describe('moderation', () => {
       await waitFor(async () => (await events(type)).length > 0, type, 30_000);
   });
 
-  it('a moderator the creator banned moderates nothing: settings, bans, lifting their own ban and deletions are 403 (were 2xx)', async () => {
+  it('a moderator the creator banned moderates nothing: settings, bans, lifting their own ban and deletions are 403 (were 2xx); another moderator cannot lift it', async () => {
     const mod = await viewer();
     const other = await viewer();
     const as = { token: mod.token };
@@ -456,6 +456,19 @@ describe('moderation', () => {
     // Nothing changed: the settings are the creator's, the other viewer may chat, the ban holds.
     expect((await token(other)).status).toBe(200);
     expect((await token(mod)).status).toBe(403);
+    // Another moderator cannot lift it: a moderator's ban is the creator's to make, and to lift (it
+    // was 204, and the banned moderator, still one, moderated again).
+    const ally = await viewer();
+    expect(
+      (await api.put(`/studio/chat/moderators/${ally.accountId}`, { token: creator.token })).status,
+    ).toBe(200);
+    const lifted = await api.delete(`/studio/chat/bans/${mod.accountId}${channel}`, { token: ally.token });
+    expect([lifted.status, lifted.body?.message]).toEqual([
+      403,
+      'Only the creator may lift a moderator’s ban',
+    ]);
+    expect((await token(mod)).status).toBe(403);
+    await api.delete(`/studio/chat/moderators/${ally.accountId}`, { token: creator.token });
     // Lifted by the creator, the moderator moderates again.
     expect((await api.delete(`/studio/chat/bans/${mod.accountId}`, { token: creator.token })).status).toBe(
       204,
