@@ -15,6 +15,7 @@ import {
   senderStanding,
 } from '../../shared/chat/review-settings.ts';
 import { CHAT_MODERATOR_SESSION_MINUTES } from '../../shared/chat/policy.ts';
+import { markDeleted } from '../../shared/identity/account-repository.ts';
 import { applyEntitlement } from '../../shared/entitlements/entitlement-repository.ts';
 import { tableName } from '../../shared/db/table.ts';
 import { suspendCreator, unsuspendCreator } from '../../shared/studio/operator-writes.ts';
@@ -129,6 +130,15 @@ describe('POST /creators/{id}/channel/chat/token', () => {
     const own = await token(creator);
     expect(own.body.data.capabilities).toEqual(['SEND_MESSAGE', 'DELETE_MESSAGE', 'DISCONNECT_USER']);
     expect((await token(undefined, '/creators/no_such_handle/channel/chat/token')).status).toBe(404);
+  });
+
+  it("a deleted account's still-valid access token gets no chat token: 401 (was an hour's session, past the purge)", async () => {
+    const v = await viewer();
+    expect((await token(v)).status).toBe(200);
+    // DELETE /me's tombstone; the access token stays valid for up to its 15 minutes (docs/accounts.md).
+    await markDeleted(v.accountId, new Date());
+    const refused = await token(v);
+    expect([refused.status, refused.body.message]).toEqual([401, 'This account was deleted']);
   });
 
   it('followers-only: a viewer reads only until they follow; the settings are recorded as an event', async () => {
