@@ -35,7 +35,7 @@ export const CHAT_ASSUMPTIONS = {
   reviewMemoryMb: 256,
   /** DynamoDB reads of one token request (eventually consistent GetItems, 0.5 RRU each). */
   tokenReadUnits: 7 * 0.5,
-  /** One token per session (shared/chat/tokens.ts CHAT_SESSION_MINUTES = 60). */
+  /** One token per session (shared/chat/policy.ts CHAT_SESSION_MINUTES = 60). */
   tokensPerViewerHour: 1,
   /** Messages a chatting viewer sends in an hour. */
   sentPerViewerHour: 6,

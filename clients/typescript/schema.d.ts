@@ -581,7 +581,7 @@ export interface paths {
         };
         /**
          * Keep a session alive; refreshed token, viewers, current/next program
-         * @description Keeps the caller's watch session alive (until `expires_at`: 90 s past the end of the 3-minute viewer-count period, renewed by the period's first heartbeat) and answers a refreshed playback token, the audience and what is on now and next in the session's time zone; send one every `next_heartbeat_seconds` (30). A session that has ended or expired answers 200 with `session_valid: false` and a `reason`, and no token: open a new one.
+         * @description Keeps the caller's watch session alive (until `expires_at`: 90 s past the end of the 3-minute viewer-count period, renewed by the period's first heartbeat) and answers a refreshed playback token, the audience and what is on now and next in the session's time zone; send one every `next_heartbeat_seconds` (30). A session that has ended or expired answers 200 with `session_valid: false` and a `reason`, and no token: open a new one. On a channel that requires a subscription, the period's first heartbeat checks it again (403 once it no longer grants access; the session is not renewed and lapses).
          */
         get: operations["sendHeartbeat"];
         put?: never;
@@ -1951,7 +1951,7 @@ export interface paths {
         put?: never;
         /**
          * A token for the channel's live chat: what the caller may do there is the server's decision
-         * @description Answers an Amazon IVS Chat token for the channel's room and the messaging endpoint to open with it. What the token allows is decided here from what the server knows, never from the request: anonymous callers read only; a signed-in viewer may send unless the room's mode excludes them (followers-only with a minimum follow age, subscribers-only, established accounts only: `read_only_reason` says which); the creator and their moderators may also delete messages and disconnect users. A banned or timed-out account gets no token (403). A channel that requires a subscription admits to its chat whom it admits to playback (an entitlement that grants now), its creator and moderators. The token's attributes (what other clients see) are the display name and badges (`creator`, `moderator`, `subscriber`). Tokens are single-use and the session lasts an hour; then ask again.
+         * @description Answers an Amazon IVS Chat token for the channel's room and the messaging endpoint to open with it. What the token allows is decided here from what the server knows, never from the request: anonymous callers read only; a signed-in viewer may send unless the room's mode excludes them (followers-only with a minimum follow age, subscribers-only, established accounts only: `read_only_reason` says which); the creator and their moderators may also delete messages and disconnect users. A banned or timed-out account gets no token (403), nor a deleted one whose access token is still valid (401). A channel that requires a subscription admits to its chat whom it admits to playback (an entitlement that grants now), its creator and moderators. The token's attributes (what other clients see) are the display name and badges (`creator`, `moderator`, `subscriber`). Tokens are single-use and the session lasts an hour (a moderator's 10 minutes: IVS Chat revokes no token, so that is how long a removed moderator's unused one moderates); then ask again.
          */
         post: operations["createChatToken"];
         delete?: never;
@@ -1996,7 +1996,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a chat moderator
-         * @description The creator removes a moderator: IVS Chat ends their open chat connections at once (their tokens carried the moderator's capabilities for the session's hour), and their next token is a viewer's. A token fetched before the removal and not yet used keeps its capabilities until it expires (IVS Chat cannot revoke a token). Recorded, and announced as `chat.moderator_removed`.
+         * @description The creator removes a moderator: IVS Chat ends their open chat connections at once (their tokens carried the moderator's capabilities for the session), and their next token is a viewer's. A token fetched before the removal and used after it keeps its capabilities for its session, which for a moderator lasts 10 minutes (IVS Chat cannot revoke a token). Recorded, and announced as `chat.moderator_removed`.
          */
         delete: operations["deleteChatModerator"];
         options?: never;
@@ -2036,7 +2036,7 @@ export interface paths {
         post?: never;
         /**
          * Lift a ban
-         * @description The account may get chat tokens again. Acts on the caller's own channel, or with `?channel=<creator id>` on a channel they moderate. Recorded, and announced as `chat.user_unbanned`.
+         * @description The account may get chat tokens again. A moderator cannot lift another moderator's ban (403), as they cannot make one. Acts on the caller's own channel, or with `?channel=<creator id>` on a channel they moderate. Recorded, and announced as `chat.user_unbanned`.
          */
         delete: operations["deleteChatBan"];
         options?: never;
@@ -12768,6 +12768,22 @@ export interface operations {
                      *       "status": "error",
                      *       "code": 401,
                      *       "message": "Missing or invalid bearer token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The channel requires a subscription and the caller's no longer grants access: the period's first heartbeat (the one that would renew the session) checks it as opening does, and renews nothing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 403,
+                     *       "message": "This channel requires an active subscription"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -27062,7 +27078,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller is not a creator (onboarding unfinished), or `channel` names a channel they do not moderate or that banned them, or the action is the creator's only (appointing moderators) or not allowed on its target (banning the creator, a moderator banning a moderator); or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
+            /** @description The caller is not a creator (onboarding unfinished), or `channel` names a channel they do not moderate or that banned them, or the action is the creator's only (appointing moderators) or not allowed on its target (banning the creator, a moderator banning a moderator or lifting a moderator's ban); or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -27274,7 +27290,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller is not a creator (onboarding unfinished), or `channel` names a channel they do not moderate or that banned them, or the action is the creator's only (appointing moderators) or not allowed on its target (banning the creator, a moderator banning a moderator); or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
+            /** @description The caller is not a creator (onboarding unfinished), or `channel` names a channel they do not moderate or that banned them, or the action is the creator's only (appointing moderators) or not allowed on its target (banning the creator, a moderator banning a moderator or lifting a moderator's ban); or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -27457,7 +27473,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller is not a creator (onboarding unfinished), or `channel` names a channel they do not moderate or that banned them, or the action is the creator's only (appointing moderators) or not allowed on its target (banning the creator, a moderator banning a moderator); or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
+            /** @description The caller is not a creator (onboarding unfinished), or `channel` names a channel they do not moderate or that banned them, or the action is the creator's only (appointing moderators) or not allowed on its target (banning the creator, a moderator banning a moderator or lifting a moderator's ban); or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -27652,7 +27668,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller is not a creator (onboarding unfinished), or `channel` names a channel they do not moderate or that banned them, or the action is the creator's only (appointing moderators) or not allowed on its target (banning the creator, a moderator banning a moderator); or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
+            /** @description The caller is not a creator (onboarding unfinished), or `channel` names a channel they do not moderate or that banned them, or the action is the creator's only (appointing moderators) or not allowed on its target (banning the creator, a moderator banning a moderator or lifting a moderator's ban); or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -27878,7 +27894,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller is not a creator (onboarding unfinished), or `channel` names a channel they do not moderate or that banned them, or the action is the creator's only (appointing moderators) or not allowed on its target (banning the creator, a moderator banning a moderator); or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
+            /** @description The caller is not a creator (onboarding unfinished), or `channel` names a channel they do not moderate or that banned them, or the action is the creator's only (appointing moderators) or not allowed on its target (banning the creator, a moderator banning a moderator or lifting a moderator's ban); or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -28056,7 +28072,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller is not a creator (onboarding unfinished), or `channel` names a channel they do not moderate or that banned them, or the action is the creator's only (appointing moderators) or not allowed on its target (banning the creator, a moderator banning a moderator); or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
+            /** @description The caller is not a creator (onboarding unfinished), or `channel` names a channel they do not moderate or that banned them, or the action is the creator's only (appointing moderators) or not allowed on its target (banning the creator, a moderator banning a moderator or lifting a moderator's ban); or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -21,7 +21,7 @@ const moderationThrottle = { rate: 20, burst: 40 } as const;
 
 const notYours = {
   description:
-    "The caller is not a creator (onboarding unfinished), or `channel` names a channel they do not moderate or that banned them, or the action is the creator's only (appointing moderators) or not allowed on its target (banning the creator, a moderator banning a moderator)",
+    "The caller is not a creator (onboarding unfinished), or `channel` names a channel they do not moderate or that banned them, or the action is the creator's only (appointing moderators) or not allowed on its target (banning the creator, a moderator banning a moderator or lifting a moderator's ban)",
   message: 'You do not moderate this channel',
 };
 const noRoom = {
@@ -47,7 +47,7 @@ export const createChatToken = /* @__PURE__ */ contract({
   throttle: { rate: 50, burst: 100 },
   summary: "A token for the channel's live chat: what the caller may do there is the server's decision",
   description:
-    "Answers an Amazon IVS Chat token for the channel's room and the messaging endpoint to open with it. What the token allows is decided here from what the server knows, never from the request: anonymous callers read only; a signed-in viewer may send unless the room's mode excludes them (followers-only with a minimum follow age, subscribers-only, established accounts only: `read_only_reason` says which); the creator and their moderators may also delete messages and disconnect users. A banned or timed-out account gets no token (403). A channel that requires a subscription admits to its chat whom it admits to playback (an entitlement that grants now), its creator and moderators. The token's attributes (what other clients see) are the display name and badges (`creator`, `moderator`, `subscriber`). Tokens are single-use and the session lasts an hour; then ask again.",
+    "Answers an Amazon IVS Chat token for the channel's room and the messaging endpoint to open with it. What the token allows is decided here from what the server knows, never from the request: anonymous callers read only; a signed-in viewer may send unless the room's mode excludes them (followers-only with a minimum follow age, subscribers-only, established accounts only: `read_only_reason` says which); the creator and their moderators may also delete messages and disconnect users. A banned or timed-out account gets no token (403), nor a deleted one whose access token is still valid (401). A channel that requires a subscription admits to its chat whom it admits to playback (an entitlement that grants now), its creator and moderators. The token's attributes (what other clients see) are the display name and badges (`creator`, `moderator`, `subscriber`). Tokens are single-use and the session lasts an hour (a moderator's 10 minutes: IVS Chat revokes no token, so that is how long a removed moderator's unused one moderates); then ask again.",
   request: { path: creatorPath },
   responses: () => ({
     200: { description: 'A chat token', data: chatResponses().ChatToken },
@@ -120,7 +120,7 @@ export const deleteChatModerator = /* @__PURE__ */ contract({
   throttle: moderationThrottle,
   summary: 'Remove a chat moderator',
   description:
-    "The creator removes a moderator: IVS Chat ends their open chat connections at once (their tokens carried the moderator's capabilities for the session's hour), and their next token is a viewer's. A token fetched before the removal and not yet used keeps its capabilities until it expires (IVS Chat cannot revoke a token). Recorded, and announced as `chat.moderator_removed`.",
+    "The creator removes a moderator: IVS Chat ends their open chat connections at once (their tokens carried the moderator's capabilities for the session), and their next token is a viewer's. A token fetched before the removal and used after it keeps its capabilities for its session, which for a moderator lasts 10 minutes (IVS Chat cannot revoke a token). Recorded, and announced as `chat.moderator_removed`.",
   request: { path: accountPath },
   responses: () => ({
     204: { description: 'Removed' },
@@ -168,7 +168,7 @@ export const deleteChatBan = /* @__PURE__ */ (() =>
     rateLimit,
     throttle: moderationThrottle,
     summary: 'Lift a ban',
-    description: `The account may get chat tokens again. ${channelQueryNote} Recorded, and announced as \`chat.user_unbanned\`.`,
+    description: `The account may get chat tokens again. A moderator cannot lift another moderator's ban (403), as they cannot make one. ${channelQueryNote} Recorded, and announced as \`chat.user_unbanned\`.`,
     request: { query: studioChatQuery, path: accountPath },
     responses: () => ({
       204: { description: 'Lifted' },

@@ -225,12 +225,17 @@ export const sendHeartbeat = /* @__PURE__ */ (() =>
     auth: 'required',
     summary: 'Keep a session alive; refreshed token, viewers, current/next program',
     description:
-      "Keeps the caller's watch session alive (until `expires_at`: 90 s past the end of the 3-minute viewer-count period, renewed by the period's first heartbeat) and answers a refreshed playback token, the audience and what is on now and next in the session's time zone; send one every `next_heartbeat_seconds` (30). A session that has ended or expired answers 200 with `session_valid: false` and a `reason`, and no token: open a new one.",
+      "Keeps the caller's watch session alive (until `expires_at`: 90 s past the end of the 3-minute viewer-count period, renewed by the period's first heartbeat) and answers a refreshed playback token, the audience and what is on now and next in the session's time zone; send one every `next_heartbeat_seconds` (30). A session that has ended or expired answers 200 with `session_valid: false` and a `reason`, and no token: open a new one. On a channel that requires a subscription, the period's first heartbeat checks it again (403 once it no longer grants access; the session is not renewed and lapses).",
     request: { path: creatorPath, query: sessionQuery },
     responses: () => ({
       200: {
         description: 'The session extended (`session_valid: true`), or why it is no longer valid',
         data: liveResponses().Heartbeat,
+      },
+      403: {
+        description:
+          "The channel requires a subscription and the caller's no longer grants access: the period's first heartbeat (the one that would renew the session) checks it as opening does, and renews nothing",
+        message: 'This channel requires an active subscription',
       },
       404: sessionNotFound,
     }),

@@ -126,7 +126,8 @@ export const addModerator = async (
 /**
  * `DELETE /studio/chat/moderators/{account_id}` (creator only): the role goes, then IVS Chat ends
  * the account's open connections, whose tokens still carry DELETE_MESSAGE and DISCONNECT_USER (a
- * token's capabilities last its session, an hour): the app reconnects with a viewer's token.
+ * token's capabilities last its session, CHAT_MODERATOR_SESSION_MINUTES for a moderator): the app
+ * reconnects with a viewer's token.
  */
 export const removeModerator = async (chat: StudioChat, accountId: string, now: Date): Promise<void> => {
   requireCreatorRole(chat);
@@ -196,8 +197,14 @@ export const banUser = async (
   return stored;
 };
 
-/** `DELETE /studio/chat/bans/{account_id}`: the account may get tokens again. */
+/**
+ * `DELETE /studio/chat/bans/{account_id}`: the account may get tokens again. A moderator cannot
+ * lift another moderator's ban, as they cannot make one: a banned moderator keeps the role, so
+ * another moderator lifting it would undo the creator's decision.
+ */
 export const unbanUser = async (chat: StudioChat, accountId: string, now: Date): Promise<void> => {
+  if (chat.role === 'moderator' && (await isModerator(chat.creatorId, accountId)))
+    throw new ForbiddenError('Only the creator may lift a moderator’s ban');
   const lifted = await deleteBan(
     chat.creatorId,
     accountId,

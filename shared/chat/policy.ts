@@ -10,6 +10,15 @@ import type { ChatBan, ChatSettings } from './chat-repository.ts';
 export const CHAT_CAPABILITIES = ['SEND_MESSAGE', 'DELETE_MESSAGE', 'DISCONNECT_USER'] as const;
 export type ChatCapability = (typeof CHAT_CAPABILITIES)[number];
 
+/** How long a chat session lasts before the client asks for a new token (and the rules apply again). */
+export const CHAT_SESSION_MINUTES = 60;
+/**
+ * A moderator's session: short, because IVS Chat revokes no token. Removing a moderator ends their
+ * open connections (DisconnectUser), but a token fetched before and used after the removal still
+ * carries DELETE_MESSAGE and DISCONNECT_USER for its whole session (docs/chat.md "Moderation").
+ */
+export const CHAT_MODERATOR_SESSION_MINUTES = 10;
+
 export type ChatBadge = 'creator' | 'moderator' | 'subscriber';
 
 /** Is `ban` in force at `now`? */
@@ -53,6 +62,8 @@ export type ChatDecision =
       /** IVS token attributes: what other clients see of the sender; nothing secret. */
       attributes: Record<string, string>;
       readOnlyReason: ReadOnlyReason | null;
+      /** The session's length (CreateChatToken's `sessionDurationInMinutes`). */
+      sessionMinutes: number;
     };
 
 const minutesSince = (iso: string, now: Date) => (now.getTime() - Date.parse(iso)) / 60_000;
@@ -76,7 +87,7 @@ const modeExclusion = (settings: ChatSettings, viewer: ChatViewer, now: Date): R
 
 /**
  * The decision: anonymous callers read only; the creator and their moderators send, delete and
- * disconnect; a banned or timed-out account gets no token at all; a paywalled channel's chat is
+ * disconnect (moderators for a shorter session: CHAT_MODERATOR_SESSION_MINUTES); a banned or timed-out account gets no token at all; a paywalled channel's chat is
  * for those playback admits (an entitlement that grants now), its creator and moderators; a
  * viewer the room's mode excludes reads only, with the reason.
  */
@@ -94,7 +105,13 @@ export const decideChatAccess = (input: {
   } as const;
   if (!viewer) {
     if (channel.requiresSubscription) return paywalled;
-    return { kind: 'token', capabilities: [], attributes: {}, readOnlyReason: 'sign_in' };
+    return {
+      kind: 'token',
+      capabilities: [],
+      attributes: {},
+      readOnlyReason: 'sign_in',
+      sessionMinutes: CHAT_SESSION_MINUTES,
+    };
   }
   const badges: ChatBadge[] = [];
   if (viewer.accountId === channel.creatorId) {
@@ -104,6 +121,7 @@ export const decideChatAccess = (input: {
       capabilities: [...CHAT_CAPABILITIES],
       attributes: attributesOf(viewer, badges),
       readOnlyReason: null,
+      sessionMinutes: CHAT_SESSION_MINUTES,
     };
   }
   if (isBanned(viewer.ban, now))
@@ -117,6 +135,7 @@ export const decideChatAccess = (input: {
       capabilities: [...CHAT_CAPABILITIES],
       attributes: attributesOf(viewer, badges),
       readOnlyReason: null,
+      sessionMinutes: CHAT_MODERATOR_SESSION_MINUTES,
     };
   const excluded = modeExclusion(settings, viewer, now);
   return {
@@ -124,5 +143,6 @@ export const decideChatAccess = (input: {
     capabilities: excluded ? [] : ['SEND_MESSAGE'],
     attributes: attributesOf(viewer, badges),
     readOnlyReason: excluded,
+    sessionMinutes: CHAT_SESSION_MINUTES,
   };
 };

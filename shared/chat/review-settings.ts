@@ -10,10 +10,12 @@ import {
 } from './chat-repository.ts';
 import { type FoldedTerms, foldTerms, type SenderStanding } from './review.ts';
 import { getEntitlement, grants } from '../entitlements/entitlement-repository.ts';
+import { getCreator } from '../creators/creator-repository.ts';
 
 /**
  * The review handler's settings, cached in the container (docs/chat.md "Review"): a room's
- * creator once (it never changes), its settings for SETTINGS_TTL_MS, so a change reaches every
+ * creator once (it never changes), its settings and whether its channel is paywalled (the creator
+ * item) for SETTINGS_TTL_MS, so a change reaches every
  * container within that time and a warm handler makes no network call for the messages between.
  * The blocked terms are folded once per load. The sender's ban on the channel is read the same
  * way, per sender, for the same time: a token issued before a ban opens a connection until it
@@ -21,13 +23,14 @@ import { getEntitlement, grants } from '../entitlements/entitlement-repository.t
  */
 export const SETTINGS_TTL_MS = 10_000;
 
-export type ReviewSettings = ChatSettings & { folded: FoldedTerms };
+/** `paywalled`: the channel requires a subscription (its chat is its subscribers', as its playback). */
+export type ReviewSettings = ChatSettings & { folded: FoldedTerms; paywalled: boolean };
 
 const rooms = /* @__PURE__ */ perContainer(() => new Map<string, Promise<string | null>>());
 type Cache<T> = Map<string, { loadedAt: number; value: Promise<T> }>;
 const cache = /* @__PURE__ */ perContainer((): Cache<ReviewSettings> => new Map());
 
-const OFF: ReviewSettings = { ...DEFAULT_CHAT_SETTINGS, folded: foldTerms([]) };
+const OFF: ReviewSettings = { ...DEFAULT_CHAT_SETTINGS, folded: foldTerms([]), paywalled: false };
 
 /** Senders whose ban was looked up lately, per room. */
 const bans = /* @__PURE__ */ perContainer((): Cache<ChatBan | undefined> => new Map());
@@ -56,8 +59,12 @@ const creatorOf = (roomArn: string): Promise<string | null> => {
 const load = async (roomArn: string): Promise<ReviewSettings> => {
   const creatorId = await creatorOf(roomArn);
   if (!creatorId) return OFF; // not one of our rooms (or not yet written): no rules of ours
-  const settings = await getChatSettings(creatorId);
-  return { ...settings, folded: foldTerms(settings.blocked_terms) };
+  const [settings, creator] = await Promise.all([getChatSettings(creatorId), getCreator(creatorId)]);
+  return {
+    ...settings,
+    folded: foldTerms(settings.blocked_terms),
+    paywalled: Boolean(creator?.channel.requires_subscription),
+  };
 };
 
 /** `key`'s entry of `entries`, read by `read` when absent or older than the TTL; a failed load is not cached. */

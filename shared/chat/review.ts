@@ -20,6 +20,7 @@ export type DenyReason =
   | 'emote_only'
   | 'slow_mode'
   | 'subscribers_only'
+  | 'subscription_required'
   | 'empty';
 
 /** What IVS Chat sends the handler (the fields we read). */
@@ -209,12 +210,13 @@ const standingBadges = (event: ReviewEvent, standing: SenderStanding): Set<strin
  * (nothing visible), length, control characters (as display text: shared/schema/characters.ts),
  * blocked terms (for everyone, moderators included; these two also in the message's attributes,
  * which every client receives with it), then, for viewers only (the creator and moderators are exempt, by the
- * badges our token put in the sender's attributes that still hold: `standingBadges`): subscribers-only (a token issued before the
+ * badges our token put in the sender's attributes that still hold: `standingBadges`): a paywalled
+ * channel's subscription (a subscriber's token whose subscription no longer grants), subscribers-only (a token issued before the
  * mode was switched on), emote-only, slow mode. An allowed message counts for slow mode.
  */
 export const reviewMessage = (
   event: ReviewEvent,
-  settings: ChatSettings & { folded: FoldedTerms },
+  settings: ChatSettings & { folded: FoldedTerms; paywalled?: boolean },
   nowMs: number,
   slow: SlowModeState,
   standing: SenderStanding = {},
@@ -232,6 +234,9 @@ export const reviewMessage = (
   const badges = standingBadges(event, standing);
   const exempt = badges.has('creator') || badges.has('moderator');
   if (!exempt) {
+    // A paywalled channel's chat is its subscribers' (the token route's rule): a token issued to a
+    // subscriber whose subscription lapsed, was refunded or revoked since no longer sends.
+    if (settings.paywalled && !badges.has('subscriber')) return deny('subscription_required');
     if (settings.subscribers_only && !badges.has('subscriber')) return deny('subscribers_only');
     if (settings.emote_only && !isEmoteOnly(content)) return deny('emote_only');
     const key = `${event.RoomArn}|${event.Sender.UserId}`;

@@ -21,7 +21,7 @@ import {
   sessionGone,
   stateOf,
 } from './watch-sessions.ts';
-import { checkAccess, subscriptionOf } from '../entitlements/channel-access.ts';
+import { checkAccess, requireAccess, subscriptionOf } from '../entitlements/channel-access.ts';
 import {
   getSession,
   heartbeatSession,
@@ -236,7 +236,9 @@ export const changeQuality = async (
  * `GET /live/heartbeat`: keeps a live session and refreshes its token. An ended or expired session
  * answers 200 with `session_valid: false` and a `reason`, no token. The first heartbeat of a
  * viewer-count bucket counts the viewer and renews the session's lease (one write each); the
- * others of that bucket write nothing (docs/cost.md) and answer the lease as it stands.
+ * others of that bucket write nothing (docs/cost.md) and answer the lease as it stands. On a gated
+ * channel that first heartbeat checks the subscription again (403, nothing written, once it no
+ * longer grants).
  */
 export const heartbeat = async (
   creatorId: string,
@@ -256,6 +258,10 @@ export const heartbeat = async (
   // a claim that fails (ended or beaten by the same session's concurrent beat) takes the count back.
   const claims =
     state === 'active' && (session.counted_from ?? Number.NEGATIVE_INFINITY) < bucketStartSeconds(bucket);
+  // Renewing the lease is where a gated channel's paywall applies again (403 as opening, nothing
+  // written): else a subscription refunded or expired mid-stream kept its session, and a fresh
+  // playback token every beat, for as long as the player beat (docs/live.md "Rules").
+  if (claims) await requireAccess(creator, accountId, now);
   const shards = viewerShardsOf(creator);
   const shard = randomInt(shards);
   const [beat, token, epg] = await Promise.all([

@@ -14,6 +14,8 @@ import {
   senderBan,
   senderStanding,
 } from '../../shared/chat/review-settings.ts';
+import { CHAT_MODERATOR_SESSION_MINUTES } from '../../shared/chat/policy.ts';
+import { markDeleted } from '../../shared/identity/account-repository.ts';
 import { applyEntitlement } from '../../shared/entitlements/entitlement-repository.ts';
 import { tableName } from '../../shared/db/table.ts';
 import { suspendCreator, unsuspendCreator } from '../../shared/studio/operator-writes.ts';
@@ -128,6 +130,15 @@ describe('POST /creators/{id}/channel/chat/token', () => {
     const own = await token(creator);
     expect(own.body.data.capabilities).toEqual(['SEND_MESSAGE', 'DELETE_MESSAGE', 'DISCONNECT_USER']);
     expect((await token(undefined, '/creators/no_such_handle/channel/chat/token')).status).toBe(404);
+  });
+
+  it("a deleted account's still-valid access token gets no chat token: 401 (was an hour's session, past the purge)", async () => {
+    const v = await viewer();
+    expect((await token(v)).status).toBe(200);
+    // DELETE /me's tombstone; the access token stays valid for up to its 15 minutes (docs/accounts.md).
+    await markDeleted(v.accountId, new Date());
+    const refused = await token(v);
+    expect([refused.status, refused.body.message]).toEqual([401, 'This account was deleted']);
   });
 
   it('followers-only: a viewer reads only until they follow; the settings are recorded as an event', async () => {
@@ -427,7 +438,7 @@ describe('moderation', () => {
       await waitFor(async () => (await events(type)).length > 0, type, 30_000);
   });
 
-  it('a moderator the creator banned moderates nothing: settings, bans, lifting their own ban and deletions are 403 (were 2xx)', async () => {
+  it('a moderator the creator banned moderates nothing: settings, bans, lifting their own ban and deletions are 403 (were 2xx); another moderator cannot lift it', async () => {
     const mod = await viewer();
     const other = await viewer();
     const as = { token: mod.token };
@@ -455,6 +466,19 @@ describe('moderation', () => {
     // Nothing changed: the settings are the creator's, the other viewer may chat, the ban holds.
     expect((await token(other)).status).toBe(200);
     expect((await token(mod)).status).toBe(403);
+    // Another moderator cannot lift it: a moderator's ban is the creator's to make, and to lift (it
+    // was 204, and the banned moderator, still one, moderated again).
+    const ally = await viewer();
+    expect(
+      (await api.put(`/studio/chat/moderators/${ally.accountId}`, { token: creator.token })).status,
+    ).toBe(200);
+    const lifted = await api.delete(`/studio/chat/bans/${mod.accountId}${channel}`, { token: ally.token });
+    expect([lifted.status, lifted.body?.message]).toEqual([
+      403,
+      'Only the creator may lift a moderator’s ban',
+    ]);
+    expect((await token(mod)).status).toBe(403);
+    await api.delete(`/studio/chat/moderators/${ally.accountId}`, { token: creator.token });
     // Lifted by the creator, the moderator moderates again.
     expect((await api.delete(`/studio/chat/bans/${mod.accountId}`, { token: creator.token })).status).toBe(
       204,
@@ -495,6 +519,13 @@ describe('moderation', () => {
     );
     const issued = await token(mod);
     expect(issued.body.data.capabilities).toContain('DISCONNECT_USER');
+    // A moderator's session is short (CHAT_MODERATOR_SESSION_MINUTES): a token fetched before the
+    // removal and used after it (IVS Chat revokes no token) moderates for that long, not an hour.
+    expect(CHAT_MODERATOR_SESSION_MINUTES).toBeLessThanOrEqual(10);
+    expect(
+      (Date.parse(issued.body.data.session_expires_at) - Date.now()) / 60_000,
+      'minutes of session',
+    ).toBeLessThanOrEqual(CHAT_MODERATOR_SESSION_MINUTES);
     const modSocket = await join(issued);
     const watcher = await join(await token(bystander));
     expect(

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { type ChatSettings, DEFAULT_CHAT_SETTINGS } from '../../shared/chat/chat-repository.ts';
-import { type ChatViewer, decideChatAccess } from '../../shared/chat/policy.ts';
+import {
+  CHAT_MODERATOR_SESSION_MINUTES,
+  CHAT_SESSION_MINUTES,
+  type ChatViewer,
+  decideChatAccess,
+} from '../../shared/chat/policy.ts';
 
 /** A small deterministic PRNG (mulberry32): the same cases on every run, thousands of them. */
 const prng = (seed: number) => () => {
@@ -75,6 +80,16 @@ describe('chat token decisions (shared/chat/policy.ts)', () => {
       else if (c.viewer.accountId === CREATOR || c.viewer.moderator)
         expect(capabilities).toEqual(['SEND_MESSAGE', 'DELETE_MESSAGE', 'DISCONNECT_USER']);
       else expect(['', 'SEND_MESSAGE']).toContain(capabilities.join(','));
+    }
+  });
+
+  it("a moderator's session is the short one (IVS Chat revokes no token: a removed moderator's unused one moderates that long); everyone else's an hour", () => {
+    for (const c of cases) {
+      if (c.decision.kind !== 'token') continue;
+      const moderator = c.viewer && c.viewer.accountId !== CREATOR && c.viewer.moderator;
+      expect(c.decision.sessionMinutes).toBe(
+        moderator ? CHAT_MODERATOR_SESSION_MINUTES : CHAT_SESSION_MINUTES,
+      );
     }
   });
 

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_CHAT_SETTINGS } from '../../shared/chat/chat-repository.ts';
 import * as repository from '../../shared/chat/chat-repository.ts';
 import * as entitlements from '../../shared/entitlements/entitlement-repository.ts';
+import * as creators from '../../shared/creators/creator-repository.ts';
 import {
   foldTerms,
   foldText,
@@ -68,6 +69,19 @@ describe('the review rules (shared/chat/review.ts)', () => {
     expect(reviewMessage(event('\u200B\u200B \u2060', 'creator'), s, 0, slow)).toMatchObject({
       Attributes: { Reason: 'empty' },
     });
+    // Blank fillers (Hangul fillers, the braille blank) and other characters that show nothing: the
+    // usual way to post a blank message past an "empty" rule.
+    for (const content of [
+      '\u3164\u3164\u3164',
+      '\uFFA0',
+      '\u115F\u1160',
+      '\u2800 \u2800',
+      '\u034F\u180E\u2062\uFE0F',
+      '\u17B4\u17B5',
+    ])
+      expect(reviewMessage(event(content, 'creator'), s, 0, slow), JSON.stringify(content)).toMatchObject({
+        Attributes: { Reason: 'empty' },
+      });
     // A right-to-left override makes "gpj.exe" read as "exe.jpg"; a NUL or escape controls terminals.
     for (const content of ['see \u202Egpj.exe', 'a\u0000b', 'x\u001B[2J', 'a\u2066b'])
       expect(reviewMessage(event(content, 'creator'), s, 0, slow), JSON.stringify(content)).toMatchObject({
@@ -137,6 +151,8 @@ describe('the review handler falls back as the room states (functions/chat/revie
 
   it('cached settings are applied: a blocked term is refused with its reason', async () => {
     vi.spyOn(repository, 'creatorOfRoom').mockResolvedValue('acc_creator');
+    // The creator item says whether the channel is paywalled (this one is not: none found).
+    const creator = vi.spyOn(creators, 'getCreator').mockResolvedValue(undefined);
     vi.spyOn(repository, 'getBan').mockResolvedValue(undefined);
     const load = vi
       .spyOn(repository, 'getChatSettings')
@@ -150,11 +166,13 @@ describe('the review handler falls back as the room states (functions/chat/revie
       ReviewResult: 'ALLOW',
     });
     expect(load).toHaveBeenCalledTimes(1);
+    expect(creator).toHaveBeenCalledTimes(1);
   });
 
   it("a banned sender's message is refused, whatever token it came with (a token issued before the ban still connects); a lapsed timeout is not", async () => {
     vi.spyOn(repository, 'creatorOfRoom').mockResolvedValue('acc_creator');
     vi.spyOn(repository, 'getChatSettings').mockResolvedValue(DEFAULT_CHAT_SETTINGS);
+    vi.spyOn(creators, 'getCreator').mockResolvedValue(undefined);
     const bans: Record<string, repository.ChatBan> = {
       acc_troll: {
         account_id: 'acc_troll',
@@ -207,4 +225,41 @@ describe('the review handler falls back as the room states (functions/chat/revie
       creatorId: 'acc_creator',
     });
   });
+
+  it("a paywalled channel's chat refuses a subscriber's token once the subscription no longer grants (refunded mid-session); the creator, moderators and subscribers send", async () => {
+    vi.spyOn(repository, 'creatorOfRoom').mockResolvedValue('acc_paid');
+    vi.spyOn(repository, 'getChatSettings').mockResolvedValue(DEFAULT_CHAT_SETTINGS);
+    vi.spyOn(repository, 'getBan').mockResolvedValue(undefined);
+    vi.spyOn(repository, 'isModerator').mockImplementation(
+      async (_creator, account) => account === 'acc_mod',
+    );
+    vi.spyOn(creators, 'getCreator').mockResolvedValue(
+      paidCreator as unknown as Awaited<ReturnType<typeof creators.getCreator>>,
+    );
+    const granting = {
+      status: 'active',
+      valid_until: '2999-01-01T00:00:00.000Z',
+    } as unknown as entitlements.EntitlementRecord;
+    vi.spyOn(entitlements, 'getEntitlement').mockImplementation(async (account) =>
+      account === 'acc_subscriber' ? granting : undefined,
+    );
+    const room = `${ROOM}-paid`;
+    const from = (UserId: string, badges: string) =>
+      handler({ ...event('hello'), RoomArn: room, Sender: { UserId, Attributes: { badges } } });
+    expect(
+      await Promise.all([
+        from('acc_refunded', 'subscriber'),
+        from('acc_subscriber', 'subscriber'),
+        from('acc_mod', 'moderator'),
+        from('acc_paid', 'creator'),
+      ]),
+    ).toEqual([
+      { ReviewResult: 'DENY', Attributes: { Reason: 'subscription_required' } },
+      { ReviewResult: 'ALLOW' },
+      { ReviewResult: 'ALLOW' },
+      { ReviewResult: 'ALLOW' },
+    ]);
+  });
 });
+
+const paidCreator = { id: 'acc_paid', channel: { requires_subscription: true } };

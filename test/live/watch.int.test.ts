@@ -7,6 +7,7 @@ import { generateCatalog } from '../../scripts/seed/generate.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 import { channelIdOfPlaybackUrl, playbackClaimsOf, viaLocalCdn } from '../support/playback.ts';
 import { subscribePaid } from '../support/payments.ts';
+import { applyEntitlement } from '../../shared/entitlements/entitlement-repository.ts';
 
 let api: TestApi;
 let open: { id: string; channel: string }; // live, no subscription needed
@@ -232,6 +233,48 @@ describe('rules', () => {
     expect((await openSession(gated, token)).status).toBe(200);
     const demo = (await issueAccessToken('acc_demo_viewer', new Date())).token;
     expect((await openSession(gated, demo)).status).toBe(200);
+  });
+
+  it('a gated session stops being renewed once its subscription no longer grants: the first heartbeat of the next bucket answers 403', async () => {
+    const accountId = `acc_${randomUUID()}`;
+    const token = (await issueAccessToken(accountId, new Date())).token;
+    const now = new Date();
+    const subscription = {
+      account_id: accountId,
+      kind: 'subscription' as const,
+      creator_id: gated.id,
+      content_id: null,
+      source: 'stripe' as const,
+      status: 'active' as const,
+      valid_until: new Date(now.getTime() + 30 * 86_400_000).toISOString(),
+      grace_until: null,
+      cancel_at_period_end: false,
+      started_at: now.toISOString(),
+      observed_at: now.getTime(),
+      provider: {},
+    };
+    await applyEntitlement(subscription);
+    const opened = await openSession(gated, token);
+    expect(opened.status).toBe(200);
+    const sid = opened.body.data.session.session_id;
+    const beat = await api.get(`${base(gated.id)}/live/heartbeat?session_id=${sid}`, { token });
+    expect(beat.body.data.session_valid).toBe(true);
+    // Refunded mid-stream: the subscription no longer grants access.
+    await applyEntitlement({ ...subscription, status: 'refunded', observed_at: now.getTime() + 1 });
+    // The first heartbeat of the next bucket (the lease still running) would renew the lease and
+    // sign a new playback token: it checks the subscription as opening does.
+    const bucketEnd = Date.parse(beat.body.data.expires_at) - 90_000;
+    clock.now = () => new Date(bucketEnd + 1_000);
+    const refused = await api.get(`${base(gated.id)}/live/heartbeat?session_id=${sid}`, { token });
+    expect({ status: refused.status, message: refused.body.message, data: refused.body.data }).toEqual({
+      status: 403,
+      message: 'This channel requires an active subscription',
+      data: undefined,
+    });
+    // Not renewed: the session lapses at the lease it had.
+    clock.now = () => new Date(bucketEnd + 91_000);
+    const lapsed = await api.get(`${base(gated.id)}/live/heartbeat?session_id=${sid}`, { token });
+    expect(lapsed.body.data).toMatchObject({ session_valid: false, reason: 'expired' });
   });
 
   it('429 past 3 concurrent streams: 20 parallel opens give exactly 3', async () => {

@@ -46,6 +46,8 @@ describe('displayText: a single-line field with min 1', () => {
     ['a first-strong isolate', 'abc\u2068def\u2069', [BIDI]],
     ['only zero-width spaces', '\u200B\u200B\u200B', [VISIBLE]],
     ['only invisible characters', '\u200C\u200D\u2060\u00AD\uFEFF\u200B', [VISIBLE]],
+    ['only blank fillers (Hangul fillers, the braille blank)', '\u3164\u3164\uFFA0\u2800', [VISIBLE]],
+    ['only characters that show nothing', '\u115F\u1160\u034F\u180E\u2062\uFE0F\u17B4', [VISIBLE]],
     ['only spaces (the length rule says so)', '   ', ['Too small: expected string to have >=1 characters']],
     ['too long', 'x'.repeat(21), ['Too big: expected string to have <=20 characters']],
     ['not a string', 5, ['Invalid input: expected string, received number']],
@@ -103,6 +105,9 @@ describe('the pattern the API document gives each field', () => {
       'one\ttwo\r\nthree',
       '\u200B',
       ' \u000B a \u000C ',
+      '\u3164\u3164\uFFA0\u2800',
+      '\u115F\u1160\u034F\u180E\u2062\uFE0F\u17B4',
+      '\u3164 x',
     ],
   ];
   it.each([
