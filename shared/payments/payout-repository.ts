@@ -258,33 +258,25 @@ const monthMoves = (creatorId: string, before: Earning | undefined, after: Earni
     .map(({ at, amounts }) => addToMonthOperation(creatorId, at, amounts));
 };
 
+/** The items of a creator's partition whose sort key starts with `prefix`. */
+const creatorItems = async (creatorId: string, prefix: string, consistent: boolean | undefined) =>
+  queryAll({
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+    ExpressionAttributeValues: { ':pk': `CREATOR#${creatorId}`, ':prefix': prefix },
+    ...(consistent ? { ConsistentRead: true } : {}),
+  });
+
 /** Every earning of a creator (reversals included, negative). */
-export const earningsOf = async (
-  creatorId: string,
-  options: { consistent?: boolean } = {},
-): Promise<Earning[]> =>
-  (
-    await queryAll({
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': `CREATOR#${creatorId}`, ':prefix': 'EARNING#' },
-      ...(options.consistent ? { ConsistentRead: true } : {}),
-    })
-  ).map((item) => recordOf<Earning>(item));
+export const earningsOf = async (creatorId: string, options: { consistent?: boolean } = {}) =>
+  (await creatorItems(creatorId, 'EARNING#', options.consistent)).map((item) => recordOf<Earning>(item));
 
 type StoredMonth = EarningMonth & { version: number };
 
 /** A creator's monthly totals, every month and currency (a few items a year). */
-export const earningMonthsOf = async (
-  creatorId: string,
-  options: { consistent?: boolean } = {},
-): Promise<StoredMonth[]> =>
-  (
-    await queryAll({
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': `CREATOR#${creatorId}`, ':prefix': 'EARNINGS_MONTH#' },
-      ...(options.consistent ? { ConsistentRead: true } : {}),
-    })
-  ).map((item) => recordOf<StoredMonth>(item));
+export const earningMonthsOf = async (creatorId: string, options: { consistent?: boolean } = {}) =>
+  (await creatorItems(creatorId, 'EARNINGS_MONTH#', options.consistent)).map((item) =>
+    recordOf<StoredMonth>(item),
+  );
 
 /** The monthly totals `earnings` give (what the totals items must hold). */
 export const monthTotals = (earnings: readonly Earning[]): EarningMonth[] => {
