@@ -7,7 +7,7 @@ import { accountPartition, getAccount, isEmailVerified } from '../identity/accou
 import { familiesOf } from '../identity/refresh-tokens.ts';
 import { secondFactorsOf } from '../identity/second-factor-view.ts';
 import { getSession } from '../audience/session-repository.ts';
-import { getPayoutAccount } from '../payments/payout-repository.ts';
+import { earningsOf, getPayoutAccount } from '../payments/payout-repository.ts';
 import { getReport } from '../reports/report-repository.ts';
 import { subscriptionsOf } from '../webhooks/subscription-repository.ts';
 import { ExportDocument } from './export-schema.ts';
@@ -23,19 +23,21 @@ export const ANALYTICS_NOTE =
  * platform keeps the account's data: its partition (follows, entitlements and their provider
  * objects' items, reactions, playheads,
  * report references, the Stripe customer, stream slots), its creator and payout account, its
- * reports, second factor, refresh-token families (GSI1), webhook subscriptions (GSI1), the watch sessions its
+ * earnings, reports, second factor, refresh-token families (GSI1), webhook subscriptions (GSI1), the watch sessions its
  * slots name and the chat records its chat references name. Checked against the schema before it is returned (a drift is a bug, not a document).
  */
 export const buildExportDocument = async (accountId: string, now: Date): Promise<ExportDocument> => {
-  const [account, items, creator, payout, families, subscriptions, secondFactors] = await Promise.all([
-    getAccount(accountId),
-    accountPartition(accountId),
-    getCreator(accountId),
-    getPayoutAccount(accountId),
-    familiesOf(accountId),
-    subscriptionsOf(accountId),
-    secondFactorsOf(accountId),
-  ]);
+  const [account, items, creator, payout, earnings, families, subscriptions, secondFactors] =
+    await Promise.all([
+      getAccount(accountId),
+      accountPartition(accountId),
+      getCreator(accountId),
+      getPayoutAccount(accountId),
+      earningsOf(accountId),
+      familiesOf(accountId),
+      subscriptionsOf(accountId),
+      secondFactorsOf(accountId),
+    ]);
   if (!account) throw new Error('The account of this export is gone');
   const of = (entity: string) =>
     items.filter((item) => item.entity === entity).map((item) => recordOf<Item>(item));
@@ -69,6 +71,15 @@ export const buildExportDocument = async (accountId: string, now: Date): Promise
     },
     creator: creator ? (creator as unknown as ExportDocument['creator']) : null,
     payout_account: payout ? (payout as unknown as ExportDocument['payout_account']) : null,
+    earnings: earnings.map(({ source_id, kind, currency, gross, platform_fee, net, paid_at }) => ({
+      source_id,
+      kind,
+      currency,
+      gross,
+      platform_fee,
+      net,
+      paid_at,
+    })),
     follows: of('follow') as ExportDocument['follows'],
     entitlements: of('entitlement') as ExportDocument['entitlements'],
     entitlement_sources: of(ENTITLEMENT_OBJECT_ENTITY) as ExportDocument['entitlement_sources'],

@@ -32,6 +32,22 @@ export const ExportDocument = /* @__PURE__ */ (() =>
     creator: z.nullable(record({ id: z.string(), name: z.string(), slug: z.string() })),
     /** The creator's payout account (Stripe Connect) when there is one. */
     payout_account: z.nullable(record({ creator_id: z.string() })),
+    /**
+     * A creator's earnings: one line per paid charge or invoice and one per charge's refunds and
+     * disputes (`#reversal`, negative), in minor units of `currency` (what `GET /studio/payouts`
+     * sums per month). No payer is named.
+     */
+    earnings: z.array(
+      z.object({
+        source_id: z.string(),
+        kind: z.enum(['subscription', 'purchase']),
+        currency: z.string(),
+        gross: z.number(),
+        platform_fee: z.number(),
+        net: z.number(),
+        paid_at: instant,
+      }),
+    ),
     follows: z.array(record({ creator_id: z.string(), followed_at: instant })),
     /** Subscriptions and purchases, with the provider's ids. */
     entitlements: z.array(record({ kind: z.string(), creator_id: z.string(), status: z.string() })),

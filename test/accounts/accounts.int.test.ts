@@ -25,6 +25,7 @@ import { putPartnerApproval } from '../../shared/webhooks/subscription-repositor
 import { readMailbox } from '../../scripts/local/ses.ts';
 import { sellingCreators } from '../../scripts/local/stripe/demo.ts';
 import { stripeClient } from '../../shared/payments/stripe-client.ts';
+import { recordEarning } from '../../shared/payments/payout-repository.ts';
 import { applyEntitlement, getEntitlement } from '../../shared/entitlements/entitlement-repository.ts';
 import { entitlementsOf, onboardCreator, stripeStandIn, subscribePaid } from '../support/payments.ts';
 import { studioCreator } from '../support/studio.ts';
@@ -282,6 +283,20 @@ describe('account deletion (DELETE /me)', () => {
     });
     expect((await getEntitlement(me.creatorId, target))?.source).toBe('apple');
 
+    // A payment to it as a creator (as invoice.paid records it): its earnings are its data too.
+    const earning = {
+      creator_id: me.creatorId,
+      source_id: `in_${randomUUID()}`,
+      kind: 'subscription' as const,
+      currency: 'usd',
+      gross: 499,
+      platform_fee: 50,
+      net: 449,
+      paid_at: new Date().toISOString(),
+    };
+    await recordEarning(earning);
+    const { creator_id: _, ...earningLine } = earning;
+
     // The export: one JSON document behind a URL valid for an hour.
     expect((await api.post('/me/export', { token })).status).toBe(202);
     let ready: Record<string, any> = {};
@@ -303,6 +318,7 @@ describe('account deletion (DELETE /me)', () => {
       profile: { email: me.email, handle: me.handle },
       creator: { id: me.creatorId },
       payout_account: { creator_id: me.creatorId },
+      earnings: [earningLine],
       follows: [expect.objectContaining({ creator_id: live.id })],
       entitlements: [expect.objectContaining({ creator_id: seller.id, kind: 'subscription' })],
       entitlement_sources: [
