@@ -20202,7 +20202,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token's account no longer exists */
+            /** @description The token's account no longer exists, or was deleted (its purge pending): a deleted account gets no fresh token */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22108,7 +22108,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No enrolment to confirm: none was started, or it lapsed after 15 minutes */
+            /** @description No enrolment to confirm: none was started, or it lapsed after 15 minutes; or the account was deleted (`Account not found`: a deleted account gets no fresh token) */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -153,7 +153,11 @@ export const stepUp = /* @__PURE__ */ (() =>
           'The password is wrong; or the account has a second factor and no code was sent, the code is wrong, or it was used already (a code works once)',
         message: 'Password is incorrect',
       },
-      404: gone,
+      404: {
+        description:
+          "The token's account no longer exists, or was deleted (its purge pending): a deleted account gets no fresh token",
+        message: 'Account not found',
+      },
       409: {
         description: 'The account signs in with Google only: sign in with Google again instead',
         message:

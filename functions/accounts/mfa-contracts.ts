@@ -71,7 +71,8 @@ export const confirmTotp = /* @__PURE__ */ contract({
         'Incorrect code: enter the code the authenticator app shows now (check that the phone’s clock is set automatically)',
     },
     404: {
-      description: 'No enrolment to confirm: none was started, or it lapsed after 15 minutes',
+      description:
+        'No enrolment to confirm: none was started, or it lapsed after 15 minutes; or the account was deleted (`Account not found`: a deleted account gets no fresh token)',
       message:
         'No TOTP enrolment to confirm (none was started, or it lapsed after 15 minutes): start one with POST /me/mfa/totp',
     },

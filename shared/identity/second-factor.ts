@@ -61,7 +61,7 @@ export const enrolTotp = async (
   now: Date,
 ): Promise<TotpEnrolment> => {
   const account = await getAccount(caller.accountId);
-  if (!account) throw new NotFoundError('Account not found');
+  if (!account || account.deleted_at !== undefined) throw new NotFoundError('Account not found');
   const active = new ConflictError(
     'A TOTP authenticator is enrolled already: remove it first (DELETE /me/mfa/totp) to enrol another',
   );
@@ -93,7 +93,12 @@ export const enrolTotp = async (
  * access token of the caller's sign-in that carries the second factor.
  */
 export const confirmTotp = async (caller: Principal, code: string, now: Date): Promise<TotpConfirmed> => {
-  const factor = await getTotpFactor(caller.accountId);
+  const [account, factor] = await Promise.all([
+    getAccount(caller.accountId),
+    getTotpFactor(caller.accountId),
+  ]);
+  // A deleted account (its purge waits out the access tokens it has) gets no fresh token.
+  if (!account || account.deleted_at !== undefined) throw new NotFoundError('Account not found');
   if (factor?.state === 'active') throw new ConflictError('This TOTP authenticator is confirmed already');
   if (!factor || (factor.expires_at_epoch ?? 0) <= epoch(now)) throw new NotFoundError(ENROL_AGAIN);
   const step = matchingStep(await decryptTotpSecret(caller.accountId, factor.secret_ciphertext), code, now);
