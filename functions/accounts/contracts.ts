@@ -173,7 +173,8 @@ export const changePassword = /* @__PURE__ */ (() =>
     method: 'POST',
     path: '/me/password',
     handler: 'accounts/change-password',
-    dynamo: { actions: ['GetItem', 'UpdateItem'], indexes: ['GSI1'] },
+    // DeleteItem: a pending password-reset code, which the change ends.
+    dynamo: { actions: ['DeleteItem', 'GetItem', 'UpdateItem'], indexes: ['GSI1'] },
     needs: ['mailer'],
     ...hashes,
     auth: 'required',

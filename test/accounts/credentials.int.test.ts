@@ -229,6 +229,25 @@ describe('password recovery', () => {
     expect((await reset({ code, new_password: 'another-long-passphrase' })).status).toBe(410);
   });
 
+  it('a reset code mailed before a password change no longer resets the password', async () => {
+    // The code proves the mailbox, not the current password: once the owner has changed the
+    // password (POST /me/password), a code from before must not set another one.
+    const a = await signUp();
+    await api.post('/auth/password/forgot', from({ body: { email: a.email } }));
+    const code = await latestCode(a.email, 8);
+    const changed = await api.post('/me/password', {
+      token: a.token,
+      body: { current_password: PASSWORD, new_password: 'a-new-long-passphrase' },
+    });
+    expect(changed.status).toBe(200);
+    const reset = await api.post(
+      '/auth/password/reset',
+      from({ body: { email: a.email, code, new_password: 'another-long-passphrase' } }),
+    );
+    expect([reset.status, reset.body?.message?.slice(0, 19)]).toEqual([410, 'No valid reset code']);
+    expect((await logIn(a.email, 'a-new-long-passphrase')).status).toBe(200);
+  });
+
   it('locks a code after 5 wrong tries, and an unknown address gets the same 410', async () => {
     const a = await signUp();
     await api.post('/auth/password/forgot', from({ body: { email: a.email } }));
