@@ -118,7 +118,7 @@ export const completeMfaSignIn = /* @__PURE__ */ contract({
   throttle: { rate: 10, burst: 20 },
   summary: 'Finish a sign-in with the second factor (authenticator code or recovery code)',
   description:
-    'The second step of a sign-in whose first step (POST /auth/login or POST /onboarding/account/google) answered 202 with a challenge: send the challenge token with the code the authenticator app shows (`code`) or one recovery code (`recovery_code`). A code is accepted once (a code of a time step already used is refused) and one 30-second step either side of now; each recovery code works once. The challenge lives 5 minutes and allows 5 submissions, each spending one; then sign in again. Answers the account and its token pair (`Cache-Control: no-store`), whose tokens carry the second factor (`amr: ["mfa"]`).',
+    'The second step of a sign-in whose first step (POST /auth/login or POST /onboarding/account/google) answered 202 with a challenge: send the challenge token with the code the authenticator app shows (`code`) or one recovery code (`recovery_code`). A code is accepted once (a code of a time step already used is refused) and one 30-second step either side of now; each recovery code works once. The challenge lives 5 minutes and allows 5 submissions, each spending one; then sign in again. An account takes at most 10 submissions per 15 minutes across all its challenges (429 `rate_limit` with Retry-After past it), whatever the client address. Answers the account and its token pair (`Cache-Control: no-store`), whose tokens carry the second factor (`amr: ["mfa"]`).',
   request: { body: completeMfaSignInBody },
   responses: () => ({
     200: { description: 'Signed in: the account and a new token pair', data: signedInAfterMfa(), headers },

@@ -6,6 +6,7 @@ import {
   ForbiddenError,
   NotFoundError,
   StepUpRequiredError,
+  TooManyRequestsError,
   ValidationError,
 } from '../errors/errors.ts';
 import { recordMetric } from '../observability/index.ts';
@@ -28,6 +29,7 @@ import {
   useRecoveryCode,
 } from './second-factor-repository.ts';
 import { factorView } from './second-factor-view.ts';
+import { takeSecondFactorTry } from './reset-limit-repository.ts';
 import {
   base32Of,
   matchingStep,
@@ -191,8 +193,16 @@ export const stepUpSecondFactor = async (accountId: string, proof: SecondFactorP
 };
 
 /**
+ * Second-factor submissions an account may make in a window, across its sign-in challenges (each
+ * allows MAX_CHALLENGE_ATTEMPTS; whoever has the password can start any number of them, from any
+ * number of addresses). As many as step-up allows an account (`POST /auth/step-up`'s row).
+ */
+export const MFA_TRIES_PER_WINDOW = 10;
+export const MFA_TRIES_WINDOW_SECONDS = 15 * 60;
+
+/**
  * `POST /auth/mfa`: the second step of a challenged sign-in. Each submission spends one of the
- * challenge's 5 attempts first; a correct code (of a step not used before) or an unused recovery
+ * challenge's 5 attempts first, then one of the account's MFA_TRIES_PER_WINDOW (429 past it); a correct code (of a step not used before) or an unused recovery
  * code uses the challenge once and answers the sign-in's tokens, which carry the second factor.
  */
 export const completeMfaSignIn = async (
@@ -209,6 +219,14 @@ export const completeMfaSignIn = async (
     now,
   );
   if (!challenge) throw new ChallengeGoneError();
+  // The account's budget, across its challenges: whoever has the password can start many.
+  const wait = await takeSecondFactorTry(accountId, MFA_TRIES_PER_WINDOW, MFA_TRIES_WINDOW_SECONDS, now);
+  if (wait !== undefined)
+    throw new TooManyRequestsError(
+      'Too many second-factor codes for this account: retry after Retry-After',
+      'rate_limit',
+      { 'retry-after': String(wait) },
+    );
   const [account, factor] = await Promise.all([getAccount(accountId), getTotpFactor(accountId)]);
   if (!account || account.deleted_at || factor?.state !== 'active') throw new ChallengeGoneError();
   const outcome = await checkSecondFactor(factor, body, now);

@@ -232,6 +232,34 @@ describe('sign-in with a second factor', () => {
     expect(replayed.body.message).toContain('used already');
   });
 
+  it('limits code submissions per account, across challenges and client addresses (10 per 15 minutes)', async () => {
+    // Each challenge allows 5 submissions and each client address 10 sign-ins a minute, but whoever
+    // has the password can start challenges from any number of addresses: without a budget per
+    // account the outside probe of 2026-11-30 had 15 wrong codes judged in a row, then the right
+    // one accepted. The clock stands still, so every submission falls in one window.
+    const account = await enrolled();
+    const at = plus(account.enrolledAt, 30);
+    const statuses = await asOf(at, async () => {
+      const seen: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const challenge = await challengeFor(account.email);
+        for (let j = 0; j < 5; j++)
+          seen.push((await finish({ challenge_token: challenge, code: '000000' })).status);
+      }
+      const right = await finish({
+        challenge_token: await challengeFor(account.email),
+        code: codeOf(account.secret, at),
+      });
+      seen.push(right.status);
+      if (right.status === 429) {
+        expect(right.body).toMatchObject({ code: 429, reason: 'rate_limit' });
+        expect(Number(right.headers.get('retry-after'))).toBeGreaterThan(0);
+      }
+      return seen;
+    });
+    expect(statuses).toEqual([...Array(10).fill(400), ...Array(6).fill(429)]);
+  });
+
   it('refuses a tampered or unknown challenge token and malformed bodies', async () => {
     const account = await enrolled();
     const challenge = await challengeFor(account.email);
