@@ -22090,7 +22090,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
+            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired; or the token's session was signed out (its access token only lapses: it confirms nothing and gets no fresh token) */
             401: {
                 headers: {
                     /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
@@ -22102,7 +22102,7 @@ export interface operations {
                      * @example {
                      *       "status": "error",
                      *       "code": 401,
-                     *       "message": "Missing or invalid bearer token"
+                     *       "message": "This session was signed out: sign in again"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

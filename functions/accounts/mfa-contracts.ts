@@ -65,6 +65,11 @@ export const confirmTotp = /* @__PURE__ */ contract({
   request: { body: confirmTotpBody },
   responses: () => ({
     200: { description: 'Active; the recovery codes', data: secondFactorResponses().TotpConfirmed, headers },
+    401: {
+      description:
+        "No bearer token, a malformed Authorization header, or a token that is invalid or expired; or the token's session was signed out (its access token only lapses: it confirms nothing and gets no fresh token)",
+      message: 'This session was signed out: sign in again',
+    },
     400: {
       description: 'The code is not the current one of the secret (or the phone’s clock is off)',
       message:

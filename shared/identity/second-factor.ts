@@ -7,6 +7,7 @@ import {
   NotFoundError,
   StepUpRequiredError,
   TooManyRequestsError,
+  UnauthorizedError,
   ValidationError,
 } from '../errors/errors.ts';
 import { recordMetric } from '../observability/index.ts';
@@ -14,7 +15,7 @@ import { issueAccessToken } from './access-token.ts';
 import { getAccount } from './account-repository.ts';
 import { ChallengeGoneError, MAX_CHALLENGE_ATTEMPTS, parseChallengeToken } from './mfa-challenge.ts';
 import { accountView } from './onboarding.ts';
-import { issueSession, renewAuthTime } from './refresh-tokens.ts';
+import { isLiveSession, issueSession, renewAuthTime } from './refresh-tokens.ts';
 import type { SignedInAccount } from './schemas.ts';
 import type { CompleteMfaSignInBody, TotpConfirmed, TotpEnrolment } from './second-factor-schemas.ts';
 import {
@@ -95,12 +96,15 @@ export const enrolTotp = async (
  * access token of the caller's sign-in that carries the second factor.
  */
 export const confirmTotp = async (caller: Principal, code: string, now: Date): Promise<TotpConfirmed> => {
-  const [account, factor] = await Promise.all([
+  const [account, factor, live] = await Promise.all([
     getAccount(caller.accountId),
     getTotpFactor(caller.accountId),
+    caller.sessionId === undefined ? true : isLiveSession(caller.accountId, caller.sessionId, now),
   ]);
-  // A deleted account (its purge waits out the access tokens it has) gets no fresh token.
+  // A deleted account (its purge waits out the access tokens it has) gets no fresh token, nor
+  // does a signed-out session (its access token only lapses).
   if (!account || account.deleted_at !== undefined) throw new NotFoundError('Account not found');
+  if (!live) throw new UnauthorizedError('This session was signed out: sign in again');
   if (factor?.state === 'active') throw new ConflictError('This TOTP authenticator is confirmed already');
   if (!factor || (factor.expires_at_epoch ?? 0) <= epoch(now)) throw new NotFoundError(ENROL_AGAIN);
   const step = matchingStep(await decryptTotpSecret(caller.accountId, factor.secret_ciphertext), code, now);

@@ -131,6 +131,26 @@ describe('TOTP enrolment', () => {
     ).toBe(409);
   });
 
+  it('is not confirmed by the token of a signed-out session, which gets no fresh token from it', async () => {
+    // Signing a session out ends its refresh at once; its access token lapses within 15 minutes.
+    // The confirmation mints an access token of the caller's session: for a signed-out one the
+    // outside probe of 2026-11-30 got a fresh 15-minute token (and the factor it enrolled active).
+    const account = await signUp();
+    const start = await api.post('/me/mfa/totp', { token: account.token, body: {} });
+    expect(start.status).toBe(201);
+    const secret = new Uint8Array(Secret.fromBase32(start.body.data.secret).buffer);
+    const signedOut = await api.delete(`/me/sessions/${payload(account.token).sid}`, {
+      token: account.token,
+    });
+    expect(signedOut.status).toBe(204);
+    const confirm = await api.post('/me/mfa/totp/confirm', {
+      token: account.token,
+      body: { code: codeOf(secret) },
+    });
+    expect([confirm.status, confirm.body.data?.auth_token]).toEqual([401, undefined]);
+    expect((await api.get('/me', { token: account.token })).body.data.second_factors).toEqual([]);
+  });
+
   it("is in the account's export (issue 38 item 6): type, label, dates, codes left; never the secret or a code", async () => {
     const account = await enrolled();
     const document = await buildExportDocument(account.accountId, new Date());
