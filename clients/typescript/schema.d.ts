@@ -1611,7 +1611,7 @@ export interface paths {
         put?: never;
         /**
          * Finish a sign-in with the second factor (authenticator code or recovery code)
-         * @description The second step of a sign-in whose first step (POST /auth/login or POST /onboarding/account/google) answered 202 with a challenge: send the challenge token with the code the authenticator app shows (`code`) or one recovery code (`recovery_code`). A code is accepted once (a code of a time step already used is refused) and one 30-second step either side of now; each recovery code works once. The challenge lives 5 minutes and allows 5 submissions, each spending one; then sign in again. Answers the account and its token pair (`Cache-Control: no-store`), whose tokens carry the second factor (`amr: ["mfa"]`).
+         * @description The second step of a sign-in whose first step (POST /auth/login or POST /onboarding/account/google) answered 202 with a challenge: send the challenge token with the code the authenticator app shows (`code`) or one recovery code (`recovery_code`). A code is accepted once (a code of a time step already used is refused) and one 30-second step either side of now; each recovery code works once. The challenge lives 5 minutes and allows 5 submissions, each spending one; then sign in again. An account takes at most 10 submissions per 15 minutes across all its challenges (429 `rate_limit` with Retry-After past it), whatever the client address. Answers the account and its token pair (`Cache-Control: no-store`), whose tokens carry the second factor (`amr: ["mfa"]`).
          */
         post: operations["completeMfaSignIn"];
         delete?: never;
@@ -20218,7 +20218,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token's account no longer exists */
+            /** @description The token's account no longer exists, or was deleted (its purge pending): a deleted account gets no fresh token */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22106,7 +22106,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
+            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired; or the token's session was signed out (its access token only lapses: it confirms nothing and gets no fresh token) */
             401: {
                 headers: {
                     /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
@@ -22118,13 +22118,13 @@ export interface operations {
                      * @example {
                      *       "status": "error",
                      *       "code": 401,
-                     *       "message": "Missing or invalid bearer token"
+                     *       "message": "This session was signed out: sign in again"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No enrolment to confirm: none was started, or it lapsed after 15 minutes */
+            /** @description No enrolment to confirm: none was started, or it lapsed after 15 minutes; or the account was deleted (`Account not found`: a deleted account gets no fresh token) */
             404: {
                 headers: {
                     [name: string]: unknown;

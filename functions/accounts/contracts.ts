@@ -153,7 +153,11 @@ export const stepUp = /* @__PURE__ */ (() =>
           'The password is wrong; or the account has a second factor and no code was sent, the code is wrong, or it was used already (a code works once)',
         message: 'Password is incorrect',
       },
-      404: gone,
+      404: {
+        description:
+          "The token's account no longer exists, or was deleted (its purge pending): a deleted account gets no fresh token",
+        message: 'Account not found',
+      },
       409: {
         description: 'The account signs in with Google only: sign in with Google again instead',
         message:
@@ -169,7 +173,8 @@ export const changePassword = /* @__PURE__ */ (() =>
     method: 'POST',
     path: '/me/password',
     handler: 'accounts/change-password',
-    dynamo: { actions: ['GetItem', 'UpdateItem'], indexes: ['GSI1'] },
+    // DeleteItem: a pending password-reset code, which the change ends.
+    dynamo: { actions: ['DeleteItem', 'GetItem', 'UpdateItem'], indexes: ['GSI1'] },
     needs: ['mailer'],
     ...hashes,
     auth: 'required',

@@ -65,13 +65,19 @@ export const confirmTotp = /* @__PURE__ */ contract({
   request: { body: confirmTotpBody },
   responses: () => ({
     200: { description: 'Active; the recovery codes', data: secondFactorResponses().TotpConfirmed, headers },
+    401: {
+      description:
+        "No bearer token, a malformed Authorization header, or a token that is invalid or expired; or the token's session was signed out (its access token only lapses: it confirms nothing and gets no fresh token)",
+      message: 'This session was signed out: sign in again',
+    },
     400: {
       description: 'The code is not the current one of the secret (or the phone’s clock is off)',
       message:
         'Incorrect code: enter the code the authenticator app shows now (check that the phone’s clock is set automatically)',
     },
     404: {
-      description: 'No enrolment to confirm: none was started, or it lapsed after 15 minutes',
+      description:
+        'No enrolment to confirm: none was started, or it lapsed after 15 minutes; or the account was deleted (`Account not found`: a deleted account gets no fresh token)',
       message:
         'No TOTP enrolment to confirm (none was started, or it lapsed after 15 minutes): start one with POST /me/mfa/totp',
     },
@@ -117,7 +123,7 @@ export const completeMfaSignIn = /* @__PURE__ */ contract({
   throttle: { rate: 10, burst: 20 },
   summary: 'Finish a sign-in with the second factor (authenticator code or recovery code)',
   description:
-    'The second step of a sign-in whose first step (POST /auth/login or POST /onboarding/account/google) answered 202 with a challenge: send the challenge token with the code the authenticator app shows (`code`) or one recovery code (`recovery_code`). A code is accepted once (a code of a time step already used is refused) and one 30-second step either side of now; each recovery code works once. The challenge lives 5 minutes and allows 5 submissions, each spending one; then sign in again. Answers the account and its token pair (`Cache-Control: no-store`), whose tokens carry the second factor (`amr: ["mfa"]`).',
+    'The second step of a sign-in whose first step (POST /auth/login or POST /onboarding/account/google) answered 202 with a challenge: send the challenge token with the code the authenticator app shows (`code`) or one recovery code (`recovery_code`). A code is accepted once (a code of a time step already used is refused) and one 30-second step either side of now; each recovery code works once. The challenge lives 5 minutes and allows 5 submissions, each spending one; then sign in again. An account takes at most 10 submissions per 15 minutes across all its challenges (429 `rate_limit` with Retry-After past it), whatever the client address. Answers the account and its token pair (`Cache-Control: no-store`), whose tokens carry the second factor (`amr: ["mfa"]`).',
   request: { body: completeMfaSignInBody },
   responses: () => ({
     200: { description: 'Signed in: the account and a new token pair', data: signedInAfterMfa(), headers },

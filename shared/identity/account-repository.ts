@@ -477,7 +477,8 @@ export const changePasswordHash = async (
 /**
  * The transaction operations that move an account from `oldEmail` to `newEmail` (verified: the
  * code mailed to it proves it): the account (condition: still `oldEmail`), the new address's
- * marker (`attribute_not_exists`: no other account took it) and the old one released.
+ * marker (free: no other account took it, and a deleted account's reservation has ended, as for
+ * sign-up) and the old one released.
  */
 export const emailChangeOperations = (accountId: string, oldEmail: string, newEmail: string, at: Date) => [
   {
@@ -494,7 +495,7 @@ export const emailChangeOperations = (accountId: string, oldEmail: string, newEm
       },
     },
   },
-  put({ ...emailKey(newEmail), account_id: accountId }),
+  putMarker({ ...emailKey(newEmail), account_id: accountId }, at),
   {
     Delete: {
       TableName: tableName(),

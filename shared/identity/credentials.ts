@@ -29,6 +29,7 @@ import {
 } from './email-verification.ts';
 import {
   consumeVerificationCode,
+  dropVerificationCode,
   saveVerificationCode,
   spendAttempt,
 } from './email-verification-repository.ts';
@@ -73,8 +74,9 @@ const notify = async (to: string, subject: string, text: string): Promise<void> 
 };
 
 /**
- * `POST /me/password`: current password checked, new one not common, then every other session of
- * the account is signed out (the caller's stays) and the address gets a notice.
+ * `POST /me/password`: current password checked, new one not common, then a pending reset code is
+ * dropped (it must not set another password over this one), every other session of the account
+ * is signed out (the caller's stays) and the address gets a notice.
  */
 export const changePassword = async (
   caller: Principal,
@@ -89,6 +91,7 @@ export const changePassword = async (
     await hashPassword(body.new_password),
     now,
   );
+  await dropVerificationCode(account.account_id, 'PASSWORD_RESET');
   const revoked = await revokeAllSessions(account.account_id, now, caller.sessionId);
   await notify(
     account.email,

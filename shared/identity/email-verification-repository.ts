@@ -1,4 +1,4 @@
-import { PutCommand, TransactWriteCommand } from '../db/document.ts';
+import { DeleteCommand, PutCommand, TransactWriteCommand } from '../db/document.ts';
 import { db } from '../db/client.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
@@ -46,6 +46,11 @@ export const verificationCodeItem = (code: VerificationCode): Record<string, unk
 /** Stores `code`, replacing the account's previous code and its spent attempts (one PutItem). */
 export const saveVerificationCode = async (code: VerificationCode): Promise<void> => {
   await db.send(new PutCommand({ TableName: tableName(), Item: verificationCodeItem(code) }));
+};
+
+/** Deletes the account's pending code for `purpose`, if any (a password change ends a reset code). */
+export const dropVerificationCode = async (accountId: string, purpose: CodePurpose): Promise<void> => {
+  await db.send(new DeleteCommand({ TableName: tableName(), Key: codeKey(accountId, purpose) }));
 };
 
 /**

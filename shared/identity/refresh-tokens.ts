@@ -124,6 +124,14 @@ export const rotateSession = async (token: string, now: Date): Promise<SessionTo
   };
 };
 
+/** Is `family` a sign-in of `accountId` that can still refresh (neither revoked nor expired)? */
+export const isLiveSession = async (accountId: string, family: string, now: Date): Promise<boolean> => {
+  const item = await getRefreshFamily(family);
+  return (
+    item?.account_id === accountId && item.revoked !== true && Number(item.expires_at_epoch) > epoch(now)
+  );
+};
+
 /**
  * Revokes family `family` if it belongs to `accountId`; false when it does not exist or is
  * another account's. Idempotent for the owner.

@@ -5,11 +5,15 @@ import { updateOf, withCondition } from '../db/update.ts';
 import { normalizeEmail } from './account-repository.ts';
 
 /**
- * The daily budget of password-reset emails per address: PK `RESET_LIMIT#<SHA-256 of the
- * normalised address>`, SK `<UTC day>`, `count`, TTL two days later. Keyed by the address, not
- * the account, so a request for an address without an account makes the very same write (the
- * forgot-password answer must not differ by a single call; docs/accounts.md). Only a hash of the
- * address is stored.
+ * Budgets that identity code keeps itself, where the route's rate limit cannot count (the budget
+ * is not the caller's IP address or signed-in account): a counter item per window, `count`, TTL
+ * after the window.
+ * - password-reset emails per address: PK `RESET_LIMIT#<SHA-256 of the normalised address>`, SK
+ *   `<UTC day>`. Keyed by the address, not the account, so a request for an address without an
+ *   account makes the very same write (the forgot-password answer must not differ by a single
+ *   call; docs/accounts.md). Only a hash of the address is stored.
+ * - second-factor submissions per account: PK `ACCOUNT#<id>` (the purge removes it), SK
+ *   `MFA_TRIES#<window start, epoch seconds>` (docs/accounts.md "Second factor").
  */
 const limitKey = (email: string, day: string) => ({
   PK: `RESET_LIMIT#${createHash('sha256').update(normalizeEmail(email)).digest('base64url')}`,
@@ -17,25 +21,49 @@ const limitKey = (email: string, day: string) => ({
 });
 
 /**
- * Counts one reset request for `email` on `now`'s UTC day if fewer than `limit` were counted:
- * one conditional UpdateItem, so parallel requests can never together pass the limit. False
- * when the day's budget is spent.
+ * Counts one use on the counter `key` if fewer than `limit` were counted: one conditional
+ * UpdateItem, so parallel requests can never together pass the limit. False when the budget is
+ * spent. `expiresAt` (epoch seconds): the counter's TTL.
  */
-export const takeResetAllowance = async (email: string, limit: number, now: Date): Promise<boolean> => {
-  const day = now.toISOString().slice(0, 10);
-  const dayStart = Date.parse(`${day}T00:00:00.000Z`) / 1000;
+const takeAllowance = async (
+  key: { PK: string; SK: string },
+  limit: number,
+  expiresAt: number,
+): Promise<boolean> => {
   const outcome = await writeIf({
     Update: {
-      Key: limitKey(email, day),
-      ...withCondition(
-        updateOf({ add: { count: 1 }, set: { [TABLE.ttlAttribute]: dayStart + 2 * 86_400 } }),
-        {
-          expression: 'attribute_not_exists(#c0) OR #c0 < :c0',
-          names: { '#c0': 'count' },
-          values: { ':c0': limit },
-        },
-      ),
+      Key: key,
+      ...withCondition(updateOf({ add: { count: 1 }, set: { [TABLE.ttlAttribute]: expiresAt } }), {
+        expression: 'attribute_not_exists(#c0) OR #c0 < :c0',
+        names: { '#c0': 'count' },
+        values: { ':c0': limit },
+      }),
     },
   });
   return outcome.written;
+};
+
+/** Counts one reset request for `email` on `now`'s UTC day; false when the day's budget is spent. */
+export const takeResetAllowance = async (email: string, limit: number, now: Date): Promise<boolean> => {
+  const day = now.toISOString().slice(0, 10);
+  const dayStart = Date.parse(`${day}T00:00:00.000Z`) / 1000;
+  return takeAllowance(limitKey(email, day), limit, dayStart + 2 * 86_400);
+};
+
+/**
+ * Counts one second-factor submission of `accountId` in `now`'s fixed window of `windowSeconds`:
+ * the seconds until the window ends when its budget of `limit` is spent, else undefined.
+ */
+export const takeSecondFactorTry = async (
+  accountId: string,
+  limit: number,
+  windowSeconds: number,
+  now: Date,
+): Promise<number | undefined> => {
+  const seconds = Math.floor(now.getTime() / 1000);
+  const start = seconds - (seconds % windowSeconds);
+  const key = { PK: `ACCOUNT#${accountId}`, SK: `MFA_TRIES#${start}` };
+  return (await takeAllowance(key, limit, start + 2 * windowSeconds))
+    ? undefined
+    : start + windowSeconds - seconds;
 };

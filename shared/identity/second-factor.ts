@@ -6,6 +6,8 @@ import {
   ForbiddenError,
   NotFoundError,
   StepUpRequiredError,
+  TooManyRequestsError,
+  UnauthorizedError,
   ValidationError,
 } from '../errors/errors.ts';
 import { recordMetric } from '../observability/index.ts';
@@ -13,7 +15,7 @@ import { issueAccessToken } from './access-token.ts';
 import { getAccount } from './account-repository.ts';
 import { ChallengeGoneError, MAX_CHALLENGE_ATTEMPTS, parseChallengeToken } from './mfa-challenge.ts';
 import { accountView } from './onboarding.ts';
-import { issueSession, renewAuthTime } from './refresh-tokens.ts';
+import { isLiveSession, issueSession, renewAuthTime } from './refresh-tokens.ts';
 import type { SignedInAccount } from './schemas.ts';
 import type { CompleteMfaSignInBody, TotpConfirmed, TotpEnrolment } from './second-factor-schemas.ts';
 import {
@@ -28,6 +30,7 @@ import {
   useRecoveryCode,
 } from './second-factor-repository.ts';
 import { factorView } from './second-factor-view.ts';
+import { takeSecondFactorTry } from './reset-limit-repository.ts';
 import {
   base32Of,
   matchingStep,
@@ -61,7 +64,7 @@ export const enrolTotp = async (
   now: Date,
 ): Promise<TotpEnrolment> => {
   const account = await getAccount(caller.accountId);
-  if (!account) throw new NotFoundError('Account not found');
+  if (!account || account.deleted_at !== undefined) throw new NotFoundError('Account not found');
   const active = new ConflictError(
     'A TOTP authenticator is enrolled already: remove it first (DELETE /me/mfa/totp) to enrol another',
   );
@@ -93,7 +96,15 @@ export const enrolTotp = async (
  * access token of the caller's sign-in that carries the second factor.
  */
 export const confirmTotp = async (caller: Principal, code: string, now: Date): Promise<TotpConfirmed> => {
-  const factor = await getTotpFactor(caller.accountId);
+  const [account, factor, live] = await Promise.all([
+    getAccount(caller.accountId),
+    getTotpFactor(caller.accountId),
+    caller.sessionId === undefined ? true : isLiveSession(caller.accountId, caller.sessionId, now),
+  ]);
+  // A deleted account (its purge waits out the access tokens it has) gets no fresh token, nor
+  // does a signed-out session (its access token only lapses).
+  if (!account || account.deleted_at !== undefined) throw new NotFoundError('Account not found');
+  if (!live) throw new UnauthorizedError('This session was signed out: sign in again');
   if (factor?.state === 'active') throw new ConflictError('This TOTP authenticator is confirmed already');
   if (!factor || (factor.expires_at_epoch ?? 0) <= epoch(now)) throw new NotFoundError(ENROL_AGAIN);
   const step = matchingStep(await decryptTotpSecret(caller.accountId, factor.secret_ciphertext), code, now);
@@ -186,8 +197,16 @@ export const stepUpSecondFactor = async (accountId: string, proof: SecondFactorP
 };
 
 /**
+ * Second-factor submissions an account may make in a window, across its sign-in challenges (each
+ * allows MAX_CHALLENGE_ATTEMPTS; whoever has the password can start any number of them, from any
+ * number of addresses). As many as step-up allows an account (`POST /auth/step-up`'s row).
+ */
+export const MFA_TRIES_PER_WINDOW = 10;
+export const MFA_TRIES_WINDOW_SECONDS = 15 * 60;
+
+/**
  * `POST /auth/mfa`: the second step of a challenged sign-in. Each submission spends one of the
- * challenge's 5 attempts first; a correct code (of a step not used before) or an unused recovery
+ * challenge's 5 attempts first, then one of the account's MFA_TRIES_PER_WINDOW (429 past it); a correct code (of a step not used before) or an unused recovery
  * code uses the challenge once and answers the sign-in's tokens, which carry the second factor.
  */
 export const completeMfaSignIn = async (
@@ -204,6 +223,14 @@ export const completeMfaSignIn = async (
     now,
   );
   if (!challenge) throw new ChallengeGoneError();
+  // The account's budget, across its challenges: whoever has the password can start many.
+  const wait = await takeSecondFactorTry(accountId, MFA_TRIES_PER_WINDOW, MFA_TRIES_WINDOW_SECONDS, now);
+  if (wait !== undefined)
+    throw new TooManyRequestsError(
+      'Too many second-factor codes for this account: retry after Retry-After',
+      'rate_limit',
+      { 'retry-after': String(wait) },
+    );
   const [account, factor] = await Promise.all([getAccount(accountId), getTotpFactor(accountId)]);
   if (!account || account.deleted_at || factor?.state !== 'active') throw new ChallengeGoneError();
   const outcome = await checkSecondFactor(factor, body, now);

@@ -24,7 +24,8 @@ export const stepUp = async (
   now: Date,
 ): Promise<StepUpToken> => {
   const account = await getAccount(caller.accountId);
-  if (!account) throw new NotFoundError('Account not found');
+  // A deleted account (its purge waits out the access tokens it has) gets no fresh one.
+  if (!account || account.deleted_at !== undefined) throw new NotFoundError('Account not found');
   const valid = await verifyPassword(password, account.password_hash ?? (await dummyHash()));
   if (!account.password_hash) {
     throw new ConflictError(

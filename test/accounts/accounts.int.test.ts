@@ -33,6 +33,8 @@ import { fromNewAddress, type TestApi, testApi } from '../support/api.ts';
 import { waitFor } from '../support/wait.ts';
 import { chatControl } from '../support/chat-socket.ts';
 import { GetRoomCommand } from '@aws-sdk/client-ivschat';
+import { Secret } from 'otpauth';
+import { totpCodeAt } from '../../shared/identity/totp.ts';
 
 /**
  * Issue 38 items 6 and 7 (docs/accounts.md): an account that touches every entity exports
@@ -508,6 +510,38 @@ describe('account deletion (DELETE /me)', () => {
       const session = await stripeApi.checkout.sessions.retrieve(checkout.body.data.checkout_id);
       expect(session).toMatchObject({ status: 'expired', subscription: null });
     }
+    expect(await itemsNaming(me.id)).toEqual([]);
+  }, 120_000);
+
+  it("a deleted account mints no fresh access token before its purge (step-up, the factor's confirmation)", async () => {
+    // The purge waits an access token's lifetime so that no token of the account is valid when it
+    // runs. The outside probe of 2026-11-30 stepped up after DELETE /me and got a fresh 15-minute
+    // token (and one from confirming an enrolment started before it): repeated, a token outlives
+    // the purge, and anything it writes names a purged account.
+    const me = await signUp();
+    const enrol = await api.post('/me/mfa/totp', { token: me.token, body: {} });
+    expect(enrol.status).toBe(201);
+    const secret = new Uint8Array(Secret.fromBase32(enrol.body.data.secret).buffer);
+    expect((await api.delete('/me', { token: me.token, body: { confirm: me.handle } })).status).toBe(202);
+    const stepUp = await api.post('/auth/step-up', {
+      token: me.token,
+      body: { password: 'correct-horse-1' },
+    });
+    expect([stepUp.status, stepUp.body.message, stepUp.body.data?.auth_token]).toEqual([
+      404,
+      'Account not found',
+      undefined,
+    ]);
+    const confirm = await api.post('/me/mfa/totp/confirm', {
+      token: me.token,
+      body: { code: totpCodeAt(secret, new Date()) },
+    });
+    expect([confirm.status, confirm.body.message, confirm.body.data?.auth_token]).toEqual([
+      404,
+      'Account not found',
+      undefined,
+    ]);
+    await jobs.drain({ elapse: true });
     expect(await itemsNaming(me.id)).toEqual([]);
   }, 120_000);
 

@@ -2,6 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { clock } from '../../shared/clock.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
+import {
+  type Account as StoredAccount,
+  createAccount,
+  markDeleted,
+  purgeIdentity,
+} from '../../shared/identity/account-repository.ts';
 import { mintGoogleIdToken } from '../../scripts/local/local-idp.ts';
 import { readMailbox } from '../../scripts/local/ses.ts';
 import { fromNewAddress as from, type TestApi, testApi } from '../support/api.ts';
@@ -229,6 +235,25 @@ describe('password recovery', () => {
     expect((await reset({ code, new_password: 'another-long-passphrase' })).status).toBe(410);
   });
 
+  it('a reset code mailed before a password change no longer resets the password', async () => {
+    // The code proves the mailbox, not the current password: once the owner has changed the
+    // password (POST /me/password), a code from before must not set another one.
+    const a = await signUp();
+    await api.post('/auth/password/forgot', from({ body: { email: a.email } }));
+    const code = await latestCode(a.email, 8);
+    const changed = await api.post('/me/password', {
+      token: a.token,
+      body: { current_password: PASSWORD, new_password: 'a-new-long-passphrase' },
+    });
+    expect(changed.status).toBe(200);
+    const reset = await api.post(
+      '/auth/password/reset',
+      from({ body: { email: a.email, code, new_password: 'another-long-passphrase' } }),
+    );
+    expect([reset.status, reset.body?.message?.slice(0, 19)]).toEqual([410, 'No valid reset code']);
+    expect((await logIn(a.email, 'a-new-long-passphrase')).status).toBe(200);
+  });
+
   it('locks a code after 5 wrong tries, and an unknown address gets the same 410', async () => {
     const a = await signUp();
     await api.post('/auth/password/forgot', from({ body: { email: a.email } }));
@@ -264,6 +289,39 @@ describe('password and email changes', () => {
     expect((await refresh(a.refresh)).status).toBe(200);
     expect((await logIn(a.email, 'a-new-long-passphrase')).status).toBe(200);
     expect((await readMailbox(a.email)).at(-1)?.subject).toBe('Your password was changed');
+  });
+
+  it('moves to an address whose quarantine ended though the reservation item is still there', async () => {
+    // A deleted account's address is reserved for 30 days; DynamoDB's TTL removes the reservation
+    // some time after (up to days). Sign-up takes the address once the quarantine ended; the
+    // email change (POST /me/email said it was free and mailed the code) must take it too.
+    const id = unique();
+    const freed = `freed.${id}@example.com`;
+    const deletedAt = new Date(Date.now() - 31 * 86_400_000);
+    const gone: StoredAccount = {
+      account_id: `acc_fr${id}`,
+      email: freed,
+      creator_name: 'Gone',
+      handle: `fr_${id}`,
+      user_status: 'onboarding',
+      completed_steps: [],
+      created_at: new Date(deletedAt.getTime() - 86_400_000).toISOString(),
+    };
+    await createAccount(gone);
+    expect(await markDeleted(gone.account_id, deletedAt)).toBe(true);
+    await purgeIdentity(gone, deletedAt);
+    const a = await signUp();
+    const started = await api.post('/me/email', {
+      token: a.token,
+      body: { new_email: freed, current_password: PASSWORD },
+    });
+    expect(started.status).toBe(200);
+    const confirmed = await api.post('/me/email/verify', {
+      token: a.token,
+      body: { code: await latestCode(freed, 6) },
+    });
+    expect([confirmed.status, confirmed.body.message]).toEqual([200, undefined]);
+    expect((await logIn(freed)).status).toBe(200);
   });
 
   it('POST /me/email mails a code to the new address; the change happens on /me/email/verify, with a notice to the old one', async () => {

@@ -131,6 +131,26 @@ describe('TOTP enrolment', () => {
     ).toBe(409);
   });
 
+  it('is not confirmed by the token of a signed-out session, which gets no fresh token from it', async () => {
+    // Signing a session out ends its refresh at once; its access token lapses within 15 minutes.
+    // The confirmation mints an access token of the caller's session: for a signed-out one the
+    // outside probe of 2026-11-30 got a fresh 15-minute token (and the factor it enrolled active).
+    const account = await signUp();
+    const start = await api.post('/me/mfa/totp', { token: account.token, body: {} });
+    expect(start.status).toBe(201);
+    const secret = new Uint8Array(Secret.fromBase32(start.body.data.secret).buffer);
+    const signedOut = await api.delete(`/me/sessions/${payload(account.token).sid}`, {
+      token: account.token,
+    });
+    expect(signedOut.status).toBe(204);
+    const confirm = await api.post('/me/mfa/totp/confirm', {
+      token: account.token,
+      body: { code: codeOf(secret) },
+    });
+    expect([confirm.status, confirm.body.data?.auth_token]).toEqual([401, undefined]);
+    expect((await api.get('/me', { token: account.token })).body.data.second_factors).toEqual([]);
+  });
+
   it("is in the account's export (issue 38 item 6): type, label, dates, codes left; never the secret or a code", async () => {
     const account = await enrolled();
     const document = await buildExportDocument(account.accountId, new Date());
@@ -230,6 +250,34 @@ describe('sign-in with a second factor', () => {
     );
     expect(replayed.status).toBe(400);
     expect(replayed.body.message).toContain('used already');
+  });
+
+  it('limits code submissions per account, across challenges and client addresses (10 per 15 minutes)', async () => {
+    // Each challenge allows 5 submissions and each client address 10 sign-ins a minute, but whoever
+    // has the password can start challenges from any number of addresses: without a budget per
+    // account the outside probe of 2026-11-30 had 15 wrong codes judged in a row, then the right
+    // one accepted. The clock stands still, so every submission falls in one window.
+    const account = await enrolled();
+    const at = plus(account.enrolledAt, 30);
+    const statuses = await asOf(at, async () => {
+      const seen: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const challenge = await challengeFor(account.email);
+        for (let j = 0; j < 5; j++)
+          seen.push((await finish({ challenge_token: challenge, code: '000000' })).status);
+      }
+      const right = await finish({
+        challenge_token: await challengeFor(account.email),
+        code: codeOf(account.secret, at),
+      });
+      seen.push(right.status);
+      if (right.status === 429) {
+        expect(right.body).toMatchObject({ code: 429, reason: 'rate_limit' });
+        expect(Number(right.headers.get('retry-after'))).toBeGreaterThan(0);
+      }
+      return seen;
+    });
+    expect(statuses).toEqual([...Array(10).fill(400), ...Array(6).fill(429)]);
   });
 
   it('refuses a tampered or unknown challenge token and malformed bodies', async () => {
