@@ -33,6 +33,12 @@ const wrongPassword = {
   message: 'current_password is incorrect',
 } as const;
 const gone = { description: "The token's account no longer exists", message: 'Account not found' } as const;
+/** A credential route: a deleted account's still-valid access token changes nothing. */
+const goneOrDeleted = {
+  description:
+    "The token's account no longer exists, or was deleted (its purge pending): a deleted account changes no credential, and its addresses wait out their quarantine",
+  message: 'Account not found',
+} as const;
 
 export const getMe = /* @__PURE__ */ contract({
   operationId: 'getMe',
@@ -191,7 +197,7 @@ export const changePassword = /* @__PURE__ */ (() =>
         data: accountResponses().SessionsRevoked,
       },
       403: wrongPassword,
-      404: gone,
+      404: goneOrDeleted,
       409: noPassword,
     }),
   }))();
@@ -220,7 +226,7 @@ export const changeEmail = /* @__PURE__ */ (() =>
         data: accountResponses().EmailChangeStarted,
       },
       403: wrongPassword,
-      404: gone,
+      404: goneOrDeleted,
       409: {
         description:
           'The new address is already registered (or is the current one), or the account has no password (Google only: set one through POST /auth/password/forgot)',
@@ -275,7 +281,7 @@ export const confirmEmailChange = /* @__PURE__ */ contract({
       description: 'The code is wrong; the message says how many attempts are left',
       message: 'Incorrect verification code: 4 attempts left',
     },
-    404: gone,
+    404: goneOrDeleted,
     409: {
       description: 'Another account took the new address meanwhile',
       message: 'Email already registered',

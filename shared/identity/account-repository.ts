@@ -214,10 +214,16 @@ export const emailVerifiedUpdate = (accountId: string, email: string, at: Date) 
 
 /**
  * Links a Google identity to an existing account in one transaction: the account gets `google_sub`
- * on condition that its email is still `email` and verified and it has no Google identity yet, and
- * the Google marker is taken (`attribute_not_exists`). 409 when any condition fails.
+ * on condition that its email is still `email` and verified, it has no Google identity yet and is
+ * not deleted, and the Google marker is taken (free, as at sign-up: absent, or a deleted account's
+ * reservation whose quarantine ended). 409 when any condition fails.
  */
-export const linkGoogleIdentity = async (accountId: string, email: string, sub: string): Promise<void> => {
+export const linkGoogleIdentity = async (
+  accountId: string,
+  email: string,
+  sub: string,
+  now: Date,
+): Promise<void> => {
   try {
     await db.send(
       new TransactWriteCommand({
@@ -228,11 +234,11 @@ export const linkGoogleIdentity = async (accountId: string, email: string, sub: 
               Key: accountKey(accountId),
               UpdateExpression: 'SET google_sub = :sub',
               ConditionExpression:
-                'email = :email AND email_verified = :true AND attribute_not_exists(google_sub)',
+                'email = :email AND email_verified = :true AND attribute_not_exists(google_sub) AND attribute_not_exists(deleted_at)',
               ExpressionAttributeValues: { ':sub': sub, ':email': normalizeEmail(email), ':true': true },
             },
           },
-          put({ ...googleKey(sub), account_id: accountId }),
+          putMarker({ ...googleKey(sub), account_id: accountId }, now),
         ],
       }),
     );
@@ -476,7 +482,7 @@ export const changePasswordHash = async (
 
 /**
  * The transaction operations that move an account from `oldEmail` to `newEmail` (verified: the
- * code mailed to it proves it): the account (condition: still `oldEmail`), the new address's
+ * code mailed to it proves it): the account (condition: still `oldEmail`, not deleted), the new address's
  * marker (free: no other account took it, and a deleted account's reservation has ended, as for
  * sign-up) and the old one released.
  */
@@ -486,7 +492,8 @@ export const emailChangeOperations = (accountId: string, oldEmail: string, newEm
       TableName: tableName(),
       Key: accountKey(accountId),
       UpdateExpression: 'SET email = :new, email_verified = :true, email_verified_at = :at',
-      ConditionExpression: 'attribute_exists(PK) AND email = :old',
+      // Not a deleted account's: its addresses wait out their quarantine (the purge reserves them).
+      ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleted_at) AND email = :old',
       ExpressionAttributeValues: {
         ':new': normalizeEmail(newEmail),
         ':old': normalizeEmail(oldEmail),

@@ -45,9 +45,13 @@ import { listSessions, revokeAllSessions, revokeFamily } from './refresh-tokens.
 const NO_PASSWORD =
   'This account signs in with Google and has no password: set one with POST /auth/password/forgot';
 
+/**
+ * The caller's account; 404 when it is gone or deleted (a token outlives the tombstone by up to 15
+ * minutes: a deleted account changes no credential, and its addresses wait out their quarantine).
+ */
 const accountOf = async (accountId: string): Promise<Account> => {
   const account = await getAccount(accountId);
-  if (!account) throw new NotFoundError('Account not found');
+  if (!account || account.deleted_at !== undefined) throw new NotFoundError('Account not found');
   return account;
 };
 

@@ -24,11 +24,13 @@ import type { GoogleSignIn, GoogleSignInBody, GoogleSignUp } from './schemas.ts'
  * signed into (409): whoever registered it may not own the address, and linking would hand the
  * Google user's account to that password (pre-account takeover; docs/identity.md).
  */
-const accountForGoogle = async (profile: { sub: string; email: string }) => {
+const accountForGoogle = async (profile: { sub: string; email: string }, now: Date) => {
   const bySub = await getAccountByGoogleSub(profile.sub);
   if (bySub) return bySub;
   const byEmail = await getAccountByEmail(profile.email);
   if (!byEmail) return undefined;
+  // A deleted account is refused below, and is not linked first (its markers await the purge).
+  if (byEmail.deleted_at) return byEmail;
   if (byEmail.google_sub !== undefined) {
     throw new ConflictError('An account with this email is linked to another Google account');
   }
@@ -37,7 +39,7 @@ const accountForGoogle = async (profile: { sub: string; email: string }) => {
       'An account with this email exists but its email is not verified: sign in with its password and verify the email (POST /auth/email/verify) before signing in with Google',
     );
   }
-  await linkGoogleIdentity(byEmail.account_id, byEmail.email, profile.sub);
+  await linkGoogleIdentity(byEmail.account_id, byEmail.email, profile.sub, now);
   recordMetric('google_identities_linked');
   return { ...byEmail, google_sub: profile.sub };
 };
@@ -56,7 +58,7 @@ export const googleSignIn = async (
   | { created: false; challenge: MfaChallenge }
 > => {
   const profile = await verifyGoogleToken(input.google_token);
-  const existing = await accountForGoogle(profile);
+  const existing = await accountForGoogle(profile, now);
   // A deleted account (the tombstone, until its purge) signs in no more (docs/accounts.md).
   if (existing?.deleted_at) throw new UnauthorizedError('This account was deleted');
   if (existing) {

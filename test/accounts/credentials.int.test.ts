@@ -324,6 +324,61 @@ describe('password and email changes', () => {
     expect((await logIn(freed)).status).toBe(200);
   });
 
+  it('links Google to an account whose Google identity a deleted account held, once its quarantine ended', async () => {
+    // As the email change above: the reservation item outlives the quarantine until TTL removes it.
+    const id = unique();
+    const sub = `g-gone-${id}`;
+    const deletedAt = new Date(Date.now() - 31 * 86_400_000);
+    const gone: StoredAccount = {
+      account_id: `acc_gg${id}`,
+      email: `gone.${id}@example.com`,
+      creator_name: 'Gone',
+      handle: `gg_${id}`,
+      user_status: 'onboarding',
+      completed_steps: [],
+      google_sub: sub,
+      created_at: new Date(deletedAt.getTime() - 86_400_000).toISOString(),
+    };
+    await createAccount(gone);
+    expect(await markDeleted(gone.account_id, deletedAt)).toBe(true);
+    await purgeIdentity(gone, deletedAt);
+    const email = `kept.${id}@example.com`;
+    await createAccount({
+      account_id: `acc_gk${id}`,
+      email,
+      email_verified: true,
+      creator_name: 'Kept',
+      handle: `gk_${id}`,
+      user_status: 'onboarding',
+      completed_steps: [],
+      created_at: new Date().toISOString(),
+    });
+    const google = await api.post(
+      '/onboarding/account/google',
+      from({ body: { google_token: mintGoogleIdToken({ email, sub }), agreed_to_terms: true } }),
+    );
+    expect([google.status, google.body.message]).toEqual([200, undefined]);
+    expect(google.body.data.creator_id).toBe(`acc_gk${id}`);
+  });
+
+  it('a deleted account changes no credential with the access token it still holds', async () => {
+    const a = await signUp();
+    expect((await api.request('DELETE', '/me', { token: a.token, body: { confirm: a.email } })).status).toBe(
+      202,
+    );
+    const next = `moved.${unique()}@example.com`;
+    const email = await api.post('/me/email', {
+      token: a.token,
+      body: { new_email: next, current_password: PASSWORD },
+    });
+    const password = await api.post('/me/password', {
+      token: a.token,
+      body: { current_password: PASSWORD, new_password: 'a-new-long-passphrase' },
+    });
+    expect([email.status, email.body.message, password.status]).toEqual([404, 'Account not found', 404]);
+    expect(await readMailbox(next)).toEqual([]);
+  });
+
   it('POST /me/email mails a code to the new address; the change happens on /me/email/verify, with a notice to the old one', async () => {
     const a = await signUp();
     const taken = await signUp();
