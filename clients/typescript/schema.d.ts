@@ -1572,7 +1572,7 @@ export interface paths {
         post: operations["enrolTotp"];
         /**
          * Remove the authenticator app (the second factor) and its recovery codes
-         * @description Removes the TOTP factor, confirmed or not, with its unused recovery codes: sign-in asks for the password (or Google) only again. Needs a recent sign-in (step-up), which for an account with the factor means its code.
+         * @description Removes the TOTP factor, confirmed or not, with its unused recovery codes: sign-in asks for the password (or Google) only again, and the account's address gets a notice (for a confirmed factor). Needs a recent sign-in (step-up), which for an account with the factor means its code.
          */
         delete: operations["removeTotp"];
         options?: never;

@@ -94,14 +94,16 @@ export const removeTotp = /* @__PURE__ */ contract({
   method: 'DELETE',
   path: '/me/mfa/totp',
   handler: 'accounts/remove-mfa-totp',
-  dynamo: { actions: ['DeleteItem'] },
+  // GetItem: the account's address, for the notice of an active factor's removal.
+  dynamo: { actions: ['DeleteItem', 'GetItem'] },
+  needs: ['mailer'],
   auth: 'required',
   stepUp: true,
   rateLimit: { limit: 10, windowSeconds: 3600, by: 'account' },
   throttle: { rate: 5, burst: 10 },
   summary: 'Remove the authenticator app (the second factor) and its recovery codes',
   description:
-    'Removes the TOTP factor, confirmed or not, with its unused recovery codes: sign-in asks for the password (or Google) only again. Needs a recent sign-in (step-up), which for an account with the factor means its code.',
+    "Removes the TOTP factor, confirmed or not, with its unused recovery codes: sign-in asks for the password (or Google) only again, and the account's address gets a notice (for a confirmed factor). Needs a recent sign-in (step-up), which for an account with the factor means its code.",
   responses: () => ({
     204: { description: 'Removed' },
     404: { description: 'No second factor is enrolled', message: 'No second factor is enrolled' },

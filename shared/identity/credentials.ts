@@ -1,7 +1,7 @@
 import type { Principal } from './principal.ts';
+import { notifyAccount } from './account-notice.ts';
 import { ConflictError, ForbiddenError, NotFoundError } from '../errors/errors.ts';
-import { getMailer, UndeliverableAddressError } from '../mail/mailer.ts';
-import { logger, recordMetric } from '../observability/index.ts';
+import { recordMetric } from '../observability/index.ts';
 import {
   type Account,
   changePasswordHash,
@@ -67,16 +67,6 @@ const withPassword = async (accountId: string, password: string, field: string) 
   return account as Account & { password_hash: string };
 };
 
-/** A notice to an address about a change to its account; a failure is logged, never fatal. */
-const notify = async (to: string, subject: string, text: string): Promise<void> => {
-  try {
-    await getMailer().send({ to, subject, text });
-  } catch (error) {
-    if (!(error instanceof UndeliverableAddressError))
-      logger.error('Account notice not sent', { error: error instanceof Error ? error.name : 'unknown' });
-  }
-};
-
 /**
  * `POST /me/password`: current password checked, new one not common, then a pending reset code is
  * dropped (it must not set another password over this one), every other session of the account
@@ -97,7 +87,7 @@ export const changePassword = async (
   );
   await dropVerificationCode(account.account_id, 'PASSWORD_RESET');
   const revoked = await revokeAllSessions(account.account_id, now, caller.sessionId);
-  await notify(
+  await notifyAccount(
     account.email,
     'Your password was changed',
     'The password of your account was just changed, and your other devices were signed out. If this was not you, reset your password now (POST /auth/password/forgot) and contact support.',
@@ -123,7 +113,7 @@ export const startEmailChange = async (
     purpose: 'EMAIL_CHANGE',
   });
   await saveVerificationCode(record);
-  await notify(
+  await notifyAccount(
     newEmail,
     'Confirm your new email address',
     `Your code to confirm this address is ${code}. It expires in ${VERIFICATION_CODE_TTL_SECONDS / 60} minutes. If you did not ask to change your email, ignore this message.`,
@@ -159,7 +149,7 @@ export const confirmEmailChange = async (
     if (await isEmailTaken(record.email)) throw new ConflictError('Email already registered');
     throw new VerificationCodeGoneError(RESEND);
   }
-  await notify(
+  await notifyAccount(
     account.email,
     'Your email address was changed',
     `The sign-in address of your account was changed to ${record.email}. If this was not you, contact support at once.`,

@@ -127,16 +127,17 @@ export const useRecoveryCode = (accountId: string, hash: string, now: Date): Pro
 /**
  * Removes the account's TOTP factor and its recovery codes: a pending one always, an active one
  * only when `passedFactor` (the caller's sign-in or step-up passed it). One conditional delete:
- * `removed`, `none` (no factor: nothing written) or `active` (an active factor the caller has not
- * passed: nothing written).
+ * `removed` (an active factor), `abandoned` (an enrolment never confirmed), `none` (no factor:
+ * nothing written) or `active` (an active factor the caller has not passed: nothing written).
  */
 export const deleteTotpFactor = async (
   accountId: string,
   passedFactor: boolean,
-): Promise<'removed' | 'none' | 'active'> => {
+): Promise<'removed' | 'abandoned' | 'none' | 'active'> => {
   const outcome = await writeIf({
     Delete: {
       Key: factorKey(accountId),
+      ReturnValues: 'ALL_OLD',
       ConditionExpression: passedFactor
         ? 'attribute_exists(PK)'
         : 'attribute_exists(PK) AND #state <> :active',
@@ -149,7 +150,8 @@ export const deleteTotpFactor = async (
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },
   });
-  return outcome.written ? 'removed' : outcome.item ? 'active' : 'none';
+  if (outcome.written) return outcome.attributes?.state === 'active' ? 'removed' : 'abandoned';
+  return outcome.item ? 'active' : 'none';
 };
 
 // ── Sign-in challenges ───────────────────────────────────────────────────────────────────────

@@ -15,6 +15,7 @@ import { issueAccessToken } from './access-token.ts';
 import { getAccount } from './account-repository.ts';
 import { ChallengeGoneError, MAX_CHALLENGE_ATTEMPTS, parseChallengeToken } from './mfa-challenge.ts';
 import { accountView } from './onboarding.ts';
+import { notifyAccount } from './account-notice.ts';
 import { isLiveSession, issueSession, renewAuthTime } from './refresh-tokens.ts';
 import type { SignedInAccount } from './schemas.ts';
 import type { CompleteMfaSignInBody, TotpConfirmed, TotpEnrolment } from './second-factor-schemas.ts';
@@ -146,7 +147,17 @@ export const removeTotp = async (caller: Principal): Promise<void> => {
   const outcome = await deleteTotpFactor(caller.accountId, caller.secondFactor === true);
   if (outcome === 'none') throw new NotFoundError('No second factor is enrolled');
   if (outcome === 'active') throw new StepUpRequiredError(STEP_UP_MAX_AGE_SECONDS);
+  if (outcome === 'abandoned') return;
   recordMetric('second_factors_removed');
+  // The owner hears of it, as of a password or address change: a session that passed the factor
+  // could be someone else's, and sign-in no longer asks for the code.
+  const account = await getAccount(caller.accountId);
+  if (account)
+    await notifyAccount(
+      account.email,
+      'Two-step verification was turned off',
+      'The authenticator app was removed from your account, with its recovery codes: signing in no longer asks for a code. If this was not you, reset your password at once (it signs out every device) and contact support.',
+    );
 };
 
 /** A second-factor proof: a current code or one recovery code. */

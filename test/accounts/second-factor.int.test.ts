@@ -5,6 +5,7 @@ import { buildExportDocument } from '../../shared/accounts/export-document.ts';
 import { clock } from '../../shared/clock.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { mintGoogleIdToken } from '../../scripts/local/local-idp.ts';
+import { readMailbox } from '../../scripts/local/ses.ts';
 import { totpCodeAt } from '../../shared/identity/totp.ts';
 import { fromNewAddress as from, type TestApi, testApi } from '../support/api.ts';
 import { studioCreator } from '../support/studio.ts';
@@ -380,6 +381,8 @@ describe('step-up with a second factor', () => {
 
     const removed = await api.delete('/me/mfa/totp', { token: stepped.body.data.auth_token });
     expect(removed.status).toBe(204);
+    // The owner hears of it, as of a password or address change.
+    expect((await readMailbox(account.email)).at(-1)?.subject).toBe('Two-step verification was turned off');
     expect((await api.delete('/me/mfa/totp', { token: stepped.body.data.auth_token })).status).toBe(404);
     // Without the factor, sign-in gives tokens again.
     expect((await logIn(account.email)).status).toBe(200);
