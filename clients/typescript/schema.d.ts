@@ -6062,7 +6062,7 @@ export interface components {
             application_fee_percent: number;
             earnings: {
                 /**
-                 * @description All time, major units (summed across currencies: read per_month for each)
+                 * @description All time, major units, summed across currencies (read `per_currency` or `per_month` for each)
                  * @example 49.9
                  */
                 gross: number;
@@ -6076,6 +6076,28 @@ export interface components {
                  * @example 39.92
                  */
                 net: number;
+                per_currency: {
+                    /**
+                     * @description Currency (lower case, as Stripe reports it)
+                     * @example usd
+                     */
+                    currency: string;
+                    /**
+                     * @description Paid by viewers, all time
+                     * @example 49.9
+                     */
+                    gross: number;
+                    /**
+                     * @description The platform's fee, all time
+                     * @example 9.98
+                     */
+                    platform_fee: number;
+                    /**
+                     * @description The creator's share, all time
+                     * @example 39.92
+                     */
+                    net: number;
+                }[];
                 per_month: {
                     /**
                      * @description Month (YYYY-MM, UTC)

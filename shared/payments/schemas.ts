@@ -147,6 +147,12 @@ const buildResponses = () => {
     platform_fee: money("The platform's fee", 9.98),
     net: money("The creator's share", 39.92),
   });
+  const Total = z.object({
+    currency: text('Currency (lower case, as Stripe reports it)', 'usd'),
+    gross: money('Paid by viewers, all time', 49.9),
+    platform_fee: money("The platform's fee, all time", 9.98),
+    net: money("The creator's share, all time", 39.92),
+  });
   const Payouts = named(
     'Payouts',
     z.object({
@@ -155,9 +161,13 @@ const buildResponses = () => {
       payouts_enabled: flag('Stripe pays out to the bank account', true),
       application_fee_percent: money("The platform's fee on each charge, percent", 20),
       earnings: z.object({
-        gross: money('All time, major units (summed across currencies: read per_month for each)', 49.9),
+        gross: money(
+          'All time, major units, summed across currencies (read `per_currency` or `per_month` for each)',
+          49.9,
+        ),
         platform_fee: money("The platform's fee, all time", 9.98),
         net: money("The creator's share, all time", 39.92),
+        per_currency: z.array(Total),
         per_month: z.array(Month),
       }),
     }),

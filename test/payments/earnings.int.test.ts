@@ -49,6 +49,9 @@ describe('GET /studio/payouts', () => {
     const res = await api.get('/studio/payouts', { token });
     expect(res.status).toBe(200);
     expect(res.body.data.earnings).toMatchObject({ gross: 34.93, platform_fee: 3.5, net: 31.43 });
+    expect(res.body.data.earnings.per_currency).toEqual([
+      { currency: 'usd', gross: 34.93, platform_fee: 3.5, net: 31.43 },
+    ]);
     expect(res.body.data.earnings.per_month).toHaveLength(7);
     expect(res.body.data.earnings.per_month[0]).toEqual({
       month: '2026-07',
@@ -57,6 +60,22 @@ describe('GET /studio/payouts', () => {
       platform_fee: 0.5,
       net: 4.49,
     });
+  });
+
+  it('totals each currency apart: a creator paid in dollars and in euros reads each', async () => {
+    const { token, creatorId } = await studioCreator(api);
+    await recordEarning(invoice(creatorId, '2026-04-10T10:00:00.000Z'));
+    await recordEarning(invoice(creatorId, '2026-05-10T10:00:00.000Z', 'eur'));
+    await recordEarning(invoice(creatorId, '2026-05-11T10:00:00.000Z', 'eur'));
+    const res = await api.get('/studio/payouts', { token });
+    expect(res.status).toBe(200);
+    expect(res.body.data.earnings.per_currency).toEqual([
+      { currency: 'eur', gross: 9.98, platform_fee: 1, net: 8.98 },
+      { currency: 'usd', gross: 4.99, platform_fee: 0.5, net: 4.49 },
+    ]);
+    expect(
+      res.body.data.earnings.per_month.map((m: { month: string; currency: string }) => m.month + m.currency),
+    ).toEqual(['2026-05eur', '2026-04usd']);
   });
 
   it('reads the monthly totals, not every payment: 300 payments in a month are one item read', async () => {
