@@ -50,6 +50,10 @@ export const transactWriteIf = async (operations: TransactOperation[]): Promise<
   }
 };
 
+/** The wait before retrying a write that lost a race on a shared item: 20·2^attempt ms plus up to 20 ms. */
+export const conflictBackoff = (attempt: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt + Math.random() * 20));
+
 /**
  * `transactWriteIf`, retrying a transaction that lost a race with another on one of its items
  * (any cancellation other than a failed condition: `TransactionConflict`, a throttled item) up
@@ -62,7 +66,7 @@ export const transactRetryingConflicts = async (operations: TransactOperation[])
       return await transactWriteIf(operations);
     } catch (error) {
       if (cancellationCodes(error) === undefined || attempt >= 5) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt + Math.random() * 20));
+      await conflictBackoff(attempt);
     }
   }
 };

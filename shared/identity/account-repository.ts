@@ -256,6 +256,17 @@ const accountOf = (item: Record<string, unknown> | undefined): Account | undefin
 export const getAccount = async (accountId: string): Promise<Account | undefined> =>
   accountOf((await db.send(new GetCommand({ TableName: tableName(), Key: accountKey(accountId) }))).Item);
 
+/**
+ * The caller's account, or 404 `Account not found` when it is gone or deleted: an access token
+ * outlives the tombstone by up to 15 minutes (verified without a read), and a deleted account gets
+ * no fresh token and changes no credential (docs/accounts.md "Deletion").
+ */
+export const requireLiveAccount = async (accountId: string): Promise<Account> => {
+  const account = await getAccount(accountId);
+  if (!account || account.deleted_at !== undefined) throw new NotFoundError('Account not found');
+  return account;
+};
+
 const byMarker = async (key: { PK: string; SK: string }): Promise<Account | undefined> => {
   const marker = (await db.send(new GetCommand({ TableName: tableName(), Key: key }))).Item;
   return marker?.account_id ? getAccount(String(marker.account_id)) : undefined;

@@ -6,7 +6,7 @@ import {
   type Account,
   changePasswordHash,
   emailChangeOperations,
-  getAccount,
+  requireLiveAccount,
   isEmailTaken,
   normalizeEmail,
 } from './account-repository.ts';
@@ -46,21 +46,11 @@ const NO_PASSWORD =
   'This account signs in with Google and has no password: set one with POST /auth/password/forgot';
 
 /**
- * The caller's account; 404 when it is gone or deleted (a token outlives the tombstone by up to 15
- * minutes: a deleted account changes no credential, and its addresses wait out their quarantine).
- */
-const accountOf = async (accountId: string): Promise<Account> => {
-  const account = await getAccount(accountId);
-  if (!account || account.deleted_at !== undefined) throw new NotFoundError('Account not found');
-  return account;
-};
-
-/**
  * The account, once `password` is checked against it: 409 when it has none (Google only; a dummy
  * hash is checked anyway, so the answer takes the same time), 403 when it is wrong.
  */
 const withPassword = async (accountId: string, password: string, field: string) => {
-  const account = await accountOf(accountId);
+  const account = await requireLiveAccount(accountId);
   const valid = await verifyPassword(password, account.password_hash ?? (await dummyHash()));
   if (!account.password_hash) throw new ConflictError(NO_PASSWORD);
   if (!valid) throw new ForbiddenError(`${field} is incorrect`);
@@ -140,7 +130,7 @@ export const confirmEmailChange = async (
   if (!record) throw new VerificationCodeGoneError(RESEND);
   if (!codeMatches(record, code))
     throw new IncorrectCodeError(VERIFICATION_MAX_ATTEMPTS - record.attempts, RESEND);
-  const account = await accountOf(accountId);
+  const account = await requireLiveAccount(accountId);
   const used = await consumeVerificationCode(
     record,
     emailChangeOperations(accountId, account.email, record.email, now),

@@ -5,6 +5,7 @@ import { isActiveAccount } from './account-repository.ts';
 import { deviceLabel } from './device-label.ts';
 import {
   getRefreshFamily,
+  type RefreshFamily,
   putRefreshFamily,
   refreshFamiliesOf,
   renewRefreshAuthTime,
@@ -89,11 +90,15 @@ export const issueSession = async (
   };
 };
 
+/** Can the family still refresh at `now` (neither revoked nor expired)? */
+const usable = (item: Pick<RefreshFamily, 'revoked' | 'expires_at_epoch'>, now: Date) =>
+  item.revoked !== true && Number(item.expires_at_epoch) > epoch(now);
+
 /** Exchanges a refresh token for a new pair; reuse of a rotated token revokes the family (401). */
 export const rotateSession = async (token: string, now: Date): Promise<SessionTokens> => {
   const { family, secret } = parse(token);
   const item = await getRefreshFamily(family);
-  if (!item || item.revoked || Number(item.expires_at_epoch) * 1000 <= now.getTime()) {
+  if (!item || !usable(item, now)) {
     throw new UnauthorizedError('Invalid refresh token');
   }
   if (item.current !== sha256(secret)) {
@@ -124,12 +129,10 @@ export const rotateSession = async (token: string, now: Date): Promise<SessionTo
   };
 };
 
-/** Is `family` a sign-in of `accountId` that can still refresh (neither revoked nor expired)? */
+/** Is `family` a sign-in of `accountId` that can still refresh? */
 export const isLiveSession = async (accountId: string, family: string, now: Date): Promise<boolean> => {
   const item = await getRefreshFamily(family);
-  return (
-    item?.account_id === accountId && item.revoked !== true && Number(item.expires_at_epoch) > epoch(now)
-  );
+  return item?.account_id === accountId && usable(item, now);
 };
 
 /**
@@ -147,7 +150,7 @@ export const revokeSession = async (token: string, accountId: string): Promise<v
 /** The account's sign-ins still usable at `now` (neither revoked nor expired), newest first. */
 export const listSessions = async (accountId: string, now: Date): Promise<SignInSession[]> =>
   (await refreshFamiliesOf(accountId))
-    .filter((item) => item.revoked !== true && Number(item.expires_at_epoch) > epoch(now))
+    .filter((item) => usable(item, now))
     .map((item) => ({
       id: item.family,
       device: String(item.device ?? 'Unknown device'),

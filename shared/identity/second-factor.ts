@@ -12,7 +12,7 @@ import {
 } from '../errors/errors.ts';
 import { recordMetric } from '../observability/index.ts';
 import { issueAccessToken } from './access-token.ts';
-import { getAccount } from './account-repository.ts';
+import { getAccount, requireLiveAccount } from './account-repository.ts';
 import { ChallengeGoneError, MAX_CHALLENGE_ATTEMPTS, parseChallengeToken } from './mfa-challenge.ts';
 import { accountView } from './onboarding.ts';
 import { notifyAccount } from './account-notice.ts';
@@ -64,8 +64,7 @@ export const enrolTotp = async (
   label: string | undefined,
   now: Date,
 ): Promise<TotpEnrolment> => {
-  const account = await getAccount(caller.accountId);
-  if (!account || account.deleted_at !== undefined) throw new NotFoundError('Account not found');
+  const account = await requireLiveAccount(caller.accountId);
   const active = new ConflictError(
     'A TOTP authenticator is enrolled already: remove it first (DELETE /me/mfa/totp) to enrol another',
   );
@@ -97,14 +96,13 @@ export const enrolTotp = async (
  * access token of the caller's sign-in that carries the second factor.
  */
 export const confirmTotp = async (caller: Principal, code: string, now: Date): Promise<TotpConfirmed> => {
-  const [account, factor, live] = await Promise.all([
-    getAccount(caller.accountId),
+  // A deleted account (its purge waits out the access tokens it has) gets no fresh token, nor
+  // does a signed-out session (its access token only lapses).
+  const [, factor, live] = await Promise.all([
+    requireLiveAccount(caller.accountId),
     getTotpFactor(caller.accountId),
     caller.sessionId === undefined ? true : isLiveSession(caller.accountId, caller.sessionId, now),
   ]);
-  // A deleted account (its purge waits out the access tokens it has) gets no fresh token, nor
-  // does a signed-out session (its access token only lapses).
-  if (!account || account.deleted_at !== undefined) throw new NotFoundError('Account not found');
   if (!live) throw new UnauthorizedError('This session was signed out: sign in again');
   if (factor?.state === 'active') throw new ConflictError('This TOTP authenticator is confirmed already');
   if (!factor || (factor.expires_at_epoch ?? 0) <= epoch(now)) throw new NotFoundError(ENROL_AGAIN);

@@ -1,8 +1,8 @@
 import type { Principal } from './principal.ts';
-import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '../errors/errors.ts';
+import { ConflictError, ForbiddenError, UnauthorizedError } from '../errors/errors.ts';
 import { recordMetric } from '../observability/index.ts';
 import { issueAccessToken } from './access-token.ts';
-import { getAccount } from './account-repository.ts';
+import { requireLiveAccount } from './account-repository.ts';
 import type { StepUpBody, StepUpToken } from './account-schemas.ts';
 import { dummyHash, verifyPassword } from './password.ts';
 import { renewAuthTime } from './refresh-tokens.ts';
@@ -23,9 +23,7 @@ export const stepUp = async (
   { password, ...proof }: StepUpBody,
   now: Date,
 ): Promise<StepUpToken> => {
-  const account = await getAccount(caller.accountId);
-  // A deleted account (its purge waits out the access tokens it has) gets no fresh one.
-  if (!account || account.deleted_at !== undefined) throw new NotFoundError('Account not found');
+  const account = await requireLiveAccount(caller.accountId);
   const valid = await verifyPassword(password, account.password_hash ?? (await dummyHash()));
   if (!account.password_hash) {
     throw new ConflictError(

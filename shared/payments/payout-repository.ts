@@ -4,6 +4,7 @@ import { queryAll } from '../db/query.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
 import {
+  conflictBackoff,
   putIfAbsent,
   type TransactOperation,
   transact,
@@ -231,7 +232,7 @@ export const recordReversal = async (
     if (outcome.written) return;
     if (attempt >= ATTEMPTS)
       throw new Error(`The reversal ${reversal.source_id} kept changing under ${ATTEMPTS} attempts`);
-    await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt + Math.random() * 20));
+    await conflictBackoff(attempt);
   }
 };
 

@@ -19,6 +19,7 @@ import { markDeleted } from '../../shared/identity/account-repository.ts';
 import { applyEntitlement } from '../../shared/entitlements/entitlement-repository.ts';
 import { tableName } from '../../shared/db/table.ts';
 import { suspendCreator, unsuspendCreator } from '../../shared/studio/operator-writes.ts';
+import { entitlement } from '../support/entitlements.ts';
 import { fromNewAddress, type TestApi, testApi } from '../support/api.ts';
 import { GetRoomCommand } from '@aws-sdk/client-ivschat';
 import { chatControl, type ChatFrame, connectChat } from '../support/chat-socket.ts';
@@ -342,20 +343,15 @@ describe('moderation', () => {
       200,
     );
     const now = new Date();
-    await applyEntitlement({
-      account_id: subscriber.accountId,
-      kind: 'subscription',
-      creator_id: creator.creatorId,
-      content_id: null,
-      source: 'stripe',
-      status: 'active',
-      valid_until: new Date(now.getTime() + 30 * 86_400_000).toISOString(),
-      grace_until: null,
-      cancel_at_period_end: false,
-      started_at: now.toISOString(),
-      observed_at: now.getTime(),
-      provider: {},
-    });
+    await applyEntitlement(
+      entitlement({
+        account_id: subscriber.accountId,
+        creator_id: creator.creatorId,
+        valid_until: new Date(now.getTime() + 30 * 86_400_000).toISOString(),
+        started_at: now.toISOString(),
+        observed_at: now.getTime(),
+      }),
+    );
     expect(
       (await api.put('/studio/chat/settings', { token: creator.token, body: { subscribers_only: true } }))
         .status,

@@ -4,6 +4,7 @@ import { clock } from '../../shared/clock.ts';
 import { BUCKET_SECONDS } from '../../shared/audience/viewer-counter.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { generateCatalog } from '../../scripts/seed/generate.ts';
+import { entitlement } from '../support/entitlements.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 import { channelIdOfPlaybackUrl, playbackClaimsOf, viaLocalCdn } from '../support/playback.ts';
 import { subscribePaid } from '../support/payments.ts';
@@ -239,20 +240,13 @@ describe('rules', () => {
     const accountId = `acc_${randomUUID()}`;
     const token = (await issueAccessToken(accountId, new Date())).token;
     const now = new Date();
-    const subscription = {
+    const subscription = entitlement({
       account_id: accountId,
-      kind: 'subscription' as const,
       creator_id: gated.id,
-      content_id: null,
-      source: 'stripe' as const,
-      status: 'active' as const,
       valid_until: new Date(now.getTime() + 30 * 86_400_000).toISOString(),
-      grace_until: null,
-      cancel_at_period_end: false,
       started_at: now.toISOString(),
       observed_at: now.getTime(),
-      provider: {},
-    };
+    });
     await applyEntitlement(subscription);
     const opened = await openSession(gated, token);
     expect(opened.status).toBe(200);
