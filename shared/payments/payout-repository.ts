@@ -237,27 +237,20 @@ export const recordReversal = async (
 };
 
 /** The month moves of an earning item going from `before` to `after` (one operation per month). */
-const monthMoves = (creatorId: string, before: Earning | undefined, after: Earning): TransactOperation[] => {
-  const moves = new Map<string, { at: { month: string; currency: string }; amounts: Amounts }>();
-  const move = (e: Earning, sign: 1 | -1) => {
-    const at = monthOf(e);
-    const id = `${at.month}#${at.currency}`;
-    const amounts = moves.get(id)?.amounts ?? { gross: 0, platform_fee: 0, net: 0 };
-    moves.set(id, {
-      at,
-      amounts: {
-        gross: amounts.gross + sign * e.gross,
-        platform_fee: amounts.platform_fee + sign * e.platform_fee,
-        net: amounts.net + sign * e.net,
-      },
-    });
-  };
-  if (before) move(before, -1);
-  move(after, 1);
-  return [...moves.values()]
-    .filter(({ amounts }) => amounts.gross !== 0 || amounts.platform_fee !== 0 || amounts.net !== 0)
-    .map(({ at, amounts }) => addToMonthOperation(creatorId, at, amounts));
-};
+const monthMoves = (creatorId: string, before: Earning | undefined, after: Earning): TransactOperation[] =>
+  monthTotals(before ? [negated(before), after] : [after])
+    .filter(hasMoney)
+    .map((m) => addToMonthOperation(creatorId, m, amountsOf(m)));
+
+const negated = (e: Earning): Earning => ({
+  ...e,
+  gross: -e.gross,
+  platform_fee: -e.platform_fee,
+  net: -e.net,
+});
+
+/** Do `amounts` hold any money (a month, a move)? A month at 0 is shown and stored as none. */
+export const hasMoney = (a: Amounts): boolean => a.gross !== 0 || a.platform_fee !== 0 || a.net !== 0;
 
 /** The items of a creator's partition whose sort key starts with `prefix`. */
 const creatorItems = async (creatorId: string, prefix: string, consistent: boolean | undefined) =>

@@ -1,5 +1,5 @@
 import { requireStudioCreator } from '../creators/studio-creator.ts';
-import { earningMonthsOf, getPayoutAccount } from './payout-repository.ts';
+import { earningMonthsOf, getPayoutAccount, hasMoney } from './payout-repository.ts';
 import { applicationFeePercent } from './settings.ts';
 import { compareText } from '../compare.ts';
 
@@ -22,7 +22,7 @@ export const payoutsOverview = async (accountId: string) => {
   const creator = await requireStudioCreator(accountId);
   const [payouts, stored] = await Promise.all([getPayoutAccount(creator.id), earningMonthsOf(creator.id)]);
   const months = stored
-    .filter((m) => m.gross !== 0 || m.platform_fee !== 0 || m.net !== 0)
+    .filter(hasMoney)
     .sort((a, b) => compareText(b.month, a.month) || compareText(a.currency, b.currency));
   const currencies = [...new Set(months.map((m) => m.currency))].sort(compareText);
   return {

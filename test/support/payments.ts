@@ -7,6 +7,7 @@ import {
   type EarningMonth,
   earningMonthsOf,
   earningsOf,
+  hasMoney,
   monthTotals,
 } from '../../shared/payments/payout-repository.ts';
 import type { TestApi } from './api.ts';
@@ -111,10 +112,9 @@ export const newViewer = async (emailPrefix: string) => {
   };
 };
 
-const nonZero = (m: EarningMonth) => m.gross !== 0 || m.platform_fee !== 0 || m.net !== 0;
 const sorted = (months: EarningMonth[]) =>
   months
-    .filter(nonZero)
+    .filter(hasMoney)
     .map(({ month, currency, gross, platform_fee, net }) => ({ month, currency, gross, platform_fee, net }))
     .sort((a, b) => `${a.month}${a.currency}`.localeCompare(`${b.month}${b.currency}`));
 
