@@ -334,7 +334,10 @@ export const signOutOtherSessions = /* @__PURE__ */ contract({
   method: 'DELETE',
   path: '/me/sessions',
   handler: 'accounts/sign-out-other-sessions',
-  dynamo: { actions: ['UpdateItem'], indexes: ['GSI1'] },
+  // GSI1: the account's sessions; UpdateItem: each revoked. Query: the rooms the account holds
+  // chat tokens for, where DisconnectUser ends its open chat connections (docs/chat.md).
+  dynamo: { actions: ['Query', 'UpdateItem'], indexes: ['GSI1'] },
+  ivsChat: ['DisconnectUser'],
   auth: 'required',
   summary: 'Sign out every other session of the caller',
   description:
@@ -371,8 +374,11 @@ export const deleteMyAccount = /* @__PURE__ */ contract({
   path: '/me',
   handler: 'accounts/delete-account',
   // GetItem: the account (its handle and email, for the confirmation). UpdateItem: the tombstone.
-  dynamo: { actions: ['GetItem', 'UpdateItem'] },
+  // Query: the rooms the account holds chat tokens for, where DisconnectUser ends its open chat
+  // connections (docs/chat.md "Ending an account's connections").
+  dynamo: { actions: ['GetItem', 'Query', 'UpdateItem'] },
   needs: ['account-jobs'],
+  ivsChat: ['DisconnectUser'],
   auth: 'required',
   stepUp: true,
   rateLimit: { limit: 10, windowSeconds: 3600, by: 'account' },

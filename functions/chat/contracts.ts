@@ -38,8 +38,9 @@ export const createChatToken = /* @__PURE__ */ contract({
   path: '/creators/{id}/channel/chat/token',
   handler: 'chat/create-chat-token',
   // GetItem: the creator, the chat settings, and of a signed-in caller their account, follow,
-  // subscription, moderator role and ban (in parallel). GSI1: the creator by handle.
-  dynamo: { actions: ['GetItem'], indexes: ['GSI1'] },
+  // subscription, moderator role and ban (in parallel). GSI1: the creator by handle. PutItem: the
+  // record of the room a signed-in caller got a token for (beside CreateChatToken).
+  dynamo: { actions: ['GetItem', 'PutItem'], indexes: ['GSI1'] },
   ivsChat: ['CreateChatToken'],
   auth: 'optional',
   // Every viewer opening a channel asks once an hour; 60 a minute per address leaves room for NAT.

@@ -5,7 +5,7 @@ import { followedAt } from '../creators/relationship-repository.ts';
 import { getEntitlement, grants } from '../entitlements/entitlement-repository.ts';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../errors/errors.ts';
 import { getAccount } from '../identity/account-repository.ts';
-import { getBan, getChatSettings, isModerator } from './chat-repository.ts';
+import { getBan, getChatSettings, isModerator, recordChatToken } from './chat-repository.ts';
 import { ivsChatClient, messagingEndpoint } from './client.ts';
 import { type ChatViewer, decideChatAccess } from './policy.ts';
 import type { ChatToken } from './schemas.ts';
@@ -62,15 +62,23 @@ export const issueChatToken = async (
     now,
   });
   if (decision.kind === 'refused') throw new ForbiddenError(decision.message);
-  const made = await ivsChatClient().send(
-    new CreateChatTokenCommand({
-      roomIdentifier: roomArn,
-      userId: accountId ?? `anon_${randomUUID()}`,
-      capabilities: decision.capabilities,
-      attributes: decision.attributes,
-      sessionDurationInMinutes: decision.sessionMinutes,
-    }),
-  );
+  // Beside the token, the record of the room an account holds one for (its deletion and "sign out
+  // everywhere" disconnect it there: shared/chat/disconnect-account.ts), in parallel: no round trip
+  // added. If either fails the caller gets no token, so no account token goes unrecorded.
+  const [made] = await Promise.all([
+    ivsChatClient().send(
+      new CreateChatTokenCommand({
+        roomIdentifier: roomArn,
+        userId: accountId ?? `anon_${randomUUID()}`,
+        capabilities: decision.capabilities,
+        attributes: decision.attributes,
+        sessionDurationInMinutes: decision.sessionMinutes,
+      }),
+    ),
+    accountId
+      ? recordChatToken(accountId, roomArn, new Date(now.getTime() + decision.sessionMinutes * 60_000))
+      : undefined,
+  ]);
   if (!made.token) throw new Error('IVS Chat CreateChatToken answered without a token');
   return {
     token: made.token,

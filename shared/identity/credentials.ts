@@ -1,4 +1,5 @@
 import type { Principal } from './principal.ts';
+import { DISCONNECTED, disconnectAccountEverywhere } from '../chat/disconnect-account.ts';
 import { notifyAccount } from './account-notice.ts';
 import { ConflictError, ForbiddenError, NotFoundError } from '../errors/errors.ts';
 import { recordMetric } from '../observability/index.ts';
@@ -161,7 +162,15 @@ export const signOutSession = async (caller: Principal, id: string): Promise<voi
   if (!(await revokeFamily(caller.accountId, id))) throw new NotFoundError('Session not found');
 };
 
-/** `DELETE /me/sessions`: every session but the caller's own. */
-export const signOutOtherSessions = async (caller: Principal, now: Date): Promise<SessionsRevoked> => ({
-  sessions_revoked: await revokeAllSessions(caller.accountId, now, caller.sessionId),
-});
+/**
+ * `DELETE /me/sessions`: every session but the caller's own, and every open chat connection of the
+ * account (IVS Chat disconnects a user id, not a session: the caller's own connection ends too, and
+ * its app asks for a new token).
+ */
+export const signOutOtherSessions = async (caller: Principal, now: Date): Promise<SessionsRevoked> => {
+  const [revoked] = await Promise.all([
+    revokeAllSessions(caller.accountId, now, caller.sessionId),
+    disconnectAccountEverywhere(caller.accountId, now, DISCONNECTED.signedOut),
+  ]);
+  return { sessions_revoked: revoked };
+};

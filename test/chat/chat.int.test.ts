@@ -2,8 +2,9 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatReviewRow } from '../../functions/workers.ts';
+import { startLocalAccountJobs } from '../../scripts/local/accounts.ts';
 import { functionContext, runAsFunction } from '../../scripts/local/aws.ts';
 import { allRankedIds } from '../../shared/catalog/ranked-list.ts';
 import { closeChatRoom, ensureChatRoom } from '../../shared/chat/room-writes.ts';
@@ -57,6 +58,7 @@ const viewer = async () => {
     token: res.body.data.auth_token as string,
     accountId: res.body.data.creator_id as string,
     handle: `chat_${id}`,
+    email: `chat.${id}@example.com`,
   };
 };
 
@@ -557,6 +559,67 @@ describe('moderation', () => {
     expect((await getRoom(reopened)).arn).toBe(reopened);
     expect((await token()).status).toBe(200);
   });
+});
+
+/** How a connection ended within `ms`, or `open` (the old code left it open for its session's hour). */
+const endedWithin = (socket: Awaited<ReturnType<typeof connectChat>>, ms = 5000) =>
+  Promise.race([
+    socket.closed.then(({ code, reason }) => `closed ${code} ${reason}`),
+    new Promise<string>((r) => setTimeout(() => r('open'), ms)),
+  ]);
+
+describe('ending an account\'s chat connections (docs/chat.md "Ending an account\'s connections")', () => {
+  let jobs: Awaited<ReturnType<typeof startLocalAccountJobs>>;
+  beforeAll(async () => {
+    jobs = await startLocalAccountJobs();
+  });
+  afterAll(() => jobs.stop());
+
+  it("DELETE /me ends the account's open chat connection at once, and the purge one opened since with a token fetched before (were kept for the session's hour)", async () => {
+    const leaver = await viewer();
+    const bystander = await viewer();
+    const fetchedAhead = await token(leaver);
+    const socket = await join(await token(leaver));
+    expect(await say(socket, 'before')).toMatchObject({
+      Type: 'MESSAGE',
+      Sender: { UserId: leaver.accountId },
+    });
+    const watcher = await join(await token(bystander));
+    const deleted = await api.delete('/me', { token: leaver.token, body: { confirm: leaver.handle } });
+    expect(deleted.status).toBe(202);
+    expect(await endedWithin(socket)).toBe('closed 1000 Disconnected by moderator');
+    await watcher.next(eventNamed('aws:DISCONNECT_USER', leaver.accountId));
+    // A token fetched before the tombstone still connects (IVS Chat revokes no token) until the
+    // purge, which ends it (the 15-minute wait elapses at once here).
+    const late = await join(fetchedAhead);
+    expect(await say(late, 'after')).toMatchObject({ Type: 'MESSAGE' });
+    await jobs.drain({ elapse: true });
+    expect(jobs.deadLetters()).toEqual([]);
+    expect(await endedWithin(late)).toBe('closed 1000 Disconnected by moderator');
+    watcher.close();
+  }, 60_000);
+
+  it("signing out everywhere ends every chat connection of the account: a taken-over account's other session chats no more (was kept for the session's hour)", async () => {
+    const victim = await viewer();
+    const signIn = await api.post(
+      '/auth/login',
+      fromNewAddress({ body: { email: victim.email, password: 'correct-horse-1' } }),
+    );
+    expect(signIn.status).toBe(200);
+    const attacker = { token: signIn.body.data.auth_token as string };
+    const socket = await join(await token(attacker));
+    expect(await say(socket, 'as them')).toMatchObject({
+      Type: 'MESSAGE',
+      Sender: { UserId: victim.accountId },
+    });
+    const out = await api.delete('/me/sessions', { token: victim.token });
+    expect([out.status, out.body.data?.sessions_revoked]).toEqual([200, 1]);
+    expect(await endedWithin(socket)).toBe('closed 1000 Disconnected by moderator');
+    // The victim chats again with a new token.
+    const back = await join(await token(victim));
+    expect(await say(back, 'it is me')).toMatchObject({ Type: 'MESSAGE' });
+    back.close();
+  }, 60_000);
 });
 
 describe('rooms for channels made before chat: `npm run operator -- chat-room` (docs/chat.md "Rooms")', () => {
