@@ -1,5 +1,4 @@
 import type { Principal } from './principal.ts';
-import { DISCONNECTED, disconnectAccountEverywhere } from '../chat/disconnect-account.ts';
 import { notifyAccount } from './account-notice.ts';
 import { ConflictError, ForbiddenError, NotFoundError } from '../errors/errors.ts';
 import { recordMetric } from '../observability/index.ts';
@@ -35,7 +34,8 @@ import {
   spendAttempt,
 } from './email-verification-repository.ts';
 import { dummyHash, hashPassword, verifyPassword } from './password.ts';
-import { listSessions, revokeAllSessions, revokeFamily } from './refresh-tokens.ts';
+import { listSessions, revokeFamily } from './refresh-tokens.ts';
+import { signOutEverywhere } from './sign-out-everywhere.ts';
 
 /**
  * What a signed-in person does with their own credentials (docs/accounts.md): password change,
@@ -77,7 +77,7 @@ export const changePassword = async (
     now,
   );
   await dropVerificationCode(account.account_id, 'PASSWORD_RESET');
-  const revoked = await revokeAllSessions(account.account_id, now, caller.sessionId);
+  const revoked = await signOutEverywhere(account.account_id, now, caller.sessionId);
   await notifyAccount(
     account.email,
     'Your password was changed',
@@ -162,15 +162,7 @@ export const signOutSession = async (caller: Principal, id: string): Promise<voi
   if (!(await revokeFamily(caller.accountId, id))) throw new NotFoundError('Session not found');
 };
 
-/**
- * `DELETE /me/sessions`: every session but the caller's own, and every open chat connection of the
- * account (IVS Chat disconnects a user id, not a session: the caller's own connection ends too, and
- * its app asks for a new token).
- */
-export const signOutOtherSessions = async (caller: Principal, now: Date): Promise<SessionsRevoked> => {
-  const [revoked] = await Promise.all([
-    revokeAllSessions(caller.accountId, now, caller.sessionId),
-    disconnectAccountEverywhere(caller.accountId, now, DISCONNECTED.signedOut),
-  ]);
-  return { sessions_revoked: revoked };
-};
+/** `DELETE /me/sessions`: every session but the caller's own, and every chat connection (signOutEverywhere). */
+export const signOutOtherSessions = async (caller: Principal, now: Date): Promise<SessionsRevoked> => ({
+  sessions_revoked: await signOutEverywhere(caller.accountId, now, caller.sessionId),
+});

@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatReviewRow } from '../../functions/workers.ts';
 import { startLocalAccountJobs } from '../../scripts/local/accounts.ts';
+import { readMailbox } from '../../scripts/local/ses.ts';
 import { functionContext, runAsFunction } from '../../scripts/local/aws.ts';
 import { allRankedIds } from '../../shared/catalog/ranked-list.ts';
 import { closeChatRoom, ensureChatRoom } from '../../shared/chat/room-writes.ts';
@@ -599,27 +600,59 @@ describe('ending an account\'s chat connections (docs/chat.md "Ending an account
     watcher.close();
   }, 60_000);
 
-  it("signing out everywhere ends every chat connection of the account: a taken-over account's other session chats no more (was kept for the session's hour)", async () => {
-    const victim = await viewer();
-    const signIn = await api.post(
-      '/auth/login',
-      fromNewAddress({ body: { email: victim.email, password: 'correct-horse-1' } }),
-    );
-    expect(signIn.status).toBe(200);
-    const attacker = { token: signIn.body.data.auth_token as string };
-    const socket = await join(await token(attacker));
-    expect(await say(socket, 'as them')).toMatchObject({
-      Type: 'MESSAGE',
-      Sender: { UserId: victim.accountId },
-    });
-    const out = await api.delete('/me/sessions', { token: victim.token });
-    expect([out.status, out.body.data?.sessions_revoked]).toEqual([200, 1]);
-    expect(await endedWithin(socket)).toBe('closed 1000 Disconnected by moderator');
-    // The victim chats again with a new token.
-    const back = await join(await token(victim));
-    expect(await say(back, 'it is me')).toMatchObject({ Type: 'MESSAGE' });
-    back.close();
-  }, 60_000);
+  /** What ends the account's other sessions: each also ends its chat connections (signOutEverywhere). */
+  const signOuts: Array<[string, (victim: Awaited<ReturnType<typeof viewer>>) => Promise<void>]> = [
+    [
+      'DELETE /me/sessions',
+      async (victim) => {
+        const out = await api.delete('/me/sessions', { token: victim.token });
+        expect([out.status, out.body.data?.sessions_revoked]).toEqual([200, 1]);
+      },
+    ],
+    [
+      'POST /me/password',
+      async (victim) => {
+        const body = { current_password: 'correct-horse-1', new_password: 'a-new-long-passphrase' };
+        const out = await api.post('/me/password', { token: victim.token, body });
+        expect([out.status, out.body.data?.sessions_revoked]).toEqual([200, 1]);
+      },
+    ],
+    [
+      'POST /auth/password/reset',
+      async (victim) => {
+        await api.post('/auth/password/forgot', fromNewAddress({ body: { email: victim.email } }));
+        const mail = (await readMailbox(victim.email)).at(-1);
+        const code = mail && /\b(\d{8})\b/.exec(mail.text)?.[1];
+        const body = { email: victim.email, code, new_password: 'a-new-long-passphrase' };
+        expect((await api.post('/auth/password/reset', fromNewAddress({ body }))).status).toBe(204);
+      },
+    ],
+  ];
+  it.each(signOuts)(
+    "%s ends every chat connection of the account, and a signed-out session's access token gets no new chat token: a taken-over account's other session chats no more (was kept for the session's hour, and came back)",
+    async (way, signOut) => {
+      const victim = await viewer();
+      const signIn = await api.post(
+        '/auth/login',
+        fromNewAddress({ body: { email: victim.email, password: 'correct-horse-1' } }),
+      );
+      expect(signIn.status).toBe(200);
+      const attacker = { token: signIn.body.data.auth_token as string };
+      const socket = await join(await token(attacker));
+      expect(await say(socket, 'as them')).toMatchObject({
+        Type: 'MESSAGE',
+        Sender: { UserId: victim.accountId },
+      });
+      await signOut(victim);
+      expect(await endedWithin(socket)).toBe('closed 1000 Disconnected by moderator');
+      // Its access token stays valid up to 15 minutes; the chat token route asks its session.
+      const again = await token(attacker);
+      expect([again.status, again.body.message]).toEqual([401, 'This session was signed out: sign in again']);
+      // The caller's own session (kept, but by a reset) chats again with a new token.
+      expect((await token(victim)).status).toBe(way === 'POST /auth/password/reset' ? 401 : 200);
+    },
+    60_000,
+  );
 });
 
 describe('rooms for channels made before chat: `npm run operator -- chat-room` (docs/chat.md "Rooms")', () => {
