@@ -124,11 +124,14 @@ export const startDemoBroadcasts = async (
 ): Promise<void> => {
   // The IVS event function logs a line per document (three per channel here): its INFO lines
   // about these replayed starts are left out of the start-up output; anything else is printed.
-  const log = console.log;
-  console.log = (...args: unknown[]) => {
-    const routine = typeof args[0] === 'string' && args[0].startsWith('{"level":"INFO"');
-    if (!(routine && replayed.getStore() !== undefined)) log(...args);
-  };
+  // The logger writes to process.stdout itself (shared/observability), so the filter sits there.
+  const stdout = process.stdout;
+  const write = stdout.write;
+  stdout.write = ((chunk: unknown, ...rest: unknown[]) => {
+    const routine = typeof chunk === 'string' && chunk.startsWith('{"level":"INFO"');
+    if (routine && replayed.getStore() !== undefined) return true;
+    return (write as (...args: unknown[]) => boolean).call(stdout, chunk, ...rest);
+  }) as typeof stdout.write;
   try {
     await Promise.all(
       channels.map(({ creator, channel }) =>
@@ -136,6 +139,6 @@ export const startDemoBroadcasts = async (
       ),
     );
   } finally {
-    console.log = log;
+    stdout.write = write;
   }
 };
