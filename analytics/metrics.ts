@@ -324,18 +324,24 @@ export const openAnalytics = async (dir: string, options: { load?: boolean } = {
     connection.closeSync();
     throw new Error(`No analytics events under ${dir} yet: play something against npm start first`);
   }
-  /** A table of `columns` over the files of `families`, or an empty one when there are none. */
-  const table = (name: string, families: string[], columns: Record<string, keyof typeof DUCKDB_TYPES>) =>
-    connection.run(
+  /**
+   * A table of `columns` over the files of `families`, or an empty one when there are none, with
+   * the same columns: the file columns and the partition columns the key layout adds (`family`,
+   * `dt`, `hour`, text as hive_types_autocast = false reads them), which the queries name too.
+   */
+  const table = (name: string, families: string[], columns: Record<string, keyof typeof DUCKDB_TYPES>) => {
+    const empty = { ...columns, family: 'string', dt: 'string', hour: 'string' } as const;
+    return connection.run(
       families.length > 0
         ? `CREATE ${options.load ? 'TABLE' : 'VIEW'} ${name} AS SELECT * FROM ${readJson(
             families.map((f) => globOf(dir, f)),
             columns,
           )}`
-        : `CREATE TABLE ${name} AS SELECT * FROM (VALUES (${Object.values(columns)
+        : `CREATE TABLE ${name} AS SELECT * FROM (VALUES (${Object.values(empty)
             .map((type) => `NULL::${DUCKDB_TYPES[type]}`)
-            .join(', ')})) v(${Object.keys(columns).join(', ')}) WHERE false`,
+            .join(', ')})) v(${Object.keys(empty).join(', ')}) WHERE false`,
     );
+  };
   await table('events', families, EVENT_COLUMNS);
   await table('titles', existsSync(join(dir, 'family=catalog')) ? ['catalog'] : [], TITLE_COLUMNS);
   await table('payments', paid ? ['payment'] : [], PAYMENT_COLUMNS);

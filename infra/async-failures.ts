@@ -23,7 +23,7 @@ export const ASYNC_INVOKE = {
  * The on-failure destination of an asynchronously invoked function: an SQS queue (SQS-managed
  * encryption, TLS only, 14 days) that receives Lambda's invocation record (`requestPayload`: the
  * event, `responsePayload`: the error, `requestContext.functionArn`) once the retries are spent,
- * and an alarm as soon as one arrives. `npm run redrive` sends the records back
+ * and an alarm as soon as one arrives. An operator sends the records back
  * (docs/operations.md "Redrive"); nothing is lost silently.
  */
 export class AsyncFailures extends Construct {

@@ -21,7 +21,8 @@ try {
   console.log(
     `${report.dryRun ? 'would rebuild' : 'rebuilt'}: ${report.sources} source items, ${report.views} view items; ` +
       `${report.put} ${report.dryRun ? 'to put' : 'put'}, ${report.deleted} ${report.dryRun ? 'to delete' : 'deleted'}, ` +
-      `${report.showProfiles} show profiles (GSI1 key, episode tally) ${report.dryRun ? 'to repair' : 'repaired'} ` +
+      `${report.showProfiles} show profiles (GSI1 key, episode tally) ${report.dryRun ? 'to repair' : 'repaired'}, ` +
+      `${report.earningMonths} earning months (monthly totals) ${report.dryRun ? 'to set' : 'set'} ` +
       `in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
   for (const key of report.examples) console.log(`  differs: ${key}`);

@@ -24,7 +24,7 @@ const platform = await startLocalPlatform({
   stripePort: standInPort('stripe', process.env),
   // The IVS Chat stand-in (docs/local-ivschat.md), at a port the web app's developers can name.
   ivschatPort: standInPort('ivschat', process.env),
-  // The AppSync Events stand-in (docs/local-appsync-events.md): live state pushed every 5 s.
+  // The AppSync Events stand-in (docs/local-appsync-events.md): live state pushed as it changes (5 s ticks), and once a minute.
   appsyncEventsPort: standInPort('appsyncEvents', process.env),
   // The App Store stand-in, where `npm run pay -- apple` finds it (docs/payments.md, "App stores: locally").
   appStorePort: standInPort('appStore', process.env),
@@ -53,7 +53,7 @@ Creator streaming platform running at ${url}  (ready in ${((Date.now() - started
   App Store stand-in (signed V2 notifications) at ${platform.appStore.endpoint}: npm run pay -- apple SUBSCRIBED <account id> <creator id>
   Google Play stand-in (Play Developer API, Pub/Sub pushes) at ${platform.play.endpoint}: npm run pay -- google PURCHASED <account id> <creator id>
   IVS Chat stand-in (rooms, chat tokens, review handler) at ${platform.ivschat.endpoint}, messaging WebSocket at ${platform.ivschat.messagingEndpoint} (docs/local-ivschat.md)
-  AppSync Events stand-in (live state pushed every 5 s) at ${platform.appsyncEvents.realtimeEndpoint}: curl ${url}/creators/cr_0004/channel/live/realtime (cr_0001 needs the demo viewer's bearer; docs/realtime.md)
+  AppSync Events stand-in (live state pushed as it changes, 5 s ticks, and once a minute) at ${platform.appsyncEvents.realtimeEndpoint}: curl ${url}/creators/cr_0004/channel/live/realtime (cr_0001 needs the demo viewer's bearer; docs/realtime.md)
   Media CDN stand-in (recordings, DVR; signed URLs checked) at ${process.env.CDN_URL}
   Mail (SES v2 stand-in at ${platform.ses.endpoint}): codes (email verification, password reset, email change) land in ${(await import('./local/ses.ts')).mailboxDir()}/<address, @ as %40>.ndjson
   Account exports (S3 stand-in, presigned URLs checked) at ${process.env.AWS_ENDPOINT_URL_S3}: POST ${url}/me/export

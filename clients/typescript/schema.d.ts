@@ -14459,7 +14459,7 @@ export interface operations {
                      * @example {
                      *       "status": "error",
                      *       "code": 403,
-                     *       "message": "Finish onboarding (choose a category) to use the studio"
+                     *       "message": "Finish onboarding (choose a category, then connect an audience) to use the studio; the studio opens seconds after the last step"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -14596,7 +14596,7 @@ export interface operations {
                      * @example {
                      *       "status": "error",
                      *       "code": 403,
-                     *       "message": "Finish onboarding (choose a category) to use the studio"
+                     *       "message": "Finish onboarding (choose a category, then connect an audience) to use the studio; the studio opens seconds after the last step"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -14761,7 +14761,7 @@ export interface operations {
                      * @example {
                      *       "status": "error",
                      *       "code": 403,
-                     *       "message": "Finish onboarding (choose a category) to use the studio"
+                     *       "message": "Finish onboarding (choose a category, then connect an audience) to use the studio; the studio opens seconds after the last step"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -23599,7 +23599,7 @@ export interface operations {
                      * @example {
                      *       "status": "error",
                      *       "code": 403,
-                     *       "message": "Finish onboarding (choose a category) to use the studio"
+                     *       "message": "Finish onboarding (choose a category, then connect an audience) to use the studio; the studio opens seconds after the last step"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -24095,7 +24095,7 @@ export interface operations {
                      * @example {
                      *       "status": "error",
                      *       "code": 403,
-                     *       "message": "Finish onboarding (choose a category) to use the studio"
+                     *       "message": "Finish onboarding (choose a category, then connect an audience) to use the studio; the studio opens seconds after the last step"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -24283,7 +24283,7 @@ export interface operations {
                      * @example {
                      *       "status": "error",
                      *       "code": 403,
-                     *       "message": "Finish onboarding (choose a category) to use the studio"
+                     *       "message": "Finish onboarding (choose a category, then connect an audience) to use the studio; the studio opens seconds after the last step"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -24515,7 +24515,7 @@ export interface operations {
                      * @example {
                      *       "status": "error",
                      *       "code": 403,
-                     *       "message": "Finish onboarding (choose a category) to use the studio"
+                     *       "message": "Finish onboarding (choose a category, then connect an audience) to use the studio; the studio opens seconds after the last step"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -24796,7 +24796,7 @@ export interface operations {
                      * @example {
                      *       "status": "error",
                      *       "code": 403,
-                     *       "message": "Finish onboarding (choose a category) to use the studio"
+                     *       "message": "Finish onboarding (choose a category, then connect an audience) to use the studio; the studio opens seconds after the last step"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -25021,7 +25021,7 @@ export interface operations {
                      * @example {
                      *       "status": "error",
                      *       "code": 403,
-                     *       "message": "Finish onboarding (choose a category) to use the studio"
+                     *       "message": "Finish onboarding (choose a category, then connect an audience) to use the studio; the studio opens seconds after the last step"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -25286,7 +25286,7 @@ export interface operations {
                      * @example {
                      *       "status": "error",
                      *       "code": 403,
-                     *       "message": "Finish onboarding (choose a category) to use the studio"
+                     *       "message": "Finish onboarding (choose a category, then connect an audience) to use the studio; the studio opens seconds after the last step"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -25534,7 +25534,7 @@ export interface operations {
                      * @example {
                      *       "status": "error",
                      *       "code": 403,
-                     *       "message": "Finish onboarding (choose a category) to use the studio"
+                     *       "message": "Finish onboarding (choose a category, then connect an audience) to use the studio; the studio opens seconds after the last step"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -25773,7 +25773,7 @@ export interface operations {
                      * @example {
                      *       "status": "error",
                      *       "code": 403,
-                     *       "message": "Finish onboarding (choose a category) to use the studio"
+                     *       "message": "Finish onboarding (choose a category, then connect an audience) to use the studio; the studio opens seconds after the last step"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -25977,7 +25977,7 @@ export interface operations {
                      * @example {
                      *       "status": "error",
                      *       "code": 403,
-                     *       "message": "Finish onboarding (choose a category) to use the studio"
+                     *       "message": "Finish onboarding (choose a category, then connect an audience) to use the studio; the studio opens seconds after the last step"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -26192,7 +26192,7 @@ export interface operations {
                      * @example {
                      *       "status": "error",
                      *       "code": 403,
-                     *       "message": "Finish onboarding (choose a category) to use the studio"
+                     *       "message": "Finish onboarding (choose a category, then connect an audience) to use the studio; the studio opens seconds after the last step"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -26400,7 +26400,7 @@ export interface operations {
                      * @example {
                      *       "status": "error",
                      *       "code": 403,
-                     *       "message": "Finish onboarding (choose a category) to use the studio"
+                     *       "message": "Finish onboarding (choose a category, then connect an audience) to use the studio; the studio opens seconds after the last step"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -26562,7 +26562,7 @@ export interface operations {
                      * @example {
                      *       "status": "error",
                      *       "code": 403,
-                     *       "message": "Finish onboarding (choose a category) to use the studio"
+                     *       "message": "Finish onboarding (choose a category, then connect an audience) to use the studio; the studio opens seconds after the last step"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -26701,7 +26701,7 @@ export interface operations {
                      * @example {
                      *       "status": "error",
                      *       "code": 403,
-                     *       "message": "Finish onboarding (choose a category) to use the studio"
+                     *       "message": "Finish onboarding (choose a category, then connect an audience) to use the studio; the studio opens seconds after the last step"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

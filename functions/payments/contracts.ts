@@ -1,3 +1,4 @@
+import { NOT_A_CREATOR_YET } from '../../shared/creators/studio-creator.ts';
 import { contract } from '../../shared/http/contract.ts';
 import { creatorPath } from '../../shared/watch/schemas.ts';
 import { checkoutBody, paymentResponses, planBody } from '../../shared/payments/schemas.ts';
@@ -22,7 +23,7 @@ const notForSale = {
 };
 const notStudio = {
   description: 'The account has not finished onboarding as a creator',
-  message: 'Finish onboarding (choose a category) to use the studio',
+  message: NOT_A_CREATOR_YET,
 };
 
 export const createCheckout = /* @__PURE__ */ (() =>

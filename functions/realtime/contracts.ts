@@ -1,3 +1,4 @@
+import { NOT_A_CREATOR_YET } from '../../shared/creators/studio-creator.ts';
 import { contract } from '../../shared/http/contract.ts';
 import { creatorPath } from '../../shared/watch/schemas.ts';
 import { cueBody, liveReactionBody, realtimeResponses } from '../../shared/realtime/schemas.ts';
@@ -80,7 +81,7 @@ export const sendCue = /* @__PURE__ */ contract({
     202: { description: 'The cue is in the stream', data: realtimeResponses().CueSent },
     403: {
       description: 'The account has not finished onboarding',
-      message: 'Finish onboarding (choose a category) to use the studio',
+      message: NOT_A_CREATOR_YET,
     },
     404: {
       description: 'The caller has no channel yet',

@@ -1,3 +1,4 @@
+import { NOT_A_CREATOR_YET } from '../../shared/creators/studio-creator.ts';
 import type { Contract } from '../../shared/http/contract.ts';
 import { contract } from '../../shared/http/contract.ts';
 import { channelResponses, ROTATED_CONCURRENTLY } from '../../shared/studio/channel-schemas.ts';
@@ -16,7 +17,7 @@ const noStore = {
 };
 const notCreator = {
   description: 'The account has not finished onboarding (no creator yet), so it has no channel',
-  message: 'Finish onboarding (choose a category) to use the studio',
+  message: NOT_A_CREATOR_YET,
 };
 const noChannel = {
   description: 'The caller has not created their channel yet (`POST /studio/channel`)',

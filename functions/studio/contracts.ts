@@ -1,3 +1,4 @@
+import { NOT_A_CREATOR_YET } from '../../shared/creators/studio-creator.ts';
 import type { Contract } from '../../shared/http/contract.ts';
 import { contract } from '../../shared/http/contract.ts';
 import {
@@ -18,7 +19,7 @@ const throttle = { rate: 10, burst: 20 } as const;
 
 const noCreator = {
   description: 'The account has not finished onboarding (no creator yet), so it cannot publish',
-  message: 'Finish onboarding (choose a category) to use the studio',
+  message: NOT_A_CREATOR_YET,
 };
 const showNotFound = {
   description:

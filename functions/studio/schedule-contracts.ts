@@ -1,3 +1,4 @@
+import { NOT_A_CREATOR_YET } from '../../shared/creators/studio-creator.ts';
 import type { Contract } from '../../shared/http/contract.ts';
 import { contract } from '../../shared/http/contract.ts';
 import {
@@ -22,7 +23,7 @@ const throttle = { rate: 20, burst: 40 } as const;
 
 const notCreator = {
   description: 'The account has not finished onboarding: it is no creator yet',
-  message: 'Finish onboarding (choose a category) to use the studio',
+  message: NOT_A_CREATOR_YET,
 };
 const programNotFound = {
   description:

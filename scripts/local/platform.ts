@@ -395,17 +395,20 @@ export const startLocalPlatform = async (
     const { loadCatalog } = await import('../seed/load.ts');
     const { batchPut } = await import('../../shared/db/batch.ts');
     const { ivsChannelItem } = await import('../../shared/ivs/channel-repository.ts');
-    const { provisionDemoChannels, offlineWithChannel, startDemoBroadcasts } = await import(
-      './ivs/demo-channels.ts'
-    );
+    const { provisionDemoChannels, openDemoChatRooms, offlineWithChannel, startDemoBroadcasts } =
+      await import('./ivs/demo-channels.ts');
+    const { roomLookupItem } = await import('../../shared/chat/chat-repository.ts');
     const { onboardDemoCreators, sellingCreators } = await import('./stripe/demo.ts');
     const seededAt = options.now ?? new Date();
     const catalog = generateCatalog({ now: seededAt, seed: options.seed, scale: options.scale });
     // The creators the seed shows live go live through IVS (scripts/local/ivs/demo-channels.ts):
-    // their channels are made while DynamoDB Local boots, the creators loaded offline with them.
+    // their channels (each with its chat room, as POST /studio/channel makes them) are made while
+    // DynamoDB Local boots, the creators loaded offline with them.
     // The creators who sell something get onboarded Connect accounts meanwhile (scripts/local/stripe/demo.ts).
     const [demoChannels, payoutItems] = await Promise.all([
-      provisionDemoChannels(live.ivs, catalog.creators, live.recordingConfigurationArn),
+      provisionDemoChannels(live.ivs, catalog.creators, live.recordingConfigurationArn).then(
+        openDemoChatRooms,
+      ),
       onboardDemoCreators(stripe, sellingCreators(catalog), seededAt),
       starting,
     ]);
@@ -416,7 +419,10 @@ export const startLocalPlatform = async (
     const [{ items }] = await Promise.all([
       loadCatalog({ ...catalog, creators }, seededAt),
       batchPut([
-        ...demoChannels.map(({ creator, channel }) => ivsChannelItem(channel.channel_arn, creator.id)),
+        ...demoChannels.flatMap(({ creator, channel }) => [
+          ivsChannelItem(channel.channel_arn, creator.id),
+          roomLookupItem(channel.chat_room_arn, creator.id),
+        ]),
         ...payoutItems,
       ]),
     ]);
@@ -446,7 +452,7 @@ export const startLocalPlatform = async (
     return {
       endpoint,
       seededAt,
-      items: items + demoChannels.length + payoutItems.length,
+      items: items + 2 * demoChannels.length + payoutItems.length,
       ivsEndpoint: live.ivs.endpoint,
       eventsEndpoint: events.bus.endpoint,
       stripe,

@@ -32,7 +32,7 @@ export interface IvsChannel {
   ingest_endpoint: string;
   /**
    * The channel's IVS Chat room (docs/chat.md): made with the channel; channels made before chat
-   * get theirs from `npm run operator -- chat-rooms`; removed while the creator is suspended.
+   * get theirs from `npm run operator -- chat-room`; removed while the creator is suspended.
    */
   chat_room_arn?: string;
 }

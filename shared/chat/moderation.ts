@@ -1,3 +1,4 @@
+import { NOT_A_CREATOR_YET } from '../creators/studio-creator.ts';
 import { DeleteMessageCommand, DisconnectUserCommand, SendEventCommand } from '@aws-sdk/client-ivschat';
 import { getCreator } from '../creators/creator-repository.ts';
 import { ConflictError, ForbiddenError, NotFoundError } from '../errors/errors.ts';
@@ -61,7 +62,7 @@ export const studioChat = async (
   const creator = await getCreator(creatorId);
   if (!creator || creator.id !== creatorId)
     throw creatorId === callerId
-      ? new ForbiddenError('Finish onboarding (choose a category) to use the studio')
+      ? new ForbiddenError(NOT_A_CREATOR_YET)
       : new NotFoundError('Creator not found');
   return {
     creatorId,

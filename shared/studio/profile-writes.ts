@@ -1,3 +1,4 @@
+import { NOT_A_CREATOR_YET } from '../creators/studio-creator.ts';
 import { type StoredCreator, updateCreatorProfile } from '../creators/creator-repository.ts';
 import { channelNameOf, initialsOf } from '../identity/creator-from-account.ts';
 import { ForbiddenError } from '../errors/errors.ts';
@@ -42,6 +43,6 @@ export const updateProfile = async (creatorId: string, body: UpdateProfileBody):
     category: body.category,
   });
   // The creator was read a moment ago (requireStudioCreator); gone now means it was removed.
-  if (!creator) throw new ForbiddenError('Finish onboarding (choose a category) to use the studio');
+  if (!creator) throw new ForbiddenError(NOT_A_CREATOR_YET);
   return studioProfile(creator);
 };

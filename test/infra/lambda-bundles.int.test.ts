@@ -267,10 +267,11 @@ const requestFor = (row: RouteRow) => {
   const expected =
     row.path === '$default'
       ? [404]
-      : // A seeded channel has no chat room until a room is made for it (the operator's command,
-        // docs/chat.md), which another file may have done first: 404 'no chat' before; after, this
-        // channel requires a subscription, so the anonymous caller gets 403 before any IVS Chat
-        // call. Either way the bundle read the channel from DynamoDB on its real path.
+      : // cr_0001 is live, so it has its chat room (npm start makes one beside each seed-live
+        // channel: scripts/local/ivs/demo-channels.ts openDemoChatRooms); its channel requires a
+        // subscription, so the anonymous caller gets 403 before any IVS Chat call. 404 'no chat'
+        // is what a channel without a room answers. Either way the bundle read the channel from
+        // DynamoDB on its real path.
         routeKey(row) === 'POST /creators/{id}/channel/chat/token'
         ? [403, 404]
         : row.auth === 'required'

@@ -51,6 +51,10 @@ describe('creators come from onboarding (the projector)', () => {
     expect((await api.post('/onboarding/category', { body: { category_id: 'music' }, token })).status).toBe(
       200,
     );
+    // The studio says what is left: after the category, connecting an audience (step 3).
+    const studio = await api.post('/studio/channel', { body: {}, token });
+    expect(studio.status).toBe(403);
+    expect(studio.body.message).toContain('then connect an audience');
     // A later public creator's appearance proves the projector ran past this account's changes.
     await studioCreator(api, 'music');
     expect((await api.get(`/creators/${created.body.data.creator_id}`)).status).toBe(404);

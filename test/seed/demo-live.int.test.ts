@@ -1,11 +1,14 @@
+import { randomUUID } from 'node:crypto';
 import { ListStreamsCommand } from '@aws-sdk/client-ivs';
 import { GetCommand } from '../../shared/db/document.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { creatorKey } from '../../shared/creators/creator-repository.ts';
 import { db } from '../../shared/db/client.ts';
 import { tableName } from '../../shared/db/table.ts';
+import { roomLookupItem } from '../../shared/chat/chat-repository.ts';
 import { ivsChannelKey } from '../../shared/ivs/channel-repository.ts';
 import { ivsClient } from '../../shared/ivs/client.ts';
+import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { generateCatalog } from '../../scripts/seed/generate.ts';
 import { type TestApi, testApi } from '../support/api.ts';
 
@@ -75,5 +78,22 @@ describe('the seed’s live channels', () => {
     expect(status.body.data.channel.stream.stream_url.startsWith(`${process.env.IVS_ENDPOINT}/`)).toBe(true);
     for (const offline of catalog.creators.filter((c) => !c.live).slice(0, 20))
       expect(listed.has(offline.id), offline.id).toBe(false);
+  });
+
+  it('each have their chat room, as POST /studio/channel makes one: a viewer chats at once', async () => {
+    const seededLive = catalog.creators.filter((c) => c.live);
+    for (const seeded of seededLive) {
+      const item = (await db.send(new GetCommand({ TableName: tableName(), Key: creatorKey(seeded.id) })))
+        .Item!;
+      expect(item.ivs.chat_room_arn, seeded.id).toMatch(/^arn:aws:ivschat:[^:]+:\d+:room\//);
+      const { PK, SK } = roomLookupItem(item.ivs.chat_room_arn, seeded.id);
+      const lookup = await db.send(new GetCommand({ TableName: tableName(), Key: { PK, SK } }));
+      expect(lookup.Item?.creator_id, seeded.id).toBe(seeded.id);
+    }
+    const open = seededLive.find((c) => !c.channel.requires_subscription)!;
+    const token = (await issueAccessToken(`acc_${randomUUID()}`, new Date())).token;
+    const chat = await api.post(`/creators/${open.id}/channel/chat/token`, { token, body: {} });
+    expect(chat.status, JSON.stringify(chat.body)).toBe(200);
+    expect(chat.body.data).toMatchObject({ capabilities: ['SEND_MESSAGE'], token: expect.any(String) });
   });
 });

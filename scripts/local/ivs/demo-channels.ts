@@ -86,6 +86,35 @@ export const provisionDemoChannels = async (
 };
 
 /**
+ * Gives each demo channel its IVS Chat room, as `POST /studio/channel` makes one beside every
+ * channel (docs/chat.md "Rooms"): `createRoom` (shared/chat/rooms.ts) run as that route's
+ * function, so with its settings (review handler, logging configuration, stage) and its policy,
+ * on the IVS Chat stand-in. The room goes onto the channel (`chat_room_arn`); its lookup item is
+ * the caller's to write (`roomLookupItem`). Without it a viewer's first chat token on a live demo
+ * channel answered 404 "This channel has no chat".
+ */
+export const openDemoChatRooms = async (
+  channels: readonly DemoChannel[],
+): Promise<Array<DemoChannel & { channel: { chat_room_arn: string } }>> => {
+  const { routesByKey } = await import('../../../functions/routes.ts');
+  const { functionContext, installLocalAws, runAsFunction } = await import('../aws.ts');
+  installLocalAws(); // a function's environment and policy while it runs (idempotent)
+  const { createRoom } = await import('../../../shared/chat/rooms.ts');
+  const createChannelRow = routesByKey.get('POST /studio/channel');
+  if (!createChannelRow) throw new Error('No POST /studio/channel route to make the demo chat rooms as');
+  const context = functionContext(createChannelRow);
+  return Promise.all(
+    channels.map(async (demo) => ({
+      ...demo,
+      channel: {
+        ...demo.channel,
+        chat_room_arn: await runAsFunction(context, () => createRoom(demo.creator.id)),
+      },
+    })),
+  );
+};
+
+/**
  * A creator of the catalogue as loaded with its demo channel: offline as the reducer leaves a
  * channel (no stream, no viewers: `watching_now` then comes from the live counters, as for any
  * channel), its channel provisioned, and the seed's stream title as the creator's own title for
@@ -124,11 +153,14 @@ export const startDemoBroadcasts = async (
 ): Promise<void> => {
   // The IVS event function logs a line per document (three per channel here): its INFO lines
   // about these replayed starts are left out of the start-up output; anything else is printed.
-  const log = console.log;
-  console.log = (...args: unknown[]) => {
-    const routine = typeof args[0] === 'string' && args[0].startsWith('{"level":"INFO"');
-    if (!(routine && replayed.getStore() !== undefined)) log(...args);
-  };
+  // The logger writes to process.stdout itself (shared/observability), so the filter sits there.
+  const stdout = process.stdout;
+  const write = stdout.write;
+  stdout.write = ((chunk: unknown, ...rest: unknown[]) => {
+    const routine = typeof chunk === 'string' && chunk.startsWith('{"level":"INFO"');
+    if (routine && replayed.getStore() !== undefined) return true;
+    return (write as (...args: unknown[]) => boolean).call(stdout, chunk, ...rest);
+  }) as typeof stdout.write;
   try {
     await Promise.all(
       channels.map(({ creator, channel }) =>
@@ -136,6 +168,6 @@ export const startDemoBroadcasts = async (
       ),
     );
   } finally {
-    console.log = log;
+    stdout.write = write;
   }
 };
