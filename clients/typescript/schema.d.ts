@@ -672,7 +672,7 @@ export interface paths {
         post: operations["subscribeCreator"];
         /**
          * Cancel a subscription at the end of the paid period
-         * @description Asks Stripe to cancel the caller's subscription to the creator at the end of the paid period: access holds until `renewal_date`, then it expires; nothing is refunded. Every Stripe subscription of the caller's to the creator that still renews is cancelled so, also one not shown because an App Store or Google Play subscription reaches further (a store's subscription is cancelled in the store: the answer shows the subscription that grants the longest). Idempotent; without a subscription it answers the (empty) state.
+         * @description Asks Stripe to cancel the caller's subscription to the creator at the end of the paid period: access holds until `renewal_date`, then it expires; nothing is refunded. Every Stripe subscription of the caller's to the creator that still renews is cancelled so, also one not shown because an App Store or Google Play subscription reaches further (no API cancels an App Store or Google Play subscription: the answer shows the subscription that grants the longest, and `renews_in_stores` names the stores where one still renews, for the app to send the user there). Idempotent; without a subscription it answers the (empty) state.
          */
         delete: operations["cancelSubscription"];
         options?: never;
@@ -7568,6 +7568,11 @@ export interface components {
                  */
                 status: ("active" | "cancelled" | "past_due" | "expired") | null;
             };
+            /**
+             * @description The app stores where a subscription of the caller to the creator still renews after this call (bought in the iOS or Android app): no API cancels those, the user does in the store (Settings › Subscriptions on iOS, Play Store › Subscriptions on Android). Empty when nothing renews any more
+             * @example []
+             */
+            renews_in_stores: ("app_store" | "google_play")[];
         };
         /** @description A creator tier (spec 2.3), highest first in lists */
         Tier: {

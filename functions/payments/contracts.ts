@@ -88,7 +88,7 @@ export const cancelSubscription = /* @__PURE__ */ contract({
   auth: 'required',
   summary: 'Cancel a subscription at the end of the paid period',
   description:
-    "Asks Stripe to cancel the caller's subscription to the creator at the end of the paid period: access holds until `renewal_date`, then it expires; nothing is refunded. Every Stripe subscription of the caller's to the creator that still renews is cancelled so, also one not shown because an App Store or Google Play subscription reaches further (a store's subscription is cancelled in the store: the answer shows the subscription that grants the longest). Idempotent; without a subscription it answers the (empty) state.",
+    "Asks Stripe to cancel the caller's subscription to the creator at the end of the paid period: access holds until `renewal_date`, then it expires; nothing is refunded. Every Stripe subscription of the caller's to the creator that still renews is cancelled so, also one not shown because an App Store or Google Play subscription reaches further (no API cancels an App Store or Google Play subscription: the answer shows the subscription that grants the longest, and `renews_in_stores` names the stores where one still renews, for the app to send the user there). Idempotent; without a subscription it answers the (empty) state.",
   request: { path: creatorPath },
   responses: () => ({
     200: {

@@ -261,27 +261,36 @@ export const startCheckout = (accountId: string, target: CheckoutTarget, now: Da
     ? subscriptionCheckout(accountId, target.creator_id, now)
     : purchaseCheckout(accountId, target.content_id, now);
 
+/** Where a subscription billed by an app store is cancelled, as `renews_in_stores` names it. */
+const STORE_NAMES = { apple: 'app_store', google: 'google_play' } as const;
+
 /**
  * `DELETE /creators/{id}/subscription`: asks Stripe to cancel at period end (access holds until
  * `valid_until`); the entitlement changes when Stripe's `customer.subscription.updated` arrives,
- * and here at once from the subscription Stripe answers (the same sync the webhook runs).
+ * and here at once from the subscription Stripe answers (the same sync the webhook runs). No API
+ * cancels an App Store or Google Play subscription (the user does, in the store): one of those
+ * that still renews is named in `renews_in_stores`, so the app can send the user there.
  */
 export const cancelSubscription = async (
   accountId: string,
   creatorId: string,
   now: Date,
-): Promise<{ creator_id: string; user_subscription: UserSubscription }> => {
+): Promise<{
+  creator_id: string;
+  user_subscription: UserSubscription;
+  renews_in_stores: (typeof STORE_NAMES)[keyof typeof STORE_NAMES][];
+}> => {
   const creator = await requireCreator(creatorId);
   const target = { kind: 'subscription', creatorId: creator.id } as const;
-  // Every Stripe subscription of the caller's to the creator that still renews, shown or not: one
-  // shown behind an App Store subscription that reaches further still bills (a store's is
-  // cancelled in the store).
+  // Every subscription of the caller's to the creator that still renews, shown or not: a Stripe
+  // one shown behind an App Store subscription that reaches further still bills.
   const renewing = (await entitlementObjects(accountId, target)).filter(
-    (e) => e.source === 'stripe' && e.provider.subscription_id && grants(e, now) && !e.cancel_at_period_end,
+    (e) => grants(e, now) && !e.cancel_at_period_end,
   );
-  if (renewing.length > 0) {
+  const web = renewing.filter((e) => e.source === 'stripe' && e.provider.subscription_id);
+  if (web.length > 0) {
     const client = await stripe();
-    for (const e of renewing) {
+    for (const e of web) {
       const updated = await client.subscriptions.update(e.provider.subscription_id as string, {
         cancel_at_period_end: true,
       });
@@ -292,6 +301,9 @@ export const cancelSubscription = async (
   return {
     creator_id: creator.id,
     user_subscription: userSubscription(await getEntitlement(accountId, target), now),
+    renews_in_stores: [
+      ...new Set(renewing.flatMap((e) => (e.source === 'stripe' ? [] : [STORE_NAMES[e.source]]))),
+    ].sort(),
   };
 };
 

@@ -123,6 +123,11 @@ const buildResponses = () => {
           'cancelled',
         ),
       }),
+      renews_in_stores: described(
+        z.array(z.enum(['app_store', 'google_play'])),
+        'The app stores where a subscription of the caller to the creator still renews after this call (bought in the iOS or Android app): no API cancels those, the user does in the store (Settings › Subscriptions on iOS, Play Store › Subscriptions on Android). Empty when nothing renews any more',
+        [],
+      ),
     }),
     "The caller's subscription after cancelling",
   );

@@ -132,7 +132,11 @@ describe('DELETE /creators/{id}/subscription (run as its function, under its gra
     );
     expect((await getEntitlement(accountId, target))?.source).toBe('apple');
 
-    expect((await api.delete(`/creators/${creatorId}/subscription`, { token })).status).toBe(200);
+    const cancelled = await api.delete(`/creators/${creatorId}/subscription`, { token });
+    expect(cancelled.status).toBe(200);
+    // No API cancels the App Store one: the answer names the store, so the app sends the user there.
+    expect(cancelled.body.data.renews_in_stores).toEqual(['app_store']);
+    expect(cancelled.body.data.user_subscription.status).toBe('active');
     // Before, only the subscription shown was looked at: the web one kept renewing.
     const objects = await entitlementObjects(accountId, target);
     expect(objects.find((e) => e.source === 'stripe')).toMatchObject({
@@ -171,7 +175,12 @@ describe('the daily payments reconcile (run as its function, under its grants)',
     const creatorId = shows[1]!.creator_id;
     const target = { kind: 'subscription', creatorId } as const;
     const first = await subscribePaid(api, token, creatorId);
-    expect((await api.delete(`/creators/${creatorId}/subscription`, { token })).status).toBe(200);
+    const cancelled = await api.delete(`/creators/${creatorId}/subscription`, { token });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.data).toMatchObject({
+      user_subscription: { status: 'cancelled' },
+      renews_in_stores: [],
+    });
     await pay('renew', first); // the period ends after the cancel: the subscription is deleted
     await waitFor(
       async () => (await getEntitlement(accountId, target))?.status === 'expired',
