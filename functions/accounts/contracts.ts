@@ -111,7 +111,12 @@ export const resetPassword = /* @__PURE__ */ (() =>
     method: 'POST',
     path: '/auth/password/reset',
     handler: 'accounts/reset-password',
-    dynamo: { actions: ['BatchGetItem', 'DeleteItem', 'GetItem', 'UpdateItem'], indexes: ['GSI1'] },
+    // Query (consistent) and BatchGetItem: the account's sign-ins (shared/identity/refresh-family-repository.ts);
+    // GSI1: those stored before the account listed them (until they expire).
+    dynamo: {
+      actions: ['BatchGetItem', 'DeleteItem', 'GetItem', 'Query', 'UpdateItem'],
+      indexes: ['GSI1'],
+    },
     ...hashes,
     auth: 'none',
     rateLimit: { limit: 10, windowSeconds: 60, by: 'ip' },
@@ -180,7 +185,9 @@ export const changePassword = /* @__PURE__ */ (() =>
     path: '/me/password',
     handler: 'accounts/change-password',
     // DeleteItem: a pending password-reset code, which the change ends.
-    dynamo: { actions: ['DeleteItem', 'GetItem', 'UpdateItem'], indexes: ['GSI1'] },
+    // Query (consistent) and BatchGetItem: the account's sign-ins (shared/identity/refresh-family-repository.ts);
+    // GSI1: those stored before the account listed them (until they expire).
+    dynamo: { actions: ['BatchGetItem', 'DeleteItem', 'GetItem', 'Query', 'UpdateItem'], indexes: ['GSI1'] },
     needs: ['mailer'],
     ...hashes,
     auth: 'required',
@@ -300,7 +307,9 @@ export const listMySessions = /* @__PURE__ */ contract({
   method: 'GET',
   path: '/me/sessions',
   handler: 'accounts/list-sessions',
-  dynamo: { actions: [], indexes: ['GSI1'] },
+  // Query (consistent) and BatchGetItem: the account's sign-ins (shared/identity/refresh-family-repository.ts);
+  // GSI1: those stored before the account listed them (until they expire).
+  dynamo: { actions: ['BatchGetItem', 'Query'], indexes: ['GSI1'] },
   auth: 'required',
   summary: "The caller's signed-in devices",
   description:
@@ -334,7 +343,9 @@ export const signOutOtherSessions = /* @__PURE__ */ contract({
   method: 'DELETE',
   path: '/me/sessions',
   handler: 'accounts/sign-out-other-sessions',
-  dynamo: { actions: ['UpdateItem'], indexes: ['GSI1'] },
+  // Query (consistent) and BatchGetItem: the account's sign-ins (shared/identity/refresh-family-repository.ts);
+  // GSI1: those stored before the account listed them (until they expire).
+  dynamo: { actions: ['BatchGetItem', 'Query', 'UpdateItem'], indexes: ['GSI1'] },
   auth: 'required',
   summary: 'Sign out every other session of the caller',
   description:

@@ -25,8 +25,9 @@ import { compareText } from '../compare.ts';
  * A family is one sign-in, what `GET /me/sessions` lists (docs/accounts.md): it also keeps the
  * device label, when it was created and last refreshed, and its `auth_time` (epoch seconds of the
  * last primary authentication: the sign-in, or a later step-up), which every access token it
- * issues carries. An account's families are listed by its id (the session list, the account's
- * export and its purge). A refresh is
+ * issues carries. An account's families are found by its id with consistent reads
+ * (`refreshFamiliesOf`: the session list, sign-out everywhere, a reset, the export and the purge),
+ * so a sign-in made a moment before is never missed. A refresh is
  * refused once the account is deleted (a consistent GetItem of the account: the tombstone stops
  * refreshes at once).
  */

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { clock } from '../../shared/clock.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
@@ -10,7 +10,11 @@ import {
 } from '../../shared/identity/account-repository.ts';
 import { mintGoogleIdToken } from '../../scripts/local/local-idp.ts';
 import { readMailbox } from '../../scripts/local/ses.ts';
+import { db } from '../../shared/db/client.ts';
+import { PutCommand } from '../../shared/db/document.ts';
+import { tableName } from '../../shared/db/table.ts';
 import { fromNewAddress as from, type TestApi, testApi } from '../support/api.ts';
+import { staleReads } from '../support/stale-reads.ts';
 
 let api: TestApi;
 beforeAll(async () => {
@@ -176,6 +180,72 @@ describe('sessions', () => {
     expect((await refresh(b.refresh_token)).status).toBe(200);
     const left = (await api.get('/me/sessions', { token: b.auth_token })).body.data.sessions;
     expect(left).toHaveLength(1);
+  });
+});
+
+describe('sessions are found with consistent reads', () => {
+  // Reads that may be stale (an index, a read without ConsistentRead) miss the sign-in made a
+  // moment before, as DynamoDB's may (test/support/stale-reads.ts).
+  const familyKeys = (pk: string, sk: string) => pk.startsWith('REFRESH#') || sk.startsWith('REFRESH#');
+
+  it('the list, "sign out everywhere" and a reset reach a sign-in made a moment before', async () => {
+    const a = await signUp(CHROME_MAC);
+    const stale = staleReads(familyKeys);
+    try {
+      const b = (await logIn(a.email)).body.data;
+      const listed = (await api.get('/me/sessions', { token: a.token })).body.data.sessions;
+      expect(listed.map((s: { device: string }) => s.device).sort()).toEqual([
+        'Chrome on macOS',
+        'Firefox on Windows',
+      ]);
+      const out = await api.delete('/me/sessions', { token: a.token });
+      expect(out.body.data).toEqual({ sessions_revoked: 1 });
+      expect((await refresh(b.refresh_token)).status).toBe(401);
+
+      await api.post('/auth/password/forgot', from({ body: { email: a.email } }));
+      const code = await latestCode(a.email, 8);
+      const c = (await logIn(a.email)).body.data;
+      const reset = await api.post(
+        '/auth/password/reset',
+        from({ body: { email: a.email, code, new_password: 'a-new-long-passphrase' } }),
+      );
+      expect(reset.status).toBe(204);
+      expect([(await refresh(c.refresh_token)).status, (await refresh(a.refresh)).status]).toEqual([
+        401, 401,
+      ]);
+    } finally {
+      stale.stop();
+    }
+  }, 20_000);
+
+  it('a sign-in stored before the account listed its sessions (index keys only) is still listed and signed out', async () => {
+    const a = await signUp(CHROME_MAC);
+    const family = randomUUID();
+    const secret = 'legacy-secret';
+    const now = new Date();
+    await db.send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          PK: `REFRESH#${family}`,
+          SK: 'FAMILY',
+          entity: 'refresh_family',
+          GSI1PK: `SESSIONS#${a.accountId}`,
+          GSI1SK: `${now.toISOString()}#${family}`,
+          account_id: a.accountId,
+          current: createHash('sha256').update(secret).digest('base64url'),
+          revoked: false,
+          device: 'Old device',
+          created_at: now.toISOString(),
+          last_used_at: now.toISOString(),
+          expires_at_epoch: Math.floor(now.getTime() / 1000) + 3600,
+        },
+      }),
+    );
+    const listed = (await api.get('/me/sessions', { token: a.token })).body.data.sessions;
+    expect(listed.map((s: { device: string }) => s.device).sort()).toEqual(['Chrome on macOS', 'Old device']);
+    expect((await api.delete('/me/sessions', { token: a.token })).body.data).toEqual({ sessions_revoked: 1 });
+    expect((await refresh(`${family}.${secret}`)).status).toBe(401);
   });
 });
 
