@@ -1399,7 +1399,7 @@ export interface paths {
         put?: never;
         /**
          * Set a new password with the emailed code; signs out everywhere
-         * @description Sets the account's password with the code from POST /auth/password/forgot (which also marks the address verified), then revokes every session of the account (all its refresh tokens) and ends its open watch sessions. Sign in again afterwards. Every submission spends one of the code's 5 attempts.
+         * @description Sets the account's password with the code from POST /auth/password/forgot (which also marks the address verified), then revokes every session of the account (all its refresh tokens) and ends its open watch sessions. Sign in again afterwards. Every submission spends one of the code's 5 attempts. The answers reveal nothing about the address: one no account uses is answered exactly as a registered one with a wrong code (400 with the attempts left after a forgot-password request, then 410).
          */
         post: operations["resetPassword"];
         delete?: never;
@@ -19994,7 +19994,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The code is wrong; the message says how many attempts are left */
+            /** @description The code is wrong (or no account uses the address and forgot-password was asked for it); the message says how many attempts are left */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20010,7 +20010,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable code for this address: none was sent, it expired, was used or locked after 5 wrong tries (or no account uses the address) */
+            /** @description No usable code for this address: none was sent, it expired, was used or locked after 5 wrong tries (for an address no account uses, the same as for a registered one) */
             410: {
                 headers: {
                     [name: string]: unknown;

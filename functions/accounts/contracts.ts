@@ -123,17 +123,18 @@ export const resetPassword = /* @__PURE__ */ (() =>
     throttle: { rate: 10, burst: 20 },
     summary: 'Set a new password with the emailed code; signs out everywhere',
     description:
-      "Sets the account's password with the code from POST /auth/password/forgot (which also marks the address verified), then revokes every session of the account (all its refresh tokens) and ends its open watch sessions. Sign in again afterwards. Every submission spends one of the code's 5 attempts.",
+      "Sets the account's password with the code from POST /auth/password/forgot (which also marks the address verified), then revokes every session of the account (all its refresh tokens) and ends its open watch sessions. Sign in again afterwards. Every submission spends one of the code's 5 attempts. The answers reveal nothing about the address: one no account uses is answered exactly as a registered one with a wrong code (400 with the attempts left after a forgot-password request, then 410).",
     request: { body: resetPasswordBody },
     responses: () => ({
       204: { description: 'The password was changed and every session signed out' },
       400: {
-        description: 'The code is wrong; the message says how many attempts are left',
+        description:
+          'The code is wrong (or no account uses the address and forgot-password was asked for it); the message says how many attempts are left',
         message: 'Incorrect reset code: 4 attempts left',
       },
       410: {
         description:
-          'No usable code for this address: none was sent, it expired, was used or locked after 5 wrong tries (or no account uses the address)',
+          'No usable code for this address: none was sent, it expired, was used or locked after 5 wrong tries (for an address no account uses, the same as for a registered one)',
         message:
           'No valid reset code: it expired, was already used or had too many wrong attempts; request a new one (POST /auth/password/forgot)',
       },

@@ -267,10 +267,17 @@ export const requireLiveAccount = async (accountId: string): Promise<Account> =>
   return account;
 };
 
+/**
+ * The account a marker names. Without one, the profile of an id no account can have is read in its
+ * place: a lookup by email or Google subject makes the same two GetItems whether or not the account
+ * exists, so unauthenticated routes (login, forgot-password, reset) take the same time either way.
+ */
 const byMarker = async (key: { PK: string; SK: string }): Promise<Account | undefined> => {
   const marker = (await db.send(new GetCommand({ TableName: tableName(), Key: key }))).Item;
-  return marker?.account_id ? getAccount(String(marker.account_id)) : undefined;
+  return getAccount(marker?.account_id ? String(marker.account_id) : NO_ACCOUNT);
 };
+/** An account id no account has (ids are `acc_…`), whose profile is read for a missing marker. */
+const NO_ACCOUNT = '-';
 
 export const getAccountByEmail = (email: string) => byMarker(emailKey(email));
 export const getAccountByGoogleSub = (sub: string) => byMarker(googleKey(sub));

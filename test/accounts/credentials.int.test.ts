@@ -13,7 +13,7 @@ import { readMailbox } from '../../scripts/local/ses.ts';
 import { db } from '../../shared/db/client.ts';
 import { PutCommand } from '../../shared/db/document.ts';
 import { tableName } from '../../shared/db/table.ts';
-import { fromNewAddress as from, type TestApi, testApi } from '../support/api.ts';
+import { callsOf, fromNewAddress as from, type TestApi, testApi } from '../support/api.ts';
 import { staleReads } from '../support/stale-reads.ts';
 
 let api: TestApi;
@@ -322,6 +322,27 @@ describe('password recovery', () => {
     );
     expect([reset.status, reset.body?.message?.slice(0, 19)]).toEqual([410, 'No valid reset code']);
     expect((await logIn(a.email, 'a-new-long-passphrase')).status).toBe(200);
+  });
+
+  it('after forgot-password, a wrong code for a registered address and any code for an unknown one get the same answers, with the same work', async () => {
+    const a = await signUp();
+    const unknown = `nobody.${unique()}@example.com`;
+    for (const email of [a.email, unknown])
+      expect((await api.post('/auth/password/forgot', from({ body: { email } }))).status).toBe(202);
+    const code = await latestCode(a.email, 8);
+    const wrongCode = String((Number(code) + 3) % 100_000_000).padStart(8, '0');
+    const answer = async (email: string) => {
+      const res = await api.post(
+        '/auth/password/reset',
+        from({ body: { email, code: wrongCode, new_password: 'a-new-long-passphrase' } }),
+      );
+      return { status: res.status, body: res.body, calls: callsOf(res.headers.get('apigw-requestid')) };
+    };
+    for (let i = 0; i < 6; i++) {
+      const [known, nobody] = [await answer(a.email), await answer(unknown)];
+      expect(nobody).toEqual(known);
+      expect(known.status).toBe(i < 5 ? 400 : 410);
+    }
   });
 
   it('locks a code after 5 wrong tries, and an unknown address gets the same 410', async () => {
