@@ -104,7 +104,7 @@ export const signUp = async (
     },
     now,
   );
-  const verification = newVerificationCode(account.account_id, account.email, now);
+  const verification = await newVerificationCode(account.account_id, account.email, now);
   await createAccount(account, [verificationCodeItem(verification.record)]);
   recordMetric('signups');
   await mailVerificationCode(account.email, verification.code);

@@ -34,7 +34,7 @@ import { takeResetAllowance } from './reset-limit-repository.ts';
  *   time: both branches make the same reads and the same conditional write (the address's daily
  *   budget), draw and hash a code, and the answer waits until FORGOT_RESPONSE_FLOOR_MS after the
  *   request began, which covers storing and mailing the code for a real account.
- * - a code is 8 random digits, stored only as a salted SHA-256 (the one-time-code item, purpose
+ * - a code is 8 random digits, stored only as a keyed MAC (the one-time-code item, purpose
  *   `PASSWORD_RESET`), valid 15 minutes, compared in constant time after an attempt is spent,
  *   locked after 5 wrong tries, used once; at most RESET_DAILY_LIMIT mails a day per address.
  * - an address without an account (or a deleted one's) gets a **decoy** code from forgot-password,
@@ -85,10 +85,15 @@ const forgot = async (email: string, now: Date): Promise<void> => {
   const account = usable(await getAccountByEmail(email));
   const allowed = await takeResetAllowance(email, RESET_DAILY_LIMIT, now);
   // A decoy keeps no address: nothing is stored about an address without an account.
-  const { code, record } = newVerificationCode(holderOf(account, email), account ? account.email : '', now, {
-    digits: RESET_CODE_DIGITS,
-    purpose: 'PASSWORD_RESET',
-  });
+  const { code, record } = await newVerificationCode(
+    holderOf(account, email),
+    account ? account.email : '',
+    now,
+    {
+      digits: RESET_CODE_DIGITS,
+      purpose: 'PASSWORD_RESET',
+    },
+  );
   if (!allowed) {
     if (account) recordMetric('password_reset_limited');
     return;
@@ -128,7 +133,7 @@ export const resetPassword = async (input: ResetPasswordBody, now: Date): Promis
   );
   if (!record || (account && record.email !== account.email))
     throw new VerificationCodeGoneError(RESEND, WHAT);
-  const matches = codeMatches(record, input.code);
+  const matches = await codeMatches(record, input.code);
   if (!account || !matches)
     throw new IncorrectCodeError(VERIFICATION_MAX_ATTEMPTS - record.attempts, RESEND, WHAT);
   const hash = await hashPassword(input.new_password);
