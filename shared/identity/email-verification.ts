@@ -1,5 +1,5 @@
 import { randomInt, timingSafeEqual } from 'node:crypto';
-import { awsClient, perContainer } from '../aws/local-hook.ts';
+import { kms } from '../aws/kms.ts';
 import { setting } from '../config.ts';
 import { ConflictError, DomainError, NotFoundError, ServiceUnavailableError } from '../errors/errors.ts';
 import { logger, recordMetric } from '../observability/index.ts';
@@ -47,10 +47,6 @@ export class VerificationCodeGoneError extends DomainError {
     );
   }
 }
-
-const kms = /* @__PURE__ */ perContainer(() =>
-  import('@aws-sdk/client-kms').then((sdk) => ({ sdk, client: awsClient(new sdk.KMSClient({}), 'kms') })),
-);
 
 /**
  * The MAC a code is stored as: KMS GenerateMac (HMAC_SHA_256) under the one-time-code key
