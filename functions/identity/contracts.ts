@@ -263,7 +263,8 @@ export const logIn = /* @__PURE__ */ (() =>
     method: 'POST',
     path: '/auth/login',
     handler: 'identity/log-in',
-    dynamo: { actions: ['GetItem', 'PutItem', 'UpdateItem'] },
+    // ConditionCheckItem: the session is stored only while the password is the one checked.
+    dynamo: { actions: ['ConditionCheckItem', 'GetItem', 'PutItem', 'UpdateItem'] },
     ...hashes,
     auth: 'none',
     needs: ['token-signer'],
@@ -285,7 +286,8 @@ export const logIn = /* @__PURE__ */ (() =>
         headers,
       },
       401: {
-        description: 'Unknown email, wrong password, or an account without a password (Google only)',
+        description:
+          'Unknown email, wrong password, or an account without a password (Google only); or the password was changed or reset while this sign-in was checking it (`The password changed while signing in: sign in again with the new one`)',
         message: 'Email or password is incorrect',
       },
     }),

@@ -177,7 +177,12 @@ export const logIn = async (
   // A deleted account (the tombstone, until its purge) answers as a wrong password would.
   if (!account?.password_hash || !valid || account.deleted_at)
     throw new UnauthorizedError('Email or password is incorrect');
-  const outcome = await signInOrChallenge(account.account_id, 'password', now, userAgent);
+  const outcome = await signInOrChallenge(
+    account.account_id,
+    { password: { changedAt: account.password_changed_at } },
+    now,
+    userAgent,
+  );
   return 'challenge' in outcome ? outcome : { signedIn: { ...accountView(account), ...outcome.tokens } };
 };
 

@@ -1,11 +1,11 @@
 import { compareText } from '../compare.ts';
 import { batchGet } from '../db/batch.ts';
 import { db } from '../db/client.ts';
-import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '../db/document.ts';
+import { DeleteCommand, GetCommand, UpdateCommand } from '../db/document.ts';
 import { queryAll } from '../db/query.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
-import { writeIf } from '../db/transaction.ts';
+import { type TransactOperation, transactWriteIf, writeIf } from '../db/transaction.ts';
 import { updateOf, withCondition } from '../db/update.ts';
 
 /**
@@ -56,33 +56,36 @@ const entryKey = (accountId: string, family: string) => ({
   SK: `${PREFIX}${family}`,
 });
 
-/** Stores a new family (a sign-in) and the account's entry of it, in one transaction. */
-export const putRefreshFamily = async (family: RefreshFamily): Promise<void> => {
+/**
+ * Stores a new family (a sign-in) and the account's entry of it, in one transaction with
+ * `conditions` (operations of other repositories that must hold); false when any failed.
+ */
+export const putRefreshFamily = (
+  family: RefreshFamily,
+  conditions: readonly TransactOperation[] = [],
+): Promise<boolean> => {
   const { family: id, ...fields } = family;
-  await db.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        {
-          Put: {
-            TableName: tableName(),
-            Item: { ...familyKey(id), entity: 'refresh_family', ...fields },
-            ConditionExpression: 'attribute_not_exists(PK)',
-          },
+  return transactWriteIf([
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...familyKey(id), entity: 'refresh_family', ...fields },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+    {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...entryKey(family.account_id, id),
+          entity: 'refresh_family_entry',
+          created_at: family.created_at,
+          expires_at_epoch: family.expires_at_epoch,
         },
-        {
-          Put: {
-            TableName: tableName(),
-            Item: {
-              ...entryKey(family.account_id, id),
-              entity: 'refresh_family_entry',
-              created_at: family.created_at,
-              expires_at_epoch: family.expires_at_epoch,
-            },
-          },
-        },
-      ],
-    }),
-  );
+      },
+    },
+    ...conditions,
+  ]);
 };
 
 /** One family, read consistently (a refresh must see the last rotation). */

@@ -10,7 +10,7 @@ import {
 } from '../../shared/identity/account-repository.ts';
 import { mintGoogleIdToken } from '../../scripts/local/local-idp.ts';
 import { readMailbox } from '../../scripts/local/ses.ts';
-import { db } from '../../shared/db/client.ts';
+import { db, dynamo } from '../../shared/db/client.ts';
 import { PutCommand } from '../../shared/db/document.ts';
 import { tableName } from '../../shared/db/table.ts';
 import { callsOf, fromNewAddress as from, type TestApi, testApi } from '../support/api.ts';
@@ -217,6 +217,45 @@ describe('sessions are found with consistent reads', () => {
       stale.stop();
     }
   }, 20_000);
+
+  it('a password sign-in that raced a reset (checked the old password, stored after the reset) gets no session', async () => {
+    const a = await signUp();
+    await api.post('/auth/password/forgot', from({ body: { email: a.email } }));
+    const code = await latestCode(a.email, 8);
+    // The reset runs between the sign-in's password check and its session's write.
+    let resetStatus: number | undefined;
+    const name = `resetBeforeFamily-${unique()}`;
+    let armed = true;
+    dynamo.middlewareStack.add(
+      (next, context) => async (args) => {
+        const operations = (args.input as { TransactItems?: Array<{ Put?: { Item?: { PK?: unknown } } }> })
+          .TransactItems;
+        const pk = operations?.[0]?.Put?.Item?.PK;
+        const key = typeof pk === 'string' ? pk : (pk as { S?: string } | undefined)?.S;
+        if (armed && String(context.commandName).startsWith('TransactWrite') && key?.startsWith('REFRESH#')) {
+          armed = false;
+          const reset = await api.post(
+            '/auth/password/reset',
+            from({ body: { email: a.email, code, new_password: 'a-new-long-passphrase' } }),
+          );
+          resetStatus = reset.status;
+        }
+        return next(args);
+      },
+      { step: 'initialize', name },
+    );
+    try {
+      const signIn = await logIn(a.email);
+      expect(resetStatus).toBe(204);
+      expect([signIn.status, signIn.body.message]).toEqual([
+        401,
+        'The password changed while signing in: sign in again with the new one',
+      ]);
+    } finally {
+      dynamo.middlewareStack.remove(name);
+    }
+    expect((await logIn(a.email, 'a-new-long-passphrase')).status).toBe(200);
+  });
 
   it('a sign-in stored before the account listed its sessions (index keys only) is still listed and signed out', async () => {
     const a = await signUp(CHROME_MAC);
