@@ -8,8 +8,10 @@ import { join } from 'node:path';
  * sender's own included); rooms and connections are free. Beside it, ours: the review handler's
  * Lambda invocation per message (billed duration from bench/chat-review.ts, rounded up to 1 ms,
  * at the function's 256 MB) and one token request per chat session (API Gateway, Lambda, and
- * the DynamoDB reads of the token route: creator, settings, account, follow, subscription,
- * moderator, ban: seven eventually consistent GetItems, 0.5 RRU each).
+ * the DynamoDB work of the token route: creator, settings, account, follow, subscription,
+ * moderator, six eventually consistent GetItems at 0.5 RRU, the ban and the token's session, two
+ * strongly consistent ones at 1 RRU, and the record of the room the token is for, one PutItem
+ * under 1 KB: 1 WRU).
  *
  * Pure arithmetic over the prices and the measured handler time: `npm run bench` (and --fast)
  * prints it after the chat review part.
@@ -33,8 +35,10 @@ const price = (prices: Prices, name: string): number => {
 export const CHAT_ASSUMPTIONS = {
   /** The review handler's memory (functions/workers.ts chatReviewRow: the default). */
   reviewMemoryMb: 256,
-  /** DynamoDB reads of one token request (eventually consistent GetItems, 0.5 RRU each). */
-  tokenReadUnits: 7 * 0.5,
+  /** DynamoDB reads of one token request (six eventually consistent GetItems, two strongly consistent). */
+  tokenReadUnits: 6 * 0.5 + 2 * 1,
+  /** DynamoDB writes of one token request (the token record, shared/chat/chat-repository.ts). */
+  tokenWriteUnits: 1,
   /** One token per session (shared/chat/policy.ts CHAT_SESSION_MINUTES = 60). */
   tokensPerViewerHour: 1,
   /** Messages a chatting viewer sends in an hour. */
@@ -74,10 +78,11 @@ export const chatCost = (reviewMs: number, prices: Prices = readPrices()): ChatC
   const gbSecond = price(prices, 'lambdaArmGbSecond');
   const apiRequest = price(prices, 'apiGatewayHttpPerMillion') / 1e6;
   const readUnit = price(prices, 'dynamoReadRequestUnitsPerMillion') / 1e6;
+  const writeUnit = price(prices, 'dynamoWriteRequestUnitsPerMillion') / 1e6;
   const billedSeconds = Math.max(1, Math.ceil(reviewMs)) / 1000;
   const review = lambdaRequest + billedSeconds * (a.reviewMemoryMb / 1024) * gbSecond;
   // The token route's own duration is left out (a few ms once a viewer hour: under $0.000001).
-  const token = apiRequest + lambdaRequest + a.tokenReadUnits * readUnit;
+  const token = apiRequest + lambdaRequest + a.tokenReadUnits * readUnit + a.tokenWriteUnits * writeUnit;
   return {
     pricesChecked: String((prices as unknown as { checked?: string }).checked ?? ''),
     perThousandMessages: a.audiences.map((audience) => {

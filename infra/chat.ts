@@ -55,7 +55,8 @@ export class ChatLogs extends Construct {
  * (functions/chat/review-message.ts) every IVS Chat room the API makes at run time names, which
  * IVS Chat may invoke for the account's rooms only (a resource policy with the room ARN pattern
  * and the account); alarms on its errors and throttles (`watchFunctions`) and on its p99 duration
- * nearing IVS's 200 ms (past it IVS applies the room's fallback). Rooms themselves are not stack
+ * nearing IVS's 200 ms (past it IVS applies the room's fallback), and on DisconnectUser failures
+ * for deleted or signed-out accounts (`chat_disconnect_failures`). Rooms themselves are not stack
  * resources (one per channel, shared/chat/rooms.ts).
  */
 export class Chat extends NestedStack {
@@ -93,6 +94,21 @@ export class Chat extends NestedStack {
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       alarmDescription:
         'The chat review handler p99 is 150 ms or more for 15 minutes: near IVS Chat 200 ms, past which messages get the room fallback (ALLOW) unreviewed. See docs/chat.md#review',
+    });
+    // Counted by DELETE /me, DELETE /me/sessions and the purge (shared/chat/disconnect-account.ts),
+    // which go on without it: a deleted or signed-out account may still be chatting.
+    props.monitoring.alarm(this, 'DisconnectFailuresAlarm', {
+      metric: new cloudwatch.Metric({
+        namespace: 'CreatorStreaming',
+        metricName: 'chat_disconnect_failures',
+        dimensionsMap: { service: 'creator-streaming' },
+        statistic: 'Sum',
+        period: Duration.minutes(5),
+      }),
+      threshold: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      alarmDescription:
+        "IVS Chat DisconnectUser failed (after the client's retries) for a deleted or signed-out-everywhere account: its open chat connection may keep chatting as it until its session ends (an hour at most). The log line 'chat disconnect failed' names the room and error. See docs/chat.md#ending-an-accounts-connections",
     });
   }
 }

@@ -1356,7 +1356,7 @@ export interface paths {
         post?: never;
         /**
          * Delete the caller's account and everything it holds
-         * @description Deletes the caller's account (GDPR article 17; the app stores' in-app deletion). Needs a recent sign-in (step-up), and the body confirms it: `confirm` is the account's handle or email. From this answer on, sign-in and refresh refuse the account; access tokens already issued expire within 15 minutes, and then every item of the account is purged (by `purge_by`): follows, reactions (their counts go down), entitlements (paid subscriptions are cancelled with Stripe now, no refund of the running period), watch history, reports, webhook subscriptions, sign-ins, exports. Analytics events keep only a keyed hash of the account id. The email and handle stay reserved for 30 days. An `account.deleted` event is published. Repeating the request (with a still-valid token) answers the same.
+         * @description Deletes the caller's account (GDPR article 17; the app stores' in-app deletion). Needs a recent sign-in (step-up), and the body confirms it: `confirm` is the account's handle or email. From this answer on, sign-in and refresh refuse the account and its open live chat connections are ended; access tokens already issued expire within 15 minutes, and then every item of the account is purged (by `purge_by`): follows, reactions (their counts go down), entitlements (paid subscriptions are cancelled with Stripe now, no refund of the running period), watch history, reports, webhook subscriptions, sign-ins, exports. Analytics events keep only a keyed hash of the account id. The email and handle stay reserved for 30 days. An `account.deleted` event is published. Repeating the request (with a still-valid token) answers the same.
          */
         delete: operations["deleteMyAccount"];
         options?: never;
@@ -1399,7 +1399,7 @@ export interface paths {
         put?: never;
         /**
          * Set a new password with the emailed code; signs out everywhere
-         * @description Sets the account's password with the code from POST /auth/password/forgot (which also marks the address verified), then revokes every session of the account (all its refresh tokens) and ends its open watch sessions. Sign in again afterwards. Every submission spends one of the code's 5 attempts. The answers reveal nothing about the address: one no account uses is answered exactly as a registered one with a wrong code (400 with the attempts left after a forgot-password request, then 410).
+         * @description Sets the account's password with the code from POST /auth/password/forgot (which also marks the address verified), then revokes every session of the account (all its refresh tokens), ends its open watch sessions and its open live chat connections. Sign in again afterwards. Every submission spends one of the code's 5 attempts. The answers reveal nothing about the address: one no account uses is answered exactly as a registered one with a wrong code (400 with the attempts left after a forgot-password request, then 410).
          */
         post: operations["resetPassword"];
         delete?: never;
@@ -1439,7 +1439,7 @@ export interface paths {
         put?: never;
         /**
          * Change the caller's password; signs out their other devices
-         * @description Changes the password (the current one is checked; the new one may not be a common password) and signs out every other session of the account; the caller stays signed in. A notice is mailed to the address. Needs a recent sign-in (step-up).
+         * @description Changes the password (the current one is checked; the new one may not be a common password) and signs out every other session of the account; the caller stays signed in. Every open live chat connection of the account ends (IVS Chat disconnects an account, not a device: the caller’s own chat asks for a new token). A notice is mailed to the address. Needs a recent sign-in (step-up).
          */
         post: operations["changePassword"];
         delete?: never;
@@ -1504,7 +1504,7 @@ export interface paths {
         post?: never;
         /**
          * Sign out every other session of the caller
-         * @description Revokes every session of the account except the one making the request (sign out everywhere else); access tokens they issued lapse within 15 minutes.
+         * @description Revokes every session of the account except the one making the request (sign out everywhere else); access tokens they issued lapse within 15 minutes, and get no live chat token meanwhile. Every open live chat connection of the account ends (IVS Chat disconnects an account, not a device: the caller's own chat asks for a new token).
          */
         delete: operations["signOutOtherSessions"];
         options?: never;
@@ -1951,7 +1951,7 @@ export interface paths {
         put?: never;
         /**
          * A token for the channel's live chat: what the caller may do there is the server's decision
-         * @description Answers an Amazon IVS Chat token for the channel's room and the messaging endpoint to open with it. What the token allows is decided here from what the server knows, never from the request: anonymous callers read only; a signed-in viewer may send unless the room's mode excludes them (followers-only with a minimum follow age, subscribers-only, established accounts only: `read_only_reason` says which); the creator and their moderators may also delete messages and disconnect users. A banned or timed-out account gets no token (403), nor a deleted one whose access token is still valid (401). A channel that requires a subscription admits to its chat whom it admits to playback (an entitlement that grants now), its creator and moderators. The token's attributes (what other clients see) are the display name and badges (`creator`, `moderator`, `subscriber`). Tokens are single-use and the session lasts an hour (a moderator's 10 minutes: IVS Chat revokes no token, so that is how long a removed moderator's unused one moderates); then ask again.
+         * @description Answers an Amazon IVS Chat token for the channel's room and the messaging endpoint to open with it. What the token allows is decided here from what the server knows, never from the request: anonymous callers read only; a signed-in viewer may send unless the room's mode excludes them (followers-only with a minimum follow age, subscribers-only, established accounts only: `read_only_reason` says which); the creator and their moderators may also delete messages and disconnect users. A banned or timed-out account gets no token (403), nor a deleted one whose access token is still valid, nor the still-valid access token of a session that was signed out (401). A channel that requires a subscription admits to its chat whom it admits to playback (an entitlement that grants now), its creator and moderators. The token's attributes (what other clients see) are the display name and badges (`creator`, `moderator`, `subscriber`). Tokens are single-use and the session lasts an hour (a moderator's 10 minutes: IVS Chat revokes no token, so that is how long a removed moderator's unused one moderates); then ask again.
          */
         post: operations["createChatToken"];
         delete?: never;

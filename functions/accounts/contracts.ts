@@ -113,18 +113,20 @@ export const resetPassword = /* @__PURE__ */ (() =>
     handler: 'accounts/reset-password',
     // Query (consistent) and BatchGetItem: the account's sign-ins (shared/identity/refresh-family-repository.ts);
     // GSI1: those stored before the account listed them (until they expire).
+    // Query, DisconnectUser: the account's chat connections end with its sessions (signOutEverywhere).
     dynamo: {
       actions: ['BatchGetItem', 'DeleteItem', 'GetItem', 'Query', 'UpdateItem'],
       indexes: ['GSI1'],
     },
     needs: ['one-time-codes'],
+    ivsChat: ['DisconnectUser'],
     ...hashes,
     auth: 'none',
     rateLimit: { limit: 10, windowSeconds: 60, by: 'ip' },
     throttle: { rate: 10, burst: 20 },
     summary: 'Set a new password with the emailed code; signs out everywhere',
     description:
-      "Sets the account's password with the code from POST /auth/password/forgot (which also marks the address verified), then revokes every session of the account (all its refresh tokens) and ends its open watch sessions. Sign in again afterwards. Every submission spends one of the code's 5 attempts. The answers reveal nothing about the address: one no account uses is answered exactly as a registered one with a wrong code (400 with the attempts left after a forgot-password request, then 410).",
+      "Sets the account's password with the code from POST /auth/password/forgot (which also marks the address verified), then revokes every session of the account (all its refresh tokens), ends its open watch sessions and its open live chat connections. Sign in again afterwards. Every submission spends one of the code's 5 attempts. The answers reveal nothing about the address: one no account uses is answered exactly as a registered one with a wrong code (400 with the attempts left after a forgot-password request, then 410).",
     request: { body: resetPasswordBody },
     responses: () => ({
       204: { description: 'The password was changed and every session signed out' },
@@ -188,8 +190,10 @@ export const changePassword = /* @__PURE__ */ (() =>
     handler: 'accounts/change-password',
     // DeleteItem: a pending password-reset code, which the change ends.
     // Query (consistent) and BatchGetItem: the account's sign-ins (shared/identity/refresh-family-repository.ts);
-    // GSI1: those stored before the account listed them (until they expire).
+    // GSI1: those stored before the account listed them (until they expire). Query, DisconnectUser:
+    // the account's chat connections end with its other sessions (signOutEverywhere).
     dynamo: { actions: ['BatchGetItem', 'DeleteItem', 'GetItem', 'Query', 'UpdateItem'], indexes: ['GSI1'] },
+    ivsChat: ['DisconnectUser'],
     needs: ['mailer'],
     ...hashes,
     auth: 'required',
@@ -198,7 +202,7 @@ export const changePassword = /* @__PURE__ */ (() =>
     throttle: { rate: 10, burst: 20 },
     summary: "Change the caller's password; signs out their other devices",
     description:
-      'Changes the password (the current one is checked; the new one may not be a common password) and signs out every other session of the account; the caller stays signed in. A notice is mailed to the address. Needs a recent sign-in (step-up).',
+      'Changes the password (the current one is checked; the new one may not be a common password) and signs out every other session of the account; the caller stays signed in. Every open live chat connection of the account ends (IVS Chat disconnects an account, not a device: the caller’s own chat asks for a new token). A notice is mailed to the address. Needs a recent sign-in (step-up).',
     request: { body: changePasswordBody },
     responses: () => ({
       200: {
@@ -346,12 +350,15 @@ export const signOutOtherSessions = /* @__PURE__ */ contract({
   path: '/me/sessions',
   handler: 'accounts/sign-out-other-sessions',
   // Query (consistent) and BatchGetItem: the account's sign-ins (shared/identity/refresh-family-repository.ts);
-  // GSI1: those stored before the account listed them (until they expire).
+  // GSI1: those stored before the account listed them (until they expire). UpdateItem: each revoked.
+  // Query, DisconnectUser: the account's chat connections end with its other sessions
+  // (signOutEverywhere; docs/chat.md).
   dynamo: { actions: ['BatchGetItem', 'Query', 'UpdateItem'], indexes: ['GSI1'] },
+  ivsChat: ['DisconnectUser'],
   auth: 'required',
   summary: 'Sign out every other session of the caller',
   description:
-    'Revokes every session of the account except the one making the request (sign out everywhere else); access tokens they issued lapse within 15 minutes.',
+    "Revokes every session of the account except the one making the request (sign out everywhere else); access tokens they issued lapse within 15 minutes, and get no live chat token meanwhile. Every open live chat connection of the account ends (IVS Chat disconnects an account, not a device: the caller's own chat asks for a new token).",
   responses: () => ({
     200: { description: 'How many sessions were signed out', data: accountResponses().SessionsRevoked },
   }),
@@ -384,8 +391,11 @@ export const deleteMyAccount = /* @__PURE__ */ contract({
   path: '/me',
   handler: 'accounts/delete-account',
   // GetItem: the account (its handle and email, for the confirmation). UpdateItem: the tombstone.
-  dynamo: { actions: ['GetItem', 'UpdateItem'] },
+  // Query: the rooms the account holds chat tokens for, where DisconnectUser ends its open chat
+  // connections (docs/chat.md "Ending an account's connections").
+  dynamo: { actions: ['GetItem', 'Query', 'UpdateItem'] },
   needs: ['account-jobs'],
+  ivsChat: ['DisconnectUser'],
   auth: 'required',
   stepUp: true,
   rateLimit: { limit: 10, windowSeconds: 3600, by: 'account' },
@@ -393,7 +403,7 @@ export const deleteMyAccount = /* @__PURE__ */ contract({
   tag,
   summary: "Delete the caller's account and everything it holds",
   description:
-    "Deletes the caller's account (GDPR article 17; the app stores' in-app deletion). Needs a recent sign-in (step-up), and the body confirms it: `confirm` is the account's handle or email. From this answer on, sign-in and refresh refuse the account; access tokens already issued expire within 15 minutes, and then every item of the account is purged (by `purge_by`): follows, reactions (their counts go down), entitlements (paid subscriptions are cancelled with Stripe now, no refund of the running period), watch history, reports, webhook subscriptions, sign-ins, exports. Analytics events keep only a keyed hash of the account id. The email and handle stay reserved for 30 days. An `account.deleted` event is published. Repeating the request (with a still-valid token) answers the same.",
+    "Deletes the caller's account (GDPR article 17; the app stores' in-app deletion). Needs a recent sign-in (step-up), and the body confirms it: `confirm` is the account's handle or email. From this answer on, sign-in and refresh refuse the account and its open live chat connections are ended; access tokens already issued expire within 15 minutes, and then every item of the account is purged (by `purge_by`): follows, reactions (their counts go down), entitlements (paid subscriptions are cancelled with Stripe now, no refund of the running period), watch history, reports, webhook subscriptions, sign-ins, exports. Analytics events keep only a keyed hash of the account id. The email and handle stay reserved for 30 days. An `account.deleted` event is published. Repeating the request (with a still-valid token) answers the same.",
   request: { body: deleteAccountBody },
   responses: () => ({
     202: {

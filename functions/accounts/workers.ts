@@ -26,10 +26,11 @@ export const accountJobsRow = {
   },
   // S3: the export document written (PutObject), deleted with the account (DeleteObject). Stripe:
   // subscriptions cancelled, the customer deleted, a creator's Connect account detached. IVS: a
-  // creator's channel deleted; IVS Chat: its chat room.
+  // creator's channel deleted; IVS Chat: its chat room, and the account's connections ended in
+  // the rooms its token records name (DisconnectUser).
   needs: ['exports-writer', 'stripe'],
   ivs: ['DeleteChannel'],
-  ivsChat: ['DeleteRoom'],
+  ivsChat: ['DeleteRoom', 'DisconnectUser'],
   memory: {
     mb: 512,
     reason: 'an export holds every item of an account in memory while it writes the document',

@@ -38,8 +38,10 @@ export const createChatToken = /* @__PURE__ */ contract({
   path: '/creators/{id}/channel/chat/token',
   handler: 'chat/create-chat-token',
   // GetItem: the creator, the chat settings, and of a signed-in caller their account, follow,
-  // subscription, moderator role and ban (in parallel). GSI1: the creator by handle.
-  dynamo: { actions: ['GetItem'], indexes: ['GSI1'] },
+  // subscription, moderator role, ban and the token's session (in parallel). GSI1: the creator by
+  // handle. PutItem: the record of the room a signed-in caller got a token for (beside
+  // CreateChatToken).
+  dynamo: { actions: ['GetItem', 'PutItem'], indexes: ['GSI1'] },
   ivsChat: ['CreateChatToken'],
   auth: 'optional',
   // Every viewer opening a channel asks once an hour; 60 a minute per address leaves room for NAT.
@@ -47,7 +49,7 @@ export const createChatToken = /* @__PURE__ */ contract({
   throttle: { rate: 50, burst: 100 },
   summary: "A token for the channel's live chat: what the caller may do there is the server's decision",
   description:
-    "Answers an Amazon IVS Chat token for the channel's room and the messaging endpoint to open with it. What the token allows is decided here from what the server knows, never from the request: anonymous callers read only; a signed-in viewer may send unless the room's mode excludes them (followers-only with a minimum follow age, subscribers-only, established accounts only: `read_only_reason` says which); the creator and their moderators may also delete messages and disconnect users. A banned or timed-out account gets no token (403), nor a deleted one whose access token is still valid (401). A channel that requires a subscription admits to its chat whom it admits to playback (an entitlement that grants now), its creator and moderators. The token's attributes (what other clients see) are the display name and badges (`creator`, `moderator`, `subscriber`). Tokens are single-use and the session lasts an hour (a moderator's 10 minutes: IVS Chat revokes no token, so that is how long a removed moderator's unused one moderates); then ask again.",
+    "Answers an Amazon IVS Chat token for the channel's room and the messaging endpoint to open with it. What the token allows is decided here from what the server knows, never from the request: anonymous callers read only; a signed-in viewer may send unless the room's mode excludes them (followers-only with a minimum follow age, subscribers-only, established accounts only: `read_only_reason` says which); the creator and their moderators may also delete messages and disconnect users. A banned or timed-out account gets no token (403), nor a deleted one whose access token is still valid, nor the still-valid access token of a session that was signed out (401). A channel that requires a subscription admits to its chat whom it admits to playback (an entitlement that grants now), its creator and moderators. The token's attributes (what other clients see) are the display name and badges (`creator`, `moderator`, `subscriber`). Tokens are single-use and the session lasts an hour (a moderator's 10 minutes: IVS Chat revokes no token, so that is how long a removed moderator's unused one moderates); then ask again.",
   request: { path: creatorPath },
   responses: () => ({
     200: { description: 'A chat token', data: chatResponses().ChatToken },

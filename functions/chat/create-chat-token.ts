@@ -4,5 +4,5 @@ import { ok } from '../../shared/http/reply.ts';
 import * as contracts from './contracts.ts';
 
 export const handler = endpoint(contracts.createChatToken, async ({ path, principal, now }) =>
-  ok(await issueChatToken(path.id, principal?.accountId, now), { headers: { 'cache-control': 'no-store' } }),
+  ok(await issueChatToken(path.id, principal, now), { headers: { 'cache-control': 'no-store' } }),
 );

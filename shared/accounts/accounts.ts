@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { DISCONNECTED, disconnectAccountEverywhere } from '../chat/disconnect-account.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../errors/errors.ts';
 import { getAccount, markDeleted, normalizeEmail } from '../identity/account-repository.ts';
 import { dropPendingExport, type ExportRecord, startExport } from './export-repository.ts';
@@ -34,7 +35,7 @@ export const requestExport = async (accountId: string, now: Date) => {
 
 /**
  * `DELETE /me`: the tombstone (sign-in and refresh refuse the account from now on), then the
- * purge job, delayed by an access token's lifetime. A repeated request (the first's job could not
+ * purge job, delayed by an access token's lifetime, and its open chat connections ended. A repeated request (the first's job could not
  * be queued) queues it again. The confirmation must name the account (its handle or email).
  */
 export const deleteAccount = async (accountId: string, body: DeleteAccountBody, now: Date) => {
@@ -49,7 +50,12 @@ export const deleteAccount = async (accountId: string, body: DeleteAccountBody, 
   if (account.deleted_at === undefined && !(await markDeleted(accountId, now)))
     throw new ConflictError('The account changed meanwhile; retry');
   const deletedAt = account.deleted_at ?? now.toISOString();
-  await enqueueAccountJob({ kind: 'delete', account_id: accountId }, PURGE_DELAY_SECONDS);
+  // With the tombstone no chat token is issued; the connections open now end now (the purge ends
+  // any opened meanwhile with a token fetched before: docs/chat.md "Ending an account's connections").
+  await Promise.all([
+    enqueueAccountJob({ kind: 'delete', account_id: accountId }, PURGE_DELAY_SECONDS),
+    disconnectAccountEverywhere(accountId, now, DISCONNECTED.deleted),
+  ]);
   return {
     status: 'deleting' as const,
     deleted_at: deletedAt,

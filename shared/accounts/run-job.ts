@@ -5,7 +5,8 @@ import { batchPutDelete } from '../db/batch.ts';
 import { primaryKey } from '../db/key.ts';
 import { recordOf } from '../db/record.ts';
 import type { CreatorRecord } from '../catalog/model.ts';
-import { purgeChatsOf } from '../chat/chat-repository.ts';
+import { chatRoomsIn, purgeChatsOf } from '../chat/chat-repository.ts';
+import { DISCONNECTED, disconnectAccount } from '../chat/disconnect-account.ts';
 import { creatorPartition } from '../creators/creator-repository.ts';
 import { ENTITLEMENT_OBJECT_ENTITY, type EntitlementRecord } from '../entitlements/entitlement-repository.ts';
 import { channelScheduleKeys } from '../epg/program-repository.ts';
@@ -62,6 +63,7 @@ const buildExport = async (accountId: string, exportId: string, now: Date): Prom
 
 /**
  * Purges a deleted account (one with the tombstone; any other is left alone), in this order:
+ * - its chat connections ended in the rooms its token records name (those opened since DELETE /me);
  * - at Stripe: its paid subscriptions cancelled now and their entitlements closed, its customer
  *   deleted (shared/payments/account-closure.ts);
  * - a creator's side: the IVS channel and its chat room deleted, the payout account detached
@@ -96,6 +98,9 @@ export const purgeAccount = async (accountId: string, now: Date): Promise<string
   // stored before those items existed): the partition is read again for what to delete.
   const items = closed > 0 ? await accountPartition(accountId) : found;
   const of = (entity: string) => items.filter((item) => item.entity === entity);
+  // DELETE /me ended the chat connections open then; these are any opened since with a token
+  // fetched before the tombstone (IVS Chat revokes no token). A failure is counted, not retried.
+  await disconnectAccount(accountId, chatRoomsIn(items, now), DISCONNECTED.deleted);
   const creator = await purgeCreatorSide(accountId, now);
   await purgeChatsOf(items, creator);
   for (const reaction of of('reaction'))

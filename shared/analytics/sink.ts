@@ -1,3 +1,4 @@
+import { backoffMs } from '../backoff.ts';
 import { awsClient } from '../aws/local-hook.ts';
 import { setting } from '../config.ts';
 import { ServiceUnavailableError } from '../errors/errors.ts';
@@ -82,7 +83,7 @@ export const firehoseSink = (
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt >= attempts)
         throw new ServiceUnavailableError('Analytics delivery is degraded; resend the batch');
-      if (attempt > 0) await sleep(Math.random() * base * 2 ** attempt);
+      if (attempt > 0) await sleep(backoffMs(attempt, base));
       let result: Awaited<ReturnType<FirehoseLike['putRecordBatch']>>;
       try {
         result = await client.putRecordBatch({

@@ -1,3 +1,4 @@
+import { backoff } from '../backoff.ts';
 import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
 import type { CreatorRecord, EpisodeRecord, LiveRecording, SeasonRecord } from '../catalog/model.ts';
@@ -240,8 +241,6 @@ const EPISODES_PER_SEASON = 999;
 const MAX_SEASON = 99;
 /** Attempts when another episode write to the show won the race for its version. */
 const ATTEMPTS = 8;
-const pause = (attempt: number) =>
-  new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * attempt));
 
 const dateOf = (iso: string) =>
   new Intl.DateTimeFormat('en-US', {
@@ -400,7 +399,7 @@ export const publishRecording = async (
     if (outcome.failed.includes(0)) return stale;
     if (attempt >= ATTEMPTS)
       throw new Error(`show ${showId} kept changing: recording of ${streamId} not published`);
-    await pause(attempt);
+    await backoff(attempt, 12.5, 250);
   }
 };
 

@@ -4,7 +4,7 @@ import { batchGet, batchPutDelete } from '../db/batch.ts';
 import { db } from '../db/client.ts';
 import { queryAll } from '../db/query.ts';
 import { recordOf } from '../db/record.ts';
-import { tableName } from '../db/table.ts';
+import { TABLE, tableName } from '../db/table.ts';
 import { type TransactOperation, transactWriteIf, writeIf } from '../db/transaction.ts';
 
 /**
@@ -22,7 +22,13 @@ import { type TransactOperation, transactWriteIf, writeIf } from '../db/transact
  * - reference:   PK `ACCOUNT#<account>`, SK `CHATREF#<PK>#<SK>` (entity `chat-reference`): one per
  *   item of another creator's chat that names the account (its ban or moderator item, an action
  *   on it or by it as a moderator), written in the same transaction: how an account's export and
- *   its deletion find what chats keep about it without a Scan (docs/accounts.md).
+ *   its deletion find what chats keep about it without a Scan (docs/accounts.md);
+ * - token record: PK `ACCOUNT#<account>`, SK `CHATTOKEN#<room arn>` (entity `chat-token`): a room
+ *   the account was given a chat token for, written beside each CreateChatToken (one per account
+ *   and room: the next token replaces it), TTL at the end of that token's session: how the
+ *   account's deletion and "sign out everywhere" find the rooms to call DisconnectUser in (one
+ *   strongly consistent Query of the partition's `CHATTOKEN#` range; docs/chat.md "Ending an
+ *   account's connections").
  */
 
 /** A channel's chat rules (`PUT /studio/chat/settings`); absent item = all off. */
@@ -154,6 +160,55 @@ const reference = (accountId: string, key: Key, role: Role): TransactOperation =
     Item: { ...referenceKey(accountId, key), entity: 'chat-reference', ref_pk: key.PK, ref_sk: key.SK, role },
   },
 });
+
+const tokenRecordKey = (accountId: string, roomArn: string): Key => ({
+  PK: `ACCOUNT#${accountId}`,
+  SK: `CHATTOKEN#${roomArn}`,
+});
+
+/** How much later than our clock IVS Chat may end a session it started (clock skew, its own latency). */
+const SESSION_END_MARGIN_MS = 60_000;
+
+/**
+ * Records that `accountId` holds a chat token for `roomArn` whose session ends by `sessionEndsAt`
+ * (written beside CreateChatToken, so computed from our clock with a margin, not IVS's answer).
+ */
+export const recordChatToken = async (accountId: string, roomArn: string, sessionEndsAt: Date) => {
+  const until = sessionEndsAt.getTime() + SESSION_END_MARGIN_MS;
+  await db.send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: {
+        ...tokenRecordKey(accountId, roomArn),
+        entity: 'chat-token',
+        room_arn: roomArn,
+        session_ends_by: new Date(until).toISOString(),
+        [TABLE.ttlAttribute]: Math.ceil(until / 1000),
+      },
+    }),
+  );
+};
+
+/**
+ * The rooms where a session of the account may still be open at `now`, from its token records
+ * (`items`: its account partition's, as the purge reads it; DynamoDB's TTL removes ended ones
+ * late, so they are filtered here).
+ */
+export const chatRoomsIn = (items: readonly Record<string, unknown>[], now: Date): string[] =>
+  items
+    .filter((item) => item.entity === 'chat-token' && Number(item[TABLE.ttlAttribute]) * 1000 > now.getTime())
+    .map((item) => String(item.room_arn));
+
+/** The rooms where a session of the account may still be open at `now`: one strongly consistent Query. */
+export const chatRoomsOf = async (accountId: string, now: Date): Promise<string[]> =>
+  chatRoomsIn(
+    await queryAll({
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+      ExpressionAttributeValues: { ':pk': `ACCOUNT#${accountId}`, ':sk': 'CHATTOKEN#' },
+      ConsistentRead: true,
+    }),
+    now,
+  );
 
 /** What stands in for a deleted account that acted as a moderator (the record stays the creator's). */
 export const DELETED_ACTOR = 'deleted-account';

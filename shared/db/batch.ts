@@ -1,3 +1,4 @@
+import { backoff } from '../backoff.ts';
 import { BatchGetCommand, BatchWriteCommand } from './document.ts';
 import { db } from './client.ts';
 import { keyString } from './key.ts';
@@ -11,8 +12,6 @@ const chunk = <T>(items: readonly T[], size: number): T[][] => {
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
 };
-
-const backoff = (attempt: number) => new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** attempt)));
 
 /**
  * BatchGetItem for any number of keys (chunks of 100, unprocessed keys retried, bounded).
@@ -35,7 +34,7 @@ export const batchGet = async (
       for (let attempt = 0; pending && pending.length > 0; attempt++) {
         if (attempt > 6)
           throw Object.assign(new Error('BatchGet unprocessed keys'), { name: 'ThrottlingException' });
-        if (attempt > 0) await backoff(attempt);
+        if (attempt > 0) await backoff(attempt, 20);
         const result = await db.send(
           new BatchGetCommand({
             RequestItems: {
@@ -63,7 +62,7 @@ const batchWrite = async (requests: readonly WriteRequest[], parallelism: number
       let pending: WriteRequest[] = parts[next++]!;
       for (let attempt = 0; pending.length > 0; attempt++) {
         if (attempt > 8) throw new Error('BatchWrite: unprocessed items after retries');
-        if (attempt > 0) await backoff(attempt);
+        if (attempt > 0) await backoff(attempt, 20);
         const result = await db.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
         pending = (result.UnprocessedItems?.[table] ?? []) as WriteRequest[];
       }

@@ -1,3 +1,4 @@
+import { backoff } from '../backoff.ts';
 import { type AttributeValue, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type * as doc from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
@@ -50,10 +51,6 @@ export const transactWriteIf = async (operations: TransactOperation[]): Promise<
   }
 };
 
-/** The wait before retrying a write that lost a race on a shared item: 20·2^attempt ms plus up to 20 ms. */
-export const conflictBackoff = (attempt: number): Promise<void> =>
-  new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt + Math.random() * 20));
-
 /**
  * `transactWriteIf`, retrying a transaction that lost a race with another on one of its items
  * (any cancellation other than a failed condition: `TransactionConflict`, a throttled item) up
@@ -66,7 +63,7 @@ export const transactRetryingConflicts = async (operations: TransactOperation[])
       return await transactWriteIf(operations);
     } catch (error) {
       if (cancellationCodes(error) === undefined || attempt >= 5) throw error;
-      await conflictBackoff(attempt);
+      await backoff(attempt + 1, 20);
     }
   }
 };

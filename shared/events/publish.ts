@@ -1,3 +1,4 @@
+import { backoff } from '../backoff.ts';
 import {
   EventBridgeClient,
   PutEventsCommand,
@@ -20,7 +21,7 @@ import { EVENT_SOURCE, PlatformEvent } from './envelope.ts';
 export const PUT_EVENTS_MAX_ENTRIES = 10;
 /** Calls per chunk: the first and two retries of the entries that failed (with backoff). */
 export const PUT_EVENTS_ATTEMPTS = 3;
-const BACKOFF_MS = 100;
+const BACKOFF_MS = 50;
 
 /**
  * The EventBridge client of a container. Endpoint, region and credentials come from the
@@ -78,9 +79,6 @@ export interface PublishReport {
   errors: string[];
 }
 
-const pause = (attempt: number) =>
-  new Promise((resolve) => setTimeout(resolve, BACKOFF_MS * 2 ** attempt * (0.5 + Math.random() / 2)));
-
 /**
  * Publishes `events` in order, in calls of at most 10 entries. The entries a call reports failed
  * (or all of them when the call throws) are put again, up to PUT_EVENTS_ATTEMPTS calls with
@@ -99,7 +97,7 @@ export const publishEvents = async (
       .slice(start, start + PUT_EVENTS_MAX_ENTRIES)
       .map((event, i) => ({ index: start + i, entry: toEntry(event, options.busName) }));
     for (let attempt = 0; pending.length > 0 && attempt < PUT_EVENTS_ATTEMPTS; attempt++) {
-      if (attempt > 0) await pause(attempt - 1);
+      if (attempt > 0) await backoff(attempt, BACKOFF_MS);
       let results: PutEventsResultEntry[];
       try {
         results = await put(pending.map((p) => p.entry));

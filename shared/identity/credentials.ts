@@ -34,7 +34,8 @@ import {
   spendAttempt,
 } from './email-verification-repository.ts';
 import { dummyHash, hashPassword, verifyPassword } from './password.ts';
-import { listSessions, revokeAllSessions, revokeFamily } from './refresh-tokens.ts';
+import { listSessions, revokeFamily } from './refresh-tokens.ts';
+import { signOutEverywhere } from './sign-out-everywhere.ts';
 
 /**
  * What a signed-in person does with their own credentials (docs/accounts.md): password change,
@@ -76,7 +77,7 @@ export const changePassword = async (
     now,
   );
   await dropVerificationCode(account.account_id, 'PASSWORD_RESET');
-  const revoked = await revokeAllSessions(account.account_id, now, caller.sessionId);
+  const revoked = await signOutEverywhere(account.account_id, now, caller.sessionId);
   await notifyAccount(
     account.email,
     'Your password was changed',
@@ -161,7 +162,7 @@ export const signOutSession = async (caller: Principal, id: string): Promise<voi
   if (!(await revokeFamily(caller.accountId, id))) throw new NotFoundError('Session not found');
 };
 
-/** `DELETE /me/sessions`: every session but the caller's own. */
+/** `DELETE /me/sessions`: every session but the caller's own, and every chat connection (signOutEverywhere). */
 export const signOutOtherSessions = async (caller: Principal, now: Date): Promise<SessionsRevoked> => ({
-  sessions_revoked: await revokeAllSessions(caller.accountId, now, caller.sessionId),
+  sessions_revoked: await signOutEverywhere(caller.accountId, now, caller.sessionId),
 });

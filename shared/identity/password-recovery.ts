@@ -25,7 +25,7 @@ import {
   spendAttempt,
 } from './email-verification-repository.ts';
 import { hashPassword } from './password.ts';
-import { revokeAllSessions } from './refresh-tokens.ts';
+import { signOutEverywhere } from './sign-out-everywhere.ts';
 import { takeResetAllowance } from './reset-limit-repository.ts';
 
 /**
@@ -143,7 +143,7 @@ export const resetPassword = async (input: ResetPasswordBody, now: Date): Promis
   );
   if (!used) throw new VerificationCodeGoneError(RESEND, WHAT);
   const [sessions, watching] = await Promise.all([
-    revokeAllSessions(account.account_id, now),
+    signOutEverywhere(account.account_id, now),
     endOpenSessionsOf(account.account_id, now),
   ]);
   recordMetric('password_resets');

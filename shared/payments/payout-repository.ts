@@ -1,10 +1,10 @@
+import { backoff } from '../backoff.ts';
 import { GetCommand, UpdateCommand } from '../db/document.ts';
 import { db } from '../db/client.ts';
 import { queryAll } from '../db/query.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
 import {
-  conflictBackoff,
   putIfAbsent,
   type TransactOperation,
   transact,
@@ -232,7 +232,7 @@ export const recordReversal = async (
     if (outcome.written) return;
     if (attempt >= ATTEMPTS)
       throw new Error(`The reversal ${reversal.source_id} kept changing under ${ATTEMPTS} attempts`);
-    await conflictBackoff(attempt);
+    await backoff(attempt, 20);
   }
 };
 

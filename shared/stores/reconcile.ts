@@ -1,3 +1,4 @@
+import { backoff } from '../backoff.ts';
 import { APIException } from '@apple/app-store-server-library';
 import {
   applyEntitlement,
@@ -51,7 +52,7 @@ const withRetries = async <T>(call: () => Promise<T>): Promise<T> => {
       return await call();
     } catch (error) {
       if (attempt >= STORE_RECONCILE.attempts || !retryable(error)) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** attempt * (0.5 + Math.random() / 2)));
+      await backoff(attempt, 100);
     }
   }
 };

@@ -1,3 +1,4 @@
+import { backoff } from '../backoff.ts';
 import { randomBytes } from 'node:crypto';
 import { type CreatorRecord, type ProgramRecord, programContent } from '../catalog/model.ts';
 import { type TransactOperation, transact } from '../db/transaction.ts';
@@ -49,8 +50,6 @@ const ATTEMPTS = 8;
 
 const cdn = () => process.env.CDN_URL ?? 'https://cdn.example.com';
 const newProgramId = () => `pg_${randomBytes(6).toString('hex')}`;
-const pause = (attempt: number) =>
-  new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * (attempt + 1)));
 
 /** A stored program as the studio answers it. */
 export const studioProgram = (p: StoredProgram): StudioProgram => {
@@ -145,7 +144,7 @@ export const createProgram = async (
     const put = putProgramOperation(program, 1, creator.channel.channel_number, { new: true });
     if ((await transact([scheduleLockOperation(channelId, seen), put])).written)
       return studioProgram(program);
-    await pause(attempt);
+    await backoff(attempt + 1, 10, 250);
   }
   throw contended();
 };
@@ -227,7 +226,7 @@ export const updateProgram = async (
     else operations.push(putProgramOperation(next, version, channelNumber, { seen: current.version }));
     // Not written: a condition failed or another transaction conflicted; read again and retry.
     if ((await transact(operations)).written) return studioProgram({ ...next, version });
-    await pause(attempt);
+    await backoff(attempt + 1, 10, 250);
   }
   throw contended();
 };
@@ -238,7 +237,7 @@ export const deleteProgram = async (creator: CreatorRecord, programId: string): 
     const current = await ownProgram(creator, programId);
     if (await deleteStoredProgram(current)) return;
     // Changed or moved since it was read: read it again (a 404 if it is gone).
-    await pause(attempt);
+    await backoff(attempt + 1, 10, 250);
   }
   throw contended();
 };

@@ -1,3 +1,4 @@
+import { backoff } from '../backoff.ts';
 import { randomBytes } from 'node:crypto';
 import type { CreatorRecord, EpisodeRecord, SeasonRecord } from '../catalog/model.ts';
 import { cdnUrl } from '../catalog/media-urls.ts';
@@ -59,8 +60,6 @@ export const DUPLICATE_EPISODE = 'This show already has an episode with this sea
  * a burst of parallel uploads to one show, each retry after a short random pause.
  */
 const ATTEMPTS = 8;
-const pause = (attempt: number) =>
-  new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * attempt));
 /** TransactWriteItems takes at most 100 operations. */
 const TRANSACTION_LIMIT = 100;
 
@@ -223,7 +222,7 @@ export const deleteShow = async (creatorId: string, showId: string): Promise<voi
       written = (await transact(deletes.splice(0, TRANSACTION_LIMIT))).written;
     if (written && (await transact([...deletes, deletion.profile])).written) return;
     if (attempt >= ATTEMPTS) throw new ConflictError(SHOW_CHANGED);
-    await pause(attempt);
+    await backoff(attempt, 12.5, 250);
   }
 };
 
@@ -308,7 +307,7 @@ export const createEpisode = async (
     );
     if (outcome === 'done') return written;
     if (attempt >= ATTEMPTS) throw new ConflictError(SHOW_CHANGED);
-    await pause(attempt);
+    await backoff(attempt, 12.5, 250);
   }
 };
 
@@ -359,7 +358,7 @@ export const updateEpisode = async (
       ]);
       if (outcome === 'done') return written;
       if (attempt >= ATTEMPTS) throw new ConflictError(SHOW_CHANGED);
-      await pause(attempt);
+      await backoff(attempt, 12.5, 250);
       continue;
     }
     const moved = written;
@@ -380,7 +379,7 @@ export const updateEpisode = async (
     );
     if (outcome === 'done') return moved;
     if (attempt >= ATTEMPTS) throw new ConflictError(SHOW_CHANGED);
-    await pause(attempt);
+    await backoff(attempt, 12.5, 250);
   }
 };
 
@@ -398,6 +397,6 @@ export const deleteEpisode = async (creatorId: string, showId: string, episodeId
     ]);
     if (outcome === 'done') return;
     if (attempt >= ATTEMPTS) throw new ConflictError(SHOW_CHANGED);
-    await pause(attempt);
+    await backoff(attempt, 12.5, 250);
   }
 };

@@ -9,6 +9,7 @@ const prices = {
   lambdaArmGbSecond: { usd: 0.0000133334 },
   apiGatewayHttpPerMillion: { usd: 1 },
   dynamoReadRequestUnitsPerMillion: { usd: 0.125 },
+  dynamoWriteRequestUnitsPerMillion: { usd: 0.625 },
 } as never;
 
 describe('the chat cost model (bench/chat-cost.ts, docs/cost.md "Live chat")', () => {
@@ -33,7 +34,7 @@ describe('the chat cost model (bench/chat-cost.ts, docs/cost.md "Live chat")', (
     const [lively, capped] = chatCost(0.02, prices).perViewerHour;
     expect(lively!.ivsDelivered).toBeCloseTo(3600 * 0.00001, 12);
     expect(capped!.ivsDelivered).toBeCloseTo(36_000 * 0.00001, 12);
-    expect(lively!.token).toBeCloseTo(1e-6 + 0.2e-6 + 3.5 * 0.125e-6, 15);
+    expect(lively!.token).toBeCloseTo(1e-6 + 0.2e-6 + 5 * 0.125e-6 + 0.625e-6, 15);
     expect(lively!.total).toBeCloseTo(lively!.ivsDelivered + lively!.ivsSent + lively!.token, 12);
   });
 });

@@ -2,8 +2,10 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatReviewRow } from '../../functions/workers.ts';
+import { startLocalAccountJobs } from '../../scripts/local/accounts.ts';
+import { readMailbox } from '../../scripts/local/ses.ts';
 import { functionContext, runAsFunction } from '../../scripts/local/aws.ts';
 import { allRankedIds } from '../../shared/catalog/ranked-list.ts';
 import { closeChatRoom, ensureChatRoom } from '../../shared/chat/room-writes.ts';
@@ -57,6 +59,7 @@ const viewer = async () => {
     token: res.body.data.auth_token as string,
     accountId: res.body.data.creator_id as string,
     handle: `chat_${id}`,
+    email: `chat.${id}@example.com`,
   };
 };
 
@@ -557,6 +560,99 @@ describe('moderation', () => {
     expect((await getRoom(reopened)).arn).toBe(reopened);
     expect((await token()).status).toBe(200);
   });
+});
+
+/** How a connection ended within `ms`, or `open` (the old code left it open for its session's hour). */
+const endedWithin = (socket: Awaited<ReturnType<typeof connectChat>>, ms = 5000) =>
+  Promise.race([
+    socket.closed.then(({ code, reason }) => `closed ${code} ${reason}`),
+    new Promise<string>((r) => setTimeout(() => r('open'), ms)),
+  ]);
+
+describe('ending an account\'s chat connections (docs/chat.md "Ending an account\'s connections")', () => {
+  let jobs: Awaited<ReturnType<typeof startLocalAccountJobs>>;
+  beforeAll(async () => {
+    jobs = await startLocalAccountJobs();
+  });
+  afterAll(() => jobs.stop());
+
+  it("DELETE /me ends the account's open chat connection at once, and the purge one opened since with a token fetched before (were kept for the session's hour)", async () => {
+    const leaver = await viewer();
+    const bystander = await viewer();
+    const fetchedAhead = await token(leaver);
+    const socket = await join(await token(leaver));
+    expect(await say(socket, 'before')).toMatchObject({
+      Type: 'MESSAGE',
+      Sender: { UserId: leaver.accountId },
+    });
+    const watcher = await join(await token(bystander));
+    const deleted = await api.delete('/me', { token: leaver.token, body: { confirm: leaver.handle } });
+    expect(deleted.status).toBe(202);
+    expect(await endedWithin(socket)).toBe('closed 1000 Disconnected by moderator');
+    await watcher.next(eventNamed('aws:DISCONNECT_USER', leaver.accountId));
+    // A token fetched before the tombstone still connects (IVS Chat revokes no token) until the
+    // purge, which ends it (the 15-minute wait elapses at once here).
+    const late = await join(fetchedAhead);
+    expect(await say(late, 'after')).toMatchObject({ Type: 'MESSAGE' });
+    await jobs.drain({ elapse: true });
+    expect(jobs.deadLetters()).toEqual([]);
+    expect(await endedWithin(late)).toBe('closed 1000 Disconnected by moderator');
+    watcher.close();
+  }, 60_000);
+
+  /** What ends the account's other sessions: each also ends its chat connections (signOutEverywhere). */
+  const signOuts: Array<[string, (victim: Awaited<ReturnType<typeof viewer>>) => Promise<void>]> = [
+    [
+      'DELETE /me/sessions',
+      async (victim) => {
+        const out = await api.delete('/me/sessions', { token: victim.token });
+        expect([out.status, out.body.data?.sessions_revoked]).toEqual([200, 1]);
+      },
+    ],
+    [
+      'POST /me/password',
+      async (victim) => {
+        const body = { current_password: 'correct-horse-1', new_password: 'a-new-long-passphrase' };
+        const out = await api.post('/me/password', { token: victim.token, body });
+        expect([out.status, out.body.data?.sessions_revoked]).toEqual([200, 1]);
+      },
+    ],
+    [
+      'POST /auth/password/reset',
+      async (victim) => {
+        await api.post('/auth/password/forgot', fromNewAddress({ body: { email: victim.email } }));
+        const mail = (await readMailbox(victim.email)).at(-1);
+        const code = mail && /\b(\d{8})\b/.exec(mail.text)?.[1];
+        const body = { email: victim.email, code, new_password: 'a-new-long-passphrase' };
+        expect((await api.post('/auth/password/reset', fromNewAddress({ body }))).status).toBe(204);
+      },
+    ],
+  ];
+  it.each(signOuts)(
+    "%s ends every chat connection of the account, and a signed-out session's access token gets no new chat token: a taken-over account's other session chats no more (was kept for the session's hour, and came back)",
+    async (way, signOut) => {
+      const victim = await viewer();
+      const signIn = await api.post(
+        '/auth/login',
+        fromNewAddress({ body: { email: victim.email, password: 'correct-horse-1' } }),
+      );
+      expect(signIn.status).toBe(200);
+      const attacker = { token: signIn.body.data.auth_token as string };
+      const socket = await join(await token(attacker));
+      expect(await say(socket, 'as them')).toMatchObject({
+        Type: 'MESSAGE',
+        Sender: { UserId: victim.accountId },
+      });
+      await signOut(victim);
+      expect(await endedWithin(socket)).toBe('closed 1000 Disconnected by moderator');
+      // Its access token stays valid up to 15 minutes; the chat token route asks its session.
+      const again = await token(attacker);
+      expect([again.status, again.body.message]).toEqual([401, 'This session was signed out: sign in again']);
+      // The caller's own session (kept, but by a reset) chats again with a new token.
+      expect((await token(victim)).status).toBe(way === 'POST /auth/password/reset' ? 401 : 200);
+    },
+    60_000,
+  );
 });
 
 describe('rooms for channels made before chat: `npm run operator -- chat-room` (docs/chat.md "Rooms")', () => {

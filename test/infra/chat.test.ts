@@ -42,6 +42,18 @@ describe('live chat in the stack (infra/chat.ts, docs/chat.md "The stack")', () 
     for (const alarm of alarms) expect(alarm.Properties.AlarmActions).toHaveLength(1);
   });
 
+  it('alarms on the first DisconnectUser that failed for a deleted or signed-out account', () => {
+    const failures = of('AWS::CloudWatch::Alarm').find(
+      (a) => a.Properties.MetricName === 'chat_disconnect_failures',
+    );
+    expect(failures?.Properties).toMatchObject({
+      Namespace: 'CreatorStreaming',
+      Statistic: 'Sum',
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+  });
+
   it('every room logs to a private bucket that keeps chat for CHAT_LOG_DAYS', () => {
     const resources = parent.toJSON().Resources as Record<string, Json>;
     const logging = Object.values(resources).find((r) => r.Type === 'AWS::IVSChat::LoggingConfiguration')!;

@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ivsChatClient } from '../../shared/chat/client.ts';
+import { disconnectAccount } from '../../shared/chat/disconnect-account.ts';
+
+/**
+ * What `disconnectAccount` does with IVS Chat's answers (docs/chat.md "Ending an account's
+ * connections"): a room that is gone is no failure, throttling is retried by the client, anything
+ * else is counted and never thrown (the deletion or sign-out goes on). IVS Chat is answered here
+ * by a middleware inside the client's retry step, per room.
+ */
+// The client is made at its first use (below): a region and credentials, which no call here uses.
+process.env.AWS_REGION ??= 'us-east-1';
+process.env.AWS_ACCESS_KEY_ID ??= 'local';
+process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
+
+const room = (name: string) => `arn:aws:ivschat:us-east-1:000000000000:room/${name}`;
+const calls: string[] = [];
+let throttledOnce = false;
+let inFlight = 0;
+let busiest = 0;
+const error = (name: string, retryable?: object) =>
+  Object.assign(new Error(name), { name, $metadata: {}, ...(retryable ? { $retryable: retryable } : {}) });
+
+beforeAll(() => {
+  ivsChatClient().middlewareStack.add(
+    () => async (args) => {
+      const roomArn = (args.input as { roomIdentifier: string }).roomIdentifier;
+      calls.push(roomArn);
+      if (roomArn === room('gone')) throw error('ResourceNotFoundException');
+      if (roomArn === room('busy') && !throttledOnce) {
+        throttledOnce = true;
+        throw error('ThrottlingException', { throttling: true });
+      }
+      if (roomArn === room('broken')) throw error('AccessDeniedException');
+      inFlight += 1;
+      busiest = Math.max(busiest, inFlight);
+      await new Promise((r) => setTimeout(r, 5));
+      inFlight -= 1;
+      return { output: { $metadata: {} }, response: { statusCode: 200, headers: {} } };
+    },
+    { step: 'finalizeRequest', name: 'ivs-chat-answers' },
+  );
+});
+afterAll(() => ivsChatClient().middlewareStack.remove('ivs-chat-answers'));
+
+describe('disconnectAccount', () => {
+  it('counts only the rooms that failed: a room gone is none, throttling is retried, nothing throws', async () => {
+    const rooms = ['ok', 'gone', 'busy', 'broken'].map(room);
+    await expect(disconnectAccount('ac_1', rooms, 'This account was deleted')).resolves.toBe(1);
+    expect(calls.filter((c) => c === room('busy'))).toHaveLength(2);
+    expect(calls.filter((c) => c === room('broken')).length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('calls every room, ten at a time', async () => {
+    calls.length = 0;
+    busiest = 0;
+    const rooms = Array.from({ length: 25 }, (_, i) => room(`r${i}`));
+    await expect(disconnectAccount('ac_1', rooms, 'Signed out everywhere')).resolves.toBe(0);
+    expect(calls.sort()).toEqual([...rooms].sort());
+    expect(busiest).toBe(10);
+  });
+});
