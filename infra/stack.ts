@@ -148,6 +148,15 @@ export class ApiStack extends Stack {
       enableKeyRotation: true,
       removalPolicy: settings.removalPolicy,
     });
+    // Emailed one-time codes (verification, reset, address change) are stored as MACs under this
+    // HMAC key, so a table reader cannot test guesses offline; only the functions that make or
+    // check codes may GenerateMac with it (`one-time-codes`, shared/identity/second-factor-access.ts).
+    const oneTimeCodeKey = new kms.Key(this, 'OneTimeCodeKey', {
+      description: 'Emailed one-time codes are stored as MACs under this HMAC key (GenerateMac)',
+      keySpec: kms.KeySpec.HMAC_256,
+      keyUsage: kms.KeyUsage.GENERATE_VERIFY_MAC,
+      removalPolicy: settings.removalPolicy,
+    });
 
     // One log group for every API function: Lambda names each stream after its function.
     const functionLogs = new logs.LogGroup(this, 'FunctionLogs', {
@@ -226,6 +235,8 @@ export class ApiStack extends Stack {
       secondFactor: {
         keyId: secondFactorKey.keyId,
         keyArn: secondFactorKey.keyArn,
+        codeKeyId: oneTimeCodeKey.keyId,
+        codeKeyArn: oneTimeCodeKey.keyArn,
         creators: deploy.creatorSecondFactor ?? 'prompt',
       },
     };

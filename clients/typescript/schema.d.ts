@@ -1399,7 +1399,7 @@ export interface paths {
         put?: never;
         /**
          * Set a new password with the emailed code; signs out everywhere
-         * @description Sets the account's password with the code from POST /auth/password/forgot (which also marks the address verified), then revokes every session of the account (all its refresh tokens), ends its open watch sessions and its open live chat connections. Sign in again afterwards. Every submission spends one of the code's 5 attempts.
+         * @description Sets the account's password with the code from POST /auth/password/forgot (which also marks the address verified), then revokes every session of the account (all its refresh tokens), ends its open watch sessions and its open live chat connections. Sign in again afterwards. Every submission spends one of the code's 5 attempts. The answers reveal nothing about the address: one no account uses is answered exactly as a registered one with a wrong code (400 with the attempts left after a forgot-password request, then 410).
          */
         post: operations["resetPassword"];
         delete?: never;
@@ -18376,7 +18376,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unknown email, wrong password, or an account without a password (Google only) */
+            /** @description Unknown email, wrong password, or an account without a password (Google only); or the password was changed or reset while this sign-in was checking it (`The password changed while signing in: sign in again with the new one`) */
             401: {
                 headers: {
                     /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
@@ -19999,7 +19999,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The code is wrong; the message says how many attempts are left */
+            /** @description The code is wrong (or no account uses the address and forgot-password was asked for it); the message says how many attempts are left */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20015,7 +20015,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No usable code for this address: none was sent, it expired, was used or locked after 5 wrong tries (or no account uses the address) */
+            /** @description No usable code for this address: none was sent, it expired, was used or locked after 5 wrong tries (for an address no account uses, the same as for a registered one) */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -22363,7 +22363,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The challenge token is unknown, expired (5 minutes), used, or out of attempts (5): sign in again */
+            /** @description The challenge token is unknown, expired (5 minutes), used, or out of attempts (5): sign in again; or the password it followed was changed or reset meanwhile (`The password changed while signing in: sign in again with the new one`) */
             401: {
                 headers: {
                     /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */

@@ -91,7 +91,7 @@ export const forgotPassword = /* @__PURE__ */ contract({
   path: '/auth/password/forgot',
   handler: 'accounts/forgot-password',
   dynamo: { actions: ['GetItem', 'PutItem', 'UpdateItem'] },
-  needs: ['mailer'],
+  needs: ['mailer', 'one-time-codes'],
   auth: 'none',
   rateLimit: { limit: 10, windowSeconds: 3600, by: 'ip' },
   throttle: { rate: 10, burst: 20 },
@@ -111,8 +111,14 @@ export const resetPassword = /* @__PURE__ */ (() =>
     method: 'POST',
     path: '/auth/password/reset',
     handler: 'accounts/reset-password',
+    // Query (consistent) and BatchGetItem: the account's sign-ins (shared/identity/refresh-family-repository.ts);
+    // GSI1: those stored before the account listed them (until they expire).
     // Query, DisconnectUser: the account's chat connections end with its sessions (signOutEverywhere).
-    dynamo: { actions: ['BatchGetItem', 'DeleteItem', 'GetItem', 'Query', 'UpdateItem'], indexes: ['GSI1'] },
+    dynamo: {
+      actions: ['BatchGetItem', 'DeleteItem', 'GetItem', 'Query', 'UpdateItem'],
+      indexes: ['GSI1'],
+    },
+    needs: ['one-time-codes'],
     ivsChat: ['DisconnectUser'],
     ...hashes,
     auth: 'none',
@@ -120,17 +126,18 @@ export const resetPassword = /* @__PURE__ */ (() =>
     throttle: { rate: 10, burst: 20 },
     summary: 'Set a new password with the emailed code; signs out everywhere',
     description:
-      "Sets the account's password with the code from POST /auth/password/forgot (which also marks the address verified), then revokes every session of the account (all its refresh tokens), ends its open watch sessions and its open live chat connections. Sign in again afterwards. Every submission spends one of the code's 5 attempts.",
+      "Sets the account's password with the code from POST /auth/password/forgot (which also marks the address verified), then revokes every session of the account (all its refresh tokens), ends its open watch sessions and its open live chat connections. Sign in again afterwards. Every submission spends one of the code's 5 attempts. The answers reveal nothing about the address: one no account uses is answered exactly as a registered one with a wrong code (400 with the attempts left after a forgot-password request, then 410).",
     request: { body: resetPasswordBody },
     responses: () => ({
       204: { description: 'The password was changed and every session signed out' },
       400: {
-        description: 'The code is wrong; the message says how many attempts are left',
+        description:
+          'The code is wrong (or no account uses the address and forgot-password was asked for it); the message says how many attempts are left',
         message: 'Incorrect reset code: 4 attempts left',
       },
       410: {
         description:
-          'No usable code for this address: none was sent, it expired, was used or locked after 5 wrong tries (or no account uses the address)',
+          'No usable code for this address: none was sent, it expired, was used or locked after 5 wrong tries (for an address no account uses, the same as for a registered one)',
         message:
           'No valid reset code: it expired, was already used or had too many wrong attempts; request a new one (POST /auth/password/forgot)',
       },
@@ -181,9 +188,11 @@ export const changePassword = /* @__PURE__ */ (() =>
     method: 'POST',
     path: '/me/password',
     handler: 'accounts/change-password',
-    // DeleteItem: a pending password-reset code, which the change ends. Query, DisconnectUser: the
-    // account's chat connections end with its other sessions (signOutEverywhere).
-    dynamo: { actions: ['DeleteItem', 'GetItem', 'Query', 'UpdateItem'], indexes: ['GSI1'] },
+    // DeleteItem: a pending password-reset code, which the change ends.
+    // Query (consistent) and BatchGetItem: the account's sign-ins (shared/identity/refresh-family-repository.ts);
+    // GSI1: those stored before the account listed them (until they expire). Query, DisconnectUser:
+    // the account's chat connections end with its other sessions (signOutEverywhere).
+    dynamo: { actions: ['BatchGetItem', 'DeleteItem', 'GetItem', 'Query', 'UpdateItem'], indexes: ['GSI1'] },
     ivsChat: ['DisconnectUser'],
     needs: ['mailer'],
     ...hashes,
@@ -214,7 +223,7 @@ export const changeEmail = /* @__PURE__ */ (() =>
     path: '/me/email',
     handler: 'accounts/change-email',
     dynamo: { actions: ['GetItem', 'PutItem'] },
-    needs: ['mailer'],
+    needs: ['mailer', 'one-time-codes'],
     ...hashes,
     auth: 'required',
     stepUp: true,
@@ -271,7 +280,7 @@ export const confirmEmailChange = /* @__PURE__ */ contract({
   path: '/me/email/verify',
   handler: 'accounts/confirm-email-change',
   dynamo: { actions: ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'] },
-  needs: ['mailer'],
+  needs: ['mailer', 'one-time-codes'],
   auth: 'required',
   rateLimit: { limit: 10, windowSeconds: 60, by: 'account' },
   throttle: { rate: 10, burst: 20 },
@@ -304,7 +313,9 @@ export const listMySessions = /* @__PURE__ */ contract({
   method: 'GET',
   path: '/me/sessions',
   handler: 'accounts/list-sessions',
-  dynamo: { actions: [], indexes: ['GSI1'] },
+  // Query (consistent) and BatchGetItem: the account's sign-ins (shared/identity/refresh-family-repository.ts);
+  // GSI1: those stored before the account listed them (until they expire).
+  dynamo: { actions: ['BatchGetItem', 'Query'], indexes: ['GSI1'] },
   auth: 'required',
   summary: "The caller's signed-in devices",
   description:
@@ -338,9 +349,11 @@ export const signOutOtherSessions = /* @__PURE__ */ contract({
   method: 'DELETE',
   path: '/me/sessions',
   handler: 'accounts/sign-out-other-sessions',
-  // GSI1: the account's sessions; UpdateItem: each revoked. Query, DisconnectUser: the account's
-  // chat connections end with its other sessions (signOutEverywhere; docs/chat.md).
-  dynamo: { actions: ['Query', 'UpdateItem'], indexes: ['GSI1'] },
+  // Query (consistent) and BatchGetItem: the account's sign-ins (shared/identity/refresh-family-repository.ts);
+  // GSI1: those stored before the account listed them (until they expire). UpdateItem: each revoked.
+  // Query, DisconnectUser: the account's chat connections end with its other sessions
+  // (signOutEverywhere; docs/chat.md).
+  dynamo: { actions: ['BatchGetItem', 'Query', 'UpdateItem'], indexes: ['GSI1'] },
   ivsChat: ['DisconnectUser'],
   auth: 'required',
   summary: 'Sign out every other session of the caller',

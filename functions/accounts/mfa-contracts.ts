@@ -118,7 +118,8 @@ export const completeMfaSignIn = /* @__PURE__ */ contract({
   handler: 'accounts/complete-mfa-sign-in',
   // UpdateItem: the challenge's attempt, the factor's last step or recovery codes. DeleteItem: the
   // challenge, used once. GetItem: the account and its factor. PutItem: the new sign-in.
-  dynamo: { actions: ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'] },
+  // ConditionCheckItem: after a password, the session is stored only while it is the one checked.
+  dynamo: { actions: ['ConditionCheckItem', 'DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'] },
   needs: ['totp-decrypt', 'token-signer'],
   auth: 'none',
   rateLimit: { limit: 20, windowSeconds: 60, by: 'ip' },
@@ -136,7 +137,7 @@ export const completeMfaSignIn = /* @__PURE__ */ contract({
     },
     401: {
       description:
-        'The challenge token is unknown, expired (5 minutes), used, or out of attempts (5): sign in again',
+        'The challenge token is unknown, expired (5 minutes), used, or out of attempts (5): sign in again; or the password it followed was changed or reset meanwhile (`The password changed while signing in: sign in again with the new one`)',
       message:
         'This sign-in challenge expired, was used or had too many wrong codes: sign in again (POST /auth/login)',
     },

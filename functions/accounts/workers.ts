@@ -13,8 +13,9 @@ export const accountJobsRow = {
   timeout: { seconds: 300, reason: 'an export or a purge of a large account (many items, Stripe, IVS)' },
   // GetItem: the account, its export, creator, payout account, reports, watch sessions, reaction
   // records, webhook subscriptions. BatchGetItem: the chat records its chat references name (the
-  // export). Query: the account's, creator's, chat's and schedule's partitions; GSI1: its refresh
-  // families, webhook subscriptions and a creator's shows. UpdateItem: the export's status,
+  // export) and its refresh families (consistent). Query: the account's (its refresh families'
+  // entries, consistent), creator's, chat's and schedule's partitions; GSI1: its refresh families
+  // stored before those entries, webhook subscriptions and a creator's shows. UpdateItem: the export's status,
   // reaction counter shards, the webhook owner count (in their transactions), a closed
   // entitlement. DeleteItem: every item of the account, a creator's shows and episodes (in
   // transactions). PutItem: the quarantine reservations of its email and handle (in the purge's

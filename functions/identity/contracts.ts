@@ -43,7 +43,7 @@ export const createAccount = /* @__PURE__ */ (() =>
     dynamo: { actions: ['PutItem', 'UpdateItem'] },
     ...hashes,
     auth: 'none',
-    needs: ['token-signer', 'mailer'],
+    needs: ['token-signer', 'mailer', 'one-time-codes'],
     ...guard(10, 10),
     summary: 'Step 1: create a creator account with email and password',
     description:
@@ -263,7 +263,8 @@ export const logIn = /* @__PURE__ */ (() =>
     method: 'POST',
     path: '/auth/login',
     handler: 'identity/log-in',
-    dynamo: { actions: ['GetItem', 'PutItem', 'UpdateItem'] },
+    // ConditionCheckItem: the session is stored only while the password is the one checked.
+    dynamo: { actions: ['ConditionCheckItem', 'GetItem', 'PutItem', 'UpdateItem'] },
     ...hashes,
     auth: 'none',
     needs: ['token-signer'],
@@ -285,7 +286,8 @@ export const logIn = /* @__PURE__ */ (() =>
         headers,
       },
       401: {
-        description: 'Unknown email, wrong password, or an account without a password (Google only)',
+        description:
+          'Unknown email, wrong password, or an account without a password (Google only); or the password was changed or reset while this sign-in was checking it (`The password changed while signing in: sign in again with the new one`)',
         message: 'Email or password is incorrect',
       },
     }),
@@ -351,7 +353,7 @@ export const sendEmailVerification = /* @__PURE__ */ (() =>
     path: '/auth/email/verification',
     handler: 'identity/send-email-verification',
     dynamo: { actions: ['GetItem', 'PutItem', 'UpdateItem'] },
-    needs: ['mailer'],
+    needs: ['mailer', 'one-time-codes'],
     auth: 'required',
     rateLimit: { limit: 5, windowSeconds: 86_400, by: 'account' },
     throttle: { rate: 10, burst: 20 },
@@ -380,6 +382,7 @@ export const verifyEmail = /* @__PURE__ */ (() =>
     path: '/auth/email/verify',
     handler: 'identity/verify-email',
     dynamo: { actions: ['DeleteItem', 'GetItem', 'UpdateItem'] },
+    needs: ['one-time-codes'],
     auth: 'required',
     rateLimit: { limit: 10, windowSeconds: 60, by: 'account' },
     throttle: { rate: 20, burst: 40 },

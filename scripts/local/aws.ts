@@ -18,7 +18,13 @@ import { join, resolve } from 'node:path';
 import type { AnalyticsRecord } from '../../shared/analytics/sink.ts';
 import { fileSink } from './file-sink.ts';
 import { LOCAL_AWS_ENVIRONMENT } from './local-table.ts';
-import { LOCAL_ACCOUNT_JOBS, LOCAL_WEBHOOKS, queueArnOfUrl, webhookStandIns } from './webhooks-outbox.ts';
+import {
+  LOCAL_ACCOUNT_JOBS,
+  LOCAL_WEBHOOKS,
+  localWebhookHmacKey,
+  queueArnOfUrl,
+  webhookStandIns,
+} from './webhooks-outbox.ts';
 import { LOCAL_MAIL } from './ses.ts';
 import { identityOf } from '../../shared/mail/access.ts';
 import { type HookableClient, installClientHook, installContainerId } from '../../shared/aws/local-hook.ts';
@@ -27,6 +33,7 @@ import { LOCAL_GOOGLE_CLIENT_ID } from './local-idp.ts';
 import {
   localMediaKey,
   localPlaybackKey,
+  localOneTimeCodeKey,
   localSecondFactorKey,
   localSigningKey,
   localSigningPublicJwk,
@@ -269,6 +276,8 @@ export const localDeployment = (): Deployment => {
     secondFactor: {
       keyId: localSecondFactorKey().keyId,
       keyArn: arn('kms', `key/${localSecondFactorKey().keyId}`),
+      codeKeyId: localOneTimeCodeKey().keyId,
+      codeKeyArn: arn('kms', `key/${localOneTimeCodeKey().keyId}`),
       // The operator's setting (docs/operations.md, Context `creatorSecondFactor`).
       creators: host.CREATOR_SECOND_FACTOR === 'required' ? 'required' : 'prompt',
     },
@@ -626,6 +635,21 @@ const STAND_INS: Record<string, Record<string, (input: Input) => Promise<unknown
         throw invalidCiphertext();
       }
     },
+    // The HMAC_256 keys: webhook secrets derive from one, one-time codes are stored as MACs under the other.
+    GenerateMac: async (input) => {
+      const keys: Record<string, () => Buffer> = {
+        [LOCAL_WEBHOOKS.keyId]: localWebhookHmacKey,
+        [localOneTimeCodeKey().keyId]: () => localOneTimeCodeKey().secret,
+      };
+      const key = keys[String(input.KeyId)];
+      if (!key) throw notFound(`Key '${String(input.KeyId)}' does not exist`);
+      if (input.MacAlgorithm !== 'HMAC_SHA_256')
+        throw namedError('InvalidKeyUsageException', 'HMAC_SHA_256 only');
+      const mac = createHmac('sha256', key())
+        .update(Buffer.from(input.Message as Uint8Array))
+        .digest();
+      return { KeyId: String(input.KeyId), Mac: new Uint8Array(mac), MacAlgorithm: 'HMAC_SHA_256' };
+    },
     // What the stack's signing-public-key resource reads at deploy (infra/handlers/signing-public-key.ts).
     GetPublicKey: async (input) => {
       const { privateKey, kid } = kmsKey(input.KeyId);
@@ -745,7 +769,12 @@ export const useDeploymentSettings = (): void => {
           ACCOUNT_JOBS_QUEUE_URL: deployment.accounts.jobsQueueUrl,
         }
       : {}),
-    ...(deployment.secondFactor ? { SECOND_FACTOR_KEY_ID: deployment.secondFactor.keyId } : {}),
+    ...(deployment.secondFactor
+      ? {
+          SECOND_FACTOR_KEY_ID: deployment.secondFactor.keyId,
+          ONE_TIME_CODE_KEY_ID: deployment.secondFactor.codeKeyId,
+        }
+      : {}),
     STAGE: deployment.common.STAGE ?? 'local',
     CHAT_REVIEW_HANDLER_ARN: LOCAL_CHAT.reviewHandlerArn,
     CHAT_LOGGING_CONFIGURATION_ARN: LOCAL_CHAT.loggingConfigurationArn,

@@ -99,3 +99,12 @@ export const localSecondFactorKey = () => ({
   keyId: 'second-factor-local',
   secret: loadLocalSecret('second-factor-key'),
 });
+
+/**
+ * The local stand-in for the stack's one-time-code HMAC key: the local KMS stand-in answers
+ * GenerateMac with it (scripts/local/aws.ts), as KMS does with the HMAC_256 key.
+ */
+export const localOneTimeCodeKey = () => ({
+  keyId: 'one-time-code-local',
+  secret: loadLocalSecret('one-time-code-key'),
+});

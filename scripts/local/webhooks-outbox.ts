@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
@@ -16,8 +16,8 @@ import type { WebhookDeployment } from '../../shared/webhooks/access.ts';
  * - the **account jobs queue** and its dead-letter queue (shared/accounts/jobs.ts), the same way,
  *   with a delay scale of its own (`configureLocalAccountJobs`: the tests shrink the deletion's
  *   15-minute wait).
- * - **KMS** `GenerateMac` (HMAC_SHA_256) with a local 32-byte key in `.local/keys/` (or
- *   LOCAL_KEY_DIR), created on first use.
+ * The webhook HMAC key (`localWebhookHmacKey`: 32 bytes in `.local/keys/`, or LOCAL_KEY_DIR,
+ * created on first use) is served by the local KMS stand-in's `GenerateMac` (scripts/local/aws.ts).
  */
 
 const REGION = 'local';
@@ -194,7 +194,8 @@ const namedError = (name: string, message: string) =>
   Object.assign(new Error(message), { name, $fault: 'client', $metadata: {} });
 
 let hmacKey: Buffer | undefined;
-const localHmacKey = (): Buffer => {
+/** The local stand-in for the webhook HMAC key (KMS HMAC_256). */
+export const localWebhookHmacKey = (): Buffer => {
   if (hmacKey) return hmacKey;
   const dir = resolve(process.env.LOCAL_KEY_DIR ?? join(import.meta.dirname, '../../.local/keys'));
   const file = join(dir, 'webhook-hmac.key');
@@ -233,18 +234,6 @@ export const webhookStandIns: Record<string, Record<string, (input: Input) => Pr
       const delay = Number(input.DelaySeconds ?? 0);
       if (delay < 0 || delay > 900) throw namedError('InvalidParameterValue', 'DelaySeconds must be 0-900');
       return { MessageId: queue.send(String(input.MessageBody), delay) };
-    },
-  },
-  kms: {
-    GenerateMac: async (input) => {
-      if (input.KeyId !== KEY_ID)
-        throw namedError('NotFoundException', `Key '${String(input.KeyId)}' does not exist`);
-      if (input.MacAlgorithm !== 'HMAC_SHA_256')
-        throw namedError('InvalidKeyUsageException', 'HMAC_SHA_256 only');
-      const mac = createHmac('sha256', localHmacKey())
-        .update(Buffer.from(input.Message as Uint8Array))
-        .digest();
-      return { KeyId: KEY_ID, Mac: new Uint8Array(mac), MacAlgorithm: 'HMAC_SHA_256' };
     },
   },
 };

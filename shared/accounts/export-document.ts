@@ -23,7 +23,7 @@ export const ANALYTICS_NOTE =
  * platform keeps the account's data: its partition (follows, entitlements and their provider
  * objects' items, reactions, playheads,
  * report references, the Stripe customer, stream slots), its creator and payout account, its
- * earnings, reports, second factor, refresh-token families (GSI1), webhook subscriptions (GSI1), the watch sessions its
+ * earnings, reports, second factor, refresh-token families (their entries in its partition), webhook subscriptions (GSI1), the watch sessions its
  * slots name and the chat records its chat references name. Checked against the schema before it is returned (a drift is a bug, not a document).
  */
 export const buildExportDocument = async (accountId: string, now: Date): Promise<ExportDocument> => {

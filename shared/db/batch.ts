@@ -17,12 +17,14 @@ const chunk = <T>(items: readonly T[], size: number): T[][] => {
  * BatchGetItem for any number of keys (chunks of 100, unprocessed keys retried, bounded).
  * Returns items in the order of `keys`; missing items are left out. A key named twice is read
  * once (BatchGetItem refuses a request that names a key twice) and answered at each place.
+ * `consistent`: strongly consistent reads (what a write a moment before must be seen by).
  */
 export const batchGet = async (
   keys: readonly Key[],
-  keyOf: (item: Item) => string = keyString,
+  options: { consistent?: boolean } = {},
 ): Promise<Item[]> => {
   if (keys.length === 0) return [];
+  const keyOf = keyString;
   const table = tableName();
   const found = new Map<string, Item>();
   const distinct = [...new Map(keys.map((key) => [keyOf(key), key])).values()];
@@ -33,7 +35,13 @@ export const batchGet = async (
         if (attempt > 6)
           throw Object.assign(new Error('BatchGet unprocessed keys'), { name: 'ThrottlingException' });
         if (attempt > 0) await backoff(attempt, 20);
-        const result = await db.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: pending } } }));
+        const result = await db.send(
+          new BatchGetCommand({
+            RequestItems: {
+              [table]: { Keys: pending, ...(options.consistent ? { ConsistentRead: true } : {}) },
+            },
+          }),
+        );
         for (const item of result.Responses?.[table] ?? []) found.set(keyOf(item), item);
         pending = result.UnprocessedKeys?.[table]?.Keys as Key[] | undefined;
       }

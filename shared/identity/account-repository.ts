@@ -6,7 +6,7 @@ import { db } from '../db/client.ts';
 import { queryAll } from '../db/query.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
-import { cancellationCodes, isConditionalCheckFailed } from '../db/transaction.ts';
+import { cancellationCodes, isConditionalCheckFailed, type TransactOperation } from '../db/transaction.ts';
 import type { CategoryId } from '../catalog/model.ts';
 import { ConflictError, NotFoundError } from '../errors/errors.ts';
 import type { SocialPlatform, UserStatus } from './schemas.ts';
@@ -36,6 +36,8 @@ export interface Account {
   creator_name: string;
   handle: string | null;
   password_hash?: string;
+  /** When a change or a reset last set the password (absent: never since sign-up). */
+  password_changed_at?: string;
   google_sub?: string;
   /** The owner proved the address: a code sent to it (email-verification.ts) or Google created the account. */
   email_verified?: boolean;
@@ -267,10 +269,17 @@ export const requireLiveAccount = async (accountId: string): Promise<Account> =>
   return account;
 };
 
+/**
+ * The account a marker names. Without one, the profile of an id no account can have is read in its
+ * place: a lookup by email or Google subject makes the same two GetItems whether or not the account
+ * exists, so unauthenticated routes (login, forgot-password, reset) take the same time either way.
+ */
 const byMarker = async (key: { PK: string; SK: string }): Promise<Account | undefined> => {
   const marker = (await db.send(new GetCommand({ TableName: tableName(), Key: key }))).Item;
-  return marker?.account_id ? getAccount(String(marker.account_id)) : undefined;
+  return getAccount(marker?.account_id ? String(marker.account_id) : NO_ACCOUNT);
 };
+/** An account id no account has (ids are `acc_…`), whose profile is read for a missing marker. */
+const NO_ACCOUNT = '-';
 
 export const getAccountByEmail = (email: string) => byMarker(emailKey(email));
 export const getAccountByGoogleSub = (sub: string) => byMarker(googleKey(sub));
@@ -458,6 +467,28 @@ export const passwordResetUpdate = (accountId: string, email: string, passwordHa
       ':true': true,
       ':email': normalizeEmail(email),
     },
+  },
+});
+
+/**
+ * A transaction operation that holds only while the account's password is the one a sign-in
+ * checked, named by its `password_changed_at` (undefined: never changed since sign-up). A session
+ * stored with it cannot outlive a password change or reset that ran while the sign-in was under
+ * way (docs/accounts.md "Sessions").
+ */
+export const passwordUnchangedCheck = (
+  accountId: string,
+  changedAt: string | undefined,
+): TransactOperation => ({
+  ConditionCheck: {
+    TableName: tableName(),
+    Key: accountKey(accountId),
+    ...(changedAt === undefined
+      ? { ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(password_changed_at)' }
+      : {
+          ConditionExpression: 'password_changed_at = :at',
+          ExpressionAttributeValues: { ':at': changedAt },
+        }),
   },
 });
 

@@ -100,7 +100,7 @@ export const startEmailChange = async (
   const newEmail = normalizeEmail(body.new_email);
   if (newEmail === account.email) throw new ConflictError('This is already the account’s address');
   if (await isEmailTaken(newEmail)) throw new ConflictError('Email already registered');
-  const { code, record } = newVerificationCode(account.account_id, newEmail, now, {
+  const { code, record } = await newVerificationCode(account.account_id, newEmail, now, {
     purpose: 'EMAIL_CHANGE',
   });
   await saveVerificationCode(record);
@@ -129,7 +129,7 @@ export const confirmEmailChange = async (
   const RESEND = 'POST /me/email';
   const record = await spendAttempt(accountId, VERIFICATION_MAX_ATTEMPTS, now, 'EMAIL_CHANGE');
   if (!record) throw new VerificationCodeGoneError(RESEND);
-  if (!codeMatches(record, code))
+  if (!(await codeMatches(record, code)))
     throw new IncorrectCodeError(VERIFICATION_MAX_ATTEMPTS - record.attempts, RESEND);
   const account = await requireLiveAccount(accountId);
   const used = await consumeVerificationCode(

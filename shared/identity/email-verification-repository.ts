@@ -8,10 +8,11 @@ import { updateOf, withCondition } from '../db/update.ts';
 /**
  * An account's pending one-time code for one purpose: one item, PK `ACCOUNT#<id>`, SK the purpose
  * (`EMAIL_VERIFICATION`, `PASSWORD_RESET`, `EMAIL_CHANGE`: docs/identity.md, docs/accounts.md),
- * holding the address it was sent to, a salt and the SHA-256 of the code
- * (never the code), the attempts spent and the expiry (`expires_at_epoch`, also the table's TTL;
- * reads check it, since DynamoDB deletes expired items late). A new code replaces the item of
- * its purpose.
+ * holding the address it was sent to, the keyed MAC of the code (never the code;
+ * shared/identity/email-verification.ts), the attempts spent and the expiry (`expires_at_epoch`,
+ * also the table's TTL; reads check it, since DynamoDB deletes expired items late). A new code
+ * replaces the item of its purpose. Items stored before the MAC (a salt and a SHA-256, until
+ * 2026-11-30) are not usable: `spendAttempt` refuses them, so they answer 410 "request a new one".
  */
 export type CodePurpose = 'EMAIL_VERIFICATION' | 'PASSWORD_RESET' | 'EMAIL_CHANGE';
 
@@ -20,8 +21,8 @@ export interface VerificationCode {
   /** What the code is for; absent on email-verification codes written before there were others. */
   purpose?: CodePurpose;
   email: string;
-  code_salt: string;
-  code_hash: string;
+  /** The code's MAC under the one-time-code KMS key (base64url). */
+  code_mac: string;
   attempts: number;
   created_at: string;
   /** Epoch seconds. */
@@ -55,7 +56,7 @@ export const dropVerificationCode = async (accountId: string, purpose: CodePurpo
 
 /**
  * Spends one attempt on the account's code before the code is compared: one conditional
- * UpdateItem that succeeds only while the code exists, is unexpired and has attempts left, so
+ * UpdateItem that succeeds only while the code exists (as a MAC), is unexpired and has attempts left, so
  * parallel guesses can never together exceed `maxAttempts`. The code after the increment, or
  * `undefined` when there is no usable code.
  */
@@ -69,7 +70,8 @@ export const spendAttempt = async (
     Update: {
       Key: codeKey(accountId, purpose),
       ...withCondition(updateOf({ add: { attempts: 1 } }), {
-        expression: 'attribute_exists(PK) AND attempts < :c0 AND expires_at_epoch > :c1',
+        expression:
+          'attribute_exists(PK) AND attribute_exists(code_mac) AND attempts < :c0 AND expires_at_epoch > :c1',
         values: { ':c0': maxAttempts, ':c1': Math.floor(now.getTime() / 1000) },
       }),
       ReturnValues: 'ALL_NEW',
@@ -95,8 +97,8 @@ export const consumeVerificationCode = async (
             Delete: {
               TableName: tableName(),
               Key: codeKey(code.account_id, code.purpose),
-              ConditionExpression: 'code_hash = :hash',
-              ExpressionAttributeValues: { ':hash': code.code_hash },
+              ConditionExpression: 'code_mac = :mac',
+              ExpressionAttributeValues: { ':mac': code.code_mac },
             },
           },
           ...(Array.isArray(accountUpdate) ? accountUpdate : [accountUpdate]),

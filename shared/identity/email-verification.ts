@@ -1,4 +1,6 @@
-import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { randomInt, timingSafeEqual } from 'node:crypto';
+import { kms } from '../aws/kms.ts';
+import { setting } from '../config.ts';
 import { ConflictError, DomainError, NotFoundError, ServiceUnavailableError } from '../errors/errors.ts';
 import { logger, recordMetric } from '../observability/index.ts';
 import { emailVerifiedUpdate, getAccount, isEmailVerified } from './account-repository.ts';
@@ -14,9 +16,10 @@ import type { EmailVerificationSent, EmailVerified } from './schemas.ts';
 
 /**
  * Email verification (docs/identity.md): a 6-digit code sent to the account's address, valid for
- * 15 minutes, good for 5 attempts, usable once. Only a salted SHA-256 of the code is stored; a
- * submitted code is compared in constant time after an attempt has been spent, so parallel
- * guesses share the one budget. A new code replaces the previous one.
+ * 15 minutes, good for 5 attempts, usable once. Only a MAC of the code is stored (`codeMac`, a KMS
+ * HMAC key no table reader has); a submitted code is compared in constant time after an attempt
+ * has been spent, so parallel guesses share the one budget. A new code replaces the previous one.
+ * The same one-time codes serve password resets and address changes.
  */
 export const VERIFICATION_CODE_TTL_SECONDS = 15 * 60;
 export const VERIFICATION_MAX_ATTEMPTS = 5;
@@ -45,32 +48,49 @@ export class VerificationCodeGoneError extends DomainError {
   }
 }
 
-const hashCode = (salt: string, accountId: string, code: string): string =>
-  createHash('sha256').update(`${salt}:${accountId}:${code}`).digest('base64url');
+/**
+ * The MAC a code is stored as: KMS GenerateMac (HMAC_SHA_256) under the one-time-code key
+ * (ONE_TIME_CODE_KEY_ID) of `one-time-code:v1:<purpose>:<account>:<code>`, base64url. Whoever reads
+ * the table (a backup, the stream, an export of it) cannot test guesses offline: each guess needs
+ * the key, which never leaves KMS, and only the functions that make or check codes may use it
+ * (`one-time-codes`, shared/identity/second-factor-access.ts). A salted SHA-256 of 6-8 digits,
+ * what was stored until 2026-11-30, falls to 10^6-10^8 hashes within the code's 15 minutes.
+ */
+const codeMac = async (accountId: string, purpose: CodePurpose, code: string): Promise<string> => {
+  const { sdk, client } = await kms();
+  const { Mac } = await client.send(
+    new sdk.GenerateMacCommand({
+      KeyId: setting('ONE_TIME_CODE_KEY_ID'),
+      MacAlgorithm: 'HMAC_SHA_256',
+      Message: Buffer.from(`one-time-code:v1:${purpose}:${accountId}:${code}`),
+    }),
+  );
+  if (!Mac) throw new Error('KMS GenerateMac returned no MAC');
+  return Buffer.from(Mac).toString('base64url');
+};
 
 /**
  * A fresh random code (6 digits unless told) for `purpose` (email verification unless told) sent
- * to `email`, and the record that stores its hash.
+ * to `email`, and the record that stores its MAC.
  */
-export const newVerificationCode = (
+export const newVerificationCode = async (
   accountId: string,
   email: string,
   now: Date,
   options: { digits?: number; purpose?: CodePurpose } = {},
-): { code: string; record: VerificationCode } => {
+): Promise<{ code: string; record: VerificationCode }> => {
   const digits = options.digits ?? 6;
   const code = randomInt(0, 10 ** digits)
     .toString()
     .padStart(digits, '0');
-  const salt = randomBytes(16).toString('base64url');
+  const purpose = options.purpose ?? 'EMAIL_VERIFICATION';
   return {
     code,
     record: {
       account_id: accountId,
-      ...(options.purpose && options.purpose !== 'EMAIL_VERIFICATION' ? { purpose: options.purpose } : {}),
+      ...(purpose !== 'EMAIL_VERIFICATION' ? { purpose } : {}),
       email,
-      code_salt: salt,
-      code_hash: hashCode(salt, accountId, code),
+      code_mac: await codeMac(accountId, purpose, code),
       attempts: 0,
       created_at: now.toISOString(),
       expires_at_epoch: Math.floor(now.getTime() / 1000) + VERIFICATION_CODE_TTL_SECONDS,
@@ -78,13 +98,15 @@ export const newVerificationCode = (
   };
 };
 
-/** Does `code` match the stored hash? Constant-time in the content of the code. */
-export const codeMatches = (
-  record: Pick<VerificationCode, 'account_id' | 'code_salt' | 'code_hash'>,
+/** Does `code` match the stored MAC? Constant-time in the content of the code. */
+export const codeMatches = async (
+  record: Pick<VerificationCode, 'account_id' | 'purpose' | 'code_mac'>,
   code: string,
-) => {
-  const submitted = Buffer.from(hashCode(record.code_salt, record.account_id, code));
-  const stored = Buffer.from(record.code_hash);
+): Promise<boolean> => {
+  const submitted = Buffer.from(
+    await codeMac(record.account_id, record.purpose ?? 'EMAIL_VERIFICATION', code),
+  );
+  const stored = Buffer.from(record.code_mac);
   return submitted.length === stored.length && timingSafeEqual(submitted, stored);
 };
 
@@ -127,7 +149,7 @@ export const requestEmailVerification = async (
   const account = await getAccount(accountId);
   if (!account) throw new NotFoundError('Account not found');
   if (isEmailVerified(account)) throw new ConflictError('Email is already verified');
-  const { code, record } = newVerificationCode(account.account_id, account.email, now);
+  const { code, record } = await newVerificationCode(account.account_id, account.email, now);
   await saveVerificationCode(record);
   const outcome = await mailVerificationCode(account.email, code);
   if (outcome === 'undeliverable') {
@@ -157,7 +179,8 @@ export const verifyEmail = async (accountId: string, code: string, now: Date): P
     if (account && isEmailVerified(account)) throw new ConflictError('Email is already verified');
     throw new VerificationCodeGoneError();
   }
-  if (!codeMatches(record, code)) throw new IncorrectCodeError(VERIFICATION_MAX_ATTEMPTS - record.attempts);
+  if (!(await codeMatches(record, code)))
+    throw new IncorrectCodeError(VERIFICATION_MAX_ATTEMPTS - record.attempts);
   const used = await consumeVerificationCode(record, emailVerifiedUpdate(accountId, record.email, now));
   if (!used) throw new VerificationCodeGoneError();
   recordMetric('emails_verified');

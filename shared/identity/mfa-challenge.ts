@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { UnauthorizedError } from '../errors/errors.ts';
 import { recordMetric } from '../observability/index.ts';
-import { issueSession } from './refresh-tokens.ts';
+import { type CheckedPassword, issueSession } from './refresh-tokens.ts';
 import type { SessionTokens } from './schemas.ts';
 import type { MfaChallenge } from './second-factor-schemas.ts';
 import { getTotpFactor, putChallenge } from './second-factor-repository.ts';
@@ -40,17 +40,20 @@ export class ChallengeGoneError extends UnauthorizedError {
 export type SignInOutcome = { tokens: SessionTokens } | { challenge: MfaChallenge };
 
 /**
- * After a correct first factor (`password` or `google`): the tokens when the account has no
- * active second factor, else a new challenge (no tokens).
+ * After a correct first factor (`google`, or a password: the one checked): the tokens when the
+ * account has no active second factor, else a new challenge (no tokens), which keeps the checked
+ * password's version for the session its completion stores.
  */
 export const signInOrChallenge = async (
   accountId: string,
-  firstFactor: 'password' | 'google',
+  firstFactor: { password: CheckedPassword } | 'google',
   now: Date,
   userAgent?: string,
 ): Promise<SignInOutcome> => {
+  const password = firstFactor === 'google' ? undefined : firstFactor.password;
   const factor = await getTotpFactor(accountId);
-  if (factor?.state !== 'active') return { tokens: await issueSession(accountId, now, userAgent) };
+  if (factor?.state !== 'active')
+    return { tokens: await issueSession(accountId, now, userAgent, false, password) };
   const challengeId = randomUUID();
   const secret = randomBytes(32).toString('base64url');
   const expires = epoch(now) + CHALLENGE_TTL_SECONDS;
@@ -59,7 +62,8 @@ export const signInOrChallenge = async (
     challenge_id: challengeId,
     secret_hash: sha256(secret),
     attempts: 0,
-    first_factor: firstFactor,
+    first_factor: password ? 'password' : 'google',
+    ...(password?.changedAt ? { password_changed_at: password.changedAt } : {}),
     expires_at_epoch: expires,
   });
   recordMetric('mfa_challenges');

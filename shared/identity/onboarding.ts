@@ -104,7 +104,7 @@ export const signUp = async (
     },
     now,
   );
-  const verification = newVerificationCode(account.account_id, account.email, now);
+  const verification = await newVerificationCode(account.account_id, account.email, now);
   await createAccount(account, [verificationCodeItem(verification.record)]);
   recordMetric('signups');
   await mailVerificationCode(account.email, verification.code);
@@ -177,7 +177,12 @@ export const logIn = async (
   // A deleted account (the tombstone, until its purge) answers as a wrong password would.
   if (!account?.password_hash || !valid || account.deleted_at)
     throw new UnauthorizedError('Email or password is incorrect');
-  const outcome = await signInOrChallenge(account.account_id, 'password', now, userAgent);
+  const outcome = await signInOrChallenge(
+    account.account_id,
+    { password: { changedAt: account.password_changed_at } },
+    now,
+    userAgent,
+  );
   return 'challenge' in outcome ? outcome : { signedIn: { ...accountView(account), ...outcome.tokens } };
 };
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { endOpenSessionsOf } from '../audience/session-repository.ts';
 import { getMailer } from '../mail/mailer.ts';
@@ -33,9 +34,14 @@ import { takeResetAllowance } from './reset-limit-repository.ts';
  *   time: both branches make the same reads and the same conditional write (the address's daily
  *   budget), draw and hash a code, and the answer waits until FORGOT_RESPONSE_FLOOR_MS after the
  *   request began, which covers storing and mailing the code for a real account.
- * - a code is 8 random digits, stored only as a salted SHA-256 (the one-time-code item, purpose
+ * - a code is 8 random digits, stored only as a keyed MAC (the one-time-code item, purpose
  *   `PASSWORD_RESET`), valid 15 minutes, compared in constant time after an attempt is spent,
  *   locked after 5 wrong tries, used once; at most RESET_DAILY_LIMIT mails a day per address.
+ * - an address without an account (or a deleted one's) gets a **decoy** code from forgot-password,
+ *   stored as a real one is (under `ACCOUNT#decoy_<SHA-256 of the address>`, `decoyHolder`; no
+ *   address in it) but never mailed and never accepted: `POST /auth/password/reset` then spends its attempts and
+ *   answers as for a registered address with a wrong code (400 with the attempts left, then 410),
+ *   with the same DynamoDB calls, so the answers do not tell whether the address is registered.
  * - `POST /auth/password/reset` sets the password (and marks the address verified: the code
  *   proved it), then revokes every refresh-token family of the account and ends its open watch
  *   sessions.
@@ -67,25 +73,33 @@ const mailResetCode = async (email: string, code: string): Promise<void> => {
 /** A deleted account (its purge pending) recovers nothing: it is answered as an unknown address. */
 const usable = (account: Account | undefined) => (account?.deleted_at === undefined ? account : undefined);
 
+/** Who holds the reset code of an address without a usable account: a decoy no account is. */
+const decoyHolder = (email: string) =>
+  `decoy_${createHash('sha256').update(normalizeEmail(email)).digest('base64url')}`;
+
+/** Whose reset code `email`'s is: its account's, or the address's decoy. */
+const holderOf = (account: Account | undefined, email: string) => account?.account_id ?? decoyHolder(email);
+
 /** The work behind `POST /auth/password/forgot`, the same calls whether or not `email` has an account. */
 const forgot = async (email: string, now: Date): Promise<void> => {
   const account = usable(await getAccountByEmail(email));
   const allowed = await takeResetAllowance(email, RESET_DAILY_LIMIT, now);
-  const { code, record } = newVerificationCode(
-    account?.account_id ?? 'acc_none',
-    normalizeEmail(email),
+  // A decoy keeps no address: nothing is stored about an address without an account.
+  const { code, record } = await newVerificationCode(
+    holderOf(account, email),
+    account ? account.email : '',
     now,
     {
       digits: RESET_CODE_DIGITS,
       purpose: 'PASSWORD_RESET',
     },
   );
-  if (!account || !allowed) {
+  if (!allowed) {
     if (account) recordMetric('password_reset_limited');
     return;
   }
   await saveVerificationCode(record);
-  await mailResetCode(account.email, code);
+  if (account) await mailResetCode(account.email, code);
 };
 
 /** `POST /auth/password/forgot`: the same 202 body for every address, not before the floor. */
@@ -104,16 +118,23 @@ export const requestPasswordReset = async (
 
 /**
  * `POST /auth/password/reset`: 410 when there is no usable code for the address (none sent,
- * expired, used, locked, or no such account: one answer), 400 for a wrong code (with the attempts
- * left), 422 for a common password. Answers how many sessions were signed out.
+ * expired, used, locked), 400 for a wrong code (with the attempts left), 422 for a common
+ * password. An address without an account is answered the same, its decoy code standing in (it
+ * never matches).
  */
 export const resetPassword = async (input: ResetPasswordBody, now: Date): Promise<void> => {
   await assertUncommonPassword(input.new_password, 'new_password');
   const account = usable(await getAccountByEmail(input.email));
-  if (!account) throw new VerificationCodeGoneError(RESEND, WHAT);
-  const record = await spendAttempt(account.account_id, VERIFICATION_MAX_ATTEMPTS, now, 'PASSWORD_RESET');
-  if (!record || record.email !== account.email) throw new VerificationCodeGoneError(RESEND, WHAT);
-  if (!codeMatches(record, input.code))
+  const record = await spendAttempt(
+    holderOf(account, input.email),
+    VERIFICATION_MAX_ATTEMPTS,
+    now,
+    'PASSWORD_RESET',
+  );
+  if (!record || (account && record.email !== account.email))
+    throw new VerificationCodeGoneError(RESEND, WHAT);
+  const matches = await codeMatches(record, input.code);
+  if (!account || !matches)
     throw new IncorrectCodeError(VERIFICATION_MAX_ATTEMPTS - record.attempts, RESEND, WHAT);
   const hash = await hashPassword(input.new_password);
   const used = await consumeVerificationCode(

@@ -1,17 +1,26 @@
+import { compareText } from '../compare.ts';
+import { batchGet } from '../db/batch.ts';
 import { db } from '../db/client.ts';
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '../db/document.ts';
+import { DeleteCommand, GetCommand, UpdateCommand } from '../db/document.ts';
 import { queryAll } from '../db/query.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
-import { writeIf } from '../db/transaction.ts';
+import { type TransactOperation, transactWriteIf, writeIf } from '../db/transaction.ts';
 import { updateOf, withCondition } from '../db/update.ts';
 
 /**
  * Refresh-token families (one sign-in each; the token rules are shared/identity/refresh-tokens.ts):
  * key design, named reads and named writes.
- * - family: PK `REFRESH#<family>`, SK `FAMILY` → the RefreshFamily below; TTL at its expiry.
- *   GSI1PK `SESSIONS#<account>`, GSI1SK `<created_at>#<family>`: an account's families (the
- *   session list, the account's export and its purge).
+ * - family: PK `REFRESH#<family>`, SK `FAMILY` → the RefreshFamily below; TTL at its expiry. A
+ *   refresh reads and rotates it by the id its token carries (one consistent GetItem).
+ * - the account's entry of it: PK `ACCOUNT#<account>`, SK `REFRESH#<family>` (entity
+ *   `refresh_family_entry`, `created_at`; TTL at the family's expiry), written in the family's
+ *   own transaction. An account's families are found from these entries with a strongly
+ *   consistent Query of its partition, so "sign out everywhere", a password reset, the session
+ *   list, the export and the purge all see a sign-in made a moment before (docs/accounts.md
+ *   "Sessions"). Families stored before the entries existed (until 2026-11-30) carry instead
+ *   GSI1PK `SESSIONS#<account>`, GSI1SK `<created_at>#<family>`: they are read through GSI1 as
+ *   well until the last of them has expired (`legacyFamilyIdsOf`).
  */
 
 /** A refresh-token family as stored. */
@@ -36,28 +45,47 @@ export interface RefreshFamily {
 
 const PREFIX = 'REFRESH#';
 const familyKey = (family: string) => ({ PK: `${PREFIX}${family}`, SK: 'FAMILY' });
-const sessionsOf = (accountId: string) => `SESSIONS#${accountId}`;
 
 const familyOf = (item: Record<string, unknown>): RefreshFamily => ({
   ...recordOf<Omit<RefreshFamily, 'family'>>(item),
   family: String(item.PK).slice(PREFIX.length),
 });
 
-/** Stores a new family (a sign-in). */
-export const putRefreshFamily = async (family: RefreshFamily): Promise<void> => {
+const entryKey = (accountId: string, family: string) => ({
+  PK: `ACCOUNT#${accountId}`,
+  SK: `${PREFIX}${family}`,
+});
+
+/**
+ * Stores a new family (a sign-in) and the account's entry of it, in one transaction with
+ * `conditions` (operations of other repositories that must hold); false when any failed.
+ */
+export const putRefreshFamily = (
+  family: RefreshFamily,
+  conditions: readonly TransactOperation[] = [],
+): Promise<boolean> => {
   const { family: id, ...fields } = family;
-  await db.send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...familyKey(id),
-        entity: 'refresh_family',
-        GSI1PK: sessionsOf(family.account_id),
-        GSI1SK: `${family.created_at}#${id}`,
-        ...fields,
+  return transactWriteIf([
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...familyKey(id), entity: 'refresh_family', ...fields },
+        ConditionExpression: 'attribute_not_exists(PK)',
       },
-    }),
-  );
+    },
+    {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...entryKey(family.account_id, id),
+          entity: 'refresh_family_entry',
+          created_at: family.created_at,
+          expires_at_epoch: family.expires_at_epoch,
+        },
+      },
+    },
+    ...conditions,
+  ]);
 };
 
 /** One family, read consistently (a refresh must see the last rotation). */
@@ -138,15 +166,42 @@ export const renewRefreshAuthTime = async (
     })
   ).written;
 
-/** An account's families as stored (GSI1; revoked and expired ones included), oldest first. */
-export const refreshFamiliesOf = async (accountId: string): Promise<RefreshFamily[]> =>
+/**
+ * The ids of the families stored before the account's entries existed (GSI1). Transitional: the
+ * last of them expires 30 days after this change is deployed; the first release after that removes
+ * this read and the GSI1 grant of the rows that list families (docs/accounts.md "Sessions").
+ */
+const legacyFamilyIdsOf = async (accountId: string): Promise<string[]> =>
   (
     await queryAll({
       IndexName: 'GSI1',
       KeyConditionExpression: 'GSI1PK = :pk',
-      ExpressionAttributeValues: { ':pk': sessionsOf(accountId) },
+      ExpressionAttributeValues: { ':pk': `SESSIONS#${accountId}` },
+      ProjectionExpression: 'PK',
     })
-  ).map(familyOf);
+  ).map((item) => String(item.PK).slice(PREFIX.length));
+
+/**
+ * Every family of an account as stored (revoked and expired ones included), oldest first: its
+ * entries (a strongly consistent Query of its partition) and the legacy ones, then the families
+ * themselves (a strongly consistent BatchGetItem). The one reader of an account's sign-ins.
+ */
+export const refreshFamiliesOf = async (accountId: string): Promise<RefreshFamily[]> => {
+  const [entries, legacy] = await Promise.all([
+    queryAll({
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+      ExpressionAttributeValues: { ':pk': `ACCOUNT#${accountId}`, ':sk': PREFIX },
+      ConsistentRead: true,
+      ProjectionExpression: 'SK',
+    }),
+    legacyFamilyIdsOf(accountId),
+  ]);
+  const ids = new Set([...entries.map((item) => String(item.SK).slice(PREFIX.length)), ...legacy]);
+  return (await batchGet([...ids].map(familyKey), { consistent: true }))
+    .map(familyOf)
+    .filter((family) => family.account_id === accountId)
+    .sort((a, b) => compareText(a.created_at, b.created_at));
+};
 
 /** Deletes a family (the account's deletion). */
 export const deleteRefreshFamily = async (family: string): Promise<void> => {

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { UnauthorizedError } from '../errors/errors.ts';
 import { issueAccessToken } from './access-token.ts';
-import { isActiveAccount } from './account-repository.ts';
+import { isActiveAccount, passwordUnchangedCheck } from './account-repository.ts';
 import { deviceLabel } from './device-label.ts';
 import {
   getRefreshFamily,
@@ -25,8 +25,9 @@ import { compareText } from '../compare.ts';
  * A family is one sign-in, what `GET /me/sessions` lists (docs/accounts.md): it also keeps the
  * device label, when it was created and last refreshed, and its `auth_time` (epoch seconds of the
  * last primary authentication: the sign-in, or a later step-up), which every access token it
- * issues carries. An account's families are listed by its id (the session list, the account's
- * export and its purge). A refresh is
+ * issues carries. An account's families are found by its id with consistent reads
+ * (`refreshFamiliesOf`: the session list, sign-out everywhere, a reset, the export and the purge),
+ * so a sign-in made a moment before is never missed. A refresh is
  * refused once the account is deleted (a consistent GetItem of the account: the tombstone stops
  * refreshes at once).
  */
@@ -56,31 +57,47 @@ export interface SignInSession {
 }
 
 /**
+ * The password a password sign-in checked, by the account's `password_changed_at` when it was read
+ * (undefined: never changed).
+ */
+export interface CheckedPassword {
+  changedAt: string | undefined;
+}
+
+/**
  * The token pair a sign-in returns; `userAgent` labels the device in the session list.
  * `secondFactor`: the sign-in passed the account's second factor (its tokens, refreshed ones
- * included, carry `amr: ["mfa"]`).
+ * included, carry `amr: ["mfa"]`). `password`: a password sign-in's checked password: the session
+ * is stored only while it is still the account's (401 otherwise), so a change or reset that ran
+ * meanwhile, whose sign-out could not see this session yet, is not outlived.
  */
 export const issueSession = async (
   accountId: string,
   now: Date,
   userAgent?: string,
   secondFactor = false,
+  password?: CheckedPassword,
 ): Promise<SessionTokens> => {
   const family = randomUUID();
   const secret = newSecret();
   const expires = epoch(now) + REFRESH_TOKEN_TTL_SECONDS;
-  await putRefreshFamily({
-    family,
-    account_id: accountId,
-    current: sha256(secret),
-    revoked: false,
-    device: deviceLabel(userAgent),
-    created_at: now.toISOString(),
-    last_used_at: now.toISOString(),
-    auth_time: epoch(now),
-    ...(secondFactor ? { second_factor: true } : {}),
-    expires_at_epoch: expires,
-  });
+  const stored = await putRefreshFamily(
+    {
+      family,
+      account_id: accountId,
+      current: sha256(secret),
+      revoked: false,
+      device: deviceLabel(userAgent),
+      created_at: now.toISOString(),
+      last_used_at: now.toISOString(),
+      auth_time: epoch(now),
+      ...(secondFactor ? { second_factor: true } : {}),
+      expires_at_epoch: expires,
+    },
+    password ? [passwordUnchangedCheck(accountId, password.changedAt)] : [],
+  );
+  if (!stored)
+    throw new UnauthorizedError('The password changed while signing in: sign in again with the new one');
   const access = await issueAccessToken(accountId, now, { authTime: now, sessionId: family, secondFactor });
   return {
     auth_token: access.token,

@@ -1,9 +1,11 @@
 import type { FunctionRow } from '../routing/function-row.ts';
 
 /**
- * What the second-factor capabilities of a route row grant and set (called by
+ * What identity's key capabilities of a route row grant and set (called by
  * shared/platform/access.ts, so the stack and the local platform derive them the same way;
- * docs/accounts.md "Second factor"):
+ * docs/accounts.md "Second factor", docs/identity.md "Email verification"):
+ * - `one-time-codes`: kms:GenerateMac on the one-time-code key (an HMAC_256 key: the functions that
+ *   make or check an emailed code, shared/identity/email-verification.ts); ONE_TIME_CODE_KEY_ID.
  * - `totp-encrypt`: kms:Encrypt on the second-factor key (enrolment stores a new secret);
  *   SECOND_FACTOR_KEY_ID.
  * - `totp-decrypt`: kms:Decrypt on it (the functions that check codes); SECOND_FACTOR_KEY_ID.
@@ -16,11 +18,14 @@ export interface SecondFactorDeployment {
   /** The symmetric KMS key that encrypts TOTP secrets. */
   keyId: string;
   keyArn: string;
+  /** The KMS HMAC key emailed one-time codes are stored as MACs under. */
+  codeKeyId: string;
+  codeKeyArn: string;
   /** The operator's setting: `required` makes a second factor mandatory for creators. */
   creators: 'prompt' | 'required';
 }
 
-const NEEDS = ['totp-encrypt', 'totp-decrypt', 'second-factor-policy'] as const;
+const NEEDS = ['totp-encrypt', 'totp-decrypt', 'second-factor-policy', 'one-time-codes'] as const;
 const has = (row: FunctionRow, need: (typeof NEEDS)[number]) => row.needs?.includes(need) ?? false;
 
 const needed = (row: FunctionRow, d: SecondFactorDeployment | undefined) => {
@@ -39,7 +44,10 @@ export const secondFactorStatements = (row: FunctionRow, deployment: SecondFacto
     ...(has(row, 'totp-decrypt') ? ['kms:Decrypt'] : []),
     ...(has(row, 'totp-encrypt') ? ['kms:Encrypt'] : []),
   ];
-  return actions.length > 0 ? [{ actions, resources: [d.keyArn] }] : [];
+  return [
+    ...(actions.length > 0 ? [{ actions, resources: [d.keyArn] }] : []),
+    ...(has(row, 'one-time-codes') ? [{ actions: ['kms:GenerateMac'], resources: [d.codeKeyArn] }] : []),
+  ];
 };
 
 export const secondFactorEnvironment = (
@@ -51,6 +59,7 @@ export const secondFactorEnvironment = (
   return {
     ...(has(row, 'totp-encrypt') || has(row, 'totp-decrypt') ? { SECOND_FACTOR_KEY_ID: d.keyId } : {}),
     ...(has(row, 'second-factor-policy') ? { CREATOR_SECOND_FACTOR: d.creators } : {}),
+    ...(has(row, 'one-time-codes') ? { ONE_TIME_CODE_KEY_ID: d.codeKeyId } : {}),
   };
 };
 
@@ -58,5 +67,7 @@ export const secondFactorEnvironment = (
 export const SECOND_FACTOR_PLACEHOLDERS: SecondFactorDeployment = {
   keyId: 'x',
   keyArn: 'x',
+  codeKeyId: 'x',
+  codeKeyArn: 'x',
   creators: 'prompt',
 };

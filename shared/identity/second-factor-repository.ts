@@ -164,6 +164,8 @@ export interface SignInChallenge {
   attempts: number;
   /** The first factor it follows (`password`, `google`). */
   first_factor: string;
+  /** After a password: the account's `password_changed_at` when it was checked (absent: never changed). */
+  password_changed_at?: string;
   expires_at_epoch: number;
 }
 

@@ -255,5 +255,7 @@ export const completeMfaSignIn = async (
   }
   if (!(await consumeChallenge(accountId, challengeId, secretHash))) throw new ChallengeGoneError();
   recordMetric(body.recovery_code === undefined ? 'mfa_sign_ins' : 'mfa_recovery_sign_ins');
-  return { ...accountView(account), ...(await issueSession(accountId, now, userAgent, true)) };
+  const password =
+    challenge.first_factor === 'password' ? { changedAt: challenge.password_changed_at } : undefined;
+  return { ...accountView(account), ...(await issueSession(accountId, now, userAgent, true, password)) };
 };

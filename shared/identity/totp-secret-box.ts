@@ -1,4 +1,4 @@
-import { awsClient, perContainer } from '../aws/local-hook.ts';
+import { kms } from '../aws/kms.ts';
 import { setting } from '../config.ts';
 
 /**
@@ -9,10 +9,6 @@ import { setting } from '../config.ts';
  * Locally the same calls reach the local platform's KMS stand-in (scripts/local/aws.ts). The
  * plaintext secret is never logged and never leaves the function except in the enrolment answer.
  */
-const kms = /* @__PURE__ */ perContainer(() =>
-  import('@aws-sdk/client-kms').then((sdk) => ({ sdk, client: awsClient(new sdk.KMSClient({}), 'kms') })),
-);
-
 const contextOf = (accountId: string) => ({ account_id: accountId, purpose: 'totp' });
 
 /** Encrypts `secret` for `accountId`: the ciphertext blob, base64. */

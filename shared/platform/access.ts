@@ -103,7 +103,7 @@ export interface Deployment {
   accounts?: AccountsDeployment;
   /** Live chat (infra/chat.ts): the account's IVS Chat rooms, the review handler, the logging configuration. */
   chat?: ChatDeployment;
-  /** The second factor (stack: the TOTP key, the `creatorSecondFactor` setting). */
+  /** The second factor and one-time codes (stack: the TOTP key, the one-time-code HMAC key, the `creatorSecondFactor` setting). */
   secondFactor?: SecondFactorDeployment;
   /** Live state pushed to viewers (infra/realtime.ts): the AppSync Event API. */
   realtime?: RealtimeDeployment;
@@ -320,7 +320,7 @@ export const CAPABILITIES: readonly Capability[] = [
     environment: (fn, d) => chatEnvironment(fn, d.chat),
   },
   {
-    name: 'totp-encrypt, totp-decrypt, second-factor-policy (every studio route)',
+    name: 'totp-encrypt, totp-decrypt, second-factor-policy (every studio route), one-time-codes',
     statements: (fn, d) => secondFactorStatements(fn, d.secondFactor),
     environment: (fn, d) => secondFactorEnvironment(fn, d.secondFactor),
   },

@@ -81,6 +81,8 @@ export type Need =
   | 'totp-decrypt'
   /** Reads the operator's creator second-factor setting (CREATOR_SECOND_FACTOR); no grant. */
   | 'second-factor-policy'
+  /** Makes or checks emailed one-time codes: kms:GenerateMac on their HMAC key (shared/identity/second-factor-access.ts). */
+  | 'one-time-codes'
   /** Publishes live state to the Event API (appsync:EventPublish; shared/realtime/access.ts). */
   | 'realtime-publisher'
   /** Names the Event API's real-time endpoint to subscribers (no grant). */

@@ -1,4 +1,5 @@
-import { awsClient, perContainer } from '../aws/local-hook.ts';
+import { kms } from '../aws/kms.ts';
+import { perContainer } from '../aws/local-hook.ts';
 import { setting } from '../config.ts';
 import { formatSecret } from './signing.ts';
 
@@ -12,10 +13,6 @@ import { formatSecret } from './signing.ts';
  * platform's KMS stand-in answers GenerateMac with a key in `.local/keys/` (scripts/local).
  * Why not an encrypted column or Secrets Manager: docs/webhooks.md, "Secrets".
  */
-
-const kms = /* @__PURE__ */ perContainer(() =>
-  import('@aws-sdk/client-kms').then((sdk) => ({ sdk, client: awsClient(new sdk.KMSClient({}), 'kms') })),
-);
 
 /** The message a generation's secret is the MAC of (versioned, so the scheme can change). */
 export const secretMessage = (subscriptionId: string, generation: number): string =>

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { clock } from '../../shared/clock.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
@@ -10,7 +10,11 @@ import {
 } from '../../shared/identity/account-repository.ts';
 import { mintGoogleIdToken } from '../../scripts/local/local-idp.ts';
 import { readMailbox } from '../../scripts/local/ses.ts';
-import { fromNewAddress as from, type TestApi, testApi } from '../support/api.ts';
+import { db, dynamo } from '../../shared/db/client.ts';
+import { PutCommand } from '../../shared/db/document.ts';
+import { tableName } from '../../shared/db/table.ts';
+import { callsOf, fromNewAddress as from, type TestApi, testApi } from '../support/api.ts';
+import { staleReads } from '../support/stale-reads.ts';
 
 let api: TestApi;
 beforeAll(async () => {
@@ -179,6 +183,111 @@ describe('sessions', () => {
   });
 });
 
+describe('sessions are found with consistent reads', () => {
+  // Reads that may be stale (an index, a read without ConsistentRead) miss the sign-in made a
+  // moment before, as DynamoDB's may (test/support/stale-reads.ts).
+  const familyKeys = (pk: string, sk: string) => pk.startsWith('REFRESH#') || sk.startsWith('REFRESH#');
+
+  it('the list, "sign out everywhere" and a reset reach a sign-in made a moment before', async () => {
+    const a = await signUp(CHROME_MAC);
+    const stale = staleReads(familyKeys);
+    try {
+      const b = (await logIn(a.email)).body.data;
+      const listed = (await api.get('/me/sessions', { token: a.token })).body.data.sessions;
+      expect(listed.map((s: { device: string }) => s.device).sort()).toEqual([
+        'Chrome on macOS',
+        'Firefox on Windows',
+      ]);
+      const out = await api.delete('/me/sessions', { token: a.token });
+      expect(out.body.data).toEqual({ sessions_revoked: 1 });
+      expect((await refresh(b.refresh_token)).status).toBe(401);
+
+      await api.post('/auth/password/forgot', from({ body: { email: a.email } }));
+      const code = await latestCode(a.email, 8);
+      const c = (await logIn(a.email)).body.data;
+      const reset = await api.post(
+        '/auth/password/reset',
+        from({ body: { email: a.email, code, new_password: 'a-new-long-passphrase' } }),
+      );
+      expect(reset.status).toBe(204);
+      expect([(await refresh(c.refresh_token)).status, (await refresh(a.refresh)).status]).toEqual([
+        401, 401,
+      ]);
+    } finally {
+      stale.stop();
+    }
+  }, 20_000);
+
+  it('a password sign-in that raced a reset (checked the old password, stored after the reset) gets no session', async () => {
+    const a = await signUp();
+    await api.post('/auth/password/forgot', from({ body: { email: a.email } }));
+    const code = await latestCode(a.email, 8);
+    // The reset runs between the sign-in's password check and its session's write.
+    let resetStatus: number | undefined;
+    const name = `resetBeforeFamily-${unique()}`;
+    let armed = true;
+    dynamo.middlewareStack.add(
+      (next, context) => async (args) => {
+        const operations = (args.input as { TransactItems?: Array<{ Put?: { Item?: { PK?: unknown } } }> })
+          .TransactItems;
+        const pk = operations?.[0]?.Put?.Item?.PK;
+        const key = typeof pk === 'string' ? pk : (pk as { S?: string } | undefined)?.S;
+        if (armed && String(context.commandName).startsWith('TransactWrite') && key?.startsWith('REFRESH#')) {
+          armed = false;
+          const reset = await api.post(
+            '/auth/password/reset',
+            from({ body: { email: a.email, code, new_password: 'a-new-long-passphrase' } }),
+          );
+          resetStatus = reset.status;
+        }
+        return next(args);
+      },
+      { step: 'initialize', name },
+    );
+    try {
+      const signIn = await logIn(a.email);
+      expect(resetStatus).toBe(204);
+      expect([signIn.status, signIn.body.message]).toEqual([
+        401,
+        'The password changed while signing in: sign in again with the new one',
+      ]);
+    } finally {
+      dynamo.middlewareStack.remove(name);
+    }
+    expect((await logIn(a.email, 'a-new-long-passphrase')).status).toBe(200);
+  });
+
+  it('a sign-in stored before the account listed its sessions (index keys only) is still listed and signed out', async () => {
+    const a = await signUp(CHROME_MAC);
+    const family = randomUUID();
+    const secret = 'legacy-secret';
+    const now = new Date();
+    await db.send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          PK: `REFRESH#${family}`,
+          SK: 'FAMILY',
+          entity: 'refresh_family',
+          GSI1PK: `SESSIONS#${a.accountId}`,
+          GSI1SK: `${now.toISOString()}#${family}`,
+          account_id: a.accountId,
+          current: createHash('sha256').update(secret).digest('base64url'),
+          revoked: false,
+          device: 'Old device',
+          created_at: now.toISOString(),
+          last_used_at: now.toISOString(),
+          expires_at_epoch: Math.floor(now.getTime() / 1000) + 3600,
+        },
+      }),
+    );
+    const listed = (await api.get('/me/sessions', { token: a.token })).body.data.sessions;
+    expect(listed.map((s: { device: string }) => s.device).sort()).toEqual(['Chrome on macOS', 'Old device']);
+    expect((await api.delete('/me/sessions', { token: a.token })).body.data).toEqual({ sessions_revoked: 1 });
+    expect((await refresh(`${family}.${secret}`)).status).toBe(401);
+  });
+});
+
 describe('password recovery', () => {
   it('answers forgot-password identically for a known and an unknown email: status, body and time', async () => {
     const known = await signUp();
@@ -252,6 +361,27 @@ describe('password recovery', () => {
     );
     expect([reset.status, reset.body?.message?.slice(0, 19)]).toEqual([410, 'No valid reset code']);
     expect((await logIn(a.email, 'a-new-long-passphrase')).status).toBe(200);
+  });
+
+  it('after forgot-password, a wrong code for a registered address and any code for an unknown one get the same answers, with the same work', async () => {
+    const a = await signUp();
+    const unknown = `nobody.${unique()}@example.com`;
+    for (const email of [a.email, unknown])
+      expect((await api.post('/auth/password/forgot', from({ body: { email } }))).status).toBe(202);
+    const code = await latestCode(a.email, 8);
+    const wrongCode = String((Number(code) + 3) % 100_000_000).padStart(8, '0');
+    const answer = async (email: string) => {
+      const res = await api.post(
+        '/auth/password/reset',
+        from({ body: { email, code: wrongCode, new_password: 'a-new-long-passphrase' } }),
+      );
+      return { status: res.status, body: res.body, calls: callsOf(res.headers.get('apigw-requestid')) };
+    };
+    for (let i = 0; i < 6; i++) {
+      const [known, nobody] = [await answer(a.email), await answer(unknown)];
+      expect(nobody).toEqual(known);
+      expect(known.status).toBe(i < 5 ? 400 : 410);
+    }
   });
 
   it('locks a code after 5 wrong tries, and an unknown address gets the same 410', async () => {

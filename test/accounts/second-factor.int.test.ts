@@ -216,6 +216,29 @@ describe('sign-in with a second factor', () => {
     expect(again.status).toBe(401);
   });
 
+  it('a challenge issued on a password a reset then replaced completes no sign-in', async () => {
+    const account = await enrolled();
+    const challenge = await challengeFor(account.email);
+    expect((await api.post('/auth/password/forgot', from({ body: { email: account.email } }))).status).toBe(
+      202,
+    );
+    const mail = (await readMailbox(account.email)).at(-1)!;
+    const code = /\b(\d{8})\b/.exec(mail.text)![1];
+    const reset = await api.post(
+      '/auth/password/reset',
+      from({ body: { email: account.email, code, new_password: 'a-new-long-passphrase' } }),
+    );
+    expect(reset.status).toBe(204);
+    const next = plus(account.enrolledAt, 30);
+    const done = await asOf(next, () =>
+      finish({ challenge_token: challenge, code: codeOf(account.secret, next) }),
+    );
+    expect([done.status, done.body.message]).toEqual([
+      401,
+      'The password changed while signing in: sign in again with the new one',
+    ]);
+  });
+
   it('refuses a wrong code, then a replayed one, and locks the challenge after 5 submissions', async () => {
     const account = await enrolled();
     const challenge = await challengeFor(account.email);

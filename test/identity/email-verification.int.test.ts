@@ -1,4 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { db } from '../../shared/db/client.ts';
+import { GetCommand, PutCommand } from '../../shared/db/document.ts';
+import { tableName } from '../../shared/db/table.ts';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { clock } from '../../shared/clock.ts';
 import { VERIFICATION_CODE_TTL_SECONDS } from '../../shared/identity/email-verification.ts';
@@ -86,6 +89,67 @@ describe('email verification', () => {
       from({ body: { email: account.email, password: 'correct-horse-1' } }),
     );
     expect(login.body.data.email_verified).toBe(true);
+  });
+
+  it('stores a code that whoever reads the table cannot recover offline (a MAC under a KMS key)', async () => {
+    const account = await signUp();
+    const code = await latestCode(account.email);
+    const { Item: item } = await db.send(
+      new GetCommand({
+        TableName: tableName(),
+        Key: { PK: `ACCOUNT#${account.creator_id}`, SK: 'EMAIL_VERIFICATION' },
+        ConsistentRead: true,
+      }),
+    );
+    // What a table reader can do: try every 6-digit code against what the item stores about the
+    // code (the salted SHA-256 stored until 2026-11-30 gave it up in seconds). In slices, so
+    // the API this worker serves keeps answering.
+    const { PK: _pk, SK: _sk, entity: _e, account_id: _a, email: _m, created_at: _c, ...stored } = item ?? {};
+    const fields = Object.values(stored).filter((value): value is string => typeof value === 'string');
+    const matches = (guess: string) =>
+      fields.some((salt) =>
+        fields.includes(
+          createHash('sha256').update(`${salt}:${account.creator_id}:${guess}`).digest('base64url'),
+        ),
+      );
+    let recovered: string | undefined;
+    for (let start = 0; start < 1_000_000 && recovered === undefined; start += 20_000) {
+      for (let n = start; n < start + 20_000 && recovered === undefined; n++)
+        if (matches(String(n).padStart(6, '0'))) recovered = String(n).padStart(6, '0');
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(recovered).toBeUndefined();
+    expect(item?.code_mac).toEqual(expect.any(String));
+    expect(JSON.stringify(item)).not.toContain(code);
+    expect((await verify(account.auth_token, code)).status).toBe(200);
+  }, 60_000);
+
+  it('refuses, with 410 and "request a new one", a code stored as a salted SHA-256 before keyed codes', async () => {
+    const account = await signUp();
+    const code = '123456';
+    const salt = 'legacy-salt';
+    await db.send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          PK: `ACCOUNT#${account.creator_id}`,
+          SK: 'EMAIL_VERIFICATION',
+          entity: 'email_verification',
+          account_id: account.creator_id,
+          email: account.email,
+          code_salt: salt,
+          code_hash: createHash('sha256').update(`${salt}:${account.creator_id}:${code}`).digest('base64url'),
+          attempts: 0,
+          created_at: new Date().toISOString(),
+          expires_at_epoch: Math.floor(Date.now() / 1000) + 600,
+        },
+      }),
+    );
+    const res = await verify(account.auth_token, code);
+    expect([res.status, res.body.message]).toEqual([
+      410,
+      'No valid verification code: it expired, was already used or had too many wrong attempts; request a new one (POST /auth/email/verification)',
+    ]);
   });
 
   it('lets exactly one of parallel submissions of the right code use it', async () => {

@@ -1,3 +1,4 @@
+import { createHash, createHmac } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +19,7 @@ import {
 } from '../../shared/mail/mailer.ts';
 import { LOCAL_MAIL, readMailbox, type SesStandIn, startSesStandIn } from '../../scripts/local/ses.ts';
 import { logger } from '../../shared/observability/index.ts';
+import { localOneTimeCodeKey } from '../../scripts/local/local-key.ts';
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -28,17 +30,29 @@ afterEach(() => {
 describe('verification codes', () => {
   const now = new Date('2026-11-23T10:00:00Z');
 
-  it('are 6 random digits, stored only as a salted hash bound to the account, expiring in 15 minutes', () => {
-    const { code, record } = newVerificationCode('acc_1', 'a@example.com', now);
+  it('are 6 random digits, stored only as a MAC under the one-time-code key, bound to the account and purpose, expiring in 15 minutes', async () => {
+    const { code, record } = await newVerificationCode('acc_1', 'a@example.com', now);
     expect(code).toMatch(/^\d{6}$/);
     expect(JSON.stringify(record)).not.toContain(code);
     expect(record).toMatchObject({ account_id: 'acc_1', email: 'a@example.com', attempts: 0 });
+    expect(Object.keys(record)).not.toContain('code_salt');
     expect(record.expires_at_epoch).toBe(now.getTime() / 1000 + VERIFICATION_CODE_TTL_SECONDS);
-    expect(codeMatches(record, code)).toBe(true);
-    expect(codeMatches(record, String((Number(code) + 1) % 1_000_000).padStart(6, '0'))).toBe(false);
-    expect(codeMatches({ ...record, account_id: 'acc_2' }, code)).toBe(false);
-    expect(codeMatches({ ...record, code_hash: 'short' }, code)).toBe(false);
-    const codes = new Set(Array.from({ length: 50 }, () => newVerificationCode('acc_1', 'a', now).code));
+    // Keyed: the MAC is HMAC-SHA-256 under the (local) KMS key, nothing a table reader can recompute.
+    const message = `one-time-code:v1:EMAIL_VERIFICATION:acc_1:${code}`;
+    expect(record.code_mac).toBe(
+      createHmac('sha256', localOneTimeCodeKey().secret).update(message).digest('base64url'),
+    );
+    expect(record.code_mac).not.toBe(createHash('sha256').update(message).digest('base64url'));
+    expect(await codeMatches(record, code)).toBe(true);
+    expect(await codeMatches(record, String((Number(code) + 1) % 1_000_000).padStart(6, '0'))).toBe(false);
+    expect(await codeMatches({ ...record, account_id: 'acc_2' }, code)).toBe(false);
+    expect(await codeMatches({ ...record, purpose: 'PASSWORD_RESET' }, code)).toBe(false);
+    expect(await codeMatches({ ...record, code_mac: 'short' }, code)).toBe(false);
+    const codes = new Set(
+      await Promise.all(
+        Array.from({ length: 50 }, async () => (await newVerificationCode('acc_1', 'a', now)).code),
+      ),
+    );
     expect(codes.size).toBeGreaterThan(40);
   });
 });

@@ -39,6 +39,7 @@ const CLIENTS_OF: Record<NonNullable<RouteRow['needs']>[number], readonly string
   'totp-encrypt': ['client-kms'],
   'totp-decrypt': ['client-kms'],
   'second-factor-policy': [],
+  'one-time-codes': ['client-kms'],
   'realtime-publisher': [],
   'realtime-endpoint': [],
 };

@@ -130,6 +130,8 @@ const deployment: Deployment = {
   secondFactor: {
     keyId: 'bundle-test-second-factor-key',
     keyArn: 'arn:aws:kms:us-east-1:123456789012:key/bundle-test-second-factor-key',
+    codeKeyId: 'bundle-test-one-time-code-key',
+    codeKeyArn: 'arn:aws:kms:us-east-1:123456789012:key/bundle-test-one-time-code-key',
     creators: 'prompt',
   },
 };

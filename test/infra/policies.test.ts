@@ -247,7 +247,7 @@ describe('the platform bus', () => {
 describe('KMS keys', () => {
   it('every key policy is the one the local guard assumes: the account delegates the key to IAM', () => {
     const keys = ofType('AWS::KMS::Key');
-    expect(keys).toHaveLength(3); // access-token signing, webhook secrets, TOTP secrets
+    expect(keys).toHaveLength(4); // access-token signing, webhook secrets, TOTP secrets, one-time codes
     for (const [id, key] of keys) expect(resolve(key.Properties.KeyPolicy), id).toEqual(KEY_POLICY(ACCOUNT));
   });
 });

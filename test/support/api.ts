@@ -74,6 +74,16 @@ export const writesOf = (requestId: string | null): string[] => {
   return writesByRequest.get(requestId) ?? [];
 };
 
+const callsByRequest = new Map<string, string[]>();
+/**
+ * The DynamoDB commands sent for one request (as `writesOf` finds its writes), by name, in the
+ * order sent, whatever they found: the work a route did, e.g. to compare two answers' work.
+ */
+export const callsOf = (requestId: string | null): string[] => {
+  if (!requestId) throw new Error('The answer names no request (apigw-requestid): its calls are unknown');
+  return callsByRequest.get(requestId) ?? [];
+};
+
 const readsByRequest = new Map<string, string[]>();
 /**
  * The items DynamoDB returned for one request (as `writesOf` finds its writes), each as
@@ -107,6 +117,8 @@ const guardScans = () => {
       };
       const pk = (v: unknown) => (typeof v === 'string' ? v : (v as { S?: string } | undefined)?.S);
       dynamoCalls.push(name);
+      const caller = currentRequestId();
+      if (caller) callsByRequest.set(caller, [...(callsByRequest.get(caller) ?? []), name]);
       if (name === 'ScanCommand') throw new Error('Scan on a request path: the data model forbids it');
       const result = await next(args);
       const request = currentRequestId();
