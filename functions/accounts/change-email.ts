@@ -1,7 +1,7 @@
 import { endpoint } from '../../shared/http/handler.ts';
 import { assertFactorPassed } from '../../shared/identity/factor-passed.ts';
 import { ok } from '../../shared/http/reply.ts';
-import { startEmailChange } from '../../shared/identity/credentials.ts';
+import { startEmailChange } from '../../shared/accounts/credentials.ts';
 import * as contracts from './contracts.ts';
 
 export const handler = endpoint(contracts.changeEmail, async ({ body, caller, now }) => {

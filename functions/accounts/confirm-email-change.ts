@@ -1,6 +1,6 @@
 import { endpoint } from '../../shared/http/handler.ts';
 import { ok } from '../../shared/http/reply.ts';
-import { confirmEmailChange } from '../../shared/identity/credentials.ts';
+import { confirmEmailChange } from '../../shared/accounts/credentials.ts';
 import * as contracts from './contracts.ts';
 
 export const handler = endpoint(contracts.confirmEmailChange, async ({ body, caller, now }) =>

@@ -1,6 +1,6 @@
 import { endpoint } from '../../shared/http/handler.ts';
 import { ok } from '../../shared/http/reply.ts';
-import { signOutOtherSessions } from '../../shared/identity/credentials.ts';
+import { signOutOtherSessions } from '../../shared/accounts/credentials.ts';
 import * as contracts from './contracts.ts';
 
 export const handler = endpoint(contracts.signOutOtherSessions, async ({ caller, now }) =>

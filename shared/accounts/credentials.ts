@@ -1,5 +1,5 @@
-import type { Principal } from './principal.ts';
-import { notifyAccount } from './account-notice.ts';
+import type { Principal } from '../identity/principal.ts';
+import { notifyAccount } from '../identity/account-notice.ts';
 import { ConflictError, ForbiddenError, NotFoundError } from '../errors/errors.ts';
 import { recordMetric } from '../observability/index.ts';
 import {
@@ -9,7 +9,7 @@ import {
   requireLiveAccount,
   isEmailTaken,
   normalizeEmail,
-} from './account-repository.ts';
+} from '../identity/account-repository.ts';
 import type {
   ChangeEmailBody,
   ChangePasswordBody,
@@ -17,8 +17,8 @@ import type {
   EmailChangeStarted,
   Sessions,
   SessionsRevoked,
-} from './account-schemas.ts';
-import { assertUncommonPassword } from './common-passwords.ts';
+} from '../identity/account-schemas.ts';
+import { assertUncommonPassword } from '../identity/common-passwords.ts';
 import {
   codeMatches,
   IncorrectCodeError,
@@ -26,15 +26,15 @@ import {
   VERIFICATION_CODE_TTL_SECONDS,
   VERIFICATION_MAX_ATTEMPTS,
   VerificationCodeGoneError,
-} from './email-verification.ts';
+} from '../identity/email-verification.ts';
 import {
   consumeVerificationCode,
   dropVerificationCode,
   saveVerificationCode,
   spendAttempt,
-} from './email-verification-repository.ts';
-import { dummyHash, hashPassword, verifyPassword } from './password.ts';
-import { listSessions, revokeFamily } from './refresh-tokens.ts';
+} from '../identity/email-verification-repository.ts';
+import { dummyHash, hashPassword, verifyPassword } from '../identity/password.ts';
+import { listSessions, revokeFamily } from '../identity/refresh-tokens.ts';
 import { signOutEverywhere } from './sign-out-everywhere.ts';
 
 /**

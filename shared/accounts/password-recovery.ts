@@ -8,9 +8,9 @@ import {
   getAccountByEmail,
   normalizeEmail,
   passwordResetUpdate,
-} from './account-repository.ts';
-import { RESET_CODE_DIGITS, type ResetPasswordBody, type ResetRequested } from './account-schemas.ts';
-import { assertUncommonPassword } from './common-passwords.ts';
+} from '../identity/account-repository.ts';
+import { RESET_CODE_DIGITS, type ResetPasswordBody, type ResetRequested } from '../identity/account-schemas.ts';
+import { assertUncommonPassword } from '../identity/common-passwords.ts';
 import {
   codeMatches,
   IncorrectCodeError,
@@ -18,15 +18,15 @@ import {
   VERIFICATION_CODE_TTL_SECONDS,
   VERIFICATION_MAX_ATTEMPTS,
   VerificationCodeGoneError,
-} from './email-verification.ts';
+} from '../identity/email-verification.ts';
 import {
   consumeVerificationCode,
   saveVerificationCode,
   spendAttempt,
-} from './email-verification-repository.ts';
-import { hashPassword } from './password.ts';
+} from '../identity/email-verification-repository.ts';
+import { hashPassword } from '../identity/password.ts';
 import { signOutEverywhere } from './sign-out-everywhere.ts';
-import { takeResetAllowance } from './reset-limit-repository.ts';
+import { takeResetAllowance } from '../identity/reset-limit-repository.ts';
 
 /**
  * Password recovery (docs/accounts.md, "Recovery"), after OWASP's Forgot Password cheat sheet:

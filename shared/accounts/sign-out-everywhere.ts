@@ -1,5 +1,5 @@
 import { DISCONNECTED, disconnectAccountEverywhere } from '../chat/disconnect-account.ts';
-import { revokeAllSessions } from './refresh-tokens.ts';
+import { revokeAllSessions } from '../identity/refresh-tokens.ts';
 
 /**
  * Signs the account out everywhere (but `keep`, the caller's own session, when given): every other
