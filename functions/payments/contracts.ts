@@ -1,4 +1,4 @@
-import { NOT_A_CREATOR_YET } from '../../shared/creators/studio-creator.ts';
+import { NOT_A_CREATOR_YET } from '../../shared/creators/messages.ts';
 import { contract } from '../../shared/http/contract.ts';
 import { creatorPath } from '../../shared/watch/schemas.ts';
 import { checkoutBody, paymentResponses, planBody } from '../../shared/payments/schemas.ts';

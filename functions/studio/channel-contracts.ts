@@ -1,4 +1,4 @@
-import { NOT_A_CREATOR_YET } from '../../shared/creators/studio-creator.ts';
+import { NOT_A_CREATOR_YET } from '../../shared/creators/messages.ts';
 import type { Contract } from '../../shared/http/contract.ts';
 import { contract } from '../../shared/http/contract.ts';
 import { channelResponses, ROTATED_CONCURRENTLY } from '../../shared/studio/channel-schemas.ts';

@@ -9,7 +9,11 @@ import {
   normalizeEmail,
   passwordResetUpdate,
 } from '../identity/account-repository.ts';
-import { RESET_CODE_DIGITS, type ResetPasswordBody, type ResetRequested } from '../identity/account-schemas.ts';
+import {
+  RESET_CODE_DIGITS,
+  type ResetPasswordBody,
+  type ResetRequested,
+} from '../identity/account-schemas.ts';
 import { assertUncommonPassword } from '../identity/common-passwords.ts';
 import {
   codeMatches,

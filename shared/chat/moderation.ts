@@ -1,4 +1,4 @@
-import { NOT_A_CREATOR_YET } from '../creators/studio-creator.ts';
+import { NOT_A_CREATOR_YET } from '../creators/messages.ts';
 import { DeleteMessageCommand, DisconnectUserCommand, SendEventCommand } from '@aws-sdk/client-ivschat';
 import { getCreator } from '../creators/creator-repository.ts';
 import { ConflictError, ForbiddenError, NotFoundError } from '../errors/errors.ts';

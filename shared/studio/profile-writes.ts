@@ -1,4 +1,4 @@
-import { NOT_A_CREATOR_YET } from '../creators/studio-creator.ts';
+import { NOT_A_CREATOR_YET } from '../creators/messages.ts';
 import { type StoredCreator, updateCreatorProfile } from '../creators/creator-repository.ts';
 import { channelNameOf, initialsOf } from '../identity/creator-from-account.ts';
 import { ForbiddenError } from '../errors/errors.ts';

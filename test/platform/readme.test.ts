@@ -22,12 +22,12 @@ describe('README figures', () => {
     const catalog = generateCatalog({ now, seed: 42 });
     // As npm start loads it (scripts/local/platform.ts): the creators the seed shows live loaded
     // offline with an IVS channel (they then go live through the IVS stand-in), plus each one's
-    // channel lookup item, and the payout account of each demo creator who sells
-    // (scripts/local/stripe/demo.ts).
+    // channel lookup item and its chat room's lookup item (scripts/local/ivs/demo-channels.ts), and
+    // the payout account of each demo creator who sells (scripts/local/stripe/demo.ts).
     const live = catalog.creators.filter((c) => c.live !== null);
     const creators = catalog.creators.map((c) => (c.live ? { ...c, live: null, watching_now: 0 } : c));
     const seeded =
-      catalogItems({ ...catalog, creators }, now).length + live.length + sellingCreators(catalog).length;
+      catalogItems({ ...catalog, creators }, now).length + 2 * live.length + sellingCreators(catalog).length;
     expect(stated?.replaceAll(',', '')).toBe(String(seeded));
   });
 
