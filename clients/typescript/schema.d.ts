@@ -7678,7 +7678,7 @@ export interface components {
         TotpConfirmed: {
             factor: components["schemas"]["SecondFactor"];
             /**
-             * @description Ten single-use recovery codes for when the authenticator is lost. Shown this once (only their hashes are kept): store them safely
+             * @description Ten single-use recovery codes for when the authenticator is lost. Shown this once (only a keyed MAC of each is kept): store them safely
              * @example [
              *       "ABCDE-23456",
              *       "FGHJK-78923"

@@ -154,7 +154,7 @@ export const stepUp = /* @__PURE__ */ (() =>
     dynamo: { actions: ['GetItem', 'UpdateItem'] },
     ...hashes,
     auth: 'required',
-    needs: ['token-signer', 'totp-decrypt'],
+    needs: ['token-signer', 'totp-decrypt', 'one-time-codes'],
     rateLimit: { limit: 10, windowSeconds: 900, by: 'account' },
     throttle: { rate: 10, burst: 20 },
     summary: 'Confirm the password (and second factor) for a fresh access token (sensitive actions)',

@@ -55,7 +55,7 @@ export const confirmTotp = /* @__PURE__ */ contract({
   handler: 'accounts/confirm-mfa-totp',
   // GetItem: the pending factor. UpdateItem: its activation; the sign-in's second factor.
   dynamo: { actions: ['GetItem', 'UpdateItem'] },
-  needs: ['totp-decrypt', 'token-signer'],
+  needs: ['totp-decrypt', 'token-signer', 'one-time-codes'],
   auth: 'required',
   rateLimit: { limit: 10, windowSeconds: 900, by: 'account' },
   throttle: { rate: 5, burst: 10 },
@@ -120,7 +120,7 @@ export const completeMfaSignIn = /* @__PURE__ */ contract({
   // challenge, used once. GetItem: the account and its factor. PutItem: the new sign-in.
   // ConditionCheckItem: after a password, the session is stored only while it is the one checked.
   dynamo: { actions: ['ConditionCheckItem', 'DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'] },
-  needs: ['totp-decrypt', 'token-signer'],
+  needs: ['totp-decrypt', 'token-signer', 'one-time-codes'],
   auth: 'none',
   rateLimit: { limit: 20, windowSeconds: 60, by: 'ip' },
   throttle: { rate: 10, burst: 20 },

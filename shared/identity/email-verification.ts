@@ -1,8 +1,7 @@
 import { randomInt, timingSafeEqual } from 'node:crypto';
-import { kms } from '../aws/kms.ts';
-import { setting } from '../config.ts';
 import { ConflictError, DomainError, NotFoundError, ServiceUnavailableError } from '../errors/errors.ts';
 import { logger, recordMetric } from '../observability/index.ts';
+import { codeMac } from './code-mac.ts';
 import { emailVerifiedUpdate, getAccount, isEmailVerified } from './account-repository.ts';
 import {
   type CodePurpose,
@@ -47,27 +46,6 @@ export class VerificationCodeGoneError extends DomainError {
     );
   }
 }
-
-/**
- * The MAC a code is stored as: KMS GenerateMac (HMAC_SHA_256) under the one-time-code key
- * (ONE_TIME_CODE_KEY_ID) of `one-time-code:v1:<purpose>:<account>:<code>`, base64url. Whoever reads
- * the table (a backup, the stream, an export of it) cannot test guesses offline: each guess needs
- * the key, which never leaves KMS, and only the functions that make or check codes may use it
- * (`one-time-codes`, shared/identity/second-factor-access.ts). A salted SHA-256 of 6-8 digits,
- * what was stored until 2026-11-30, falls to 10^6-10^8 hashes within the code's 15 minutes.
- */
-const codeMac = async (accountId: string, purpose: CodePurpose, code: string): Promise<string> => {
-  const { sdk, client } = await kms();
-  const { Mac } = await client.send(
-    new sdk.GenerateMacCommand({
-      KeyId: setting('ONE_TIME_CODE_KEY_ID'),
-      MacAlgorithm: 'HMAC_SHA_256',
-      Message: Buffer.from(`one-time-code:v1:${purpose}:${accountId}:${code}`),
-    }),
-  );
-  if (!Mac) throw new Error('KMS GenerateMac returned no MAC');
-  return Buffer.from(Mac).toString('base64url');
-};
 
 /**
  * A fresh random code (6 digits unless told) for `purpose` (email verification unless told) sent

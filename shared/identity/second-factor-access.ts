@@ -4,8 +4,9 @@ import type { FunctionRow } from '../routing/function-row.ts';
  * What identity's key capabilities of a route row grant and set (called by
  * shared/platform/access.ts, so the stack and the local platform derive them the same way;
  * docs/accounts.md "Second factor", docs/identity.md "Email verification"):
- * - `one-time-codes`: kms:GenerateMac on the one-time-code key (an HMAC_256 key: the functions that
- *   make or check an emailed code, shared/identity/email-verification.ts); ONE_TIME_CODE_KEY_ID.
+ * - `one-time-codes`: kms:GenerateMac on the one-time-code key (an HMAC_256 key,
+ *   shared/identity/code-mac.ts: the functions that make or check an emailed code, and those that
+ *   make or check recovery codes: the TOTP confirmation, `POST /auth/mfa`, step-up); ONE_TIME_CODE_KEY_ID.
  * - `totp-encrypt`: kms:Encrypt on the second-factor key (enrolment stores a new secret);
  *   SECOND_FACTOR_KEY_ID.
  * - `totp-decrypt`: kms:Decrypt on it (the functions that check codes); SECOND_FACTOR_KEY_ID.
@@ -18,7 +19,7 @@ export interface SecondFactorDeployment {
   /** The symmetric KMS key that encrypts TOTP secrets. */
   keyId: string;
   keyArn: string;
-  /** The KMS HMAC key emailed one-time codes are stored as MACs under. */
+  /** The KMS HMAC key emailed one-time codes and recovery codes are stored as MACs under. */
   codeKeyId: string;
   codeKeyArn: string;
   /** The operator's setting: `required` makes a second factor mandatory for creators. */

@@ -139,7 +139,7 @@ const buildResponses = () => {
       factor: SecondFactor,
       recovery_codes: described(
         z.array(z.string()),
-        'Ten single-use recovery codes for when the authenticator is lost. Shown this once (only their hashes are kept): store them safely',
+        'Ten single-use recovery codes for when the authenticator is lost. Shown this once (only a keyed MAC of each is kept): store them safely',
         ['ABCDE-23456', 'FGHJK-78923'],
       ),
       auth_token: described(

@@ -32,14 +32,8 @@ import {
 } from './second-factor-repository.ts';
 import { factorView } from './second-factor-view.ts';
 import { takeSecondFactorTry } from './reset-limit-repository.ts';
-import {
-  base32Of,
-  matchingStep,
-  newRecoveryCodes,
-  newTotpSecret,
-  otpauthUri,
-  recoveryCodeHash,
-} from './totp.ts';
+import { base32Of, matchingStep, newTotpSecret, otpauthUri } from './totp.ts';
+import { newRecoveryCodes, recoveryCodeAsStored } from './recovery-codes.ts';
 import { decryptTotpSecret, encryptTotpSecret } from './totp-secret-box.ts';
 
 /**
@@ -92,7 +86,7 @@ export const enrolTotp = async (
 
 /**
  * `POST /me/mfa/totp/confirm`: the first code activates the pending factor (its time step is the
- * first accepted) and the answer carries 10 recovery codes (only their hashes are kept) and an
+ * first accepted) and the answer carries 10 recovery codes (only their MACs are kept) and an
  * access token of the caller's sign-in that carries the second factor.
  */
 export const confirmTotp = async (caller: Principal, code: string, now: Date): Promise<TotpConfirmed> => {
@@ -111,8 +105,8 @@ export const confirmTotp = async (caller: Principal, code: string, now: Date): P
     throw new BadRequestError(
       'Incorrect code: enter the code the authenticator app shows now (check that the phone’s clock is set automatically)',
     );
-  const { codes, hashes } = newRecoveryCodes(caller.accountId);
-  if (!(await activateTotp(caller.accountId, factor.factor_id, step, hashes, now)))
+  const { codes, stored } = await newRecoveryCodes(caller.accountId);
+  if (!(await activateTotp(caller.accountId, factor.factor_id, step, stored, now)))
     throw new NotFoundError(ENROL_AGAIN);
   const authTime = caller.authTime === undefined ? now : new Date(caller.authTime * 1000);
   if (caller.sessionId) await renewAuthTime(caller.accountId, caller.sessionId, authTime, true);
@@ -127,7 +121,7 @@ export const confirmTotp = async (caller: Principal, code: string, now: Date): P
       ...factor,
       confirmed_at: now.toISOString(),
       last_used_at: now.toISOString(),
-      recovery_hashes: new Set(hashes),
+      recovery_hashes: new Set(stored),
     }),
     recovery_codes: codes,
     auth_token: access.token,
@@ -174,8 +168,9 @@ export const checkSecondFactor = async (
   now: Date,
 ): Promise<'ok' | 'wrong' | 'replayed'> => {
   if (proof.recovery_code !== undefined) {
-    const hash = recoveryCodeHash(factor.account_id, proof.recovery_code);
-    return (await useRecoveryCode(factor.account_id, hash, now)) ? 'ok' : 'wrong';
+    // In the form of the stored set: keyed (MAC) for a set made since 2026-11-30, SHA-256 before.
+    const form = await recoveryCodeAsStored(factor.account_id, factor.recovery_hashes, proof.recovery_code);
+    return form !== undefined && (await useRecoveryCode(factor.account_id, form, now)) ? 'ok' : 'wrong';
   }
   if (proof.code === undefined) return 'wrong';
   const secret = await decryptTotpSecret(factor.account_id, factor.secret_ciphertext);

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 
 /**
@@ -12,7 +12,6 @@ export const TOTP_DIGITS = 6;
 export const TOTP_WINDOW = 1;
 /** The name authenticator apps show above the code. */
 export const TOTP_ISSUER = 'Creator Streaming';
-export const RECOVERY_CODE_COUNT = 10;
 
 const totpOf = (secret: Uint8Array, label = 'account') =>
   new TOTP({
@@ -48,36 +47,6 @@ export const matchingStep = (secret: Uint8Array, code: string, now: Date): numbe
   if (!/^\d{6}$/.test(code)) return undefined;
   const delta = totpOf(secret).validate({ token: code, timestamp: now.getTime(), window: TOTP_WINDOW });
   return delta === null ? undefined : stepAt(now) + delta;
-};
-
-// ── Recovery codes ───────────────────────────────────────────────────────────────────────────
-
-/** Letters and digits that cannot be misread for one another (no 0/O, 1/I/L). */
-const ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
-
-/** `XXXXX-XXXXX`: 10 characters of a 31-letter alphabet, ~49.5 bits each. */
-const newRecoveryCode = (): string => {
-  const chars = Array.from({ length: 10 }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
-  return `${chars.slice(0, 5)}-${chars.slice(5)}`;
-};
-
-/** A recovery code as typed (any case, spaces or dashes anywhere) in its canonical form. */
-export const canonicalRecoveryCode = (typed: string): string => typed.toUpperCase().replace(/[\s-]/g, '');
-
-/**
- * The stored form of a recovery code: SHA-256 of the account id and the canonical code (the codes
- * carry ~49.5 bits of randomness, so a fast hash is enough: no dictionary to try; the account id
- * keeps one account's hashes useless for another's).
- */
-export const recoveryCodeHash = (accountId: string, typed: string): string =>
-  createHash('sha256')
-    .update(`${accountId}:${canonicalRecoveryCode(typed)}`)
-    .digest('base64url');
-
-/** RECOVERY_CODE_COUNT new codes (shown once) and their hashes (stored). */
-export const newRecoveryCodes = (accountId: string): { codes: string[]; hashes: string[] } => {
-  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
-  return { codes, hashes: codes.map((code) => recoveryCodeHash(accountId, code)) };
 };
 
 /** Constant-time equality of two secrets' hashes (challenge tokens). */

@@ -1,8 +1,12 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Secret } from 'otpauth';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildExportDocument } from '../../shared/accounts/export-document.ts';
 import { clock } from '../../shared/clock.ts';
+import { db } from '../../shared/db/client.ts';
+import { GetCommand, UpdateCommand } from '../../shared/db/document.ts';
+import { tableName } from '../../shared/db/table.ts';
+import { canonicalRecoveryCode, legacyRecoveryCodeHash } from '../../shared/identity/recovery-codes.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { mintGoogleIdToken } from '../../scripts/local/local-idp.ts';
 import { readMailbox } from '../../scripts/local/ses.ts';
@@ -85,6 +89,18 @@ const enrolled = async (): Promise<Enrolled> => {
 const logIn = (email: string, password = PASSWORD) =>
   api.post('/auth/login', from({ body: { email, password } }));
 const finish = (body: Record<string, unknown>) => api.post('/auth/mfa', from({ body }));
+
+/** The factor's item as a table reader sees it. */
+const factorItem = async (accountId: string) => {
+  const { Item } = await db.send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: { PK: `ACCOUNT#${accountId}`, SK: 'SECOND_FACTOR#TOTP' },
+      ConsistentRead: true,
+    }),
+  );
+  return Item!;
+};
 
 /** A password sign-in's challenge token. */
 const challengeFor = async (email: string): Promise<string> => {
@@ -335,6 +351,130 @@ describe('sign-in with a second factor', () => {
     expect(c.status).toBe(200);
     const me = (await api.get('/me', { token: c.body.data.auth_token })).body.data;
     expect(me.second_factors[0].recovery_codes_left).toBe(8);
+  });
+
+  it('stores recovery codes that whoever reads the table cannot test guesses against (MACs under a KMS key)', async () => {
+    const account = await enrolled();
+    for (const code of account.recoveryCodes) expect(code).toMatch(/^[A-HJKMNP-Z2-9]{5}-[A-HJKMNP-Z2-9]{5}$/);
+    const item = await factorItem(account.accountId);
+    const stored = [...(item.recovery_hashes as Set<string>)];
+    expect(stored).toHaveLength(10);
+    // What a table reader can do: hash guesses and look for them in the item. The whole space is
+    // 31^10 (~49.5 bits) per code with no expiry to race; here the search covers the 29,791 codes
+    // that differ from the first code in its last three characters (the first code among them),
+    // against the SHA-256 stored until 2026-11-30 (account id as salt) and any string of the item
+    // as a salt. It finds the code exactly when the stored form can be computed without the key.
+    const salts = [
+      account.accountId,
+      ...Object.values(item).filter((value): value is string => typeof value === 'string'),
+    ];
+    const first = canonicalRecoveryCode(account.recoveryCodes[0]!);
+    const ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+    const matches = (guess: string) =>
+      salts.some((salt) =>
+        [`${salt}:${guess}`, `${salt}:${account.accountId}:${guess}`].some((input) =>
+          stored.includes(createHash('sha256').update(input).digest('base64url')),
+        ),
+      );
+    let recovered: string | undefined;
+    for (const a of ALPHABET)
+      for (const b of ALPHABET)
+        for (const c of ALPHABET) {
+          const guess = `${first.slice(0, 7)}${a}${b}${c}`;
+          if (recovered === undefined && matches(guess)) recovered = guess;
+        }
+    expect(recovered).toBeUndefined();
+    expect(JSON.stringify([...stored])).not.toContain(first.slice(0, 5));
+    // The codes work: step-up (its own function and grant) takes one, POST /auth/mfa another.
+    const stepped = await api.post('/auth/step-up', {
+      token: account.token,
+      body: { password: PASSWORD, recovery_code: account.recoveryCodes[0] },
+    });
+    expect(stepped.status).toBe(200);
+    expect(payload(stepped.body.data.auth_token).amr).toEqual(['mfa']);
+    const signedIn = await finish({
+      challenge_token: await challengeFor(account.email),
+      recovery_code: account.recoveryCodes[1],
+    });
+    expect(signedIn.status).toBe(200);
+    expect((await factorItem(account.accountId)).recovery_hashes.size).toBe(8);
+  });
+
+  it('takes a recovery code stored before keyed codes (a plain SHA-256) once, then refuses it', async () => {
+    // A set written before 2026-11-30 stays as it is (its codes are not known to re-key): it is
+    // checked in its own form until the owner enrols again.
+    const account = await enrolled();
+    const legacy = ['ABCDE-23456', 'FGHJK-789AB', 'CDEFG-HJKMN'];
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: { PK: `ACCOUNT#${account.accountId}`, SK: 'SECOND_FACTOR#TOTP' },
+        UpdateExpression: 'SET recovery_hashes = :legacy',
+        ExpressionAttributeValues: {
+          ':legacy': new Set(legacy.map((code) => legacyRecoveryCodeHash(account.accountId, code))),
+        },
+      }),
+    );
+    const ok = await finish({
+      challenge_token: await challengeFor(account.email),
+      recovery_code: 'abcde23456',
+    });
+    expect(ok.status).toBe(200);
+    const again = await finish({
+      challenge_token: await challengeFor(account.email),
+      recovery_code: legacy[0],
+    });
+    expect(again.status).toBe(400);
+    expect(again.body.message).toBe('Incorrect recovery code: 4 attempts left');
+    // A code of the keyed set it replaced is no code of this account any more.
+    const replaced = await finish({
+      challenge_token: await challengeFor(account.email),
+      recovery_code: account.recoveryCodes[0],
+    });
+    expect(replaced.status).toBe(400);
+    const stepped = await api.post('/auth/step-up', {
+      token: account.token,
+      body: { password: PASSWORD, recovery_code: legacy[1] },
+    });
+    expect(stepped.status).toBe(200);
+    expect([...(await factorItem(account.accountId)).recovery_hashes]).toEqual([
+      legacyRecoveryCodeHash(account.accountId, legacy[2]!),
+    ]);
+  });
+
+  it('counts a wrong recovery code against the challenge and the account, keyed or legacy', async () => {
+    const account = await enrolled();
+    const at = plus(account.enrolledAt, 30);
+    const statuses = await asOf(at, async () => {
+      const seen: number[] = [];
+      const keyed = await challengeFor(account.email);
+      for (let j = 0; j < 5; j++)
+        seen.push((await finish({ challenge_token: keyed, recovery_code: 'ABCDE-23456' })).status);
+      await db.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: { PK: `ACCOUNT#${account.accountId}`, SK: 'SECOND_FACTOR#TOTP' },
+          UpdateExpression: 'SET recovery_hashes = :legacy',
+          ExpressionAttributeValues: {
+            ':legacy': new Set([legacyRecoveryCodeHash(account.accountId, 'FGHJK-789AB')]),
+          },
+        }),
+      );
+      const legacy = await challengeFor(account.email);
+      const wrong = await finish({ challenge_token: legacy, recovery_code: 'ABCDE-23456' });
+      expect(wrong.body.message).toBe('Incorrect recovery code: 4 attempts left');
+      seen.push(wrong.status);
+      for (let j = 0; j < 4; j++)
+        seen.push((await finish({ challenge_token: legacy, recovery_code: 'ABCDE-23456' })).status);
+      // The account's 10 are spent: even the right recovery code waits, and is not used up.
+      seen.push(
+        (await finish({ challenge_token: await challengeFor(account.email), recovery_code: 'FGHJK-789AB' }))
+          .status,
+      );
+      return seen;
+    });
+    expect(statuses).toEqual([...Array(10).fill(400), 429]);
+    expect((await factorItem(account.accountId)).recovery_hashes.size).toBe(1);
   });
 
   it('challenges a Google sign-in too', async () => {
