@@ -1,4 +1,4 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 
 /**
@@ -47,11 +47,4 @@ export const matchingStep = (secret: Uint8Array, code: string, now: Date): numbe
   if (!/^\d{6}$/.test(code)) return undefined;
   const delta = totpOf(secret).validate({ token: code, timestamp: now.getTime(), window: TOTP_WINDOW });
   return delta === null ? undefined : stepAt(now) + delta;
-};
-
-/** Constant-time equality of two secrets' hashes (challenge tokens). */
-export const sameHash = (a: string, b: string): boolean => {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 };
