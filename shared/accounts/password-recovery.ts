@@ -88,7 +88,7 @@ const holderOf = (account: Account | undefined, email: string) => account?.accou
 const forgot = async (email: string, now: Date): Promise<void> => {
   const account = usable(await getAccountByEmail(email));
   const allowed = await takeResetAllowance(email, RESET_DAILY_LIMIT, now);
-  // A decoy keeps no address: nothing is stored about an address without an account.
+  // A decoy keeps no address: only its key names one, by SHA-256, for the item's 15 minutes.
   const { code, record } = await newVerificationCode(
     holderOf(account, email),
     account ? account.email : '',

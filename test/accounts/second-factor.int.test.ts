@@ -102,6 +102,19 @@ const factorItem = async (accountId: string) => {
   return Item!;
 };
 
+/** Replaces the account's recovery codes with `codes` stored as before keyed codes (plain SHA-256). */
+const storeLegacySet = (accountId: string, codes: readonly string[]) =>
+  db.send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: { PK: `ACCOUNT#${accountId}`, SK: 'SECOND_FACTOR#TOTP' },
+      UpdateExpression: 'SET recovery_hashes = :legacy',
+      ExpressionAttributeValues: {
+        ':legacy': new Set(codes.map((code) => legacyRecoveryCodeHash(accountId, code))),
+      },
+    }),
+  );
+
 /** A password sign-in's challenge token. */
 const challengeFor = async (email: string): Promise<string> => {
   const res = await logIn(email);
@@ -405,16 +418,7 @@ describe('sign-in with a second factor', () => {
     // checked in its own form until the owner enrols again.
     const account = await enrolled();
     const legacy = ['ABCDE-23456', 'FGHJK-789AB', 'CDEFG-HJKMN'];
-    await db.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: { PK: `ACCOUNT#${account.accountId}`, SK: 'SECOND_FACTOR#TOTP' },
-        UpdateExpression: 'SET recovery_hashes = :legacy',
-        ExpressionAttributeValues: {
-          ':legacy': new Set(legacy.map((code) => legacyRecoveryCodeHash(account.accountId, code))),
-        },
-      }),
-    );
+    await storeLegacySet(account.accountId, legacy);
     const ok = await finish({
       challenge_token: await challengeFor(account.email),
       recovery_code: 'abcde23456',
@@ -450,16 +454,7 @@ describe('sign-in with a second factor', () => {
       const keyed = await challengeFor(account.email);
       for (let j = 0; j < 5; j++)
         seen.push((await finish({ challenge_token: keyed, recovery_code: 'ABCDE-23456' })).status);
-      await db.send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: { PK: `ACCOUNT#${account.accountId}`, SK: 'SECOND_FACTOR#TOTP' },
-          UpdateExpression: 'SET recovery_hashes = :legacy',
-          ExpressionAttributeValues: {
-            ':legacy': new Set([legacyRecoveryCodeHash(account.accountId, 'FGHJK-789AB')]),
-          },
-        }),
-      );
+      await storeLegacySet(account.accountId, ['FGHJK-789AB']);
       const legacy = await challengeFor(account.email);
       const wrong = await finish({ challenge_token: legacy, recovery_code: 'ABCDE-23456' });
       expect(wrong.body.message).toBe('Incorrect recovery code: 4 attempts left');
