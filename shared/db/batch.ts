@@ -24,10 +24,9 @@ export const batchGet = async (
   options: { consistent?: boolean } = {},
 ): Promise<Item[]> => {
   if (keys.length === 0) return [];
-  const keyOf = keyString;
   const table = tableName();
   const found = new Map<string, Item>();
-  const distinct = [...new Map(keys.map((key) => [keyOf(key), key])).values()];
+  const distinct = [...new Map(keys.map((key) => [keyString(key), key])).values()];
   await Promise.all(
     chunk(distinct, 100).map(async (part) => {
       let pending: Key[] | undefined = part;
@@ -42,12 +41,12 @@ export const batchGet = async (
             },
           }),
         );
-        for (const item of result.Responses?.[table] ?? []) found.set(keyOf(item), item);
+        for (const item of result.Responses?.[table] ?? []) found.set(keyString(item), item);
         pending = result.UnprocessedKeys?.[table]?.Keys as Key[] | undefined;
       }
     }),
   );
-  return keys.map((key) => found.get(keyOf(key))).filter((item): item is Item => item !== undefined);
+  return keys.map((key) => found.get(keyString(key))).filter((item): item is Item => item !== undefined);
 };
 
 type WriteRequest = { PutRequest: { Item: Item } } | { DeleteRequest: { Key: Key } };
