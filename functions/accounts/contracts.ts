@@ -118,7 +118,8 @@ export const resetPassword = /* @__PURE__ */ (() =>
       actions: ['BatchGetItem', 'DeleteItem', 'GetItem', 'Query', 'UpdateItem'],
       indexes: ['GSI1'],
     },
-    needs: ['one-time-codes'],
+    // SendMessage: the chat recheck (account-jobs).
+    needs: ['one-time-codes', 'account-jobs'],
     ivsChat: ['DisconnectUser'],
     ...hashes,
     auth: 'none',
@@ -194,7 +195,8 @@ export const changePassword = /* @__PURE__ */ (() =>
     // the account's chat connections end with its other sessions (signOutEverywhere).
     dynamo: { actions: ['BatchGetItem', 'DeleteItem', 'GetItem', 'Query', 'UpdateItem'], indexes: ['GSI1'] },
     ivsChat: ['DisconnectUser'],
-    needs: ['mailer'],
+    // SendMessage: the chat recheck (account-jobs).
+    needs: ['mailer', 'account-jobs'],
     ...hashes,
     auth: 'required',
     stepUp: true,
@@ -355,6 +357,8 @@ export const signOutOtherSessions = /* @__PURE__ */ contract({
   // (signOutEverywhere; docs/chat.md).
   dynamo: { actions: ['BatchGetItem', 'Query', 'UpdateItem'], indexes: ['GSI1'] },
   ivsChat: ['DisconnectUser'],
+  // SendMessage: the chat recheck (account-jobs).
+  needs: ['account-jobs'],
   auth: 'required',
   summary: 'Sign out every other session of the caller',
   description:

@@ -10,6 +10,13 @@ import { accountJobsRow } from './workers.ts';
  * dropped; a job that fails fails only its item (sqsWorker), which SQS redelivers, then moves to
  * the dead-letter queue (alarmed). Account ids are logged, never emails.
  */
+/** The metric each kind of job counts when done. */
+const DONE_METRIC = {
+  export: 'account_exports_built',
+  delete: 'accounts_purged',
+  'end-chat': 'chat_rechecks',
+} as const;
+
 export const handler = sqsWorker(accountJobsRow, 'account job failed', async (body, messageId) => {
   const job = AccountJob.safeParse(body);
   if (!job.success) return logger.warn('account job dropped: not a job', { messageId });
@@ -17,7 +24,7 @@ export const handler = sqsWorker(accountJobsRow, 'account job failed', async (bo
   try {
     const outcome = await runAccountJob(job.data, new Date());
     logger.info('account job done', { kind, accountId, outcome });
-    recordMetric(kind === 'export' ? 'account_exports_built' : 'accounts_purged', 1);
+    recordMetric(DONE_METRIC[kind], 1);
   } catch (error) {
     // The job's kind and account beside sqsWorker's failure line (which names the message only).
     logger.warn('account job will be retried', { kind, accountId, messageId });

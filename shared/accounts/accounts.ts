@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { DISCONNECTED, disconnectAccountEverywhere } from '../chat/disconnect-account.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../errors/errors.ts';
 import { getAccount, markDeleted, normalizeEmail } from '../identity/account-repository.ts';
 import { dropPendingExport, type ExportRecord, startExport } from './export-repository.ts';
 import { exportView } from './export-model.ts';
+import { endChatConnections } from './end-chat.ts';
 import { enqueueAccountJob, PURGE_DELAY_SECONDS } from './jobs.ts';
 import type { DeleteAccountBody } from './schemas.ts';
 
@@ -50,11 +50,11 @@ export const deleteAccount = async (accountId: string, body: DeleteAccountBody, 
   if (account.deleted_at === undefined && !(await markDeleted(accountId, now)))
     throw new ConflictError('The account changed meanwhile; retry');
   const deletedAt = account.deleted_at ?? now.toISOString();
-  // With the tombstone no chat token is issued; the connections open now end now (the purge ends
-  // any opened meanwhile with a token fetched before: docs/chat.md "Ending an account's connections").
+  // With the tombstone no chat token is issued; the connections open now end now, and any opened
+  // meanwhile with a token fetched before at the recheck (docs/chat.md "Ending an account's connections").
   await Promise.all([
     enqueueAccountJob({ kind: 'delete', account_id: accountId }, PURGE_DELAY_SECONDS),
-    disconnectAccountEverywhere(accountId, now, DISCONNECTED.deleted),
+    endChatConnections(accountId, now, 'deleted'),
   ]);
   return {
     status: 'deleting' as const,

@@ -9,13 +9,28 @@ import { ACCESS_TOKEN_TTL_SECONDS } from '../identity/access-token.ts';
  * retries, a dead-letter queue and its alarm. Locally the same SQS calls are served by the local
  * platform's queue stand-in (scripts/local/webhooks-outbox.ts).
  */
-export const AccountJob = /* @__PURE__ */ (() =>
-  z.object({
-    kind: z.enum(['export', 'delete']),
-    account_id: z.string().check(z.minLength(1)),
-    /** The export's id (`export` jobs): a job for an export no longer pending is dropped. */
-    export_id: z.optional(z.string()),
-  }))();
+export const AccountJob = /* @__PURE__ */ (() => {
+  const account_id = z.string().check(z.minLength(1));
+  return z.discriminatedUnion('kind', [
+    /** An export to build: a job for an export no longer pending is dropped. */
+    z.object({ kind: z.literal('export'), account_id, export_id: z.string() }),
+    /** A deleted account to purge. */
+    z.object({ kind: z.literal('delete'), account_id }),
+    /**
+     * The second pass of ending an account's chat connections (`recheckChat`): after a sign-out
+     * everywhere (but `keep`, the caller's session) or a deletion at `since`; `failed`: the rooms
+     * the first pass failed in.
+     */
+    z.object({
+      kind: z.literal('end-chat'),
+      account_id,
+      since: z.iso.datetime(),
+      reason: z.enum(['deleted', 'signedOut']),
+      keep: z.optional(z.string()),
+      failed: z.array(z.string()),
+    }),
+  ]);
+})();
 export type AccountJob = z.infer<typeof AccountJob>;
 
 /**

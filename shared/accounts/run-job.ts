@@ -5,8 +5,8 @@ import { batchPutDelete } from '../db/batch.ts';
 import { primaryKey } from '../db/key.ts';
 import { recordOf } from '../db/record.ts';
 import type { CreatorRecord } from '../catalog/model.ts';
-import { chatRoomsIn, purgeChatsOf } from '../chat/chat-repository.ts';
-import { DISCONNECTED, disconnectAccount } from '../chat/disconnect-account.ts';
+import { chatTokensIn, purgeChatsOf, roomsOf } from '../chat/chat-repository.ts';
+import { disconnectAccount, recheckChat } from '../chat/disconnect-account.ts';
 import { creatorPartition } from '../creators/creator-repository.ts';
 import { ENTITLEMENT_OBJECT_ENTITY, type EntitlementRecord } from '../entitlements/entitlement-repository.ts';
 import { channelScheduleKeys } from '../epg/program-repository.ts';
@@ -37,11 +37,19 @@ import { EXPORT_KEY_PREFIX } from './access.ts';
 
 /**
  * The account jobs worker's work (docs/accounts.md): building an export, purging a deleted
- * account. Both are idempotent, so SQS's redelivery of a failed job (then its dead-letter queue)
+ * account, the second pass of ending its chat connections. All are idempotent, so SQS's redelivery of a failed job (then its dead-letter queue)
  * is safe: an export is finished only while it is the pending one; a purge deletes what is left.
  */
 export const runAccountJob = async (job: AccountJob, now: Date): Promise<string> => {
-  if (job.kind === 'export') return buildExport(job.account_id, String(job.export_id), now);
+  if (job.kind === 'export') return buildExport(job.account_id, job.export_id, now);
+  if (job.kind === 'end-chat') {
+    const rooms = await recheckChat(
+      job.account_id,
+      { since: new Date(job.since), reason: job.reason, keep: job.keep, failed: job.failed },
+      now,
+    );
+    return `chat rechecked in ${rooms} rooms`;
+  }
   return purgeAccount(job.account_id, now);
 };
 
@@ -98,9 +106,9 @@ export const purgeAccount = async (accountId: string, now: Date): Promise<string
   // stored before those items existed): the partition is read again for what to delete.
   const items = closed > 0 ? await accountPartition(accountId) : found;
   const of = (entity: string) => items.filter((item) => item.entity === entity);
-  // DELETE /me ended the chat connections open then; these are any opened since with a token
-  // fetched before the tombstone (IVS Chat revokes no token). A failure is counted, not retried.
-  await disconnectAccount(accountId, chatRoomsIn(items, now), DISCONNECTED.deleted);
+  // DELETE /me ended the chat connections open then, and its recheck any opened with a token
+  // fetched before the tombstone; this is the last pass, should that recheck have dead-lettered.
+  await disconnectAccount(accountId, roomsOf(chatTokensIn(items, now)), 'deleted');
   const creator = await purgeCreatorSide(accountId, now);
   await purgeChatsOf(items, creator);
   for (const reaction of of('reaction'))

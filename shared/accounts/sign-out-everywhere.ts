@@ -1,9 +1,10 @@
-import { DISCONNECTED, disconnectAccountEverywhere } from '../chat/disconnect-account.ts';
 import { revokeAllSessions } from '../identity/refresh-tokens.ts';
+import { endChatConnections } from './end-chat.ts';
 
 /**
  * Signs the account out everywhere (but `keep`, the caller's own session, when given): every other
- * sign-in revoked and every open chat connection of the account ended, side by side. IVS Chat
+ * sign-in revoked and every open chat connection of the account ended (then rechecked: a token a
+ * revoked session fetched just before can still connect for a minute), side by side. IVS Chat
  * disconnects a user id, not a session, so the caller's own chat connection ends too (its app asks
  * for a new token, which a live session gets). Access tokens already issued run out within 15
  * minutes; until then the chat token route refuses a revoked session's (shared/chat/tokens.ts).
@@ -12,7 +13,7 @@ import { revokeAllSessions } from '../identity/refresh-tokens.ts';
 export const signOutEverywhere = async (accountId: string, now: Date, keep?: string): Promise<number> => {
   const [revoked] = await Promise.all([
     revokeAllSessions(accountId, now, keep),
-    disconnectAccountEverywhere(accountId, now, DISCONNECTED.signedOut),
+    endChatConnections(accountId, now, 'signedOut', keep),
   ]);
   return revoked;
 };

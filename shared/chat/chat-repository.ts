@@ -23,12 +23,13 @@ import { type TransactOperation, transactWriteIf, writeIf } from '../db/transact
  *   item of another creator's chat that names the account (its ban or moderator item, an action
  *   on it or by it as a moderator), written in the same transaction: how an account's export and
  *   its deletion find what chats keep about it without a Scan (docs/accounts.md);
- * - token record: PK `ACCOUNT#<account>`, SK `CHATTOKEN#<room arn>` (entity `chat-token`): a room
- *   the account was given a chat token for, written beside each CreateChatToken (one per account
- *   and room: the next token replaces it), TTL at the end of that token's session: how the
- *   account's deletion and "sign out everywhere" find the rooms to call DisconnectUser in (one
- *   strongly consistent Query of the partition's `CHATTOKEN#` range; docs/chat.md "Ending an
- *   account's connections").
+ * - token record: PK `ACCOUNT#<account>`, SK `CHATTOKEN#<room arn>#<session>` (entity
+ *   `chat-token`): a room one of the account's sessions was given a chat token for, written beside
+ *   each CreateChatToken (one per session and room: the session's next token replaces it), with
+ *   when it was made and a TTL at the end of that token's session: how the account's deletion and
+ *   "sign out everywhere" find the rooms to call DisconnectUser in, and which of them a signed-out
+ *   session may still open a connection in (one strongly consistent Query of the partition's
+ *   `CHATTOKEN#` range; docs/chat.md "Ending an account's connections").
  */
 
 /** A channel's chat rules (`PUT /studio/chat/settings`); absent item = all off. */
@@ -161,27 +162,45 @@ const reference = (accountId: string, key: Key, role: Role): TransactOperation =
   },
 });
 
-const tokenRecordKey = (accountId: string, roomArn: string): Key => ({
+const tokenRecordKey = (accountId: string, roomArn: string, sessionId: string | undefined): Key => ({
   PK: `ACCOUNT#${accountId}`,
-  SK: `CHATTOKEN#${roomArn}`,
+  SK: `CHATTOKEN#${roomArn}#${sessionId ?? '-'}`,
 });
 
 /** How much later than our clock IVS Chat may end a session it started (clock skew, its own latency). */
 const SESSION_END_MARGIN_MS = 60_000;
 
+/** A chat token an account was given: its room, the session it went to, when, and until when it may be open. */
+export interface ChatTokenRecord {
+  room_arn: string;
+  /** The sign-in session (refresh family) the token was made for; absent for a token without one. */
+  session_id?: string;
+  /** When the token was made (ISO); absent on records written before stop 57 (their tokens have lapsed). */
+  issued_at?: string;
+}
+
 /**
- * Records that `accountId` holds a chat token for `roomArn` whose session ends by `sessionEndsAt`
- * (written beside CreateChatToken, so computed from our clock with a margin, not IVS's answer).
+ * Records that `session` of `accountId` was given a chat token for `roomArn` at `now`, whose
+ * session ends by `sessionEndsAt` (written beside CreateChatToken, so from our clock with a
+ * margin, not IVS's answer).
  */
-export const recordChatToken = async (accountId: string, roomArn: string, sessionEndsAt: Date) => {
+export const recordChatToken = async (
+  accountId: string,
+  sessionId: string | undefined,
+  roomArn: string,
+  now: Date,
+  sessionEndsAt: Date,
+) => {
   const until = sessionEndsAt.getTime() + SESSION_END_MARGIN_MS;
   await db.send(
     new PutCommand({
       TableName: tableName(),
       Item: {
-        ...tokenRecordKey(accountId, roomArn),
+        ...tokenRecordKey(accountId, roomArn, sessionId),
         entity: 'chat-token',
         room_arn: roomArn,
+        ...(sessionId === undefined ? {} : { session_id: sessionId }),
+        issued_at: now.toISOString(),
         session_ends_by: new Date(until).toISOString(),
         [TABLE.ttlAttribute]: Math.ceil(until / 1000),
       },
@@ -190,18 +209,23 @@ export const recordChatToken = async (accountId: string, roomArn: string, sessio
 };
 
 /**
- * The rooms where a session of the account may still be open at `now`, from its token records
- * (`items`: its account partition's, as the purge reads it; DynamoDB's TTL removes ended ones
- * late, so they are filtered here).
+ * The account's token records whose session may still be open at `now` (`items`: its account
+ * partition's, as the purge reads it; DynamoDB's TTL removes ended ones late, so they are
+ * filtered here).
  */
-export const chatRoomsIn = (items: readonly Record<string, unknown>[], now: Date): string[] =>
+export const chatTokensIn = (items: readonly Record<string, unknown>[], now: Date): ChatTokenRecord[] =>
   items
     .filter((item) => item.entity === 'chat-token' && Number(item[TABLE.ttlAttribute]) * 1000 > now.getTime())
-    .map((item) => String(item.room_arn));
+    .map((item) => recordOf<ChatTokenRecord>(item, { withoutTtl: true }));
 
-/** The rooms where a session of the account may still be open at `now`: one strongly consistent Query. */
-export const chatRoomsOf = async (accountId: string, now: Date): Promise<string[]> =>
-  chatRoomsIn(
+/** The rooms of `tokens`, each once. */
+export const roomsOf = (tokens: readonly ChatTokenRecord[]): string[] => [
+  ...new Set(tokens.map((token) => token.room_arn)),
+];
+
+/** The account's token records whose session may still be open at `now`: one strongly consistent Query. */
+export const chatTokensOf = async (accountId: string, now: Date): Promise<ChatTokenRecord[]> =>
+  chatTokensIn(
     await queryAll({
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
       ExpressionAttributeValues: { ':pk': `ACCOUNT#${accountId}`, ':sk': 'CHATTOKEN#' },

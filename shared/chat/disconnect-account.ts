@@ -1,6 +1,6 @@
 import { DisconnectUserCommand } from '@aws-sdk/client-ivschat';
 import { logger, recordMetric } from '../observability/index.ts';
-import { chatRoomsOf } from './chat-repository.ts';
+import { type ChatTokenRecord, chatTokensOf, roomsOf } from './chat-repository.ts';
 import { ivsChatClient } from './client.ts';
 
 /** What IVS Chat tells the account's connections when they end (the `reason` of DisconnectUser). */
@@ -8,33 +8,40 @@ export const DISCONNECTED = {
   deleted: 'This account was deleted',
   signedOut: 'Signed out everywhere',
 } as const;
+export type DisconnectReason = keyof typeof DISCONNECTED;
 
 /**
  * Ends an account's open chat connections (docs/chat.md "Ending an account's connections"): IVS
  * Chat's DisconnectUser, user id the account id (as its tokens name it), in every room of `rooms`
- * (the rooms it was given tokens for whose session may still be open: `chatRoomsOf`, or
- * `chatRoomsIn` of the partition the purge read). A room that is gone (ResourceNotFoundException)
- * took its connections with it; a user with no connection left is not an error for IVS.
- * Throttling is retried by the client (standard mode, 4 attempts with backoff: shared/chat/client.ts).
- * Anything else is logged by error name and counted (`chat_disconnect_failures`, which alarms:
- * infra/chat.ts), never thrown: the deletion or sign-out it serves goes on. Answers how many
- * rooms failed.
+ * (the rooms it was given tokens for whose session may still be open). A room that is gone
+ * (ResourceNotFoundException) took its connections with it; a user with no connection left is not
+ * an error for IVS. Throttling is retried by the client (standard mode, 4 attempts with backoff:
+ * shared/chat/client.ts). Anything else is logged by error name and counted
+ * (`chat_disconnect_failures`, which alarms: infra/chat.ts), never thrown: the deletion or
+ * sign-out it serves goes on, and its recheck (`recheckChat`) tries those rooms again. Answers the
+ * rooms that failed.
  */
 export const disconnectAccount = async (
   accountId: string,
   rooms: readonly string[],
-  reason: string,
-): Promise<number> => {
-  let failed = 0;
+  reason: DisconnectReason,
+): Promise<string[]> => {
+  const failed: string[] = [];
   // IVS Chat allows 100 DisconnectUser a second per account: ten rooms at a time.
   for (let i = 0; i < rooms.length; i += 10)
     await Promise.all(
       rooms.slice(i, i + 10).map((roomArn) =>
         ivsChatClient()
-          .send(new DisconnectUserCommand({ roomIdentifier: roomArn, userId: accountId, reason }))
+          .send(
+            new DisconnectUserCommand({
+              roomIdentifier: roomArn,
+              userId: accountId,
+              reason: DISCONNECTED[reason],
+            }),
+          )
           .catch((error: Error) => {
             if (error.name === 'ResourceNotFoundException') return;
-            failed += 1;
+            failed.push(roomArn);
             recordMetric('chat_disconnect_failures');
             logger.error('chat disconnect failed', { errorName: error.name, roomArn });
           }),
@@ -47,5 +54,52 @@ export const disconnectAccount = async (
 export const disconnectAccountEverywhere = async (
   accountId: string,
   now: Date,
-  reason: string,
-): Promise<number> => disconnectAccount(accountId, await chatRoomsOf(accountId, now), reason);
+  reason: DisconnectReason,
+): Promise<string[]> => disconnectAccount(accountId, roomsOf(await chatTokensOf(accountId, now)), reason);
+
+/**
+ * How long after it is made a chat token can still open a connection: IVS Chat's token is valid
+ * for one minute (its CLI reference: "The token is valid for one minute, and a connection
+ * (session) established with the token is valid for the specified duration"), plus a minute for
+ * the clocks of IVS and the function.
+ */
+export const CHAT_TOKEN_CONNECTS_WITHIN_MS = 2 * 60_000;
+
+/**
+ * The rooms where a token made for a session other than `keep` may have opened a connection after
+ * `since` (a sign-out or deletion ended the connections open then): its token made at most
+ * `CHAT_TOKEN_CONNECTS_WITHIN_MS` before. Tokens made later than `since` count too: the token route
+ * checked the session just before it.
+ */
+export const roomsToRecheck = (tokens: readonly ChatTokenRecord[], since: Date, keep?: string): string[] =>
+  roomsOf(
+    tokens.filter(
+      (token) =>
+        (keep === undefined || token.session_id !== keep) &&
+        token.issued_at !== undefined &&
+        Date.parse(token.issued_at) >= since.getTime() - CHAT_TOKEN_CONNECTS_WITHIN_MS,
+    ),
+  );
+
+/**
+ * The second pass after a sign-out or deletion at `since` (the account jobs worker, after
+ * `CHAT_RECHECK_DELAY_SECONDS`): DisconnectUser again in the rooms where a token fetched before
+ * could have connected since (`roomsToRecheck`) and in the rooms the first pass failed in
+ * (`failed`). Throws when any fails, so SQS delivers the job again (then its dead-letter queue).
+ */
+export const recheckChat = async (
+  accountId: string,
+  pass: { since: Date; reason: DisconnectReason; keep?: string; failed: readonly string[] },
+  now: Date,
+): Promise<number> => {
+  const rooms = [
+    ...new Set([
+      ...pass.failed,
+      ...roomsToRecheck(await chatTokensOf(accountId, now), pass.since, pass.keep),
+    ]),
+  ];
+  const failed = await disconnectAccount(accountId, rooms, pass.reason);
+  if (failed.length > 0)
+    throw new Error(`DisconnectUser failed in ${failed.length} of ${rooms.length} rooms`);
+  return rooms.length;
+};

@@ -89,7 +89,13 @@ export const issueChatToken = async (
       }),
     ),
     accountId
-      ? recordChatToken(accountId, roomArn, new Date(now.getTime() + decision.sessionMinutes * 60_000))
+      ? recordChatToken(
+          accountId,
+          caller?.sessionId,
+          roomArn,
+          now,
+          new Date(now.getTime() + decision.sessionMinutes * 60_000),
+        )
       : undefined,
   ]);
   if (!made.token) throw new Error('IVS Chat CreateChatToken answered without a token');

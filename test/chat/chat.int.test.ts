@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountJobsRow } from '../../functions/accounts/workers.ts';
 import { chatReviewRow } from '../../functions/workers.ts';
 import { startLocalAccountJobs } from '../../scripts/local/accounts.ts';
 import { readMailbox } from '../../scripts/local/ses.ts';
@@ -576,7 +577,7 @@ describe('ending an account\'s chat connections (docs/chat.md "Ending an account
   });
   afterAll(() => jobs.stop());
 
-  it("DELETE /me ends the account's open chat connection at once, and the purge one opened since with a token fetched before (were kept for the session's hour)", async () => {
+  it("DELETE /me ends the account's open chat connection at once, and the recheck one opened since with a token fetched before (were kept for the session's hour)", async () => {
     const leaver = await viewer();
     const bystander = await viewer();
     const fetchedAhead = await token(leaver);
@@ -591,7 +592,7 @@ describe('ending an account\'s chat connections (docs/chat.md "Ending an account
     expect(await endedWithin(socket)).toBe('closed 1000 Disconnected by moderator');
     await watcher.next(eventNamed('aws:DISCONNECT_USER', leaver.accountId));
     // A token fetched before the tombstone still connects (IVS Chat revokes no token) until the
-    // purge, which ends it (the 15-minute wait elapses at once here).
+    // recheck, which ends it (its wait elapses at once here).
     const late = await join(fetchedAhead);
     expect(await say(late, 'after')).toMatchObject({ Type: 'MESSAGE' });
     await jobs.drain({ elapse: true });
@@ -643,6 +644,7 @@ describe('ending an account\'s chat connections (docs/chat.md "Ending an account
         Type: 'MESSAGE',
         Sender: { UserId: victim.accountId },
       });
+      const fetchedAhead = await token(attacker);
       await signOut(victim);
       expect(await endedWithin(socket)).toBe('closed 1000 Disconnected by moderator');
       // Its access token stays valid up to 15 minutes; the chat token route asks its session.
@@ -650,9 +652,58 @@ describe('ending an account\'s chat connections (docs/chat.md "Ending an account
       expect([again.status, again.body.message]).toEqual([401, 'This session was signed out: sign in again']);
       // The caller's own session (kept, but by a reset) chats again with a new token.
       expect((await token(victim)).status).toBe(way === 'POST /auth/password/reset' ? 401 : 200);
+      // A token the signed-out session fetched just before still connects (IVS Chat revokes no
+      // token; it is valid a minute) until the recheck ends it (its wait elapses at once here).
+      const late = await join(fetchedAhead);
+      expect(await say(late, 'still them')).toMatchObject({ Type: 'MESSAGE' });
+      await jobs.drain({ elapse: true });
+      expect(jobs.deadLetters()).toEqual([]);
+      expect(await endedWithin(late)).toBe('closed 1000 Disconnected by moderator');
     },
     60_000,
   );
+
+  it("the recheck leaves the kept session's new chat connection alone when no signed-out session fetched a token lately (one disconnect, not two)", async () => {
+    const owner = await viewer();
+    const other = await api.post(
+      '/auth/login',
+      fromNewAddress({ body: { email: owner.email, password: 'correct-horse-1' } }),
+    );
+    expect(other.status).toBe(200);
+    const first = await join(await token(owner));
+    const out = await api.delete('/me/sessions', { token: owner.token });
+    expect([out.status, out.body.data?.sessions_revoked]).toEqual([200, 1]);
+    expect(await endedWithin(first)).toBe('closed 1000 Disconnected by moderator');
+    const again = await join(await token(owner));
+    await jobs.drain({ elapse: true });
+    expect(jobs.deadLetters()).toEqual([]);
+    expect(await say(again, 'still here')).toMatchObject({
+      Type: 'MESSAGE',
+      Sender: { UserId: owner.accountId },
+    });
+    again.close();
+  }, 60_000);
+
+  it('the recheck tries again the rooms the first pass failed in', async () => {
+    const owner = await viewer();
+    const socket = await join(await token(owner));
+    // The room now (suspending the creator, above, gave it a new one).
+    const room = (await api.get('/studio/channel', { token: creator.token })).body.data.chat_room_arn;
+    // A recheck whose sign-out is an hour on: no token counts as fetched before it; only `failed`.
+    const since = new Date(Date.now() + 3_600_000).toISOString();
+    const job = {
+      kind: 'end-chat' as const,
+      account_id: owner.accountId,
+      since,
+      reason: 'signedOut' as const,
+      failed: [room],
+    };
+    const { runAccountJob } = await import('../../shared/accounts/run-job.ts');
+    await expect(
+      runAsFunction(functionContext(accountJobsRow), () => runAccountJob(job, new Date())),
+    ).resolves.toBe('chat rechecked in 1 rooms');
+    expect(await endedWithin(socket)).toBe('closed 1000 Disconnected by moderator');
+  }, 60_000);
 });
 
 describe('rooms for channels made before chat: `npm run operator -- chat-room` (docs/chat.md "Rooms")', () => {

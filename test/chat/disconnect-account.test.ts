@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ivsChatClient } from '../../shared/chat/client.ts';
-import { disconnectAccount } from '../../shared/chat/disconnect-account.ts';
+import {
+  CHAT_TOKEN_CONNECTS_WITHIN_MS,
+  disconnectAccount,
+  roomsToRecheck,
+} from '../../shared/chat/disconnect-account.ts';
 
 /**
  * What `disconnectAccount` does with IVS Chat's answers (docs/chat.md "Ending an account's
@@ -44,9 +48,9 @@ beforeAll(() => {
 afterAll(() => ivsChatClient().middlewareStack.remove('ivs-chat-answers'));
 
 describe('disconnectAccount', () => {
-  it('counts only the rooms that failed: a room gone is none, throttling is retried, nothing throws', async () => {
+  it('answers only the rooms that failed: a room gone is none, throttling is retried, nothing throws', async () => {
     const rooms = ['ok', 'gone', 'busy', 'broken'].map(room);
-    await expect(disconnectAccount('ac_1', rooms, 'This account was deleted')).resolves.toBe(1);
+    await expect(disconnectAccount('ac_1', rooms, 'deleted')).resolves.toEqual([room('broken')]);
     expect(calls.filter((c) => c === room('busy'))).toHaveLength(2);
     expect(calls.filter((c) => c === room('broken')).length).toBeGreaterThanOrEqual(1);
   });
@@ -55,8 +59,29 @@ describe('disconnectAccount', () => {
     calls.length = 0;
     busiest = 0;
     const rooms = Array.from({ length: 25 }, (_, i) => room(`r${i}`));
-    await expect(disconnectAccount('ac_1', rooms, 'Signed out everywhere')).resolves.toBe(0);
+    await expect(disconnectAccount('ac_1', rooms, 'signedOut')).resolves.toEqual([]);
     expect(calls.sort()).toEqual([...rooms].sort());
     expect(busiest).toBe(10);
+  });
+});
+
+describe('roomsToRecheck: where a token fetched before a sign-out at `since` may have connected since', () => {
+  const since = new Date('2026-11-30T12:00:00.000Z');
+  const at = (offsetMs: number) => new Date(since.getTime() + offsetMs).toISOString();
+  const tokens = [
+    { room_arn: room('a'), session_id: 'stolen', issued_at: at(-30_000) },
+    { room_arn: room('b'), session_id: 'stolen', issued_at: at(-CHAT_TOKEN_CONNECTS_WITHIN_MS - 1) },
+    { room_arn: room('c'), session_id: 'kept', issued_at: at(-10_000) },
+    { room_arn: room('d'), session_id: 'stolen', issued_at: at(5_000) },
+    { room_arn: room('e'), session_id: 'kept', issued_at: at(20_000) },
+    { room_arn: room('f') },
+  ];
+
+  it("a signed-out session's recent tokens, not the kept session's, not tokens too old to connect, not records without a time", () => {
+    expect(roomsToRecheck(tokens, since, 'kept')).toEqual([room('a'), room('d')]);
+  });
+
+  it('with no session kept (a reset, a deletion), every recent token', () => {
+    expect(roomsToRecheck(tokens, since)).toEqual([room('a'), room('c'), room('d'), room('e')]);
   });
 });

@@ -105,8 +105,13 @@ export interface TokenGrant {
   redeemed: boolean;
 }
 
-/** How long a token may be used to connect (IVS states only that the response carries the time). */
-export const TOKEN_VALIDITY_MS = 60 * 60 * 1000;
+/**
+ * How long a token may be used to connect: one minute (IVS Chat's CLI reference for
+ * create-chat-token: "The token is valid for one minute, and a connection (session) established
+ * with the token is valid for the specified duration"; its example's tokenExpirationTime is a
+ * minute after the request, its sessionExpirationTime an hour).
+ */
+export const TOKEN_VALIDITY_MS = 60 * 1000;
 
 export class IvsChatState {
   readonly rooms = new Map<string, RoomRecord>();
