@@ -12,6 +12,6 @@ export const KEYED = 'mac1:';
 export const isKeyedSet = (stored: ReadonlySet<string> | undefined): boolean =>
   [...(stored ?? [])].some((form) => form.startsWith(KEYED));
 
-/** A set of legacy codes still usable: its owner should replace it (POST /me/mfa/totp/recovery-codes). */
+/** Legacy codes still usable: the owner should replace them (POST /me/mfa/totp/recovery-codes). */
 export const isOutdatedSet = (stored: ReadonlySet<string> | undefined): boolean =>
   (stored?.size ?? 0) > 0 && !isKeyedSet(stored);

@@ -46,8 +46,8 @@ export const newRecoveryCodes = async (accountId: string): Promise<{ codes: stri
 
 /**
  * `typed` in the form of the account's stored set `stored` (one set is all one form: it is
- * written whole, at enrolment or a regeneration): keyed when the set is, else the legacy SHA-256 (no KMS call).
- * Undefined when no code is left to use.
+ * written whole, at enrolment or a regeneration): keyed when the set is, else the legacy SHA-256
+ * (no KMS call). Undefined when no code is left to use.
  */
 export const recoveryCodeAsStored = async (
   accountId: string,

@@ -5,8 +5,8 @@ import { identityResponses } from './schemas.ts';
 
 /**
  * Request and response schemas of the second factor (docs/accounts.md "Second factor"): TOTP
- * enrolment, new recovery codes, the sign-in challenge and its completion. Response schemas are built on the first
- * call (shared/schema/schema-meta.ts), so no Lambda bundle carries them.
+ * enrolment, new recovery codes, the sign-in challenge and its completion. Response schemas are
+ * built on the first call (shared/schema/schema-meta.ts), so no Lambda bundle carries them.
  */
 
 const totpCode = /* @__PURE__ */ (() =>
