@@ -1600,6 +1600,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/me/mfa/totp/recovery-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the recovery codes with 10 new ones (the old ones stop working)
+         * @description Makes 10 new single-use recovery codes and replaces all the unused ones with them at once: the old codes no longer work. For owners who used or lost codes, and for those whose factor shows `recovery_codes_outdated: true` (codes of the kind stored before 2026-11-30). The codes are shown this once (only a keyed MAC of each is kept). Needs a recent sign-in that passed the factor (step-up with its code: POST /auth/step-up). Sent with `Cache-Control: no-store`. 409 when the codes changed between the read and the write (another regeneration, a code used): check GET /me and retry.
+         */
+        post: operations["regenerateRecoveryCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/mfa": {
         parameters: {
             query?: never;
@@ -6264,6 +6284,18 @@ export interface components {
                 expires_at: string;
             };
         };
+        /** @description A new set of recovery codes replaced the whole old one (its unused codes no longer work); sent with `Cache-Control: no-store` */
+        RecoveryCodesRenewed: {
+            /**
+             * @description Ten single-use recovery codes for when the authenticator is lost. Shown this once (only a keyed MAC of each is kept): store them safely
+             * @example [
+             *       "ABCDE-23456",
+             *       "FGHJK-78923"
+             *     ]
+             */
+            recovery_codes: string[];
+            factor: components["schemas"]["SecondFactor"];
+        };
         /** @description A content report as filed for moderation */
         Report: {
             /**
@@ -6429,6 +6461,11 @@ export interface components {
              * @example 10
              */
             recovery_codes_left: number;
+            /**
+             * @description True when the unused recovery codes are of the kind stored before 2026-11-30 (a plain hash, which whoever reads a copy of the data could test guesses against): prompt the owner to get a new set with POST /me/mfa/totp/recovery-codes. False for a current set, and when no code is left
+             * @example false
+             */
+            recovery_codes_outdated: boolean;
         };
         /** @description A signed-in device: one sign-in and every token refreshed from it */
         Session: {
@@ -22237,6 +22274,163 @@ export interface operations {
                 };
             };
             /** @description Over the rate limit (10 per 900 s per account); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
+                     *     }
+                     */
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
+                };
+            };
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 500,
+                     *       "message": {
+                     *         "code": "INTERNAL",
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is throttling or unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 503,
+                     *       "message": "Service temporarily unavailable, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    regenerateRecoveryCodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new recovery codes, and the factor */
+            200: {
+                headers: {
+                    /** @description `no-store`: the body carries tokens, no browser, proxy or CDN may store it (RFC 6749 5.1) */
+                    "cache-control"?: string;
+                    /** @description `no-cache`, the same for HTTP/1.0 caches */
+                    pragma?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @description A short note for people, on some answers */
+                        message?: string;
+                        data: components["schemas"]["RecoveryCodesRenewed"];
+                    };
+                };
+            };
+            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired; or, with `reason: "step_up_required"`, a token whose sign-in is over 10 minutes old or did not pass the second factor (step up with its code: POST /auth/step-up); or the token's session was signed out (`This session was signed out: sign in again`: it gets no codes) */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 401,
+                     *       "message": "This action needs a recent sign-in: confirm your password (and, if the account has a second factor, its code) with POST /auth/step-up and retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No active second factor (none, or an enrolment not confirmed yet); or the account was deleted (`Account not found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 404,
+                     *       "message": "No second factor is enrolled"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The recovery codes changed between the read and the write (another regeneration, a code used, the factor removed): nothing was replaced; check GET /me and retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 409,
+                     *       "message": "The recovery codes changed while new ones were made (another regeneration, a code used, or the authenticator removed): check GET /me and retry"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body was sent and is over 256 KiB (this operation reads none) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 413,
+                     *       "message": "Request body exceeds 262144 bytes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the rate limit (10 per 3600 s per account); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */

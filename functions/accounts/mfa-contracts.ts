@@ -1,5 +1,6 @@
 import type { Contract } from '../../shared/http/contract.ts';
 import { contract } from '../../shared/http/contract.ts';
+import { STEP_UP_MESSAGE } from '../../shared/errors/errors.ts';
 import { noStoreHeaders as headers } from '../../shared/identity/no-store.ts';
 import {
   completeMfaSignInBody,
@@ -10,8 +11,8 @@ import {
 } from '../../shared/identity/second-factor-schemas.ts';
 
 /**
- * The second factor (docs/accounts.md "Second factor"): TOTP enrolment, its confirmation and
- * removal, and the second step of a sign-in that asks for it.
+ * The second factor (docs/accounts.md "Second factor"): TOTP enrolment, its confirmation, new
+ * recovery codes and removal, and the second step of a sign-in that asks for it.
  */
 const tag = 'Accounts';
 
@@ -88,6 +89,48 @@ export const confirmTotp = /* @__PURE__ */ contract({
   }),
 });
 
+export const regenerateRecoveryCodes = /* @__PURE__ */ contract({
+  operationId: 'regenerateRecoveryCodes',
+  tag,
+  method: 'POST',
+  path: '/me/mfa/totp/recovery-codes',
+  handler: 'accounts/regenerate-recovery-codes',
+  // GetItem: the account, the factor (the handler's step-up check and the set read), the session.
+  // UpdateItem: the new set, on condition it replaces the set read.
+  dynamo: { actions: ['GetItem', 'UpdateItem'] },
+  needs: ['one-time-codes'],
+  auth: 'required',
+  stepUp: true,
+  rateLimit: { limit: 10, windowSeconds: 3600, by: 'account' },
+  throttle: { rate: 5, burst: 10 },
+  summary: 'Replace the recovery codes with 10 new ones (the old ones stop working)',
+  description:
+    'Makes 10 new single-use recovery codes and replaces all the unused ones with them at once: the old codes no longer work. For owners who used or lost codes, and for those whose factor shows `recovery_codes_outdated: true` (codes of the kind stored before 2026-11-30). The codes are shown this once (only a keyed MAC of each is kept). Needs a recent sign-in that passed the factor (step-up with its code: POST /auth/step-up). Sent with `Cache-Control: no-store`. 409 when the codes changed between the read and the write (another regeneration, a code used): check GET /me and retry.',
+  responses: () => ({
+    200: {
+      description: 'The new recovery codes, and the factor',
+      data: secondFactorResponses().RecoveryCodesRenewed,
+      headers,
+    },
+    401: {
+      description:
+        'No bearer token, a malformed Authorization header, or a token that is invalid or expired; or, with `reason: "step_up_required"`, a token whose sign-in is over 10 minutes old or did not pass the second factor (step up with its code: POST /auth/step-up); or the token\'s session was signed out (`This session was signed out: sign in again`: it gets no codes)',
+      message: STEP_UP_MESSAGE,
+    },
+    404: {
+      description:
+        'No active second factor (none, or an enrolment not confirmed yet); or the account was deleted (`Account not found`)',
+      message: 'No second factor is enrolled',
+    },
+    409: {
+      description:
+        'The recovery codes changed between the read and the write (another regeneration, a code used, the factor removed): nothing was replaced; check GET /me and retry',
+      message:
+        'The recovery codes changed while new ones were made (another regeneration, a code used, or the authenticator removed): check GET /me and retry',
+    },
+  }),
+});
+
 export const removeTotp = /* @__PURE__ */ contract({
   operationId: 'removeTotp',
   tag,
@@ -147,6 +190,7 @@ export const completeMfaSignIn = /* @__PURE__ */ contract({
 export const secondFactorContracts: readonly Contract[] = [
   enrolTotp,
   confirmTotp,
+  regenerateRecoveryCodes,
   removeTotp,
   completeMfaSignIn,
 ];

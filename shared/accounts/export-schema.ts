@@ -67,7 +67,10 @@ export const ExportDocument = /* @__PURE__ */ (() =>
     ),
     /** Live watch sessions the account's stream slots still name (older ones expire within a day). */
     watch_sessions: z.array(record({ session_id: z.string(), creator_id: z.string(), started_at: instant })),
-    /** Second factors enrolled: type, label, dates, recovery codes left (never the secret or a code). */
+    /**
+     * Second factors enrolled: type, label, dates, recovery codes left and whether they are of the
+     * old kind (never the secret or a code).
+     */
     second_factors: z.array(
       z.object({
         id: z.string(),
@@ -76,6 +79,7 @@ export const ExportDocument = /* @__PURE__ */ (() =>
         created_at: instant,
         last_used_at: z.nullable(z.string()),
         recovery_codes_left: z.number(),
+        recovery_codes_outdated: z.boolean(),
       }),
     ),
     /** Signed-in devices: refresh-token families (no token material). */

@@ -1,12 +1,14 @@
 import { createHash, randomInt } from 'node:crypto';
 import { codeMac } from './code-mac.ts';
+import { isKeyedSet, KEYED } from './recovery-code-form.ts';
 
 /**
  * A second factor's recovery codes (docs/accounts.md "Second factor"): RECOVERY_CODE_COUNT
  * single-use codes shown once at enrolment, stored only in a form a table reader cannot test
  * guesses against: since 2026-11-30 a MAC under the one-time-code KMS key (`codeMac`, purpose
  * `RECOVERY_CODE`), prefixed `mac1:`. Sets stored before then hold plain SHA-256s (no prefix);
- * they stay as they are until the owner enrols again, and are checked in their own form.
+ * they stay as they are until the owner replaces them (POST /me/mfa/totp/recovery-codes) or enrols
+ * again, and are checked in their own form.
  */
 export const RECOVERY_CODE_COUNT = 10;
 
@@ -21,9 +23,6 @@ const newRecoveryCode = (): string => {
 
 /** A recovery code as typed (any case, spaces or dashes anywhere) in its canonical form. */
 export const canonicalRecoveryCode = (typed: string): string => typed.toUpperCase().replace(/[\s-]/g, '');
-
-/** What a keyed stored form starts with; a legacy SHA-256 (base64url) never holds a colon. */
-const KEYED = 'mac1:';
 
 /** The stored form of a recovery code since 2026-11-30: `mac1:` and its MAC (one KMS call). */
 export const keyedRecoveryCode = async (accountId: string, typed: string): Promise<string> =>
@@ -47,8 +46,8 @@ export const newRecoveryCodes = async (accountId: string): Promise<{ codes: stri
 
 /**
  * `typed` in the form of the account's stored set `stored` (one set is all one form: it is
- * written whole at enrolment): keyed when the set is, else the legacy SHA-256 (no KMS call).
- * Undefined when no code is left to use.
+ * written whole, at enrolment or a regeneration): keyed when the set is, else the legacy SHA-256
+ * (no KMS call). Undefined when no code is left to use.
  */
 export const recoveryCodeAsStored = async (
   accountId: string,
@@ -56,7 +55,5 @@ export const recoveryCodeAsStored = async (
   typed: string,
 ): Promise<string | undefined> => {
   if (!stored || stored.size === 0) return undefined;
-  return [...stored].some((form) => form.startsWith(KEYED))
-    ? keyedRecoveryCode(accountId, typed)
-    : legacyRecoveryCodeHash(accountId, typed);
+  return isKeyedSet(stored) ? keyedRecoveryCode(accountId, typed) : legacyRecoveryCodeHash(accountId, typed);
 };

@@ -6,7 +6,8 @@ import type { FunctionRow } from '../routing/function-row.ts';
  * docs/accounts.md "Second factor", docs/identity.md "Email verification"):
  * - `one-time-codes`: kms:GenerateMac on the one-time-code key (an HMAC_256 key,
  *   shared/identity/code-mac.ts: the functions that make or check an emailed code, and those that
- *   make or check recovery codes: the TOTP confirmation, `POST /auth/mfa`, step-up); ONE_TIME_CODE_KEY_ID.
+ *   make or check recovery codes: the TOTP confirmation, `POST /me/mfa/totp/recovery-codes`,
+ *   `POST /auth/mfa`, step-up); ONE_TIME_CODE_KEY_ID.
  * - `totp-encrypt`: kms:Encrypt on the second-factor key (enrolment stores a new secret);
  *   SECOND_FACTOR_KEY_ID.
  * - `totp-decrypt`: kms:Decrypt on it (the functions that check codes); SECOND_FACTOR_KEY_ID.

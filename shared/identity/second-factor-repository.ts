@@ -125,6 +125,34 @@ export const useRecoveryCode = (accountId: string, hash: string, now: Date): Pro
   });
 
 /**
+ * Replaces the recovery codes of `factor` (as read) with `recoveryHashes`, whole, on condition it
+ * is still that factor, active, holding the set it held when read: false otherwise (removed or
+ * enrolled again, a code used, or another replacement meanwhile), and nothing written. So of two
+ * replacements of one read at most one is written, and a set is never a mix of two.
+ */
+export const replaceRecoveryCodes = (
+  factor: TotpFactor,
+  recoveryHashes: readonly string[],
+): Promise<boolean> => {
+  const read = factor.recovery_hashes;
+  const held = read && read.size > 0;
+  return writtenIf({
+    Update: {
+      Key: factorKey(factor.account_id),
+      UpdateExpression: 'SET recovery_hashes = :hashes',
+      ConditionExpression: `#state = :active AND factor_id = :id AND ${held ? 'recovery_hashes = :read' : 'attribute_not_exists(recovery_hashes)'}`,
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: {
+        ':active': 'active',
+        ':id': factor.factor_id,
+        ':hashes': new Set(recoveryHashes),
+        ...(held ? { ':read': read } : {}),
+      },
+    },
+  });
+};
+
+/**
  * Removes the account's TOTP factor and its recovery codes: a pending one always, an active one
  * only when `passedFactor` (the caller's sign-in or step-up passed it). One conditional delete:
  * `removed` (an active factor), `abandoned` (an enrolment never confirmed), `none` (no factor:

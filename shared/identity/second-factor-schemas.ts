@@ -5,8 +5,8 @@ import { identityResponses } from './schemas.ts';
 
 /**
  * Request and response schemas of the second factor (docs/accounts.md "Second factor"): TOTP
- * enrolment, the sign-in challenge and its completion. Response schemas are built on the first
- * call (shared/schema/schema-meta.ts), so no Lambda bundle carries them.
+ * enrolment, new recovery codes, the sign-in challenge and its completion. Response schemas are
+ * built on the first call (shared/schema/schema-meta.ts), so no Lambda bundle carries them.
  */
 
 const totpCode = /* @__PURE__ */ (() =>
@@ -133,15 +133,17 @@ const buildResponses = () => {
     'A TOTP factor to add to an authenticator app, not active until confirmed; sent with `Cache-Control: no-store`',
   );
 
+  const recoveryCodes = described(
+    z.array(z.string()),
+    'Ten single-use recovery codes for when the authenticator is lost. Shown this once (only a keyed MAC of each is kept): store them safely',
+    ['ABCDE-23456', 'FGHJK-78923'],
+  );
+
   const TotpConfirmed = named(
     'TotpConfirmed',
     z.object({
       factor: SecondFactor,
-      recovery_codes: described(
-        z.array(z.string()),
-        'Ten single-use recovery codes for when the authenticator is lost. Shown this once (only a keyed MAC of each is kept): store them safely',
-        ['ABCDE-23456', 'FGHJK-78923'],
-      ),
+      recovery_codes: recoveryCodes,
       auth_token: described(
         z.string(),
         'A fresh access token for this sign-in that carries the second factor (`amr: ["mfa"]`)',
@@ -152,7 +154,13 @@ const buildResponses = () => {
     'The factor is active: sign-ins and step-ups now ask for its code; sent with `Cache-Control: no-store`',
   );
 
-  return { MfaChallenge, TotpEnrolment, TotpConfirmed };
+  const RecoveryCodesRenewed = named(
+    'RecoveryCodesRenewed',
+    z.object({ recovery_codes: recoveryCodes, factor: SecondFactor }),
+    'A new set of recovery codes replaced the whole old one (its unused codes no longer work); sent with `Cache-Control: no-store`',
+  );
+
+  return { MfaChallenge, TotpEnrolment, TotpConfirmed, RecoveryCodesRenewed };
 };
 
 let secondFactor: ReturnType<typeof buildSecondFactor> | undefined;
@@ -170,6 +178,11 @@ const buildSecondFactor = () =>
         '2026-01-16T08:00:00.000Z',
       ),
       recovery_codes_left: described(z.number().check(z.int()), 'Unused recovery codes (of 10)', 10),
+      recovery_codes_outdated: described(
+        z.boolean(),
+        'True when the unused recovery codes are of the kind stored before 2026-11-30 (a plain hash, which whoever reads a copy of the data could test guesses against): prompt the owner to get a new set with POST /me/mfa/totp/recovery-codes. False for a current set, and when no code is left',
+        false,
+      ),
     }),
     'An enrolled second factor (never its secret)',
   );
@@ -185,6 +198,7 @@ type Built = ReturnType<typeof buildResponses>;
 export type MfaChallenge = z.infer<Built['MfaChallenge']>;
 export type TotpEnrolment = z.infer<Built['TotpEnrolment']>;
 export type TotpConfirmed = z.infer<Built['TotpConfirmed']>;
+export type RecoveryCodesRenewed = z.infer<Built['RecoveryCodesRenewed']>;
 export type SecondFactorView = z.infer<ReturnType<typeof buildSecondFactor>>;
 
 /** The signed-in answer of POST /auth/mfa: the password sign-in's (account and tokens). */

@@ -18,7 +18,12 @@ import { accountView } from './onboarding.ts';
 import { notifyAccount } from './account-notice.ts';
 import { isLiveSession, issueSession, renewAuthTime } from './refresh-tokens.ts';
 import type { SignedInAccount } from './schemas.ts';
-import type { CompleteMfaSignInBody, TotpConfirmed, TotpEnrolment } from './second-factor-schemas.ts';
+import type {
+  CompleteMfaSignInBody,
+  RecoveryCodesRenewed,
+  TotpConfirmed,
+  TotpEnrolment,
+} from './second-factor-schemas.ts';
 import {
   acceptStep,
   activateTotp,
@@ -26,6 +31,7 @@ import {
   deleteTotpFactor,
   getTotpFactor,
   putPendingTotp,
+  replaceRecoveryCodes,
   spendChallengeAttempt,
   type TotpFactor,
   useRecoveryCode,
@@ -38,7 +44,7 @@ import { decryptTotpSecret, encryptTotpSecret } from './totp-secret-box.ts';
 
 /**
  * The TOTP second factor's use cases (docs/accounts.md "Second factor"): enrolment (a pending
- * factor, confirmed by a first code, which answers the recovery codes), removal, the code checks
+ * factor, confirmed by a first code, which answers the recovery codes), new recovery codes, removal, the code checks
  * sign-in and step-up share, and the end of a challenged sign-in (`POST /auth/mfa`).
  */
 
@@ -127,6 +133,34 @@ export const confirmTotp = async (caller: Principal, code: string, now: Date): P
     auth_token: access.token,
     token_expires_at: access.expiresAt,
   };
+};
+
+/**
+ * `POST /me/mfa/totp/recovery-codes` (step-up, and the handler's `assertFactorPassed`: the token
+ * passed the factor): 10 new keyed codes replace the whole set of the active factor in one
+ * conditional write (still this factor, active, holding the set read), so the old codes stop
+ * working at once and two regenerations of one read never both succeed (409 for the later). Like
+ * the confirmation it answers codes to the caller's session, so a signed-out one gets none (401),
+ * nor does a deleted account (404).
+ */
+export const regenerateRecoveryCodes = async (
+  caller: Principal,
+  now: Date,
+): Promise<RecoveryCodesRenewed> => {
+  const [, factor, live] = await Promise.all([
+    requireLiveAccount(caller.accountId),
+    getTotpFactor(caller.accountId),
+    caller.sessionId === undefined ? true : isLiveSession(caller.accountId, caller.sessionId, now),
+  ]);
+  if (!live) throw new UnauthorizedError('This session was signed out: sign in again');
+  if (factor?.state !== 'active') throw new NotFoundError('No second factor is enrolled');
+  const { codes, stored } = await newRecoveryCodes(caller.accountId);
+  if (!(await replaceRecoveryCodes(factor, stored)))
+    throw new ConflictError(
+      'The recovery codes changed while new ones were made (another regeneration, a code used, or the authenticator removed): check GET /me and retry',
+    );
+  recordMetric('recovery_codes_regenerated');
+  return { recovery_codes: codes, factor: factorView({ ...factor, recovery_hashes: new Set(stored) }) };
 };
 
 /**

@@ -46,6 +46,7 @@ describe("the operator's creator second-factor setting", () => {
         'POST /me/email',
         'DELETE /me',
         'POST /me/mfa/totp',
+        'POST /me/mfa/totp/recovery-codes',
         'DELETE /me/mfa/totp',
       ].sort(),
     );

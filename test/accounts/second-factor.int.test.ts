@@ -6,7 +6,13 @@ import { clock } from '../../shared/clock.ts';
 import { db } from '../../shared/db/client.ts';
 import { GetCommand, UpdateCommand } from '../../shared/db/document.ts';
 import { tableName } from '../../shared/db/table.ts';
-import { canonicalRecoveryCode, legacyRecoveryCodeHash } from '../../shared/identity/recovery-codes.ts';
+import {
+  canonicalRecoveryCode,
+  keyedRecoveryCode,
+  legacyRecoveryCodeHash,
+  newRecoveryCodes,
+} from '../../shared/identity/recovery-codes.ts';
+import { getTotpFactor, replaceRecoveryCodes } from '../../shared/identity/second-factor-repository.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { mintGoogleIdToken } from '../../scripts/local/local-idp.ts';
 import { readMailbox } from '../../scripts/local/ses.ts';
@@ -192,6 +198,7 @@ describe('TOTP enrolment', () => {
         created_at: expect.any(String),
         last_used_at: expect.any(String),
         recovery_codes_left: 10,
+        recovery_codes_outdated: false,
       },
     ]);
     const text = JSON.stringify(document);
@@ -614,5 +621,193 @@ describe('step-up with a second factor', () => {
     );
     // The confirmation's token passed it.
     expect((await api.get('/studio/channel', { token: confirm.body.data.auth_token })).status).toBe(200);
+  });
+});
+
+describe('new recovery codes (POST /me/mfa/totp/recovery-codes)', () => {
+  const regenerate = (token: string) => api.post('/me/mfa/totp/recovery-codes', { token });
+  /** The stored set as the keyed forms of `codes` would be. */
+  const keyedSet = async (accountId: string, codes: readonly string[]) =>
+    new Set(await Promise.all(codes.map((code) => keyedRecoveryCode(accountId, code))));
+  const storedSet = async (accountId: string) =>
+    new Set((await factorItem(accountId)).recovery_hashes as Set<string>);
+
+  it('replaces the whole set with 10 new keyed codes: an old code no longer signs in, a new one does', async () => {
+    const account = await enrolled();
+    const res = await regenerate(account.token);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const { recovery_codes: codes, factor } = res.body.data;
+    expect(codes).toHaveLength(10);
+    expect(new Set(codes).size).toBe(10);
+    for (const code of codes) {
+      expect(code).toMatch(/^[A-HJKMNP-Z2-9]{5}-[A-HJKMNP-Z2-9]{5}$/);
+      expect(account.recoveryCodes).not.toContain(code);
+    }
+    expect(factor).toMatchObject({
+      type: 'totp',
+      label: 'Phone',
+      recovery_codes_left: 10,
+      recovery_codes_outdated: false,
+    });
+    const me = (await api.get('/me', { token: account.token })).body.data;
+    expect(me.second_factors).toEqual([factor]);
+    // Exactly the new codes are stored, keyed; none of the old set is left.
+    expect(await storedSet(account.accountId)).toEqual(await keyedSet(account.accountId, codes));
+
+    const old = await finish({
+      challenge_token: await challengeFor(account.email),
+      recovery_code: account.recoveryCodes[0],
+    });
+    expect([old.status, old.body.message]).toEqual([400, 'Incorrect recovery code: 4 attempts left']);
+    const signedIn = await finish({
+      challenge_token: await challengeFor(account.email),
+      recovery_code: codes[0],
+    });
+    expect(signedIn.status).toBe(200);
+    expect(
+      (await api.get('/me', { token: account.token })).body.data.second_factors[0].recovery_codes_left,
+    ).toBe(9);
+  });
+
+  it('needs a recent step-up that passed the factor, as the removal does', async () => {
+    const account = await enrolled();
+    const before = await storedSet(account.accountId);
+    // A sign-in 11 minutes ago (through the factor), and a fresh sign-in that did not pass it.
+    const { token: stale } = await issueAccessToken(account.accountId, new Date(), {
+      authTime: plus(new Date(), -11 * 60),
+      secondFactor: true,
+    });
+    const { token: noFactor } = await issueAccessToken(account.accountId, new Date(), {
+      authTime: new Date(),
+      secondFactor: false,
+    });
+    for (const token of [stale, noFactor]) {
+      const refused = await regenerate(token);
+      expect([refused.status, refused.body.reason]).toEqual([401, 'step_up_required']);
+      expect(refused.body.recovery_codes).toBeUndefined();
+    }
+    // The step-up itself refuses a missing or wrong code (403), and its refusal passes nothing.
+    for (const proof of [{}, { code: '000000' }, { recovery_code: 'ABCDE-23456' }]) {
+      const stepUp = await api.post('/auth/step-up', {
+        token: stale,
+        body: { password: PASSWORD, ...proof },
+      });
+      expect(stepUp.status).toBe(403);
+    }
+    expect((await regenerate(stale)).status).toBe(401);
+    expect(await storedSet(account.accountId)).toEqual(before);
+    // A step-up with a recovery code (the authenticator lost) passes, and the set is replaced.
+    const stepped = await api.post('/auth/step-up', {
+      token: stale,
+      body: { password: PASSWORD, recovery_code: account.recoveryCodes[0] },
+    });
+    expect(stepped.status).toBe(200);
+    const res = await regenerate(stepped.body.data.auth_token);
+    expect(res.status).toBe(200);
+    expect(await storedSet(account.accountId)).toEqual(
+      await keyedSet(account.accountId, res.body.data.recovery_codes),
+    );
+  });
+
+  it('answers 404 without an active factor, and 401 to a signed-out session', async () => {
+    const account = await signUp();
+    const none = await regenerate(account.token);
+    expect([none.status, none.body.message]).toEqual([404, 'No second factor is enrolled']);
+    // An enrolment not confirmed yet has no codes to replace.
+    expect((await api.post('/me/mfa/totp', { token: account.token, body: {} })).status).toBe(201);
+    expect((await regenerate(account.token)).status).toBe(404);
+
+    const enrolledAccount = await enrolled();
+    const before = await storedSet(enrolledAccount.accountId);
+    const signedOut = await api.delete(`/me/sessions/${payload(enrolledAccount.token).sid}`, {
+      token: enrolledAccount.token,
+    });
+    expect(signedOut.status).toBe(204);
+    const res = await regenerate(enrolledAccount.token);
+    expect([res.status, res.body.message]).toEqual([401, 'This session was signed out: sign in again']);
+    expect(await storedSet(enrolledAccount.accountId)).toEqual(before);
+  });
+
+  it('flags a set stored before keyed codes in GET /me until it is replaced', async () => {
+    const account = await enrolled();
+    expect((await api.get('/me', { token: account.token })).body.data.second_factors[0]).toMatchObject({
+      recovery_codes_left: 10,
+      recovery_codes_outdated: false,
+    });
+    const legacy = ['ABCDE-23456', 'FGHJK-789AB', 'CDEFG-HJKMN'];
+    await storeLegacySet(account.accountId, legacy);
+    expect((await api.get('/me', { token: account.token })).body.data.second_factors[0]).toMatchObject({
+      recovery_codes_left: 3,
+      recovery_codes_outdated: true,
+    });
+    expect((await buildExportDocument(account.accountId, new Date())).second_factors[0]).toMatchObject({
+      recovery_codes_outdated: true,
+    });
+    const res = await regenerate(account.token);
+    expect(res.status).toBe(200);
+    expect(res.body.data.factor).toMatchObject({ recovery_codes_left: 10, recovery_codes_outdated: false });
+    expect((await api.get('/me', { token: account.token })).body.data.second_factors[0]).toMatchObject({
+      recovery_codes_left: 10,
+      recovery_codes_outdated: false,
+    });
+    const old = await finish({
+      challenge_token: await challengeFor(account.email),
+      recovery_code: legacy[0],
+    });
+    expect(old.status).toBe(400);
+  });
+
+  it('lets one of two regenerations of the same read win; the other writes nothing (409)', async () => {
+    // Two regenerations that read the same set, as two parallel requests may: the write is
+    // conditional on the set read, so the later one is refused and its codes never stored.
+    const account = await enrolled();
+    const read = (await getTotpFactor(account.accountId))!;
+    const first = await newRecoveryCodes(account.accountId);
+    const second = await newRecoveryCodes(account.accountId);
+    expect(await replaceRecoveryCodes(read, first.stored)).toBe(true);
+    expect(await replaceRecoveryCodes(read, second.stored)).toBe(false);
+    expect(await storedSet(account.accountId)).toEqual(new Set(first.stored));
+    // A code used between the read and the write changes the set: refused as well.
+    const reread = (await getTotpFactor(account.accountId))!;
+    const used = await finish({
+      challenge_token: await challengeFor(account.email),
+      recovery_code: first.codes[0],
+    });
+    expect(used.status).toBe(200);
+    expect(await replaceRecoveryCodes(reread, second.stored)).toBe(false);
+    expect((await storedSet(account.accountId)).size).toBe(9);
+
+    // Over HTTP, in parallel: each answer is 200 or 409, and the stored set is exactly the codes of
+    // one 200 answer (never a mix); whatever a 409 made is stored nowhere.
+    const answers = await Promise.all([
+      regenerate(account.token),
+      regenerate(account.token),
+      regenerate(account.token),
+    ]);
+    const statuses = answers.map((res) => res.status);
+    expect(statuses.every((status) => status === 200 || status === 409)).toBe(true);
+    expect(statuses).toContain(200);
+    const stored = await storedSet(account.accountId);
+    const matching = [];
+    for (const res of answers.filter((answer) => answer.status === 200))
+      if (
+        JSON.stringify([...(await keyedSet(account.accountId, res.body.data.recovery_codes))].sort()) ===
+        JSON.stringify([...stored].sort())
+      )
+        matching.push(res);
+    expect(matching).toHaveLength(1);
+    for (const res of answers.filter((answer) => answer.status === 409))
+      expect(res.body.message).toContain('changed while new ones were made');
+  });
+
+  it('is limited to 10 an hour per account (429 with Retry-After)', async () => {
+    const account = await enrolled();
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) statuses.push((await regenerate(account.token)).status);
+    const over = await regenerate(account.token);
+    expect([...statuses, over.status]).toEqual([...Array(10).fill(200), 429]);
+    expect(over.body.reason).toBe('rate_limit');
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 });

@@ -177,6 +177,7 @@ const OWNERSHIP: Record<string, 'owned' | `caller: ${string}`> = {
   'POST /me/mfa/totp': 'caller: enrols the caller’s own second factor',
   'POST /me/mfa/totp/confirm': 'caller: confirms the caller’s own pending factor',
   'DELETE /me/mfa/totp': 'caller: removes the caller’s own second factor',
+  'POST /me/mfa/totp/recovery-codes': 'caller: replaces the caller’s own recovery codes',
   // Live state (issue 40): counts and subscribe tokens for the caller; cues on the caller's channel.
   'POST /creators/{id}/channel/live/reactions':
     'caller: counts into the channel’s tick totals, nothing of another account',
