@@ -339,6 +339,36 @@ describe('a sign-in racing "sign out everywhere"', () => {
     expect((await google()).status).toBe(200);
   });
 
+  it('a sign-up whose account is reset before its first session is stored gets none (401: sign in)', async () => {
+    const id = unique();
+    const email = `acct.${id}@example.com`;
+    let reset: number | undefined;
+    const race = beforeSessionWrite(async () => {
+      await api.post('/auth/password/forgot', from({ body: { email } }));
+      const code = await latestCode(email, 8);
+      reset = (
+        await api.post(
+          '/auth/password/reset',
+          from({ body: { email, code, new_password: 'a-new-long-passphrase' } }),
+        )
+      ).status;
+    });
+    try {
+      const created = await api.post(
+        '/onboarding/account/create',
+        from({
+          body: { email, password: PASSWORD, creator_name: 'Acct', handle: `a_${id}`, agreed_to_terms: true },
+        }),
+      );
+      expect([reset, created.status, created.body.message]).toEqual([204, 401, SIGNED_OUT]);
+    } finally {
+      race.stop();
+    }
+    const signedIn = await logIn(email, 'a-new-long-passphrase');
+    expect(signedIn.status).toBe(200);
+    expect(await devices(signedIn.body.data.auth_token)).toEqual(['Firefox on Windows']);
+  });
+
   it('a sign-in just after the sign-out is not refused on a stale read of the account', async () => {
     const a = await signUp();
     // Reads of the account's profile that may be stale miss the sign-out's write (as on AWS).
