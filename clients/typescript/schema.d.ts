@@ -16921,6 +16921,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The account was created, but signed out everywhere (a password reset with a code mailed to the address) before its first session was stored: sign in */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 401,
+                     *       "message": "This account was signed out everywhere while signing in: sign in again"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The email is already registered, or the handle is taken (both ignoring letter case) */
             409: {
                 headers: {
@@ -17156,7 +17174,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The Google token is invalid or expired, or Google did not verify its email */
+            /** @description The Google token is invalid or expired, or Google did not verify its email; or the account was signed out everywhere while this sign-in was under way (`This account was signed out everywhere while signing in: sign in again`) */
             401: {
                 headers: {
                     /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
@@ -18413,7 +18431,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unknown email, wrong password, or an account without a password (Google only); or the password was changed or reset while this sign-in was checking it (`The password changed while signing in: sign in again with the new one`) */
+            /** @description Unknown email, wrong password, or an account without a password (Google only); or the password was changed or reset while this sign-in was checking it (`The password changed while signing in: sign in again with the new one`), or the account was signed out everywhere meanwhile (`This account was signed out everywhere while signing in: sign in again`) */
             401: {
                 headers: {
                     /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
@@ -22557,7 +22575,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The challenge token is unknown, expired (5 minutes), used, or out of attempts (5): sign in again; or the password it followed was changed or reset meanwhile (`The password changed while signing in: sign in again with the new one`) */
+            /** @description The challenge token is unknown, expired (5 minutes), used, or out of attempts (5): sign in again; or the password it followed was changed or reset meanwhile (`The password changed while signing in: sign in again with the new one`), or the account was signed out everywhere since the first step (`This account was signed out everywhere while signing in: sign in again`) */
             401: {
                 headers: {
                     /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */

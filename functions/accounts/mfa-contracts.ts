@@ -161,7 +161,8 @@ export const completeMfaSignIn = /* @__PURE__ */ contract({
   handler: 'accounts/complete-mfa-sign-in',
   // UpdateItem: the challenge's attempt, the factor's last step or recovery codes. DeleteItem: the
   // challenge, used once. GetItem: the account and its factor. PutItem: the new sign-in.
-  // ConditionCheckItem: after a password, the session is stored only while it is the one checked.
+  // ConditionCheckItem: the session is stored only while the account is as the first factor read
+  // it (not signed out everywhere since; after a password, still the one checked).
   dynamo: { actions: ['ConditionCheckItem', 'DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'] },
   needs: ['totp-decrypt', 'token-signer', 'one-time-codes'],
   auth: 'none',
@@ -180,7 +181,7 @@ export const completeMfaSignIn = /* @__PURE__ */ contract({
     },
     401: {
       description:
-        'The challenge token is unknown, expired (5 minutes), used, or out of attempts (5): sign in again; or the password it followed was changed or reset meanwhile (`The password changed while signing in: sign in again with the new one`)',
+        'The challenge token is unknown, expired (5 minutes), used, or out of attempts (5): sign in again; or the password it followed was changed or reset meanwhile (`The password changed while signing in: sign in again with the new one`), or the account was signed out everywhere since the first step (`This account was signed out everywhere while signing in: sign in again`)',
       message:
         'This sign-in challenge expired, was used or had too many wrong codes: sign in again (POST /auth/login)',
     },

@@ -40,7 +40,9 @@ export const createAccount = /* @__PURE__ */ (() =>
     method: 'POST',
     path: '/onboarding/account/create',
     handler: 'identity/create-account',
-    dynamo: { actions: ['PutItem', 'UpdateItem'] },
+    // ConditionCheckItem: the first session is stored only while the account was not signed out
+    // everywhere meanwhile (shared/identity/refresh-tokens.ts).
+    dynamo: { actions: ['ConditionCheckItem', 'PutItem', 'UpdateItem'] },
     ...hashes,
     auth: 'none',
     needs: ['token-signer', 'mailer', 'one-time-codes'],
@@ -56,6 +58,11 @@ export const createAccount = /* @__PURE__ */ (() =>
         data: identityResponses().SignedUpAccount,
         headers,
       },
+      401: {
+        description:
+          'The account was created, but signed out everywhere (a password reset with a code mailed to the address) before its first session was stored: sign in',
+        message: 'This account was signed out everywhere while signing in: sign in again',
+      },
       409: {
         description: 'The email is already registered, or the handle is taken (both ignoring letter case)',
         message: 'Email already registered',
@@ -70,7 +77,9 @@ export const signInWithGoogle = /* @__PURE__ */ (() =>
     method: 'POST',
     path: '/onboarding/account/google',
     handler: 'identity/sign-in-with-google',
-    dynamo: { actions: ['GetItem', 'PutItem', 'UpdateItem'] },
+    // ConditionCheckItem: the session is stored only while the account was not signed out
+    // everywhere since it was read (shared/identity/refresh-tokens.ts).
+    dynamo: { actions: ['ConditionCheckItem', 'GetItem', 'PutItem', 'UpdateItem'] },
     auth: 'none',
     needs: ['token-signer'],
     ...guard(20, 10),
@@ -97,7 +106,8 @@ export const signInWithGoogle = /* @__PURE__ */ (() =>
         headers,
       },
       401: {
-        description: 'The Google token is invalid or expired, or Google did not verify its email',
+        description:
+          'The Google token is invalid or expired, or Google did not verify its email; or the account was signed out everywhere while this sign-in was under way (`This account was signed out everywhere while signing in: sign in again`)',
         message: 'Invalid or expired Google token',
       },
       409: {
@@ -263,7 +273,8 @@ export const logIn = /* @__PURE__ */ (() =>
     method: 'POST',
     path: '/auth/login',
     handler: 'identity/log-in',
-    // ConditionCheckItem: the session is stored only while the password is the one checked.
+    // ConditionCheckItem: the session is stored only while the password is the one checked and
+    // the account was not signed out everywhere since it was read.
     dynamo: { actions: ['ConditionCheckItem', 'GetItem', 'PutItem', 'UpdateItem'] },
     ...hashes,
     auth: 'none',
@@ -287,7 +298,7 @@ export const logIn = /* @__PURE__ */ (() =>
       },
       401: {
         description:
-          'Unknown email, wrong password, or an account without a password (Google only); or the password was changed or reset while this sign-in was checking it (`The password changed while signing in: sign in again with the new one`)',
+          'Unknown email, wrong password, or an account without a password (Google only); or the password was changed or reset while this sign-in was checking it (`The password changed while signing in: sign in again with the new one`), or the account was signed out everywhere meanwhile (`This account was signed out everywhere while signing in: sign in again`)',
         message: 'Email or password is incorrect',
       },
     }),

@@ -9,6 +9,9 @@ import { endChatConnections } from './end-chat.ts';
  * for a new token, which a live session gets). Access tokens already issued run out within 15
  * minutes; until then the chat token route refuses a revoked session's (shared/chat/tokens.ts).
  * `DELETE /me/sessions`, `POST /me/password`, `POST /auth/password/reset`; the number revoked.
+ * The account's sign-out count goes up before the sessions are listed (`revokeAllSessions`), so a
+ * sign-in under way, which read the account before, stores no session after (docs/accounts.md
+ * "Sessions"); the kept session is no sign-in and refreshes on.
  */
 export const signOutEverywhere = async (accountId: string, now: Date, keep?: string): Promise<number> => {
   const [revoked] = await Promise.all([

@@ -6,7 +6,12 @@ import { db } from '../db/client.ts';
 import { queryAll } from '../db/query.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
-import { cancellationCodes, isConditionalCheckFailed, type TransactOperation } from '../db/transaction.ts';
+import {
+  cancellationCodes,
+  isConditionalCheckFailed,
+  type TransactOperation,
+  writtenIf,
+} from '../db/transaction.ts';
 import type { CategoryId } from '../catalog/model.ts';
 import { ConflictError, NotFoundError } from '../errors/errors.ts';
 import type { SocialPlatform, UserStatus } from './schemas.ts';
@@ -38,6 +43,11 @@ export interface Account {
   password_hash?: string;
   /** When a change or a reset last set the password (absent: never since sign-up). */
   password_changed_at?: string;
+  /**
+   * How many times every session of the account was signed out (`signOutEverywhere`; absent:
+   * never): a sign-in stores its session only while it is still the count it read.
+   */
+  sign_out_count?: number;
   google_sub?: string;
   /** The owner proved the address: a code sent to it (email-verification.ts) or Google created the account. */
   email_verified?: boolean;
@@ -255,8 +265,15 @@ export const linkGoogleIdentity = async (
 const accountOf = (item: Record<string, unknown> | undefined): Account | undefined =>
   item ? recordOf<Account>(item) : undefined;
 
-export const getAccount = async (accountId: string): Promise<Account | undefined> =>
-  accountOf((await db.send(new GetCommand({ TableName: tableName(), Key: accountKey(accountId) }))).Item);
+/** The account; `consistent`: a strongly consistent read (what a sign-in checks must be current). */
+export const getAccount = async (accountId: string, consistent = false): Promise<Account | undefined> =>
+  accountOf(
+    (
+      await db.send(
+        new GetCommand({ TableName: tableName(), Key: accountKey(accountId), ConsistentRead: consistent }),
+      )
+    ).Item,
+  );
 
 /**
  * The caller's account, or 404 `Account not found` when it is gone or deleted: an access token
@@ -273,10 +290,13 @@ export const requireLiveAccount = async (accountId: string): Promise<Account> =>
  * The account a marker names. Without one, the profile of an id no account can have is read in its
  * place: a lookup by email or Google subject makes the same two GetItems whether or not the account
  * exists, so unauthenticated routes (login, forgot-password, reset) take the same time either way.
+ * The profile is read consistently: a sign-in stores its session only while the account is as it
+ * read it (`signInBasisCheck`), so a stale read just after a reset or a sign-out everywhere would
+ * refuse a good sign-in.
  */
 const byMarker = async (key: { PK: string; SK: string }): Promise<Account | undefined> => {
   const marker = (await db.send(new GetCommand({ TableName: tableName(), Key: key }))).Item;
-  return getAccount(marker?.account_id ? String(marker.account_id) : NO_ACCOUNT);
+  return getAccount(marker?.account_id ? String(marker.account_id) : NO_ACCOUNT, true);
 };
 /** An account id no account has (ids are `acc_…`), whose profile is read for a missing marker. */
 const NO_ACCOUNT = '-';
@@ -471,26 +491,68 @@ export const passwordResetUpdate = (accountId: string, email: string, passwordHa
 });
 
 /**
- * A transaction operation that holds only while the account's password is the one a sign-in
- * checked, named by its `password_changed_at` (undefined: never changed since sign-up). A session
- * stored with it cannot outlive a password change or reset that ran while the sign-in was under
- * way (docs/accounts.md "Sessions").
+ * What a sign-in read of the account, which its session must still match when it is stored
+ * (docs/accounts.md "Sessions"): the account's `sign_out_count` (every sign-in; undefined: never
+ * signed out everywhere) and, for a password sign-in, the checked password by its
+ * `password_changed_at` (undefined: never changed since sign-up).
  */
-export const passwordUnchangedCheck = (
-  accountId: string,
-  changedAt: string | undefined,
-): TransactOperation => ({
-  ConditionCheck: {
-    TableName: tableName(),
-    Key: accountKey(accountId),
-    ...(changedAt === undefined
-      ? { ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(password_changed_at)' }
-      : {
-          ConditionExpression: 'password_changed_at = :at',
-          ExpressionAttributeValues: { ':at': changedAt },
-        }),
-  },
+export interface SignInBasis {
+  signOutCount: number | undefined;
+  password?: { changedAt: string | undefined };
+}
+
+/** The basis of a sign-in that read `account` (`password`: its password was the first factor). */
+export const signInBasis = (account: Account, password: boolean): SignInBasis => ({
+  signOutCount: account.sign_out_count,
+  ...(password ? { password: { changedAt: account.password_changed_at } } : {}),
 });
+
+/**
+ * A transaction operation that holds only while the account is as the sign-in read it (one
+ * ConditionCheck: a transaction takes one operation per item): not signed out everywhere since,
+ * nor, for a password sign-in, its password changed or reset since. A session stored with it
+ * cannot outlive a sign-out everywhere, a change or a reset that ran while the sign-in was under
+ * way and so could not see it yet.
+ */
+export const signInBasisCheck = (accountId: string, basis: SignInBasis): TransactOperation => {
+  const conditions = ['attribute_exists(PK)'];
+  const values: Record<string, unknown> = {};
+  if (basis.signOutCount === undefined) conditions.push('attribute_not_exists(sign_out_count)');
+  else {
+    conditions.push('sign_out_count = :signOuts');
+    values[':signOuts'] = basis.signOutCount;
+  }
+  const changedAt = basis.password?.changedAt;
+  if (basis.password && changedAt === undefined) conditions.push('attribute_not_exists(password_changed_at)');
+  if (changedAt !== undefined) {
+    conditions.push('password_changed_at = :changedAt');
+    values[':changedAt'] = changedAt;
+  }
+  return {
+    ConditionCheck: {
+      TableName: tableName(),
+      Key: accountKey(accountId),
+      ConditionExpression: conditions.join(' AND '),
+      ...(Object.keys(values).length > 0 ? { ExpressionAttributeValues: values } : {}),
+    },
+  };
+};
+
+/**
+ * Counts a sign-out everywhere on the account (`sign_out_count` + 1), which `signOutEverywhere`
+ * does before it lists the sessions: a sign-in that read the account before can no longer store
+ * its session (`signInBasisCheck`), and one stored before is listed. False when there is no
+ * account (purged: its sessions went with it).
+ */
+export const countSignOut = async (accountId: string): Promise<boolean> =>
+  writtenIf({
+    Update: {
+      Key: accountKey(accountId),
+      UpdateExpression: 'ADD sign_out_count :one',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeValues: { ':one': 1 },
+    },
+  });
 
 /**
  * Replaces the account's password hash, on condition that it is still `previousHash` (the one the

@@ -6,6 +6,7 @@ import {
   getAccountByGoogleSub,
   isEmailVerified,
   linkGoogleIdentity,
+  signInBasis,
 } from './account-repository.ts';
 import { verifyGoogleToken } from './google.ts';
 import { accountView, newAccount, onboardingProgress } from './onboarding.ts';
@@ -63,7 +64,12 @@ export const googleSignIn = async (
   if (existing?.deleted_at) throw new UnauthorizedError('This account was deleted');
   if (existing) {
     // An account with a second factor gets a challenge instead of tokens (mfa-challenge.ts).
-    const outcome = await signInOrChallenge(existing.account_id, 'google', now, userAgent);
+    const outcome = await signInOrChallenge(
+      existing.account_id,
+      signInBasis(existing, false),
+      now,
+      userAgent,
+    );
     if ('challenge' in outcome) return { created: false, challenge: outcome.challenge };
     return {
       created: false,
@@ -89,7 +95,7 @@ export const googleSignIn = async (
     body: {
       ...accountView(account),
       is_new_account: true,
-      ...(await issueSession(account.account_id, now, userAgent)),
+      ...(await issueSession(account.account_id, signInBasis(account, false), now, userAgent)),
       onboarding: onboardingProgress(account),
     },
   };

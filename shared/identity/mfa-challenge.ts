@@ -1,7 +1,8 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { UnauthorizedError } from '../errors/errors.ts';
 import { recordMetric } from '../observability/index.ts';
-import { type CheckedPassword, issueSession } from './refresh-tokens.ts';
+import type { SignInBasis } from './account-repository.ts';
+import { issueSession } from './refresh-tokens.ts';
 import type { SessionTokens } from './schemas.ts';
 import type { MfaChallenge } from './second-factor-schemas.ts';
 import { getTotpFactor, putChallenge } from './second-factor-repository.ts';
@@ -40,20 +41,18 @@ export class ChallengeGoneError extends UnauthorizedError {
 export type SignInOutcome = { tokens: SessionTokens } | { challenge: MfaChallenge };
 
 /**
- * After a correct first factor (`google`, or a password: the one checked): the tokens when the
- * account has no active second factor, else a new challenge (no tokens), which keeps the checked
- * password's version for the session its completion stores.
+ * After a correct first factor (a password, or Google: `basis` says which, with the account as it
+ * read it): the tokens when the account has no active second factor, else a new challenge (no
+ * tokens), which keeps the basis for the session its completion stores.
  */
 export const signInOrChallenge = async (
   accountId: string,
-  firstFactor: { password: CheckedPassword } | 'google',
+  basis: SignInBasis,
   now: Date,
   userAgent?: string,
 ): Promise<SignInOutcome> => {
-  const password = firstFactor === 'google' ? undefined : firstFactor.password;
   const factor = await getTotpFactor(accountId);
-  if (factor?.state !== 'active')
-    return { tokens: await issueSession(accountId, now, userAgent, false, password) };
+  if (factor?.state !== 'active') return { tokens: await issueSession(accountId, basis, now, userAgent) };
   const challengeId = randomUUID();
   const secret = randomBytes(32).toString('base64url');
   const expires = epoch(now) + CHALLENGE_TTL_SECONDS;
@@ -62,8 +61,9 @@ export const signInOrChallenge = async (
     challenge_id: challengeId,
     secret_hash: sha256(secret),
     attempts: 0,
-    first_factor: password ? 'password' : 'google',
-    ...(password?.changedAt ? { password_changed_at: password.changedAt } : {}),
+    first_factor: basis.password ? 'password' : 'google',
+    ...(basis.password?.changedAt ? { password_changed_at: basis.password.changedAt } : {}),
+    ...(basis.signOutCount !== undefined ? { sign_out_count: basis.signOutCount } : {}),
     expires_at_epoch: expires,
   });
   recordMetric('mfa_challenges');

@@ -12,6 +12,7 @@ import {
   isEmailTaken,
   isEmailVerified,
   normalizeEmail,
+  signInBasis,
   takenHandles,
 } from './account-repository.ts';
 import { recordMetric } from '../observability/index.ts';
@@ -110,7 +111,7 @@ export const signUp = async (
   await mailVerificationCode(account.email, verification.code);
   return {
     ...accountView(account),
-    ...(await issueSession(account.account_id, now, userAgent)),
+    ...(await issueSession(account.account_id, signInBasis(account, false), now, userAgent)),
     onboarding: onboardingProgress(account),
   };
 };
@@ -177,12 +178,7 @@ export const logIn = async (
   // A deleted account (the tombstone, until its purge) answers as a wrong password would.
   if (!account?.password_hash || !valid || account.deleted_at)
     throw new UnauthorizedError('Email or password is incorrect');
-  const outcome = await signInOrChallenge(
-    account.account_id,
-    { password: { changedAt: account.password_changed_at } },
-    now,
-    userAgent,
-  );
+  const outcome = await signInOrChallenge(account.account_id, signInBasis(account, true), now, userAgent);
   return 'challenge' in outcome ? outcome : { signedIn: { ...accountView(account), ...outcome.tokens } };
 };
 

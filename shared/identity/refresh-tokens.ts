@@ -1,7 +1,13 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { UnauthorizedError } from '../errors/errors.ts';
 import { issueAccessToken } from './access-token.ts';
-import { isActiveAccount, passwordUnchangedCheck } from './account-repository.ts';
+import {
+  countSignOut,
+  getAccount,
+  isActiveAccount,
+  type SignInBasis,
+  signInBasisCheck,
+} from './account-repository.ts';
 import { deviceLabel } from './device-label.ts';
 import {
   getRefreshFamily,
@@ -56,27 +62,24 @@ export interface SignInSession {
   expires_at: string;
 }
 
-/**
- * The password a password sign-in checked, by the account's `password_changed_at` when it was read
- * (undefined: never changed).
- */
-export interface CheckedPassword {
-  changedAt: string | undefined;
-}
+/** The 401s of a sign-in whose account changed between its read and its session's write. */
+const PASSWORD_CHANGED = 'The password changed while signing in: sign in again with the new one';
+const SIGNED_OUT = 'This account was signed out everywhere while signing in: sign in again';
 
 /**
  * The token pair a sign-in returns; `userAgent` labels the device in the session list.
  * `secondFactor`: the sign-in passed the account's second factor (its tokens, refreshed ones
- * included, carry `amr: ["mfa"]`). `password`: a password sign-in's checked password: the session
- * is stored only while it is still the account's (401 otherwise), so a change or reset that ran
- * meanwhile, whose sign-out could not see this session yet, is not outlived.
+ * included, carry `amr: ["mfa"]`). `basis`: the account as the sign-in read it (its sign-out
+ * count, and a password sign-in's checked password): the session is stored only while the account
+ * is still so (401 otherwise), so a sign-out everywhere, a change or a reset that ran meanwhile,
+ * which could not see this session yet, is not outlived (docs/accounts.md "Sessions").
  */
 export const issueSession = async (
   accountId: string,
+  basis: SignInBasis,
   now: Date,
   userAgent?: string,
   secondFactor = false,
-  password?: CheckedPassword,
 ): Promise<SessionTokens> => {
   const family = randomUUID();
   const secret = newSecret();
@@ -94,10 +97,15 @@ export const issueSession = async (
       ...(secondFactor ? { second_factor: true } : {}),
       expires_at_epoch: expires,
     },
-    password ? [passwordUnchangedCheck(accountId, password.changedAt)] : [],
+    [signInBasisCheck(accountId, basis)],
   );
-  if (!stored)
-    throw new UnauthorizedError('The password changed while signing in: sign in again with the new one');
+  if (!stored) {
+    // Which of the two, for the message: a password sign-in reads the account again (consistently).
+    const changed =
+      basis.password !== undefined &&
+      (await getAccount(accountId, true))?.password_changed_at !== basis.password.changedAt;
+    throw new UnauthorizedError(changed ? PASSWORD_CHANGED : SIGNED_OUT);
+  }
   const access = await issueAccessToken(accountId, now, { authTime: now, sessionId: family, secondFactor });
   return {
     auth_token: access.token,
@@ -180,8 +188,12 @@ export const listSessions = async (accountId: string, now: Date): Promise<SignIn
 /**
  * Revokes every usable sign-in of the account except `keep` (the caller's own, for "sign out
  * everywhere else"); the number revoked. Access tokens already issued run out within 15 minutes.
+ * The account's sign-out count goes up first, then the sessions are listed: a sign-in that read
+ * the account before the count stores no session after it (`issueSession`), and one stored before
+ * it is in the list (in the other order, a sign-in could store its session between the two).
  */
 export const revokeAllSessions = async (accountId: string, now: Date, keep?: string): Promise<number> => {
+  await countSignOut(accountId);
   const sessions = (await listSessions(accountId, now)).filter((s) => s.id !== keep);
   await Promise.all(sessions.map((s) => revokeFamily(accountId, s.id)));
   return sessions.length;

@@ -194,6 +194,8 @@ export interface SignInChallenge {
   first_factor: string;
   /** After a password: the account's `password_changed_at` when it was checked (absent: never changed). */
   password_changed_at?: string;
+  /** The account's `sign_out_count` at the first factor (absent: none, or a challenge from before it existed). */
+  sign_out_count?: number;
   expires_at_epoch: number;
 }
 

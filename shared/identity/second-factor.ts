@@ -12,7 +12,7 @@ import {
 } from '../errors/errors.ts';
 import { recordMetric } from '../observability/index.ts';
 import { issueAccessToken } from './access-token.ts';
-import { getAccount, requireLiveAccount } from './account-repository.ts';
+import { getAccount, requireLiveAccount, type SignInBasis } from './account-repository.ts';
 import { ChallengeGoneError, MAX_CHALLENGE_ATTEMPTS, parseChallengeToken } from './mfa-challenge.ts';
 import { accountView } from './onboarding.ts';
 import { notifyAccount } from './account-notice.ts';
@@ -284,7 +284,13 @@ export const completeMfaSignIn = async (
   }
   if (!(await consumeChallenge(accountId, challengeId, secretHash))) throw new ChallengeGoneError();
   recordMetric(body.recovery_code === undefined ? 'mfa_sign_ins' : 'mfa_recovery_sign_ins');
-  const password =
-    challenge.first_factor === 'password' ? { changedAt: challenge.password_changed_at } : undefined;
-  return { ...accountView(account), ...(await issueSession(accountId, now, userAgent, true, password)) };
+  // The account as the first factor read it: a sign-out everywhere or a password change since
+  // the challenge refuses the session (401).
+  const basis: SignInBasis = {
+    signOutCount: challenge.sign_out_count,
+    ...(challenge.first_factor === 'password'
+      ? { password: { changedAt: challenge.password_changed_at } }
+      : {}),
+  };
+  return { ...accountView(account), ...(await issueSession(accountId, basis, now, userAgent, true)) };
 };

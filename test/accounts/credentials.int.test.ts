@@ -10,10 +10,11 @@ import {
 } from '../../shared/identity/account-repository.ts';
 import { mintGoogleIdToken } from '../../scripts/local/local-idp.ts';
 import { readMailbox } from '../../scripts/local/ses.ts';
-import { db, dynamo } from '../../shared/db/client.ts';
+import { db } from '../../shared/db/client.ts';
 import { PutCommand } from '../../shared/db/document.ts';
 import { tableName } from '../../shared/db/table.ts';
 import { callsOf, fromNewAddress as from, type TestApi, testApi } from '../support/api.ts';
+import { beforeSessionWrite } from '../support/before-session-write.ts';
 import { staleReads } from '../support/stale-reads.ts';
 
 let api: TestApi;
@@ -224,26 +225,13 @@ describe('sessions are found with consistent reads', () => {
     const code = await latestCode(a.email, 8);
     // The reset runs between the sign-in's password check and its session's write.
     let resetStatus: number | undefined;
-    const name = `resetBeforeFamily-${unique()}`;
-    let armed = true;
-    dynamo.middlewareStack.add(
-      (next, context) => async (args) => {
-        const operations = (args.input as { TransactItems?: Array<{ Put?: { Item?: { PK?: unknown } } }> })
-          .TransactItems;
-        const pk = operations?.[0]?.Put?.Item?.PK;
-        const key = typeof pk === 'string' ? pk : (pk as { S?: string } | undefined)?.S;
-        if (armed && String(context.commandName).startsWith('TransactWrite') && key?.startsWith('REFRESH#')) {
-          armed = false;
-          const reset = await api.post(
-            '/auth/password/reset',
-            from({ body: { email: a.email, code, new_password: 'a-new-long-passphrase' } }),
-          );
-          resetStatus = reset.status;
-        }
-        return next(args);
-      },
-      { step: 'initialize', name },
-    );
+    const race = beforeSessionWrite(async () => {
+      const reset = await api.post(
+        '/auth/password/reset',
+        from({ body: { email: a.email, code, new_password: 'a-new-long-passphrase' } }),
+      );
+      resetStatus = reset.status;
+    });
     try {
       const signIn = await logIn(a.email);
       expect(resetStatus).toBe(204);
@@ -252,7 +240,7 @@ describe('sessions are found with consistent reads', () => {
         'The password changed while signing in: sign in again with the new one',
       ]);
     } finally {
-      dynamo.middlewareStack.remove(name);
+      race.stop();
     }
     expect((await logIn(a.email, 'a-new-long-passphrase')).status).toBe(200);
   });
@@ -285,6 +273,113 @@ describe('sessions are found with consistent reads', () => {
     expect(listed.map((s: { device: string }) => s.device).sort()).toEqual(['Chrome on macOS', 'Old device']);
     expect((await api.delete('/me/sessions', { token: a.token })).body.data).toEqual({ sessions_revoked: 1 });
     expect((await refresh(`${family}.${secret}`)).status).toBe(401);
+  });
+});
+
+describe('a sign-in racing "sign out everywhere"', () => {
+  const SIGNED_OUT = 'This account was signed out everywhere while signing in: sign in again';
+  const devices = async (token: string) =>
+    ((await api.get('/me/sessions', { token })).body.data.sessions as Array<{ device: string }>).map(
+      (s) => s.device,
+    );
+
+  /**
+   * Runs `signIn` with DELETE /me/sessions (by the session `keep`) between its read of the account
+   * and its session's write: the sign-out cannot list the new session yet. Answers both.
+   */
+  const racing = async <T>(keep: string, signIn: () => Promise<T>) => {
+    let signOut: { status: number; body: { data?: unknown } } | undefined;
+    const race = beforeSessionWrite(async () => {
+      signOut = await api.delete('/me/sessions', { token: keep });
+    });
+    try {
+      const answer = await signIn();
+      expect(race.ran).toBe(true);
+      return { answer, signOut: signOut! };
+    } finally {
+      race.stop();
+    }
+  };
+
+  it('a password sign-in that read the account before the sign-out stores no session; the kept one refreshes', async () => {
+    const a = await signUp(CHROME_MAC);
+    const { answer, signOut } = await racing(a.token, () => logIn(a.email));
+    expect([signOut.status, signOut.body.data]).toEqual([200, { sessions_revoked: 0 }]);
+    expect([answer.status, answer.body.message, answer.body.data]).toEqual([401, SIGNED_OUT, undefined]);
+    expect(await devices(a.token)).toEqual(['Chrome on macOS']);
+    expect((await refresh(a.refresh)).status).toBe(200);
+    // A sign-in after the sign-out reads the new count: signed in.
+    const after = await logIn(a.email);
+    expect(after.status).toBe(200);
+    expect((await refresh(after.body.data.refresh_token)).status).toBe(200);
+  });
+
+  it('a Google sign-in that read the account before the sign-out stores no session; the kept one refreshes', async () => {
+    const id = unique();
+    const email = `g.race.${id}@example.com`;
+    const google = () =>
+      api.post(
+        '/onboarding/account/google',
+        from({
+          body: {
+            google_token: mintGoogleIdToken({ email, sub: `g-race-${id}` }),
+            handle: `gr_${id}`,
+            agreed_to_terms: true,
+          },
+          headers: { 'user-agent': CHROME_MAC },
+        }),
+      );
+    const first = await google();
+    expect(first.status).toBe(201);
+    const { answer, signOut } = await racing(first.body.data.auth_token, google);
+    expect([signOut.status, signOut.body.data]).toEqual([200, { sessions_revoked: 0 }]);
+    expect([answer.status, answer.body.message, answer.body.data]).toEqual([401, SIGNED_OUT, undefined]);
+    expect(await devices(first.body.data.auth_token)).toEqual(['Chrome on macOS']);
+    expect((await refresh(first.body.data.refresh_token)).status).toBe(200);
+    expect((await google()).status).toBe(200);
+  });
+
+  it('a sign-up whose account is reset before its first session is stored gets none (401: sign in)', async () => {
+    const id = unique();
+    const email = `acct.${id}@example.com`;
+    let reset: number | undefined;
+    const race = beforeSessionWrite(async () => {
+      await api.post('/auth/password/forgot', from({ body: { email } }));
+      const code = await latestCode(email, 8);
+      reset = (
+        await api.post(
+          '/auth/password/reset',
+          from({ body: { email, code, new_password: 'a-new-long-passphrase' } }),
+        )
+      ).status;
+    });
+    try {
+      const created = await api.post(
+        '/onboarding/account/create',
+        from({
+          body: { email, password: PASSWORD, creator_name: 'Acct', handle: `a_${id}`, agreed_to_terms: true },
+        }),
+      );
+      expect([reset, created.status, created.body.message]).toEqual([204, 401, SIGNED_OUT]);
+    } finally {
+      race.stop();
+    }
+    const signedIn = await logIn(email, 'a-new-long-passphrase');
+    expect(signedIn.status).toBe(200);
+    expect(await devices(signedIn.body.data.auth_token)).toEqual(['Firefox on Windows']);
+  });
+
+  it('a sign-in just after the sign-out is not refused on a stale read of the account', async () => {
+    const a = await signUp();
+    // Reads of the account's profile that may be stale miss the sign-out's write (as on AWS).
+    const stale = staleReads((pk, sk) => pk === `ACCOUNT#${a.accountId}` && sk === 'PROFILE');
+    try {
+      expect((await api.delete('/me/sessions', { token: a.token })).status).toBe(200);
+      const after = await logIn(a.email);
+      expect([after.status, after.body.message]).toEqual([200, undefined]);
+    } finally {
+      stale.stop();
+    }
   });
 });
 

@@ -19,6 +19,7 @@ import { readMailbox } from '../../scripts/local/ses.ts';
 import { totpCodeAt } from '../../shared/identity/totp.ts';
 import { fromNewAddress as from, type TestApi, testApi } from '../support/api.ts';
 import { studioCreator } from '../support/studio.ts';
+import { beforeSessionWrite } from '../support/before-session-write.ts';
 
 let api: TestApi;
 beforeAll(async () => {
@@ -27,6 +28,7 @@ beforeAll(async () => {
 
 const unique = () => randomUUID().replace(/-/g, '').slice(0, 12);
 const PASSWORD = 'correct-horse-1';
+const SIGNED_OUT = 'This account was signed out everywhere while signing in: sign in again';
 const payload = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString('utf8'));
 
 interface Enrolled {
@@ -273,6 +275,40 @@ describe('sign-in with a second factor', () => {
       401,
       'The password changed while signing in: sign in again with the new one',
     ]);
+  });
+
+  it('"sign out everywhere" after the first factor (before the challenge is answered, or while it is) leaves no sign-in', async () => {
+    const account = await enrolled();
+    const sessions = async () => (await api.get('/me/sessions', { token: account.token })).body.data.sessions;
+    const answer = (challenge: string, step: number) => {
+      const at = plus(account.enrolledAt, 30 * step);
+      return asOf(at, () => finish({ challenge_token: challenge, code: codeOf(account.secret, at) }));
+    };
+    // Between the challenge and its answer.
+    const challenge = await challengeFor(account.email);
+    const out = await api.delete('/me/sessions', { token: account.token });
+    expect([out.status, out.body.data]).toEqual([200, { sessions_revoked: 0 }]);
+    const done = await answer(challenge, 1);
+    expect([done.status, done.body.message, done.body.data]).toEqual([401, SIGNED_OUT, undefined]);
+    expect(await sessions()).toHaveLength(1);
+
+    // While the answer is checked: between the completion's checks and its session's write.
+    const second = await challengeFor(account.email);
+    let during: number | undefined;
+    const race = beforeSessionWrite(async () => {
+      during = (await api.delete('/me/sessions', { token: account.token })).status;
+    });
+    try {
+      const raced = await answer(second, 2);
+      expect([during, raced.status, raced.body.message]).toEqual([200, 401, SIGNED_OUT]);
+    } finally {
+      race.stop();
+    }
+    expect(await sessions()).toHaveLength(1);
+
+    // A sign-in after the sign-outs completes.
+    expect((await answer(await challengeFor(account.email), 3)).status).toBe(200);
+    expect(await sessions()).toHaveLength(2);
   });
 
   it('refuses a wrong code, then a replayed one, and locks the challenge after 5 submissions', async () => {
