@@ -1524,7 +1524,7 @@ export interface paths {
         post?: never;
         /**
          * Sign out one of the caller’s sessions
-         * @description Revokes one session of the caller (its refresh token stops working; access tokens it issued lapse within 15 minutes). Idempotent for the caller’s own sessions.
+         * @description Revokes one session of the caller (its refresh token stops working; access tokens it issued lapse within 15 minutes, and get no live chat token meanwhile). Its open live chat connections end (IVS Chat disconnects an account, not a device: the caller’s own connection in the same room ends too and asks for a new token). Idempotent for the caller’s own sessions.
          */
         delete: operations["signOutSession"];
         options?: never;

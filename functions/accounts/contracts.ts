@@ -333,11 +333,14 @@ export const signOutSession = /* @__PURE__ */ contract({
   method: 'DELETE',
   path: '/me/sessions/{id}',
   handler: 'accounts/sign-out-session',
-  dynamo: { actions: ['UpdateItem'] },
+  // Query (consistent), DisconnectUser, SendMessage: the session's chat connections end (endChatConnections).
+  dynamo: { actions: ['Query', 'UpdateItem'] },
+  ivsChat: ['DisconnectUser'],
+  needs: ['account-jobs'],
   auth: 'required',
   summary: 'Sign out one of the caller’s sessions',
   description:
-    'Revokes one session of the caller (its refresh token stops working; access tokens it issued lapse within 15 minutes). Idempotent for the caller’s own sessions.',
+    'Revokes one session of the caller (its refresh token stops working; access tokens it issued lapse within 15 minutes, and get no live chat token meanwhile). Its open live chat connections end (IVS Chat disconnects an account, not a device: the caller’s own connection in the same room ends too and asks for a new token). Idempotent for the caller’s own sessions.',
   request: { path: sessionPath },
   responses: () => ({
     204: { description: 'Signed out' },

@@ -35,6 +35,7 @@ import {
 } from '../identity/email-verification-repository.ts';
 import { dummyHash, hashPassword, verifyPassword } from '../identity/password.ts';
 import { listSessions, revokeFamily } from '../identity/refresh-tokens.ts';
+import { endChatConnections } from './end-chat.ts';
 import { signOutEverywhere } from './sign-out-everywhere.ts';
 
 /**
@@ -157,9 +158,13 @@ export const mySessions = async (caller: Principal, now: Date): Promise<Sessions
   })),
 });
 
-/** `DELETE /me/sessions/{id}`: 404 unless the session is the caller's. */
-export const signOutSession = async (caller: Principal, id: string): Promise<void> => {
+/**
+ * `DELETE /me/sessions/{id}`: 404 unless the session is the caller's; its chat connections end
+ * (then rechecked) once it is revoked, so it gets no new chat token meanwhile.
+ */
+export const signOutSession = async (caller: Principal, id: string, now: Date): Promise<void> => {
   if (!(await revokeFamily(caller.accountId, id))) throw new NotFoundError('Session not found');
+  await endChatConnections(caller.accountId, now, 'sessionSignedOut', { only: id });
 };
 
 /** `DELETE /me/sessions`: every session but the caller's own, and every chat connection (signOutEverywhere). */

@@ -1,7 +1,8 @@
 import {
   CHAT_TOKEN_CONNECTS_WITHIN_MS,
   type DisconnectReason,
-  disconnectAccountEverywhere,
+  disconnectSignedOut,
+  type SignedOutSessions,
 } from '../chat/disconnect-account.ts';
 import { enqueueAccountJob } from './jobs.ts';
 
@@ -14,26 +15,28 @@ import { enqueueAccountJob } from './jobs.ts';
 export const CHAT_RECHECK_DELAY_SECONDS = CHAT_TOKEN_CONNECTS_WITHIN_MS / 1000 + 10 + 20;
 
 /**
- * Ends the account's chat connections at a sign-out everywhere (all sessions but `keep`) or a
- * deletion (docs/chat.md "Ending an account's connections"): DisconnectUser now in every room it
- * holds a token for, then the recheck queued for `CHAT_RECHECK_DELAY_SECONDS` later
- * (`recheckChat`: the rooms a token fetched before could have connected in since, and the rooms
- * that failed now), which SQS retries until it succeeds or dead-letters.
+ * Ends the chat connections of the account's signed-out sessions (every one but `keep`, or `only`
+ * one) at a sign-out or a deletion (docs/chat.md "Ending an account's connections"):
+ * DisconnectUser now in every room they hold a token for, then the recheck queued for
+ * `CHAT_RECHECK_DELAY_SECONDS` later (`recheckChat`: the rooms a token fetched before could have
+ * connected in since, and the rooms that failed now), which SQS retries until it succeeds or
+ * dead-letters.
  */
 export const endChatConnections = async (
   accountId: string,
   now: Date,
   reason: DisconnectReason,
-  keep?: string,
+  sessions: SignedOutSessions = {},
 ): Promise<void> => {
-  const failed = await disconnectAccountEverywhere(accountId, now, reason);
+  const failed = await disconnectSignedOut(accountId, now, reason, sessions);
   await enqueueAccountJob(
     {
       kind: 'end-chat',
       account_id: accountId,
       since: now.toISOString(),
       reason,
-      ...(keep === undefined ? {} : { keep }),
+      ...(sessions.keep === undefined ? {} : { keep: sessions.keep }),
+      ...(sessions.only === undefined ? {} : { only: sessions.only }),
       failed,
     },
     CHAT_RECHECK_DELAY_SECONDS,

@@ -18,15 +18,16 @@ export const AccountJob = /* @__PURE__ */ (() => {
     z.object({ kind: z.literal('delete'), account_id }),
     /**
      * The second pass of ending an account's chat connections (`recheckChat`): after a sign-out
-     * everywhere (but `keep`, the caller's session) or a deletion at `since`; `failed`: the rooms
-     * the first pass failed in.
+     * (of every session but `keep`, or of `only` one) or a deletion at `since`; `failed`: the
+     * rooms the first pass failed in.
      */
     z.object({
       kind: z.literal('end-chat'),
       account_id,
       since: z.iso.datetime(),
-      reason: z.enum(['deleted', 'signedOut']),
+      reason: z.enum(['deleted', 'signedOut', 'sessionSignedOut']),
       keep: z.optional(z.string()),
+      only: z.optional(z.string()),
       failed: z.array(z.string()),
     }),
   ]);

@@ -45,7 +45,12 @@ export const runAccountJob = async (job: AccountJob, now: Date): Promise<string>
   if (job.kind === 'end-chat') {
     const rooms = await recheckChat(
       job.account_id,
-      { since: new Date(job.since), reason: job.reason, keep: job.keep, failed: job.failed },
+      {
+        since: new Date(job.since),
+        reason: job.reason,
+        sessions: { keep: job.keep, only: job.only },
+        failed: job.failed,
+      },
       now,
     );
     return `chat rechecked in ${rooms} rooms`;

@@ -3,10 +3,10 @@ import { endChatConnections } from './end-chat.ts';
 
 /**
  * Signs the account out everywhere (but `keep`, the caller's own session, when given): every other
- * sign-in revoked and every open chat connection of the account ended (then rechecked: a token a
- * revoked session fetched just before can still connect for a minute), side by side. IVS Chat
- * disconnects a user id, not a session, so the caller's own chat connection ends too (its app asks
- * for a new token, which a live session gets). Access tokens already issued run out within 15
+ * sign-in revoked and their open chat connections ended (then rechecked: a token a revoked session
+ * fetched just before can still connect for a minute), side by side. IVS Chat disconnects a user
+ * id, not a session, so the caller's own chat connection ends too in a room where a revoked
+ * session also holds a token (its app asks for a new token, which a live session gets). Access tokens already issued run out within 15
  * minutes; until then the chat token route refuses a revoked session's (shared/chat/tokens.ts).
  * `DELETE /me/sessions`, `POST /me/password`, `POST /auth/password/reset`; the number revoked.
  * The account's sign-out count goes up before the sessions are listed (`revokeAllSessions`), so a
@@ -16,7 +16,7 @@ import { endChatConnections } from './end-chat.ts';
 export const signOutEverywhere = async (accountId: string, now: Date, keep?: string): Promise<number> => {
   const [revoked] = await Promise.all([
     revokeAllSessions(accountId, now, keep),
-    endChatConnections(accountId, now, 'signedOut', keep),
+    endChatConnections(accountId, now, 'signedOut', { keep }),
   ]);
   return revoked;
 };

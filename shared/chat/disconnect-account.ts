@@ -7,6 +7,7 @@ import { ivsChatClient } from './client.ts';
 export const DISCONNECTED = {
   deleted: 'This account was deleted',
   signedOut: 'Signed out everywhere',
+  sessionSignedOut: 'This session was signed out',
 } as const;
 export type DisconnectReason = keyof typeof DISCONNECTED;
 
@@ -50,12 +51,39 @@ export const disconnectAccount = async (
   return failed;
 };
 
-/** `disconnectAccount` in every room where a session of the account may still be open at `now`. */
-export const disconnectAccountEverywhere = async (
+/**
+ * Whose chat connections a sign-out ends: those of every session but `keep` (a deletion, a reset:
+ * none kept; "sign out everywhere" and a password change keep the caller's own), or of `only` one
+ * session (`DELETE /me/sessions/{id}`). A record without a session (written before stop 57, or
+ * for a token without one) counts as any session but one named by `only`.
+ */
+export interface SignedOutSessions {
+  keep?: string;
+  only?: string;
+}
+
+const signedOut = (token: ChatTokenRecord, sessions: SignedOutSessions): boolean =>
+  sessions.only !== undefined
+    ? token.session_id === sessions.only
+    : token.session_id === undefined || token.session_id !== sessions.keep;
+
+/**
+ * `disconnectAccount` in every room where a signed-out session of the account was given a token
+ * whose session may still be open at `now`. IVS disconnects a user, not a session: a kept session
+ * connected in the same room is disconnected too (its app asks for a new token); in rooms where
+ * only it holds a token it is left alone.
+ */
+export const disconnectSignedOut = async (
   accountId: string,
   now: Date,
   reason: DisconnectReason,
-): Promise<string[]> => disconnectAccount(accountId, roomsOf(await chatTokensOf(accountId, now)), reason);
+  sessions: SignedOutSessions,
+): Promise<string[]> =>
+  disconnectAccount(
+    accountId,
+    roomsOf((await chatTokensOf(accountId, now)).filter((token) => signedOut(token, sessions))),
+    reason,
+  );
 
 /**
  * How long after it is made a chat token can still open a connection: IVS Chat's token is valid
@@ -66,16 +94,20 @@ export const disconnectAccountEverywhere = async (
 export const CHAT_TOKEN_CONNECTS_WITHIN_MS = 2 * 60_000;
 
 /**
- * The rooms where a token made for a session other than `keep` may have opened a connection after
+ * The rooms where a token made for a signed-out session may have opened a connection after
  * `since` (a sign-out or deletion ended the connections open then): its token made at most
  * `CHAT_TOKEN_CONNECTS_WITHIN_MS` before. Tokens made later than `since` count too: the token route
- * checked the session just before it.
+ * checked the session just before it. Records without a time (before stop 57) have lapsed.
  */
-export const roomsToRecheck = (tokens: readonly ChatTokenRecord[], since: Date, keep?: string): string[] =>
+export const roomsToRecheck = (
+  tokens: readonly ChatTokenRecord[],
+  since: Date,
+  sessions: SignedOutSessions,
+): string[] =>
   roomsOf(
     tokens.filter(
       (token) =>
-        (keep === undefined || token.session_id !== keep) &&
+        signedOut(token, sessions) &&
         token.issued_at !== undefined &&
         Date.parse(token.issued_at) >= since.getTime() - CHAT_TOKEN_CONNECTS_WITHIN_MS,
     ),
@@ -89,13 +121,13 @@ export const roomsToRecheck = (tokens: readonly ChatTokenRecord[], since: Date, 
  */
 export const recheckChat = async (
   accountId: string,
-  pass: { since: Date; reason: DisconnectReason; keep?: string; failed: readonly string[] },
+  pass: { since: Date; reason: DisconnectReason; sessions: SignedOutSessions; failed: readonly string[] },
   now: Date,
 ): Promise<number> => {
   const rooms = [
     ...new Set([
       ...pass.failed,
-      ...roomsToRecheck(await chatTokensOf(accountId, now), pass.since, pass.keep),
+      ...roomsToRecheck(await chatTokensOf(accountId, now), pass.since, pass.sessions),
     ]),
   ];
   const failed = await disconnectAccount(accountId, rooms, pass.reason);

@@ -9,6 +9,7 @@ import { startLocalAccountJobs } from '../../scripts/local/accounts.ts';
 import { readMailbox } from '../../scripts/local/ses.ts';
 import { functionContext, runAsFunction } from '../../scripts/local/aws.ts';
 import { allRankedIds } from '../../shared/catalog/ranked-list.ts';
+import { recordChatToken } from '../../shared/chat/chat-repository.ts';
 import { closeChatRoom, ensureChatRoom } from '../../shared/chat/room-writes.ts';
 import { CREATOR_LISTS } from '../../shared/creators/creator-ranking.ts';
 import {
@@ -663,13 +664,47 @@ describe('ending an account\'s chat connections (docs/chat.md "Ending an account
     60_000,
   );
 
-  it("the recheck leaves the kept session's new chat connection alone when no signed-out session fetched a token lately (one disconnect, not two)", async () => {
-    const owner = await viewer();
-    const other = await api.post(
+  /** The session (refresh family) an access token was issued for: its `sid`. */
+  const sessionOf = (accessToken: string): string =>
+    JSON.parse(Buffer.from(accessToken.split('.')[1] ?? '', 'base64url').toString()).sid;
+
+  const signInAgain = async (who: { email: string }) => {
+    const res = await api.post(
       '/auth/login',
-      fromNewAddress({ body: { email: owner.email, password: 'correct-horse-1' } }),
+      fromNewAddress({ body: { email: who.email, password: 'correct-horse-1' } }),
     );
-    expect(other.status).toBe(200);
+    expect(res.status).toBe(200);
+    return { token: res.body.data.auth_token as string };
+  };
+
+  it("signing out the other sessions leaves the caller's own chat connection alone where no other session holds a token (was ended too)", async () => {
+    const owner = await viewer();
+    await signInAgain(owner);
+    const mine = await join(await token(owner));
+    const out = await api.delete('/me/sessions', { token: owner.token });
+    expect([out.status, out.body.data?.sessions_revoked]).toEqual([200, 1]);
+    await jobs.drain({ elapse: true });
+    expect(jobs.deadLetters()).toEqual([]);
+    expect(await say(mine, 'still here')).toMatchObject({
+      Type: 'MESSAGE',
+      Sender: { UserId: owner.accountId },
+    });
+    mine.close();
+  }, 60_000);
+
+  it("the recheck leaves the kept session's new connection alone when the signed-out session's token is too old to connect (one disconnect, not two)", async () => {
+    const owner = await viewer();
+    const other = await signInAgain(owner);
+    const room = (await api.get('/studio/channel', { token: creator.token })).body.data.chat_room_arn;
+    // The other session got its token for this room ten minutes ago: connected then, if at all.
+    const tenMinutesAgo = new Date(Date.now() - 600_000);
+    await recordChatToken(
+      owner.accountId,
+      sessionOf(other.token),
+      room,
+      tenMinutesAgo,
+      new Date(Date.now() + 3_000_000),
+    );
     const first = await join(await token(owner));
     const out = await api.delete('/me/sessions', { token: owner.token });
     expect([out.status, out.body.data?.sessions_revoked]).toEqual([200, 1]);
@@ -682,6 +717,23 @@ describe('ending an account\'s chat connections (docs/chat.md "Ending an account
       Sender: { UserId: owner.accountId },
     });
     again.close();
+  }, 60_000);
+
+  it("DELETE /me/sessions/{id} ends that session's chat connection, and the recheck one it opens with a token fetched before (were kept for the session's hour)", async () => {
+    const owner = await viewer();
+    const other = await signInAgain(owner);
+    const theirs = await join(await token(other));
+    const fetchedAhead = await token(other);
+    const out = await api.delete(`/me/sessions/${sessionOf(other.token)}`, { token: owner.token });
+    expect(out.status).toBe(204);
+    expect(await endedWithin(theirs)).toBe('closed 1000 Disconnected by moderator');
+    const again = await token(other);
+    expect([again.status, again.body.message]).toEqual([401, 'This session was signed out: sign in again']);
+    const late = await join(fetchedAhead);
+    expect(await say(late, 'still them')).toMatchObject({ Type: 'MESSAGE' });
+    await jobs.drain({ elapse: true });
+    expect(jobs.deadLetters()).toEqual([]);
+    expect(await endedWithin(late)).toBe('closed 1000 Disconnected by moderator');
   }, 60_000);
 
   it('the recheck tries again the rooms the first pass failed in', async () => {

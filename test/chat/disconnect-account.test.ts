@@ -78,10 +78,14 @@ describe('roomsToRecheck: where a token fetched before a sign-out at `since` may
   ];
 
   it("a signed-out session's recent tokens, not the kept session's, not tokens too old to connect, not records without a time", () => {
-    expect(roomsToRecheck(tokens, since, 'kept')).toEqual([room('a'), room('d')]);
+    expect(roomsToRecheck(tokens, since, { keep: 'kept' })).toEqual([room('a'), room('d')]);
   });
 
   it('with no session kept (a reset, a deletion), every recent token', () => {
-    expect(roomsToRecheck(tokens, since)).toEqual([room('a'), room('c'), room('d'), room('e')]);
+    expect(roomsToRecheck(tokens, since, {})).toEqual([room('a'), room('c'), room('d'), room('e')]);
+  });
+
+  it('one session signed out (DELETE /me/sessions/{id}): only its recent tokens', () => {
+    expect(roomsToRecheck(tokens, since, { only: 'kept' })).toEqual([room('c'), room('e')]);
   });
 });
