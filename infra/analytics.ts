@@ -261,10 +261,10 @@ export class Analytics extends Construct {
           }),
         },
       );
-      query.addDependency(workgroup);
-      query.addDependency(table);
-      query.addDependency(titles);
-      query.addDependency(payments);
+      query.addResourceDependency(workgroup);
+      query.addResourceDependency(table);
+      query.addResourceDependency(titles);
+      query.addResourceDependency(payments);
     }
 
     this.deliveryFailureAlarm = new cloudwatch.Alarm(this, 'DeliveryFailures', {

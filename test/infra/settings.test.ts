@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -274,4 +275,15 @@ describe('settings come from CDK context', () => {
     },
     SYNTH_TIMEOUT,
   );
+});
+
+describe('the prod command of docs/operations.md', () => {
+  it('passes every required setting (copied as it is, synth must not stop on a missing one)', () => {
+    const doc = readFileSync(join(import.meta.dirname, '../../docs/operations.md'), 'utf8');
+    const prod = /^PROD='([^']*)'/m.exec(doc)?.[1];
+    expect(prod, "docs/operations.md has no PROD='...' line").toBeDefined();
+    const given = [...prod!.matchAll(/-c (\w+)=/g)].map((match) => match[1]);
+    expect(given).toContain('stage');
+    expect(REQUIRED.filter((name) => !given.includes(name))).toEqual([]);
+  });
 });
