@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { awsClient, perContainer } from '../aws/local-hook.ts';
+import { sendMessage } from '../aws/sqs.ts';
 import { setting } from '../config.ts';
 import { ACCESS_TOKEN_TTL_SECONDS } from '../identity/access-token.ts';
 
@@ -42,18 +42,6 @@ export type AccountJob = z.infer<typeof AccountJob>;
  */
 export const PURGE_DELAY_SECONDS = ACCESS_TOKEN_TTL_SECONDS;
 
-const sqs = /* @__PURE__ */ perContainer(() =>
-  import('@aws-sdk/client-sqs').then((sdk) => ({ sdk, client: awsClient(new sdk.SQSClient({}), 'sqs') })),
-);
-
 /** Enqueues `job`, handled after `delaySeconds` (0-900). */
-export const enqueueAccountJob = async (job: AccountJob, delaySeconds = 0): Promise<void> => {
-  const { sdk, client } = await sqs();
-  await client.send(
-    new sdk.SendMessageCommand({
-      QueueUrl: setting('ACCOUNT_JOBS_QUEUE_URL'),
-      MessageBody: JSON.stringify(job),
-      DelaySeconds: delaySeconds,
-    }),
-  );
-};
+export const enqueueAccountJob = (job: AccountJob, delaySeconds = 0): Promise<void> =>
+  sendMessage(setting('ACCOUNT_JOBS_QUEUE_URL'), job, delaySeconds);

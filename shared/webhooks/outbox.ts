@@ -1,4 +1,4 @@
-import { awsClient, perContainer } from '../aws/local-hook.ts';
+import { sendMessage } from '../aws/sqs.ts';
 import { setting } from '../config.ts';
 import { type DeliveryMessage, MAX_DELAY_SECONDS } from './messages.ts';
 
@@ -8,20 +8,8 @@ import { type DeliveryMessage, MAX_DELAY_SECONDS } from './messages.ts';
  * for deliveries that failed for about three days. Locally the same SQS calls are served by the
  * local platform's outbox stand-in (scripts/local/webhooks-outbox.ts).
  */
-const sqs = /* @__PURE__ */ perContainer(() =>
-  import('@aws-sdk/client-sqs').then((sdk) => ({ sdk, client: awsClient(new sdk.SQSClient({}), 'sqs') })),
-);
-
-const send = async (queueUrl: string, message: DeliveryMessage, delaySeconds: number) => {
-  const { sdk, client } = await sqs();
-  await client.send(
-    new sdk.SendMessageCommand({
-      QueueUrl: queueUrl,
-      MessageBody: JSON.stringify(message),
-      DelaySeconds: Math.max(0, Math.min(MAX_DELAY_SECONDS, Math.round(delaySeconds))),
-    }),
-  );
-};
+const send = (queueUrl: string, message: DeliveryMessage, delaySeconds: number) =>
+  sendMessage(queueUrl, message, Math.max(0, Math.min(MAX_DELAY_SECONDS, Math.round(delaySeconds))));
 
 /**
  * Enqueues `message` to be handled after `delaySeconds`: up to 15 minutes as SQS's own delay,
