@@ -113,14 +113,12 @@ export const resetPassword = /* @__PURE__ */ (() =>
     handler: 'accounts/reset-password',
     // Query (consistent) and BatchGetItem: the account's sign-ins (shared/identity/refresh-family-repository.ts);
     // GSI1: those stored before the account listed them (until they expire).
-    // Query, DisconnectUser: the account's chat connections end with its sessions (signOutEverywhere).
+    // SendMessage: the account's chat connections end with its sessions (signOutEverywhere queues the passes).
     dynamo: {
       actions: ['BatchGetItem', 'DeleteItem', 'GetItem', 'Query', 'UpdateItem'],
       indexes: ['GSI1'],
     },
-    // SendMessage: the chat recheck (account-jobs).
     needs: ['one-time-codes', 'account-jobs'],
-    ivsChat: ['DisconnectUser'],
     ...hashes,
     auth: 'none',
     rateLimit: { limit: 10, windowSeconds: 60, by: 'ip' },
@@ -191,11 +189,9 @@ export const changePassword = /* @__PURE__ */ (() =>
     handler: 'accounts/change-password',
     // DeleteItem: a pending password-reset code, which the change ends.
     // Query (consistent) and BatchGetItem: the account's sign-ins (shared/identity/refresh-family-repository.ts);
-    // GSI1: those stored before the account listed them (until they expire). Query, DisconnectUser:
-    // the account's chat connections end with its other sessions (signOutEverywhere).
+    // GSI1: those stored before the account listed them (until they expire). SendMessage: the
+    // account's chat connections end with its other sessions (signOutEverywhere queues the passes).
     dynamo: { actions: ['BatchGetItem', 'DeleteItem', 'GetItem', 'Query', 'UpdateItem'], indexes: ['GSI1'] },
-    ivsChat: ['DisconnectUser'],
-    // SendMessage: the chat recheck (account-jobs).
     needs: ['mailer', 'account-jobs'],
     ...hashes,
     auth: 'required',
@@ -333,9 +329,8 @@ export const signOutSession = /* @__PURE__ */ contract({
   method: 'DELETE',
   path: '/me/sessions/{id}',
   handler: 'accounts/sign-out-session',
-  // Query (consistent), DisconnectUser, SendMessage: the session's chat connections end (endChatConnections).
-  dynamo: { actions: ['Query', 'UpdateItem'] },
-  ivsChat: ['DisconnectUser'],
+  // SendMessage: the session's chat connections end (endChatConnections queues the passes).
+  dynamo: { actions: ['UpdateItem'] },
   needs: ['account-jobs'],
   auth: 'required',
   summary: 'Sign out one of the caller’s sessions',
@@ -356,11 +351,9 @@ export const signOutOtherSessions = /* @__PURE__ */ contract({
   handler: 'accounts/sign-out-other-sessions',
   // Query (consistent) and BatchGetItem: the account's sign-ins (shared/identity/refresh-family-repository.ts);
   // GSI1: those stored before the account listed them (until they expire). UpdateItem: each revoked.
-  // Query, DisconnectUser: the account's chat connections end with its other sessions
-  // (signOutEverywhere; docs/chat.md).
+  // SendMessage: the account's chat connections end with its other sessions (signOutEverywhere
+  // queues the passes; docs/chat.md).
   dynamo: { actions: ['BatchGetItem', 'Query', 'UpdateItem'], indexes: ['GSI1'] },
-  ivsChat: ['DisconnectUser'],
-  // SendMessage: the chat recheck (account-jobs).
   needs: ['account-jobs'],
   auth: 'required',
   summary: 'Sign out every other session of the caller',
@@ -398,11 +391,10 @@ export const deleteMyAccount = /* @__PURE__ */ contract({
   path: '/me',
   handler: 'accounts/delete-account',
   // GetItem: the account (its handle and email, for the confirmation). UpdateItem: the tombstone.
-  // Query: the rooms the account holds chat tokens for, where DisconnectUser ends its open chat
-  // connections (docs/chat.md "Ending an account's connections").
-  dynamo: { actions: ['GetItem', 'Query', 'UpdateItem'] },
+  // SendMessage: the purge, and the passes that end its open chat connections (docs/chat.md
+  // "Ending an account's connections").
+  dynamo: { actions: ['GetItem', 'UpdateItem'] },
   needs: ['account-jobs'],
-  ivsChat: ['DisconnectUser'],
   auth: 'required',
   stepUp: true,
   rateLimit: { limit: 10, windowSeconds: 3600, by: 'account' },
@@ -410,7 +402,7 @@ export const deleteMyAccount = /* @__PURE__ */ contract({
   tag,
   summary: "Delete the caller's account and everything it holds",
   description:
-    "Deletes the caller's account (GDPR article 17; the app stores' in-app deletion). Needs a recent sign-in (step-up), and the body confirms it: `confirm` is the account's handle or email. From this answer on, sign-in and refresh refuse the account and its open live chat connections are ended; access tokens already issued expire within 15 minutes, and then every item of the account is purged (by `purge_by`): follows, reactions (their counts go down), entitlements (paid subscriptions are cancelled with Stripe now, no refund of the running period), watch history, reports, webhook subscriptions, sign-ins, exports. Analytics events keep only a keyed hash of the account id. The email and handle stay reserved for 30 days. An `account.deleted` event is published. Repeating the request (with a still-valid token) answers the same.",
+    "Deletes the caller's account (GDPR article 17; the app stores' in-app deletion). Needs a recent sign-in (step-up), and the body confirms it: `confirm` is the account's handle or email. From this answer on, sign-in and refresh refuse the account and its open live chat connections are ended (within seconds); access tokens already issued expire within 15 minutes, and then every item of the account is purged (by `purge_by`): follows, reactions (their counts go down), entitlements (paid subscriptions are cancelled with Stripe now, no refund of the running period), watch history, reports, webhook subscriptions, sign-ins, exports. Analytics events keep only a keyed hash of the account id. The email and handle stay reserved for 30 days. An `account.deleted` event is published. Repeating the request (with a still-valid token) answers the same.",
   request: { body: deleteAccountBody },
   responses: () => ({
     202: {

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { sendMessage } from '../aws/sqs.ts';
+import { DISCONNECT_REASONS } from '../chat/ending.ts';
 import { setting } from '../config.ts';
 import { ACCESS_TOKEN_TTL_SECONDS } from '../identity/access-token.ts';
 
@@ -17,18 +18,17 @@ export const AccountJob = /* @__PURE__ */ (() => {
     /** A deleted account to purge. */
     z.object({ kind: z.literal('delete'), account_id }),
     /**
-     * The second pass of ending an account's chat connections (`recheckChat`): after a sign-out
-     * (of every session but `keep`, or of `only` one) or a deletion at `since`; `failed`: the
-     * rooms the first pass failed in.
+     * A pass of ending an account's chat connections (`endChatPass`) after a sign-out (of every
+     * session but `keep`, or of `only` one) or a deletion at `since`: the first, or the `recheck`.
      */
     z.object({
       kind: z.literal('end-chat'),
       account_id,
       since: z.iso.datetime(),
-      reason: z.enum(['deleted', 'signedOut', 'sessionSignedOut']),
+      reason: z.enum(DISCONNECT_REASONS),
       keep: z.optional(z.string()),
       only: z.optional(z.string()),
-      failed: z.array(z.string()),
+      recheck: z.boolean(),
     }),
   ]);
 })();

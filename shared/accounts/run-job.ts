@@ -6,7 +6,7 @@ import { primaryKey } from '../db/key.ts';
 import { recordOf } from '../db/record.ts';
 import type { CreatorRecord } from '../catalog/model.ts';
 import { chatTokensIn, purgeChatsOf, roomsOf } from '../chat/chat-repository.ts';
-import { disconnectAccount, recheckChat } from '../chat/disconnect-account.ts';
+import { disconnectAccount, endChatPass } from '../chat/disconnect-account.ts';
 import { creatorPartition } from '../creators/creator-repository.ts';
 import { ENTITLEMENT_OBJECT_ENTITY, type EntitlementRecord } from '../entitlements/entitlement-repository.ts';
 import { channelScheduleKeys } from '../epg/program-repository.ts';
@@ -43,17 +43,13 @@ import { EXPORT_KEY_PREFIX } from './access.ts';
 export const runAccountJob = async (job: AccountJob, now: Date): Promise<string> => {
   if (job.kind === 'export') return buildExport(job.account_id, job.export_id, now);
   if (job.kind === 'end-chat') {
-    const rooms = await recheckChat(
+    const { since, reason, keep, only, recheck } = job;
+    const rooms = await endChatPass(
       job.account_id,
-      {
-        since: new Date(job.since),
-        reason: job.reason,
-        sessions: { keep: job.keep, only: job.only },
-        failed: job.failed,
-      },
+      { since: new Date(since), reason, sessions: { keep, only }, recheck },
       now,
     );
-    return `chat rechecked in ${rooms} rooms`;
+    return `chat ${recheck ? 'rechecked' : 'ended'} in ${rooms} rooms`;
   }
   return purgeAccount(job.account_id, now);
 };
@@ -111,8 +107,8 @@ export const purgeAccount = async (accountId: string, now: Date): Promise<string
   // stored before those items existed): the partition is read again for what to delete.
   const items = closed > 0 ? await accountPartition(accountId) : found;
   const of = (entity: string) => items.filter((item) => item.entity === entity);
-  // DELETE /me ended the chat connections open then, and its recheck any opened with a token
-  // fetched before the tombstone; this is the last pass, should that recheck have dead-lettered.
+  // DELETE /me's passes ended the chat connections open then and any opened with a token fetched
+  // before the tombstone; this is the last pass, should one of them have dead-lettered.
   await disconnectAccount(accountId, roomsOf(chatTokensIn(items, now)), 'deleted');
   const creator = await purgeCreatorSide(accountId, now);
   await purgeChatsOf(items, creator);

@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ivsChatClient } from '../../shared/chat/client.ts';
-import {
-  CHAT_TOKEN_CONNECTS_WITHIN_MS,
-  disconnectAccount,
-  roomsToRecheck,
-} from '../../shared/chat/disconnect-account.ts';
+import { disconnectAccount, roomsToEnd } from '../../shared/chat/disconnect-account.ts';
+import { CHAT_TOKEN_CONNECTS_WITHIN_MS } from '../../shared/chat/ending.ts';
 
 /**
  * What `disconnectAccount` does with IVS Chat's answers (docs/chat.md "Ending an account's
@@ -65,7 +62,7 @@ describe('disconnectAccount', () => {
   });
 });
 
-describe('roomsToRecheck: where a token fetched before a sign-out at `since` may have connected since', () => {
+describe('roomsToEnd: where a pass after a sign-out at `since` disconnects the account', () => {
   const since = new Date('2026-11-30T12:00:00.000Z');
   const at = (offsetMs: number) => new Date(since.getTime() + offsetMs).toISOString();
   const tokens = [
@@ -76,16 +73,32 @@ describe('roomsToRecheck: where a token fetched before a sign-out at `since` may
     { room_arn: room('e'), session_id: 'kept', issued_at: at(20_000) },
     { room_arn: room('f') },
   ];
-
-  it("a signed-out session's recent tokens, not the kept session's, not tokens too old to connect, not records without a time", () => {
-    expect(roomsToRecheck(tokens, since, { keep: 'kept' })).toEqual([room('a'), room('d')]);
+  const pass = (sessions: { keep?: string; only?: string }, recheck: boolean) => ({
+    since,
+    sessions,
+    recheck,
   });
 
-  it('with no session kept (a reset, a deletion), every recent token', () => {
-    expect(roomsToRecheck(tokens, since, {})).toEqual([room('a'), room('c'), room('d'), room('e')]);
+  it("the first pass: every room of a signed-out session's tokens, not the kept session's only; records without a session count as signed out", () => {
+    expect(roomsToEnd(tokens, pass({ keep: 'kept' }, false))).toEqual([
+      room('a'),
+      room('b'),
+      room('d'),
+      room('f'),
+    ]);
   });
 
-  it('one session signed out (DELETE /me/sessions/{id}): only its recent tokens', () => {
-    expect(roomsToRecheck(tokens, since, { only: 'kept' })).toEqual([room('c'), room('e')]);
+  it("the recheck: a signed-out session's recent tokens, not the kept session's, not tokens too old to connect, not records without a time", () => {
+    expect(roomsToEnd(tokens, pass({ keep: 'kept' }, true))).toEqual([room('a'), room('d')]);
+  });
+
+  it('with no session kept (a reset, a deletion), every room, then every recent token', () => {
+    expect(roomsToEnd(tokens, pass({}, false))).toEqual(['a', 'b', 'c', 'd', 'e', 'f'].map(room));
+    expect(roomsToEnd(tokens, pass({}, true))).toEqual([room('a'), room('c'), room('d'), room('e')]);
+  });
+
+  it('one session signed out (DELETE /me/sessions/{id}): only its tokens', () => {
+    expect(roomsToEnd(tokens, pass({ only: 'kept' }, false))).toEqual([room('c'), room('e')]);
+    expect(roomsToEnd(tokens, pass({ only: 'kept' }, true))).toEqual([room('c'), room('e')]);
   });
 });
