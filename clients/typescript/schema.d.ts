@@ -1611,7 +1611,7 @@ export interface paths {
         put?: never;
         /**
          * Replace the recovery codes with 10 new ones (the old ones stop working)
-         * @description Makes 10 new single-use recovery codes and replaces all the unused ones with them at once: the old codes no longer work. For owners who used or lost codes, and for those whose factor shows `recovery_codes_outdated: true` (codes of the kind stored before 2026-11-30). The codes are shown this once (only a keyed MAC of each is kept). Needs a recent sign-in that passed the factor (step-up with its code: POST /auth/step-up). Sent with `Cache-Control: no-store`. 409 when the codes changed between the read and the write (another regeneration, a code used): check GET /me and retry.
+         * @description Makes 10 new single-use recovery codes and replaces all the unused ones with them at once: the old codes no longer work. For owners who used or lost codes, and for those whose factor shows `recovery_codes_outdated: true` (codes of the kind stored before 2026-11-30). The codes are shown this once (only a keyed MAC of each is kept). Needs a recent sign-in that passed the factor (step-up with its code: POST /auth/step-up). Sent with `Cache-Control: no-store`. The account email gets a notice (as when the factor is removed). 409 when the codes changed between the read and the write (another regeneration, a code used): check GET /me and retry.
          */
         post: operations["regenerateRecoveryCodes"];
         delete?: never;

@@ -96,16 +96,16 @@ export const regenerateRecoveryCodes = /* @__PURE__ */ contract({
   path: '/me/mfa/totp/recovery-codes',
   handler: 'accounts/regenerate-recovery-codes',
   // GetItem: the account, the factor (the handler's step-up check and the set read), the session.
-  // UpdateItem: the new set, on condition it replaces the set read.
+  // UpdateItem: the new set, on condition it replaces the set read. Mailer: the owner's notice.
   dynamo: { actions: ['GetItem', 'UpdateItem'] },
-  needs: ['one-time-codes'],
+  needs: ['one-time-codes', 'mailer'],
   auth: 'required',
   stepUp: true,
   rateLimit: { limit: 10, windowSeconds: 3600, by: 'account' },
   throttle: { rate: 5, burst: 10 },
   summary: 'Replace the recovery codes with 10 new ones (the old ones stop working)',
   description:
-    'Makes 10 new single-use recovery codes and replaces all the unused ones with them at once: the old codes no longer work. For owners who used or lost codes, and for those whose factor shows `recovery_codes_outdated: true` (codes of the kind stored before 2026-11-30). The codes are shown this once (only a keyed MAC of each is kept). Needs a recent sign-in that passed the factor (step-up with its code: POST /auth/step-up). Sent with `Cache-Control: no-store`. 409 when the codes changed between the read and the write (another regeneration, a code used): check GET /me and retry.',
+    'Makes 10 new single-use recovery codes and replaces all the unused ones with them at once: the old codes no longer work. For owners who used or lost codes, and for those whose factor shows `recovery_codes_outdated: true` (codes of the kind stored before 2026-11-30). The codes are shown this once (only a keyed MAC of each is kept). Needs a recent sign-in that passed the factor (step-up with its code: POST /auth/step-up). Sent with `Cache-Control: no-store`. The account email gets a notice (as when the factor is removed). 409 when the codes changed between the read and the write (another regeneration, a code used): check GET /me and retry.',
   responses: () => ({
     200: {
       description: 'The new recovery codes, and the factor',

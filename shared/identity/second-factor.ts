@@ -147,7 +147,7 @@ export const regenerateRecoveryCodes = async (
   caller: Principal,
   now: Date,
 ): Promise<RecoveryCodesRenewed> => {
-  const [, factor, live] = await Promise.all([
+  const [account, factor, live] = await Promise.all([
     requireLiveAccount(caller.accountId),
     getTotpFactor(caller.accountId),
     caller.sessionId === undefined ? true : isLiveSession(caller.accountId, caller.sessionId, now),
@@ -160,6 +160,13 @@ export const regenerateRecoveryCodes = async (
       'The recovery codes changed while new ones were made (another regeneration, a code used, or the authenticator removed): check GET /me and retry',
     );
   recordMetric('recovery_codes_regenerated');
+  // The owner hears of it, as of the factor's removal: whoever holds the new codes can sign in in
+  // place of the authenticator (and the owner's own printed codes stopped working).
+  await notifyAccount(
+    account.email,
+    'New recovery codes were made',
+    'The recovery codes of your account were replaced with new ones: the old codes no longer work. If this was not you, reset your password at once (it signs out every device), then remove and add your authenticator again, and contact support.',
+  );
   return { recovery_codes: codes, factor: factorView({ ...factor, recovery_hashes: new Set(stored) }) };
 };
 

@@ -688,6 +688,10 @@ describe('new recovery codes (POST /me/mfa/totp/recovery-codes)', () => {
     });
     const me = (await api.get('/me', { token: account.token })).body.data;
     expect(me.second_factors).toEqual([factor]);
+    // The owner is told, and the notice carries no code.
+    const notice = (await readMailbox(account.email)).at(-1);
+    expect(notice?.subject).toBe('New recovery codes were made');
+    for (const code of codes) expect(notice?.text).not.toContain(code);
     // Exactly the new codes are stored, keyed; none of the old set is left.
     expect(await storedSet(account.accountId)).toEqual(await keyedSet(account.accountId, codes));
 
