@@ -1987,7 +1987,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The channel's chat rules (slow mode, modes, blocked terms)
+         * @description The chat settings as stored (all off until first set), for the studio to show and edit before a PUT replaces them. Acts on the caller's own channel, or with `?channel=<creator id>` on a channel they moderate.
+         */
+        get: operations["getChatSettings"];
         /**
          * Set the channel's chat rules (slow mode, modes, blocked terms)
          * @description Replaces the chat settings (a field left out is off). Tokens issued from then on follow the modes; the message review handler applies slow mode, emote-only and blocked terms to every message within seconds (it caches settings for 10 s). Acts on the caller's own channel, or with `?channel=<creator id>` on a channel they moderate. Recorded, and announced as `chat.settings_changed`.
@@ -27169,6 +27173,171 @@ export interface operations {
                         /** @enum {unknown} */
                         reason: "rate_limit";
                     }) | components["schemas"]["GatewayThrottled"];
+                };
+            };
+            /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 500,
+                     *       "message": {
+                     *         "code": "INTERNAL",
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is throttling or unavailable; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 503,
+                     *       "message": "Service temporarily unavailable, retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getChatSettings: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The creator id of a channel the caller moderates (default: the caller's own channel)
+                 * @example acc_0123456789ab
+                 */
+                channel?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "success";
+                        /** @description A short note for people, on some answers */
+                        message?: string;
+                        data: components["schemas"]["ChatSettings"];
+                    };
+                };
+            };
+            /** @description A query or path parameter is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 400,
+                     *       "message": "Invalid query parameter limit: limit must be a whole number between 1 and 100"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No bearer token, a malformed Authorization header, or a token that is invalid or expired */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge: `Bearer` when no token was sent; `Bearer error="invalid_token", error_description="..."` for an expired or invalid token (expired: refresh it with POST /auth/refresh); `error="invalid_request"` for a malformed Authorization header */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 401,
+                     *       "message": "Missing or invalid bearer token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller is not a creator (onboarding unfinished), or `channel` names a channel they do not moderate or that banned them, or the action is the creator's only (appointing moderators) or not allowed on its target (banning the creator, a moderator banning a moderator or lifting a moderator's ban); or, with `reason: "second_factor_required"`, when the operator requires creators to use a second factor and this sign-in did not pass one (enrol: POST /me/mfa/totp; then sign in with it or POST /auth/step-up with its code) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 403,
+                     *       "message": "You do not moderate this channel"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The channel (`channel`) does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 404,
+                     *       "message": "Creator not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body was sent and is over 256 KiB (this operation reads none) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 413,
+                     *       "message": "Request body exceeds 262144 bytes"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too Many Requests"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GatewayThrottled"];
                 };
             };
             /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */

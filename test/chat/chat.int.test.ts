@@ -175,6 +175,17 @@ describe('POST /creators/{id}/channel/chat/token', () => {
     ).toBe(422);
     expect((await api.put('/studio/chat/settings', { body: {} })).status).toBe(401);
     expect((await api.put('/studio/chat/settings', { token: v.token, body: {} })).status).toBe(403);
+    // The studio reads what it edits (no GET existed before stop 57).
+    const read = await api.get('/studio/chat/settings', { token: creator.token });
+    expect([read.status, read.body.data]).toEqual([
+      200,
+      { ...set.body.data, followers_only_minutes: null, blocked_terms: [] },
+    ]);
+    expect((await api.get('/studio/chat/settings')).status).toBe(401);
+    expect((await api.get('/studio/chat/settings', { token: v.token })).status).toBe(403);
+    expect(
+      (await api.get(`/studio/chat/settings?channel=${v.accountId}`, { token: creator.token })).status,
+    ).toBe(403);
   });
 });
 

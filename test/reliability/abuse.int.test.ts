@@ -187,6 +187,7 @@ const OWNERSHIP: Record<string, 'owned' | `caller: ${string}`> = {
   // Chat (issue 39): capabilities from the caller's own account; moderation on the caller's own
   // channel or one they were appointed to, else 403/404 (test/chat/chat.int.test.ts).
   'POST /creators/{id}/channel/chat/token': 'caller: capabilities decided from the caller’s own account',
+  'GET /studio/chat/settings': 'caller: a channel the caller owns or moderates',
   'PUT /studio/chat/settings': 'caller: a channel the caller owns or moderates',
   'PUT /studio/chat/moderators/{account_id}': 'caller: appoints on the caller’s own channel',
   'DELETE /studio/chat/moderators/{account_id}': 'caller: removes from the caller’s own channel',
