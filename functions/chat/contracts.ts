@@ -65,24 +65,25 @@ export const createChatToken = /* @__PURE__ */ contract({
   }),
 });
 
-export const getChatSettings = /* @__PURE__ */ contract({
-  operationId: 'getChatSettings',
-  tag,
-  method: 'GET',
-  path: '/studio/chat/settings',
-  handler: 'chat/get-chat-settings',
-  // GetItem: the caller's moderator role, the creator, the settings.
-  dynamo: { actions: ['GetItem'] },
-  auth: 'required',
-  summary: "The channel's chat rules (slow mode, modes, blocked terms)",
-  description: `The chat settings as stored (all off until first set), for the studio to show and edit before a PUT replaces them. ${channelQueryNote}`,
-  request: { query: studioChatQuery },
-  responses: () => ({
-    200: { description: 'The settings', data: chatResponses().ChatSettings },
-    403: notYours,
-    404: { description: 'The channel (`channel`) does not exist', message: 'Creator not found' },
-  }),
-});
+export const getChatSettings = /* @__PURE__ */ (() =>
+  contract({
+    operationId: 'getChatSettings',
+    tag,
+    method: 'GET',
+    path: '/studio/chat/settings',
+    handler: 'chat/get-chat-settings',
+    // GetItem: the caller's moderator role, the creator, the settings.
+    dynamo: { actions: ['GetItem'] },
+    auth: 'required',
+    summary: "The channel's chat rules (slow mode, modes, blocked terms)",
+    description: `The chat settings as stored (all off until first set), for the studio to show and edit before a PUT replaces them. ${channelQueryNote}`,
+    request: { query: studioChatQuery },
+    responses: () => ({
+      200: { description: 'The settings', data: chatResponses().ChatSettings },
+      403: notYours,
+      404: { description: 'The channel (`channel`) does not exist', message: 'Creator not found' },
+    }),
+  }))();
 
 export const putChatSettings = /* @__PURE__ */ (() =>
   contract({

@@ -1,5 +1,5 @@
 import { getChatSettings } from '../../shared/chat/chat-repository.ts';
-import { studioChat } from '../../shared/chat/moderation.ts';
+import { studioChat } from '../../shared/chat/studio-chat.ts';
 import { endpoint } from '../../shared/http/handler.ts';
 import { ok } from '../../shared/http/reply.ts';
 import * as contracts from './contracts.ts';

@@ -1,6 +1,4 @@
-import { NOT_A_CREATOR_YET } from '../creators/messages.ts';
 import { DeleteMessageCommand, DisconnectUserCommand, SendEventCommand } from '@aws-sdk/client-ivschat';
-import { getCreator } from '../creators/creator-repository.ts';
 import { ConflictError, ForbiddenError, NotFoundError } from '../errors/errors.ts';
 import { getAccount } from '../identity/account-repository.ts';
 import {
@@ -11,7 +9,6 @@ import {
   type ChatSettings,
   deleteBan,
   deleteModerator,
-  getBan,
   isModerator,
   putBan,
   putChatSettings,
@@ -19,7 +16,6 @@ import {
   recordAction,
 } from './chat-repository.ts';
 import { ivsChatClient } from './client.ts';
-import { isBanned } from './policy.ts';
 
 /**
  * The studio's chat moderation (docs/chat.md "Moderation"): each action on the channel the caller
@@ -30,47 +26,9 @@ import { isBanned } from './policy.ts';
 /** The event clients act on after a ban: remove the user's recent messages from view. */
 export const DELETE_BY_USER_EVENT = 'app:DELETE_BY_USER';
 
-export interface StudioChat {
-  creatorId: string;
-  /** The caller. */
-  by: string;
-  role: 'creator' | 'moderator';
-  /** The channel's room, when it has one. */
-  roomArn: string | undefined;
-}
+import type { StudioChat } from './studio-chat.ts';
 
-/**
- * The channel a studio chat call acts on: the caller's own (they must be a creator), or, with
- * `channel`, one they moderate (403 otherwise, whether or not the channel exists: who moderates
- * what is not revealed). A moderator the channel banned moderates nothing (403), as a banned
- * moderator gets no chat token: the ban comes before the role.
- */
-export const studioChat = async (
-  callerId: string,
-  channel: string | undefined,
-  now: Date,
-): Promise<StudioChat> => {
-  const creatorId = channel ?? callerId;
-  if (creatorId !== callerId) {
-    const [moderates, ban] = await Promise.all([
-      isModerator(creatorId, callerId),
-      getBan(creatorId, callerId),
-    ]);
-    if (!moderates) throw new ForbiddenError('You do not moderate this channel');
-    if (isBanned(ban, now)) throw new ForbiddenError('You are banned from this chat');
-  }
-  const creator = await getCreator(creatorId);
-  if (!creator || creator.id !== creatorId)
-    throw creatorId === callerId
-      ? new ForbiddenError(NOT_A_CREATOR_YET)
-      : new NotFoundError('Creator not found');
-  return {
-    creatorId,
-    by: callerId,
-    role: creatorId === callerId ? 'creator' : 'moderator',
-    roomArn: creator.ivs?.chat_room_arn,
-  };
-};
+export { type StudioChat, studioChat } from './studio-chat.ts';
 
 const requireRoom = (chat: StudioChat): string => {
   if (!chat.roomArn)
