@@ -263,12 +263,22 @@ const healthOf = (health: LiveStream['health']): StreamHealth | undefined =>
 const shownLiveIds = (): Promise<string[]> => allRankedIdsOf(CREATOR_LISTS.live);
 
 /**
+ * The time a reconcile's corrections carry: the last millisecond before the second `now` is in.
+ * IVS stamps its events with whole seconds, so an event stamped in `now`'s second may have
+ * happened after ListStreams answered (a stream that ended just after the listing): it wins over
+ * the listing. An event of an earlier second happened before `now`: the listing is the later
+ * truth, and wins.
+ */
+export const reconcileTimeMs = (now: Date): number => Math.floor(now.getTime() / 1000) * 1000 - 1;
+
+/**
  * Corrects drift between the creator items and IVS (`liveStreams`: ListStreams' LIVE streams,
  * asked for at `now`), for what events missed: a creator shown live whose channel IVS does not
  * list goes offline; a channel IVS lists that we show offline, or with another stream, goes live
  * with IVS's stream id and start time; a known health is refreshed. Each write carries the same
- * guards as the events' with time `now`, so an event newer than `now` is never overwritten, and
- * an offline correction also requires the stream it read (a Start in between survives).
+ * guards as the events' with the time `reconcileTimeMs(now)`, so an event of `now`'s second or
+ * later is never overwritten, and an offline correction also requires the stream it read (a
+ * Start in between survives).
  * Creators without an IVS channel (the demo catalogue's) are left alone. Reads: one Query of the
  * live list, one BatchGetItem of the channels' lookups, one of the creators.
  */
@@ -277,7 +287,7 @@ export const reconcileLiveChannels = async (
   now: Date,
   deps: ChannelStateDeps = defaultDeps,
 ): Promise<ReconcileReport> => {
-  const t = now.getTime();
+  const t = reconcileTimeMs(now);
   const [shownIds, ownerOf] = await Promise.all([
     shownLiveIds(),
     getChannelOwners(liveStreams.map((stream) => stream.channelArn)),

@@ -17,6 +17,7 @@ import {
   type LiveStream,
   applyIvsEvent,
   reconcileLiveChannels,
+  reconcileTimeMs,
 } from '../../shared/channels/channel-state.ts';
 import { type IvsEvent, parseIvsEvent } from '../../shared/channels/ivs-events.ts';
 import { cdnUrl } from '../../shared/catalog/media-urls.ts';
@@ -396,7 +397,7 @@ describe('the reconcile against ListStreams (reconcileLiveChannels)', () => {
     expect(report.checked).toBeGreaterThanOrEqual(1);
     const after = await stored(channel.creatorId);
     expect(after.live).toBeNull();
-    expect(after.live_state_ms).toBe(now.getTime());
+    expect(after.live_state_ms).toBe(reconcileTimeMs(now));
     expect(after.version).toBe(before.version + 1);
     expect(
       (await applyIvsEvent(ivsEvent(channel.channelArn, 'Stream End', streamId, at(600)), silent)).kind,
@@ -439,6 +440,8 @@ describe('the reconcile against ListStreams (reconcileLiveChannels)', () => {
     expect(unchanged.live_state_ms).toBe(live.live_state_ms);
     expect(unchanged.health_ms).toBe(live.health_ms);
 
+    // A reconcile's time is whole seconds (reconcileTimeMs): the next run is a second later at least.
+    await new Promise((resolve) => setTimeout(resolve, 1005 - (Date.now() % 1000)));
     const healed = await reconcileLiveChannels(
       await ivsListing(listed(channel, streamId, 'HEALTHY', startTime)),
       new Date(),
@@ -478,6 +481,33 @@ describe('the reconcile against ListStreams (reconcileLiveChannels)', () => {
       silent,
     );
     expect(report.wentLive).toBe(0);
+    expect((await stored(channel.creatorId)).live).toBeNull();
+  });
+
+  it('leaves an event of its own second alone: a stream that ended after the listing stays offline', async () => {
+    // IVS stamps events with whole seconds. The End below happened at at(60) + 0.9 s, after
+    // ListStreams answered at at(60) + 0.5 s (which still listed the stream): its time, at(60),
+    // is earlier than the reconcile's `now`, but the End is the later truth.
+    const channel = await provision();
+    const streamId = `st-${randomUUID()}`;
+    await applyIvsEvent(ivsEvent(channel.channelArn, 'Stream Start', streamId, at(0)), silent);
+    await applyIvsEvent(ivsEvent(channel.channelArn, 'Stream End', streamId, at(60)), silent);
+    const report = await reconcileLiveChannels(
+      await ivsListing(listed(channel, streamId, 'HEALTHY', new Date(at(0)))),
+      new Date(at(60) + 500),
+      silent,
+    );
+    expect(report.wentLive).toBe(0);
+    expect((await stored(channel.creatorId)).live).toBeNull();
+    // A Start of the same second survives a listing that missed it, too.
+    const next = `st-${randomUUID()}`;
+    await applyIvsEvent(ivsEvent(channel.channelArn, 'Stream Start', next, at(120)), silent);
+    // The reconcile looks at the creators in the live list (the projector's view).
+    await waitFor(() => inLiveList(channel.creatorId), 'the creator in the live list', 10_000);
+    await reconcileLiveChannels(await ivsListing(), new Date(at(120) + 999), silent);
+    expect((await stored(channel.creatorId)).live?.stream_id).toBe(next);
+    // An event of an earlier second happened before the listing: the listing wins.
+    await reconcileLiveChannels(await ivsListing(), new Date(at(121)), silent);
     expect((await stored(channel.creatorId)).live).toBeNull();
   });
 
