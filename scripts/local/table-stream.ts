@@ -32,7 +32,10 @@ import { dynamoClientConfig } from '../../shared/db/client.ts';
  * NextShardIterator (the stream is described again and the shard resumed after the last record
  * delivered), iterators refused as invalid ("Invalid ShardId in ShardIterator") or expired (a new
  * iterator AFTER_SEQUENCE_NUMBER of the last record delivered, or of the shard's tip found at a
- * LATEST start), and shards that disappear.
+ * LATEST start), TrimmedDataAccessException for an iterator taken while the shard was empty
+ * (DynamoDB Local numbers records across all its tables: once other tables have written, the
+ * shard's first record is past the iterator's position, which it reports as trimmed; the same
+ * reopening), and shards that disappear.
  * When no shard has records it sleeps `pollMs` between polls (Amplify's mock uses 250 ms).
  */
 
@@ -145,11 +148,15 @@ const toLambdaRecord = (raw: RawRecord, streamArn: string): DynamoDBRecord => {
   };
 };
 
+/** The pause before the pass that reopens an iterator a pass found refused, expired or trimmed. */
+const REOPEN_MS = 50;
+
 /** Sequence numbers are decimal strings of varying length: compare them as big integers. */
 const seqAfter = (a: string, b: string): boolean => BigInt(a) > BigInt(b);
 
 const isInvalidIterator = (error: unknown): boolean =>
   error instanceof ExpiredIteratorException ||
+  error instanceof TrimmedDataAccessException ||
   (error instanceof Error && /ShardIterator|shard iterator/i.test(error.message));
 
 /** Polls the stream of `tableName` and delivers its records to `handler` (see the module comment). */
@@ -218,15 +225,19 @@ export const startTableStream = async (options: TableStreamOptions): Promise<Tab
       : state.lastSequence
         ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: state.lastSequence }
         : { ShardIteratorType: state.initialPosition };
+    const open = (where: typeof position) =>
+      client.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: state.id, ...where }));
     try {
-      const { ShardIterator } = await client.send(
-        new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: state.id, ...position }),
-      );
+      const { ShardIterator } = await open(position).catch((error: unknown) => {
+        // The records after the position expired: the mapping goes on from the oldest one kept.
+        if (error instanceof TrimmedDataAccessException) return open({ ShardIteratorType: 'TRIM_HORIZON' });
+        throw error;
+      });
       state.iterator = ShardIterator;
       if (!ShardIterator) state.done = true;
     } catch (error) {
-      if (error instanceof ResourceNotFoundException || error instanceof TrimmedDataAccessException) {
-        state.done = true; // the shard is gone (ephemeral) or its records expired
+      if (error instanceof ResourceNotFoundException) {
+        state.done = true; // the shard is gone (ephemeral)
         return;
       }
       throw error;
@@ -268,13 +279,13 @@ export const startTableStream = async (options: TableStreamOptions): Promise<Tab
     try {
       answer = await client.send(new GetRecordsCommand({ ShardIterator: state.iterator, Limit: batchSize }));
     } catch (error) {
-      if (error instanceof TrimmedDataAccessException || error instanceof ResourceNotFoundException) {
+      if (error instanceof ResourceNotFoundException) {
         state.done = true;
         return 'error';
       }
       if (!isInvalidIterator(error)) throw error;
-      // "Invalid ShardId in ShardIterator" or expired: reopen on the next poll, after the last
-      // record delivered (or, at start, the shard's tip), else from the shard's beginning.
+      // "Invalid ShardId in ShardIterator", expired or "trimmed": reopen on the next poll, after
+      // the last record delivered (or, at start, the shard's tip), else from the shard's beginning.
       state.iterator = undefined;
       return 'error';
     }
@@ -371,10 +382,11 @@ export const startTableStream = async (options: TableStreamOptions): Promise<Tab
   );
 
   /** One pass; true when records were delivered (then the next pass follows at once). */
-  const pass = async (): Promise<boolean> => {
+  const pass = async (): Promise<{ delivered: boolean; reopened: boolean }> => {
     const started = ++passes;
     let quiet = true;
     let delivered = false;
+    let reopened = false;
     try {
       await describe(false);
       const polled = new Set<string>();
@@ -384,6 +396,7 @@ export const startTableStream = async (options: TableStreamOptions): Promise<Tab
         for (const s of batch) polled.add(s.id);
         if (outcomes.some((o) => o !== 'empty')) quiet = false;
         if (outcomes.includes('records')) delivered = true;
+        if (outcomes.includes('error')) reopened = true;
         batch = [...shards.values()].filter((s) => ready(s) && !polled.has(s.id));
       }
     } catch (error) {
@@ -396,18 +409,21 @@ export const startTableStream = async (options: TableStreamOptions): Promise<Tab
       drainers = waiting.filter((d) => d.after >= started);
       for (const d of waiting) if (d.after < started) d.resolve();
     }
-    return delivered;
+    return { delivered, reopened };
   };
 
   const loop = (async () => {
     while (!stopped) {
-      const delivered = await pass();
+      const { delivered, reopened } = await pass();
       // More may be waiting: poll again at once, unless a retry is pending (then pollMs is its
-      // backoff). Idle, failing or confused (an iterator to reopen), wait pollMs.
+      // backoff). An iterator to reopen: soon (records may be waiting behind it, and a drain()
+      // with them). Idle or failing, wait pollMs.
       const retrying = [...shards.values()].some((s) => s.failing !== undefined);
       if (stopped || (delivered && !retrying)) continue;
+      // A drain() called during this pass waits for the next one: now, not pollMs from now.
+      if (!retrying && drainers.some((d) => d.after >= passes)) continue;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, pollMs);
+        const timer = setTimeout(resolve, reopened && !retrying ? Math.min(pollMs, REOPEN_MS) : pollMs);
         wake = () => {
           clearTimeout(timer);
           resolve();
