@@ -426,10 +426,20 @@ export const startLocalPlatform = async (
         ...payoutItems,
       ]),
     ]);
-    projector = await startProjector(tableName());
-    // The table stream's second reader: domain events onto the local EventBridge bus.
+    // The table stream's two readers, started together (each reads the stream to its tip first):
+    // the projector, and domain events onto the local EventBridge bus. Each is kept as it starts,
+    // so that `stop` ends it even when the other failed.
     const { startLocalEventPublisher } = await import('./event-bus.ts');
-    events = await startLocalEventPublisher({ tableName: tableName() });
+    const readers = await Promise.allSettled([
+      startProjector(tableName()).then((started) => {
+        projector = started;
+      }),
+      startLocalEventPublisher({ tableName: tableName() }).then((started) => {
+        events = started;
+      }),
+    ]);
+    for (const reader of readers) if (reader.status === 'rejected') throw reader.reason;
+    if (!projector || !events) throw new Error('a table stream reader did not start');
     const { chatReviewRow, ivsEventRow } = await import('../../functions/workers.ts');
     const { handler: onIvsEvent } = await import('../../functions/live/ivs-event.ts');
     const { functionContext, runAsFunction } = await import('./aws.ts');
