@@ -294,6 +294,9 @@ export const cancelSubscription = async (
       const updated = await client.subscriptions.update(e.provider.subscription_id as string, {
         cancel_at_period_end: true,
       });
+      // Stamped after the update answered: the state it answers was true then, and a reader
+      // stamps the instant before its read (SyncContext.now), so one begun before the update
+      // (which may have read the old state) loses to this write and one begun after it wins.
       const record = subscriptionEntitlement(updated, clock.now(), graceDays(), applicationFeePercent());
       if (record) await applyEntitlement(record);
     }

@@ -42,15 +42,27 @@ export const reconcile = async (
   const repair = async (record: EntitlementRecord) => {
     if ((await entitlementOutOfStep(record)) && (await applyEntitlement(record))) report.repaired++;
   };
-  for await (const sub of ctx.stripe.subscriptions.list({ status: 'all', limit: 100 })) {
-    report.subscriptions++;
-    const record = subscriptionEntitlement(sub, ctx.now(), ctx.graceDays, ctx.feePercent);
-    if (!record) continue;
-    if (!PAID_UP.has(sub.status)) await repair(record);
-    else {
-      const key = `${record.provider.customer_id}|${record.account_id}|${record.creator_id}`;
-      paidUp.set(key, [...(paidUp.get(key) ?? []), { sub, record }]);
+  // Page by page, each page's records stamped with the instant before it was asked for
+  // (SyncContext.now): a page read before a change must not overwrite it, however long the run.
+  for (let after: string | undefined, more = true; more; ) {
+    const observedAt = ctx.now();
+    const page = await ctx.stripe.subscriptions.list({
+      status: 'all',
+      limit: 100,
+      ...(after ? { starting_after: after } : {}),
+    });
+    for (const sub of page.data) {
+      report.subscriptions++;
+      const record = subscriptionEntitlement(sub, observedAt, ctx.graceDays, ctx.feePercent);
+      if (!record) continue;
+      if (!PAID_UP.has(sub.status)) await repair(record);
+      else {
+        const key = `${record.provider.customer_id}|${record.account_id}|${record.creator_id}`;
+        paidUp.set(key, [...(paidUp.get(key) ?? []), { sub, record }]);
+      }
     }
+    more = page.has_more && page.data.length > 0;
+    after = page.data.at(-1)?.id;
   }
   for (const subs of paidUp.values()) {
     const duplicated = subs.some((a, i) => subs.some((b, j) => i < j && withinDuplicateWindow(a.sub, b.sub)));

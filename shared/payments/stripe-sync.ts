@@ -12,7 +12,14 @@ import { type Earning, recordEarning, recordReversal } from './payout-repository
  */
 export interface SyncContext {
   stripe: Stripe;
-  /** The read's instant: pass the clock AFTER the Stripe read (it orders writes). */
+  /**
+   * The clock. A record is stamped with the instant taken BEFORE the Stripe reads it is made
+   * from (it orders writes): a read that began before a change may answer the old state, however
+   * late its answer comes, so only a read begun later may overwrite what the change wrote. Then
+   * the reader of the last change's event, which begins after it, always has the final word.
+   * (Stamped after the read, as until stop 58, a slow read of the old state overwrote the change:
+   * a cancel's answer said "active" in a clean-clone CI run.)
+   */
   now: () => Date;
   graceDays: number;
   feePercent: number;
@@ -188,6 +195,7 @@ const refundDuplicateSubscription = async (ctx: SyncContext, sub: Stripe.Subscri
     limit: 100,
   })) {
     if (invoice.amount_paid <= 0) continue;
+    const observedAt = ctx.now(); // before the reads of its payments (SyncContext.now)
     let refunded = 0;
     for await (const payment of ctx.stripe.invoicePayments.list({
       invoice: invoice.id,
@@ -200,7 +208,7 @@ const refundDuplicateSubscription = async (ctx: SyncContext, sub: Stripe.Subscri
     }
     const earning = invoiceEarning(ctx, invoice, creatorId);
     await recordEarning(earning);
-    await recordReversal(earning, Math.min(refunded, invoice.amount_paid), ctx.now());
+    await recordReversal(earning, Math.min(refunded, invoice.amount_paid), observedAt);
   }
 };
 
@@ -262,14 +270,15 @@ export const syncSubscription = async (
   ctx: SyncContext,
   id: string,
 ): Promise<EntitlementRecord | undefined> => {
+  const observedAt = ctx.now(); // before the reads (SyncContext.now)
   const sub = await ctx.stripe.subscriptions.retrieve(id);
   const siblings = await paidUpSiblings(ctx, sub);
   const kept = earliest(siblings);
-  const keptRecord = kept && subscriptionEntitlement(kept, ctx.now(), ctx.graceDays, ctx.feePercent);
+  const keptRecord = kept && subscriptionEntitlement(kept, observedAt, ctx.graceDays, ctx.feePercent);
   if (keptRecord) await applyEntitlement(keptRecord);
   for (const other of siblings) if (other.id !== kept?.id) await cancelDuplicate(ctx, other, kept!.id);
   if (kept?.id === sub.id) return keptRecord;
-  const record = subscriptionEntitlement(sub, ctx.now(), ctx.graceDays, ctx.feePercent);
+  const record = subscriptionEntitlement(sub, observedAt, ctx.graceDays, ctx.feePercent);
   if (record && !kept) await applyEntitlement(record);
   const keptOf = sub.metadata?.duplicate_of;
   if (keptOf && !BILLING.has(sub.status)) await refundDuplicateSubscription(ctx, sub, keptOf);
@@ -298,10 +307,14 @@ interface PurchaseRead {
   earning?: { earning: Earning; takenBack: number; reversed: boolean };
 }
 
-/** A payment intent (its latest charge expanded or not) as the purchase it pays for; undefined: none. */
+/**
+ * A payment intent (its latest charge expanded or not) as the purchase it pays for, observed at
+ * `observedAt` (taken before the intent was read); undefined: none.
+ */
 const readPurchase = async (
   ctx: SyncContext,
   intent: Stripe.PaymentIntent,
+  observedAt: Date,
 ): Promise<PurchaseRead | undefined> => {
   const { account_id: accountId, content_id: contentId, creator_id: creatorId } = intent.metadata ?? {};
   if (!accountId || !contentId || !creatorId) return undefined;
@@ -322,7 +335,7 @@ const readPurchase = async (
     grace_until: null,
     cancel_at_period_end: false,
     started_at: iso(intent.created),
-    observed_at: ctx.now().getTime(),
+    observed_at: observedAt.getTime(),
     provider: { customer_id: idOf(intent.customer), payment_intent_id: intent.id, charge_id: charge?.id },
     price: { amount: intent.amount, currency: intent.currency, interval: null, platform_fee: fee },
   };
@@ -409,20 +422,22 @@ const grantingPurchases = async (
 export const syncPurchase = async (ctx: SyncContext, id: string): Promise<EntitlementRecord | undefined> => {
   const retrieve = (intentId: string) =>
     ctx.stripe.paymentIntents.retrieve(intentId, { expand: ['latest_charge'] });
+  const observedAt = ctx.now(); // before the reads (SyncContext.now)
   const intent = await retrieve(id);
   const granting = await grantingPurchases(ctx, intent);
   const kept = earliest(granting);
-  if (!kept) return applyPurchase(await readPurchase(ctx, intent));
-  const keptRecord = await applyPurchase(await readPurchase(ctx, kept));
+  if (!kept) return applyPurchase(await readPurchase(ctx, intent, observedAt));
+  const keptRecord = await applyPurchase(await readPurchase(ctx, kept, observedAt));
   let record = kept.id === id ? keptRecord : undefined;
   for (const other of granting) {
     if (other.id === kept.id) continue;
     await refundDuplicate(ctx, other.id, kept.id);
-    const applied = await applyPurchase(await readPurchase(ctx, await retrieve(other.id)));
+    const refundedAt = ctx.now(); // before the re-read of what the refund changed
+    const applied = await applyPurchase(await readPurchase(ctx, await retrieve(other.id), refundedAt));
     if (other.id === id) record = applied;
   }
   if (granting.some((other) => other.id === id)) return record;
-  return applyPurchase(await readPurchase(ctx, intent));
+  return applyPurchase(await readPurchase(ctx, intent, observedAt));
 };
 
 /** The subscription an invoice bills, if any. */

@@ -106,6 +106,7 @@ export const applyEvent = async (ctx: SyncContext, event: Stripe.Event): Promise
       return true;
     }
     case 'account.updated': {
+      const observedAt = ctx.now(); // before the read (SyncContext.now)
       const account = await ctx.stripe.accounts.retrieve(objectId(event));
       const creatorId = account.metadata?.creator_id;
       if (creatorId)
@@ -113,7 +114,7 @@ export const applyEvent = async (ctx: SyncContext, event: Stripe.Event): Promise
           creatorId,
           account.id,
           { charges_enabled: account.charges_enabled, payouts_enabled: account.payouts_enabled },
-          ctx.now(),
+          observedAt,
         );
       return true;
     }

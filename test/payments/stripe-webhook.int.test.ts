@@ -13,7 +13,11 @@ import {
 import { eventProcessed } from '../../shared/payments/billing-repository.ts';
 import { earningsOf } from '../../shared/payments/payout-repository.ts';
 import { stripeClient } from '../../shared/payments/stripe-client.ts';
-import { type SyncContext, subscriptionEntitlement } from '../../shared/payments/stripe-sync.ts';
+import {
+  type SyncContext,
+  subscriptionEntitlement,
+  syncSubscription,
+} from '../../shared/payments/stripe-sync.ts';
 import { handleDelivery, SIGNATURE_TOLERANCE_SECONDS } from '../../shared/payments/stripe-webhook.ts';
 import { earningTotals } from '../support/payments.ts';
 
@@ -242,6 +246,51 @@ describe('POST /billing/stripe/webhook (shared/payments/stripe-webhook.ts)', () 
       ),
       { numRuns: 12 },
     );
+  });
+
+  it('a re-read begun before a change cannot overwrite it, however late it answers (was stamped at its answer)', async () => {
+    // A webhook's re-read of the subscription begins (retrieve and the customer's list), the
+    // viewer cancels, the cancel's own event is handled at once, then the first re-read answers
+    // with the state from before the cancel. Until stop 58 it was stamped at its answer, after the
+    // cancel's: it wrote "renews" over the cancel (a clean-clone CI run's cancel answered
+    // `status: "active"`).
+    const { accountId, creatorId, sub, events } = await subscribed();
+    for (const id of events) await deliver(id);
+    const target = { kind: 'subscription', creatorId } as const;
+    expect(await getEntitlement(accountId, target)).toMatchObject({ cancel_at_period_end: false });
+    let listed!: () => void;
+    const read = new Promise<void>((resolve) => {
+      listed = resolve;
+    });
+    let answer!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    const subscriptions = ctx.stripe.subscriptions;
+    const slow: SyncContext = {
+      ...ctx,
+      stripe: {
+        ...ctx.stripe,
+        subscriptions: {
+          retrieve: (id: string) => subscriptions.retrieve(id),
+          list: (params: Stripe.SubscriptionListParams) =>
+            (async function* () {
+              const page: Stripe.Subscription[] = [];
+              for await (const s of subscriptions.list(params)) page.push(s);
+              listed();
+              await gate;
+              yield* page;
+            })(),
+        },
+      } as unknown as Stripe,
+    };
+    const late = syncSubscription(slow, sub);
+    await read;
+    await ctx.stripe.subscriptions.update(sub, { cancel_at_period_end: true });
+    expect(await syncSubscription(ctx, sub)).toMatchObject({ cancel_at_period_end: true });
+    answer();
+    expect(await late).toMatchObject({ cancel_at_period_end: false }); // what it read: the old state
+    expect(await getEntitlement(accountId, target)).toMatchObject({ cancel_at_period_end: true });
   });
 
   it('a failed renewal keeps access through the grace period, then it lapses with no further event', async () => {
