@@ -1379,7 +1379,7 @@ export interface paths {
         put?: never;
         /**
          * Ask for a password-reset code by email
-         * @description Mails an 8-digit code that resets the password of the account using this address (also how a Google-only account sets a password). The answer is the same 202, with the same body and in the same time (at least one second), whether or not an account uses the address, so it reveals nothing. The code is valid 15 minutes and once, locks after 5 wrong tries; at most 3 are mailed a day per address (the others are silently dropped); 10 requests an hour per client address.
+         * @description Mails an 8-digit code that resets the password of the account using this address (also how a Google-only account sets a password). The answer is the same 202, with the same body, whether or not an account uses the address, and it does the same work for every address (it queues the request; the code is stored and mailed after the answer), so neither it nor its time reveals anything. The code is valid 15 minutes and once, locks after 5 wrong tries; at most 3 are mailed a day per address (the others are silently dropped); 10 requests an hour per client address.
          */
         post: operations["forgotPassword"];
         delete?: never;

@@ -90,14 +90,15 @@ export const forgotPassword = /* @__PURE__ */ contract({
   method: 'POST',
   path: '/auth/password/forgot',
   handler: 'accounts/forgot-password',
-  dynamo: { actions: ['GetItem', 'PutItem', 'UpdateItem'] },
-  needs: ['mailer', 'one-time-codes'],
+  // Only queues the work (the account jobs worker looks the address up, stores and mails the
+  // code): the same call for every address. UpdateItem: the rate limit.
+  needs: ['account-jobs'],
   auth: 'none',
   rateLimit: { limit: 10, windowSeconds: 3600, by: 'ip' },
   throttle: { rate: 10, burst: 20 },
   summary: 'Ask for a password-reset code by email',
   description:
-    'Mails an 8-digit code that resets the password of the account using this address (also how a Google-only account sets a password). The answer is the same 202, with the same body and in the same time (at least one second), whether or not an account uses the address, so it reveals nothing. The code is valid 15 minutes and once, locks after 5 wrong tries; at most 3 are mailed a day per address (the others are silently dropped); 10 requests an hour per client address.',
+    'Mails an 8-digit code that resets the password of the account using this address (also how a Google-only account sets a password). The answer is the same 202, with the same body, whether or not an account uses the address, and it does the same work for every address (it queues the request; the code is stored and mailed after the answer), so neither it nor its time reveals anything. The code is valid 15 minutes and once, locks after 5 wrong tries; at most 3 are mailed a day per address (the others are silently dropped); 10 requests an hour per client address.',
   request: { body: forgotPasswordBody },
   responses: () => ({
     202: { description: 'Taken (for every address)', data: accountResponses().ResetRequested },

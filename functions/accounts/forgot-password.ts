@@ -3,6 +3,6 @@ import { accepted } from '../../shared/http/reply.ts';
 import { requestPasswordReset } from '../../shared/accounts/password-recovery.ts';
 import * as contracts from './contracts.ts';
 
-export const handler = endpoint(contracts.forgotPassword, async ({ body, now }) =>
-  accepted(await requestPasswordReset(body.email, now)),
+export const handler = endpoint(contracts.forgotPassword, async ({ body }) =>
+  accepted(await requestPasswordReset(body.email)),
 );

@@ -713,6 +713,20 @@ const localAnalytics = fileSink(
   () => host.ANALYTICS_DIR ?? resolve(import.meta.dirname, '../../.local/analytics'),
 );
 
+/** Kept only once a test asks (`recordAwsCalls`): a long `npm start` keeps nothing per request. */
+let callsByRequest: Map<string, string[]> | undefined;
+export const recordAwsCalls = (): void => {
+  callsByRequest ??= new Map();
+};
+/**
+ * Every AWS call (any service) made for the request `requestId` names (`currentRequestId`) since
+ * `recordAwsCalls`, in the order sent, as `<function> <service>:<command>`, e.g.
+ * `POST /auth/password/forgot sqs:SendMessage`: by the route's function and by any it started (a
+ * queue's consumer run for a message it sent). Lets a test compare the work of two answers,
+ * whatever the service.
+ */
+export const awsCallsOf = (requestId: string): readonly string[] => callsByRequest?.get(requestId) ?? [];
+
 const guard = (client: HookableClient, service: string) => {
   const standIns = { ...STAND_INS[service], ...webhookStandIns[service] };
   client.middlewareStack.add(
@@ -721,6 +735,10 @@ const guard = (client: HookableClient, service: string) => {
         const command = String(context.commandName ?? '').replace(/Command$/, '');
         const invocation = invocations.getStore();
         if (invocation) {
+          callsByRequest?.set(invocation.requestId, [
+            ...(callsByRequest.get(invocation.requestId) ?? []),
+            `${invocation.routeKey} ${service}:${command}`,
+          ]);
           const needs = await needsOf(service, command, args.input);
           for (const need of needs) record(invocation, need);
           const refused = await refusedNeed(invocation.policy, needs);

@@ -33,7 +33,7 @@ import {
   saveVerificationCode,
   spendAttempt,
 } from '../identity/email-verification-repository.ts';
-import { dummyHash, hashPassword, verifyPassword } from '../identity/password.ts';
+import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../identity/password.ts';
 import { listSessions, revokeFamily } from '../identity/refresh-tokens.ts';
 import { endChatConnections } from './end-chat.ts';
 import { signOutEverywhere } from './sign-out-everywhere.ts';
@@ -53,7 +53,7 @@ const NO_PASSWORD =
  */
 const withPassword = async (accountId: string, password: string, field: string) => {
   const account = await requireLiveAccount(accountId);
-  const valid = await verifyPassword(password, account.password_hash ?? (await dummyHash()));
+  const valid = await verifyPassword(password, account.password_hash ?? DUMMY_PASSWORD_HASH);
   if (!account.password_hash) throw new ConflictError(NO_PASSWORD);
   if (!valid) throw new ForbiddenError(`${field} is incorrect`);
   return account as Account & { password_hash: string };

@@ -30,6 +30,12 @@ export const AccountJob = /* @__PURE__ */ (() => {
       only: z.optional(z.string()),
       recheck: z.boolean(),
     }),
+    /**
+     * A password-reset code asked for `email` (`POST /auth/password/forgot`): stored and mailed if
+     * an account uses the address, a decoy stored if none does (shared/accounts/password-recovery.ts).
+     * The request only queues this, the same for every address, so its answer cannot tell them apart.
+     */
+    z.object({ kind: z.literal('password-reset'), email: z.string().check(z.minLength(3)) }),
   ]);
 })();
 export type AccountJob = z.infer<typeof AccountJob>;

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { endOpenSessionsOf } from '../audience/session-repository.ts';
 import { getMailer } from '../mail/mailer.ts';
 import { logger, recordMetric } from '../observability/index.ts';
@@ -29,19 +28,21 @@ import {
   spendAttempt,
 } from '../identity/email-verification-repository.ts';
 import { hashPassword } from '../identity/password.ts';
+import { enqueueAccountJob } from './jobs.ts';
 import { signOutEverywhere } from './sign-out-everywhere.ts';
 import { takeResetAllowance } from '../identity/reset-limit-repository.ts';
 
 /**
  * Password recovery (docs/accounts.md, "Recovery"), after OWASP's Forgot Password cheat sheet:
- * - `POST /auth/password/forgot` answers 202 with one body for every address, and takes the same
- *   time: both branches make the same reads and the same conditional write (the address's daily
- *   budget), draw and hash a code, and the answer waits until FORGOT_RESPONSE_FLOOR_MS after the
- *   request began, which covers storing and mailing the code for a real account.
+ * - `POST /auth/password/forgot` answers 202 with one body for every address, and does the same
+ *   work for every address: it only queues a `password-reset` job (the account jobs queue). The
+ *   job (`sendPasswordReset`, in the account jobs worker) looks the address up, takes one from its
+ *   daily budget, draws and MACs a code and stores it, and mails it if an account uses the
+ *   address: none of that, the mail least of all, delays or shapes the answer.
  * - a code is 8 random digits, stored only as a keyed MAC (the one-time-code item, purpose
  *   `PASSWORD_RESET`), valid 15 minutes, compared in constant time after an attempt is spent,
  *   locked after 5 wrong tries, used once; at most RESET_DAILY_LIMIT mails a day per address.
- * - an address without an account (or a deleted one's) gets a **decoy** code from forgot-password,
+ * - an address without an account (or a deleted one's) gets a **decoy** code from the job,
  *   stored as a real one is (under `ACCOUNT#decoy_<SHA-256 of the address>`, `decoyHolder`; no
  *   address in it) but never mailed and never accepted: `POST /auth/password/reset` then spends its attempts and
  *   answers as for a registered address with a wrong code (400 with the attempts left, then 410),
@@ -51,7 +52,6 @@ import { takeResetAllowance } from '../identity/reset-limit-repository.ts';
  *   sessions.
  */
 export const RESET_DAILY_LIMIT = 3;
-export const FORGOT_RESPONSE_FLOOR_MS = 1_000;
 const RESEND = 'POST /auth/password/forgot';
 const WHAT = 'reset code';
 
@@ -68,7 +68,8 @@ const mailResetCode = async (email: string, code: string): Promise<void> => {
     });
     recordMetric('password_reset_emails_sent');
   } catch (error) {
-    // Logged by name only (never the code or the address); the answer stays the same.
+    // Logged by name only (never the code or the address), and not retried: a run again would
+    // spend one more of the address's budget; the owner asks again.
     logger.error('Password reset email not sent', { error: error instanceof Error ? error.name : 'unknown' });
     recordMetric('password_reset_emails_failed');
   }
@@ -84,8 +85,11 @@ const decoyHolder = (email: string) =>
 /** Whose reset code `email`'s is: its account's, or the address's decoy. */
 const holderOf = (account: Account | undefined, email: string) => account?.account_id ?? decoyHolder(email);
 
-/** The work behind `POST /auth/password/forgot`, the same calls whether or not `email` has an account. */
-const forgot = async (email: string, now: Date): Promise<void> => {
+/**
+ * The work a `POST /auth/password/forgot` asks for (the account jobs worker's `password-reset`
+ * job): the same calls whether or not `email` has an account, but the mail.
+ */
+export const sendPasswordReset = async (email: string, now: Date): Promise<void> => {
   const account = usable(await getAccountByEmail(email));
   const allowed = await takeResetAllowance(email, RESET_DAILY_LIMIT, now);
   // A decoy keeps no address: only its key names one, by SHA-256, for the item's 15 minutes.
@@ -106,17 +110,12 @@ const forgot = async (email: string, now: Date): Promise<void> => {
   if (account) await mailResetCode(account.email, code);
 };
 
-/** `POST /auth/password/forgot`: the same 202 body for every address, not before the floor. */
-export const requestPasswordReset = async (
-  email: string,
-  now: Date,
-  floorMs = FORGOT_RESPONSE_FLOOR_MS,
-): Promise<ResetRequested> => {
-  const started = performance.now();
-  await forgot(email, now);
-  const elapsed = performance.now() - started;
-  if (elapsed > floorMs) recordMetric('password_reset_over_floor');
-  else await sleep(floorMs - elapsed);
+/**
+ * `POST /auth/password/forgot`: queues the work and answers the same 202 body for every address.
+ * Nothing on this path depends on the address, so neither does the answer's time.
+ */
+export const requestPasswordReset = async (email: string): Promise<ResetRequested> => {
+  await enqueueAccountJob({ kind: 'password-reset', email });
   return RESET_REQUESTED;
 };
 

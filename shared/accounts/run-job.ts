@@ -34,13 +34,21 @@ import { finishExport, getExport } from './export-repository.ts';
 import { deleteExportDocument, putExportDocument } from './export-store.ts';
 import type { AccountJob } from './jobs.ts';
 import { EXPORT_KEY_PREFIX } from './access.ts';
+import { sendPasswordReset } from './password-recovery.ts';
 
 /**
  * The account jobs worker's work (docs/accounts.md): building an export, purging a deleted
- * account, the second pass of ending its chat connections. All are idempotent, so SQS's redelivery of a failed job (then its dead-letter queue)
- * is safe: an export is finished only while it is the pending one; a purge deletes what is left.
+ * account, the second pass of ending its chat connections, a password-reset code asked for. Each
+ * is safe to run again, so SQS's redelivery of a failed job (then its dead-letter queue) is safe:
+ * an export is finished only while it is the pending one; a purge deletes what is left; a reset
+ * code run again replaces the first (and counts once more in the address's daily budget).
  */
 export const runAccountJob = async (job: AccountJob, now: Date): Promise<string> => {
+  if (job.kind === 'password-reset') {
+    await sendPasswordReset(job.email, now);
+    // The same outcome for every address: the log tells no one which has an account.
+    return 'password reset handled';
+  }
   if (job.kind === 'export') return buildExport(job.account_id, job.export_id, now);
   if (job.kind === 'end-chat') {
     const { since, reason, keep, only, recheck } = job;

@@ -19,7 +19,7 @@ import { recordMetric } from '../observability/index.ts';
 import { mailVerificationCode, newVerificationCode } from './email-verification.ts';
 import { verificationCodeItem } from './email-verification-repository.ts';
 import { assertUncommonPassword } from './common-passwords.ts';
-import { dummyHash, hashPassword, verifyPassword } from './password.ts';
+import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from './password.ts';
 import { issueSession } from './refresh-tokens.ts';
 import { signInOrChallenge } from './mfa-challenge.ts';
 import type { MfaChallenge } from './second-factor-schemas.ts';
@@ -174,7 +174,7 @@ export const logIn = async (
   userAgent?: string,
 ): Promise<{ signedIn: SignedInAccount } | { challenge: MfaChallenge }> => {
   const account = await getAccountByEmail(input.email);
-  const valid = await verifyPassword(input.password, account?.password_hash ?? (await dummyHash()));
+  const valid = await verifyPassword(input.password, account?.password_hash ?? DUMMY_PASSWORD_HASH);
   // A deleted account (the tombstone, until its purge) answers as a wrong password would.
   if (!account?.password_hash || !valid || account.deleted_at)
     throw new UnauthorizedError('Email or password is incorrect');

@@ -32,9 +32,18 @@ export const verifyPassword = async (password: string, encoded: string): Promise
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 };
 
-let dummy: Promise<string> | undefined;
-/** A hash to verify against when the account does not exist, so login takes the same time either way. */
-export const dummyHash = (): Promise<string> => {
-  dummy ??= hashPassword('not-a-real-password');
-  return dummy;
-};
+/**
+ * What a password is checked against when the account has none (an unknown address, a
+ * Google-only account), so that check costs one scrypt derivation at today's parameters, like a
+ * real one. A fixed salt and key (no password derives them), not a hash made at first use: that
+ * made the first such check of a container cost two derivations (hashing, then verifying), and an
+ * unknown address answered slower than a known one with a wrong password.
+ */
+export const DUMMY_PASSWORD_HASH = [
+  'scrypt',
+  PARAMS.N,
+  PARAMS.r,
+  PARAMS.p,
+  'Okp-yGk9z8ORD8JxZgnHAQ',
+  'dxZjJFSicdbgYhCcRVADpl224tdp2TowZNnkNpBv8Tc',
+].join('$');

@@ -4,7 +4,7 @@ import { recordMetric } from '../observability/index.ts';
 import { issueAccessToken } from './access-token.ts';
 import { requireLiveAccount } from './account-repository.ts';
 import type { StepUpBody, StepUpToken } from './account-schemas.ts';
-import { dummyHash, verifyPassword } from './password.ts';
+import { DUMMY_PASSWORD_HASH, verifyPassword } from './password.ts';
 import { renewAuthTime } from './refresh-tokens.ts';
 import { stepUpSecondFactor } from './second-factor.ts';
 
@@ -24,7 +24,7 @@ export const stepUp = async (
   now: Date,
 ): Promise<StepUpToken> => {
   const account = await requireLiveAccount(caller.accountId);
-  const valid = await verifyPassword(password, account.password_hash ?? (await dummyHash()));
+  const valid = await verifyPassword(password, account.password_hash ?? DUMMY_PASSWORD_HASH);
   if (!account.password_hash) {
     throw new ConflictError(
       'This account signs in with Google and has no password: sign in with Google again (POST /onboarding/account/google) for a fresh token',

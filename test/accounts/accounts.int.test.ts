@@ -29,7 +29,7 @@ import { recordEarning } from '../../shared/payments/payout-repository.ts';
 import { applyEntitlement, getEntitlement } from '../../shared/entitlements/entitlement-repository.ts';
 import { entitlementsOf, onboardCreator, stripeStandIn, subscribePaid } from '../support/payments.ts';
 import { studioCreator } from '../support/studio.ts';
-import { fromNewAddress, type TestApi, testApi } from '../support/api.ts';
+import { fromNewAddress, routeAwsCallsOf, type TestApi, testApi } from '../support/api.ts';
 import { waitFor } from '../support/wait.ts';
 import { chatControl } from '../support/chat-socket.ts';
 import { GetRoomCommand } from '@aws-sdk/client-ivschat';
@@ -373,34 +373,30 @@ describe('account deletion (DELETE /me)', () => {
     expect(repeat.status).toBe(202);
     expect(repeat.body.data.deleted_at).toBe(deleted.body.data.deleted_at);
 
-    // A deleted account (its purge pending) gets the unknown address's answer: the same 202 in
-    // the same time, and no code; a reset gets the unknown address's answer too (its decoy code:
-    // a wrong code, attempts left).
+    // A deleted account (its purge pending) gets the unknown address's answer: the same 202 with
+    // the same work on the request and in the account jobs worker that stores the code, and no
+    // code mailed; a reset gets the unknown address's answer too (its decoy code: a wrong code,
+    // attempts left).
     const forgot = async (email: string) => {
-      const began = performance.now();
       const res = await api.post('/auth/password/forgot', fromNewAddress({ body: { email } }));
-      return { status: res.status, body: JSON.stringify(res.body), ms: performance.now() - began };
+      const id = res.headers.get('apigw-requestid');
+      await waitFor(
+        async () => routeAwsCallsOf(id, '$queue/account-jobs').includes('dynamodb:PutItem'),
+        'the reset code stored by the account jobs worker',
+        15_000,
+      );
+      return {
+        status: res.status,
+        body: res.body,
+        request: routeAwsCallsOf(id, 'POST /auth/password/forgot'),
+        worker: routeAwsCallsOf(id, '$queue/account-jobs'),
+      };
     };
     const mailsBefore = (await readMailbox(me.email)).length;
     const nobody = `nobody.${randomUUID()}@example.com`;
-    const answers: Record<'gone' | 'unknown', Array<Awaited<ReturnType<typeof forgot>>>> = {
-      gone: [],
-      unknown: [],
-    };
-    for (let i = 0; i < 3; i++) {
-      answers.gone.push(await forgot(me.email));
-      answers.unknown.push(await forgot(nobody));
-    }
-    const all = [...answers.gone, ...answers.unknown];
-    expect(new Set(all.map((a) => `${a.status} ${a.body}`)).size).toBe(1);
-    expect(all[0]!.status).toBe(202);
-    const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[1]!;
-    const [goneMs, unknownMs] = [
-      median(answers.gone.map((a) => a.ms)),
-      median(answers.unknown.map((a) => a.ms)),
-    ];
-    expect(goneMs).toBeGreaterThanOrEqual(1000);
-    expect(Math.abs(goneMs - unknownMs)).toBeLessThan(250);
+    const [goneAnswer, unknownAnswer] = [await forgot(me.email), await forgot(nobody)];
+    expect(goneAnswer).toEqual(unknownAnswer);
+    expect(goneAnswer.status).toBe(202);
     expect((await readMailbox(me.email)).length).toBe(mailsBefore);
     const reset = (email: string) =>
       api.post(

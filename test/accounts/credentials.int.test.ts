@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clock } from '../../shared/clock.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import {
@@ -13,14 +13,22 @@ import { readMailbox } from '../../scripts/local/ses.ts';
 import { db } from '../../shared/db/client.ts';
 import { PutCommand } from '../../shared/db/document.ts';
 import { tableName } from '../../shared/db/table.ts';
-import { callsOf, fromNewAddress as from, type TestApi, testApi } from '../support/api.ts';
+import { RESET_REQUESTED } from '../../shared/accounts/password-recovery.ts';
+import { startLocalAccountJobs } from '../../scripts/local/accounts.ts';
+import { callsOf, fromNewAddress as from, routeAwsCallsOf, type TestApi, testApi } from '../support/api.ts';
+import { askResetCode, resetMailsTo } from '../support/mail.ts';
+import { waitFor } from '../support/wait.ts';
 import { beforeSessionWrite } from '../support/before-session-write.ts';
 import { staleReads } from '../support/stale-reads.ts';
 
 let api: TestApi;
+let jobs: Awaited<ReturnType<typeof startLocalAccountJobs>>;
 beforeAll(async () => {
   api = await testApi();
+  // Forgot-password's codes are stored and mailed by the account jobs worker.
+  jobs = await startLocalAccountJobs();
 });
+afterAll(() => jobs.stop());
 
 const unique = () => randomUUID().replace(/-/g, '').slice(0, 12);
 const CHROME_MAC =
@@ -203,8 +211,7 @@ describe('sessions are found with consistent reads', () => {
       expect(out.body.data).toEqual({ sessions_revoked: 1 });
       expect((await refresh(b.refresh_token)).status).toBe(401);
 
-      await api.post('/auth/password/forgot', from({ body: { email: a.email } }));
-      const code = await latestCode(a.email, 8);
+      const code = await askResetCode(api, a.email);
       const c = (await logIn(a.email)).body.data;
       const reset = await api.post(
         '/auth/password/reset',
@@ -221,8 +228,7 @@ describe('sessions are found with consistent reads', () => {
 
   it('a password sign-in that raced a reset (checked the old password, stored after the reset) gets no session', async () => {
     const a = await signUp();
-    await api.post('/auth/password/forgot', from({ body: { email: a.email } }));
-    const code = await latestCode(a.email, 8);
+    const code = await askResetCode(api, a.email);
     // The reset runs between the sign-in's password check and its session's write.
     let resetStatus: number | undefined;
     const race = beforeSessionWrite(async () => {
@@ -344,8 +350,7 @@ describe('a sign-in racing "sign out everywhere"', () => {
     const email = `acct.${id}@example.com`;
     let reset: number | undefined;
     const race = beforeSessionWrite(async () => {
-      await api.post('/auth/password/forgot', from({ body: { email } }));
-      const code = await latestCode(email, 8);
+      const code = await askResetCode(api, email);
       reset = (
         await api.post(
           '/auth/password/reset',
@@ -384,40 +389,47 @@ describe('a sign-in racing "sign out everywhere"', () => {
 });
 
 describe('password recovery', () => {
-  it('answers forgot-password identically for a known and an unknown email: status, body and time', async () => {
+  it('answers forgot-password for a known and an unknown email with the same status, body and work: the code is stored and mailed after the answer', async () => {
+    // Counted, not timed: the route's own AWS calls (every service) are the same for both, and
+    // none of them stores or mails a code (until 2026-12-01 a known address's answer made the
+    // SES call, and the suppression read before it, inline, hidden behind a 1 s floor it could
+    // overrun; the old code fails here with a second, longer answer).
     const known = await signUp();
     const unknown = `nobody.${unique()}@example.com`;
-    const timings: Record<string, number[]> = { known: [], unknown: [] };
-    const bodies = new Set<string>();
+    const answers = new Set<string>();
+    const requests: Array<string | null> = [];
     for (let i = 0; i < 5; i++) {
-      for (const [kind, email] of [
-        ['known', known.email],
-        ['unknown', unknown],
-      ] as const) {
-        const started = performance.now();
+      for (const email of [known.email, unknown]) {
         const res = await api.post('/auth/password/forgot', from({ body: { email } }));
-        timings[kind]!.push(performance.now() - started);
-        expect(res.status).toBe(202);
-        bodies.add(JSON.stringify(res.body));
+        requests.push(res.headers.get('apigw-requestid'));
+        const calls = routeAwsCallsOf(res.headers.get('apigw-requestid'), 'POST /auth/password/forgot');
+        answers.add(JSON.stringify({ status: res.status, body: res.body, calls }));
       }
     }
-    expect(bodies.size).toBe(1);
-    const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
-    expect(Math.abs(median(timings.known!) - median(timings.unknown!))).toBeLessThan(150);
-    expect(median(timings.unknown!)).toBeGreaterThanOrEqual(1_000);
-    // At most 3 codes a day per address; nothing goes to an address without an account.
-    const mails = (await readMailbox(known.email)).filter((m) => m.subject === 'Reset your password');
-    expect(mails).toHaveLength(3);
+    expect([...answers].map((a) => JSON.parse(a))).toEqual([
+      {
+        status: 202,
+        body: { status: 'success', data: RESET_REQUESTED },
+        calls: ['dynamodb:UpdateItem', 'sqs:SendMessage'],
+      },
+    ]);
+    // The worker then did each request's work. At most 3 codes a day per address; nothing goes
+    // to an address without an account (its codes are decoys, stored as real ones are).
+    await waitFor(
+      async () =>
+        requests.every((id) => routeAwsCallsOf(id, '$queue/account-jobs').includes('kms:GenerateMac')),
+      'the account jobs worker to handle every forgot-password request',
+      15_000,
+    );
+    await waitFor(async () => (await resetMailsTo(known.email)).length >= 3, '3 reset mails', 15_000);
+    expect(await resetMailsTo(known.email)).toHaveLength(3);
     expect(await readMailbox(unknown)).toEqual([]);
   }, 60_000);
 
   it('a reset sets the password, verifies the address and revokes every session', async () => {
     const a = await signUp(CHROME_MAC);
     const b = (await logIn(a.email)).body.data;
-    expect(
-      (await api.post('/auth/password/forgot', from({ body: { email: a.email.toUpperCase() } }))).status,
-    ).toBe(202);
-    const code = await latestCode(a.email, 8);
+    const code = await askResetCode(api, a.email.toUpperCase());
     const wrongCode = String((Number(code) + 1) % 100_000_000).padStart(8, '0');
     const reset = (body: Record<string, unknown>) =>
       api.post('/auth/password/reset', from({ body: { email: a.email, ...body } }));
@@ -443,8 +455,7 @@ describe('password recovery', () => {
     // The code proves the mailbox, not the current password: once the owner has changed the
     // password (POST /me/password), a code from before must not set another one.
     const a = await signUp();
-    await api.post('/auth/password/forgot', from({ body: { email: a.email } }));
-    const code = await latestCode(a.email, 8);
+    const code = await askResetCode(api, a.email);
     const changed = await api.post('/me/password', {
       token: a.token,
       body: { current_password: PASSWORD, new_password: 'a-new-long-passphrase' },
@@ -461,16 +472,32 @@ describe('password recovery', () => {
   it('after forgot-password, a wrong code for a registered address and any code for an unknown one get the same answers, with the same work', async () => {
     const a = await signUp();
     const unknown = `nobody.${unique()}@example.com`;
-    for (const email of [a.email, unknown])
-      expect((await api.post('/auth/password/forgot', from({ body: { email } }))).status).toBe(202);
-    const code = await latestCode(a.email, 8);
+    const asked = await api.post('/auth/password/forgot', from({ body: { email: unknown } }));
+    expect(asked.status).toBe(202);
+    const code = await askResetCode(api, a.email);
+    // The unknown address's decoy code is stored by the worker as the real one is.
+    await waitFor(
+      async () =>
+        routeAwsCallsOf(asked.headers.get('apigw-requestid'), '$queue/account-jobs').includes(
+          'dynamodb:PutItem',
+        ),
+      "the unknown address's decoy code",
+      15_000,
+    );
     const wrongCode = String((Number(code) + 3) % 100_000_000).padStart(8, '0');
     const answer = async (email: string) => {
       const res = await api.post(
         '/auth/password/reset',
         from({ body: { email, code: wrongCode, new_password: 'a-new-long-passphrase' } }),
       );
-      return { status: res.status, body: res.body, calls: callsOf(res.headers.get('apigw-requestid')) };
+      // Every AWS call, the code's MAC (KMS) included, besides the DynamoDB calls by name.
+      const id = res.headers.get('apigw-requestid');
+      return {
+        status: res.status,
+        body: res.body,
+        calls: callsOf(id),
+        aws: routeAwsCallsOf(id, 'POST /auth/password/reset'),
+      };
     };
     for (let i = 0; i < 6; i++) {
       const [known, nobody] = [await answer(a.email), await answer(unknown)];
@@ -481,8 +508,7 @@ describe('password recovery', () => {
 
   it('locks a code after 5 wrong tries, and an unknown address gets the same 410', async () => {
     const a = await signUp();
-    await api.post('/auth/password/forgot', from({ body: { email: a.email } }));
-    const code = await latestCode(a.email, 8);
+    const code = await askResetCode(api, a.email);
     const wrongCode = String((Number(code) + 7) % 100_000_000).padStart(8, '0');
     const reset = (email: string, c: string) =>
       api.post(

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountJobsRow } from '../../functions/accounts/workers.ts';
 import { chatReviewRow } from '../../functions/workers.ts';
 import { startLocalAccountJobs } from '../../scripts/local/accounts.ts';
-import { readMailbox } from '../../scripts/local/ses.ts';
+import { askResetCode } from '../support/mail.ts';
 import { functionContext, runAsFunction } from '../../scripts/local/aws.ts';
 import { allRankedIds } from '../../shared/catalog/ranked-list.ts';
 import { recordChatToken } from '../../shared/chat/chat-repository.ts';
@@ -633,9 +633,7 @@ describe('ending an account\'s chat connections (docs/chat.md "Ending an account
     [
       'POST /auth/password/reset',
       async (victim) => {
-        await api.post('/auth/password/forgot', fromNewAddress({ body: { email: victim.email } }));
-        const mail = (await readMailbox(victim.email)).at(-1);
-        const code = mail && /\b(\d{8})\b/.exec(mail.text)?.[1];
+        const code = await askResetCode(api, victim.email);
         const body = { email: victim.email, code, new_password: 'a-new-long-passphrase' };
         expect((await api.post('/auth/password/reset', fromNewAddress({ body }))).status).toBe(204);
       },

@@ -3,6 +3,8 @@ import { createAccount, sendEmailVerification } from '../../functions/identity/c
 import { routes } from '../../functions/routes.ts';
 import { MAIL_FEEDBACK_DETAIL_TYPES } from '../../infra/mail.ts';
 import { routeKey } from '../../shared/routing/route.ts';
+import { functionKey } from '../../shared/routing/function-row.ts';
+import { accountJobsRow } from '../../functions/accounts/workers.ts';
 import { cleanUp, PROD_SETTINGS, synthStack } from './synth.ts';
 
 afterAll(cleanUp);
@@ -63,10 +65,10 @@ describe('mail on AWS (infra/mail.ts)', () => {
     expect(alarms).toHaveLength(1);
   });
 
-  it('lets exactly the sign-up and resend functions send, from the identity, through the configuration set', () => {
+  it('lets exactly the sign-up and resend functions and the account jobs worker (password-reset codes) send, from the identity, through the configuration set', () => {
     const senders = functions.filter(([, fn]) => sends(fn).length > 0);
     expect(senders.map(([, fn]) => fn.Properties.Environment.Variables.ROUTE_KEY).sort()).toEqual(
-      [createAccount, sendEmailVerification].map(routeKey).sort(),
+      [...[createAccount, sendEmailVerification].map(routeKey), functionKey(accountJobsRow)].sort(),
     );
     for (const [, fn] of senders) {
       const [statement] = sends(fn);

@@ -1,5 +1,5 @@
 import { inject } from 'vitest';
-import { currentRequestId } from '../../scripts/local/aws.ts';
+import { awsCallsOf, currentRequestId, recordAwsCalls } from '../../scripts/local/aws.ts';
 import { startLocalApi } from '../../scripts/local/server.ts';
 import { dynamo } from '../../shared/db/client.ts';
 import { TABLE } from '../../shared/db/table.ts';
@@ -84,6 +84,18 @@ export const callsOf = (requestId: string | null): string[] => {
   return callsByRequest.get(requestId) ?? [];
 };
 
+/**
+ * The AWS calls (every service) the route's own function made for one request, as
+ * `<service>:<command>` in the order sent (scripts/local/aws.ts `awsCallsOf`; calls by a queue's
+ * consumer it started are left out): e.g. that an answer sent no mail inline.
+ */
+export const routeAwsCallsOf = (requestId: string | null, route: string): string[] => {
+  if (!requestId) throw new Error('The answer names no request (apigw-requestid): its calls are unknown');
+  return awsCallsOf(requestId)
+    .filter((call) => call.startsWith(`${route} `))
+    .map((call) => call.slice(route.length + 1));
+};
+
 const readsByRequest = new Map<string, string[]>();
 /**
  * The items DynamoDB returned for one request (as `writesOf` finds its writes), each as
@@ -157,6 +169,7 @@ const guardScans = () => {
 export const testApi = (): Promise<TestApi> => {
   started ??= startLocalApi(0, '127.0.0.1', { trustForwardedFor: true }).then(async ({ url }) => {
     guardScans();
+    recordAwsCalls();
     // Stripe (the stand-in global-setup started) delivers to this API's webhook routes, as npm start's.
     await connectTestWebhooks(url);
     const request = async <T>(
