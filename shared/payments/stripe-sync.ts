@@ -130,17 +130,12 @@ const duplicateMetadata = (keptId: string) => ({ reason: 'duplicate', duplicate_
 /**
  * Refunds payment intent `intentId`'s charge in full as a duplicate of `keptId` (reason
  * `duplicate`; the transfer to the creator and the platform's fee reversed with it, as a refund of
- * a destination charge must: docs/payments.md). One already refunded is done. Answers the charge
- * as Stripe has it afterwards (undefined: nothing was paid).
+ * a destination charge must: docs/payments.md). One already refunded, or never paid, is done.
  */
-const refundDuplicate = async (
-  ctx: SyncContext,
-  intentId: string,
-  keptId: string,
-): Promise<Stripe.Charge | undefined> => {
+const refundDuplicate = async (ctx: SyncContext, intentId: string, keptId: string): Promise<void> => {
   const intent = await ctx.stripe.paymentIntents.retrieve(intentId, { expand: ['latest_charge'] });
   const charge = intent.latest_charge;
-  if (intent.status !== 'succeeded' || !charge || typeof charge === 'string') return undefined;
+  if (intent.status !== 'succeeded' || !charge || typeof charge === 'string') return;
   if (charge.amount_refunded < charge.amount)
     await ctx.stripe.refunds
       .create(
@@ -156,7 +151,6 @@ const refundDuplicate = async (
       .catch((error: { code?: string }) => {
         if (error.code !== 'charge_already_refunded') throw error;
       });
-  return ctx.stripe.charges.retrieve(charge.id);
 };
 
 /** The creator's earning of a paid subscription invoice (gross, the platform's fee, net). */
@@ -175,32 +169,78 @@ const invoiceEarning = (ctx: SyncContext, invoice: Stripe.Invoice, creatorId: st
 };
 
 /**
+ * What refunds and disputes took back of a charge (destination charges: the transfer goes back
+ * with them): the whole charge while a dispute is open or lost, else what was refunded; and
+ * whether anything ever did (a won dispute's 0 still replaces an open one's reversal).
+ */
+const takenBackOf = async (stripe: Stripe, charge: Stripe.Charge) => {
+  const disputed =
+    charge.disputed &&
+    !(await stripe.disputes.list({ charge: charge.id, limit: 10 })).data.every((d) => d.status === 'won');
+  return {
+    takenBack: disputed ? charge.amount : charge.amount_refunded,
+    reversed: charge.refunded || charge.disputed,
+  };
+};
+
+/**
+ * A paid subscription invoice's earning and what its charges' refunds and disputes took back
+ * (`EARNING#<invoice>` and `EARNING#<invoice>#reversal`, as a purchase's: docs/payments.md,
+ * "Earnings"): recorded once, the reversal set to what the charges say now (a refund by hand in
+ * the dashboard, a chargeback, a duplicate's refund). Without a creator or payment: nothing.
+ */
+const syncInvoiceEarning = async (ctx: SyncContext, invoice: Stripe.Invoice): Promise<void> => {
+  if (invoice.status !== 'paid' || invoice.amount_paid <= 0) return;
+  const subscriptionId = invoiceSubscription(invoice);
+  const creatorId =
+    invoice.parent?.subscription_details?.metadata?.creator_id ??
+    (subscriptionId
+      ? (await ctx.stripe.subscriptions.retrieve(subscriptionId)).metadata?.creator_id
+      : undefined);
+  if (!creatorId) return;
+  let takenBack = 0;
+  let reversed = false;
+  for await (const payment of ctx.stripe.invoicePayments.list({
+    invoice: invoice.id,
+    status: 'paid',
+    limit: 100,
+  })) {
+    const intentId = idOf(payment.payment.payment_intent);
+    if (!intentId) continue;
+    const intent = await ctx.stripe.paymentIntents.retrieve(intentId, { expand: ['latest_charge'] });
+    const charge = intent.latest_charge;
+    if (!charge || typeof charge === 'string') continue;
+    const back = await takenBackOf(ctx.stripe, charge);
+    takenBack += back.takenBack;
+    reversed ||= back.reversed;
+  }
+  const earning = invoiceEarning(ctx, invoice, creatorId);
+  await recordEarning(earning);
+  if (takenBack > 0 || reversed)
+    await recordReversal(earning, Math.min(takenBack, invoice.amount_paid), ctx.now());
+};
+
+/**
  * A subscription cancelled as a duplicate of `keptId`: each paid invoice's charge refunded in full
- * and the creator's earning of it reversed (`EARNING#<invoice>#reversal`), so the creator is not
- * credited for it. Idempotent: a retried webhook refunds nothing twice and writes the same lines.
+ * and the creator's earning of it reversed (`syncInvoiceEarning`), so the creator is not credited
+ * for it. Idempotent: a retried webhook refunds nothing twice and writes the same lines.
  */
 const refundDuplicateSubscription = async (ctx: SyncContext, sub: Stripe.Subscription, keptId: string) => {
-  const creatorId = sub.metadata?.creator_id;
-  if (!creatorId) return;
   for await (const invoice of ctx.stripe.invoices.list({
     subscription: sub.id,
     status: 'paid',
     limit: 100,
   })) {
     if (invoice.amount_paid <= 0) continue;
-    let refunded = 0;
     for await (const payment of ctx.stripe.invoicePayments.list({
       invoice: invoice.id,
       status: 'paid',
       limit: 100,
     })) {
       const intentId = idOf(payment.payment.payment_intent);
-      const charge = intentId ? await refundDuplicate(ctx, intentId, keptId) : undefined;
-      refunded += charge?.amount_refunded ?? 0;
+      if (intentId) await refundDuplicate(ctx, intentId, keptId);
     }
-    const earning = invoiceEarning(ctx, invoice, creatorId);
-    await recordEarning(earning);
-    await recordReversal(earning, Math.min(refunded, invoice.amount_paid), ctx.now());
+    await syncInvoiceEarning(ctx, invoice);
   }
 };
 
@@ -482,9 +522,20 @@ export const syncCheckout = async (ctx: SyncContext, id: string): Promise<void> 
   await expireSiblings(ctx, session);
 };
 
-/** Re-reads charge `id` and syncs the purchase its payment is for (refunds, disputes). */
+/**
+ * Re-reads charge `id` (a refund, a dispute opened or closed) and syncs what it paid for: a
+ * subscription invoice's earning and its reversal (`syncInvoiceEarning`; the subscription's own
+ * state is Stripe's, read by its own events), else the purchase its payment intent is for.
+ */
 export const syncCharge = async (ctx: SyncContext, id: string): Promise<void> => {
   const charge = await ctx.stripe.charges.retrieve(id);
   const intentId = idOf(charge.payment_intent);
-  if (intentId) await syncPurchase(ctx, intentId);
+  if (!intentId) return;
+  const invoices = await ctx.stripe.invoicePayments.list({
+    payment: { type: 'payment_intent', payment_intent: intentId },
+    limit: 1,
+  });
+  const invoiceId = idOf(invoices.data[0]?.invoice);
+  if (invoiceId) await syncInvoiceEarning(ctx, await ctx.stripe.invoices.retrieve(invoiceId));
+  else await syncPurchase(ctx, intentId);
 };

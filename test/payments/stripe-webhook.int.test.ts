@@ -244,6 +244,45 @@ describe('POST /billing/stripe/webhook (shared/payments/stripe-webhook.ts)', () 
     );
   });
 
+  it("a subscription's paid invoice refunded or disputed: the creator's earnings take it back, in any order of delivery", async () => {
+    const steps = fc.array(fc.constantFrom('refund', 'dispute', 'win-dispute', 'lose-dispute'), {
+      minLength: 1,
+      maxLength: 3,
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        steps,
+        fc.array(fc.nat(), { minLength: 30, maxLength: 30 }),
+        fc.array(fc.nat(9), { minLength: 1 }),
+        async (actions, repeats, order) => {
+          const { creatorId, sub, events } = await subscribed();
+          const all = [...events];
+          for (const action of actions) {
+            try {
+              all.push(...runPayAction(standIn.store, action as never, sub).events.map((e) => e.id));
+            } catch {}
+          }
+          for (const id of deliveries(all, repeats, order)) await deliver(id);
+          const [invoice] = (await ctx.stripe.invoices.list({ subscription: sub, status: 'paid' })).data;
+          const [payment] = (await ctx.stripe.invoicePayments.list({ invoice: invoice!.id })).data;
+          const pi = await ctx.stripe.paymentIntents.retrieve(payment!.payment.payment_intent as string, {
+            expand: ['latest_charge'],
+          });
+          const charge = pi.latest_charge as Stripe.Charge;
+          const disputes = (await ctx.stripe.disputes.list({ charge: charge.id })).data;
+          const lostOrOpen = charge.disputed && !disputes.every((d) => d.status === 'won');
+          const kept = lostOrOpen ? 0 : charge.amount - charge.amount_refunded;
+          const earnings = await earningsOf(creatorId);
+          expect(earnings.reduce((sum, e) => sum + e.gross, 0)).toBe(kept);
+          expect(earnings.reduce((sum, e) => sum + e.net + e.platform_fee, 0)).toBe(kept);
+          const totals = await earningTotals(creatorId);
+          expect(totals.stored).toEqual(totals.fromEarnings);
+        },
+      ),
+      { numRuns: 8 },
+    );
+  });
+
   it('a failed renewal keeps access through the grace period, then it lapses with no further event', async () => {
     const { accountId, creatorId, sub, events } = await subscribed();
     const { events: failed } = runPayAction(standIn.store, 'fail-renewal', sub);
