@@ -291,8 +291,12 @@ const paidUpSiblings = async (ctx: SyncContext, sub: Stripe.Subscription): Promi
  * Re-reads subscription `id` and applies it. When its customer holds more than one paid-up
  * subscription for the same creator started within the duplicate window, the entitlement is
  * written from the kept one (`earliest`) before the others are cancelled and refunded as
- * duplicates, so it grants throughout; `id`'s own state is then not applied (the kept one's is
- * what holds; an ended duplicate's would be refused by `applyEntitlement` anyway). A subscription
+ * duplicates, so it grants throughout; `id`'s own state is then applied only when it is not paid
+ * up (ended, waiting for its first payment, or in a failed renewal), into its own object's item:
+ * such a state is never shown over the kept one, which grants, and an ended subscription must
+ * not stay `active` there (a resubscription's first subscription, whose end arrived after the
+ * second started, granted again once the second ended, until the daily reconcile). A paid-up
+ * duplicate's is not (its period ends seconds after the kept one's: it would be shown). A subscription
  * cancelled as a duplicate finishes its refunds on every re-read (a delivery that failed half-way
  * is redone by Stripe's retry). Why no reader can cancel them all: the earliest paid-up
  * subscription is kept by every reader that sees it, and a reader that does not see it keeps the
@@ -310,7 +314,7 @@ export const syncSubscription = async (
   for (const other of siblings) if (other.id !== kept?.id) await cancelDuplicate(ctx, other, kept!.id);
   if (kept?.id === sub.id) return keptRecord;
   const record = subscriptionEntitlement(sub, ctx.now(), ctx.graceDays, ctx.feePercent);
-  if (record && !kept) await applyEntitlement(record);
+  if (record && (!kept || !PAID_UP.has(sub.status))) await applyEntitlement(record);
   const keptOf = sub.metadata?.duplicate_of;
   if (keptOf && !BILLING.has(sub.status)) await refundDuplicateSubscription(ctx, sub, keptOf);
   return record;

@@ -52,12 +52,17 @@ const deliver = (eventId: string) => {
   return handleDelivery(ctx, SECRET, raw, sign(raw), new Date());
 };
 
-/** A paid subscription to `creatorId` for a fresh account: its checkout completed, with its events. */
-const subscribed = async () => {
-  const accountId = `acc_${randomUUID()}`;
-  const creatorId = `cr_${randomUUID().slice(0, 8)}`;
+/**
+ * A paid subscription to `creatorId` for a fresh account (or `of`'s account, creator and customer
+ * again): its checkout completed, with its events.
+ */
+const subscribed = async (of?: { accountId: string; creatorId: string; customer: string }) => {
+  const accountId = of?.accountId ?? `acc_${randomUUID()}`;
+  const creatorId = of?.creatorId ?? `cr_${randomUUID().slice(0, 8)}`;
   const metadata = { account_id: accountId, creator_id: creatorId };
-  const customer = await ctx.stripe.customers.create({ metadata: { account_id: accountId } });
+  const customer = of
+    ? { id: of.customer }
+    : await ctx.stripe.customers.create({ metadata: { account_id: accountId } });
   const session = await ctx.stripe.checkout.sessions.create({
     mode: 'subscription',
     customer: customer.id,
@@ -79,7 +84,7 @@ const subscribed = async () => {
   });
   const { events } = runPayAction(standIn.store, 'complete', session.id);
   const sub = (await ctx.stripe.checkout.sessions.retrieve(session.id)).subscription as string;
-  return { accountId, creatorId, sub, events: events.map((e) => e.id) };
+  return { accountId, creatorId, customer: customer.id, sub, events: events.map((e) => e.id) };
 };
 
 /** A paid one-off purchase of `contentId` for a fresh account, with its events. */
@@ -281,6 +286,35 @@ describe('POST /billing/stripe/webhook (shared/payments/stripe-webhook.ts)', () 
       ),
       { numRuns: 8 },
     );
+  });
+
+  it("a resubscription: the first subscription's end delivered after the second started still ends it", async () => {
+    const first = await subscribed();
+    for (const id of first.events) await deliver(id);
+    const target = { kind: 'subscription', creatorId: first.creatorId } as const;
+    // Cancelled at once (the portal, a support agent); its deletion event is delayed.
+    const before = new Set(standIn.store.all<StoredEvent>('event').map((e) => e.id));
+    await ctx.stripe.subscriptions.cancel(first.sub);
+    const ended = standIn.store
+      .all<StoredEvent>('event')
+      .filter((e) => !before.has(e.id))
+      .map((e) => e.id);
+    expect(ended.length).toBeGreaterThan(0);
+    // The viewer subscribes again the same day; its events arrive first, then the first's end.
+    const second = await subscribed(first);
+    for (const id of [...second.events, ...ended]) await deliver(id);
+    expect((await getEntitlement(first.accountId, target))?.provider.subscription_id).toBe(second.sub);
+    // The second ends too (cancelled at once): nothing grants any more.
+    const mark = new Set(standIn.store.all<StoredEvent>('event').map((e) => e.id));
+    await ctx.stripe.subscriptions.cancel(second.sub);
+    for (const e of standIn.store.all<StoredEvent>('event').filter((e) => !mark.has(e.id)))
+      await deliver(e.id);
+    const { grants } = await import('../../shared/entitlements/entitlement-repository.ts');
+    const shown = await getEntitlement(first.accountId, target);
+    expect({ status: shown?.status, grants: grants(shown, new Date()) }).toEqual({
+      status: 'expired',
+      grants: false,
+    });
   });
 
   it('a failed renewal keeps access through the grace period, then it lapses with no further event', async () => {
