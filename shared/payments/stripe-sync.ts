@@ -50,7 +50,8 @@ export const subscriptionEntitlement = (
       amount,
       currency: item.price.currency,
       interval: interval ?? 'month',
-      platform_fee: Math.round((amount * feePercent) / 100),
+      // The subscription's own percent (set when it was sold), not today's setting.
+      platform_fee: Math.round((amount * (sub.application_fee_percent ?? feePercent)) / 100),
     },
   };
   switch (sub.status) {
@@ -153,9 +154,22 @@ const refundDuplicate = async (ctx: SyncContext, intentId: string, keptId: strin
       });
 };
 
-/** The creator's earning of a paid subscription invoice (gross, the platform's fee, net). */
-const invoiceEarning = (ctx: SyncContext, invoice: Stripe.Invoice, creatorId: string): Earning => {
-  const fee = Math.round((invoice.amount_paid * ctx.feePercent) / 100);
+/**
+ * The platform's percent on a subscription's invoices: the subscription's own
+ * (`application_fee_percent`, set when it was sold: what Stripe takes), not today's setting,
+ * which may have changed since; today's only for one sold without.
+ */
+const feePercentOf = (ctx: SyncContext, sub: Stripe.Subscription): number =>
+  sub.application_fee_percent ?? ctx.feePercent;
+
+/** The creator's earning of a paid invoice of `sub` (gross, the platform's fee, net). */
+const invoiceEarning = (
+  ctx: SyncContext,
+  invoice: Stripe.Invoice,
+  sub: Stripe.Subscription,
+  creatorId: string,
+): Earning => {
+  const fee = Math.round((invoice.amount_paid * feePercentOf(ctx, sub)) / 100);
   return {
     creator_id: creatorId,
     source_id: invoice.id,
@@ -190,13 +204,10 @@ const takenBackOf = async (stripe: Stripe, charge: Stripe.Charge) => {
  * the dashboard, a chargeback, a duplicate's refund). Without a creator or payment: nothing.
  */
 const syncInvoiceEarning = async (ctx: SyncContext, invoice: Stripe.Invoice): Promise<void> => {
-  if (invoice.status !== 'paid' || invoice.amount_paid <= 0) return;
   const subscriptionId = invoiceSubscription(invoice);
-  const creatorId =
-    invoice.parent?.subscription_details?.metadata?.creator_id ??
-    (subscriptionId
-      ? (await ctx.stripe.subscriptions.retrieve(subscriptionId)).metadata?.creator_id
-      : undefined);
+  if (invoice.status !== 'paid' || invoice.amount_paid <= 0 || !subscriptionId) return;
+  const sub = await ctx.stripe.subscriptions.retrieve(subscriptionId);
+  const creatorId = sub.metadata?.creator_id;
   if (!creatorId) return;
   let takenBack = 0;
   let reversed = false;
@@ -214,7 +225,7 @@ const syncInvoiceEarning = async (ctx: SyncContext, invoice: Stripe.Invoice): Pr
     takenBack += back.takenBack;
     reversed ||= back.reversed;
   }
-  const earning = invoiceEarning(ctx, invoice, creatorId);
+  const earning = invoiceEarning(ctx, invoice, sub, creatorId);
   await recordEarning(earning);
   if (takenBack > 0 || reversed)
     await recordReversal(earning, Math.min(takenBack, invoice.amount_paid), ctx.now());
@@ -479,8 +490,10 @@ export const syncInvoice = async (ctx: SyncContext, id: string): Promise<void> =
   const subscriptionId = invoiceSubscription(invoice);
   if (!subscriptionId) return;
   const record = await syncSubscription(ctx, subscriptionId);
-  if (record && invoice.status === 'paid' && invoice.amount_paid > 0)
-    await recordEarning(invoiceEarning(ctx, invoice, record.creator_id));
+  if (record && invoice.status === 'paid' && invoice.amount_paid > 0) {
+    const sub = await ctx.stripe.subscriptions.retrieve(subscriptionId);
+    await recordEarning(invoiceEarning(ctx, invoice, sub, record.creator_id));
+  }
 };
 
 /**

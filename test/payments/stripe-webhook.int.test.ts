@@ -317,6 +317,67 @@ describe('POST /billing/stripe/webhook (shared/payments/stripe-webhook.ts)', () 
     });
   });
 
+  it("the creator's earnings and the entitlement's fee are the fee Stripe took, after the configured percent changed", async () => {
+    // Subscribed at a 10 % fee (the subscription's application_fee_percent); the platform's
+    // setting is 20 % when its events arrive.
+    const accountId = `acc_${randomUUID()}`;
+    const creatorId = `cr_${randomUUID().slice(0, 8)}`;
+    const metadata = { account_id: accountId, creator_id: creatorId };
+    const creator = await ctx.stripe.accounts.create({
+      type: 'express',
+      metadata: { creator_id: creatorId },
+    });
+    runPayAction(standIn.store, 'onboard', creator.id);
+    const session = await ctx.stripe.checkout.sessions.create({
+      mode: 'subscription',
+      metadata,
+      line_items: [
+        {
+          quantity: 1,
+          price_data: {
+            currency: 'usd',
+            unit_amount: 499,
+            recurring: { interval: 'month' },
+            product_data: { name: 'Sub' },
+          },
+        },
+      ],
+      subscription_data: {
+        metadata,
+        application_fee_percent: 10,
+        transfer_data: { destination: creator.id },
+      },
+      success_url: 'https://example.com/ok',
+    });
+    const { events } = runPayAction(standIn.store, 'complete', session.id);
+    const raised = { ...ctx, feePercent: 20 };
+    for (const { id } of events) {
+      const raw = rawOf(id);
+      await handleDelivery(raised, SECRET, raw, sign(raw), new Date());
+    }
+    // What Stripe took: 10 % of 4.99 on the charge.
+    const sub = await ctx.stripe.subscriptions.retrieve(
+      (await ctx.stripe.checkout.sessions.retrieve(session.id)).subscription as string,
+      { expand: ['latest_invoice'] },
+    );
+    const [payment] = (
+      await ctx.stripe.invoicePayments.list({ invoice: (sub.latest_invoice as Stripe.Invoice).id })
+    ).data;
+    const charge = (
+      await ctx.stripe.paymentIntents.retrieve(payment!.payment.payment_intent as string, {
+        expand: ['latest_charge'],
+      })
+    ).latest_charge as Stripe.Charge;
+    expect(charge.application_fee_amount).toBe(50);
+    const earnings = await earningsOf(creatorId);
+    expect(earnings.map((e) => ({ gross: e.gross, platform_fee: e.platform_fee, net: e.net }))).toEqual([
+      { gross: 499, platform_fee: 50, net: 449 },
+    ]);
+    expect((await getEntitlement(accountId, { kind: 'subscription', creatorId }))?.price?.platform_fee).toBe(
+      50,
+    );
+  });
+
   it('a failed renewal keeps access through the grace period, then it lapses with no further event', async () => {
     const { accountId, creatorId, sub, events } = await subscribed();
     const { events: failed } = runPayAction(standIn.store, 'fail-renewal', sub);
