@@ -17,7 +17,7 @@ import { getCustomerId, recordCustomer } from './billing-repository.ts';
 import { getPayoutAccount, type PayoutAccount } from './payout-repository.ts';
 import { applicationFeePercent, graceDays } from './settings.ts';
 import { stripe } from './stripe-client.ts';
-import { subscriptionEntitlement } from './stripe-sync.ts';
+import { BILLING, subscriptionEntitlement } from './stripe-sync.ts';
 
 /**
  * Buying (docs/payments.md, "A purchase"): a Stripe Checkout Session for a creator's plan (mode
@@ -291,9 +291,17 @@ export const cancelSubscription = async (
   if (web.length > 0) {
     const client = await stripe();
     for (const e of web) {
-      const updated = await client.subscriptions.update(e.provider.subscription_id as string, {
-        cancel_at_period_end: true,
-      });
+      const id = e.provider.subscription_id as string;
+      // One that ended at Stripe unseen (its webhooks not yet, or never, delivered) refuses the
+      // update (400): its state, read again, is what to apply, not a 500.
+      const updated = await client.subscriptions
+        .update(id, { cancel_at_period_end: true })
+        .catch(async (error: { statusCode?: number }) => {
+          if (error.statusCode !== 400) throw error;
+          const current = await client.subscriptions.retrieve(id);
+          if (BILLING.has(current.status)) throw error;
+          return current;
+        });
       const record = subscriptionEntitlement(updated, clock.now(), graceDays(), applicationFeePercent());
       if (record) await applyEntitlement(record);
     }
