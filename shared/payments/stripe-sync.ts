@@ -348,7 +348,10 @@ const purchaseStatus = async (
 };
 
 interface PurchaseRead {
-  record: EntitlementRecord;
+  /** None for a payment whose account was deleted (its purge cleared `account_id`: account-closure.ts). */
+  record?: EntitlementRecord;
+  /** When Stripe's state was read (orders the reversal's writes). */
+  observedAt: Date;
   /** The earning of its charge once paid (what refunds and disputes took back with it). */
   earning?: { earning: Earning; takenBack: number; reversed: boolean };
 }
@@ -359,31 +362,35 @@ const readPurchase = async (
   intent: Stripe.PaymentIntent,
 ): Promise<PurchaseRead | undefined> => {
   const { account_id: accountId, content_id: contentId, creator_id: creatorId } = intent.metadata ?? {};
-  if (!accountId || !contentId || !creatorId) return undefined;
+  if (!contentId || !creatorId) return undefined;
   const latest = intent.latest_charge;
   const charge =
     typeof latest === 'string' ? await ctx.stripe.charges.retrieve(latest) : (latest ?? undefined);
   const status = await purchaseStatus(ctx.stripe, intent, charge);
   if (!status) return undefined;
   const fee = charge?.application_fee_amount ?? Math.round((intent.amount * ctx.feePercent) / 100);
-  const record: EntitlementRecord = {
-    account_id: accountId,
-    kind: 'purchase',
-    creator_id: creatorId,
-    content_id: contentId,
-    source: 'stripe',
-    status,
-    valid_until: null,
-    grace_until: null,
-    cancel_at_period_end: false,
-    started_at: iso(intent.created),
-    observed_at: ctx.now().getTime(),
-    provider: { customer_id: idOf(intent.customer), payment_intent_id: intent.id, charge_id: charge?.id },
-    price: { amount: intent.amount, currency: intent.currency, interval: null, platform_fee: fee },
-  };
-  if (charge?.status !== 'succeeded') return { record };
+  const observedAt = ctx.now();
+  const record: EntitlementRecord | undefined = !accountId
+    ? undefined
+    : {
+        account_id: accountId,
+        kind: 'purchase',
+        creator_id: creatorId,
+        content_id: contentId,
+        source: 'stripe',
+        status,
+        valid_until: null,
+        grace_until: null,
+        cancel_at_period_end: false,
+        started_at: iso(intent.created),
+        observed_at: observedAt.getTime(),
+        provider: { customer_id: idOf(intent.customer), payment_intent_id: intent.id, charge_id: charge?.id },
+        price: { amount: intent.amount, currency: intent.currency, interval: null, platform_fee: fee },
+      };
+  if (charge?.status !== 'succeeded') return { record, observedAt };
   return {
     record,
+    observedAt,
     earning: {
       earning: {
         creator_id: creatorId,
@@ -406,12 +413,11 @@ const readPurchase = async (
 /** Applies a purchase read: its entitlement, then the creator's earning of a paid charge once. */
 const applyPurchase = async (read: PurchaseRead | undefined): Promise<EntitlementRecord | undefined> => {
   if (!read) return undefined;
-  await applyEntitlement(read.record);
+  if (read.record) await applyEntitlement(read.record);
   if (read.earning) {
     const { earning, takenBack, reversed } = read.earning;
     await recordEarning(earning);
-    if (takenBack > 0 || reversed)
-      await recordReversal(earning, takenBack, new Date(read.record.observed_at));
+    if (takenBack > 0 || reversed) await recordReversal(earning, takenBack, read.observedAt);
   }
   return read.record;
 };
