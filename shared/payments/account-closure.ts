@@ -69,6 +69,12 @@ export const closePaymentsOf = async (
   for (const customer of customerIds) {
     for await (const session of client.checkout.sessions.list({ customer, status: 'open', limit: 100 }))
       await expireSession(client, session.id);
+    // A purchase's late webhook (a refund, a dispute) re-reads its payment intent: without the
+    // account in its metadata it writes no entitlement into the purged partition (the creator's
+    // earning still moves: stripe-sync.ts).
+    for await (const intent of client.paymentIntents.list({ customer, limit: 100 }))
+      if (intent.metadata?.account_id)
+        await client.paymentIntents.update(intent.id, { metadata: { account_id: '' } });
     for await (const sub of client.subscriptions.list({ customer, status: 'all', limit: 100 }))
       if (BILLING.has(sub.status)) billing.add(sub.id);
   }

@@ -17,7 +17,7 @@ import { getCustomerId, recordCustomer } from './billing-repository.ts';
 import { getPayoutAccount, type PayoutAccount } from './payout-repository.ts';
 import { applicationFeePercent, graceDays } from './settings.ts';
 import { stripe } from './stripe-client.ts';
-import { subscriptionEntitlement } from './stripe-sync.ts';
+import { BILLING, subscriptionEntitlement } from './stripe-sync.ts';
 
 /**
  * Buying (docs/payments.md, "A purchase"): a Stripe Checkout Session for a creator's plan (mode
@@ -291,12 +291,21 @@ export const cancelSubscription = async (
   if (web.length > 0) {
     const client = await stripe();
     for (const e of web) {
-      const updated = await client.subscriptions.update(e.provider.subscription_id as string, {
-        cancel_at_period_end: true,
-      });
+      const id = e.provider.subscription_id as string;
+      // One that ended at Stripe unseen (its webhooks not yet, or never, delivered) refuses the
+      // update (400): its state, read again, is what to apply, not a 500.
+      const updated = await client.subscriptions
+        .update(id, { cancel_at_period_end: true })
+        .catch(async (error: { statusCode?: number }) => {
+          if (error.statusCode !== 400) throw error;
+          const current = await client.subscriptions.retrieve(id);
+          if (BILLING.has(current.status)) throw error;
+          return current;
+        });
       // Stamped after the update answered: the state it answers was true then, and a reader
       // stamps the instant before its read (SyncContext.now), so one begun before the update
       // (which may have read the old state) loses to this write and one begun after it wins.
+      // (An ended one's re-read above is a terminal state: no order can undo it.)
       const record = subscriptionEntitlement(updated, clock.now(), graceDays(), applicationFeePercent());
       if (record) await applyEntitlement(record);
     }

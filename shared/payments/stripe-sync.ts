@@ -57,7 +57,8 @@ export const subscriptionEntitlement = (
       amount,
       currency: item.price.currency,
       interval: interval ?? 'month',
-      platform_fee: Math.round((amount * feePercent) / 100),
+      // The subscription's own percent (set when it was sold), not today's setting.
+      platform_fee: Math.round((amount * (sub.application_fee_percent ?? feePercent)) / 100),
     },
   };
   switch (sub.status) {
@@ -137,17 +138,12 @@ const duplicateMetadata = (keptId: string) => ({ reason: 'duplicate', duplicate_
 /**
  * Refunds payment intent `intentId`'s charge in full as a duplicate of `keptId` (reason
  * `duplicate`; the transfer to the creator and the platform's fee reversed with it, as a refund of
- * a destination charge must: docs/payments.md). One already refunded is done. Answers the charge
- * as Stripe has it afterwards (undefined: nothing was paid).
+ * a destination charge must: docs/payments.md). One already refunded, or never paid, is done.
  */
-const refundDuplicate = async (
-  ctx: SyncContext,
-  intentId: string,
-  keptId: string,
-): Promise<Stripe.Charge | undefined> => {
+const refundDuplicate = async (ctx: SyncContext, intentId: string, keptId: string): Promise<void> => {
   const intent = await ctx.stripe.paymentIntents.retrieve(intentId, { expand: ['latest_charge'] });
   const charge = intent.latest_charge;
-  if (intent.status !== 'succeeded' || !charge || typeof charge === 'string') return undefined;
+  if (intent.status !== 'succeeded' || !charge || typeof charge === 'string') return;
   if (charge.amount_refunded < charge.amount)
     await ctx.stripe.refunds
       .create(
@@ -163,12 +159,24 @@ const refundDuplicate = async (
       .catch((error: { code?: string }) => {
         if (error.code !== 'charge_already_refunded') throw error;
       });
-  return ctx.stripe.charges.retrieve(charge.id);
 };
 
-/** The creator's earning of a paid subscription invoice (gross, the platform's fee, net). */
-const invoiceEarning = (ctx: SyncContext, invoice: Stripe.Invoice, creatorId: string): Earning => {
-  const fee = Math.round((invoice.amount_paid * ctx.feePercent) / 100);
+/**
+ * The platform's percent on a subscription's invoices: the subscription's own
+ * (`application_fee_percent`, set when it was sold: what Stripe takes), not today's setting,
+ * which may have changed since; today's only for one sold without.
+ */
+const feePercentOf = (ctx: SyncContext, sub: Stripe.Subscription): number =>
+  sub.application_fee_percent ?? ctx.feePercent;
+
+/** The creator's earning of a paid invoice of `sub` (gross, the platform's fee, net). */
+const invoiceEarning = (
+  ctx: SyncContext,
+  invoice: Stripe.Invoice,
+  sub: Stripe.Subscription,
+  creatorId: string,
+): Earning => {
+  const fee = Math.round((invoice.amount_paid * feePercentOf(ctx, sub)) / 100);
   return {
     creator_id: creatorId,
     source_id: invoice.id,
@@ -182,33 +190,76 @@ const invoiceEarning = (ctx: SyncContext, invoice: Stripe.Invoice, creatorId: st
 };
 
 /**
- * A subscription cancelled as a duplicate of `keptId`: each paid invoice's charge refunded in full
- * and the creator's earning of it reversed (`EARNING#<invoice>#reversal`), so the creator is not
- * credited for it. Idempotent: a retried webhook refunds nothing twice and writes the same lines.
+ * What refunds and disputes took back of a charge (destination charges: the transfer goes back
+ * with them): the whole charge while a dispute is open or lost, else what was refunded; and
+ * whether anything ever did (a won dispute's 0 still replaces an open one's reversal).
  */
-const refundDuplicateSubscription = async (ctx: SyncContext, sub: Stripe.Subscription, keptId: string) => {
+const takenBackOf = async (stripe: Stripe, charge: Stripe.Charge) => {
+  const disputed =
+    charge.disputed &&
+    !(await stripe.disputes.list({ charge: charge.id, limit: 10 })).data.every((d) => d.status === 'won');
+  return {
+    takenBack: disputed ? charge.amount : charge.amount_refunded,
+    reversed: charge.refunded || charge.disputed,
+  };
+};
+
+/**
+ * A paid subscription invoice's earning and what its charges' refunds and disputes took back
+ * (`EARNING#<invoice>` and `EARNING#<invoice>#reversal`, as a purchase's: docs/payments.md,
+ * "Earnings"): recorded once, the reversal set to what the charges say now (a refund by hand in
+ * the dashboard, a chargeback, a duplicate's refund). Without a creator or payment: nothing.
+ */
+const syncInvoiceEarning = async (ctx: SyncContext, invoice: Stripe.Invoice): Promise<void> => {
+  const subscriptionId = invoiceSubscription(invoice);
+  if (invoice.status !== 'paid' || invoice.amount_paid <= 0 || !subscriptionId) return;
+  const observedAt = ctx.now(); // before the reads of its charges (SyncContext.now)
+  const sub = await ctx.stripe.subscriptions.retrieve(subscriptionId);
   const creatorId = sub.metadata?.creator_id;
   if (!creatorId) return;
+  let takenBack = 0;
+  let reversed = false;
+  for await (const payment of ctx.stripe.invoicePayments.list({
+    invoice: invoice.id,
+    status: 'paid',
+    limit: 100,
+  })) {
+    const intentId = idOf(payment.payment.payment_intent);
+    if (!intentId) continue;
+    const intent = await ctx.stripe.paymentIntents.retrieve(intentId, { expand: ['latest_charge'] });
+    const charge = intent.latest_charge;
+    if (!charge || typeof charge === 'string') continue;
+    const back = await takenBackOf(ctx.stripe, charge);
+    takenBack += back.takenBack;
+    reversed ||= back.reversed;
+  }
+  const earning = invoiceEarning(ctx, invoice, sub, creatorId);
+  await recordEarning(earning);
+  if (takenBack > 0 || reversed)
+    await recordReversal(earning, Math.min(takenBack, invoice.amount_paid), observedAt);
+};
+
+/**
+ * A subscription cancelled as a duplicate of `keptId`: each paid invoice's charge refunded in full
+ * and the creator's earning of it reversed (`syncInvoiceEarning`), so the creator is not credited
+ * for it. Idempotent: a retried webhook refunds nothing twice and writes the same lines.
+ */
+const refundDuplicateSubscription = async (ctx: SyncContext, sub: Stripe.Subscription, keptId: string) => {
   for await (const invoice of ctx.stripe.invoices.list({
     subscription: sub.id,
     status: 'paid',
     limit: 100,
   })) {
     if (invoice.amount_paid <= 0) continue;
-    const observedAt = ctx.now(); // before the reads of its payments (SyncContext.now)
-    let refunded = 0;
     for await (const payment of ctx.stripe.invoicePayments.list({
       invoice: invoice.id,
       status: 'paid',
       limit: 100,
     })) {
       const intentId = idOf(payment.payment.payment_intent);
-      const charge = intentId ? await refundDuplicate(ctx, intentId, keptId) : undefined;
-      refunded += charge?.amount_refunded ?? 0;
+      if (intentId) await refundDuplicate(ctx, intentId, keptId);
     }
-    const earning = invoiceEarning(ctx, invoice, creatorId);
-    await recordEarning(earning);
-    await recordReversal(earning, Math.min(refunded, invoice.amount_paid), observedAt);
+    await syncInvoiceEarning(ctx, invoice);
   }
 };
 
@@ -259,8 +310,12 @@ const paidUpSiblings = async (ctx: SyncContext, sub: Stripe.Subscription): Promi
  * Re-reads subscription `id` and applies it. When its customer holds more than one paid-up
  * subscription for the same creator started within the duplicate window, the entitlement is
  * written from the kept one (`earliest`) before the others are cancelled and refunded as
- * duplicates, so it grants throughout; `id`'s own state is then not applied (the kept one's is
- * what holds; an ended duplicate's would be refused by `applyEntitlement` anyway). A subscription
+ * duplicates, so it grants throughout; `id`'s own state is then applied only when it is not paid
+ * up (ended, waiting for its first payment, or in a failed renewal), into its own object's item:
+ * such a state is never shown over the kept one, which grants, and an ended subscription must
+ * not stay `active` there (a resubscription's first subscription, whose end arrived after the
+ * second started, granted again once the second ended, until the daily reconcile). A paid-up
+ * duplicate's is not (its period ends seconds after the kept one's: it would be shown). A subscription
  * cancelled as a duplicate finishes its refunds on every re-read (a delivery that failed half-way
  * is redone by Stripe's retry). Why no reader can cancel them all: the earliest paid-up
  * subscription is kept by every reader that sees it, and a reader that does not see it keeps the
@@ -279,7 +334,7 @@ export const syncSubscription = async (
   for (const other of siblings) if (other.id !== kept?.id) await cancelDuplicate(ctx, other, kept!.id);
   if (kept?.id === sub.id) return keptRecord;
   const record = subscriptionEntitlement(sub, observedAt, ctx.graceDays, ctx.feePercent);
-  if (record && !kept) await applyEntitlement(record);
+  if (record && (!kept || !PAID_UP.has(sub.status))) await applyEntitlement(record);
   const keptOf = sub.metadata?.duplicate_of;
   if (keptOf && !BILLING.has(sub.status)) await refundDuplicateSubscription(ctx, sub, keptOf);
   return record;
@@ -302,7 +357,10 @@ const purchaseStatus = async (
 };
 
 interface PurchaseRead {
-  record: EntitlementRecord;
+  /** None for a payment whose account was deleted (its purge cleared `account_id`: account-closure.ts). */
+  record?: EntitlementRecord;
+  /** When Stripe's state was read (orders the reversal's writes). */
+  observedAt: Date;
   /** The earning of its charge once paid (what refunds and disputes took back with it). */
   earning?: { earning: Earning; takenBack: number; reversed: boolean };
 }
@@ -317,31 +375,34 @@ const readPurchase = async (
   observedAt: Date,
 ): Promise<PurchaseRead | undefined> => {
   const { account_id: accountId, content_id: contentId, creator_id: creatorId } = intent.metadata ?? {};
-  if (!accountId || !contentId || !creatorId) return undefined;
+  if (!contentId || !creatorId) return undefined;
   const latest = intent.latest_charge;
   const charge =
     typeof latest === 'string' ? await ctx.stripe.charges.retrieve(latest) : (latest ?? undefined);
   const status = await purchaseStatus(ctx.stripe, intent, charge);
   if (!status) return undefined;
   const fee = charge?.application_fee_amount ?? Math.round((intent.amount * ctx.feePercent) / 100);
-  const record: EntitlementRecord = {
-    account_id: accountId,
-    kind: 'purchase',
-    creator_id: creatorId,
-    content_id: contentId,
-    source: 'stripe',
-    status,
-    valid_until: null,
-    grace_until: null,
-    cancel_at_period_end: false,
-    started_at: iso(intent.created),
-    observed_at: observedAt.getTime(),
-    provider: { customer_id: idOf(intent.customer), payment_intent_id: intent.id, charge_id: charge?.id },
-    price: { amount: intent.amount, currency: intent.currency, interval: null, platform_fee: fee },
-  };
-  if (charge?.status !== 'succeeded') return { record };
+  const record: EntitlementRecord | undefined = !accountId
+    ? undefined
+    : {
+        account_id: accountId,
+        kind: 'purchase',
+        creator_id: creatorId,
+        content_id: contentId,
+        source: 'stripe',
+        status,
+        valid_until: null,
+        grace_until: null,
+        cancel_at_period_end: false,
+        started_at: iso(intent.created),
+        observed_at: observedAt.getTime(),
+        provider: { customer_id: idOf(intent.customer), payment_intent_id: intent.id, charge_id: charge?.id },
+        price: { amount: intent.amount, currency: intent.currency, interval: null, platform_fee: fee },
+      };
+  if (charge?.status !== 'succeeded') return { record, observedAt };
   return {
     record,
+    observedAt,
     earning: {
       earning: {
         creator_id: creatorId,
@@ -364,12 +425,11 @@ const readPurchase = async (
 /** Applies a purchase read: its entitlement, then the creator's earning of a paid charge once. */
 const applyPurchase = async (read: PurchaseRead | undefined): Promise<EntitlementRecord | undefined> => {
   if (!read) return undefined;
-  await applyEntitlement(read.record);
+  if (read.record) await applyEntitlement(read.record);
   if (read.earning) {
     const { earning, takenBack, reversed } = read.earning;
     await recordEarning(earning);
-    if (takenBack > 0 || reversed)
-      await recordReversal(earning, takenBack, new Date(read.record.observed_at));
+    if (takenBack > 0 || reversed) await recordReversal(earning, takenBack, read.observedAt);
   }
   return read.record;
 };
@@ -450,8 +510,10 @@ export const syncInvoice = async (ctx: SyncContext, id: string): Promise<void> =
   const subscriptionId = invoiceSubscription(invoice);
   if (!subscriptionId) return;
   const record = await syncSubscription(ctx, subscriptionId);
-  if (record && invoice.status === 'paid' && invoice.amount_paid > 0)
-    await recordEarning(invoiceEarning(ctx, invoice, record.creator_id));
+  if (record && invoice.status === 'paid' && invoice.amount_paid > 0) {
+    const sub = await ctx.stripe.subscriptions.retrieve(subscriptionId);
+    await recordEarning(invoiceEarning(ctx, invoice, sub, record.creator_id));
+  }
 };
 
 /**
@@ -497,9 +559,20 @@ export const syncCheckout = async (ctx: SyncContext, id: string): Promise<void> 
   await expireSiblings(ctx, session);
 };
 
-/** Re-reads charge `id` and syncs the purchase its payment is for (refunds, disputes). */
+/**
+ * Re-reads charge `id` (a refund, a dispute opened or closed) and syncs what it paid for: a
+ * subscription invoice's earning and its reversal (`syncInvoiceEarning`; the subscription's own
+ * state is Stripe's, read by its own events), else the purchase its payment intent is for.
+ */
 export const syncCharge = async (ctx: SyncContext, id: string): Promise<void> => {
   const charge = await ctx.stripe.charges.retrieve(id);
   const intentId = idOf(charge.payment_intent);
-  if (intentId) await syncPurchase(ctx, intentId);
+  if (!intentId) return;
+  const invoices = await ctx.stripe.invoicePayments.list({
+    payment: { type: 'payment_intent', payment_intent: intentId },
+    limit: 1,
+  });
+  const invoiceId = idOf(invoices.data[0]?.invoice);
+  if (invoiceId) await syncInvoiceEarning(ctx, await ctx.stripe.invoices.retrieve(invoiceId));
+  else await syncPurchase(ctx, intentId);
 };

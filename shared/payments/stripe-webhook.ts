@@ -5,14 +5,7 @@ import { eventProcessed, markEventProcessed } from './billing-repository.ts';
 import { setCapabilities } from './payout-repository.ts';
 import { applicationFeePercent, graceDays } from './settings.ts';
 import { stripe, stripeSecrets } from './stripe-client.ts';
-import {
-  type SyncContext,
-  syncCharge,
-  syncCheckout,
-  syncInvoice,
-  syncPurchase,
-  syncSubscription,
-} from './stripe-sync.ts';
+import { type SyncContext, syncCharge, syncCheckout, syncInvoice, syncSubscription } from './stripe-sync.ts';
 
 /**
  * Stripe's webhooks (docs/payments.md, "Webhooks"): the signature is checked on the raw body
@@ -98,11 +91,7 @@ export const applyEvent = async (ctx: SyncContext, event: Stripe.Event): Promise
     case 'charge.dispute.created':
     case 'charge.dispute.closed': {
       const dispute = await ctx.stripe.disputes.retrieve(objectId(event));
-      const charge = await ctx.stripe.charges.retrieve(
-        typeof dispute.charge === 'string' ? dispute.charge : dispute.charge.id,
-      );
-      const intent = charge.payment_intent;
-      if (intent) await syncPurchase(ctx, typeof intent === 'string' ? intent : intent.id);
+      await syncCharge(ctx, typeof dispute.charge === 'string' ? dispute.charge : dispute.charge.id);
       return true;
     }
     case 'account.updated': {

@@ -4,7 +4,7 @@ import { ForbiddenError, ValidationError } from '../errors/errors.ts';
 import { setting } from '../config.ts';
 import { accountIdOfAppToken } from '../identity/account-repository.ts';
 import { applicationFeePercent } from '../payments/settings.ts';
-import { type AppleChange, appleEntitlement } from './apple.ts';
+import { type AppleChange, appleEntitlement, describesNow } from './apple.ts';
 import { appleVerifier, verifiedBy } from './apple-verifier.ts';
 import { itemOfProduct } from './apply.ts';
 import { markNotificationProcessed, notificationProcessed } from './store-repository.ts';
@@ -21,7 +21,8 @@ export interface StoreReceipt {
   type: string;
   /**
    * `processed`; `duplicate` (processed before); `ignored`: nothing to apply (no transaction, a
-   * product or account this platform does not know, or another source's paid-up entitlement kept).
+   * product or account this platform does not know, a notification that says nothing of the state
+   * now (`describesNow`), or another source's paid-up entitlement kept).
    */
   outcome: 'processed' | 'duplicate' | 'ignored';
 }
@@ -67,16 +68,18 @@ export const receiveAppleNotification = async (signedPayload: string, now: Date)
         verifier.verifyAndDecodeRenewalInfo(data.signedRenewalInfo!),
       )
     : undefined;
-  const { outcome } = await applyChange(
-    {
-      type,
-      subtype: notification.subtype === undefined ? undefined : String(notification.subtype),
-      transaction,
-      renewal,
-      signedAt: notification.signedDate ?? now.getTime(),
-    },
-    now,
-  );
+  const change: AppleChange = {
+    type,
+    subtype: notification.subtype === undefined ? undefined : String(notification.subtype),
+    transaction,
+    renewal,
+    signedAt: notification.signedDate ?? now.getTime(),
+  };
+  if (!describesNow(change)) {
+    await markNotificationProcessed('apple', { id, type }, now);
+    return { ...receipt, outcome: 'ignored' };
+  }
+  const { outcome } = await applyChange(change, now);
   // An account or product we do not know yet is not marked: Apple's retries may find it later.
   if (outcome === 'unknown') return { ...receipt, outcome: 'ignored' };
   await markNotificationProcessed('apple', { id, type }, now);

@@ -21,6 +21,7 @@ import { intervalOf, storePrice } from './catalogue.ts';
  * | REFUND | `refunded` (a subscription or a purchase) |
  * | REVOKE | `revoked` (Family Sharing withdrawn) |
  * | ONE_TIME_CHARGE, a one-time transaction | purchase `active` (`refunded`/`revoked` when the transaction carries a `revocationDate`) |
+ * | CONSUMPTION_REQUEST, REFUND_DECLINED; REFUND, REFUND_REVERSED of an earlier period's transaction | nothing (`describesNow`) |
  */
 
 export type AppleTransaction = JWSTransactionDecodedPayload;
@@ -48,6 +49,29 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Is the transaction an auto-renewable subscription (else a one-time purchase)? */
 export const isSubscription = (t: AppleTransaction): boolean => t.type === 'Auto-Renewable Subscription';
+
+/**
+ * Does a notification say what the subscription or purchase is now? Not one of a refund flow that
+ * names an earlier period's transaction: there `signedTransactionInfo` is the transaction the
+ * customer asked about, which may be an earlier period's (Apple's engineers, developer forums
+ * thread 774755). So a refund asked for or declined (`CONSUMPTION_REQUEST`, `REFUND_DECLINED`)
+ * changes nothing, and a refund made or reversed (`REFUND`, `REFUND_REVERSED`) of a subscription
+ * transaction that expired before the latest purchase (the renewal info's `renewalDate`) leaves
+ * the current, paid period as it is. Before 2026-12-01 such a notification was applied as the
+ * state: a declined refund of last month's charge wrote the subscription `expired` (its
+ * transaction had ended), which also took it out of the store reconcile's renewal index.
+ */
+export const describesNow = (change: AppleChange): boolean => {
+  if (change.type === 'CONSUMPTION_REQUEST' || change.type === 'REFUND_DECLINED') return false;
+  if (change.type !== 'REFUND' && change.type !== 'REFUND_REVERSED') return true;
+  const { transaction: t, renewal } = change;
+  return !(
+    isSubscription(t) &&
+    t.expiresDate !== undefined &&
+    renewal?.renewalDate !== undefined &&
+    t.expiresDate < renewal.renewalDate
+  );
+};
 
 /** The entitlement record one signed App Store state means for `owner`. */
 export const appleEntitlement = (

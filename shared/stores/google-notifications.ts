@@ -124,7 +124,12 @@ export const receiveGoogleNotification = async (
     if (voided?.purchaseToken) {
       // A voided purchase: the refunded subscription or product, whichever the token is.
       const linked = await getEntitlementByToken(voided.purchaseToken, voided.productType === 2);
-      applied = linked ? await syncPlayPurchase(voided.purchaseToken, linked, { voided: true }) : undefined;
+      applied = linked
+        ? await syncPlayPurchase(voided.purchaseToken, linked, {
+            voided: true,
+            voidedOrderId: voided.orderId,
+          })
+        : undefined;
     } else if (subject) applied = await syncPlayPurchase(subject.token, subject.kind, subject.flags);
   } catch (error) {
     if (!(error instanceof UnknownPurchaseError)) throw error;

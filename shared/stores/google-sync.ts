@@ -19,6 +19,16 @@ export type Kind = { subscription: true; productId?: string } | { subscription: 
 const ownerOf = async (purchaseToken: string, obfuscated: string | undefined) =>
   (await linkedAccountOf(purchaseToken)) ?? (obfuscated ? await accountIdOfAppToken(obfuscated) : undefined);
 
+/**
+ * What a notification says beside the purchase's state: REVOKED, or a voided purchase (refunded
+ * or charged back) and the voided order, which for a subscription may be an earlier period's.
+ */
+export interface PlayFlags {
+  revoked?: boolean;
+  voided?: boolean;
+  voidedOrderId?: string;
+}
+
 /** A purchase as the Play Developer API answers it now: its entitlement, and what is left to do. */
 export interface PlayState {
   record: EntitlementRecord;
@@ -36,12 +46,19 @@ export interface PlayState {
 export const readPlayPurchase = async (
   purchaseToken: string,
   kind: Kind,
-  flags: { revoked?: boolean; voided?: boolean } = {},
+  flags: PlayFlags = {},
   accountHint?: string,
 ): Promise<PlayState | undefined> => {
   const prefix = setting('STORE_PRODUCT_PREFIX');
   if (kind.subscription) {
     const sub = await getSubscription(purchaseToken);
+    // A voided order of an earlier period (last month's renewal refunded) leaves the current one
+    // as Google says it is: only the latest order's voiding refunds the subscription.
+    const voided =
+      flags.voided === true &&
+      (flags.voidedOrderId === undefined ||
+        sub.latestOrderId === undefined ||
+        flags.voidedOrderId === sub.latestOrderId);
     const observedAt = clock.now();
     const productId = sub.lineItems?.[0]?.productId ?? kind.productId;
     const item = productId ? await itemOfProduct(prefix, productId) : undefined;
@@ -52,7 +69,7 @@ export const readPlayPurchase = async (
     const record = googleSubscriptionEntitlement(
       sub,
       { accountId, ...item },
-      { purchaseToken, observedAt, feePercent: applicationFeePercent(), ...flags },
+      { purchaseToken, observedAt, feePercent: applicationFeePercent(), revoked: flags.revoked, voided },
     );
     const pending =
       sub.acknowledgementState === 'ACKNOWLEDGEMENT_STATE_PENDING' && record.status === 'active';
@@ -70,7 +87,7 @@ export const readPlayPurchase = async (
   const record = googleProductEntitlement(
     purchase,
     { accountId, ...item },
-    { productId: kind.productId, purchaseToken, observedAt, ...flags },
+    { productId: kind.productId, purchaseToken, observedAt, voided: flags.voided },
   );
   const pending = purchase.acknowledgementState === 0 && record.status === 'active';
   return {
@@ -87,7 +104,7 @@ export const readPlayPurchase = async (
 export const syncPlayPurchase = async (
   purchaseToken: string,
   kind: Kind,
-  flags: { revoked?: boolean; voided?: boolean } = {},
+  flags: PlayFlags = {},
   accountHint?: string,
 ) => {
   const state = await readPlayPurchase(purchaseToken, kind, flags, accountHint);

@@ -17,7 +17,7 @@ import type { ProductPurchase, SubscriptionPurchaseV2 } from './play-client.ts';
  * | EXPIRED | `expired` |
  * | PENDING | `pending` |
  * | any, notification REVOKED (12) | `revoked` |
- * | a voided purchase (voidedPurchaseNotification) | `refunded` |
+ * | a voided purchase (voidedPurchaseNotification) | `refunded` (a subscription: its latest order voided; google-sync.ts) |
  * | one-time product: purchaseState 0 / 1 / 2 | `active` / `refunded` / `pending` |
  */
 export const SUBSCRIPTION_NOTIFICATION_TYPES: Record<number, string> = {

@@ -25,9 +25,9 @@ import { putPartnerApproval } from '../../shared/webhooks/subscription-repositor
 import { readMailbox } from '../../scripts/local/ses.ts';
 import { sellingCreators } from '../../scripts/local/stripe/demo.ts';
 import { stripeClient } from '../../shared/payments/stripe-client.ts';
-import { recordEarning } from '../../shared/payments/payout-repository.ts';
+import { earningsOf, recordEarning } from '../../shared/payments/payout-repository.ts';
 import { applyEntitlement, getEntitlement } from '../../shared/entitlements/entitlement-repository.ts';
-import { entitlementsOf, onboardCreator, stripeStandIn, subscribePaid } from '../support/payments.ts';
+import { entitlementsOf, onboardCreator, pay, stripeStandIn, subscribePaid } from '../support/payments.ts';
 import { studioCreator } from '../support/studio.ts';
 import { fromNewAddress, routeAwsCallsOf, type TestApi, testApi } from '../support/api.ts';
 import { waitFor } from '../support/wait.ts';
@@ -511,6 +511,55 @@ describe('account deletion (DELETE /me)', () => {
       expect(session).toMatchObject({ status: 'expired', subscription: null });
     }
     expect(await itemsNaming(me.id)).toEqual([]);
+  }, 120_000);
+
+  it("a purchase's refund or dispute delivered after the purge writes nothing into the purged partition", async () => {
+    // docs/accounts.md "Deletion": the late webhook re-read a payment intent whose metadata still
+    // named the account and wrote its entitlement (and object) items again.
+    const me = await signUp();
+    const sellers = new Set(sellingCreators(catalog()).map((c) => c.id));
+    const ppv = catalog().episodes.find((e) => e.access === 'ppv' && sellers.has(e.creator_id))!;
+    const checkout = await api.post('/checkout', { token: me.token, body: { content_id: ppv.id } });
+    expect(checkout.status).toBe(201);
+    await pay('complete', checkout.body.data.checkout_id);
+    await waitFor(
+      async () =>
+        (await entitlementsOf(api, me.token)).some((e) => e.content_id === ppv.id && e.grants_access),
+      'the purchase',
+      5000,
+    );
+    expect((await api.delete('/me', { token: me.token, body: { confirm: me.handle } })).status).toBe(202);
+    await jobs.drain({ elapse: true });
+    expect(jobs.deadLetters()).toEqual([]);
+    expect(await itemsNaming(me.id)).toEqual([]);
+    const { endpoint, secretKey } = stripeStandIn();
+    const late = [
+      ...(await pay('refund', checkout.body.data.checkout_id)).events,
+      ...(await pay('dispute', checkout.body.data.checkout_id)).events,
+    ];
+    await waitFor(
+      async () => {
+        for (const { id } of late) {
+          const res = await fetch(`${endpoint}/v1/events/${id}`, {
+            headers: { authorization: `Bearer ${secretKey}` },
+          });
+          if (((await res.json()) as { pending_webhooks: number }).pending_webhooks > 0) return false;
+        }
+        return true;
+      },
+      'the late events delivered',
+      10_000,
+    );
+    expect((await itemsNaming(me.id)).map((item) => `${item.PK} ${item.SK}`)).toEqual([]);
+    // The creator's earning still gives the money back (a dispute open: the whole charge).
+    const stripeApi = stripeClient(secretKey, endpoint);
+    const session = await stripeApi.checkout.sessions.retrieve(checkout.body.data.checkout_id, {
+      expand: ['payment_intent.latest_charge'],
+    });
+    const charge = (session.payment_intent as { latest_charge: { id: string; amount: number } })
+      .latest_charge;
+    const earnings = await earningsOf(ppv.creator_id, { consistent: true });
+    expect(earnings.find((e) => e.source_id === `${charge.id}#reversal`)?.gross).toBe(-charge.amount);
   }, 120_000);
 
   it("a deleted account mints no fresh access token before its purge (step-up, the factor's confirmation)", async () => {

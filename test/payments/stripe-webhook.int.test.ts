@@ -56,12 +56,17 @@ const deliver = (eventId: string) => {
   return handleDelivery(ctx, SECRET, raw, sign(raw), new Date());
 };
 
-/** A paid subscription to `creatorId` for a fresh account: its checkout completed, with its events. */
-const subscribed = async () => {
-  const accountId = `acc_${randomUUID()}`;
-  const creatorId = `cr_${randomUUID().slice(0, 8)}`;
+/**
+ * A paid subscription to `creatorId` for a fresh account (or `of`'s account, creator and customer
+ * again): its checkout completed, with its events.
+ */
+const subscribed = async (of?: { accountId: string; creatorId: string; customer: string }) => {
+  const accountId = of?.accountId ?? `acc_${randomUUID()}`;
+  const creatorId = of?.creatorId ?? `cr_${randomUUID().slice(0, 8)}`;
   const metadata = { account_id: accountId, creator_id: creatorId };
-  const customer = await ctx.stripe.customers.create({ metadata: { account_id: accountId } });
+  const customer = of
+    ? { id: of.customer }
+    : await ctx.stripe.customers.create({ metadata: { account_id: accountId } });
   const session = await ctx.stripe.checkout.sessions.create({
     mode: 'subscription',
     customer: customer.id,
@@ -83,7 +88,7 @@ const subscribed = async () => {
   });
   const { events } = runPayAction(standIn.store, 'complete', session.id);
   const sub = (await ctx.stripe.checkout.sessions.retrieve(session.id)).subscription as string;
-  return { accountId, creatorId, sub, events: events.map((e) => e.id) };
+  return { accountId, creatorId, customer: customer.id, sub, events: events.map((e) => e.id) };
 };
 
 /** A paid one-off purchase of `contentId` for a fresh account, with its events. */
@@ -291,6 +296,135 @@ describe('POST /billing/stripe/webhook (shared/payments/stripe-webhook.ts)', () 
     answer();
     expect(await late).toMatchObject({ cancel_at_period_end: false }); // what it read: the old state
     expect(await getEntitlement(accountId, target)).toMatchObject({ cancel_at_period_end: true });
+  });
+
+  it("a subscription's paid invoice refunded or disputed: the creator's earnings take it back, in any order of delivery", async () => {
+    const steps = fc.array(fc.constantFrom('refund', 'dispute', 'win-dispute', 'lose-dispute'), {
+      minLength: 1,
+      maxLength: 3,
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        steps,
+        fc.array(fc.nat(), { minLength: 30, maxLength: 30 }),
+        fc.array(fc.nat(9), { minLength: 1 }),
+        async (actions, repeats, order) => {
+          const { creatorId, sub, events } = await subscribed();
+          const all = [...events];
+          for (const action of actions) {
+            try {
+              all.push(...runPayAction(standIn.store, action as never, sub).events.map((e) => e.id));
+            } catch {}
+          }
+          for (const id of deliveries(all, repeats, order)) await deliver(id);
+          const [invoice] = (await ctx.stripe.invoices.list({ subscription: sub, status: 'paid' })).data;
+          const [payment] = (await ctx.stripe.invoicePayments.list({ invoice: invoice!.id })).data;
+          const pi = await ctx.stripe.paymentIntents.retrieve(payment!.payment.payment_intent as string, {
+            expand: ['latest_charge'],
+          });
+          const charge = pi.latest_charge as Stripe.Charge;
+          const disputes = (await ctx.stripe.disputes.list({ charge: charge.id })).data;
+          const lostOrOpen = charge.disputed && !disputes.every((d) => d.status === 'won');
+          const kept = lostOrOpen ? 0 : charge.amount - charge.amount_refunded;
+          const earnings = await earningsOf(creatorId);
+          expect(earnings.reduce((sum, e) => sum + e.gross, 0)).toBe(kept);
+          expect(earnings.reduce((sum, e) => sum + e.net + e.platform_fee, 0)).toBe(kept);
+          const totals = await earningTotals(creatorId);
+          expect(totals.stored).toEqual(totals.fromEarnings);
+        },
+      ),
+      { numRuns: 8 },
+    );
+  });
+
+  it("a resubscription: the first subscription's end delivered after the second started still ends it", async () => {
+    const first = await subscribed();
+    for (const id of first.events) await deliver(id);
+    const target = { kind: 'subscription', creatorId: first.creatorId } as const;
+    // Cancelled at once (the portal, a support agent); its deletion event is delayed.
+    const before = new Set(standIn.store.all<StoredEvent>('event').map((e) => e.id));
+    await ctx.stripe.subscriptions.cancel(first.sub);
+    const ended = standIn.store
+      .all<StoredEvent>('event')
+      .filter((e) => !before.has(e.id))
+      .map((e) => e.id);
+    expect(ended.length).toBeGreaterThan(0);
+    // The viewer subscribes again the same day; its events arrive first, then the first's end.
+    const second = await subscribed(first);
+    for (const id of [...second.events, ...ended]) await deliver(id);
+    expect((await getEntitlement(first.accountId, target))?.provider.subscription_id).toBe(second.sub);
+    // The second ends too (cancelled at once): nothing grants any more.
+    const mark = new Set(standIn.store.all<StoredEvent>('event').map((e) => e.id));
+    await ctx.stripe.subscriptions.cancel(second.sub);
+    for (const e of standIn.store.all<StoredEvent>('event').filter((e) => !mark.has(e.id)))
+      await deliver(e.id);
+    const { grants } = await import('../../shared/entitlements/entitlement-repository.ts');
+    const shown = await getEntitlement(first.accountId, target);
+    expect({ status: shown?.status, grants: grants(shown, new Date()) }).toEqual({
+      status: 'expired',
+      grants: false,
+    });
+  });
+
+  it("the creator's earnings and the entitlement's fee are the fee Stripe took, after the configured percent changed", async () => {
+    // Subscribed at a 10 % fee (the subscription's application_fee_percent); the platform's
+    // setting is 20 % when its events arrive.
+    const accountId = `acc_${randomUUID()}`;
+    const creatorId = `cr_${randomUUID().slice(0, 8)}`;
+    const metadata = { account_id: accountId, creator_id: creatorId };
+    const creator = await ctx.stripe.accounts.create({
+      type: 'express',
+      metadata: { creator_id: creatorId },
+    });
+    runPayAction(standIn.store, 'onboard', creator.id);
+    const session = await ctx.stripe.checkout.sessions.create({
+      mode: 'subscription',
+      metadata,
+      line_items: [
+        {
+          quantity: 1,
+          price_data: {
+            currency: 'usd',
+            unit_amount: 499,
+            recurring: { interval: 'month' },
+            product_data: { name: 'Sub' },
+          },
+        },
+      ],
+      subscription_data: {
+        metadata,
+        application_fee_percent: 10,
+        transfer_data: { destination: creator.id },
+      },
+      success_url: 'https://example.com/ok',
+    });
+    const { events } = runPayAction(standIn.store, 'complete', session.id);
+    const raised = { ...ctx, feePercent: 20 };
+    for (const { id } of events) {
+      const raw = rawOf(id);
+      await handleDelivery(raised, SECRET, raw, sign(raw), new Date());
+    }
+    // What Stripe took: 10 % of 4.99 on the charge.
+    const sub = await ctx.stripe.subscriptions.retrieve(
+      (await ctx.stripe.checkout.sessions.retrieve(session.id)).subscription as string,
+      { expand: ['latest_invoice'] },
+    );
+    const [payment] = (
+      await ctx.stripe.invoicePayments.list({ invoice: (sub.latest_invoice as Stripe.Invoice).id })
+    ).data;
+    const charge = (
+      await ctx.stripe.paymentIntents.retrieve(payment!.payment.payment_intent as string, {
+        expand: ['latest_charge'],
+      })
+    ).latest_charge as Stripe.Charge;
+    expect(charge.application_fee_amount).toBe(50);
+    const earnings = await earningsOf(creatorId);
+    expect(earnings.map((e) => ({ gross: e.gross, platform_fee: e.platform_fee, net: e.net }))).toEqual([
+      { gross: 499, platform_fee: 50, net: 449 },
+    ]);
+    expect((await getEntitlement(accountId, { kind: 'subscription', creatorId }))?.price?.platform_fee).toBe(
+      50,
+    );
   });
 
   it('a failed renewal keeps access through the grace period, then it lapses with no further event', async () => {

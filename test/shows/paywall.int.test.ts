@@ -17,7 +17,7 @@ import type { Catalog, EpisodeRecord, ShowRecord } from '../../shared/catalog/mo
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { generateCatalog } from '../../scripts/seed/generate.ts';
 import { type TestApi, testApi } from '../support/api.ts';
-import { entitlementsOf, pay, subscribePaid } from '../support/payments.ts';
+import { entitlementsOf, pay, stripeStandIn, subscribePaid } from '../support/payments.ts';
 import { waitFor } from '../support/wait.ts';
 
 /**
@@ -148,6 +148,54 @@ describe('DELETE /creators/{id}/subscription (run as its function, under its gra
       cancel_at_period_end: false,
     });
     expect((await getEntitlement(accountId, target))?.source).toBe('apple');
+  });
+});
+
+describe('DELETE /creators/{id}/subscription, a subscription that ended at Stripe unseen', () => {
+  it("answers 200 with Stripe's state, not a 500, when the table still holds it as renewing", async () => {
+    const accountId = `acc_pw_${randomUUID()}`;
+    const { token } = await issueAccessToken(accountId, new Date());
+    const creatorId = shows[2]!.creator_id;
+    const target = { kind: 'subscription', creatorId } as const;
+    await subscribePaid(api, token, creatorId);
+    const web = await getEntitlement(accountId, target);
+    // Cancelled at Stripe (support, the portal) and its webhooks lost: the table still says renewing.
+    const { endpoint, secretKey } = stripeStandIn();
+    const ended = await fetch(`${endpoint}/v1/subscriptions/${web!.provider.subscription_id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${secretKey}` },
+    });
+    expect(ended.status).toBe(200);
+    // Every delivery of its events done, so none rewrites the state written below.
+    const events = async () =>
+      (await (
+        await fetch(`${endpoint}/v1/events?limit=20`, { headers: { authorization: `Bearer ${secretKey}` } })
+      ).json()) as {
+        data: Array<{ pending_webhooks: number }>;
+      };
+    await waitFor(
+      async () =>
+        (await getEntitlement(accountId, target))?.status === 'expired' &&
+        (await events()).data.every((e) => e.pending_webhooks === 0),
+      'the cancellation applied',
+      5000,
+    );
+    const stale = clock.now();
+    await applyEntitlement({ ...web!, observed_at: stale.getTime() }, stale);
+    expect(await getEntitlement(accountId, target)).toMatchObject({
+      status: 'active',
+      cancel_at_period_end: false,
+    });
+
+    const cancelled = await api.delete(`/creators/${creatorId}/subscription`, { token });
+    expect({
+      status: cancelled.status,
+      user_subscription: cancelled.body.data?.user_subscription?.status,
+    }).toEqual({
+      status: 200,
+      user_subscription: 'expired',
+    });
+    expect((await getEntitlement(accountId, target))?.status).toBe('expired');
   });
 });
 

@@ -353,6 +353,58 @@ describe('each notification type moves the entitlement as documented (docs/payme
     expect((await subscription(v.accountId))?.status).toBe('active');
   });
 
+  it("a refund asked for, declined, made or reversed on an earlier period's transaction leaves the current period paid", async () => {
+    // Apple: in a refund flow, signedTransactionInfo is the transaction the customer asked about,
+    // which may be an earlier period's; the renewal info's renewalDate is the latest's expiry.
+    const v = await viewer();
+    const original = transactionId();
+    const at = Date.now() - 60_000;
+    const current = {
+      transactionId: transactionId(),
+      purchaseDate: at - 10 * DAY,
+      expiresDate: at + 20 * DAY,
+    };
+    const earlier = { transactionId: original, purchaseDate: at - 40 * DAY, expiresDate: at - 10 * DAY };
+    const send = (notificationType: string, signedDate: number, fields: Partial<TransactionFields>) =>
+      notify(
+        signedNotification(chain, APP, {
+          notificationType,
+          signedDate,
+          ...subscriptionState(v, original, { signedDate, ...fields }, { renewalDate: current.expiresDate }),
+        }),
+      );
+    expect((await send('DID_RENEW', at, current)).body.data.outcome).toBe('processed');
+    const outcomes: string[] = [];
+    for (const [i, type] of [
+      'CONSUMPTION_REQUEST',
+      'REFUND_DECLINED',
+      'REFUND',
+      'REFUND_REVERSED',
+    ].entries()) {
+      const res = await send(type, at + (i + 1) * 1000, {
+        ...earlier,
+        ...(type === 'REFUND' ? { revocationDate: at + 1000 } : {}),
+      });
+      outcomes.push(`${type} ${res.status}`);
+      const [view] = await entitlementsOf(api, v.token);
+      expect({ type, status: view?.status, grants: view?.grants_access }).toEqual({
+        type,
+        status: 'active',
+        grants: true,
+      });
+    }
+    expect(outcomes).toEqual([
+      'CONSUMPTION_REQUEST 200',
+      'REFUND_DECLINED 200',
+      'REFUND 200',
+      'REFUND_REVERSED 200',
+    ]);
+    expect((await subscription(v.accountId))?.valid_until).toBe(new Date(current.expiresDate).toISOString());
+    // A refund of the current period's transaction ends access, as before.
+    await send('REFUND', at + 10_000, { ...current, revocationDate: at + 10_000 });
+    expect((await subscription(v.accountId))?.status).toBe('refunded');
+  });
+
   it('a grace period ends access at its end without any further notification', async () => {
     const v = await viewer();
     const at = Date.now();

@@ -90,6 +90,28 @@ describe('POST /billing/google/notifications', () => {
     expect(await held(v.token)).toMatchObject({ status: 'revoked', grants_access: false });
   });
 
+  it("a voided earlier order (last period's renewal refunded) leaves the current period Google still bills", async () => {
+    const v = await viewer();
+    const bought = await play.notify({ type: 'PURCHASED', account_id: v.accountId, target: creatorId });
+    await play.notify({ type: 'RENEWED', account_id: v.accountId, target: creatorId });
+    const token = bought.notification.purchase_token;
+    // The first order (GPA.0000-0) refunded; the subscription goes on (latestOrderId GPA.0000-1, ACTIVE).
+    const res = await push(`Bearer ${play.pushToken()}`, {
+      packageName: STORE_DEFAULTS.playPackageName,
+      voidedPurchaseNotification: {
+        purchaseToken: token,
+        orderId: 'GPA.0000-0',
+        productType: 1,
+        refundType: 1,
+      },
+    });
+    expect(res.status).toBe(200);
+    expect(await held(v.token)).toMatchObject({ status: 'active', grants_access: true });
+    // The latest order voided: refunded, no access.
+    await play.notify({ type: 'VOIDED', account_id: v.accountId, target: creatorId });
+    expect(await held(v.token)).toMatchObject({ status: 'refunded', grants_access: false });
+  });
+
   it('a one-time product (pay-per-view) is bought, acknowledged, then voided (refunded)', async () => {
     const v = await viewer();
     const bought = await play.notify({ type: 'PURCHASED', account_id: v.accountId, target: `ppv:${ppvId}` });

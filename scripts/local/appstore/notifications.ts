@@ -36,6 +36,8 @@ export interface RenewalFields {
   isInBillingRetryPeriod?: boolean;
   gracePeriodExpiresDate?: number;
   expirationIntent?: number;
+  /** When the subscription's most recent purchase expires (its latest transaction's `expiresDate`). */
+  renewalDate?: number;
 }
 
 const transactionIds = { next: 2_000_000_000_000_000 };
@@ -87,6 +89,7 @@ export const signedRenewal = (
     environment: app.environment,
     ...(fields.gracePeriodExpiresDate ? { gracePeriodExpiresDate: fields.gracePeriodExpiresDate } : {}),
     ...(fields.expirationIntent ? { expirationIntent: fields.expirationIntent } : {}),
+    ...(fields.renewalDate ? { renewalDate: fields.renewalDate } : {}),
   });
 
 export interface NotificationFields {

@@ -163,6 +163,7 @@ export const startAppStoreStandIn = async (options: AppStoreStandInOptions): Pro
       autoRenewStatus: h.autoRenew,
       isInBillingRetryPeriod: h.retry,
       gracePeriodExpiresDate: h.graceUntil,
+      renewalDate: h.expiresDate,
       signedDate: at,
     });
 

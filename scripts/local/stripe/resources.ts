@@ -770,6 +770,15 @@ export const ROUTES: Route[] = [
   route('GET', '/v1/payment_intents', listOf('payment_intent', '/v1/payment_intents', ['customer'])),
   route('GET', '/v1/payment_intents/search', search('payment_intent', '/v1/payment_intents/search')),
   route('GET', '/v1/payment_intents/:id', retrieve('payment_intent')),
+  route('POST', '/v1/payment_intents/:id', ({ store }, params, [id]) => {
+    const intent = store.get<PaymentIntent>('payment_intent', id!);
+    return store.change(() => {
+      // Metadata only: the stand-in's payments change through `npm run pay`, not this call.
+      if (params.has('metadata'))
+        intent.metadata = params.metadata(intent.metadata as Record<string, string>);
+      return intent;
+    });
+  }),
   route('GET', '/v1/charges', listOf('charge', '/v1/charges', ['customer', 'payment_intent'])),
   route('GET', '/v1/charges/search', search('charge', '/v1/charges/search')),
   route('GET', '/v1/charges/:id', retrieve('charge')),
