@@ -333,6 +333,10 @@ export const signOutSession = /* @__PURE__ */ contract({
   dynamo: { actions: ['UpdateItem'] },
   needs: ['account-jobs'],
   auth: 'required',
+  // Each request queues two account jobs whose DisconnectUser calls fan out to every room the
+  // session holds a chat token for: bounded per account (one a device, with room to spare).
+  rateLimit: { limit: 20, windowSeconds: 3600, by: 'account' },
+  throttle: { rate: 5, burst: 10 },
   summary: 'Sign out one of the caller’s sessions',
   description:
     'Revokes one session of the caller (its refresh token stops working; access tokens it issued lapse within 15 minutes, and get no live chat token meanwhile). Its open live chat connections end (IVS Chat disconnects an account, not a device: the caller’s own connection in the same room ends too and asks for a new token). Idempotent for the caller’s own sessions.',
@@ -356,6 +360,10 @@ export const signOutOtherSessions = /* @__PURE__ */ contract({
   dynamo: { actions: ['BatchGetItem', 'Query', 'UpdateItem'], indexes: ['GSI1'] },
   needs: ['account-jobs'],
   auth: 'required',
+  // As POST /me/password, which signs out the same way (signOutEverywhere): each request queues
+  // two account jobs that call DisconnectUser in every room the other sessions hold a token for.
+  rateLimit: { limit: 10, windowSeconds: 3600, by: 'account' },
+  throttle: { rate: 5, burst: 10 },
   summary: 'Sign out every other session of the caller',
   description:
     "Revokes every session of the account except the one making the request (sign out everywhere else); access tokens they issued lapse within 15 minutes, and get no live chat token meanwhile. Every open live chat connection of the account ends (IVS Chat disconnects an account, not a device: the caller's own chat asks for a new token).",
