@@ -14882,18 +14882,28 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            /** @description Over the rate limit (30 per 3600 s per account); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "message": "Too Many Requests"
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
                      *     }
                      */
-                    "application/json": components["schemas"]["GatewayThrottled"];
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
                 };
             };
             /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */

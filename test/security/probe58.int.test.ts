@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fromNewAddress, type TestApi, testApi } from '../support/api.ts';
 import { inParallel } from '../support/parallel.ts';
-import { signUp } from '../support/studio.ts';
+import { onboardCreator } from '../support/payments.ts';
+import { signUp, studioCreator } from '../support/studio.ts';
 
 /**
  * The outside probe of 2026-12-01 (stop 58): what it found in the routes added in the last stops,
@@ -43,5 +44,18 @@ describe('request budgets on routes that make work elsewhere', () => {
     const one = await statuses(21, () => api.delete(`/me/sessions/${otherId}`, { token }));
     expect(one.filter((s) => s === 204)).toHaveLength(20);
     expect(one.filter((s) => s !== 204)).toEqual([429]);
+  });
+
+  it('PUT /studio/plan has the payment routes’ budget: each request creates a Stripe Price and Product (was unbounded)', async () => {
+    const creator = await studioCreator(api);
+    await onboardCreator(api, creator.token, creator.creatorId);
+    const plans = await statuses(31, (i) =>
+      api.put('/studio/plan', {
+        token: creator.token,
+        body: { price: 1 + i, currency: 'USD', interval: 'month' },
+      }),
+    );
+    expect(plans.filter((s) => s === 200)).toHaveLength(30);
+    expect(plans.filter((s) => s !== 200)).toEqual([429]);
   });
 });
