@@ -1504,7 +1504,7 @@ export interface paths {
         post?: never;
         /**
          * Sign out every other session of the caller
-         * @description Revokes every session of the account except the one making the request (sign out everywhere else); access tokens they issued lapse within 15 minutes, and get no live chat token meanwhile. Every open live chat connection of the account ends (IVS Chat disconnects an account, not a device: the caller's own chat asks for a new token).
+         * @description Revokes every session of the account except the one making the request (sign out everywhere else); access tokens they issued lapse within 15 minutes, and get no live chat token meanwhile. Every open live chat connection of the account ends (IVS Chat disconnects an account, not a device: the caller's own chat asks for a new token); with `DELETE /me/sessions/{id}`, at most 20 times an hour per account (past that the sessions are still signed out, and their access tokens get no chat token, but open connections are not ended).
          */
         delete: operations["signOutOtherSessions"];
         options?: never;
@@ -1524,7 +1524,7 @@ export interface paths {
         post?: never;
         /**
          * Sign out one of the caller’s sessions
-         * @description Revokes one session of the caller (its refresh token stops working; access tokens it issued lapse within 15 minutes, and get no live chat token meanwhile). Its open live chat connections end (IVS Chat disconnects an account, not a device: the caller’s own connection in the same room ends too and asks for a new token). Idempotent for the caller’s own sessions.
+         * @description Revokes one session of the caller (its refresh token stops working; access tokens it issued lapse within 15 minutes, and get no live chat token meanwhile). Its open live chat connections end (IVS Chat disconnects an account, not a device: the caller’s own connection in the same room ends too and asks for a new token); with `DELETE /me/sessions`, at most 20 times an hour per account (past that the session is still signed out, and its access tokens get no chat token, but open connections are not ended). Idempotent for the caller’s own sessions.
          */
         delete: operations["signOutSession"];
         options?: never;
@@ -14882,18 +14882,28 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
+            /** @description Over the rate limit (30 per 3600 s per account); retry after Retry-After. Or API Gateway throttled the request (over the API-wide or per-route request rate, before the endpoint ran); its body is `{"message": "Too Many Requests"}`, with no Retry-After: retry with exponential backoff */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Budget left in this window (IETF RateLimit header) */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "message": "Too Many Requests"
+                     *       "status": "error",
+                     *       "code": 429,
+                     *       "message": "Too many requests, retry later",
+                     *       "reason": "rate_limit"
                      *     }
                      */
-                    "application/json": components["schemas"]["GatewayThrottled"];
+                    "application/json": (components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        reason: "rate_limit";
+                    }) | components["schemas"]["GatewayThrottled"];
                 };
             };
             /** @description An internal error (nothing internal is disclosed); or an answer over 6 MiB as sent (AWS Lambda's limit), whose message says so and whether asking with `Accept-Encoding: gzip` makes it fit */

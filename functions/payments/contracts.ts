@@ -228,30 +228,33 @@ export const getPayouts = /* @__PURE__ */ contract({
   }),
 });
 
-export const setPlan = /* @__PURE__ */ contract({
-  operationId: 'setPlan',
-  tag: 'Studio',
-  method: 'PUT',
-  path: '/studio/plan',
-  handler: 'payments/set-plan',
-  dynamo: { actions: ['GetItem', 'UpdateItem'] },
-  needs: ['stripe'],
-  auth: 'required',
-  stepUp: true,
-  summary: "Set the creator's subscription price (a Stripe Price)",
-  description:
-    "Sets the price of a subscription to the caller (a new Stripe Price): new checkouts pay it; existing subscribers keep theirs until they renew. 409 until Stripe enables charges on the creator's account (POST /studio/payouts/onboarding).",
-  request: { body: planBody },
-  responses: () => ({
-    200: { description: 'The plan now on sale', data: paymentResponses().Plan },
-    403: notStudio,
-    409: {
-      description: "The creator's Stripe account cannot take charges yet",
-      message:
-        'Connect payouts first: paid prices need a Stripe account that can take charges (POST /studio/payouts/onboarding)',
-    },
-  }),
-});
+export const setPlan = /* @__PURE__ */ (() =>
+  contract({
+    operationId: 'setPlan',
+    tag: 'Studio',
+    method: 'PUT',
+    path: '/studio/plan',
+    handler: 'payments/set-plan',
+    dynamo: { actions: ['GetItem', 'UpdateItem'] },
+    needs: ['stripe'],
+    auth: 'required',
+    stepUp: true,
+    // Each request creates a Stripe Price and Product (the idempotency key differs per price).
+    ...paymentLimits,
+    summary: "Set the creator's subscription price (a Stripe Price)",
+    description:
+      "Sets the price of a subscription to the caller (a new Stripe Price): new checkouts pay it; existing subscribers keep theirs until they renew. 409 until Stripe enables charges on the creator's account (POST /studio/payouts/onboarding).",
+    request: { body: planBody },
+    responses: () => ({
+      200: { description: 'The plan now on sale', data: paymentResponses().Plan },
+      403: notStudio,
+      409: {
+        description: "The creator's Stripe account cannot take charges yet",
+        message:
+          'Connect payouts first: paid prices need a Stripe account that can take charges (POST /studio/payouts/onboarding)',
+      },
+    }),
+  }))();
 
 export const paymentContracts = [
   createCheckout,

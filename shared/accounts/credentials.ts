@@ -160,14 +160,16 @@ export const mySessions = async (caller: Principal, now: Date): Promise<Sessions
 
 /**
  * `DELETE /me/sessions/{id}`: 404 unless the session is the caller's; its chat connections end
- * (then rechecked) once it is revoked, so it gets no new chat token meanwhile.
+ * (then rechecked) once it is revoked, so it gets no new chat token meanwhile. The two sign-out
+ * routes have no request budget, so that whoever else holds a session of the account cannot spend
+ * it and keep the owner from signing them out; their chat passes have one (`budgeted`).
  */
 export const signOutSession = async (caller: Principal, id: string, now: Date): Promise<void> => {
   if (!(await revokeFamily(caller.accountId, id))) throw new NotFoundError('Session not found');
-  await endChatConnections(caller.accountId, now, 'sessionSignedOut', { only: id });
+  await endChatConnections(caller.accountId, now, 'sessionSignedOut', { only: id }, { budgeted: true });
 };
 
 /** `DELETE /me/sessions`: every session but the caller's own, and every chat connection (signOutEverywhere). */
 export const signOutOtherSessions = async (caller: Principal, now: Date): Promise<SessionsRevoked> => ({
-  sessions_revoked: await signOutEverywhere(caller.accountId, now, caller.sessionId),
+  sessions_revoked: await signOutEverywhere(caller.accountId, now, caller.sessionId, { budgeted: true }),
 });

@@ -11,12 +11,18 @@ import { endChatConnections } from './end-chat.ts';
  * `DELETE /me/sessions`, `POST /me/password`, `POST /auth/password/reset`; the number revoked.
  * The account's sign-out count goes up before the sessions are listed (`revokeAllSessions`), so a
  * sign-in under way, which read the account before, stores no session after (docs/accounts.md
- * "Sessions"); the kept session is no sign-in and refreshes on.
+ * "Sessions"); the kept session is no sign-in and refreshes on. `chat.budgeted`: the chat passes
+ * only within the account's budget (`DELETE /me/sessions`, which has no budget of its own).
  */
-export const signOutEverywhere = async (accountId: string, now: Date, keep?: string): Promise<number> => {
+export const signOutEverywhere = async (
+  accountId: string,
+  now: Date,
+  keep?: string,
+  chat: { budgeted?: boolean } = {},
+): Promise<number> => {
   const [revoked] = await Promise.all([
     revokeAllSessions(accountId, now, keep),
-    endChatConnections(accountId, now, 'signedOut', { keep }),
+    endChatConnections(accountId, now, 'signedOut', { keep }, chat),
   ]);
   return revoked;
 };

@@ -13,7 +13,11 @@ import { normalizeEmail } from './account-repository.ts';
  *   account makes the very same write (the forgot-password answer must not differ by a single
  *   call; docs/accounts.md). Only a hash of the address is stored.
  * - second-factor submissions per account: PK `ACCOUNT#<id>` (the purge removes it), SK
- *   `MFA_TRIES#<window start, epoch seconds>` (docs/accounts.md "Second factor").
+ *   `MFA_TRIES#<window start, epoch seconds>` (docs/accounts.md "Second factor");
+ * - the chat passes the sign-out routes queue per account: PK `ACCOUNT#<id>`, SK
+ *   `CHAT_PASSES#<window start, epoch seconds>` (docs/accounts.md "Sessions"): counted by the
+ *   use case, not the route, so a sign-out is never refused (whoever else holds a session of the
+ *   account could spend a route's budget).
  */
 const limitKey = (email: string, day: string) => ({
   PK: `RESET_LIMIT#${createHash('sha256').update(normalizeEmail(email)).digest('base64url')}`,
@@ -51,19 +55,28 @@ export const takeResetAllowance = async (email: string, limit: number, now: Date
 };
 
 /**
- * Counts one second-factor submission of `accountId` in `now`'s fixed window of `windowSeconds`:
- * the seconds until the window ends when its budget of `limit` is spent, else undefined.
+ * Counts one use of the account's `budget` in `now`'s fixed window of `windowSeconds`: the seconds
+ * until the window ends when its `limit` is spent, else undefined.
  */
-export const takeSecondFactorTry = async (
+const takeAccountTry = async (
   accountId: string,
+  budget: 'MFA_TRIES' | 'CHAT_PASSES',
   limit: number,
   windowSeconds: number,
   now: Date,
 ): Promise<number | undefined> => {
   const seconds = Math.floor(now.getTime() / 1000);
   const start = seconds - (seconds % windowSeconds);
-  const key = { PK: `ACCOUNT#${accountId}`, SK: `MFA_TRIES#${start}` };
+  const key = { PK: `ACCOUNT#${accountId}`, SK: `${budget}#${start}` };
   return (await takeAllowance(key, limit, start + 2 * windowSeconds))
     ? undefined
     : start + windowSeconds - seconds;
 };
+
+/** Counts one second-factor submission of `accountId` (`takeAccountTry`). */
+export const takeSecondFactorTry = (accountId: string, limit: number, windowSeconds: number, now: Date) =>
+  takeAccountTry(accountId, 'MFA_TRIES', limit, windowSeconds, now);
+
+/** Counts one pair of chat passes a sign-out of `accountId` queues (`takeAccountTry`). */
+export const takeChatPassTry = (accountId: string, limit: number, windowSeconds: number, now: Date) =>
+  takeAccountTry(accountId, 'CHAT_PASSES', limit, windowSeconds, now);
