@@ -311,7 +311,8 @@ export const refreshSession = /* @__PURE__ */ (() =>
     method: 'POST',
     path: '/auth/refresh',
     handler: 'identity/refresh-session',
-    dynamo: { actions: ['GetItem', 'UpdateItem'] },
+    // PutItem: the retired secret's record (shared/identity/refresh-family-repository.ts).
+    dynamo: { actions: ['GetItem', 'PutItem', 'UpdateItem'] },
     auth: 'none',
     needs: ['token-signer'],
     ...guard(30, 50),

@@ -1,7 +1,7 @@
 import { compareText } from '../compare.ts';
 import { batchGet } from '../db/batch.ts';
 import { db } from '../db/client.ts';
-import { DeleteCommand, GetCommand, UpdateCommand } from '../db/document.ts';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '../db/document.ts';
 import { queryAll } from '../db/query.ts';
 import { recordOf } from '../db/record.ts';
 import { tableName } from '../db/table.ts';
@@ -21,6 +21,12 @@ import { updateOf, withCondition } from '../db/update.ts';
  *   "Sessions"). Families stored before the entries existed (until 2026-11-30) carry instead
  *   GSI1PK `SESSIONS#<account>`, GSI1SK `<created_at>#<family>`: they are read through GSI1 as
  *   well until the last of them has expired (`legacyFamilyIdsOf`).
+ * - a rotated secret of it: PK `REFRESH#<family>`, SK `ROTATED#<SHA-256 of the secret>` (entity
+ *   `refresh_rotated`, no other field; TTL at the family's expiry), written before the rotation
+ *   that retires the secret. A refresh whose secret is not the current one looks it up: a
+ *   rotated token presented again is reuse (the family is revoked), a secret never issued is
+ *   only refused. The purge leaves these to their TTL (a hash of a dead random secret, under a
+ *   random id whose account entry is gone).
  */
 
 /** A refresh-token family as stored. */
@@ -105,6 +111,30 @@ export const setRefreshFamilyRevoked = async (family: string): Promise<void> => 
       ...updateOf({ set: { revoked: true } }),
     }),
   );
+};
+
+const rotatedKey = (family: string, hash: string) => ({ PK: `${PREFIX}${family}`, SK: `ROTATED#${hash}` });
+
+/** Records that the secret hashing to `hash` is retired (before the rotation that retires it). */
+export const putRotatedSecret = async (
+  family: string,
+  hash: string,
+  expiresAtEpoch: number,
+): Promise<void> => {
+  await db.send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...rotatedKey(family, hash), entity: 'refresh_rotated', expires_at_epoch: expiresAtEpoch },
+    }),
+  );
+};
+
+/** Was the secret hashing to `hash` once this family's (retired by a rotation)? Read consistently. */
+export const wasRotatedSecret = async (family: string, hash: string): Promise<boolean> => {
+  const { Item } = await db.send(
+    new GetCommand({ TableName: tableName(), Key: rotatedKey(family, hash), ConsistentRead: true }),
+  );
+  return Item !== undefined;
 };
 
 /**

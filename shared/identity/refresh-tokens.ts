@@ -16,8 +16,10 @@ import {
   refreshFamiliesOf,
   renewRefreshAuthTime,
   revokeRefreshFamilyOf,
+  putRotatedSecret,
   rotateRefreshSecret,
   setRefreshFamilyRevoked,
+  wasRotatedSecret,
 } from './refresh-family-repository.ts';
 import type { SessionTokens } from './schemas.ts';
 import { compareText } from '../compare.ts';
@@ -27,7 +29,11 @@ import { compareText } from '../compare.ts';
  * family item (shared/identity/refresh-family-repository.ts, TTL at its expiry) stores only the
  * SHA-256 of the current secret. Refreshing swaps the hash with a condition on the old one, so one token
  * can be used once; presenting an already-rotated token revokes the whole family (a stolen token
- * and its thief's successors die together). Logout revokes the family.
+ * and its thief's successors die together). Each retired secret's hash is kept (its own item,
+ * until the family expires), so reuse is told from a secret that was never issued: that one is
+ * only refused (401). Until stop 58 any wrong secret revoked the family, so whoever knew a
+ * session id (every access token carries it as `sid`, `GET /me/sessions` lists them) could end
+ * that session at will with `<id>.AAAA`. Logout revokes the family.
  * A family is one sign-in, what `GET /me/sessions` lists (docs/accounts.md): it also keeps the
  * device label, when it was created and last refreshed, and its `auth_time` (epoch seconds of the
  * last primary authentication: the sign-in, or a later step-up), which every access token it
@@ -126,13 +132,17 @@ export const rotateSession = async (token: string, now: Date): Promise<SessionTo
   if (!item || !usable(item, now)) {
     throw new UnauthorizedError('Invalid refresh token');
   }
-  if (item.current !== sha256(secret)) {
+  const presented = sha256(secret);
+  if (item.current !== presented) {
+    if (!(await wasRotatedSecret(family, presented))) throw new UnauthorizedError('Invalid refresh token');
     await setRefreshFamilyRevoked(family);
     throw new UnauthorizedError('Refresh token reuse detected: every session of this sign-in was revoked');
   }
   if (!(await isActiveAccount(String(item.account_id)))) throw new UnauthorizedError('Invalid refresh token');
   const next = newSecret();
-  if (!(await rotateRefreshSecret(family, { from: sha256(secret), to: sha256(next), at: now }))) {
+  // Retired first: a rotation whose record failed would leave a token whose reuse looks like a guess.
+  await putRotatedSecret(family, presented, Number(item.expires_at_epoch));
+  if (!(await rotateRefreshSecret(family, { from: presented, to: sha256(next), at: now }))) {
     // Lost a race with another use of the same token: that is reuse too.
     await setRefreshFamilyRevoked(family);
     throw new UnauthorizedError('Refresh token reuse detected: every session of this sign-in was revoked');

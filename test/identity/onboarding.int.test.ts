@@ -353,6 +353,32 @@ describe('login, refresh, logout', () => {
     expect((await api.post('/auth/refresh', from({ body: { refresh_token: second } }))).status).toBe(401);
   });
 
+  it('a secret never issued is refused without revoking: knowing a session id does not end it (any wrong secret did)', async () => {
+    const { refresh_token: first } = (
+      await api.post('/onboarding/account/create', from({ body: signUpBody() }))
+    ).body.data;
+    const family = String(first).split('.')[0];
+    const second = (await api.post('/auth/refresh', from({ body: { refresh_token: first } }))).body.data
+      .refresh_token;
+    // The session id is in every access token (`sid`) and in GET /me/sessions; the secret is not.
+    for (const guess of [`${family}.AAAA`, `${family}.${'x'.repeat(43)}`]) {
+      const refused = await api.post('/auth/refresh', from({ body: { refresh_token: guess } }));
+      expect([refused.status, refused.body.message]).toEqual([401, 'Invalid refresh token']);
+    }
+    const third = await api.post('/auth/refresh', from({ body: { refresh_token: second } }));
+    expect(third.status).toBe(200);
+    // A token retired by a rotation is still reuse, two rotations back too: the family dies.
+    const reuse = await api.post('/auth/refresh', from({ body: { refresh_token: first } }));
+    expect([reuse.status, reuse.body.message]).toEqual([
+      401,
+      'Refresh token reuse detected: every session of this sign-in was revoked',
+    ]);
+    expect(
+      (await api.post('/auth/refresh', from({ body: { refresh_token: third.body.data.refresh_token } })))
+        .status,
+    ).toBe(401);
+  });
+
   it('logout revokes the refresh token', async () => {
     const account = (await api.post('/onboarding/account/create', from({ body: signUpBody() }))).body.data;
     const out = await api.post('/auth/logout', {
