@@ -19718,7 +19718,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token's account no longer exists */
+            /** @description The token's account no longer exists, or was deleted (its purge pending): a deleted account changes no credential, and its addresses wait out their quarantine */
             404: {
                 headers: {
                     [name: string]: unknown;

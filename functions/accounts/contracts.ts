@@ -76,7 +76,7 @@ export const updateMe = /* @__PURE__ */ contract({
   request: { body: updateMeBody },
   responses: () => ({
     200: { description: 'The account after the change', data: accountResponses().Me },
-    404: gone,
+    404: goneOrDeleted,
     409: {
       description: 'Another account holds the handle (ignoring letter case), or it changed meanwhile',
       message: 'Handle already taken',

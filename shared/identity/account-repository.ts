@@ -167,7 +167,9 @@ export const createAccount = async (
  */
 export const setHandle = async (accountId: string, handle: string, now = clock.now()): Promise<void> => {
   const current = await getAccount(accountId);
-  if (!current) throw new NotFoundError('Account not found');
+  // A deleted account (the tombstone, until its purge) keeps its handle for the purge's
+  // quarantine: changing it would release it at once.
+  if (!current || current.deleted_at !== undefined) throw new NotFoundError('Account not found');
   const previous = current.handle;
   const sameMarker = previous?.toLowerCase() === handle.toLowerCase();
   const accountUpdate = {
@@ -176,8 +178,8 @@ export const setHandle = async (accountId: string, handle: string, now = clock.n
       Key: accountKey(accountId),
       UpdateExpression: 'SET handle = :handle',
       ConditionExpression: previous
-        ? 'handle = :previous'
-        : 'attribute_exists(PK) AND (attribute_not_exists(handle) OR attribute_type(handle, :null))',
+        ? 'handle = :previous AND attribute_not_exists(deleted_at)'
+        : 'attribute_exists(PK) AND attribute_not_exists(deleted_at) AND (attribute_not_exists(handle) OR attribute_type(handle, :null))',
       ExpressionAttributeValues: previous
         ? { ':handle': handle, ':previous': previous }
         : { ':handle': handle, ':null': 'NULL' },
@@ -452,7 +454,7 @@ export const ensureAppAccountToken = async (account: Account): Promise<Account> 
   return updated;
 };
 
-/** Sets the account's display name (`creator_name`); 404 when the account is gone. */
+/** Sets the account's display name (`creator_name`); 404 when the account is gone or deleted. */
 export const setDisplayName = async (accountId: string, name: string): Promise<void> => {
   try {
     await db.send(
@@ -460,7 +462,7 @@ export const setDisplayName = async (accountId: string, name: string): Promise<v
         TableName: tableName(),
         Key: accountKey(accountId),
         UpdateExpression: 'SET creator_name = :name',
-        ConditionExpression: 'attribute_exists(PK)',
+        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleted_at)',
         ExpressionAttributeValues: { ':name': name },
       }),
     );

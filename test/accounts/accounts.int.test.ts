@@ -152,6 +152,19 @@ describe('account deletion (DELETE /me)', () => {
     expect(login.status).toBe(200);
   });
 
+  it('a deleted account changes neither handle nor name until its purge (a new handle released the old one at once)', async () => {
+    // Found by stop 58's probe: the old handle skipped the purge's quarantine.
+    const me = await signUp();
+    expect((await api.delete('/me', { token: me.token, body: { confirm: me.handle } })).status).toBe(202);
+    // The access token stays valid until the purge (docs/accounts.md "Deletion").
+    for (const body of [{ handle: `${me.handle}_2` }, { creator_name: 'Still here' }]) {
+      const patched = await api.patch('/me', { token: me.token, body });
+      expect([patched.status, patched.body.message]).toEqual([404, 'Account not found']);
+    }
+    const held = await api.get(`/onboarding/account/check-handle?handle=${me.handle}`, fromNewAddress({}));
+    expect(held.body.data).toMatchObject({ available: false });
+  });
+
   it('an account that touched every entity exports it all, then leaves nothing keyed by or naming it', async () => {
     // A creator (a channel with its chat room, a show with an episode, a payout account) who is
     // also a viewer of others: follows, a reaction, a report, a live watch, continue watching, a
