@@ -1,6 +1,6 @@
 import { MetricUnit, metrics } from '../../shared/observability/index.ts';
 import { worker } from '../../shared/platform/worker.ts';
-import { type ReconcileReport, reconcile } from '../../shared/payments/reconcile.ts';
+import { PURCHASE_RECONCILE_DAYS, type ReconcileReport, reconcile } from '../../shared/payments/reconcile.ts';
 import { syncContext } from '../../shared/payments/stripe-webhook.ts';
 import { reconcileRow } from './workers.ts';
 
@@ -8,7 +8,11 @@ import { reconcileRow } from './workers.ts';
 export const handler = worker(
   reconcileRow,
   async (): Promise<ReconcileReport> => {
-    const report = await reconcile(await syncContext(), { eventDays: 3 });
+    const report = await reconcile(await syncContext(), {
+      eventDays: 3,
+      // The card networks' usual window for a dispute (docs/payments.md, "Reconcile").
+      purchaseDays: PURCHASE_RECONCILE_DAYS,
+    });
     metrics.addMetric('PaymentRepairs', MetricUnit.Count, report.repaired);
     return report;
   },

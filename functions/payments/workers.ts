@@ -10,10 +10,15 @@ import type { WorkerRow } from '../../shared/routing/function-row.ts';
 export const reconcileRow = {
   trigger: '$schedule/reconcile-payments',
   handler: 'payments/reconcile-payments',
-  timeout: { seconds: 600, reason: 'pages through every Stripe subscription and recent event' },
-  // GetItem: entitlements, processed events. UpdateItem: a repaired entitlement (its object's item
-  // and the entitlement item), capabilities. Query: the target's object items of an entitlement
-  // written. PutItem: an event marked processed, an earning.
+  timeout: {
+    seconds: 600,
+    reason:
+      "pages through every Stripe subscription, recent event and the last 120 days' pay-per-view payments",
+  },
+  // GetItem: entitlements, processed events, a purchase's earning and reversal. UpdateItem: a
+  // repaired entitlement (its object's item and the entitlement item), capabilities, an earning's
+  // month. Query: the target's object items of an entitlement written. PutItem: an event marked
+  // processed, an earning, a reversal.
   dynamo: { actions: ['GetItem', 'PutItem', 'Query', 'UpdateItem'] },
   needs: ['stripe'],
   memory: { mb: 512, reason: 'pages through every Stripe subscription; more CPU, a shorter run' },

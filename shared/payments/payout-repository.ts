@@ -179,6 +179,27 @@ export const recordEarning = (earning: Earning): Promise<boolean> =>
     addToMonthOperation(earning.creator_id, monthOf(earning), amountsOf(earning)),
   ]);
 
+/**
+ * Does the stored earning of `earning`'s source, with its reversal, differ from `earning` with
+ * `takenBack` taken back (what the charge's refunds and disputes say now)? Missing counts as
+ * differing. Read consistently (the reconcile's check before it repairs).
+ */
+export const earningOutOfStep = async (earning: Earning, takenBack: number): Promise<boolean> => {
+  const get = (sourceId: string) =>
+    db.send(
+      new GetCommand({
+        TableName: tableName(),
+        Key: earningKey(earning.creator_id, sourceId),
+        ConsistentRead: true,
+      }),
+    );
+  const [{ Item: held }, { Item: reversal }] = await Promise.all([
+    get(earning.source_id),
+    get(`${earning.source_id}#reversal`),
+  ]);
+  return !held || Number(held.gross) !== earning.gross || -Number(reversal?.gross ?? 0) !== takenBack;
+};
+
 const ATTEMPTS = 6;
 
 /**

@@ -7,6 +7,7 @@ import {
 import { eventProcessed, markEventProcessed } from './billing-repository.ts';
 import {
   PAID_UP,
+  reconcilePurchase,
   type SyncContext,
   subscriptionEntitlement,
   syncSubscription,
@@ -21,19 +22,51 @@ import { applyEvent } from './stripe-webhook.ts';
  *    duplicate payment: one kept, the others cancelled and refunded (a repair).
  * 2. The events of the last `eventDays` days never processed here (a delivery lost, a bug fixed
  *    since): applied and marked, as the webhook would have (each is a repair).
+ * 3. Every pay-per-view payment of the last `purchaseDays` days, with its latest charge: its
+ *    entitlement and its creator's earning as the charge says now (refunds, disputes), compared
+ *    and repaired through the webhook's path when they differ (`reconcilePurchase`).
  * Returns the counts; the worker turns `repaired` into a metric with an alarm.
  */
+/**
+ * How far back the daily run compares pay-per-view payments: 120 days, the card networks' usual
+ * window for a dispute (a refund can come later still; it arrives as an event, step 2 covers a
+ * lost one for 3 days).
+ */
+export const PURCHASE_RECONCILE_DAYS = 120;
+
 export interface ReconcileReport {
   subscriptions: number;
   events: number;
+  purchases: number;
   repaired: number;
 }
 
+/**
+ * A Stripe list (`list` asks for the page after an id), page by page, each with the instant taken
+ * before it was asked for (SyncContext.now): a page read before a change must not overwrite it,
+ * however long the run.
+ */
+async function* stampedPages<T extends { id: string }>(
+  ctx: SyncContext,
+  list: (startingAfter?: string) => Promise<Stripe.ApiList<T>>,
+): AsyncGenerator<{ observedAt: Date; items: T[] }> {
+  for (let after: string | undefined, more = true; more; ) {
+    const observedAt = ctx.now();
+    const page = await list(after);
+    yield { observedAt, items: page.data };
+    more = page.has_more && page.data.length > 0;
+    after = page.data.at(-1)?.id;
+  }
+}
+
+/** `starting_after` when there is one. */
+const after = (id?: string) => (id ? { starting_after: id } : {});
+
 export const reconcile = async (
   ctx: SyncContext,
-  options: { eventDays: number },
+  options: { eventDays: number; purchaseDays: number },
 ): Promise<ReconcileReport> => {
-  const report: ReconcileReport = { subscriptions: 0, events: 0, repaired: 0 };
+  const report: ReconcileReport = { subscriptions: 0, events: 0, purchases: 0, repaired: 0 };
   // A customer's paid-up subscriptions, by account and creator: two for one creator started
   // within the duplicate window are one purchase paid twice, resolved as the webhook does
   // (`syncSubscription`: one kept, the others cancelled and refunded) after the listing, never
@@ -42,16 +75,11 @@ export const reconcile = async (
   const repair = async (record: EntitlementRecord) => {
     if ((await entitlementOutOfStep(record)) && (await applyEntitlement(record))) report.repaired++;
   };
-  // Page by page, each page's records stamped with the instant before it was asked for
-  // (SyncContext.now): a page read before a change must not overwrite it, however long the run.
-  for (let after: string | undefined, more = true; more; ) {
-    const observedAt = ctx.now();
-    const page = await ctx.stripe.subscriptions.list({
-      status: 'all',
-      limit: 100,
-      ...(after ? { starting_after: after } : {}),
-    });
-    for (const sub of page.data) {
+  const subscriptions = stampedPages(ctx, (id) =>
+    ctx.stripe.subscriptions.list({ status: 'all', limit: 100, ...after(id) }),
+  );
+  for await (const { observedAt, items } of subscriptions)
+    for (const sub of items) {
       report.subscriptions++;
       const record = subscriptionEntitlement(sub, observedAt, ctx.graceDays, ctx.feePercent);
       if (!record) continue;
@@ -61,9 +89,6 @@ export const reconcile = async (
         paidUp.set(key, [...(paidUp.get(key) ?? []), { sub, record }]);
       }
     }
-    more = page.has_more && page.data.length > 0;
-    after = page.data.at(-1)?.id;
-  }
   for (const subs of paidUp.values()) {
     const duplicated = subs.some((a, i) => subs.some((b, j) => i < j && withinDuplicateWindow(a.sub, b.sub)));
     if (!duplicated) for (const { record } of subs) await repair(record);
@@ -78,6 +103,24 @@ export const reconcile = async (
     if (await eventProcessed(event.id)) continue;
     if (await applyEvent(ctx, event as Stripe.Event)) report.repaired++;
     await markEventProcessed(event, ctx.now());
+  }
+  const purchasesSince = Math.floor(ctx.now().getTime() / 1000) - options.purchaseDays * 86_400;
+  const payments = stampedPages(ctx, (id) =>
+    ctx.stripe.paymentIntents.list({
+      created: { gte: purchasesSince },
+      limit: 100,
+      expand: ['data.latest_charge'],
+      ...after(id),
+    }),
+  );
+  // A page's payments side by side (100 at most): one after another, 120 days of 1,000 purchases
+  // a day (two read round trips each) would not fit the function's 10 minutes.
+  for await (const { observedAt, items } of payments) {
+    // A subscription's invoices are paid through payment intents too: only purchases name content.
+    const purchases = items.filter((intent) => intent.metadata?.content_id);
+    report.purchases += purchases.length;
+    const repaired = await Promise.all(purchases.map((intent) => reconcilePurchase(ctx, intent, observedAt)));
+    report.repaired += repaired.filter(Boolean).length;
   }
   return report;
 };

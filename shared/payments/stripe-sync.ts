@@ -1,6 +1,10 @@
 import type Stripe from 'stripe';
-import { applyEntitlement, type EntitlementRecord } from '../entitlements/entitlement-repository.ts';
-import { type Earning, recordEarning, recordReversal } from './payout-repository.ts';
+import {
+  applyEntitlement,
+  type EntitlementRecord,
+  entitlementOutOfStep,
+} from '../entitlements/entitlement-repository.ts';
+import { type Earning, earningOutOfStep, recordEarning, recordReversal } from './payout-repository.ts';
 
 /**
  * Applies what Stripe says NOW to the entitlements (docs/payments.md, "Webhooks"). Every event
@@ -498,6 +502,28 @@ export const syncPurchase = async (ctx: SyncContext, id: string): Promise<Entitl
   }
   if (granting.some((other) => other.id === id)) return record;
   return applyPurchase(await readPurchase(ctx, intent, observedAt));
+};
+
+/**
+ * The daily reconcile's check of one pay-per-view payment, listed at `observedAt` with its latest
+ * charge: its entitlement and its creator's earning (and what refunds and disputes took back) as
+ * the charge says now. True when either differed and was repaired, through the webhook's own
+ * path (`syncPurchase`: the same re-read, duplicates included); nothing is written otherwise, so
+ * a daily run does not move a reversal to the month it last observed it.
+ */
+export const reconcilePurchase = async (
+  ctx: SyncContext,
+  intent: Stripe.PaymentIntent,
+  observedAt: Date,
+): Promise<boolean> => {
+  const read = await readPurchase(ctx, intent, observedAt);
+  if (!read) return false;
+  const outOfStep =
+    (read.record !== undefined && (await entitlementOutOfStep(read.record))) ||
+    (read.earning !== undefined && (await earningOutOfStep(read.earning.earning, read.earning.takenBack)));
+  if (!outOfStep) return false;
+  await syncPurchase(ctx, intent.id);
+  return true;
 };
 
 /** The subscription an invoice bills, if any. */

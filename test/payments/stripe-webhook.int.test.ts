@@ -12,6 +12,7 @@ import {
 } from '../../shared/entitlements/entitlement-repository.ts';
 import { eventProcessed } from '../../shared/payments/billing-repository.ts';
 import { earningsOf } from '../../shared/payments/payout-repository.ts';
+import { reconcile } from '../../shared/payments/reconcile.ts';
 import { stripeClient } from '../../shared/payments/stripe-client.ts';
 import {
   type SyncContext,
@@ -425,6 +426,42 @@ describe('POST /billing/stripe/webhook (shared/payments/stripe-webhook.ts)', () 
     expect((await getEntitlement(accountId, { kind: 'subscription', creatorId }))?.price?.platform_fee).toBe(
       50,
     );
+  });
+
+  it('the daily reconcile compares pay-per-view payments with their charges: a refund or dispute whose events were lost is repaired, once', async () => {
+    // money58: the reconcile compared subscriptions and the last 3 days' events only; a purchase's
+    // refund or dispute lost for longer kept its access and the creator's earning for ever.
+    const refunded = await purchased();
+    const disputed = await purchased();
+    for (const id of [...refunded.events, ...disputed.events]) await deliver(id);
+    // The events of both are lost (never delivered), and older than the event window (eventDays -1).
+    runPayAction(standIn.store, 'refund', refunded.intent);
+    runPayAction(standIn.store, 'dispute', disputed.intent);
+    const statusOf = async (p: Awaited<ReturnType<typeof purchased>>) =>
+      (
+        await getEntitlement(p.accountId, {
+          kind: 'purchase',
+          creatorId: p.creatorId,
+          contentId: p.contentId,
+        })
+      )?.status;
+    expect([await statusOf(refunded), await statusOf(disputed)]).toEqual(['active', 'active']);
+    const first = await reconcile(ctx, { eventDays: -1, purchaseDays: 120 });
+    expect([await statusOf(refunded), await statusOf(disputed)]).toEqual(['refunded', 'disputed']);
+    expect(first.purchases).toBeGreaterThanOrEqual(2);
+    expect(first.repaired).toBeGreaterThanOrEqual(2);
+    for (const p of [refunded, disputed]) {
+      const earnings = await earningsOf(p.creatorId);
+      expect(earnings.reduce((sum, e) => sum + e.gross, 0)).toBe(0);
+      const totals = await earningTotals(p.creatorId);
+      expect(totals.stored).toEqual(totals.fromEarnings);
+    }
+    // In step now: another run repairs nothing and moves no reversal.
+    const reversals = async () =>
+      (await Promise.all([refunded, disputed].map((p) => earningsOf(p.creatorId)))).flat();
+    const before = await reversals();
+    expect((await reconcile(ctx, { eventDays: -1, purchaseDays: 120 })).repaired).toBe(0);
+    expect(await reversals()).toEqual(before);
   });
 
   it('a failed renewal keeps access through the grace period, then it lapses with no further event', async () => {
