@@ -41,6 +41,35 @@ export const pay = async (
   return (await response.json()) as { events: Array<{ id: string; type: string }> };
 };
 
+/**
+ * Have the stand-in's events `eventIds` reached the API at `apiUrl` (this test file's)? Each: an
+ * attempt to it answered 2xx, or none was due (a type it does not subscribe to: no attempt, and
+ * nothing pending anywhere). Not `pending_webhooks` alone: the stand-in is shared by every test
+ * file, each registers its API as an endpoint, and an endpoint a finished file left never answers,
+ * so an event's count of pending endpoints may never reach 0 (waits on it timed out in a
+ * clean-clone CI run, stop 58). The stand-in delivers to each endpoint one event after another:
+ * under a full run's backlog this can take tens of seconds.
+ */
+export const deliveredTo = async (apiUrl: string, eventIds: readonly string[]): Promise<boolean> => {
+  const { endpoint, secretKey } = stripeStandIn();
+  const auth = { headers: { authorization: `Bearer ${secretKey}` } };
+  const query = eventIds.map((id) => `event=${id}`).join('&');
+  const { deliveries } = (await (await fetch(`${endpoint}/_standin/deliveries?${query}`)).json()) as {
+    deliveries: Array<{ event: string; status: number; url: string }>;
+  };
+  const here = deliveries.filter((d) => d.url.startsWith(apiUrl));
+  for (const id of eventIds) {
+    const attempts = here.filter((d) => d.event === id);
+    if (attempts.some((d) => d.status >= 200 && d.status < 300)) continue;
+    if (attempts.length > 0) return false;
+    const event = (await (await fetch(`${endpoint}/v1/events/${id}`, auth)).json()) as {
+      pending_webhooks: number;
+    };
+    if (event.pending_webhooks > 0) return false;
+  }
+  return true;
+};
+
 /** The caller's entitlements (GET /me/entitlements). */
 export const entitlementsOf = async (api: TestApi, token: string) =>
   (await api.get('/me/entitlements', { token })).body.data.entitlements as Array<{
