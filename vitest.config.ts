@@ -35,6 +35,7 @@ export default defineConfig({
           name: 'integration',
           include: ['test/**/*.int.test.ts'],
           globalSetup: ['test/global-setup.ts'],
+          setupFiles: [...shared.setupFiles, 'test/support/integration-file.ts'],
         },
       },
     ],

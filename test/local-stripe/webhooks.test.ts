@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { StripeStandIn } from '../../scripts/local/stripe/server.ts';
-import { connectStripeWebhooks } from '../../scripts/local/stripe/wiring.ts';
+import { connectStripeWebhooks, disconnectStripeWebhooks } from '../../scripts/local/stripe/wiring.ts';
 import { clientFor, pay, type Receiver, startReceiver, startStandIn } from './support.ts';
 
 /**
@@ -170,6 +170,27 @@ describe('retries', () => {
     expect(attempts.every((a) => a.status === 0 && a.error)).toBe(true);
     expect((await stripe.events.retrieve(created.id)).pending_webhooks).toBe(1);
     await stripe.webhookEndpoints.del(endpoint.id);
+  });
+});
+
+describe('disconnectStripeWebhooks', () => {
+  it("removes one API's two endpoints and no other's, across pages of the endpoint list", async () => {
+    const api = 'http://127.0.0.1:9';
+    const list = async () =>
+      (await stripe.webhookEndpoints.list({ limit: 100 }).autoPagingToArray({ limit: 1000 })).map(
+        (e) => e.id,
+      );
+    const before = await list();
+    await connectStripeWebhooks(standIn, api, ALL_EVENTS);
+    // Registered after the API's: the list is newest first, so the API's are on its second page.
+    const others = await Promise.all(
+      Array.from({ length: 101 }, (_, i) =>
+        stripe.webhookEndpoints.create({ url: `http://127.0.0.1:9${i + 10}/hook`, enabled_events: ['*'] }),
+      ),
+    );
+    expect(await disconnectStripeWebhooks(standIn, api)).toHaveLength(2);
+    expect((await list()).sort()).toEqual([...before, ...others.map((e) => e.id)].sort());
+    for (const endpoint of others) await stripe.webhookEndpoints.del(endpoint.id);
   });
 });
 

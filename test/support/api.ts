@@ -3,7 +3,8 @@ import { awsCallsOf, currentRequestId, recordAwsCalls } from '../../scripts/loca
 import { startLocalApi } from '../../scripts/local/server.ts';
 import { dynamo } from '../../shared/db/client.ts';
 import { TABLE } from '../../shared/db/table.ts';
-import { connectTestWebhooks } from './payments.ts';
+import { atFileEnd } from './integration-file.ts';
+import { connectTestWebhooks, disconnectTestWebhooks } from './payments.ts';
 import { responseProblems } from './openapi-validator.ts';
 
 /** A response as a client sees it. `body` is parsed JSON (or undefined for an empty body). */
@@ -172,6 +173,9 @@ export const testApi = (): Promise<TestApi> => {
     recordAwsCalls();
     // Stripe (the stand-in global-setup started) delivers to this API's webhook routes, as npm start's.
     await connectTestWebhooks(url);
+    // The stand-in is the run's, shared by every file: when this file (and its process, with this
+    // API) ends, its endpoints go, or every later event of the run is sent to them and retried.
+    atFileEnd(() => disconnectTestWebhooks(url));
     const request = async <T>(
       method: string,
       path: string,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { connectStripeWebhooks } from '../../scripts/local/stripe/wiring.ts';
+import { connectStripeWebhooks, disconnectStripeWebhooks } from '../../scripts/local/stripe/wiring.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { createAccount } from '../../shared/identity/account-repository.ts';
 import { newAccount } from '../../shared/identity/onboarding.ts';
@@ -25,6 +25,11 @@ export const stripeStandIn = () => {
 /** Registers this worker's API as a webhook endpoint of the stand-in (and publishes the signing secrets). */
 export const connectTestWebhooks = async (apiUrl: string): Promise<void> => {
   await connectStripeWebhooks(stripeStandIn(), apiUrl);
+};
+
+/** Removes this worker's API from the stand-in's webhook endpoints (its file has ended). */
+export const disconnectTestWebhooks = async (apiUrl: string): Promise<void> => {
+  await disconnectStripeWebhooks(stripeStandIn(), apiUrl);
 };
 
 /** Runs a `npm run pay` action on the stand-in (`complete`, `refund`, ...), as the card network would. */

@@ -75,3 +75,32 @@ export const connectStripeWebhooks = async (
   publish(standIn, secret);
   return secret;
 };
+
+/**
+ * Removes the webhook endpoints registered for `apiUrl` (through the stand-in's own
+ * `GET` and `DELETE /v1/webhook_endpoints`), as one removes a retired endpoint in Stripe's
+ * dashboard: a test file's API, gone when the file ends, would otherwise be sent every later event
+ * of the run (and each retried while it cannot be reached). Answers the ids removed.
+ */
+export const disconnectStripeWebhooks = async (
+  standIn: Pick<StripeStandIn, 'endpoint' | 'secretKey'>,
+  apiUrl: string,
+): Promise<string[]> => {
+  const headers = { authorization: `Bearer ${standIn.secretKey}` };
+  const mine: string[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const query = new URLSearchParams({ limit: '100', ...(after ? { starting_after: after } : {}) });
+    const res = await fetch(`${standIn.endpoint}/v1/webhook_endpoints?${query}`, { headers });
+    if (!res.ok) throw new Error(`webhook endpoints: ${res.status} ${await res.text()}`);
+    const page = (await res.json()) as { data: Array<{ id: string; url: string }>; has_more: boolean };
+    mine.push(...page.data.filter((e) => e.url.startsWith(`${apiUrl}/`)).map((e) => e.id));
+    if (!page.has_more || page.data.length === 0) break;
+    after = page.data.at(-1)?.id;
+  }
+  for (const id of mine) {
+    const res = await fetch(`${standIn.endpoint}/v1/webhook_endpoints/${id}`, { method: 'DELETE', headers });
+    if (!res.ok) throw new Error(`webhook endpoint ${id}: ${res.status} ${await res.text()}`);
+  }
+  return mine;
+};
