@@ -754,13 +754,67 @@ const guard = (client: HookableClient, service: string) => {
   );
 };
 
+/** What a client's `config.requestHandler` is (NodeHttpHandler's shape, as far as this file uses it). */
+interface RequestHandlerLike {
+  handle(request: unknown, options?: unknown): Promise<unknown>;
+  destroy?(): void;
+  updateHttpClientConfig?(key: never, value: never): void;
+  httpHandlerConfigs?(): unknown;
+  metadata?: unknown;
+  /** NodeHttpHandler's resolved settings: timeouts and its own agents. */
+  configProvider?: Promise<Record<string, unknown>>;
+}
+
+/**
+ * Each function's own sockets, as each Lambda container has its own. Every function runs in this
+ * one process and a module-scope client (the table's `dynamo`) is shared by all of them, so its one
+ * request handler (the SDK's NodeHttpHandler: an agent of 50 sockets, a first-in first-out queue
+ * beyond) would make a route's calls wait behind whatever another function queued: under
+ * `npm start -- --scale 10` the realtime tick's ~1,500 reads every 5 s (737 live channels) held a
+ * warm `GET /creators` for up to 18 s. Here each function (the invocation's `routeKey`; code run
+ * outside any function keeps the client's own handler) sends through a handler of its own, made
+ * with the client's settings (timeouts) and fresh agents.
+ */
+const socketsPerFunction = (client: HookableClient) => {
+  const config = (client as { config?: { requestHandler?: RequestHandlerLike } }).config;
+  const shared = config?.requestHandler;
+  if (!config || !shared || typeof shared.handle !== 'function' || !shared.configProvider) return;
+  const Handler = shared.constructor as new (options: () => Promise<unknown>) => RequestHandlerLike;
+  const settings = shared.configProvider.then(({ httpAgent, httpsAgent, ...rest }) => rest);
+  const handlers = new Map<string, RequestHandlerLike>();
+  const handlerOf = (): RequestHandlerLike => {
+    const key = invocations.getStore()?.routeKey;
+    if (key === undefined) return shared;
+    let handler = handlers.get(key);
+    if (!handler) {
+      handler = new Handler(() => settings);
+      handlers.set(key, handler);
+    }
+    return handler;
+  };
+  config.requestHandler = {
+    metadata: shared.metadata,
+    handle: (request, options) => handlerOf().handle(request, options),
+    updateHttpClientConfig: (key, value) => {
+      for (const handler of [shared, ...handlers.values()]) handler.updateHttpClientConfig?.(key, value);
+    },
+    httpHandlerConfigs: () => shared.httpHandlerConfigs?.() ?? {},
+    destroy: () => {
+      for (const handler of [shared, ...handlers.values()]) handler.destroy?.();
+    },
+  };
+};
+
 let installed = false;
 /** Installs the environment switch, the IAM guard and the stand-ins (idempotent). */
 export const installLocalAws = (): void => {
   if (installed) return;
   installed = true;
   installEnvironment();
-  installClientHook(guard);
+  installClientHook((client, service) => {
+    guard(client, service);
+    socketsPerFunction(client);
+  });
   // Container state (caches, loaded keys) is kept per function, as separate Lambda containers would.
   installContainerId(() => invocations.getStore()?.routeKey ?? '');
 };
