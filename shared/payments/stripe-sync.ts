@@ -230,12 +230,18 @@ const chargeReversal = async (stripe: Stripe, charge: Stripe.Charge): Promise<Ch
  * (`EARNING#<invoice>` and `EARNING#<invoice>#reversal`, as a purchase's: docs/payments.md,
  * "Earnings"): recorded once, the reversal set to what the charges say now (a refund by hand in
  * the dashboard, a chargeback, a duplicate's refund). Without a creator or payment: nothing.
+ * `held`: its subscription as the caller read it (only its creator and fee percent are used,
+ * which never change), else it is read.
  */
-const syncInvoiceEarning = async (ctx: SyncContext, invoice: Stripe.Invoice): Promise<void> => {
+const syncInvoiceEarning = async (
+  ctx: SyncContext,
+  invoice: Stripe.Invoice,
+  held?: Stripe.Subscription,
+): Promise<void> => {
   const subscriptionId = invoiceSubscription(invoice);
   if (invoice.status !== 'paid' || invoice.amount_paid <= 0 || !subscriptionId) return;
   const observedAt = ctx.now(); // before the reads of its charges (SyncContext.now)
-  const sub = await ctx.stripe.subscriptions.retrieve(subscriptionId);
+  const sub = held?.id === subscriptionId ? held : await ctx.stripe.subscriptions.retrieve(subscriptionId);
   const creatorId = sub.metadata?.creator_id;
   if (!creatorId) return;
   let takenBack = 0;
@@ -280,7 +286,7 @@ const refundDuplicateSubscription = async (ctx: SyncContext, sub: Stripe.Subscri
       const intentId = idOf(payment.payment.payment_intent);
       if (intentId) await refundDuplicate(ctx, intentId, keptId);
     }
-    await syncInvoiceEarning(ctx, invoice);
+    await syncInvoiceEarning(ctx, invoice, sub);
   }
 };
 
@@ -345,7 +351,13 @@ const paidUpSiblings = async (ctx: SyncContext, sub: Stripe.Subscription): Promi
 export const syncSubscription = async (
   ctx: SyncContext,
   id: string,
-): Promise<EntitlementRecord | undefined> => {
+): Promise<EntitlementRecord | undefined> => (await applySubscription(ctx, id)).record;
+
+/** `syncSubscription`, answering the subscription it read as well. */
+const applySubscription = async (
+  ctx: SyncContext,
+  id: string,
+): Promise<{ record?: EntitlementRecord; sub: Stripe.Subscription }> => {
   const observedAt = ctx.now(); // before the reads (SyncContext.now)
   const sub = await ctx.stripe.subscriptions.retrieve(id);
   const siblings = await paidUpSiblings(ctx, sub);
@@ -353,12 +365,12 @@ export const syncSubscription = async (
   const keptRecord = kept && subscriptionEntitlement(kept, observedAt, ctx.graceDays, ctx.feePercent);
   if (keptRecord) await applyEntitlement(keptRecord);
   for (const other of siblings) if (other.id !== kept?.id) await cancelDuplicate(ctx, other, kept!.id);
-  if (kept?.id === sub.id) return keptRecord;
+  if (kept?.id === sub.id) return { record: keptRecord, sub };
   const record = subscriptionEntitlement(sub, observedAt, ctx.graceDays, ctx.feePercent);
   if (record && (!kept || !PAID_UP.has(sub.status))) await applyEntitlement(record);
   const keptOf = sub.metadata?.duplicate_of;
   if (keptOf && !BILLING.has(sub.status)) await refundDuplicateSubscription(ctx, sub, keptOf);
-  return record;
+  return { record, sub };
 };
 
 /**
@@ -547,16 +559,17 @@ export const reconcilePurchase = async (
 export const invoiceSubscription = (invoice: Stripe.Invoice): string | undefined =>
   idOf(invoice.parent?.subscription_details?.subscription);
 
-/** Re-reads invoice `id`: records the earning of a paid one, then syncs its subscription. */
+/**
+ * Re-reads invoice `id`: syncs its subscription, then records the earning of a paid one from the
+ * subscription that sync read (its creator and fee percent; no second read).
+ */
 export const syncInvoice = async (ctx: SyncContext, id: string): Promise<void> => {
   const invoice = await ctx.stripe.invoices.retrieve(id);
   const subscriptionId = invoiceSubscription(invoice);
   if (!subscriptionId) return;
-  const record = await syncSubscription(ctx, subscriptionId);
-  if (record && invoice.status === 'paid' && invoice.amount_paid > 0) {
-    const sub = await ctx.stripe.subscriptions.retrieve(subscriptionId);
+  const { record, sub } = await applySubscription(ctx, subscriptionId);
+  if (record && invoice.status === 'paid' && invoice.amount_paid > 0)
     await recordEarning(invoiceEarning(ctx, invoice, sub, record.creator_id));
-  }
 };
 
 /**
