@@ -193,16 +193,33 @@ const invoiceEarning = (
   };
 };
 
+/** What refunds and disputes did to a charge (`chargeReversal`). */
+interface ChargeReversal {
+  /** Refunded in full. */
+  refunded: boolean;
+  /** A dispute open or lost (a charge refunded in full is `refunded` whatever its disputes). */
+  disputed: boolean;
+  /** What they took back from the creator (destination charges: the transfer goes back with them). */
+  takenBack: number;
+  /** Whether anything ever did (a won dispute's 0 still replaces an open one's reversal). */
+  reversed: boolean;
+}
+
 /**
- * What refunds and disputes took back of a charge (destination charges: the transfer goes back
- * with them): the whole charge while a dispute is open or lost, else what was refunded; and
- * whether anything ever did (a won dispute's 0 still replaces an open one's reversal).
+ * What refunds and disputes took back of a charge: the whole charge while a dispute is open or
+ * lost, else what was refunded. The one reading of a charge's refunds and disputes, for a
+ * pay-per-view payment's state and earning and a subscription invoice's earning alike; its
+ * disputes are listed only for a disputed charge not refunded in full.
  */
-const takenBackOf = async (stripe: Stripe, charge: Stripe.Charge) => {
+const chargeReversal = async (stripe: Stripe, charge: Stripe.Charge): Promise<ChargeReversal> => {
+  const refunded = charge.refunded || charge.amount_refunded >= charge.amount;
   const disputed =
+    !refunded &&
     charge.disputed &&
     !(await stripe.disputes.list({ charge: charge.id, limit: 10 })).data.every((d) => d.status === 'won');
   return {
+    refunded,
+    disputed,
     takenBack: disputed ? charge.amount : charge.amount_refunded,
     reversed: charge.refunded || charge.disputed,
   };
@@ -213,12 +230,18 @@ const takenBackOf = async (stripe: Stripe, charge: Stripe.Charge) => {
  * (`EARNING#<invoice>` and `EARNING#<invoice>#reversal`, as a purchase's: docs/payments.md,
  * "Earnings"): recorded once, the reversal set to what the charges say now (a refund by hand in
  * the dashboard, a chargeback, a duplicate's refund). Without a creator or payment: nothing.
+ * `held`: its subscription as the caller read it (only its creator and fee percent are used,
+ * which never change), else it is read.
  */
-const syncInvoiceEarning = async (ctx: SyncContext, invoice: Stripe.Invoice): Promise<void> => {
+const syncInvoiceEarning = async (
+  ctx: SyncContext,
+  invoice: Stripe.Invoice,
+  held?: Stripe.Subscription,
+): Promise<void> => {
   const subscriptionId = invoiceSubscription(invoice);
   if (invoice.status !== 'paid' || invoice.amount_paid <= 0 || !subscriptionId) return;
   const observedAt = ctx.now(); // before the reads of its charges (SyncContext.now)
-  const sub = await ctx.stripe.subscriptions.retrieve(subscriptionId);
+  const sub = held?.id === subscriptionId ? held : await ctx.stripe.subscriptions.retrieve(subscriptionId);
   const creatorId = sub.metadata?.creator_id;
   if (!creatorId) return;
   let takenBack = 0;
@@ -233,7 +256,7 @@ const syncInvoiceEarning = async (ctx: SyncContext, invoice: Stripe.Invoice): Pr
     const intent = await ctx.stripe.paymentIntents.retrieve(intentId, { expand: ['latest_charge'] });
     const charge = intent.latest_charge;
     if (!charge || typeof charge === 'string') continue;
-    const back = await takenBackOf(ctx.stripe, charge);
+    const back = await chargeReversal(ctx.stripe, charge);
     takenBack += back.takenBack;
     reversed ||= back.reversed;
   }
@@ -263,7 +286,7 @@ const refundDuplicateSubscription = async (ctx: SyncContext, sub: Stripe.Subscri
       const intentId = idOf(payment.payment.payment_intent);
       if (intentId) await refundDuplicate(ctx, intentId, keptId);
     }
-    await syncInvoiceEarning(ctx, invoice);
+    await syncInvoiceEarning(ctx, invoice, sub);
   }
 };
 
@@ -328,7 +351,13 @@ const paidUpSiblings = async (ctx: SyncContext, sub: Stripe.Subscription): Promi
 export const syncSubscription = async (
   ctx: SyncContext,
   id: string,
-): Promise<EntitlementRecord | undefined> => {
+): Promise<EntitlementRecord | undefined> => (await applySubscription(ctx, id)).record;
+
+/** `syncSubscription`, answering the subscription it read as well. */
+const applySubscription = async (
+  ctx: SyncContext,
+  id: string,
+): Promise<{ record?: EntitlementRecord; sub: Stripe.Subscription }> => {
   const observedAt = ctx.now(); // before the reads (SyncContext.now)
   const sub = await ctx.stripe.subscriptions.retrieve(id);
   const siblings = await paidUpSiblings(ctx, sub);
@@ -336,28 +365,33 @@ export const syncSubscription = async (
   const keptRecord = kept && subscriptionEntitlement(kept, observedAt, ctx.graceDays, ctx.feePercent);
   if (keptRecord) await applyEntitlement(keptRecord);
   for (const other of siblings) if (other.id !== kept?.id) await cancelDuplicate(ctx, other, kept!.id);
-  if (kept?.id === sub.id) return keptRecord;
+  if (kept?.id === sub.id) return { record: keptRecord, sub };
   const record = subscriptionEntitlement(sub, observedAt, ctx.graceDays, ctx.feePercent);
   if (record && (!kept || !PAID_UP.has(sub.status))) await applyEntitlement(record);
   const keptOf = sub.metadata?.duplicate_of;
   if (keptOf && !BILLING.has(sub.status)) await refundDuplicateSubscription(ctx, sub, keptOf);
-  return record;
+  return { record, sub };
 };
 
-/** Purchase state of a payment's charge: refunded in full, disputed (not won), or paid. */
-const purchaseStatus = async (
+/**
+ * Purchase state of a payment and what refunds and disputes took back of its charge (refunded in
+ * full, disputed (not won), or paid); undefined: not paid.
+ */
+const purchaseState = async (
   stripe: Stripe,
   intent: Stripe.PaymentIntent,
   charge: Stripe.Charge | undefined,
-): Promise<EntitlementRecord['status'] | undefined> => {
-  if (intent.status === 'processing') return 'pending';
+): Promise<{ status: EntitlementRecord['status']; reversal?: ChargeReversal } | undefined> => {
+  if (intent.status === 'processing') return { status: 'pending' };
   if (intent.status !== 'succeeded' || !charge) return undefined;
-  if (charge.refunded || charge.amount_refunded >= charge.amount) return 'refunded';
-  if (charge.disputed) {
-    const disputes = await stripe.disputes.list({ charge: charge.id, limit: 10 });
-    return disputes.data.every((d) => d.status === 'won') ? 'active' : 'disputed';
-  }
-  return 'active';
+  const reversal = await chargeReversal(stripe, charge);
+  return { status: reversal.refunded ? 'refunded' : reversal.disputed ? 'disputed' : 'active', reversal };
+};
+
+/** Does payment `intent` (its latest charge expanded or not) grant now? */
+const grantsNow = async (stripe: Stripe, intent: Stripe.PaymentIntent): Promise<boolean> => {
+  const charge = typeof intent.latest_charge === 'string' ? undefined : (intent.latest_charge ?? undefined);
+  return (await purchaseState(stripe, intent, charge))?.status === 'active';
 };
 
 interface PurchaseRead {
@@ -383,8 +417,9 @@ const readPurchase = async (
   const latest = intent.latest_charge;
   const charge =
     typeof latest === 'string' ? await ctx.stripe.charges.retrieve(latest) : (latest ?? undefined);
-  const status = await purchaseStatus(ctx.stripe, intent, charge);
-  if (!status) return undefined;
+  const state = await purchaseState(ctx.stripe, intent, charge);
+  if (!state) return undefined;
+  const { status } = state;
   const fee = charge?.application_fee_amount ?? Math.round((intent.amount * ctx.feePercent) / 100);
   const record: EntitlementRecord | undefined = !accountId
     ? undefined
@@ -404,6 +439,7 @@ const readPurchase = async (
         price: { amount: intent.amount, currency: intent.currency, interval: null, platform_fee: fee },
       };
   if (charge?.status !== 'succeeded') return { record, observedAt };
+  const { takenBack, reversed } = state.reversal ?? (await chargeReversal(ctx.stripe, charge));
   return {
     record,
     observedAt,
@@ -418,10 +454,8 @@ const readPurchase = async (
         net: charge.amount - fee,
         paid_at: iso(charge.created),
       },
-      // Refunds and disputes take money back from the creator too (destination charges: the
-      // transfer is reversed): a lost or open dispute the whole charge, else what was refunded.
-      takenBack: status === 'disputed' ? charge.amount : charge.amount_refunded,
-      reversed: charge.refunded || charge.disputed,
+      takenBack,
+      reversed,
     },
   };
 };
@@ -462,15 +496,10 @@ const grantingPurchases = async (
     expand: ['data.latest_charge'],
   })) {
     if (other.metadata?.account_id !== accountId || other.metadata?.content_id !== contentId) continue;
-    const charge = typeof other.latest_charge === 'string' ? undefined : (other.latest_charge ?? undefined);
-    if ((await purchaseStatus(ctx.stripe, other, charge)) === 'active') found.push(other);
+    if (await grantsNow(ctx.stripe, other)) found.push(other);
   }
   // A list that lags the payment just read still counts it.
-  const own = typeof intent.latest_charge === 'string' ? undefined : (intent.latest_charge ?? undefined);
-  if (
-    !found.some((other) => other.id === intent.id) &&
-    (await purchaseStatus(ctx.stripe, intent, own)) === 'active'
-  )
+  if (!found.some((other) => other.id === intent.id) && (await grantsNow(ctx.stripe, intent)))
     found.push(intent);
   return found;
 };
@@ -530,16 +559,17 @@ export const reconcilePurchase = async (
 export const invoiceSubscription = (invoice: Stripe.Invoice): string | undefined =>
   idOf(invoice.parent?.subscription_details?.subscription);
 
-/** Re-reads invoice `id`: records the earning of a paid one, then syncs its subscription. */
+/**
+ * Re-reads invoice `id`: syncs its subscription, then records the earning of a paid one from the
+ * subscription that sync read (its creator and fee percent; no second read).
+ */
 export const syncInvoice = async (ctx: SyncContext, id: string): Promise<void> => {
   const invoice = await ctx.stripe.invoices.retrieve(id);
   const subscriptionId = invoiceSubscription(invoice);
   if (!subscriptionId) return;
-  const record = await syncSubscription(ctx, subscriptionId);
-  if (record && invoice.status === 'paid' && invoice.amount_paid > 0) {
-    const sub = await ctx.stripe.subscriptions.retrieve(subscriptionId);
+  const { record, sub } = await applySubscription(ctx, subscriptionId);
+  if (record && invoice.status === 'paid' && invoice.amount_paid > 0)
     await recordEarning(invoiceEarning(ctx, invoice, sub, record.creator_id));
-  }
 };
 
 /**

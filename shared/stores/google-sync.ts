@@ -32,7 +32,10 @@ export interface PlayFlags {
 /** A purchase as the Play Developer API answers it now: its entitlement, and what is left to do. */
 export interface PlayState {
   record: EntitlementRecord;
-  /** When it was read (the write's `now`). */
+  /**
+   * The instant taken BEFORE Google was asked (orders writes: a read begun before a change may
+   * answer the old state however late it answers; SyncContext.now in shared/payments/stripe-sync.ts).
+   */
   observedAt: Date;
   /** Acknowledges it (a purchase Google still waits for: after its entitlement is stored). */
   acknowledge?: () => Promise<unknown>;
@@ -50,6 +53,7 @@ export const readPlayPurchase = async (
   accountHint?: string,
 ): Promise<PlayState | undefined> => {
   const prefix = setting('STORE_PRODUCT_PREFIX');
+  const observedAt = clock.now(); // before the read (SyncContext.now's rule)
   if (kind.subscription) {
     const sub = await getSubscription(purchaseToken);
     // A voided order of an earlier period (last month's renewal refunded) leaves the current one
@@ -59,7 +63,6 @@ export const readPlayPurchase = async (
       (flags.voidedOrderId === undefined ||
         sub.latestOrderId === undefined ||
         flags.voidedOrderId === sub.latestOrderId);
-    const observedAt = clock.now();
     const productId = sub.lineItems?.[0]?.productId ?? kind.productId;
     const item = productId ? await itemOfProduct(prefix, productId) : undefined;
     const accountId =
@@ -80,7 +83,6 @@ export const readPlayPurchase = async (
     };
   }
   const purchase = await getProduct(kind.productId, purchaseToken);
-  const observedAt = clock.now();
   const item = await itemOfProduct(prefix, kind.productId);
   const accountId = accountHint ?? (await ownerOf(purchaseToken, purchase.obfuscatedExternalAccountId));
   if (!item?.contentId || !accountId) return undefined;

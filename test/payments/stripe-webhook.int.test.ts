@@ -17,6 +17,7 @@ import { stripeClient } from '../../shared/payments/stripe-client.ts';
 import {
   type SyncContext,
   subscriptionEntitlement,
+  syncInvoice,
   syncSubscription,
 } from '../../shared/payments/stripe-sync.ts';
 import { handleDelivery, SIGNATURE_TOLERANCE_SECONDS } from '../../shared/payments/stripe-webhook.ts';
@@ -336,6 +337,26 @@ describe('POST /billing/stripe/webhook (shared/payments/stripe-webhook.ts)', () 
       ),
       { numRuns: 8 },
     );
+  });
+
+  it("a paid invoice reads its subscription once: the earning comes from the sync's own read", async () => {
+    const { creatorId, sub } = await subscribed();
+    const [invoice] = (await ctx.stripe.invoices.list({ subscription: sub, status: 'paid' })).data;
+    // A client of its own, whose every request is counted.
+    const stripe = stripeClient(standIn.secretKey, standIn.endpoint);
+    const calls: string[] = [];
+    stripe.on('request', (request: { method: string; path: string }) =>
+      calls.push(`${request.method} ${request.path.split('?')[0]}`),
+    );
+    await syncInvoice({ ...ctx, stripe }, invoice!.id);
+    expect(calls).toEqual([
+      `GET /v1/invoices/${invoice!.id}`,
+      `GET /v1/subscriptions/${sub}`,
+      'GET /v1/subscriptions', // the customer's others (duplicates)
+    ]);
+    expect(await earningsOf(creatorId)).toMatchObject([
+      { source_id: invoice!.id, kind: 'subscription', gross: 499, platform_fee: 50, net: 449 },
+    ]);
   });
 
   it("a resubscription: the first subscription's end delivered after the second started still ends it", async () => {

@@ -6,6 +6,7 @@ import { ensureAppAccountToken, getAccount } from '../../shared/identity/account
 import { generateCatalog } from '../../scripts/seed/generate.ts';
 import { STORE_DEFAULTS } from '../../shared/stores/access.ts';
 import { productIdOf } from '../../shared/stores/catalogue.ts';
+import { syncPlayPurchase } from '../../shared/stores/google-sync.ts';
 import { dynamoWrites, type TestApi, testApi } from '../support/api.ts';
 import { entitlementsOf, newViewer } from '../support/payments.ts';
 
@@ -119,6 +120,48 @@ describe('POST /billing/google/notifications', () => {
     expect(play.purchase(bought.notification.purchase_token)?.acknowledged).toBe(true);
     await play.notify({ type: 'VOIDED', account_id: v.accountId, target: `ppv:${ppvId}` });
     expect(await held(v.token)).toMatchObject({ status: 'refunded', grants_access: false });
+  });
+
+  it('a re-read begun before a change cannot overwrite it, however late it answers (was stamped at its answer)', async () => {
+    // A read of the subscription begins (Google answers "renews"; the answer is held), the
+    // viewer cancels and the CANCELED notification's own re-read is applied, then the first read
+    // answers. Until 2026-12-01 it was stamped after Google's answer, so later than the cancel's
+    // re-read: it wrote "renews" over the cancel (the rule of SyncContext.now, stripe-sync.ts).
+    const v = await viewer();
+    const bought = await play.notify({ type: 'PURCHASED', account_id: v.accountId, target: creatorId });
+    const token = bought.notification.purchase_token;
+    expect(await held(v.token)).toMatchObject({ status: 'active', cancel_at_period_end: false });
+    let read!: () => void;
+    const answered = new Promise<void>((resolve) => {
+      read = resolve;
+    });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const realFetch = globalThis.fetch;
+    let held1 = false;
+    const spy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      const res = await realFetch(input, init);
+      if (!held1 && String(input).includes(`/subscriptionsv2/tokens/${encodeURIComponent(token)}`)) {
+        held1 = true;
+        read();
+        await gate;
+      }
+      return res;
+    });
+    try {
+      const late = syncPlayPurchase(token, { subscription: true }, {}, v.accountId);
+      await answered;
+      const cancel = await play.notify({ type: 'CANCELED', account_id: v.accountId, target: creatorId });
+      expect(cancel.delivery).toMatchObject({ status: 200 });
+      expect(await held(v.token)).toMatchObject({ cancel_at_period_end: true });
+      release();
+      expect((await late)?.record).toMatchObject({ cancel_at_period_end: false }); // what it read
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await held(v.token)).toMatchObject({ status: 'active', cancel_at_period_end: true });
   });
 
   it('a push without a valid OIDC token (none, another audience, another service account, another key) is 401 and writes nothing', async () => {
