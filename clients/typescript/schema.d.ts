@@ -1291,7 +1291,7 @@ export interface paths {
         put?: never;
         /**
          * Revoke a refresh token family
-         * @description Signs out: revokes the refresh token's sign-in (it and every token refreshed from it), if it belongs to the caller; idempotent. Access tokens already issued stay valid until they expire (15 minutes).
+         * @description Signs out: revokes the refresh token's sign-in (it and every token refreshed from it), if it belongs to the caller; idempotent. Access tokens already issued stay valid until they expire (15 minutes), and get no live chat token meanwhile. The sign-in's open live chat connections end (IVS Chat disconnects an account, not a device: the account's connection in the same room on another device ends too and asks for a new token); with `DELETE /me/sessions` and `DELETE /me/sessions/{id}`, at most 20 times an hour per account (past that the session is still signed out, but open connections are not ended).
          */
         post: operations["logOut"];
         delete?: never;
@@ -1504,7 +1504,7 @@ export interface paths {
         post?: never;
         /**
          * Sign out every other session of the caller
-         * @description Revokes every session of the account except the one making the request (sign out everywhere else); access tokens they issued lapse within 15 minutes, and get no live chat token meanwhile. Every open live chat connection of the account ends (IVS Chat disconnects an account, not a device: the caller's own chat asks for a new token); with `DELETE /me/sessions/{id}`, at most 20 times an hour per account (past that the sessions are still signed out, and their access tokens get no chat token, but open connections are not ended).
+         * @description Revokes every session of the account except the one making the request (sign out everywhere else); access tokens they issued lapse within 15 minutes, and get no live chat token meanwhile. Every open live chat connection of the account ends (IVS Chat disconnects an account, not a device: the caller's own chat asks for a new token); with `DELETE /me/sessions/{id}` and `POST /auth/logout`, at most 20 times an hour per account (past that the sessions are still signed out, and their access tokens get no chat token, but open connections are not ended).
          */
         delete: operations["signOutOtherSessions"];
         options?: never;
@@ -1524,7 +1524,7 @@ export interface paths {
         post?: never;
         /**
          * Sign out one of the caller’s sessions
-         * @description Revokes one session of the caller (its refresh token stops working; access tokens it issued lapse within 15 minutes, and get no live chat token meanwhile). Its open live chat connections end (IVS Chat disconnects an account, not a device: the caller’s own connection in the same room ends too and asks for a new token); with `DELETE /me/sessions`, at most 20 times an hour per account (past that the session is still signed out, and its access tokens get no chat token, but open connections are not ended). Idempotent for the caller’s own sessions.
+         * @description Revokes one session of the caller (its refresh token stops working; access tokens it issued lapse within 15 minutes, and get no live chat token meanwhile). Its open live chat connections end (IVS Chat disconnects an account, not a device: the caller’s own connection in the same room ends too and asks for a new token); with `DELETE /me/sessions` and `POST /auth/logout`, at most 20 times an hour per account (past that the session is still signed out, and its access tokens get no chat token, but open connections are not ended). Idempotent for the caller’s own sessions.
          */
         delete: operations["signOutSession"];
         options?: never;

@@ -338,7 +338,7 @@ export const signOutSession = /* @__PURE__ */ contract({
   auth: 'required',
   summary: 'Sign out one of the caller’s sessions',
   description:
-    'Revokes one session of the caller (its refresh token stops working; access tokens it issued lapse within 15 minutes, and get no live chat token meanwhile). Its open live chat connections end (IVS Chat disconnects an account, not a device: the caller’s own connection in the same room ends too and asks for a new token); with `DELETE /me/sessions`, at most 20 times an hour per account (past that the session is still signed out, and its access tokens get no chat token, but open connections are not ended). Idempotent for the caller’s own sessions.',
+    'Revokes one session of the caller (its refresh token stops working; access tokens it issued lapse within 15 minutes, and get no live chat token meanwhile). Its open live chat connections end (IVS Chat disconnects an account, not a device: the caller’s own connection in the same room ends too and asks for a new token); with `DELETE /me/sessions` and `POST /auth/logout`, at most 20 times an hour per account (past that the session is still signed out, and its access tokens get no chat token, but open connections are not ended). Idempotent for the caller’s own sessions.',
   request: { path: sessionPath },
   responses: () => ({
     204: { description: 'Signed out' },
@@ -361,7 +361,7 @@ export const signOutOtherSessions = /* @__PURE__ */ contract({
   auth: 'required',
   summary: 'Sign out every other session of the caller',
   description:
-    "Revokes every session of the account except the one making the request (sign out everywhere else); access tokens they issued lapse within 15 minutes, and get no live chat token meanwhile. Every open live chat connection of the account ends (IVS Chat disconnects an account, not a device: the caller's own chat asks for a new token); with `DELETE /me/sessions/{id}`, at most 20 times an hour per account (past that the sessions are still signed out, and their access tokens get no chat token, but open connections are not ended).",
+    "Revokes every session of the account except the one making the request (sign out everywhere else); access tokens they issued lapse within 15 minutes, and get no live chat token meanwhile. Every open live chat connection of the account ends (IVS Chat disconnects an account, not a device: the caller's own chat asks for a new token); with `DELETE /me/sessions/{id}` and `POST /auth/logout`, at most 20 times an hour per account (past that the sessions are still signed out, and their access tokens get no chat token, but open connections are not ended).",
   responses: () => ({
     200: { description: 'How many sessions were signed out', data: accountResponses().SessionsRevoked },
   }),

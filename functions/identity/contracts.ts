@@ -341,11 +341,14 @@ export const logOut = /* @__PURE__ */ (() =>
     method: 'POST',
     path: '/auth/logout',
     handler: 'identity/log-out',
+    // UpdateItem: the family revoked, and the account's chat-pass budget counted. SendMessage: the
+    // session's chat connections end (endChatConnections queues the passes), as DELETE /me/sessions/{id}.
     dynamo: { actions: ['UpdateItem'] },
+    needs: ['account-jobs'],
     auth: 'required',
     summary: 'Revoke a refresh token family',
     description:
-      "Signs out: revokes the refresh token's sign-in (it and every token refreshed from it), if it belongs to the caller; idempotent. Access tokens already issued stay valid until they expire (15 minutes).",
+      "Signs out: revokes the refresh token's sign-in (it and every token refreshed from it), if it belongs to the caller; idempotent. Access tokens already issued stay valid until they expire (15 minutes), and get no live chat token meanwhile. The sign-in's open live chat connections end (IVS Chat disconnects an account, not a device: the account's connection in the same room on another device ends too and asks for a new token); with `DELETE /me/sessions` and `DELETE /me/sessions/{id}`, at most 20 times an hour per account (past that the session is still signed out, but open connections are not ended).",
     request: { body: refreshBody },
     responses: () => ({
       204: { description: "Signed out (also for a token already revoked or not the caller's), no body" },

@@ -34,7 +34,7 @@ import {
   spendAttempt,
 } from '../identity/email-verification-repository.ts';
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../identity/password.ts';
-import { listSessions, revokeFamily } from '../identity/refresh-tokens.ts';
+import { listSessions, revokeFamily, sessionOfRefreshToken } from '../identity/refresh-tokens.ts';
 import { endChatConnections } from './end-chat.ts';
 import { signOutEverywhere } from './sign-out-everywhere.ts';
 
@@ -159,14 +159,29 @@ export const mySessions = async (caller: Principal, now: Date): Promise<Sessions
 });
 
 /**
- * `DELETE /me/sessions/{id}`: 404 unless the session is the caller's; its chat connections end
- * (then rechecked) once it is revoked, so it gets no new chat token meanwhile. The two sign-out
- * routes have no request budget, so that whoever else holds a session of the account cannot spend
- * it and keep the owner from signing them out; their chat passes have one (`budgeted`).
+ * Signs out one session (refresh family) `id` of the account: revoked, and once it is, its chat
+ * connections end (then rechecked), so it gets no new chat token meanwhile; false (nothing done)
+ * when no session of the account has this id. The sign-out routes have no request budget, so that
+ * whoever else holds a session of the account cannot spend it and keep the owner from signing
+ * them out; their chat passes have one (`budgeted`).
  */
+const signOut = async (accountId: string, id: string, now: Date): Promise<boolean> => {
+  if (!(await revokeFamily(accountId, id))) return false;
+  await endChatConnections(accountId, now, 'sessionSignedOut', { only: id }, { budgeted: true });
+  return true;
+};
+
+/** `DELETE /me/sessions/{id}`: one of the caller's sessions signed out (`signOut`); 404 unless it is the caller's. */
 export const signOutSession = async (caller: Principal, id: string, now: Date): Promise<void> => {
-  if (!(await revokeFamily(caller.accountId, id))) throw new NotFoundError('Session not found');
-  await endChatConnections(caller.accountId, now, 'sessionSignedOut', { only: id }, { budgeted: true });
+  if (!(await signOut(caller.accountId, id, now))) throw new NotFoundError('Session not found');
+};
+
+/**
+ * `POST /auth/logout`: the refresh token's session signed out (`signOut`) if it is the caller's;
+ * nothing otherwise (idempotent, and it tells no one whose a token is).
+ */
+export const logOut = async (caller: Principal, refreshToken: string, now: Date): Promise<void> => {
+  await signOut(caller.accountId, sessionOfRefreshToken(refreshToken), now);
 };
 
 /** `DELETE /me/sessions`: every session but the caller's own, and every chat connection (signOutEverywhere). */

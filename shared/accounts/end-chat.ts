@@ -5,9 +5,9 @@ import { enqueueAccountJob } from './jobs.ts';
 
 /**
  * Sign-outs whose chat passes an account may queue an hour through the routes without a budget
- * of their own (`DELETE /me/sessions`, `DELETE /me/sessions/{id}`): each pass calls DisconnectUser
- * in every room a signed-out session holds a token for, and IVS Chat allows the AWS account 100 a
- * second (docs/accounts.md "Sessions").
+ * of their own (`DELETE /me/sessions`, `DELETE /me/sessions/{id}`, `POST /auth/logout`): each
+ * pass calls DisconnectUser in every room a signed-out session holds a token for, and IVS Chat
+ * allows the AWS account 100 a second (docs/accounts.md "Sessions").
  */
 export const CHAT_PASSES_PER_HOUR = 20;
 

@@ -177,10 +177,8 @@ export const isLiveSession = async (accountId: string, family: string, now: Date
 export const revokeFamily = (accountId: string, family: string): Promise<boolean> =>
   revokeRefreshFamilyOf(accountId, family);
 
-/** Revokes the family of a refresh token that belongs to `accountId` (logout). Idempotent. */
-export const revokeSession = async (token: string, accountId: string): Promise<void> => {
-  await revokeFamily(accountId, parse(token).family);
-};
+/** The session (family id) a refresh token names; 401 for a token not of its form. */
+export const sessionOfRefreshToken = (token: string): string => parse(token).family;
 
 /** The account's sign-ins still usable at `now` (neither revoked nor expired), newest first. */
 export const listSessions = async (accountId: string, now: Date): Promise<SignInSession[]> =>
