@@ -53,8 +53,20 @@ const readBody = async (req: IncomingMessage) => {
   return Buffer.concat(chunks).toString('utf8');
 };
 
+/**
+ * The stand-in's secret key: STRIPE_STANDIN_SECRET_KEY when set (a test-mode key, `sk_test_...`:
+ * a live key is refused, so a real one is never put there), else a random one per start.
+ */
+export const standInSecretKey = (env: NodeJS.ProcessEnv = process.env): string => {
+  const given = env.STRIPE_STANDIN_SECRET_KEY;
+  if (!given) return `sk_test_local${randomBytes(12).toString('hex')}`;
+  if (!/^sk_test_[A-Za-z0-9_]{1,200}$/.test(given))
+    throw new Error('STRIPE_STANDIN_SECRET_KEY must be a test-mode key: sk_test_ and letters, digits or _');
+  return given;
+};
+
 export const startStripeStandIn = async (options: StripeStandInOptions = {}): Promise<StripeStandIn> => {
-  const secretKey = options.secretKey ?? `sk_test_local${randomBytes(12).toString('hex')}`;
+  const secretKey = options.secretKey ?? standInSecretKey();
   let store: Store | undefined;
   const deliverer = createDeliverer(() => store!, {
     ...options,
