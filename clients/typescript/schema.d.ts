@@ -26799,6 +26799,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The token's account was deleted (its purge pending): it makes no channel and no stream key, and its broadcast was ended */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 404,
+                     *       "message": "Account not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A body was sent and is over 256 KiB (this operation reads none) */
             413: {
                 headers: {
@@ -26938,7 +26954,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller has not created their channel yet (`POST /studio/channel`) */
+            /** @description The caller has not created their channel yet (`POST /studio/channel`); or the token's account was deleted (its purge pending): it makes no channel and no stream key, and its broadcast was ended */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -29,12 +29,13 @@ export const accountJobsRow = {
   },
   // S3: the export document written (PutObject), deleted with the account (DeleteObject). Stripe:
   // subscriptions cancelled, the customer deleted, a creator's Connect account detached. IVS: a
-  // creator's channel deleted; IVS Chat: its chat room, and the account's connections ended in
+  // deleted creator's broadcast ended (its stream keys listed and deleted, then StopStream) and
+  // its channel deleted; IVS Chat: its chat room, and the account's connections ended in
   // the rooms its token records name (DisconnectUser).
   // Password-reset jobs: the code's MAC (one-time-codes: kms:GenerateMac) and its mail (mailer:
   // ses:SendEmail, and GetItem for the suppression check).
   needs: ['exports-writer', 'stripe', 'mailer', 'one-time-codes'],
-  ivs: ['DeleteChannel'],
+  ivs: ['DeleteChannel', 'ListStreamKeys', 'DeleteStreamKey', 'StopStream'],
   ivsChat: ['DeleteRoom', 'DisconnectUser'],
   memory: {
     mb: 512,

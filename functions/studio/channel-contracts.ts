@@ -23,6 +23,12 @@ const noChannel = {
   description: 'The caller has not created their channel yet (`POST /studio/channel`)',
   message: 'No channel yet: create it with POST /studio/channel',
 };
+/** A deleted account's access token outlives the tombstone by up to 15 minutes: no channel, no key. */
+const deleted = {
+  description:
+    "The token's account was deleted (its purge pending): it makes no channel and no stream key, and its broadcast was ended",
+  message: 'Account not found',
+};
 const ivsActionsNote =
   'IVS throttling is retried with backoff (up to 6 attempts); past that the answer is 503 with `Retry-After`.';
 
@@ -54,6 +60,7 @@ export const createStudioChannel = /* @__PURE__ */ (() =>
         headers: noStore,
       },
       403: notCreator,
+      404: deleted,
     }),
   }))();
 
@@ -100,7 +107,10 @@ export const rotateStudioStreamKey = /* @__PURE__ */ (() =>
         headers: noStore,
       },
       403: notCreator,
-      404: noChannel,
+      404: {
+        description: `${noChannel.description}; or ${deleted.description.charAt(0).toLowerCase()}${deleted.description.slice(1)}`,
+        message: noChannel.message,
+      },
       409: {
         description:
           "Another rotation of the same channel made the new key at the same moment (a double click): that key is the channel's, read it with GET /studio/channel",

@@ -52,8 +52,10 @@ export const deleteAccount = async (accountId: string, body: DeleteAccountBody, 
   const deletedAt = account.deleted_at ?? now.toISOString();
   // With the tombstone no chat token is issued; the connections open now end now, and any opened
   // meanwhile with a token fetched before at the recheck (docs/chat.md "Ending an account's connections").
+  // A creator's broadcast ends now too (its keys deleted, then StopStream), not at the purge.
   await Promise.all([
     enqueueAccountJob({ kind: 'delete', account_id: accountId }, PURGE_DELAY_SECONDS),
+    enqueueAccountJob({ kind: 'end-stream', account_id: accountId }),
     endChatConnections(accountId, now, 'deleted'),
   ]);
   return {

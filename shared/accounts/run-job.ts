@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { DeleteChannelCommand } from '@aws-sdk/client-ivs';
 import type { ReportTargetType } from '../catalog/model.ts';
 import { batchPutDelete } from '../db/batch.ts';
 import { primaryKey } from '../db/key.ts';
@@ -7,7 +6,7 @@ import { recordOf } from '../db/record.ts';
 import type { CreatorRecord } from '../catalog/model.ts';
 import { chatTokensIn, purgeChatsOf, roomsOf } from '../chat/chat-repository.ts';
 import { disconnectAccount, endChatPass } from '../chat/disconnect-account.ts';
-import { creatorPartition } from '../creators/creator-repository.ts';
+import { creatorPartition, getStoredCreator } from '../creators/creator-repository.ts';
 import { ENTITLEMENT_OBJECT_ENTITY, type EntitlementRecord } from '../entitlements/entitlement-repository.ts';
 import { channelScheduleKeys } from '../epg/program-repository.ts';
 import { NotFoundError } from '../errors/errors.ts';
@@ -18,7 +17,7 @@ import { showIdsOfCreator } from '../shows/show-repository.ts';
 import { deleteShow } from '../studio/show-writes.ts';
 import { accountPartition, getAccount, purgeIdentity } from '../identity/account-repository.ts';
 import { deleteRefreshFamily, refreshFamiliesOf } from '../identity/refresh-family-repository.ts';
-import { ivsClient } from '../ivs/client.ts';
+import { deleteChannelAfterBroadcast, endBroadcast } from '../ivs/end-broadcast.ts';
 import { deleteRoom } from '../chat/rooms.ts';
 import { deleteSession } from '../audience/session-repository.ts';
 import { logger } from '../observability/index.ts';
@@ -50,6 +49,7 @@ export const runAccountJob = async (job: AccountJob, now: Date): Promise<string>
     return 'password reset handled';
   }
   if (job.kind === 'export') return buildExport(job.account_id, job.export_id, now);
+  if (job.kind === 'end-stream') return endStreamOf(job.account_id);
   if (job.kind === 'end-chat') {
     const { since, reason, keep, only, recheck } = job;
     const rooms = await endChatPass(
@@ -60,6 +60,18 @@ export const runAccountJob = async (job: AccountJob, now: Date): Promise<string>
     return `chat ${recheck ? 'rechecked' : 'ended'} in ${rooms} rooms`;
   }
   return purgeAccount(job.account_id, now);
+};
+
+/**
+ * A deleted creator's broadcast ended at once, not 15 minutes later at the purge: the channel's
+ * stream keys deleted, then StopStream (`endBroadcast`). Only for an account with the tombstone.
+ */
+const endStreamOf = async (accountId: string): Promise<string> => {
+  const [account, creator] = await Promise.all([getAccount(accountId), getStoredCreator(accountId)]);
+  if (!account?.deleted_at) return 'stream left: the account is not deleted';
+  if (!creator?.ivs) return 'no channel';
+  const { stopped } = await endBroadcast(creator.ivs.channel_arn);
+  return stopped ? 'stream stopped, keys deleted' : 'keys deleted (not live)';
 };
 
 const buildExport = async (accountId: string, exportId: string, now: Date): Promise<string> => {
@@ -160,11 +172,8 @@ const purgeCreatorSide = async (
   const payouts = partition.find((item) => item.entity === 'payout_account');
   const ivs = profile.ivs;
   if (ivs) {
-    await ivsClient()
-      .send(new DeleteChannelCommand({ arn: ivs.channel_arn }))
-      .catch((error: Error) => {
-        if (error.name !== 'ResourceNotFoundException') throw error;
-      });
+    // Its broadcast ended first (keys, then StopStream): IVS refuses to delete a live channel.
+    await deleteChannelAfterBroadcast(ivs.channel_arn);
     if (ivs.chat_room_arn) await deleteRoom(ivs.chat_room_arn);
   }
   if (payouts) await detachPayoutAccount(payouts as unknown as PayoutAccount, now);

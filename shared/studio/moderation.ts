@@ -1,12 +1,7 @@
-import {
-  CreateStreamKeyCommand,
-  DeleteStreamKeyCommand,
-  GetStreamCommand,
-  ListStreamKeysCommand,
-  StopStreamCommand,
-} from '@aws-sdk/client-ivs';
+import { CreateStreamKeyCommand, GetStreamCommand } from '@aws-sdk/client-ivs';
 import { getStoredCreator, recordCreatorModeration } from '../creators/creator-repository.ts';
 import { ivsClient } from '../ivs/client.ts';
+import { endBroadcast, isNotBroadcasting } from '../ivs/end-broadcast.ts';
 import { UnknownCreatorError } from './operator-writes.ts';
 
 /**
@@ -15,11 +10,8 @@ import { UnknownCreatorError } from './operator-writes.ts';
  * 1. the moderation is recorded on the creator item (`moderation`: who, why, when, which stream),
  *    first, so it is on record even if a later step fails and before the stream's own events
  *    (Stream End, Recording End) arrive;
- * 2. every stream key of the channel is deleted, **then** the stream is stopped: in that order,
- *    since StopStream only disconnects the encoder, which would reconnect with a key that still
- *    works (the IVS API reference, StopStream: "Many streaming client-software libraries
- *    automatically reconnect a dropped RTMPS session, so to stop the stream permanently, you may
- *    want to first revoke the streamKey attached to the channel.");
+ * 2. every stream key of the channel is deleted, **then** the stream is stopped (`endBroadcast`,
+ *    shared/ivs/end-broadcast.ts, which says why in that order);
  * 3. a new stream key is made, so the channel can go live again, but only with the new key, which
  *    its creator reads from `GET /studio/channel`.
  * The stream's end then reaches the lists the usual way (IVS Stream End → the reducer → offline).
@@ -59,8 +51,6 @@ export interface StopStreamResult {
   newKeyArn: string;
 }
 
-const isNotBroadcasting = (error: unknown) => (error as Error).name === 'ChannelNotBroadcasting';
-
 /** The channel's live stream id, or null when it is not broadcasting. */
 const liveStreamId = async (channelArn: string): Promise<string | null> => {
   try {
@@ -69,18 +59,6 @@ const liveStreamId = async (channelArn: string): Promise<string | null> => {
     if (isNotBroadcasting(error)) return null;
     throw error;
   }
-};
-
-/** Every stream key ARN of the channel (all pages). */
-const streamKeyArns = async (channelArn: string): Promise<string[]> => {
-  const arns: string[] = [];
-  let nextToken: string | undefined;
-  do {
-    const page = await ivsClient().send(new ListStreamKeysCommand({ channelArn, nextToken }));
-    for (const key of page.streamKeys ?? []) if (key.arn) arns.push(key.arn);
-    nextToken = page.nextToken;
-  } while (nextToken);
-  return arns;
 };
 
 /**
@@ -107,16 +85,9 @@ export const stopStreamForModeration = async (
   // Recorded on the creator item (`version` + 1, like every operator write).
   if (!(await recordCreatorModeration(creatorId, { ...moderation }))) throw new NoChannelError(creatorId);
 
-  const deletedKeys = await streamKeyArns(channelArn);
-  for (const arn of deletedKeys) await ivsClient().send(new DeleteStreamKeyCommand({ arn }));
-  let stoppedStreamId = moderation.stream_id;
-  try {
-    await ivsClient().send(new StopStreamCommand({ channelArn }));
-  } catch (error) {
-    // Ended on its own meanwhile (or was never live): nothing to stop, the keys are gone anyway.
-    if (!isNotBroadcasting(error)) throw error;
-    stoppedStreamId = null;
-  }
+  // Not stopped: it ended on its own meanwhile (or was never live); the keys are gone anyway.
+  const { deletedKeys, stopped } = await endBroadcast(channelArn);
+  const stoppedStreamId = stopped ? moderation.stream_id : null;
   const made = await ivsClient().send(new CreateStreamKeyCommand({ channelArn }));
   const newKeyArn = made.streamKey?.arn;
   if (!newKeyArn) throw new Error('IVS CreateStreamKey answered without the key');

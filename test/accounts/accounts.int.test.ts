@@ -35,7 +35,11 @@ import {
   stripeStandIn,
   subscribePaid,
 } from '../support/payments.ts';
-import { studioCreator } from '../support/studio.ts';
+import { broadcast, studioCreator } from '../support/studio.ts';
+import { GetChannelCommand, GetStreamCommand, IvsClient, ListStreamKeysCommand } from '@aws-sdk/client-ivs';
+import { functionContext, runAsFunction } from '../../scripts/local/aws.ts';
+import { accountJobsRow } from '../../functions/accounts/workers.ts';
+import { runAccountJob } from '../../shared/accounts/run-job.ts';
 import { fromNewAddress, routeAwsCallsOf, type TestApi, testApi } from '../support/api.ts';
 import { waitFor } from '../support/wait.ts';
 import { chatControl } from '../support/chat-socket.ts';
@@ -54,6 +58,13 @@ process.env.LOCAL_WEBHOOK_CALLBACKS = 'private';
 let api: TestApi;
 let jobs: Awaited<ReturnType<typeof startLocalAccountJobs>>;
 const catalog = () => generateCatalog({ now: api.seededAt, seed: 42 });
+/** The IVS stand-in, as the tests see it (the platform's own calls go through the functions). */
+const ivsControl = () =>
+  new IvsClient({
+    endpoint: process.env.IVS_ENDPOINT,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
 
 beforeAll(async () => {
   api = await testApi();
@@ -623,19 +634,65 @@ describe('account deletion (DELETE /me)', () => {
     await jobs.drain({ elapse: true });
     expect(jobs.deadLetters()).toEqual([]);
     // The channel is gone on IVS.
-    const { IvsClient, GetChannelCommand } = await import('@aws-sdk/client-ivs');
-    const ivs = new IvsClient({
-      endpoint: process.env.IVS_ENDPOINT,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    });
-    await expect(ivs.send(new GetChannelCommand({ arn: made.body.data.channel_arn }))).rejects.toMatchObject({
+    await expect(
+      ivsControl().send(new GetChannelCommand({ arn: made.body.data.channel_arn })),
+    ).rejects.toMatchObject({
       name: 'ResourceNotFoundException',
     });
     // And its chat room on IVS Chat (the platform's stand-in).
     await expect(
       chatControl().send(new GetRoomCommand({ identifier: made.body.data.chat_room_arn })),
     ).rejects.toMatchObject({ name: 'ResourceNotFoundException' });
+  }, 120_000);
+
+  it("a live creator's deletion ends the broadcast at once, and the still-valid token makes no new key or channel", async () => {
+    // Until stop 59 a creator deleted while live stayed live (and listed as live) until the purge,
+    // 15 minutes later, whose DeleteChannel IVS then refused (ConflictException: a live channel).
+    const creator = await studioCreator(api);
+    const made = await api.post('/studio/channel', { token: creator.token });
+    expect(made.status).toBe(201);
+    const channelArn: string = made.body.data.channel_arn;
+    await broadcast('start', creator.creatorId);
+    const ivs = ivsControl();
+    expect((await ivs.send(new GetStreamCommand({ channelArn }))).stream?.state).toBe('LIVE');
+    const deleted = await api.delete('/me', { token: creator.token, body: { confirm: creator.handle } });
+    expect(deleted.status).toBe(202);
+    // Before the purge (18 s away here): the channel is still there, its broadcast ended.
+    await waitFor(
+      async () =>
+        (await ivs.send(new GetStreamCommand({ channelArn })).catch((error: Error) => error.name)) ===
+        'ChannelNotBroadcasting',
+      'the broadcast ended before the purge',
+      15_000,
+    );
+    expect((await ivs.send(new ListStreamKeysCommand({ channelArn }))).streamKeys).toEqual([]);
+    const rotated = await api.post('/studio/channel/stream-key/rotate', { token: creator.token });
+    expect([rotated.status, rotated.body.message]).toEqual([404, 'Account not found']);
+    const again = await api.post('/studio/channel', { token: creator.token });
+    expect([again.status, again.body.message]).toEqual([404, 'Account not found']);
+    await jobs.drain({ elapse: true });
+    expect(jobs.deadLetters()).toEqual([]);
+    await expect(ivs.send(new GetChannelCommand({ arn: channelArn }))).rejects.toMatchObject({
+      name: 'ResourceNotFoundException',
+    });
+  }, 120_000);
+
+  it('the purge deletes a channel live at that moment (its broadcast ended first: IVS refuses to delete a live channel)', async () => {
+    const creator = await studioCreator(api);
+    const made = await api.post('/studio/channel', { token: creator.token });
+    expect(made.status).toBe(201);
+    const channelArn: string = made.body.data.channel_arn;
+    await broadcast('start', creator.creatorId);
+    // The tombstone alone (no DELETE /me, so no job ended the broadcast before): the purge meets
+    // the channel live.
+    expect(await markDeleted(creator.creatorId, new Date())).toBe(true);
+    const outcome = await runAsFunction(functionContext(accountJobsRow), () =>
+      runAccountJob({ kind: 'delete', account_id: creator.creatorId }, new Date()),
+    );
+    expect(outcome).toBe('purged');
+    await expect(ivsControl().send(new GetChannelCommand({ arn: channelArn }))).rejects.toMatchObject({
+      name: 'ResourceNotFoundException',
+    });
   }, 120_000);
 
   it("keeps a deleted account's email and handle for 30 days (an injected clock), then frees them", async () => {

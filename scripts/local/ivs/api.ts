@@ -119,6 +119,13 @@ export class IvsState {
   readonly playbackKeyPairs = new Map<string, PlaybackKeyPairRecord>();
   /** Live streams by channel ARN. */
   readonly streams = new Map<string, LiveStream>();
+  /**
+   * Channels whose stream is ending (StopStream or the encoder gone) until its Stream End event
+   * is out: IVS refuses to delete them meanwhile, as it does a live channel (its API reference,
+   * DeleteChannel: "call StopStream, wait for the Amazon EventBridge 'Stream End' event ..., then
+   * call DeleteChannel").
+   */
+  readonly ending = new Set<string>();
   /** Timed metadata put on each live channel (PutMetadata), newest last: the media playlist carries it. */
   readonly metadata = new Map<string, Array<{ at: Date; metadata: string }>>();
   /** PutMetadata's quotas: 5 a second per channel, 155 a second per account (IVS's defaults). */
@@ -450,7 +457,8 @@ const OPERATIONS: Record<string, Operation> = {
     ({ arn, ...changes }, { state, playbackOrigin }) => {
       const channel = state.channel(arn);
       // IVS: stop the stream, update the channel, restart the stream.
-      if (state.streams.has(arn)) throw new IvsError('ConflictException', `Channel ${arn} is live`);
+      if (state.streams.has(arn) || state.ending.has(arn))
+        throw new IvsError('ConflictException', `Channel ${arn} is live`);
       requireRecordingConfiguration(state, changes.recordingConfigurationArn);
       Object.assign(
         channel,
@@ -465,7 +473,8 @@ const OPERATIONS: Record<string, Operation> = {
     ({ arn }, { state }) => {
       state.channel(arn);
       // IVS refuses to delete a live channel: StopStream, wait for Stream End, then delete.
-      if (state.streams.has(arn)) throw new IvsError('ConflictException', `Channel ${arn} is live`);
+      if (state.streams.has(arn) || state.ending.has(arn))
+        throw new IvsError('ConflictException', `Channel ${arn} is live`);
       state.channels.delete(arn);
       for (const key of state.streamKeys.values())
         if (key.channelArn === arn) state.streamKeys.delete(key.arn);

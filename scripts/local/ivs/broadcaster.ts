@@ -301,12 +301,18 @@ export const createBroadcaster = (options: BroadcasterOptions): Broadcaster => {
 
   const end = async (channelArn: string): Promise<RecordingResult | undefined> => {
     const { stream, recording } = takeLive(channelArn);
-    await streamEvent(stream, 'Stream End');
-    await streamEvent(stream, 'Session Ended');
-    if (!recording) return undefined;
-    const result = writeRecording(channelArn, recording, now());
-    await recordingEvent(stream, recording, 'Recording End', result.durationMs);
-    return result;
+    // Until its end's events are out, the channel cannot be deleted (IvsState.ending).
+    state.ending.add(channelArn);
+    try {
+      await streamEvent(stream, 'Stream End');
+      await streamEvent(stream, 'Session Ended');
+      if (!recording) return undefined;
+      const result = writeRecording(channelArn, recording, now());
+      await recordingEvent(stream, recording, 'Recording End', result.durationMs);
+      return result;
+    } finally {
+      state.ending.delete(channelArn);
+    }
   };
 
   const broadcaster: Broadcaster = {
