@@ -170,14 +170,29 @@ const refundDuplicate = async (ctx: SyncContext, intentId: string, keptId: strin
  * (`application_fee_percent`, set when it was sold: what Stripe takes), not today's setting,
  * which may have changed since; today's only for one sold without.
  */
-const feePercentOf = (ctx: SyncContext, sub: Stripe.Subscription): number =>
+const feePercentOf = (ctx: SyncContext, sub: InvoiceSubscription): number =>
   sub.application_fee_percent ?? ctx.feePercent;
+
+/** What an invoice's earning needs of its subscription: its creator and fee percent (neither changes). */
+export type InvoiceSubscription = Pick<Stripe.Subscription, 'id' | 'metadata' | 'application_fee_percent'>;
+
+/** What `chargeReversal` reads of a charge. */
+export type ChargeFacts = Pick<Stripe.Charge, 'id' | 'amount' | 'amount_refunded' | 'refunded' | 'disputed'>;
+
+/**
+ * What the daily reconcile's listings already hold, so an invoice's check asks Stripe only for
+ * the rest: subscriptions by id, and payment intents' latest charges by payment intent id.
+ */
+export interface HeldReads {
+  subscriptions?: ReadonlyMap<string, InvoiceSubscription>;
+  charges?: ReadonlyMap<string, ChargeFacts>;
+}
 
 /** The creator's earning of a paid invoice of `sub` (gross, the platform's fee, net). */
 const invoiceEarning = (
   ctx: SyncContext,
   invoice: Stripe.Invoice,
-  sub: Stripe.Subscription,
+  sub: InvoiceSubscription,
   creatorId: string,
 ): Earning => {
   const fee = Math.round((invoice.amount_paid * feePercentOf(ctx, sub)) / 100);
@@ -211,7 +226,7 @@ interface ChargeReversal {
  * pay-per-view payment's state and earning and a subscription invoice's earning alike; its
  * disputes are listed only for a disputed charge not refunded in full.
  */
-const chargeReversal = async (stripe: Stripe, charge: Stripe.Charge): Promise<ChargeReversal> => {
+const chargeReversal = async (stripe: Stripe, charge: ChargeFacts): Promise<ChargeReversal> => {
   const refunded = charge.refunded || charge.amount_refunded >= charge.amount;
   const disputed =
     !refunded &&
@@ -225,45 +240,99 @@ const chargeReversal = async (stripe: Stripe, charge: Stripe.Charge): Promise<Ch
   };
 };
 
+/** A creator's earning as Stripe says it is now, with what refunds and disputes took back of it. */
+interface EarningRead {
+  earning: Earning;
+  takenBack: number;
+  reversed: boolean;
+}
+
+/** Records an earning once and, when anything was ever taken back, its reversal as observed at `observedAt`. */
+const applyEarning = async (read: EarningRead | undefined, observedAt: Date): Promise<void> => {
+  if (!read) return;
+  await recordEarning(read.earning);
+  if (read.takenBack > 0 || read.reversed) await recordReversal(read.earning, read.takenBack, observedAt);
+};
+
+/** An invoice's paid payments: those it came with (`expand[]=payments`, all of them), else listed. */
+const paidPaymentsOf = (ctx: SyncContext, invoice: Stripe.Invoice) =>
+  invoice.payments && !invoice.payments.has_more
+    ? invoice.payments.data.filter((payment) => payment.status === 'paid')
+    : ctx.stripe.invoicePayments.list({ invoice: invoice.id, status: 'paid', limit: 100 });
+
+/** Payment intent `id`'s latest charge, if any. */
+const latestCharge = async (ctx: SyncContext, id: string): Promise<Stripe.Charge | undefined> => {
+  const charge = (await ctx.stripe.paymentIntents.retrieve(id, { expand: ['latest_charge'] })).latest_charge;
+  return charge && typeof charge !== 'string' ? charge : undefined;
+};
+
+/**
+ * A paid subscription invoice's earning and what its charges' refunds and disputes took back, as
+ * Stripe says now (nothing written); what `held` holds is not asked again. Undefined without a
+ * paid amount, a subscription or a creator.
+ */
+const readInvoiceEarning = async (
+  ctx: SyncContext,
+  invoice: Stripe.Invoice,
+  held: HeldReads = {},
+): Promise<EarningRead | undefined> => {
+  const subscriptionId = invoiceSubscription(invoice);
+  if (invoice.status !== 'paid' || invoice.amount_paid <= 0 || !subscriptionId) return undefined;
+  const sub =
+    held.subscriptions?.get(subscriptionId) ?? (await ctx.stripe.subscriptions.retrieve(subscriptionId));
+  const creatorId = sub.metadata?.creator_id;
+  if (!creatorId) return undefined;
+  let takenBack = 0;
+  let reversed = false;
+  for await (const payment of paidPaymentsOf(ctx, invoice)) {
+    const intentId = idOf(payment.payment.payment_intent);
+    const charge = intentId && (held.charges?.get(intentId) ?? (await latestCharge(ctx, intentId)));
+    if (!charge) continue;
+    const back = await chargeReversal(ctx.stripe, charge);
+    takenBack += back.takenBack;
+    reversed ||= back.reversed;
+  }
+  return {
+    earning: invoiceEarning(ctx, invoice, sub, creatorId),
+    takenBack: Math.min(takenBack, invoice.amount_paid),
+    reversed,
+  };
+};
+
 /**
  * A paid subscription invoice's earning and what its charges' refunds and disputes took back
  * (`EARNING#<invoice>` and `EARNING#<invoice>#reversal`, as a purchase's: docs/payments.md,
  * "Earnings"): recorded once, the reversal set to what the charges say now (a refund by hand in
  * the dashboard, a chargeback, a duplicate's refund). Without a creator or payment: nothing.
- * `held`: its subscription as the caller read it (only its creator and fee percent are used,
+ * `sub`: its subscription as the caller read it (only its creator and fee percent are used,
  * which never change), else it is read.
  */
 const syncInvoiceEarning = async (
   ctx: SyncContext,
   invoice: Stripe.Invoice,
-  held?: Stripe.Subscription,
+  sub?: InvoiceSubscription,
 ): Promise<void> => {
-  const subscriptionId = invoiceSubscription(invoice);
-  if (invoice.status !== 'paid' || invoice.amount_paid <= 0 || !subscriptionId) return;
   const observedAt = ctx.now(); // before the reads of its charges (SyncContext.now)
-  const sub = held?.id === subscriptionId ? held : await ctx.stripe.subscriptions.retrieve(subscriptionId);
-  const creatorId = sub.metadata?.creator_id;
-  if (!creatorId) return;
-  let takenBack = 0;
-  let reversed = false;
-  for await (const payment of ctx.stripe.invoicePayments.list({
-    invoice: invoice.id,
-    status: 'paid',
-    limit: 100,
-  })) {
-    const intentId = idOf(payment.payment.payment_intent);
-    if (!intentId) continue;
-    const intent = await ctx.stripe.paymentIntents.retrieve(intentId, { expand: ['latest_charge'] });
-    const charge = intent.latest_charge;
-    if (!charge || typeof charge === 'string') continue;
-    const back = await chargeReversal(ctx.stripe, charge);
-    takenBack += back.takenBack;
-    reversed ||= back.reversed;
-  }
-  const earning = invoiceEarning(ctx, invoice, sub, creatorId);
-  await recordEarning(earning);
-  if (takenBack > 0 || reversed)
-    await recordReversal(earning, Math.min(takenBack, invoice.amount_paid), observedAt);
+  const subscriptions = sub ? new Map([[sub.id, sub]]) : undefined;
+  await applyEarning(await readInvoiceEarning(ctx, invoice, { subscriptions }), observedAt);
+};
+
+/**
+ * The daily reconcile's check of one paid subscription invoice: its creator's earning and what its
+ * charges' refunds and disputes took back, as Stripe says now (what the run's listings hold,
+ * `held`, is not asked again). True when they differed from what the table holds and were
+ * repaired through the webhook's own path (`syncInvoiceEarning`, as a charge's event does, read
+ * again); nothing is written otherwise, so a daily run does not move a reversal to its own month.
+ */
+export const reconcileInvoice = async (
+  ctx: SyncContext,
+  invoice: Stripe.Invoice,
+  held: HeldReads,
+): Promise<boolean> => {
+  const read = await readInvoiceEarning(ctx, invoice, held);
+  if (!read || !(await earningOutOfStep(read.earning, read.takenBack))) return false;
+  await syncInvoiceEarning(ctx, invoice);
+  return true;
 };
 
 /**
@@ -400,7 +469,7 @@ interface PurchaseRead {
   /** When Stripe's state was read (orders the reversal's writes). */
   observedAt: Date;
   /** The earning of its charge once paid (what refunds and disputes took back with it). */
-  earning?: { earning: Earning; takenBack: number; reversed: boolean };
+  earning?: EarningRead;
 }
 
 /**
@@ -464,11 +533,7 @@ const readPurchase = async (
 const applyPurchase = async (read: PurchaseRead | undefined): Promise<EntitlementRecord | undefined> => {
   if (!read) return undefined;
   if (read.record) await applyEntitlement(read.record);
-  if (read.earning) {
-    const { earning, takenBack, reversed } = read.earning;
-    await recordEarning(earning);
-    if (takenBack > 0 || reversed) await recordReversal(earning, takenBack, read.observedAt);
-  }
+  await applyEarning(read.earning, read.observedAt);
   return read.record;
 };
 

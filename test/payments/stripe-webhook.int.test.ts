@@ -485,6 +485,34 @@ describe('POST /billing/stripe/webhook (shared/payments/stripe-webhook.ts)', () 
     expect(await reversals()).toEqual(before);
   });
 
+  it("the daily reconcile compares subscription invoices' earnings with their charges: a refund or dispute whose events were lost is repaired, once", async () => {
+    // money59: invoices' earnings were compared only through the last 3 days' events; a refund or
+    // dispute of a subscription's charge lost for longer kept the creator's earning for ever.
+    const refunded = await subscribed();
+    const disputed = await subscribed();
+    for (const id of [...refunded.events, ...disputed.events]) await deliver(id);
+    // Their events are lost (never delivered), and older than the event window (eventDays -1).
+    runPayAction(standIn.store, 'refund', refunded.sub);
+    runPayAction(standIn.store, 'dispute', disputed.sub);
+    const grossOf = async (creatorId: string) =>
+      (await earningsOf(creatorId)).reduce((sum, e) => sum + e.gross, 0);
+    expect([await grossOf(refunded.creatorId), await grossOf(disputed.creatorId)]).toEqual([499, 499]);
+    const first = await reconcile(ctx, { eventDays: -1, purchaseDays: 120 });
+    expect([await grossOf(refunded.creatorId), await grossOf(disputed.creatorId)]).toEqual([0, 0]);
+    expect(first.invoices).toBeGreaterThanOrEqual(2);
+    expect(first.repaired).toBeGreaterThanOrEqual(2);
+    for (const { creatorId } of [refunded, disputed]) {
+      const totals = await earningTotals(creatorId);
+      expect(totals.stored).toEqual(totals.fromEarnings);
+    }
+    // In step now: another run repairs nothing and moves no reversal.
+    const lines = async () =>
+      (await Promise.all([refunded, disputed].map((s) => earningsOf(s.creatorId)))).flat();
+    const before = await lines();
+    expect((await reconcile(ctx, { eventDays: -1, purchaseDays: 120 })).repaired).toBe(0);
+    expect(await lines()).toEqual(before);
+  });
+
   it('a failed renewal keeps access through the grace period, then it lapses with no further event', async () => {
     const { accountId, creatorId, sub, events } = await subscribed();
     const { events: failed } = runPayAction(standIn.store, 'fail-renewal', sub);
