@@ -4,6 +4,7 @@ import {
   type EntitlementRecord,
   entitlementOutOfStep,
 } from '../entitlements/entitlement-repository.ts';
+import { getAccount } from '../identity/account-repository.ts';
 import { type Earning, earningOutOfStep, recordEarning, recordReversal } from './payout-repository.ts';
 
 /**
@@ -139,30 +140,76 @@ const earliest = <T extends { id: string; created: number }>(items: readonly T[]
 /** What the platform writes on a subscription it cancels and a refund it makes as a duplicate of `keptId`. */
 const duplicateMetadata = (keptId: string) => ({ reason: 'duplicate', duplicate_of: keptId });
 
+/** Why the platform refunds a payment in full: Stripe's reason, its metadata, the idempotency key. */
+interface FullRefund {
+  reason: 'duplicate' | 'requested_by_customer';
+  metadata: Record<string, string>;
+  idempotencyKey: string;
+}
+
 /**
- * Refunds payment intent `intentId`'s charge in full as a duplicate of `keptId` (reason
- * `duplicate`; the transfer to the creator and the platform's fee reversed with it, as a refund of
- * a destination charge must: docs/payments.md). One already refunded, or never paid, is done.
+ * Refunds payment intent `intentId`'s charge in full (the transfer to the creator and the
+ * platform's fee reversed with it, as a refund of a destination charge must: docs/payments.md).
+ * One already refunded, or never paid, is done.
  */
-const refundDuplicate = async (ctx: SyncContext, intentId: string, keptId: string): Promise<void> => {
-  const intent = await ctx.stripe.paymentIntents.retrieve(intentId, { expand: ['latest_charge'] });
+export const refundInFull = async (client: Stripe, intentId: string, why: FullRefund): Promise<void> => {
+  const intent = await client.paymentIntents.retrieve(intentId, { expand: ['latest_charge'] });
   const charge = intent.latest_charge;
   if (intent.status !== 'succeeded' || !charge || typeof charge === 'string') return;
   if (charge.amount_refunded < charge.amount)
-    await ctx.stripe.refunds
+    await client.refunds
       .create(
         {
           payment_intent: intentId,
-          reason: 'duplicate',
-          metadata: duplicateMetadata(keptId),
+          reason: why.reason,
+          metadata: why.metadata,
           ...(charge.transfer_data?.destination ? { reverse_transfer: true } : {}),
           ...(charge.application_fee_amount ? { refund_application_fee: true } : {}),
         },
-        { idempotencyKey: `duplicate-refund-${intentId}-of-${keptId}` },
+        { idempotencyKey: why.idempotencyKey },
       )
       .catch((error: { code?: string }) => {
         if (error.code !== 'charge_already_refunded') throw error;
       });
+};
+
+/** Refunds payment intent `intentId` in full as a duplicate of `keptId` (reason `duplicate`). */
+const refundDuplicate = (ctx: SyncContext, intentId: string, keptId: string): Promise<void> =>
+  refundInFull(ctx.stripe, intentId, {
+    reason: 'duplicate',
+    metadata: duplicateMetadata(keptId),
+    idempotencyKey: `duplicate-refund-${intentId}-of-${keptId}`,
+  });
+
+/**
+ * The refund of a payment made for an account after its `DELETE /me` (a Checkout Session opened
+ * before the deletion, paid before the purge expired it): the buyer asked to be gone, so nothing
+ * is granted and the money goes back (docs/payments.md, "A payment from a deleted account").
+ */
+export const deletedAccountRefund = (intentId: string): FullRefund => ({
+  reason: 'requested_by_customer',
+  metadata: { reason: 'account_deleted' },
+  idempotencyKey: `account-deleted-refund-${intentId}`,
+});
+
+/**
+ * Was `intent` paid (its latest charge, expanded, succeeded) after `deletedAt` (an ISO instant)?
+ * Stripe's `created` is whole seconds: a charge of the deletion's own second counts as before it
+ * (it may have been: a purchase paid, then the account deleted at once, is the buyer's).
+ */
+export const paidSince = (intent: Stripe.PaymentIntent, deletedAt: string | undefined): boolean => {
+  const charge = intent.latest_charge;
+  if (deletedAt === undefined || !charge || typeof charge === 'string' || charge.status !== 'succeeded')
+    return false;
+  return charge.created * 1000 > Date.parse(deletedAt);
+};
+
+/** Was `intent` (its latest charge expanded) paid after its account's `DELETE /me`? One GetItem. */
+const paidAfterDeletion = async (intent: Stripe.PaymentIntent): Promise<boolean> => {
+  const accountId = intent.metadata?.account_id;
+  const charge = intent.latest_charge;
+  if (!accountId || !charge || typeof charge === 'string' || charge.status !== 'succeeded') return false;
+  return paidSince(intent, (await getAccount(accountId, true))?.deleted_at);
 };
 
 /**
@@ -582,6 +629,15 @@ export const syncPurchase = async (ctx: SyncContext, id: string): Promise<Entitl
     ctx.stripe.paymentIntents.retrieve(intentId, { expand: ['latest_charge'] });
   const observedAt = ctx.now(); // before the reads (SyncContext.now)
   const intent = await retrieve(id);
+  if (await paidAfterDeletion(intent)) {
+    // Refunded, and nothing written into a partition its purge is deleting: only the creator's
+    // earning, recorded and reversed whole (docs/payments.md, "A payment from a deleted account").
+    await refundInFull(ctx.stripe, id, deletedAccountRefund(id));
+    const refundedAt = ctx.now(); // before the re-read of what the refund changed
+    const read = await readPurchase(ctx, await retrieve(id), refundedAt);
+    await applyPurchase(read && { ...read, record: undefined });
+    return undefined;
+  }
   const granting = await grantingPurchases(ctx, intent);
   const kept = earliest(granting);
   if (!kept) return applyPurchase(await readPurchase(ctx, intent, observedAt));
@@ -612,8 +668,11 @@ export const reconcilePurchase = async (
 ): Promise<boolean> => {
   const read = await readPurchase(ctx, intent, observedAt);
   if (!read) return false;
+  // A payment refunded because it came after its account's deletion has no entitlement (syncPurchase).
   const outOfStep =
-    (read.record !== undefined && (await entitlementOutOfStep(read.record))) ||
+    (read.record !== undefined &&
+      (await entitlementOutOfStep(read.record)) &&
+      !(read.record.status === 'refunded' && (await paidAfterDeletion(intent)))) ||
     (read.earning !== undefined && (await earningOutOfStep(read.earning.earning, read.earning.takenBack)));
   if (!outOfStep) return false;
   await syncPurchase(ctx, intent.id);
