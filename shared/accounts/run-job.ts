@@ -122,6 +122,7 @@ export const purgeAccount = async (accountId: string, now: Date): Promise<string
       .map((item) => recordOf<EntitlementRecord>(item)),
     found.filter((item) => item.entity === 'stripe_customer').map((c) => String(c.customer_id)),
     now,
+    account.deleted_at,
   );
   // Closing an entitlement writes its provider object's item (the first one, for an entitlement
   // stored before those items existed): the partition is read again for what to delete.

@@ -5,7 +5,7 @@ import {
 } from '../entitlements/entitlement-repository.ts';
 import { type PayoutAccount, recordDetachment } from './payout-repository.ts';
 import { type Stripe, stripe } from './stripe-client.ts';
-import { BILLING, expireSession } from './stripe-sync.ts';
+import { BILLING, deletedAccountRefund, expireSession, paidSince, refundInFull } from './stripe-sync.ts';
 
 /**
  * What a deleted account's purge does at Stripe (docs/accounts.md "Deletion"): its paid
@@ -40,7 +40,10 @@ const cancelNow = async (client: Stripe, subscriptionId: string): Promise<void> 
  * Stripe, those its entitlements name and any other of its customers' (a second subscription),
  * and each closed (`expired` now: the subscription's end and churn reach the events and the
  * analysts as any ending does, before the purge deletes the item); then the customers deleted
- * (Stripe keeps its own records of the charges). `entitlements` are the entitlement items and the
+ * (Stripe keeps its own records of the charges). A payment made after `deletedAt` (the account's
+ * `DELETE /me`: a session opened before it, paid before its expiry here) is refunded in full
+ * first, as its webhook does (stripe-sync.ts), should that webhook come after this clears the
+ * account from its metadata. `entitlements` are the entitlement items and the
  * provider objects' items (docs/payments.md): every Stripe subscription the account holds for a
  * creator is closed, the one shown and any other, each once. An app store's subscription is not
  * ours to cancel (the store bills until its owner cancels there), but the access it gave ends with
@@ -53,6 +56,7 @@ export const closePaymentsOf = async (
   entitlements: readonly EntitlementRecord[],
   customerIds: readonly string[],
   now: Date,
+  deletedAt?: string,
 ): Promise<number> => {
   // One per provider object (an entitlement item and its object's item name the same one).
   const objects = [
@@ -72,9 +76,16 @@ export const closePaymentsOf = async (
     // A purchase's late webhook (a refund, a dispute) re-reads its payment intent: without the
     // account in its metadata it writes no entitlement into the purged partition (the creator's
     // earning still moves: stripe-sync.ts).
-    for await (const intent of client.paymentIntents.list({ customer, limit: 100 }))
-      if (intent.metadata?.account_id)
+    for await (const intent of client.paymentIntents.list({
+      customer,
+      limit: 100,
+      expand: ['data.latest_charge'],
+    }))
+      if (intent.metadata?.account_id) {
+        if (paidSince(intent, deletedAt))
+          await refundInFull(client, intent.id, deletedAccountRefund(intent.id));
         await client.paymentIntents.update(intent.id, { metadata: { account_id: '' } });
+      }
     for await (const sub of client.subscriptions.list({ customer, status: 'all', limit: 100 }))
       if (BILLING.has(sub.status)) billing.add(sub.id);
   }

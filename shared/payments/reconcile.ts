@@ -6,7 +6,11 @@ import {
 } from '../entitlements/entitlement-repository.ts';
 import { eventProcessed, markEventProcessed } from './billing-repository.ts';
 import {
+  type ChargeFacts,
+  type InvoiceSubscription,
+  invoiceSubscription,
   PAID_UP,
+  reconcileInvoice,
   reconcilePurchase,
   type SyncContext,
   subscriptionEntitlement,
@@ -25,12 +29,15 @@ import { applyEvent } from './stripe-webhook.ts';
  * 3. Every pay-per-view payment of the last `purchaseDays` days, with its latest charge: its
  *    entitlement and its creator's earning as the charge says now (refunds, disputes), compared
  *    and repaired through the webhook's path when they differ (`reconcilePurchase`).
+ * 4. Every paid subscription invoice of the same window: its creator's earning as its charges say
+ *    now, compared and repaired the same way (`reconcileInvoice`), from what steps 1 and 3 listed
+ *    (the subscriptions, the invoices' payment intents with their charges).
  * Returns the counts; the worker turns `repaired` into a metric with an alarm.
  */
 /**
- * How far back the daily run compares pay-per-view payments: 120 days, the card networks' usual
- * window for a dispute (a refund can come later still; it arrives as an event, step 2 covers a
- * lost one for 3 days).
+ * How far back the daily run compares pay-per-view payments and subscription invoices: 120 days,
+ * the card networks' usual window for a dispute (a refund can come later still; it arrives as an
+ * event, step 2 covers a lost one for 3 days).
  */
 export const PURCHASE_RECONCILE_DAYS = 120;
 
@@ -38,6 +45,7 @@ export interface ReconcileReport {
   subscriptions: number;
   events: number;
   purchases: number;
+  invoices: number;
   repaired: number;
 }
 
@@ -66,7 +74,10 @@ export const reconcile = async (
   ctx: SyncContext,
   options: { eventDays: number; purchaseDays: number },
 ): Promise<ReconcileReport> => {
-  const report: ReconcileReport = { subscriptions: 0, events: 0, purchases: 0, repaired: 0 };
+  const report: ReconcileReport = { subscriptions: 0, events: 0, purchases: 0, invoices: 0, repaired: 0 };
+  // What step 4 needs of the listings of steps 1 and 3 (a few fields each, not the objects).
+  const subscriptionsById = new Map<string, InvoiceSubscription>();
+  const charges = new Map<string, ChargeFacts>();
   // A customer's paid-up subscriptions, by account and creator: two for one creator started
   // within the duplicate window are one purchase paid twice, resolved as the webhook does
   // (`syncSubscription`: one kept, the others cancelled and refunded) after the listing, never
@@ -81,6 +92,8 @@ export const reconcile = async (
   for await (const { observedAt, items } of subscriptions)
     for (const sub of items) {
       report.subscriptions++;
+      const { id, metadata, application_fee_percent } = sub;
+      subscriptionsById.set(id, { id, metadata, application_fee_percent });
       const record = subscriptionEntitlement(sub, observedAt, ctx.graceDays, ctx.feePercent);
       if (!record) continue;
       if (!PAID_UP.has(sub.status)) await repair(record);
@@ -118,8 +131,29 @@ export const reconcile = async (
   for await (const { observedAt, items } of payments) {
     // A subscription's invoices are paid through payment intents too: only purchases name content.
     const purchases = items.filter((intent) => intent.metadata?.content_id);
+    for (const { id, metadata, latest_charge: charge } of items)
+      if (!metadata?.content_id && charge && typeof charge !== 'string') {
+        const { amount, amount_refunded, refunded, disputed } = charge;
+        charges.set(id, { id: charge.id, amount, amount_refunded, refunded, disputed });
+      }
     report.purchases += purchases.length;
     const repaired = await Promise.all(purchases.map((intent) => reconcilePurchase(ctx, intent, observedAt)));
+    report.repaired += repaired.filter(Boolean).length;
+  }
+  const invoices = stampedPages(ctx, (id) =>
+    ctx.stripe.invoices.list({
+      status: 'paid',
+      created: { gte: purchasesSince },
+      limit: 100,
+      expand: ['data.payments'],
+      ...after(id),
+    }),
+  );
+  const held = { subscriptions: subscriptionsById, charges };
+  for await (const { items } of invoices) {
+    const paid = items.filter((invoice) => invoice.amount_paid > 0 && invoiceSubscription(invoice));
+    report.invoices += paid.length;
+    const repaired = await Promise.all(paid.map((invoice) => reconcileInvoice(ctx, invoice, held)));
     report.repaired += repaired.filter(Boolean).length;
   }
   return report;

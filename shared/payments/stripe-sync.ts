@@ -4,6 +4,7 @@ import {
   type EntitlementRecord,
   entitlementOutOfStep,
 } from '../entitlements/entitlement-repository.ts';
+import { getAccount } from '../identity/account-repository.ts';
 import { type Earning, earningOutOfStep, recordEarning, recordReversal } from './payout-repository.ts';
 
 /**
@@ -139,30 +140,76 @@ const earliest = <T extends { id: string; created: number }>(items: readonly T[]
 /** What the platform writes on a subscription it cancels and a refund it makes as a duplicate of `keptId`. */
 const duplicateMetadata = (keptId: string) => ({ reason: 'duplicate', duplicate_of: keptId });
 
+/** Why the platform refunds a payment in full: Stripe's reason, its metadata, the idempotency key. */
+interface FullRefund {
+  reason: 'duplicate' | 'requested_by_customer';
+  metadata: Record<string, string>;
+  idempotencyKey: string;
+}
+
 /**
- * Refunds payment intent `intentId`'s charge in full as a duplicate of `keptId` (reason
- * `duplicate`; the transfer to the creator and the platform's fee reversed with it, as a refund of
- * a destination charge must: docs/payments.md). One already refunded, or never paid, is done.
+ * Refunds payment intent `intentId`'s charge in full (the transfer to the creator and the
+ * platform's fee reversed with it, as a refund of a destination charge must: docs/payments.md).
+ * One already refunded, or never paid, is done.
  */
-const refundDuplicate = async (ctx: SyncContext, intentId: string, keptId: string): Promise<void> => {
-  const intent = await ctx.stripe.paymentIntents.retrieve(intentId, { expand: ['latest_charge'] });
+export const refundInFull = async (client: Stripe, intentId: string, why: FullRefund): Promise<void> => {
+  const intent = await client.paymentIntents.retrieve(intentId, { expand: ['latest_charge'] });
   const charge = intent.latest_charge;
   if (intent.status !== 'succeeded' || !charge || typeof charge === 'string') return;
   if (charge.amount_refunded < charge.amount)
-    await ctx.stripe.refunds
+    await client.refunds
       .create(
         {
           payment_intent: intentId,
-          reason: 'duplicate',
-          metadata: duplicateMetadata(keptId),
+          reason: why.reason,
+          metadata: why.metadata,
           ...(charge.transfer_data?.destination ? { reverse_transfer: true } : {}),
           ...(charge.application_fee_amount ? { refund_application_fee: true } : {}),
         },
-        { idempotencyKey: `duplicate-refund-${intentId}-of-${keptId}` },
+        { idempotencyKey: why.idempotencyKey },
       )
       .catch((error: { code?: string }) => {
         if (error.code !== 'charge_already_refunded') throw error;
       });
+};
+
+/** Refunds payment intent `intentId` in full as a duplicate of `keptId` (reason `duplicate`). */
+const refundDuplicate = (ctx: SyncContext, intentId: string, keptId: string): Promise<void> =>
+  refundInFull(ctx.stripe, intentId, {
+    reason: 'duplicate',
+    metadata: duplicateMetadata(keptId),
+    idempotencyKey: `duplicate-refund-${intentId}-of-${keptId}`,
+  });
+
+/**
+ * The refund of a payment made for an account after its `DELETE /me` (a Checkout Session opened
+ * before the deletion, paid before the purge expired it): the buyer asked to be gone, so nothing
+ * is granted and the money goes back (docs/payments.md, "A payment from a deleted account").
+ */
+export const deletedAccountRefund = (intentId: string): FullRefund => ({
+  reason: 'requested_by_customer',
+  metadata: { reason: 'account_deleted' },
+  idempotencyKey: `account-deleted-refund-${intentId}`,
+});
+
+/**
+ * Was `intent` paid (its latest charge, expanded, succeeded) after `deletedAt` (an ISO instant)?
+ * Stripe's `created` is whole seconds: a charge of the deletion's own second counts as before it
+ * (it may have been: a purchase paid, then the account deleted at once, is the buyer's).
+ */
+export const paidSince = (intent: Stripe.PaymentIntent, deletedAt: string | undefined): boolean => {
+  const charge = intent.latest_charge;
+  if (deletedAt === undefined || !charge || typeof charge === 'string' || charge.status !== 'succeeded')
+    return false;
+  return charge.created * 1000 > Date.parse(deletedAt);
+};
+
+/** Was `intent` (its latest charge expanded) paid after its account's `DELETE /me`? One GetItem. */
+const paidAfterDeletion = async (intent: Stripe.PaymentIntent): Promise<boolean> => {
+  const accountId = intent.metadata?.account_id;
+  const charge = intent.latest_charge;
+  if (!accountId || !charge || typeof charge === 'string' || charge.status !== 'succeeded') return false;
+  return paidSince(intent, (await getAccount(accountId, true))?.deleted_at);
 };
 
 /**
@@ -170,14 +217,29 @@ const refundDuplicate = async (ctx: SyncContext, intentId: string, keptId: strin
  * (`application_fee_percent`, set when it was sold: what Stripe takes), not today's setting,
  * which may have changed since; today's only for one sold without.
  */
-const feePercentOf = (ctx: SyncContext, sub: Stripe.Subscription): number =>
+const feePercentOf = (ctx: SyncContext, sub: InvoiceSubscription): number =>
   sub.application_fee_percent ?? ctx.feePercent;
+
+/** What an invoice's earning needs of its subscription: its creator and fee percent (neither changes). */
+export type InvoiceSubscription = Pick<Stripe.Subscription, 'id' | 'metadata' | 'application_fee_percent'>;
+
+/** What `chargeReversal` reads of a charge. */
+export type ChargeFacts = Pick<Stripe.Charge, 'id' | 'amount' | 'amount_refunded' | 'refunded' | 'disputed'>;
+
+/**
+ * What the daily reconcile's listings already hold, so an invoice's check asks Stripe only for
+ * the rest: subscriptions by id, and payment intents' latest charges by payment intent id.
+ */
+export interface HeldReads {
+  subscriptions?: ReadonlyMap<string, InvoiceSubscription>;
+  charges?: ReadonlyMap<string, ChargeFacts>;
+}
 
 /** The creator's earning of a paid invoice of `sub` (gross, the platform's fee, net). */
 const invoiceEarning = (
   ctx: SyncContext,
   invoice: Stripe.Invoice,
-  sub: Stripe.Subscription,
+  sub: InvoiceSubscription,
   creatorId: string,
 ): Earning => {
   const fee = Math.round((invoice.amount_paid * feePercentOf(ctx, sub)) / 100);
@@ -211,7 +273,7 @@ interface ChargeReversal {
  * pay-per-view payment's state and earning and a subscription invoice's earning alike; its
  * disputes are listed only for a disputed charge not refunded in full.
  */
-const chargeReversal = async (stripe: Stripe, charge: Stripe.Charge): Promise<ChargeReversal> => {
+const chargeReversal = async (stripe: Stripe, charge: ChargeFacts): Promise<ChargeReversal> => {
   const refunded = charge.refunded || charge.amount_refunded >= charge.amount;
   const disputed =
     !refunded &&
@@ -225,45 +287,99 @@ const chargeReversal = async (stripe: Stripe, charge: Stripe.Charge): Promise<Ch
   };
 };
 
+/** A creator's earning as Stripe says it is now, with what refunds and disputes took back of it. */
+interface EarningRead {
+  earning: Earning;
+  takenBack: number;
+  reversed: boolean;
+}
+
+/** Records an earning once and, when anything was ever taken back, its reversal as observed at `observedAt`. */
+const applyEarning = async (read: EarningRead | undefined, observedAt: Date): Promise<void> => {
+  if (!read) return;
+  await recordEarning(read.earning);
+  if (read.takenBack > 0 || read.reversed) await recordReversal(read.earning, read.takenBack, observedAt);
+};
+
+/** An invoice's paid payments: those it came with (`expand[]=payments`, all of them), else listed. */
+const paidPaymentsOf = (ctx: SyncContext, invoice: Stripe.Invoice) =>
+  invoice.payments && !invoice.payments.has_more
+    ? invoice.payments.data.filter((payment) => payment.status === 'paid')
+    : ctx.stripe.invoicePayments.list({ invoice: invoice.id, status: 'paid', limit: 100 });
+
+/** Payment intent `id`'s latest charge, if any. */
+const latestCharge = async (ctx: SyncContext, id: string): Promise<Stripe.Charge | undefined> => {
+  const charge = (await ctx.stripe.paymentIntents.retrieve(id, { expand: ['latest_charge'] })).latest_charge;
+  return charge && typeof charge !== 'string' ? charge : undefined;
+};
+
+/**
+ * A paid subscription invoice's earning and what its charges' refunds and disputes took back, as
+ * Stripe says now (nothing written); what `held` holds is not asked again. Undefined without a
+ * paid amount, a subscription or a creator.
+ */
+const readInvoiceEarning = async (
+  ctx: SyncContext,
+  invoice: Stripe.Invoice,
+  held: HeldReads = {},
+): Promise<EarningRead | undefined> => {
+  const subscriptionId = invoiceSubscription(invoice);
+  if (invoice.status !== 'paid' || invoice.amount_paid <= 0 || !subscriptionId) return undefined;
+  const sub =
+    held.subscriptions?.get(subscriptionId) ?? (await ctx.stripe.subscriptions.retrieve(subscriptionId));
+  const creatorId = sub.metadata?.creator_id;
+  if (!creatorId) return undefined;
+  let takenBack = 0;
+  let reversed = false;
+  for await (const payment of paidPaymentsOf(ctx, invoice)) {
+    const intentId = idOf(payment.payment.payment_intent);
+    const charge = intentId && (held.charges?.get(intentId) ?? (await latestCharge(ctx, intentId)));
+    if (!charge) continue;
+    const back = await chargeReversal(ctx.stripe, charge);
+    takenBack += back.takenBack;
+    reversed ||= back.reversed;
+  }
+  return {
+    earning: invoiceEarning(ctx, invoice, sub, creatorId),
+    takenBack: Math.min(takenBack, invoice.amount_paid),
+    reversed,
+  };
+};
+
 /**
  * A paid subscription invoice's earning and what its charges' refunds and disputes took back
  * (`EARNING#<invoice>` and `EARNING#<invoice>#reversal`, as a purchase's: docs/payments.md,
  * "Earnings"): recorded once, the reversal set to what the charges say now (a refund by hand in
  * the dashboard, a chargeback, a duplicate's refund). Without a creator or payment: nothing.
- * `held`: its subscription as the caller read it (only its creator and fee percent are used,
+ * `sub`: its subscription as the caller read it (only its creator and fee percent are used,
  * which never change), else it is read.
  */
 const syncInvoiceEarning = async (
   ctx: SyncContext,
   invoice: Stripe.Invoice,
-  held?: Stripe.Subscription,
+  sub?: InvoiceSubscription,
 ): Promise<void> => {
-  const subscriptionId = invoiceSubscription(invoice);
-  if (invoice.status !== 'paid' || invoice.amount_paid <= 0 || !subscriptionId) return;
   const observedAt = ctx.now(); // before the reads of its charges (SyncContext.now)
-  const sub = held?.id === subscriptionId ? held : await ctx.stripe.subscriptions.retrieve(subscriptionId);
-  const creatorId = sub.metadata?.creator_id;
-  if (!creatorId) return;
-  let takenBack = 0;
-  let reversed = false;
-  for await (const payment of ctx.stripe.invoicePayments.list({
-    invoice: invoice.id,
-    status: 'paid',
-    limit: 100,
-  })) {
-    const intentId = idOf(payment.payment.payment_intent);
-    if (!intentId) continue;
-    const intent = await ctx.stripe.paymentIntents.retrieve(intentId, { expand: ['latest_charge'] });
-    const charge = intent.latest_charge;
-    if (!charge || typeof charge === 'string') continue;
-    const back = await chargeReversal(ctx.stripe, charge);
-    takenBack += back.takenBack;
-    reversed ||= back.reversed;
-  }
-  const earning = invoiceEarning(ctx, invoice, sub, creatorId);
-  await recordEarning(earning);
-  if (takenBack > 0 || reversed)
-    await recordReversal(earning, Math.min(takenBack, invoice.amount_paid), observedAt);
+  const subscriptions = sub ? new Map([[sub.id, sub]]) : undefined;
+  await applyEarning(await readInvoiceEarning(ctx, invoice, { subscriptions }), observedAt);
+};
+
+/**
+ * The daily reconcile's check of one paid subscription invoice: its creator's earning and what its
+ * charges' refunds and disputes took back, as Stripe says now (what the run's listings hold,
+ * `held`, is not asked again). True when they differed from what the table holds and were
+ * repaired through the webhook's own path (`syncInvoiceEarning`, as a charge's event does, read
+ * again); nothing is written otherwise, so a daily run does not move a reversal to its own month.
+ */
+export const reconcileInvoice = async (
+  ctx: SyncContext,
+  invoice: Stripe.Invoice,
+  held: HeldReads,
+): Promise<boolean> => {
+  const read = await readInvoiceEarning(ctx, invoice, held);
+  if (!read || !(await earningOutOfStep(read.earning, read.takenBack))) return false;
+  await syncInvoiceEarning(ctx, invoice);
+  return true;
 };
 
 /**
@@ -400,7 +516,7 @@ interface PurchaseRead {
   /** When Stripe's state was read (orders the reversal's writes). */
   observedAt: Date;
   /** The earning of its charge once paid (what refunds and disputes took back with it). */
-  earning?: { earning: Earning; takenBack: number; reversed: boolean };
+  earning?: EarningRead;
 }
 
 /**
@@ -464,11 +580,7 @@ const readPurchase = async (
 const applyPurchase = async (read: PurchaseRead | undefined): Promise<EntitlementRecord | undefined> => {
   if (!read) return undefined;
   if (read.record) await applyEntitlement(read.record);
-  if (read.earning) {
-    const { earning, takenBack, reversed } = read.earning;
-    await recordEarning(earning);
-    if (takenBack > 0 || reversed) await recordReversal(earning, takenBack, read.observedAt);
-  }
+  await applyEarning(read.earning, read.observedAt);
   return read.record;
 };
 
@@ -517,6 +629,15 @@ export const syncPurchase = async (ctx: SyncContext, id: string): Promise<Entitl
     ctx.stripe.paymentIntents.retrieve(intentId, { expand: ['latest_charge'] });
   const observedAt = ctx.now(); // before the reads (SyncContext.now)
   const intent = await retrieve(id);
+  if (await paidAfterDeletion(intent)) {
+    // Refunded, and nothing written into a partition its purge is deleting: only the creator's
+    // earning, recorded and reversed whole (docs/payments.md, "A payment from a deleted account").
+    await refundInFull(ctx.stripe, id, deletedAccountRefund(id));
+    const refundedAt = ctx.now(); // before the re-read of what the refund changed
+    const read = await readPurchase(ctx, await retrieve(id), refundedAt);
+    await applyPurchase(read && { ...read, record: undefined });
+    return undefined;
+  }
   const granting = await grantingPurchases(ctx, intent);
   const kept = earliest(granting);
   if (!kept) return applyPurchase(await readPurchase(ctx, intent, observedAt));
@@ -547,8 +668,11 @@ export const reconcilePurchase = async (
 ): Promise<boolean> => {
   const read = await readPurchase(ctx, intent, observedAt);
   if (!read) return false;
+  // A payment refunded because it came after its account's deletion has no entitlement (syncPurchase).
   const outOfStep =
-    (read.record !== undefined && (await entitlementOutOfStep(read.record))) ||
+    (read.record !== undefined &&
+      (await entitlementOutOfStep(read.record)) &&
+      !(read.record.status === 'refunded' && (await paidAfterDeletion(intent)))) ||
     (read.earning !== undefined && (await earningOutOfStep(read.earning.earning, read.earning.takenBack)));
   if (!outOfStep) return false;
   await syncPurchase(ctx, intent.id);

@@ -15,13 +15,15 @@ import { earningsOf } from '../../shared/payments/payout-repository.ts';
 import { reconcile } from '../../shared/payments/reconcile.ts';
 import { stripeClient } from '../../shared/payments/stripe-client.ts';
 import {
+  reconcilePurchase,
   type SyncContext,
   subscriptionEntitlement,
   syncInvoice,
   syncSubscription,
 } from '../../shared/payments/stripe-sync.ts';
 import { handleDelivery, SIGNATURE_TOLERANCE_SECONDS } from '../../shared/payments/stripe-webhook.ts';
-import { earningTotals } from '../support/payments.ts';
+import { markDeleted } from '../../shared/identity/account-repository.ts';
+import { earningTotals, newViewer } from '../support/payments.ts';
 
 /**
  * Stripe's webhooks against the Stripe stand-in (scripts/local/stripe) and DynamoDB Local: the
@@ -93,9 +95,12 @@ const subscribed = async (of?: { accountId: string; creatorId: string; customer:
   return { accountId, creatorId, customer: customer.id, sub, events: events.map((e) => e.id) };
 };
 
-/** A paid one-off purchase of `contentId` for a fresh account, with its events. */
-const purchased = async () => {
-  const accountId = `acc_${randomUUID()}`;
+/**
+ * A paid one-off purchase of `contentId` for a fresh account (or `options.accountId`), with its
+ * events; `options.beforePaying` runs between the session's creation and its payment.
+ */
+const purchased = async (options: { accountId?: string; beforePaying?: () => Promise<unknown> } = {}) => {
+  const accountId = options.accountId ?? `acc_${randomUUID()}`;
   const contentId = `ep_${randomUUID().slice(0, 8)}`;
   const creatorId = `cr_ppv_${randomUUID().slice(0, 8)}`;
   const metadata = { account_id: accountId, creator_id: creatorId, content_id: contentId };
@@ -109,6 +114,7 @@ const purchased = async () => {
     payment_intent_data: { metadata },
     success_url: 'https://example.com/ok',
   });
+  await options.beforePaying?.();
   const { events } = runPayAction(standIn.store, 'complete', session.id);
   const intent = (await ctx.stripe.checkout.sessions.retrieve(session.id)).payment_intent as string;
   return { accountId, creatorId, contentId, intent, events: events.map((e) => e.id) };
@@ -483,6 +489,55 @@ describe('POST /billing/stripe/webhook (shared/payments/stripe-webhook.ts)', () 
     const before = await reversals();
     expect((await reconcile(ctx, { eventDays: -1, purchaseDays: 120 })).repaired).toBe(0);
     expect(await reversals()).toEqual(before);
+  });
+
+  it("the daily reconcile compares subscription invoices' earnings with their charges: a refund or dispute whose events were lost is repaired, once", async () => {
+    // money59: invoices' earnings were compared only through the last 3 days' events; a refund or
+    // dispute of a subscription's charge lost for longer kept the creator's earning for ever.
+    const refunded = await subscribed();
+    const disputed = await subscribed();
+    for (const id of [...refunded.events, ...disputed.events]) await deliver(id);
+    // Their events are lost (never delivered), and older than the event window (eventDays -1).
+    runPayAction(standIn.store, 'refund', refunded.sub);
+    runPayAction(standIn.store, 'dispute', disputed.sub);
+    const grossOf = async (creatorId: string) =>
+      (await earningsOf(creatorId)).reduce((sum, e) => sum + e.gross, 0);
+    expect([await grossOf(refunded.creatorId), await grossOf(disputed.creatorId)]).toEqual([499, 499]);
+    const first = await reconcile(ctx, { eventDays: -1, purchaseDays: 120 });
+    expect([await grossOf(refunded.creatorId), await grossOf(disputed.creatorId)]).toEqual([0, 0]);
+    expect(first.invoices).toBeGreaterThanOrEqual(2);
+    expect(first.repaired).toBeGreaterThanOrEqual(2);
+    for (const { creatorId } of [refunded, disputed]) {
+      const totals = await earningTotals(creatorId);
+      expect(totals.stored).toEqual(totals.fromEarnings);
+    }
+    // In step now: another run repairs nothing and moves no reversal.
+    const lines = async () =>
+      (await Promise.all([refunded, disputed].map((s) => earningsOf(s.creatorId)))).flat();
+    const before = await lines();
+    expect((await reconcile(ctx, { eventDays: -1, purchaseDays: 120 })).repaired).toBe(0);
+    expect(await lines()).toEqual(before);
+  });
+
+  it('a pay-per-view paid after DELETE /me (its session opened before) is refunded in full and grants nothing', async () => {
+    // money59: the purchase was granted into the deleted account (until its purge deleted it) and
+    // the buyer kept paying for it: nothing refunded.
+    const { accountId } = await newViewer('deleted-buyer');
+    // Deleted two seconds before the payment (Stripe's `created` is whole seconds).
+    const deletedAt = new Date(Date.now() - 2000);
+    const bought = await purchased({ accountId, beforePaying: () => markDeleted(accountId, deletedAt) });
+    for (const id of [...bought.events, ...bought.events]) await deliver(id); // a retry refunds nothing twice
+    const read = () => ctx.stripe.paymentIntents.retrieve(bought.intent, { expand: ['latest_charge'] });
+    expect((await read()).latest_charge).toMatchObject({ refunded: true, amount_refunded: 299 });
+    const target = { kind: 'purchase', creatorId: bought.creatorId, contentId: bought.contentId } as const;
+    expect(await getEntitlement(accountId, target)).toBeUndefined();
+    const earnings = await earningsOf(bought.creatorId);
+    expect(earnings.reduce((sum, e) => sum + e.gross, 0)).toBe(0);
+    const totals = await earningTotals(bought.creatorId);
+    expect(totals.stored).toEqual(totals.fromEarnings);
+    // In step for the daily reconcile: nothing to repair, nothing written.
+    expect(await reconcilePurchase(ctx, await read(), new Date())).toBe(false);
+    expect(await getEntitlement(accountId, target)).toBeUndefined();
   });
 
   it('a failed renewal keeps access through the grace period, then it lapses with no further event', async () => {
