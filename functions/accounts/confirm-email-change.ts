@@ -4,5 +4,5 @@ import { confirmEmailChange } from '../../shared/accounts/credentials.ts';
 import * as contracts from './contracts.ts';
 
 export const handler = endpoint(contracts.confirmEmailChange, async ({ body, caller, now }) =>
-  ok(await confirmEmailChange(caller().accountId, body.code, now)),
+  ok(await confirmEmailChange(caller(), body.code, now)),
 );

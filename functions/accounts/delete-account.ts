@@ -6,5 +6,5 @@ import * as contracts from './contracts.ts';
 
 export const handler = endpoint(contracts.deleteMyAccount, async ({ caller, body, now }) => {
   await assertFactorPassed(caller());
-  return accepted(await deleteAccount(caller().accountId, body, now));
+  return accepted(await deleteAccount(caller(), body, now));
 });

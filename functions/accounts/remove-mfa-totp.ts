@@ -3,7 +3,7 @@ import { noContent } from '../../shared/http/reply.ts';
 import { removeTotp } from '../../shared/identity/second-factor.ts';
 import * as contracts from './mfa-contracts.ts';
 
-export const handler = endpoint(contracts.removeTotp, async ({ caller }) => {
-  await removeTotp(caller());
+export const handler = endpoint(contracts.removeTotp, async ({ caller, now }) => {
+  await removeTotp(caller(), now);
   return noContent();
 });

@@ -33,6 +33,7 @@ import {
   saveVerificationCode,
   spendAttempt,
 } from '../identity/email-verification-repository.ts';
+import { requireLiveSession } from '../identity/live-session.ts';
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../identity/password.ts';
 import { listSessions, revokeFamily, sessionOfRefreshToken } from '../identity/refresh-tokens.ts';
 import { endChatConnections } from './end-chat.ts';
@@ -48,11 +49,15 @@ const NO_PASSWORD =
   'This account signs in with Google and has no password: set one with POST /auth/password/forgot';
 
 /**
- * The account, once `password` is checked against it: 409 when it has none (Google only; a dummy
+ * The account, once the caller's session is found still signed in (401 otherwise: a signed-out
+ * device's access token changes no credential) and `password` is checked against it: 409 when it has none (Google only; a dummy
  * hash is checked anyway, so the answer takes the same time), 403 when it is wrong.
  */
-const withPassword = async (accountId: string, password: string, field: string) => {
-  const account = await requireLiveAccount(accountId);
+const withPassword = async (caller: Principal, password: string, field: string, now: Date) => {
+  const [account] = await Promise.all([
+    requireLiveAccount(caller.accountId),
+    requireLiveSession(caller, now),
+  ]);
   const valid = await verifyPassword(password, account.password_hash ?? DUMMY_PASSWORD_HASH);
   if (!account.password_hash) throw new ConflictError(NO_PASSWORD);
   if (!valid) throw new ForbiddenError(`${field} is incorrect`);
@@ -70,7 +75,7 @@ export const changePassword = async (
   now: Date,
 ): Promise<SessionsRevoked> => {
   await assertUncommonPassword(body.new_password, 'new_password');
-  const account = await withPassword(caller.accountId, body.current_password, 'current_password');
+  const account = await withPassword(caller, body.current_password, 'current_password', now);
   await changePasswordHash(
     account.account_id,
     account.password_hash,
@@ -97,7 +102,7 @@ export const startEmailChange = async (
   body: ChangeEmailBody,
   now: Date,
 ): Promise<EmailChangeStarted> => {
-  const account = await withPassword(caller.accountId, body.current_password, 'current_password');
+  const account = await withPassword(caller, body.current_password, 'current_password', now);
   const newEmail = normalizeEmail(body.new_email);
   if (newEmail === account.email) throw new ConflictError('This is already the account’s address');
   if (await isEmailTaken(newEmail)) throw new ConflictError('Email already registered');
@@ -120,14 +125,16 @@ export const startEmailChange = async (
 /**
  * `POST /me/email/verify`: the code from the new address moves the account to it (one transaction
  * with both markers) and a notice goes to the old address. 409 when another account took the new
- * address meanwhile.
+ * address meanwhile; 401 for a signed-out session's token (before any attempt is spent).
  */
 export const confirmEmailChange = async (
-  accountId: string,
+  caller: Principal,
   code: string,
   now: Date,
 ): Promise<EmailChanged> => {
   const RESEND = 'POST /me/email';
+  const { accountId } = caller;
+  await requireLiveSession(caller, now);
   const record = await spendAttempt(accountId, VERIFICATION_MAX_ATTEMPTS, now, 'EMAIL_CHANGE');
   if (!record) throw new VerificationCodeGoneError(RESEND);
   if (!(await codeMatches(record, code)))

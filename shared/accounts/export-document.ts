@@ -10,6 +10,7 @@ import { getSession } from '../audience/session-repository.ts';
 import { earningsOf, getPayoutAccount } from '../payments/payout-repository.ts';
 import { getReport } from '../reports/report-repository.ts';
 import { subscriptionsOf } from '../webhooks/subscription-repository.ts';
+import { chatRecordForExport } from './export-chat.ts';
 import { ExportDocument } from './export-schema.ts';
 
 type Item = Record<string, unknown>;
@@ -92,7 +93,7 @@ export const buildExportDocument = async (accountId: string, now: Date): Promise
     sign_ins: families.map(({ created_at, revoked, expires_at }) => ({ created_at, revoked, expires_at })),
     // No secret is stored with a subscription (they derive from its id in KMS): listed as kept.
     webhook_subscriptions: subscriptions as unknown as ExportDocument['webhook_subscriptions'],
-    chat_moderation: chat as ExportDocument['chat_moderation'],
+    chat_moderation: chat.map((record) => chatRecordForExport(accountId, record)),
     analytics: { note: ANALYTICS_NOTE },
   };
   return ExportDocument.parse(document);

@@ -89,9 +89,27 @@ export const ExportDocument = /* @__PURE__ */ (() =>
     ),
     /**
      * What creators' chats keep about the account: its bans and moderator appointments (`kind`
-     * `chat-ban`, `chat-moderator`) and the moderation actions on it or by it (`chat-action`).
+     * `chat-ban`, `chat-moderator`), the moderation actions on it or by it (`chat-action`, what in
+     * `action`) and the bans it made as a moderator, each in the chat of `creator_id`. Who acted
+     * and on whom by role only: no other account's id (docs/accounts.md "Export").
      */
-    chat_moderation: z.array(record({ kind: z.string(), creator_id: z.optional(z.string()) })),
+    chat_moderation: z.array(
+      z.object({
+        kind: z.enum(['chat-ban', 'chat-moderator', 'chat-action']),
+        creator_id: z.string(),
+        /** Who acted: the account itself, the channel's creator or one of its moderators. */
+        by_role: z.enum(['you', 'creator', 'moderator']),
+        /** On whom: the account itself, another account (not named), or no one (a setting, a message). */
+        target_role: z.nullable(z.enum(['you', 'another account'])),
+        at: instant,
+        action: z.optional(z.string()),
+        /** A ban's end (null: until lifted). */
+        until: z.optional(z.nullable(z.string())),
+        reason: z.optional(z.nullable(z.string())),
+        duration_seconds: z.optional(z.nullable(z.number())),
+        message_id: z.optional(z.nullable(z.string())),
+      }),
+    ),
     /** Analytics: the event store holds pseudonymised rows only (player events and payment facts). */
     analytics: z.object({
       note: z.string(),

@@ -311,7 +311,10 @@ export const purgeChatsOf = async (
   await batchPutDelete([], deletes);
 };
 
-/** What other creators' chats keep about the account (its export): the items its references name. */
+/**
+ * What other creators' chats keep about the account (its export): the items its references name,
+ * each with the `creator_id` of the chat it is in (bans and moderator items do not store it).
+ */
 export const chatRecordsAbout = async (partition: readonly Record<string, unknown>[]) =>
   (
     await batchGet(
@@ -320,8 +323,8 @@ export const chatRecordsAbout = async (partition: readonly Record<string, unknow
         .map((item) => ({ PK: String(item.ref_pk), SK: String(item.ref_sk) })),
     )
   ).map((item) => {
-    const { PK: _pk, SK: _sk, entity, ...record } = item;
-    return { kind: String(entity), ...record };
+    const { PK, SK: _sk, entity, ...record } = item;
+    return { kind: String(entity), creator_id: String(PK).slice(chatPk('').length), ...record };
   });
 
 /** Stores the channel's settings and records the change. */

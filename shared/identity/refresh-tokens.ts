@@ -9,9 +9,9 @@ import {
   signInBasisCheck,
 } from './account-repository.ts';
 import { deviceLabel } from './device-label.ts';
+import { usable } from './live-session.ts';
 import {
   getRefreshFamily,
-  type RefreshFamily,
   putRefreshFamily,
   refreshFamiliesOf,
   renewRefreshAuthTime,
@@ -121,10 +121,6 @@ export const issueSession = async (
   };
 };
 
-/** Can the family still refresh at `now` (neither revoked nor expired)? */
-const usable = (item: Pick<RefreshFamily, 'revoked' | 'expires_at_epoch'>, now: Date) =>
-  item.revoked !== true && Number(item.expires_at_epoch) > epoch(now);
-
 /** Exchanges a refresh token for a new pair; reuse of a rotated token revokes the family (401). */
 export const rotateSession = async (token: string, now: Date): Promise<SessionTokens> => {
   const { family, secret } = parse(token);
@@ -164,11 +160,7 @@ export const rotateSession = async (token: string, now: Date): Promise<SessionTo
   };
 };
 
-/** Is `family` a sign-in of `accountId` that can still refresh? */
-export const isLiveSession = async (accountId: string, family: string, now: Date): Promise<boolean> => {
-  const item = await getRefreshFamily(family);
-  return item?.account_id === accountId && usable(item, now);
-};
+export { isLiveSession } from './live-session.ts';
 
 /**
  * Revokes family `family` if it belongs to `accountId`; false when it does not exist or is

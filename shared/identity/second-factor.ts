@@ -7,7 +7,6 @@ import {
   NotFoundError,
   StepUpRequiredError,
   TooManyRequestsError,
-  UnauthorizedError,
   ValidationError,
 } from '../errors/errors.ts';
 import { recordMetric } from '../observability/index.ts';
@@ -16,7 +15,8 @@ import { getAccount, requireLiveAccount, type SignInBasis } from './account-repo
 import { ChallengeGoneError, MAX_CHALLENGE_ATTEMPTS, parseChallengeToken } from './mfa-challenge.ts';
 import { accountView } from './onboarding.ts';
 import { notifyAccount } from './account-notice.ts';
-import { isLiveSession, issueSession, renewAuthTime } from './refresh-tokens.ts';
+import { requireLiveSession } from './live-session.ts';
+import { issueSession, renewAuthTime } from './refresh-tokens.ts';
 import type { SignedInAccount } from './schemas.ts';
 import type {
   CompleteMfaSignInBody,
@@ -98,12 +98,11 @@ export const enrolTotp = async (
 export const confirmTotp = async (caller: Principal, code: string, now: Date): Promise<TotpConfirmed> => {
   // A deleted account (its purge waits out the access tokens it has) gets no fresh token, nor
   // does a signed-out session (its access token only lapses).
-  const [, factor, live] = await Promise.all([
+  const [, factor] = await Promise.all([
     requireLiveAccount(caller.accountId),
     getTotpFactor(caller.accountId),
-    caller.sessionId === undefined ? true : isLiveSession(caller.accountId, caller.sessionId, now),
+    requireLiveSession(caller, now),
   ]);
-  if (!live) throw new UnauthorizedError('This session was signed out: sign in again');
   if (factor?.state === 'active') throw new ConflictError('This TOTP authenticator is confirmed already');
   if (!factor || (factor.expires_at_epoch ?? 0) <= epoch(now)) throw new NotFoundError(ENROL_AGAIN);
   const step = matchingStep(await decryptTotpSecret(caller.accountId, factor.secret_ciphertext), code, now);
@@ -147,12 +146,11 @@ export const regenerateRecoveryCodes = async (
   caller: Principal,
   now: Date,
 ): Promise<RecoveryCodesRenewed> => {
-  const [account, factor, live] = await Promise.all([
+  const [account, factor] = await Promise.all([
     requireLiveAccount(caller.accountId),
     getTotpFactor(caller.accountId),
-    caller.sessionId === undefined ? true : isLiveSession(caller.accountId, caller.sessionId, now),
+    requireLiveSession(caller, now),
   ]);
-  if (!live) throw new UnauthorizedError('This session was signed out: sign in again');
   if (factor?.state !== 'active') throw new NotFoundError('No second factor is enrolled');
   const { codes, stored } = await newRecoveryCodes(caller.accountId);
   if (!(await replaceRecoveryCodes(factor, stored)))
@@ -175,8 +173,10 @@ export const regenerateRecoveryCodes = async (
  * active factor goes only for a token that passed it (`amr: ["mfa"]`: a sign-in through it, its
  * confirmation, or a step-up with its code), else 401 `step_up_required`: a token of a sign-in
  * from before the enrolment is recent enough for the middleware, yet proves nothing about the factor.
+ * A signed-out session's token removes nothing (401, `requireLiveSession`).
  */
-export const removeTotp = async (caller: Principal): Promise<void> => {
+export const removeTotp = async (caller: Principal, now: Date): Promise<void> => {
+  await requireLiveSession(caller, now);
   const outcome = await deleteTotpFactor(caller.accountId, caller.secondFactor === true);
   if (outcome === 'none') throw new NotFoundError('No second factor is enrolled');
   if (outcome === 'active') throw new StepUpRequiredError(STEP_UP_MAX_AGE_SECONDS);

@@ -365,15 +365,31 @@ describe('account deletion (DELETE /me)', () => {
       webhook_subscriptions: [expect.objectContaining({ id: hook.body.data.id, type: 'creator.live' })],
     });
     expect(document.payments.stripe_customer_id).toMatch(/^cus_/);
-    // In the host's chat: appointed, removed, a ban made as moderator, banned (4 actions, 2 bans).
-    expect(document.chat_moderation.map((r: { kind: string }) => r.kind).sort()).toEqual([
-      'chat-action',
-      'chat-action',
-      'chat-action',
-      'chat-action',
-      'chat-ban',
-      'chat-ban',
-    ]);
+    // In the host's chat: appointed, removed, a ban made as moderator, banned (4 actions, 2 bans),
+    // who acted and on whom by role: the account the moderator banned is not named (GDPR: the
+    // export holds the requester's data, docs/accounts.md "Export").
+    const summary = (rows: unknown[][]) => rows.map((row) => JSON.stringify(row)).sort();
+    expect(
+      summary(
+        document.chat_moderation.map((r: Record<string, unknown>) => [
+          r.kind,
+          r.action ?? null,
+          r.by_role,
+          r.target_role,
+          r.creator_id === host.creatorId,
+        ]),
+      ),
+    ).toEqual(
+      summary([
+        ['chat-action', 'moderator_added', 'creator', 'you', true],
+        ['chat-action', 'moderator_removed', 'creator', 'you', true],
+        ['chat-action', 'user_banned', 'you', 'another account', true],
+        ['chat-action', 'user_banned', 'creator', 'you', true],
+        ['chat-ban', null, 'you', 'another account', true],
+        ['chat-ban', null, 'creator', 'you', true],
+      ]),
+    );
+    expect(JSON.stringify(document)).not.toContain(other.id);
     expect(document.sign_ins).toHaveLength(2);
     expect(JSON.stringify(document)).not.toMatch(/password_hash|token_sha256|whsec_/);
     // A tampered URL is refused, as S3 refuses it.
