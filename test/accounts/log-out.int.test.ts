@@ -1,7 +1,7 @@
-import { DisconnectUserCommand, IvschatClient } from '@aws-sdk/client-ivschat';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalAccountJobs } from '../../scripts/local/accounts.ts';
 import { fromNewAddress, type TestApi, testApi } from '../support/api.ts';
+import { disconnectsOf } from '../support/chat-socket.ts';
 import { signUp } from '../support/studio.ts';
 
 /** `POST /auth/logout` signs out as `DELETE /me/sessions/{id}` does (docs/accounts.md "Sessions"). */
@@ -37,23 +37,6 @@ const holdChatToken = async (token: string) => {
     if (chat.status === 200) return id;
   }
   throw new Error('no live channel gave a chat token');
-};
-
-/** The rooms IVS Chat DisconnectUser is called in for `accountId`, from now on. */
-const disconnectsOf = (accountId: string) => {
-  const rooms: string[] = [];
-  const send = IvschatClient.prototype.send;
-  const spy = vi.spyOn(IvschatClient.prototype, 'send').mockImplementation(function (
-    this: IvschatClient,
-    command: unknown,
-    ...rest: unknown[]
-  ) {
-    if (command instanceof DisconnectUserCommand && command.input.userId === accountId)
-      rooms.push(command.input.roomIdentifier ?? '');
-    return (send as (...args: unknown[]) => unknown).call(this, command, ...rest);
-  } as typeof send);
-  onTestFinished(() => spy.mockRestore());
-  return rooms;
 };
 
 describe('POST /auth/logout', () => {

@@ -1,8 +1,8 @@
-import { DisconnectUserCommand, IvschatClient } from '@aws-sdk/client-ivschat';
-import { beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startLocalAccountJobs } from '../../scripts/local/accounts.ts';
 import { CHAT_PASSES_PER_HOUR } from '../../shared/accounts/end-chat.ts';
 import { fromNewAddress, type TestApi, testApi } from '../support/api.ts';
+import { disconnectsOf } from '../support/chat-socket.ts';
 import { inParallel } from '../support/parallel.ts';
 import { onboardCreator } from '../support/payments.ts';
 import { signUp, studioCreator } from '../support/studio.ts';
@@ -54,18 +54,7 @@ describe('request budgets on routes that make work elsewhere', () => {
     const sessions = await api.get('/me/sessions', { token });
     const otherId: string = sessions.body.data.sessions.find((s: { current: boolean }) => !s.current).id;
 
-    const disconnects: string[] = [];
-    const send = IvschatClient.prototype.send;
-    const spy = vi.spyOn(IvschatClient.prototype, 'send').mockImplementation(function (
-      this: IvschatClient,
-      command: unknown,
-      ...rest: unknown[]
-    ) {
-      if (command instanceof DisconnectUserCommand && command.input.userId === accountId)
-        disconnects.push(command.input.roomIdentifier ?? '');
-      return (send as (...args: unknown[]) => unknown).call(this, command, ...rest);
-    } as typeof send);
-    onTestFinished(() => spy.mockRestore());
+    const disconnects = disconnectsOf(accountId);
 
     // Whoever holds another session of the account (here the owner's own) spends no budget that
     // could keep the owner from signing them out: every request is answered.

@@ -1,4 +1,5 @@
-import { IvschatClient } from '@aws-sdk/client-ivschat';
+import { DisconnectUserCommand, IvschatClient } from '@aws-sdk/client-ivschat';
+import { onTestFinished, vi } from 'vitest';
 import WebSocket from 'ws';
 
 /** One frame of IVS Chat's messaging WebSocket (MESSAGE, EVENT, ERROR). */
@@ -67,3 +68,23 @@ export const chatControl = (): IvschatClient =>
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     maxAttempts: 1,
   });
+
+/**
+ * The rooms IVS Chat DisconnectUser is called in for `accountId` (by any function of the test's
+ * process) from now to the end of the current test.
+ */
+export const disconnectsOf = (accountId: string): string[] => {
+  const rooms: string[] = [];
+  const send = IvschatClient.prototype.send;
+  const spy = vi.spyOn(IvschatClient.prototype, 'send').mockImplementation(function (
+    this: IvschatClient,
+    command: unknown,
+    ...rest: unknown[]
+  ) {
+    if (command instanceof DisconnectUserCommand && command.input.userId === accountId)
+      rooms.push(command.input.roomIdentifier ?? '');
+    return (send as (...args: unknown[]) => unknown).call(this, command, ...rest);
+  } as typeof send);
+  onTestFinished(() => spy.mockRestore());
+  return rooms;
+};
