@@ -16,7 +16,7 @@ const DONE_METRIC = {
   export: 'account_exports_built',
   delete: 'accounts_purged',
   'end-chat': 'chat_rechecks',
-  'end-stream': 'deleted_creator_streams_ended',
+  'end-stream': 'deleted_creators_withdrawn',
   'password-reset': 'password_reset_requests_handled',
 } as const;
 

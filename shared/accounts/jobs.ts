@@ -17,7 +17,7 @@ export const AccountJob = /* @__PURE__ */ (() => {
     z.object({ kind: z.literal('export'), account_id, export_id: z.string() }),
     /** A deleted account to purge. */
     z.object({ kind: z.literal('delete'), account_id }),
-    /** A deleted creator's broadcast to end now, not at the purge (`endBroadcast`). */
+    /** A deleted creator to withdraw now, not at the purge: its broadcast ended, the creator hidden. */
     z.object({ kind: z.literal('end-stream'), account_id }),
     /**
      * A pass of ending an account's chat connections (`endChatPass`) after a sign-out (of every

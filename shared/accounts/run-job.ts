@@ -15,6 +15,7 @@ import { closePaymentsOf, detachPayoutAccount } from '../payments/account-closur
 import type { PayoutAccount } from '../payments/payout-repository.ts';
 import { showIdsOfCreator } from '../shows/show-repository.ts';
 import { deleteShow } from '../studio/show-writes.ts';
+import { suspendCreator } from '../studio/operator-writes.ts';
 import { accountPartition, getAccount, purgeIdentity } from '../identity/account-repository.ts';
 import { deleteRefreshFamily, refreshFamiliesOf } from '../identity/refresh-family-repository.ts';
 import { deleteChannelAfterBroadcast, endBroadcast } from '../ivs/end-broadcast.ts';
@@ -49,7 +50,7 @@ export const runAccountJob = async (job: AccountJob, now: Date): Promise<string>
     return 'password reset handled';
   }
   if (job.kind === 'export') return buildExport(job.account_id, job.export_id, now);
-  if (job.kind === 'end-stream') return endStreamOf(job.account_id);
+  if (job.kind === 'end-stream') return withdrawCreator(job.account_id, now);
   if (job.kind === 'end-chat') {
     const { since, reason, keep, only, recheck } = job;
     const rooms = await endChatPass(
@@ -63,15 +64,19 @@ export const runAccountJob = async (job: AccountJob, now: Date): Promise<string>
 };
 
 /**
- * A deleted creator's broadcast ended at once, not 15 minutes later at the purge: the channel's
- * stream keys deleted, then StopStream (`endBroadcast`). Only for an account with the tombstone.
+ * A deleted creator withdrawn at once, not 15 minutes later at the purge: the channel's stream
+ * keys deleted, then StopStream (`endBroadcast`), then the creator hidden as an operator's
+ * suspension hides one (`suspendCreator`: its page, shows, episodes and checkout answer 404, the
+ * projector takes its list entries and search cards down, its chat room closes). Only for an
+ * account with the tombstone; a replay (the account purged meanwhile) does nothing.
  */
-const endStreamOf = async (accountId: string): Promise<string> => {
+const withdrawCreator = async (accountId: string, now: Date): Promise<string> => {
   const [account, creator] = await Promise.all([getAccount(accountId), getStoredCreator(accountId)]);
-  if (!account?.deleted_at) return 'stream left: the account is not deleted';
-  if (!creator?.ivs) return 'no channel';
-  const { stopped } = await endBroadcast(creator.ivs.channel_arn);
-  return stopped ? 'stream stopped, keys deleted' : 'keys deleted (not live)';
+  if (!account?.deleted_at) return 'nothing to withdraw: the account is not deleted, or already purged';
+  if (!creator) return 'not a creator';
+  const stopped = creator.ivs ? (await endBroadcast(creator.ivs.channel_arn)).stopped : false;
+  await suspendCreator(accountId, now);
+  return stopped ? 'creator hidden, stream stopped, keys deleted' : 'creator hidden (not live)';
 };
 
 const buildExport = async (accountId: string, exportId: string, now: Date): Promise<string> => {

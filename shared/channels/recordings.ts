@@ -18,6 +18,7 @@ import {
 } from '../ivs/recording-repository.ts';
 import { logger } from '../observability/index.ts';
 import { readRecordingsObject } from '../playback/recordings-bucket.ts';
+import { getAccount } from '../identity/account-repository.ts';
 import { cdnUrl, liveThumbnailUrlOf, mediaUrlOf } from '../catalog/media-urls.ts';
 import {
   getStoredShow,
@@ -139,7 +140,7 @@ export type RecordingOutcome =
       kind: 'recording-ignored';
       creatorId: string;
       streamId: string;
-      reason: 'no-ivs-creator' | 'foreign-bucket' | 'moderated';
+      reason: 'no-ivs-creator' | 'foreign-bucket' | 'moderated' | 'account-deleted';
     };
 
 /** The recording of an IVS Recording Start/End event, as the reducer reports it. */
@@ -348,10 +349,16 @@ export const publishRecording = async (
   const foreign = foreignBucket(ref, deps);
   if (foreign) return foreign;
   if (await isRecordingPublished(streamId)) return stale;
-  const creator = await getStoredCreator(creatorId);
+  const [creator, account] = await Promise.all([getStoredCreator(creatorId), getAccount(creatorId)]);
   if (!creator?.ivs) {
     deps.warn('IVS recording of a creator without an IVS channel: ignored', { ...ref });
     return { kind: 'recording-ignored', creatorId, streamId, reason: 'no-ivs-creator' };
+  }
+  // A deleted creator's last broadcast (DELETE /me stops it) becomes no episode: the purge, 15
+  // minutes on, would delete it, and one written as the purge runs would outlive the account.
+  if (account?.deleted_at) {
+    deps.warn('IVS recording of a deleted account: not published', { ...ref });
+    return { kind: 'recording-ignored', creatorId, streamId, reason: 'account-deleted' };
   }
   // A stream an operator stopped for moderation (shared/studio/moderation.ts records it before
   // StopStream, so before this Recording End) does not become on-demand content.

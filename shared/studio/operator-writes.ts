@@ -6,6 +6,7 @@ import {
 } from '../creators/creator-repository.ts';
 import { setCatalogueSuspended } from '../shows/show-repository.ts';
 import { closeChatRoom, ensureChatRoom } from '../chat/room-writes.ts';
+import { getAccount } from '../identity/account-repository.ts';
 
 /**
  * An operator's writes on a creator (`npm run operator`, scripts/operator.ts): the editorial
@@ -22,6 +23,14 @@ export class UnknownCreatorError extends Error {
   constructor(readonly creatorId: string) {
     super(`no creator has the id "${creatorId}"`);
     this.name = 'UnknownCreatorError';
+  }
+}
+
+/** The creator's account is deleted: hidden until its purge, and no operator brings it back. */
+export class DeletedCreatorError extends Error {
+  constructor(readonly creatorId: string) {
+    super(`the creator "${creatorId}" deleted its account: it stays hidden until the purge`);
+    this.name = 'DeletedCreatorError';
   }
 }
 
@@ -63,9 +72,11 @@ export const suspendCreator = async (creatorId: string, now: Date): Promise<Oper
 /**
  * Lifts a suspension (removes `suspended_at`; a creator that was not suspended stays as it was,
  * version + 1); a channel gets a new chat room (the old one was deleted; settings, moderators
- * and bans are the creator's and carry over).
+ * and bans are the creator's and carry over). A creator whose account is deleted is hidden by its
+ * deletion until the purge (DeletedCreatorError).
  */
 export const unsuspendCreator = async (creatorId: string): Promise<OperatedCreator> => {
+  if ((await getAccount(creatorId))?.deleted_at) throw new DeletedCreatorError(creatorId);
   const creator = await found(creatorId, setCreatorSuspension(creatorId, { at: undefined }));
   await setCatalogueSuspended(creatorId, { suspended: false });
   await ensureChatRoom(creatorId);

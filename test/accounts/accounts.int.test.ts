@@ -119,6 +119,23 @@ const itemsNaming = async (text: string): Promise<Record<string, unknown>[]> => 
   return found;
 };
 
+/**
+ * The items naming `id` once the projector has caught up with a purge (up to a minute): none is
+ * the goal. A deleted source's view set stays two days, keys and version only, so that a late
+ * stream record cannot bring its views back (docs/projections.md): a creator profile's names it,
+ * and is not counted.
+ */
+const itemsLeftNaming = async (id: string): Promise<Record<string, unknown>[]> => {
+  const isViewSetTombstone = (item: Record<string, unknown>) =>
+    isViewSetItem(item) && Number(item[TABLE.ttlAttribute]) * 1000 < Date.now() + 3 * 86_400_000;
+  const until = Date.now() + 60_000;
+  for (;;) {
+    const left = (await itemsNaming(id)).filter((item) => !isViewSetTombstone(item));
+    if (left.length === 0 || Date.now() >= until) return left;
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+};
+
 /** Every NDJSON line the local analytics sink wrote (scripts/local/aws.ts: ANALYTICS_DIR or .local/analytics). */
 const analyticsLines = (): string[] => {
   const dir = process.env.ANALYTICS_DIR ?? resolve(import.meta.dirname, '../../.local/analytics');
@@ -456,18 +473,7 @@ describe('account deletion (DELETE /me)', () => {
     // The purge, then the projector's counter markers and list entries: nothing in the table names
     // the account (view sets of deleted sources excepted: keys only, gone by TTL; see below).
     await jobs.drain();
-    // A deleted source's view set stays two days, keys and version only, so that a late stream
-    // record cannot bring its views back (docs/projections.md): the creator profile's names it.
-    const isViewSetTombstone = (item: Record<string, unknown>) =>
-      isViewSetItem(item) && Number(item[TABLE.ttlAttribute]) * 1000 < Date.now() + 3 * 86_400_000;
-    let left: Record<string, unknown>[] = [];
-    const until = Date.now() + 60_000;
-    do {
-      left = (await itemsNaming(me.creatorId)).filter((item) => !isViewSetTombstone(item));
-      if (left.length === 0) break;
-      await new Promise((r) => setTimeout(r, 2000));
-    } while (Date.now() < until);
-    expect(left.map(keyString)).toEqual([]);
+    expect((await itemsLeftNaming(me.creatorId)).map(keyString)).toEqual([]);
     expect(jobs.deadLetters()).toEqual([]);
     // Its subscription was cancelled at Stripe (nothing more is charged) and not written again by
     // the webhook that followed; its customer is gone.
@@ -661,7 +667,7 @@ describe('account deletion (DELETE /me)', () => {
     ).rejects.toMatchObject({ name: 'ResourceNotFoundException' });
   }, 120_000);
 
-  it("a live creator's deletion ends the broadcast at once, and the still-valid token makes no new key or channel", async () => {
+  it("a live creator's deletion ends the broadcast and hides the creator at once; the still-valid token makes no new key or channel", async () => {
     // Until stop 59 a creator deleted while live stayed live (and listed as live) until the purge,
     // 15 minutes later, whose DeleteChannel IVS then refused (ConflictException: a live channel).
     const creator = await studioCreator(api);
@@ -682,6 +688,14 @@ describe('account deletion (DELETE /me)', () => {
       15_000,
     );
     expect((await ivs.send(new ListStreamKeysCommand({ channelArn }))).streamKeys).toEqual([]);
+    // And hidden before the purge, as a suspension hides a creator: until stop 60 its page, shows
+    // and checkout stayed up (listed offline) for the 15 minutes to the purge.
+    await waitFor(
+      async () => (await api.get(`/creators/${creator.creatorId}`)).status === 404,
+      'the creator hidden before the purge',
+      15_000,
+    );
+    expect((await api.get(`/creators/${creator.creatorId}/channel/live`)).status).toBe(404);
     const rotated = await api.post('/studio/channel/stream-key/rotate', { token: creator.token });
     expect([rotated.status, rotated.body.message]).toEqual([404, 'Account not found']);
     const again = await api.post('/studio/channel', { token: creator.token });
@@ -691,6 +705,12 @@ describe('account deletion (DELETE /me)', () => {
     await expect(ivs.send(new GetChannelCommand({ arn: channelArn }))).rejects.toMatchObject({
       name: 'ResourceNotFoundException',
     });
+    // The withdrawal delivered again after the purge (SQS delivers at least once) does nothing.
+    const replayed = await runAsFunction(functionContext(accountJobsRow), () =>
+      runAccountJob({ kind: 'end-stream', account_id: creator.creatorId }, new Date()),
+    );
+    expect(replayed).toBe('nothing to withdraw: the account is not deleted, or already purged');
+    expect((await itemsLeftNaming(creator.creatorId)).map(keyString)).toEqual([]);
   }, 120_000);
 
   it('the purge deletes a channel live at that moment (its broadcast ended first: IVS refuses to delete a live channel)', async () => {

@@ -13,6 +13,7 @@ import { type Broadcaster, createBroadcaster } from '../../scripts/local/ivs/bro
 import type { CreatorRecord } from '../../shared/catalog/model.ts';
 import { captureLog } from '../support/log-lines.ts';
 import { creatorFromAccount } from '../../shared/identity/creator-from-account.ts';
+import { createAccount, markDeleted } from '../../shared/identity/account-repository.ts';
 import {
   creatorItem,
   creatorKey,
@@ -449,6 +450,28 @@ describe('Recording End: the broadcast becomes an on-demand item', () => {
     // The creator's next, unmoderated broadcast is published as usual.
     expect((await record(channel)).result).toMatchObject({ kind: 'recording-published' });
     expect((await waitForItems(channel.creatorId, 1)).total).toBe(1);
+  });
+
+  it("does not publish a deleted creator's last recording (DELETE /me stopped the stream)", async () => {
+    // Until stop 60 it became an episode: public until the purge, or outliving the account when
+    // written as the purge ran.
+    const channel = await provision();
+    const handle = `rec_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+    await createAccount({
+      account_id: channel.creatorId,
+      email: `${handle}@example.com`,
+      creator_name: 'Recording Test',
+      handle,
+      user_status: 'active',
+      completed_steps: [],
+      created_at: new Date().toISOString(),
+    });
+    expect(await markDeleted(channel.creatorId, new Date())).toBe(true);
+    expect((await record(channel)).result).toMatchObject({
+      kind: 'recording-ignored',
+      reason: 'account-deleted',
+    });
+    expect((await onDemand(channel.creatorId)).total).toBe(0);
   });
 
   it('throws when recording-ended.json is not there (S3 errors are retried), writing nothing', async () => {

@@ -5,11 +5,13 @@ import { promisify } from 'node:util';
 import { GetCommand, PutCommand } from '../../shared/db/document.ts';
 import { describe, expect, it } from 'vitest';
 import { creatorFromAccount } from '../../shared/identity/creator-from-account.ts';
+import { markDeleted } from '../../shared/identity/account-repository.ts';
 import { creatorItem, creatorKey } from '../../shared/creators/creator-repository.ts';
 import { db } from '../../shared/db/client.ts';
 import { tableName } from '../../shared/db/table.ts';
 import {
   setEditorialFlags,
+  DeletedCreatorError,
   suspendCreator,
   UnknownCreatorError,
   unsuspendCreator,
@@ -61,6 +63,14 @@ describe('operator writes (shared/studio/operator-writes.ts)', () => {
     expect(lifted).not.toHaveProperty('suspended_at');
     expect(await stored(id)).not.toHaveProperty('suspended_at');
     expect((await api.get(`/creators/${id}`)).status).toBe(200);
+  });
+
+  it('does not bring back a creator whose account is deleted (hidden until its purge)', async () => {
+    const { creatorId: id } = await studioCreator(await testApi());
+    await suspendCreator(id, new Date());
+    expect(await markDeleted(id, new Date())).toBe(true);
+    await expect(unsuspendCreator(id)).rejects.toBeInstanceOf(DeletedCreatorError);
+    expect((await stored(id)).suspended_at).toBeDefined();
   });
 
   it("hides a suspended creator's shows and episodes everywhere, and brings them back", async () => {
