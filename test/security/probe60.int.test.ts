@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateCatalog } from '../../scripts/seed/generate.ts';
 import { BUCKET_SECONDS, channelAudience } from '../../shared/audience/viewer-counter.ts';
+import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { heartbeat, startWatching } from '../../shared/watch/watch-playback.ts';
 import { stopWatching } from '../../shared/watch/watch-sessions.ts';
 import { type TestApi, testApi } from '../support/api.ts';
+import { studioCreator } from '../support/studio.ts';
 
 /**
  * The outside probe of 2026-12-01 (stop 60) of the catalogue, studio, live, chat, webhooks and
@@ -60,5 +62,34 @@ describe('forged viewer counts', () => {
     const next = BUCKET_SECONDS * 1000;
     expect((await heartbeat(live.id, account, last, at(next + 1_000))).session_valid).toBe(true);
     expect((await channelAudience(live.channel, at(next + 10_000), { maxAgeMs: 0 })).current.total).toBe(4);
+  });
+});
+
+describe('bad input is a 4xx in the envelope', () => {
+  it('a cue payload nested 5,000 deep (a 10 KB body) is a 422 naming payload, not a 500 (the display-text walk and the size check overflowed the stack)', async () => {
+    const creator = await studioCreator(api);
+    for (const depth of [5_000, 50_000]) {
+      const nested = `${'['.repeat(depth)}${']'.repeat(depth)}`;
+      for (const payload of [
+        `{"a":${nested}}`,
+        `{"a":${'{"a":'.repeat(depth / 5)}1${'}'.repeat(depth / 5)}}`,
+      ]) {
+        const res = await api.post('/studio/channel/cues', {
+          token: creator.token,
+          rawBody: `{"type":"poll.open","payload":${payload}}`,
+          headers: { 'content-type': 'application/json' },
+        });
+        expect(res.status, JSON.stringify(res.body)).toBe(422);
+        expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual(['payload']);
+      }
+    }
+    // A viewer's token is refused the same way (validation before the route's own checks).
+    const viewer = (await issueAccessToken(`acc_probe60_${randomUUID()}`, new Date())).token;
+    const res = await api.post('/studio/channel/cues', {
+      token: viewer,
+      rawBody: `{"type":"poll.open","payload":{"a":${'['.repeat(5_000)}${']'.repeat(5_000)}}}`,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.status).toBe(422);
   });
 });
