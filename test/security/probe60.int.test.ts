@@ -93,3 +93,44 @@ describe('bad input is a 4xx in the envelope', () => {
     expect(res.status).toBe(422);
   });
 });
+
+describe('query strings', () => {
+  it('a page number past 2^53 is refused once in the 400, not twice (its two failed checks named it twice)', async () => {
+    for (const path of ['/creators', '/shows', '/creators/live', '/shows/episodes/most-viewed']) {
+      const res = await api.get(`${path}?page=99999999999999999999`);
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe(
+        'Invalid query parameter page: page must be a whole number between 1 and 10000',
+      );
+    }
+  });
+
+  it('duplicated, array-shaped and odd numeric query values are 400s or ignored, never a 5xx (sound)', async () => {
+    const cases: [string, number][] = [
+      ['/creators?limit=1&limit=2', 400],
+      ['/creators?category=comedy&category=music', 400],
+      ['/creators?limit[]=1', 200],
+      ['/creators?limit=NaN', 400],
+      ['/creators?limit=Infinity', 400],
+      ['/creators?limit=-0', 400],
+      ['/creators?page=1.5', 400],
+      ['/shows?is_new=true&is_new=false', 400],
+      ['/creators/cr_0001/channel/schedule?timezone=Europe/London&timezone=UTC', 400],
+      ['/creators/cr_0001/channel/schedule?date=2026-02-30', 400],
+      ['/creators/cr_0001/channel/schedule?from=23:30&to=00:30', 400],
+      ['/creators/cr_0001/channel/schedule?timezone=..%2F..%2Fetc', 400],
+      ['/tv/v3/guide/schedule?hours=99999', 400],
+      ['/tv/v3/guide/schedule?channel_id=ch_0001&channel_id=ch_0002', 400],
+      ['/creators/cr_0002/channel/ondemand?season=1e10', 400],
+      ['/creators/search?q=%00', 200],
+      ['/shows/search?q=%ED%A0%80', 200],
+      ['/creators/%2F', 400],
+      ['/creators/..%2F..%2Fshows', 400],
+      ['/shows/%E2%80%AE', 400],
+      ['/creators/%2E%2E', 404],
+      ['/creators/__proto__', 404],
+      [`/shows/${'a'.repeat(5000)}`, 400],
+    ];
+    for (const [path, status] of cases) expect((await api.get(path)).status, path).toBe(status);
+  });
+});
