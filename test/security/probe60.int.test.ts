@@ -18,19 +18,20 @@ beforeAll(async () => {
   api = await testApi();
 });
 
+/**
+ * A live channel no other suite watches (viewer-dedup takes the middle of the open live channels,
+ * the watch suites the last): the viewer-count test uses it at fixed instants four days after the
+ * seed, so its buckets hold that test's sessions only.
+ */
+const channel = () => {
+  const open = generateCatalog({ now: api.seededAt, seed: 42 }).creators.filter(
+    (c) => c.live && !c.channel.requires_subscription,
+  );
+  const creator = open[Math.floor(open.length / 3)]!;
+  return { id: creator.id, channel: creator.channel.channel_id };
+};
+
 describe('forged viewer counts', () => {
-  /**
-   * A live channel no other suite watches (viewer-dedup takes the middle of the open live
-   * channels, the watch suites the last), at fixed instants four days after the seed, so its
-   * buckets hold this test's sessions only.
-   */
-  const channel = () => {
-    const open = generateCatalog({ now: api.seededAt, seed: 42 }).creators.filter(
-      (c) => c.live && !c.channel.requires_subscription,
-    );
-    const creator = open[Math.floor(open.length / 3)]!;
-    return { id: creator.id, channel: creator.channel.channel_id };
-  };
   const bucketAfter = (days: number) => {
     const later = api.seededAt.getTime() + days * 86_400_000;
     return later - (later % (BUCKET_SECONDS * 1000));
@@ -132,5 +133,109 @@ describe('query strings', () => {
       [`/shows/${'a'.repeat(5000)}`, 400],
     ];
     for (const [path, status] of cases) expect((await api.get(path)).status, path).toBe(status);
+  });
+});
+
+describe('sound: what the probe tried that the platform refused', () => {
+  it("another creator cannot edit, delete or add to a creator's show or its episodes by naming their ids (404, the owner's show unchanged)", async () => {
+    const [owner, other] = [await studioCreator(api), await studioCreator(api)];
+    const show = await api.post('/studio/shows', {
+      token: owner.token,
+      body: { title: 'Owned show', description: 'x', category: 'music', rating: 'TV-G' },
+    });
+    expect(show.status).toBe(201);
+    const showId: string = show.body.data.show_id ?? show.body.data.id;
+    const episode = await api.post(`/studio/shows/${showId}/episodes`, {
+      token: owner.token,
+      body: { season: 1, episode_number: 1, title: 'Paid one', duration_seconds: 60, is_free: false },
+    });
+    expect(episode.status).toBe(201);
+    const episodeId: string = episode.body.data.episode_id ?? episode.body.data.id;
+    const theirs = await api.post('/studio/shows', {
+      token: other.token,
+      body: { title: 'Other show', description: 'x', category: 'music', rating: 'TV-G' },
+    });
+    const theirShow: string = theirs.body.data.show_id ?? theirs.body.data.id;
+    const attempts = [
+      api.patch(`/studio/shows/${showId}`, { token: other.token, body: { title: 'pwned' } }),
+      api.delete(`/studio/shows/${showId}`, { token: other.token }),
+      api.post(`/studio/shows/${showId}/episodes`, {
+        token: other.token,
+        body: { season: 1, episode_number: 2, title: 'Planted', duration_seconds: 60, is_free: true },
+      }),
+      // The episode named under the attacker's own show, and under the owner's.
+      api.patch(`/studio/shows/${theirShow}/episodes/${episodeId}`, {
+        token: other.token,
+        body: { is_free: true },
+      }),
+      api.patch(`/studio/shows/${showId}/episodes/${episodeId}`, {
+        token: other.token,
+        body: { is_free: true },
+      }),
+      api.delete(`/studio/shows/${theirShow}/episodes/${episodeId}`, { token: other.token }),
+      api.delete(`/studio/shows/${showId}/episodes/${episodeId}`, { token: other.token }),
+    ];
+    for (const res of await Promise.all(attempts)) expect(res.status).toBe(404);
+    const viewer = (await issueAccessToken(`acc_probe60_${randomUUID()}`, new Date())).token;
+    const detail = await api.get(`/shows/${showId}`, { token: viewer });
+    expect(detail.body.data.title).toBe('Owned show');
+    expect(detail.body.data.episodes).toHaveLength(1);
+    expect(detail.body.data.episodes[0]).toMatchObject({ is_locked: true, stream_url: null });
+  });
+
+  it("a creator who does not moderate another's channel cannot change its chat rules nor ban in it (403)", async () => {
+    const [owner, other] = [await studioCreator(api), await studioCreator(api)];
+    const settings = await api.put(`/studio/chat/settings?channel=${owner.creatorId}`, {
+      token: other.token,
+      body: { slow_mode_seconds: 5 },
+    });
+    expect(settings.status).toBe(403);
+    const ban = await api.post(`/studio/chat/bans?channel=${owner.creatorId}`, {
+      token: other.token,
+      body: { account_id: `acc_probe60_${randomUUID()}`, duration_seconds: 60, reason: 'spam' },
+    });
+    expect(ban.status).toBe(403);
+  });
+
+  it('the gated channel (cr_0001) gives a non-subscriber no signed URL on any public route, and no chat, realtime or live-reaction access', async () => {
+    const viewer = (await issueAccessToken(`acc_probe60_${randomUUID()}`, new Date())).token;
+    for (const path of [
+      '/creators/cr_0001/channel/live',
+      '/creators/cr_0001/channel/live/metadata',
+      '/home/live',
+      '/creators/live?limit=100',
+      '/creators/cr_0001',
+      '/tv/v3/creators/cr_0001',
+    ]) {
+      const res = await api.get(path, { token: viewer });
+      expect(res.status, path).toBe(200);
+      expect(JSON.stringify(res.body), path).not.toMatch(/token=|Signature=|Key-Pair-Id=/);
+    }
+    expect((await api.get('/creators/cr_0001/channel/live/realtime', { token: viewer })).status).toBe(403);
+    expect((await api.post('/creators/cr_0001/channel/chat/token', { token: viewer })).status).toBe(403);
+    expect((await api.get('/creators/cr_0001/channel/live/stream', { token: viewer })).status).toBe(403);
+    const react = await api.post('/creators/cr_0001/channel/live/reactions', {
+      token: viewer,
+      body: { emoji: '🔥' },
+    });
+    expect(react.status).toBe(403);
+    // The gated channel's id in the body of an open channel's watch route opens nothing.
+    const open = channel();
+    const cross = await api.post(`/creators/${open.id}/channel/live/watch`, {
+      token: viewer,
+      body: { channel_id: 'ch_0001', device_type: 'web' },
+    });
+    expect(cross.status).toBe(404);
+  });
+
+  it('four POST /studio/channel at once make one channel: one 201, the others 200 with the same channel', async () => {
+    const creator = await studioCreator(api);
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => api.post('/studio/channel', { token: creator.token })),
+    );
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 200, 200, 201]);
+    const arns = new Set(answers.map((r) => r.body.data.channel_arn));
+    expect(arns.size).toBe(1);
+    expect([...arns][0]).toMatch(/^arn:aws:ivs:/);
   });
 });
