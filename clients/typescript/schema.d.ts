@@ -23757,7 +23757,7 @@ export interface operations {
                      */
                     type: string;
                     /**
-                     * @description Anything the player needs for it (JSON object). Its strings, keys and values at any depth, are display text: no control characters (other than tab and line breaks) and no bidi override or isolate characters (U+202A-U+202E, U+2066-U+2069), else 422 naming where
+                     * @description Anything the player needs for it (JSON object, objects and arrays nested at most 32 levels deep). Its strings, keys and values at any depth, are display text: no control characters (other than tab and line breaks) and no bidi override or isolate characters (U+202A-U+202E, U+2066-U+2069), else 422 naming where
                      * @default {}
                      * @example {
                      *       "poll_id": "p1",

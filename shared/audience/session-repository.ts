@@ -96,9 +96,17 @@ const readSlots = async (accountId: string, maxSlots: number) =>
 /**
  * One transaction claiming `slot` for `record`: the slot item (absent, or still naming `holder`),
  * `holder`'s session ended or lapsed (checked here, so a holder renewed meanwhile keeps it), and
- * the new session. False when a condition failed or another transaction conflicted.
+ * the new session. With `counts` (the new session is counted in its bucket at its open), also that
+ * `holder` was not counted in that bucket: a slot counts once per bucket, so an account that
+ * opens and ends sessions over and over adds at most its stream limit to a bucket. False when a
+ * condition failed or another transaction conflicted.
  */
-const claimSlot = async (record: WatchSessionRecord, holder: string | undefined, now: Date) => {
+const claimSlot = async (
+  record: WatchSessionRecord,
+  holder: string | undefined,
+  now: Date,
+  counts: boolean,
+) => {
   const operations: TransactOperation[] = [
     {
       Put: {
@@ -122,8 +130,14 @@ const claimSlot = async (record: WatchSessionRecord, holder: string | undefined,
             ConditionCheck: {
               TableName: tableName(),
               Key: sessionKey(holder),
-              ConditionExpression: 'attribute_not_exists(PK) OR ended_at <> :null OR expires_at <= :now',
-              ExpressionAttributeValues: { ':null': null, ':now': now.toISOString() },
+              ConditionExpression: counts
+                ? '(attribute_not_exists(PK) OR ended_at <> :null OR expires_at <= :now) AND (attribute_not_exists(counted_from) OR counted_from < :from)'
+                : 'attribute_not_exists(PK) OR ended_at <> :null OR expires_at <= :now',
+              ExpressionAttributeValues: {
+                ':null': null,
+                ':now': now.toISOString(),
+                ...(counts ? { ':from': record.counted_from ?? 0 } : {}),
+              },
             },
           },
         ]
@@ -165,31 +179,38 @@ const likeliestFree = (slots: readonly SlotItem[], maxSlots: number): { slot: nu
  * Writes the session into a free slot of its account: one absent, or held by a session that has
  * ended or lapsed (checked inside the transaction). Returns undefined when every slot is held by
  * an open session (the caller answers 429).
+ * `counted`: whether the open counts the viewer in its bucket (`counted_from`, the caller adds it
+ * to the channel's count). Not when the slot's last holder was already counted in that bucket
+ * (docs/live.md "Viewers"): the new session takes over that count, and its first heartbeat of a
+ * later bucket counts it as any.
  * Given the account's slot items as read (`slots`, read by the caller alongside its other reads),
- * it first claims the likeliest free slot with no further read: one transaction, so an open waits
- * for one write after its reads (issue 41). When that claim fails (the holder is open, or a
- * concurrent open took the slot) it reads the slots and their sessions and tries each free slot;
- * a slot lost to a concurrent open is passed over; two such rounds, each from a fresh read.
+ * it first claims the likeliest free slot with no further read, counting: one transaction, so an
+ * open waits for one write after its reads (issue 41). When that claim fails (the holder is open
+ * or was counted in this bucket, or a concurrent open took the slot) it reads the slots and their
+ * sessions and tries each free slot; a slot lost to a concurrent open is passed over; two such
+ * rounds, each from a fresh read.
  */
 export const openSession = async (
   session: Omit<WatchSessionRecord, 'slot'>,
   maxSlots: number,
   now: Date,
   slots?: readonly SlotItem[],
-): Promise<WatchSessionRecord | undefined> => {
+): Promise<{ session: WatchSessionRecord; counted: boolean } | undefined> => {
   if (slots) {
     const { slot, holder } = likeliestFree(slots, maxSlots);
     const record: WatchSessionRecord = { ...session, slot };
-    if (await claimSlot(record, holder, now)) return record;
+    if (await claimSlot(record, holder, now, true)) return { session: record, counted: true };
   }
+  const from = session.counted_from ?? Number.POSITIVE_INFINITY;
   for (let round = 0; round < 2; round++) {
     const held = await readSlots(session.account_id, maxSlots);
     let contended = false;
     for (let slot = 0; slot < maxSlots; slot++) {
       const holder = held.find((h) => h.slot === slot);
       if (holder?.session && isOpen(holder.session, now)) continue;
+      const counts = (holder?.session?.counted_from ?? Number.NEGATIVE_INFINITY) < from;
       const record: WatchSessionRecord = { ...session, slot };
-      if (await claimSlot(record, holder?.id, now)) return record;
+      if (await claimSlot(record, holder?.id, now, counts)) return { session: record, counted: counts };
       contended = true; // the next slot, then a fresh read
     }
     if (!contended) return undefined;

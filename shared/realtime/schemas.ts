@@ -12,6 +12,23 @@ export type LiveReactionInput = z.infer<typeof liveReactionBody>;
 
 /** The IVS timed metadata limit a cue's JSON must fit (shared/realtime/cues.ts). */
 export const CUE_MAX_BYTES = 1024;
+/**
+ * How deep a cue's payload may nest (objects and arrays): checked first, without recursion, so
+ * the walks below (the display-text check, the size's JSON.stringify) never run out of stack on
+ * a body nested thousands deep (a 500 before).
+ */
+export const CUE_MAX_DEPTH = 32;
+
+/** Is `value` nested deeper than `max` levels of objects and arrays? An explicit stack, no recursion. */
+const deeperThan = (value: unknown, max: number): boolean => {
+  const stack: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    if (next.value === null || typeof next.value !== 'object') continue;
+    if (next.depth >= max) return true;
+    for (const item of Object.values(next.value)) stack.push({ value: item, depth: next.depth + 1 });
+  }
+  return false;
+};
 
 /**
  * Where in a cue's payload the first string holding a control character (tab and line breaks
@@ -52,12 +69,20 @@ export const cueBody = /* @__PURE__ */ (() =>
       ),
       payload: described(
         z._default(z.record(z.string(), z.unknown()), {}),
-        'Anything the player needs for it (JSON object). Its strings, keys and values at any depth, are display text: no control characters (other than tab and line breaks) and no bidi override or isolate characters (U+202A-U+202E, U+2066-U+2069), else 422 naming where',
+        `Anything the player needs for it (JSON object, objects and arrays nested at most ${CUE_MAX_DEPTH} levels deep). Its strings, keys and values at any depth, are display text: no control characters (other than tab and line breaks) and no bidi override or isolate characters (U+202A-U+202E, U+2066-U+2069), else 422 naming where`,
         { poll_id: 'p1', question: 'Encore?' },
       ),
     })
     .check(
       z.superRefine((cue, ctx) => {
+        if (deeperThan(cue.payload, CUE_MAX_DEPTH)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['payload'],
+            message: `must not nest objects and arrays more than ${CUE_MAX_DEPTH} levels deep`,
+          });
+          return;
+        }
         const at = unsafeTextAt(cue.payload, ['payload']);
         if (at)
           ctx.addIssue({
@@ -66,10 +91,12 @@ export const cueBody = /* @__PURE__ */ (() =>
             message:
               'must not contain control characters (other than tab and line breaks) or bidirectional override or isolate characters (U+202A-U+202E, U+2066-U+2069)',
           });
-      }),
-      z.refine((cue) => Buffer.byteLength(JSON.stringify(cue)) <= CUE_MAX_BYTES, {
-        error: 'the cue is over 1 KB as JSON (IVS timed metadata limit)',
-        path: ['payload'],
+        if (Buffer.byteLength(JSON.stringify(cue)) > CUE_MAX_BYTES)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['payload'],
+            message: 'the cue is over 1 KB as JSON (IVS timed metadata limit)',
+          });
       }),
     ))();
 export type CueInput = z.infer<typeof cueBody>;

@@ -106,7 +106,8 @@ export const parseParams = <S extends Schema>(
   if (issues.length > 0 && issues.every(isMissing)) {
     throw new BadRequestError(`Missing required ${where} parameter ${issues.map(fieldOf).join(', ')}`);
   }
-  const detail = issues.map((issue) => `${fieldOf(issue)}: ${messageOf(issue)}`).join('; ');
+  // Each failure once, as parseBody: a page past 2^53 fails `int` and `maximum` with one message.
+  const detail = [...new Set(issues.map((issue) => `${fieldOf(issue)}: ${messageOf(issue)}`))].join('; ');
   throw new BadRequestError(
     issues.length > 0 ? `Invalid ${where} parameter ${detail}` : `Invalid ${where} parameters`,
   );

@@ -138,7 +138,7 @@ export const startWatching = async (
   ]);
   if (channelId !== creator.channel.channel_id) throw new NotFoundError('Channel not found for this creator');
   await checkAccess(creator, accountId, creatorId, subscription, now);
-  const session = await openSession(
+  const opened = await openSession(
     {
       session_id: randomUUID(),
       account_id: accountId,
@@ -152,22 +152,23 @@ export const startWatching = async (
       expires_at: leaseUntil(bucketOf(now)),
       last_heartbeat_at: now.toISOString(),
       ended_at: null,
-      counted_from: bucketStartSeconds(bucketOf(now)), // counted just below
+      counted_from: bucketStartSeconds(bucketOf(now)), // counted just below, or by the slot's last holder
     },
     maxConcurrentStreams(),
     now,
     slots,
   );
-  if (!session) {
+  if (!opened) {
     throw new TooManyRequestsError(
       `Maximum of ${maxConcurrentStreams()} concurrent streams reached; end another session first`,
       'concurrent_streams',
     );
   }
+  const { session, counted } = opened;
   const shards = viewerShardsOf(creator);
-  audience.keep(input.device_type); // with this viewer, counted below
+  audience.keep(counted ? input.device_type : undefined); // with this viewer when counted below
   const [, { token, urls }, viewers] = await Promise.all([
-    countPresence(channelId, input.device_type, now, shards),
+    counted ? countPresence(channelId, input.device_type, now, shards) : undefined,
     playback(session, creator, now),
     channelViewers(creator, now),
   ]);
