@@ -62,10 +62,14 @@ const deliver = (eventId: string) => {
 
 /**
  * A paid subscription to `creatorId` for a fresh account (or `of`'s account, creator and customer
- * again): its checkout completed, with its events.
+ * again; or `options.accountId`): its checkout completed, with its events; `options.beforePaying`
+ * runs between the session's creation and its payment.
  */
-const subscribed = async (of?: { accountId: string; creatorId: string; customer: string }) => {
-  const accountId = of?.accountId ?? `acc_${randomUUID()}`;
+const subscribed = async (
+  of?: { accountId: string; creatorId: string; customer: string },
+  options: { accountId?: string; beforePaying?: () => Promise<unknown> } = {},
+) => {
+  const accountId = of?.accountId ?? options.accountId ?? `acc_${randomUUID()}`;
   const creatorId = of?.creatorId ?? `cr_${randomUUID().slice(0, 8)}`;
   const metadata = { account_id: accountId, creator_id: creatorId };
   const customer = of
@@ -90,6 +94,7 @@ const subscribed = async (of?: { accountId: string; creatorId: string; customer:
     subscription_data: { metadata },
     success_url: 'https://example.com/ok',
   });
+  await options.beforePaying?.();
   const { events } = runPayAction(standIn.store, 'complete', session.id);
   const sub = (await ctx.stripe.checkout.sessions.retrieve(session.id)).subscription as string;
   return { accountId, creatorId, customer: customer.id, sub, events: events.map((e) => e.id) };
@@ -538,6 +543,80 @@ describe('POST /billing/stripe/webhook (shared/payments/stripe-webhook.ts)', () 
     // In step for the daily reconcile: nothing to repair, nothing written.
     expect(await reconcilePurchase(ctx, await read(), new Date())).toBe(false);
     expect(await getEntitlement(accountId, target)).toBeUndefined();
+  });
+
+  it('a subscription paid after DELETE /me (its first invoice, or a renewal) is refunded in full, cancelled, and grants nothing', async () => {
+    // money60: a subscription paid between DELETE /me and the purge was only cancelled at the
+    // purge; the buyer's money for a service the deleted account can never use was kept.
+    const eventsSince = (mark: Set<string>) =>
+      standIn.store
+        .all<StoredEvent>('event')
+        .filter((e) => !mark.has(e.id))
+        .map((e) => e.id)
+        .reverse();
+    const eventIds = () => new Set(standIn.store.all<StoredEvent>('event').map((e) => e.id));
+    /** Each paid invoice's charge of `sub`, oldest first. */
+    const chargesOf = async (sub: string) => {
+      const invoices = (await ctx.stripe.invoices.list({ subscription: sub, status: 'paid' })).data;
+      return Promise.all(
+        invoices.reverse().map(async (invoice) => {
+          const [payment] = (await ctx.stripe.invoicePayments.list({ invoice: invoice.id })).data;
+          const intent = payment!.payment.payment_intent as string;
+          const pi = await ctx.stripe.paymentIntents.retrieve(intent, { expand: ['latest_charge'] });
+          const { amount, amount_refunded } = pi.latest_charge as Stripe.Charge;
+          const refunds = (await ctx.stripe.refunds.list({ payment_intent: intent })).data;
+          return { amount, amount_refunded, refunds: refunds.map((r) => r.metadata?.reason) };
+        }),
+      );
+    };
+    const grossOf = async (creatorId: string) =>
+      (await earningsOf(creatorId)).reduce((sum, e) => sum + e.gross, 0);
+
+    // Its first invoice: a session opened before the deletion, paid 2 s after it.
+    const first = await newViewer('deleted-subscriber');
+    const mark = eventIds();
+    const bought = await subscribed(undefined, {
+      accountId: first.accountId,
+      beforePaying: () => markDeleted(first.accountId, new Date(Date.now() - 2000)),
+    });
+    const all = [...bought.events, ...eventsSince(mark)];
+    for (const id of [...all, ...all]) await deliver(id); // a retry refunds nothing twice
+    for (const id of eventsSince(mark)) await deliver(id); // the cancellation's and refund's own
+    expect(await chargesOf(bought.sub)).toEqual([
+      { amount: 499, amount_refunded: 499, refunds: ['account_deleted'] },
+    ]);
+    expect((await ctx.stripe.subscriptions.retrieve(bought.sub)).status).toBe('canceled');
+    expect(await entitlementsOf(first.accountId)).toEqual([]);
+    expect(await grossOf(bought.creatorId)).toBe(0);
+
+    // A renewal: subscribed and granted before the deletion, renewed after it.
+    const second = await newViewer('deleted-renewer');
+    const renewing = await subscribed(undefined, { accountId: second.accountId });
+    for (const id of renewing.events) await deliver(id);
+    const target = { kind: 'subscription', creatorId: renewing.creatorId } as const;
+    const granted = await getEntitlement(second.accountId, target);
+    expect(granted).toMatchObject({ status: 'active' });
+    const deletedAt = new Date();
+    await markDeleted(second.accountId, deletedAt);
+    // The renewal's charge in a later second (Stripe's `created` is whole seconds).
+    await new Promise((resolve) => setTimeout(resolve, 1020 - (deletedAt.getTime() % 1000)));
+    const renewed = eventIds();
+    runPayAction(standIn.store, 'renew', renewing.sub);
+    const late = eventsSince(renewed);
+    for (const id of [...late, ...late]) await deliver(id);
+    for (const id of eventsSince(renewed)) await deliver(id);
+    expect(await chargesOf(renewing.sub)).toEqual([
+      { amount: 499, amount_refunded: 0, refunds: [] }, // paid before the deletion: the buyer's
+      { amount: 499, amount_refunded: 499, refunds: ['account_deleted'] },
+    ]);
+    expect((await ctx.stripe.subscriptions.retrieve(renewing.sub)).status).toBe('canceled');
+    // Nothing granted from the renewal: the entitlement still ends where the paid period did.
+    expect(comparable(await getEntitlement(second.accountId, target))).toEqual(comparable(granted));
+    expect(await grossOf(renewing.creatorId)).toBe(499);
+    for (const creatorId of [bought.creatorId, renewing.creatorId]) {
+      const totals = await earningTotals(creatorId);
+      expect(totals.stored).toEqual(totals.fromEarnings);
+    }
   });
 
   it('a failed renewal keeps access through the grace period, then it lapses with no further event', async () => {
