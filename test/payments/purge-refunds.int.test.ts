@@ -48,7 +48,50 @@ const purgeThrice = async (accountId: string) => {
 /** Waits until the next whole second of Stripe's clock after `at` (its `created` is whole seconds). */
 const nextSecond = (at: Date) => new Promise((resolve) => setTimeout(resolve, 1020 - (at.getTime() % 1000)));
 
+/** A paid pay-per-view purchase for `buyer`'s account (its customer's Checkout Session, completed): its payment intent. */
+const purchased = async ({ accountId, customer }: { accountId: string; customer: string }) => {
+  const metadata = {
+    account_id: accountId,
+    creator_id: `cr_ppv_${randomUUID().slice(0, 8)}`,
+    content_id: `ep_${randomUUID().slice(0, 8)}`,
+  };
+  const session = await stripe().checkout.sessions.create({
+    mode: 'payment',
+    customer,
+    metadata,
+    line_items: [
+      { quantity: 1, price_data: { currency: 'usd', unit_amount: 299, product_data: { name: 'PPV' } } },
+    ],
+    payment_intent_data: { metadata },
+    success_url: 'https://example.com/ok',
+  });
+  await pay('complete', session.id);
+  return (await stripe().checkout.sessions.retrieve(session.id)).payment_intent as string;
+};
+
 describe('the purge refunds what was paid after DELETE /me (shared/payments/account-closure.ts)', () => {
+  it('a pay-per-view paid after DELETE /me, its webhook never delivered: refunded by the purge once, even when the purge runs twice', async () => {
+    // money59 left the purge's refund untested (only the webhook's was).
+    const account = await buyer('purge-ppv');
+    const before = await purchased(account); // paid before the deletion: the buyer's
+    const deletedAt = new Date();
+    await markDeleted(account.accountId, deletedAt);
+    await nextSecond(deletedAt);
+    const after = await purchased(account); // a session opened before, paid after
+    expect(await chargeOf(after)).toMatchObject({ amount_refunded: 0 }); // no webhook refunded it
+    await purgeThrice(account.accountId);
+    expect(await chargeOf(before)).toEqual({ amount: 299, amount_refunded: 0, refunds: [] });
+    expect(await chargeOf(after)).toEqual({
+      amount: 299,
+      amount_refunded: 299,
+      refunds: ['account_deleted'],
+    });
+    // Its account cleared from both payments, so a late webhook writes nothing into the purged partition.
+    for (const id of [before, after])
+      expect((await stripe().paymentIntents.retrieve(id)).metadata?.account_id || undefined).toBeUndefined();
+    expect(await entitlementsOf(account.accountId)).toEqual([]);
+  });
+
   it("a subscription's renewal paid after DELETE /me, its webhook never delivered: refunded once, the subscription cancelled", async () => {
     // money60: the purge cancelled the subscription and kept the renewal's money.
     const { accountId, customer } = await buyer('purge-renewer');
