@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { reconcileRow } from '../../functions/payments/workers.ts';
+import { functionContext, runAsFunction } from '../../scripts/local/aws.ts';
 import { runPayAction } from '../../scripts/local/stripe/control.ts';
 import { type StripeStandIn, startStripeStandIn } from '../../scripts/local/stripe/server.ts';
 import { db } from '../../shared/db/client.ts';
@@ -33,6 +35,11 @@ import { earningTotals, newViewer } from '../support/payments.ts';
 const SECRET = 'whsec_test_payments';
 let standIn: StripeStandIn;
 let ctx: SyncContext;
+/**
+ * `fn` as the daily reconcile's function runs it: its own IAM grants (reconcileRow) on every AWS
+ * call, so a repair its role could not make on AWS is refused here too (scripts/local/aws.ts).
+ */
+const asReconcile = <T>(fn: () => Promise<T>): Promise<T> => runAsFunction(functionContext(reconcileRow), fn);
 
 beforeAll(async () => {
   standIn = await startStripeStandIn({ port: 0 });
@@ -478,7 +485,7 @@ describe('POST /billing/stripe/webhook (shared/payments/stripe-webhook.ts)', () 
         })
       )?.status;
     expect([await statusOf(refunded), await statusOf(disputed)]).toEqual(['active', 'active']);
-    const first = await reconcile(ctx, { eventDays: -1, purchaseDays: 120 });
+    const first = await asReconcile(() => reconcile(ctx, { eventDays: -1, purchaseDays: 120 }));
     expect([await statusOf(refunded), await statusOf(disputed)]).toEqual(['refunded', 'disputed']);
     expect(first.purchases).toBeGreaterThanOrEqual(2);
     expect(first.repaired).toBeGreaterThanOrEqual(2);
@@ -492,7 +499,7 @@ describe('POST /billing/stripe/webhook (shared/payments/stripe-webhook.ts)', () 
     const reversals = async () =>
       (await Promise.all([refunded, disputed].map((p) => earningsOf(p.creatorId)))).flat();
     const before = await reversals();
-    expect((await reconcile(ctx, { eventDays: -1, purchaseDays: 120 })).repaired).toBe(0);
+    expect((await asReconcile(() => reconcile(ctx, { eventDays: -1, purchaseDays: 120 }))).repaired).toBe(0);
     expect(await reversals()).toEqual(before);
   });
 
@@ -508,7 +515,7 @@ describe('POST /billing/stripe/webhook (shared/payments/stripe-webhook.ts)', () 
     const grossOf = async (creatorId: string) =>
       (await earningsOf(creatorId)).reduce((sum, e) => sum + e.gross, 0);
     expect([await grossOf(refunded.creatorId), await grossOf(disputed.creatorId)]).toEqual([499, 499]);
-    const first = await reconcile(ctx, { eventDays: -1, purchaseDays: 120 });
+    const first = await asReconcile(() => reconcile(ctx, { eventDays: -1, purchaseDays: 120 }));
     expect([await grossOf(refunded.creatorId), await grossOf(disputed.creatorId)]).toEqual([0, 0]);
     expect(first.invoices).toBeGreaterThanOrEqual(2);
     expect(first.repaired).toBeGreaterThanOrEqual(2);
@@ -520,7 +527,7 @@ describe('POST /billing/stripe/webhook (shared/payments/stripe-webhook.ts)', () 
     const lines = async () =>
       (await Promise.all([refunded, disputed].map((s) => earningsOf(s.creatorId)))).flat();
     const before = await lines();
-    expect((await reconcile(ctx, { eventDays: -1, purchaseDays: 120 })).repaired).toBe(0);
+    expect((await asReconcile(() => reconcile(ctx, { eventDays: -1, purchaseDays: 120 }))).repaired).toBe(0);
     expect(await lines()).toEqual(before);
   });
 
@@ -541,7 +548,7 @@ describe('POST /billing/stripe/webhook (shared/payments/stripe-webhook.ts)', () 
     const totals = await earningTotals(bought.creatorId);
     expect(totals.stored).toEqual(totals.fromEarnings);
     // In step for the daily reconcile: nothing to repair, nothing written.
-    expect(await reconcilePurchase(ctx, await read(), new Date())).toBe(false);
+    expect(await asReconcile(async () => reconcilePurchase(ctx, await read(), new Date()))).toBe(false);
     expect(await getEntitlement(accountId, target)).toBeUndefined();
   });
 
