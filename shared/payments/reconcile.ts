@@ -26,7 +26,7 @@ import { applyEvent } from './stripe-webhook.ts';
  *    duplicate payment: one kept, the others cancelled and refunded (a repair).
  * 2. The events of the last `eventDays` days never processed here (a delivery lost, a bug fixed
  *    since): applied and marked, as the webhook would have (each is a repair).
- * 3. Every pay-per-view payment of the last `purchaseDays` days, with its latest charge: its
+ * 3. Every pay-per-view payment of the last `paymentDays` days, with its latest charge: its
  *    entitlement and its creator's earning as the charge says now (refunds, disputes), compared
  *    and repaired through the webhook's path when they differ (`reconcilePurchase`).
  * 4. Every paid subscription invoice of the same window: its creator's earning as its charges say
@@ -39,7 +39,7 @@ import { applyEvent } from './stripe-webhook.ts';
  * the card networks' usual window for a dispute (a refund can come later still; it arrives as an
  * event, step 2 covers a lost one for 3 days).
  */
-export const PURCHASE_RECONCILE_DAYS = 120;
+export const PAYMENT_RECONCILE_DAYS = 120;
 
 export interface ReconcileReport {
   subscriptions: number;
@@ -72,7 +72,12 @@ const after = (id?: string) => (id ? { starting_after: id } : {});
 
 export const reconcile = async (
   ctx: SyncContext,
-  options: { eventDays: number; purchaseDays: number },
+  options: {
+    /** Step 2: how far back events are looked at. */
+    eventDays: number;
+    /** Steps 3 and 4: how far back payments are compared (pay-per-view payments and subscription invoices). */
+    paymentDays: number;
+  },
 ): Promise<ReconcileReport> => {
   const report: ReconcileReport = { subscriptions: 0, events: 0, purchases: 0, invoices: 0, repaired: 0 };
   // What step 4 needs of the listings of steps 1 and 3 (a few fields each, not the objects).
@@ -117,10 +122,10 @@ export const reconcile = async (
     if (await applyEvent(ctx, event as Stripe.Event)) report.repaired++;
     await markEventProcessed(event, ctx.now());
   }
-  const purchasesSince = Math.floor(ctx.now().getTime() / 1000) - options.purchaseDays * 86_400;
+  const paymentsSince = Math.floor(ctx.now().getTime() / 1000) - options.paymentDays * 86_400;
   const payments = stampedPages(ctx, (id) =>
     ctx.stripe.paymentIntents.list({
-      created: { gte: purchasesSince },
+      created: { gte: paymentsSince },
       limit: 100,
       expand: ['data.latest_charge'],
       ...after(id),
@@ -143,7 +148,7 @@ export const reconcile = async (
   const invoices = stampedPages(ctx, (id) =>
     ctx.stripe.invoices.list({
       status: 'paid',
-      created: { gte: purchasesSince },
+      created: { gte: paymentsSince },
       limit: 100,
       expand: ['data.payments'],
       ...after(id),

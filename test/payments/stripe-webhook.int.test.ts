@@ -485,7 +485,7 @@ describe('POST /billing/stripe/webhook (shared/payments/stripe-webhook.ts)', () 
         })
       )?.status;
     expect([await statusOf(refunded), await statusOf(disputed)]).toEqual(['active', 'active']);
-    const first = await asReconcile(() => reconcile(ctx, { eventDays: -1, purchaseDays: 120 }));
+    const first = await asReconcile(() => reconcile(ctx, { eventDays: -1, paymentDays: 120 }));
     expect([await statusOf(refunded), await statusOf(disputed)]).toEqual(['refunded', 'disputed']);
     expect(first.purchases).toBeGreaterThanOrEqual(2);
     expect(first.repaired).toBeGreaterThanOrEqual(2);
@@ -499,7 +499,7 @@ describe('POST /billing/stripe/webhook (shared/payments/stripe-webhook.ts)', () 
     const reversals = async () =>
       (await Promise.all([refunded, disputed].map((p) => earningsOf(p.creatorId)))).flat();
     const before = await reversals();
-    expect((await asReconcile(() => reconcile(ctx, { eventDays: -1, purchaseDays: 120 }))).repaired).toBe(0);
+    expect((await asReconcile(() => reconcile(ctx, { eventDays: -1, paymentDays: 120 }))).repaired).toBe(0);
     expect(await reversals()).toEqual(before);
   });
 
@@ -515,7 +515,7 @@ describe('POST /billing/stripe/webhook (shared/payments/stripe-webhook.ts)', () 
     const grossOf = async (creatorId: string) =>
       (await earningsOf(creatorId)).reduce((sum, e) => sum + e.gross, 0);
     expect([await grossOf(refunded.creatorId), await grossOf(disputed.creatorId)]).toEqual([499, 499]);
-    const first = await asReconcile(() => reconcile(ctx, { eventDays: -1, purchaseDays: 120 }));
+    const first = await asReconcile(() => reconcile(ctx, { eventDays: -1, paymentDays: 120 }));
     expect([await grossOf(refunded.creatorId), await grossOf(disputed.creatorId)]).toEqual([0, 0]);
     expect(first.invoices).toBeGreaterThanOrEqual(2);
     expect(first.repaired).toBeGreaterThanOrEqual(2);
@@ -527,7 +527,7 @@ describe('POST /billing/stripe/webhook (shared/payments/stripe-webhook.ts)', () 
     const lines = async () =>
       (await Promise.all([refunded, disputed].map((s) => earningsOf(s.creatorId)))).flat();
     const before = await lines();
-    expect((await asReconcile(() => reconcile(ctx, { eventDays: -1, purchaseDays: 120 }))).repaired).toBe(0);
+    expect((await asReconcile(() => reconcile(ctx, { eventDays: -1, paymentDays: 120 }))).repaired).toBe(0);
     expect(await lines()).toEqual(before);
   });
 
