@@ -4,6 +4,7 @@ import {
   type EntitlementRecord,
   entitlementOutOfStep,
 } from '../entitlements/entitlement-repository.ts';
+import { mapInFlight } from '../in-flight.ts';
 import { eventProcessed, markEventProcessed } from './billing-repository.ts';
 import {
   type ChargeFacts,
@@ -40,6 +41,16 @@ import { applyEvent } from './stripe-webhook.ts';
  * event, step 2 covers a lost one for 3 days).
  */
 export const PAYMENT_RECONCILE_DAYS = 120;
+
+/**
+ * Payments (steps 3 and 4) checked at once. Each check makes its Stripe calls one after another
+ * (none when in step; a repair re-reads, and may refund), so at most this many Stripe requests
+ * are in flight: at Stripe's live-mode limit of 100 requests a second (reads and writes each,
+ * docs/payments.md "Stripe's own limits"), 8 stays under it while Stripe answers in 80 ms or
+ * more, leaving the webhooks and routes room at its usual few hundred milliseconds. (A page's 100
+ * at once, as until 2026-12-01, could send 100 together.)
+ */
+export const PAYMENTS_IN_FLIGHT = 8;
 
 export interface ReconcileReport {
   subscriptions: number;
@@ -131,8 +142,8 @@ export const reconcile = async (
       ...after(id),
     }),
   );
-  // A page's payments side by side (100 at most): one after another, 120 days of 1,000 purchases
-  // a day (two read round trips each) would not fit the function's 10 minutes.
+  // A page's payments side by side (PAYMENTS_IN_FLIGHT at once): one after another, 120 days of
+  // 1,000 purchases a day (two read round trips each) would not fit the function's 10 minutes.
   for await (const { observedAt, items } of payments) {
     // A subscription's invoices are paid through payment intents too: only purchases name content.
     const purchases = items.filter((intent) => intent.metadata?.content_id);
@@ -142,7 +153,9 @@ export const reconcile = async (
         charges.set(id, { id: charge.id, amount, amount_refunded, refunded, disputed });
       }
     report.purchases += purchases.length;
-    const repaired = await Promise.all(purchases.map((intent) => reconcilePurchase(ctx, intent, observedAt)));
+    const repaired = await mapInFlight(purchases, PAYMENTS_IN_FLIGHT, (intent) =>
+      reconcilePurchase(ctx, intent, observedAt),
+    );
     report.repaired += repaired.filter(Boolean).length;
   }
   const invoices = stampedPages(ctx, (id) =>
@@ -158,7 +171,9 @@ export const reconcile = async (
   for await (const { items } of invoices) {
     const paid = items.filter((invoice) => invoice.amount_paid > 0 && invoiceSubscription(invoice));
     report.invoices += paid.length;
-    const repaired = await Promise.all(paid.map((invoice) => reconcileInvoice(ctx, invoice, held)));
+    const repaired = await mapInFlight(paid, PAYMENTS_IN_FLIGHT, (invoice) =>
+      reconcileInvoice(ctx, invoice, held),
+    );
     report.repaired += repaired.filter(Boolean).length;
   }
   return report;

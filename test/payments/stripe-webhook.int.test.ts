@@ -14,7 +14,7 @@ import {
 } from '../../shared/entitlements/entitlement-repository.ts';
 import { eventProcessed } from '../../shared/payments/billing-repository.ts';
 import { earningsOf } from '../../shared/payments/payout-repository.ts';
-import { reconcile } from '../../shared/payments/reconcile.ts';
+import { PAYMENTS_IN_FLIGHT, reconcile } from '../../shared/payments/reconcile.ts';
 import { stripeClient } from '../../shared/payments/stripe-client.ts';
 import {
   reconcilePurchase,
@@ -529,6 +529,42 @@ describe('POST /billing/stripe/webhook (shared/payments/stripe-webhook.ts)', () 
     const before = await lines();
     expect((await asReconcile(() => reconcile(ctx, { eventDays: -1, paymentDays: 120 }))).repaired).toBe(0);
     expect(await lines()).toEqual(before);
+  });
+
+  it("the daily reconcile's repairs call Stripe at most PAYMENTS_IN_FLIGHT at once (a page held 100)", async () => {
+    // money60: a page's 100 invoices (or payments) were checked all at once, each repair calling
+    // Stripe: up to 100 requests together against Stripe's 100 a second.
+    const lost = await Promise.all(Array.from({ length: 12 }, () => subscribed()));
+    for (const { events } of lost) for (const id of events) await deliver(id);
+    for (const { sub } of lost) runPayAction(standIn.store, 'refund', sub); // their events lost
+    // Each repair re-reads its invoice's payment intent: counted while in flight, each held 300 ms.
+    let inFlight = 0;
+    let most = 0;
+    const intents = ctx.stripe.paymentIntents;
+    const counted: SyncContext = {
+      ...ctx,
+      stripe: {
+        ...ctx.stripe,
+        paymentIntents: {
+          list: (...args: Parameters<typeof intents.list>) => intents.list(...args),
+          retrieve: async (...args: Parameters<typeof intents.retrieve>) => {
+            most = Math.max(most, ++inFlight);
+            try {
+              await new Promise((resolve) => setTimeout(resolve, 300));
+              return await intents.retrieve(...args);
+            } finally {
+              inFlight--;
+            }
+          },
+        },
+      } as unknown as Stripe,
+    };
+    const report = await asReconcile(() => reconcile(counted, { eventDays: -1, paymentDays: 120 }));
+    expect(report.repaired).toBeGreaterThanOrEqual(12);
+    expect(most).toBeGreaterThan(1); // side by side still
+    expect(most).toBeLessThanOrEqual(PAYMENTS_IN_FLIGHT);
+    for (const { creatorId } of lost)
+      expect((await earningsOf(creatorId)).reduce((sum, e) => sum + e.gross, 0)).toBe(0);
   });
 
   it('a pay-per-view paid after DELETE /me (its session opened before) is refunded in full and grants nothing', async () => {
