@@ -1,6 +1,6 @@
 import { MetricUnit, metrics } from '../../shared/observability/index.ts';
 import { worker } from '../../shared/platform/worker.ts';
-import { PURCHASE_RECONCILE_DAYS, type ReconcileReport, reconcile } from '../../shared/payments/reconcile.ts';
+import { PAYMENT_RECONCILE_DAYS, type ReconcileReport, reconcile } from '../../shared/payments/reconcile.ts';
 import { syncContext } from '../../shared/payments/stripe-webhook.ts';
 import { reconcileRow } from './workers.ts';
 
@@ -11,7 +11,7 @@ export const handler = worker(
     const report = await reconcile(await syncContext(), {
       eventDays: 3,
       // The card networks' usual window for a dispute (docs/payments.md, "Reconcile").
-      purchaseDays: PURCHASE_RECONCILE_DAYS,
+      paymentDays: PAYMENT_RECONCILE_DAYS,
     });
     metrics.addMetric('PaymentRepairs', MetricUnit.Count, report.repaired);
     return report;

@@ -15,7 +15,8 @@ export const reconcileRow = {
     reason:
       "pages through every Stripe subscription, recent event and the last 120 days' pay-per-view payments",
   },
-  // GetItem: entitlements, processed events, a purchase's earning and reversal. UpdateItem: a
+  // GetItem: entitlements, processed events, an earning and its reversal (a purchase's, an
+  // invoice's), a payment's account (deleted after DELETE /me: refunded). UpdateItem: a
   // repaired entitlement (its object's item and the entitlement item), capabilities, an earning's
   // month. Query: the target's object items of an entitlement written. PutItem: an event marked
   // processed, an earning, a reversal.

@@ -5,7 +5,14 @@ import {
 } from '../entitlements/entitlement-repository.ts';
 import { type PayoutAccount, recordDetachment } from './payout-repository.ts';
 import { type Stripe, stripe } from './stripe-client.ts';
-import { BILLING, deletedAccountRefund, expireSession, paidSince, refundInFull } from './stripe-sync.ts';
+import {
+  BILLING,
+  deletedAccountRefund,
+  expireSession,
+  paidSince,
+  refundInFull,
+  refundInvoicesPaidSince,
+} from './stripe-sync.ts';
 
 /**
  * What a deleted account's purge does at Stripe (docs/accounts.md "Deletion"): its paid
@@ -41,9 +48,10 @@ const cancelNow = async (client: Stripe, subscriptionId: string): Promise<void> 
  * and each closed (`expired` now: the subscription's end and churn reach the events and the
  * analysts as any ending does, before the purge deletes the item); then the customers deleted
  * (Stripe keeps its own records of the charges). A payment made after `deletedAt` (the account's
- * `DELETE /me`: a session opened before it, paid before its expiry here) is refunded in full
- * first, as its webhook does (stripe-sync.ts), should that webhook come after this clears the
- * account from its metadata. `entitlements` are the entitlement items and the
+ * `DELETE /me`: a session opened before it, paid before its expiry here), and a subscription's
+ * invoice paid after it (a renewal, a first invoice), is refunded in full first, as its webhook
+ * does (stripe-sync.ts), should that webhook come after this clears the account from its
+ * metadata, or never. `entitlements` are the entitlement items and the
  * provider objects' items (docs/payments.md): every Stripe subscription the account holds for a
  * creator is closed, the one shown and any other, each once. An app store's subscription is not
  * ours to cancel (the store bills until its owner cancels there), but the access it gave ends with
@@ -86,6 +94,13 @@ export const closePaymentsOf = async (
           await refundInFull(client, intent.id, deletedAccountRefund(intent.id));
         await client.paymentIntents.update(intent.id, { metadata: { account_id: '' } });
       }
+    // A subscription's invoice paid after the deletion (a renewal, a first invoice), likewise.
+    if (deletedAt)
+      await refundInvoicesPaidSince(
+        client,
+        client.invoices.list({ customer, status: 'paid', limit: 100 }),
+        deletedAt,
+      );
     for await (const sub of client.subscriptions.list({ customer, status: 'all', limit: 100 }))
       if (BILLING.has(sub.status)) billing.add(sub.id);
   }

@@ -4,6 +4,7 @@ import {
   type EntitlementRecord,
   entitlementOutOfStep,
 } from '../entitlements/entitlement-repository.ts';
+import { mapInFlight } from '../in-flight.ts';
 import { eventProcessed, markEventProcessed } from './billing-repository.ts';
 import {
   type ChargeFacts,
@@ -26,7 +27,7 @@ import { applyEvent } from './stripe-webhook.ts';
  *    duplicate payment: one kept, the others cancelled and refunded (a repair).
  * 2. The events of the last `eventDays` days never processed here (a delivery lost, a bug fixed
  *    since): applied and marked, as the webhook would have (each is a repair).
- * 3. Every pay-per-view payment of the last `purchaseDays` days, with its latest charge: its
+ * 3. Every pay-per-view payment of the last `paymentDays` days, with its latest charge: its
  *    entitlement and its creator's earning as the charge says now (refunds, disputes), compared
  *    and repaired through the webhook's path when they differ (`reconcilePurchase`).
  * 4. Every paid subscription invoice of the same window: its creator's earning as its charges say
@@ -39,7 +40,17 @@ import { applyEvent } from './stripe-webhook.ts';
  * the card networks' usual window for a dispute (a refund can come later still; it arrives as an
  * event, step 2 covers a lost one for 3 days).
  */
-export const PURCHASE_RECONCILE_DAYS = 120;
+export const PAYMENT_RECONCILE_DAYS = 120;
+
+/**
+ * Payments (steps 3 and 4) checked at once. Each check makes its Stripe calls one after another
+ * (none when in step; a repair re-reads, and may refund), so at most this many Stripe requests
+ * are in flight: at Stripe's live-mode limit of 100 requests a second (reads and writes each,
+ * docs/payments.md "Stripe's own limits"), 8 stays under it while Stripe answers in 80 ms or
+ * more, leaving the webhooks and routes room at its usual few hundred milliseconds. (A page's 100
+ * at once, as until 2026-12-01, could send 100 together.)
+ */
+export const PAYMENTS_IN_FLIGHT = 8;
 
 export interface ReconcileReport {
   subscriptions: number;
@@ -72,7 +83,12 @@ const after = (id?: string) => (id ? { starting_after: id } : {});
 
 export const reconcile = async (
   ctx: SyncContext,
-  options: { eventDays: number; purchaseDays: number },
+  options: {
+    /** Step 2: how far back events are looked at. */
+    eventDays: number;
+    /** Steps 3 and 4: how far back payments are compared (pay-per-view payments and subscription invoices). */
+    paymentDays: number;
+  },
 ): Promise<ReconcileReport> => {
   const report: ReconcileReport = { subscriptions: 0, events: 0, purchases: 0, invoices: 0, repaired: 0 };
   // What step 4 needs of the listings of steps 1 and 3 (a few fields each, not the objects).
@@ -117,17 +133,17 @@ export const reconcile = async (
     if (await applyEvent(ctx, event as Stripe.Event)) report.repaired++;
     await markEventProcessed(event, ctx.now());
   }
-  const purchasesSince = Math.floor(ctx.now().getTime() / 1000) - options.purchaseDays * 86_400;
+  const paymentsSince = Math.floor(ctx.now().getTime() / 1000) - options.paymentDays * 86_400;
   const payments = stampedPages(ctx, (id) =>
     ctx.stripe.paymentIntents.list({
-      created: { gte: purchasesSince },
+      created: { gte: paymentsSince },
       limit: 100,
       expand: ['data.latest_charge'],
       ...after(id),
     }),
   );
-  // A page's payments side by side (100 at most): one after another, 120 days of 1,000 purchases
-  // a day (two read round trips each) would not fit the function's 10 minutes.
+  // A page's payments side by side (PAYMENTS_IN_FLIGHT at once): one after another, 120 days of
+  // 1,000 purchases a day (two read round trips each) would not fit the function's 10 minutes.
   for await (const { observedAt, items } of payments) {
     // A subscription's invoices are paid through payment intents too: only purchases name content.
     const purchases = items.filter((intent) => intent.metadata?.content_id);
@@ -137,13 +153,15 @@ export const reconcile = async (
         charges.set(id, { id: charge.id, amount, amount_refunded, refunded, disputed });
       }
     report.purchases += purchases.length;
-    const repaired = await Promise.all(purchases.map((intent) => reconcilePurchase(ctx, intent, observedAt)));
+    const repaired = await mapInFlight(purchases, PAYMENTS_IN_FLIGHT, (intent) =>
+      reconcilePurchase(ctx, intent, observedAt),
+    );
     report.repaired += repaired.filter(Boolean).length;
   }
   const invoices = stampedPages(ctx, (id) =>
     ctx.stripe.invoices.list({
       status: 'paid',
-      created: { gte: purchasesSince },
+      created: { gte: paymentsSince },
       limit: 100,
       expand: ['data.payments'],
       ...after(id),
@@ -153,7 +171,9 @@ export const reconcile = async (
   for await (const { items } of invoices) {
     const paid = items.filter((invoice) => invoice.amount_paid > 0 && invoiceSubscription(invoice));
     report.invoices += paid.length;
-    const repaired = await Promise.all(paid.map((invoice) => reconcileInvoice(ctx, invoice, held)));
+    const repaired = await mapInFlight(paid, PAYMENTS_IN_FLIGHT, (invoice) =>
+      reconcileInvoice(ctx, invoice, held),
+    );
     report.repaired += repaired.filter(Boolean).length;
   }
   return report;

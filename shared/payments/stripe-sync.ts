@@ -204,12 +204,68 @@ export const paidSince = (intent: Stripe.PaymentIntent, deletedAt: string | unde
   return charge.created * 1000 > Date.parse(deletedAt);
 };
 
+/** When account `accountId` was deleted (`DELETE /me`), if it was: one consistent GetItem. */
+const deletedAtOf = async (accountId: string | undefined): Promise<string | undefined> =>
+  accountId ? (await getAccount(accountId, true))?.deleted_at : undefined;
+
 /** Was `intent` (its latest charge expanded) paid after its account's `DELETE /me`? One GetItem. */
 const paidAfterDeletion = async (intent: Stripe.PaymentIntent): Promise<boolean> => {
-  const accountId = intent.metadata?.account_id;
   const charge = intent.latest_charge;
-  if (!accountId || !charge || typeof charge === 'string' || charge.status !== 'succeeded') return false;
-  return paidSince(intent, (await getAccount(accountId, true))?.deleted_at);
+  if (!charge || typeof charge === 'string' || charge.status !== 'succeeded') return false;
+  return paidSince(intent, await deletedAtOf(intent.metadata?.account_id));
+};
+
+/**
+ * Of `invoices` (paid ones: a subscription's, or a customer's), those paid after `deletedAt` (a
+ * payment's charge in a later second: `paidSince`), each such payment refunded in full as a
+ * payment from a deleted account (`deletedAccountRefund`: one idempotency key per payment intent,
+ * so a retried webhook, a purge run twice or both together refund once). Answers the invoices
+ * found, already refunded ones included (what their earnings must show).
+ */
+export const refundInvoicesPaidSince = async (
+  client: Stripe,
+  invoices: AsyncIterable<Stripe.Invoice>,
+  deletedAt: string,
+): Promise<Stripe.Invoice[]> => {
+  const found: Stripe.Invoice[] = [];
+  for await (const invoice of invoices) {
+    if (invoice.status !== 'paid' || invoice.amount_paid <= 0) continue;
+    // Paid (all of it) by the deletion's second: its charges were made before (no read).
+    const paidAt = invoice.status_transitions?.paid_at;
+    if (paidAt && paidAt * 1000 <= Date.parse(deletedAt)) continue;
+    let after = false;
+    for await (const payment of paidPaymentsOf(client, invoice)) {
+      const intentId = idOf(payment.payment.payment_intent);
+      if (!intentId) continue;
+      const intent = await client.paymentIntents.retrieve(intentId, { expand: ['latest_charge'] });
+      if (!paidSince(intent, deletedAt)) continue;
+      after = true;
+      await refundInFull(client, intentId, deletedAccountRefund(intentId));
+    }
+    if (after) found.push(invoice);
+  }
+  return found;
+};
+
+/**
+ * A subscription of an account deleted at `deletedAt` (docs/payments.md, "A payment from a
+ * deleted account"): each invoice paid after the deletion (a renewal, or a first invoice of a
+ * session opened before it) refunded in full (`refundInvoicesPaidSince`), its creator's earning
+ * recorded and reversed whole, and the subscription cancelled at once: the deleted account can
+ * never use what it paid for. True when there was such an invoice: then nothing is granted (no
+ * entitlement written into a partition its purge is deleting), as for a pay-per-view.
+ */
+const refundSubscriptionPaidAfterDeletion = async (
+  ctx: SyncContext,
+  sub: Stripe.Subscription,
+  deletedAt: string,
+): Promise<boolean> => {
+  const invoices = ctx.stripe.invoices.list({ subscription: sub.id, status: 'paid', limit: 100 });
+  const refunded = await refundInvoicesPaidSince(ctx.stripe, invoices, deletedAt);
+  if (refunded.length === 0) return false;
+  for (const invoice of refunded) await syncInvoiceEarning(ctx, invoice, sub);
+  if (BILLING.has(sub.status)) await cancelAtOnce(ctx.stripe, sub.id);
+  return true;
 };
 
 /**
@@ -302,10 +358,10 @@ const applyEarning = async (read: EarningRead | undefined, observedAt: Date): Pr
 };
 
 /** An invoice's paid payments: those it came with (`expand[]=payments`, all of them), else listed. */
-const paidPaymentsOf = (ctx: SyncContext, invoice: Stripe.Invoice) =>
+const paidPaymentsOf = (client: Stripe, invoice: Stripe.Invoice) =>
   invoice.payments && !invoice.payments.has_more
     ? invoice.payments.data.filter((payment) => payment.status === 'paid')
-    : ctx.stripe.invoicePayments.list({ invoice: invoice.id, status: 'paid', limit: 100 });
+    : client.invoicePayments.list({ invoice: invoice.id, status: 'paid', limit: 100 });
 
 /** Payment intent `id`'s latest charge, if any. */
 const latestCharge = async (ctx: SyncContext, id: string): Promise<Stripe.Charge | undefined> => {
@@ -331,7 +387,7 @@ const readInvoiceEarning = async (
   if (!creatorId) return undefined;
   let takenBack = 0;
   let reversed = false;
-  for await (const payment of paidPaymentsOf(ctx, invoice)) {
+  for await (const payment of paidPaymentsOf(ctx.stripe, invoice)) {
     const intentId = idOf(payment.payment.payment_intent);
     const charge = intentId && (held.charges?.get(intentId) ?? (await latestCharge(ctx, intentId)));
     if (!charge) continue;
@@ -418,11 +474,19 @@ const cancelDuplicate = async (ctx: SyncContext, sub: Stripe.Subscription, keptI
       { metadata: duplicateMetadata(keptId) },
       { idempotencyKey: `duplicate-${sub.id}-of-${keptId}` },
     );
-  await ctx.stripe.subscriptions.cancel(sub.id).catch(async (error: { statusCode?: number }) => {
-    if (error.statusCode !== 400 && error.statusCode !== 404) throw error;
-    if (BILLING.has((await ctx.stripe.subscriptions.retrieve(sub.id)).status)) throw error;
-  });
+  await cancelAtOnce(ctx.stripe, sub.id);
   await refundDuplicateSubscription(ctx, sub, keptId);
+};
+
+/**
+ * Cancels subscription `id` at once (`DELETE /v1/subscriptions/:id`, no proration: what it was
+ * paid is refunded whole instead). One that has ended meanwhile (a parallel delivery) is done.
+ */
+const cancelAtOnce = async (client: Stripe, id: string): Promise<void> => {
+  await client.subscriptions.cancel(id).catch(async (error: { statusCode?: number }) => {
+    if (error.statusCode !== 400 && error.statusCode !== 404) throw error;
+    if (BILLING.has((await client.subscriptions.retrieve(id)).status)) throw error;
+  });
 };
 
 /**
@@ -462,7 +526,9 @@ const paidUpSiblings = async (ctx: SyncContext, sub: Stripe.Subscription): Promi
  * cancelled as a duplicate finishes its refunds on every re-read (a delivery that failed half-way
  * is redone by Stripe's retry). Why no reader can cancel them all: the earliest paid-up
  * subscription is kept by every reader that sees it, and a reader that does not see it keeps the
- * earliest of what it sees.
+ * earliest of what it sees. A subscription of a deleted account with an invoice paid after the
+ * deletion is refunded and cancelled instead, and nothing is written
+ * (`refundSubscriptionPaidAfterDeletion`; its account is looked up: one consistent GetItem).
  */
 export const syncSubscription = async (
   ctx: SyncContext,
@@ -476,6 +542,8 @@ const applySubscription = async (
 ): Promise<{ record?: EntitlementRecord; sub: Stripe.Subscription }> => {
   const observedAt = ctx.now(); // before the reads (SyncContext.now)
   const sub = await ctx.stripe.subscriptions.retrieve(id);
+  const deletedAt = await deletedAtOf(sub.metadata?.account_id);
+  if (deletedAt && (await refundSubscriptionPaidAfterDeletion(ctx, sub, deletedAt))) return { sub };
   const siblings = await paidUpSiblings(ctx, sub);
   const kept = earliest(siblings);
   const keptRecord = kept && subscriptionEntitlement(kept, observedAt, ctx.graceDays, ctx.feePercent);

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { DynamoDBRecord } from 'aws-lambda';
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reconcileRow } from '../../functions/payments/workers.ts';
+import { functionContext, runAsFunction } from '../../scripts/local/aws.ts';
 import { runPayAction } from '../../scripts/local/stripe/control.ts';
 import { type StripeStandIn, startStripeStandIn } from '../../scripts/local/stripe/server.ts';
 import { type TableStream, startTableStream } from '../../scripts/local/table-stream.ts';
@@ -31,6 +33,11 @@ import { earningTotals } from '../support/payments.ts';
 const SECRET = 'whsec_test_duplicates';
 let standIn: StripeStandIn;
 let ctx: SyncContext;
+/**
+ * `fn` as the daily reconcile's function runs it: its own IAM grants (reconcileRow) on every AWS
+ * call, so a repair its role could not make on AWS is refused here too (scripts/local/aws.ts).
+ */
+const asReconcile = <T>(fn: () => Promise<T>): Promise<T> => runAsFunction(functionContext(reconcileRow), fn);
 let stream: TableStream;
 const streamed: DynamoDBRecord[] = [];
 
@@ -202,7 +209,7 @@ describe('two paid sessions for one creator end with one subscription (shared/pa
       await deliverChecking(undelivered(), target, kept.id);
       // Retried: every event once more (each is acknowledged as a duplicate) and a daily reconcile.
       for (const id of [...ids]) expect((await deliver(id)).outcome).toBe('duplicate');
-      await reconcile(ctx, { eventDays: 3, purchaseDays: -1 });
+      await asReconcile(() => reconcile(ctx, { eventDays: 3, paymentDays: -1 }));
       await deliverChecking(undelivered(), target, kept.id);
 
       const [keptNow, duplicateNow] = await Promise.all(
@@ -254,7 +261,7 @@ describe('the daily reconcile (shared/payments/reconcile.ts)', () => {
     const target = () =>
       getEntitlement(buyer.accountId, { kind: 'subscription', creatorId: buyer.creatorId });
     // The subscriptions pass alone: no event window (the events are older than it, or lost).
-    const report = await reconcile(ctx, { eventDays: -1, purchaseDays: -1 });
+    const report = await asReconcile(() => reconcile(ctx, { eventDays: -1, paymentDays: -1 }));
     expect(report.events).toBe(0);
     expect(report.repaired).toBeGreaterThanOrEqual(1);
     expect(await target()).toMatchObject({ status: 'active', provider: { subscription_id: kept.id } });
@@ -322,7 +329,7 @@ describe('what is not a duplicate (shared/payments/stripe-sync.ts, PAID_UP and t
     const target = () =>
       getEntitlement(buyer.accountId, { kind: 'subscription', creatorId: buyer.creatorId });
     for (const id of [...buyer.events.flat(), ...undelivered()]) await deliver(id);
-    await reconcile(ctx, { eventDays: 3, purchaseDays: -1 });
+    await asReconcile(() => reconcile(ctx, { eventDays: 3, paymentDays: -1 }));
     for (const id of undelivered()) await deliver(id);
     const earlierNow = await ctx.stripe.subscriptions.retrieve(earlier.id);
     const laterNow = await ctx.stripe.subscriptions.retrieve(later.id);

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { reconcileRow } from '../../functions/payments/workers.ts';
+import { functionContext, runAsFunction } from '../../scripts/local/aws.ts';
 import { runPayAction } from '../../scripts/local/stripe/control.ts';
 import { type StripeStandIn, startStripeStandIn } from '../../scripts/local/stripe/server.ts';
 import { db } from '../../shared/db/client.ts';
@@ -12,7 +14,7 @@ import {
 } from '../../shared/entitlements/entitlement-repository.ts';
 import { eventProcessed } from '../../shared/payments/billing-repository.ts';
 import { earningsOf } from '../../shared/payments/payout-repository.ts';
-import { reconcile } from '../../shared/payments/reconcile.ts';
+import { PAYMENTS_IN_FLIGHT, reconcile } from '../../shared/payments/reconcile.ts';
 import { stripeClient } from '../../shared/payments/stripe-client.ts';
 import {
   reconcilePurchase,
@@ -33,6 +35,11 @@ import { earningTotals, newViewer } from '../support/payments.ts';
 const SECRET = 'whsec_test_payments';
 let standIn: StripeStandIn;
 let ctx: SyncContext;
+/**
+ * `fn` as the daily reconcile's function runs it: its own IAM grants (reconcileRow) on every AWS
+ * call, so a repair its role could not make on AWS is refused here too (scripts/local/aws.ts).
+ */
+const asReconcile = <T>(fn: () => Promise<T>): Promise<T> => runAsFunction(functionContext(reconcileRow), fn);
 
 beforeAll(async () => {
   standIn = await startStripeStandIn({ port: 0 });
@@ -62,10 +69,14 @@ const deliver = (eventId: string) => {
 
 /**
  * A paid subscription to `creatorId` for a fresh account (or `of`'s account, creator and customer
- * again): its checkout completed, with its events.
+ * again; or `options.accountId`): its checkout completed, with its events; `options.beforePaying`
+ * runs between the session's creation and its payment.
  */
-const subscribed = async (of?: { accountId: string; creatorId: string; customer: string }) => {
-  const accountId = of?.accountId ?? `acc_${randomUUID()}`;
+const subscribed = async (
+  of?: { accountId: string; creatorId: string; customer: string },
+  options: { accountId?: string; beforePaying?: () => Promise<unknown> } = {},
+) => {
+  const accountId = of?.accountId ?? options.accountId ?? `acc_${randomUUID()}`;
   const creatorId = of?.creatorId ?? `cr_${randomUUID().slice(0, 8)}`;
   const metadata = { account_id: accountId, creator_id: creatorId };
   const customer = of
@@ -90,6 +101,7 @@ const subscribed = async (of?: { accountId: string; creatorId: string; customer:
     subscription_data: { metadata },
     success_url: 'https://example.com/ok',
   });
+  await options.beforePaying?.();
   const { events } = runPayAction(standIn.store, 'complete', session.id);
   const sub = (await ctx.stripe.checkout.sessions.retrieve(session.id)).subscription as string;
   return { accountId, creatorId, customer: customer.id, sub, events: events.map((e) => e.id) };
@@ -473,7 +485,7 @@ describe('POST /billing/stripe/webhook (shared/payments/stripe-webhook.ts)', () 
         })
       )?.status;
     expect([await statusOf(refunded), await statusOf(disputed)]).toEqual(['active', 'active']);
-    const first = await reconcile(ctx, { eventDays: -1, purchaseDays: 120 });
+    const first = await asReconcile(() => reconcile(ctx, { eventDays: -1, paymentDays: 120 }));
     expect([await statusOf(refunded), await statusOf(disputed)]).toEqual(['refunded', 'disputed']);
     expect(first.purchases).toBeGreaterThanOrEqual(2);
     expect(first.repaired).toBeGreaterThanOrEqual(2);
@@ -487,7 +499,7 @@ describe('POST /billing/stripe/webhook (shared/payments/stripe-webhook.ts)', () 
     const reversals = async () =>
       (await Promise.all([refunded, disputed].map((p) => earningsOf(p.creatorId)))).flat();
     const before = await reversals();
-    expect((await reconcile(ctx, { eventDays: -1, purchaseDays: 120 })).repaired).toBe(0);
+    expect((await asReconcile(() => reconcile(ctx, { eventDays: -1, paymentDays: 120 }))).repaired).toBe(0);
     expect(await reversals()).toEqual(before);
   });
 
@@ -503,7 +515,7 @@ describe('POST /billing/stripe/webhook (shared/payments/stripe-webhook.ts)', () 
     const grossOf = async (creatorId: string) =>
       (await earningsOf(creatorId)).reduce((sum, e) => sum + e.gross, 0);
     expect([await grossOf(refunded.creatorId), await grossOf(disputed.creatorId)]).toEqual([499, 499]);
-    const first = await reconcile(ctx, { eventDays: -1, purchaseDays: 120 });
+    const first = await asReconcile(() => reconcile(ctx, { eventDays: -1, paymentDays: 120 }));
     expect([await grossOf(refunded.creatorId), await grossOf(disputed.creatorId)]).toEqual([0, 0]);
     expect(first.invoices).toBeGreaterThanOrEqual(2);
     expect(first.repaired).toBeGreaterThanOrEqual(2);
@@ -515,8 +527,44 @@ describe('POST /billing/stripe/webhook (shared/payments/stripe-webhook.ts)', () 
     const lines = async () =>
       (await Promise.all([refunded, disputed].map((s) => earningsOf(s.creatorId)))).flat();
     const before = await lines();
-    expect((await reconcile(ctx, { eventDays: -1, purchaseDays: 120 })).repaired).toBe(0);
+    expect((await asReconcile(() => reconcile(ctx, { eventDays: -1, paymentDays: 120 }))).repaired).toBe(0);
     expect(await lines()).toEqual(before);
+  });
+
+  it("the daily reconcile's repairs call Stripe at most PAYMENTS_IN_FLIGHT at once (a page held 100)", async () => {
+    // money60: a page's 100 invoices (or payments) were checked all at once, each repair calling
+    // Stripe: up to 100 requests together against Stripe's 100 a second.
+    const lost = await Promise.all(Array.from({ length: 12 }, () => subscribed()));
+    for (const { events } of lost) for (const id of events) await deliver(id);
+    for (const { sub } of lost) runPayAction(standIn.store, 'refund', sub); // their events lost
+    // Each repair re-reads its invoice's payment intent: counted while in flight, each held 300 ms.
+    let inFlight = 0;
+    let most = 0;
+    const intents = ctx.stripe.paymentIntents;
+    const counted: SyncContext = {
+      ...ctx,
+      stripe: {
+        ...ctx.stripe,
+        paymentIntents: {
+          list: (...args: Parameters<typeof intents.list>) => intents.list(...args),
+          retrieve: async (...args: Parameters<typeof intents.retrieve>) => {
+            most = Math.max(most, ++inFlight);
+            try {
+              await new Promise((resolve) => setTimeout(resolve, 300));
+              return await intents.retrieve(...args);
+            } finally {
+              inFlight--;
+            }
+          },
+        },
+      } as unknown as Stripe,
+    };
+    const report = await asReconcile(() => reconcile(counted, { eventDays: -1, paymentDays: 120 }));
+    expect(report.repaired).toBeGreaterThanOrEqual(12);
+    expect(most).toBeGreaterThan(1); // side by side still
+    expect(most).toBeLessThanOrEqual(PAYMENTS_IN_FLIGHT);
+    for (const { creatorId } of lost)
+      expect((await earningsOf(creatorId)).reduce((sum, e) => sum + e.gross, 0)).toBe(0);
   });
 
   it('a pay-per-view paid after DELETE /me (its session opened before) is refunded in full and grants nothing', async () => {
@@ -536,8 +584,82 @@ describe('POST /billing/stripe/webhook (shared/payments/stripe-webhook.ts)', () 
     const totals = await earningTotals(bought.creatorId);
     expect(totals.stored).toEqual(totals.fromEarnings);
     // In step for the daily reconcile: nothing to repair, nothing written.
-    expect(await reconcilePurchase(ctx, await read(), new Date())).toBe(false);
+    expect(await asReconcile(async () => reconcilePurchase(ctx, await read(), new Date()))).toBe(false);
     expect(await getEntitlement(accountId, target)).toBeUndefined();
+  });
+
+  it('a subscription paid after DELETE /me (its first invoice, or a renewal) is refunded in full, cancelled, and grants nothing', async () => {
+    // money60: a subscription paid between DELETE /me and the purge was only cancelled at the
+    // purge; the buyer's money for a service the deleted account can never use was kept.
+    const eventsSince = (mark: Set<string>) =>
+      standIn.store
+        .all<StoredEvent>('event')
+        .filter((e) => !mark.has(e.id))
+        .map((e) => e.id)
+        .reverse();
+    const eventIds = () => new Set(standIn.store.all<StoredEvent>('event').map((e) => e.id));
+    /** Each paid invoice's charge of `sub`, oldest first. */
+    const chargesOf = async (sub: string) => {
+      const invoices = (await ctx.stripe.invoices.list({ subscription: sub, status: 'paid' })).data;
+      return Promise.all(
+        invoices.reverse().map(async (invoice) => {
+          const [payment] = (await ctx.stripe.invoicePayments.list({ invoice: invoice.id })).data;
+          const intent = payment!.payment.payment_intent as string;
+          const pi = await ctx.stripe.paymentIntents.retrieve(intent, { expand: ['latest_charge'] });
+          const { amount, amount_refunded } = pi.latest_charge as Stripe.Charge;
+          const refunds = (await ctx.stripe.refunds.list({ payment_intent: intent })).data;
+          return { amount, amount_refunded, refunds: refunds.map((r) => r.metadata?.reason) };
+        }),
+      );
+    };
+    const grossOf = async (creatorId: string) =>
+      (await earningsOf(creatorId)).reduce((sum, e) => sum + e.gross, 0);
+
+    // Its first invoice: a session opened before the deletion, paid 2 s after it.
+    const first = await newViewer('deleted-subscriber');
+    const mark = eventIds();
+    const bought = await subscribed(undefined, {
+      accountId: first.accountId,
+      beforePaying: () => markDeleted(first.accountId, new Date(Date.now() - 2000)),
+    });
+    const all = [...bought.events, ...eventsSince(mark)];
+    for (const id of [...all, ...all]) await deliver(id); // a retry refunds nothing twice
+    for (const id of eventsSince(mark)) await deliver(id); // the cancellation's and refund's own
+    expect(await chargesOf(bought.sub)).toEqual([
+      { amount: 499, amount_refunded: 499, refunds: ['account_deleted'] },
+    ]);
+    expect((await ctx.stripe.subscriptions.retrieve(bought.sub)).status).toBe('canceled');
+    expect(await entitlementsOf(first.accountId)).toEqual([]);
+    expect(await grossOf(bought.creatorId)).toBe(0);
+
+    // A renewal: subscribed and granted before the deletion, renewed after it.
+    const second = await newViewer('deleted-renewer');
+    const renewing = await subscribed(undefined, { accountId: second.accountId });
+    for (const id of renewing.events) await deliver(id);
+    const target = { kind: 'subscription', creatorId: renewing.creatorId } as const;
+    const granted = await getEntitlement(second.accountId, target);
+    expect(granted).toMatchObject({ status: 'active' });
+    const deletedAt = new Date();
+    await markDeleted(second.accountId, deletedAt);
+    // The renewal's charge in a later second (Stripe's `created` is whole seconds).
+    await new Promise((resolve) => setTimeout(resolve, 1020 - (deletedAt.getTime() % 1000)));
+    const renewed = eventIds();
+    runPayAction(standIn.store, 'renew', renewing.sub);
+    const late = eventsSince(renewed);
+    for (const id of [...late, ...late]) await deliver(id);
+    for (const id of eventsSince(renewed)) await deliver(id);
+    expect(await chargesOf(renewing.sub)).toEqual([
+      { amount: 499, amount_refunded: 0, refunds: [] }, // paid before the deletion: the buyer's
+      { amount: 499, amount_refunded: 499, refunds: ['account_deleted'] },
+    ]);
+    expect((await ctx.stripe.subscriptions.retrieve(renewing.sub)).status).toBe('canceled');
+    // Nothing granted from the renewal: the entitlement still ends where the paid period did.
+    expect(comparable(await getEntitlement(second.accountId, target))).toEqual(comparable(granted));
+    expect(await grossOf(renewing.creatorId)).toBe(499);
+    for (const creatorId of [bought.creatorId, renewing.creatorId]) {
+      const totals = await earningTotals(creatorId);
+      expect(totals.stored).toEqual(totals.fromEarnings);
+    }
   });
 
   it('a failed renewal keeps access through the grace period, then it lapses with no further event', async () => {
