@@ -57,14 +57,18 @@ const ENROL_AGAIN =
 
 /**
  * `POST /me/mfa/totp` (step-up): a new secret, encrypted with KMS, kept as a pending factor for 15
- * minutes; the answer is the only time the secret leaves the service. 409 with an active factor.
+ * minutes; the answer is the only time the secret leaves the service. 409 with an active factor;
+ * 401 for a signed-out session's token (it would replace the owner's enrolment under way).
  */
 export const enrolTotp = async (
   caller: Principal,
   label: string | undefined,
   now: Date,
 ): Promise<TotpEnrolment> => {
-  const account = await requireLiveAccount(caller.accountId);
+  const [account] = await Promise.all([
+    requireLiveAccount(caller.accountId),
+    requireLiveSession(caller, now),
+  ]);
   const active = new ConflictError(
     'A TOTP authenticator is enrolled already: remove it first (DELETE /me/mfa/totp) to enrol another',
   );
@@ -139,17 +143,13 @@ export const confirmTotp = async (caller: Principal, code: string, now: Date): P
  * passed the factor): 10 new keyed codes replace the whole set of the active factor in one
  * conditional write (still this factor, active, holding the set read), so the old codes stop
  * working at once and two regenerations of one read never both succeed (409 for the later). Like
- * the confirmation it answers codes to the caller's session, so a signed-out one gets none (401),
- * nor does a deleted account (404).
+ * the confirmation it answers codes to the caller's session, so a signed-out one gets none (401,
+ * the handler's `assertFactorPassed`), nor does a deleted account (404).
  */
-export const regenerateRecoveryCodes = async (
-  caller: Principal,
-  now: Date,
-): Promise<RecoveryCodesRenewed> => {
+export const regenerateRecoveryCodes = async (caller: Principal): Promise<RecoveryCodesRenewed> => {
   const [account, factor] = await Promise.all([
     requireLiveAccount(caller.accountId),
     getTotpFactor(caller.accountId),
-    requireLiveSession(caller, now),
   ]);
   if (factor?.state !== 'active') throw new NotFoundError('No second factor is enrolled');
   const { codes, stored } = await newRecoveryCodes(caller.accountId);
