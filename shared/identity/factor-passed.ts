@@ -16,17 +16,20 @@ import { getTotpFactor } from './second-factor-repository.ts';
  *   step-up"), and a sign-in from the minutes before the enrolment has a recent `auth_time`
  *   without `amr: ["mfa"]`: such a token is refused, 401 `step_up_required` (found by the outside
  *   probe of 2026-11-30: `POST /me/password` with the sign-up's token after the factor was
- *   confirmed answered 200).
- * The two reads run side by side; the factor is not read for a token with `amr`.
+ *   confirmed answered 200). So is a token that passed another factor (`mfa_factor`, its id): one
+ *   the owner removed and replaced since (until 2026-12-01 any `amr` passed).
+ * The two reads run side by side.
  */
 export const assertFactorPassed = async (caller: Principal, now: Date): Promise<void> => {
   const [session, factor] = await Promise.allSettled([
     requireLiveSession(caller, now),
-    caller.secondFactor ? undefined : getTotpFactor(caller.accountId),
+    getTotpFactor(caller.accountId),
   ]);
   if (session.status === 'rejected') throw session.reason;
   if (factor.status === 'rejected') throw factor.reason;
-  if (factor.value?.state === 'active') throw new StepUpRequiredError(STEP_UP_MAX_AGE_SECONDS);
+  const active = factor.value?.state === 'active' ? factor.value : undefined;
+  if (active && active.factor_id !== caller.secondFactorId)
+    throw new StepUpRequiredError(STEP_UP_MAX_AGE_SECONDS);
 };
 
 /**

@@ -118,11 +118,12 @@ export const confirmTotp = async (caller: Principal, code: string, now: Date): P
   if (!(await activateTotp(caller.accountId, factor.factor_id, step, stored, now)))
     throw new NotFoundError(ENROL_AGAIN);
   const authTime = caller.authTime === undefined ? now : new Date(caller.authTime * 1000);
-  if (caller.sessionId) await renewAuthTime(caller.accountId, caller.sessionId, authTime, true);
+  if (caller.sessionId) await renewAuthTime(caller.accountId, caller.sessionId, authTime, factor.factor_id);
   const access = await issueAccessToken(caller.accountId, now, {
     authTime,
     sessionId: caller.sessionId,
     secondFactor: true,
+    factorId: factor.factor_id,
   });
   recordMetric('second_factors_enrolled');
   return {
@@ -170,14 +171,15 @@ export const regenerateRecoveryCodes = async (caller: Principal): Promise<Recove
 
 /**
  * `DELETE /me/mfa/totp` (step-up): removes the factor and its recovery codes; 404 without one. An
- * active factor goes only for a token that passed it (`amr: ["mfa"]`: a sign-in through it, its
- * confirmation, or a step-up with its code), else 401 `step_up_required`: a token of a sign-in
- * from before the enrolment is recent enough for the middleware, yet proves nothing about the factor.
+ * active factor goes only for a token that passed it (`mfa_factor` is its id: a sign-in through
+ * it, its confirmation, or a step-up with its code), else 401 `step_up_required`: a token of a
+ * sign-in from before the enrolment, or one that passed a factor since removed, is recent enough
+ * for the middleware, yet proves nothing about this factor.
  * A signed-out session's token removes nothing (401, `requireLiveSession`).
  */
 export const removeTotp = async (caller: Principal, now: Date): Promise<void> => {
   await requireLiveSession(caller, now);
-  const outcome = await deleteTotpFactor(caller.accountId, caller.secondFactor === true);
+  const outcome = await deleteTotpFactor(caller.accountId, caller.secondFactorId);
   if (outcome === 'none') throw new NotFoundError('No second factor is enrolled');
   if (outcome === 'active') throw new StepUpRequiredError(STEP_UP_MAX_AGE_SECONDS);
   if (outcome === 'abandoned') return;
@@ -221,15 +223,15 @@ export const checkSecondFactor = async (
 };
 
 /**
- * Step-up's second factor (`POST /auth/step-up`, after the password): none needed (false) when
- * the account has no active factor; else a code or a recovery code must pass (403 otherwise), and
- * the step-up then carries the second factor (true).
+ * Step-up's second factor (`POST /auth/step-up`, after the password): none needed (undefined)
+ * when the account has no active factor; else a code or a recovery code must pass (403
+ * otherwise), and the step-up then carries the second factor: its id.
  */
 export const stepUpSecondFactor = async (accountId: string, proof: SecondFactorProof, now: Date) => {
   if (proof.code !== undefined && proof.recovery_code !== undefined)
     throw new ValidationError([{ field: 'code', message: 'send code or recovery_code, not both' }]);
   const factor = await getTotpFactor(accountId);
-  if (factor?.state !== 'active') return false;
+  if (factor?.state !== 'active') return undefined;
   if (proof.code === undefined && proof.recovery_code === undefined)
     throw new ForbiddenError(
       'This account has a second factor: send the code from the authenticator app (`code`) or a recovery code with the password',
@@ -238,7 +240,7 @@ export const stepUpSecondFactor = async (accountId: string, proof: SecondFactorP
   if (outcome === 'replayed') throw new ForbiddenError('This code was used already: wait for the next one');
   if (outcome === 'wrong') throw new ForbiddenError('Code is incorrect');
   recordMetric('step_ups_second_factor');
-  return true;
+  return factor.factor_id;
 };
 
 /**
@@ -299,5 +301,8 @@ export const completeMfaSignIn = async (
       ? { password: { changedAt: challenge.password_changed_at } }
       : {}),
   };
-  return { ...accountView(account), ...(await issueSession(accountId, basis, now, userAgent, true)) };
+  return {
+    ...accountView(account),
+    ...(await issueSession(accountId, basis, now, userAgent, factor.factor_id)),
+  };
 };
