@@ -5,6 +5,6 @@ import { startEmailChange } from '../../shared/accounts/credentials.ts';
 import * as contracts from './contracts.ts';
 
 export const handler = endpoint(contracts.changeEmail, async ({ body, caller, now }) => {
-  await assertFactorPassed(caller());
+  await assertFactorPassed(caller(), now);
   return ok(await startEmailChange(caller(), body, now));
 });

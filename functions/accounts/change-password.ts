@@ -5,6 +5,6 @@ import { changePassword } from '../../shared/accounts/credentials.ts';
 import * as contracts from './contracts.ts';
 
 export const handler = endpoint(contracts.changePassword, async ({ body, caller, now }) => {
-  await assertFactorPassed(caller());
+  await assertFactorPassed(caller(), now);
   return ok(await changePassword(caller(), body, now));
 });

@@ -5,6 +5,6 @@ import { accepted } from '../../shared/http/reply.ts';
 import * as contracts from './contracts.ts';
 
 export const handler = endpoint(contracts.deleteMyAccount, async ({ caller, body, now }) => {
-  await assertFactorPassed(caller());
+  await assertFactorPassed(caller(), now);
   return accepted(await deleteAccount(caller(), body, now));
 });

@@ -6,6 +6,6 @@ import { regenerateRecoveryCodes } from '../../shared/identity/second-factor.ts'
 import * as contracts from './mfa-contracts.ts';
 
 export const handler = endpoint(contracts.regenerateRecoveryCodes, async ({ caller, now }) => {
-  await assertFactorPassed(caller());
-  return ok(await regenerateRecoveryCodes(caller(), now), noStore);
+  await assertFactorPassed(caller(), now);
+  return ok(await regenerateRecoveryCodes(caller()), noStore);
 });

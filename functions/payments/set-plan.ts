@@ -5,6 +5,6 @@ import { setPlan } from '../../shared/payments/payouts.ts';
 import * as contracts from './contracts.ts';
 
 export const handler = endpoint(contracts.setPlan, async ({ body, caller, now }) => {
-  await assertFactorPassed(caller());
+  await assertFactorPassed(caller(), now);
   return ok(await setPlan(caller().accountId, body, now));
 });

@@ -5,6 +5,6 @@ import { startOnboarding } from '../../shared/payments/payouts.ts';
 import * as contracts from './contracts.ts';
 
 export const handler = endpoint(contracts.startPayoutOnboarding, async ({ caller, now }) => {
-  await assertFactorPassed(caller());
+  await assertFactorPassed(caller(), now);
   return created(await startOnboarding(caller().accountId, now));
 });

@@ -6,9 +6,9 @@ import { provisionChannel } from '../../shared/studio/channel-writes.ts';
 import { requireLiveStudioCreator } from '../../shared/creators/live-studio-creator.ts';
 import * as contracts from './channel-contracts.ts';
 
-export const handler = endpoint(contracts.createStudioChannel, async ({ caller }) => {
+export const handler = endpoint(contracts.createStudioChannel, async ({ caller, now }) => {
   // A deleted account (its token outlives the tombstone by up to 15 minutes) makes no channel.
-  const creator = await readWithFactorPassed(caller(), requireLiveStudioCreator(caller().accountId));
+  const creator = await readWithFactorPassed(caller(), now, requireLiveStudioCreator(caller().accountId));
   const channel = await provisionChannel(creator);
   const reply = { headers: NO_STORE };
   return channel.created ? created(studioChannel(channel), reply) : ok(studioChannel(channel), reply);

@@ -6,7 +6,7 @@ import { channelState } from '../../shared/studio/channel-writes.ts';
 import { requireStudioCreator } from '../../shared/creators/studio-creator.ts';
 import * as contracts from './channel-contracts.ts';
 
-export const handler = endpoint(contracts.getStudioChannel, async ({ caller }) => {
-  const creator = await readWithFactorPassed(caller(), requireStudioCreator(caller().accountId));
+export const handler = endpoint(contracts.getStudioChannel, async ({ caller, now }) => {
+  const creator = await readWithFactorPassed(caller(), now, requireStudioCreator(caller().accountId));
   return ok(studioChannel(await channelState(creator.id)), { headers: NO_STORE });
 });

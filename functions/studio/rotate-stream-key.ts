@@ -6,9 +6,9 @@ import { rotateStreamKey } from '../../shared/studio/channel-writes.ts';
 import { requireLiveStudioCreator } from '../../shared/creators/live-studio-creator.ts';
 import * as contracts from './channel-contracts.ts';
 
-export const handler = endpoint(contracts.rotateStudioStreamKey, async ({ caller }) => {
+export const handler = endpoint(contracts.rotateStudioStreamKey, async ({ caller, now }) => {
   // A deleted account (its token outlives the tombstone by up to 15 minutes) gets no new key: its
   // broadcast was ended at DELETE /me (docs/accounts.md "Deletion").
-  const creator = await readWithFactorPassed(caller(), requireLiveStudioCreator(caller().accountId));
+  const creator = await readWithFactorPassed(caller(), now, requireLiveStudioCreator(caller().accountId));
   return ok(studioChannel(await rotateStreamKey(creator.id)), { headers: NO_STORE });
 });

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ConflictError, NotFoundError, ValidationError } from '../errors/errors.ts';
 import { getAccount, markDeleted, normalizeEmail } from '../identity/account-repository.ts';
-import { requireLiveSession } from '../identity/live-session.ts';
 import type { Principal } from '../identity/principal.ts';
 import { dropPendingExport, type ExportRecord, startExport } from './export-repository.ts';
 import { exportView } from './export-model.ts';
@@ -39,11 +38,11 @@ export const requestExport = async (accountId: string, now: Date) => {
  * `DELETE /me`: the tombstone (sign-in and refresh refuse the account from now on), then the
  * purge job, delayed by an access token's lifetime, and its open chat connections ended. A repeated request (the first's job could not
  * be queued) queues it again. The confirmation must name the account (its handle or email). A
- * signed-out session's token deletes nothing (401, `requireLiveSession`).
+ * signed-out session's token deletes nothing (401, the handler's `assertFactorPassed`).
  */
 export const deleteAccount = async (caller: Principal, body: DeleteAccountBody, now: Date) => {
   const { accountId } = caller;
-  const [account] = await Promise.all([getAccount(accountId), requireLiveSession(caller, now)]);
+  const account = await getAccount(accountId);
   if (!account) throw new NotFoundError('Account not found');
   const confirm = body.confirm.trim();
   const matches =

@@ -49,15 +49,12 @@ const NO_PASSWORD =
   'This account signs in with Google and has no password: set one with POST /auth/password/forgot';
 
 /**
- * The account, once the caller's session is found still signed in (401 otherwise: a signed-out
- * device's access token changes no credential) and `password` is checked against it: 409 when it has none (Google only; a dummy
- * hash is checked anyway, so the answer takes the same time), 403 when it is wrong.
+ * The account, once `password` is checked against it: 409 when it has none (Google only; a dummy
+ * hash is checked anyway, so the answer takes the same time), 403 when it is wrong. The handlers
+ * of these step-up routes found the caller's session still signed in first (`assertFactorPassed`).
  */
-const withPassword = async (caller: Principal, password: string, field: string, now: Date) => {
-  const [account] = await Promise.all([
-    requireLiveAccount(caller.accountId),
-    requireLiveSession(caller, now),
-  ]);
+const withPassword = async (caller: Principal, password: string, field: string) => {
+  const account = await requireLiveAccount(caller.accountId);
   const valid = await verifyPassword(password, account.password_hash ?? DUMMY_PASSWORD_HASH);
   if (!account.password_hash) throw new ConflictError(NO_PASSWORD);
   if (!valid) throw new ForbiddenError(`${field} is incorrect`);
@@ -75,7 +72,7 @@ export const changePassword = async (
   now: Date,
 ): Promise<SessionsRevoked> => {
   await assertUncommonPassword(body.new_password, 'new_password');
-  const account = await withPassword(caller, body.current_password, 'current_password', now);
+  const account = await withPassword(caller, body.current_password, 'current_password');
   await changePasswordHash(
     account.account_id,
     account.password_hash,
@@ -102,7 +99,7 @@ export const startEmailChange = async (
   body: ChangeEmailBody,
   now: Date,
 ): Promise<EmailChangeStarted> => {
-  const account = await withPassword(caller, body.current_password, 'current_password', now);
+  const account = await withPassword(caller, body.current_password, 'current_password');
   const newEmail = normalizeEmail(body.new_email);
   if (newEmail === account.email) throw new ConflictError('This is already the account’s address');
   if (await isEmailTaken(newEmail)) throw new ConflictError('Email already registered');

@@ -95,6 +95,21 @@ export const transact = async (operations: TransactOperation[]): Promise<Transac
   }
 };
 
+/**
+ * `transact`, retrying a transaction cancelled only by a race (no condition failed:
+ * `TransactionConflict`, which DynamoDB answers a transaction that meets another in flight on one
+ * of its items) up to 5 times with jittered backoff; the last outcome. For writers whose
+ * conditions decide the answer (uniqueness markers): the race's loser retries and then meets
+ * the winner's item as a failed condition, instead of an error.
+ */
+export const transactRetryingRaces = async (operations: TransactOperation[]): Promise<TransactOutcome> => {
+  for (let attempt = 0; ; attempt++) {
+    const outcome = await transact(operations);
+    if (outcome.written || outcome.failed.length > 0 || attempt >= 5) return outcome;
+    await backoff(attempt + 1, 20);
+  }
+};
+
 type Untabled<T> = Omit<T, 'TableName'>;
 
 /** One conditional single-item write (`TableName` is filled in). */

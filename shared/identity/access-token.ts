@@ -33,6 +33,8 @@ export interface TokenSession {
    * `amr: ["mfa"]` (RFC 8176), which creator routes may require (docs/accounts.md).
    */
   secondFactor?: boolean;
+  /** The id of the factor passed: the token's `mfa_factor` (step-up binds to it, factor-passed.ts). */
+  factorId?: string;
 }
 
 /**
@@ -54,6 +56,7 @@ export const issueAccessToken = async (accountId: string, now: Date, session: To
     auth_time: Math.floor((session.authTime ?? now).getTime() / 1000),
     ...(session.sessionId ? { sid: session.sessionId } : {}),
     ...(session.secondFactor ? { amr: ['mfa'] } : {}),
+    ...(session.secondFactor && session.factorId ? { mfa_factor: session.factorId } : {}),
   });
   return { token, expiresAt: new Date(exp * 1000).toISOString() };
 };

@@ -10,6 +10,7 @@ import {
   cancellationCodes,
   isConditionalCheckFailed,
   type TransactOperation,
+  transactRetryingRaces,
   writtenIf,
 } from '../db/transaction.ts';
 import type { CategoryId } from '../catalog/model.ts';
@@ -133,7 +134,10 @@ const conflictFrom = (error: unknown, order: Array<'account' | 'email' | 'handle
 /**
  * Creates an account with its markers atomically; 409 when the email or handle is taken.
  * `alsoPut` items (new items of other entities, e.g. the first verification code) are written in
- * the same transaction, each with `attribute_not_exists`.
+ * the same transaction, each with `attribute_not_exists`. A transaction cancelled by a race with
+ * another on one of its items (two sign-ups of one address at once: DynamoDB cancels the later
+ * with `TransactionConflict`, no condition failed) is retried, and then meets the other's marker
+ * (409); until 2026-12-01 it was a 500 (test/security/probe60-identity.int.test.ts).
  */
 export const createAccount = async (
   account: Account,
@@ -144,19 +148,19 @@ export const createAccount = async (
   const order: Array<'account' | 'email' | 'handle' | 'google'> = ['account', 'email'];
   if (account.handle) order.push('handle');
   if (account.google_sub) order.push('google');
-  try {
-    await db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          put(accountItem!),
-          ...markers.map((marker) => putMarker(marker, now)),
-          ...alsoPut.map(put),
-        ],
-      }),
-    );
-  } catch (error) {
-    conflictFrom(error, order);
-  }
+  const outcome = await transactRetryingRaces([
+    put(accountItem!),
+    ...markers.map((marker) => putMarker(marker, now)),
+    ...alsoPut.map(put),
+  ]);
+  if (outcome.written) return;
+  const taken = order.find((_, i) => outcome.failed.includes(i));
+  if (taken === 'email' || taken === 'google') throw new ConflictError('Email already registered');
+  if (taken === 'handle') throw new ConflictError('Handle already taken');
+  if (taken === 'account') throw new ConflictError('Account already exists');
+  throw new ConflictError(
+    'The account could not be created (a sign-up of the same address or handle was under way): retry',
+  );
 };
 
 /**

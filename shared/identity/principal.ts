@@ -10,6 +10,11 @@ export interface Principal {
   sessionId?: string;
   /** The token's `amr` has `mfa`: its sign-in (or a step-up) passed the account's second factor. */
   secondFactor?: boolean;
+  /**
+   * The token's `mfa_factor`: the id of the factor its sign-in (or step-up) passed. A step-up
+   * route counts the second factor as passed only for the factor enrolled now (factor-passed.ts).
+   */
+  secondFactorId?: string;
 }
 
 /**

@@ -45,6 +45,8 @@ export interface RefreshFamily {
   auth_time?: number;
   /** The sign-in passed the account's second factor. */
   second_factor?: boolean;
+  /** The id of the factor it last passed (families from before 2026-12-01: none). */
+  second_factor_id?: string;
   /** When the family expires (epoch seconds; the TTL attribute). */
   expires_at_epoch: number;
 }
@@ -174,13 +176,13 @@ export const revokeRefreshFamilyOf = async (accountId: string, family: string): 
   ).written;
 
 /**
- * Records a new primary authentication at `authTime` (epoch seconds), and the second factor when
- * `secondFactor`, on a family of `accountId` that is not revoked; false otherwise.
+ * Records a new primary authentication at `authTime` (epoch seconds), and the second factor
+ * `factorId` when one was passed, on a family of `accountId` that is not revoked; false otherwise.
  */
 export const renewRefreshAuthTime = async (
   accountId: string,
   family: string,
-  options: { authTime: number; secondFactor: boolean },
+  options: { authTime: number; factorId?: string },
 ): Promise<boolean> =>
   (
     await writeIf({
@@ -188,7 +190,10 @@ export const renewRefreshAuthTime = async (
         Key: familyKey(family),
         ...withCondition(
           updateOf({
-            set: { auth_time: options.authTime, ...(options.secondFactor ? { second_factor: true } : {}) },
+            set: {
+              auth_time: options.authTime,
+              ...(options.factorId ? { second_factor: true, second_factor_id: options.factorId } : {}),
+            },
           }),
           { expression: 'account_id = :c0 AND revoked = :c1', values: { ':c0': accountId, ':c1': false } },
         ),

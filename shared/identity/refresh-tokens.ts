@@ -74,8 +74,8 @@ const SIGNED_OUT = 'This account was signed out everywhere while signing in: sig
 
 /**
  * The token pair a sign-in returns; `userAgent` labels the device in the session list.
- * `secondFactor`: the sign-in passed the account's second factor (its tokens, refreshed ones
- * included, carry `amr: ["mfa"]`). `basis`: the account as the sign-in read it (its sign-out
+ * `factorId`: the second factor the sign-in passed (its tokens, refreshed ones included, carry
+ * `amr: ["mfa"]` and the factor's id). `basis`: the account as the sign-in read it (its sign-out
  * count, and a password sign-in's checked password): the session is stored only while the account
  * is still so (401 otherwise), so a sign-out everywhere, a change or a reset that ran meanwhile,
  * which could not see this session yet, is not outlived (docs/accounts.md "Sessions").
@@ -85,8 +85,9 @@ export const issueSession = async (
   basis: SignInBasis,
   now: Date,
   userAgent?: string,
-  secondFactor = false,
+  factorId?: string,
 ): Promise<SessionTokens> => {
+  const secondFactor = factorId !== undefined;
   const family = randomUUID();
   const secret = newSecret();
   const expires = epoch(now) + REFRESH_TOKEN_TTL_SECONDS;
@@ -100,7 +101,7 @@ export const issueSession = async (
       created_at: now.toISOString(),
       last_used_at: now.toISOString(),
       auth_time: epoch(now),
-      ...(secondFactor ? { second_factor: true } : {}),
+      ...(secondFactor ? { second_factor: true, second_factor_id: factorId } : {}),
       expires_at_epoch: expires,
     },
     [signInBasisCheck(accountId, basis)],
@@ -112,7 +113,12 @@ export const issueSession = async (
       (await getAccount(accountId, true))?.password_changed_at !== basis.password.changedAt;
     throw new UnauthorizedError(changed ? PASSWORD_CHANGED : SIGNED_OUT);
   }
-  const access = await issueAccessToken(accountId, now, { authTime: now, sessionId: family, secondFactor });
+  const access = await issueAccessToken(accountId, now, {
+    authTime: now,
+    sessionId: family,
+    secondFactor,
+    factorId,
+  });
   return {
     auth_token: access.token,
     token_expires_at: access.expiresAt,
@@ -151,6 +157,7 @@ export const rotateSession = async (token: string, now: Date): Promise<SessionTo
     authTime,
     sessionId: family,
     secondFactor: item.second_factor === true,
+    factorId: item.second_factor_id,
   });
   return {
     auth_token: access.token,
@@ -200,16 +207,16 @@ export const revokeAllSessions = async (accountId: string, now: Date, keep?: str
 };
 
 /**
- * Records a new primary authentication (a step-up) on the caller's sign-in, so the access tokens
- * its refreshes issue carry the new `auth_time`; false when the family is revoked or not the
- * account's.
+ * Records a new primary authentication (a step-up) on the caller's sign-in, and the second factor
+ * `factorId` it passed (if any), so the access tokens its refreshes issue carry them; false when
+ * the family is revoked or not the account's.
  */
 export const renewAuthTime = async (
   accountId: string,
   family: string,
   at: Date,
-  secondFactor = false,
-): Promise<boolean> => renewRefreshAuthTime(accountId, family, { authTime: epoch(at), secondFactor });
+  factorId?: string,
+): Promise<boolean> => renewRefreshAuthTime(accountId, family, { authTime: epoch(at), factorId });
 
 /** The refresh-token families of an account (revoked and expired ones too), without their secrets' hashes. */
 export const familiesOf = async (

@@ -154,27 +154,23 @@ export const replaceRecoveryCodes = (
 
 /**
  * Removes the account's TOTP factor and its recovery codes: a pending one always, an active one
- * only when `passedFactor` (the caller's sign-in or step-up passed it). One conditional delete:
+ * only when its id is `passedFactorId` (the factor the caller's sign-in or step-up passed: one
+ * removed and enrolled again since is another). One conditional delete:
  * `removed` (an active factor), `abandoned` (an enrolment never confirmed), `none` (no factor:
  * nothing written) or `active` (an active factor the caller has not passed: nothing written).
  */
 export const deleteTotpFactor = async (
   accountId: string,
-  passedFactor: boolean,
+  passedFactorId: string | undefined,
 ): Promise<'removed' | 'abandoned' | 'none' | 'active'> => {
   const outcome = await writeIf({
     Delete: {
       Key: factorKey(accountId),
       ReturnValues: 'ALL_OLD',
-      ConditionExpression: passedFactor
-        ? 'attribute_exists(PK)'
-        : 'attribute_exists(PK) AND #state <> :active',
-      ...(passedFactor
-        ? {}
-        : {
-            ExpressionAttributeNames: { '#state': 'state' },
-            ExpressionAttributeValues: { ':active': 'active' },
-          }),
+      ConditionExpression: 'attribute_exists(PK) AND (#state <> :active OR factor_id = :passed)',
+      ExpressionAttributeNames: { '#state': 'state' },
+      // No id passed: one no factor has (ids are 12 hex digits).
+      ExpressionAttributeValues: { ':active': 'active', ':passed': passedFactorId ?? '-' },
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },
   });

@@ -57,14 +57,18 @@ const ENROL_AGAIN =
 
 /**
  * `POST /me/mfa/totp` (step-up): a new secret, encrypted with KMS, kept as a pending factor for 15
- * minutes; the answer is the only time the secret leaves the service. 409 with an active factor.
+ * minutes; the answer is the only time the secret leaves the service. 409 with an active factor;
+ * 401 for a signed-out session's token (it would replace the owner's enrolment under way).
  */
 export const enrolTotp = async (
   caller: Principal,
   label: string | undefined,
   now: Date,
 ): Promise<TotpEnrolment> => {
-  const account = await requireLiveAccount(caller.accountId);
+  const [account] = await Promise.all([
+    requireLiveAccount(caller.accountId),
+    requireLiveSession(caller, now),
+  ]);
   const active = new ConflictError(
     'A TOTP authenticator is enrolled already: remove it first (DELETE /me/mfa/totp) to enrol another',
   );
@@ -114,11 +118,12 @@ export const confirmTotp = async (caller: Principal, code: string, now: Date): P
   if (!(await activateTotp(caller.accountId, factor.factor_id, step, stored, now)))
     throw new NotFoundError(ENROL_AGAIN);
   const authTime = caller.authTime === undefined ? now : new Date(caller.authTime * 1000);
-  if (caller.sessionId) await renewAuthTime(caller.accountId, caller.sessionId, authTime, true);
+  if (caller.sessionId) await renewAuthTime(caller.accountId, caller.sessionId, authTime, factor.factor_id);
   const access = await issueAccessToken(caller.accountId, now, {
     authTime,
     sessionId: caller.sessionId,
     secondFactor: true,
+    factorId: factor.factor_id,
   });
   recordMetric('second_factors_enrolled');
   return {
@@ -139,17 +144,13 @@ export const confirmTotp = async (caller: Principal, code: string, now: Date): P
  * passed the factor): 10 new keyed codes replace the whole set of the active factor in one
  * conditional write (still this factor, active, holding the set read), so the old codes stop
  * working at once and two regenerations of one read never both succeed (409 for the later). Like
- * the confirmation it answers codes to the caller's session, so a signed-out one gets none (401),
- * nor does a deleted account (404).
+ * the confirmation it answers codes to the caller's session, so a signed-out one gets none (401,
+ * the handler's `assertFactorPassed`), nor does a deleted account (404).
  */
-export const regenerateRecoveryCodes = async (
-  caller: Principal,
-  now: Date,
-): Promise<RecoveryCodesRenewed> => {
+export const regenerateRecoveryCodes = async (caller: Principal): Promise<RecoveryCodesRenewed> => {
   const [account, factor] = await Promise.all([
     requireLiveAccount(caller.accountId),
     getTotpFactor(caller.accountId),
-    requireLiveSession(caller, now),
   ]);
   if (factor?.state !== 'active') throw new NotFoundError('No second factor is enrolled');
   const { codes, stored } = await newRecoveryCodes(caller.accountId);
@@ -170,14 +171,15 @@ export const regenerateRecoveryCodes = async (
 
 /**
  * `DELETE /me/mfa/totp` (step-up): removes the factor and its recovery codes; 404 without one. An
- * active factor goes only for a token that passed it (`amr: ["mfa"]`: a sign-in through it, its
- * confirmation, or a step-up with its code), else 401 `step_up_required`: a token of a sign-in
- * from before the enrolment is recent enough for the middleware, yet proves nothing about the factor.
+ * active factor goes only for a token that passed it (`mfa_factor` is its id: a sign-in through
+ * it, its confirmation, or a step-up with its code), else 401 `step_up_required`: a token of a
+ * sign-in from before the enrolment, or one that passed a factor since removed, is recent enough
+ * for the middleware, yet proves nothing about this factor.
  * A signed-out session's token removes nothing (401, `requireLiveSession`).
  */
 export const removeTotp = async (caller: Principal, now: Date): Promise<void> => {
   await requireLiveSession(caller, now);
-  const outcome = await deleteTotpFactor(caller.accountId, caller.secondFactor === true);
+  const outcome = await deleteTotpFactor(caller.accountId, caller.secondFactorId);
   if (outcome === 'none') throw new NotFoundError('No second factor is enrolled');
   if (outcome === 'active') throw new StepUpRequiredError(STEP_UP_MAX_AGE_SECONDS);
   if (outcome === 'abandoned') return;
@@ -221,15 +223,15 @@ export const checkSecondFactor = async (
 };
 
 /**
- * Step-up's second factor (`POST /auth/step-up`, after the password): none needed (false) when
- * the account has no active factor; else a code or a recovery code must pass (403 otherwise), and
- * the step-up then carries the second factor (true).
+ * Step-up's second factor (`POST /auth/step-up`, after the password): none needed (undefined)
+ * when the account has no active factor; else a code or a recovery code must pass (403
+ * otherwise), and the step-up then carries the second factor: its id.
  */
 export const stepUpSecondFactor = async (accountId: string, proof: SecondFactorProof, now: Date) => {
   if (proof.code !== undefined && proof.recovery_code !== undefined)
     throw new ValidationError([{ field: 'code', message: 'send code or recovery_code, not both' }]);
   const factor = await getTotpFactor(accountId);
-  if (factor?.state !== 'active') return false;
+  if (factor?.state !== 'active') return undefined;
   if (proof.code === undefined && proof.recovery_code === undefined)
     throw new ForbiddenError(
       'This account has a second factor: send the code from the authenticator app (`code`) or a recovery code with the password',
@@ -238,7 +240,7 @@ export const stepUpSecondFactor = async (accountId: string, proof: SecondFactorP
   if (outcome === 'replayed') throw new ForbiddenError('This code was used already: wait for the next one');
   if (outcome === 'wrong') throw new ForbiddenError('Code is incorrect');
   recordMetric('step_ups_second_factor');
-  return true;
+  return factor.factor_id;
 };
 
 /**
@@ -299,5 +301,8 @@ export const completeMfaSignIn = async (
       ? { password: { changedAt: challenge.password_changed_at } }
       : {}),
   };
-  return { ...accountView(account), ...(await issueSession(accountId, basis, now, userAgent, true)) };
+  return {
+    ...accountView(account),
+    ...(await issueSession(accountId, basis, now, userAgent, factor.factor_id)),
+  };
 };

@@ -32,14 +32,17 @@ export const stepUp = async (
   }
   if (!valid) throw new ForbiddenError('Password is incorrect');
   // With a second factor enrolled, its code too (docs/accounts.md "Second factor").
-  const secondFactor = await stepUpSecondFactor(caller.accountId, proof, now);
-  if (caller.sessionId && !(await renewAuthTime(caller.accountId, caller.sessionId, now, secondFactor))) {
+  const factorId = await stepUpSecondFactor(caller.accountId, proof, now);
+  if (caller.sessionId && !(await renewAuthTime(caller.accountId, caller.sessionId, now, factorId))) {
     throw new UnauthorizedError('This session was signed out: sign in again');
   }
+  // Without an active factor the token keeps what it passed before (the id of a factor since
+  // removed counts for no later one: factor-passed.ts).
   const access = await issueAccessToken(caller.accountId, now, {
     authTime: now,
     sessionId: caller.sessionId,
-    secondFactor: secondFactor || caller.secondFactor,
+    secondFactor: factorId !== undefined || caller.secondFactor,
+    factorId: factorId ?? caller.secondFactorId,
   });
   recordMetric('step_ups');
   return { auth_token: access.token, token_expires_at: access.expiresAt, auth_time: now.toISOString() };

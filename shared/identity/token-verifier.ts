@@ -46,6 +46,7 @@ export const verifyAccessToken = async (token: string): Promise<Principal> => {
       authTime: typeof payload.auth_time === 'number' ? payload.auth_time : undefined,
       sessionId: typeof payload.sid === 'string' ? payload.sid : undefined,
       secondFactor: Array.isArray(payload.amr) && payload.amr.includes('mfa'),
+      secondFactorId: typeof payload.mfa_factor === 'string' ? payload.mfa_factor : undefined,
     };
   } catch (error) {
     const expired = error instanceof JwtExpiredError;

@@ -662,6 +662,54 @@ describe('step-up with a second factor', () => {
   });
 });
 
+describe('a step-up is bound to the factor it passed', () => {
+  it('a session that passed the old authenticator cannot remove or act under a new one (was 204: the removal and re-enrolment did not count)', async () => {
+    const account = await enrolled();
+    // Another sign-in (a thief's, say) passes the factor now enrolled.
+    const challenge = await challengeFor(account.email);
+    const at = plus(account.enrolledAt, 30);
+    const thief = await asOf(at, () =>
+      finish({ challenge_token: challenge, code: codeOf(account.secret, at) }),
+    );
+    expect(thief.status).toBe(200);
+    expect(payload(thief.body.data.auth_token).amr).toEqual(['mfa']);
+    // The owner replaces the authenticator: removes it and enrols a new one.
+    expect((await api.delete('/me/mfa/totp', { token: account.token })).status).toBe(204);
+    const start = await api.post('/me/mfa/totp', { token: account.token, body: {} });
+    expect(start.status).toBe(201);
+    const secret = new Uint8Array(Secret.fromBase32(start.body.data.secret).buffer);
+    const now = new Date();
+    const confirm = await asOf(now, () =>
+      api.post('/me/mfa/totp/confirm', { token: account.token, body: { code: codeOf(secret, now) } }),
+    );
+    expect(confirm.status).toBe(200);
+
+    // The thief's token (and a refreshed one) passed the old factor only: it is recent, yet
+    // proves nothing about the new one.
+    const refreshed = await api.post('/auth/refresh', {
+      body: { refresh_token: thief.body.data.refresh_token },
+    });
+    expect(refreshed.status).toBe(200);
+    for (const token of [thief.body.data.auth_token, refreshed.body.data.auth_token]) {
+      const refused = [
+        await api.delete('/me/mfa/totp', { token }),
+        await api.post('/me/mfa/totp/recovery-codes', { token }),
+        await api.post('/me/password', {
+          token,
+          body: { current_password: PASSWORD, new_password: 'another-horse-2' },
+        }),
+      ];
+      expect(refused.map((res) => [res.status, res.body?.reason])).toEqual(
+        Array(3).fill([401, 'step_up_required']),
+      );
+    }
+    expect((await logIn(account.email)).status).toBe(202); // the new factor is still there
+    // A step-up with the new factor's code binds the thief's session to it (here: the owner's own
+    // confirmation token, which passed it, removes it).
+    expect((await api.delete('/me/mfa/totp', { token: confirm.body.data.auth_token })).status).toBe(204);
+  });
+});
+
 describe('new recovery codes (POST /me/mfa/totp/recovery-codes)', () => {
   const regenerate = (token: string) => api.post('/me/mfa/totp/recovery-codes', { token });
   /** The stored set as the keyed forms of `codes` would be. */
