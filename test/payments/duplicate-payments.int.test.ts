@@ -19,7 +19,7 @@ import { reconcile } from '../../shared/payments/reconcile.ts';
 import { stripeClient } from '../../shared/payments/stripe-client.ts';
 import type { SyncContext } from '../../shared/payments/stripe-sync.ts';
 import { handleDelivery } from '../../shared/payments/stripe-webhook.ts';
-import { earningTotals } from '../support/payments.ts';
+import { checkoutParams, earningTotals } from '../support/payments.ts';
 
 /**
  * A customer who pays twice for one thing ends with one payment (docs/payments.md, "Two payments
@@ -96,29 +96,10 @@ const paidTwice = async (mode: 'subscription' | 'payment') => {
   // Destination charges to the creator's onboarded Connect account, with the platform's fee (checkout.ts).
   const creator = await ctx.stripe.accounts.create({ type: 'express', metadata: { creator_id: creatorId } });
   runPayAction(standIn.store, 'onboard', creator.id);
-  const transfer_data = { destination: creator.id };
   const open = () =>
-    ctx.stripe.checkout.sessions.create({
-      mode,
-      customer: customer.id,
-      client_reference_id: accountId,
-      metadata,
-      line_items: [
-        {
-          quantity: 1,
-          price_data: {
-            currency: 'usd',
-            unit_amount: mode === 'subscription' ? 499 : 299,
-            ...(mode === 'subscription' ? { recurring: { interval: 'month' as const } } : {}),
-            product_data: { name: mode === 'subscription' ? 'Plan' : 'Item' },
-          },
-        },
-      ],
-      ...(mode === 'subscription'
-        ? { subscription_data: { metadata, transfer_data, application_fee_percent: 10 } }
-        : { payment_intent_data: { metadata, transfer_data, application_fee_amount: 30 } }),
-      success_url: 'https://example.com/ok',
-    });
+    ctx.stripe.checkout.sessions.create(
+      checkoutParams(mode, metadata, { customer: customer.id, destination: creator.id }),
+    );
   const sessions = [await open(), await open()];
   const events = sessions.map((session) =>
     runPayAction(standIn.store, 'complete', session.id).events.map((e) => e.id),

@@ -8,7 +8,7 @@ import { entitlementsOf } from '../../shared/entitlements/entitlement-repository
 import { getAccount, markDeleted } from '../../shared/identity/account-repository.ts';
 import { recordCustomer } from '../../shared/payments/billing-repository.ts';
 import { stripeClient } from '../../shared/payments/stripe-client.ts';
-import { newViewer, pay, stripeStandIn } from '../support/payments.ts';
+import { checkoutParams, newViewer, pay, stripeStandIn } from '../support/payments.ts';
 
 /**
  * The purge's side of "A payment from a deleted account" (docs/payments.md): a payment made after
@@ -55,16 +55,7 @@ const purchased = async ({ accountId, customer }: { accountId: string; customer:
     creator_id: `cr_ppv_${randomUUID().slice(0, 8)}`,
     content_id: `ep_${randomUUID().slice(0, 8)}`,
   };
-  const session = await stripe().checkout.sessions.create({
-    mode: 'payment',
-    customer,
-    metadata,
-    line_items: [
-      { quantity: 1, price_data: { currency: 'usd', unit_amount: 299, product_data: { name: 'PPV' } } },
-    ],
-    payment_intent_data: { metadata },
-    success_url: 'https://example.com/ok',
-  });
+  const session = await stripe().checkout.sessions.create(checkoutParams('payment', metadata, { customer }));
   await pay('complete', session.id);
   return (await stripe().checkout.sessions.retrieve(session.id)).payment_intent as string;
 };
@@ -96,24 +87,9 @@ describe('the purge refunds what was paid after DELETE /me (shared/payments/acco
     // money60: the purge cancelled the subscription and kept the renewal's money.
     const { accountId, customer } = await buyer('purge-renewer');
     const metadata = { account_id: accountId, creator_id: `cr_${randomUUID().slice(0, 8)}` };
-    const session = await stripe().checkout.sessions.create({
-      mode: 'subscription',
-      customer,
-      metadata,
-      line_items: [
-        {
-          quantity: 1,
-          price_data: {
-            currency: 'usd',
-            unit_amount: 499,
-            recurring: { interval: 'month' },
-            product_data: { name: 'Sub' },
-          },
-        },
-      ],
-      subscription_data: { metadata },
-      success_url: 'https://example.com/ok',
-    });
+    const session = await stripe().checkout.sessions.create(
+      checkoutParams('subscription', metadata, { customer }),
+    );
     await pay('complete', session.id);
     const sub = (await stripe().checkout.sessions.retrieve(session.id)).subscription as string;
     const deletedAt = new Date();

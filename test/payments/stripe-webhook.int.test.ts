@@ -25,7 +25,7 @@ import {
 } from '../../shared/payments/stripe-sync.ts';
 import { handleDelivery, SIGNATURE_TOLERANCE_SECONDS } from '../../shared/payments/stripe-webhook.ts';
 import { markDeleted } from '../../shared/identity/account-repository.ts';
-import { earningTotals, newViewer } from '../support/payments.ts';
+import { checkoutParams, earningTotals, newViewer } from '../support/payments.ts';
 
 /**
  * Stripe's webhooks against the Stripe stand-in (scripts/local/stripe) and DynamoDB Local: the
@@ -82,25 +82,9 @@ const subscribed = async (
   const customer = of
     ? { id: of.customer }
     : await ctx.stripe.customers.create({ metadata: { account_id: accountId } });
-  const session = await ctx.stripe.checkout.sessions.create({
-    mode: 'subscription',
-    customer: customer.id,
-    client_reference_id: accountId,
-    metadata,
-    line_items: [
-      {
-        quantity: 1,
-        price_data: {
-          currency: 'usd',
-          unit_amount: 499,
-          recurring: { interval: 'month' },
-          product_data: { name: 'Sub' },
-        },
-      },
-    ],
-    subscription_data: { metadata },
-    success_url: 'https://example.com/ok',
-  });
+  const session = await ctx.stripe.checkout.sessions.create(
+    checkoutParams('subscription', metadata, { customer: customer.id }),
+  );
   await options.beforePaying?.();
   const { events } = runPayAction(standIn.store, 'complete', session.id);
   const sub = (await ctx.stripe.checkout.sessions.retrieve(session.id)).subscription as string;
@@ -116,16 +100,7 @@ const purchased = async (options: { accountId?: string; beforePaying?: () => Pro
   const contentId = `ep_${randomUUID().slice(0, 8)}`;
   const creatorId = `cr_ppv_${randomUUID().slice(0, 8)}`;
   const metadata = { account_id: accountId, creator_id: creatorId, content_id: contentId };
-  const session = await ctx.stripe.checkout.sessions.create({
-    mode: 'payment',
-    client_reference_id: accountId,
-    metadata,
-    line_items: [
-      { quantity: 1, price_data: { currency: 'usd', unit_amount: 299, product_data: { name: 'PPV' } } },
-    ],
-    payment_intent_data: { metadata },
-    success_url: 'https://example.com/ok',
-  });
+  const session = await ctx.stripe.checkout.sessions.create(checkoutParams('payment', metadata));
   await options.beforePaying?.();
   const { events } = runPayAction(standIn.store, 'complete', session.id);
   const intent = (await ctx.stripe.checkout.sessions.retrieve(session.id)).payment_intent as string;
@@ -417,27 +392,9 @@ describe('POST /billing/stripe/webhook (shared/payments/stripe-webhook.ts)', () 
       metadata: { creator_id: creatorId },
     });
     runPayAction(standIn.store, 'onboard', creator.id);
-    const session = await ctx.stripe.checkout.sessions.create({
-      mode: 'subscription',
-      metadata,
-      line_items: [
-        {
-          quantity: 1,
-          price_data: {
-            currency: 'usd',
-            unit_amount: 499,
-            recurring: { interval: 'month' },
-            product_data: { name: 'Sub' },
-          },
-        },
-      ],
-      subscription_data: {
-        metadata,
-        application_fee_percent: 10,
-        transfer_data: { destination: creator.id },
-      },
-      success_url: 'https://example.com/ok',
-    });
+    const session = await ctx.stripe.checkout.sessions.create(
+      checkoutParams('subscription', metadata, { destination: creator.id }),
+    );
     const { events } = runPayAction(standIn.store, 'complete', session.id);
     const raised = { ...ctx, feePercent: 20 };
     for (const { id } of events) {

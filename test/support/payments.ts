@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type Stripe from 'stripe';
 import { connectStripeWebhooks, disconnectStripeWebhooks } from '../../scripts/local/stripe/wiring.ts';
 import { issueAccessToken } from '../../shared/identity/access-token.ts';
 import { createAccount } from '../../shared/identity/account-repository.ts';
@@ -160,3 +161,51 @@ export const earningTotals = async (creatorId: string) => ({
   stored: sorted(await earningMonthsOf(creatorId, { consistent: true })),
   fromEarnings: sorted(monthTotals(await earningsOf(creatorId, { consistent: true }))),
 });
+
+/**
+ * A Checkout Session's parameters as the checkout route (shared/payments/checkout.ts) would make
+ * them, for tests that drive the Stripe stand-in directly: a 4.99 monthly subscription or a 2.99
+ * pay-per-view, `metadata` on the session and on the subscription or payment intent it makes,
+ * with `customer`, and with a destination charge to `destination` and the platform's fee.
+ */
+export const checkoutParams = (
+  mode: 'subscription' | 'payment',
+  metadata: Record<string, string>,
+  options: { customer?: string; destination?: string } = {},
+): Stripe.Checkout.SessionCreateParams => {
+  const subscription = mode === 'subscription';
+  const transfer = options.destination ? { transfer_data: { destination: options.destination } } : {};
+  return {
+    mode,
+    ...(options.customer ? { customer: options.customer } : {}),
+    client_reference_id: metadata.account_id,
+    metadata,
+    line_items: [
+      {
+        quantity: 1,
+        price_data: {
+          currency: 'usd',
+          unit_amount: subscription ? 499 : 299,
+          ...(subscription ? { recurring: { interval: 'month' as const } } : {}),
+          product_data: { name: subscription ? 'Sub' : 'PPV' },
+        },
+      },
+    ],
+    ...(subscription
+      ? {
+          subscription_data: {
+            metadata,
+            ...transfer,
+            ...(options.destination ? { application_fee_percent: 10 } : {}),
+          },
+        }
+      : {
+          payment_intent_data: {
+            metadata,
+            ...transfer,
+            ...(options.destination ? { application_fee_amount: 30 } : {}),
+          },
+        }),
+    success_url: 'https://example.com/ok',
+  };
+};
