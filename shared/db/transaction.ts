@@ -52,23 +52,6 @@ export const transactWriteIf = async (operations: TransactOperation[]): Promise<
 };
 
 /**
- * `transactWriteIf`, retrying a transaction that lost a race with another on one of its items
- * (any cancellation other than a failed condition: `TransactionConflict`, a throttled item) up
- * to 5 times with jittered backoff, as every writer of a shared item (a counter, a month's
- * totals) must: false when a condition failed, the error after the last attempt.
- */
-export const transactRetryingConflicts = async (operations: TransactOperation[]): Promise<boolean> => {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await transactWriteIf(operations);
-    } catch (error) {
-      if (cancellationCodes(error) === undefined || attempt >= 5) throw error;
-      await backoff(attempt + 1, 20);
-    }
-  }
-};
-
-/**
  * What a transaction did: written, or cancelled (nothing written) with `failed`, the positions
  * of the operations whose condition failed (empty when it only lost a race with another
  * transaction, `TransactionConflict`). Entities map the positions to their answers (a duplicate,
@@ -98,9 +81,9 @@ export const transact = async (operations: TransactOperation[]): Promise<Transac
 /**
  * `transact`, retrying a transaction cancelled only by a race (no condition failed:
  * `TransactionConflict`, which DynamoDB answers a transaction that meets another in flight on one
- * of its items) up to 5 times with jittered backoff; the last outcome. For writers whose
- * conditions decide the answer (uniqueness markers): the race's loser retries and then meets
- * the winner's item as a failed condition, instead of an error.
+ * of its items, or a throttled item) up to 5 times with jittered backoff; the last outcome. For
+ * writers whose conditions decide the answer (uniqueness markers): the race's loser retries and
+ * then meets the winner's item as a failed condition, instead of an error.
  */
 export const transactRetryingRaces = async (operations: TransactOperation[]): Promise<TransactOutcome> => {
   for (let attempt = 0; ; attempt++) {
@@ -108,6 +91,17 @@ export const transactRetryingRaces = async (operations: TransactOperation[]): Pr
     if (outcome.written || outcome.failed.length > 0 || attempt >= 5) return outcome;
     await backoff(attempt + 1, 20);
   }
+};
+
+/**
+ * `transactRetryingRaces` for every writer of a shared item (a counter, a month's totals): true
+ * when written, false when a condition failed, an error when it lost its race six times.
+ */
+export const transactRetryingConflicts = async (operations: TransactOperation[]): Promise<boolean> => {
+  const outcome = await transactRetryingRaces(operations);
+  if (outcome.written) return true;
+  if (outcome.failed.length > 0) return false;
+  throw new Error('transaction cancelled by concurrent writes six times');
 };
 
 type Untabled<T> = Omit<T, 'TableName'>;

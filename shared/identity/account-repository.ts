@@ -120,17 +120,6 @@ export const accountItems = (account: Account): Record<string, unknown>[] => [
 ];
 
 /** Maps a cancelled uniqueness transaction to the 409 naming what was taken. */
-const conflictFrom = (error: unknown, order: Array<'account' | 'email' | 'handle' | 'google'>): never => {
-  const codes = cancellationCodes(error);
-  if (codes) {
-    const taken = order.find((_, i) => codes[i] === 'ConditionalCheckFailed');
-    if (taken === 'email' || taken === 'google') throw new ConflictError('Email already registered');
-    if (taken === 'handle') throw new ConflictError('Handle already taken');
-    if (taken === 'account') throw new ConflictError('Account already exists');
-  }
-  throw error;
-};
-
 /**
  * Creates an account with its markers atomically; 409 when the email or handle is taken.
  * `alsoPut` items (new items of other entities, e.g. the first verification code) are written in
@@ -166,7 +155,9 @@ export const createAccount = async (
 /**
  * Sets or changes an account's handle in one transaction: the account's handle moves from the
  * value just read (condition: unchanged since), the new handle's marker is taken
- * (attribute_not_exists) and the old one released. 409 when another account holds the handle.
+ * (attribute_not_exists) and the old one released. 409 when another account holds the handle, or
+ * the account's handle changed meanwhile (or kept losing races: until 2026-12-01 one lost race with
+ * another transaction, DynamoDB's `TransactionConflict`, was a 500).
  * A change of letter case only keeps the marker (handles are unique case-insensitively).
  */
 export const setHandle = async (accountId: string, handle: string, now = clock.now()): Promise<void> => {
@@ -206,14 +197,11 @@ export const setHandle = async (accountId: string, handle: string, now = clock.n
         putMarker({ ...handleKey(handle), account_id: accountId }, now),
         ...(release ? [release] : []),
       ];
-  try {
-    await db.send(new TransactWriteCommand({ TransactItems: items }));
-  } catch (error) {
-    if (cancellationCodes(error)?.[0] === 'ConditionalCheckFailed') {
-      throw new ConflictError('The handle changed meanwhile; retry');
-    }
-    conflictFrom(error, ['account', 'handle']);
-  }
+  // A race with another transaction on one of these items is retried; then a condition decides.
+  const outcome = await transactRetryingRaces(items);
+  if (outcome.written) return;
+  if (outcome.failed.includes(1)) throw new ConflictError('Handle already taken');
+  throw new ConflictError('The handle changed meanwhile; retry');
 };
 
 /**

@@ -214,36 +214,42 @@ describe('oversize and unicode input', () => {
   });
 });
 
+/**
+ * DynamoDB Local serialises transactions; DynamoDB cancels one that meets another in flight on an
+ * item with `TransactionConflict`. From now to the test's end, the first TransactWriteItems that
+ * puts an item whose PK `matches` is cancelled so, once; answers how many were.
+ */
+const conflictOnce = (matches: (pk: string) => boolean): (() => number) => {
+  let conflicts = 0;
+  const name = `conflict-${unique()}`;
+  dynamo.middlewareStack.add(
+    (next, context) => async (args) => {
+      const input = (args as { input: { TransactItems?: Array<{ Put?: { Item?: Record<string, any> } }> } })
+        .input;
+      const items = input.TransactItems ?? [];
+      const at = items.findIndex((op) => matches(String(op.Put?.Item?.PK?.S)));
+      if (context.commandName === 'TransactWriteItemsCommand' && at >= 0 && conflicts === 0) {
+        conflicts++;
+        throw new TransactionCanceledException({
+          message: 'Transaction cancelled, please refer cancellation reasons for specific reasons',
+          $metadata: {},
+          CancellationReasons: items.map((_, i) => ({ Code: i === at ? 'TransactionConflict' : 'None' })),
+        });
+      }
+      return next(args);
+    },
+    { step: 'initialize', name },
+  );
+  onTestFinished(() => {
+    dynamo.middlewareStack.remove(name);
+  });
+  return () => conflicts;
+};
+
 describe('races on one address or one code', () => {
   it('two sign-ups of one address at the same time make exactly one account, the other 409 (a TransactionConflict, as DynamoDB answers a transaction that meets another in flight, was a 500)', async () => {
     const email = `race.${unique()}@example.com`;
-    // DynamoDB Local serialises transactions; DynamoDB cancels one that meets another in flight
-    // on an item with `TransactionConflict`. The first sign-up transaction of this address meets one.
-    let conflicts = 0;
-    const name = `conflict-${unique()}`;
-    dynamo.middlewareStack.add(
-      (next, context) => async (args) => {
-        const input = (args as { input: { TransactItems?: Array<{ Put?: { Item?: Record<string, any> } }> } })
-          .input;
-        const marker = input.TransactItems?.some((op) => op.Put?.Item?.PK?.S === `EMAIL#${email}`);
-        if (context.commandName === 'TransactWriteItemsCommand' && marker && conflicts === 0) {
-          conflicts++;
-          throw new TransactionCanceledException({
-            message:
-              'Transaction cancelled, please refer cancellation reasons for specific reasons [None, TransactionConflict]',
-            $metadata: {},
-            CancellationReasons: (input.TransactItems ?? []).map((_, i) => ({
-              Code: i === 1 ? 'TransactionConflict' : 'None',
-            })),
-          });
-        }
-        return next(args);
-      },
-      { step: 'initialize', name },
-    );
-    onTestFinished(() => {
-      dynamo.middlewareStack.remove(name);
-    });
+    const conflicts = conflictOnce((key) => key === `EMAIL#${email}`);
     const body = (i: number) => ({
       email,
       password: PASSWORD,
@@ -254,9 +260,19 @@ describe('races on one address or one code', () => {
     const answers = await Promise.all(
       [0, 1].map((i) => api.post('/onboarding/account/create', from({ body: body(i) }))),
     );
-    expect(conflicts).toBe(1);
+    expect(conflicts()).toBe(1);
     expect(answers.map((res) => res.status).sort()).toEqual([201, 409]);
     expect(answers.find((res) => res.status === 409)?.body.message).toBe('Email already registered');
+  });
+
+  it('a handle change that meets another transaction on its marker is retried, not a 500 (TransactionConflict)', async () => {
+    const { res } = await signUp(api, 'handlerace');
+    expect(res.status).toBe(201);
+    const handle = `h_${unique()}`.slice(0, 20);
+    const conflicts = conflictOnce((pk) => pk === `HANDLE#${handle.toLowerCase()}`);
+    const changed = await api.patch('/me', { token: res.body.data.auth_token, body: { handle } });
+    expect(conflicts()).toBe(1);
+    expect([changed.status, changed.body.data?.handle]).toEqual([200, handle]);
   });
 
   it('two resets with one code at the same time: exactly one sets its password', async () => {
