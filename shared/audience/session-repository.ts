@@ -62,12 +62,17 @@ const isOpen = (session: Pick<WatchSessionRecord, 'ended_at' | 'expires_at'>, no
 /** Watch sessions an account may have open at once (the stream slots; docs/live.md). */
 export const maxConcurrentStreams = () => Number(process.env.MAX_CONCURRENT_STREAMS ?? 3);
 
-/** A stream slot as its item says: the session holding it and when that session started. */
+/**
+ * A stream slot as its item says: the session holding it, when that session started, and the
+ * bucket an open last counted a viewer through this slot.
+ */
 export interface SlotItem {
   slot: number;
   id: string;
   /** The holder's start; absent on slot items written before issue 41. */
   started_at?: string;
+  /** The start (epoch seconds) of the bucket an open last counted through this slot. */
+  counted_from?: number;
 }
 
 /** The account's slot items (one BatchGetItem): who holds each slot, not whether it is open. */
@@ -76,6 +81,7 @@ export const readSlotItems = async (accountId: string, maxSlots: number): Promis
     slot: Number(String(item.SK).split('#')[1]),
     id: String(item.session_id),
     ...(typeof item.started_at === 'string' ? { started_at: item.started_at } : {}),
+    ...(typeof item.counted_from === 'number' ? { counted_from: item.counted_from } : {}),
   }));
 
 /** The slots with the sessions holding them (open or not), one BatchGetItem. */
@@ -94,19 +100,22 @@ const readSlots = async (accountId: string, maxSlots: number) =>
   withHolders(await readSlotItems(accountId, maxSlots));
 
 /**
- * One transaction claiming `slot` for `record`: the slot item (absent, or still naming `holder`),
- * `holder`'s session ended or lapsed (checked here, so a holder renewed meanwhile keeps it), and
- * the new session. With `counts` (the new session is counted in its bucket at its open), also that
- * `holder` was not counted in that bucket: a slot counts once per bucket, so an account that
- * opens and ends sessions over and over adds at most its stream limit to a bucket. False when a
- * condition failed or another transaction conflicted.
+ * One transaction claiming `slot` for `record`: the slot item (absent, or still naming `holder`'s
+ * session), the holder's session ended or lapsed (checked here, so a holder renewed meanwhile
+ * keeps it), and the new session. Answers whether it was written and whether the open counts its
+ * viewer: **a slot counts once per bucket** (the slot item's `counted_from`; only claims write it,
+ * and the claim's condition on the holder pins it), so an account that opens and ends sessions
+ * over and over adds at most its stream limit to a bucket at its opens (before stop 60 each open
+ * counted one). Decided from the slot item the caller read, so it costs no read or phase.
  */
 const claimSlot = async (
   record: WatchSessionRecord,
-  holder: string | undefined,
+  holder: SlotItem | undefined,
   now: Date,
-  counts: boolean,
-) => {
+): Promise<{ written: boolean; counts: boolean }> => {
+  const bucket = record.counted_from ?? 0;
+  const counts = (holder?.counted_from ?? Number.NEGATIVE_INFINITY) < bucket;
+  const countedFrom = counts ? bucket : holder?.counted_from;
   const operations: TransactOperation[] = [
     {
       Put: {
@@ -115,11 +124,12 @@ const claimSlot = async (
           ...slotKey(record.account_id, record.slot),
           session_id: record.session_id,
           started_at: record.started_at,
+          ...(countedFrom === undefined ? {} : { counted_from: countedFrom }),
         },
         ...(holder
           ? {
               ConditionExpression: 'session_id = :holder',
-              ExpressionAttributeValues: { ':holder': holder },
+              ExpressionAttributeValues: { ':holder': holder.id },
             }
           : { ConditionExpression: 'attribute_not_exists(PK)' }),
       },
@@ -129,15 +139,9 @@ const claimSlot = async (
           {
             ConditionCheck: {
               TableName: tableName(),
-              Key: sessionKey(holder),
-              ConditionExpression: counts
-                ? '(attribute_not_exists(PK) OR ended_at <> :null OR expires_at <= :now) AND (attribute_not_exists(counted_from) OR counted_from < :from)'
-                : 'attribute_not_exists(PK) OR ended_at <> :null OR expires_at <= :now',
-              ExpressionAttributeValues: {
-                ':null': null,
-                ':now': now.toISOString(),
-                ...(counts ? { ':from': record.counted_from ?? 0 } : {}),
-              },
+              Key: sessionKey(holder.id),
+              ConditionExpression: 'attribute_not_exists(PK) OR ended_at <> :null OR expires_at <= :now',
+              ExpressionAttributeValues: { ':null': null, ':now': now.toISOString() },
             },
           },
         ]
@@ -157,10 +161,10 @@ const claimSlot = async (
   ];
   try {
     await db.send(new TransactWriteCommand({ TransactItems: operations }));
-    return true;
+    return { written: true, counts };
   } catch (error) {
     if (!cancellationCodes(error)) throw error;
-    return false; // taken, renewed or conflicting meanwhile
+    return { written: false, counts }; // taken, renewed or conflicting meanwhile
   }
 };
 
@@ -169,10 +173,10 @@ const claimSlot = async (
  * lowest slot with no item, else the one whose holder started first (the likeliest to have ended;
  * items without a start first of all).
  */
-const likeliestFree = (slots: readonly SlotItem[], maxSlots: number): { slot: number; holder?: string } => {
+const likeliestFree = (slots: readonly SlotItem[], maxSlots: number): { slot: number; holder?: SlotItem } => {
   for (let slot = 0; slot < maxSlots; slot++) if (!slots.some((s) => s.slot === slot)) return { slot };
   const oldest = [...slots].sort((a, b) => compareText(a.started_at ?? '', b.started_at ?? ''))[0]!;
-  return { slot: oldest.slot, holder: oldest.id };
+  return { slot: oldest.slot, holder: oldest };
 };
 
 /**
@@ -180,15 +184,13 @@ const likeliestFree = (slots: readonly SlotItem[], maxSlots: number): { slot: nu
  * ended or lapsed (checked inside the transaction). Returns undefined when every slot is held by
  * an open session (the caller answers 429).
  * `counted`: whether the open counts the viewer in its bucket (`counted_from`, the caller adds it
- * to the channel's count). Not when the slot's last holder was already counted in that bucket
- * (docs/live.md "Viewers"): the new session takes over that count, and its first heartbeat of a
- * later bucket counts it as any.
+ * to the channel's count). Not when an open already counted through the slot in that bucket
+ * (docs/live.md "Viewers"): the new session's first heartbeat of a later bucket counts it, as any.
  * Given the account's slot items as read (`slots`, read by the caller alongside its other reads),
- * it first claims the likeliest free slot with no further read, counting: one transaction, so an
- * open waits for one write after its reads (issue 41). When that claim fails (the holder is open
- * or was counted in this bucket, or a concurrent open took the slot) it reads the slots and their
- * sessions and tries each free slot; a slot lost to a concurrent open is passed over; two such
- * rounds, each from a fresh read.
+ * it first claims the likeliest free slot with no further read: one transaction, so an open waits
+ * for one write after its reads (issue 41). When that claim fails (the holder is open, or a
+ * concurrent open took the slot) it reads the slots and their sessions and tries each free slot;
+ * a slot lost to a concurrent open is passed over; two such rounds, each from a fresh read.
  */
 export const openSession = async (
   session: Omit<WatchSessionRecord, 'slot'>,
@@ -199,18 +201,18 @@ export const openSession = async (
   if (slots) {
     const { slot, holder } = likeliestFree(slots, maxSlots);
     const record: WatchSessionRecord = { ...session, slot };
-    if (await claimSlot(record, holder, now, true)) return { session: record, counted: true };
+    const claim = await claimSlot(record, holder, now);
+    if (claim.written) return { session: record, counted: claim.counts };
   }
-  const from = session.counted_from ?? Number.POSITIVE_INFINITY;
   for (let round = 0; round < 2; round++) {
     const held = await readSlots(session.account_id, maxSlots);
     let contended = false;
     for (let slot = 0; slot < maxSlots; slot++) {
       const holder = held.find((h) => h.slot === slot);
       if (holder?.session && isOpen(holder.session, now)) continue;
-      const counts = (holder?.session?.counted_from ?? Number.NEGATIVE_INFINITY) < from;
       const record: WatchSessionRecord = { ...session, slot };
-      if (await claimSlot(record, holder?.id, now, counts)) return { session: record, counted: counts };
+      const claim = await claimSlot(record, holder, now);
+      if (claim.written) return { session: record, counted: claim.counts };
       contended = true; // the next slot, then a fresh read
     }
     if (!contended) return undefined;
